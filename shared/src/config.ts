@@ -1,0 +1,102 @@
+/**
+ * Reads environment variables once, at start. Every bad variable is reported
+ * (not just the first), each on one line naming it; the caller prints the
+ * lines and stops the process. Nothing else in a service reads `process.env`.
+ */
+export type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+export class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  /** The raw value, with blank treated as absent. */
+  raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === "" ? undefined : value;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, range: { min: number; max: number }): number {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || value < range.min || value > range.max) {
+      this.problems.push(`${name} must be a whole number from ${range.min} to ${range.max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  oneOf<const T extends string>(name: string, choices: readonly T[], fallback: T): T {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    if (!(choices as readonly string[]).includes(raw)) {
+      this.problems.push(`${name} must be one of ${choices.join(", ")} (got "${raw}")`);
+      return fallback;
+    }
+    return raw as T;
+  }
+
+  /**
+   * A value with its own parser; the parser throws an Error whose message
+   * completes the sentence "NAME …". Values are not echoed: they may hold
+   * passwords or keys.
+   */
+  parsed<T>(name: string, parse: (raw: string) => T): T | undefined {
+    const raw = this.raw(name);
+    if (raw === undefined) return undefined;
+    try {
+      return parse(raw);
+    } catch (error) {
+      this.problems.push(`${name} ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Records a problem found by a rule that spans several variables. */
+  problem(line: string): void {
+    this.problems.push(line);
+  }
+}
+
+/** Builds a typed configuration from `env`; throws ConfigError listing every bad variable. */
+export function readConfig<T>(env: Env, build: (vars: EnvReader) => T): T {
+  const vars = new EnvReader(env);
+  const config = build(vars);
+  if (vars.problems.length > 0) throw new ConfigError(vars.problems);
+  return config;
+}
+
+/** Parses a URL whose scheme must be one of `schemes`; throws with a readable reason. */
+export function parseUrl(raw: string, schemes: readonly string[]): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`must be a URL (${schemes.map((s) => `${s}://…`).join(" or ")})`);
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1))) {
+    throw new Error(`must use ${schemes.join(" or ")}, not ${url.protocol.slice(0, -1)}`);
+  }
+  return url;
+}
+
+/** `redis://host:port/N` → the URL and the database number it names (0 when absent). */
+export function parseRedisUrl(raw: string): { url: string; db: number } {
+  const url = parseUrl(raw, ["redis", "rediss"]);
+  if (!url.hostname) throw new Error("must name a host (redis://host:port/N)");
+  const path = url.pathname.replace(/^\//, "");
+  if (path !== "" && !/^\d{1,2}$/.test(path)) throw new Error("must end with a database number (redis://host:port/N)");
+  return { url: raw, db: path === "" ? 0 : Number(path) };
+}

@@ -1,0 +1,17 @@
+import { t, type Static } from "elysia";
+
+/** The contract's error shape, used by every non-2xx JSON response. */
+export const ErrorBody = t.Object(
+  {
+    error: t.Object({
+      code: t.String({ examples: ["invalid_url"] }),
+      message: t.String({ examples: ["long_url must be an http or https URL"] }),
+    }),
+  },
+  { title: "Error" },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+export function errorBody(code: string, message: string): ErrorBody {
+  return { error: { code, message } };
+}

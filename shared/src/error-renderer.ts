@@ -1,0 +1,54 @@
+import { Elysia, ValidationError } from "elysia";
+import { errorBody, type ErrorBody } from "./error-body.ts";
+import { HttpError } from "./http-error.ts";
+import { describeError, type Logger } from "./logger.ts";
+import { requestIdOf } from "./request-context.ts";
+
+export interface ErrorRendererOptions {
+  log: Logger;
+  /** The geocoder wraps errors in its envelope; the other services send the body as is. */
+  wrap?: (body: ErrorBody) => unknown;
+}
+
+/**
+ * The one place that turns a thrown error into the contract's error body.
+ * HttpError keeps its status and code; schema and parse failures are 400
+ * `invalid_request`; an unknown route is 404 `not_found`; anything else is
+ * logged once with the request id and answered with a bare 500.
+ */
+export function errorRenderer(options: ErrorRendererOptions) {
+  const wrap = options.wrap ?? ((body: ErrorBody) => body);
+
+  const respond = (status: number, body: ErrorBody, headers: Record<string, unknown>) =>
+    new Response(JSON.stringify(wrap(body)), {
+      status,
+      headers: { ...(headers as Record<string, string>), "content-type": "application/json; charset=utf-8" },
+    });
+
+  return new Elysia({ name: "error-renderer" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
+    // Elysia wraps whatever a body parser throws in a ParseError; ours are HttpErrors.
+    const error = code === "PARSE" && thrown.cause instanceof HttpError ? thrown.cause : thrown;
+    if (error instanceof HttpError) {
+      return respond(error.status, errorBody(error.code, error.message), { ...set.headers, ...error.headers });
+    }
+    if (code === "VALIDATION" && error instanceof ValidationError) {
+      return respond(400, errorBody("invalid_request", describeValidation(error)), set.headers);
+    }
+    if (code === "PARSE") {
+      return respond(400, errorBody("invalid_request", "request body could not be parsed"), set.headers);
+    }
+    if (code === "NOT_FOUND") {
+      return respond(404, errorBody("not_found", "no such resource"), set.headers);
+    }
+    options.log.error("unhandled error", { request_id: requestIdOf(request), error: describeError(error) });
+    return respond(500, errorBody("internal_error", "internal server error"), set.headers);
+  });
+}
+
+function describeValidation(error: ValidationError): string {
+  const detail = error.valueError;
+  const where = error.type === "query" ? "query parameter" : error.type === "params" ? "path" : "field";
+  if (!detail) return `invalid ${error.type}`;
+  const field = detail.path.replace(/^\//, "").replaceAll("/", ".");
+  return field ? `${where} ${field}: ${detail.message.toLowerCase()}` : `${error.type}: ${detail.message.toLowerCase()}`;
+}

@@ -1,0 +1,57 @@
+export type LogLevel = "debug" | "info" | "warn" | "error";
+export type LogFormat = "json" | "pretty";
+export type LogFields = Record<string, unknown>;
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface LoggerOptions {
+  service: string;
+  level: LogLevel;
+  format: LogFormat;
+  /** Where lines go; tests pass an array's push. */
+  write?: (line: string) => void;
+  clock?: () => Date;
+}
+
+/** One line per event: JSON in production, `HH:MM:SS LEVEL service message k=v` otherwise. */
+export function createLogger(options: LoggerOptions): Logger {
+  const write = options.write ?? ((line: string) => process.stdout.write(line + "\n"));
+  const clock = options.clock ?? (() => new Date());
+  const threshold = rank[options.level];
+
+  const emit = (level: LogLevel, message: string, fields: LogFields = {}) => {
+    if (rank[level] < threshold) return;
+    const time = clock();
+    if (options.format === "json") {
+      write(JSON.stringify({ time: time.toISOString(), level, service: options.service, msg: message, ...fields }));
+      return;
+    }
+    const extras = Object.entries(fields)
+      .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`)
+      .join(" ");
+    const clockTime = time.toISOString().slice(11, 19);
+    write(`${clockTime} ${level.toUpperCase().padEnd(5)} ${options.service}  ${message}${extras ? "  " + extras : ""}`);
+  };
+
+  return {
+    debug: (message, fields) => emit("debug", message, fields),
+    info: (message, fields) => emit("info", message, fields),
+    warn: (message, fields) => emit("warn", message, fields),
+    error: (message, fields) => emit("error", message, fields),
+  };
+}
+
+/** A logger that keeps nothing: for tests that do not look at logs. */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** The message of anything thrown, for a log line (never sent to a client). */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
