@@ -1,0 +1,5 @@
+export * from "./free-port.ts";
+export * from "./redis-process.ts";
+export * from "./test-postgres.ts";
+export * from "./test-redis.ts";
+export * from "./wait-for.ts";

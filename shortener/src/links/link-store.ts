@@ -1,0 +1,40 @@
+import type { Link, NewLink } from "./link.ts";
+
+export interface LinkPage {
+  /** Links matching the query, across all pages. */
+  count: number;
+  links: Link[];
+}
+
+export interface LinkQuery {
+  offset: number;
+  limit: number;
+  /** Case-insensitive substring of the code or the long URL. */
+  search?: string;
+}
+
+/**
+ * Where links live. One implementation per engine (Postgres, SQLite); both
+ * pass the same contract suite (`link-store.contract.ts`).
+ */
+export interface LinkStore {
+  /** Inserts the link, or returns null when its code is already taken. */
+  insert(link: NewLink): Promise<Link | null>;
+  find(code: string): Promise<Link | null>;
+  /** Replaces the long URL; null when there is no such link. */
+  updateLongUrl(code: string, longUrl: string, at: Date): Promise<Link | null>;
+  /** True when a link was deleted. */
+  delete(code: string): Promise<boolean>;
+  /**
+   * Adds `counts` to each link's access count in one durable write and
+   * returns the current long URL of each link that exists. Concurrent calls
+   * from any number of processes never lose an increment.
+   */
+  recordVisits(counts: ReadonlyMap<string, number>, at: Date): Promise<Map<string, string>>;
+  list(query: LinkQuery): Promise<LinkPage>;
+}
+
+/** `%`, `_` and `\` in a search are literal characters, not LIKE wildcards. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

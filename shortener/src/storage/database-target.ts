@@ -1,0 +1,28 @@
+/** Which engine and where, from `DATABASE_URL`. */
+export type DatabaseTarget = { engine: "postgres"; url: string } | { engine: "sqlite"; path: string };
+
+export const defaultSqlitePath = "./data/shortener.db";
+
+/**
+ * `postgres://user:pass@host:port/db` (or `postgresql://`) selects Postgres.
+ * `sqlite:///relative/file.db`, `sqlite:////absolute/file.db` and
+ * `sqlite:///:memory:` select bun:sqlite (the SQLAlchemy convention).
+ */
+export function parseDatabaseUrl(raw: string): DatabaseTarget {
+  if (/^postgres(ql)?:\/\//.test(raw)) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new Error("is not a valid postgres:// URL");
+    }
+    if (!url.hostname || url.pathname.length < 2) throw new Error("must name a host and a database (postgres://user:pass@host:port/db)");
+    return { engine: "postgres", url: raw };
+  }
+  if (raw.startsWith("sqlite:///")) {
+    const path = raw.slice("sqlite:///".length);
+    if (path === "") throw new Error("must name a file (sqlite:///data/shortener.db)");
+    return { engine: "sqlite", path };
+  }
+  throw new Error("must be postgres://user:pass@host:port/db or sqlite:///path/file.db");
+}

@@ -1,0 +1,73 @@
+import { count, desc, eq, ilike, or, sql } from "drizzle-orm";
+import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import type { Sql } from "postgres";
+import { likePattern, type LinkPage, type LinkQuery, type LinkStore } from "../../links/link-store.ts";
+import type { Link, NewLink } from "../../links/link.ts";
+import { links } from "./schema.ts";
+
+export class PostgresLinkStore implements LinkStore {
+  constructor(
+    private readonly db: PostgresJsDatabase,
+    private readonly client: Sql,
+  ) {}
+
+  async insert(link: NewLink): Promise<Link | null> {
+    const rows = await this.db
+      .insert(links)
+      .values({ ...link, updatedAt: link.createdAt })
+      .onConflictDoNothing({ target: links.code })
+      .returning();
+    return rows[0] ?? null;
+  }
+
+  async find(code: string): Promise<Link | null> {
+    const rows = await this.db.select().from(links).where(eq(links.code, code));
+    return rows[0] ?? null;
+  }
+
+  async updateLongUrl(code: string, longUrl: string, at: Date): Promise<Link | null> {
+    const rows = await this.db.update(links).set({ longUrl, updatedAt: at }).where(eq(links.code, code)).returning();
+    return rows[0] ?? null;
+  }
+
+  async delete(code: string): Promise<boolean> {
+    const rows = await this.db.delete(links).where(eq(links.code, code)).returning({ code: links.code });
+    return rows.length > 0;
+  }
+
+  async recordVisits(counts: ReadonlyMap<string, number>, at: Date): Promise<Map<string, string>> {
+    // The hot path: one prepared statement with array parameters, written
+    // with postgres.js directly. Rows are locked in code order first, so two
+    // replicas flushing overlapping batches can never deadlock. (Drizzle set
+    // this client to send dates as text, hence toISOString.)
+    const codes = [...counts.keys()];
+    const increments = codes.map((code) => counts.get(code)!);
+    const rows = await this.client<{ code: string; long_url: string }[]>`
+      WITH visits AS (
+        SELECT * FROM unnest(${codes}::text[], ${increments}::bigint[]) AS v(code, n)
+      ), locked AS (
+        SELECT links.code FROM links JOIN visits USING (code) ORDER BY links.code FOR UPDATE OF links
+      )
+      UPDATE links SET access_count = links.access_count + visits.n, last_accessed_at = ${at.toISOString()}::timestamptz
+      FROM visits JOIN locked USING (code)
+      WHERE links.code = visits.code
+      RETURNING links.code, links.long_url`;
+    return new Map(rows.map((row) => [row.code, row.long_url]));
+  }
+
+  async list({ offset, limit, search }: LinkQuery): Promise<LinkPage> {
+    const where = search
+      ? or(ilike(links.code, likePattern(search)), ilike(links.longUrl, likePattern(search)))
+      : undefined;
+    const [page, total] = await Promise.all([
+      this.db.select().from(links).where(where).orderBy(desc(links.createdAt), links.code).limit(limit).offset(offset),
+      this.db.select({ value: count() }).from(links).where(where),
+    ]);
+    return { count: total[0]?.value ?? 0, links: page };
+  }
+
+  /** For `/ready`. */
+  async ping(): Promise<void> {
+    await this.db.execute(sql`SELECT 1`);
+  }
+}

@@ -1,0 +1,63 @@
+import { count, desc, eq, or, sql } from "drizzle-orm";
+import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { likePattern, type LinkPage, type LinkQuery, type LinkStore } from "../../links/link-store.ts";
+import type { Link, NewLink } from "../../links/link.ts";
+import { links } from "./schema.ts";
+
+/**
+ * bun:sqlite is synchronous, so every method finishes before it returns;
+ * WAL with synchronous=NORMAL makes a committed write survive a killed process.
+ */
+export class SqliteLinkStore implements LinkStore {
+  constructor(private readonly db: BunSQLiteDatabase) {}
+
+  async insert(link: NewLink): Promise<Link | null> {
+    const rows = this.db
+      .insert(links)
+      .values({ ...link, updatedAt: link.createdAt })
+      .onConflictDoNothing({ target: links.code })
+      .returning()
+      .all();
+    return rows[0] ?? null;
+  }
+
+  async find(code: string): Promise<Link | null> {
+    return this.db.select().from(links).where(eq(links.code, code)).get() ?? null;
+  }
+
+  async updateLongUrl(code: string, longUrl: string, at: Date): Promise<Link | null> {
+    return this.db.update(links).set({ longUrl, updatedAt: at }).where(eq(links.code, code)).returning().get() ?? null;
+  }
+
+  async delete(code: string): Promise<boolean> {
+    return this.db.delete(links).where(eq(links.code, code)).returning({ code: links.code }).all().length > 0;
+  }
+
+  async recordVisits(counts: ReadonlyMap<string, number>, at: Date): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    this.db.transaction((tx) => {
+      for (const [code, n] of counts) {
+        const row = tx
+          .update(links)
+          .set({ accessCount: sql`${links.accessCount} + ${n}`, lastAccessedAt: at })
+          .where(eq(links.code, code))
+          .returning({ longUrl: links.longUrl })
+          .get();
+        if (row) found.set(code, row.longUrl);
+      }
+    });
+    return found;
+  }
+
+  async list({ offset, limit, search }: LinkQuery): Promise<LinkPage> {
+    // SQLite's LIKE ignores ASCII case, like Postgres' ILIKE, but has no
+    // escape character unless one is named.
+    const pattern = search ? likePattern(search) : "";
+    const where = search
+      ? or(sql`${links.code} LIKE ${pattern} ESCAPE '\\'`, sql`${links.longUrl} LIKE ${pattern} ESCAPE '\\'`)
+      : undefined;
+    const page = this.db.select().from(links).where(where).orderBy(desc(links.createdAt), links.code).limit(limit).offset(offset).all();
+    const total = this.db.select({ value: count() }).from(links).where(where).get();
+    return { count: total?.value ?? 0, links: page };
+  }
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { createTestDatabase, type TestDatabase } from "@linkgeo/shared/testing";
+import type { NewLink } from "../src/links/link.ts";
+import { openDatabase, type Database } from "../src/storage/open-database.ts";
+
+// One suite, every engine: the SQLite store is what `bun run start` uses, the
+// Postgres one what production uses; both must behave the same.
+const engines = [
+  { engine: "sqlite", open: async () => ({ db: await openDatabase({ engine: "sqlite", path: ":memory:" }), cleanup: async () => {} }) },
+  {
+    engine: "postgres",
+    open: async () => {
+      const testDb: TestDatabase = await createTestDatabase("store");
+      const db = await openDatabase({ engine: "postgres", url: testDb.url });
+      return { db, cleanup: () => testDb.drop() };
+    },
+  },
+] as const;
+
+const t0 = new Date("2026-11-22T07:09:09.291Z");
+const later = new Date("2026-11-22T08:00:00.000Z");
+
+function newLink(code: string, overrides: Partial<NewLink> = {}): NewLink {
+  return { code, longUrl: `https://example.com/${code}`, manageTokenHash: `hash-${code}`, createdAt: t0, ...overrides };
+}
+
+describe.each(engines)("link store on $engine", ({ open }) => {
+  let db: Database;
+  let cleanup: () => Promise<void>;
+  let seq = 0;
+  // Each test works on its own codes, so tests do not depend on one another.
+  const code = (name: string) => `${name}${++seq}`;
+
+  beforeAll(async () => {
+    ({ db, cleanup } = await open());
+  });
+  afterAll(async () => {
+    await db.close();
+    await cleanup();
+  });
+
+  test("inserts a link with a zero count and equal timestamps", async () => {
+    const c = code("ins");
+    expect(await db.links.insert(newLink(c))).toEqual({
+      code: c,
+      longUrl: `https://example.com/${c}`,
+      manageTokenHash: `hash-${c}`,
+      accessCount: 0,
+      lastAccessedAt: null,
+      createdAt: t0,
+      updatedAt: t0,
+    });
+  });
+
+  test("refuses a taken code and keeps the first link", async () => {
+    const c = code("dup");
+    await db.links.insert(newLink(c));
+    expect(await db.links.insert(newLink(c, { longUrl: "https://other.example/" }))).toBeNull();
+    expect((await db.links.find(c))?.longUrl).toBe(`https://example.com/${c}`);
+  });
+
+  test("codes are case-sensitive", async () => {
+    const c = code("case");
+    await db.links.insert(newLink(c));
+    expect(await db.links.insert(newLink(c.toUpperCase()))).not.toBeNull();
+    expect(await db.links.find(c.toUpperCase().toLowerCase().replace("case", "CASE"))).not.toBeNull();
+  });
+
+  test("finds nothing for an unknown code", async () => {
+    expect(await db.links.find("nope-never")).toBeNull();
+  });
+
+  test("replaces the long URL and moves updatedAt only", async () => {
+    const c = code("upd");
+    await db.links.insert(newLink(c));
+    const updated = await db.links.updateLongUrl(c, "https://example.org/new", later);
+    expect(updated).toMatchObject({ code: c, longUrl: "https://example.org/new", createdAt: t0, updatedAt: later });
+    expect(await db.links.updateLongUrl("nope-never", "https://x.example/", later)).toBeNull();
+  });
+
+  test("deletes a link once", async () => {
+    const c = code("del");
+    await db.links.insert(newLink(c));
+    expect(await db.links.delete(c)).toBe(true);
+    expect(await db.links.delete(c)).toBe(false);
+    expect(await db.links.find(c)).toBeNull();
+  });
+
+  test("records visits and answers the current long URL of existing links only", async () => {
+    const [a, b] = [code("vis"), code("vis")];
+    await db.links.insert(newLink(a));
+    await db.links.insert(newLink(b));
+    const urls = await db.links.recordVisits(new Map([[a, 3], [b, 1], ["missing-code", 5]]), later);
+    expect(urls).toEqual(new Map([[a, `https://example.com/${a}`], [b, `https://example.com/${b}`]]));
+    expect(await db.links.find(a)).toMatchObject({ accessCount: 3, lastAccessedAt: later });
+    expect(await db.links.find(b)).toMatchObject({ accessCount: 1 });
+  });
+
+  test("concurrent visit batches over the same links in different orders lose no increment", async () => {
+    const codes = Array.from({ length: 6 }, () => code("hot"));
+    for (const c of codes) await db.links.insert(newLink(c));
+    // 40 batches at once, each touching every link, half in reverse order: a
+    // read-then-write count would lose increments, a lock-order bug deadlock.
+    const batches = Array.from({ length: 40 }, (_, i) => {
+      const order = i % 2 === 0 ? codes : [...codes].reverse();
+      return db.links.recordVisits(new Map(order.map((c, j) => [c, j + 1])), later);
+    });
+    await Promise.all(batches);
+    const totals = await Promise.all(codes.map(async (c) => (await db.links.find(c))!.accessCount));
+    // Each link gets 20 batches at weight j+1 and 20 at weight 6-j.
+    expect(totals).toEqual(codes.map(() => 20 * 7));
+  });
+
+  describe("listing", () => {
+    const prefix = `lst${Date.now().toString(36)}`;
+    beforeEach(async () => {
+      if (await db.links.find(`${prefix}0`)) return;
+      for (let i = 0; i < 5; i++) {
+        await db.links.insert(newLink(`${prefix}${i}`, { createdAt: new Date(t0.getTime() + i * 1000), longUrl: `https://list.example/${i}%_${prefix}` }));
+      }
+    });
+
+    test("pages newest first with the total count", async () => {
+      const first = await db.links.list({ offset: 0, limit: 2, search: prefix });
+      expect(first.count).toBe(5);
+      expect(first.links.map((l) => l.code)).toEqual([`${prefix}4`, `${prefix}3`]);
+      const last = await db.links.list({ offset: 4, limit: 2, search: prefix });
+      expect(last.links.map((l) => l.code)).toEqual([`${prefix}0`]);
+    });
+
+    test("searches code and long URL without regard to case", async () => {
+      const page = await db.links.list({ offset: 0, limit: 10, search: `LIST.EXAMPLE/3%_${prefix.toUpperCase()}` });
+      expect(page.links.map((l) => l.code)).toEqual([`${prefix}3`]);
+    });
+
+    test("treats % and _ in a search as plain characters", async () => {
+      expect((await db.links.list({ offset: 0, limit: 10, search: "%_" + prefix })).count).toBe(5);
+      expect((await db.links.list({ offset: 0, limit: 10, search: "%%" })).count).toBe(0);
+    });
+  });
+
+  test("stores admins by username once", async () => {
+    const admin = { username: code("admin"), passwordHash: "$argon2id$x", createdAt: t0 };
+    expect(await db.admins.insert(admin)).toBe(true);
+    expect(await db.admins.insert({ ...admin, passwordHash: "other" })).toBe(false);
+    expect(await db.admins.find(admin.username)).toEqual(admin);
+    expect(await db.admins.find("nobody")).toBeNull();
+  });
+
+  test("answers a ping", async () => {
+    await db.ping();
+  });
+});
