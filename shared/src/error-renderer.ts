@@ -8,6 +8,8 @@ export interface ErrorRendererOptions {
   log: Logger;
   /** The geocoder wraps errors in its envelope; the other services send the body as is. */
   wrap?: (body: ErrorBody) => unknown;
+  /** Turns a dependency's own error (a refused database connection) into one clients may see. */
+  translate?: (error: unknown) => HttpError | undefined;
 }
 
 /**
@@ -27,7 +29,9 @@ export function errorRenderer(options: ErrorRendererOptions) {
 
   return new Elysia({ name: "error-renderer" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
     // Elysia wraps whatever a body parser throws in a ParseError; ours are HttpErrors.
-    const error = code === "PARSE" && thrown.cause instanceof HttpError ? thrown.cause : thrown;
+    const unwrapped = code === "PARSE" && thrown.cause instanceof HttpError ? thrown.cause : thrown;
+    const error = unwrapped instanceof HttpError ? unwrapped : (options.translate?.(unwrapped) ?? unwrapped);
+    if (error !== unwrapped) options.log.warn("dependency failed", { request_id: requestIdOf(request), error: describeError(unwrapped) });
     if (error instanceof HttpError) {
       return respond(error.status, errorBody(error.code, error.message), { ...set.headers, ...error.headers });
     }

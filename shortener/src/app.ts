@@ -1,0 +1,67 @@
+import { swagger } from "@elysiajs/swagger";
+import { errorRenderer, health, jsonBody, requestContext, type Logger, type ReadinessCheck } from "@linkgeo/shared";
+import { Elysia } from "elysia";
+import { AdminLogin } from "./admins/admin-login.ts";
+import { adminRoutes } from "./admins/admin-routes.ts";
+import type { AdminStore } from "./admins/admin-store.ts";
+import { AdminTokens } from "./auth/admin-tokens.ts";
+import type { LinkCache } from "./cache/link-cache.ts";
+import { linkRoutes } from "./links/link-routes.ts";
+import { LinkService } from "./links/link-service.ts";
+import type { LinkStore } from "./links/link-store.ts";
+import { redirectRoutes, type RedirectStatus } from "./links/redirect-routes.ts";
+import { generateCode } from "./links/short-code.ts";
+import { storageUnavailable } from "./storage/storage-unavailable.ts";
+import type { VisitCounter } from "./visits/visit-counter.ts";
+
+export interface ShortenerDeps {
+  links: LinkStore;
+  admins: AdminStore;
+  cache: LinkCache;
+  visits: VisitCounter;
+  clock: () => Date;
+  log: Logger;
+  secretKey: string;
+  publicBaseUrl?: URL;
+  redirectStatus?: RedirectStatus;
+  accessLog?: boolean;
+  readiness: { required: Record<string, ReadinessCheck>; optional?: Record<string, ReadinessCheck> };
+  accepting?: () => boolean;
+  generateCode?: () => string;
+}
+
+/** The shortener's HTTP app, built from dependencies made elsewhere (main.ts or a test). */
+export function createApp(deps: ShortenerDeps) {
+  const links = new LinkService({
+    links: deps.links,
+    cache: deps.cache,
+    visits: deps.visits,
+    clock: deps.clock,
+    generateCode: deps.generateCode ?? generateCode,
+  });
+  const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
+
+  return new Elysia()
+    .use(requestContext({ log: deps.log, accessLog: deps.accessLog ?? false }))
+    .use(errorRenderer({ log: deps.log, translate: storageUnavailable }))
+    .use(jsonBody)
+    .use(
+      swagger({
+        path: "/docs",
+        documentation: {
+          info: {
+            title: "Shortener API",
+            version: "1.0.0",
+            description: "Short URLs with exact access counts. Errors have the shape {\"error\": {\"code\", \"message\"}}.",
+          },
+          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+        },
+      }),
+    )
+    .use(health({ ...deps.readiness, accepting: deps.accepting ?? (() => true) }))
+    .use(adminRoutes({ login: new AdminLogin(deps.admins, adminTokens) }))
+    .use(linkRoutes({ links, adminTokens, publicBaseUrl: deps.publicBaseUrl }))
+    .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302 }));
+}
+
+export type ShortenerApp = ReturnType<typeof createApp>;

@@ -1,0 +1,44 @@
+import { describeError, type Logger } from "@linkgeo/shared";
+import type { LinkCache } from "./link-cache.ts";
+
+/**
+ * The service keeps working when the cache does not: a failed read is a
+ * miss, a failed write is skipped. Warnings are logged at most every 10 s.
+ */
+export class FailSoftLinkCache implements LinkCache {
+  private lastWarning = 0;
+
+  constructor(
+    private readonly inner: LinkCache,
+    private readonly log: Logger,
+  ) {}
+
+  get(code: string) {
+    return this.guard("get", () => this.inner.get(code), undefined);
+  }
+  set(code: string, longUrl: string) {
+    return this.guard("set", () => this.inner.set(code, longUrl), undefined);
+  }
+  markMissing(code: string) {
+    return this.guard("markMissing", () => this.inner.markMissing(code), undefined);
+  }
+  forget(code: string) {
+    return this.guard("forget", () => this.inner.forget(code), undefined);
+  }
+  ping() {
+    return this.inner.ping();
+  }
+
+  private async guard<T>(operation: string, run: () => Promise<T>, fallback: T): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      const now = Date.now();
+      if (now - this.lastWarning > 10_000) {
+        this.lastWarning = now;
+        this.log.warn("cache unavailable, using the database alone", { operation, error: describeError(error) });
+      }
+      return fallback;
+    }
+  }
+}

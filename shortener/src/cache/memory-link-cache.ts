@@ -1,0 +1,49 @@
+import { linkTtlSeconds, missingTtlSeconds, type LinkCache } from "./link-cache.ts";
+
+interface Entry {
+  value: string | null;
+  expiresAt: number;
+}
+
+/** The cache of a single instance without Redis: bounded, oldest entry out first. */
+export class MemoryLinkCache implements LinkCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly maxEntries = 100_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async get(code: string): Promise<string | null | undefined> {
+    const entry = this.entries.get(code);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(code);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  async set(code: string, longUrl: string): Promise<void> {
+    this.put(code, longUrl, linkTtlSeconds);
+  }
+
+  async markMissing(code: string): Promise<void> {
+    if ((await this.get(code)) === undefined) this.put(code, null, missingTtlSeconds);
+  }
+
+  async forget(code: string): Promise<void> {
+    this.entries.delete(code);
+  }
+
+  async ping(): Promise<void> {}
+
+  private put(code: string, value: string | null, ttlSeconds: number): void {
+    this.entries.delete(code);
+    this.entries.set(code, { value, expiresAt: this.now() + ttlSeconds * 1000 });
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import type Redis from "ioredis";
+import { linkTtlSeconds, missingTtlSeconds, type LinkCache } from "./link-cache.ts";
+
+// A long URL never is a bare "-", so it can stand for "no such link".
+const missing = "-";
+
+/** The shared cache of all replicas; the client carries the key prefix and database. */
+export class RedisLinkCache implements LinkCache {
+  constructor(private readonly redis: Redis) {}
+
+  async get(code: string): Promise<string | null | undefined> {
+    const value = await this.redis.get(`link:${code}`);
+    if (value === null) return undefined;
+    return value === missing ? null : value;
+  }
+
+  async set(code: string, longUrl: string): Promise<void> {
+    await this.redis.set(`link:${code}`, longUrl, "EX", linkTtlSeconds);
+  }
+
+  async markMissing(code: string): Promise<void> {
+    // NX: a link created meanwhile has already written its URL; keep it.
+    await this.redis.set(`link:${code}`, missing, "EX", missingTtlSeconds, "NX");
+  }
+
+  async forget(code: string): Promise<void> {
+    await this.redis.del(`link:${code}`);
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+}

@@ -1,0 +1,46 @@
+import { parseRedisUrl, parseUrl, readConfig, type Env, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import type { RedirectStatus } from "./links/redirect-routes.ts";
+import { defaultSqlitePath, parseDatabaseUrl, type DatabaseTarget } from "./storage/database-target.ts";
+
+export interface ShortenerConfig {
+  port: number;
+  hostname: string;
+  database: DatabaseTarget;
+  /** Absent: an in-process cache (single instance only). */
+  redis: { url: string; db: number } | undefined;
+  redisKeyPrefix: string;
+  secretKey: string;
+  /** True when ELYSIA_SECRET_KEY was absent and a random key was made (development only). */
+  secretKeyGenerated: boolean;
+  publicBaseUrl: URL | undefined;
+  redirectStatus: RedirectStatus;
+  production: boolean;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+  accessLog: boolean;
+}
+
+/** The only place that knows the shortener's variable names. */
+export function readShortenerConfig(env: Env): ShortenerConfig {
+  return readConfig(env, (vars) => {
+    const production = vars.string("NODE_ENV", "development") === "production";
+    const secret = vars.raw("ELYSIA_SECRET_KEY");
+    if (secret === undefined && production) vars.problem("ELYSIA_SECRET_KEY is required when NODE_ENV=production");
+    if (secret !== undefined && secret.length < 32) vars.problem("ELYSIA_SECRET_KEY must be at least 32 characters");
+    return {
+      port: vars.integer("PORT", 3001, { min: 0, max: 65535 }),
+      hostname: vars.string("HOST", "0.0.0.0"),
+      database: vars.parsed("DATABASE_URL", parseDatabaseUrl) ?? { engine: "sqlite", path: defaultSqlitePath },
+      redis: vars.parsed("REDIS_URL", parseRedisUrl),
+      redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", "shortener:"),
+      secretKey: secret ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
+      secretKeyGenerated: secret === undefined,
+      publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
+      redirectStatus: Number(vars.oneOf("REDIRECT_STATUS", ["301", "302", "307", "308"], "302")) as RedirectStatus,
+      production,
+      logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
+      logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
+      accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",
+    };
+  });
+}

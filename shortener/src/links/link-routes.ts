@@ -1,0 +1,122 @@
+import { Forbidden, ErrorBody } from "@linkgeo/shared";
+import { Elysia, t } from "elysia";
+import { credentialFrom } from "../auth/credential.ts";
+import type { AdminTokens } from "../auth/admin-tokens.ts";
+import { ownHosts, publicOrigin } from "../http/public-origin.ts";
+import { toRecord } from "./link-record.ts";
+import {
+  CodeParams,
+  CreateLinkBody,
+  CreatedLink,
+  LinkList,
+  LinkListQuery,
+  LinkRecord,
+  LinkStats,
+  UpdateLinkBody,
+} from "./link-schemas.ts";
+import type { LinkService } from "./link-service.ts";
+
+export interface LinkRoutesDeps {
+  links: LinkService;
+  adminTokens: AdminTokens;
+  publicBaseUrl: URL | undefined;
+}
+
+const tags = ["short URLs"];
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
+
+/** `/shorten/…`: create, read, stats, update, delete, and the admin listing. */
+export function linkRoutes({ links, adminTokens, publicBaseUrl }: LinkRoutesDeps) {
+  const origin = (request: Request) => publicOrigin(request, publicBaseUrl);
+
+  return new Elysia({ prefix: "/shorten" })
+    .post(
+      "/",
+      async ({ body, request, set }) => {
+        const { link, manageToken } = await links.create({
+          longUrl: body.long_url,
+          alias: body.short_url,
+          ownHosts: ownHosts(request, publicBaseUrl),
+        });
+        set.status = 201;
+        set.headers.location = `/shorten/${link.code}/`;
+        return { ...toRecord(link, origin(request)), manage_token: manageToken };
+      },
+      {
+        body: CreateLinkBody,
+        response: { 201: CreatedLink, ...errors(400, 409, 413, 415, 429) },
+        detail: { summary: "Create a short URL (optionally with a custom alias)", tags },
+      },
+    )
+    .get(
+      "/",
+      async ({ query, request, headers }) => {
+        const credential = credentialFrom(headers.authorization, adminTokens);
+        if (credential.kind !== "admin") throw new Forbidden("listing short URLs needs an admin token");
+        const page = query.page ?? 1;
+        const pageSize = query.page_size ?? 20;
+        const result = await links.list({ page, pageSize, search: query.q || undefined });
+        const pageUrl = (n: number) => {
+          const url = new URL(`${origin(request)}/shorten/`);
+          url.searchParams.set("page", String(n));
+          url.searchParams.set("page_size", String(pageSize));
+          if (query.q) url.searchParams.set("q", query.q);
+          return url.toString();
+        };
+        return {
+          count: result.count,
+          next: page * pageSize < result.count ? pageUrl(page + 1) : null,
+          previous: page > 1 ? pageUrl(Math.min(page - 1, Math.max(1, Math.ceil(result.count / pageSize)))) : null,
+          results: result.links.map((link) => toRecord(link, origin(request))),
+        };
+      },
+      {
+        query: LinkListQuery,
+        response: { 200: LinkList, ...errors(400, 401, 403) },
+        detail: { summary: "List short URLs, newest first (admin only)", tags, security: [{ bearer: [] }] },
+      },
+    )
+    .get("/:short_url", async ({ params, request }) => toRecord(await links.get(params.short_url), origin(request)), {
+      params: CodeParams,
+      response: { 200: LinkRecord, ...errors(404) },
+      detail: { summary: "Read a short URL (does not count as an access)", tags },
+    })
+    .get(
+      "/:short_url/stats",
+      async ({ params }) => {
+        const link = await links.get(params.short_url);
+        return { short_url: link.code, access_count: link.accessCount, last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
+      },
+      {
+        params: CodeParams,
+        response: { 200: LinkStats, ...errors(404) },
+        detail: { summary: "Access statistics of a short URL", tags },
+      },
+    )
+    .put(
+      "/:short_url",
+      async ({ params, body, request, headers }) => {
+        const credential = credentialFrom(headers.authorization, adminTokens);
+        const link = await links.update(params.short_url, body.long_url, credential, ownHosts(request, publicBaseUrl));
+        return toRecord(link, origin(request));
+      },
+      {
+        params: CodeParams,
+        body: UpdateLinkBody,
+        response: { 200: LinkRecord, ...errors(400, 401, 403, 404, 413, 415) },
+        detail: { summary: "Replace the long URL (manage token or admin token)", tags, security: [{ bearer: [] }] },
+      },
+    )
+    .delete(
+      "/:short_url",
+      async ({ params, headers, set }) => {
+        await links.delete(params.short_url, credentialFrom(headers.authorization, adminTokens));
+        set.status = 204;
+      },
+      {
+        params: CodeParams,
+        response: { 204: t.Void(), ...errors(401, 403, 404) },
+        detail: { summary: "Delete a short URL (manage token or admin token)", tags, security: [{ bearer: [] }] },
+      },
+    );
+}

@@ -1,0 +1,62 @@
+import { t, type Static } from "elysia";
+
+export const LinkRecord = t.Object(
+  {
+    short_url: t.String({ examples: ["Ab3dE9x"] }),
+    long_url: t.String({ examples: ["https://example.com/a"] }),
+    link: t.String({ description: "The short link to share", examples: ["http://localhost:8080/Ab3dE9x/"] }),
+    access_count: t.Integer({ minimum: 0 }),
+    created_at: t.String({ format: "date-time" }),
+    updated_at: t.String({ format: "date-time" }),
+  },
+  { title: "ShortUrl" },
+);
+export type LinkRecord = Static<typeof LinkRecord>;
+
+export const CreatedLink = t.Composite(
+  [
+    LinkRecord,
+    t.Object({
+      manage_token: t.String({ description: "Shown once: send it as `Authorization: Bearer …` to update or delete this link" }),
+    }),
+  ],
+  { title: "CreatedShortUrl" },
+);
+
+// Field types are checked here; what makes a URL or an alias acceptable is
+// checked by the service, which answers invalid_url or invalid_request.
+export const CreateLinkBody = t.Object({
+  long_url: t.String({ description: "Absolute http(s) URL, at most 2048 characters" }),
+  short_url: t.Optional(t.String({ description: "Custom alias: 3–32 of A-Z a-z 0-9 _ -, not a reserved word" })),
+});
+
+export const UpdateLinkBody = t.Object({
+  long_url: t.String({ description: "Absolute http(s) URL, at most 2048 characters" }),
+});
+
+export const LinkStats = t.Object(
+  {
+    short_url: t.String(),
+    access_count: t.Integer({ minimum: 0 }),
+    last_accessed_at: t.Union([t.String({ format: "date-time" }), t.Null()]),
+  },
+  { title: "ShortUrlStats" },
+);
+
+export const LinkListQuery = t.Object({
+  page: t.Optional(t.Integer({ minimum: 1, default: 1 })),
+  page_size: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  q: t.Optional(t.String({ maxLength: 200, description: "Substring of the code or the long URL, any case" })),
+});
+
+export const LinkList = t.Object(
+  {
+    count: t.Integer({ minimum: 0 }),
+    next: t.Union([t.String(), t.Null()]),
+    previous: t.Union([t.String(), t.Null()]),
+    results: t.Array(LinkRecord),
+  },
+  { title: "ShortUrlPage" },
+);
+
+export const CodeParams = t.Object({ short_url: t.String() });

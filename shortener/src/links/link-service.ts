@@ -1,0 +1,113 @@
+import { Forbidden } from "@linkgeo/shared";
+import { manageTokenMatches, newManageToken } from "../auth/manage-token.ts";
+import type { LinkCache } from "../cache/link-cache.ts";
+import type { VisitCounter } from "../visits/visit-counter.ts";
+import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound } from "./link-errors.ts";
+import type { LinkPage, LinkStore } from "./link-store.ts";
+import type { Link } from "./link.ts";
+import { checkLongUrl } from "./long-url.ts";
+import { aliasProblem, couldBeCode, isReserved } from "./short-code.ts";
+
+/** Who is asking to change a link: an admin, or the holder of a manage token. */
+export type Credential = { kind: "admin"; username: string } | { kind: "manage-token"; token: string };
+
+export interface LinkServiceDeps {
+  links: LinkStore;
+  cache: LinkCache;
+  visits: VisitCounter;
+  clock: () => Date;
+  generateCode: () => string;
+}
+
+/** The rules of short links; knows nothing of HTTP. */
+export class LinkService {
+  constructor(private readonly deps: LinkServiceDeps) {}
+
+  async create(input: { longUrl: string; alias?: string; ownHosts: ReadonlySet<string> }): Promise<{ link: Link; manageToken: string }> {
+    const longUrl = this.validUrl(input.longUrl, input.ownHosts);
+    if (input.alias !== undefined) {
+      const problem = aliasProblem(input.alias);
+      if (problem) throw InvalidAlias.because(problem);
+    }
+    const { token, hash } = newManageToken();
+    const createdAt = this.deps.clock();
+    // A generated code collides with probability ~n/3.5e12; a few retries make
+    // a failure practically impossible, and a custom alias never retries.
+    const attempts = input.alias === undefined ? 5 : 1;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const code = input.alias ?? this.deps.generateCode();
+      if (input.alias === undefined && isReserved(code)) continue;
+      const link = await this.deps.links.insert({ code, longUrl, manageTokenHash: hash, createdAt });
+      if (link) {
+        await this.deps.cache.set(code, longUrl);
+        return { link, manageToken: token };
+      }
+      if (input.alias !== undefined) throw AliasTaken.for(code);
+    }
+    throw new Error("could not find a free short code after 5 attempts");
+  }
+
+  async get(code: string): Promise<Link> {
+    const link = couldBeCode(code) ? await this.deps.links.find(code) : null;
+    if (!link) throw LinkNotFound.for(code);
+    return link;
+  }
+
+  async update(code: string, rawUrl: string, credential: Credential, ownHosts: ReadonlySet<string>): Promise<Link> {
+    const longUrl = this.validUrl(rawUrl, ownHosts);
+    this.authorize(await this.get(code), credential);
+    const updated = await this.deps.links.updateLongUrl(code, longUrl, this.deps.clock());
+    if (!updated) throw LinkNotFound.for(code);
+    await this.deps.cache.set(code, longUrl);
+    return updated;
+  }
+
+  async delete(code: string, credential: Credential): Promise<void> {
+    this.authorize(await this.get(code), credential);
+    await this.deps.links.delete(code);
+    await this.deps.cache.forget(code);
+  }
+
+  /** Counts a redirect; resolves with the URL to send the visitor to once the count is durable. */
+  async visit(code: string): Promise<string> {
+    if (!couldBeCode(code)) throw LinkNotFound.for(code);
+    const cached = await this.deps.cache.get(code);
+    if (cached === null) throw LinkNotFound.for(code);
+    const longUrl = await this.deps.visits.visit(code);
+    if (longUrl === null) {
+      void this.deps.cache.markMissing(code);
+      throw LinkNotFound.for(code);
+    }
+    if (cached !== longUrl) void this.deps.cache.set(code, longUrl);
+    return longUrl;
+  }
+
+  /** Where a redirect would go, without counting it (HEAD). */
+  async peek(code: string): Promise<string> {
+    if (!couldBeCode(code)) throw LinkNotFound.for(code);
+    const cached = await this.deps.cache.get(code);
+    if (cached === null) throw LinkNotFound.for(code);
+    if (cached !== undefined) return cached;
+    const link = await this.get(code);
+    void this.deps.cache.set(code, link.longUrl);
+    return link.longUrl;
+  }
+
+  list(query: { page: number; pageSize: number; search?: string }): Promise<LinkPage> {
+    return this.deps.links.list({ offset: (query.page - 1) * query.pageSize, limit: query.pageSize, search: query.search });
+  }
+
+  private validUrl(raw: string, ownHosts: ReadonlySet<string>): string {
+    const check = checkLongUrl(raw, ownHosts);
+    if (!check.ok) throw InvalidUrl.because(check.reason);
+    return check.url;
+  }
+
+  private authorize(link: Link, credential: Credential): void {
+    if (credential.kind === "admin") return;
+    if (!manageTokenMatches(credential.token, link.manageTokenHash)) {
+      throw new Forbidden(`this token may not change short URL "${link.code}"`);
+    }
+  }
+}
+

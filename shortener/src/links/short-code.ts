@@ -1,0 +1,44 @@
+import { customAlphabet } from "nanoid";
+
+const alphanumeric = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const generatedCodeLength = 7;
+
+/** 7 characters of [A-Za-z0-9]: 62^7 ≈ 3.5e12 codes. */
+export const generateCode: () => string = customAlphabet(alphanumeric, generatedCodeLength);
+
+/**
+ * Paths the gateway and the services route themselves, so no alias may take
+ * them. Compared without regard to case.
+ */
+export const reservedWords: ReadonlySet<string> = new Set([
+  "shorten",
+  "docs",
+  "health",
+  "ready",
+  "metrics",
+  "admin",
+  "geocoders",
+  "reverse-geocode",
+  "static",
+  "api",
+  "favicon.ico",
+  "robots.txt",
+]);
+
+const aliasShape = /^[A-Za-z0-9_-]{3,32}$/;
+
+export function isReserved(code: string): boolean {
+  return reservedWords.has(code.toLowerCase());
+}
+
+/** Why `alias` cannot be a custom alias, or null when it can. */
+export function aliasProblem(alias: string): string | null {
+  if (!aliasShape.test(alias)) return "short_url must be 3 to 32 characters of A-Z, a-z, 0-9, _ and -";
+  if (isReserved(alias)) return `short_url "${alias}" is a reserved word`;
+  return null;
+}
+
+/** Whether a path segment could name a link at all; anything else is a 404 without a lookup. */
+export function couldBeCode(segment: string): boolean {
+  return aliasShape.test(segment);
+}
