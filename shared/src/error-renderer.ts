@@ -51,8 +51,11 @@ export function errorRenderer(options: ErrorRendererOptions) {
 
 function describeValidation(error: ValidationError): string {
   const detail = error.valueError;
-  const where = error.type === "query" ? "query parameter" : error.type === "params" ? "path" : "field";
   if (!detail) return `invalid ${error.type}`;
-  const field = detail.path.replace(/^\//, "").replaceAll("/", ".");
-  return field ? `${where} ${field}: ${detail.message.toLowerCase()}` : `${error.type}: ${detail.message.toLowerCase()}`;
+  const where = error.type === "query" ? "query parameter" : error.type === "params" ? "path parameter" : "field";
+  const segments = detail.path.split("/").filter(Boolean);
+  const field = segments.join(".");
+  if (!field) return `invalid ${error.type}: ${detail.message.toLowerCase()}`;
+  const value = segments.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], error.value);
+  return value === undefined ? `${where} ${field} is required` : `${where} ${field}: ${detail.message.toLowerCase()}`;
 }

@@ -6,7 +6,8 @@ export const maxBodyBytes = 64 * 1024;
 /**
  * The one body parser of every service: JSON only (415 otherwise), at most
  * 64 KiB (413, checked on Content-Length before reading and again while
- * reading a chunked body), and malformed JSON is a 400, never a 500.
+ * reading a chunked body), and malformed JSON or a body that is not an
+ * object is a 400, never a 500.
  */
 export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global" }, async ({ request }) => {
   const declaredLength = Number(request.headers.get("content-length") ?? "0");
@@ -16,11 +17,17 @@ export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global"
   const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (text === "" && mediaType === undefined) return undefined;
   if (mediaType !== "application/json" && !mediaType?.endsWith("+json")) throw new UnsupportedMediaType();
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new InvalidRequest("request body is not valid JSON");
   }
+  // Every body of the contract is an object; Elysia would coerce anything else into {}.
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new InvalidRequest("request body must be a JSON object");
+  }
+  return parsed;
 });
 
 async function readLimited(request: Request, limit: number): Promise<string> {

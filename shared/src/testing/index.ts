@@ -3,3 +3,4 @@ export * from "./redis-process.ts";
 export * from "./test-postgres.ts";
 export * from "./test-redis.ts";
 export * from "./wait-for.ts";
+export * from "./read-json.ts";

@@ -13,9 +13,12 @@ export function redirectRoutes({ links, status }: { links: LinkService; status: 
   const redirect = (longUrl: string) =>
     new Response(null, { status, headers: { location: longUrl, "cache-control": "private, max-age=0" } });
 
-  const answer = async (request: Request, code: string, resolve: (code: string) => Promise<string>) => {
+  // Elysia sends some HEAD requests to the GET handler (app.handle, and the
+  // trailing-slash form on Bun's router), so both routes look at the method.
+  const answer = async ({ params, request }: { params: { short_url: string }; request: Request }) => {
+    const code = params.short_url;
     try {
-      return redirect(await resolve(code));
+      return redirect(request.method === "HEAD" ? await links.peek(code) : await links.visit(code));
     } catch (error) {
       if (error instanceof LinkNotFound && prefersHtml(request)) return notFoundPage(code);
       throw error;
@@ -23,7 +26,7 @@ export function redirectRoutes({ links, status }: { links: LinkService; status: 
   };
 
   return new Elysia()
-    .get("/:short_url", ({ params, request }) => answer(request, params.short_url, (code) => links.visit(code)), {
+    .get("/:short_url", answer, {
       params: t.Object({ short_url: t.String() }),
       detail: {
         summary: "Redirect to the long URL (counts one access)",
@@ -33,7 +36,7 @@ export function redirectRoutes({ links, status }: { links: LinkService; status: 
       },
       response: { 404: ErrorBody },
     })
-    .head("/:short_url", ({ params, request }) => answer(request, params.short_url, (code) => links.peek(code)), {
+    .head("/:short_url", answer, {
       params: t.Object({ short_url: t.String() }),
       detail: { summary: "Where the redirect goes, without counting an access", tags },
     });

@@ -1,0 +1,7 @@
+/**
+ * A response body as JSON, typed loosely on purpose: suites check it with
+ * whole-object toEqual against the contract, which is the real type check.
+ */
+export async function readJson(response: Response): Promise<any> {
+  return response.json();
+}

@@ -1,0 +1,265 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readJson } from "@linkgeo/shared/testing";
+import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+
+const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) => {
+  let api: TestShortener;
+  // Each reading of the clock is a second later, so "newest first" is well defined.
+  let tick = 0;
+  const clock = () => new Date(Date.UTC(2026, 10, 22, 7, 0, 0) + tick++ * 1000);
+  beforeAll(async () => {
+    api = await startTestShortener({ engine, clock });
+  });
+  afterAll(async () => {
+    await api[Symbol.asyncDispose]();
+  });
+
+  describe("POST /shorten/", () => {
+    test("creates a 7-character code and returns the record, a manage token and Location", async () => {
+      const response = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/a" } });
+      expect(response.status).toBe(201);
+      const body = await readJson(response);
+      expect(body).toEqual({
+        short_url: expect.stringMatching(/^[A-Za-z0-9]{7}$/),
+        long_url: "https://example.com/a",
+        link: `http://localhost/${body.short_url}/`,
+        access_count: 0,
+        created_at: iso,
+        updated_at: body.created_at,
+        manage_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      });
+      expect(response.headers.get("location")).toBe(`/shorten/${body.short_url}/`);
+    });
+
+    test("builds link from the origin the gateway forwarded", async () => {
+      const response = await api.request("POST", "/shorten", {
+        json: { long_url: "https://example.com/fwd" },
+        headers: { "x-forwarded-proto": "https", "x-forwarded-host": "sho.rt" },
+      });
+      const body = await readJson(response);
+      expect(body.link).toBe(`https://sho.rt/${body.short_url}/`);
+    });
+
+    test("accepts a custom alias", async () => {
+      const body = await api.createLink("https://example.com/alias", `my_Alias-${engine}`);
+      expect(body.short_url).toBe(`my_Alias-${engine}`);
+    });
+
+    test("answers 409 conflict when the alias is taken", async () => {
+      await api.createLink("https://example.com/1", `taken-${engine}`);
+      const response = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/2", short_url: `taken-${engine}` } });
+      expect(response.status).toBe(409);
+      expect(await readJson(response)).toEqual({ error: { code: "conflict", message: `short_url "taken-${engine}" is already taken` } });
+    });
+
+    test.each([
+      ["ab", "3 to 32"],
+      ["a".repeat(33), "3 to 32"],
+      ["has space", "3 to 32"],
+      ["dot.ted", "3 to 32"],
+      ["shorten", "reserved"],
+      ["DOCS", "reserved"],
+      ["reverse-geocode", "reserved"],
+      ["admin", "reserved"],
+    ])("refuses the alias %p with 400 invalid_request", async (alias, reason) => {
+      const response = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/", short_url: alias } });
+      expect(response.status).toBe(400);
+      const body = await readJson(response);
+      expect(body.error.code).toBe("invalid_request");
+      expect(body.error.message).toContain(reason);
+    });
+
+    test.each([
+      ["not a url", "absolute"],
+      ["/relative/path", "absolute"],
+      ["ftp://example.com/file", "http or https"],
+      ["javascript:alert(1)", "http or https"],
+      ["https://user:pass@example.com/", "user name or password"],
+      [`https://example.com/${"a".repeat(2040)}`, "2048"],
+      ["https://localhost/loop", "this service"],
+      [" https://example.com/", "spaces"],
+      ["https://exa\nmple.com/", "control"],
+    ])("refuses long_url %p with 400 invalid_url", async (longUrl, reason) => {
+      const response = await api.request("POST", "/shorten/", { json: { long_url: longUrl } });
+      expect(response.status).toBe(400);
+      const body = await readJson(response);
+      expect(body.error.code).toBe("invalid_url");
+      expect(body.error.message).toContain(reason);
+    });
+
+    test.each([
+      ["malformed JSON", '{"long_url":', "not valid JSON"],
+      ["a missing long_url", "{}", "long_url"],
+      ["a number for long_url", '{"long_url": 5}', "long_url"],
+      ["a string body", '"https://example.com/"', "JSON object"],
+      ["null", "null", "JSON object"],
+      ["an array body", "[]", "JSON object"],
+      ["a number for short_url", '{"long_url": "https://example.com/", "short_url": 7}', "short_url"],
+    ])("answers 400 invalid_request for %s", async (_, body, mention) => {
+      const response = await api.request("POST", "/shorten/", { body, headers: { "content-type": "application/json" } });
+      expect(response.status).toBe(400);
+      const error = (await readJson(response)).error;
+      expect(error.code).toBe("invalid_request");
+      expect(error.message).toContain(mention);
+    });
+
+    test("answers 415 when the body is not JSON", async () => {
+      const response = await api.request("POST", "/shorten/", { body: "long_url=https://example.com/", headers: { "content-type": "application/x-www-form-urlencoded" } });
+      expect(response.status).toBe(415);
+      expect(await readJson(response)).toEqual({ error: { code: "unsupported_media_type", message: "request body must be application/json" } });
+    });
+
+    test("answers 413 for a body over 64 KiB, declared or streamed", async () => {
+      const big = JSON.stringify({ long_url: "https://example.com/", pad: "x".repeat(70_000) });
+      const declared = await api.request("POST", "/shorten/", { body: big, headers: { "content-type": "application/json" } });
+      expect(declared.status).toBe(413);
+      expect((await readJson(declared)).error.code).toBe("payload_too_large");
+
+      const stream = new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 20; i++) controller.enqueue(new TextEncoder().encode("x".repeat(4096)));
+          controller.close();
+        },
+      });
+      const chunked = await api.app.handle(
+        new Request("http://localhost/shorten/", { method: "POST", body: stream, headers: { "content-type": "application/json" } }),
+      );
+      expect(chunked.status).toBe(413);
+    });
+
+    test("stores the normalised URL", async () => {
+      const body = await api.createLink("HTTPS://Example.COM/a b");
+      expect(body.long_url).toBe("https://example.com/a%20b");
+    });
+  });
+
+  describe("GET /shorten/<short_url>/ and /stats/", () => {
+    test("reads the record with and without the trailing slash, without counting", async () => {
+      const created = await api.createLink("https://example.com/read");
+      for (const path of [`/shorten/${created.short_url}/`, `/shorten/${created.short_url}`]) {
+        const response = await api.request("GET", path);
+        expect(response.status).toBe(200);
+        const { manage_token, ...record } = created;
+        expect(await readJson(response)).toEqual(record);
+      }
+      const stats = await api.request("GET", `/shorten/${created.short_url}/stats/`);
+      expect(await readJson(stats)).toEqual({ short_url: created.short_url, access_count: 0, last_accessed_at: null });
+    });
+
+    test("reports counts and the last access time after redirects", async () => {
+      const created = await api.createLink("https://example.com/stats");
+      for (let i = 0; i < 3; i++) await api.request("GET", `/${created.short_url}/`);
+      const stats = await await readJson(await api.request("GET", `/shorten/${created.short_url}/stats`));
+      expect(stats).toEqual({ short_url: created.short_url, access_count: 3, last_accessed_at: iso });
+    });
+
+    test.each(["/shorten/nope404/", "/shorten/nope404/stats/", "/shorten/bad.code/"])("answers 404 not_found for %p", async (path) => {
+      const response = await api.request("GET", path);
+      expect(response.status).toBe(404);
+      expect((await readJson(response)).error.code).toBe("not_found");
+    });
+  });
+
+  describe("PUT and DELETE /shorten/<short_url>/", () => {
+    test("the manage token replaces the long URL", async () => {
+      const created = await api.createLink("https://example.com/old");
+      const response = await api.request("PUT", `/shorten/${created.short_url}/`, {
+        json: { long_url: "https://example.com/new" },
+        headers: { authorization: `Bearer ${created.manage_token}` },
+      });
+      expect(response.status).toBe(200);
+      const body = await readJson(response);
+      expect(body).toMatchObject({ short_url: created.short_url, long_url: "https://example.com/new" });
+      const redirect = await api.request("GET", `/${created.short_url}`);
+      expect(redirect.headers.get("location")).toBe("https://example.com/new");
+    });
+
+    test("answers 401 without credentials and 403 with another link's token", async () => {
+      const mine = await api.createLink("https://example.com/mine");
+      const theirs = await api.createLink("https://example.com/theirs");
+      const anonymous = await api.request("PUT", `/shorten/${mine.short_url}/`, { json: { long_url: "https://evil.example/" } });
+      expect(anonymous.status).toBe(401);
+      expect((await readJson(anonymous)).error.code).toBe("unauthorized");
+      const stranger = await api.request("DELETE", `/shorten/${mine.short_url}/`, { headers: { authorization: `Bearer ${theirs.manage_token}` } });
+      expect(stranger.status).toBe(403);
+      expect((await readJson(stranger)).error.code).toBe("forbidden");
+      expect((await await readJson(await api.request("GET", `/shorten/${mine.short_url}/`))).long_url).toBe("https://example.com/mine");
+    });
+
+    test("answers 401 for a forged or expired admin token", async () => {
+      const created = await api.createLink();
+      const forged = api.adminToken().replace(/.$/, (c) => (c === "A" ? "B" : "A"));
+      const response = await api.request("DELETE", `/shorten/${created.short_url}/`, { headers: { authorization: `Bearer ${forged}` } });
+      expect(response.status).toBe(401);
+    });
+
+    test("an admin token may edit and delete any link", async () => {
+      const created = await api.createLink("https://example.com/any");
+      const auth = { authorization: `Bearer ${api.adminToken()}` };
+      const put = await api.request("PUT", `/shorten/${created.short_url}`, { json: { long_url: "https://example.com/admin" }, headers: auth });
+      expect(put.status).toBe(200);
+      const del = await api.request("DELETE", `/shorten/${created.short_url}`, { headers: auth });
+      expect(del.status).toBe(204);
+      expect(await del.text()).toBe("");
+    });
+
+    test("a deleted link is gone for reads and redirects", async () => {
+      const created = await api.createLink("https://example.com/gone");
+      await api.request("GET", `/${created.short_url}/`);
+      const del = await api.request("DELETE", `/shorten/${created.short_url}/`, { headers: { authorization: `Bearer ${created.manage_token}` } });
+      expect(del.status).toBe(204);
+      expect((await api.request("GET", `/shorten/${created.short_url}/`)).status).toBe(404);
+      expect((await api.request("GET", `/${created.short_url}/`)).status).toBe(404);
+      const again = await api.request("DELETE", `/shorten/${created.short_url}/`, { headers: { authorization: `Bearer ${created.manage_token}` } });
+      expect(again.status).toBe(404);
+    });
+
+    test("PUT checks the new URL (400 invalid_url) and the body (415, 400)", async () => {
+      const created = await api.createLink();
+      const auth = { authorization: `Bearer ${created.manage_token}` };
+      const badUrl = await api.request("PUT", `/shorten/${created.short_url}/`, { json: { long_url: "mailto:a@b.c" }, headers: auth });
+      expect((await readJson(badUrl)).error.code).toBe("invalid_url");
+      const text = await api.request("PUT", `/shorten/${created.short_url}/`, { body: "https://example.com/", headers: { ...auth, "content-type": "text/plain" } });
+      expect(text.status).toBe(415);
+      const missing = await api.request("PUT", `/shorten/${created.short_url}/`, { json: {}, headers: auth });
+      expect(missing.status).toBe(400);
+    });
+
+    test("PUT on an unknown code with a token answers 404", async () => {
+      const response = await api.request("PUT", "/shorten/unknown-code/", { json: { long_url: "https://example.com/" }, headers: { authorization: "Bearer whatever" } });
+      expect(response.status).toBe(404);
+    });
+  });
+
+  describe("GET /shorten/ (admin listing)", () => {
+    test("needs an admin token: 401 without, 403 with a manage token", async () => {
+      const created = await api.createLink();
+      expect((await api.request("GET", "/shorten/")).status).toBe(401);
+      const withManage = await api.request("GET", "/shorten/", { headers: { authorization: `Bearer ${created.manage_token}` } });
+      expect(withManage.status).toBe(403);
+    });
+
+    test("pages and searches, with next and previous links", async () => {
+      const tag = `lst${engine}${Date.now().toString(36)}`;
+      for (let i = 0; i < 5; i++) await api.createLink(`https://list.example/${tag}/${i}`);
+      const auth = { authorization: `Bearer ${api.adminToken()}` };
+      const first = await await readJson(await api.request("GET", `/shorten/?page_size=2&q=${tag.toUpperCase()}`, { headers: auth }));
+      expect(first.count).toBe(5);
+      expect(first.results.map((r: { long_url: string }) => r.long_url)).toEqual([`https://list.example/${tag}/4`, `https://list.example/${tag}/3`]);
+      expect(first.previous).toBeNull();
+      expect(first.next).toBe(`http://localhost/shorten/?page=2&page_size=2&q=${tag.toUpperCase()}`);
+      const last = await await readJson(await api.request("GET", `/shorten/?page=3&page_size=2&q=${tag}`, { headers: auth }));
+      expect(last.results).toHaveLength(1);
+      expect(last.next).toBeNull();
+      expect(last.previous).toBe(`http://localhost/shorten/?page=2&page_size=2&q=${tag}`);
+    });
+
+    test.each(["page=0", "page=abc", "page_size=101", "page_size=0"])("answers 400 for %p", async (query) => {
+      const response = await api.request("GET", `/shorten/?${query}`, { headers: { authorization: `Bearer ${api.adminToken()}` } });
+      expect(response.status).toBe(400);
+      expect((await readJson(response)).error.code).toBe("invalid_request");
+    });
+  });
+});

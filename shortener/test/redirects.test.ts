@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { deleteKeysWithPrefix, readJson, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
+import Redis from "ioredis";
+import { RedisLinkCache } from "../src/cache/redis-link-cache.ts";
+import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+
+const browser = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+describe("GET /<short_url>/", () => {
+  let api: TestShortener;
+  beforeAll(async () => {
+    api = await startTestShortener();
+  });
+  afterAll(() => api[Symbol.asyncDispose]());
+
+  test("answers 302 to the long URL, with and without the trailing slash, and counts each", async () => {
+    const { short_url } = await api.createLink("https://example.com/target?x=1#frag");
+    for (const path of [`/${short_url}/`, `/${short_url}`]) {
+      const response = await api.request("GET", path);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("https://example.com/target?x=1#frag");
+      expect(response.headers.get("cache-control")).toBe("private, max-age=0");
+      expect(response.headers.get("x-request-id")).toBeTruthy();
+    }
+    expect((await api.db.links.find(short_url))?.accessCount).toBe(2);
+  });
+
+  test("counts concurrent redirects of one link exactly", async () => {
+    const { short_url } = await api.createLink();
+    const responses = await Promise.all(Array.from({ length: 200 }, () => api.request("GET", `/${short_url}/`)));
+    expect(responses.every((r) => r.status === 302)).toBe(true);
+    expect((await api.db.links.find(short_url))?.accessCount).toBe(200);
+  });
+
+  test("HEAD answers like GET but does not count", async () => {
+    const { short_url } = await api.createLink("https://example.com/head");
+    const response = await api.request("HEAD", `/${short_url}/`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("https://example.com/head");
+    expect((await api.db.links.find(short_url))?.accessCount).toBe(0);
+    expect((await api.request("HEAD", "/missing-code/")).status).toBe(404);
+  });
+
+  test("answers 404 in the error shape to an API client", async () => {
+    const response = await api.request("GET", "/missing-code/");
+    expect(response.status).toBe(404);
+    expect(await readJson(response)).toEqual({ error: { code: "not_found", message: 'no short URL "missing-code"' } });
+  });
+
+  test.each(["/missing-code/", "/x/", "/has.dot", "/%3Cscript%3E"])("answers a browser asking for %p with an HTML 404 page", async (path) => {
+    const response = await api.request("GET", path, { headers: browser });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toStartWith("text/html");
+    const html = await response.text();
+    expect(html).toContain("This short link does not exist");
+    expect(html).not.toContain("<script>");
+  });
+
+  test("an alias created after a miss redirects at once (the miss is not cached over it)", async () => {
+    expect((await api.request("GET", "/late-alias/")).status).toBe(404);
+    await api.createLink("https://example.com/late", "late-alias");
+    expect((await api.request("GET", "/late-alias/")).status).toBe(302);
+  });
+
+  test("paths with more segments are not links", async () => {
+    expect((await api.request("GET", "/a/b/c")).status).toBe(404);
+  });
+});
+
+describe("redirect status by configuration", () => {
+  test.each([301, 307, 308] as const)("answers %d when configured", async (status) => {
+    await using api = await startTestShortener({ redirectStatus: status });
+    const { short_url } = await api.createLink("https://example.com/perm");
+    const response = await api.request("GET", `/${short_url}`);
+    expect(response.status).toBe(status);
+    expect(response.headers.get("location")).toBe("https://example.com/perm");
+  });
+});
+
+describe("two replicas sharing Postgres and Redis", () => {
+  const prefix = uniqueRedisPrefix("redirects");
+  let redisA: Redis;
+  let redisB: Redis;
+  let a: TestShortener;
+  let b: TestShortener;
+
+  beforeAll(async () => {
+    redisA = new Redis(testRedisUrl, { keyPrefix: prefix });
+    redisB = new Redis(testRedisUrl, { keyPrefix: prefix });
+    a = await startTestShortener({ engine: "postgres", cache: new RedisLinkCache(redisA) });
+    b = await startTestShortener({ database: a.db, cache: new RedisLinkCache(redisB) });
+  });
+  afterAll(async () => {
+    await b[Symbol.asyncDispose]();
+    await a[Symbol.asyncDispose]();
+    redisA.disconnect();
+    redisB.disconnect();
+    await deleteKeysWithPrefix(testRedisUrl, prefix);
+  });
+
+  test("caches the URL in Redis on create", async () => {
+    const { short_url } = await a.createLink("https://example.com/cached");
+    expect(await redisA.get(`link:${short_url}`)).toBe("https://example.com/cached");
+  });
+
+  test("an update through one replica is what the other redirects to at once", async () => {
+    const created = await a.createLink("https://example.com/v1");
+    expect((await b.request("GET", `/${created.short_url}`)).headers.get("location")).toBe("https://example.com/v1");
+    await a.request("PUT", `/shorten/${created.short_url}/`, {
+      json: { long_url: "https://example.com/v2" },
+      headers: { authorization: `Bearer ${created.manage_token}` },
+    });
+    expect((await b.request("GET", `/${created.short_url}`)).headers.get("location")).toBe("https://example.com/v2");
+  });
+
+  test("a delete through one replica stops the other's redirects at once", async () => {
+    const created = await a.createLink("https://example.com/del");
+    expect((await b.request("GET", `/${created.short_url}`)).status).toBe(302);
+    await a.request("DELETE", `/shorten/${created.short_url}/`, { headers: { authorization: `Bearer ${created.manage_token}` } });
+    expect((await b.request("GET", `/${created.short_url}`)).status).toBe(404);
+    expect(await redisA.get(`link:${created.short_url}`)).toBe("-");
+  });
+
+  test("a stale cache entry never decides a redirect", async () => {
+    const created = await a.createLink("https://example.com/fresh");
+    await redisA.set(`link:${created.short_url}`, "https://stale.example/");
+    expect((await b.request("GET", `/${created.short_url}`)).headers.get("location")).toBe("https://example.com/fresh");
+    expect(await redisA.get(`link:${created.short_url}`)).toBe("https://example.com/fresh");
+  });
+
+  test("a cached miss answers 404 without a count", async () => {
+    await redisA.set("link:ghost-code", "-");
+    expect((await b.request("GET", "/ghost-code")).status).toBe(404);
+  });
+});

@@ -1,0 +1,76 @@
+import { silentLogger } from "@linkgeo/shared";
+import { createTestDatabase, readJson } from "@linkgeo/shared/testing";
+import { createApp, type ShortenerDeps } from "../../src/app.ts";
+import { AdminTokens } from "../../src/auth/admin-tokens.ts";
+import type { LinkCache } from "../../src/cache/link-cache.ts";
+import { MemoryLinkCache } from "../../src/cache/memory-link-cache.ts";
+import { openDatabase, type Database } from "../../src/storage/open-database.ts";
+import { VisitCounter } from "../../src/visits/visit-counter.ts";
+
+export const testSecretKey = "test-secret-key-that-is-long-enough-0123456789";
+
+export interface TestShortener extends AsyncDisposable {
+  app: ReturnType<typeof createApp>;
+  db: Database;
+  cache: LinkCache;
+  /** Sends a request to the app; `json` sets the body and Content-Type. */
+  request(method: string, path: string, init?: { json?: unknown; headers?: Record<string, string>; body?: string }): Promise<Response>;
+  /** Creates a link through the API and returns the 201 body. */
+  createLink(longUrl?: string, alias?: string): Promise<{ short_url: string; manage_token: string; long_url: string }>;
+  adminToken(username?: string): string;
+}
+
+export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links" | "admins" | "visits">> {
+  engine?: "sqlite" | "postgres";
+  /** Share another test shortener's database (two replicas). */
+  database?: Database;
+}
+
+/** The real app on a real database (SQLite in memory by default, or a fresh Postgres database). */
+export async function startTestShortener(options: TestShortenerOptions = {}): Promise<TestShortener> {
+  const testDb = options.engine === "postgres" && !options.database ? await createTestDatabase("api") : undefined;
+  const db =
+    options.database ??
+    (await openDatabase(testDb ? { engine: "postgres", url: testDb.url } : { engine: "sqlite", path: ":memory:" }));
+  const clock = options.clock ?? (() => new Date());
+  const cache = options.cache ?? new MemoryLinkCache();
+  const visits = new VisitCounter(db.links, clock);
+  const app = createApp({
+    log: silentLogger,
+    secretKey: testSecretKey,
+    readiness: { required: { database: () => db.ping() } },
+    ...options,
+    links: db.links,
+    admins: db.admins,
+    cache,
+    visits,
+    clock,
+  });
+  const request: TestShortener["request"] = (method, path, init = {}) => {
+    const headers = new Headers(init.headers);
+    let body = init.body;
+    if (init.json !== undefined) {
+      body = JSON.stringify(init.json);
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    }
+    return app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+  };
+  const tokens = new AdminTokens(options.secretKey ?? testSecretKey, clock);
+  return {
+    app,
+    db,
+    cache,
+    request,
+    async createLink(longUrl = "https://example.com/page", alias) {
+      const response = await request("POST", "/shorten/", { json: alias === undefined ? { long_url: longUrl } : { long_url: longUrl, short_url: alias } });
+      if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+      return readJson(response);
+    },
+    adminToken: (username = "admin") => tokens.issue(username).token,
+    async [Symbol.asyncDispose]() {
+      await visits.drain();
+      if (!options.database) await db.close();
+      await testDb?.drop();
+    },
+  };
+}
