@@ -1,0 +1,84 @@
+import { describe, expect, test } from "bun:test";
+import { ConfigError } from "@linkgeo/shared";
+import { readShortenerConfig } from "../src/config.ts";
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    readShortenerConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
+
+describe("shortener configuration", () => {
+  test("runs with embedded defaults when nothing is set", () => {
+    const config = readShortenerConfig({});
+    expect(config).toMatchObject({
+      port: 3001,
+      database: { engine: "sqlite", path: "./data/shortener.db" },
+      redis: undefined,
+      redirectStatus: 302,
+      production: false,
+      logFormat: "pretty",
+      secretKeyGenerated: true,
+    });
+    expect(config.secretKey.length).toBeGreaterThanOrEqual(32);
+  });
+
+  test("reads Postgres, Redis with its database number, and the public origin", () => {
+    const config = readShortenerConfig({
+      DATABASE_URL: "postgres://app:secret@db:5432/shortener",
+      REDIS_URL: "redis://cache:6379/1",
+      PUBLIC_BASE_URL: "https://sho.rt",
+      REDIRECT_STATUS: "301",
+      PORT: "4000",
+    });
+    expect(config.database).toEqual({ engine: "postgres", url: "postgres://app:secret@db:5432/shortener" });
+    expect(config.redis).toEqual({ url: "redis://cache:6379/1", db: 1 });
+    expect(config.publicBaseUrl?.origin).toBe("https://sho.rt");
+    expect(config.redirectStatus).toBe(301);
+    expect(config.port).toBe(4000);
+  });
+
+  test.each([
+    ["sqlite:///data/links.db", "data/links.db"],
+    ["sqlite:////var/lib/links.db", "/var/lib/links.db"],
+    ["sqlite:///:memory:", ":memory:"],
+  ])("reads %p as the SQLite file %p", (url, path) => {
+    expect(readShortenerConfig({ DATABASE_URL: url }).database).toEqual({ engine: "sqlite", path });
+  });
+
+  test("reports every bad variable at once, one line each, naming it", () => {
+    const problems = problemsOf({
+      PORT: "eighty",
+      DATABASE_URL: "mysql://db/x",
+      REDIS_URL: "redis://cache:6379/one",
+      PUBLIC_BASE_URL: "ftp://sho.rt",
+      REDIRECT_STATUS: "303",
+      NODE_ENV: "production",
+    });
+    expect(problems).toEqual([
+      "ELYSIA_SECRET_KEY is required when NODE_ENV=production",
+      'PORT must be a whole number from 0 to 65535 (got "eighty")',
+      "DATABASE_URL must be postgres://user:pass@host:port/db or sqlite:///path/file.db",
+      "REDIS_URL must end with a database number (redis://host:port/N)",
+      "PUBLIC_BASE_URL must use http or https, not ftp",
+      'REDIRECT_STATUS must be one of 301, 302, 307, 308 (got "303")',
+    ]);
+  });
+
+  test("never echoes a secret in a problem line", () => {
+    const problems = problemsOf({ ELYSIA_SECRET_KEY: "short-secret", DATABASE_URL: "postgres://u:hunter2@/" });
+    expect(problems.join("\n")).not.toContain("hunter2");
+    expect(problems.join("\n")).not.toContain("short-secret");
+    expect(problems).toContain("ELYSIA_SECRET_KEY must be at least 32 characters");
+  });
+
+  test("logs JSON in production", () => {
+    const config = readShortenerConfig({ NODE_ENV: "production", ELYSIA_SECRET_KEY: "k".repeat(32) });
+    expect(config.logFormat).toBe("json");
+    expect(config.secretKeyGenerated).toBe(false);
+  });
+});

@@ -1,0 +1,103 @@
+import { describe, expect, test } from "bun:test";
+import { readJson } from "@linkgeo/shared/testing";
+import { startTestShortener } from "./support/test-shortener.ts";
+
+describe("operations", () => {
+  test("/health answers while the process lives; /ready reports each dependency", async () => {
+    await using api = await startTestShortener({
+      readiness: { required: { database: async () => {} }, optional: { cache: async () => Promise.reject(new Error("down")) } },
+    });
+    expect(await readJson(await api.request("GET", "/health"))).toEqual({ status: "ok" });
+    const ready = await api.request("GET", "/ready/");
+    expect(ready.status).toBe(200);
+    expect(await readJson(ready)).toEqual({ status: "degraded", checks: { database: "ok", cache: "failing" } });
+  });
+
+  test("/ready answers 503 when the database does not, or once shutdown began", async () => {
+    let accepting = true;
+    await using api = await startTestShortener({
+      readiness: { required: { database: () => new Promise(() => {}) } },
+      accepting: () => accepting,
+    });
+    const response = await api.request("GET", "/ready");
+    expect(response.status).toBe(503);
+    expect(await readJson(response)).toEqual({ status: "unavailable", checks: { database: "failing" } });
+
+    await using healthy = await startTestShortener({ accepting: () => accepting });
+    expect((await healthy.request("GET", "/ready")).status).toBe(200);
+    accepting = false;
+    expect((await healthy.request("GET", "/ready")).status).toBe(503);
+  });
+
+  test("echoes a sane X-Request-Id, on errors too, and replaces an unsafe one", async () => {
+    await using api = await startTestShortener();
+    const echoed = await api.request("GET", "/shorten/nope-id/", { headers: { "x-request-id": "abc-123" } });
+    expect(echoed.status).toBe(404);
+    expect(echoed.headers.get("x-request-id")).toBe("abc-123");
+    const replaced = await api.request("GET", "/health", { headers: { "x-request-id": "<script>" } });
+    expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test("answers 503 service_unavailable, not 500, when Postgres is gone, and leaks nothing", async () => {
+    await using api = await startTestShortener({ engine: "postgres" });
+    const { short_url } = await api.createLink();
+    await api.db.close();
+    for (const [method, path] of [["GET", `/${short_url}/`], ["GET", `/shorten/${short_url}/`]] as const) {
+      const response = await api.request(method, path);
+      expect(response.status).toBe(503);
+      const body = await response.text();
+      expect(JSON.parse(body)).toEqual({ error: { code: "service_unavailable", message: "the database is unavailable, try again shortly" } });
+      expect(body).not.toMatch(/postgres|5432|127\.0\.0\.1|select/i);
+      expect(response.headers.get("retry-after")).toBe("1");
+    }
+    const created = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/" } });
+    expect(created.status).toBe(503);
+  });
+
+  test("an unexpected error is a bare 500 without details", async () => {
+    await using api = await startTestShortener({
+      generateCode: () => {
+        throw new Error("secret internal detail");
+      },
+    });
+    const response = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/" } });
+    expect(response.status).toBe(500);
+    expect(await readJson(response)).toEqual({ error: { code: "internal_error", message: "internal server error" } });
+  });
+});
+
+describe("OpenAPI", () => {
+  test("/docs/json describes every route with its bodies and error responses", async () => {
+    await using api = await startTestShortener();
+    const spec = await readJson(await api.request("GET", "/docs/json"));
+    const operations = Object.entries(spec.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(
+      ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    for (const expected of [
+      "POST /shorten/",
+      "GET /shorten/",
+      "GET /shorten/{short_url}",
+      "GET /shorten/{short_url}/stats",
+      "PUT /shorten/{short_url}",
+      "DELETE /shorten/{short_url}",
+      "POST /admin/login",
+      "GET /{short_url}",
+      "HEAD /{short_url}",
+      "GET /health",
+      "GET /ready",
+    ]) {
+      expect(operations).toContain(expected);
+    }
+    const create = spec.paths["/shorten/"].post;
+    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["201", "400", "409", "413", "415"]));
+    expect(JSON.stringify(create.requestBody)).toContain("long_url");
+    expect(Object.keys(spec.paths["/shorten/{short_url}"].put.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "404"]));
+  });
+
+  test("/docs serves the interactive page", async () => {
+    await using api = await startTestShortener();
+    const response = await api.request("GET", "/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+  });
+});
