@@ -1,0 +1,72 @@
+import { ConfigError, describeError } from "@linkgeo/shared";
+import { openDatabase, type Database } from "../storage/open-database.ts";
+import { createSuperuser, type NewSuperuser } from "./superuser-creation.ts";
+import { parseSuperuserArgs, readSuperuserEnv, resolveSuperuser, SuperuserError, usage } from "./superuser-input.ts";
+import { askForSuperuser } from "./superuser-prompt.ts";
+import { PromptAborted, TerminalPrompt } from "./terminal-prompt.ts";
+
+// `bun run createsuperuser`: the only file of the command that reads argv, env and stdin.
+process.exit(await main());
+
+async function main(): Promise<number> {
+  let database: Database | undefined;
+  let prompt: TerminalPrompt | undefined;
+  try {
+    const flags = parseSuperuserArgs(process.argv.slice(2));
+    if (flags.help) {
+      process.stdout.write(`${usage}\n`);
+      return 0;
+    }
+    const env = readSuperuserEnv(process.env);
+    const given = resolveSuperuser({
+      flags,
+      env,
+      stdin: flags.passwordStdin ? await Bun.stdin.text() : undefined,
+      stdinIsTTY: process.stdin.isTTY === true,
+    });
+
+    // Opened before any prompt: an unreachable database fails at once, and taken usernames are refused as typed.
+    database = await openDatabase(env.database).catch((error: unknown) => {
+      throw new SuperuserError(`cannot open the ${env.database.engine} database: ${describeError(error)}`);
+    });
+    const admins = database.admins;
+
+    let input: NewSuperuser;
+    if (given.username !== undefined && given.password !== undefined) {
+      input = { username: given.username, password: given.password };
+    } else {
+      const terminal = (prompt = TerminalPrompt.open(process.stdin, process.stderr));
+      input = await askForSuperuser(given, {
+        ask: (question, options) => terminal.ask(question, options),
+        warn: (line) => printError(line),
+        isTaken: async (username) => (await admins.find(username)) !== null,
+      });
+    }
+
+    const admin = await createSuperuser(admins, () => new Date(), input);
+    process.stdout.write(`Superuser ${admin.username} created.\n`);
+    return 0;
+  } catch (error) {
+    printError(`createsuperuser: ${describeFailure(error)}`);
+    return 1;
+  } finally {
+    prompt?.close();
+    await database?.close().catch(() => {});
+  }
+}
+
+// Not console.error: on a terminal Bun paints it red with escape codes.
+function printError(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** One line, no stack trace: the reader is an operator, not a developer. */
+function describeFailure(error: unknown): string {
+  if (error instanceof SuperuserError || error instanceof PromptAborted) return oneLine(error.message);
+  if (error instanceof ConfigError) return error.problems.join("; ");
+  return `unexpected error: ${oneLine(describeError(error))}`;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ");
+}

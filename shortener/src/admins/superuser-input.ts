@@ -1,0 +1,147 @@
+import { readConfig, type Env } from "@linkgeo/shared";
+import { defaultSqlitePath, parseDatabaseUrl, type DatabaseTarget } from "../storage/database-target.ts";
+
+/**
+ * What `bun run createsuperuser` was given, and the rules a new admin must
+ * meet. Pure: the entry file passes argv, env and whether stdin is a terminal.
+ */
+
+/** A problem the user can fix; printed as one line, and the command exits 1. */
+export class SuperuserError extends Error {
+  override name = "SuperuserError";
+}
+
+export const usage = `Usage: bun run createsuperuser [--username NAME] [--password PASS | --password-stdin] [--no-input]
+
+Creates an admin in the database named by DATABASE_URL (default sqlite:///${defaultSqlitePath.replace(/^\.\//, "")}).
+Values missing from the flags come from SUPERUSER_USERNAME and SUPERUSER_PASSWORD,
+then, when stdin is a terminal and --no-input is absent, from prompts.
+
+  --username NAME     1-150 characters: letters, digits and @ . + - _
+  --password PASS     at least 8 characters (visible in the process list: prefer the others)
+  --password-stdin    read the password from stdin (one trailing newline is dropped)
+  --no-input          never prompt; fail when a value is missing
+  -h, --help          show this help`;
+
+export interface SuperuserFlags {
+  username?: string;
+  password?: string;
+  passwordStdin: boolean;
+  noInput: boolean;
+  help: boolean;
+}
+
+const valueFlags = { "--username": "username", "--password": "password" } as const;
+const switchFlags = { "--password-stdin": "passwordStdin", "--no-input": "noInput", "--help": "help", "-h": "help" } as const;
+
+/** `--name value` and `--name=value`; anything unknown is an error, not ignored. */
+export function parseSuperuserArgs(argv: readonly string[]): SuperuserFlags {
+  const flags: SuperuserFlags = { passwordStdin: false, noInput: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const equals = arg.indexOf("=");
+    const name = arg.startsWith("--") && equals > 0 ? arg.slice(0, equals) : arg;
+    if (name in valueFlags) {
+      let value: string | undefined;
+      if (name !== arg) value = arg.slice(equals + 1);
+      else {
+        value = argv[i + 1];
+        // `--username --no-input` most likely forgot the value; `--password=--x` still works.
+        if (value === undefined || value.startsWith("--")) throw new SuperuserError(`${name} needs a value`);
+        i++;
+      }
+      flags[valueFlags[name as keyof typeof valueFlags]] = value;
+    } else if (arg in switchFlags) {
+      flags[switchFlags[arg as keyof typeof switchFlags]] = true;
+    } else if (arg.startsWith("-")) {
+      throw new SuperuserError(`unknown option ${name} (see --help)`);
+    } else {
+      throw new SuperuserError(`unexpected argument "${arg}" (see --help)`);
+    }
+  }
+  if (flags.password !== undefined && flags.passwordStdin) throw new SuperuserError("use --password or --password-stdin, not both");
+  return flags;
+}
+
+export interface SuperuserEnv {
+  database: DatabaseTarget;
+  username?: string;
+  password?: string;
+}
+
+/** DATABASE_URL is read exactly as the service reads it, so both use the same database. */
+export function readSuperuserEnv(env: Env): SuperuserEnv {
+  return readConfig(env, (vars) => ({
+    database: vars.parsed("DATABASE_URL", parseDatabaseUrl) ?? { engine: "sqlite" as const, path: defaultSqlitePath },
+    username: vars.raw("SUPERUSER_USERNAME"),
+    // Not trimmed like the other variables: spaces may be part of a password.
+    password: env.SUPERUSER_PASSWORD || undefined,
+  }));
+}
+
+export const usernameRule = "1-150 characters: letters, digits and @ . + - _";
+export const passwordMinLength = 8;
+// The login route refuses longer passwords (admin-routes.ts), so such an admin could never log in.
+export const passwordMaxLength = 1024;
+
+/** Django's default username rule (ASCII only). */
+export function usernameProblem(username: string): string | null {
+  if (username.length === 0) return "the username must not be empty";
+  if (username.length > 150) return `the username must be at most 150 characters (got ${username.length})`;
+  if (!/^[A-Za-z0-9@.+_-]+$/.test(username)) return `the username may only contain letters, digits and @ . + - _ (got "${username}")`;
+  return null;
+}
+
+export function passwordProblem(password: string): string | null {
+  // Characters, not UTF-16 units, for the minimum: "🔑🔑🔑🔑" is four.
+  if ([...password].length < passwordMinLength) return `the password must be at least ${passwordMinLength} characters`;
+  // UTF-16 units for the maximum: that is what the login route's schema counts.
+  if (password.length > passwordMaxLength) return `the password must be at most ${passwordMaxLength} characters`;
+  return null;
+}
+
+/** The password as given on stdin: one trailing newline (from `echo` or a file) is not part of it. */
+export function passwordFromStdin(text: string): string {
+  return text.replace(/\r?\n$/, "");
+}
+
+export interface SuperuserSources {
+  flags: SuperuserFlags;
+  env: Pick<SuperuserEnv, "username" | "password">;
+  /** The text read from stdin, when `--password-stdin` was given. */
+  stdin?: string;
+  stdinIsTTY: boolean;
+}
+
+/** What was given, validated; the absent values are asked for interactively. */
+export interface ResolvedSuperuser {
+  username?: string;
+  password?: string;
+}
+
+/**
+ * Flags win over the environment. A value that was given but is invalid is
+ * an error even when prompting is possible: a script must not hang on a
+ * prompt. A missing value is an error when there is nobody to ask.
+ */
+export function resolveSuperuser({ flags, env, stdin, stdinIsTTY }: SuperuserSources): ResolvedSuperuser {
+  const username = flags.username ?? env.username;
+  const password = flags.password ?? (flags.passwordStdin ? passwordFromStdin(stdin ?? "") : env.password);
+
+  const problem = (username !== undefined ? usernameProblem(username) : null) ?? (password !== undefined ? passwordProblem(password) : null);
+  if (problem) throw new SuperuserError(problem);
+
+  const missing = [
+    ...(username === undefined ? ["the username (--username or SUPERUSER_USERNAME)"] : []),
+    ...(password === undefined ? ["the password (--password, --password-stdin or SUPERUSER_PASSWORD)"] : []),
+  ];
+  const cannotPrompt = flags.noInput
+    ? "--no-input was given"
+    : flags.passwordStdin
+      ? "stdin holds the password"
+      : !stdinIsTTY
+        ? "stdin is not a terminal"
+        : null;
+  if (missing.length > 0 && cannotPrompt) throw new SuperuserError(`missing ${missing.join(" and ")}; cannot prompt: ${cannotPrompt}`);
+  return { username, password };
+}
