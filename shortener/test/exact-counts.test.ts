@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  createTestDatabase,
+  deleteKeysWithPrefix,
+  testRedisUrl,
+  uniqueRedisPrefix,
+  waitFor,
+  type TestDatabase,
+} from "@linkgeo/shared/testing";
+import postgres from "postgres";
+import { startShortener, startShortenersTogether, type ShortenerProcess } from "./support/shortener-process.ts";
+
+// Real processes, one real Postgres database and the machine's Redis: the
+// contract says N redirects raise access_count by exactly N, from any number
+// of replicas, and a redirect that answered is counted even if the process
+// dies right after.
+
+interface Outcome {
+  /** 0 when the request failed without a response (connection refused or reset). */
+  status: number;
+  location: string | null;
+}
+
+interface CreatedLink {
+  code: string;
+  longUrl: string;
+}
+
+let database: TestDatabase;
+let sql: postgres.Sql;
+const redisPrefix = uniqueRedisPrefix("exact_counts");
+
+beforeAll(async () => {
+  database = await createTestDatabase("exact_counts");
+  sql = postgres(database.url, { max: 2, onnotice: () => {} });
+});
+
+afterAll(async () => {
+  await sql?.end({ timeout: 5 });
+  await database?.drop();
+  await deleteKeysWithPrefix(testRedisUrl, redisPrefix);
+});
+
+const env = () => ({ DATABASE_URL: database.url, REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: redisPrefix });
+
+async function createLink(shortener: ShortenerProcess, longUrl: string): Promise<CreatedLink> {
+  const response = await fetch(`${shortener.url}/shorten/`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ long_url: longUrl }),
+  });
+  const body = (await response.json()) as { short_url: string; long_url: string };
+  expect({ status: response.status, long_url: body.long_url }).toEqual({ status: 201, long_url: longUrl });
+  return { code: body.short_url, longUrl };
+}
+
+async function redirect(shortener: ShortenerProcess, code: string): Promise<Outcome> {
+  try {
+    const response = await fetch(`${shortener.url}/${code}/`, { redirect: "manual" });
+    await response.arrayBuffer();
+    return { status: response.status, location: response.headers.get("location") };
+  } catch {
+    return { status: 0, location: null };
+  }
+}
+
+async function stats(shortener: ShortenerProcess, code: string): Promise<unknown> {
+  const response = await fetch(`${shortener.url}/shorten/${code}/stats/`);
+  return { status: response.status, body: await response.json() };
+}
+
+async function countInDatabase(code: string): Promise<number> {
+  const rows = await sql<{ access_count: string }[]>`SELECT access_count FROM links WHERE code = ${code}`;
+  return Number(rows[0]?.access_count);
+}
+
+/** Runs `total` tasks with at most `concurrency` in flight at once. */
+async function runBounded<T>(total: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(total);
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const index = next++;
+      results[index] = await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  return results;
+}
+
+/** How many times each value occurs: a whole-object picture of a run's outcomes. */
+function tally(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
+}
+
+describe("exact access counts across processes", () => {
+  test("counts every redirect exactly across three replicas", async () => {
+    // Started together on a fresh database: they also race for the migrations.
+    await using stack = new AsyncDisposableStack();
+    const replicas = await startShortenersTogether(stack, ["replica-a", "replica-b", "replica-c"], env());
+
+    const links = await Promise.all([0, 1, 2, 3, 4].map((i) => createLink(replicas[i % 3]!, `https://example.com/exact/${i}`)));
+
+    // 3 replicas × 5 links: index i goes to replica i % 3 and link i % 5,
+    // so every (replica, link) pair gets the same share of the 3000 requests.
+    const total = 3000;
+    const outcomes = await runBounded(total, 64, async (i) => {
+      const link = links[i % links.length]!;
+      return { code: link.code, ...(await redirect(replicas[i % replicas.length]!, link.code)) };
+    });
+
+    expect(tally(outcomes.map((o) => `${o.status} ${o.code} → ${o.location}`))).toEqual(
+      Object.fromEntries(links.map((link) => [`302 ${link.code} → ${link.longUrl}`, total / links.length])),
+    );
+
+    // Every replica reads the same, exact counts.
+    const redirected = tally(outcomes.filter((o) => o.status === 302).map((o) => o.code));
+    for (const replica of replicas) {
+      const seen = await Promise.all(links.map((link) => stats(replica, link.code)));
+      expect(seen).toEqual(
+        links.map((link) => ({
+          status: 200,
+          body: { short_url: link.code, access_count: redirected[link.code], last_accessed_at: expect.any(String) },
+        })),
+      );
+    }
+  });
+
+  test("keeps every answered redirect when the process is SIGKILLed right after", async () => {
+    await using victim = await startShortener(env(), { name: "victim" });
+    await using witness = await startShortener(env(), { name: "witness" });
+    const link = await createLink(witness, "https://example.com/sigkill");
+
+    const total = 500;
+    const outcomes = await runBounded(total, 100, () => redirect(victim, link.code));
+    // No pause between the last 302 and the kill: nothing may still be
+    // waiting to be written.
+    victim.kill("SIGKILL");
+
+    expect(tally(outcomes.map((o) => `${o.status} ${o.location}`))).toEqual({ [`302 ${link.longUrl}`]: total });
+    expect(await victim.exited).toBe(128 + 9);
+    expect(await stats(witness, link.code)).toEqual({
+      status: 200,
+      body: { short_url: link.code, access_count: total, last_accessed_at: expect.any(String) },
+    });
+  });
+
+  test("never loses an answered redirect when SIGKILLed in the middle of a load", async () => {
+    await using victim = await startShortener(env(), { name: "victim" });
+    const link = await createLink(victim, "https://example.com/sigkill-midway");
+
+    let answered = 0;
+    const total = 1500;
+    const load = runBounded(total, 64, async () => {
+      const outcome = await redirect(victim, link.code);
+      if (outcome.status === 302) answered++;
+      return outcome;
+    });
+    await waitFor("200 redirects before the kill", () => answered >= 200, 15_000);
+    victim.kill("SIGKILL");
+    const outcomes = await load;
+    expect(await victim.exited).toBe(128 + 9);
+
+    const byStatus = tally(outcomes.map((o) => String(o.status)));
+    const redirected = byStatus["302"] ?? 0;
+    const failed = byStatus["0"] ?? 0;
+    // Only answered redirects and requests cut off by the kill; never an error status.
+    expect(Object.keys(byStatus).sort()).toEqual(["0", "302"]);
+    // Every 302 is in the database. A request cut off after its commit but
+    // before its answer may be counted too, so the count can only exceed
+    // the 302s by requests that got no answer.
+    const counted = await countInDatabase(link.code);
+    expect(counted).toBeGreaterThanOrEqual(redirected);
+    expect(counted).toBeLessThanOrEqual(redirected + failed);
+  });
+
+  test("counts every redirect it answered while stopping gracefully on SIGTERM, and exits with 0", async () => {
+    await using shortener = await startShortener(env(), { name: "stopping" });
+    const link = await createLink(shortener, "https://example.com/sigterm");
+
+    let answered = 0;
+    let inFlight = 0;
+    const total = 1000;
+    const load = runBounded(total, 32, async () => {
+      inFlight++;
+      const outcome = await redirect(shortener, link.code);
+      inFlight--;
+      if (outcome.status === 302) answered++;
+      return outcome;
+    });
+    await waitFor("100 redirects before SIGTERM", () => answered >= 100, 15_000);
+    const inFlightAtSignal = inFlight;
+    shortener.kill("SIGTERM");
+    const outcomes = await load;
+    const exitCode = await shortener.exited;
+
+    expect(inFlightAtSignal).toBeGreaterThan(0);
+    expect(exitCode).toBe(0);
+    const byStatus = tally(outcomes.map((o) => String(o.status)));
+    const redirected = byStatus["302"] ?? 0;
+    // After the signal, new connections are refused (0); nothing answers
+    // with an error status.
+    expect(Object.keys(byStatus).filter((status) => status !== "302" && status !== "0")).toEqual([]);
+    expect(await countInDatabase(link.code)).toBe(redirected);
+    expect(shortener.output()).not.toContain("shutdown step failed");
+  });
+});
