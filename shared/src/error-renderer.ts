@@ -21,10 +21,10 @@ export interface ErrorRendererOptions {
 export function errorRenderer(options: ErrorRendererOptions) {
   const wrap = options.wrap ?? ((body: ErrorBody) => body);
 
-  const respond = (status: number, body: ErrorBody, headers: Record<string, unknown>) =>
+  const respond = (request: Request, status: number, body: ErrorBody, headers: Record<string, unknown>) =>
     new Response(JSON.stringify(wrap(body)), {
       status,
-      headers: { ...(headers as Record<string, string>), "content-type": "application/json; charset=utf-8" },
+      headers: { ...(headers as Record<string, string>), "content-type": "application/json; charset=utf-8", "x-request-id": requestIdOf(request) },
     });
 
   return new Elysia({ name: "error-renderer" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
@@ -33,19 +33,19 @@ export function errorRenderer(options: ErrorRendererOptions) {
     const error = unwrapped instanceof HttpError ? unwrapped : (options.translate?.(unwrapped) ?? unwrapped);
     if (error !== unwrapped) options.log.warn("dependency failed", { request_id: requestIdOf(request), error: describeError(unwrapped) });
     if (error instanceof HttpError) {
-      return respond(error.status, errorBody(error.code, error.message), { ...set.headers, ...error.headers });
+      return respond(request, error.status, errorBody(error.code, error.message), { ...set.headers, ...error.headers });
     }
     if (code === "VALIDATION" && error instanceof ValidationError) {
-      return respond(400, errorBody("invalid_request", describeValidation(error)), set.headers);
+      return respond(request, 400, errorBody("invalid_request", describeValidation(error)), set.headers);
     }
     if (code === "PARSE") {
-      return respond(400, errorBody("invalid_request", "request body could not be parsed"), set.headers);
+      return respond(request, 400, errorBody("invalid_request", "request body could not be parsed"), set.headers);
     }
     if (code === "NOT_FOUND") {
-      return respond(404, errorBody("not_found", "no such resource"), set.headers);
+      return respond(request, 404, errorBody("not_found", "no such resource"), set.headers);
     }
     options.log.error("unhandled error", { request_id: requestIdOf(request), error: describeError(error) });
-    return respond(500, errorBody("internal_error", "internal server error"), set.headers);
+    return respond(request, 500, errorBody("internal_error", "internal server error"), set.headers);
   });
 }
 

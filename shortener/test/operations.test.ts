@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { readJson } from "@linkgeo/shared/testing";
+import { createLogger } from "@linkgeo/shared";
+import { readJson, waitFor } from "@linkgeo/shared/testing";
 import { startTestShortener } from "./support/test-shortener.ts";
 
 describe("operations", () => {
@@ -52,6 +53,23 @@ describe("operations", () => {
     }
     const created = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/" } });
     expect(created.status).toBe(503);
+  });
+
+  test("writes one access-log line per request with the status actually sent", async () => {
+    const lines: string[] = [];
+    const log = createLogger({ service: "shortener", level: "info", format: "json", write: (line) => lines.push(line) });
+    await using api = await startTestShortener({ log, accessLog: true });
+    const { short_url } = await api.createLink();
+    await api.request("GET", `/${short_url}/`, { headers: { "x-request-id": "trace-1" } });
+    await api.request("GET", "/shorten/nope-log/", { headers: { "x-request-id": "trace-2" } });
+    // The line is written after the response has gone.
+    const traced = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.request_id?.startsWith("trace-"));
+    await waitFor("two access-log lines", () => traced().length === 2);
+    const entries = traced();
+    expect(entries).toEqual([
+      expect.objectContaining({ level: "info", service: "shortener", msg: "request", request_id: "trace-1", method: "GET", path: `/${short_url}/`, status: 302 }),
+      expect.objectContaining({ request_id: "trace-2", path: "/shorten/nope-log/", status: 404 }),
+    ]);
   });
 
   test("an unexpected error is a bare 500 without details", async () => {

@@ -1,8 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { deleteKeysWithPrefix, readJson, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
 import Redis from "ioredis";
+import type { LinkCache } from "../src/cache/link-cache.ts";
+import { MemoryLinkCache } from "../src/cache/memory-link-cache.ts";
 import { RedisLinkCache } from "../src/cache/redis-link-cache.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+
+/** A cache's methods as plain functions, so a test can replace one of them. */
+function bind(cache: LinkCache): LinkCache {
+  return {
+    get: (code) => cache.get(code),
+    set: (code, url) => cache.set(code, url),
+    markMissing: (code) => cache.markMissing(code),
+    forget: (code) => cache.forget(code),
+    ping: () => cache.ping(),
+  };
+}
 
 const browser = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 
@@ -60,6 +73,16 @@ describe("GET /<short_url>/", () => {
     expect((await api.request("GET", "/late-alias/")).status).toBe(404);
     await api.createLink("https://example.com/late", "late-alias");
     expect((await api.request("GET", "/late-alias/")).status).toBe(302);
+  });
+
+  test("a link this process has just redirected skips the shared cache's read", async () => {
+    const reads: string[] = [];
+    const cache = new MemoryLinkCache();
+    await using counted = await startTestShortener({ cache: { ...bind(cache), get: (code) => (reads.push(code), cache.get(code)) } });
+    const { short_url } = await counted.createLink();
+    for (let i = 0; i < 3; i++) expect((await counted.request("GET", `/${short_url}`)).status).toBe(302);
+    expect(reads).toEqual([short_url]);
+    expect((await counted.db.links.find(short_url))?.accessCount).toBe(3);
   });
 
   test("paths with more segments are not links", async () => {

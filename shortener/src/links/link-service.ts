@@ -1,6 +1,7 @@
 import { Forbidden } from "@linkgeo/shared";
 import { manageTokenMatches, newManageToken } from "../auth/manage-token.ts";
 import type { LinkCache } from "../cache/link-cache.ts";
+import { RecentCodes } from "../cache/recent-codes.ts";
 import type { VisitCounter } from "../visits/visit-counter.ts";
 import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound } from "./link-errors.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
@@ -17,11 +18,16 @@ export interface LinkServiceDeps {
   visits: VisitCounter;
   clock: () => Date;
   generateCode: () => string;
+  recentCodes?: RecentCodes;
 }
 
 /** The rules of short links; knows nothing of HTTP. */
 export class LinkService {
-  constructor(private readonly deps: LinkServiceDeps) {}
+  private readonly recentCodes: RecentCodes;
+
+  constructor(private readonly deps: LinkServiceDeps) {
+    this.recentCodes = deps.recentCodes ?? new RecentCodes();
+  }
 
   async create(input: { longUrl: string; alias?: string; ownHosts: ReadonlySet<string> }): Promise<{ link: Link; manageToken: string }> {
     const longUrl = this.validUrl(input.longUrl, input.ownHosts);
@@ -71,14 +77,18 @@ export class LinkService {
   /** Counts a redirect; resolves with the URL to send the visitor to once the count is durable. */
   async visit(code: string): Promise<string> {
     if (!couldBeCode(code)) throw LinkNotFound.for(code);
-    const cached = await this.deps.cache.get(code);
+    // A hot link skips the shared cache: the count write below is the authority.
+    const skipCache = this.recentCodes.has(code);
+    const cached = skipCache ? undefined : await this.deps.cache.get(code);
     if (cached === null) throw LinkNotFound.for(code);
     const longUrl = await this.deps.visits.visit(code);
     if (longUrl === null) {
+      this.recentCodes.delete(code);
       void this.deps.cache.markMissing(code);
       throw LinkNotFound.for(code);
     }
-    if (cached !== longUrl) void this.deps.cache.set(code, longUrl);
+    if (!skipCache && cached !== longUrl) void this.deps.cache.set(code, longUrl);
+    this.recentCodes.add(code);
     return longUrl;
   }
 
