@@ -33,7 +33,7 @@ export function errorRenderer(options: ErrorRendererOptions) {
     const error = unwrapped instanceof HttpError ? unwrapped : (options.translate?.(unwrapped) ?? unwrapped);
     if (error !== unwrapped) options.log.warn("dependency failed", { request_id: requestIdOf(request), error: describeError(unwrapped) });
     if (error instanceof HttpError) {
-      return respond(request, error.status, errorBody(error.code, error.message), { ...set.headers, ...error.headers });
+      return respond(request, error.status, errorBody(error.code, error.message, error.details), { ...set.headers, ...error.headers });
     }
     if (code === "VALIDATION" && error instanceof ValidationError) {
       return respond(request, 400, errorBody("invalid_request", describeValidation(error)), set.headers);

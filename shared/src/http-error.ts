@@ -9,6 +9,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** More fields for the `error` object, e.g. each provider's reason. */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = new.target.name;
