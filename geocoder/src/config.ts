@@ -1,0 +1,118 @@
+import { parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type LogFormat, type LogLevel } from "@linkgeo/shared";
+
+export interface KeyedProviderConfig {
+  apiKey: string;
+  /** The reverse endpoint; the provider's public one unless overridden. */
+  url?: string;
+}
+
+export interface NominatimConfig {
+  userAgent: string;
+  url?: string;
+}
+
+export interface ReplicaConfig {
+  /** n of NOMINATIM_REVERSER_REPLICA_URL_<n>. */
+  number: number;
+  url: string;
+}
+
+/** An entry of the default order: a provider kind, or all replicas (balanced). */
+export type OrderEntry = "REPLICAS" | "NOMINATIM" | "GEOAPIFY" | "HERE";
+const orderEntries: readonly OrderEntry[] = ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE"];
+
+export interface GeocoderConfig {
+  port: number;
+  hostname: string;
+  redis: { url: string; db: number } | undefined;
+  redisKeyPrefix: string;
+  geoapify: KeyedProviderConfig | undefined;
+  here: KeyedProviderConfig | undefined;
+  nominatim: NominatimConfig | undefined;
+  replicas: ReplicaConfig[];
+  defaultOrder: OrderEntry[];
+  providerTimeoutMs: number;
+  /** Requests per second per provider name; absent: no limit of ours. */
+  rateLimits: Record<string, number>;
+  cachePath: string;
+  l2TtlDays: number;
+  production: boolean;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+  accessLog: boolean;
+}
+
+const replicaVariable = /^NOMINATIM_REVERSER_REPLICA_URL_(\d+)$/;
+
+/** The only place that knows the geocoder's variable names. */
+export function readGeocoderConfig(env: Env): GeocoderConfig {
+  return readConfig(env, (vars) => {
+    const production = vars.string("NODE_ENV", "development") === "production";
+    const httpUrl = (name: string) => vars.parsed(name, (raw) => parseUrl(raw, ["http", "https"]).toString());
+    const geoapifyKey = vars.raw("GEOAPIFY_API_KEY");
+    const hereKey = vars.raw("HERE_API_KEY");
+    const userAgent = vars.raw("NOMINATIM_USER_AGENT");
+    const nominatimUrl = httpUrl("NOMINATIM_URL");
+    return {
+      port: vars.integer("PORT", 3002, { min: 0, max: 65535 }),
+      hostname: vars.string("HOST", "0.0.0.0"),
+      redis: vars.parsed("REDIS_URL", parseRedisUrl),
+      redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", "geocoder:"),
+      geoapify: geoapifyKey ? { apiKey: geoapifyKey, url: httpUrl("GEOAPIFY_URL") } : undefined,
+      here: hereKey ? { apiKey: hereKey, url: httpUrl("HERE_URL") } : undefined,
+      nominatim: userAgent ? { userAgent, url: nominatimUrl } : undefined,
+      replicas: readReplicas(vars, env),
+      defaultOrder: vars.parsed("GEOCODER_DEFAULT_ORDER", parseOrder) ?? [...orderEntries],
+      providerTimeoutMs: vars.integer("GEOCODER_PROVIDER_TIMEOUT_MS", 5000, { min: 100, max: 60_000 }),
+      rateLimits: readRateLimits(vars, nominatimUrl),
+      cachePath: vars.string("GEOCODER_CACHE_PATH", "./data/geocoder-cache.db"),
+      l2TtlDays: vars.integer("GEOCODER_L2_TTL_DAYS", 30, { min: 1, max: 3650 }),
+      production,
+      logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
+      logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
+      accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",
+    };
+  });
+}
+
+function readReplicas(vars: EnvReader, env: Env): ReplicaConfig[] {
+  const replicas: ReplicaConfig[] = [];
+  for (const name of Object.keys(env)) {
+    const match = replicaVariable.exec(name);
+    if (!match) continue;
+    const number = Number(match[1]);
+    const url = vars.parsed(name, (raw) => parseUrl(raw, ["http", "https"]).toString());
+    if (number < 1) vars.problem(`${name}: replicas are numbered from 1`);
+    else if (url) replicas.push({ number, url });
+  }
+  return replicas.sort((a, b) => a.number - b.number);
+}
+
+function parseOrder(raw: string): OrderEntry[] {
+  const entries = raw.split(",").map((entry) => entry.trim().toUpperCase()).filter(Boolean);
+  const unknown = entries.filter((entry) => !(orderEntries as readonly string[]).includes(entry));
+  if (unknown.length > 0) throw new Error(`has unknown entries ${unknown.join(", ")}: use ${orderEntries.join(", ")}`);
+  if (new Set(entries).size !== entries.length) throw new Error("names an entry twice");
+  if (entries.length === 0) throw new Error("must name at least one of " + orderEntries.join(", "));
+  return entries as OrderEntry[];
+}
+
+/**
+ * Our own limit per provider, in requests per second, shared by all replicas
+ * through Redis. The public Nominatim allows at most 1 per second (its usage
+ * policy); a self-hosted one (NOMINATIM_URL) and replicas have none unless set.
+ */
+function readRateLimits(vars: EnvReader, nominatimUrl: string | undefined): Record<string, number> {
+  const perSecond = (name: string, fallback: number | undefined) =>
+    vars.parsed(name, (raw) => {
+      const value = Number(raw);
+      if (!/^\d+(\.\d+)?$/.test(raw) || value <= 0 || value > 10_000) throw new Error("must be requests per second, a number above 0");
+      return value;
+    }) ?? fallback;
+  const limits: Record<string, number | undefined> = {
+    NOMINATIM: perSecond("NOMINATIM_RATE_LIMIT", nominatimUrl ? undefined : 1),
+    GEOAPIFY: perSecond("GEOAPIFY_RATE_LIMIT", 5),
+    HERE: perSecond("HERE_RATE_LIMIT", 5),
+  };
+  return Object.fromEntries(Object.entries(limits).filter((entry): entry is [string, number] => entry[1] !== undefined));
+}

@@ -1,0 +1,83 @@
+import { describe, expect, test } from "bun:test";
+import { ConfigError } from "@linkgeo/shared";
+import { readGeocoderConfig } from "../src/config.ts";
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    readGeocoderConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
+
+describe("geocoder configuration", () => {
+  test("starts with no provider, an in-process L1 and the default order", () => {
+    expect(readGeocoderConfig({})).toMatchObject({
+      port: 3002,
+      redis: undefined,
+      geoapify: undefined,
+      here: undefined,
+      nominatim: undefined,
+      replicas: [],
+      defaultOrder: ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE"],
+      providerTimeoutMs: 5000,
+      cachePath: "./data/geocoder-cache.db",
+      l2TtlDays: 30,
+      rateLimits: { NOMINATIM: 1, GEOAPIFY: 5, HERE: 5 },
+    });
+  });
+
+  test("registers providers from their variables, replicas in number order", () => {
+    const config = readGeocoderConfig({
+      GEOAPIFY_API_KEY: "geo-key",
+      HERE_API_KEY: "here-key",
+      HERE_URL: "http://127.0.0.1:9000/revgeocode",
+      NOMINATIM_USER_AGENT: "linkgeo-test/1.0 (ops@example.com)",
+      NOMINATIM_REVERSER_REPLICA_URL_2: "http://nominatim-2:8080/reverse",
+      NOMINATIM_REVERSER_REPLICA_URL_1: "http://nominatim-1:8080/reverse",
+      REDIS_URL: "redis://cache:6379/2",
+    });
+    expect(config.geoapify).toEqual({ apiKey: "geo-key", url: undefined });
+    expect(config.here).toEqual({ apiKey: "here-key", url: "http://127.0.0.1:9000/revgeocode" });
+    expect(config.nominatim).toEqual({ userAgent: "linkgeo-test/1.0 (ops@example.com)", url: undefined });
+    expect(config.replicas).toEqual([
+      { number: 1, url: "http://nominatim-1:8080/reverse" },
+      { number: 2, url: "http://nominatim-2:8080/reverse" },
+    ]);
+    expect(config.redis).toEqual({ url: "redis://cache:6379/2", db: 2 });
+  });
+
+  test("a self-hosted Nominatim has no rate limit of ours unless one is set", () => {
+    expect(readGeocoderConfig({ NOMINATIM_URL: "http://osm.internal/reverse" }).rateLimits.NOMINATIM).toBeUndefined();
+    expect(readGeocoderConfig({ NOMINATIM_URL: "http://osm.internal/reverse", NOMINATIM_RATE_LIMIT: "20" }).rateLimits.NOMINATIM).toBe(20);
+  });
+
+  test("reads the default order without regard to case", () => {
+    expect(readGeocoderConfig({ GEOCODER_DEFAULT_ORDER: "here, geoapify,REPLICAS" }).defaultOrder).toEqual(["HERE", "GEOAPIFY", "REPLICAS"]);
+  });
+
+  test("reports every bad variable at once, one line each, and never a key", () => {
+    expect(
+      problemsOf({
+        PORT: "x",
+        GEOAPIFY_API_KEY: "secret-key-123",
+        GEOAPIFY_URL: "ftp://geo",
+        NOMINATIM_REVERSER_REPLICA_URL_1: "not a url",
+        NOMINATIM_REVERSER_REPLICA_URL_0: "http://zero/reverse",
+        GEOCODER_DEFAULT_ORDER: "nominatim,google",
+        NOMINATIM_RATE_LIMIT: "-1",
+        GEOCODER_L2_TTL_DAYS: "0",
+      }),
+    ).toEqual([
+      'PORT must be a whole number from 0 to 65535 (got "x")',
+      "GEOAPIFY_URL must use http or https, not ftp",
+      "NOMINATIM_REVERSER_REPLICA_URL_1 must be a URL (http://… or https://…)",
+      "NOMINATIM_REVERSER_REPLICA_URL_0: replicas are numbered from 1",
+      "GEOCODER_DEFAULT_ORDER has unknown entries GOOGLE: use REPLICAS, NOMINATIM, GEOAPIFY, HERE",
+      "NOMINATIM_RATE_LIMIT must be requests per second, a number above 0",
+      'GEOCODER_L2_TTL_DAYS must be a whole number from 1 to 3650 (got "0")',
+    ]);
+  });
+});
