@@ -1,0 +1,58 @@
+import type { CachedAnswer, CacheLevel } from "./cached-answer.ts";
+
+interface Entry {
+  // Kept as JSON, like Redis and SQLite keep it: a caller that changes the
+  // object it got or gave cannot change what the cache holds.
+  json: string;
+  expiresAt: number;
+}
+
+export interface MemoryCacheLevelOptions {
+  /** The most entries held; the oldest written goes first. Default 10,000 (about 10 MB of answers). */
+  maxEntries?: number;
+  /** Milliseconds since the epoch; tests pass a clock they move. */
+  now?: () => number;
+}
+
+/** L1 of a single instance without Redis: bounded, oldest entry out first. */
+export class MemoryCacheLevel implements CacheLevel {
+  private readonly entries = new Map<string, Entry>();
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(options: MemoryCacheLevelOptions = {}) {
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.now = options.now ?? Date.now;
+    if (!Number.isInteger(this.maxEntries) || this.maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${this.maxEntries}`);
+  }
+
+  async get(key: string): Promise<CachedAnswer | undefined> {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return JSON.parse(entry.json) as CachedAnswer;
+  }
+
+  async set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void> {
+    // Deleting first moves a rewritten key to the young end of the Map's order.
+    this.entries.delete(key);
+    const ttlMs = Math.floor(ttlSeconds * 1000);
+    // A lifetime of nothing stores nothing, and leaves no older value behind.
+    if (!(ttlMs > 0)) return;
+    this.entries.set(key, { json: JSON.stringify(answer), expiresAt: this.now() + ttlMs });
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+  }
+
+  async ping(): Promise<void> {}
+
+  /** Entries held, expired ones included until read or pushed out. */
+  get size(): number {
+    return this.entries.size;
+  }
+}

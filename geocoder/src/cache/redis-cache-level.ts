@@ -1,0 +1,32 @@
+import type Redis from "ioredis";
+import type { CachedAnswer, CacheLevel } from "./cached-answer.ts";
+
+/**
+ * L1 shared by every replica. The client carries the database and key prefix;
+ * main.ts makes it fail fast (no offline queue, a command timeout, one retry)
+ * so that a dead Redis costs a request milliseconds, not seconds.
+ */
+export class RedisCacheLevel implements CacheLevel {
+  constructor(private readonly redis: Redis) {}
+
+  async get(key: string): Promise<CachedAnswer | undefined> {
+    const json = await this.redis.get(key);
+    return json === null ? undefined : (JSON.parse(json) as CachedAnswer);
+  }
+
+  async set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void> {
+    // PX, not EX: a promoted entry may have only part of a second left, and
+    // must not outlive it.
+    const ttlMs = Math.floor(ttlSeconds * 1000);
+    if (!(ttlMs > 0)) {
+      // Redis refuses a zero expiry; an answer with no lifetime left is simply gone.
+      await this.redis.del(key);
+      return;
+    }
+    await this.redis.set(key, JSON.stringify(answer), "PX", ttlMs);
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+}

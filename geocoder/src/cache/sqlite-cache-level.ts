@@ -1,0 +1,96 @@
+import { Database, type Statement } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { CachedAnswer, CacheLevel } from "./cached-answer.ts";
+
+/**
+ * Opens (creating it and its folder if needed) the SQLite file of L2, for
+ * main.ts. WAL lets reads go on while a write commits; synchronous=NORMAL is
+ * durable enough for a cache, which may lose its last writes on a power cut.
+ */
+export function openCacheDatabase(path: string): Database {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { create: true, strict: true });
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = NORMAL");
+  // Two processes on one file (a restart overlapping the old one) wait for
+  // each other's write lock instead of failing at once.
+  db.exec("PRAGMA busy_timeout = 5000");
+  return db;
+}
+
+export interface SqliteCacheLevelOptions {
+  /** Milliseconds since the epoch; tests pass a clock they move. */
+  now?: () => number;
+  /** A write prunes expired rows when this long has passed since the last prune. Default 1 h. */
+  pruneIntervalMs?: number;
+}
+
+interface Row {
+  value: string;
+}
+
+/**
+ * L2: answers kept for days in one SQLite table, `expires_at` in ms since
+ * the epoch. Expired rows are never returned; they are deleted by `prune()`,
+ * which the first write after each prune interval runs by itself. Only
+ * writes grow the table, so pruning on writes bounds it without a timer.
+ */
+export class SqliteCacheLevel implements CacheLevel {
+  private readonly now: () => number;
+  private readonly pruneIntervalMs: number;
+  private lastPrune = Number.NEGATIVE_INFINITY;
+  private readonly select: Statement<Row, [string, number]>;
+  private readonly upsert: Statement<unknown, [string, string, number]>;
+  private readonly remove: Statement<unknown, [string]>;
+  private readonly removeExpired: Statement<unknown, [number]>;
+  private readonly selectOne: Statement<unknown, []>;
+
+  /** `db` is opened, and closed, by the caller: `openCacheDatabase(path)` in main.ts, `:memory:` in tests. */
+  constructor(
+    private readonly db: Database,
+    options: SqliteCacheLevelOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.pruneIntervalMs = options.pruneIntervalMs ?? 60 * 60 * 1000;
+    db.exec(`CREATE TABLE IF NOT EXISTS reverse_cache (
+      key TEXT PRIMARY KEY,
+      value TEXT NOT NULL,
+      expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID`);
+    db.exec("CREATE INDEX IF NOT EXISTS reverse_cache_expires_at ON reverse_cache (expires_at)");
+    // Positional parameters work whether or not the caller opened the database with `strict`.
+    this.select = db.query("SELECT value FROM reverse_cache WHERE key = ? AND expires_at > ?");
+    this.upsert = db.query(
+      "INSERT INTO reverse_cache (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at",
+    );
+    this.remove = db.query("DELETE FROM reverse_cache WHERE key = ?");
+    this.removeExpired = db.query("DELETE FROM reverse_cache WHERE expires_at <= ?");
+    this.selectOne = db.query("SELECT 1");
+  }
+
+  async get(key: string): Promise<CachedAnswer | undefined> {
+    const row = this.select.get(key, this.now());
+    return row ? (JSON.parse(row.value) as CachedAnswer) : undefined;
+  }
+
+  async set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void> {
+    const now = this.now();
+    const ttlMs = Math.floor(ttlSeconds * 1000);
+    // A lifetime of nothing stores nothing, and leaves no older value behind.
+    if (ttlMs > 0) this.upsert.run(key, JSON.stringify(answer), now + ttlMs);
+    else this.remove.run(key);
+    if (now - this.lastPrune >= this.pruneIntervalMs) this.prune();
+  }
+
+  /** Deletes every expired row; returns how many went. */
+  prune(): number {
+    const now = this.now();
+    this.lastPrune = now;
+    return this.removeExpired.run(now).changes;
+  }
+
+  async ping(): Promise<void> {
+    this.selectOne.get();
+  }
+}
