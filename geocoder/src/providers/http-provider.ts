@@ -1,0 +1,348 @@
+import { silentLogger, type Logger } from "@linkgeo/shared";
+import { isHTTPError, isNetworkError, isTimeoutError, type HTTPError, type KyInstance } from "ky";
+import type { Address } from "../addresses/address.ts";
+import { RateLimitExceeded, type RateLimiter } from "../rate-limit/rate-limiter.ts";
+import { ProviderError, UnexpectedPayload, type ProviderFailure } from "./provider-error.ts";
+import type { Admission, ProviderHealth } from "./provider-health.ts";
+import type { Provider } from "./provider.ts";
+import type { ReverseQuery } from "./reverse-query.ts";
+
+/** What a provider's request builder makes of a query. The URL may carry a key. */
+export interface ProviderRequest {
+  url: URL;
+  headers: Record<string, string>;
+}
+
+export const httpProviderDefaults = {
+  /** Budget of one reverse() call's HTTP exchange, the retry included. */
+  timeoutMs: 5_000,
+  /** Pause before the one retry (a 5xx or a failed connection is often a blip). */
+  retryDelayMs: 200,
+  /** Longest wait for a slot of our own rate limit before answering rate_limited. */
+  maxRateLimitWaitMs: 2_000,
+  /** Out of rotation after a 429 without a usable Retry-After. */
+  retryAfterDefaultMs: 60_000,
+  /**
+   * Longest Retry-After we obey: a provider (or a proxy in front of it) asking
+   * for hours or days costs us one request per cap to find out, while obeying
+   * it blindly could keep a provider out long after it is back.
+   */
+  retryAfterMaxMs: 10 * 60_000,
+} as const;
+
+export interface HttpProviderOptions {
+  /** Upper case: GEOAPIFY, HERE, NOMINATIM, NOMINATIM_REPLICA_1, … */
+  name: string;
+  /** The endpoint shown by GET /geocoders; must not carry a key. */
+  publicUrl: string;
+  buildRequest: (query: ReverseQuery) => ProviderRequest;
+  /** Throws UnexpectedPayload when the body is not the documented shape. */
+  mapPayload: (body: unknown) => Address[];
+  http: KyInstance;
+  rateLimiter: RateLimiter;
+  health: ProviderHealth;
+  clock?: () => Date;
+  timeoutMs?: number;
+  retryDelayMs?: number;
+  /**
+   * Our own spacing of requests to it (1000 / the configured requests per
+   * second; the public Nominatim's policy is 1 per second), across replicas
+   * when the limiter is Redis. Absent or 0: no limit of ours.
+   */
+  minIntervalMs?: number;
+  maxRateLimitWaitMs?: number;
+  retryAfterDefaultMs?: number;
+  retryAfterMaxMs?: number;
+  log?: Logger;
+}
+
+/**
+ * Failures that say the provider is unwell, and so count towards its breaker.
+ * A refused key (401/403) counts too: the key only changes with a restart, so
+ * until then every request to it is a round trip wasted before the next
+ * provider is asked; the breaker's trial every `openMs` still notices when a
+ * provider-side auth outage ends. Other 4xx are about one query, and a 429
+ * has its own cooldown.
+ */
+const unwell: ReadonlySet<ProviderFailure> = new Set(["timeout", "unreachable", "upstream_error", "bad_response", "unauthorized"]);
+
+/**
+ * A provider reached over HTTP: checks its health, takes a slot of its rate
+ * limit, calls it through ky with one retry on network errors and 5xx,
+ * and maps the body with the provider's own mapper. Every failure becomes a
+ * ProviderError whose message is safe for clients: no key, no URL, no body.
+ *
+ * When the caller's signal aborts, reverse() rejects with the signal's reason
+ * (as fetch does), not a ProviderError: the provider did nothing wrong.
+ */
+export class HttpProvider implements Provider {
+  readonly name: string;
+  readonly url: string;
+  private readonly buildRequest: (query: ReverseQuery) => ProviderRequest;
+  private readonly mapPayload: (body: unknown) => Address[];
+  private readonly http: KyInstance;
+  private readonly rateLimiter: RateLimiter;
+  private readonly health: ProviderHealth;
+  private readonly clock: () => Date;
+  private readonly timeoutMs: number;
+  private readonly retryDelayMs: number;
+  private readonly minIntervalMs: number;
+  private readonly maxRateLimitWaitMs: number;
+  private readonly retryAfterDefaultMs: number;
+  private readonly retryAfterMaxMs: number;
+  private readonly log: Logger;
+
+  constructor(options: HttpProviderOptions) {
+    this.name = options.name;
+    // Redacted all the same: a key in it would be shown to every client.
+    this.url = redactUrl(options.publicUrl);
+    this.buildRequest = options.buildRequest;
+    this.mapPayload = options.mapPayload;
+    this.http = options.http;
+    this.rateLimiter = options.rateLimiter;
+    this.health = options.health;
+    this.clock = options.clock ?? (() => new Date());
+    this.timeoutMs = options.timeoutMs ?? httpProviderDefaults.timeoutMs;
+    this.retryDelayMs = options.retryDelayMs ?? httpProviderDefaults.retryDelayMs;
+    this.minIntervalMs = options.minIntervalMs ?? 0;
+    this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? httpProviderDefaults.maxRateLimitWaitMs;
+    this.retryAfterDefaultMs = options.retryAfterDefaultMs ?? httpProviderDefaults.retryAfterDefaultMs;
+    this.retryAfterMaxMs = options.retryAfterMaxMs ?? httpProviderDefaults.retryAfterMaxMs;
+    this.log = options.log ?? silentLogger;
+  }
+
+  async reverse(query: ReverseQuery, signal?: AbortSignal): Promise<Address[]> {
+    signal?.throwIfAborted();
+    const admission = this.health.admit(this.clock());
+    if (!admission.admitted) throw this.refused(admission);
+    let addresses: Address[];
+    try {
+      addresses = await this.exchange(query, signal);
+    } catch (error) {
+      if (error instanceof ProviderError && unwell.has(error.failure)) this.recordFailure(error.failure);
+      else this.health.release(admission);
+      throw error;
+    }
+    if (this.health.recordSuccess() === "closed") this.log.info("provider back in rotation", { provider: this.name });
+    return addresses;
+  }
+
+  private refused(admission: Extract<Admission, { admitted: false }>): ProviderError {
+    const until = admission.retryAt ? ` until ${admission.retryAt.toISOString()}` : "";
+    const detail =
+      admission.why === "rate_limited"
+        ? `skipped${until}: it asked us to wait`
+        : `skipped${until}: it failed repeatedly${admission.lastFailure ? ` (last: ${admission.lastFailure})` : ""}`;
+    return new ProviderError(this.name, "cooling_down", detail, admission.retryAt);
+  }
+
+  private recordFailure(failure: ProviderFailure) {
+    const now = this.clock();
+    if (this.health.recordFailure(failure, now) !== "opened") return;
+    this.log.warn("provider out of rotation: it failed repeatedly", { provider: this.name, failure, until: this.health.retryAt(now)?.toISOString() });
+  }
+
+  /** One HTTP exchange, its one retry included; every failure a ProviderError except the caller's abort. */
+  private async exchange(query: ReverseQuery, signal: AbortSignal | undefined): Promise<Address[]> {
+    const request = this.buildRequest(query);
+    const secrets = secretsOf(request);
+    try {
+      await this.takeSlot(this.maxRateLimitWaitMs, signal);
+      const started = performance.now();
+      const pending = this.http.get(request.url, {
+        headers: { accept: "application/json", ...request.headers },
+        signal,
+        // Per attempt and for the whole exchange: a retry only gets what the first attempt left.
+        timeout: this.timeoutMs,
+        totalTimeout: this.timeoutMs,
+        throwHttpErrors: true,
+        retry: {
+          limit: 1,
+          methods: ["get"],
+          delay: () => this.retryDelayMs,
+          // Every case decided here: ky's own defaults would retry 429 and 408,
+          // and do not recognise Bun's connection errors as network errors.
+          shouldRetry: ({ error }) => isWorthRetrying(error),
+        },
+        hooks: {
+          // The retry is a request too: it waits for its own slot of the limit.
+          beforeRetry: [({ error }) => this.takeRetrySlot(error, started, signal)],
+        },
+      });
+      try {
+        await pending;
+      } catch (error) {
+        throw this.exchangeFailure(error, signal, secrets);
+      }
+      let text: string;
+      try {
+        text = await pending.text();
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        throw isTimeoutError(error)
+          ? this.failure("timeout", `no complete answer within ${this.timeoutMs} ms`)
+          : this.failure("bad_response", "the body was cut off");
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw this.failure("bad_response", "the body is not JSON");
+      }
+      try {
+        return this.mapPayload(body);
+      } catch (error) {
+        if (!(error instanceof UnexpectedPayload)) throw error;
+        throw this.failure("bad_response", `unexpected payload: ${excerpt(error.message, secrets)}`);
+      }
+    } catch (error) {
+      if (error instanceof ProviderError) {
+        this.log.debug("provider failed", { provider: this.name, failure: error.failure, reason: error.message, url: redactUrl(request.url) });
+      }
+      throw error;
+    }
+  }
+
+  private async takeSlot(maxWaitMs: number, signal: AbortSignal | undefined): Promise<void> {
+    if (this.minIntervalMs <= 0) return;
+    try {
+      await this.rateLimiter.acquire(this.name, this.minIntervalMs, maxWaitMs, signal);
+    } catch (error) {
+      if (!(error instanceof RateLimitExceeded)) throw error;
+      throw new ProviderError(this.name, "rate_limited", "our own rate limit for it is used up", error.freeAt);
+    }
+  }
+
+  private async takeRetrySlot(cause: Error, started: number, signal: AbortSignal | undefined): Promise<void> {
+    // No longer than the budget left: a slot after the deadline is a request we could not wait for.
+    const left = Math.max(0, this.timeoutMs - (performance.now() - started));
+    try {
+      await this.takeSlot(Math.min(this.maxRateLimitWaitMs, left), signal);
+    } catch (error) {
+      if (error instanceof ProviderError) throw new RetryForgone(cause);
+      throw error;
+    }
+  }
+
+  private exchangeFailure(thrown: unknown, signal: AbortSignal | undefined, secrets: string[]): unknown {
+    if (signal?.aborted) return signal.reason;
+    const error = thrown instanceof RetryForgone ? thrown.cause : thrown;
+    if (error instanceof ProviderError) return error;
+    if (isTimeoutError(error)) return this.failure("timeout", `no answer within ${this.timeoutMs} ms`);
+    if (isHTTPError(error)) return this.statusFailure(error, secrets);
+    if (isWorthRetrying(error)) return this.failure("unreachable", `could not connect (${connectionCode(error)})`);
+    // Not a known transport failure; its own message may hold the URL, and so the key.
+    this.log.warn("provider request failed in an unexpected way", {
+      provider: this.name,
+      error: error instanceof Error ? `${error.name}: ${excerpt(error.message, secrets)}` : typeof error,
+    });
+    return this.failure("unreachable", "the request failed");
+  }
+
+  private statusFailure(error: HTTPError, secrets: string[]): ProviderError {
+    const status = error.response.status;
+    if (status === 429) return this.rateLimited(error.response.headers.get("retry-after"));
+    if (status === 401 || status === 403) {
+      // Worth a warning on its own: only an operator can fix a key.
+      this.log.warn("provider refused our key", { provider: this.name, status, upstream: excerpt(bodyText(error.data), secrets) });
+      return this.failure("unauthorized", `answered ${status}: our key was refused`);
+    }
+    if (status >= 500) return this.failure("upstream_error", `answered ${status}`);
+    if (status >= 400) return this.failure("bad_request", `answered ${status}`);
+    return this.failure("bad_response", `answered ${status}`);
+  }
+
+  private rateLimited(retryAfter: string | null): ProviderError {
+    const now = this.clock();
+    const asked = parseRetryAfter(retryAfter, now) ?? this.retryAfterDefaultMs;
+    const retryAt = new Date(now.getTime() + Math.min(Math.max(0, asked), this.retryAfterMaxMs));
+    this.health.coolDownUntil(retryAt);
+    this.log.warn("provider out of rotation: it asked us to wait", { provider: this.name, until: retryAt.toISOString() });
+    return new ProviderError(this.name, "rate_limited", `answered 429: wait until ${retryAt.toISOString()}`, retryAt);
+  }
+
+  private failure(failure: ProviderFailure, detail: string): ProviderError {
+    return new ProviderError(this.name, failure, detail);
+  }
+}
+
+/** The original failure of an attempt whose retry did not get a rate-limit slot in time. */
+class RetryForgone extends Error {
+  constructor(override readonly cause: Error) {
+    super("retry forgone: no rate-limit slot in time");
+    this.name = "RetryForgone";
+  }
+}
+
+/** Once more on a failed connection or a 5xx; never on a 4xx, a timeout or a cancel. */
+function isWorthRetrying(error: unknown): boolean {
+  if (isHTTPError(error)) return error.response.status >= 500;
+  if (isTimeoutError(error)) return false;
+  if (isNetworkError(error)) return true;
+  // Bun's fetch rejects with a TypeError carrying a code (ECONNREFUSED,
+  // ECONNRESET, ENOTFOUND, …); an AbortError's code is a number.
+  return error instanceof Error && "code" in error && typeof error.code === "string";
+}
+
+function connectionCode(error: unknown): string {
+  const inner = isNetworkError(error) ? error.cause : error;
+  if (inner instanceof Error && "code" in inner && typeof inner.code === "string") return inner.code;
+  return "network error";
+}
+
+/**
+ * Retry-After in ms from `now`: delay-seconds or an HTTP-date
+ * (https://www.rfc-editor.org/rfc/rfc9110#field.retry-after); undefined when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null, now: Date): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : date - now.getTime();
+}
+
+// Query parameters that carry credentials in the providers we call
+// (Geoapify `apiKey`, HERE `apiKey`, others `api_key`/`key`/tokens).
+const secretParameter = /^(api[-_]?key|key|access[-_]?token|token|app[-_]?code)$/i;
+const secretHeader = /^(authorization|proxy-authorization)$|key|token|secret/i;
+
+/** The URL with credentials replaced, for anything printed; unchanged (as given) when it has none. */
+export function redactUrl(url: URL | string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return String(url);
+  }
+  const names = [...new Set(parsed.searchParams.keys())].filter((name) => secretParameter.test(name));
+  if (names.length === 0 && parsed.password === "" && parsed.username === "") return String(url);
+  for (const name of names) parsed.searchParams.set(name, "REDACTED");
+  if (parsed.username !== "") parsed.username = "REDACTED";
+  if (parsed.password !== "") parsed.password = "REDACTED";
+  return parsed.toString();
+}
+
+/** Every credential a request carries, to scrub from upstream text before it is printed. */
+function secretsOf(request: ProviderRequest): string[] {
+  const values = [...request.url.searchParams].filter(([name]) => secretParameter.test(name)).map(([, value]) => value);
+  for (const [name, value] of Object.entries(request.headers)) {
+    // Whole, and without a scheme word such as "Bearer".
+    if (secretHeader.test(name)) values.push(value, value.split(/\s+/).at(-1) ?? value);
+  }
+  if (request.url.password) values.push(request.url.password, decodeURIComponent(request.url.password));
+  // Longest first, so a key is scrubbed whole before any part of it; very short values would scrub noise.
+  return [...new Set(values)].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+/** At most 200 characters of upstream text, credentials removed. */
+function excerpt(text: string, secrets: string[]): string {
+  let scrubbed = text;
+  for (const secret of secrets) scrubbed = scrubbed.replaceAll(secret, "[redacted]");
+  return scrubbed.length > 200 ? `${scrubbed.slice(0, 200)}…` : scrubbed;
+}
+
+function bodyText(data: unknown): string {
+  if (data === undefined) return "";
+  return typeof data === "string" ? data : JSON.stringify(data);
+}

@@ -1,0 +1,217 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { silentLogger, type Logger } from "@linkgeo/shared";
+import { deleteKeysWithPrefix, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
+import Redis from "ioredis";
+import { MemoryRateLimiter } from "../src/rate-limit/memory-rate-limiter.ts";
+import { RateLimitExceeded, type RateLimiter, type RateSlot } from "../src/rate-limit/rate-limiter.ts";
+import { RedisRateLimiter } from "../src/rate-limit/redis-rate-limiter.ts";
+
+// Waiting for a slot is the behaviour under test, so these suites measure
+// elapsed time; the tolerance covers timers and the loopback, never the interval.
+const tolerance = 15;
+
+const prefix = uniqueRedisPrefix("rate_limit");
+const clients: Redis[] = [];
+function client(url = testRedisUrl): Redis {
+  const redis = new Redis(url, { keyPrefix: prefix });
+  redis.on("error", () => {});
+  clients.push(redis);
+  return redis;
+}
+afterAll(async () => {
+  for (const redis of clients) redis.disconnect();
+  await deleteKeysWithPrefix(testRedisUrl, prefix);
+});
+
+let keys = 0;
+const freshKey = () => `key-${++keys}`;
+
+/** Each acquisition with the moment (performance.now()) it resolved. */
+async function timed(acquisition: Promise<RateSlot>): Promise<RateSlot & { resolvedAt: number }> {
+  const slot = await acquisition;
+  return { ...slot, resolvedAt: performance.now() };
+}
+
+const gaps = (values: number[]) => values.toSorted((a, b) => a - b).flatMap((value, i, all) => (i === 0 ? [] : [value - all[i - 1]!]));
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe.each([
+  ["memory", () => new MemoryRateLimiter()],
+  ["redis", () => new RedisRateLimiter(client())],
+] as Array<[string, () => RateLimiter]>)("rate limiter on %s", (_, make) => {
+  const limiter = make();
+
+  test("grants the first slot of a key at once", async () => {
+    const started = performance.now();
+    const slot = await limiter.acquire(freshKey(), 1_000, 0);
+    expect(slot.waitedMs).toBe(0);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  test("spaces the slots of one key by the interval, in order of arrival", async () => {
+    const key = freshKey();
+    const started = performance.now();
+    const slots = await Promise.all(Array.from({ length: 5 }, () => timed(limiter.acquire(key, 100, 1_000))));
+    expect(gaps(slots.map((slot) => slot.at))).toEqual([100, 100, 100, 100]);
+    for (const gap of gaps(slots.map((slot) => slot.resolvedAt))) expect(gap).toBeGreaterThanOrEqual(100 - tolerance);
+    slots.forEach((slot, i) => {
+      expect(slot.waitedMs).toBeLessThanOrEqual(100 * i);
+      expect(slot.waitedMs).toBeGreaterThanOrEqual(100 * i - tolerance);
+    });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(400 - tolerance);
+  });
+
+  test("keeps keys apart", async () => {
+    const [a, b] = [freshKey(), freshKey()];
+    await limiter.acquire(a, 10_000, 0);
+    expect((await limiter.acquire(b, 10_000, 0)).waitedMs).toBe(0);
+  });
+
+  test("rejects at once, taking nothing, when the wait would exceed maxWaitMs", async () => {
+    const key = freshKey();
+    const first = await limiter.acquire(key, 300, 0);
+    const started = performance.now();
+    const error = await rejectionOf(limiter.acquire(key, 300, 100));
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(error).toBeInstanceOf(RateLimitExceeded);
+    expect((error as RateLimitExceeded).freeAt).toEqual(new Date(first.at + 300));
+    // The rejected caller took nothing: the next slot is still the one it was refused.
+    expect((await limiter.acquire(key, 300, 1_000)).at).toBe(first.at + 300);
+  });
+
+  test("stops waiting when the signal aborts, with its reason", async () => {
+    const key = freshKey();
+    await limiter.acquire(key, 10_000, 0);
+    const controller = new AbortController();
+    const pending = rejectionOf(limiter.acquire(key, 10_000, 20_000, controller.signal));
+    controller.abort(new Error("caller gone"));
+    expect(await pending).toEqual(new Error("caller gone"));
+  });
+});
+
+describe("rate limiter on Redis, shared by replicas", () => {
+  test("two limiters on two clients never grant slots of one key closer than the interval", async () => {
+    const key = freshKey();
+    const replicas = [new RedisRateLimiter(client()), new RedisRateLimiter(client())];
+    const started = performance.now();
+    const slots = await Promise.all(Array.from({ length: 12 }, (_, i) => timed(replicas[i % 2]!.acquire(key, 60, 5_000))));
+    // On the Redis clock the spacing is exact; where the slots were used, it is within the tolerance.
+    for (const gap of gaps(slots.map((slot) => slot.at))) expect(gap).toBe(60);
+    for (const gap of gaps(slots.map((slot) => slot.resolvedAt))) expect(gap).toBeGreaterThanOrEqual(60 - tolerance);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(11 * 60 - tolerance);
+  });
+
+  test("keeps one key per limit under the client's prefix, gone once its interval is over", async () => {
+    const key = freshKey();
+    const redis = client();
+    await new RedisRateLimiter(redis).acquire(key, 5_000, 0);
+    const ttl = await redis.pttl(`rate-limit:${key}`);
+    expect(ttl).toBeGreaterThan(4_000);
+    expect(ttl).toBeLessThanOrEqual(5_000);
+  });
+});
+
+describe("rate limiter on Redis, when Redis is unreachable", () => {
+  const capture = () => {
+    const lines: string[] = [];
+    const log: Logger = { ...silentLogger, warn: (message) => lines.push(`warn ${message}`), info: (message) => lines.push(`info ${message}`) };
+    return { lines, log };
+  };
+
+  test("falls back to limiting in-process at once when Redis dies, and warns once", async () => {
+    await using server = await startRedisProcess();
+    const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+    redis.on("error", () => {});
+    try {
+      const { lines, log } = capture();
+      const limiter = new RedisRateLimiter(redis, { log });
+      const key = freshKey();
+      await limiter.acquire(key, 200, 0);
+      await server.kill();
+
+      const started = performance.now();
+      const slots = [await timed(limiter.acquire(key, 200, 1_000)), await timed(limiter.acquire(key, 200, 1_000))];
+      expect(slots[1]!.at - slots[0]!.at).toBe(200);
+      expect(slots[1]!.resolvedAt - slots[0]!.resolvedAt).toBeGreaterThanOrEqual(200 - tolerance);
+      expect(await rejectionOf(limiter.acquire(key, 200, 50))).toBeInstanceOf(RateLimitExceeded);
+      expect(performance.now() - started).toBeLessThan(1_500);
+      expect(lines).toEqual(["warn Redis unavailable: rate limits hold per process only"]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  test("goes back to Redis when it returns", async () => {
+    await using server = await startRedisProcess();
+    const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+    redis.on("error", () => {});
+    let restarted: ReturnType<typeof Bun.spawn> | undefined;
+    try {
+      const { lines, log } = capture();
+      const limiter = new RedisRateLimiter(redis, { log });
+      await server.kill();
+      await limiter.acquire(freshKey(), 10, 1_000);
+      expect(lines).toEqual(["warn Redis unavailable: rate limits hold per process only"]);
+      restarted = Bun.spawn(["redis-server", "--port", String(server.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+        stdout: "ignore",
+        stderr: "inherit",
+      });
+      await waitFor("the limiter back on Redis", async () => {
+        await limiter.acquire(freshKey(), 10, 1_000);
+        return lines.includes("info rate limits are shared through Redis again");
+      });
+      const key = freshKey();
+      await limiter.acquire(key, 5_000, 0);
+      expect(await redis.pttl(`rate-limit:${key}`)).toBeGreaterThan(4_000);
+    } finally {
+      redis.disconnect();
+      restarted?.kill("SIGKILL");
+      await restarted?.exited;
+    }
+  });
+
+  test("gives up on a Redis that does not answer after commandTimeoutMs, and skips it for a while", async () => {
+    // Accepts connections and never answers: commands wait in ioredis's offline queue.
+    const blackHole = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const redis = new Redis({ host: "127.0.0.1", port: blackHole.port, maxRetriesPerRequest: 1 });
+    redis.on("error", () => {});
+    try {
+      const { lines, log } = capture();
+      const limiter = new RedisRateLimiter(redis, { log, commandTimeoutMs: 100 });
+      const key = freshKey();
+      const started = performance.now();
+      await limiter.acquire(key, 1_000, 0);
+      expect(performance.now() - started).toBeLessThan(100 + 200);
+      const again = performance.now();
+      expect(await rejectionOf(limiter.acquire(key, 1_000, 500))).toBeInstanceOf(RateLimitExceeded);
+      expect(performance.now() - again).toBeLessThan(50);
+      expect(lines).toEqual(["warn Redis unavailable: rate limits hold per process only"]);
+    } finally {
+      redis.disconnect();
+      blackHole.stop(true);
+    }
+  });
+
+  test("can widen the interval on the fallback, to hold the limit across replicas", async () => {
+    const redis = new Redis({ host: "127.0.0.1", port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    redis.on("error", () => {});
+    try {
+      const limiter = new RedisRateLimiter(redis, { fallbackIntervalFactor: 3 });
+      const key = freshKey();
+      const first = await limiter.acquire(key, 100, 0);
+      const second = await limiter.acquire(key, 100, 1_000);
+      expect(second.at - first.at).toBe(300);
+      expect(second.waitedMs).toBeGreaterThanOrEqual(300 - tolerance);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
