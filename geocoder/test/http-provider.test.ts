@@ -205,7 +205,7 @@ describe("an HTTP provider", () => {
       expect(health.available()).toBe(false);
       expect(await failureOf(provider.reverse(paris))).toEqual({
         provider: "TESTGEO",
-        failure: "cooling_down",
+        failure: "rate_limited",
         message: `TESTGEO: skipped until ${until.toISOString()}: it asked us to wait`,
         retryAt: until,
       });

@@ -133,7 +133,9 @@ export class HttpProvider implements Provider {
       admission.why === "rate_limited"
         ? `skipped${until}: it asked us to wait`
         : `skipped${until}: it failed repeatedly${admission.lastFailure ? ` (last: ${admission.lastFailure})` : ""}`;
-    return new ProviderError(this.name, "cooling_down", detail, admission.retryAt);
+    // Still waiting out its Retry-After is being rate limited, as far as our callers go.
+    const failure = admission.why === "rate_limited" ? "rate_limited" : "cooling_down";
+    return new ProviderError(this.name, failure, detail, admission.retryAt);
   }
 
   private recordFailure(failure: ProviderFailure) {

@@ -10,7 +10,7 @@ export type ProviderFailure =
   | "upstream_error" // 5xx
   | "bad_request" // another 4xx
   | "bad_response" // a body that is not the documented JSON (HTML, cut off)
-  | "cooling_down"; // skipped: it failed repeatedly, or asked us to wait (Retry-After)
+  | "cooling_down"; // skipped: it failed repeatedly (a provider still in its Retry-After is rate_limited)
 
 export class ProviderError extends Error {
   constructor(

@@ -1,0 +1,96 @@
+import { describeError, type Logger } from "@linkgeo/shared";
+import type { Address } from "../addresses/address.ts";
+import type { CachedAnswer } from "../cache/cached-answer.ts";
+import { cacheKey, defaultChain } from "../cache/cache-key.ts";
+import { SingleFlight } from "../cache/single-flight.ts";
+import { ProviderError } from "../providers/provider-error.ts";
+import type { ProviderRegistry } from "../providers/provider-registry.ts";
+import type { Provider } from "../providers/provider.ts";
+import type { ReverseQuery } from "../providers/reverse-query.ts";
+import { NoProviders, ProvidersFailed, RateLimited, UnknownPlatform } from "./geocode-errors.ts";
+
+/** The two cache levels as the service sees them. */
+export interface AnswerCache {
+  get(key: string): Promise<{ answer: CachedAnswer; level: "L1" | "L2" } | undefined>;
+  set(key: string, answer: CachedAnswer): Promise<void>;
+}
+
+export interface ReverseAnswer {
+  addresses: Address[];
+  provider: string;
+  cache: "L1" | "L2" | "MISS";
+}
+
+/**
+ * Answers a reverse query from the cache, or from the named provider, or
+ * from the default chain (first provider that answers wins). Identical
+ * misses in flight at the same time share one provider call.
+ */
+export class ReverseGeocoder {
+  private readonly inFlight = new SingleFlight<ReverseAnswer>();
+
+  constructor(
+    private readonly registry: ProviderRegistry,
+    private readonly cache: AnswerCache,
+    private readonly clock: () => Date,
+    private readonly log: Logger,
+  ) {}
+
+  async reverse(query: ReverseQuery, platform?: string): Promise<ReverseAnswer> {
+    const chain = this.chainFor(platform);
+    const key = cacheKey({ platform: platform ?? defaultChain, ...query });
+    return (await this.fromCache(key)) ?? this.inFlight.run(key, () => this.answerMiss(chain, query, key));
+  }
+
+  private async fromCache(key: string): Promise<ReverseAnswer | undefined> {
+    const hit = await this.cache.get(key);
+    return hit && { addresses: hit.answer.addresses, provider: hit.answer.provider, cache: hit.level };
+  }
+
+  private async answerMiss(chain: Provider[], query: ReverseQuery, key: string): Promise<ReverseAnswer> {
+    // A flight for this key may have finished between our cache read and now.
+    const cached = await this.fromCache(key);
+    if (cached) return cached;
+    const answer = await this.askProviders(chain, query);
+    // Answers are cached, failures never are.
+    await this.cache.set(key, { addresses: answer.addresses, provider: answer.provider, storedAt: this.clock().getTime() });
+    return answer;
+  }
+
+  private chainFor(platform: string | undefined): Provider[] {
+    if (platform === undefined) {
+      const chain = this.registry.defaultChain();
+      if (chain.length === 0) throw NoProviders.configured();
+      return chain;
+    }
+    const provider = this.registry.find(platform);
+    if (!provider) throw UnknownPlatform.named(platform, this.registry.names());
+    return [provider];
+  }
+
+  private async askProviders(chain: Provider[], query: ReverseQuery): Promise<ReverseAnswer> {
+    const failures: ProviderError[] = [];
+    for (const provider of chain) {
+      try {
+        return { addresses: await provider.reverse(query), provider: provider.name, cache: "MISS" };
+      } catch (error) {
+        if (!(error instanceof ProviderError)) {
+          this.log.error("provider adapter failed unexpectedly", { provider: provider.name, error: describeError(error) });
+        }
+        failures.push(error instanceof ProviderError ? error : new ProviderError(provider.name, "bad_response", "unexpected failure"));
+      }
+    }
+    throw this.failureOf(failures);
+  }
+
+  /** 429 when every provider only asked us to wait; 502 otherwise. */
+  private failureOf(failures: ProviderError[]): Error {
+    const waits = failures.map((failure) => failure.retryAt);
+    const onlyWaiting = failures.every((f) => (f.failure === "rate_limited" || f.failure === "cooling_down") && f.retryAt);
+    if (onlyWaiting && failures.some((f) => f.failure === "rate_limited")) {
+      const soonest = new Date(Math.min(...waits.map((date) => date!.getTime())));
+      return RateLimited.until(soonest, this.clock(), failures);
+    }
+    return ProvidersFailed.from(failures);
+  }
+}

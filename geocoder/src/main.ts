@@ -1,0 +1,80 @@
+import { ConfigError, createLogger, onShutdownSignal } from "@linkgeo/shared";
+import Redis from "ioredis";
+import ky from "ky";
+import { createApp } from "./app.ts";
+import { FailSoftCacheLevel } from "./cache/fail-soft-cache-level.ts";
+import { MemoryCacheLevel } from "./cache/memory-cache-level.ts";
+import { RedisCacheLevel } from "./cache/redis-cache-level.ts";
+import { openCacheDatabase, SqliteCacheLevel } from "./cache/sqlite-cache-level.ts";
+import { TwoLevelCache } from "./cache/two-level-cache.ts";
+import { readGeocoderConfig, type GeocoderConfig } from "./config.ts";
+import { buildProviders } from "./providers/build-providers.ts";
+import { ProviderRegistry } from "./providers/provider-registry.ts";
+import { MemoryRateLimiter } from "./rate-limit/memory-rate-limiter.ts";
+import { RedisRateLimiter } from "./rate-limit/redis-rate-limiter.ts";
+
+let config: GeocoderConfig;
+try {
+  config = readGeocoderConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  for (const problem of error.problems) console.error(`geocoder: ${problem}`);
+  process.exit(1);
+}
+
+const log = createLogger({ service: "geocoder", level: config.logLevel, format: config.logFormat });
+const clock = () => new Date();
+
+// ioredis reconnects by itself; while it is down, commands fail at once
+// (no offline queue), L1 turns into misses and the rate limit into a local one.
+const redis = config.redis
+  ? new Redis(config.redis.url, {
+      db: config.redis.db,
+      keyPrefix: config.redisKeyPrefix,
+      enableOfflineQueue: false,
+      enableAutoPipelining: true,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 500,
+    })
+  : undefined;
+redis?.on("error", () => {}); // Logged, throttled, by the fail-soft wrappers when a command fails.
+
+const l2Database = openCacheDatabase(config.cachePath);
+const l2 = new SqliteCacheLevel(l2Database);
+const l1 = redis ? new RedisCacheLevel(redis) : new MemoryCacheLevel({ maxEntries: 50_000 });
+const cache = new TwoLevelCache({
+  l1: new FailSoftCacheLevel(l1, { name: "L1", log }),
+  l2: new FailSoftCacheLevel(l2, { name: "L2", log }),
+  ttls: { l2Days: config.l2TtlDays },
+});
+
+const rateLimiter = redis ? new RedisRateLimiter(redis, { fallback: new MemoryRateLimiter(), log }) : new MemoryRateLimiter();
+const providers = buildProviders(config, { http: ky.create({}), rateLimiter, clock, log });
+const registry = new ProviderRegistry(providers, config.defaultOrder);
+if (providers.length === 0) log.warn("no provider is configured: /reverse-geocode will answer 503 no_providers");
+
+let accepting = true;
+const app = createApp({
+  registry,
+  cache,
+  clock,
+  log,
+  accessLog: config.accessLog,
+  readiness: {
+    required: { l2: () => l2.ping() },
+    optional: redis ? { l1: () => l1.ping() } : {},
+  },
+  accepting: () => accepting,
+}).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
+
+log.info("listening", {
+  url: `http://${config.hostname}:${app.server?.port}`,
+  providers: registry.defaultChain().map((p) => p.name),
+  l1: redis ? "redis" : "memory",
+  l2: config.cachePath,
+});
+
+onShutdownSignal(log, [
+  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); } },
+  { name: "close the cache", run: async () => { redis?.disconnect(); l2Database.close(); } },
+]);

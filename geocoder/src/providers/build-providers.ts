@@ -1,0 +1,70 @@
+import type { Logger } from "@linkgeo/shared";
+import type { KyInstance } from "ky";
+import type { GeocoderConfig } from "../config.ts";
+import type { RateLimiter } from "../rate-limit/rate-limiter.ts";
+import { buildGeoapifyRequest, GEOAPIFY_REVERSE_URL, mapGeoapifyPayload } from "./geoapify.ts";
+import { buildHereRequest, HERE_REVGEOCODE_URL, mapHerePayload } from "./here.ts";
+import { HttpProvider, type ProviderRequest } from "./http-provider.ts";
+import { buildNominatimRequest, mapNominatimPayload, NOMINATIM_REVERSE_URL } from "./nominatim.ts";
+import { ProviderHealth } from "./provider-health.ts";
+import { replicaName } from "./provider-registry.ts";
+import type { Provider } from "./provider.ts";
+import type { ReverseQuery } from "./reverse-query.ts";
+
+export interface ProviderDeps {
+  http: KyInstance;
+  rateLimiter: RateLimiter;
+  clock: () => Date;
+  log: Logger;
+}
+
+type ProviderSettings = Pick<GeocoderConfig, "geoapify" | "here" | "nominatim" | "replicas" | "providerTimeoutMs" | "rateLimits">;
+
+/** Registers a provider for every one the configuration names; the order here is the order of GET /geocoders. */
+export function buildProviders(config: ProviderSettings, deps: ProviderDeps): Provider[] {
+  const make = (
+    name: string,
+    publicUrl: string,
+    buildRequest: (query: ReverseQuery) => ProviderRequest,
+    mapPayload: (body: unknown) => ReturnType<typeof mapNominatimPayload>,
+    rateLimitName = name,
+  ) => {
+    const perSecond = config.rateLimits[rateLimitName];
+    return new HttpProvider({
+      name,
+      publicUrl,
+      buildRequest,
+      mapPayload,
+      http: deps.http,
+      rateLimiter: deps.rateLimiter,
+      health: new ProviderHealth({ clock: deps.clock }),
+      clock: deps.clock,
+      timeoutMs: config.providerTimeoutMs,
+      minIntervalMs: perSecond ? 1000 / perSecond : undefined,
+      log: deps.log,
+    });
+  };
+
+  const providers: Provider[] = config.replicas.map((replica) =>
+    make(
+      replicaName(replica.number),
+      replica.url,
+      (query) => buildNominatimRequest(query, { baseUrl: replica.url, userAgent: config.nominatim?.userAgent }),
+      mapNominatimPayload,
+    ),
+  );
+  const { nominatim, geoapify, here } = config;
+  if (nominatim) {
+    const url = nominatim.url ?? NOMINATIM_REVERSE_URL;
+    providers.push(make("NOMINATIM", url, (query) => buildNominatimRequest(query, { baseUrl: url, userAgent: nominatim.userAgent }), mapNominatimPayload));
+  }
+  if (geoapify) {
+    const url = geoapify.url ?? GEOAPIFY_REVERSE_URL;
+    providers.push(make("GEOAPIFY", url, (query) => buildGeoapifyRequest(query, { baseUrl: url, apiKey: geoapify.apiKey }), mapGeoapifyPayload));
+  }
+  if (here) {
+    const url = here.url ?? HERE_REVGEOCODE_URL;
+    providers.push(make("HERE", url, (query) => buildHereRequest(query, { baseUrl: url, apiKey: here.apiKey }), mapHerePayload));
+  }
+  return providers;
+}

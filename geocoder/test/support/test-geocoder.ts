@@ -1,0 +1,66 @@
+import { Database } from "bun:sqlite";
+import { silentLogger, type Logger } from "@linkgeo/shared";
+import Redis from "ioredis";
+import ky from "ky";
+import { createApp } from "../../src/app.ts";
+import { FailSoftCacheLevel } from "../../src/cache/fail-soft-cache-level.ts";
+import type { CacheLevel } from "../../src/cache/cached-answer.ts";
+import { MemoryCacheLevel } from "../../src/cache/memory-cache-level.ts";
+import { RedisCacheLevel } from "../../src/cache/redis-cache-level.ts";
+import { SqliteCacheLevel } from "../../src/cache/sqlite-cache-level.ts";
+import { TwoLevelCache } from "../../src/cache/two-level-cache.ts";
+import type { GeocoderConfig, OrderEntry } from "../../src/config.ts";
+import { buildProviders } from "../../src/providers/build-providers.ts";
+import { ProviderRegistry } from "../../src/providers/provider-registry.ts";
+import { MemoryRateLimiter } from "../../src/rate-limit/memory-rate-limiter.ts";
+
+export interface TestGeocoderOptions {
+  providers: Partial<Pick<GeocoderConfig, "geoapify" | "here" | "nominatim" | "replicas" | "rateLimits">>;
+  order?: OrderEntry[];
+  /** A Redis client (with its key prefix) for L1; default an in-process L1. */
+  redis?: Redis;
+  providerTimeoutMs?: number;
+  log?: Logger;
+}
+
+export interface TestGeocoder {
+  app: ReturnType<typeof createApp>;
+  l1: CacheLevel;
+  l2: SqliteCacheLevel;
+  l2Database: Database;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+}
+
+/** The real geocoder app, its providers pointing at fake provider servers. */
+export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
+  const log = options.log ?? silentLogger;
+  const clock = () => new Date();
+  const l2Database = new Database(":memory:");
+  const l2 = new SqliteCacheLevel(l2Database);
+  const l1: CacheLevel = options.redis ? new RedisCacheLevel(options.redis) : new MemoryCacheLevel();
+  const cache = new TwoLevelCache({
+    l1: new FailSoftCacheLevel(l1, { name: "L1", log }),
+    l2: new FailSoftCacheLevel(l2, { name: "L2", log }),
+  });
+  const providers = buildProviders(
+    {
+      geoapify: undefined,
+      here: undefined,
+      nominatim: undefined,
+      replicas: [],
+      rateLimits: {},
+      providerTimeoutMs: options.providerTimeoutMs ?? 2000,
+      ...options.providers,
+    },
+    { http: ky.create({}), rateLimiter: new MemoryRateLimiter(), clock, log },
+  );
+  const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE"]);
+  const app = createApp({ registry, cache, clock, log, readiness: { required: { l2: () => l2.ping() } } });
+  return {
+    app,
+    l1,
+    l2,
+    l2Database,
+    get: (path, headers = {}) => app.handle(new Request(`http://localhost${path}`, { headers })),
+  };
+}
