@@ -1,5 +1,4 @@
-import { ConfigError, createLogger, onShutdownSignal } from "@linkgeo/shared";
-import Redis from "ioredis";
+import { createLogger, createRedisClient, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import ky from "ky";
 import { createApp } from "./app.ts";
 import { FailSoftCacheLevel } from "./cache/fail-soft-cache-level.ts";
@@ -7,37 +6,19 @@ import { MemoryCacheLevel } from "./cache/memory-cache-level.ts";
 import { RedisCacheLevel } from "./cache/redis-cache-level.ts";
 import { openCacheDatabase, SqliteCacheLevel } from "./cache/sqlite-cache-level.ts";
 import { TwoLevelCache } from "./cache/two-level-cache.ts";
-import { readGeocoderConfig, type GeocoderConfig } from "./config.ts";
+import { readGeocoderConfig } from "./config.ts";
 import { buildProviders } from "./providers/build-providers.ts";
 import { ProviderRegistry } from "./providers/provider-registry.ts";
 import { MemoryRateLimiter } from "./rate-limit/memory-rate-limiter.ts";
 import { RedisRateLimiter } from "./rate-limit/redis-rate-limiter.ts";
 
-let config: GeocoderConfig;
-try {
-  config = readGeocoderConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  for (const problem of error.problems) console.error(`geocoder: ${problem}`);
-  process.exit(1);
-}
+const config = readConfigOrExit("geocoder", readGeocoderConfig);
 
 const log = createLogger({ service: "geocoder", level: config.logLevel, format: config.logFormat });
 const clock = () => new Date();
 
-// ioredis reconnects by itself; while it is down, commands fail at once
-// (no offline queue), L1 turns into misses and the rate limit into a local one.
-const redis = config.redis
-  ? new Redis(config.redis.url, {
-      db: config.redis.db,
-      keyPrefix: config.redisKeyPrefix,
-      enableOfflineQueue: false,
-      enableAutoPipelining: true,
-      maxRetriesPerRequest: 1,
-      commandTimeout: 500,
-    })
-  : undefined;
-redis?.on("error", () => {}); // Logged, throttled, by the fail-soft wrappers when a command fails.
+// While Redis is down, L1 turns into misses and the rate limits into local ones.
+const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: config.redisKeyPrefix }) : undefined;
 
 const l2Database = openCacheDatabase(config.cachePath);
 const l2 = new SqliteCacheLevel(l2Database);

@@ -1,16 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "@linkgeo/shared";
+import { configProblems } from "@linkgeo/shared/testing";
 import { readGeocoderConfig } from "../src/config.ts";
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    readGeocoderConfig(env);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
 
 describe("geocoder configuration", () => {
   test("starts with no provider, an in-process L1 and the default order", () => {
@@ -60,7 +50,7 @@ describe("geocoder configuration", () => {
 
   test("reports every bad variable at once, one line each, and never a key", () => {
     expect(
-      problemsOf({
+      configProblems(readGeocoderConfig, {
         PORT: "x",
         GEOAPIFY_API_KEY: "secret-key-123",
         GEOAPIFY_URL: "ftp://geo",

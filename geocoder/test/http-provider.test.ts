@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createLogger } from "@linkgeo/shared";
-import { freePort } from "@linkgeo/shared/testing";
+import { freePort, rejectionOf } from "@linkgeo/shared/testing";
 import ky from "ky";
 import type { Address } from "../src/addresses/address.ts";
 import { HttpProvider, redactUrl, type HttpProviderOptions } from "../src/providers/http-provider.ts";
@@ -60,14 +60,6 @@ function setUp(fake: { url: (path?: string, query?: Record<string, string>) => U
   return { provider, health, time, lines };
 }
 
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 /** The rejection as the clients would see it. */
 async function failureOf(promise: Promise<unknown>) {

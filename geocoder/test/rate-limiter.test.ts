@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { silentLogger, type Logger } from "@linkgeo/shared";
-import { deleteKeysWithPrefix, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, rejectionOf, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
 import Redis from "ioredis";
 import { MemoryRateLimiter } from "../src/rate-limit/memory-rate-limiter.ts";
 import { RateLimitExceeded, type RateLimiter, type RateSlot } from "../src/rate-limit/rate-limiter.ts";
@@ -34,14 +34,6 @@ async function timed(acquisition: Promise<RateSlot>): Promise<RateSlot & { resol
 
 const gaps = (values: number[]) => values.toSorted((a, b) => a - b).flatMap((value, i, all) => (i === 0 ? [] : [value - all[i - 1]!]));
 
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe.each([
   ["memory", () => new MemoryRateLimiter()],

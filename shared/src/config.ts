@@ -78,6 +78,20 @@ export function readConfig<T>(env: Env, build: (vars: EnvReader) => T): T {
   return config;
 }
 
+/**
+ * For a service's main.ts: the configuration, or each problem printed on its
+ * own line (`shortener: PORT must be …`) and the process stopped.
+ */
+export function readConfigOrExit<T>(service: string, read: (env: Env) => T, env: Env = process.env): T {
+  try {
+    return read(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    for (const problem of error.problems) console.error(`${service}: ${problem}`);
+    process.exit(1);
+  }
+}
+
 /** Parses a URL whose scheme must be one of `schemes`; throws with a readable reason. */
 export function parseUrl(raw: string, schemes: readonly string[]): URL {
   let url: URL;

@@ -1,6 +1,4 @@
-import { swagger } from "@elysiajs/swagger";
-import { errorRenderer, health, jsonBody, requestContext, type Logger, type ReadinessCheck } from "@linkgeo/shared";
-import { Elysia } from "elysia";
+import { serviceApp, type Logger, type ReadinessCheck } from "@linkgeo/shared";
 import { AdminLogin } from "./admins/admin-login.ts";
 import { adminRoutes } from "./admins/admin-routes.ts";
 import type { AdminStore } from "./admins/admin-store.ts";
@@ -41,24 +39,18 @@ export function createApp(deps: ShortenerDeps) {
   });
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
 
-  return new Elysia()
-    .use(requestContext({ log: deps.log, accessLog: deps.accessLog ?? false }))
-    .use(errorRenderer({ log: deps.log, translate: storageUnavailable }))
-    .use(jsonBody)
-    .use(
-      swagger({
-        path: "/docs",
-        documentation: {
-          info: {
-            title: "Shortener API",
-            version: "1.0.0",
-            description: "Short URLs with exact access counts. Errors have the shape {\"error\": {\"code\", \"message\"}}.",
-          },
-          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
-        },
-      }),
-    )
-    .use(health({ ...deps.readiness, accepting: deps.accepting ?? (() => true) }))
+  return serviceApp({
+    log: deps.log,
+    accessLog: deps.accessLog ?? false,
+    errors: { translate: storageUnavailable },
+    docs: {
+      title: "Shortener API",
+      description: "Short URLs with exact access counts. Errors have the shape {\"error\": {\"code\", \"message\"}}.",
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+    },
+    readiness: deps.readiness,
+    accepting: deps.accepting ?? (() => true),
+  })
     .use(adminRoutes({ login: new AdminLogin(deps.admins, adminTokens) }))
     .use(linkRoutes({ links, adminTokens, publicBaseUrl: deps.publicBaseUrl }))
     .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302 }));

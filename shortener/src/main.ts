@@ -1,22 +1,14 @@
-import { ConfigError, createLogger, describeError, onShutdownSignal } from "@linkgeo/shared";
-import Redis from "ioredis";
+import { createLogger, createRedisClient, describeError, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { FailSoftLinkCache } from "./cache/fail-soft-link-cache.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
 import { MemoryLinkCache } from "./cache/memory-link-cache.ts";
 import { RedisLinkCache } from "./cache/redis-link-cache.ts";
-import { readShortenerConfig, type ShortenerConfig } from "./config.ts";
+import { readShortenerConfig } from "./config.ts";
 import { openDatabase } from "./storage/open-database.ts";
 import { VisitCounter } from "./visits/visit-counter.ts";
 
-let config: ShortenerConfig;
-try {
-  config = readShortenerConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  for (const problem of error.problems) console.error(`shortener: ${problem}`);
-  process.exit(1);
-}
+const config = readConfigOrExit("shortener", readShortenerConfig);
 
 const log = createLogger({ service: "shortener", level: config.logLevel, format: config.logFormat });
 if (config.secretKeyGenerated) log.warn("ELYSIA_SECRET_KEY is not set: using a random key, admin tokens will not survive a restart");
@@ -27,19 +19,8 @@ const database = await openDatabase(config.database).catch((error) => {
 });
 log.info("database ready", { engine: database.engine });
 
-// ioredis reconnects by itself; while it is down, commands fail at once
-// (no offline queue) and the cache falls back to the database.
-const redis = config.redis
-  ? new Redis(config.redis.url, {
-      db: config.redis.db,
-      keyPrefix: config.redisKeyPrefix,
-      enableOfflineQueue: false,
-      enableAutoPipelining: true,
-      maxRetriesPerRequest: 1,
-      commandTimeout: 500,
-    })
-  : undefined;
-redis?.on("error", () => {}); // Logged, throttled, by FailSoftLinkCache when a command fails.
+// While Redis is down the cache falls back to the database.
+const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: config.redisKeyPrefix }) : undefined;
 const cache: LinkCache = redis ? new RedisLinkCache(redis) : new MemoryLinkCache();
 
 const clock = () => new Date();

@@ -1,16 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "@linkgeo/shared";
+import { configProblems } from "@linkgeo/shared/testing";
 import { readShortenerConfig } from "../src/config.ts";
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    readShortenerConfig(env);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
 
 describe("shortener configuration", () => {
   test("runs with embedded defaults when nothing is set", () => {
@@ -51,7 +41,7 @@ describe("shortener configuration", () => {
   });
 
   test("reports every bad variable at once, one line each, naming it", () => {
-    const problems = problemsOf({
+    const problems = configProblems(readShortenerConfig, {
       PORT: "eighty",
       DATABASE_URL: "mysql://db/x",
       REDIS_URL: "redis://cache:6379/one",
@@ -70,7 +60,7 @@ describe("shortener configuration", () => {
   });
 
   test("never echoes a secret in a problem line", () => {
-    const problems = problemsOf({ ELYSIA_SECRET_KEY: "short-secret", DATABASE_URL: "postgres://u:hunter2@/" });
+    const problems = configProblems(readShortenerConfig, { ELYSIA_SECRET_KEY: "short-secret", DATABASE_URL: "postgres://u:hunter2@/" });
     expect(problems.join("\n")).not.toContain("hunter2");
     expect(problems.join("\n")).not.toContain("short-secret");
     expect(problems).toContain("ELYSIA_SECRET_KEY must be at least 32 characters");

@@ -1,4 +1,4 @@
-import { describeError, type Logger } from "@linkgeo/shared";
+import { describeError, throttledWarning, type LogFields, type Logger } from "@linkgeo/shared";
 import type { CachedAnswer, CacheLevel } from "./cached-answer.ts";
 
 export interface FailSoftCacheLevelOptions {
@@ -17,16 +17,16 @@ export interface FailSoftCacheLevelOptions {
  * answer. `ping` is passed through unchanged, for readiness to see the outage.
  */
 export class FailSoftCacheLevel implements CacheLevel {
-  private readonly warnEveryMs: number;
-  private readonly now: () => number;
-  private lastWarning = Number.NEGATIVE_INFINITY;
+  private readonly warn: (fields: LogFields) => void;
 
   constructor(
     private readonly inner: CacheLevel,
     private readonly options: FailSoftCacheLevelOptions,
   ) {
-    this.warnEveryMs = options.warnEveryMs ?? 10_000;
-    this.now = options.now ?? Date.now;
+    this.warn = throttledWarning(options.log, "cache level unavailable, answering without it", {
+      everyMs: options.warnEveryMs,
+      now: options.now,
+    });
   }
 
   get(key: string): Promise<CachedAnswer | undefined> {
@@ -45,15 +45,7 @@ export class FailSoftCacheLevel implements CacheLevel {
     try {
       return await run();
     } catch (error) {
-      const now = this.now();
-      if (now - this.lastWarning >= this.warnEveryMs) {
-        this.lastWarning = now;
-        this.options.log.warn("cache level unavailable, answering without it", {
-          level: this.options.name,
-          operation,
-          error: describeError(error),
-        });
-      }
+      this.warn({ level: this.options.name, operation, error: describeError(error) });
       return fallback;
     }
   }

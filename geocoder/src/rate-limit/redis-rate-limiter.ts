@@ -1,4 +1,4 @@
-import { describeError, silentLogger, type Logger } from "@linkgeo/shared";
+import { describeError, silentLogger, throttledWarning, type LogFields, type Logger } from "@linkgeo/shared";
 import type Redis from "ioredis";
 import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { RateLimitExceeded, waitForSlot, type RateLimiter, type RateSlot } from "./rate-limiter.ts";
@@ -31,7 +31,6 @@ return {1, now, slot}
 // fallback instead of waiting for the command timeout on every request.
 const disconnected = new Set(["close", "reconnecting", "end"]);
 
-const warningEveryMs = 10_000;
 
 // After a failure, Redis is asked again only this much later: a Redis that
 // hangs instead of refusing would otherwise cost every request the full
@@ -71,7 +70,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly fallbackIntervalFactor: number;
   private readonly log: Logger;
   private onFallback = false;
-  private lastWarning = -Infinity;
+  private readonly warnFallback: (fields: LogFields) => void;
   /** performance.now() before which Redis is not asked (it just failed). */
   private skipRedisUntil = -Infinity;
 
@@ -84,6 +83,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.fallback = options.fallback ?? new MemoryRateLimiter();
     this.fallbackIntervalFactor = options.fallbackIntervalFactor ?? 1;
     this.log = options.log ?? silentLogger;
+    this.warnFallback = throttledWarning(this.log, "Redis unavailable: rate limits hold per process only");
   }
 
   async acquire(key: string, minIntervalMs: number, maxWaitMs: number, signal?: AbortSignal): Promise<RateSlot> {
@@ -133,9 +133,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.onFallback = true;
     const now = performance.now();
     if (now >= this.skipRedisUntil) this.skipRedisUntil = now + redisRetryAfterMs;
-    if (now - this.lastWarning < warningEveryMs) return;
-    this.lastWarning = now;
-    this.log.warn("Redis unavailable: rate limits hold per process only", { error: describeError(error) });
+    this.warnFallback({ error: describeError(error) });
   }
 }
 

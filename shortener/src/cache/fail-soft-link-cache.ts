@@ -1,4 +1,4 @@
-import { describeError, type Logger } from "@linkgeo/shared";
+import { describeError, throttledWarning, type LogFields, type Logger } from "@linkgeo/shared";
 import type { LinkCache } from "./link-cache.ts";
 
 /**
@@ -6,12 +6,14 @@ import type { LinkCache } from "./link-cache.ts";
  * miss, a failed write is skipped. Warnings are logged at most every 10 s.
  */
 export class FailSoftLinkCache implements LinkCache {
-  private lastWarning = 0;
+  private readonly warn: (fields: LogFields) => void;
 
   constructor(
     private readonly inner: LinkCache,
-    private readonly log: Logger,
-  ) {}
+    log: Logger,
+  ) {
+    this.warn = throttledWarning(log, "cache unavailable, using the database alone");
+  }
 
   get(code: string) {
     return this.guard("get", () => this.inner.get(code), undefined);
@@ -33,11 +35,7 @@ export class FailSoftLinkCache implements LinkCache {
     try {
       return await run();
     } catch (error) {
-      const now = Date.now();
-      if (now - this.lastWarning > 10_000) {
-        this.lastWarning = now;
-        this.log.warn("cache unavailable, using the database alone", { operation, error: describeError(error) });
-      }
+      this.warn({ operation, error: describeError(error) });
       return fallback;
     }
   }
