@@ -1,0 +1,97 @@
+import { parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type LogFormat, type LogLevel } from "@linkgeo/shared";
+
+/** A token bucket: `capacity` requests at once, refilled at `perSecond`. */
+export interface RateRule {
+  capacity: number;
+  perSecond: number;
+}
+
+export interface GatewayConfig {
+  port: number;
+  hostname: string;
+  /** Replicas; a host name that resolves to several addresses counts as that many. */
+  shortenerUrls: string[];
+  geocoderUrls: string[];
+  /** Total time for one proxied request, retries included. */
+  upstreamTimeoutMs: number;
+  /** How often host names of upstreams are resolved again (compose --scale). */
+  dnsRefreshMs: number;
+  redis: { url: string; db: number } | undefined;
+  redisKeyPrefix: string;
+  /** Per client address; undefined: unlimited. */
+  rateLimits: { create: RateRule | undefined; api: RateRule | undefined; redirect: RateRule | undefined };
+  /** Addresses or CIDR ranges whose X-Forwarded-For is believed. */
+  trustedProxies: string[];
+  production: boolean;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+  accessLog: boolean;
+}
+
+/** The only place that knows the gateway's variable names. */
+export function readGatewayConfig(env: Env): GatewayConfig {
+  return readConfig(env, (vars) => {
+    const production = vars.string("NODE_ENV", "development") === "production";
+    return {
+      port: vars.integer("PORT", 8080, { min: 0, max: 65535 }),
+      hostname: vars.string("HOST", "0.0.0.0"),
+      shortenerUrls: vars.parsed("SHORTENER_URL", parseUrlList) ?? ["http://127.0.0.1:3001"],
+      geocoderUrls: vars.parsed("GEOCODER_URL", parseUrlList) ?? ["http://127.0.0.1:3002"],
+      upstreamTimeoutMs: vars.integer("UPSTREAM_TIMEOUT_MS", 10_000, { min: 100, max: 300_000 }),
+      dnsRefreshMs: vars.integer("UPSTREAM_DNS_REFRESH_MS", 5_000, { min: 500, max: 600_000 }),
+      redis: vars.parsed("REDIS_URL", parseRedisUrl),
+      redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", "gateway:"),
+      rateLimits: {
+        create: rule(vars, "RATE_LIMIT_CREATE", { capacity: 20, perSecond: 20 / 60 }),
+        api: rule(vars, "RATE_LIMIT_API", { capacity: 120, perSecond: 2 }),
+        redirect: rule(vars, "RATE_LIMIT_REDIRECT", undefined),
+      },
+      trustedProxies: vars.parsed("TRUSTED_PROXIES", parseAddressList) ?? ["127.0.0.1/8", "::1/128"],
+      production,
+      logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
+      logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
+      accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",
+    };
+  });
+}
+
+function parseUrlList(raw: string): string[] {
+  const urls = raw.split(",").map((part) => part.trim()).filter(Boolean);
+  if (urls.length === 0) throw new Error("must name at least one URL");
+  return urls.map((url) => parseUrl(url, ["http", "https"]).origin);
+}
+
+/**
+ * `<requests>/<period>` with an optional burst: `20/min`, `2/s`, `600/hour,burst=50`;
+ * `off` means no limit. The bucket holds `burst` (default: requests) and refills
+ * at requests per period.
+ */
+export function parseRateRule(raw: string): RateRule | undefined {
+  if (raw.toLowerCase() === "off") return undefined;
+  const match = /^(\d+)\s*\/\s*(s|sec|second|m|min|minute|h|hour)(?:\s*,\s*burst\s*=\s*(\d+))?$/i.exec(raw);
+  if (!match) throw new Error('must be like "20/min", "2/s" or "600/hour,burst=50", or "off"');
+  const requests = Number(match[1]);
+  const unit = match[2]!.toLowerCase();
+  const seconds = unit.startsWith("s") ? 1 : unit.startsWith("m") ? 60 : 3600;
+  const capacity = match[3] === undefined ? requests : Number(match[3]);
+  if (requests < 1 || capacity < 1) throw new Error("needs at least 1 request and a burst of at least 1");
+  return { capacity, perSecond: requests / seconds };
+}
+
+function rule(vars: EnvReader, name: string, fallback: RateRule | undefined): RateRule | undefined {
+  return vars.raw(name) === undefined ? fallback : vars.parsed(name, parseRateRule);
+}
+
+function parseAddressList(raw: string): string[] {
+  const entries = raw.split(",").map((part) => part.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split("/");
+    const isV4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(address ?? "");
+    const isV6 = (address ?? "").includes(":");
+    const maxBits = isV4 ? 32 : 128;
+    if ((!isV4 && !isV6) || rest.length > 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new Error(`has "${entry}", which is not an IP address or CIDR range`);
+    }
+  }
+  return entries;
+}
