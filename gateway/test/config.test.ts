@@ -1,0 +1,47 @@
+import { describe, expect, test } from "bun:test";
+import { configProblems } from "@linkgeo/shared/testing";
+import { parseRateRule, readGatewayConfig } from "../src/config.ts";
+
+describe("gateway configuration", () => {
+  test("defaults reach the services on this machine, with rate limits for creating and for the API", () => {
+    expect(readGatewayConfig({})).toMatchObject({
+      port: 8080,
+      shortenerUrls: ["http://127.0.0.1:3001"],
+      geocoderUrls: ["http://127.0.0.1:3002"],
+      upstreamTimeoutMs: 10_000,
+      redis: undefined,
+      rateLimits: { create: { capacity: 20, perSecond: 20 / 60 }, api: { capacity: 120, perSecond: 2 }, redirect: undefined },
+    });
+  });
+
+  test("takes comma lists of replicas", () => {
+    const config = readGatewayConfig({ SHORTENER_URL: "http://a:3001, http://b:3001/", GEOCODER_URL: "http://geocoder:3002" });
+    expect(config.shortenerUrls).toEqual(["http://a:3001", "http://b:3001"]);
+    expect(config.geocoderUrls).toEqual(["http://geocoder:3002"]);
+  });
+
+  test.each([
+    ["20/min", { capacity: 20, perSecond: 20 / 60 }],
+    ["2/s", { capacity: 2, perSecond: 2 }],
+    ["600/hour,burst=50", { capacity: 50, perSecond: 600 / 3600 }],
+    ["off", undefined],
+  ])("reads the rate rule %p", (raw, rule) => {
+    expect(parseRateRule(raw)).toEqual(rule);
+  });
+
+  test("reports every bad variable at once", () => {
+    expect(
+      configProblems(readGatewayConfig, {
+        SHORTENER_URL: "shortener:3001",
+        RATE_LIMIT_CREATE: "lots",
+        TRUSTED_PROXIES: "10.0.0.0/8, everyone",
+        UPSTREAM_TIMEOUT_MS: "5",
+      }),
+    ).toEqual([
+      "SHORTENER_URL must use http or https, not shortener",
+      'UPSTREAM_TIMEOUT_MS must be a whole number from 100 to 300000 (got "5")',
+      'RATE_LIMIT_CREATE must be like "20/min", "2/s" or "600/hour,burst=50", or "off"',
+      'TRUSTED_PROXIES has "everyone", which is not an IP address or CIDR range',
+    ]);
+  });
+});
