@@ -1,0 +1,100 @@
+import { describeError } from "@linkgeo/shared";
+import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
+import { forwardedRequestHeaders } from "./forwarded-headers.ts";
+import { withoutHopByHop } from "./hop-by-hop.ts";
+import { UpstreamTimeout, UpstreamUnavailable } from "./upstream-errors.ts";
+
+export interface ProxyOptions {
+  pool: UpstreamPool;
+  /** The request body, already read within the size limit (see readBodyLimited). */
+  body: ArrayBuffer | null;
+  clientAddress: string;
+  requestId: string;
+  /** Until the upstream's response head arrives, retries included. */
+  timeoutMs: number;
+  fetch?: typeof fetch;
+}
+
+/** Methods whose repetition is harmless (the issue's rule), so a dropped attempt may be retried. */
+const retriableAfterReaching = new Set(["GET", "HEAD", "PUT", "DELETE"]);
+
+/**
+ * Sends `request` to a replica of `options.pool` and streams its answer back.
+ * A replica that refuses or drops the connection is ejected and the request
+ * retried once on another, when that cannot run it twice: a refused
+ * connection never reached the service, and GET/HEAD/PUT/DELETE are
+ * idempotent; a POST that an upstream may have received is never sent again.
+ */
+export async function proxyRequest(request: Request, options: ProxyOptions): Promise<Response> {
+  const send = options.fetch ?? fetch;
+  const { pool } = options;
+  const url = new URL(request.url);
+  const method = request.method.toUpperCase();
+  const headers = forwardedRequestHeaders(request, options);
+  const body = method === "GET" || method === "HEAD" ? null : options.body;
+
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  const tried = new Set<string>();
+  try {
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const replica = pool.next(tried);
+      if (replica === undefined) {
+        throw attempt === 1 ? UpstreamUnavailable.noReplicas(pool.name) : UpstreamUnavailable.unreachable(pool.name);
+      }
+      tried.add(replica);
+      try {
+        const upstream = await send(replica + url.pathname + url.search, {
+          method,
+          headers,
+          body,
+          // The shortener's 302 is the answer the client wants, not a hop to follow.
+          redirect: "manual",
+          // In Bun this means "reuse a pooled connection" (its default; false
+          // opens one per request), not the browser's "outlive the page".
+          keepalive: true,
+          // The client gets the upstream's bytes and Content-Encoding/Length as
+          // sent; decoding here would leave those headers describing other bytes.
+          decompress: false,
+          signal: deadline.signal,
+        });
+        return relay(upstream, options.requestId);
+      } catch (error) {
+        if (deadline.signal.aborted) throw UpstreamTimeout.after(pool.name, options.timeoutMs);
+        const failure = connectionFailure(error);
+        if (failure === undefined) throw error;
+        pool.eject(replica, describeError(error));
+        if (failure !== "refused" && !retriableAfterReaching.has(method)) throw UpstreamUnavailable.unreachable(pool.name);
+      }
+    }
+    throw UpstreamUnavailable.unreachable(pool.name);
+  } finally {
+    // Only the wait for the response head is bounded: a large body streams
+    // for as long as the client keeps reading it.
+    clearTimeout(timer);
+  }
+}
+
+/** Bun's codes for a connection that was never opened, so nothing was sent. */
+const neverConnected = new Set(["ECONNREFUSED", "ConnectionRefused", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/**
+ * "refused": no connection, the request never reached the upstream.
+ * "dropped": a connection was open, so the upstream may have received the
+ * request (Bun reports a close before and after sending alike, ECONNRESET).
+ * Undefined: not a network failure (a bug), rethrown as is.
+ */
+function connectionFailure(error: unknown): "refused" | "dropped" | undefined {
+  // Bun's fetch rejects with a TypeError carrying a `code` for network failures.
+  const code = error instanceof Error && "code" in error ? String(error.code) : "";
+  if (neverConnected.has(code)) return "refused";
+  if (error instanceof TypeError || code !== "") return "dropped";
+  return undefined;
+}
+
+function relay(upstream: Response, requestId: string): Response {
+  const headers = withoutHopByHop(upstream.headers);
+  headers.set("x-request-id", requestId);
+  // The upstream's body stream is handed on, not read: bytes reach the client as they arrive.
+  return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers });
+}

@@ -1,0 +1,37 @@
+/** Which upstream answers a request, and which rate limit it counts against. */
+export type GatewayRoute = {
+  upstream: "shortener" | "geocoder";
+  limit: "create" | "api" | "redirect";
+};
+
+const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
+const create: GatewayRoute = { upstream: "shortener", limit: "create" };
+const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
+const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
+
+/** Paths the gateway answers itself (`/docs/*` included); never sent upstream. */
+const ownSegments = new Set(["docs", "health", "ready"]);
+
+/**
+ * The gateway's routing rules. Every path works with and without its trailing
+ * slash, as on the services. Undefined: the gateway's own path or no route
+ * at all; the app tells them apart (its own routes, else 404 not_found).
+ */
+export function routeFor(method: string, pathname: string): GatewayRoute | undefined {
+  const segments = pathname.replace(/^\//, "").replace(/\/$/, "").split("/");
+  const [first = "", ...rest] = segments;
+  if (first === "" || ownSegments.has(first)) return undefined;
+
+  if (first === "shorten") {
+    // Only creating a link spends the scarce "create" budget; reading and
+    // managing links is ordinary API traffic.
+    return rest.length === 0 && method.toUpperCase() === "POST" ? create : shortenerApi;
+  }
+  // The bare `/admin` goes to the shortener too: it is a reserved word, never
+  // a short code, so the shortener's 404 is the right answer for it.
+  if (first === "admin") return shortenerApi;
+
+  if (rest.length > 0) return undefined;
+  if (first === "reverse-geocode" || first === "geocoders") return geocoderApi;
+  return redirect;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { routeFor, type GatewayRoute } from "../src/routing/route-table.ts";
+
+const create: GatewayRoute = { upstream: "shortener", limit: "create" };
+const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
+const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
+const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
+
+describe("routeFor", () => {
+  test.each([
+    ["POST", "/shorten", create],
+    ["POST", "/shorten/", create],
+    ["post", "/shorten/", create],
+    ["GET", "/shorten/", shortenerApi],
+    ["GET", "/shorten", shortenerApi],
+    ["GET", "/shorten/Ab3dE9x", shortenerApi],
+    ["GET", "/shorten/Ab3dE9x/", shortenerApi],
+    ["GET", "/shorten/Ab3dE9x/stats/", shortenerApi],
+    ["PUT", "/shorten/Ab3dE9x/", shortenerApi],
+    ["DELETE", "/shorten/Ab3dE9x", shortenerApi],
+    ["POST", "/shorten/Ab3dE9x/", shortenerApi],
+    ["POST", "/admin/login", shortenerApi],
+    ["GET", "/admin/a/b/c", shortenerApi],
+    ["GET", "/admin", shortenerApi],
+    ["GET", "/reverse-geocode", geocoderApi],
+    ["GET", "/reverse-geocode/", geocoderApi],
+    ["GET", "/geocoders", geocoderApi],
+    ["GET", "/geocoders/", geocoderApi],
+    ["GET", "/Ab3dE9x", redirect],
+    ["GET", "/Ab3dE9x/", redirect],
+    ["HEAD", "/Ab3dE9x/", redirect],
+    ["GET", "/my-alias_1", redirect],
+    ["GET", "/shortener", redirect],
+    ["GET", "/healthz", redirect],
+  ] as const)("%s %s goes upstream", (method, path, expected) => {
+    expect(routeFor(method, path)).toEqual(expected);
+  });
+
+  test.each([
+    ["GET", "/docs"],
+    ["GET", "/docs/"],
+    ["GET", "/docs/json"],
+    ["GET", "/health"],
+    ["GET", "/health/"],
+    ["GET", "/ready"],
+    ["GET", "/"],
+    ["GET", "//"],
+    ["GET", "/a/b"],
+    ["GET", "/Ab3dE9x/extra"],
+    ["GET", "/a//"],
+    ["GET", "/reverse-geocode/x"],
+    ["GET", "/geocoders/x/"],
+  ] as const)("%s %s is not routed upstream", (method, path) => {
+    expect(routeFor(method, path)).toBeUndefined();
+  });
+});
