@@ -1,0 +1,254 @@
+import { describe, expect, test } from "bun:test";
+import { errorRenderer, silentLogger } from "@linkgeo/shared";
+import { readJson } from "@linkgeo/shared/testing";
+import { Elysia } from "elysia";
+import { docsRoutes, type DocsRoutesOptions } from "../src/docs/docs-routes.ts";
+import { gatewayOwnSpec } from "../src/docs/gateway-own-spec.ts";
+import type { ServiceName } from "../src/docs/merged-spec-source.ts";
+import { serveServices } from "./support/served-services.ts";
+import { unresolvedRefs } from "./support/unresolved-refs.ts";
+
+const shortenerPaths = ["/admin/login", "/shorten/", "/shorten/{short_url}", "/shorten/{short_url}/stats", "/{short_url}"];
+const geocoderPaths = ["/reverse-geocode", "/geocoders"];
+const ownPaths = ["/health", "/ready", "/docs", "/docs/json"];
+
+/** A clock the test moves by hand: cache expiry without sleeping. */
+function manualClock(start = "2026-11-22T07:00:00.000Z") {
+  let now = new Date(start).getTime();
+  return { clock: () => new Date(now), advance: (ms: number) => void (now += ms) };
+}
+
+/** The gateway's docs routes behind the same error renderer the gateway uses. */
+function gateway(options: Partial<DocsRoutesOptions> & Pick<DocsRoutesOptions, "fetchServiceSpec">) {
+  const app = new Elysia()
+    .use(errorRenderer({ log: silentLogger }))
+    .use(docsRoutes({ ownSpec: gatewayOwnSpec, clock: () => new Date(), ...options }));
+  // Elysia finds the path from character 11 on, so the host must be a real-looking one.
+  return (path: string, headers: Record<string, string> = {}) => app.handle(new Request(new URL(path, "http://localhost").href, { headers }));
+}
+
+const mergeOf = (spec: { "x-linkgeo-merge": unknown }) => spec["x-linkgeo-merge"];
+
+describe("GET /docs/json", () => {
+  test("merges every shortener and geocoder path with the gateway's own, every $ref resolving", async () => {
+    await using services = await serveServices();
+    const get = gateway({ fetchServiceSpec: services.fetchServiceSpec });
+
+    const response = await get("/docs/json");
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    const spec = await readJson(response);
+    expect(Object.keys(spec.paths).sort()).toEqual([...ownPaths, ...shortenerPaths, ...geocoderPaths].sort());
+    expect(spec.info.title).toBe("linkgeo API");
+    expect(spec.paths["/health"]).toEqual(gatewayOwnSpec().paths["/health"]!);
+    expect(Object.keys(spec.paths["/shorten/{short_url}"])).toEqual(expect.arrayContaining(["get", "put", "delete"]));
+    expect(spec.paths["/shorten/{short_url}"].put.security).toEqual([{ bearer: [] }]);
+    expect(spec.components.securitySchemes).toEqual({ bearer: { type: "http", scheme: "bearer" } });
+    expect(Object.keys(spec.components.schemas)).toContain("Error");
+    expect(unresolvedRefs(spec)).toEqual([]);
+    expect(mergeOf(spec)).toEqual({
+      sources: [
+        { name: "gateway", status: "own" },
+        { name: "shortener", status: "available" },
+        { name: "geocoder", status: "available" },
+      ],
+      conflicts: [],
+    });
+  });
+
+  test("with a service down, still answers 200 with the other's paths and says which one is missing", async () => {
+    await using services = await serveServices();
+    await services.stop("geocoder");
+    const get = gateway({ fetchServiceSpec: services.fetchServiceSpec });
+
+    const response = await get("/docs/json");
+
+    expect(response.status).toBe(200);
+    const spec = await readJson(response);
+    expect(Object.keys(spec.paths).sort()).toEqual([...ownPaths, ...shortenerPaths].sort());
+    expect(spec.info.description).toContain("- **geocoder**: unavailable; its operations are missing here until it answers.");
+    expect(mergeOf(spec)).toEqual({
+      sources: [
+        { name: "gateway", status: "own" },
+        { name: "shortener", status: "available" },
+        { name: "geocoder", status: "unavailable" },
+      ],
+      conflicts: [],
+    });
+  });
+
+  test("serves the last spec of a service that went down after a first fetch, marked stale", async () => {
+    await using services = await serveServices();
+    const time = manualClock();
+    const get = gateway({ fetchServiceSpec: services.fetchServiceSpec, clock: time.clock, cacheMs: 30_000 });
+    expect(Object.keys((await readJson(await get("/docs/json"))).paths)).toContain("/{short_url}");
+
+    await services.stop("shortener");
+    time.advance(30_000);
+    const spec = await readJson(await get("/docs/json"));
+
+    expect(services.specRequests).toEqual({ shortener: 2, geocoder: 2 });
+    expect(Object.keys(spec.paths).sort()).toEqual([...ownPaths, ...shortenerPaths, ...geocoderPaths].sort());
+    expect(mergeOf(spec)).toEqual({
+      sources: [
+        { name: "gateway", status: "own" },
+        { name: "shortener", status: "stale", as_of: "2026-11-22T07:00:00.000Z" },
+        { name: "geocoder", status: "available" },
+      ],
+      conflicts: [],
+    });
+    expect(spec.info.description).toContain("(not answering now; as it described itself at 2026-11-22T07:00:00.000Z)");
+  });
+
+  test("asks the services once per cacheMs, and once for requests that arrive together", async () => {
+    const asked: ServiceName[] = [];
+    const time = manualClock();
+    const fetchServiceSpec = async (service: ServiceName) => {
+      asked.push(service);
+      return { openapi: "3.0.3", info: { title: service, version: "1" }, paths: { [`/${service}`]: { get: { responses: {} } } } };
+    };
+    const get = gateway({ fetchServiceSpec, clock: time.clock, cacheMs: 30_000 });
+
+    await Promise.all([get("/docs/json"), get("/docs/json"), get("/docs/json")]);
+    time.advance(29_999);
+    await get("/docs/json");
+    expect(asked).toEqual(["shortener", "geocoder"]);
+
+    time.advance(1);
+    const spec = await readJson(await get("/docs/json"));
+    expect(asked).toEqual(["shortener", "geocoder", "shortener", "geocoder"]);
+    expect(Object.keys(spec.paths)).toEqual([...ownPaths, "/shortener", "/geocoder"]);
+  });
+
+  test("asks again after 5 s, not the whole cacheMs, while a service is missing", async () => {
+    let geocoderUp = false;
+    const time = manualClock();
+    const fetchServiceSpec = async (service: ServiceName) => {
+      if (service === "geocoder" && !geocoderUp) throw new Error("connection refused");
+      return { openapi: "3.0.3", info: { title: service, version: "1" }, paths: { [`/${service}`]: { get: { responses: {} } } } };
+    };
+    const get = gateway({ fetchServiceSpec, clock: time.clock, cacheMs: 30_000 });
+    expect(Object.keys((await readJson(await get("/docs/json"))).paths)).not.toContain("/geocoder");
+
+    geocoderUp = true;
+    time.advance(5_000);
+
+    expect(Object.keys((await readJson(await get("/docs/json"))).paths)).toContain("/geocoder");
+  });
+
+  test("gives up on a service that does not answer within timeoutMs, aborting its request", async () => {
+    let signalOf: AbortSignal | undefined;
+    const fetchServiceSpec = (service: ServiceName, signal: AbortSignal) => {
+      if (service === "shortener") return Promise.resolve({ openapi: "3.0.3", info: { title: "s", version: "1" }, paths: {} });
+      signalOf = signal;
+      return new Promise<unknown>(() => {});
+    };
+    const get = gateway({ fetchServiceSpec, timeoutMs: 50 });
+
+    const spec = await readJson(await get("/docs/json"));
+
+    expect(signalOf?.aborted).toBe(true);
+    expect(mergeOf(spec)).toEqual({
+      sources: [
+        { name: "gateway", status: "own" },
+        { name: "shortener", status: "available" },
+        { name: "geocoder", status: "unavailable" },
+      ],
+      conflicts: [],
+    });
+  });
+
+  test("counts a service that answers something other than OpenAPI 3 as unavailable", async () => {
+    const get = gateway({ fetchServiceSpec: async () => ({ error: { code: "not_found", message: "no such resource" } }) });
+
+    const spec = await readJson(await get("/docs/json"));
+
+    expect(Object.keys(spec.paths)).toEqual(ownPaths);
+    expect((mergeOf(spec) as { sources: unknown[] }).sources).toEqual([
+      { name: "gateway", status: "own" },
+      { name: "shortener", status: "unavailable" },
+      { name: "geocoder", status: "unavailable" },
+    ]);
+  });
+});
+
+describe("GET /docs", () => {
+  const noServices = async () => {
+    throw new Error("not needed here");
+  };
+
+  /** The src of every script and the href of every link in the page. */
+  const linksIn = (html: string) => [...html.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]*)"/g)].map((match) => match[1]!);
+
+  test.each(["/docs", "/docs/"])("%s is Swagger UI whose every script and stylesheet the gateway serves", async (pagePath) => {
+    const get = gateway({ fetchServiceSpec: noServices });
+
+    const response = await get(pagePath);
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(response.headers.get("content-security-policy")).toContain("script-src 'self'");
+    const html = await response.text();
+    expect(html).not.toMatch(/https?:|\/\//);
+    expect(html).toContain('data-spec-url="');
+    const links = linksIn(html);
+    expect(links).toHaveLength(4);
+    const answers = await Promise.all(
+      links.map(async (link) => {
+        const target = new URL(link, `http://localhost${pagePath}`);
+        const answer = await get(target.pathname + target.search);
+        return [target.pathname, answer.status, answer.headers.get("content-type")];
+      }),
+    );
+    expect(answers).toEqual([
+      ["/docs/assets/swagger-ui.css", 200, "text/css; charset=utf-8"],
+      ["/docs/assets/favicon-32x32.png", 200, "image/png"],
+      ["/docs/assets/swagger-ui-bundle.js", 200, "text/javascript; charset=utf-8"],
+      ["/docs/assets/docs-init.js", 200, "text/javascript; charset=utf-8"],
+    ]);
+    const specUrl = /data-spec-url="([^"]*)"/.exec(html)![1]!;
+    expect(new URL(specUrl, `http://localhost${pagePath}`).pathname).toBe("/docs/json");
+  });
+
+  test("the assets the page links are cached for a year; other URLs of them are checked again", async () => {
+    const get = gateway({ fetchServiceSpec: noServices });
+    const html = await (await get("/docs")).text();
+    const bundle = linksIn(html).find((link) => link.includes("swagger-ui-bundle.js"))!;
+
+    const linked = await get(`/${bundle}`);
+    const unversioned = await get("/docs/assets/swagger-ui-bundle.js");
+
+    expect(linked.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(unversioned.headers.get("cache-control")).toBe("no-cache");
+    const packaged = await Bun.file(Bun.fileURLToPath(import.meta.resolve("swagger-ui-dist/swagger-ui-bundle.js"))).bytes();
+    expect(Bun.deepEquals(await linked.bytes(), packaged)).toBe(true);
+  });
+
+  test("sends an asset gzipped to a client that accepts it", async () => {
+    const get = gateway({ fetchServiceSpec: noServices });
+
+    const plain = await get("/docs/assets/swagger-ui.css");
+    const zipped = await get("/docs/assets/swagger-ui.css", { "accept-encoding": "gzip, deflate, br" });
+
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toBe("accept-encoding");
+    const zippedBytes = await zipped.arrayBuffer();
+    const plainText = await plain.text();
+    expect(zippedBytes.byteLength).toBeLessThan(plainText.length / 3);
+    expect(new TextDecoder().decode(Bun.gunzipSync(zippedBytes))).toBe(plainText);
+  });
+
+  test.each(["/docs/assets/package.json", "/docs/assets/..%2Fpackage.json", "/docs/assets/swagger-ui-standalone-preset.js"])(
+    "%s is 404 with the error body: only the page's files are served",
+    async (path) => {
+      const get = gateway({ fetchServiceSpec: noServices });
+
+      const response = await get(path);
+
+      expect(response.status).toBe(404);
+      expect(await readJson(response)).toEqual({ error: { code: "not_found", message: "no such resource" } });
+    },
+  );
+});
