@@ -1,0 +1,73 @@
+import { describeError, throttledWarning, type Logger } from "@linkgeo/shared";
+import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
+import type { RateRule } from "../config.ts";
+import { rateLimitHeaderNames, rateLimitHeaders } from "./rate-limit-headers.ts";
+import { RateLimited } from "./rate-limited.ts";
+import type { BucketDecision, TokenBuckets } from "./token-bucket.ts";
+
+/** The kinds of request that have their own budget. */
+export type RateClass = "create" | "api" | "redirect";
+
+export interface RateLimitOptions {
+  buckets: TokenBuckets;
+  /** A class without a rule is not limited and gets no RateLimit-* headers. */
+  rules: { create?: RateRule; api?: RateRule; redirect?: RateRule };
+  /** Which budget a request draws on; undefined: none (health checks, docs). */
+  classify: (request: Request) => RateClass | undefined;
+  /** Who the client is; see `clientAddressOfRequest`. */
+  clientAddressOf: (request: Request, server: Server | null) => string;
+  log: Logger;
+}
+
+/**
+ * Limits requests per client address and class, one token bucket each
+ * (`<class>:<address>`). A refused request is thrown as RateLimited (429,
+ * Retry-After), which the shared error renderer answers; every request of a
+ * limited class, allowed or refused, carries RateLimit-Limit, -Remaining,
+ * -Reset and -Policy.
+ *
+ * The token is taken in onRequest, before the route is looked up or the
+ * body read: a refused request costs no parsing, and probing unknown paths
+ * spends the same budget as calling real ones.
+ */
+export function rateLimit(options: RateLimitOptions) {
+  const warnFailure = throttledWarning(options.log, "rate limit check failed: requests pass unlimited");
+
+  return (
+    new Elysia({ name: "rate-limit" })
+      // onRequest hooks run for every request of the app that uses the plugin.
+      .onRequest(async ({ request, server, set }) => {
+        const rateClass = options.classify(request);
+        const rule = rateClass === undefined ? undefined : options.rules[rateClass];
+        if (rule === undefined) return;
+        const client = options.clientAddressOf(request, server);
+        let decision: BucketDecision;
+        try {
+          decision = await options.buckets.take(`${rateClass}:${client}`, rule);
+        } catch (error) {
+          // TokenBuckets do not reject; should one anyway, the API stays up unlimited.
+          warnFailure({ error: describeError(error) });
+          return;
+        }
+        if (!decision.allowed) {
+          options.log.debug("rate limited", { class: rateClass, client, retry_after_s: decision.retryAfterSeconds });
+          throw RateLimited.refused(decision, rule);
+        }
+        // In `set.headers`, so error responses of an allowed request (a 502 from
+        // an upstream, a 400) carry them too.
+        Object.assign(set.headers, rateLimitHeaders(decision, rule));
+      })
+      // A Response the handler built (a proxied one) gets the headers itself:
+      // left in `set.headers`, they would make Elysia copy the whole Response.
+      .onAfterHandle({ as: "global" }, ({ responseValue, set }) => {
+        if (!(responseValue instanceof Response)) return;
+        for (const name of rateLimitHeaderNames) {
+          const value = set.headers[name];
+          if (value === undefined) continue;
+          responseValue.headers.set(name, String(value));
+          delete set.headers[name];
+        }
+      })
+  );
+}

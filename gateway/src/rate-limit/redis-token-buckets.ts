@@ -1,0 +1,155 @@
+import { describeError, silentLogger, throttledWarning, type LogFields, type Logger } from "@linkgeo/shared";
+import type Redis from "ioredis";
+import type { RateRule } from "../config.ts";
+import { MemoryTokenBuckets } from "./memory-token-buckets.ts";
+import { decisionFor, type BucketDecision, type TokenBuckets } from "./token-bucket.ts";
+
+/**
+ * One take on a bucket, atomically, the arithmetic of `takeFromBucket` in Lua.
+ * Time is Redis TIME, the one clock every gateway replica shares, so their
+ * own clocks may disagree without giving anyone extra tokens.
+ *
+ * KEYS[1]: a hash {tokens, at (ms on the Redis clock)}; missing means full.
+ * ARGV[1]: capacity; ARGV[2]: tokens per second.
+ * Returns {allowed (1|0), tokens left as a string}: Redis would truncate a
+ * Lua number in the reply to an integer.
+ *
+ * A refused take writes nothing. An allowed one sets the key to expire when
+ * the bucket would be full again, which is the same as the key being gone:
+ * idle clients leave nothing behind.
+ *
+ * Writing after TIME needs effects replication, the default since Redis 5.
+ */
+const takeScript = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local capacity = tonumber(ARGV[1])
+local perMs = tonumber(ARGV[2]) / 1000
+local tokens = capacity
+local stored = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+if stored[1] and stored[2] then
+  local elapsed = math.max(0, now - tonumber(stored[2]))
+  tokens = math.min(capacity, tonumber(stored[1]) + elapsed * perMs)
+end
+if tokens < 1 then
+  return {0, string.format('%.17g', tokens)}
+end
+tokens = tokens - 1
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
+redis.call('PEXPIRE', KEYS[1], string.format('%d', math.ceil((capacity - tokens) / perMs)))
+return {1, string.format('%.17g', tokens)}
+`;
+
+const takeScriptSha = new Bun.CryptoHasher("sha1").update(takeScript).digest("hex");
+
+// ioredis states in which a command cannot reach Redis: go straight to the
+// fallback instead of waiting for the command to fail or time out.
+const disconnected = new Set(["close", "reconnecting", "end"]);
+
+// After a failure Redis is asked again only this much later: a Redis that
+// hangs instead of refusing would otherwise cost every request the timeout.
+const redisRetryAfterMs = 1_000;
+
+export interface RedisTokenBucketsOptions {
+  /** Namespace of the bucket keys, after the client's own keyPrefix. Default `rate-limit:`. */
+  keyPrefix?: string;
+  /** How long to wait for Redis before answering from the fallback. Default 250 ms. */
+  commandTimeoutMs?: number;
+  /** The buckets used while Redis is unreachable. Default: a MemoryTokenBuckets. */
+  fallback?: TokenBuckets;
+  log?: Logger;
+}
+
+/**
+ * Token buckets shared by every gateway replica through Redis (REDIS_URL):
+ * a client gets one budget however the load balancer spreads its requests.
+ *
+ * While Redis is unreachable, requests are limited by in-process buckets
+ * instead: fail-open as far as the shared budget goes (with N replicas a
+ * client may get up to N times its limit for the length of the outage),
+ * but each replica still limits. Failing closed would turn a Redis outage,
+ * for what is only abuse protection, into an outage of the whole API; not
+ * limiting at all would leave it open to a flood exactly when it is weakest.
+ */
+export class RedisTokenBuckets implements TokenBuckets {
+  private readonly keyPrefix: string;
+  private readonly commandTimeoutMs: number;
+  private readonly fallback: TokenBuckets;
+  private readonly log: Logger;
+  private readonly warnFallback: (fields: LogFields) => void;
+  private onFallback = false;
+  /** performance.now() before which Redis is not asked (it just failed). */
+  private skipRedisUntil = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly redis: Redis,
+    options: RedisTokenBucketsOptions = {},
+  ) {
+    this.keyPrefix = options.keyPrefix ?? "rate-limit:";
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 250;
+    this.fallback = options.fallback ?? new MemoryTokenBuckets();
+    this.log = options.log ?? silentLogger;
+    this.warnFallback = throttledWarning(this.log, "Redis unavailable: rate limits hold per gateway process only");
+  }
+
+  async take(key: string, rule: RateRule): Promise<BucketDecision> {
+    let reply: { allowed: boolean; tokensLeft: number };
+    try {
+      reply = await this.takeInRedis(key, rule);
+    } catch (error) {
+      this.fellBack(error);
+      return this.fallback.take(key, rule);
+    }
+    if (this.onFallback) {
+      this.onFallback = false;
+      this.log.info("rate limits are shared through Redis again");
+    }
+    return decisionFor(rule, reply.allowed, reply.tokensLeft);
+  }
+
+  private async takeInRedis(key: string, rule: RateRule): Promise<{ allowed: boolean; tokensLeft: number }> {
+    if (performance.now() < this.skipRedisUntil) throw new Error("Redis failed less than a second ago");
+    if (disconnected.has(this.redis.status)) throw new Error(`Redis connection is ${this.redis.status}`);
+    const command = this.evaluate(this.keyPrefix + key, rule);
+    // A command that fails after the timeout won the race must not become an unhandled rejection.
+    command.catch(() => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis gave no answer within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
+    });
+    try {
+      return parseReply(await Promise.race([command, timeout]));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * EVALSHA, since it runs on every limited request; on NOSCRIPT (a restarted
+   * or flushed Redis) one EVAL, which also caches the script again.
+   */
+  private async evaluate(key: string, rule: RateRule): Promise<unknown> {
+    const args = [key, String(rule.capacity), String(rule.perSecond)];
+    try {
+      return await this.redis.evalsha(takeScriptSha, 1, ...args);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
+      return this.redis.eval(takeScript, 1, ...args);
+    }
+  }
+
+  private fellBack(error: unknown) {
+    this.onFallback = true;
+    const now = performance.now();
+    if (now >= this.skipRedisUntil) this.skipRedisUntil = now + redisRetryAfterMs;
+    this.warnFallback({ error: describeError(error) });
+  }
+}
+
+function parseReply(reply: unknown): { allowed: boolean; tokensLeft: number } {
+  if (Array.isArray(reply) && reply.length === 2 && (reply[0] === 0 || reply[0] === 1) && typeof reply[1] === "string") {
+    const tokensLeft = Number(reply[1]);
+    if (Number.isFinite(tokensLeft)) return { allowed: reply[0] === 1, tokensLeft };
+  }
+  throw new Error("unexpected reply from the token bucket script");
+}

@@ -1,0 +1,68 @@
+import type { RateRule } from "../config.ts";
+
+/** The answer to one request for a token, with what the RateLimit-* headers report. */
+export interface BucketDecision {
+  allowed: boolean;
+  /** The bucket's capacity (the burst). */
+  limit: number;
+  /** Whole tokens left after this request. */
+  remaining: number;
+  /** Seconds until the bucket is full again if nobody takes a token meanwhile. */
+  resetSeconds: number;
+  /** Seconds until one token is there; 0 when allowed. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * Token buckets by key: each holds at most `rule.capacity` tokens and refills
+ * at `rule.perSecond`; a request takes one. A bucket never used (or long idle)
+ * is full. A refused request takes nothing, so hammering a full-stop bucket
+ * does not push the client's next token further away.
+ *
+ * `take` does not reject: an implementation whose store fails answers from a
+ * fallback, because a broken limiter must not take the API down with it.
+ */
+export interface TokenBuckets {
+  take(key: string, rule: RateRule): Promise<BucketDecision>;
+}
+
+/** A bucket as stored: `tokens` (fractional) at `atMs` on the store's clock. */
+export interface BucketState {
+  tokens: number;
+  atMs: number;
+}
+
+/**
+ * One take on a bucket at `nowMs`: the refilled level, whether a token was
+ * there, and the level left. `state` undefined is a full bucket. The Redis
+ * script does the same arithmetic in Lua; keep the two in step.
+ */
+export function takeFromBucket(state: BucketState | undefined, rule: RateRule, nowMs: number): { allowed: boolean; tokensLeft: number } {
+  // A clock that stepped back (NTP, a Redis failover) refills nothing rather than draining.
+  const elapsedMs = state === undefined ? 0 : Math.max(0, nowMs - state.atMs);
+  const tokens = state === undefined ? rule.capacity : Math.min(rule.capacity, state.tokens + (elapsedMs / 1000) * rule.perSecond);
+  return tokens >= 1 ? { allowed: true, tokensLeft: tokens - 1 } : { allowed: false, tokensLeft: tokens };
+}
+
+/** Milliseconds until a bucket holding `tokens` is full again. */
+export function msUntilFull(tokens: number, rule: RateRule): number {
+  return (Math.max(0, rule.capacity - tokens) / rule.perSecond) * 1000;
+}
+
+/** What the client is told about a take that left `tokensLeft` in the bucket. */
+export function decisionFor(rule: RateRule, allowed: boolean, tokensLeft: number): BucketDecision {
+  return {
+    allowed,
+    limit: rule.capacity,
+    remaining: allowed ? Math.floor(tokensLeft) : 0,
+    resetSeconds: wholeSeconds(msUntilFull(tokensLeft, rule)),
+    // Rounded up: a client that waits exactly this long finds a token.
+    retryAfterSeconds: allowed ? 0 : Math.max(1, wholeSeconds(((1 - tokensLeft) / rule.perSecond) * 1000)),
+  };
+}
+
+// Rates like 20/min are not exact in binary (1000 / (20/60) is 3000.0000000000005 ms):
+// without the epsilon a full minute would be announced as 61 seconds.
+function wholeSeconds(ms: number): number {
+  return Math.max(0, Math.ceil(ms / 1000 - 1e-9));
+}
