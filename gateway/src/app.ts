@@ -1,0 +1,89 @@
+import { errorRenderer, health, maxBodyBytes, requestContext, requestIdOf, RouteNotFound, type Logger } from "@linkgeo/shared";
+import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
+import type { RateRule } from "./config.ts";
+import { docsRoutes, gatewayOwnSpec, type ServiceName } from "./docs/index.ts";
+import { proxyRequest } from "./proxy/proxy-request.ts";
+import { readBodyLimited } from "./proxy/read-body.ts";
+import { rateLimit } from "./rate-limit/rate-limit-plugin.ts";
+import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
+import { routeFor } from "./routing/route-table.ts";
+import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
+
+export interface GatewayDeps {
+  upstreams: Record<ServiceName, UpstreamPool>;
+  buckets: TokenBuckets;
+  rateLimits: { create?: RateRule; api?: RateRule; redirect?: RateRule };
+  clientAddressOf: (request: Request, server: Server | null) => string;
+  upstreamTimeoutMs: number;
+  log: Logger;
+  accessLog?: boolean;
+  clock: () => Date;
+  accepting?: () => boolean;
+  fetch?: typeof fetch;
+}
+
+/** The gateway: its own /health, /ready and /docs; everything the route table knows goes upstream. */
+export function createApp(deps: GatewayDeps) {
+  const fetcher = deps.fetch ?? fetch;
+  const route = (request: Request) => routeFor(request.method, new URL(request.url).pathname);
+
+  // An upstream is ready for the gateway when one of its replicas says it is alive.
+  const upstreamAnswers = (pool: UpstreamPool) => async () => {
+    const replica = pool.next();
+    if (!replica) throw new Error(`no ${pool.name} replica`);
+    const response = await fetcher(`${replica}/health`);
+    if (!response.ok) throw new Error(`${pool.name} answered ${response.status}`);
+  };
+
+  return new Elysia()
+    .use(requestContext({ log: deps.log, accessLog: deps.accessLog ?? false }))
+    .use(errorRenderer({ log: deps.log }))
+    .use(
+      health({
+        required: {},
+        optional: { shortener: upstreamAnswers(deps.upstreams.shortener), geocoder: upstreamAnswers(deps.upstreams.geocoder) },
+        accepting: deps.accepting ?? (() => true),
+      }),
+    )
+    .use(
+      docsRoutes({
+        ownSpec: gatewayOwnSpec,
+        fetchServiceSpec: async (service, signal) => {
+          const replica = deps.upstreams[service].next();
+          if (!replica) throw new Error(`no ${service} replica`);
+          return (await fetcher(`${replica}/docs/json`, { signal })).json();
+        },
+        clock: deps.clock,
+        log: deps.log,
+      }),
+    )
+    .use(
+      rateLimit({
+        buckets: deps.buckets,
+        rules: deps.rateLimits,
+        classify: (request) => route(request)?.limit,
+        clientAddressOf: deps.clientAddressOf,
+        log: deps.log,
+      }),
+    )
+    .all(
+      "*",
+      async ({ request, server }) => {
+        const target = route(request);
+        if (!target) throw new RouteNotFound();
+        // Read (at most 64 KiB) before any upstream sees the request.
+        const body = await readBodyLimited(request, maxBodyBytes);
+        return proxyRequest(request, {
+          pool: deps.upstreams[target.upstream],
+          body,
+          clientAddress: deps.clientAddressOf(request, server),
+          requestId: requestIdOf(request),
+          timeoutMs: deps.upstreamTimeoutMs,
+          fetch: fetcher,
+        });
+      },
+      // The upstream reads the body, not the gateway.
+      { parse: "none", detail: { hide: true } },
+    );
+}

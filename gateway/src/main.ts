@@ -1,0 +1,44 @@
+import { createLogger, createRedisClient, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { createApp } from "./app.ts";
+import { readGatewayConfig } from "./config.ts";
+import { clientAddressOfRequest } from "./rate-limit/client-address.ts";
+import { MemoryTokenBuckets } from "./rate-limit/memory-token-buckets.ts";
+import { RedisTokenBuckets } from "./rate-limit/redis-token-buckets.ts";
+import { UpstreamPool } from "./upstreams/upstream-pool.ts";
+
+const config = readConfigOrExit("gateway", readGatewayConfig);
+const log = createLogger({ service: "gateway", level: config.logLevel, format: config.logFormat });
+const clock = () => new Date();
+
+// While Redis is down each gateway process limits on its own.
+const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: config.redisKeyPrefix }) : undefined;
+const buckets = redis ? new RedisTokenBuckets(redis, { fallback: new MemoryTokenBuckets(), log }) : new MemoryTokenBuckets();
+
+const pool = (name: string, urls: string[]) => new UpstreamPool({ name, urls, refreshMs: config.dnsRefreshMs, log, clock });
+const upstreams = { shortener: pool("shortener", config.shortenerUrls), geocoder: pool("geocoder", config.geocoderUrls) };
+await Promise.all([upstreams.shortener.start(), upstreams.geocoder.start()]);
+
+let accepting = true;
+const app = createApp({
+  upstreams,
+  buckets,
+  rateLimits: config.rateLimits,
+  clientAddressOf: clientAddressOfRequest(config.trustedProxies),
+  upstreamTimeoutMs: config.upstreamTimeoutMs,
+  log,
+  accessLog: config.accessLog,
+  clock,
+  accepting: () => accepting,
+}).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
+
+log.info("listening", {
+  url: `http://${config.hostname}:${app.server?.port}`,
+  shortener: upstreams.shortener.replicas(),
+  geocoder: upstreams.geocoder.replicas(),
+  rate_limits: redis ? "redis" : "memory",
+});
+
+onShutdownSignal(log, [
+  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); } },
+  { name: "close upstreams and Redis", run: () => { upstreams.shortener.stop(); upstreams.geocoder.stop(); redis?.disconnect(); } },
+]);
