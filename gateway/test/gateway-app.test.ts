@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { silentLogger } from "@linkgeo/shared";
+import { readJson } from "@linkgeo/shared/testing";
+import { createApp } from "../src/app.ts";
+import { clientAddressOfRequest } from "../src/rate-limit/client-address.ts";
+import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
+import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
+import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";
+
+const pool = (name: string, urls: string[]) => new UpstreamPool({ name, urls, refreshMs: 60_000, log: silentLogger });
+
+describe("the gateway app", () => {
+  let shortener: FakeUpstream;
+  let geocoder: FakeUpstream;
+  let app: ReturnType<typeof createApp>;
+  let base: string;
+
+  beforeAll(async () => {
+    shortener = startFakeUpstream((request) => {
+      const path = new URL(request.url).pathname;
+      if (path === "/health") return Response.json({ status: "ok" });
+      if (path === "/docs/json") return Response.json({ openapi: "3.0.3", info: { title: "s", version: "1" }, paths: { "/shorten/": { post: { responses: {} } } } });
+      if (request.method === "POST") return Response.json({ short_url: "abc1234" }, { status: 201 });
+      return new Response(null, { status: 302, headers: { location: "https://example.com/target" } });
+    });
+    geocoder = startFakeUpstream(() => Response.json({ success: true, data: [], error: null }, { headers: { "x-cache": "MISS" } }));
+    const upstreams = { shortener: pool("shortener", [shortener.origin]), geocoder: pool("geocoder", [geocoder.origin]) };
+    await Promise.all([upstreams.shortener.start(), upstreams.geocoder.start()]);
+    app = createApp({
+      upstreams,
+      buckets: new MemoryTokenBuckets(),
+      rateLimits: { create: { capacity: 2, perSecond: 1 / 60 } },
+      clientAddressOf: clientAddressOfRequest(["127.0.0.1/8"]),
+      upstreamTimeoutMs: 2000,
+      log: silentLogger,
+      clock: () => new Date(),
+    }).listen({ port: 0, hostname: "127.0.0.1" });
+    base = `http://127.0.0.1:${app.server!.port}`;
+  });
+  afterAll(async () => {
+    await app.stop();
+    await shortener.stop();
+    await geocoder.stop();
+  });
+
+  test("sends /shorten, /admin and single segments to the shortener, geocoding paths to the geocoder", async () => {
+    const before = { s: shortener.requests.length, g: geocoder.requests.length };
+    const redirect = await fetch(`${base}/abc1234/`, { redirect: "manual" });
+    expect([redirect.status, redirect.headers.get("location")]).toEqual([302, "https://example.com/target"]);
+    await fetch(`${base}/shorten/abc1234/stats/`, { redirect: "manual" });
+    await fetch(`${base}/admin/login`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const geocoded = await fetch(`${base}/reverse-geocode?latitude=1&longitude=2`);
+    expect(geocoded.headers.get("x-cache")).toBe("MISS");
+    await fetch(`${base}/geocoders`);
+    expect(shortener.requests.slice(before.s).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /abc1234/",
+      "GET /shorten/abc1234/stats/",
+      "POST /admin/login",
+    ]);
+    expect(geocoder.requests.slice(before.g).map((r) => r.path)).toEqual(["/reverse-geocode?latitude=1&longitude=2", "/geocoders"]);
+  });
+
+  test("answers 404 in the error shape for paths no service has", async () => {
+    const response = await fetch(`${base}/a/b/c`);
+    expect(response.status).toBe(404);
+    expect(await readJson(response)).toEqual({ error: { code: "not_found", message: "no such resource" } });
+  });
+
+  test("a body over 64 KiB is 413 before any upstream sees it", async () => {
+    const before = shortener.requests.length;
+    const response = await fetch(`${base}/shorten/`, { method: "PUT", headers: { "content-type": "application/json" }, body: "x".repeat(70_000) });
+    expect(response.status).toBe(413);
+    expect((await readJson(response)).error.code).toBe("payload_too_large");
+    expect(shortener.requests.length).toBe(before);
+  });
+
+  test("takes the caller's X-Request-Id, sends it upstream and echoes it", async () => {
+    const response = await fetch(`${base}/shorten/abc1234/`, { redirect: "manual", headers: { "x-request-id": "trace-gw-1" } });
+    expect(response.headers.get("x-request-id")).toBe("trace-gw-1");
+    expect(shortener.requests.at(-1)?.headers["x-request-id"]).toBe("trace-gw-1");
+    expect(shortener.requests.at(-1)?.headers["x-forwarded-for"]).toBe("127.0.0.1");
+  });
+
+  test("limits link creation per client: 429 with Retry-After and RateLimit headers; redirects are not limited", async () => {
+    const create = () => fetch(`${base}/shorten/`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" }, body: "{}" });
+    expect((await create()).status).toBe(201);
+    expect((await create()).status).toBe(201);
+    const refused = await create();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.headers.get("ratelimit-limit")).toBe("2");
+    expect((await readJson(refused)).error.code).toBe("rate_limited");
+    // Another client (as told by the trusted local proxy) has its own budget.
+    const other = await fetch(`${base}/shorten/`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.10" }, body: "{}" });
+    expect(other.status).toBe(201);
+    const redirect = await fetch(`${base}/abc1234`, { redirect: "manual", headers: { "x-forwarded-for": "203.0.113.9" } });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("ratelimit-limit")).toBeNull();
+  });
+
+  test("/ready reports each upstream; /docs/json merges the services' specs", async () => {
+    expect(await readJson(await fetch(`${base}/ready`))).toEqual({ status: "ready", checks: { shortener: "ok", geocoder: "ok" } });
+    const spec = await readJson(await fetch(`${base}/docs/json`));
+    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/health", "/ready", "/shorten/"]));
+  });
+});
+
+describe("the gateway with an upstream down", () => {
+  test("answers 502 upstream_unavailable without naming an address, and /ready is degraded", async () => {
+    const upstreams = { shortener: pool("shortener", ["http://127.0.0.1:1"]), geocoder: pool("geocoder", ["http://127.0.0.1:1"]) };
+    const app = createApp({
+      upstreams,
+      buckets: new MemoryTokenBuckets(),
+      rateLimits: {},
+      clientAddressOf: () => "127.0.0.1",
+      upstreamTimeoutMs: 1000,
+      log: silentLogger,
+      clock: () => new Date(),
+    });
+    await Promise.all([upstreams.shortener.start(), upstreams.geocoder.start()]);
+    const response = await app.handle(new Request("http://localhost/abc1234"));
+    expect(response.status).toBe(502);
+    const text = await response.text();
+    expect(JSON.parse(text).error.code).toBe("upstream_unavailable");
+    expect(text).not.toContain("127.0.0.1");
+    const ready = await app.handle(new Request("http://localhost/ready"));
+    expect(ready.status).toBe(200);
+    expect(await readJson(ready)).toEqual({ status: "degraded", checks: { shortener: "failing", geocoder: "failing" } });
+  });
+});
