@@ -242,8 +242,8 @@ describe("fail-soft cache level", () => {
     now = t0 + 10 * second;
     await level.set("k", found(t0), 60);
     expect(log.warnings).toEqual([
-      { message: "cache level unavailable, answering without it", level: "L1", operation: "get", error: "Error: connection refused" },
-      { message: "cache level unavailable, answering without it", level: "L1", operation: "set", error: "Error: connection refused" },
+      { message: "cache level unavailable, answering without it", cache_level: "L1", operation: "get", error: "Error: connection refused" },
+      { message: "cache level unavailable, answering without it", cache_level: "L1", operation: "set", error: "Error: connection refused" },
     ]);
   });
 
@@ -289,7 +289,7 @@ describe("two-level cache whose Redis dies", () => {
     expect(performance.now() - started).toBeLessThan(2_000);
 
     expect(log.warnings).toEqual([
-      { message: "cache level unavailable, answering without it", level: "L1", operation: "get", error: expect.any(String) },
+      { message: "cache level unavailable, answering without it", cache_level: "L1", operation: "get", error: expect.any(String) },
     ]);
     await expect(l1.ping()).rejects.toThrow();
 

@@ -30,7 +30,8 @@ export function createLogger(options: LoggerOptions): Logger {
     if (rank[level] < threshold) return;
     const time = clock();
     if (options.format === "json") {
-      write(JSON.stringify({ time: time.toISOString(), level, service: options.service, msg: message, ...fields }));
+      // The event's own fields come first so they can never overwrite these.
+      write(JSON.stringify({ ...fields, time: time.toISOString(), level, service: options.service, msg: message }));
       return;
     }
     const extras = Object.entries(fields)

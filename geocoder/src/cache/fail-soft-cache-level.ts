@@ -45,7 +45,7 @@ export class FailSoftCacheLevel implements CacheLevel {
     try {
       return await run();
     } catch (error) {
-      this.warn({ level: this.options.name, operation, error: describeError(error) });
+      this.warn({ cache_level: this.options.name, operation, error: describeError(error) });
       return fallback;
     }
   }
