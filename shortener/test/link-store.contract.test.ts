@@ -11,8 +11,13 @@ const engines = [
     engine: "postgres",
     open: async () => {
       const testDb: TestDatabase = await createTestDatabase("store");
-      const db = await openDatabase({ engine: "postgres", url: testDb.url });
-      return { db, cleanup: () => testDb.drop() };
+      try {
+        const db = await openDatabase({ engine: "postgres", url: testDb.url });
+        return { db, cleanup: () => testDb.drop() };
+      } catch (error) {
+        await testDb.drop();
+        throw error;
+      }
     },
   },
 ] as const;

@@ -31,7 +31,10 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
   const testDb = options.engine === "postgres" && !options.database ? await createTestDatabase("api") : undefined;
   const db =
     options.database ??
-    (await openDatabase(testDb ? { engine: "postgres", url: testDb.url } : { engine: "sqlite", path: ":memory:" }));
+    (await openDatabase(testDb ? { engine: "postgres", url: testDb.url } : { engine: "sqlite", path: ":memory:" }).catch(async (error) => {
+      await testDb?.drop();
+      throw error;
+    }));
   const clock = options.clock ?? (() => new Date());
   const cache = options.cache ?? new MemoryLinkCache();
   const visits = new VisitCounter(db.links, clock);
