@@ -37,9 +37,12 @@ export class ReverseGeocoder {
   ) {}
 
   async reverse(query: ReverseQuery, platform?: string): Promise<ReverseAnswer> {
-    const chain = this.chainFor(platform);
+    // Checked before the cache so a bad platform is always a 400; the chain
+    // itself is only built on a miss, off the hot path of cache hits.
+    if (platform !== undefined && !this.registry.find(platform)) throw UnknownPlatform.named(platform, this.registry.names());
+    if (platform === undefined && this.registry.isEmpty()) throw NoProviders.configured();
     const key = cacheKey({ platform: platform ?? defaultChain, ...query });
-    return (await this.fromCache(key)) ?? this.inFlight.run(key, () => this.answerMiss(chain, query, key));
+    return (await this.fromCache(key)) ?? this.inFlight.run(key, () => this.answerMiss(this.chainFor(platform), query, key));
   }
 
   private async fromCache(key: string): Promise<ReverseAnswer | undefined> {

@@ -21,6 +21,10 @@ export class ProviderRegistry {
     return this.providers.map((provider) => ({ name: provider.name, url: provider.url }));
   }
 
+  isEmpty(): boolean {
+    return this.providers.length === 0;
+  }
+
   names(): string[] {
     return this.providers.map((provider) => provider.name);
   }
