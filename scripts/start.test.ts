@@ -1,0 +1,160 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { configProblems, freePort, waitFor } from "@linkgeo/shared/testing";
+import { readGatewayConfig } from "../gateway/src/config.ts";
+import { readGeocoderConfig } from "../geocoder/src/config.ts";
+import { readShortenerConfig } from "../shortener/src/config.ts";
+import { defaultPorts, readStartConfig, type ServiceName } from "./start.ts";
+
+const root = join(import.meta.dir, "..");
+
+// The gateway's main.ts may not be written yet; until it is, the run is checked
+// on the other two (the script takes service names) and the gateway joins by itself once it exists.
+const gatewayBuilt = existsSync(join(root, "gateway/src/main.ts"));
+const services: ServiceName[] = gatewayBuilt ? ["shortener", "geocoder", "gateway"] : ["shortener", "geocoder"];
+
+/** The script as a child, its output gathered line by line. */
+class StartScript {
+  readonly lines: string[] = [];
+  readonly proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  private readonly done: Promise<void>;
+
+  constructor(args: string[], env: Record<string, string>) {
+    this.proc = Bun.spawn([process.execPath, "run", "scripts/start.ts", ...args], {
+      cwd: root,
+      // Each service gets a throwaway database so a test never touches the data/ of a developer's `bun run start`.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite:///:memory:", GEOCODER_CACHE_PATH: ":memory:", ...env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    this.done = Promise.all([this.collect(this.proc.stdout), this.collect(this.proc.stderr)]).then(() => {});
+  }
+
+  get running(): boolean {
+    return this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
+  async waitForLine(what: string, match: (line: string) => boolean, timeoutMs = 20_000): Promise<string> {
+    await waitFor(
+      what,
+      () => {
+        if (this.lines.some(match)) return true;
+        if (!this.running) throw new Error(`the script exited (${this.proc.exitCode}) before ${what}:\n${this.lines.join("\n")}`);
+        return false;
+      },
+      timeoutMs,
+    );
+    return this.lines.find(match)!;
+  }
+
+  /** The exit code, once the output is fully read. */
+  async exited(): Promise<number> {
+    const code = await this.proc.exited;
+    await this.done;
+    return code;
+  }
+
+  private async collect(stream: ReadableStream<Uint8Array>): Promise<void> {
+    let partial = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      partial += decoder.decode(chunk, { stream: true });
+      const parts = partial.split("\n");
+      partial = parts.pop() ?? "";
+      this.lines.push(...parts);
+    }
+    if (partial) this.lines.push(partial);
+  }
+}
+
+async function portsFor(): Promise<Record<ServiceName, number>> {
+  return { shortener: await freePort(), geocoder: await freePort(), gateway: await freePort() };
+}
+
+function portEnv(ports: Record<ServiceName, number>): Record<string, string> {
+  return { SHORTENER_PORT: String(ports.shortener), GEOCODER_PORT: String(ports.geocoder), GATEWAY_PORT: String(ports.gateway) };
+}
+
+async function answers(port: number): Promise<boolean> {
+  const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) }).catch(() => null);
+  await response?.body?.cancel();
+  return response !== null;
+}
+
+let script: StartScript | undefined;
+afterEach(async () => {
+  // A failed test must not leave services holding ports: the script stops them on SIGTERM.
+  if (script?.running) {
+    script.proc.kill("SIGTERM");
+    await script.exited();
+  }
+  script = undefined;
+});
+
+describe("bun run start", () => {
+  test(`starts ${services.join(", ")}, prefixes their lines, and stops them all on SIGINT`, async () => {
+    const ports = await portsFor();
+    script = new StartScript(services, portEnv(ports));
+
+    const ready = await script.waitForLine("the ready line", (line) => line.startsWith("start     | ready: "));
+    expect(ready).toBe(
+      gatewayBuilt
+        ? `start     | ready: open http://localhost:${ports.gateway}`
+        : `start     | ready: shortener http://localhost:${ports.shortener}, geocoder http://localhost:${ports.geocoder}`,
+    );
+    for (const name of services) {
+      expect(await answers(ports[name])).toBe(true);
+      // Each service's own log line, behind its padded name (no colour: the output is not a terminal).
+      expect(script.lines.some((line) => line.startsWith(`${name.padEnd(9)} | `) && line.includes(`${name}  listening`))).toBe(true);
+    }
+    expect(script.lines.every((line) => !line.includes("\x1b["))).toBe(true);
+
+    script.proc.kill("SIGINT");
+    expect(await script.exited()).toBe(0);
+    for (const name of services) {
+      // "stopped" is the last line of a service's own graceful shutdown: it drained, it was not killed.
+      expect(script.lines).toContainEqual(expect.stringMatching(new RegExp(`^${name.padEnd(9)} \\| .*${name}  stopped$`)));
+      expect(await answers(ports[name])).toBe(false);
+    }
+  });
+
+  test("when one service dies, stops the others and exits non-zero", async () => {
+    const ports = await portsFor();
+    // A bad variable only the geocoder reads: it exits at once, the shortener starts fine.
+    script = new StartScript(["shortener", "geocoder"], { ...portEnv(ports), GEOCODER_DEFAULT_ORDER: "NOWHERE" });
+
+    await script.waitForLine("the geocoder's death", (line) => line.startsWith("start     | geocoder exited unexpectedly (exit code 1)"));
+    expect(await script.exited()).toBe(1);
+    expect(script.lines).toContainEqual(expect.stringMatching(/^geocoder  \| geocoder: GEOCODER_DEFAULT_ORDER has unknown entries NOWHERE/));
+    expect(await answers(ports.shortener)).toBe(false);
+  });
+
+  test("a bad port or an unknown service name stops it before anything starts, naming the problem", async () => {
+    script = new StartScript(["shortener", "nope"], { SHORTENER_PORT: "0" });
+    expect(await script.exited()).toBe(1);
+    expect(script.lines).toEqual([
+      "start: SHORTENER_PORT must be a whole number from 1 to 65535 (got \"0\")",
+      'start: unknown service "nope": name some of shortener, geocoder, gateway',
+    ]);
+  });
+});
+
+describe("start configuration", () => {
+  test("defaults to the services' own ports and all three services", () => {
+    expect(readStartConfig({}, [])).toEqual({
+      ports: { shortener: 3001, geocoder: 3002, gateway: 8080 },
+      services: ["shortener", "geocoder", "gateway"],
+      colour: true,
+    });
+    expect(defaultPorts).toEqual({ shortener: readShortenerConfig({}).port, geocoder: readGeocoderConfig({}).port, gateway: readGatewayConfig({}).port });
+  });
+
+  test("keeps the start order whatever order the names are given in, and honours NO_COLOR", () => {
+    expect(readStartConfig({ NO_COLOR: "1" }, ["gateway", "shortener"])).toMatchObject({ services: ["shortener", "gateway"], colour: false });
+    expect(configProblems((env) => readStartConfig(env, []), { GATEWAY_PORT: "http" })).toEqual([
+      'GATEWAY_PORT must be a whole number from 1 to 65535 (got "http")',
+    ]);
+  });
+});

@@ -1,0 +1,239 @@
+/**
+ * `bun run start` at the root: the shortener and the geocoder, then the
+ * gateway, each with its embedded defaults (SQLite under its own data/,
+ * in-process caches, no keys), in one terminal. Every line a service writes
+ * is prefixed by its name; Ctrl-C stops the three cleanly.
+ *
+ *   bun run start                              # then open http://localhost:8080
+ *   bun run start shortener geocoder           # only these
+ *   GATEWAY_PORT=9000 SHORTENER_PORT=9001 bun run start
+ *
+ * SHORTENER_PORT, GEOCODER_PORT and GATEWAY_PORT move the services (the
+ * gateway is pointed at the other two); every other variable
+ * (NOMINATIM_USER_AGENT, DATABASE_URL, …) reaches the services unchanged.
+ */
+import { join } from "node:path";
+import { readConfig, readConfigOrExit, type Env } from "@linkgeo/shared";
+import { readGatewayConfig } from "../gateway/src/config.ts";
+import { readGeocoderConfig } from "../geocoder/src/config.ts";
+import { readShortenerConfig } from "../shortener/src/config.ts";
+
+export const serviceNames = ["shortener", "geocoder", "gateway"] as const;
+export type ServiceName = (typeof serviceNames)[number];
+
+// The services' own defaults, so this script can never disagree with them.
+export const defaultPorts: Record<ServiceName, number> = {
+  shortener: readShortenerConfig({}).port,
+  geocoder: readGeocoderConfig({}).port,
+  gateway: readGatewayConfig({}).port,
+};
+
+export interface StartConfig {
+  ports: Record<ServiceName, number>;
+  services: ServiceName[];
+  colour: boolean;
+}
+
+export function readStartConfig(env: Env, args: string[]): StartConfig {
+  return readConfig(env, (vars) => {
+    const port = (name: ServiceName) =>
+      // Not 0: the gateway must be told where the other two listen before they start.
+      vars.integer(`${name.toUpperCase()}_PORT`, defaultPorts[name], { min: 1, max: 65535 });
+    const ports = { shortener: port("shortener"), geocoder: port("geocoder"), gateway: port("gateway") };
+    const unknown = args.filter((arg) => !(serviceNames as readonly string[]).includes(arg));
+    for (const arg of unknown) vars.problem(`unknown service "${arg}": name some of ${serviceNames.join(", ")}`);
+    return {
+      ports,
+      services: args.length === 0 ? [...serviceNames] : serviceNames.filter((name) => args.includes(name)),
+      // https://no-color.org: present and not empty disables colour.
+      colour: vars.raw("NO_COLOR") === undefined,
+    };
+  });
+}
+
+const root = join(import.meta.dir, "..");
+const shutdownTimeoutMs = 10_000;
+const colours: Record<ServiceName | "start", string> = { shortener: "36", geocoder: "35", gateway: "33", start: "32" };
+const labelWidth = Math.max(...serviceNames.map((name) => name.length));
+
+interface Running {
+  name: ServiceName;
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  /** Resolves once every line the service wrote has been printed. */
+  printed: Promise<void>;
+}
+
+if (import.meta.main) await main();
+
+async function main(): Promise<void> {
+  const config = readConfigOrExit("start", (env) => readStartConfig(env, process.argv.slice(2)));
+  const say = lineWriter("start", process.stdout, config.colour);
+  const running: Running[] = [];
+  let stopping: Promise<boolean> | undefined;
+
+  // One stop, whoever asks first (a signal or a service that died); later askers wait for it.
+  const stopAll = () => (stopping ??= stopServices(running, say));
+
+  const finish = async (code: number) => {
+    await Promise.all(running.map((service) => service.printed));
+    process.exit(code);
+  };
+
+  // The services live in their own process groups, so nothing else stops them
+  // if this script dies of a bug: take them down with it.
+  process.on("exit", () => {
+    for (const service of running) if (service.proc.exitCode === null && service.proc.signalCode === null) service.proc.kill("SIGKILL");
+  });
+
+  let signals = 0;
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      if (++signals > 1) {
+        say(`${signal} again: killing what is left`);
+        for (const service of running) service.proc.kill("SIGKILL");
+        return;
+      }
+      say(`${signal}: stopping ${running.map((service) => service.name).join(", ")}`);
+      void stopAll().then((clean) => finish(clean && signals === 1 ? 0 : 1));
+    });
+  }
+
+  const start = (name: ServiceName) => {
+    const service = spawnService(name, serviceEnv(name, config), config.colour);
+    running.push(service);
+    void service.proc.exited.then((code) => {
+      if (stopping) return;
+      say(`${name} exited unexpectedly (${describeExit(code, service.proc.signalCode)}); stopping the others`);
+      void stopAll().then(() => finish(1));
+    });
+    return service;
+  };
+
+  const upstreams = config.services.filter((name) => name !== "gateway");
+  say(`starting ${config.services.map((name) => `${name} on :${config.ports[name]}`).join(", ")}`);
+  // The gateway comes last so its first requests find the other two answering.
+  const first = upstreams.map(start);
+  if (!(await waitUntilReady(first, config, say, () => stopping !== undefined))) return;
+  const gateway = config.services.includes("gateway") ? [start("gateway")] : [];
+  if (!(await waitUntilReady(gateway, config, say, () => stopping !== undefined))) return;
+
+  say(
+    config.services.includes("gateway")
+      ? `ready: open http://localhost:${config.ports.gateway}`
+      : `ready: ${upstreams.map((name) => `${name} http://localhost:${config.ports[name]}`).join(", ")}`,
+  );
+}
+
+function serviceEnv(name: ServiceName, config: StartConfig): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env, PORT: String(config.ports[name]) };
+  if (name === "gateway") {
+    env.SHORTENER_URL = `http://127.0.0.1:${config.ports.shortener}`;
+    env.GEOCODER_URL = `http://127.0.0.1:${config.ports.geocoder}`;
+  }
+  return env;
+}
+
+function spawnService(name: ServiceName, env: Record<string, string | undefined>, colour: boolean): Running {
+  const proc = Bun.spawn([process.execPath, "run", "src/main.ts"], {
+    cwd: join(root, name),
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    // Its own process group: a terminal's Ctrl-C reaches the whole foreground
+    // group, and a service that got that SIGINT and then our SIGTERM would take
+    // the second signal as "exit now" (shared/src/graceful-shutdown.ts) and skip
+    // draining. This way each service gets exactly one signal, from us.
+    detached: true,
+  });
+  const printed = Promise.all([
+    forwardLines(proc.stdout, lineWriter(name, process.stdout, colour)),
+    forwardLines(proc.stderr, lineWriter(name, process.stderr, colour)),
+  ]).then(() => {});
+  return { name, proc, printed };
+}
+
+/**
+ * The gateway first, so no request is passed to a service that is already
+ * going, then the other two together. True when all exited 0 by themselves.
+ */
+async function stopServices(running: Running[], say: (line: string) => void): Promise<boolean> {
+  const gatewayClean = await stopTogether(running.filter((service) => service.name === "gateway"), say);
+  const othersClean = await stopTogether(running.filter((service) => service.name !== "gateway"), say);
+  return gatewayClean && othersClean;
+}
+
+/** SIGTERM to each service still running; SIGKILL to any still there after the timeout. */
+async function stopTogether(running: Running[], say: (line: string) => void): Promise<boolean> {
+  const alive = running.filter((service) => service.proc.exitCode === null && service.proc.signalCode === null);
+  for (const service of alive) service.proc.kill("SIGTERM");
+  let clean = true;
+  await Promise.all(
+    alive.map(async (service) => {
+      let timer: Timer | undefined;
+      const timedOut = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), shutdownTimeoutMs);
+      });
+      const outcome = await Promise.race([service.proc.exited, timedOut]);
+      clearTimeout(timer);
+      if (outcome === "timeout") {
+        say(`${service.name} did not stop within ${shutdownTimeoutMs / 1000} s: killing it`);
+        service.proc.kill("SIGKILL");
+        await service.proc.exited;
+        clean = false;
+      } else if (outcome !== 0) {
+        say(`${service.name} stopped with ${describeExit(outcome, service.proc.signalCode)}`);
+        clean = false;
+      }
+    }),
+  );
+  return clean;
+}
+
+/** Polls each service's /ready until it answers 200; false if stopping began (or a service died) first. */
+async function waitUntilReady(services: Running[], config: StartConfig, say: (line: string) => void, stopping: () => boolean) {
+  const slowAfter = Date.now() + 30_000;
+  let warned = false;
+  const pending = new Set(services.map((service) => service.name));
+  while (pending.size > 0) {
+    if (stopping()) return false;
+    await Promise.all(
+      [...pending].map(async (name) => {
+        const response = await fetch(`http://127.0.0.1:${config.ports[name]}/ready`, { signal: AbortSignal.timeout(1000) }).catch(() => null);
+        await response?.body?.cancel();
+        if (response?.status === 200) pending.delete(name);
+      }),
+    );
+    if (pending.size === 0) break;
+    if (!warned && Date.now() > slowAfter) {
+      warned = true;
+      say(`still waiting for /ready of ${[...pending].join(", ")}`);
+    }
+    await Bun.sleep(100);
+  }
+  return !stopping();
+}
+
+/** Writes whole lines behind a padded label, coloured only on a terminal. */
+function lineWriter(name: ServiceName | "start", out: NodeJS.WriteStream, colour: boolean): (line: string) => void {
+  const label = name.padEnd(labelWidth);
+  const prefix = colour && out.isTTY ? `\x1b[${colours[name]}m${label}\x1b[0m | ` : `${label} | `;
+  return (line) => void out.write(`${prefix}${line}\n`);
+}
+
+async function forwardLines(stream: ReadableStream<Uint8Array>, write: (line: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let partial = "";
+  for await (const chunk of stream) {
+    partial += decoder.decode(chunk, { stream: true });
+    const lines = partial.split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) write(line.replace(/\r$/, ""));
+  }
+  partial += decoder.decode();
+  if (partial !== "") write(partial);
+}
+
+function describeExit(code: number | null, signal: string | number | null): string {
+  return signal !== null ? `signal ${signal}` : `exit code ${code}`;
+}
