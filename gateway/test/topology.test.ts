@@ -2,16 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  createTestDatabase,
-  deleteKeysWithPrefix,
-  startService,
-  startServicesTogether,
-  testRedisUrl,
-  uniqueRedisPrefix,
-  waitFor,
-  type ServiceProcess,
-} from "@linkgeo/shared/testing";
+import { createTestDatabase, deleteKeysWithPrefix, runBounded, type ServiceProcess, startService, startServicesTogether, tally, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
 import { reply, startFakeProvider, type FakeProvider } from "../../geocoder/test/support/fake-provider.ts";
 
 // The compose topology as processes on 127.0.0.1: 3 shorteners on one
@@ -178,26 +169,6 @@ function ejectionsOf(replica: ServiceProcess): { reason: string }[] {
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line))
     .filter((entry) => entry.msg === "upstream replica ejected" && entry.replica === replica.url);
-}
-
-/** Runs `total` tasks with at most `concurrency` in flight at once. */
-async function runBounded<T>(total: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(total);
-  let next = 0;
-  const worker = async () => {
-    while (next < total) {
-      const index = next++;
-      results[index] = await task(index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
-  return results;
-}
-
-function tally(values: string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
 }
 
 describe("3 shorteners and 2 geocoders behind one gateway, as processes", () => {

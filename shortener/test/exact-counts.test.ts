@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  createTestDatabase,
-  deleteKeysWithPrefix,
-  testRedisUrl,
-  uniqueRedisPrefix,
-  waitFor,
-  type TestDatabase,
-} from "@linkgeo/shared/testing";
+import { createTestDatabase, deleteKeysWithPrefix, runBounded, tally, type TestDatabase, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
 import postgres from "postgres";
 import { startShortener, startShortenersTogether, type ShortenerProcess } from "./support/shortener-process.ts";
 
@@ -72,27 +65,6 @@ async function stats(shortener: ShortenerProcess, code: string): Promise<unknown
 async function countInDatabase(code: string): Promise<number> {
   const rows = await sql<{ access_count: string }[]>`SELECT access_count FROM links WHERE code = ${code}`;
   return Number(rows[0]?.access_count);
-}
-
-/** Runs `total` tasks with at most `concurrency` in flight at once. */
-async function runBounded<T>(total: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(total);
-  let next = 0;
-  const worker = async () => {
-    while (next < total) {
-      const index = next++;
-      results[index] = await task(index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
-  return results;
-}
-
-/** How many times each value occurs: a whole-object picture of a run's outcomes. */
-function tally(values: string[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
-  return counts;
 }
 
 describe("exact access counts across processes", () => {

@@ -3,6 +3,7 @@ export * from "./free-port.ts";
 export * from "./read-json.ts";
 export * from "./redis-process.ts";
 export * from "./rejection-of.ts";
+export * from "./run-bounded.ts";
 export * from "./service-process.ts";
 export * from "./test-postgres.ts";
 export * from "./test-redis.ts";
