@@ -18,8 +18,9 @@ export interface ReplicaConfig {
 }
 
 /** An entry of the default order: a provider kind, or all replicas (balanced). */
-export type OrderEntry = "REPLICAS" | "NOMINATIM" | "GEOAPIFY" | "HERE";
-const orderEntries: readonly OrderEntry[] = ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE"];
+export type OrderEntry = "REPLICAS" | "NOMINATIM" | "GEOAPIFY" | "HERE" | "LOCAL";
+// LOCAL last: it always answers but knows no streets, so any network provider that answers is better.
+const orderEntries: readonly OrderEntry[] = ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"];
 
 export interface GeocoderConfig {
   port: number;
@@ -30,6 +31,8 @@ export interface GeocoderConfig {
   here: KeyedProviderConfig | undefined;
   nominatim: NominatimConfig | undefined;
   replicas: ReplicaConfig[];
+  /** The in-process provider from bundled open data (GEOCODER_LOCAL, default on). */
+  local: boolean;
   defaultOrder: OrderEntry[];
   providerTimeoutMs: number;
   /** Requests per second per provider name; absent: no limit of ours. */
@@ -62,6 +65,7 @@ export function readGeocoderConfig(env: Env): GeocoderConfig {
       here: hereKey ? { apiKey: hereKey, url: httpUrl("HERE_URL") } : undefined,
       nominatim: userAgent ? { userAgent, url: nominatimUrl } : undefined,
       replicas: readReplicas(vars, env),
+      local: vars.oneOf("GEOCODER_LOCAL", ["true", "false"], "true") === "true",
       defaultOrder: vars.parsed("GEOCODER_DEFAULT_ORDER", parseOrder) ?? [...orderEntries],
       providerTimeoutMs: vars.integer("GEOCODER_PROVIDER_TIMEOUT_MS", 5000, { min: 100, max: 60_000 }),
       rateLimits: readRateLimits(vars, nominatimUrl),

@@ -7,6 +7,7 @@ import { RedisCacheLevel } from "./cache/redis-cache-level.ts";
 import { openCacheDatabase, SqliteCacheLevel } from "./cache/sqlite-cache-level.ts";
 import { TwoLevelCache } from "./cache/two-level-cache.ts";
 import { readGeocoderConfig } from "./config.ts";
+import { loadLocalProvider } from "./local/load-local-provider.ts";
 import { buildProviders } from "./providers/build-providers.ts";
 import { ProviderRegistry } from "./providers/provider-registry.ts";
 import { MemoryRateLimiter } from "./rate-limit/memory-rate-limiter.ts";
@@ -30,9 +31,11 @@ const cache = new TwoLevelCache({
 });
 
 const rateLimiter = redis ? new RedisRateLimiter(redis, { fallback: new MemoryRateLimiter(), log }) : new MemoryRateLimiter();
-const providers = buildProviders(config, { http: ky.create({}), rateLimiter, clock, log });
+const local = config.local ? loadLocalProvider() : undefined;
+if (local) log.info("local dataset loaded", { provider: local.provider.name, places: local.places, ms: local.loadMs });
+const providers = buildProviders(config, { http: ky.create({}), rateLimiter, clock, log, local: local?.provider });
 const registry = new ProviderRegistry(providers, config.defaultOrder);
-if (providers.length === 0) log.warn("no provider is configured: /reverse-geocode will answer 503 no_providers");
+if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=false): /reverse-geocode will answer 503 no_providers");
 
 let accepting = true;
 const app = createApp({

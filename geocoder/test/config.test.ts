@@ -3,7 +3,13 @@ import { configProblems } from "@linkgeo/shared/testing";
 import { readGeocoderConfig } from "../src/config.ts";
 
 describe("geocoder configuration", () => {
-  test("starts with no provider, an in-process L1 and the default order", () => {
+  test("GEOCODER_LOCAL=false leaves LOCAL out; another value is a problem", () => {
+    expect(readGeocoderConfig({ GEOCODER_LOCAL: "false" }).local).toBe(false);
+    expect(readGeocoderConfig({ GEOCODER_DEFAULT_ORDER: "local,here" }).defaultOrder).toEqual(["LOCAL", "HERE"]);
+    expect(configProblems(readGeocoderConfig, { GEOCODER_LOCAL: "no" })).toEqual([expect.stringContaining("GEOCODER_LOCAL")]);
+  });
+
+  test("starts with only LOCAL, an in-process L1 and the default order", () => {
     expect(readGeocoderConfig({})).toMatchObject({
       port: 3002,
       redis: undefined,
@@ -11,7 +17,8 @@ describe("geocoder configuration", () => {
       here: undefined,
       nominatim: undefined,
       replicas: [],
-      defaultOrder: ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE"],
+      local: true,
+      defaultOrder: ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"],
       providerTimeoutMs: 5000,
       cachePath: "./data/geocoder-cache.db",
       l2TtlDays: 30,
@@ -65,7 +72,7 @@ describe("geocoder configuration", () => {
       "GEOAPIFY_URL must use http or https, not ftp",
       "NOMINATIM_REVERSER_REPLICA_URL_1 must be a URL (http://… or https://…)",
       "NOMINATIM_REVERSER_REPLICA_URL_0: replicas are numbered from 1",
-      "GEOCODER_DEFAULT_ORDER has unknown entries GOOGLE: use REPLICAS, NOMINATIM, GEOAPIFY, HERE",
+      "GEOCODER_DEFAULT_ORDER has unknown entries GOOGLE: use REPLICAS, NOMINATIM, GEOAPIFY, HERE, LOCAL",
       "NOMINATIM_RATE_LIMIT must be requests per second, a number above 0",
       'GEOCODER_L2_TTL_DAYS must be a whole number from 1 to 3650 (got "0")',
     ]);

@@ -196,7 +196,7 @@ describe("GET /reverse-geocode", () => {
     });
   });
 
-  test("no provider configured is 503 no_providers", async () => {
+  test("no provider configured (GEOCODER_LOCAL=false, no keys) is 503 no_providers", async () => {
     const response = await startTestGeocoder({ providers: {} }).get(paris);
     expect(response.status).toBe(503);
     expect((await readJson(response)).error.code).toBe("no_providers");

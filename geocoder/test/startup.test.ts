@@ -19,7 +19,7 @@ describe("starting the geocoder", () => {
     expect(exitCode).toBe(1);
     expect(stderr.trim().split("\n")).toEqual([
       'geocoder: PORT must be a whole number from 0 to 65535 (got "99999")',
-      "geocoder: GEOCODER_DEFAULT_ORDER has unknown entries BING: use REPLICAS, NOMINATIM, GEOAPIFY, HERE",
+      "geocoder: GEOCODER_DEFAULT_ORDER has unknown entries BING: use REPLICAS, NOMINATIM, GEOAPIFY, HERE, LOCAL",
     ]);
   });
 
@@ -45,7 +45,7 @@ describe("starting the geocoder", () => {
       const base = `http://127.0.0.1:${port}`;
       await waitFor("the geocoder to be ready", async () => (await fetch(`${base}/ready`).catch(() => null))?.ok === true);
       const geocoders = await readJson(await fetch(`${base}/geocoders`));
-      expect(geocoders.geocoders.map((g: { name: string }) => g.name)).toEqual(["NOMINATIM_REPLICA_1", "HERE"]);
+      expect(geocoders.geocoders.map((g: { name: string }) => g.name)).toEqual(["NOMINATIM_REPLICA_1", "HERE", "LOCAL"]);
       const first = await fetch(`${base}/reverse-geocode?latitude=48.86&longitude=2.35`);
       expect([first.status, first.headers.get("x-cache"), first.headers.get("x-geocoder-provider")]).toEqual([200, "MISS", "NOMINATIM_REPLICA_1"]);
       const second = await fetch(`${base}/reverse-geocode?latitude=48.86&longitude=2.35`);

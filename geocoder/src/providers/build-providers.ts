@@ -16,6 +16,8 @@ export interface ProviderDeps {
   rateLimiter: RateLimiter;
   clock: () => Date;
   log: Logger;
+  /** LOCAL, already loaded (its data takes a moment): registered last when given. */
+  local?: Provider;
 }
 
 type ProviderSettings = Pick<GeocoderConfig, "geoapify" | "here" | "nominatim" | "replicas" | "providerTimeoutMs" | "rateLimits">;
@@ -66,5 +68,6 @@ export function buildProviders(config: ProviderSettings, deps: ProviderDeps): Pr
     const url = here.url ?? HERE_REVGEOCODE_URL;
     providers.push(make("HERE", url, (query) => buildHereRequest(query, { baseUrl: url, apiKey: here.apiKey }), mapHerePayload));
   }
+  if (deps.local) providers.push(deps.local);
   return providers;
 }

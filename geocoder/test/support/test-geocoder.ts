@@ -12,6 +12,7 @@ import { TwoLevelCache } from "../../src/cache/two-level-cache.ts";
 import type { GeocoderConfig, OrderEntry } from "../../src/config.ts";
 import { buildProviders } from "../../src/providers/build-providers.ts";
 import { ProviderRegistry } from "../../src/providers/provider-registry.ts";
+import type { Provider } from "../../src/providers/provider.ts";
 import { MemoryRateLimiter } from "../../src/rate-limit/memory-rate-limiter.ts";
 
 export interface TestGeocoderOptions {
@@ -21,6 +22,8 @@ export interface TestGeocoderOptions {
   redis?: Redis;
   providerTimeoutMs?: number;
   log?: Logger;
+  /** LOCAL, registered last when given (load it once per test file: it takes ~0.5 s). */
+  local?: Provider;
 }
 
 export interface TestGeocoder {
@@ -52,9 +55,9 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
       providerTimeoutMs: options.providerTimeoutMs ?? 2000,
       ...options.providers,
     },
-    { http: ky.create({}), rateLimiter: new MemoryRateLimiter(), clock, log },
+    { http: ky.create({}), rateLimiter: new MemoryRateLimiter(), clock, log, local: options.local },
   );
-  const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE"]);
+  const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"]);
   const app = createApp({ registry, cache, clock, log, readiness: { required: { l2: () => l2.ping() } } });
   return {
     app,
