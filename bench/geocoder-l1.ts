@@ -10,7 +10,7 @@
  *
  *   bun run bench:geocoder              # this benchmark only, 10 s per target
  *   BENCH_SECONDS=5 BENCH_ROUNDS=3 bun run bench:geocoder
- *   bun run bench                       # every benchmark: bench/redirects.ts, then this one
+ *   bun run bench                       # every benchmark: bench/redirects.ts, this one, bench/gateway-redirects.ts
  *
  * Knobs (environment, shared with the other benchmarks, see
  * bench/support/settings.ts): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2),

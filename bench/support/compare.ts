@@ -18,28 +18,35 @@ export interface Comparison {
   subject: WrkResult[];
   /** The warm-up runs; none with BENCH_WARMUP_SECONDS=0. */
   warmup: { bare?: WrkResult; subject?: WrkResult };
+  /** Targets measured alongside, for context only (not part of the ratio): their runs and warm-up. */
+  context: { target: Target; runs: WrkResult[]; warmup?: WrkResult }[];
 }
 
 /**
- * Warms both up, then measures the bare server and the subject with wrk,
- * round after round; more rounds alternate which goes first.
+ * Warms them all up, then measures the bare server, the subject and any
+ * context targets with wrk, round after round; more rounds alternate which
+ * goes first.
  */
-export async function compareWithBare(settings: Settings, bare: Target, subject: Target): Promise<Comparison> {
+export async function compareWithBare(settings: Settings, bare: Target, subject: Target, context: Target[] = []): Promise<Comparison> {
   const warmup: Comparison["warmup"] = {};
+  const contextRuns: Comparison["context"] = context.map((target) => ({ target, runs: [] }));
   if (settings.warmupSeconds > 0) {
     process.stdout.write("warming up… ");
     warmup.bare = await runWrk(settings, bare.url, settings.warmupSeconds);
     warmup.subject = await runWrk(settings, subject.url, settings.warmupSeconds);
+    for (const entry of contextRuns) entry.warmup = await runWrk(settings, entry.target.url, settings.warmupSeconds);
     console.log("done");
   }
 
   const runs = new Map<Target, WrkResult[]>([
     [bare, []],
     [subject, []],
+    ...contextRuns.map((entry) => [entry.target, entry.runs] as const),
   ]);
+  const targets = [bare, subject, ...context];
   for (let round = 1; round <= settings.rounds; round++) {
     // Alternate which goes first, so neither always runs on a warmer (or hotter) machine.
-    const order = round % 2 === 1 ? [bare, subject] : [subject, bare];
+    const order = round % 2 === 1 ? targets : [...targets].reverse();
     for (const target of order) {
       process.stdout.write(`round ${round}/${settings.rounds}: ${target.label}… `);
       const run = () => runWrk(settings, target.url, settings.seconds);
@@ -48,12 +55,14 @@ export async function compareWithBare(settings: Settings, bare: Target, subject:
       console.log(`${fmtInt(result.rps)} req/s`);
     }
   }
-  return { bare: runs.get(bare)!, subject: runs.get(subject)!, warmup };
+  return { bare: runs.get(bare)!, subject: runs.get(subject)!, warmup, context: contextRuns };
 }
 
 /**
  * Prints the table (medians of the rounds for rates and latencies, totals for
  * counts) and the ratio subject/bare against the target; returns the ratio.
+ * Context targets get a row, their own ratio to bare and the subject's ratio
+ * to them, without a verdict.
  */
 export function reportComparison(comparison: Comparison, bare: Target, subject: Target, targetRatio: number): number {
   const bareRps = median(comparison.bare.map((r) => r.rps));
@@ -66,6 +75,7 @@ export function reportComparison(comparison: Comparison, bare: Target, subject: 
       [
         [bare.title, comparison.bare],
         [subject.title, comparison.subject],
+        ...comparison.context.map((entry) => [entry.target.title, entry.runs] as const),
       ] as const
     ).map(([name, runs]) => [
       name,
@@ -79,10 +89,17 @@ export function reportComparison(comparison: Comparison, bare: Target, subject: 
   ];
   console.log(`\n${table(rows)}\n`);
   console.log(`ratio ${subject.label}/bare: ${ratio.toFixed(3)}   target: >= ${targetRatio}   ${verdict}`);
+  for (const entry of comparison.context) {
+    const contextRps = median(entry.runs.map((r) => r.rps));
+    console.log(
+      `for context: ${entry.target.label}/bare ${(contextRps / bareRps).toFixed(3)}, ` +
+        `${subject.label}/${entry.target.label} ${(subjectRps / contextRps).toFixed(3)}`,
+    );
+  }
   return ratio;
 }
 
-/** Answers that were not 2xx/3xx, in every measured run of both sides. */
+/** Answers that were not 2xx/3xx, in every measured run of every target. */
 export function non2xx3xxTotal(comparison: Comparison): number {
-  return [...comparison.bare, ...comparison.subject].reduce((sum, r) => sum + r.non2xx3xx, 0);
+  return [...comparison.bare, ...comparison.subject, ...comparison.context.flatMap((entry) => entry.runs)].reduce((sum, r) => sum + r.non2xx3xx, 0);
 }
