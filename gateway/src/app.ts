@@ -7,7 +7,7 @@ import { proxyRequest } from "./proxy/proxy-request.ts";
 import { readBodyLimited } from "./proxy/read-body.ts";
 import { rateLimit } from "./rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
-import { routeFor } from "./routing/route-table.ts";
+import { routeFor, type GatewayRoute } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
 
 export interface GatewayDeps {
@@ -26,7 +26,12 @@ export interface GatewayDeps {
 /** The gateway: its own /health, /ready and /docs; everything the route table knows goes upstream. */
 export function createApp(deps: GatewayDeps) {
   const fetcher = deps.fetch ?? fetch;
-  const route = (request: Request) => routeFor(request.method, new URL(request.url).pathname);
+  // Asked twice per request (rate-limit class, then target): worked out once.
+  const routes = new WeakMap<Request, GatewayRoute | undefined>();
+  const route = (request: Request) => {
+    if (!routes.has(request)) routes.set(request, routeFor(request.method, new URL(request.url).pathname));
+    return routes.get(request);
+  };
 
   // An upstream is ready for the gateway when one of its replicas says it is alive.
   const upstreamAnswers = (pool: UpstreamPool) => async () => {
@@ -87,3 +92,4 @@ export function createApp(deps: GatewayDeps) {
       { parse: "none", detail: { hide: true } },
     );
 }
+
