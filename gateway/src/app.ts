@@ -1,10 +1,9 @@
-import { errorRenderer, health, maxBodyBytes, requestContext, requestIdOf, RouteNotFound, type Logger } from "@linkgeo/shared";
+import { errorRenderer, health, maxBodyBytes, readBodyLimited, requestContext, requestIdOf, RouteNotFound, type Logger } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { RateRule } from "./config.ts";
 import { docsRoutes, gatewayOwnSpec, type ServiceName } from "./docs/index.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
-import { readBodyLimited } from "./proxy/read-body.ts";
 import { rateLimit } from "./rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
 import { routeFor, type GatewayRoute } from "./routing/route-table.ts";

@@ -6,6 +6,7 @@ export * from "./health.ts";
 export * from "./http-error.ts";
 export * from "./json-body.ts";
 export * from "./logger.ts";
+export * from "./read-body.ts";
 export * from "./redis-client.ts";
 export * from "./request-context.ts";
 export * from "./service-app.ts";

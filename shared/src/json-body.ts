@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "./http-error.ts";
+import { readBodyLimited } from "./read-body.ts";
 
 export const maxBodyBytes = 64 * 1024;
 
@@ -13,7 +14,8 @@ export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global"
   const declaredLength = Number(request.headers.get("content-length") ?? "0");
   if (declaredLength > maxBodyBytes) throw new PayloadTooLarge(maxBodyBytes);
 
-  const text = await readLimited(request, maxBodyBytes);
+  const bytes = await readBodyLimited(request, maxBodyBytes);
+  const text = bytes ? new TextDecoder().decode(bytes) : "";
   const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (text === "" && mediaType === undefined) return undefined;
   if (mediaType !== "application/json" && !mediaType?.endsWith("+json")) throw new UnsupportedMediaType();
@@ -29,15 +31,3 @@ export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global"
   }
   return parsed;
 });
-
-async function readLimited(request: Request, limit: number): Promise<string> {
-  if (!request.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > limit) throw new PayloadTooLarge(limit);
-    chunks.push(chunk);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}

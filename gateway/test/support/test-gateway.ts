@@ -1,6 +1,5 @@
-import { errorBody, HttpError, maxBodyBytes, requestIdOf } from "@linkgeo/shared";
+import { errorBody, HttpError, maxBodyBytes, readBodyLimited, requestIdOf } from "@linkgeo/shared";
 import { proxyRequest } from "../../src/proxy/proxy-request.ts";
-import { readBodyLimited } from "../../src/proxy/read-body.ts";
 import type { UpstreamPool } from "../../src/upstreams/upstream-pool.ts";
 
 export interface TestGateway extends AsyncDisposable {

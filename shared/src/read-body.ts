@@ -1,9 +1,10 @@
-import { PayloadTooLarge } from "@linkgeo/shared";
+import { PayloadTooLarge } from "./http-error.ts";
 
 /**
- * The request body, read whole before proxying so that no upstream ever sees
- * more than `maxBytes` (413 on a declared Content-Length over the limit, and
- * again while reading a chunked body), and so a retry can send it again.
+ * The request body, read whole and never past `maxBytes` (413 on a declared
+ * Content-Length over the limit, and again while reading a chunked body): the
+ * services' JSON parser reads with it, and the gateway before proxying, so no
+ * upstream ever sees an oversized body and a retry can send it again.
  * Null when the request has no body or an empty one.
  */
 export async function readBodyLimited(request: Request, maxBytes: number): Promise<ArrayBuffer | null> {
