@@ -8,6 +8,7 @@ export * from "./json-body.ts";
 export * from "./logger.ts";
 export * from "./read-body.ts";
 export * from "./redis-client.ts";
+export * from "./redis-with-fallback.ts";
 export * from "./request-context.ts";
 export * from "./service-app.ts";
 export * from "./throttled-warning.ts";

@@ -1,4 +1,4 @@
-import { describeError, silentLogger, throttledWarning, type LogFields, type Logger } from "@linkgeo/shared";
+import { RedisWithFallback, silentLogger, type Logger } from "@linkgeo/shared";
 import type Redis from "ioredis";
 import type { RateRule } from "../config.ts";
 import { MemoryTokenBuckets } from "./memory-token-buckets.ts";
@@ -42,14 +42,6 @@ return {1, string.format('%.17g', tokens)}
 
 const takeScriptSha = new Bun.CryptoHasher("sha1").update(takeScript).digest("hex");
 
-// ioredis states in which a command cannot reach Redis: go straight to the
-// fallback instead of waiting for the command to fail or time out.
-const disconnected = new Set(["close", "reconnecting", "end"]);
-
-// After a failure Redis is asked again only this much later: a Redis that
-// hangs instead of refusing would otherwise cost every request the timeout.
-const redisRetryAfterMs = 1_000;
-
 export interface RedisTokenBucketsOptions {
   /** Namespace of the bucket keys, after the client's own keyPrefix. Default `rate-limit:`. */
   keyPrefix?: string;
@@ -73,76 +65,42 @@ export interface RedisTokenBucketsOptions {
  */
 export class RedisTokenBuckets implements TokenBuckets {
   private readonly keyPrefix: string;
-  private readonly commandTimeoutMs: number;
   private readonly fallback: TokenBuckets;
-  private readonly log: Logger;
-  private readonly warnFallback: (fields: LogFields) => void;
-  private onFallback = false;
-  /** performance.now() before which Redis is not asked (it just failed). */
-  private skipRedisUntil = Number.NEGATIVE_INFINITY;
+  private readonly redisFirst: RedisWithFallback;
 
-  constructor(
-    private readonly redis: Redis,
-    options: RedisTokenBucketsOptions = {},
-  ) {
+  constructor(redis: Redis, options: RedisTokenBucketsOptions = {}) {
     this.keyPrefix = options.keyPrefix ?? "rate-limit:";
-    this.commandTimeoutMs = options.commandTimeoutMs ?? 250;
     this.fallback = options.fallback ?? new MemoryTokenBuckets();
-    this.log = options.log ?? silentLogger;
-    this.warnFallback = throttledWarning(this.log, "Redis unavailable: rate limits hold per gateway process only");
+    this.redisFirst = new RedisWithFallback(redis, {
+      log: options.log ?? silentLogger,
+      commandTimeoutMs: options.commandTimeoutMs,
+      fallbackWarning: "Redis unavailable: rate limits hold per gateway process only",
+      recoveredMessage: "rate limits are shared through Redis again",
+    });
   }
 
   async take(key: string, rule: RateRule): Promise<BucketDecision> {
-    let reply: { allowed: boolean; tokensLeft: number };
-    try {
-      reply = await this.takeInRedis(key, rule);
-    } catch (error) {
-      this.fellBack(error);
-      return this.fallback.take(key, rule);
-    }
-    if (this.onFallback) {
-      this.onFallback = false;
-      this.log.info("rate limits are shared through Redis again");
-    }
-    return decisionFor(rule, reply.allowed, reply.tokensLeft);
-  }
-
-  private async takeInRedis(key: string, rule: RateRule): Promise<{ allowed: boolean; tokensLeft: number }> {
-    if (performance.now() < this.skipRedisUntil) throw new Error("Redis failed less than a second ago");
-    if (disconnected.has(this.redis.status)) throw new Error(`Redis connection is ${this.redis.status}`);
-    const command = this.evaluate(this.keyPrefix + key, rule);
-    // A command that fails after the timeout won the race must not become an unhandled rejection.
-    command.catch(() => {});
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis gave no answer within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
-    });
-    try {
-      return parseReply(await Promise.race([command, timeout]));
-    } finally {
-      clearTimeout(timer);
-    }
+    return this.redisFirst.run(
+      async (redis) => {
+        const reply = parseReply(await this.evaluate(redis, this.keyPrefix + key, rule));
+        return decisionFor(rule, reply.allowed, reply.tokensLeft);
+      },
+      () => this.fallback.take(key, rule),
+    );
   }
 
   /**
    * EVALSHA, since it runs on every limited request; on NOSCRIPT (a restarted
    * or flushed Redis) one EVAL, which also caches the script again.
    */
-  private async evaluate(key: string, rule: RateRule): Promise<unknown> {
+  private async evaluate(redis: Redis, key: string, rule: RateRule): Promise<unknown> {
     const args = [key, String(rule.capacity), String(rule.perSecond)];
     try {
-      return await this.redis.evalsha(takeScriptSha, 1, ...args);
+      return await redis.evalsha(takeScriptSha, 1, ...args);
     } catch (error) {
       if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
-      return this.redis.eval(takeScript, 1, ...args);
+      return redis.eval(takeScript, 1, ...args);
     }
-  }
-
-  private fellBack(error: unknown) {
-    this.onFallback = true;
-    const now = performance.now();
-    if (now >= this.skipRedisUntil) this.skipRedisUntil = now + redisRetryAfterMs;
-    this.warnFallback({ error: describeError(error) });
   }
 }
 

@@ -1,4 +1,4 @@
-import { describeError, silentLogger, throttledWarning, type LogFields, type Logger } from "@linkgeo/shared";
+import { RedisWithFallback, silentLogger, type Logger } from "@linkgeo/shared";
 import type Redis from "ioredis";
 import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { RateLimitExceeded, waitForSlot, type RateLimiter, type RateSlot } from "./rate-limiter.ts";
@@ -26,16 +26,6 @@ end
 redis.call('SET', KEYS[1], slot + interval, 'PX', math.max(1, slot - now + interval))
 return {1, now, slot}
 `;
-
-// ioredis states in which a command cannot reach Redis: go straight to the
-// fallback instead of waiting for the command timeout on every request.
-const disconnected = new Set(["close", "reconnecting", "end"]);
-
-
-// After a failure, Redis is asked again only this much later: a Redis that
-// hangs instead of refusing would otherwise cost every request the full
-// command timeout.
-const redisRetryAfterMs = 1_000;
 
 export interface RedisRateLimiterOptions {
   /** Namespace of the limiter's keys, after the client's own keyPrefix. Default `rate-limit:`. */
@@ -65,75 +55,45 @@ export interface RedisRateLimiterOptions {
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly keyPrefix: string;
-  private readonly commandTimeoutMs: number;
   private readonly fallback: RateLimiter;
   private readonly fallbackIntervalFactor: number;
-  private readonly log: Logger;
-  private onFallback = false;
-  private readonly warnFallback: (fields: LogFields) => void;
-  /** performance.now() before which Redis is not asked (it just failed). */
-  private skipRedisUntil = -Infinity;
+  private readonly redisFirst: RedisWithFallback;
 
-  constructor(
-    private readonly redis: Redis,
-    options: RedisRateLimiterOptions = {},
-  ) {
+  constructor(redis: Redis, options: RedisRateLimiterOptions = {}) {
     this.keyPrefix = options.keyPrefix ?? "rate-limit:";
-    this.commandTimeoutMs = options.commandTimeoutMs ?? 250;
     this.fallback = options.fallback ?? new MemoryRateLimiter();
     this.fallbackIntervalFactor = options.fallbackIntervalFactor ?? 1;
-    this.log = options.log ?? silentLogger;
-    this.warnFallback = throttledWarning(this.log, "Redis unavailable: rate limits hold per process only");
+    this.redisFirst = new RedisWithFallback(redis, {
+      log: options.log ?? silentLogger,
+      commandTimeoutMs: options.commandTimeoutMs,
+      fallbackWarning: "Redis unavailable: rate limits hold per process only",
+      recoveredMessage: "rate limits are shared through Redis again",
+    });
   }
 
   async acquire(key: string, minIntervalMs: number, maxWaitMs: number, signal?: AbortSignal): Promise<RateSlot> {
     if (signal?.aborted) throw signal.reason;
     const started = performance.now();
-    let reply: [taken: boolean, now: number, slot: number];
-    try {
-      reply = await this.takeSlot(key, minIntervalMs, maxWaitMs);
-    } catch (error) {
-      this.warnFallingBack(error);
-      // The time spent finding Redis down counts against the caller's wait.
-      const left = Math.max(0, maxWaitMs - (performance.now() - started));
-      return this.fallback.acquire(key, minIntervalMs * this.fallbackIntervalFactor, left, signal);
-    }
-    if (this.onFallback) {
-      this.onFallback = false;
-      this.log.info("rate limits are shared through Redis again");
-    }
+    // Redis answers with a slot to wait for (the wait itself must not run
+    // against the command timeout); the fallback with a slot already waited.
+    const reply = await this.redisFirst.run<[taken: boolean, now: number, slot: number] | RateSlot>(
+      // EVAL rather than EVALSHA: the script is a few hundred bytes, sent at
+      // most a few times a second, and there is no NOSCRIPT case to handle.
+      async (redis) =>
+        parseReply(await redis.eval(takeSlot, 1, this.keyPrefix + key, Math.max(0, Math.ceil(minIntervalMs)), Math.max(0, Math.floor(maxWaitMs)))),
+      () => {
+        // The time spent finding Redis down counts against the caller's wait.
+        const left = Math.max(0, maxWaitMs - (performance.now() - started));
+        return this.fallback.acquire(key, minIntervalMs * this.fallbackIntervalFactor, left, signal);
+      },
+    );
+    if (!Array.isArray(reply)) return reply;
     const [taken, now, slot] = reply;
     if (!taken) throw RateLimitExceeded.for(key, new Date(slot));
     // Counted from the reply's arrival, which is a little after `now`: the
     // request starts at most one round trip late, never early.
     await waitForSlot(slot - now, signal);
     return { at: slot, waitedMs: slot - now };
-  }
-
-  private async takeSlot(key: string, minIntervalMs: number, maxWaitMs: number): Promise<[boolean, number, number]> {
-    if (performance.now() < this.skipRedisUntil) throw new Error("Redis failed less than a second ago");
-    if (disconnected.has(this.redis.status)) throw new Error(`Redis connection is ${this.redis.status}`);
-    // EVAL rather than EVALSHA: the script is a few hundred bytes, sent at
-    // most a few times a second, and there is no NOSCRIPT case to handle.
-    const command = this.redis.eval(takeSlot, 1, this.keyPrefix + key, Math.max(0, Math.ceil(minIntervalMs)), Math.max(0, Math.floor(maxWaitMs)));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis gave no answer within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
-    });
-    // A command that fails after the timeout won the race must not become an unhandled rejection.
-    command.catch(() => {});
-    try {
-      return parseReply(await Promise.race([command, timeout]));
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private warnFallingBack(error: unknown) {
-    this.onFallback = true;
-    const now = performance.now();
-    if (now >= this.skipRedisUntil) this.skipRedisUntil = now + redisRetryAfterMs;
-    this.warnFallback({ error: describeError(error) });
   }
 }
 
