@@ -6,7 +6,7 @@ import { docsRoutes, gatewayOwnSpec, type ServiceName } from "./docs/index.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
 import { rateLimit } from "./rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
-import { routeFor, type GatewayRoute } from "./routing/route-table.ts";
+import { routeFor } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
 
 export interface GatewayDeps {
@@ -25,12 +25,9 @@ export interface GatewayDeps {
 /** The gateway: its own /health, /ready and /docs; everything the route table knows goes upstream. */
 export function createApp(deps: GatewayDeps) {
   const fetcher = deps.fetch ?? fetch;
-  // Asked twice per request (rate-limit class, then target): worked out once.
-  const routes = new WeakMap<Request, GatewayRoute | undefined>();
-  const route = (request: Request) => {
-    if (!routes.has(request)) routes.set(request, routeFor(request.method, new URL(request.url).pathname));
-    return routes.get(request);
-  };
+  // Both are asked twice per request (by the rate limit, then by the proxy): worked out once.
+  const route = oncePerRequest((request) => routeFor(request.method, new URL(request.url).pathname));
+  const clientAddressOf = oncePerRequest(deps.clientAddressOf);
 
   // An upstream is ready for the gateway when one of its replicas says it is alive.
   const upstreamAnswers = (pool: UpstreamPool) => async () => {
@@ -67,7 +64,7 @@ export function createApp(deps: GatewayDeps) {
         buckets: deps.buckets,
         rules: deps.rateLimits,
         classify: (request) => route(request)?.limit,
-        clientAddressOf: deps.clientAddressOf,
+        clientAddressOf,
         log: deps.log,
       }),
     )
@@ -81,7 +78,7 @@ export function createApp(deps: GatewayDeps) {
         return proxyRequest(request, {
           pool: deps.upstreams[target.upstream],
           body,
-          clientAddress: deps.clientAddressOf(request, server),
+          clientAddress: clientAddressOf(request, server),
           requestId: requestIdOf(request),
           timeoutMs: deps.upstreamTimeoutMs,
           fetch: fetcher,
@@ -92,3 +89,14 @@ export function createApp(deps: GatewayDeps) {
     );
 }
 
+
+/** `compute`, remembered for each request, so several hooks can ask without paying twice. */
+function oncePerRequest<A extends unknown[], T>(compute: (request: Request, ...rest: A) => T) {
+  const known = new WeakMap<Request, T>();
+  return (request: Request, ...rest: A): T => {
+    if (known.has(request)) return known.get(request) as T;
+    const value = compute(request, ...rest);
+    known.set(request, value);
+    return value;
+  };
+}
