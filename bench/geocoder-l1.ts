@@ -30,7 +30,7 @@ import { join } from "node:path";
 import { deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
 import { reply, startFakeProvider, type FakeProvider } from "../geocoder/test/support/fake-provider.ts";
 import { startBareServer } from "./support/bare.ts";
-import { spawnChild, waitForReady, type Child } from "./support/children.ts";
+import { spawnChild, waitForReady } from "./support/children.ts";
 import { compareWithBare, non2xx3xxTotal, reportComparison, type Target } from "./support/compare.ts";
 import { BenchError, checkNotInterrupted, onCleanup, runBench } from "./support/lifecycle.ts";
 import { describeMachine, fmtInt } from "./support/report.ts";

@@ -48,7 +48,7 @@ export class SqliteCacheLevel implements CacheLevel {
 
   /** `db` is opened, and closed, by the caller: `openCacheDatabase(path)` in main.ts, `:memory:` in tests. */
   constructor(
-    private readonly db: Database,
+    db: Database,
     options: SqliteCacheLevelOptions = {},
   ) {
     this.now = options.now ?? Date.now;

@@ -4,7 +4,6 @@ import {
   firstField,
   isProviderRecord,
   readField,
-  type ProviderRecord,
 } from "../addresses/address-fields.ts";
 import { resolveCountry } from "../addresses/country.ts";
 import { UnexpectedPayload } from "./provider-error.ts";
