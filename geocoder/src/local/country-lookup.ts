@@ -19,6 +19,14 @@ export interface CountryAtPoint {
 }
 
 /**
+ * A country known only by its code (from another dataset's polygon, where
+ * country-coder's coarser borders find none: the Cyprus buffer zone).
+ */
+export function countryOfCode(code: string): CountryAtPoint {
+  return { code, name: englishCountryName(code) ?? code, codes: new Set([code]) };
+}
+
+/**
  * The country at a point, or undefined at sea (country-coder's borders
  * include territorial waters, ~12 nautical miles off the coast).
  * https://github.com/rapideditor/country-coder

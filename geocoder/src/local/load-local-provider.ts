@@ -1,20 +1,24 @@
 import { LocalProvider } from "./local-provider.ts";
 import { loadPlaces } from "./places-dataset.ts";
+import { RegionGrid } from "./region-grid.ts";
+import { readRegionsExtract } from "./regions-extract.ts";
 
 export interface LoadedLocalProvider {
   provider: LocalProvider;
   places: number;
+  regions: number;
   loadMs: number;
 }
 
 /**
- * Reads the bundled places and builds their index: about half a second, once
- * at start, so that no request pays for it. (country-coder builds its own
- * border index when its module is imported.)
+ * Reads the bundled places and regions and builds their indexes: well under
+ * a second, once at start, so that no request pays for it. (country-coder
+ * builds its own border index when its module is imported.)
  */
 export function loadLocalProvider(): LoadedLocalProvider {
   const started = performance.now();
   const places = loadPlaces();
-  const provider = new LocalProvider(places);
-  return { provider, places: places.count, loadMs: Math.round(performance.now() - started) };
+  const regions = new RegionGrid(readRegionsExtract());
+  const provider = new LocalProvider(places, regions);
+  return { provider, places: places.count, regions: regions.regions.length, loadMs: Math.round(performance.now() - started) };
 }

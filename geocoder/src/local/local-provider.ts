@@ -2,8 +2,9 @@ import type { Address } from "../addresses/address.ts";
 import { completeAddress, type AddressParts } from "../addresses/address-fields.ts";
 import type { Provider } from "../providers/provider.ts";
 import type { ReverseQuery } from "../providers/reverse-query.ts";
-import { countryAt } from "./country-lookup.ts";
+import { countryAt, countryOfCode } from "./country-lookup.ts";
 import { PLACES_DATASET, type PlacesTable } from "./places-dataset.ts";
+import type { RegionGrid } from "./region-grid.ts";
 import { SphereIndex } from "./sphere-index.ts";
 
 /**
@@ -15,20 +16,34 @@ import { SphereIndex } from "./sphere-index.ts";
 export const MAX_SETTLEMENT_KM = 50;
 
 /**
+ * Off the coast (outside every land polygon, inside a country's waters), how
+ * near one of its towns a point must be to still get an answer: a harbour, a
+ * bay, a boat by the shore, an island too small for the 1:10m polygons.
+ * Farther out is the open sea, answered with no result, however far
+ * country-coder's areas around small island states reach.
+ */
+export const MAX_OFFSHORE_KM = 20;
+
+/**
  * LOCAL: reverse geocoding in-process from open data, for when no key or no
- * network is there. Country from country-coder's borders; settlement the
- * nearest GeoNames place of the same country. It knows no streets, house
- * numbers or postcodes, nor (yet) first-level regions: those are null.
- * `language` is ignored: names are GeoNames' main names and English country names.
+ * network is there. Land or sea and the first-level region from Natural
+ * Earth's admin-1 polygons; country from country-coder's borders;
+ * settlement the nearest GeoNames place of the same country. It knows no
+ * districts, streets, house numbers or postcodes: those are null.
+ * `language` is ignored: names are GeoNames' main names, Natural Earth's
+ * English region names and English country names.
  */
 export class LocalProvider implements Provider {
   readonly name = "LOCAL";
-  readonly url = `dataset:${PLACES_DATASET} + @rapideditor/country-coder (borders, ISC)`;
+  readonly url: string;
 
   constructor(
     private readonly places: PlacesTable,
+    private readonly regions: RegionGrid,
     private readonly index: SphereIndex = new SphereIndex(places.latitudes, places.longitudes),
-  ) {}
+  ) {
+    this.url = `dataset:${PLACES_DATASET} + ${regions.source} + @rapideditor/country-coder (borders, ISC)`;
+  }
 
   /** Never rejects: a point at sea is simply no result. */
   async reverse(query: ReverseQuery): Promise<Address[]> {
@@ -38,15 +53,22 @@ export class LocalProvider implements Provider {
 
   /** The synchronous lookup, for the benchmark and the tests. */
   lookup(latitude: number, longitude: number): Address | undefined {
-    const country = countryAt(latitude, longitude);
+    const region = this.regions.regionAt(latitude, longitude);
+    const country = countryAt(latitude, longitude) ?? (region && countryOfCode(region.countryCode));
     if (!country) return undefined;
     const { countries, names } = this.places;
-    const nearest = this.index.nearest(latitude, longitude, MAX_SETTLEMENT_KM, (place) => country.codes.has(countries[place]!));
+    const maxKm = region ? MAX_SETTLEMENT_KM : MAX_OFFSHORE_KM;
+    const nearest = this.index.nearest(latitude, longitude, maxKm, (place) => country.codes.has(countries[place]!));
+    if (!region && !nearest) return undefined;
+    // Off the coast (or on a shore the 1:10m polygons leave out), the state is the nearest coast's.
+    const stateRegion = region ?? this.regions.nearestRegion(latitude, longitude, MAX_OFFSHORE_KM);
+    // Where the two datasets' borders disagree (by a few hundred metres), a region of the neighbour is no state of this country.
+    const state = stateRegion && stateRegion.name !== "" && country.codes.has(stateRegion.countryCode) ? stateRegion.name : null;
     const parts: AddressParts = {
       postcode: null,
       country: country.name,
       country_code: country.code,
-      state: null,
+      state,
       district: null,
       settlement: nearest ? names[nearest.index]! : null,
       street: null,
