@@ -283,9 +283,11 @@ describe("Dockerfile", () => {
       expect(copied.sort()).toEqual(["bun.lock", "bunfig.toml", "package.json", ...workspaces.map((w) => `${w}/package.json`)].sort());
     });
 
-    test("ships all of the service's and shared's source", () => {
-      const files = [name, "shared"].flatMap((folder) => filesUnder(join(repositoryRoot, folder, "src")));
+    test("ships all of the service's and shared's source and bundled data", () => {
+      const folders = [name, "shared"].flatMap((folder) => [join(folder, "src"), join(folder, "assets")]);
+      const files = folders.filter((folder) => existsSync(join(repositoryRoot, folder))).flatMap((folder) => filesUnder(join(repositoryRoot, folder)));
       expect(files.filter((file) => isDockerIgnored(file, dockerignore))).toEqual([]);
+      if (name === "geocoder") expect(files).toContain("geocoder/assets/regions.bin.gz");
       expect(isDockerIgnored(`${name}/node_modules`, dockerignore)).toBe(true);
       expect(isDockerIgnored(`${name}/data/local.db`, dockerignore)).toBe(true);
     });
