@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { onSegment } from "../src/local/plane-geometry.ts";
 import { RegionGrid } from "../src/local/region-grid.ts";
 import { readRegionsExtract, UNITS_PER_DEGREE, type Region, type RegionsExtract } from "../src/local/regions-extract.ts";
 
@@ -55,9 +56,7 @@ function onBoundary(extract: RegionsExtract, latitude: number, longitude: number
   let first = 0;
   for (const end of extract.ringEnds) {
     for (let a = first * 2; a < (end - 1) * 2; a += 2) {
-      const ax = xy[a]!, ay = xy[a + 1]!, bx = xy[a + 2]!, by = xy[a + 3]!;
-      const onLine = (bx - ax) * (y - ay) - (by - ay) * (x - ax) === 0;
-      if (onLine && x >= Math.min(ax, bx) && x <= Math.max(ax, bx) && y >= Math.min(ay, by) && y <= Math.max(ay, by)) return true;
+      if (onSegment(xy[a]!, xy[a + 1]!, xy[a + 2]!, xy[a + 3]!, x, y)) return true;
     }
     first = end;
   }

@@ -63,15 +63,19 @@ export class RegionGrid {
     const cells = this.columns * this.rows;
 
     // Two passes over the edges: count each cell's edges, then place them.
-    const counts = new Uint32Array(cells + 1);
+    const counts = new Uint32Array(cells);
     this.forEachEdgeCell(extract, (cell) => counts[cell]!++);
     this.cellStart = new Uint32Array(cells + 1);
-    for (let c = 0; c < cells; c++) this.cellStart[c + 1] = this.cellStart[c]! + counts[c]!;
+    let widest = 0;
+    for (let c = 0; c < cells; c++) {
+      this.cellStart[c + 1] = this.cellStart[c]! + counts[c]!;
+      widest = Math.max(widest, counts[c]!);
+    }
     this.cellEdges = new Uint32Array(this.cellStart[cells]!);
     this.cellEdgeRegions = new Uint16Array(this.cellStart[cells]!);
-    const filled = counts.fill(0);
+    const placed = counts.fill(0);
     this.forEachEdgeCell(extract, (cell, edge, region) => {
-      const at = this.cellStart[cell]! + filled[cell]!++;
+      const at = this.cellStart[cell]! + placed[cell]!++;
       this.cellEdges[at] = edge;
       this.cellEdgeRegions[at] = region;
     });
@@ -79,8 +83,6 @@ export class RegionGrid {
     this.referenceRegion = new Int16Array(cells).fill(NO_REGION);
     this.findCentreRegions(extract.regions.length);
     this.moveReferencesOffEdges();
-    let widest = 0;
-    for (let c = 0; c < cells; c++) widest = Math.max(widest, counts[c]!);
     this.flipped = new Int32Array(widest);
     this.flips = new Uint32Array(widest);
   }
