@@ -1,4 +1,4 @@
-import { errorRenderer, health, maxBodyBytes, readBodyLimited, requestContext, requestIdOf, RouteNotFound, type Logger } from "@linkgeo/shared";
+import { errorRenderer, health, maxBodyBytes, readBodyLimited, requestContext, requestIdOf, requestTarget, requestUrl, RouteNotFound, type Logger } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { RateRule } from "./config.ts";
@@ -26,7 +26,11 @@ export interface GatewayDeps {
 export function createApp(deps: GatewayDeps) {
   const fetcher = deps.fetch ?? fetch;
   // Both are asked twice per request (by the rate limit, then by the proxy): worked out once.
-  const route = oncePerRequest((request) => routeFor(request.method, new URL(request.url).pathname));
+  const route = oncePerRequest((request) => {
+    // requestTarget() has refused every request without a URL before any hook asks.
+    const url = requestUrl(request);
+    return url && routeFor(request.method, url.pathname);
+  });
   const clientAddressOf = oncePerRequest(deps.clientAddressOf);
 
   // An upstream is ready for the gateway when one of its replicas says it is alive.
@@ -38,6 +42,7 @@ export function createApp(deps: GatewayDeps) {
   };
 
   return new Elysia()
+    .use(requestTarget())
     .use(requestContext({ log: deps.log, accessLog: deps.accessLog ?? false }))
     .use(errorRenderer({ log: deps.log }))
     .use(

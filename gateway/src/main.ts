@@ -1,4 +1,4 @@
-import { createLogger, createRedisClient, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { createLogger, keepServingOnUnexpectedErrors, createRedisClient, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { readGatewayConfig } from "./config.ts";
 import { clientAddressOfRequest } from "./rate-limit/client-address.ts";
@@ -8,6 +8,7 @@ import { UpstreamPool } from "./upstreams/upstream-pool.ts";
 
 const config = readConfigOrExit("gateway", readGatewayConfig);
 const log = createLogger({ service: "gateway", level: config.logLevel, format: config.logFormat });
+keepServingOnUnexpectedErrors(log);
 const clock = () => new Date();
 
 // While Redis is down each gateway process limits on its own.

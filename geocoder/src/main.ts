@@ -1,4 +1,4 @@
-import { createLogger, createRedisClient, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { createLogger, keepServingOnUnexpectedErrors, createRedisClient, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import ky from "ky";
 import { createApp } from "./app.ts";
 import { FailSoftCacheLevel } from "./cache/fail-soft-cache-level.ts";
@@ -16,6 +16,7 @@ import { RedisRateLimiter } from "./rate-limit/redis-rate-limiter.ts";
 const config = readConfigOrExit("geocoder", readGeocoderConfig);
 
 const log = createLogger({ service: "geocoder", level: config.logLevel, format: config.logFormat });
+keepServingOnUnexpectedErrors(log);
 const clock = () => new Date();
 
 // While Redis is down, L1 turns into misses and the rate limits into local ones.

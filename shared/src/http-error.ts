@@ -35,6 +35,13 @@ export class Forbidden extends HttpError {
   }
 }
 
+/** A method no route answers, such as CONNECT or TRACE. */
+export class MethodNotAllowed extends HttpError {
+  constructor(allowed: readonly string[]) {
+    super(405, "method_not_allowed", "this method is not allowed here", { allow: allowed.join(", ") });
+  }
+}
+
 export class PayloadTooLarge extends HttpError {
   constructor(limitBytes: number) {
     super(413, "payload_too_large", `request body is larger than ${limitBytes} bytes`);

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Logger } from "./logger.ts";
+import { pathOf } from "./request-target.ts";
 
 // Keyed by the Request itself, so the id is there for the error renderer even
 // when the body parser threw before any of Elysia's derive hooks ran.
@@ -47,7 +48,7 @@ export function requestContext(options: { log: Logger; accessLog: boolean }) {
       options.log.info("request", {
         request_id: requestIdOf(request),
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: pathOf(request),
         // A handler that returns a Response sets its status there, not in `set`.
         status: responseValue instanceof Response ? responseValue.status : set.status,
         ms: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 10) / 10,

@@ -5,6 +5,7 @@ import { health, type HealthOptions } from "./health.ts";
 import { jsonBody } from "./json-body.ts";
 import type { Logger } from "./logger.ts";
 import { requestContext } from "./request-context.ts";
+import { requestTarget } from "./request-target.ts";
 
 export interface ServiceAppOptions {
   log: Logger;
@@ -17,11 +18,12 @@ export interface ServiceAppOptions {
 }
 
 /**
- * What every service's app starts with: request ids and access log, the one
+ * What every service's app starts with: refusing unusable targets, request ids and access log, the one
  * error renderer, the JSON body parser, the API page, /health and /ready.
  */
 export function serviceApp(options: ServiceAppOptions) {
   return new Elysia()
+    .use(requestTarget())
     .use(requestContext({ log: options.log, accessLog: options.accessLog }))
     .use(errorRenderer({ log: options.log, ...options.errors }))
     .use(jsonBody)

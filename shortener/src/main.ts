@@ -1,4 +1,4 @@
-import { createLogger, createRedisClient, describeError, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { createLogger, keepServingOnUnexpectedErrors, createRedisClient, describeError, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { FailSoftLinkCache } from "./cache/fail-soft-link-cache.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
@@ -11,6 +11,7 @@ import { VisitCounter } from "./visits/visit-counter.ts";
 const config = readConfigOrExit("shortener", readShortenerConfig);
 
 const log = createLogger({ service: "shortener", level: config.logLevel, format: config.logFormat });
+keepServingOnUnexpectedErrors(log);
 if (config.secretKeyGenerated) log.warn("ELYSIA_SECRET_KEY is not set: using a random key, admin tokens will not survive a restart");
 
 const database = await openDatabase(config.database).catch((error) => {

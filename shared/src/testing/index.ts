@@ -8,3 +8,4 @@ export * from "./service-process.ts";
 export * from "./test-postgres.ts";
 export * from "./test-redis.ts";
 export * from "./wait-for.ts";
+export * from "./raw-http.ts";

@@ -1,0 +1,92 @@
+/** What came back on a raw connection: the status line's code, the head and the body as text. */
+export interface RawResponse {
+  /** Undefined when nothing that looks like a status line arrived. */
+  status: number | undefined;
+  head: string;
+  body: string;
+  /** Header names in lower case; the last value wins. */
+  headers: Record<string, string>;
+  /** True when the server closed the connection. */
+  closed: boolean;
+}
+
+/**
+ * Sends `bytes` as they are on a new TCP connection to 127.0.0.1:`port`, for
+ * requests fetch cannot express (an empty Host, an authority-form target, a
+ * bad request line). Resolves once one whole response has arrived (by
+ * Content-Length, chunked end, or the server closing), or when `timeoutMs`
+ * passes, with whatever arrived by then; never rejects on a refused or
+ * reset connection (the status is then undefined).
+ */
+export function rawRequest(port: number, bytes: string | Uint8Array, options: { timeoutMs?: number } = {}): Promise<RawResponse> {
+  const timeoutMs = options.timeoutMs ?? 3_000;
+  const chunks: Uint8Array[] = [];
+  let closed = false;
+  return new Promise<RawResponse>((resolve) => {
+    let settled = false;
+    let socket: { end(): void } | undefined;
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket?.end();
+      resolve(parseResponse(Buffer.concat(chunks).toString("latin1"), closed));
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    Bun.connect({
+      hostname: "127.0.0.1",
+      port,
+      socket: {
+        open(s) {
+          s.write(bytes);
+        },
+        data(_s, data) {
+          chunks.push(new Uint8Array(data));
+          if (isComplete(Buffer.concat(chunks).toString("latin1"))) finish();
+        },
+        close() {
+          closed = true;
+          finish();
+        },
+        error() {
+          closed = true;
+          finish();
+        },
+      },
+    }).then(
+      (s) => {
+        socket = s;
+        if (settled) s.end();
+      },
+      () => {
+        closed = true;
+        finish();
+      },
+    );
+  });
+}
+
+function isComplete(text: string): boolean {
+  const headEnd = text.indexOf("\r\n\r\n");
+  if (headEnd < 0) return false;
+  const head = text.slice(0, headEnd);
+  const body = text.slice(headEnd + 4);
+  const length = /^content-length:\s*(\d+)\s*$/im.exec(head);
+  if (length) return body.length >= Number(length[1]);
+  if (/^transfer-encoding:\s*chunked\s*$/im.test(head)) return /(^|\r\n)0\r\n\r\n$/.test(body);
+  // A status without a body: 1xx, 204, 304, or the head of a HEAD answer (callers ask with GET).
+  return /^HTTP\/1\.[01] (1\d\d|204|304) /.test(head);
+}
+
+function parseResponse(text: string, closed: boolean): RawResponse {
+  const headEnd = text.indexOf("\r\n\r\n");
+  const head = headEnd < 0 ? text : text.slice(0, headEnd);
+  const body = headEnd < 0 ? "" : text.slice(headEnd + 4);
+  const statusMatch = /^HTTP\/1\.[01] (\d{3})/.exec(head);
+  const headers: Record<string, string> = {};
+  for (const line of head.split("\r\n").slice(1)) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: statusMatch ? Number(statusMatch[1]) : undefined, head, body, headers, closed };
+}

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { rawRequest, startService, type RawResponse, type ServiceProcess } from "../src/testing/index.ts";
+
+/**
+ * Garbage on raw sockets at each of the three services, run as real
+ * processes with their access logs on (the hook that used to throw after the
+ * response and end the process). fetch cannot send most of these: an empty
+ * Host, authority-form and asterisk-form targets, CONNECT, broken request
+ * lines. After every batch each process must still be running and answer.
+ */
+
+const methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "CONNECT", "TRACE"];
+
+/** Request targets of every form RFC 9112 §3.2 knows, and some it does not. */
+const targets = [
+  "/health",
+  "/shorten/",
+  "x",
+  "a:@127.0.0.1:{canary}\\internal\\admin?x=1",
+  "127.0.0.1:{canary}",
+  "localhost:{canary}",
+  "http://127.0.0.1:{canary}/internal",
+  "//127.0.0.1:{canary}/internal",
+  "*",
+  "/%2e%2e/%2e%2e/etc/passwd",
+  "/\\\\127.0.0.1:{canary}",
+  "/a?b=%00%ff",
+];
+
+/** Host header lines; undefined: none at all. */
+const hosts = [undefined, "Host:", "Host: x:99999", "Host: [::1", "Host: a b", "Host: @127.0.0.1:{canary}", "Host: 127.0.0.1:{canary}", `Host: ${"h".repeat(5000)}`];
+
+/** Whole messages that are not HTTP, or barely. */
+const broken = [
+  "\r\n\r\n",
+  "GET\r\n\r\n",
+  "GET / HTTP/9.9\r\nHost: h\r\n\r\n",
+  "GET / FOO\r\nHost: h\r\n\r\n",
+  "\x00\x01\x02\x03\xff\xfe\r\n\r\n",
+  "GET / HTTP/1.1\r\nHost: h\r\nno colon here\r\n\r\n",
+  "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n",
+  "POST /shorten/ HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+  "GET / HTTP/1.1\r\nHost: h\r\nX-Forwarded-Host: a b\r\nX-Forwarded-Proto: \x7f\r\n\r\n",
+  `GET /${"a".repeat(70_000)} HTTP/1.1\r\nHost: h\r\n\r\n`,
+  "GET /health HTTP/1.0\r\nHost:\r\n\r\n",
+];
+
+describe("hostile requests on raw sockets", () => {
+  const stack = new AsyncDisposableStack();
+  const services: ServiceProcess[] = [];
+  /** A server no request may ever reach: the SSRF targets above name it. */
+  let canaryHits = 0;
+  let canary: ReturnType<typeof Bun.serve>;
+
+  beforeAll(async () => {
+    canary = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => {
+        canaryHits++;
+        return new Response("internal admin");
+      },
+    });
+    stack.defer(() => canary.stop(true));
+    // Access logs on, in both formats: the hooks that used to throw.
+    const logs = { ACCESS_LOG: "true", LOG_LEVEL: "info" };
+    const echo = (line: string) => /error|exception|uncaught/i.test(line);
+    const shortener = stack.use(await startService("shortener", { ...logs, DATABASE_URL: "sqlite:///:memory:", LOG_FORMAT: "json" }, { echo }));
+    const geocoder = stack.use(await startService("geocoder", { ...logs, GEOCODER_CACHE_PATH: ":memory:" }, { echo }));
+    const gateway = stack.use(
+      await startService("gateway", { ...logs, SHORTENER_URL: shortener.url, GEOCODER_URL: geocoder.url, RATE_LIMIT_API: "off", RATE_LIMIT_CREATE: "off" }, { echo }),
+    );
+    services.push(gateway, shortener, geocoder);
+  });
+
+  afterAll(async () => {
+    await stack.disposeAsync();
+  });
+
+  const fill = (text: string) => text.replaceAll("{canary}", String(canary.port));
+
+  /** Every service is still running and answers /health. */
+  async function expectAllAlive(): Promise<void> {
+    for (const service of services) {
+      const exited = await Promise.race([service.exited, Bun.sleep(0).then(() => undefined)]);
+      expect(exited, `${service.name} exited; it printed:\n${service.output()}`).toBeUndefined();
+      const health = await fetch(`${service.url}/health`);
+      expect(health.status).toBe(200);
+    }
+  }
+
+  function expectNoServerError(service: ServiceProcess, request: string, response: RawResponse): void {
+    // 505 is Bun's parser refusing an HTTP version, before any of our code runs.
+    if (response.status !== undefined && response.status >= 500 && response.status !== 505) {
+      throw new Error(`${service.name} answered ${response.status} to ${JSON.stringify(request.slice(0, 200))}:\n${response.head}\n\n${response.body}`);
+    }
+  }
+
+  test.each(["gateway", "shortener", "geocoder"])("%s: every method with every target and odd Host lives through them all", async (name) => {
+    const service = services.find((s) => s.service === name)!;
+    for (const method of methods) {
+      for (const target of targets) {
+        for (const host of hosts) {
+          const request = fill(`${method} ${target} HTTP/1.1\r\n${host === undefined ? "" : host + "\r\n"}Connection: close\r\n\r\n`);
+          expectNoServerError(service, request, await rawRequest(service.port, request));
+        }
+      }
+    }
+    await expectAllAlive();
+  });
+
+  test.each(["gateway", "shortener", "geocoder"])("%s: broken messages end the connection, not the process", async (name) => {
+    const service = services.find((s) => s.service === name)!;
+    for (const message of broken) expectNoServerError(service, message, await rawRequest(service.port, fill(message)));
+    await expectAllAlive();
+  });
+
+  test.each(["gateway", "shortener", "geocoder"])("%s: a request without a usable Host or target is a 400", async (name) => {
+    const service = services.find((s) => s.service === name)!;
+    for (const request of [
+      "GET /health HTTP/1.0\r\nHost:\r\n\r\n",
+      "GET /health HTTP/1.0\r\n\r\n",
+      "GET /health HTTP/1.1\r\nHost: x:99999\r\nConnection: close\r\n\r\n",
+      "GET /health HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n",
+      "GET /health HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n",
+    ]) {
+      const response = await rawRequest(service.port, request);
+      expect({ request, status: response.status }).toEqual({ request, status: 400 });
+      expect(JSON.parse(response.body)).toMatchObject({ error: { code: "invalid_request" } });
+    }
+    await expectAllAlive();
+  });
+
+  test.each(["gateway", "shortener", "geocoder"])("%s: CONNECT and TRACE are refused, whatever the target", async (name) => {
+    const service = services.find((s) => s.service === name)!;
+    for (const method of ["CONNECT", "TRACE"]) {
+      for (const target of ["x", "127.0.0.1:{canary}", "/health", "a:@127.0.0.1:{canary}\\internal\\admin?x=1"]) {
+        const request = fill(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+        const response = await rawRequest(service.port, request);
+        // Bun's own parser answers some of them 400 before any of our code runs.
+        expect({ request, refused: [400, 405].includes(response.status ?? 0) }).toEqual({ request, refused: true });
+      }
+    }
+    for (const request of ["CONNECT x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "TRACE /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"]) {
+      const response = await rawRequest(service.port, request);
+      expect({ status: response.status, allow: response.headers.allow }).toEqual({ status: 405, allow: "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH" });
+      expect(JSON.parse(response.body)).toMatchObject({ error: { code: "method_not_allowed" } });
+    }
+  });
+
+  test("no process logged an uncaught error, and no request reached an address a client named", () => {
+    for (const service of services) expect(service.output()).not.toMatch(/uncaught exception|unhandled promise rejection|unhandled error/);
+    expect(canaryHits).toBe(0);
+  });
+});
