@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { gzipSync } from "node:zlib";
 import { createLogger, silentLogger } from "@linkgeo/shared";
 import { freePort, readJson } from "@linkgeo/shared/testing";
-import { proxyRequest, type ProxyOptions } from "../src/proxy/proxy-request.ts";
+import { proxyRequest, upstreamUrl, type ProxyOptions } from "../src/proxy/proxy-request.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
 import { gate, startFakeUpstream, startRawUpstream } from "./support/fake-upstream.ts";
 import { startTestGateway } from "./support/test-gateway.ts";
@@ -242,6 +242,37 @@ describe("proxying a request", () => {
     } finally {
       answerMayGo.open();
     }
+  });
+
+  describe("a target that is not a path", () => {
+    test("never sends the request anywhere but a replica, nor ejects the replica", async () => {
+      await using canary = startFakeUpstream(() => new Response("internal admin"));
+      await using replica = startFakeUpstream();
+      const pool = poolOf([replica.origin]);
+      const canaryPort = new URL(canary.origin).port;
+      // What Bun hands over for `CONNECT a:@127.0.0.1:<port>\internal\admin?x=1`: joined to
+      // the replica's origin it named the canary, with the replica as Basic credentials.
+      const request = new Request(`a:@127.0.0.1:${canaryPort}\\internal\\admin?x=1`, { method: "CONNECT" });
+
+      const error = await proxy(request, pool).catch((e) => e);
+
+      expect(error).toMatchObject({ status: 400, code: "invalid_request" });
+      expect(canary.requests).toEqual([]);
+      expect(replica.requests).toEqual([]);
+      expect(pool.next()).toBe(replica.origin);
+    });
+
+    test.each([
+      ["/a/b?c=d", "/a/b?c=d"],
+      ["//127.0.0.1:9/x", "//127.0.0.1:9/x"],
+      ["/@127.0.0.1:9/x", "/@127.0.0.1:9/x"],
+      ["/%2F%2F127.0.0.1:9/x", "/%2F%2F127.0.0.1:9/x"],
+      ["/..%2F..%2Fadmin", "/..%2F..%2Fadmin"],
+    ])("the upstream URL for %p keeps the replica's origin", (path, expected) => {
+      const target = new URL(`http://sho.rt${path}`);
+      const url = upstreamUrl("http://10.0.0.7:3001", target);
+      expect({ origin: url.origin, path: url.pathname + url.search, user: url.username }).toEqual({ origin: "http://10.0.0.7:3001", path: expected, user: "" });
+    });
   });
 
   describe("when a replica fails", () => {

@@ -1,4 +1,4 @@
-import { describeError } from "@linkgeo/shared";
+import { describeError, InvalidRequest, requestUrl } from "@linkgeo/shared";
 import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
 import { forwardedRequestHeaders } from "./forwarded-headers.ts";
 import { withoutHopByHop } from "./hop-by-hop.ts";
@@ -28,7 +28,9 @@ const retriableAfterReaching = new Set(["GET", "HEAD", "PUT", "DELETE"]);
 export async function proxyRequest(request: Request, options: ProxyOptions): Promise<Response> {
   const send = options.fetch ?? fetch;
   const { pool } = options;
-  const url = new URL(request.url);
+  const target = requestUrl(request);
+  // The app's requestTarget() has refused these already; a direct caller gets the same answer.
+  if (!target) throw new InvalidRequest("the request needs a path and a valid Host header");
   const method = request.method.toUpperCase();
   const headers = forwardedRequestHeaders(request, options);
   const body = method === "GET" || method === "HEAD" ? null : options.body;
@@ -44,7 +46,7 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
       }
       tried.add(replica);
       try {
-        const upstream = await send(replica + url.pathname + url.search, {
+        const upstream = await send(upstreamUrl(replica, target), {
           method,
           headers,
           body,
@@ -73,6 +75,21 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
     // for as long as the client keeps reading it.
     clearTimeout(timer);
   }
+}
+
+/**
+ * The replica's URL with the client's path and query. Built with the URL
+ * API, never by joining strings: a joined `replica + path` whose path starts
+ * with `@host` or `//host` names another server. The origin is checked all
+ * the same, so no client can ever steer the gateway elsewhere.
+ */
+export function upstreamUrl(replica: string, target: URL): URL {
+  const url = new URL(replica);
+  const origin = url.origin;
+  url.pathname = target.pathname;
+  url.search = target.search;
+  if (url.origin !== origin) throw new InvalidRequest("the request target is not a path");
+  return url;
 }
 
 /** Bun's codes for a connection that was never opened, so nothing was sent. */
