@@ -1,4 +1,4 @@
-import { errorRenderer, health, maxBodyBytes, readBodyLimited, requestContext, requestIdOf, requestTarget, requestUrl, RouteNotFound, type Logger } from "@linkgeo/shared";
+import { errorRenderer, health, maxBodyBytes, readBodyLimited, requestContext, requestIdOf, requestTarget, requestUrl, RouteNotFound, type Client, type Logger } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { RateRule } from "./config.ts";
@@ -13,7 +13,8 @@ export interface GatewayDeps {
   upstreams: Record<ServiceName, UpstreamPool>;
   buckets: TokenBuckets;
   rateLimits: { create?: RateRule; api?: RateRule; redirect?: RateRule };
-  clientAddressOf: (request: Request, server: Server | null) => string;
+  /** Who sent a request: see `clientOfRequest`. */
+  clientOf: (request: Request, server: Server | null) => Client;
   upstreamTimeoutMs: number;
   log: Logger;
   accessLog?: boolean;
@@ -31,7 +32,7 @@ export function createApp(deps: GatewayDeps) {
     const url = requestUrl(request);
     return url && routeFor(request.method, url.pathname);
   });
-  const clientAddressOf = oncePerRequest(deps.clientAddressOf);
+  const clientOf = oncePerRequest(deps.clientOf);
 
   // An upstream is ready for the gateway when one of its replicas says it is alive.
   const upstreamAnswers = (pool: UpstreamPool) => async () => {
@@ -69,7 +70,7 @@ export function createApp(deps: GatewayDeps) {
         buckets: deps.buckets,
         rules: deps.rateLimits,
         classify: (request) => route(request)?.limit,
-        clientAddressOf,
+        clientAddressOf: (request, server) => clientOf(request, server).address,
         log: deps.log,
       }),
     )
@@ -80,10 +81,12 @@ export function createApp(deps: GatewayDeps) {
         if (!target) throw new RouteNotFound();
         // Read (at most 64 KiB) before any upstream sees the request.
         const body = await readBodyLimited(request, maxBodyBytes);
+        const client = clientOf(request, server);
         return proxyRequest(request, {
           pool: deps.upstreams[target.upstream],
           body,
-          clientAddress: clientAddressOf(request, server),
+          clientAddress: client.address,
+          viaTrustedProxy: client.viaTrustedProxy,
           requestId: requestIdOf(request),
           timeoutMs: deps.upstreamTimeoutMs,
           fetch: fetcher,

@@ -1,4 +1,4 @@
-import { parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import { parseIpRangeList, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
 
 /** A token bucket: `capacity` requests at once, refilled at `perSecond`. */
 export interface RateRule {
@@ -20,13 +20,16 @@ export interface GatewayConfig {
   redisKeyPrefix: string;
   /** Per client address; undefined: unlimited. */
   rateLimits: { create: RateRule | undefined; api: RateRule | undefined; redirect: RateRule | undefined };
-  /** Addresses or CIDR ranges whose X-Forwarded-For is believed. */
-  trustedProxies: string[];
+  /** Addresses and CIDR ranges whose X-Forwarded-* headers are believed. */
+  trustedProxies: IpRange[];
   production: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
   accessLog: boolean;
 }
+
+/** The machine itself: a proxy on the same host (or `bun run start`'s own processes). */
+export const defaultTrustedProxies = "127.0.0.1/8,::1/128";
 
 /** The only place that knows the gateway's variable names. */
 export function readGatewayConfig(env: Env): GatewayConfig {
@@ -46,7 +49,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
         api: rule(vars, "RATE_LIMIT_API", { capacity: 120, perSecond: 2 }),
         redirect: rule(vars, "RATE_LIMIT_REDIRECT", undefined),
       },
-      trustedProxies: vars.parsed("TRUSTED_PROXIES", parseAddressList) ?? ["127.0.0.1/8", "::1/128"],
+      trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       production,
       logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
       logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
@@ -80,18 +83,4 @@ export function parseRateRule(raw: string): RateRule | undefined {
 
 function rule(vars: EnvReader, name: string, fallback: RateRule | undefined): RateRule | undefined {
   return vars.raw(name) === undefined ? fallback : vars.parsed(name, parseRateRule);
-}
-
-function parseAddressList(raw: string): string[] {
-  const entries = raw.split(",").map((part) => part.trim()).filter(Boolean);
-  for (const entry of entries) {
-    const [address, bits, ...rest] = entry.split("/");
-    const isV4 = /^\d{1,3}(\.\d{1,3}){3}$/.test(address ?? "");
-    const isV6 = (address ?? "").includes(":");
-    const maxBits = isV4 ? 32 : 128;
-    if ((!isV4 && !isV6) || rest.length > 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
-      throw new Error(`has "${entry}", which is not an IP address or CIDR range`);
-    }
-  }
-  return entries;
 }

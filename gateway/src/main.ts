@@ -1,7 +1,6 @@
-import { createLogger, keepServingOnUnexpectedErrors, createRedisClient, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { clientOfRequest, createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { readGatewayConfig } from "./config.ts";
-import { clientAddressOfRequest } from "./rate-limit/client-address.ts";
 import { MemoryTokenBuckets } from "./rate-limit/memory-token-buckets.ts";
 import { RedisTokenBuckets } from "./rate-limit/redis-token-buckets.ts";
 import { UpstreamPool } from "./upstreams/upstream-pool.ts";
@@ -24,7 +23,7 @@ const app = createApp({
   upstreams,
   buckets,
   rateLimits: config.rateLimits,
-  clientAddressOf: clientAddressOfRequest(config.trustedProxies),
+  clientOf: clientOfRequest(config.trustedProxies),
   upstreamTimeoutMs: config.upstreamTimeoutMs,
   log,
   accessLog: config.accessLog,

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { parseIpRangeList } from "@linkgeo/shared";
 import { configProblems } from "@linkgeo/shared/testing";
 import { parseRateRule, readGatewayConfig } from "../src/config.ts";
 
@@ -43,5 +44,14 @@ describe("gateway configuration", () => {
       'RATE_LIMIT_CREATE must be like "20/min", "2/s" or "600/hour,burst=50", or "off"',
       'TRUSTED_PROXIES has "everyone", which is not an IP address or CIDR range',
     ]);
+  });
+
+  test.each(["999.0.0.1", "10.0.0.0/33", "fe80::1::2", "1.2.3.4/8/8"])("refuses TRUSTED_PROXIES=%p at start, with the parser requests use", (raw) => {
+    expect(configProblems(readGatewayConfig, { TRUSTED_PROXIES: raw })).toEqual([`TRUSTED_PROXIES has "${raw}", which is not an IP address or CIDR range`]);
+  });
+
+  test("TRUSTED_PROXIES defaults to this machine and accepts IPv4, IPv6 and ranges", () => {
+    expect(readGatewayConfig({}).trustedProxies).toEqual(parseIpRangeList("127.0.0.1/8, ::1/128"));
+    expect(readGatewayConfig({ TRUSTED_PROXIES: "10.0.0.0/8, 2001:db8::/32, 192.0.2.1" }).trustedProxies).toHaveLength(3);
   });
 });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { silentLogger } from "@linkgeo/shared";
+import { clientOfRequest, parseIpRangeList, silentLogger } from "@linkgeo/shared";
 import { readJson } from "@linkgeo/shared/testing";
 import { createApp } from "../src/app.ts";
-import { clientAddressOfRequest } from "../src/rate-limit/client-address.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
 import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";
@@ -30,7 +29,7 @@ describe("the gateway app", () => {
       upstreams,
       buckets: new MemoryTokenBuckets(),
       rateLimits: { create: { capacity: 2, perSecond: 1 / 60 } },
-      clientAddressOf: clientAddressOfRequest(["127.0.0.1/8"]),
+      clientOf: clientOfRequest(parseIpRangeList("127.0.0.1/8")),
       upstreamTimeoutMs: 2000,
       log: silentLogger,
       clock: () => new Date(),
@@ -112,7 +111,7 @@ describe("the gateway with an upstream down", () => {
       upstreams,
       buckets: new MemoryTokenBuckets(),
       rateLimits: {},
-      clientAddressOf: () => "127.0.0.1",
+      clientOf: () => ({ address: "127.0.0.1", viaTrustedProxy: true }),
       upstreamTimeoutMs: 1000,
       log: silentLogger,
       clock: () => new Date(),

@@ -18,7 +18,7 @@ async function deadOrigin() {
 
 /** Calls the proxy directly, as the app does once it has read the body. */
 function proxy(request: Request, pool: UpstreamPool, options: Partial<ProxyOptions> = {}) {
-  return proxyRequest(request, { pool, body: null, clientAddress: "203.0.113.9", requestId: "req-1", timeoutMs: 5_000, ...options });
+  return proxyRequest(request, { pool, body: null, clientAddress: "203.0.113.9", viaTrustedProxy: false, requestId: "req-1", timeoutMs: 5_000, ...options });
 }
 
 const unreachable = { error: { code: "upstream_unavailable", message: "the shortener service could not be reached, try again shortly" } };
@@ -78,25 +78,80 @@ describe("proxying a request", () => {
     ]);
   });
 
-  test("appends the client to an X-Forwarded-For chain and keeps the forwarded proto and host", async () => {
-    await using upstream = startFakeUpstream();
-    const request = new Request("http://gateway:8080/Ab3dE9x/", {
-      headers: {
-        host: "gateway:8080",
-        "x-forwarded-for": "198.51.100.1, 198.51.100.2",
-        "x-forwarded-proto": "https",
-        "x-forwarded-host": "sho.rt",
-        "accept-encoding": "gzip",
-      },
+  describe("forwarding headers", () => {
+    const forged = {
+      "x-forwarded-for": "198.51.100.1, 198.51.100.2",
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "evil.example",
+      "x-forwarded-port": "443",
+      "x-real-ip": "198.51.100.3",
+      forwarded: "for=198.51.100.4;host=evil.example",
+    };
+    const forwardingHeaders = (headers: Record<string, string> | undefined) =>
+      Object.fromEntries(Object.entries(headers ?? {}).filter(([name]) => /^(x-forwarded-|x-real-ip$|forwarded$)/.test(name)));
+
+    test("from a client that is no trusted proxy, its own are dropped and the gateway's sent", async () => {
+      await using upstream = startFakeUpstream();
+      const request = new Request("http://gateway:8080/Ab3dE9x/", { headers: { host: "gateway:8080", ...forged } });
+
+      await proxy(request, poolOf([upstream.origin]), { viaTrustedProxy: false });
+
+      expect(forwardingHeaders(upstream.requests[0]?.headers)).toEqual({
+        "x-forwarded-for": "203.0.113.9",
+        "x-forwarded-proto": "http",
+        "x-forwarded-host": "gateway:8080",
+      });
     });
 
-    await proxy(request, poolOf([upstream.origin]));
+    test("from a trusted proxy, its proto and host are kept and the client is the address worked out", async () => {
+      await using upstream = startFakeUpstream();
+      const request = new Request("http://gateway:8080/Ab3dE9x/", { headers: { host: "gateway:8080", ...forged, "x-forwarded-host": "Sho.rt, inner.example" } });
 
-    expect(upstream.requests[0]?.headers).toMatchObject({
-      "x-forwarded-for": "198.51.100.1, 198.51.100.2, 203.0.113.9",
-      "x-forwarded-proto": "https",
-      "x-forwarded-host": "sho.rt",
-      "accept-encoding": "gzip",
+      await proxy(request, poolOf([upstream.origin]), { viaTrustedProxy: true });
+
+      expect(forwardingHeaders(upstream.requests[0]?.headers)).toEqual({
+        "x-forwarded-for": "203.0.113.9",
+        "x-forwarded-proto": "https",
+        "x-forwarded-host": "sho.rt",
+      });
+    });
+
+    test.each([
+      ["a host with a path", { "x-forwarded-host": "evil.example/x" }],
+      ["a host with a user", { "x-forwarded-host": "a@evil.example" }],
+      ["a port out of range", { "x-forwarded-host": "sho.rt:99999" }],
+      ["a proto that is not http(s)", { "x-forwarded-proto": "javascript" }],
+    ])("from a trusted proxy, %s is replaced by the request's own", async (_, headers) => {
+      await using upstream = startFakeUpstream();
+      const request = new Request("http://gateway:8080/Ab3dE9x/", { headers: { host: "gateway:8080", ...headers } });
+
+      await proxy(request, poolOf([upstream.origin]), { viaTrustedProxy: true });
+
+      expect(forwardingHeaders(upstream.requests[0]?.headers)).toEqual({
+        "x-forwarded-for": "203.0.113.9",
+        "x-forwarded-proto": "http",
+        "x-forwarded-host": "gateway:8080",
+      });
+    });
+
+    test.each([
+      [true, "sho.rt"],
+      [false, "gateway:8080"],
+    ])("naming them in Connection cannot strip them (trusted proxy: %p)", async (viaTrustedProxy, host) => {
+      await using upstream = startFakeUpstream();
+      const request = new Request("http://gateway:8080/Ab3dE9x/", {
+        headers: { host: "gateway:8080", connection: "X-Forwarded-Host, X-Forwarded-Proto, X-Forwarded-For", "x-forwarded-host": "sho.rt" },
+      });
+
+      await proxy(request, poolOf([upstream.origin]), { viaTrustedProxy });
+
+      // Without X-Forwarded-Host the shortener would build links on the replica's internal address.
+      // A header named in Connection is meant for the gateway: a trusted proxy's is still believed.
+      expect(forwardingHeaders(upstream.requests[0]?.headers)).toEqual({
+        "x-forwarded-for": "203.0.113.9",
+        "x-forwarded-proto": "http",
+        "x-forwarded-host": host,
+      });
     });
   });
 

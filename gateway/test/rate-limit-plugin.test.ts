@@ -4,7 +4,7 @@ import { readJson } from "@linkgeo/shared/testing";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import { readGatewayConfig, type RateRule } from "../src/config.ts";
-import { clientAddress, clientAddressOfRequest } from "../src/rate-limit/client-address.ts";
+import { clientAddress, clientOfRequest, parseIpRangeList } from "@linkgeo/shared";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { rateLimit, type RateClass, type RateLimitOptions } from "../src/rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "../src/rate-limit/token-bucket.ts";
@@ -22,7 +22,7 @@ function classify(request: Request): RateClass | undefined {
 }
 
 // `app.handle` has no socket: the test names the peer in a header of its own.
-const trustedProxies = ["127.0.0.1/8", "10.0.0.0/8"];
+const trustedProxies = parseIpRangeList("127.0.0.1/8, 10.0.0.0/8");
 const peerFromTestHeader = (request: Request) =>
   clientAddress(request.headers.get("x-test-peer") ?? undefined, request.headers.get("x-forwarded-for"), trustedProxies);
 
@@ -208,11 +208,11 @@ describe("rate limit plugin over a real socket", () => {
 
   function listening(trusted: string[]): ListeningGateway {
     const peers: Array<string | undefined> = [];
-    const addressOf = clientAddressOfRequest(trusted);
+    const clientOf = clientOfRequest(parseIpRangeList(trusted.join(",")));
     const { app } = testApp({
       clientAddressOf: (request: Request, server: Server | null) => {
         peers.push(server?.requestIP(request)?.address);
-        return addressOf(request, server);
+        return clientOf(request, server).address;
       },
     });
     app.listen({ port: 0, hostname: "127.0.0.1" });

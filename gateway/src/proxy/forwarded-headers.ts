@@ -1,30 +1,45 @@
+import { parseHostHeader } from "@linkgeo/shared";
 import { withoutHopByHop } from "./hop-by-hop.ts";
 
 export interface ForwardingFacts {
   /** The client's address as the gateway determined it (trusted proxies considered). */
   clientAddress: string;
+  /** The socket's peer is a trusted proxy, so its X-Forwarded-Proto and -Host are believed. */
+  viaTrustedProxy: boolean;
+  /** The request's own URL (origin-form target and Host, checked by requestTarget()). */
+  url: URL;
   requestId: string;
 }
 
+// Every header that tells a service where a request came from. The gateway
+// writes the ones the services read and drops the rest: a client must not
+// put words in the gateway's mouth.
+const forwardingHeader = /^(x-forwarded-|x-real-ip$|forwarded$)/;
+
 /**
- * The headers an upstream receives: the client's, minus hop-by-hop ones, plus
- * where the request came from. The services build absolute links from
- * X-Forwarded-Proto and X-Forwarded-Host, and log X-Request-Id, so one id
+ * The headers an upstream receives: the client's, minus hop-by-hop ones and
+ * minus any forwarding header, plus the gateway's own account of where the
+ * request came from. The services build absolute links from
+ * X-Forwarded-Proto and X-Forwarded-Host and log X-Request-Id, so one id
  * follows a request through the gateway and the service.
+ *
+ * - X-Forwarded-For is the client's address alone, as the gateway worked it
+ *   out (the walk over trusted proxies is done here, once).
+ * - X-Forwarded-Proto and -Host come from a trusted proxy in front of the
+ *   gateway (TLS is usually ended there) when it sent well-formed ones;
+ *   otherwise from the request itself. They are set after hop-by-hop
+ *   headers are dropped, so naming them in `Connection` cannot remove them.
  */
 export function forwardedRequestHeaders(request: Request, facts: ForwardingFacts): Headers {
   const incoming = request.headers;
   const headers = withoutHopByHop(incoming);
+  for (const name of [...headers.keys()]) if (forwardingHeader.test(name)) headers.delete(name);
 
-  const chain = incoming.get("x-forwarded-for")?.trim();
-  headers.set("x-forwarded-for", chain ? `${chain}, ${facts.clientAddress}` : facts.clientAddress);
-
-  // An incoming value was set by a proxy in front of the gateway (TLS is
-  // usually ended there); without one the gateway is the edge.
-  const url = new URL(request.url);
-  if (!incoming.has("x-forwarded-proto")) headers.set("x-forwarded-proto", url.protocol.slice(0, -1));
-  if (!incoming.has("x-forwarded-host")) headers.set("x-forwarded-host", incoming.get("host") ?? url.host);
-
+  const proxied = facts.viaTrustedProxy ? { proto: firstValue(incoming.get("x-forwarded-proto")), host: parseHostHeader(firstValue(incoming.get("x-forwarded-host"))) } : {};
+  const proto = proxied.proto === "http" || proxied.proto === "https" ? proxied.proto : facts.url.protocol.slice(0, -1);
+  headers.set("x-forwarded-for", facts.clientAddress);
+  headers.set("x-forwarded-proto", proto);
+  headers.set("x-forwarded-host", proxied.host ?? facts.url.host);
   headers.set("x-request-id", facts.requestId);
 
   // The body is sent from a buffer: fetch frames it and sets its own length.
@@ -35,4 +50,8 @@ export function forwardedRequestHeaders(request: Request, facts: ForwardingFacts
   // nothing must get nothing compressed.
   if (!incoming.has("accept-encoding")) headers.set("accept-encoding", "identity");
   return headers;
+}
+
+function firstValue(header: string | null): string | undefined {
+  return header?.split(",")[0]?.trim().toLowerCase() || undefined;
 }

@@ -9,6 +9,8 @@ export interface ProxyOptions {
   /** The request body, already read within the size limit (see readBodyLimited). */
   body: ArrayBuffer | null;
   clientAddress: string;
+  /** The socket's peer is a trusted proxy (its X-Forwarded-Proto and -Host are believed). */
+  viaTrustedProxy: boolean;
   requestId: string;
   /** Until the upstream's response head arrives, retries included. */
   timeoutMs: number;
@@ -32,7 +34,7 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
   // The app's requestTarget() has refused these already; a direct caller gets the same answer.
   if (!target) throw new InvalidRequest("the request needs a path and a valid Host header");
   const method = request.method.toUpperCase();
-  const headers = forwardedRequestHeaders(request, options);
+  const headers = forwardedRequestHeaders(request, { ...options, url: target });
   const body = method === "GET" || method === "HEAD" ? null : options.body;
 
   const deadline = new AbortController();

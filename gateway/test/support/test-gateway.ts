@@ -23,6 +23,7 @@ export function startTestGateway(pool: UpstreamPool, options: { timeoutMs?: numb
           pool,
           body: await readBodyLimited(request, maxBodyBytes),
           clientAddress: server.requestIP(request)?.address ?? "unknown",
+          viaTrustedProxy: false,
           requestId: requestIdOf(request),
           timeoutMs: options.timeoutMs ?? 5_000,
         });

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { clientAddress, unknownClient } from "../src/rate-limit/client-address.ts";
-import { formatIp, parseIp } from "../src/rate-limit/ip-address.ts";
-import { parseIpRange } from "../src/rate-limit/ip-range.ts";
+import { clientAddress, clientOf, unknownClient } from "../src/net/client-address.ts";
+import { formatIp, parseIp } from "../src/net/ip-address.ts";
+import { parseIpRange, parseIpRangeList } from "../src/net/ip-range.ts";
 
 // The gateway's default: the machine itself. Plus a load balancer subnet and an IPv6 proxy range.
-const trusted = ["127.0.0.1/8", "::1/128", "10.0.0.0/8", "2001:db8:cafe::/48"];
+const trusted = parseIpRangeList("127.0.0.1/8, ::1/128, 10.0.0.0/8, 2001:db8:cafe::/48");
 
 describe("clientAddress", () => {
   test.each([
@@ -55,21 +55,31 @@ describe("clientAddress", () => {
   });
 
   test("a single trusted address without a prefix length is that address only", () => {
-    expect(clientAddress("192.0.2.10", "198.51.100.1", ["192.0.2.10"])).toBe("198.51.100.1");
-    expect(clientAddress("192.0.2.11", "198.51.100.1", ["192.0.2.10"])).toBe("192.0.2.11");
+    expect(clientAddress("192.0.2.10", "198.51.100.1", parseIpRangeList("192.0.2.10"))).toBe("198.51.100.1");
+    expect(clientAddress("192.0.2.11", "198.51.100.1", parseIpRangeList("192.0.2.10"))).toBe("192.0.2.11");
   });
 
   test("an IPv4-mapped IPv6 range trusts the IPv4 addresses it covers", () => {
-    expect(clientAddress("192.0.2.10", "198.51.100.1", ["::ffff:192.0.2.0/120"])).toBe("198.51.100.1");
-    expect(clientAddress("192.0.3.10", "198.51.100.1", ["::ffff:192.0.2.0/120"])).toBe("192.0.3.10");
+    expect(clientAddress("192.0.2.10", "198.51.100.1", parseIpRangeList("::ffff:192.0.2.0/120"))).toBe("198.51.100.1");
+    expect(clientAddress("192.0.3.10", "198.51.100.1", parseIpRangeList("::ffff:192.0.2.0/120"))).toBe("192.0.3.10");
   });
 
   test("0.0.0.0/0 trusts every IPv4 hop, so the leftmost entry wins", () => {
-    expect(clientAddress("203.0.113.7", "198.51.100.1, 192.0.2.1", ["0.0.0.0/0"])).toBe("198.51.100.1");
+    expect(clientAddress("203.0.113.7", "198.51.100.1, 192.0.2.1", parseIpRangeList("0.0.0.0/0"))).toBe("198.51.100.1");
   });
 
-  test("throws on a trusted entry that is not an address or range", () => {
-    expect(() => clientAddress("127.0.0.1", null, ["10.0.0.0/33"])).toThrow('"10.0.0.0/33" is not an IP address or CIDR range');
+  test("says whether the socket's peer itself is a trusted proxy", () => {
+    expect(clientOf("10.0.0.5", "198.51.100.1", trusted)).toEqual({ address: "198.51.100.1", viaTrustedProxy: true });
+    expect(clientOf("203.0.113.7", "198.51.100.1", trusted)).toEqual({ address: "203.0.113.7", viaTrustedProxy: false });
+    expect(clientOf(undefined, "198.51.100.1", trusted)).toEqual({ address: unknownClient, viaTrustedProxy: false });
+  });
+
+  test.each(["999.0.0.1", "10.0.0.0/33", "10.0.0.0/8, everyone", "::1/129", "1.2.3.4/8/8"])("a list with %p is refused, naming the bad entry", (raw) => {
+    expect(() => parseIpRangeList(raw)).toThrow(/^has ".*", which is not an IP address or CIDR range$/);
+  });
+
+  test("an empty list trusts nothing", () => {
+    expect(parseIpRangeList(" , ")).toEqual([]);
   });
 });
 

@@ -29,8 +29,25 @@ export function inIpRange(address: IpAddress, range: IpRange): boolean {
   return ((address[fullBytes]! ^ range.base[fullBytes]!) & mask) === 0;
 }
 
-/** A predicate for "in any of these ranges"; throws naming the first entry that is not a range. */
-export function ipRangeMatcher(ranges: readonly string[]): (address: IpAddress) => boolean {
-  const parsed = ranges.map(parseIpRange);
-  return (address) => parsed.some((range) => inIpRange(address, range));
+/** True when `address` is in any of `ranges`. */
+export function inAnyIpRange(address: IpAddress, ranges: readonly IpRange[]): boolean {
+  return ranges.some((range) => inIpRange(address, range));
+}
+
+/**
+ * A comma list of addresses and CIDR ranges, as configuration gives it
+ * (TRUSTED_PROXIES): each entry parsed by `parseIpRange`, the parser the
+ * request path uses, so a list that passed at start cannot fail later. An
+ * empty list is allowed (trust nothing). Throws naming the first bad entry,
+ * in words that complete "NAME …".
+ */
+export function parseIpRangeList(raw: string): IpRange[] {
+  const entries = raw.split(",").map((part) => part.trim()).filter(Boolean);
+  return entries.map((entry) => {
+    try {
+      return parseIpRange(entry);
+    } catch {
+      throw new Error(`has "${entry}", which is not an IP address or CIDR range`);
+    }
+  });
 }
