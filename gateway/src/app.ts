@@ -4,7 +4,8 @@ import type { Server } from "elysia/universal";
 import type { RateRule } from "./config.ts";
 import { docsRoutes, gatewayOwnSpec, type ServiceName } from "./docs/index.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
-import { rateLimit } from "./rate-limit/rate-limit-plugin.ts";
+import { takeLoginAttempt } from "./rate-limit/login-attempts.ts";
+import { rateLimit, type RateClass } from "./rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
 import { routeFor } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
@@ -12,7 +13,7 @@ import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
 export interface GatewayDeps {
   upstreams: Record<ServiceName, UpstreamPool>;
   buckets: TokenBuckets;
-  rateLimits: { create?: RateRule; api?: RateRule; redirect?: RateRule };
+  rateLimits: Partial<Record<RateClass, RateRule>> & { loginPerUser?: RateRule };
   /** Who sent a request: see `clientOfRequest`. */
   clientOf: (request: Request, server: Server | null) => Client;
   upstreamTimeoutMs: number;
@@ -81,6 +82,7 @@ export function createApp(deps: GatewayDeps) {
         if (!target) throw new RouteNotFound();
         // Read (at most 64 KiB) before any upstream sees the request.
         const body = await readBodyLimited(request, maxBodyBytes);
+        if (target.limit === "login" && deps.rateLimits.loginPerUser) await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
         const client = clientOf(request, server);
         return proxyRequest(request, {
           pool: deps.upstreams[target.upstream],

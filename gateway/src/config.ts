@@ -18,8 +18,14 @@ export interface GatewayConfig {
   dnsRefreshMs: number;
   redis: { url: string; db: number } | undefined;
   redisKeyPrefix: string;
-  /** Per client address; undefined: unlimited. */
-  rateLimits: { create: RateRule | undefined; api: RateRule | undefined; redirect: RateRule | undefined };
+  /** Per client address (`loginPerUser`: per admin username); undefined: unlimited. */
+  rateLimits: {
+    create: RateRule | undefined;
+    api: RateRule | undefined;
+    redirect: RateRule | undefined;
+    login: RateRule | undefined;
+    loginPerUser: RateRule | undefined;
+  };
   /** Addresses and CIDR ranges whose X-Forwarded-* headers are believed. */
   trustedProxies: IpRange[];
   production: boolean;
@@ -48,6 +54,8 @@ export function readGatewayConfig(env: Env): GatewayConfig {
         create: rule(vars, "RATE_LIMIT_CREATE", { capacity: 20, perSecond: 20 / 60 }),
         api: rule(vars, "RATE_LIMIT_API", { capacity: 120, perSecond: 2 }),
         redirect: rule(vars, "RATE_LIMIT_REDIRECT", undefined),
+        login: rule(vars, "RATE_LIMIT_LOGIN", { capacity: 10, perSecond: 10 / 60 }),
+        loginPerUser: rule(vars, "RATE_LIMIT_LOGIN_USER", { capacity: 10, perSecond: 30 / 3600 }),
       },
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       production,

@@ -11,7 +11,13 @@ describe("gateway configuration", () => {
       geocoderUrls: ["http://127.0.0.1:3002"],
       upstreamTimeoutMs: 10_000,
       redis: undefined,
-      rateLimits: { create: { capacity: 20, perSecond: 20 / 60 }, api: { capacity: 120, perSecond: 2 }, redirect: undefined },
+      rateLimits: {
+        create: { capacity: 20, perSecond: 20 / 60 },
+        api: { capacity: 120, perSecond: 2 },
+        redirect: undefined,
+        login: { capacity: 10, perSecond: 10 / 60 },
+        loginPerUser: { capacity: 10, perSecond: 30 / 3600 },
+      },
     });
   });
 

@@ -28,7 +28,12 @@ describe("the gateway app", () => {
     app = createApp({
       upstreams,
       buckets: new MemoryTokenBuckets(),
-      rateLimits: { create: { capacity: 2, perSecond: 1 / 60 } },
+      rateLimits: {
+        create: { capacity: 2, perSecond: 1 / 60 },
+        api: { capacity: 20, perSecond: 1 / 60 },
+        login: { capacity: 3, perSecond: 1 / 60 },
+        loginPerUser: { capacity: 2, perSecond: 1 / 60 },
+      },
       clientOf: clientOfRequest(parseIpRangeList("127.0.0.1/8")),
       upstreamTimeoutMs: 2000,
       log: silentLogger,
@@ -95,6 +100,50 @@ describe("the gateway app", () => {
     const redirect = await fetch(`${base}/abc1234`, { redirect: "manual", headers: { "x-forwarded-for": "203.0.113.9" } });
     expect(redirect.status).toBe(302);
     expect(redirect.headers.get("ratelimit-limit")).toBeNull();
+  });
+
+  test("only GET and HEAD on /<code> are redirects: other methods spend the API budget", async () => {
+    const client = { "x-forwarded-for": "203.0.113.20" };
+    for (let i = 0; i < 5; i++) {
+      const followed = await fetch(`${base}/abc1234`, { redirect: "manual", headers: client });
+      expect([followed.status, followed.headers.get("ratelimit-limit")]).toEqual([302, null]);
+    }
+    const methods = ["DELETE", "POST", "PUT", "PATCH", "OPTIONS"];
+    const statuses = [];
+    for (let i = 0; i < 21; i++) statuses.push((await fetch(`${base}/abc1234`, { method: methods[i % methods.length], redirect: "manual", headers: client })).status);
+    // The API budget holds 20: the 21st call is refused, whatever its method.
+    expect(statuses.slice(0, 20).filter((status) => status === 429)).toEqual([]);
+    expect(statuses[20]).toBe(429);
+  });
+
+  test("admin login has its own budget per client address", async () => {
+    const login = (username: string) =>
+      fetch(`${base}/admin/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.30" },
+        body: JSON.stringify({ username, password: "guess" }),
+      });
+    const answers = [await login("a"), await login("b"), await login("c"), await login("d")];
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 429]);
+    expect(answers[3]!.headers.get("ratelimit-limit")).toBe("3");
+    // The API budget of the same client is untouched by logins.
+    expect((await fetch(`${base}/shorten/abc1234/`, { redirect: "manual", headers: { "x-forwarded-for": "203.0.113.30" } })).headers.get("ratelimit-remaining")).toBe("19");
+  });
+
+  test("admin login has a budget per username across client addresses, which the shortener never sees spent", async () => {
+    const before = shortener.requests.length;
+    const login = (username: string, from: string) =>
+      fetch(`${base}/admin/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": from },
+        body: JSON.stringify({ username, password: "guess" }),
+      });
+    const answers = [await login("alice", "198.51.100.1"), await login("alice", "198.51.100.2"), await login("alice", "198.51.100.3")];
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 429]);
+    expect(Number(answers[2]!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await readJson(answers[2]!)).error.code).toBe("rate_limited");
+    expect((await login("bob", "198.51.100.3")).status).toBe(201);
+    expect(shortener.requests.length - before).toBe(3);
   });
 
   test("/ready reports each upstream; /docs/json merges the services' specs", async () => {

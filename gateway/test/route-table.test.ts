@@ -5,6 +5,7 @@ const create: GatewayRoute = { upstream: "shortener", limit: "create" };
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
 const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
+const login: GatewayRoute = { upstream: "shortener", limit: "login" };
 
 describe("routeFor", () => {
   test.each([
@@ -19,7 +20,11 @@ describe("routeFor", () => {
     ["PUT", "/shorten/Ab3dE9x/", shortenerApi],
     ["DELETE", "/shorten/Ab3dE9x", shortenerApi],
     ["POST", "/shorten/Ab3dE9x/", shortenerApi],
-    ["POST", "/admin/login", shortenerApi],
+    ["POST", "/admin/login", login],
+    ["POST", "/admin/login/", login],
+    ["post", "/admin/login", login],
+    ["GET", "/admin/login", shortenerApi],
+    ["POST", "/admin/visits/", shortenerApi],
     ["GET", "/admin/a/b/c", shortenerApi],
     ["GET", "/admin", shortenerApi],
     ["GET", "/reverse-geocode", geocoderApi],
@@ -32,6 +37,12 @@ describe("routeFor", () => {
     ["GET", "/my-alias_1", redirect],
     ["GET", "/shortener", redirect],
     ["GET", "/healthz", redirect],
+    // Only GET and HEAD follow a link; anything else on a code is an API call.
+    ["POST", "/Ab3dE9x", shortenerApi],
+    ["PUT", "/Ab3dE9x/", shortenerApi],
+    ["DELETE", "/Ab3dE9x", shortenerApi],
+    ["OPTIONS", "/Ab3dE9x", shortenerApi],
+    ["PATCH", "/Ab3dE9x", shortenerApi],
   ] as const)("%s %s goes upstream", (method, path, expected) => {
     expect(routeFor(method, path)).toEqual(expected);
   });

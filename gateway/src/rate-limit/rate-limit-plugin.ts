@@ -7,12 +7,12 @@ import { RateLimited } from "./rate-limited.ts";
 import type { BucketDecision, TokenBuckets } from "./token-bucket.ts";
 
 /** The kinds of request that have their own budget. */
-export type RateClass = "create" | "api" | "redirect";
+export type RateClass = "create" | "api" | "redirect" | "login";
 
 export interface RateLimitOptions {
   buckets: TokenBuckets;
   /** A class without a rule is not limited and gets no RateLimit-* headers. */
-  rules: { create?: RateRule; api?: RateRule; redirect?: RateRule };
+  rules: Partial<Record<RateClass, RateRule>>;
   /** Which budget a request draws on; undefined: none (health checks, docs). */
   classify: (request: Request) => RateClass | undefined;
   /** Who the client is; see `clientAddressOfRequest`. */

@@ -1,12 +1,13 @@
 /** Which upstream answers a request, and which rate limit it counts against. */
 export type GatewayRoute = {
   upstream: "shortener" | "geocoder";
-  limit: "create" | "api" | "redirect";
+  limit: "create" | "api" | "redirect" | "login";
 };
 
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 const create: GatewayRoute = { upstream: "shortener", limit: "create" };
 const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
+const login: GatewayRoute = { upstream: "shortener", limit: "login" };
 const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
 
 /** Paths the gateway answers itself (`/docs/*` included); never sent upstream. */
@@ -29,9 +30,14 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
   }
   // The bare `/admin` goes to the shortener too: it is a reserved word, never
   // a short code, so the shortener's 404 is the right answer for it.
-  if (first === "admin") return shortenerApi;
+  if (first === "admin") {
+    // Each try costs the shortener an argon2 verification (~150 ms of CPU): a budget of its own.
+    return rest.length === 1 && rest[0] === "login" && method.toUpperCase() === "POST" ? login : shortenerApi;
+  }
 
   if (rest.length > 0) return undefined;
   if (first === "reverse-geocode" || first === "geocoders") return geocoderApi;
-  return redirect;
+  // Only following a link is a redirect; any other method on `/<code>` is an API call.
+  const upper = method.toUpperCase();
+  return upper === "GET" || upper === "HEAD" ? redirect : shortenerApi;
 }

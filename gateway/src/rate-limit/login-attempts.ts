@@ -1,0 +1,37 @@
+import type { RateRule } from "../config.ts";
+import { RateLimited } from "./rate-limited.ts";
+import type { TokenBuckets } from "./token-bucket.ts";
+
+/**
+ * The second budget of admin login, per username across all client
+ * addresses: a guesser with many addresses still gets only so many tries at
+ * one account. Taken after the body is read (the name is in it) and before
+ * the shortener sees it; a refusal is 429 with Retry-After. A body without a
+ * usable username costs nothing here: the shortener answers it 400.
+ *
+ * The price: someone who knows an admin's name can spend that admin's
+ * budget, which blocks new logins under that name (not tokens already
+ * issued) until it refills. RATE_LIMIT_LOGIN_USER=off turns it off.
+ */
+export async function takeLoginAttempt(buckets: TokenBuckets, rule: RateRule, body: ArrayBuffer | null): Promise<void> {
+  const username = usernameIn(body);
+  if (username === undefined) return;
+  const decision = await buckets.take(`login-user:${keyOf(username)}`, rule);
+  if (!decision.allowed) throw RateLimited.refused(decision, rule);
+}
+
+function usernameIn(body: ArrayBuffer | null): string | undefined {
+  if (body === null) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
+    const username = (parsed as { username?: unknown } | null)?.username;
+    return typeof username === "string" && username !== "" ? username : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// A digest keeps bucket keys short and keeps admin names out of Redis.
+function keyOf(username: string): string {
+  return new Bun.CryptoHasher("sha256").update(username).digest("hex").slice(0, 32);
+}
