@@ -1,4 +1,4 @@
-import { createLogger, keepServingOnUnexpectedErrors, createRedisClient, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import ky from "ky";
 import { createApp } from "./app.ts";
 import { FailSoftCacheLevel } from "./cache/fail-soft-cache-level.ts";

@@ -35,10 +35,10 @@ export function createLogger(options: LoggerOptions): Logger {
       return;
     }
     const extras = Object.entries(fields)
-      .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`)
+      .map(([key, value]) => `${key}=${escapeControls(typeof value === "string" ? value : String(JSON.stringify(value)))}`)
       .join(" ");
     const clockTime = time.toISOString().slice(11, 19);
-    write(`${clockTime} ${level.toUpperCase().padEnd(5)} ${options.service}  ${message}${extras ? "  " + extras : ""}`);
+    write(`${clockTime} ${level.toUpperCase().padEnd(5)} ${options.service}  ${escapeControls(message)}${extras ? "  " + extras : ""}`);
   };
 
   return {
@@ -47,6 +47,17 @@ export function createLogger(options: LoggerOptions): Logger {
     warn: (message, fields) => emit("warn", message, fields),
     error: (message, fields) => emit("error", message, fields),
   };
+}
+
+// C0 and C1 control characters, DEL, and Unicode's line and paragraph
+// separators: text a client chose (a path, a header) must not start a new
+// log line that looks like ours, nor recolour the terminal.
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const shortEscapes: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/** `text` with every control character written as an escape (`\n`, `\u001b`). */
+export function escapeControls(text: string): string {
+  return text.replace(controlCharacter, (c) => shortEscapes[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A logger that keeps nothing: for tests that do not look at logs. */

@@ -1,4 +1,4 @@
-import { createLogger, keepServingOnUnexpectedErrors, createRedisClient, describeError, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { createLogger, createRedisClient, describeError, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { FailSoftLinkCache } from "./cache/fail-soft-link-cache.ts";
 import type { LinkCache } from "./cache/link-cache.ts";

@@ -256,10 +256,40 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       expect(last.previous).toBe(`http://localhost/shorten/?page=2&page_size=2&q=${tag}`);
     });
 
-    test.each(["page=0", "page=abc", "page_size=101", "page_size=0"])("answers 400 for %p", async (query) => {
+    test.each(["page=0", "page=abc", "page_size=101", "page_size=0", "page=1e308", "page=99999999999", "q=a%00b", "q=%1b%5b31m"])("answers 400 for %p", async (query) => {
       const response = await api.request("GET", `/shorten/?${query}`, { headers: { authorization: `Bearer ${api.adminToken()}` } });
       expect(response.status).toBe(400);
       expect((await readJson(response)).error.code).toBe("invalid_request");
+    });
+
+    test.each(["a b", "sho.rt:99999", "[::1", "evil.example/x", "a@evil.example", "\u00e9vil.example"])(
+      "a malformed X-Forwarded-Host %p is ignored: the links use the request's own host",
+      async (forwardedHost) => {
+        const response = await api.request("GET", "/shorten/?page_size=1", {
+          headers: { authorization: `Bearer ${api.adminToken()}`, "x-forwarded-host": forwardedHost, "x-forwarded-proto": "https" },
+        });
+        expect(response.status).toBe(200);
+        const page = await readJson(response);
+        expect(page.results[0].link).toStartWith("https://localhost/");
+        expect(page.next).toStartWith("https://localhost/shorten/?page=2");
+      },
+    );
+  });
+
+  describe("POST /admin/login", () => {
+    test.each([
+      ["a NUL in the username", { username: "ad\u0000min", password: "x" }],
+      ["an escape sequence in the username", { username: "\u001b[31madmin", password: "x" }],
+    ])("answers 400 invalid_request for %s, before the database sees it", async (_, body) => {
+      const response = await api.request("POST", "/admin/login", { json: body });
+      expect(response.status).toBe(400);
+      expect((await readJson(response)).error.code).toBe("invalid_request");
+    });
+
+    test("a NUL in the password is just a wrong password (401)", async () => {
+      const response = await api.request("POST", "/admin/login", { json: { username: "nobody", password: "pass\u0000word" } });
+      expect(response.status).toBe(401);
+      expect((await readJson(response)).error.code).toBe("unauthorized");
     });
   });
 });

@@ -1,5 +1,6 @@
 import { ErrorBody } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
+import { noControlCharacters } from "../http/plain-text.ts";
 import type { AdminLogin } from "./admin-login.ts";
 
 export function adminRoutes({ login }: { login: AdminLogin }) {
@@ -10,7 +11,10 @@ export function adminRoutes({ login }: { login: AdminLogin }) {
       return { token: issued.token, expires_at: issued.expiresAt.toISOString() };
     },
     {
-      body: t.Object({ username: t.String({ minLength: 1, maxLength: 150 }), password: t.String({ minLength: 1, maxLength: 1024 }) }),
+      body: t.Object({
+        username: t.String({ minLength: 1, maxLength: 150, pattern: noControlCharacters }),
+        password: t.String({ minLength: 1, maxLength: 1024 }),
+      }),
       response: {
         200: t.Object({ token: t.String(), expires_at: t.String({ format: "date-time" }) }, { title: "AdminSession" }),
         400: ErrorBody,

@@ -1,27 +1,31 @@
+import { parseHostHeader, requestUrl } from "@linkgeo/shared";
+
 /**
  * Where clients reach this service: PUBLIC_BASE_URL when set, else the
  * origin the gateway forwarded (X-Forwarded-Proto/-Host), else the
- * request's own.
+ * request's own. A forwarded value that is not a plain `http`/`https` or
+ * `host[:port]` is ignored, so it can never end up in a link.
  */
 export function publicOrigin(request: Request, configured: URL | undefined): string {
   if (configured) return configured.origin;
-  const url = new URL(request.url);
-  const proto = firstValue(request.headers.get("x-forwarded-proto")) ?? url.protocol.slice(0, -1);
-  const host = firstValue(request.headers.get("x-forwarded-host")) ?? request.headers.get("host") ?? url.host;
-  return `${proto === "https" ? "https" : "http"}://${host}`;
+  const own = ownUrl(request);
+  const proto = firstValue(request.headers.get("x-forwarded-proto"));
+  const scheme = proto === "https" || proto === "http" ? proto : own.protocol.slice(0, -1);
+  const host = parseHostHeader(firstValue(request.headers.get("x-forwarded-host"))) ?? own.host;
+  return `${scheme}://${host}`;
 }
 
 /** Every host:port this request could have reached us by; a long URL may not point at any. */
 export function ownHosts(request: Request, configured: URL | undefined): ReadonlySet<string> {
-  const hosts = [
-    configured?.host,
-    new URL(request.url).host,
-    request.headers.get("host"),
-    firstValue(request.headers.get("x-forwarded-host")),
-  ];
+  const hosts = [configured?.host, ownUrl(request).host, parseHostHeader(firstValue(request.headers.get("x-forwarded-host")))];
   return new Set(hosts.filter((h): h is string => Boolean(h)).map((h) => h.toLowerCase()));
 }
 
+// requestTarget() answered 400 to any request without a URL before a route ran.
+function ownUrl(request: Request): URL {
+  return requestUrl(request) ?? new URL("http://localhost/");
+}
+
 function firstValue(header: string | null): string | undefined {
-  return header?.split(",")[0]?.trim() || undefined;
+  return header?.split(",")[0]?.trim().toLowerCase() || undefined;
 }

@@ -1,4 +1,5 @@
 import { t, type Static } from "elysia";
+import { noControlCharacters } from "../http/plain-text.ts";
 
 export const LinkRecord = t.Object(
   {
@@ -44,9 +45,10 @@ export const LinkStats = t.Object(
 );
 
 export const LinkListQuery = t.Object({
-  page: t.Optional(t.Integer({ minimum: 1, default: 1 })),
+  // A million pages of 100 is far past any real listing, and keeps the offset a safe integer.
+  page: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   page_size: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  q: t.Optional(t.String({ maxLength: 200, description: "Substring of the code or the long URL, any case" })),
+  q: t.Optional(t.String({ maxLength: 200, pattern: noControlCharacters, description: "Substring of the code or the long URL, any case; no control characters" })),
 });
 
 export const LinkList = t.Object(
