@@ -6,6 +6,7 @@ import { AdminTokens } from "./auth/admin-tokens.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
 import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
+import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
 import type { LinkStore } from "./links/link-store.ts";
 import { redirectRoutes, type RedirectStatus } from "./links/redirect-routes.ts";
 import { generateCode } from "./links/short-code.ts";
@@ -21,6 +22,8 @@ export interface ShortenerDeps {
   log: Logger;
   secretKey: string;
   publicBaseUrl?: URL;
+  /** Which hosts long URLs may not name besides loopback and this service (default: no more). */
+  linkTargets?: Partial<LinkTargetRules>;
   redirectStatus?: RedirectStatus;
   accessLog?: boolean;
   readiness: { required: Record<string, ReadinessCheck>; optional?: Record<string, ReadinessCheck> };
@@ -34,6 +37,7 @@ export function createApp(deps: ShortenerDeps) {
     links: deps.links,
     cache: deps.cache,
     visits: deps.visits,
+    targets: new LinkTargets({ blockPrivate: false, blockedDomains: [], ownAddresses: [], ...deps.linkTargets }),
     clock: deps.clock,
     generateCode: deps.generateCode ?? generateCode,
   });

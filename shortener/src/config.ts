@@ -1,4 +1,5 @@
 import { parseRedisUrl, parseUrl, readConfig, type Env, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import { parseDomainList } from "./links/link-targets.ts";
 import type { RedirectStatus } from "./links/redirect-routes.ts";
 import { defaultSqlitePath, parseDatabaseUrl, type DatabaseTarget } from "./storage/database-target.ts";
 
@@ -14,6 +15,10 @@ export interface ShortenerConfig {
   secretKeyGenerated: boolean;
   publicBaseUrl: URL | undefined;
   redirectStatus: RedirectStatus;
+  /** Refuse long URLs naming private addresses and private-network names. */
+  blockPrivateTargets: boolean;
+  /** Domains (and their subdomains) long URLs may not name. */
+  blockedDomains: string[];
   production: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -37,6 +42,8 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       secretKeyGenerated: secret === undefined,
       publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
       redirectStatus: Number(vars.oneOf("REDIRECT_STATUS", ["301", "302", "307", "308"], "302")) as RedirectStatus,
+      blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
+      blockedDomains: vars.parsed("BLOCKED_DOMAINS", parseDomainList) ?? [],
       production,
       logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
       logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),

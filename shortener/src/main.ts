@@ -1,4 +1,5 @@
 import { createLogger, createRedisClient, describeError, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { networkInterfaces } from "node:os";
 import { createApp } from "./app.ts";
 import { FailSoftLinkCache } from "./cache/fail-soft-link-cache.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
@@ -37,6 +38,12 @@ const app = createApp({
   log,
   secretKey: config.secretKey,
   publicBaseUrl: config.publicBaseUrl,
+  linkTargets: {
+    blockPrivate: config.blockPrivateTargets,
+    blockedDomains: config.blockedDomains,
+    // A replica's own address, as the gateway reaches it, is this service too.
+    ownAddresses: Object.values(networkInterfaces()).flatMap((addresses) => (addresses ?? []).map((a) => a.address)),
+  },
   redirectStatus: config.redirectStatus,
   accessLog: config.accessLog,
   readiness: { required: { database: () => database.ping() }, optional: redis ? { cache: () => cache.ping() } : {} },

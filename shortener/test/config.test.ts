@@ -32,6 +32,21 @@ describe("shortener configuration", () => {
     expect(config.port).toBe(4000);
   });
 
+  test("blocks nothing more than loopback and itself unless asked", () => {
+    expect(readShortenerConfig({})).toMatchObject({ blockPrivateTargets: false, blockedDomains: [] });
+    expect(readShortenerConfig({ BLOCK_PRIVATE_TARGETS: "true", BLOCKED_DOMAINS: "Evil.Example, spam.example." })).toMatchObject({
+      blockPrivateTargets: true,
+      blockedDomains: ["evil.example", "spam.example"],
+    });
+  });
+
+  test("refuses a bad BLOCK_PRIVATE_TARGETS or BLOCKED_DOMAINS at start", () => {
+    expect(configProblems(readShortenerConfig, { BLOCK_PRIVATE_TARGETS: "yes", BLOCKED_DOMAINS: "evil.example/x" })).toEqual([
+      'BLOCK_PRIVATE_TARGETS must be one of true, false (got "yes")',
+      'BLOCKED_DOMAINS has "evil.example/x", which is not a domain name',
+    ]);
+  });
+
   test.each([
     ["sqlite:///data/links.db", "data/links.db"],
     ["sqlite:////var/lib/links.db", "/var/lib/links.db"],

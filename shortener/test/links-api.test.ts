@@ -90,6 +90,29 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
     });
 
     test.each([
+      "http://localhost:8080/x/",
+      "http://0.0.0.0:8080/x",
+      "http://127.0.0.2:8080/x",
+      "http://localhost.:8080/x",
+      "http://[::ffff:127.0.0.1]:8080/x",
+      "http://0x7f.1/x",
+      "https://SHO.RT./x",
+      "https://sho.rt:443/x",
+    ])("refuses a link back to the service spelled %p, on create and on update", async (longUrl) => {
+      const forwarded = { "x-forwarded-host": "sho.rt", "x-forwarded-proto": "https" };
+      const created = await api.request("POST", "/shorten/", { json: { long_url: longUrl }, headers: forwarded });
+      expect(created.status).toBe(400);
+      expect((await readJson(created)).error).toEqual({ code: "invalid_url", message: "long_url must not point at this service" });
+      const link = await api.createLink();
+      const updated = await api.request("PUT", `/shorten/${link.short_url}/`, {
+        json: { long_url: longUrl },
+        headers: { ...forwarded, authorization: `Bearer ${link.manage_token}` },
+      });
+      expect(updated.status).toBe(400);
+      expect((await readJson(updated)).error.code).toBe("invalid_url");
+    });
+
+    test.each([
       ["malformed JSON", '{"long_url":', "not valid JSON"],
       ["a missing long_url", "{}", "long_url"],
       ["a number for long_url", '{"long_url": 5}', "long_url"],

@@ -36,7 +36,7 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl }: LinkRoutesDeps
         const { link, manageToken } = await links.create({
           longUrl: body.long_url,
           alias: body.short_url,
-          ownHosts: ownHosts(request, publicBaseUrl),
+          requestHosts: ownHosts(request, publicBaseUrl),
         });
         set.status = 201;
         set.headers.location = `/shorten/${link.code}/`;

@@ -6,6 +6,7 @@ import type { VisitCounter } from "../visits/visit-counter.ts";
 import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound } from "./link-errors.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
 import type { Link } from "./link.ts";
+import type { LinkTargets } from "./link-targets.ts";
 import { checkLongUrl } from "./long-url.ts";
 import { aliasProblem, couldBeCode, isReserved } from "./short-code.ts";
 
@@ -16,6 +17,7 @@ export interface LinkServiceDeps {
   links: LinkStore;
   cache: LinkCache;
   visits: VisitCounter;
+  targets: LinkTargets;
   clock: () => Date;
   generateCode: () => string;
   recentCodes?: RecentCodes;
@@ -29,8 +31,8 @@ export class LinkService {
     this.recentCodes = deps.recentCodes ?? new RecentCodes();
   }
 
-  async create(input: { longUrl: string; alias?: string; ownHosts: ReadonlySet<string> }): Promise<{ link: Link; manageToken: string }> {
-    const longUrl = this.validUrl(input.longUrl, input.ownHosts);
+  async create(input: { longUrl: string; alias?: string; requestHosts: Iterable<string> }): Promise<{ link: Link; manageToken: string }> {
+    const longUrl = this.validUrl(input.longUrl, input.requestHosts);
     if (input.alias !== undefined) {
       const problem = aliasProblem(input.alias);
       if (problem) throw InvalidAlias.because(problem);
@@ -59,8 +61,8 @@ export class LinkService {
     return link;
   }
 
-  async update(code: string, rawUrl: string, credential: Credential, ownHosts: ReadonlySet<string>): Promise<Link> {
-    const longUrl = this.validUrl(rawUrl, ownHosts);
+  async update(code: string, rawUrl: string, credential: Credential, requestHosts: Iterable<string>): Promise<Link> {
+    const longUrl = this.validUrl(rawUrl, requestHosts);
     this.authorize(await this.get(code), credential);
     const updated = await this.deps.links.updateLongUrl(code, longUrl, this.deps.clock());
     if (!updated) throw LinkNotFound.for(code);
@@ -107,10 +109,13 @@ export class LinkService {
     return this.deps.links.list({ offset: (query.page - 1) * query.pageSize, limit: query.pageSize, search: query.search });
   }
 
-  private validUrl(raw: string, ownHosts: ReadonlySet<string>): string {
-    const check = checkLongUrl(raw, ownHosts);
+  /** The normalised long URL, or InvalidUrl; `requestHosts` are the hosts the request came by (never a target). */
+  private validUrl(raw: string, requestHosts: Iterable<string>): string {
+    const check = checkLongUrl(raw);
     if (!check.ok) throw InvalidUrl.because(check.reason);
-    return check.url;
+    const refusal = this.deps.targets.refusal(check.url, requestHosts);
+    if (refusal) throw InvalidUrl.because(refusal);
+    return check.url.href;
   }
 
   private authorize(link: Link, credential: Credential): void {
