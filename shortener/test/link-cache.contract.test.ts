@@ -34,6 +34,25 @@ describe.each([
     expect(await cache.get("c-kept")).toBe("https://example.com/kept");
   });
 
+  test("fill writes only where nothing is cached: never over a newer URL or a deleted link", async () => {
+    await cache.fill("c-fill", "https://example.com/read");
+    expect(await cache.get("c-fill")).toBe("https://example.com/read");
+    await cache.set("c-newer", "https://example.com/written");
+    await cache.fill("c-newer", "https://example.com/read-before-the-write");
+    expect(await cache.get("c-newer")).toBe("https://example.com/written");
+    await cache.markDeleted("c-gone");
+    await cache.fill("c-gone", "https://example.com/read-before-the-delete");
+    expect(await cache.get("c-gone")).toBeNull();
+  });
+
+  test("markDeleted leaves a tombstone over a cached URL, which a new link's set replaces", async () => {
+    await cache.set("c-del", "https://example.com/old");
+    await cache.markDeleted("c-del");
+    expect(await cache.get("c-del")).toBeNull();
+    await cache.set("c-del", "https://example.com/recreated");
+    expect(await cache.get("c-del")).toBe("https://example.com/recreated");
+  });
+
   test("set replaces a remembered miss; forget drops either", async () => {
     await cache.markMissing("c-late");
     await cache.set("c-late", "https://example.com/late");
@@ -73,6 +92,8 @@ describe("fail-soft cache", () => {
     const started = performance.now();
     expect(await cache.get("k")).toBeUndefined();
     await cache.set("k", "https://example.com/other");
+    await cache.fill("k", "https://example.com/other");
+    await cache.markDeleted("k");
     await cache.forget("k");
     expect(performance.now() - started).toBeLessThan(2000);
     expect(warnings).toEqual(["cache unavailable, using the database alone"]);

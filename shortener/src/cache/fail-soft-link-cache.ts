@@ -21,8 +21,14 @@ export class FailSoftLinkCache implements LinkCache {
   set(code: string, longUrl: string) {
     return this.guard("set", () => this.inner.set(code, longUrl), undefined);
   }
+  fill(code: string, longUrl: string) {
+    return this.guard("fill", () => this.inner.fill(code, longUrl), undefined);
+  }
   markMissing(code: string) {
     return this.guard("markMissing", () => this.inner.markMissing(code), undefined);
+  }
+  markDeleted(code: string) {
+    return this.guard("markDeleted", () => this.inner.markDeleted(code), undefined);
   }
   forget(code: string) {
     return this.guard("forget", () => this.inner.forget(code), undefined);

@@ -28,8 +28,16 @@ export class MemoryLinkCache implements LinkCache {
     this.put(code, longUrl, linkTtlSeconds);
   }
 
+  async fill(code: string, longUrl: string): Promise<void> {
+    if ((await this.get(code)) === undefined) this.put(code, longUrl, linkTtlSeconds);
+  }
+
   async markMissing(code: string): Promise<void> {
     if ((await this.get(code)) === undefined) this.put(code, null, missingTtlSeconds);
+  }
+
+  async markDeleted(code: string): Promise<void> {
+    this.put(code, null, linkTtlSeconds);
   }
 
   async forget(code: string): Promise<void> {

@@ -18,9 +18,19 @@ export class RedisLinkCache implements LinkCache {
     await this.redis.set(`link:${code}`, longUrl, "EX", linkTtlSeconds);
   }
 
+  async fill(code: string, longUrl: string): Promise<void> {
+    // NX: a writer's newer value, or a deleted link's tombstone, stays.
+    await this.redis.set(`link:${code}`, longUrl, "EX", linkTtlSeconds, "NX");
+  }
+
   async markMissing(code: string): Promise<void> {
     // NX: a link created meanwhile has already written its URL; keep it.
     await this.redis.set(`link:${code}`, missing, "EX", missingTtlSeconds, "NX");
+  }
+
+  async markDeleted(code: string): Promise<void> {
+    // As long as a URL would live: a reader's late fill (at most that late) finds it and stays out.
+    await this.redis.set(`link:${code}`, missing, "EX", linkTtlSeconds);
   }
 
   async forget(code: string): Promise<void> {

@@ -73,7 +73,7 @@ export class LinkService {
   async delete(code: string, credential: Credential): Promise<void> {
     this.authorize(await this.get(code), credential);
     await this.deps.links.delete(code);
-    await this.deps.cache.forget(code);
+    await this.deps.cache.markDeleted(code);
   }
 
   /** Counts a redirect; resolves with the URL to send the visitor to once the count is durable. */
@@ -89,7 +89,10 @@ export class LinkService {
       void this.deps.cache.markMissing(code);
       throw LinkNotFound.for(code);
     }
-    if (!skipCache && cached !== longUrl) void this.deps.cache.set(code, longUrl);
+    // The database's answer may already be older than a write that landed meanwhile: fill only a
+    // miss, and drop an entry that disagrees rather than overwrite it (see LinkCache).
+    if (!skipCache && cached === undefined) void this.deps.cache.fill(code, longUrl);
+    else if (!skipCache && cached !== longUrl) void this.deps.cache.forget(code);
     this.recentCodes.add(code);
     return longUrl;
   }
@@ -101,7 +104,7 @@ export class LinkService {
     if (cached === null) throw LinkNotFound.for(code);
     if (cached !== undefined) return cached;
     const link = await this.get(code);
-    void this.deps.cache.set(code, link.longUrl);
+    void this.deps.cache.fill(code, link.longUrl);
     return link.longUrl;
   }
 
