@@ -1,5 +1,6 @@
 import { parseRedisUrl, parseUrl, readConfig, type Env, type LogFormat, type LogLevel } from "@linkgeo/shared";
 import { parseDomainList } from "./links/link-targets.ts";
+import { defaultDatabaseTimeoutMs } from "./storage/database-deadline.ts";
 import type { RedirectStatus } from "./links/redirect-routes.ts";
 import { defaultSqlitePath, parseDatabaseUrl, type DatabaseTarget } from "./storage/database-target.ts";
 
@@ -7,6 +8,8 @@ export interface ShortenerConfig {
   port: number;
   hostname: string;
   database: DatabaseTarget;
+  /** How long one database call may take before the request is answered 503. */
+  databaseTimeoutMs: number;
   /** Absent: an in-process cache (single instance only). */
   redis: { url: string; db: number } | undefined;
   redisKeyPrefix: string;
@@ -36,6 +39,7 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       port: vars.integer("PORT", 3001, { min: 0, max: 65535 }),
       hostname: vars.string("HOST", "0.0.0.0"),
       database: vars.parsed("DATABASE_URL", parseDatabaseUrl) ?? { engine: "sqlite", path: defaultSqlitePath },
+      databaseTimeoutMs: vars.integer("DATABASE_TIMEOUT_MS", defaultDatabaseTimeoutMs, { min: 100, max: 60_000 }),
       redis: vars.parsed("REDIS_URL", parseRedisUrl),
       redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", "shortener:"),
       secretKey: secret ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),

@@ -15,7 +15,7 @@ const log = createLogger({ service: "shortener", level: config.logLevel, format:
 keepServingOnUnexpectedErrors(log);
 if (config.secretKeyGenerated) log.warn("ELYSIA_SECRET_KEY is not set: using a random key, admin tokens will not survive a restart");
 
-const database = await openDatabase(config.database).catch((error) => {
+const database = await openDatabase(config.database, { timeoutMs: config.databaseTimeoutMs }).catch((error) => {
   log.error("cannot open the database", { engine: config.database.engine, error: describeError(error) });
   process.exit(1);
 });
@@ -26,7 +26,7 @@ const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: con
 const cache: LinkCache = redis ? new RedisLinkCache(redis) : new MemoryLinkCache();
 
 const clock = () => new Date();
-const visits = new VisitCounter(database.links, clock);
+const visits = new VisitCounter(database.links, clock, { timeoutMs: config.databaseTimeoutMs });
 let accepting = true;
 
 const app = createApp({

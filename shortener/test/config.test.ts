@@ -32,6 +32,12 @@ describe("shortener configuration", () => {
     expect(config.port).toBe(4000);
   });
 
+  test("DATABASE_TIMEOUT_MS: 3 s by default, from 100 ms to 60 s", () => {
+    expect(readShortenerConfig({}).databaseTimeoutMs).toBe(3000);
+    expect(readShortenerConfig({ DATABASE_TIMEOUT_MS: "500" }).databaseTimeoutMs).toBe(500);
+    expect(configProblems(readShortenerConfig, { DATABASE_TIMEOUT_MS: "50" })).toEqual(['DATABASE_TIMEOUT_MS must be a whole number from 100 to 60000 (got "50")']);
+  });
+
   test("blocks nothing more than loopback and itself unless asked", () => {
     expect(readShortenerConfig({})).toMatchObject({ blockPrivateTargets: false, blockedDomains: [] });
     expect(readShortenerConfig({ BLOCK_PRIVATE_TARGETS: "true", BLOCKED_DOMAINS: "Evil.Example, spam.example." })).toMatchObject({

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { waitFor } from "@linkgeo/shared/testing";
 import type { LinkStore } from "../src/links/link-store.ts";
+import { DatabaseTimeout } from "../src/storage/database-deadline.ts";
 import { VisitCounter } from "../src/visits/visit-counter.ts";
 
 /** A store that remembers each batch it was given and answers for codes it knows. */
@@ -53,7 +55,7 @@ describe("VisitCounter", () => {
   test("caps the number of codes per write", async () => {
     const known = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`c${i}`, `https://x.example/${i}`]));
     const { store, batches } = recordingStore(known);
-    const counter = new VisitCounter(store, clock, 2);
+    const counter = new VisitCounter(store, clock, { maxCodesPerBatch: 2 });
     await Promise.all(Object.keys(known).map((code) => counter.visit(code)));
     expect(batches.map((b) => Object.keys(b).length)).toEqual([2, 2, 1]);
   });
@@ -65,5 +67,66 @@ describe("VisitCounter", () => {
     void counter.visit("a");
     await counter.drain();
     expect(batches).toEqual([{ a: 2 }]);
+  });
+
+  describe("when the database hangs", () => {
+    /** A store whose first write hangs until released, then reports whether it was told to give up. */
+    function hangingStore() {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const seen: Array<{ counts: Record<string, number>; abortedWhenItReturned?: boolean }> = [];
+      const store: Pick<LinkStore, "recordVisits"> = {
+        async recordVisits(counts, _at, deadline) {
+          const call: (typeof seen)[number] = { counts: Object.fromEntries(counts) };
+          seen.push(call);
+          if (seen.length === 1) {
+            await released;
+            call.abortedWhenItReturned = deadline?.aborted;
+            if (deadline?.aborted) throw deadline.reason; // what the stores do: no commit past the deadline
+          }
+          return new Map([...counts.keys()].map((code) => [code, `https://${code}.example/`]));
+        },
+      };
+      return { store, seen, release };
+    }
+
+    test("a write past its deadline fails its visits, the store is told so, and the next write goes out at once", async () => {
+      const { store, seen, release } = hangingStore();
+      const counter = new VisitCounter(store, clock, { timeoutMs: 50 });
+      const hung = counter.visit("a").catch((error) => error);
+      expect(await hung).toBeInstanceOf(DatabaseTimeout);
+      // The hung write is still out; the counter is not stuck behind it.
+      expect(await counter.visit("b")).toBe("https://b.example/");
+      release();
+      await waitFor("the hung write to return", () => seen[0]!.abortedWhenItReturned !== undefined);
+      expect(seen).toEqual([{ counts: { a: 1 }, abortedWhenItReturned: true }, { counts: { b: 1 } }]);
+    });
+
+    test("visits that waited past the deadline before their write left fail without being sent", async () => {
+      const { store, seen, release } = hangingStore();
+      let now = 0;
+      const counter = new VisitCounter(store, clock, { timeoutMs: 50, now: () => now });
+      const first = counter.visit("a").catch((error) => error);
+      await waitFor("the first write to be out", () => seen.length === 1);
+      const queued = counter.visit("queued").catch((error) => error);
+      // By the time the hung write fails, the queued visit has waited longer than the deadline.
+      now += 50;
+      expect(await first).toBeInstanceOf(DatabaseTimeout);
+      expect(await queued).toBeInstanceOf(DatabaseTimeout);
+      release();
+      expect(seen.map((call) => call.counts)).toEqual([{ a: 1 }]);
+    });
+
+    test("refuses more visits than it may hold at once with a 503, instead of piling them up", async () => {
+      const { store, release } = hangingStore();
+      const counter = new VisitCounter(store, clock, { timeoutMs: 10_000, maxWaiting: 3 });
+      const held = [counter.visit("a"), counter.visit("a"), counter.visit("b")];
+      const refused = await counter.visit("c").catch((error) => error);
+      expect(refused).toMatchObject({ status: 503, code: "service_unavailable" });
+      release();
+      await Promise.all(held);
+      // Room again once those are written.
+      expect(await counter.visit("c")).toBe("https://c.example/");
+    });
   });
 });

@@ -9,3 +9,4 @@ export * from "./test-postgres.ts";
 export * from "./test-redis.ts";
 export * from "./wait-for.ts";
 export * from "./raw-http.ts";
+export * from "./tcp-proxy.ts";

@@ -28,9 +28,11 @@ export interface LinkStore {
   /**
    * Adds `counts` to each link's access count in one durable write and
    * returns the current long URL of each link that exists. Concurrent calls
-   * from any number of processes never lose an increment.
+   * from any number of processes never lose an increment. Once `deadline`
+   * has aborted the write must not commit (its callers have been told it
+   * failed); only a commit already sent when it aborts may still land.
    */
-  recordVisits(counts: ReadonlyMap<string, number>, at: Date): Promise<Map<string, string>>;
+  recordVisits(counts: ReadonlyMap<string, number>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>>;
   list(query: LinkQuery): Promise<LinkPage>;
 }
 

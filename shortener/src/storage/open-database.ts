@@ -8,6 +8,7 @@ import { migrate as migrateSqlite } from "drizzle-orm/bun-sqlite/migrator";
 import postgres from "postgres";
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
+import { defaultDatabaseTimeoutMs, storesWithDeadline } from "./database-deadline.ts";
 import type { DatabaseTarget } from "./database-target.ts";
 import { PostgresAdminStore } from "./postgres/postgres-admin-store.ts";
 import { PostgresLinkStore } from "./postgres/postgres-link-store.ts";
@@ -28,14 +29,27 @@ const migrationsFolder = (engine: string) => new URL(`./${engine}/migrations`, i
 // Any fixed number works; it only has to be the same in every replica.
 const migrationLockId = 7_202_611;
 
-/** Connects, applies pending migrations, and returns the stores. */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.engine === "postgres" ? openPostgres(target.url) : openSqlite(target.path);
+export interface OpenDatabaseOptions {
+  /** Deadline of every call (DATABASE_TIMEOUT_MS); see `storesWithDeadline`. */
+  timeoutMs?: number;
 }
 
-async function openPostgres(url: string): Promise<Database> {
+/** Connects, applies pending migrations, and returns the stores, every call bounded by the deadline. */
+export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
+  const timeoutMs = options.timeoutMs ?? defaultDatabaseTimeoutMs;
+  const database = target.engine === "postgres" ? await openPostgres(target.url, timeoutMs) : await openSqlite(target.path);
+  return { ...database, ...storesWithDeadline(database, timeoutMs) };
+}
+
+async function openPostgres(url: string, timeoutMs: number): Promise<Database> {
   await applyPostgresMigrations(url);
-  const client = postgres(url, { max: 10, connect_timeout: 5, onnotice: () => {} });
+  const client = postgres(url, {
+    max: 10,
+    connect_timeout: 5,
+    onnotice: () => {},
+    // The server gives up too, so a statement stuck behind a lock frees its connection.
+    connection: { statement_timeout: timeoutMs },
+  });
   const db = drizzlePostgres(client);
   const links = new PostgresLinkStore(db, client);
   return {
@@ -43,7 +57,7 @@ async function openPostgres(url: string): Promise<Database> {
     links,
     admins: new PostgresAdminStore(db),
     ping: () => links.ping(),
-    close: () => client.end({ timeout: 5 }),
+    close: () => links.end(),
   };
 }
 

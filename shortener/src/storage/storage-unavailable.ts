@@ -2,7 +2,8 @@ import { ServiceUnavailable } from "@linkgeo/shared";
 
 // Errors that mean "the database cannot be reached right now", from
 // postgres.js, the OS and Postgres itself (57P0x: shutting down, 53300: too
-// many connections), and SQLite's lock timeout.
+// many connections, 57014: our statement_timeout), SQLite's lock timeout,
+// and our own deadline (DatabaseTimeout).
 const unavailableCodes = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -17,7 +18,9 @@ const unavailableCodes = new Set([
   "57P02",
   "57P03",
   "53300",
+  "57014",
   "SQLITE_BUSY",
+  "DATABASE_TIMEOUT",
 ]);
 
 /** A 503 for errors that mean the database is unreachable; undefined for anything else. */

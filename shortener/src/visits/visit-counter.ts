@@ -1,4 +1,6 @@
 import type { LinkStore } from "../links/link-store.ts";
+import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDeadline } from "../storage/database-deadline.ts";
+import { VisitsBacklogFull } from "./visit-errors.ts";
 
 interface Waiter {
   resolve: (longUrl: string | null) => void;
@@ -8,6 +10,22 @@ interface Waiter {
 interface PendingCode {
   count: number;
   waiters: Waiter[];
+  /** When its first visit came (`now()`): how long the oldest has waited. */
+  since: number;
+}
+
+export interface VisitCounterOptions {
+  /** Codes per write. Default 1,000. */
+  maxCodesPerBatch?: number;
+  /** The deadline of one write (DATABASE_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /**
+   * Visits waiting to be written, at most; more are refused at once (503)
+   * rather than piling up in memory while the database hangs. Default 100,000.
+   */
+  maxWaiting?: number;
+  /** Milliseconds on a monotonic clock, for how long visits have waited; tests pass one they move. */
+  now?: () => number;
 }
 
 /**
@@ -16,36 +34,55 @@ interface PendingCode {
  * the process is killed right after. Visits that arrive while a write is in
  * flight are merged into the next one (per code), so a busy link costs one
  * row update per batch, not one per request.
+ *
+ * A write that has not come back by its deadline fails its visits
+ * (DatabaseTimeout: 503) and the store is told not to commit it; the next
+ * batch goes out at once. Visits that have waited past the deadline before
+ * their batch left fail without being sent. So a visit waits at most twice
+ * the deadline, and a visit whose client saw an error is never counted,
+ * unless its COMMIT was already on its way.
  */
 export class VisitCounter {
   private readonly pending = new Map<string, PendingCode>();
   private flushing: Promise<void> | null = null;
   private scheduled = false;
+  private waiting = 0;
+  private readonly maxCodesPerBatch: number;
+  private readonly timeoutMs: number;
+  private readonly maxWaiting: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly store: Pick<LinkStore, "recordVisits">,
     private readonly clock: () => Date,
-    private readonly maxCodesPerBatch = 1000,
-  ) {}
+    options: VisitCounterOptions = {},
+  ) {
+    this.maxCodesPerBatch = options.maxCodesPerBatch ?? 1000;
+    this.timeoutMs = options.timeoutMs ?? defaultDatabaseTimeoutMs;
+    this.maxWaiting = options.maxWaiting ?? 100_000;
+    this.now = options.now ?? (() => performance.now());
+  }
 
   /**
    * Counts one visit of `code`. Resolves, once the count is durable, with
    * the link's current long URL, or null when there is no such link.
    */
   visit(code: string): Promise<string | null> {
+    if (this.waiting >= this.maxWaiting) return Promise.reject(new VisitsBacklogFull(this.maxWaiting));
     return new Promise((resolve, reject) => {
       let entry = this.pending.get(code);
       if (!entry) {
-        entry = { count: 0, waiters: [] };
+        entry = { count: 0, waiters: [], since: this.now() };
         this.pending.set(code, entry);
       }
       entry.count += 1;
       entry.waiters.push({ resolve, reject });
+      this.waiting++;
       this.schedule();
     });
   }
 
-  /** Resolves when every visit taken so far has been written (graceful shutdown). */
+  /** Resolves when every visit taken so far has been written or has failed (graceful shutdown). */
   async drain(): Promise<void> {
     while (this.scheduled || this.flushing) {
       await (this.flushing ?? Bun.sleep(1));
@@ -66,28 +103,34 @@ export class VisitCounter {
   private async flushUntilEmpty(): Promise<void> {
     while (this.pending.size > 0) {
       const batch = this.takeBatch();
+      if (batch.size === 0) continue;
       try {
         const counts = new Map([...batch].map(([code, entry]) => [code, entry.count]));
-        const longUrls = await this.store.recordVisits(counts, this.clock());
-        for (const [code, entry] of batch) {
-          const longUrl = longUrls.get(code) ?? null;
-          for (const waiter of entry.waiters) waiter.resolve(longUrl);
-        }
+        const longUrls = await withDeadline(this.timeoutMs, (deadline) => this.store.recordVisits(counts, this.clock(), deadline));
+        for (const [code, entry] of batch) this.settle(entry, (waiter) => waiter.resolve(longUrls.get(code) ?? null));
       } catch (error) {
-        // Nothing of this batch was committed; its callers answer with an error.
-        for (const entry of batch.values()) for (const waiter of entry.waiters) waiter.reject(error);
+        // Nothing of this batch was committed (or, past the deadline, will be); its callers answer with an error.
+        for (const entry of batch.values()) this.settle(entry, (waiter) => waiter.reject(error));
       }
     }
     this.flushing = null;
   }
 
+  /** The next batch; codes that already waited past the deadline fail here, unsent. */
   private takeBatch(): Map<string, PendingCode> {
     const batch = new Map<string, PendingCode>();
+    const now = this.now();
     for (const [code, entry] of this.pending) {
       if (batch.size === this.maxCodesPerBatch) break;
-      batch.set(code, entry);
       this.pending.delete(code);
+      if (now - entry.since >= this.timeoutMs) this.settle(entry, (waiter) => waiter.reject(new DatabaseTimeout(this.timeoutMs)));
+      else batch.set(code, entry);
     }
     return batch;
+  }
+
+  private settle(entry: PendingCode, answer: (waiter: Waiter) => void): void {
+    this.waiting -= entry.waiters.length;
+    for (const waiter of entry.waiters) answer(waiter);
   }
 }

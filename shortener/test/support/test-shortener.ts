@@ -22,8 +22,10 @@ export interface TestShortener extends AsyncDisposable {
 
 export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links" | "admins" | "visits">> {
   engine?: "sqlite" | "postgres";
-  /** Share another test shortener's database (two replicas). */
+  /** Share another test shortener's database (two replicas), or one opened by the test. */
   database?: Database;
+  /** The VisitCounter's deadline per write (DATABASE_TIMEOUT_MS). */
+  databaseTimeoutMs?: number;
 }
 
 /** The real app on a real database (SQLite in memory by default, or a fresh Postgres database). */
@@ -37,7 +39,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     }));
   const clock = options.clock ?? (() => new Date());
   const cache = options.cache ?? new MemoryLinkCache();
-  const visits = new VisitCounter(db.links, clock);
+  const visits = new VisitCounter(db.links, clock, { timeoutMs: options.databaseTimeoutMs });
   const app = createApp({
     log: silentLogger,
     secretKey: testSecretKey,

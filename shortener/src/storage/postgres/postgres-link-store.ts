@@ -6,6 +6,8 @@ import type { Link, NewLink } from "../../links/link.ts";
 import { links } from "./schema.ts";
 
 export class PostgresLinkStore implements LinkStore {
+  private ended = false;
+
   constructor(
     private readonly db: PostgresJsDatabase,
     private readonly client: Sql,
@@ -35,23 +37,46 @@ export class PostgresLinkStore implements LinkStore {
     return rows.length > 0;
   }
 
-  async recordVisits(counts: ReadonlyMap<string, number>, at: Date): Promise<Map<string, string>> {
-    // The hot path, written with postgres.js directly as prepared statements.
+  async recordVisits(counts: ReadonlyMap<string, number>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>> {
+    // One transaction on a connection of its own, whose COMMIT is sent only
+    // if the update came back before the deadline: a batch whose callers were
+    // told it failed (a hung database) must not count once the database wakes.
+    // postgres.js refuses queries once ended, but reserve() still hands out a connection.
+    if (this.ended) throw Object.assign(new Error("the database client has been closed"), { code: "CONNECTION_ENDED" });
+    const tx = await this.client.reserve();
+    try {
+      if (deadline?.aborted) throw deadline.reason;
+      // BEGIN and the update leave together (postgres.js pipelines them on
+      // one connection): the deadline costs one round trip, the COMMIT.
+      const [, rows] = await Promise.all([tx`BEGIN`.execute(), this.countVisits(tx, counts, at).execute()]);
+      if (deadline?.aborted) throw deadline.reason;
+      await tx`COMMIT`;
+      return new Map(rows.map((row) => [row.code, row.long_url]));
+    } catch (error) {
+      // After a failed statement the transaction is aborted; either way nothing of it may stay.
+      await tx`ROLLBACK`.catch(() => {});
+      throw error;
+    } finally {
+      tx.release();
+    }
+  }
+
+  /** The hot statement, written with postgres.js directly as a prepared statement. */
+  private countVisits(sql: Sql, counts: ReadonlyMap<string, number>, at: Date) {
     // (Drizzle set this client to send dates as text, hence toISOString.)
     // The usual batch under load is one hot link: a plain one-row UPDATE is
     // ~80 µs cheaper in Postgres than the general statement below.
     if (counts.size === 1) {
       const [[code, n]] = [...counts] as [[string, number]];
-      const rows = await this.client<{ code: string; long_url: string }[]>`
+      return sql<{ code: string; long_url: string }[]>`
         UPDATE links SET access_count = access_count + ${n}, last_accessed_at = ${at.toISOString()}::timestamptz
         WHERE code = ${code} RETURNING code, long_url`;
-      return new Map(rows.map((row) => [row.code, row.long_url]));
     }
     // Several links: array parameters, and rows locked in code order first,
     // so two replicas flushing overlapping batches can never deadlock.
     const codes = [...counts.keys()];
     const increments = codes.map((code) => counts.get(code)!);
-    const rows = await this.client<{ code: string; long_url: string }[]>`
+    return sql<{ code: string; long_url: string }[]>`
       WITH visits AS (
         SELECT * FROM unnest(${codes}::text[], ${increments}::bigint[]) AS v(code, n)
       ), locked AS (
@@ -61,7 +86,6 @@ export class PostgresLinkStore implements LinkStore {
       FROM visits JOIN locked USING (code)
       WHERE links.code = visits.code
       RETURNING links.code, links.long_url`;
-    return new Map(rows.map((row) => [row.code, row.long_url]));
   }
 
   async list({ offset, limit, search }: LinkQuery): Promise<LinkPage> {
@@ -73,6 +97,12 @@ export class PostgresLinkStore implements LinkStore {
       this.db.select({ value: count() }).from(links).where(where),
     ]);
     return { count: total[0]?.value ?? 0, links: page };
+  }
+
+  /** Closes the client; later calls fail as postgres.js fails them (CONNECTION_ENDED). */
+  async end(): Promise<void> {
+    this.ended = true;
+    await this.client.end({ timeout: 5 });
   }
 
   /** For `/ready`. */

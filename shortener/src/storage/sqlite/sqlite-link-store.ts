@@ -33,7 +33,10 @@ export class SqliteLinkStore implements LinkStore {
     return this.db.delete(links).where(eq(links.code, code)).returning({ code: links.code }).all().length > 0;
   }
 
-  async recordVisits(counts: ReadonlyMap<string, number>, at: Date): Promise<Map<string, string>> {
+  async recordVisits(counts: ReadonlyMap<string, number>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>> {
+    // Synchronous: once started it commits before any timer can fire, so the
+    // deadline only matters before it starts.
+    if (deadline?.aborted) throw deadline.reason;
     const found = new Map<string, string>();
     this.db.transaction((tx) => {
       for (const [code, n] of counts) {

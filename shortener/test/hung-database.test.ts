@@ -1,0 +1,63 @@
+import { describe, expect, test } from "bun:test";
+import { createTestDatabase, readJson, startTcpProxy, waitFor } from "@linkgeo/shared/testing";
+import postgres from "postgres";
+import { openDatabase } from "../src/storage/open-database.ts";
+import { startTestShortener } from "./support/test-shortener.ts";
+
+/** `promise`, or a failure naming `what` when it has not settled within `ms` (the old behaviour: no answer at all). */
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: Timer | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+describe("a Postgres whose connections freeze", () => {
+  test("answers 503 with Retry-After by the deadline, and never counts a visit whose client got an error", async () => {
+    await using testDb = await createTestDatabase("hung");
+    const realPort = Number(new URL(testDb.url).port || 5432);
+    await using proxy = await startTcpProxy({ port: realPort });
+    const throughProxy = new URL(testDb.url);
+    throughProxy.port = String(proxy.port);
+    const timeoutMs = 300;
+    const db = await openDatabase({ engine: "postgres", url: throughProxy.toString() }, { timeoutMs });
+    await using api = await startTestShortener({ database: db, databaseTimeoutMs: timeoutMs });
+    const link = await api.createLink("https://example.com/counted");
+    let redirectsSeen = 0;
+    const redirect = async () => {
+      const response = await api.request("GET", `/${link.short_url}/`);
+      if (response.status === 302) redirectsSeen++;
+      return response;
+    };
+    expect((await redirect()).status).toBe(302);
+
+    // Several idle connections, so the frozen batch gets one at once and its update is on the wire.
+    await Promise.all(Array.from({ length: 4 }, () => api.request("GET", `/shorten/${link.short_url}/`)));
+
+    proxy.freeze();
+    const frozenRedirects = await within(5_000, "redirects while the database is frozen", Promise.all(Array.from({ length: 8 }, () => redirect())));
+    const frozenCalls = await within(5_000, "API calls while the database is frozen", Promise.all([
+      api.request("GET", `/shorten/${link.short_url}/`),
+      api.request("POST", "/shorten/", { json: { long_url: "https://example.com/while-frozen" } }),
+      api.request("PUT", `/shorten/${link.short_url}/`, { json: { long_url: "https://example.com/new" }, headers: { authorization: `Bearer ${link.manage_token}` } }),
+    ]));
+    for (const response of [...frozenRedirects, ...frozenCalls]) {
+      expect({ status: response.status, retryAfter: response.headers.get("retry-after") }).toEqual({ status: 503, retryAfter: "1" });
+      expect((await readJson(response)).error.code).toBe("service_unavailable");
+    }
+
+    proxy.thaw();
+    await waitFor("redirects to work again", async () => (await redirect()).status === 302);
+
+    // Read past the proxy: the batches that were frozen were rolled back when they woke, never committed.
+    const direct = postgres(testDb.url, { max: 1, onnotice: () => {} });
+    try {
+      await waitFor("the woken batches to end", async () => (await direct`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${testDb.name} AND state = 'idle in transaction'`)[0]!.n === 0);
+      const [row] = await direct`SELECT access_count::int AS count, long_url FROM links WHERE code = ${link.short_url}`;
+      expect(row).toEqual({ count: redirectsSeen, long_url: "https://example.com/counted" });
+    } finally {
+      await direct.end();
+    }
+  });
+});
