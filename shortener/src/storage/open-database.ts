@@ -9,6 +9,7 @@ import postgres from "postgres";
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import { defaultDatabaseTimeoutMs, storesWithDeadline } from "./database-deadline.ts";
+import { storesWatchingWrites, WriteHealth } from "./write-health.ts";
 import type { DatabaseTarget } from "./database-target.ts";
 import { PostgresAdminStore } from "./postgres/postgres-admin-store.ts";
 import { PostgresLinkStore } from "./postgres/postgres-link-store.ts";
@@ -19,9 +20,15 @@ export interface Database {
   engine: DatabaseTarget["engine"];
   links: LinkStore;
   admins: AdminStore;
-  /** Resolves when the database answers; for `/ready`. */
+  /** Resolves when the database answers, and takes writes if the last one failed; for `/ready`. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What each engine provides, before the deadlines and the write watch are put around it. */
+interface Engine extends Database {
+  /** A small committed write, to see whether the database takes writes again. */
+  probeWrite(): Promise<void>;
 }
 
 const migrationsFolder = (engine: string) => new URL(`./${engine}/migrations`, import.meta.url).pathname;
@@ -37,11 +44,32 @@ export interface OpenDatabaseOptions {
 /** Connects, applies pending migrations, and returns the stores, every call bounded by the deadline. */
 export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
   const timeoutMs = options.timeoutMs ?? defaultDatabaseTimeoutMs;
-  const database = target.engine === "postgres" ? await openPostgres(target.url, timeoutMs) : await openSqlite(target.path);
-  return { ...database, ...storesWithDeadline(database, timeoutMs) };
+  const engine = target.engine === "postgres" ? await openPostgres(target.url, timeoutMs) : openSqliteFile(target.path);
+  return guarded(engine, timeoutMs);
 }
 
-async function openPostgres(url: string, timeoutMs: number): Promise<Database> {
+/**
+ * The stores on an open bun:sqlite handle (tests pass one whose pragmas they
+ * change: `query_only`, `max_page_count`); migrations applied.
+ */
+export function openSqliteDatabase(sqlite: SqliteDatabase, options: OpenDatabaseOptions = {}): Database {
+  return guarded(sqliteEngine(sqlite), options.timeoutMs ?? defaultDatabaseTimeoutMs);
+}
+
+function guarded(engine: Engine, timeoutMs: number): Database {
+  const writes = new WriteHealth(() => engine.probeWrite());
+  return {
+    engine: engine.engine,
+    ...storesWatchingWrites(storesWithDeadline(engine, timeoutMs), writes),
+    ping: async () => {
+      await engine.ping();
+      await writes.check();
+    },
+    close: () => engine.close(),
+  };
+}
+
+async function openPostgres(url: string, timeoutMs: number): Promise<Engine> {
   await applyPostgresMigrations(url);
   const client = postgres(url, {
     max: 10,
@@ -57,6 +85,9 @@ async function openPostgres(url: string, timeoutMs: number): Promise<Database> {
     links,
     admins: new PostgresAdminStore(db),
     ping: () => links.ping(),
+    probeWrite: async () => {
+      await client`INSERT INTO write_probe (id, at) VALUES (1, now()) ON CONFLICT (id) DO UPDATE SET at = excluded.at`;
+    },
     close: () => links.end(),
   };
 }
@@ -77,20 +108,32 @@ async function applyPostgresMigrations(url: string): Promise<void> {
   }
 }
 
-async function openSqlite(path: string): Promise<Database> {
+function openSqliteFile(path: string): Engine {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SqliteDatabase(path, { create: true, strict: true });
+  return sqliteEngine(new SqliteDatabase(path, { create: true, strict: true }));
+}
+
+function sqliteEngine(sqlite: SqliteDatabase): Engine {
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   const db = drizzleSqlite({ client: sqlite });
   migrateSqlite(db, { migrationsFolder: migrationsFolder("sqlite") });
+  // A row that needs new pages, committed, then removed: a full disk or a
+  // full database fails it, as it fails a real insert. 8 KiB spans pages.
+  const probe = sqlite.transaction((at: number) => {
+    sqlite.query("INSERT INTO write_probe (at, filler) VALUES (?, zeroblob(8192))").run(at);
+    sqlite.query("DELETE FROM write_probe").run();
+  });
   return {
     engine: "sqlite",
     links: new SqliteLinkStore(db),
     admins: new SqliteAdminStore(db),
     ping: async () => {
       sqlite.query("SELECT 1").get();
+    },
+    probeWrite: async () => {
+      probe(Date.now());
     },
     close: async () => sqlite.close(),
   };

@@ -1,0 +1,56 @@
+import type { AdminStore } from "../admins/admin-store.ts";
+import type { LinkStore } from "../links/link-store.ts";
+import { storageUnavailable } from "./storage-unavailable.ts";
+
+/**
+ * Whether the database takes writes. A database can answer reads and
+ * refuse every write (a full disk, a read-only file, an I/O error), and
+ * then `/ready` must say so, or a load balancer keeps sending creates and
+ * redirects to a replica that can only answer 503. A write failing for such
+ * a reason marks writes failing; any write that succeeds clears it. While
+ * they fail, `check()` makes a write of its own (`probe`), so the replica
+ * comes back once the database takes writes again, even with no traffic.
+ */
+export class WriteHealth {
+  private failing = false;
+
+  constructor(private readonly probe: () => Promise<void>) {}
+
+  /** Runs `write`, noting what its outcome says about the database. */
+  async watch<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      const result = await write();
+      this.failing = false;
+      return result;
+    } catch (error) {
+      if (storageUnavailable(error)) this.failing = true;
+      throw error;
+    }
+  }
+
+  /** For `/ready`: resolves while writes work; while they fail, only once a probe write succeeds. */
+  async check(): Promise<void> {
+    if (!this.failing) return;
+    await this.probe();
+    this.failing = false;
+  }
+}
+
+/** The stores with every write watched by `health`; reads pass through. */
+export function storesWatchingWrites(stores: { links: LinkStore; admins: AdminStore }, health: WriteHealth): { links: LinkStore; admins: AdminStore } {
+  const { links, admins } = stores;
+  return {
+    links: {
+      insert: (link) => health.watch(() => links.insert(link)),
+      find: (code) => links.find(code),
+      updateLongUrl: (code, longUrl, at) => health.watch(() => links.updateLongUrl(code, longUrl, at)),
+      delete: (code) => health.watch(() => links.delete(code)),
+      list: (query) => links.list(query),
+      recordVisits: (counts, at, deadline) => health.watch(() => links.recordVisits(counts, at, deadline)),
+    },
+    admins: {
+      insert: (admin) => health.watch(() => admins.insert(admin)),
+      find: (username) => admins.find(username),
+    },
+  };
+}
