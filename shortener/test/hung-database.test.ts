@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createTestDatabase, readJson, startTcpProxy, waitFor } from "@linkgeo/shared/testing";
 import postgres from "postgres";
 import { openDatabase } from "../src/storage/open-database.ts";
-import { startTestShortener } from "./support/test-shortener.ts";
+import { redirectsTo, startTestShortener } from "./support/test-shortener.ts";
 
 /** `promise`, or a failure naming `what` when it has not settled within `ms` (the old behaviour: no answer at all). */
 function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
@@ -24,12 +24,8 @@ describe("a Postgres whose connections freeze", () => {
     const db = await openDatabase({ engine: "postgres", url: throughProxy.toString() }, { timeoutMs });
     await using api = await startTestShortener({ database: db, databaseTimeoutMs: timeoutMs });
     const link = await api.createLink("https://example.com/counted");
-    let redirectsSeen = 0;
-    const redirect = async () => {
-      const response = await api.request("GET", `/${link.short_url}/`);
-      if (response.status === 302) redirectsSeen++;
-      return response;
-    };
+    const redirects = redirectsTo(api, link.short_url);
+    const redirect = () => redirects.follow();
     expect((await redirect()).status).toBe(302);
 
     // Several idle connections, so the frozen batch gets one at once and its update is on the wire.
@@ -55,7 +51,7 @@ describe("a Postgres whose connections freeze", () => {
     try {
       await waitFor("the woken batches to end", async () => (await direct`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${testDb.name} AND state = 'idle in transaction'`)[0]!.n === 0);
       const [row] = await direct`SELECT access_count::int AS count, long_url FROM links WHERE code = ${link.short_url}`;
-      expect(row).toEqual({ count: redirectsSeen, long_url: "https://example.com/counted" });
+      expect(row).toEqual({ count: redirects.seen, long_url: "https://example.com/counted" });
     } finally {
       await direct.end();
     }

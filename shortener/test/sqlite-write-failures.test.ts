@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readJson } from "@linkgeo/shared/testing";
 import { openSqliteDatabase } from "../src/storage/open-database.ts";
-import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+import { redirectsTo, startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
 /**
  * SQLite refusing writes while it still answers reads. The service's own
@@ -68,12 +68,8 @@ describe("a SQLite database that stops taking writes", () => {
     await using setup = await shortenerOnSqliteFile();
     const { api, sqlite } = setup;
     const link = await api.createLink("https://example.com/read-only");
-    let redirectsSeen = 0;
-    const redirect = async () => {
-      const response = await api.request("GET", `/${link.short_url}/`);
-      if (response.status === 302) redirectsSeen++;
-      return response;
-    };
+    const redirects = redirectsTo(api, link.short_url);
+    const redirect = () => redirects.follow();
     expect((await redirect()).status).toBe(302);
 
     sqlite.exec("PRAGMA query_only = ON");
@@ -89,6 +85,6 @@ describe("a SQLite database that stops taking writes", () => {
     sqlite.exec("PRAGMA query_only = OFF");
     expect(await readiness(api)).toEqual(ready);
     expect((await redirect()).status).toBe(302);
-    expect(await api.db.links.find(link.short_url)).toMatchObject({ accessCount: redirectsSeen, longUrl: "https://example.com/read-only" });
+    expect(await api.db.links.find(link.short_url)).toMatchObject({ accessCount: redirects.seen, longUrl: "https://example.com/read-only" });
   });
 });

@@ -79,3 +79,18 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     },
   };
 }
+
+/** Redirects to `code` through the app, counting the 302s clients saw, for comparing with access_count. */
+export function redirectsTo(api: TestShortener, code: string) {
+  let seen = 0;
+  return {
+    async follow(): Promise<Response> {
+      const response = await api.request("GET", `/${code}/`);
+      if (response.status === 302) seen++;
+      return response;
+    },
+    get seen(): number {
+      return seen;
+    },
+  };
+}
