@@ -2,7 +2,7 @@ import { errorRenderer, health, maxBodyBytes, readBodyLimited, requestContext, r
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { RateRule } from "./config.ts";
-import { docsRoutes, gatewayOwnSpec, type ServiceName } from "./docs/index.ts";
+import { gatewayOwnSpec, mergedDocs, type ServiceName } from "./docs/index.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
 import { takeLoginAttempt } from "./rate-limit/login-attempts.ts";
 import { rateLimit, type RateClass } from "./rate-limit/rate-limit-plugin.ts";
@@ -55,7 +55,7 @@ export function createApp(deps: GatewayDeps) {
       }),
     )
     .use(
-      docsRoutes({
+      mergedDocs({
         ownSpec: gatewayOwnSpec,
         fetchServiceSpec: async (service, signal) => {
           const replica = deps.upstreams[service].next();

@@ -1,9 +1,7 @@
-import { mergedTitle } from "./merge-specs.ts";
-
 export const initScriptName = "docs-init.js";
 
 /**
- * Starts Swagger UI on the merged spec. A file rather than an inline script so
+ * Starts Swagger UI on the page's spec. A file rather than an inline script so
  * the page's Content-Security-Policy can forbid inline scripts. The spec URL is
  * read from the page, relative to it, so the page works under any path prefix.
  */
@@ -23,7 +21,7 @@ export const initScript = `"use strict";
 `;
 
 /**
- * Everything the page loads comes from the gateway (self) and nothing else:
+ * Everything the page loads comes from the service that serves it (self) and nothing else:
  * the browser enforces "no CDN" even if a future Swagger UI tried one.
  * Swagger UI sets inline style attributes and uses data: images in its CSS.
  */
@@ -38,7 +36,9 @@ export const docsPagePolicy = [
   "frame-ancestors 'self'",
 ].join("; ");
 
-export interface DocsPageLinks {
+export interface DocsPageContent {
+  /** The browser tab's title; Swagger UI shows the spec's own info.title on the page. */
+  title: string;
   /** Each asset's URL relative to the page, version query included. */
   stylesheet: string;
   icon: string;
@@ -48,21 +48,25 @@ export interface DocsPageLinks {
 }
 
 /** The HTML of /docs: only relative URLs, so nothing is fetched from another origin. */
-export function docsPage(links: DocsPageLinks): string {
+export function docsPage(content: DocsPageContent): string {
   return `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${mergedTitle}</title>
-    <link rel="stylesheet" href="${links.stylesheet}">
-    <link rel="icon" type="image/png" href="${links.icon}">
+    <title>${escapeHtml(content.title)}</title>
+    <link rel="stylesheet" href="${content.stylesheet}">
+    <link rel="icon" type="image/png" href="${content.icon}">
   </head>
   <body>
-    <div id="swagger-ui" data-spec-url="${links.spec}"></div>
-    <script src="${links.bundle}"></script>
-    <script src="${links.init}"></script>
+    <div id="swagger-ui" data-spec-url="${content.spec}"></div>
+    <script src="${content.bundle}"></script>
+    <script src="${content.init}"></script>
   </body>
 </html>
 `;
+}
+
+function escapeHtml(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 }

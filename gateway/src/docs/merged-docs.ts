@@ -1,0 +1,9 @@
+import { docsRoutes } from "@linkgeo/shared";
+import { mergedTitle } from "./merge-specs.ts";
+import { MergedSpecSource, type MergedSpecOptions } from "./merged-spec-source.ts";
+
+/** The gateway's /docs: the shared API page, on the merged spec of the gateway and both services. */
+export function mergedDocs(options: MergedSpecOptions) {
+  const spec = new MergedSpecSource(options);
+  return docsRoutes({ title: mergedTitle, spec: () => spec.current() });
+}

@@ -1,0 +1,1 @@
+export { docsRoutes, type DocsRoutesOptions } from "./docs-routes.ts";
