@@ -1,0 +1,68 @@
+import { existsSync } from "node:fs";
+import { chromium, type Browser } from "playwright-core";
+
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). Playwright's own browser download cannot work here. */
+const chromiumPath = "/usr/bin/chromium";
+
+/** What the API page showed once Swagger UI had rendered, and what it took to get there. */
+export interface RenderedDocsPage {
+  /** The browser tab's title. */
+  title: string;
+  /** Every operation the page lists, as "GET /path", once each, sorted. */
+  operations: string[];
+  /** Every URL the page asked for, in order. */
+  requests: string[];
+  /** Failed requests, script errors and console errors (a CSP refusal is one). */
+  problems: string[];
+}
+
+export interface OfflineBrowser extends AsyncDisposable {
+  /** Opens the API page at `url` (on 127.0.0.1) and waits until it lists operations, or `timeoutMs` passes. */
+  renderDocsPage(url: string, timeoutMs?: number): Promise<RenderedDocsPage>;
+}
+
+/**
+ * Headless Chromium on a network without internet: every host name but
+ * 127.0.0.1 fails to resolve, so a page that needs a CDN breaks here as it
+ * would for an operator offline, instead of quietly fetching it.
+ */
+export async function launchOfflineBrowser(): Promise<OfflineBrowser> {
+  if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: apt-get install chromium`);
+  const browser: Browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--disable-quic"],
+  });
+
+  return {
+    async renderDocsPage(url, timeoutMs = 15_000) {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        const requests: string[] = [];
+        const problems: string[] = [];
+        page.on("request", (request) => requests.push(request.url()));
+        page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`));
+        page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
+        page.on("console", (message) => {
+          if (message.type() === "error") problems.push(`console: ${message.text()}`);
+        });
+
+        await page.goto(url);
+        // Swagger UI lists operations once it has fetched and read the spec; a
+        // page that never does is reported with no operations, not as a timeout.
+        await page.waitForSelector(".swagger-ui .opblock", { timeout: timeoutMs }).catch(() => problems.push(`no operation shown within ${timeoutMs} ms`));
+        const operations = await page.$$eval(".swagger-ui .opblock", (blocks) =>
+          blocks.map((block) => {
+            const method = block.querySelector(".opblock-summary-method")?.textContent?.trim() ?? "?";
+            const path = block.querySelector(".opblock-summary-path")?.getAttribute("data-path") ?? "?";
+            return `${method} ${path}`;
+          }),
+        );
+        return { title: await page.title(), operations: [...new Set(operations)].sort(), requests, problems };
+      } finally {
+        await context.close();
+      }
+    },
+    [Symbol.asyncDispose]: () => browser.close(),
+  };
+}
