@@ -4,6 +4,13 @@ import { chromium, type Browser } from "playwright-core";
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it). Playwright's own browser download cannot work here. */
 const chromiumPath = "/usr/bin/chromium";
 
+/**
+ * For the tests and hooks that start or drive the browser: Swagger UI's
+ * 1.7 MB bundle takes seconds to run on a loaded 2-core machine, and Bun
+ * applies the preload's default timeout to only one file of a run.
+ */
+export const browserTestTimeoutMs = 60_000;
+
 /** What the API page showed once Swagger UI had rendered, and what it took to get there. */
 export interface RenderedDocsPage {
   /** The browser tab's title. */
