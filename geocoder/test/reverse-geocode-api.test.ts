@@ -265,7 +265,16 @@ describe("geocoder operations", () => {
     const geocoder = startTestGeocoder({ providers: {} });
     const spec = await readJson(await geocoder.get("/docs/json"));
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/reverse-geocode", "/geocoders", "/health", "/ready"]));
+    expect(spec.openapi).toBe("3.1.0");
     expect(Object.keys(spec.paths["/reverse-geocode"].get.responses)).toEqual(expect.arrayContaining(["200", "400", "429", "502", "503"]));
+    // Swagger UI shows a parameter's own description, not its schema's.
+    expect(spec.paths["/reverse-geocode"].get.parameters.find((parameter: { name: string }) => parameter.name === "latitude")).toEqual({
+      name: "latitude",
+      in: "query",
+      required: false,
+      description: "Decimal degrees, -90 to 90",
+      schema: { type: "string", description: "Decimal degrees, -90 to 90", examples: ["48.8584"] },
+    });
     expect(await readJson(await geocoder.get("/health"))).toEqual({ status: "ok" });
     expect(await readJson(await geocoder.get("/ready"))).toEqual({ status: "ready", checks: { l2: "ok" } });
   });

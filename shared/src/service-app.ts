@@ -1,5 +1,6 @@
-import { swagger } from "@elysiajs/swagger";
 import { Elysia } from "elysia";
+import { docsRoutes } from "./docs/docs-routes.ts";
+import { serviceSpec, type ServiceSpecInfo } from "./docs/service-spec.ts";
 import { errorRenderer, type ErrorRendererOptions } from "./error-renderer.ts";
 import { health, type HealthOptions } from "./health.ts";
 import { jsonBody } from "./json-body.ts";
@@ -11,8 +12,8 @@ export interface ServiceAppOptions {
   log: Logger;
   accessLog: boolean;
   errors?: Omit<ErrorRendererOptions, "log">;
-  /** The OpenAPI document's info and components, served at /docs and /docs/json. */
-  docs: { title: string; description: string; components?: Record<string, unknown> };
+  /** The OpenAPI document's info and components: /docs/json, shown on the page at /docs. */
+  docs: ServiceSpecInfo;
   readiness: Omit<HealthOptions, "accepting">;
   accepting: () => boolean;
 }
@@ -22,19 +23,13 @@ export interface ServiceAppOptions {
  * error renderer, the JSON body parser, the API page, /health and /ready.
  */
 export function serviceApp(options: ServiceAppOptions) {
-  return new Elysia()
+  const app = new Elysia()
     .use(requestTarget())
     .use(requestContext({ log: options.log, accessLog: options.accessLog }))
     .use(errorRenderer({ log: options.log, ...options.errors }))
-    .use(jsonBody)
-    .use(
-      swagger({
-        path: "/docs",
-        documentation: {
-          info: { title: options.docs.title, version: "1.0.0", description: options.docs.description },
-          ...(options.docs.components ? { components: options.docs.components } : {}),
-        },
-      }),
-    )
+    .use(jsonBody);
+  // The spec is generated from `app` when first asked, so it covers the routes the service adds after this.
+  return app
+    .use(docsRoutes({ title: options.docs.title, spec: serviceSpec(app, options.docs) }))
     .use(health({ ...options.readiness, accepting: options.accepting }));
 }

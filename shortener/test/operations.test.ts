@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { createLogger } from "@linkgeo/shared";
+import { createLogger, ErrorBody } from "@linkgeo/shared";
 import { readJson, waitFor } from "@linkgeo/shared/testing";
+import { CreateLinkBody, UpdateLinkBody } from "../src/links/link-schemas.ts";
 import { startTestShortener } from "./support/test-shortener.ts";
+
+/** A `t` schema as JSON Schema, the way it travels in an OpenAPI document. */
+const jsonSchemaOf = (schema: unknown) => JSON.parse(JSON.stringify(schema));
 
 describe("operations", () => {
   test("/health answers while the process lives; /ready reports each dependency", async () => {
@@ -110,6 +114,21 @@ describe("OpenAPI", () => {
     expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["201", "400", "409", "413", "415"]));
     expect(JSON.stringify(create.requestBody)).toContain("long_url");
     expect(Object.keys(spec.paths["/shorten/{short_url}"].put.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "404"]));
+  });
+
+  test("/docs/json is OpenAPI 3.1 with each body as the JSON schema its route checks, and every status a redirect answers", async () => {
+    await using api = await startTestShortener();
+
+    const spec = await readJson(await api.request("GET", "/docs/json"));
+
+    expect(spec.openapi).toBe("3.1.0");
+    // The services parse JSON alone (415 otherwise), so no other media type is offered.
+    expect(spec.paths["/shorten/"].post.requestBody.content).toEqual({ "application/json": { schema: jsonSchemaOf(CreateLinkBody) } });
+    expect(spec.paths["/shorten/{short_url}"].put.requestBody.content).toEqual({ "application/json": { schema: jsonSchemaOf(UpdateLinkBody) } });
+    const error = { description: "No such short URL", content: { "application/json": { schema: jsonSchemaOf(ErrorBody) } } };
+    expect(spec.paths["/{short_url}"].get.responses).toEqual({ "302": { description: "Redirect to long_url" }, "404": error });
+    expect(spec.paths["/{short_url}"].head.responses).toEqual({ "302": { description: "Location: long_url, not counted" }, "404": { description: "No such short URL" } });
+    expect(spec.components.securitySchemes).toEqual({ bearer: { type: "http", scheme: "bearer" } });
   });
 
   test("/docs serves the interactive page", async () => {

@@ -31,7 +31,7 @@ const readiness = {
  */
 export function gatewayOwnSpec(): OpenApiDocument {
   return {
-    openapi: "3.0.3",
+    openapi: "3.1.0",
     info: {
       title: "linkgeo gateway",
       version: "1.0.0",

@@ -1,1 +1,2 @@
 export { docsRoutes, type DocsRoutesOptions } from "./docs-routes.ts";
+export { serviceSpec, type ServiceSpec, type ServiceSpecInfo } from "./service-spec.ts";

@@ -38,6 +38,10 @@ export function redirectRoutes({ links, status }: { links: LinkService; status: 
     })
     .head("/:short_url", answer, {
       params: t.Object({ short_url: t.String() }),
-      detail: { summary: "Where the redirect goes, without counting an access", tags },
+      detail: {
+        summary: "Where the redirect goes, without counting an access",
+        tags,
+        responses: { [status]: { description: "Location: long_url, not counted" }, 404: { description: "No such short URL" } },
+      },
     });
 }
