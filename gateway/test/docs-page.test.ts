@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { silentLogger } from "@linkgeo/shared";
 import { readJson, specOperations } from "@linkgeo/shared/testing";
-import { browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/shared/testing/offline-browser";
+import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/shared/testing/offline-browser";
 import { createApp } from "../src/app.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
@@ -29,7 +29,7 @@ describe("the gateway's /docs in a browser with no internet", () => {
     }).listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${gateway.server!.port}`;
     browser = await launchOfflineBrowser();
-  }, browserTestTimeoutMs);
+  }, browserSetupTimeoutMs);
   afterAll(async () => {
     await browser?.[Symbol.asyncDispose]();
     await gateway?.stop(true);

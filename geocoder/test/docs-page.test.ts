@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { specOperations } from "@linkgeo/shared/testing";
-import { browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/shared/testing/offline-browser";
+import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/shared/testing/offline-browser";
 import { startTestGeocoder, type TestGeocoder } from "./support/test-geocoder.ts";
 
 const keys = ["geoapify-secret-key", "here-secret-key"];
@@ -16,7 +16,7 @@ describe("the geocoder's own /docs in a browser with no internet", () => {
     geocoder.app.listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${geocoder.app.server!.port}`;
     browser = await launchOfflineBrowser();
-  }, browserTestTimeoutMs);
+  }, browserSetupTimeoutMs);
   afterAll(async () => {
     await browser?.[Symbol.asyncDispose]();
     await geocoder?.app.stop(true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson, specOperations } from "@linkgeo/shared/testing";
-import { browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/shared/testing/offline-browser";
+import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/shared/testing/offline-browser";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
 // On a real socket: Bun's router, not app.handle, decides whether /docs reaches the page or the /:short_url redirect.
@@ -14,7 +14,7 @@ describe("the shortener's own /docs in a browser with no internet", () => {
     api.app.listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${api.app.server!.port}`;
     browser = await launchOfflineBrowser();
-  }, browserTestTimeoutMs);
+  }, browserSetupTimeoutMs);
   afterAll(async () => {
     await browser?.[Symbol.asyncDispose]();
     await api?.app.stop(true);
