@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createLogger } from "@linkgeo/shared";
-import { freePort, rejectionOf } from "@linkgeo/shared/testing";
+import { freePort, rejectionOf, waitFor } from "@linkgeo/shared/testing";
 import ky from "ky";
 import type { Address } from "../src/addresses/address.ts";
 import { HttpProvider, redactUrl, type HttpProviderOptions } from "../src/providers/http-provider.ts";
@@ -13,6 +13,7 @@ import { fixtureText, reply, startFakeProvider, type FakeProvider } from "./supp
 const secret = "sk-test-9f8e7d6c5b4a";
 const paris: ReverseQuery = { latitude: 48.8604416, longitude: 2.3503543 };
 const start = Date.parse("2026-11-22T08:00:00.000Z");
+const mebibyte = 1024 * 1024;
 
 const addressNamed = (formatted: string): Address => ({
   formatted_address: formatted,
@@ -335,6 +336,58 @@ describe("an HTTP provider", () => {
       }
     });
 
+    test("a body over 1 MiB is bad_response, and the rest of it is never read", async () => {
+      // 64 MiB of valid JSON: read whole, it would be an answer.
+      await using fake = startFakeProvider({ replies: [reply.stream({ prefix: '{"display_name":"', chunk: "x".repeat(65_536), repeat: 1024, suffix: '"}' })] });
+      const { provider } = setUp(fake);
+      expect(await failureOf(provider.reverse(paris))).toEqual({
+        provider: "TESTGEO",
+        failure: "bad_response",
+        message: "TESTGEO: the body is larger than 1 MiB",
+        retryAt: undefined,
+      });
+      const streamed = fake.requests[0]!.streamed!;
+      await waitFor("the fake to see the body cancelled", () => streamed.cancelled);
+      // What the fake made before the cancel: the 1 MiB read and what the sockets' buffers took.
+      expect(streamed).toMatchObject({ cancelled: true, finished: false });
+      expect(streamed.sentBytes).toBeLessThan(16 * mebibyte);
+      expect(fake.requests.length).toBe(1);
+    });
+
+    test("an endless body is bad_response as soon as it passes 1 MiB, not a timeout", async () => {
+      await using fake = startFakeProvider({ replies: [reply.stream({ prefix: '{"display_name":"', chunk: "x".repeat(65_536) })] });
+      const { provider } = setUp(fake, { timeoutMs: 10_000 });
+      expect(await failureOf(provider.reverse(paris))).toMatchObject({ failure: "bad_response", message: "TESTGEO: the body is larger than 1 MiB" });
+      const streamed = fake.requests[0]!.streamed!;
+      await waitFor("the fake to see the body cancelled", () => streamed.cancelled);
+      expect(streamed.sentBytes).toBeLessThan(16 * mebibyte);
+    });
+
+    test("a body of exactly 1 MiB is an answer", async () => {
+      const prefix = '{"display_name":"';
+      const suffix = '"}';
+      const name = "x".repeat(mebibyte - prefix.length - suffix.length);
+      await using fake = startFakeProvider({ replies: [reply.stream({ prefix, chunk: name, repeat: 1, suffix })] });
+      const { provider } = setUp(fake);
+      expect(await provider.reverse(paris)).toEqual([addressNamed(name)]);
+      expect(fake.requests[0]!.streamed).toEqual({ sentBytes: mebibyte, cancelled: false, finished: true });
+    });
+
+    test.each([
+      [200, "bad_response", "TESTGEO: the body is larger than 1 MiB"],
+      [401, "unauthorized", "TESTGEO: answered 401: our key was refused"],
+    ] as Array<[number, ProviderFailure, string]>)("a %i declaring a body over 1 MiB is %s at once, and its connection closed unread", async (status, failure, message) => {
+      const server = startDeclaringServer(status, 400_000_000);
+      try {
+        const { provider } = setUp({ url: (path, query) => withQuery(`http://127.0.0.1:${server.port}${path}`, query) }, { timeoutMs: 10_000 });
+        // Not a timeout: the declared length alone decides, without waiting for the 400 MB.
+        expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure, message, retryAt: undefined });
+        await waitFor("the connection to be closed", () => server.closed());
+      } finally {
+        server.stop();
+      }
+    });
+
     test("JSON that is not the documented payload is bad_response", async () => {
       await using fake = startFakeProvider({ replies: [reply.json({ features: "not a list" })] });
       const { provider } = setUp(fake);
@@ -513,6 +566,28 @@ describe("provider health", () => {
     expect(health.available(at(60_000))).toBe(true);
   });
 });
+
+/**
+ * A server that answers `status` declaring a body of `declaredBytes`, sends
+ * the first bytes of it, then nothing more: only a client that trusts the
+ * declared length over the cap gives up at once.
+ */
+function startDeclaringServer(status: number, declaredBytes: number) {
+  let closed = false;
+  const listener = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      data(socket) {
+        socket.write(`HTTP/1.1 ${status} Whatever\r\ncontent-type: application/json\r\ncontent-length: ${declaredBytes}\r\n\r\n{"display_name":"`);
+      },
+      close() {
+        closed = true;
+      },
+    },
+  });
+  return { port: listener.port, closed: () => closed, stop: () => listener.stop(true) };
+}
 
 function withQuery(base: string, query: Record<string, string> = {}): URL {
   const url = new URL(base);

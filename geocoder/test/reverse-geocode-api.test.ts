@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { deleteKeysWithPrefix, readJson, startRedisProcess, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, readJson, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
 import Redis from "ioredis";
 import { reply, startFakeProvider } from "./support/fake-provider.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
@@ -162,6 +162,38 @@ describe("GET /reverse-geocode", () => {
     expect(text).not.toMatch(/secret|127\.0\.0\.1|apiKey/);
     await geocoder.get("/reverse-geocode?latitude=1&longitude=1");
     expect(geoapify.requests).toHaveLength(2);
+  });
+
+  describe("a provider whose body never ends", () => {
+    const endless = () => reply.stream({ prefix: '{"place_id":1,"display_name":"', chunk: "x".repeat(65_536) });
+
+    test("is bad_response in the 502 once its body passes 1 MiB, and its connection is closed", async () => {
+      await using nominatim = startFakeProvider({ otherwise: endless() });
+      const geocoder = startTestGeocoder({ providers: { nominatim: { userAgent: "t", url: nominatim.url().toString() } } });
+      const response = await geocoder.get("/reverse-geocode?latitude=3&longitude=3&platform=nominatim");
+      expect(response.status).toBe(502);
+      expect((await readJson(response)).error).toEqual({
+        code: "providers_failed",
+        message: "every provider failed (NOMINATIM: bad_response)",
+        providers: [{ name: "NOMINATIM", reason: "bad_response" }],
+      });
+      const streamed = nominatim.requests[0]!.streamed!;
+      await waitFor("NOMINATIM to see its body cancelled", () => streamed.cancelled);
+      expect(streamed.sentBytes).toBeLessThan(16 * 1024 * 1024);
+    });
+
+    test("is passed over for the next provider of the chain", async () => {
+      await using nominatim = startFakeProvider({ otherwise: endless() });
+      await using here = startFakeProvider({ otherwise: reply.fixture("here-01-vienna-at-official-docs.json") });
+      const geocoder = startTestGeocoder({
+        providers: { nominatim: { userAgent: "t", url: nominatim.url().toString() }, here: { apiKey: "k", url: here.url().toString() } },
+      });
+      const response = await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.4");
+      expect([response.status, response.headers.get("x-geocoder-provider")]).toEqual([200, "HERE"]);
+      const streamed = nominatim.requests[0]!.streamed!;
+      await waitFor("NOMINATIM to see its body cancelled", () => streamed.cancelled);
+      expect(streamed.sentBytes).toBeLessThan(16 * 1024 * 1024);
+    });
   });
 
   test("a 429 with Retry-After answers 429 rate_limited and keeps the provider out until then", async () => {

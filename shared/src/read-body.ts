@@ -31,16 +31,17 @@ export async function readStreamLimited(body: ReadableStream<Uint8Array> | null,
   const { maxBytes, signal } = options;
   if (body === null) return { tooLarge: false, bytes: null };
   if (signal?.aborted) {
-    await cancelQuietly(body, signal.reason);
+    cancelQuietly(body, signal.reason);
     throw signal.reason;
   }
   if (declaredOver(options.declaredLength, maxBytes)) {
-    await cancelQuietly(body);
+    cancelQuietly(body);
     return { tooLarge: true };
   }
 
   const reader = body.getReader();
   // A cancel ends a pending read with `done`, so the abort is checked after every read.
+  // Never awaited, as in cancelQuietly.
   const onAbort = () => void reader.cancel(signal?.reason).catch(() => {});
   signal?.addEventListener("abort", onAbort, { once: true });
   const chunks: Uint8Array[] = [];
@@ -59,7 +60,7 @@ export async function readStreamLimited(body: ReadableStream<Uint8Array> | null,
       if (next.done) break;
       size += next.value.byteLength;
       if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
+        void reader.cancel().catch(() => {});
         return { tooLarge: true };
       }
       chunks.push(next.value);
@@ -90,9 +91,13 @@ function declaredOver(declared: string | null | undefined, maxBytes: number): bo
   return /^\d+$/.test(trimmed) && Number(trimmed) > maxBytes;
 }
 
-async function cancelQuietly(body: ReadableStream<Uint8Array>, reason?: unknown): Promise<void> {
-  // A stream another reader holds, or one already closed, has nothing left to cancel.
-  await body.cancel(reason).catch(() => {});
+/**
+ * Cancels without waiting: the cancel of one branch of a tee'd stream (a
+ * cloned Response) settles only once the other branch is cancelled too. A
+ * stream another reader holds, or one already closed, has nothing to cancel.
+ */
+function cancelQuietly(body: ReadableStream<Uint8Array>, reason?: unknown): void {
+  void body.cancel(reason).catch(() => {});
 }
 
 /** One array of exactly `size` bytes, its buffer holding nothing else. */

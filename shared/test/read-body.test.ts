@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { PayloadTooLarge } from "@linkgeo/shared";
-import { rejectionOf } from "@linkgeo/shared/testing";
+import { rejectionOf, waitFor } from "@linkgeo/shared/testing";
 import { readBodyLimited, readStreamLimited } from "../src/read-body.ts";
 
 /**
@@ -139,6 +139,18 @@ describe("readStreamLimited", () => {
     const error = await rejectionOf(readStreamLimited(stream, { maxBytes: 1024, signal: AbortSignal.abort(new Error("gone")) }));
     expect(error).toEqual(new Error("gone"));
     expect(progress).toMatchObject({ pulled: 0, cancelled: true });
+  });
+
+  test("does not wait for a cancel to settle: a cloned Response's body over the limit is refused at once", async () => {
+    // The cancel of one branch of a tee settles only when the other branch is cancelled too.
+    const { stream, progress } = chunkedBody(Infinity, 400);
+    const original = new Response(stream);
+    const [declaring, counting] = [original.clone(), original.clone()];
+    expect(await readStreamLimited(declaring.body, { maxBytes: 1024, declaredLength: "5000" })).toEqual({ tooLarge: true });
+    expect(await readStreamLimited(counting.body, { maxBytes: 1024 })).toEqual({ tooLarge: true });
+    // Once every branch is cancelled, so is the source.
+    await original.body?.cancel();
+    await waitFor("the source to be cancelled", () => progress.cancelled);
   });
 
   test("a stream that errors rejects with its error", async () => {

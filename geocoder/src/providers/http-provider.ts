@@ -1,4 +1,4 @@
-import { silentLogger, type Logger } from "@linkgeo/shared";
+import { readStreamLimited, silentLogger, type LimitedBody, type Logger } from "@linkgeo/shared";
 import { isHTTPError, isNetworkError, isTimeoutError, type HTTPError, type KyInstance } from "ky";
 import type { Address } from "../addresses/address.ts";
 import { RateLimitExceeded, type RateLimiter } from "../rate-limit/rate-limiter.ts";
@@ -12,6 +12,15 @@ export interface ProviderRequest {
   url: URL;
   headers: Record<string, string>;
 }
+
+/**
+ * The most of a provider's body we read, answers and error pages alike. A
+ * reverse-geocoding answer is a few KB (the largest recorded fixture is
+ * under 10 KB); without a cap one 400 MB answer took the geocoder from 65 MB
+ * to 888 MB. Past it the connection is closed and the answer is bad_response.
+ */
+export const maxProviderBodyBytes = 1024 * 1024;
+const maxProviderBodyText = "1 MiB";
 
 export const httpProviderDefaults = {
   /** Budget of one reverse() call's HTTP exchange, the retry included. */
@@ -167,24 +176,20 @@ export class HttpProvider implements Provider {
           shouldRetry: ({ error }) => isWorthRetrying(error),
         },
         hooks: {
+          // ky reads an error answer's body itself (for HTTPError.data, up to
+          // 10 MiB): hand it one already cut to our own cap.
+          afterResponse: [({ response }) => (response.ok ? undefined : boundedErrorResponse(response))],
           // The retry is a request too: it waits for its own slot of the limit.
           beforeRetry: [({ error }) => this.takeRetrySlot(error, started, signal)],
         },
       });
+      let response: Response;
       try {
-        await pending;
+        response = await pending;
       } catch (error) {
         throw this.exchangeFailure(error, signal, secrets);
       }
-      let text: string;
-      try {
-        text = await pending.text();
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        throw isTimeoutError(error)
-          ? this.failure("timeout", `no complete answer within ${this.timeoutMs} ms`)
-          : this.failure("bad_response", "the body was cut off");
-      }
+      const text = await this.readBody(response, started, signal);
       let body: unknown;
       try {
         body = JSON.parse(text);
@@ -203,6 +208,29 @@ export class HttpProvider implements Provider {
       }
       throw error;
     }
+  }
+
+  /**
+   * The body as text, in what is left of the exchange's time and never past
+   * maxProviderBodyBytes. ky's timeouts end when the headers arrive, so the
+   * body has a deadline of its own.
+   */
+  private async readBody(response: Response, started: number, signal: AbortSignal | undefined): Promise<string> {
+    const deadline = AbortSignal.timeout(Math.max(0, this.timeoutMs - (performance.now() - started)));
+    let read: LimitedBody;
+    try {
+      read = await readStreamLimited(response.body, {
+        maxBytes: maxProviderBodyBytes,
+        declaredLength: response.headers.get("content-length"),
+        signal: signal ? AbortSignal.any([signal, deadline]) : deadline,
+      });
+    } catch {
+      if (signal?.aborted) throw signal.reason;
+      if (deadline.aborted) throw this.failure("timeout", `no complete answer within ${this.timeoutMs} ms`);
+      throw this.failure("bad_response", "the body was cut off");
+    }
+    if (read.tooLarge) throw this.failure("bad_response", `the body is larger than ${maxProviderBodyText}`);
+    return read.bytes === null ? "" : new TextDecoder().decode(read.bytes);
   }
 
   private async takeSlot(maxWaitMs: number, signal: AbortSignal | undefined): Promise<void> {
@@ -274,6 +302,25 @@ class RetryForgone extends Error {
     super("retry forgone: no rate-limit slot in time");
     this.name = "RetryForgone";
   }
+}
+
+/**
+ * An error answer with its body read up to our cap: what ky then reads for
+ * HTTPError.data, and what we log an excerpt of. A body over the cap, or cut
+ * off, becomes an empty one: its status says what matters.
+ */
+async function boundedErrorResponse(response: Response): Promise<Response> {
+  let bytes: Uint8Array<ArrayBuffer> | null = null;
+  try {
+    const read = await readStreamLimited(response.body, { maxBytes: maxProviderBodyBytes, declaredLength: response.headers.get("content-length") });
+    if (!read.tooLarge) bytes = read.bytes;
+  } catch {
+    // Cut off, or aborted: the status is still the answer.
+  }
+  const headers = new Headers(response.headers);
+  // Describes the body as sent, not the one kept.
+  headers.delete("content-length");
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** Once more on a failed connection or a 5xx; never on a 4xx, a timeout or a cancel. */

@@ -21,6 +21,26 @@ export interface FakeReply {
   delayMs?: number;
   /** Never answers: the request hangs until the fake closes. */
   never?: boolean;
+  /** The body, streamed (chunked) instead of `body`; see `reply.stream`. */
+  stream?: StreamedBody;
+}
+
+/** A body sent as `prefix`, then `chunk` `repeat` times (without end when absent), then `suffix`. */
+export interface StreamedBody {
+  prefix?: string;
+  chunk: string;
+  repeat?: number;
+  suffix?: string;
+}
+
+/** What became of a streamed body: how much of it the client took. */
+export interface StreamProgress {
+  /** Bytes handed to the connection so far (the client's socket buffers hold some it never read). */
+  sentBytes: number;
+  /** The client stopped reading and the body was cancelled. */
+  cancelled: boolean;
+  /** Sent to the end. */
+  finished: boolean;
 }
 
 export interface RecordedRequest {
@@ -29,6 +49,8 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** performance.now() when it arrived. */
   at: number;
+  /** Set when the reply was streamed. */
+  streamed?: StreamProgress;
 }
 
 export interface FakeProvider extends AsyncDisposable {
@@ -93,6 +115,10 @@ export const reply = {
   never(): FakeReply {
     return { never: true };
   },
+  /** A JSON body streamed in chunks, of any size or without end: what a broken or hostile upstream sends. */
+  stream(body: StreamedBody, status = 200): FakeReply {
+    return { status, stream: body, headers: jsonType };
+  },
 };
 
 export function startFakeProvider(options: FakeProviderOptions = {}): FakeProvider {
@@ -107,12 +133,13 @@ export function startFakeProvider(options: FakeProviderOptions = {}): FakeProvid
     // Bun closes idle connections after 10 s by default; "never answers" must mean never.
     idleTimeout: 0,
     async fetch(request) {
-      requests.push({
+      const recorded: RecordedRequest = {
         method: request.method,
         url: new URL(request.url),
         headers: Object.fromEntries(request.headers),
         at: performance.now(),
-      });
+      };
+      requests.push(recorded);
       const next = queue.shift() ?? fallback;
       if (next.never) {
         // Settled only when the fake closes, so nothing is left pending after a test.
@@ -120,6 +147,10 @@ export function startFakeProvider(options: FakeProviderOptions = {}): FakeProvid
         return new Response(null, { status: 503 });
       }
       if (next.delayMs) await Bun.sleep(next.delayMs);
+      if (next.stream) {
+        recorded.streamed = { sentBytes: 0, cancelled: false, finished: false };
+        return new Response(streamBody(next.stream, recorded.streamed), { status: next.status ?? 200, headers: next.headers });
+      }
       return new Response(next.body ?? "", { status: next.status ?? 200, headers: next.headers });
     },
   });
@@ -157,4 +188,43 @@ export function startFakeProvider(options: FakeProviderOptions = {}): FakeProvid
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/**
+ * The body as a pull stream: a chunk is made only when the connection takes
+ * one, so `sentBytes` stops growing once the client stops reading, and a
+ * client that goes away cancels it.
+ */
+function streamBody(body: StreamedBody, progress: StreamProgress): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const prefix = encoder.encode(body.prefix ?? "");
+  const chunk = encoder.encode(body.chunk);
+  const suffix = encoder.encode(body.suffix ?? "");
+  let sentChunks = 0;
+  let sentPrefix = prefix.byteLength === 0;
+  const send = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
+    progress.sentBytes += bytes.byteLength;
+    controller.enqueue(bytes);
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!sentPrefix) {
+          sentPrefix = true;
+          return send(controller, prefix);
+        }
+        if (body.repeat === undefined || sentChunks < body.repeat) {
+          sentChunks++;
+          return send(controller, chunk);
+        }
+        if (suffix.byteLength > 0) send(controller, suffix);
+        progress.finished = true;
+        controller.close();
+      },
+      cancel() {
+        progress.cancelled = true;
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
