@@ -8,6 +8,8 @@ export interface GeocoderDeps {
   cache: AnswerCache;
   clock: () => Date;
   log: Logger;
+  /** The provider chain's time budget (GEOCODER_CHAIN_TIMEOUT_MS); default reverseGeocoderDefaults. */
+  chainTimeoutMs?: number;
   accessLog?: boolean;
   readiness: { required: Record<string, ReadinessCheck>; optional?: Record<string, ReadinessCheck> };
   accepting?: () => boolean;
@@ -17,7 +19,7 @@ export interface GeocoderDeps {
 const envelope = (body: ErrorBody) => ({ success: false, data: [], error: body.error });
 
 export function createApp(deps: GeocoderDeps) {
-  const geocoder = new ReverseGeocoder(deps.registry, deps.cache, deps.clock, deps.log);
+  const geocoder = new ReverseGeocoder(deps.registry, deps.cache, deps.clock, deps.log, { chainTimeoutMs: deps.chainTimeoutMs });
   return serviceApp({
     log: deps.log,
     accessLog: deps.accessLog ?? false,

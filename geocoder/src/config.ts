@@ -35,6 +35,8 @@ export interface GeocoderConfig {
   local: boolean;
   defaultOrder: OrderEntry[];
   providerTimeoutMs: number;
+  /** The whole provider chain's time; at least providerTimeoutMs. */
+  chainTimeoutMs: number;
   /** Requests per second per provider name; absent: no limit of ours. */
   rateLimits: Record<string, number>;
   cachePath: string;
@@ -67,7 +69,7 @@ export function readGeocoderConfig(env: Env): GeocoderConfig {
       replicas: readReplicas(vars, env),
       local: vars.oneOf("GEOCODER_LOCAL", ["true", "false"], "true") === "true",
       defaultOrder: vars.parsed("GEOCODER_DEFAULT_ORDER", parseOrder) ?? [...orderEntries],
-      providerTimeoutMs: vars.integer("GEOCODER_PROVIDER_TIMEOUT_MS", 5000, { min: 100, max: 60_000 }),
+      ...readTimeouts(vars),
       rateLimits: readRateLimits(vars, nominatimUrl),
       cachePath: vars.string("GEOCODER_CACHE_PATH", "./data/geocoder-cache.db"),
       l2TtlDays: vars.integer("GEOCODER_L2_TTL_DAYS", 30, { min: 1, max: 3650 }),
@@ -90,6 +92,26 @@ function readReplicas(vars: EnvReader, env: Env): ReplicaConfig[] {
     else if (url) replicas.push({ number, url });
   }
   return replicas.sort((a, b) => a.number - b.number);
+}
+
+/**
+ * A provider call's budget, and the whole chain's. The chain's default stays
+ * below the gateway's UPSTREAM_TIMEOUT_MS default (10 s), so LOCAL answers
+ * before the gateway gives up. It may not be shorter than one call's: a
+ * chain that aborts its first provider before that provider's own timeout
+ * never lets the provider fail, so a hanging one would never leave rotation.
+ */
+function readTimeouts(vars: EnvReader): { providerTimeoutMs: number; chainTimeoutMs: number } {
+  const problemsBefore = vars.problems.length;
+  const providerTimeoutMs = vars.integer("GEOCODER_PROVIDER_TIMEOUT_MS", 5000, { min: 100, max: 60_000 });
+  const chainTimeoutMs = vars.integer("GEOCODER_CHAIN_TIMEOUT_MS", 8000, { min: 100, max: 300_000 });
+  // Compared only when both were read: a bad one has already been reported.
+  if (vars.problems.length === problemsBefore && chainTimeoutMs < providerTimeoutMs) {
+    vars.problem(
+      `GEOCODER_CHAIN_TIMEOUT_MS (${chainTimeoutMs}) must be at least GEOCODER_PROVIDER_TIMEOUT_MS (${providerTimeoutMs}): the first provider asked gets its whole budget`,
+    );
+  }
+  return { providerTimeoutMs, chainTimeoutMs };
 }
 
 function parseOrder(raw: string): OrderEntry[] {

@@ -44,6 +44,7 @@ const app = createApp({
   cache,
   clock,
   log,
+  chainTimeoutMs: config.chainTimeoutMs,
   accessLog: config.accessLog,
   readiness: {
     required: { l2: () => l2.ping() },

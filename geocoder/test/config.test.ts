@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { configProblems } from "@linkgeo/shared/testing";
+import { readGatewayConfig } from "../../gateway/src/config.ts";
 import { readGeocoderConfig } from "../src/config.ts";
 
 describe("geocoder configuration", () => {
@@ -20,6 +21,7 @@ describe("geocoder configuration", () => {
       local: true,
       defaultOrder: ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"],
       providerTimeoutMs: 5000,
+      chainTimeoutMs: 8000,
       cachePath: "./data/geocoder-cache.db",
       l2TtlDays: 30,
       rateLimits: { NOMINATIM: 1, GEOAPIFY: 5, HERE: 5 },
@@ -51,6 +53,25 @@ describe("geocoder configuration", () => {
     expect(readGeocoderConfig({ NOMINATIM_URL: "http://osm.internal/reverse", NOMINATIM_RATE_LIMIT: "20" }).rateLimits.NOMINATIM).toBe(20);
   });
 
+  test("GEOCODER_CHAIN_TIMEOUT_MS is the chain's budget, at least one provider call's", () => {
+    expect(readGeocoderConfig({ GEOCODER_CHAIN_TIMEOUT_MS: "6000" })).toMatchObject({ chainTimeoutMs: 6000, providerTimeoutMs: 5000 });
+    expect(readGeocoderConfig({ GEOCODER_CHAIN_TIMEOUT_MS: "2000", GEOCODER_PROVIDER_TIMEOUT_MS: "2000" })).toMatchObject({ chainTimeoutMs: 2000 });
+    expect(configProblems(readGeocoderConfig, { GEOCODER_CHAIN_TIMEOUT_MS: "3000" })).toEqual([
+      "GEOCODER_CHAIN_TIMEOUT_MS (3000) must be at least GEOCODER_PROVIDER_TIMEOUT_MS (5000): the first provider asked gets its whole budget",
+    ]);
+    expect(configProblems(readGeocoderConfig, { GEOCODER_PROVIDER_TIMEOUT_MS: "9000" })).toEqual([
+      "GEOCODER_CHAIN_TIMEOUT_MS (8000) must be at least GEOCODER_PROVIDER_TIMEOUT_MS (9000): the first provider asked gets its whole budget",
+    ]);
+    // A bad value is reported once, not again as a comparison.
+    expect(configProblems(readGeocoderConfig, { GEOCODER_CHAIN_TIMEOUT_MS: "8s", GEOCODER_PROVIDER_TIMEOUT_MS: "9000" })).toEqual([
+      'GEOCODER_CHAIN_TIMEOUT_MS must be a whole number from 100 to 300000 (got "8s")',
+    ]);
+  });
+
+  test("the chain's default budget is below the gateway's default upstream timeout, so LOCAL answers before a 504", () => {
+    expect(readGeocoderConfig({}).chainTimeoutMs).toBeLessThan(readGatewayConfig({}).upstreamTimeoutMs);
+  });
+
   test("reads the default order without regard to case", () => {
     expect(readGeocoderConfig({ GEOCODER_DEFAULT_ORDER: "here, geoapify,REPLICAS" }).defaultOrder).toEqual(["HERE", "GEOAPIFY", "REPLICAS"]);
   });
@@ -64,6 +85,7 @@ describe("geocoder configuration", () => {
         NOMINATIM_REVERSER_REPLICA_URL_1: "not a url",
         NOMINATIM_REVERSER_REPLICA_URL_0: "http://zero/reverse",
         GEOCODER_DEFAULT_ORDER: "nominatim,google",
+        GEOCODER_CHAIN_TIMEOUT_MS: "0",
         NOMINATIM_RATE_LIMIT: "-1",
         GEOCODER_L2_TTL_DAYS: "0",
       }),
@@ -73,6 +95,7 @@ describe("geocoder configuration", () => {
       "NOMINATIM_REVERSER_REPLICA_URL_1 must be a URL (http://… or https://…)",
       "NOMINATIM_REVERSER_REPLICA_URL_0: replicas are numbered from 1",
       "GEOCODER_DEFAULT_ORDER has unknown entries GOOGLE: use REPLICAS, NOMINATIM, GEOAPIFY, HERE, LOCAL",
+      'GEOCODER_CHAIN_TIMEOUT_MS must be a whole number from 100 to 300000 (got "0")',
       "NOMINATIM_RATE_LIMIT must be requests per second, a number above 0",
       'GEOCODER_L2_TTL_DAYS must be a whole number from 1 to 3650 (got "0")',
     ]);

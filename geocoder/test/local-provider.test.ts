@@ -91,6 +91,10 @@ describe("LocalProvider", () => {
     expect(address!.formatted_address).toBe([...new Set(parts)].join(", "));
   });
 
+  test("is offline: the chain still asks it when its time is up", () => {
+    expect(local).toMatchObject({ name: "LOCAL", offline: true });
+  });
+
   test.each(seaPoints)("%s is no result", async (_, latitude, longitude) => {
     expect(await local.reverse({ latitude, longitude })).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { ProviderRegistry } from "../src/providers/provider-registry.ts";
 import type { Provider } from "../src/providers/provider.ts";
 
-const named = (name: string): Provider => ({ name, url: `http://${name.toLowerCase()}/reverse`, reverse: async () => [] });
+const named = (name: string): Provider => ({ name, url: `http://${name.toLowerCase()}/reverse`, offline: false, reverse: async () => [] });
 const names = (providers: Provider[]) => providers.map((p) => p.name);
 
 describe("provider registry", () => {

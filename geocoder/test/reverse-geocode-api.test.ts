@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { deleteKeysWithPrefix, readJson, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
 import Redis from "ioredis";
 import { reply, startFakeProvider } from "./support/fake-provider.ts";
+import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
 
 const paris = "/reverse-geocode?latitude=48.8606&longitude=2.3508";
@@ -162,6 +163,81 @@ describe("GET /reverse-geocode", () => {
     expect(text).not.toMatch(/secret|127\.0\.0\.1|apiKey/);
     await geocoder.get("/reverse-geocode?latitude=1&longitude=1");
     expect(geoapify.requests).toHaveLength(2);
+  });
+
+  describe("the chain's time budget", () => {
+    // Each call may take 400 ms, the chain 700: the first provider that
+    // hangs times out on its own, the second is cut off by the chain's
+    // deadline, the third is never asked.
+    const budget = { providerTimeoutMs: 400, chainTimeoutMs: 700 };
+
+    test("with network providers hanging, LOCAL still answers within it; the one cut off sees its request abandoned, the next is not asked", async () => {
+      await using nominatim = startFakeProvider({ otherwise: reply.never() });
+      await using geoapify = startFakeProvider({ otherwise: reply.never() });
+      await using here = startFakeProvider({ otherwise: reply.never() });
+      const local = inProcessProvider([localVienna]);
+      const geocoder = startTestGeocoder({
+        providers: {
+          nominatim: { userAgent: "t", url: nominatim.url().toString() },
+          geoapify: { apiKey: "k", url: geoapify.url().toString() },
+          here: { apiKey: "k", url: here.url().toString() },
+        },
+        local,
+        ...budget,
+      });
+      const started = performance.now();
+      const response = await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.4");
+      const elapsed = performance.now() - started;
+      expect([response.status, response.headers.get("x-geocoder-provider")]).toEqual([200, "LOCAL"]);
+      expect(await readJson(response)).toEqual({ success: true, data: [localVienna], error: null });
+      expect(local.asked).toEqual([{ latitude: 48.2, longitude: 16.4 }]);
+      await waitFor("both requests to be seen abandoned", () => nominatim.requests[0]?.abandoned === true && geoapify.requests[0]?.abandoned === true);
+      expect([nominatim.requests.length, geoapify.requests.length, here.requests.length]).toEqual([1, 1, 0]);
+      // On time: the budget and a margin for a busy machine, far from the 3 × 400 ms of three timeouts.
+      expect(elapsed).toBeLessThan(budget.chainTimeoutMs + 400);
+    });
+
+    test("without an offline provider it is 502 providers_failed, each provider listed with a timeout", async () => {
+      await using nominatim = startFakeProvider({ otherwise: reply.never() });
+      await using geoapify = startFakeProvider({ otherwise: reply.never() });
+      await using here = startFakeProvider({ otherwise: reply.never() });
+      const geocoder = startTestGeocoder({
+        providers: {
+          nominatim: { userAgent: "t", url: nominatim.url().toString() },
+          geoapify: { apiKey: "k", url: geoapify.url().toString() },
+          here: { apiKey: "k", url: here.url().toString() },
+        },
+        ...budget,
+      });
+      const response = await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.4");
+      expect(response.status).toBe(502);
+      expect((await readJson(response)).error).toEqual({
+        code: "providers_failed",
+        message: "every provider failed (NOMINATIM: timeout; GEOAPIFY: timeout; HERE: timeout)",
+        providers: [
+          { name: "NOMINATIM", reason: "timeout" },
+          { name: "GEOAPIFY", reason: "timeout" },
+          { name: "HERE", reason: "timeout" },
+        ],
+      });
+      expect(here.requests).toHaveLength(0);
+    });
+
+    test("a provider cut off by it is not counted against its breaker", async () => {
+      // Three cut-off calls would open the breaker (three failures in a row) if they counted.
+      await using nominatim = startFakeProvider({ otherwise: reply.never() });
+      const geocoder = startTestGeocoder({
+        providers: { nominatim: { userAgent: "t", url: nominatim.url().toString() } },
+        local: inProcessProvider([localVienna]),
+        providerTimeoutMs: 5_000,
+        chainTimeoutMs: 200,
+      });
+      for (let i = 0; i < 4; i++) {
+        const response = await geocoder.get(`/reverse-geocode?latitude=48.${i}&longitude=16.4`);
+        expect(response.headers.get("x-geocoder-provider")).toBe("LOCAL");
+      }
+      expect(nominatim.requests).toHaveLength(4);
+    });
   });
 
   describe("a provider whose body never ends", () => {

@@ -7,6 +7,7 @@ import { ProviderError } from "../providers/provider-error.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { Provider } from "../providers/provider.ts";
 import type { ReverseQuery } from "../providers/reverse-query.ts";
+import { ChainDeadline } from "./chain-deadline.ts";
 import { NoProviders, ProvidersFailed, RateLimited, UnknownPlatform } from "./geocode-errors.ts";
 
 /** The two cache levels as the service sees them. */
@@ -21,20 +22,43 @@ export interface ReverseAnswer {
   cache: "L1" | "L2" | "MISS";
 }
 
+export const reverseGeocoderDefaults = {
+  /**
+   * The whole chain's time. Below the gateway's 10 s (its UPSTREAM_TIMEOUT_MS
+   * default), so that when network providers hang, LOCAL still answers
+   * before the gateway gives up with a 504.
+   */
+  chainTimeoutMs: 8_000,
+} as const;
+
+export interface ReverseGeocoderOptions {
+  chainTimeoutMs?: number;
+}
+
 /**
  * Answers a reverse query from the cache, or from the named provider, or
  * from the default chain (first provider that answers wins). Identical
  * misses in flight at the same time share one provider call.
+ *
+ * A pass down the chain has a time budget. When it runs out, the network
+ * provider in flight is aborted (which says nothing about its health), the
+ * network providers after it are not asked, and offline ones (LOCAL) still
+ * are: they answer in microseconds, so the answer comes in time.
  */
 export class ReverseGeocoder {
   private readonly inFlight = new SingleFlight<ReverseAnswer>();
+  private readonly chainTimeoutMs: number;
 
   constructor(
     private readonly registry: ProviderRegistry,
     private readonly cache: AnswerCache,
     private readonly clock: () => Date,
     private readonly log: Logger,
-  ) {}
+    options: ReverseGeocoderOptions = {},
+  ) {
+    this.chainTimeoutMs = options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs;
+    if (!(Number.isFinite(this.chainTimeoutMs) && this.chainTimeoutMs > 0)) throw new RangeError(`chainTimeoutMs must be a positive number, got ${this.chainTimeoutMs}`);
+  }
 
   async reverse(query: ReverseQuery, platform?: string): Promise<ReverseAnswer> {
     // Checked before the cache so a bad platform is always a 400; the chain
@@ -72,18 +96,33 @@ export class ReverseGeocoder {
   }
 
   private async askProviders(chain: Provider[], query: ReverseQuery): Promise<ReverseAnswer> {
+    using deadline = new ChainDeadline(this.chainTimeoutMs);
     const failures: ProviderError[] = [];
     for (const provider of chain) {
+      if (!provider.offline && deadline.passed) {
+        // Listed, so a 502 names every provider of the chain.
+        failures.push(new ProviderError(provider.name, "timeout", `not asked: the chain's ${deadline.budgetMs} ms were used up`));
+        continue;
+      }
       try {
-        return { addresses: await provider.reverse(query), provider: provider.name, cache: "MISS" };
+        // Each network provider gets at most the time left; an offline one needs no deadline.
+        const addresses = await provider.reverse(query, provider.offline ? undefined : deadline.signal);
+        return { addresses, provider: provider.name, cache: "MISS" };
       } catch (error) {
-        if (!(error instanceof ProviderError)) {
-          this.log.error("provider adapter failed unexpectedly", { provider: provider.name, error: describeError(error) });
-        }
-        failures.push(error instanceof ProviderError ? error : new ProviderError(provider.name, "bad_response", "unexpected failure"));
+        failures.push(this.failureFrom(provider, error, deadline));
       }
     }
     throw this.failureOf(failures);
+  }
+
+  private failureFrom(provider: Provider, error: unknown, deadline: ChainDeadline): ProviderError {
+    if (error instanceof ProviderError) return error;
+    if (deadline.aborted(error)) {
+      this.log.debug("provider chain out of time", { provider: provider.name, budget_ms: deadline.budgetMs });
+      return new ProviderError(provider.name, "timeout", `no answer within what was left of the chain's ${deadline.budgetMs} ms`);
+    }
+    this.log.error("provider adapter failed unexpectedly", { provider: provider.name, error: describeError(error) });
+    return new ProviderError(provider.name, "bad_response", "unexpected failure");
   }
 
   /** 429 when every provider only asked us to wait; 502 otherwise. */

@@ -36,6 +36,7 @@ export const MAX_OFFSHORE_KM = 20;
 export class LocalProvider implements Provider {
   readonly name = "LOCAL";
   readonly url: string;
+  readonly offline = true;
 
   constructor(
     private readonly places: PlacesTable,

@@ -87,6 +87,7 @@ const unwell: ReadonlySet<ProviderFailure> = new Set(["timeout", "unreachable", 
 export class HttpProvider implements Provider {
   readonly name: string;
   readonly url: string;
+  readonly offline = false;
   private readonly buildRequest: (query: ReverseQuery) => ProviderRequest;
   private readonly mapPayload: (body: unknown) => Address[];
   private readonly http: KyInstance;

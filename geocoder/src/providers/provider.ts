@@ -10,5 +10,11 @@ export interface Provider {
   readonly name: string;
   /** The reverse endpoint as shown by GET /geocoders: never carries a key. */
   readonly url: string;
+  /**
+   * Answers in-process, without the network (LOCAL): it cannot hang, so it is
+   * still asked when the chain's time is up, and its answers after a network
+   * provider failed are fallbacks.
+   */
+  readonly offline: boolean;
   reverse(query: ReverseQuery, signal?: AbortSignal): Promise<Address[]>;
 }

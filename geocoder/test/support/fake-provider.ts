@@ -51,6 +51,8 @@ export interface RecordedRequest {
   at: number;
   /** Set when the reply was streamed. */
   streamed?: StreamProgress;
+  /** The client closed the connection before the answer was complete (a timeout, an abort). */
+  abandoned: boolean;
 }
 
 export interface FakeProvider extends AsyncDisposable {
@@ -138,8 +140,10 @@ export function startFakeProvider(options: FakeProviderOptions = {}): FakeProvid
         url: new URL(request.url),
         headers: Object.fromEntries(request.headers),
         at: performance.now(),
+        abandoned: false,
       };
       requests.push(recorded);
+      request.signal.addEventListener("abort", () => void (recorded.abandoned = true), { once: true });
       const next = queue.shift() ?? fallback;
       if (next.never) {
         // Settled only when the fake closes, so nothing is left pending after a test.

@@ -21,8 +21,10 @@ export interface TestGeocoderOptions {
   /** A Redis client (with its key prefix) for L1; default an in-process L1. */
   redis?: Redis;
   providerTimeoutMs?: number;
+  /** The provider chain's time budget; default the service's. */
+  chainTimeoutMs?: number;
   log?: Logger;
-  /** LOCAL, registered last when given (load it once per test file: it takes ~0.5 s). */
+  /** LOCAL, registered last when given (load it once per test file: it takes ~0.5 s), or an `inProcessProvider`. */
   local?: Provider;
 }
 
@@ -58,7 +60,7 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
     { http: ky.create({}), rateLimiter: new MemoryRateLimiter(), clock, log, local: options.local },
   );
   const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"]);
-  const app = createApp({ registry, cache, clock, log, readiness: { required: { l2: () => l2.ping() } } });
+  const app = createApp({ registry, cache, clock, log, chainTimeoutMs: options.chainTimeoutMs, readiness: { required: { l2: () => l2.ping() } } });
   return {
     app,
     l1,
