@@ -41,6 +41,8 @@ export interface GeocoderConfig {
   rateLimits: Record<string, number>;
   cachePath: string;
   l2TtlDays: number;
+  /** How long both cache levels keep a fallback answer (LOCAL standing in for failed network providers). */
+  fallbackTtlSeconds: number;
   production: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -73,6 +75,8 @@ export function readGeocoderConfig(env: Env): GeocoderConfig {
       rateLimits: readRateLimits(vars, nominatimUrl),
       cachePath: vars.string("GEOCODER_CACHE_PATH", "./data/geocoder-cache.db"),
       l2TtlDays: vars.integer("GEOCODER_L2_TTL_DAYS", 30, { min: 1, max: 3650 }),
+      // At most a day: longer would outlive L1's own 24 hours, and a fallback never gets more than a real answer.
+      fallbackTtlSeconds: vars.integer("GEOCODER_FALLBACK_TTL_SECONDS", 300, { min: 1, max: 86_400 }),
       production,
       logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
       logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),

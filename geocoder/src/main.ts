@@ -28,7 +28,7 @@ const l1 = redis ? new RedisCacheLevel(redis) : new MemoryCacheLevel({ maxEntrie
 const cache = new TwoLevelCache({
   l1: new FailSoftCacheLevel(l1, { name: "L1", log }),
   l2: new FailSoftCacheLevel(l2, { name: "L2", log }),
-  ttls: { l2Days: config.l2TtlDays },
+  ttls: { l2Days: config.l2TtlDays, fallbackSeconds: config.fallbackTtlSeconds },
 });
 
 const rateLimiter = redis ? new RedisRateLimiter(redis, { fallback: new MemoryRateLimiter(), log }) : new MemoryRateLimiter();

@@ -24,6 +24,7 @@ describe("geocoder configuration", () => {
       chainTimeoutMs: 8000,
       cachePath: "./data/geocoder-cache.db",
       l2TtlDays: 30,
+      fallbackTtlSeconds: 300,
       rateLimits: { NOMINATIM: 1, GEOAPIFY: 5, HERE: 5 },
     });
   });
@@ -72,6 +73,16 @@ describe("geocoder configuration", () => {
     expect(readGeocoderConfig({}).chainTimeoutMs).toBeLessThan(readGatewayConfig({}).upstreamTimeoutMs);
   });
 
+  test("GEOCODER_FALLBACK_TTL_SECONDS is how long a fallback answer is kept, from a second to a day", () => {
+    expect(readGeocoderConfig({ GEOCODER_FALLBACK_TTL_SECONDS: "60" }).fallbackTtlSeconds).toBe(60);
+    expect(readGeocoderConfig({ GEOCODER_FALLBACK_TTL_SECONDS: "86400" }).fallbackTtlSeconds).toBe(86_400);
+    for (const bad of ["0", "86401", "5m", "-1"]) {
+      expect(configProblems(readGeocoderConfig, { GEOCODER_FALLBACK_TTL_SECONDS: bad })).toEqual([
+        `GEOCODER_FALLBACK_TTL_SECONDS must be a whole number from 1 to 86400 (got "${bad}")`,
+      ]);
+    }
+  });
+
   test("reads the default order without regard to case", () => {
     expect(readGeocoderConfig({ GEOCODER_DEFAULT_ORDER: "here, geoapify,REPLICAS" }).defaultOrder).toEqual(["HERE", "GEOAPIFY", "REPLICAS"]);
   });
@@ -88,6 +99,7 @@ describe("geocoder configuration", () => {
         GEOCODER_CHAIN_TIMEOUT_MS: "0",
         NOMINATIM_RATE_LIMIT: "-1",
         GEOCODER_L2_TTL_DAYS: "0",
+        GEOCODER_FALLBACK_TTL_SECONDS: "soon",
       }),
     ).toEqual([
       'PORT must be a whole number from 0 to 65535 (got "x")',
@@ -98,6 +110,7 @@ describe("geocoder configuration", () => {
       'GEOCODER_CHAIN_TIMEOUT_MS must be a whole number from 100 to 300000 (got "0")',
       "NOMINATIM_RATE_LIMIT must be requests per second, a number above 0",
       'GEOCODER_L2_TTL_DAYS must be a whole number from 1 to 3650 (got "0")',
+      'GEOCODER_FALLBACK_TTL_SECONDS must be a whole number from 1 to 86400 (got "soon")',
     ]);
   });
 });

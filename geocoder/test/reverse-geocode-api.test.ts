@@ -240,6 +240,91 @@ describe("GET /reverse-geocode", () => {
     });
   });
 
+  describe("a fallback answer (LOCAL standing in for failed network providers)", () => {
+    const minute = 60_000;
+    /** A clock the test moves, and a geocoder on it with NOMINATIM and LOCAL. */
+    function setUpWithNominatim(nominatimUrl: string, extra: Partial<Parameters<typeof startTestGeocoder>[0]> = {}) {
+      const time = { now: Date.parse("2026-11-22T08:00:00.000Z") };
+      const local = inProcessProvider([localVienna]);
+      const geocoder = startTestGeocoder({
+        providers: { nominatim: { userAgent: "t", url: nominatimUrl } },
+        local,
+        clock: () => new Date(time.now),
+        ...extra,
+      });
+      const ask = async (path: string) => {
+        const response = await geocoder.get(path);
+        return { cache: response.headers.get("x-cache"), provider: response.headers.get("x-geocoder-provider"), body: await readJson(response) };
+      };
+      return { time, local, geocoder, ask };
+    }
+
+    test("is kept for minutes, after which the real address comes back from the network provider", async () => {
+      await using nominatim = startFakeProvider({ replies: [reply.status(503), reply.status(503)], otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
+      const { time, ask } = setUpWithNominatim(nominatim.url().toString());
+      const start = time.now;
+
+      expect(await ask(paris)).toEqual({ cache: "MISS", provider: "LOCAL", body: { success: true, data: [localVienna], error: null } });
+      expect(nominatim.requests).toHaveLength(2);
+
+      // Within its five minutes the fallback is answered from the cache: no provider is asked again.
+      time.now = start + 5 * minute - 1;
+      expect(await ask(paris)).toMatchObject({ cache: "L1", provider: "LOCAL" });
+      expect(nominatim.requests).toHaveLength(2);
+
+      // Then it is gone from both levels, and NOMINATIM, answering again, gives the street.
+      time.now = start + 5 * minute;
+      expect(await ask(paris)).toEqual({ cache: "MISS", provider: "NOMINATIM", body: { success: true, data: [parisAddress], error: null } });
+      expect(nominatim.requests).toHaveLength(3);
+      // The real answer is kept as long as any: a day later it is still in L2.
+      time.now = start + 5 * minute + 25 * 60 * minute;
+      expect(await ask(paris)).toMatchObject({ cache: "L2", provider: "NOMINATIM" });
+    });
+
+    test("takes its lifetime from the configuration", async () => {
+      await using nominatim = startFakeProvider({ replies: [reply.status(503), reply.status(503)], otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
+      const { time, ask } = setUpWithNominatim(nominatim.url().toString(), { fallbackTtlSeconds: 30 });
+      const start = time.now;
+      expect(await ask(paris)).toMatchObject({ cache: "MISS", provider: "LOCAL" });
+      time.now = start + 30_000;
+      expect(await ask(paris)).toMatchObject({ cache: "MISS", provider: "NOMINATIM" });
+    });
+
+    test("is also what LOCAL answers when the chain's time ran out", async () => {
+      await using nominatim = startFakeProvider({ replies: [reply.never()], otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
+      const { time, ask } = setUpWithNominatim(nominatim.url().toString(), { providerTimeoutMs: 5_000, chainTimeoutMs: 200 });
+      const start = time.now;
+      expect(await ask(paris)).toMatchObject({ cache: "MISS", provider: "LOCAL" });
+      time.now = start + 5 * minute;
+      expect(await ask(paris)).toMatchObject({ cache: "MISS", provider: "NOMINATIM" });
+    });
+
+    test("is not what LOCAL answers when asked by name, or as the only provider: those are kept as long as any answer", async () => {
+      await using nominatim = startFakeProvider({ otherwise: reply.status(503) });
+      const { time, ask } = setUpWithNominatim(nominatim.url().toString());
+      const alone = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]), clock: () => new Date(time.now) });
+      const start = time.now;
+      expect(await ask(`${paris}&platform=local`)).toMatchObject({ cache: "MISS", provider: "LOCAL" });
+      expect((await alone.get(paris)).headers.get("x-cache")).toBe("MISS");
+      time.now = start + 23 * 60 * minute;
+      expect(await ask(`${paris}&platform=local`)).toMatchObject({ cache: "L1", provider: "LOCAL" });
+      expect((await alone.get(paris)).headers.get("x-cache")).toBe("L1");
+      expect(nominatim.requests).toHaveLength(0);
+    });
+
+    test("is not what a network provider answers after another one failed", async () => {
+      await using nominatim = startFakeProvider({ otherwise: reply.status(503) });
+      await using here = startFakeProvider({ otherwise: reply.fixture("here-01-vienna-at-official-docs.json") });
+      const { time, ask } = setUpWithNominatim(nominatim.url().toString(), {
+        providers: { nominatim: { userAgent: "t", url: nominatim.url().toString() }, here: { apiKey: "k", url: here.url().toString() } },
+      });
+      const start = time.now;
+      expect(await ask(paris)).toMatchObject({ cache: "MISS", provider: "HERE" });
+      time.now = start + 23 * 60 * minute;
+      expect(await ask(paris)).toMatchObject({ cache: "L1", provider: "HERE" });
+    });
+  });
+
   describe("a provider whose body never ends", () => {
     const endless = () => reply.stream({ prefix: '{"place_id":1,"display_name":"', chunk: "x".repeat(65_536) });
 

@@ -30,6 +30,9 @@ const place: Address = {
 
 const found = (storedAt: number): CachedAnswer => ({ provider: "HERE", storedAt, addresses: [place] });
 const nothing = (storedAt: number): CachedAnswer => ({ provider: "NOMINATIM", storedAt, addresses: [] });
+/** LOCAL's answer given because the network providers failed. */
+const fallback = (storedAt: number, addresses: Address[] = [place]): CachedAnswer => ({ provider: "LOCAL", storedAt, addresses, fallback: true });
+const minute = 60 * second;
 
 /** Memory L1 and SQLite L2 on one clock the test moves. */
 function setup(ttls: ConstructorParameters<typeof TwoLevelCache>[0]["ttls"] = {}) {
@@ -64,7 +67,7 @@ const failing: CacheLevel = {
 describe("two-level cache", () => {
   test("has the documented defaults", () => {
     using s = setup();
-    expect(s.cache.ttls).toEqual({ l1Seconds: 86_400, l1EmptySeconds: 3_600, l2Days: 30, l2EmptySeconds: 86_400 });
+    expect(s.cache.ttls).toEqual({ l1Seconds: 86_400, l1EmptySeconds: 3_600, l2Days: 30, l2EmptySeconds: 86_400, fallbackSeconds: 300 });
     expect(defaultCacheTtls).toEqual(s.cache.ttls);
   });
 
@@ -164,6 +167,49 @@ describe("two-level cache", () => {
     expect(await s.cache.get("k")).toEqual({ answer: found(t0), level: "L2" });
   });
 
+  test("a fallback answer lives 5 minutes in both levels", async () => {
+    using s = setup();
+    await s.cache.set("k", fallback(t0));
+    s.at(t0 + 5 * minute - 1);
+    expect([await s.l1.get("k"), await s.l2.get("k")]).toEqual([fallback(t0), fallback(t0)]);
+    s.at(t0 + 5 * minute);
+    expect([await s.l1.get("k"), await s.l2.get("k")]).toEqual([undefined, undefined]);
+    expect(await s.cache.get("k")).toBeUndefined();
+  });
+
+  test("an answer marked fallback: false lives as long as any other", async () => {
+    using s = setup();
+    const real = { ...found(t0), fallback: false };
+    await s.cache.set("k", real);
+    s.at(t0 + day - 1);
+    expect(await s.cache.get("k")).toEqual({ answer: real, level: "L1" });
+  });
+
+  test("an empty fallback answer (LOCAL at sea) gets the shorter of the two lifetimes", async () => {
+    using s = setup({ fallbackSeconds: 2 * hour / second });
+    await s.cache.set("k", fallback(t0, []));
+    s.at(t0 + hour - 1);
+    expect(await s.l1.get("k")).toEqual(fallback(t0, []));
+    s.at(t0 + hour);
+    // L1's empty lifetime (1 h) is the shorter there; in L2 the fallback's 2 h are.
+    expect([await s.l1.get("k"), await s.l2.get("k")]).toEqual([undefined, fallback(t0, [])]);
+    s.at(t0 + 2 * hour);
+    expect(await s.l2.get("k")).toBeUndefined();
+  });
+
+  test("a fallback answer promoted from L2 keeps its short life in L1", async () => {
+    using s = setup();
+    await s.cache.set("k", fallback(t0));
+    // L1 lost it (Redis restarted): the next read finds it in L2.
+    await s.l1.set("k", fallback(t0), 0);
+    s.at(t0 + 2 * minute);
+    expect(await s.cache.get("k")).toEqual({ answer: fallback(t0), level: "L2" });
+    s.at(t0 + 5 * minute - 1);
+    expect(await s.cache.get("k")).toEqual({ answer: fallback(t0), level: "L1" });
+    s.at(t0 + 5 * minute);
+    expect(await s.l1.get("k")).toBeUndefined();
+  });
+
   test("takes its TTLs from options", async () => {
     using s = setup({ l1Seconds: 60, l2Days: 2, l1EmptySeconds: 10, l2EmptySeconds: 20 });
     await s.cache.set("found", found(t0));
@@ -183,6 +229,7 @@ describe("two-level cache", () => {
     ["l2Days: -1", { l2Days: -1 }],
     ["l1EmptySeconds: NaN", { l1EmptySeconds: Number.NaN }],
     ["l2EmptySeconds: Infinity", { l2EmptySeconds: Number.POSITIVE_INFINITY }],
+    ["fallbackSeconds: 0", { fallbackSeconds: 0 }],
   ])(
     "refuses the TTL option %s",
     (_, ttls) => {

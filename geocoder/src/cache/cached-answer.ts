@@ -6,6 +6,14 @@ export interface CachedAnswer {
   provider: string;
   /** When the provider answered (ms since epoch). */
   storedAt: number;
+  /**
+   * An offline provider (LOCAL) answered because the network providers
+   * before it did not: kept briefly in both levels, so the real address
+   * comes back once they do. Stored with the answer, so an L2 entry promoted
+   * into L1 keeps its short life. Absent means false (and in entries written
+   * before the flag existed).
+   */
+  fallback?: boolean;
 }
 
 /** A cache level: Redis or in-process for L1, SQLite for L2. Implementations never store an answer past `ttlSeconds`. */

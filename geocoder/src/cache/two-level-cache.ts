@@ -13,6 +13,12 @@ export interface CacheTtls {
   l2Days: number;
   /** L2, an empty answer. */
   l2EmptySeconds: number;
+  /**
+   * Both levels, a fallback answer (LOCAL standing in for failed network
+   * providers), when shorter than the above: minutes, not a day or a month,
+   * so the street-level address comes back soon after the providers do.
+   */
+  fallbackSeconds: number;
 }
 
 export const defaultCacheTtls: CacheTtls = {
@@ -20,6 +26,7 @@ export const defaultCacheTtls: CacheTtls = {
   l1EmptySeconds: hour,
   l2Days: 30,
   l2EmptySeconds: day,
+  fallbackSeconds: 5 * 60,
 };
 
 export interface CacheHit {
@@ -81,11 +88,15 @@ export class TwoLevelCache {
   }
 
   private l1Ttl(answer: CachedAnswer): number {
-    return answer.addresses.length === 0 ? this.ttls.l1EmptySeconds : this.ttls.l1Seconds;
+    return this.shortenedIfFallback(answer, answer.addresses.length === 0 ? this.ttls.l1EmptySeconds : this.ttls.l1Seconds);
   }
 
   private l2Ttl(answer: CachedAnswer): number {
-    return answer.addresses.length === 0 ? this.ttls.l2EmptySeconds : this.ttls.l2Days * day;
+    return this.shortenedIfFallback(answer, answer.addresses.length === 0 ? this.ttls.l2EmptySeconds : this.ttls.l2Days * day);
+  }
+
+  private shortenedIfFallback(answer: CachedAnswer, ttlSeconds: number): number {
+    return answer.fallback === true ? Math.min(ttlSeconds, this.ttls.fallbackSeconds) : ttlSeconds;
   }
 
   /**

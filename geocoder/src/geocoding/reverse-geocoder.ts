@@ -22,6 +22,13 @@ export interface ReverseAnswer {
   cache: "L1" | "L2" | "MISS";
 }
 
+/** What the provider chain answered, before it is cached. */
+interface ChainAnswer {
+  addresses: Address[];
+  provider: string;
+  fallback: boolean;
+}
+
 export const reverseGeocoderDefaults = {
   /**
    * The whole chain's time. Below the gateway's 10 s (its UPSTREAM_TIMEOUT_MS
@@ -78,10 +85,10 @@ export class ReverseGeocoder {
     // A flight for this key may have finished between our cache read and now.
     const cached = await this.fromCache(key);
     if (cached) return cached;
-    const answer = await this.askProviders(chain, query);
-    // Answers are cached, failures never are.
-    await this.cache.set(key, { addresses: answer.addresses, provider: answer.provider, storedAt: this.clock().getTime() });
-    return answer;
+    const { addresses, provider, fallback } = await this.askProviders(chain, query);
+    // Answers are cached, failures never are; fallbacks only briefly (the cache knows how long).
+    await this.cache.set(key, { addresses, provider, storedAt: this.clock().getTime(), fallback });
+    return { addresses, provider, cache: "MISS" };
   }
 
   private chainFor(platform: string | undefined): Provider[] {
@@ -95,21 +102,31 @@ export class ReverseGeocoder {
     return [provider];
   }
 
-  private async askProviders(chain: Provider[], query: ReverseQuery): Promise<ReverseAnswer> {
+  /**
+   * The first answer down the chain. It is a fallback when an offline
+   * provider gave it after a network provider before it did not (failed,
+   * was skipped, or ran out of time): LOCAL standing in for a street
+   * address. LOCAL asked alone (the only provider, or `platform=local`) is
+   * a real answer.
+   */
+  private async askProviders(chain: Provider[], query: ReverseQuery): Promise<ChainAnswer> {
     using deadline = new ChainDeadline(this.chainTimeoutMs);
     const failures: ProviderError[] = [];
+    let networkMissed = false;
     for (const provider of chain) {
       if (!provider.offline && deadline.passed) {
         // Listed, so a 502 names every provider of the chain.
         failures.push(new ProviderError(provider.name, "timeout", `not asked: the chain's ${deadline.budgetMs} ms were used up`));
+        networkMissed = true;
         continue;
       }
       try {
         // Each network provider gets at most the time left; an offline one needs no deadline.
         const addresses = await provider.reverse(query, provider.offline ? undefined : deadline.signal);
-        return { addresses, provider: provider.name, cache: "MISS" };
+        return { addresses, provider: provider.name, fallback: provider.offline && networkMissed };
       } catch (error) {
         failures.push(this.failureFrom(provider, error, deadline));
+        if (!provider.offline) networkMissed = true;
       }
     }
     throw this.failureOf(failures);

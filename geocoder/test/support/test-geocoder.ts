@@ -23,6 +23,10 @@ export interface TestGeocoderOptions {
   providerTimeoutMs?: number;
   /** The provider chain's time budget; default the service's. */
   chainTimeoutMs?: number;
+  /** How long both cache levels keep a fallback answer; default the cache's. */
+  fallbackTtlSeconds?: number;
+  /** The clock of the caches, the providers' health and the service; tests that need time to pass move it. */
+  clock?: () => Date;
   log?: Logger;
   /** LOCAL, registered last when given (load it once per test file: it takes ~0.5 s), or an `inProcessProvider`. */
   local?: Provider;
@@ -39,13 +43,16 @@ export interface TestGeocoder {
 /** The real geocoder app, its providers pointing at fake provider servers. */
 export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
   const log = options.log ?? silentLogger;
-  const clock = () => new Date();
+  const clock = options.clock ?? (() => new Date());
+  const now = () => clock().getTime();
   const l2Database = new Database(":memory:");
-  const l2 = new SqliteCacheLevel(l2Database);
-  const l1: CacheLevel = options.redis ? new RedisCacheLevel(options.redis) : new MemoryCacheLevel();
+  const l2 = new SqliteCacheLevel(l2Database, { now });
+  const l1: CacheLevel = options.redis ? new RedisCacheLevel(options.redis) : new MemoryCacheLevel({ now });
   const cache = new TwoLevelCache({
     l1: new FailSoftCacheLevel(l1, { name: "L1", log }),
     l2: new FailSoftCacheLevel(l2, { name: "L2", log }),
+    now,
+    ttls: options.fallbackTtlSeconds === undefined ? {} : { fallbackSeconds: options.fallbackTtlSeconds },
   });
   const providers = buildProviders(
     {
