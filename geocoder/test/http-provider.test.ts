@@ -195,7 +195,7 @@ describe("an HTTP provider", () => {
       expect(fake.requests.length).toBe(1);
 
       time.now = start + 119_999;
-      expect(health.available()).toBe(false);
+      expect(await health.available()).toBe(false);
       expect(await failureOf(provider.reverse(paris))).toEqual({
         provider: "TESTGEO",
         failure: "rate_limited",
@@ -419,7 +419,7 @@ describe("an HTTP provider", () => {
       time.now = until.getTime();
       fake.otherwise(reply.fixture("nominatim-07-null-island-0-0-unable-to-geocode.json"));
       expect(await provider.reverse(paris)).toEqual([]);
-      expect(health.available()).toBe(true);
+      expect(await health.available()).toBe(true);
       expect(await provider.reverse(paris)).toEqual([]);
       expect(fake.requests.length).toBe(8);
     });
@@ -439,7 +439,7 @@ describe("an HTTP provider", () => {
       await using fake = startFakeProvider({ otherwise: reply.status(400) });
       const { provider, health } = setUp(fake);
       for (let call = 0; call < 5; call++) expect((await failureOf(provider.reverse(paris))).failure).toBe("bad_request");
-      expect(health.available()).toBe(true);
+      expect(await health.available()).toBe(true);
 
       fake.otherwise(reply.fixture("geoapify-err-401-invalid-apikey.json", 401));
       for (let call = 0; call < 3; call++) expect((await failureOf(provider.reverse(paris))).failure).toBe("unauthorized");
@@ -460,7 +460,7 @@ describe("an HTTP provider", () => {
       const error = await pending;
       expect(error).toBe(controller.signal.reason);
       expect(performance.now() - started).toBeLessThan(500);
-      expect(health.available()).toBe(true);
+      expect(await health.available()).toBe(true);
     });
 
     test("cancels the wait for a rate-limit slot", async () => {
@@ -494,7 +494,7 @@ describe("an HTTP provider", () => {
       expect(error).toMatchObject({ provider: "TESTGEO", failure: "rate_limited", message: "TESTGEO: our own rate limit for it is used up" });
       expect(error.retryAt!.getTime()).toBeGreaterThan(before + 500);
       expect(fake.requests.length).toBe(1);
-      expect(health.available()).toBe(true);
+      expect(await health.available()).toBe(true);
     });
 
     test("the retry waits for a slot of its own", async () => {
@@ -511,59 +511,6 @@ describe("an HTTP provider", () => {
       expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure: "upstream_error", message: "TESTGEO: answered 503", retryAt: undefined });
       expect(fake.requests.length).toBe(1);
     });
-  });
-});
-
-describe("provider health", () => {
-  const at = (ms: number) => new Date(start + ms);
-
-  test("three failures in a row take it out for 30 s; a success in between starts the count again", () => {
-    const health = new ProviderHealth({ clock: () => at(0) });
-    health.recordFailure("timeout", at(0));
-    health.recordFailure("timeout", at(0));
-    health.recordSuccess();
-    health.recordFailure("timeout", at(0));
-    health.recordFailure("timeout", at(0));
-    expect(health.available(at(0))).toBe(true);
-    expect(health.recordFailure("unreachable", at(1_000))).toBe("opened");
-    expect(health.available(at(1_000))).toBe(false);
-    expect(health.retryAt(at(1_000))).toEqual(at(31_000));
-    expect(health.admit(at(30_999))).toEqual({ admitted: false, why: "failing", retryAt: at(31_000), lastFailure: "unreachable" });
-  });
-
-  test("lets one trial through after the wait; its success closes the breaker", () => {
-    const health = new ProviderHealth({ failureThreshold: 1, openMs: 10_000 });
-    health.recordFailure("upstream_error", at(0));
-    expect(health.admit(at(10_000))).toEqual({ admitted: true, trial: true });
-    expect(health.admit(at(10_001))).toEqual({ admitted: false, why: "failing", retryAt: undefined, lastFailure: "upstream_error" });
-    expect(health.recordSuccess()).toBe("closed");
-    expect(health.admit(at(10_002))).toEqual({ admitted: true, trial: false });
-  });
-
-  test("a failed trial reopens it; a released trial lets the next call be the trial", () => {
-    const health = new ProviderHealth({ failureThreshold: 1, openMs: 10_000 });
-    health.recordFailure("bad_response", at(0));
-    const trial = health.admit(at(10_000));
-    health.release(trial);
-    expect(health.admit(at(10_001))).toEqual({ admitted: true, trial: true });
-    expect(health.recordFailure("bad_response", at(10_500))).toBe("opened");
-    expect(health.retryAt(at(10_500))).toEqual(at(20_500));
-  });
-
-  test("a trial that never reports back stops blocking after another period", () => {
-    const health = new ProviderHealth({ failureThreshold: 1, openMs: 10_000 });
-    health.recordFailure("timeout", at(0));
-    expect(health.admit(at(10_000))).toMatchObject({ admitted: true, trial: true });
-    expect(health.available(at(19_999))).toBe(false);
-    expect(health.admit(at(20_000))).toEqual({ admitted: true, trial: true });
-  });
-
-  test("a cooldown keeps it out until the date, the later one winning", () => {
-    const health = new ProviderHealth();
-    health.coolDownUntil(at(60_000));
-    health.coolDownUntil(at(30_000));
-    expect(health.admit(at(59_999))).toEqual({ admitted: false, why: "rate_limited", retryAt: at(60_000), lastFailure: undefined });
-    expect(health.available(at(60_000))).toBe(true);
   });
 });
 

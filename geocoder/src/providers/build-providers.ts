@@ -6,6 +6,8 @@ import { buildGeoapifyRequest, GEOAPIFY_REVERSE_URL, mapGeoapifyPayload } from "
 import { buildHereRequest, HERE_REVGEOCODE_URL, mapHerePayload } from "./here.ts";
 import { HttpProvider, type ProviderRequest } from "./http-provider.ts";
 import { buildNominatimRequest, mapNominatimPayload, NOMINATIM_REVERSE_URL } from "./nominatim.ts";
+import type { HealthStore } from "../health/health-store.ts";
+import { MemoryHealthStore } from "../health/memory-health-store.ts";
 import { ProviderHealth } from "./provider-health.ts";
 import { replicaName } from "./provider-registry.ts";
 import type { Provider } from "./provider.ts";
@@ -16,6 +18,11 @@ export interface ProviderDeps {
   rateLimiter: RateLimiter;
   clock: () => Date;
   log: Logger;
+  /**
+   * Where the providers' cooldowns and breakers are kept: a RedisHealthStore
+   * to share them with every replica; default one in this process.
+   */
+  healthStore?: HealthStore;
   /** LOCAL, already loaded (its data takes a moment): registered last when given. */
   local?: Provider;
 }
@@ -24,6 +31,7 @@ type ProviderSettings = Pick<GeocoderConfig, "geoapify" | "here" | "nominatim" |
 
 /** Registers a provider for every one the configuration names; the order here is the order of GET /geocoders. */
 export function buildProviders(config: ProviderSettings, deps: ProviderDeps): Provider[] {
+  const healthStore = deps.healthStore ?? new MemoryHealthStore();
   const make = (
     name: string,
     publicUrl: string,
@@ -39,7 +47,7 @@ export function buildProviders(config: ProviderSettings, deps: ProviderDeps): Pr
       mapPayload,
       http: deps.http,
       rateLimiter: deps.rateLimiter,
-      health: new ProviderHealth({ clock: deps.clock }),
+      health: new ProviderHealth({ provider: name, store: healthStore, clock: deps.clock }),
       clock: deps.clock,
       timeoutMs: config.providerTimeoutMs,
       minIntervalMs: perSecond ? 1000 / perSecond : undefined,

@@ -123,17 +123,17 @@ export class HttpProvider implements Provider {
 
   async reverse(query: ReverseQuery, signal?: AbortSignal): Promise<Address[]> {
     signal?.throwIfAborted();
-    const admission = this.health.admit(this.clock());
+    const admission = await this.health.admit(this.clock());
     if (!admission.admitted) throw this.refused(admission);
     let addresses: Address[];
     try {
       addresses = await this.exchange(query, signal);
     } catch (error) {
-      if (error instanceof ProviderError && unwell.has(error.failure)) this.recordFailure(error.failure);
-      else this.health.release(admission);
+      if (error instanceof ProviderError && unwell.has(error.failure)) await this.recordFailure(error.failure);
+      else await this.health.release(admission);
       throw error;
     }
-    if (this.health.recordSuccess() === "closed") this.log.info("provider back in rotation", { provider: this.name });
+    if ((await this.health.recordSuccess()) === "closed") this.log.info("provider back in rotation", { provider: this.name });
     return addresses;
   }
 
@@ -148,10 +148,10 @@ export class HttpProvider implements Provider {
     return new ProviderError(this.name, failure, detail, admission.retryAt);
   }
 
-  private recordFailure(failure: ProviderFailure) {
+  private async recordFailure(failure: ProviderFailure): Promise<void> {
     const now = this.clock();
-    if (this.health.recordFailure(failure, now) !== "opened") return;
-    this.log.warn("provider out of rotation: it failed repeatedly", { provider: this.name, failure, until: this.health.retryAt(now)?.toISOString() });
+    if ((await this.health.recordFailure(failure, now)) !== "opened") return;
+    this.log.warn("provider out of rotation: it failed repeatedly", { provider: this.name, failure, until: (await this.health.retryAt(now))?.toISOString() });
   }
 
   /** One HTTP exchange, its one retry included; every failure a ProviderError except the caller's abort. */
@@ -188,7 +188,7 @@ export class HttpProvider implements Provider {
       try {
         response = await pending;
       } catch (error) {
-        throw this.exchangeFailure(error, signal, secrets);
+        throw await this.exchangeFailure(error, signal, secrets);
       }
       const text = await this.readBody(response, started, signal);
       let body: unknown;
@@ -255,7 +255,7 @@ export class HttpProvider implements Provider {
     }
   }
 
-  private exchangeFailure(thrown: unknown, signal: AbortSignal | undefined, secrets: string[]): unknown {
+  private async exchangeFailure(thrown: unknown, signal: AbortSignal | undefined, secrets: string[]): Promise<unknown> {
     if (signal?.aborted) return signal.reason;
     const error = thrown instanceof RetryForgone ? thrown.cause : thrown;
     if (error instanceof ProviderError) return error;
@@ -270,7 +270,7 @@ export class HttpProvider implements Provider {
     return this.failure("unreachable", "the request failed");
   }
 
-  private statusFailure(error: HTTPError, secrets: string[]): ProviderError {
+  private async statusFailure(error: HTTPError, secrets: string[]): Promise<ProviderError> {
     const status = error.response.status;
     if (status === 429) return this.rateLimited(error.response.headers.get("retry-after"));
     if (status === 401 || status === 403) {
@@ -283,11 +283,11 @@ export class HttpProvider implements Provider {
     return this.failure("bad_response", `answered ${status}`);
   }
 
-  private rateLimited(retryAfter: string | null): ProviderError {
+  private async rateLimited(retryAfter: string | null): Promise<ProviderError> {
     const now = this.clock();
     const asked = parseRetryAfter(retryAfter, now) ?? this.retryAfterDefaultMs;
     const retryAt = new Date(now.getTime() + Math.min(Math.max(0, asked), this.retryAfterMaxMs));
-    this.health.coolDownUntil(retryAt);
+    await this.health.coolDownUntil(retryAt, now);
     this.log.warn("provider out of rotation: it asked us to wait", { provider: this.name, until: retryAt.toISOString() });
     return new ProviderError(this.name, "rate_limited", `answered 429: wait until ${retryAt.toISOString()}`, retryAt);
   }
