@@ -7,6 +7,7 @@ import { RedisCacheLevel } from "./cache/redis-cache-level.ts";
 import { openCacheDatabase, SqliteCacheLevel } from "./cache/sqlite-cache-level.ts";
 import { TwoLevelCache } from "./cache/two-level-cache.ts";
 import { readGeocoderConfig } from "./config.ts";
+import { RedisHealthStore } from "./health/redis-health-store.ts";
 import { loadLocalProvider } from "./local/load-local-provider.ts";
 import { buildProviders } from "./providers/build-providers.ts";
 import { ProviderRegistry } from "./providers/provider-registry.ts";
@@ -19,7 +20,8 @@ const log = createLogger({ service: "geocoder", level: config.logLevel, format: 
 keepServingOnUnexpectedErrors(log);
 const clock = () => new Date();
 
-// While Redis is down, L1 turns into misses and the rate limits into local ones.
+// While Redis is down, L1 turns into misses, and the rate limits and the
+// providers' cooldowns and breakers into per-process ones.
 const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: config.redisKeyPrefix }) : undefined;
 
 const l2Database = openCacheDatabase(config.cachePath);
@@ -34,7 +36,8 @@ const cache = new TwoLevelCache({
 const rateLimiter = redis ? new RedisRateLimiter(redis, { fallback: new MemoryRateLimiter(), log }) : new MemoryRateLimiter();
 const local = config.local ? loadLocalProvider() : undefined;
 if (local) log.info("local dataset loaded", { provider: local.provider.name, places: local.places, regions: local.regions, ms: local.loadMs });
-const providers = buildProviders(config, { http: ky.create({}), rateLimiter, clock, log, local: local?.provider });
+const healthStore = redis ? new RedisHealthStore(redis, { log }) : undefined;
+const providers = buildProviders(config, { http: ky.create({}), rateLimiter, healthStore, clock, log, local: local?.provider });
 const registry = new ProviderRegistry(providers, config.defaultOrder);
 if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=false): /reverse-geocode will answer 503 no_providers");
 

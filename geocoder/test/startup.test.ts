@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, readJson, waitFor } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, freePort, readJson, startServicesTogether, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
 import { reply, startFakeProvider } from "./support/fake-provider.ts";
 
 const geocoderDir = join(import.meta.dir, "..");
@@ -57,6 +57,35 @@ describe("starting the geocoder", () => {
       const lines = (await new Response(child.stdout).text()).trim().split("\n").map((line) => JSON.parse(line));
       expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(["listening", "shutting down", "stopped"]));
       expect(JSON.stringify(lines)).not.toContain("never-shown-key");
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("replicas with REDIS_URL share a provider's 429: the second does not call it while it asked us to wait", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "geocoder-replicas-"));
+    const prefix = uniqueRedisPrefix("geocoder_replicas");
+    await using here = startFakeProvider({ replies: [reply.fixture("here-err-429-rate-limit.json", 429, { "retry-after": "60" })], otherwise: reply.fixture("here-01-vienna-at-official-docs.json") });
+    await using stack = new AsyncDisposableStack();
+    try {
+      const env = (n: number) => ({
+        REDIS_URL: testRedisUrl,
+        REDIS_KEY_PREFIX: prefix,
+        HERE_API_KEY: "k",
+        HERE_URL: here.url().toString(),
+        GEOCODER_LOCAL: "false",
+        GEOCODER_CACHE_PATH: join(dir, `l2-${n}.db`),
+      });
+      const [first, second] = await startServicesTogether(stack, [
+        { service: "geocoder", env: env(1) },
+        { service: "geocoder", env: env(2) },
+      ]);
+      const one = await fetch(`${first!.url}/reverse-geocode?latitude=48.2&longitude=16.4`);
+      expect([one.status, (await readJson(one)).error.code]).toEqual([429, "rate_limited"]);
+      const two = await fetch(`${second!.url}/reverse-geocode?latitude=48.3&longitude=16.4`);
+      expect([two.status, (await readJson(two)).error.providers]).toEqual([429, [{ name: "HERE", reason: "rate_limited" }]]);
+      expect(here.requests).toHaveLength(1);
+    } finally {
+      await deleteKeysWithPrefix(testRedisUrl, prefix);
       rmSync(dir, { recursive: true, force: true });
     }
   });

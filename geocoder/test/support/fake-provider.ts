@@ -19,6 +19,8 @@ export interface FakeReply {
   headers?: Record<string, string>;
   /** Waits this long before answering. */
   delayMs?: number;
+  /** Waits for this before answering: a gate the test opens, to hold a request in flight. */
+  until?: Promise<unknown>;
   /** Never answers: the request hangs until the fake closes. */
   never?: boolean;
   /** The body, streamed (chunked) instead of `body`; see `reply.stream`. */
@@ -151,6 +153,7 @@ export function startFakeProvider(options: FakeProviderOptions = {}): FakeProvid
         return new Response(null, { status: 503 });
       }
       if (next.delayMs) await Bun.sleep(next.delayMs);
+      if (next.until) await next.until;
       if (next.stream) {
         recorded.streamed = { sentBytes: 0, cancelled: false, finished: false };
         return new Response(streamBody(next.stream, recorded.streamed), { status: next.status ?? 200, headers: next.headers });
