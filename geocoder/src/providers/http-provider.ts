@@ -20,7 +20,7 @@ export interface ProviderRequest {
  * to 888 MB. Past it the connection is closed and the answer is bad_response.
  */
 export const maxProviderBodyBytes = 1024 * 1024;
-const maxProviderBodyText = "1 MiB";
+const maxProviderBodyText = `${maxProviderBodyBytes / (1024 * 1024)} MiB`;
 
 export const httpProviderDefaults = {
   /** Budget of one reverse() call's HTTP exchange, the retry included. */
