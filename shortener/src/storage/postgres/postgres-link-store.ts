@@ -48,9 +48,9 @@ export class PostgresLinkStore implements LinkStore {
       if (deadline?.aborted) throw deadline.reason;
       // BEGIN and the update leave together (postgres.js pipelines them on
       // one connection): the deadline costs one round trip, the COMMIT.
-      const [, rows] = await Promise.all([tx`BEGIN`.execute(), this.countVisits(tx, counts, at).execute()]);
+      const [, rows] = await Promise.all([tx.unsafe("BEGIN").execute(), this.countVisits(tx, counts, at).execute()]);
       if (deadline?.aborted) throw deadline.reason;
-      await tx`COMMIT`;
+      await tx.unsafe("COMMIT");
       return new Map(rows.map((row) => [row.code, row.long_url]));
     } catch (error) {
       // After a failed statement the transaction is aborted; either way nothing of it may stay.
