@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from "./http-error.ts";
+import { InvalidRequest, UnsupportedMediaType } from "./http-error.ts";
 import { readBodyLimited } from "./read-body.ts";
 
 export const maxBodyBytes = 64 * 1024;
@@ -11,9 +11,7 @@ export const maxBodyBytes = 64 * 1024;
  * object is a 400, never a 500.
  */
 export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global" }, async ({ request }) => {
-  const declaredLength = Number(request.headers.get("content-length") ?? "0");
-  if (declaredLength > maxBodyBytes) throw new PayloadTooLarge(maxBodyBytes);
-
+  // readBodyLimited refuses a declared Content-Length over the limit before reading.
   const bytes = await readBodyLimited(request, maxBodyBytes);
   const text = bytes ? new TextDecoder().decode(bytes) : "";
   const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
