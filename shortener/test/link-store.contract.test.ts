@@ -1,26 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { createTestDatabase, type TestDatabase } from "@linkgeo/shared/testing";
 import type { NewLink } from "../src/links/link.ts";
-import { openDatabase, type Database } from "../src/storage/open-database.ts";
-
-// One suite, every engine: the SQLite store is what `bun run start` uses, the
-// Postgres one what production uses; both must behave the same.
-const engines = [
-  { engine: "sqlite", open: async () => ({ db: await openDatabase({ engine: "sqlite", path: ":memory:" }), cleanup: async () => {} }) },
-  {
-    engine: "postgres",
-    open: async () => {
-      const testDb: TestDatabase = await createTestDatabase("store");
-      try {
-        const db = await openDatabase({ engine: "postgres", url: testDb.url });
-        return { db, cleanup: () => testDb.drop() };
-      } catch (error) {
-        await testDb.drop();
-        throw error;
-      }
-    },
-  },
-] as const;
+import type { Database } from "../src/storage/open-database.ts";
+import { LinkVisits } from "../src/visits/link-visits.ts";
+import { storeEngines } from "./support/store-engines.ts";
 
 const t0 = new Date("2026-11-22T07:09:09.291Z");
 const later = new Date("2026-11-22T08:00:00.000Z");
@@ -29,7 +11,7 @@ function newLink(code: string, overrides: Partial<NewLink> = {}): NewLink {
   return { code, longUrl: `https://example.com/${code}`, manageTokenHash: `hash-${code}`, createdAt: t0, ...overrides };
 }
 
-describe.each(engines)("link store on $engine", ({ open }) => {
+describe.each(storeEngines)("link store on $engine", ({ open }) => {
   let db: Database;
   let cleanup: () => Promise<void>;
   let seq = 0;
@@ -95,7 +77,7 @@ describe.each(engines)("link store on $engine", ({ open }) => {
     const [a, b] = [code("vis"), code("vis")];
     await db.links.insert(newLink(a));
     await db.links.insert(newLink(b));
-    const urls = await db.links.recordVisits(new Map([[a, 3], [b, 1], ["missing-code", 5]]), later);
+    const urls = await db.links.recordVisits(new Map([[a, LinkVisits.counting(3)], [b, LinkVisits.counting(1)], ["missing-code", LinkVisits.counting(5)]]), later);
     expect(urls).toEqual(new Map([[a, `https://example.com/${a}`], [b, `https://example.com/${b}`]]));
     expect(await db.links.find(a)).toMatchObject({ accessCount: 3, lastAccessedAt: later });
     expect(await db.links.find(b)).toMatchObject({ accessCount: 1 });
@@ -108,7 +90,7 @@ describe.each(engines)("link store on $engine", ({ open }) => {
     // read-then-write count would lose increments, a lock-order bug deadlock.
     const batches = Array.from({ length: 40 }, (_, i) => {
       const order = i % 2 === 0 ? codes : [...codes].reverse();
-      return db.links.recordVisits(new Map(order.map((c, j) => [c, j + 1])), later);
+      return db.links.recordVisits(new Map(order.map((c, j) => [c, LinkVisits.counting(j + 1)])), later);
     });
     await Promise.all(batches);
     const totals = await Promise.all(codes.map(async (c) => (await db.links.find(c))!.accessCount));

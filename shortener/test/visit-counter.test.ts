@@ -15,7 +15,7 @@ function recordingStore(known: Record<string, string>, options: { failFirst?: bo
         fail = false;
         throw Object.assign(new Error("connection refused"), { code: "ECONNREFUSED" });
       }
-      batches.push(Object.fromEntries(counts));
+      batches.push(Object.fromEntries([...counts].map(([code, visits]) => [code, visits.count])));
       return new Map([...counts.keys()].filter((c) => c in known).map((c) => [c, known[c]!]));
     },
   };
@@ -77,7 +77,7 @@ describe("VisitCounter", () => {
       const seen: Array<{ counts: Record<string, number>; abortedWhenItReturned?: boolean }> = [];
       const store: Pick<LinkStore, "recordVisits"> = {
         async recordVisits(counts, _at, deadline) {
-          const call: (typeof seen)[number] = { counts: Object.fromEntries(counts) };
+          const call: (typeof seen)[number] = { counts: Object.fromEntries([...counts].map(([code, visits]) => [code, visits.count])) };
           seen.push(call);
           if (seen.length === 1) {
             await released;

@@ -1,3 +1,4 @@
+import type { LinkVisits } from "../visits/link-visits.ts";
 import type { Link, NewLink } from "./link.ts";
 
 export interface LinkPage {
@@ -26,13 +27,16 @@ export interface LinkStore {
   /** True when a link was deleted. */
   delete(code: string): Promise<boolean>;
   /**
-   * Adds `counts` to each link's access count in one durable write and
-   * returns the current long URL of each link that exists. Concurrent calls
-   * from any number of processes never lose an increment. Once `deadline`
-   * has aborted the write must not commit (its callers have been told it
-   * failed); only a commit already sent when it aborts may still land.
+   * Adds each link's visits to its access count, and, when they carry
+   * analytics, to its hourly humans/bots bucket and its daily breakdowns
+   * (the hour and day of `at`, UTC), all in one durable transaction, and
+   * returns the current long URL of each link that exists (visits of links
+   * that do not exist are dropped). Concurrent calls from any number of
+   * processes never lose an increment. Once `deadline` has aborted the write
+   * must not commit (its callers have been told it failed); only a commit
+   * already sent when it aborts may still land.
    */
-  recordVisits(counts: ReadonlyMap<string, number>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>>;
+  recordVisits(visits: ReadonlyMap<string, LinkVisits>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>>;
   list(query: LinkQuery): Promise<LinkPage>;
 }
 

@@ -1,5 +1,6 @@
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
+import type { VisitStore } from "../visits/visit-store.ts";
 
 /** How long a database call may take before its request is answered 503 (DATABASE_TIMEOUT_MS). */
 export const defaultDatabaseTimeoutMs = 3_000;
@@ -49,8 +50,11 @@ export async function withDeadline<T>(timeoutMs: number, run: (signal: AbortSign
  * through: the VisitCounter gives each batch its own deadline and tells the
  * store, which must not commit once it has passed.
  */
-export function storesWithDeadline(stores: { links: LinkStore; admins: AdminStore }, timeoutMs: number): { links: LinkStore; admins: AdminStore } {
-  const { links, admins } = stores;
+export function storesWithDeadline(
+  stores: { links: LinkStore; admins: AdminStore; visits: VisitStore },
+  timeoutMs: number,
+): { links: LinkStore; admins: AdminStore; visits: VisitStore } {
+  const { links, admins, visits } = stores;
   const bounded = <A extends unknown[], T>(call: (...args: A) => Promise<T>) => (...args: A) => withDeadline(timeoutMs, () => call(...args));
   return {
     links: {
@@ -64,6 +68,13 @@ export function storesWithDeadline(stores: { links: LinkStore; admins: AdminStor
     admins: {
       insert: bounded((admin) => admins.insert(admin)),
       find: bounded((username) => admins.find(username)),
+    },
+    visits: {
+      buckets: bounded((scope, from, to) => visits.buckets(scope, from, to)),
+      facts: bounded((scope, fromDay, toDay) => visits.facts(scope, fromDay, toDay)),
+      topLinks: bounded((from, to, limit) => visits.topLinks(from, to, limit)),
+      // A background job, not a request: it sets its own limits.
+      foldHoursBefore: (before) => visits.foldHoursBefore(before),
     },
   };
 }

@@ -8,18 +8,22 @@ import { migrate as migrateSqlite } from "drizzle-orm/bun-sqlite/migrator";
 import postgres from "postgres";
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
+import type { VisitStore } from "../visits/visit-store.ts";
 import { defaultDatabaseTimeoutMs, storesWithDeadline } from "./database-deadline.ts";
 import { storesWatchingWrites, WriteHealth } from "./write-health.ts";
 import type { DatabaseTarget } from "./database-target.ts";
 import { PostgresAdminStore } from "./postgres/postgres-admin-store.ts";
 import { PostgresLinkStore } from "./postgres/postgres-link-store.ts";
+import { PostgresVisitStore } from "./postgres/postgres-visit-store.ts";
 import { SqliteAdminStore } from "./sqlite/sqlite-admin-store.ts";
 import { SqliteLinkStore } from "./sqlite/sqlite-link-store.ts";
+import { SqliteVisitStore } from "./sqlite/sqlite-visit-store.ts";
 
 export interface Database {
   engine: DatabaseTarget["engine"];
   links: LinkStore;
   admins: AdminStore;
+  visits: VisitStore;
   /** Resolves when the database answers, and takes writes if the last one failed; for `/ready`. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -84,6 +88,7 @@ async function openPostgres(url: string, timeoutMs: number): Promise<Engine> {
     engine: "postgres",
     links,
     admins: new PostgresAdminStore(db),
+    visits: new PostgresVisitStore(client),
     ping: () => links.ping(),
     probeWrite: async () => {
       await client`INSERT INTO write_probe (id, at) VALUES (1, now()) ON CONFLICT (id) DO UPDATE SET at = excluded.at`;
@@ -117,6 +122,8 @@ function sqliteEngine(sqlite: SqliteDatabase): Engine {
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA busy_timeout = 5000");
+  // Off by default in SQLite: without it deleting a link would leave its analytics behind.
+  sqlite.exec("PRAGMA foreign_keys = ON");
   const db = drizzleSqlite({ client: sqlite });
   migrateSqlite(db, { migrationsFolder: migrationsFolder("sqlite") });
   // A row that needs new pages, committed, then removed: a full disk or a
@@ -129,6 +136,7 @@ function sqliteEngine(sqlite: SqliteDatabase): Engine {
     engine: "sqlite",
     links: new SqliteLinkStore(db),
     admins: new SqliteAdminStore(db),
+    visits: new SqliteVisitStore(sqlite),
     ping: async () => {
       sqlite.query("SELECT 1").get();
     },

@@ -37,9 +37,10 @@ export class WriteHealth {
 }
 
 /** The stores with every write watched by `health`; reads pass through. */
-export function storesWatchingWrites(stores: { links: LinkStore; admins: AdminStore }, health: WriteHealth): { links: LinkStore; admins: AdminStore } {
+export function storesWatchingWrites<S extends { links: LinkStore; admins: AdminStore }>(stores: S, health: WriteHealth): S {
   const { links, admins } = stores;
   return {
+    ...stores,
     links: {
       insert: (link) => health.watch(() => links.insert(link)),
       find: (code) => links.find(code),

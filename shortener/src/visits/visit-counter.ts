@@ -1,6 +1,8 @@
 import type { LinkStore } from "../links/link-store.ts";
 import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDeadline } from "../storage/database-deadline.ts";
+import { LinkVisits } from "./link-visits.ts";
 import { VisitsBacklogFull } from "./visit-errors.ts";
+import type { VisitFacts } from "./visit-facts.ts";
 
 interface Waiter {
   resolve: (longUrl: string | null) => void;
@@ -8,7 +10,7 @@ interface Waiter {
 }
 
 interface PendingCode {
-  count: number;
+  visits: LinkVisits;
   waiters: Waiter[];
   /** When its first visit came (`now()`): how long the oldest has waited. */
   since: number;
@@ -33,7 +35,8 @@ export interface VisitCounterOptions {
  * committed by the database, so a redirect that answered is counted even if
  * the process is killed right after. Visits that arrive while a write is in
  * flight are merged into the next one (per code), so a busy link costs one
- * row update per batch, not one per request.
+ * row update per batch, not one per request; its analytics are merged the
+ * same way and written in the same transaction.
  *
  * A write that has not come back by its deadline fails its visits
  * (DatabaseTimeout: 503) and the store is told not to commit it; the next
@@ -64,18 +67,20 @@ export class VisitCounter {
   }
 
   /**
-   * Counts one visit of `code`. Resolves, once the count is durable, with
-   * the link's current long URL, or null when there is no such link.
+   * Counts one visit of `code`, with what it tells about its visitor
+   * (analytics; none when they are off). Resolves, once the count is
+   * durable, with the link's current long URL, or null when there is no
+   * such link.
    */
-  visit(code: string): Promise<string | null> {
+  visit(code: string, facts?: VisitFacts): Promise<string | null> {
     if (this.waiting >= this.maxWaiting) return Promise.reject(new VisitsBacklogFull(this.maxWaiting));
     return new Promise((resolve, reject) => {
       let entry = this.pending.get(code);
       if (!entry) {
-        entry = { count: 0, waiters: [], since: this.now() };
+        entry = { visits: new LinkVisits(), waiters: [], since: this.now() };
         this.pending.set(code, entry);
       }
-      entry.count += 1;
+      entry.visits.add(facts);
       entry.waiters.push({ resolve, reject });
       this.waiting++;
       this.schedule();
@@ -105,8 +110,8 @@ export class VisitCounter {
       const batch = this.takeBatch();
       if (batch.size === 0) continue;
       try {
-        const counts = new Map([...batch].map(([code, entry]) => [code, entry.count]));
-        const longUrls = await withDeadline(this.timeoutMs, (deadline) => this.store.recordVisits(counts, this.clock(), deadline));
+        const visits = new Map([...batch].map(([code, entry]) => [code, entry.visits]));
+        const longUrls = await withDeadline(this.timeoutMs, (deadline) => this.store.recordVisits(visits, this.clock(), deadline));
         for (const [code, entry] of batch) this.settle(entry, (waiter) => waiter.resolve(longUrls.get(code) ?? null));
       } catch (error) {
         // Nothing of this batch was committed (or, past the deadline, will be); its callers answer with an error.

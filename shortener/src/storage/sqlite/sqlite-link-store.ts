@@ -1,15 +1,31 @@
 import { count, desc, eq, or, sql } from "drizzle-orm";
+import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { likePattern, type LinkPage, type LinkQuery, type LinkStore } from "../../links/link-store.ts";
 import type { Link, NewLink } from "../../links/link.ts";
+import type { LinkVisits } from "../../visits/link-visits.ts";
 import { links } from "./schema.ts";
 
 /**
  * bun:sqlite is synchronous, so every method finishes before it returns;
  * WAL with synchronous=NORMAL makes a committed write survive a killed process.
  */
+const hourMs = 3_600_000;
+
 export class SqliteLinkStore implements LinkStore {
-  constructor(private readonly db: BunSQLiteDatabase) {}
+  private readonly addToBucket: Statement<unknown, [string, number, number, number]>;
+  private readonly addToFacts: Statement<unknown, [string, string, string, string, number]>;
+
+  constructor(private readonly db: BunSQLiteDatabase & { $client: Database }) {
+    this.addToBucket = db.$client.prepare(
+      `INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots) VALUES (?, ?, 1, ?, ?)
+       ON CONFLICT (code, starts_at) DO UPDATE SET humans = humans + excluded.humans, bots = bots + excluded.bots`,
+    );
+    this.addToFacts = db.$client.prepare(
+      `INSERT INTO link_visit_facts (code, day, dimension, value, visits) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = visits + excluded.visits`,
+    );
+  }
 
   async insert(link: NewLink): Promise<Link | null> {
     const rows = this.db
@@ -33,20 +49,26 @@ export class SqliteLinkStore implements LinkStore {
     return this.db.delete(links).where(eq(links.code, code)).returning({ code: links.code }).all().length > 0;
   }
 
-  async recordVisits(counts: ReadonlyMap<string, number>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>> {
+  async recordVisits(visits: ReadonlyMap<string, LinkVisits>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>> {
     // Synchronous: once started it commits before any timer can fire, so the
     // deadline only matters before it starts.
     if (deadline?.aborted) throw deadline.reason;
     const found = new Map<string, string>();
+    const hour = Math.floor(at.getTime() / hourMs) * hourMs;
+    const day = at.toISOString().slice(0, 10);
     this.db.transaction((tx) => {
-      for (const [code, n] of counts) {
+      for (const [code, linkVisits] of visits) {
         const row = tx
           .update(links)
-          .set({ accessCount: sql`${links.accessCount} + ${n}`, lastAccessedAt: at })
+          .set({ accessCount: sql`${links.accessCount} + ${linkVisits.count}`, lastAccessedAt: at })
           .where(eq(links.code, code))
           .returning({ longUrl: links.longUrl })
           .get();
-        if (row) found.set(code, row.longUrl);
+        if (!row) continue;
+        found.set(code, row.longUrl);
+        if (!linkVisits.analysed) continue;
+        this.addToBucket.run(code, hour, linkVisits.humans, linkVisits.bots);
+        for (const [dimension, value, count] of linkVisits.factRows()) this.addToFacts.run(code, day, dimension, value, count);
       }
     });
     return found;

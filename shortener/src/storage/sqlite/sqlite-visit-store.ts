@@ -1,0 +1,61 @@
+import type { Database } from "bun:sqlite";
+import type { Dimension } from "../../visits/link-visits.ts";
+import type { FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
+
+const dayMs = 86_400_000;
+
+/** The same as PostgresVisitStore on bun:sqlite: `starts_at` in ms since the epoch, `day` as YYYY-MM-DD. */
+export class SqliteVisitStore implements VisitStore {
+  constructor(private readonly sqlite: Database) {}
+
+  async buckets({ code }: VisitScope, from: Date, to: Date): Promise<VisitBucket[]> {
+    const rows = this.sqlite
+      .query<{ starts_at: number; hours: number; humans: number; bots: number }, [string | null, string | null, number, number]>(
+        `SELECT starts_at, hours, sum(humans) AS humans, sum(bots) AS bots FROM link_visit_buckets
+         WHERE (? IS NULL OR code = ?) AND starts_at >= ? AND starts_at < ?
+         GROUP BY starts_at, hours ORDER BY starts_at`,
+      )
+      .all(code ?? null, code ?? null, from.getTime(), to.getTime());
+    return rows.map((row) => ({ startsAt: new Date(row.starts_at), hours: row.hours === 24 ? 24 : 1, humans: row.humans, bots: row.bots }));
+  }
+
+  async facts({ code }: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]> {
+    return this.sqlite
+      .query<{ dimension: Dimension; value: string; visits: number }, [string | null, string | null, string, string]>(
+        `SELECT dimension, value, sum(visits) AS visits FROM link_visit_facts
+         WHERE (? IS NULL OR code = ?) AND day BETWEEN ? AND ?
+         GROUP BY dimension, value`,
+      )
+      .all(code ?? null, code ?? null, fromDay, toDay);
+  }
+
+  async topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>> {
+    return this.sqlite
+      .query<{ code: string; visits: number }, [number, number, number]>(
+        `SELECT code, sum(humans + bots) AS visits FROM link_visit_buckets
+         WHERE starts_at >= ? AND starts_at < ?
+         GROUP BY code ORDER BY visits DESC, code LIMIT ?`,
+      )
+      .all(from.getTime(), to.getTime(), limit);
+  }
+
+  async foldHoursBefore(before: Date): Promise<number> {
+    const cutoff = before.getTime();
+    // One transaction: a reader sees the hours or the day, never neither or both.
+    return this.sqlite.transaction(() => {
+      this.sqlite
+        .query(
+          `INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
+           SELECT code, starts_at - starts_at % ${dayMs}, 24, sum(humans), sum(bots)
+           FROM link_visit_buckets WHERE hours = 1 AND starts_at < ?1
+           GROUP BY code, starts_at - starts_at % ${dayMs}
+           ON CONFLICT (code, starts_at) DO UPDATE SET
+             humans = CASE WHEN hours = 24 THEN humans + excluded.humans ELSE excluded.humans END,
+             bots = CASE WHEN hours = 24 THEN bots + excluded.bots ELSE excluded.bots END,
+             hours = 24`,
+        )
+        .run(cutoff);
+      return this.sqlite.query("DELETE FROM link_visit_buckets WHERE hours = 1 AND starts_at < ?").run(cutoff).changes;
+    })();
+  }
+}

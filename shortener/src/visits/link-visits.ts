@@ -1,0 +1,64 @@
+import type { VisitFacts } from "./visit-facts.ts";
+
+/** The breakdowns kept per link and UTC day, as the API names them. */
+export const dimensions = ["referrers", "countries", "browsers", "os", "devices"] as const;
+export type Dimension = (typeof dimensions)[number];
+
+/** Which fact of a visit each breakdown counts. */
+const factOf: Record<Dimension, (facts: VisitFacts) => string> = {
+  referrers: (facts) => facts.referrer,
+  countries: (facts) => facts.country,
+  browsers: (facts) => facts.browser,
+  os: (facts) => facts.os,
+  devices: (facts) => facts.device,
+};
+
+/**
+ * What a batch of visits adds to one link: its access count, and, when the
+ * visits came with their facts (analytics on), the same visits split into
+ * humans and bots and counted per value of each breakdown. Written in one
+ * transaction, so `humans + bots` and each breakdown's sum equal `count`.
+ */
+export class LinkVisits {
+  count = 0;
+  humans = 0;
+  bots = 0;
+  /** Per breakdown, visits per value. */
+  readonly byDimension: Record<Dimension, Map<string, number>> = {
+    referrers: new Map(),
+    countries: new Map(),
+    browsers: new Map(),
+    os: new Map(),
+    devices: new Map(),
+  };
+
+  /** One visit; without facts (analytics off) only the access count grows. */
+  add(facts: VisitFacts | undefined): void {
+    this.count++;
+    if (!facts) return;
+    if (facts.bot) this.bots++;
+    else this.humans++;
+    for (const dimension of dimensions) {
+      const value = factOf[dimension](facts);
+      const counts = this.byDimension[dimension];
+      counts.set(value, (counts.get(value) ?? 0) + 1);
+    }
+  }
+
+  /** Whether these visits carry analytics (false when analytics are off). */
+  get analysed(): boolean {
+    return this.humans + this.bots > 0;
+  }
+
+  /** Each (dimension, value, visits) row, for the stores. */
+  *factRows(): Generator<[Dimension, string, number]> {
+    for (const dimension of dimensions) for (const [value, visits] of this.byDimension[dimension]) yield [dimension, value, visits];
+  }
+
+  /** `n` visits without facts (the access count only). */
+  static counting(n: number): LinkVisits {
+    const visits = new LinkVisits();
+    visits.count = n;
+    return visits;
+  }
+}

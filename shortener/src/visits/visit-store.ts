@@ -1,0 +1,41 @@
+import type { Dimension } from "./link-visits.ts";
+
+/** Visits that started in one bucket: an hour, or a whole UTC day once folded (`hours` 24). */
+export interface VisitBucket {
+  startsAt: Date;
+  hours: 1 | 24;
+  humans: number;
+  bots: number;
+}
+
+/** Visits with one value of one breakdown. */
+export interface FactCount {
+  dimension: Dimension;
+  value: string;
+  visits: number;
+}
+
+/** One link, or every link (`code` undefined). */
+export interface VisitScope {
+  code?: string;
+}
+
+/**
+ * Reads of the analytics that `LinkStore.recordVisits` writes, and their
+ * retention. One implementation per engine; both pass the same suite.
+ */
+export interface VisitStore {
+  /** Buckets starting in [from, to), oldest first; for every link, summed per start. */
+  buckets(scope: VisitScope, from: Date, to: Date): Promise<VisitBucket[]>;
+  /** Visits per breakdown and value over the UTC days [fromDay, toDay] (YYYY-MM-DD, inclusive). */
+  facts(scope: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]>;
+  /** The links with the most visits in buckets starting in [from, to), most first, at most `limit`. */
+  topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>>;
+  /**
+   * Folds every 1-hour bucket that starts before `before` (a UTC midnight)
+   * into one bucket per link and UTC day, in one transaction, so no total
+   * ever changes. Returns how many hour buckets went; 0 when another
+   * replica is folding right now.
+   */
+  foldHoursBefore(before: Date): Promise<number>;
+}

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Database } from "../src/storage/open-database.ts";
+import { dimensions, LinkVisits } from "../src/visits/link-visits.ts";
+import type { VisitFacts } from "../src/visits/visit-facts.ts";
+import { storeEngines } from "./support/store-engines.ts";
+
+const human: VisitFacts = { bot: false, referrer: "news.example", country: "DE", browser: "Firefox", os: "Linux", device: "desktop" };
+const phone: VisitFacts = { bot: false, referrer: "direct", country: "JP", browser: "Safari", os: "iOS", device: "mobile" };
+const crawler: VisitFacts = { bot: true, referrer: "direct", country: "US", browser: "Googlebot", os: "other", device: "bot" };
+
+function visitsOf(...facts: VisitFacts[]): LinkVisits {
+  const visits = new LinkVisits();
+  for (const one of facts) visits.add(one);
+  return visits;
+}
+
+const at = (iso: string) => new Date(iso);
+
+/**
+ * The analytics that recordVisits writes with the counts, read back through
+ * the VisitStore, on every engine. The invariant every test leans on: a
+ * link's buckets add up to its access_count, and so does each breakdown.
+ */
+describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
+  let db: Database;
+  let cleanup: () => Promise<void>;
+  let seq = 0;
+  const newCode = (name: string) => `${name}${++seq}`;
+
+  beforeAll(async () => {
+    ({ db, cleanup } = await open());
+  });
+  afterAll(async () => {
+    await db.close();
+    await cleanup();
+  });
+
+  async function link(name: string): Promise<string> {
+    const code = newCode(name);
+    await db.links.insert({ code, longUrl: `https://example.com/${code}`, manageTokenHash: "h", createdAt: at("2026-01-01T00:00:00Z") });
+    return code;
+  }
+
+  const allTime = [at("2000-01-01T00:00:00Z"), at("2100-01-01T00:00:00Z")] as const;
+
+  /** Sum of a link's buckets, and of each breakdown, over all time, next to its access_count. */
+  async function totalsOf(code: string): Promise<Record<string, number>> {
+    const buckets = await db.visits.buckets({ code }, ...allTime);
+    const facts = await db.visits.facts({ code }, "2000-01-01", "2100-01-01");
+    const perDimension = Object.fromEntries(dimensions.map((d) => [d, facts.filter((f) => f.dimension === d).reduce((sum, f) => sum + f.visits, 0)]));
+    return {
+      accessCount: (await db.links.find(code))!.accessCount,
+      buckets: buckets.reduce((sum, b) => sum + b.humans + b.bots, 0),
+      ...perDimension,
+    };
+  }
+
+  test("a batch lands in the link's hour, split humans and bots, and in each breakdown of its day", async () => {
+    const code = await link("one");
+    await db.links.recordVisits(new Map([[code, visitsOf(human, human, phone, crawler)]]), at("2026-11-22T07:42:10.500Z"));
+
+    expect(await db.visits.buckets({ code }, ...allTime)).toEqual([{ startsAt: at("2026-11-22T07:00:00Z"), hours: 1, humans: 3, bots: 1 }]);
+    const facts = await db.visits.facts({ code }, "2026-11-22", "2026-11-22");
+    expect(facts.sort((a, b) => `${a.dimension}/${a.value}`.localeCompare(`${b.dimension}/${b.value}`))).toEqual([
+      { dimension: "browsers", value: "Firefox", visits: 2 },
+      { dimension: "browsers", value: "Googlebot", visits: 1 },
+      { dimension: "browsers", value: "Safari", visits: 1 },
+      { dimension: "countries", value: "DE", visits: 2 },
+      { dimension: "countries", value: "JP", visits: 1 },
+      { dimension: "countries", value: "US", visits: 1 },
+      { dimension: "devices", value: "bot", visits: 1 },
+      { dimension: "devices", value: "desktop", visits: 2 },
+      { dimension: "devices", value: "mobile", visits: 1 },
+      { dimension: "os", value: "iOS", visits: 1 },
+      { dimension: "os", value: "Linux", visits: 2 },
+      { dimension: "os", value: "other", visits: 1 },
+      { dimension: "referrers", value: "direct", visits: 2 },
+      { dimension: "referrers", value: "news.example", visits: 2 },
+    ]);
+    expect(await totalsOf(code)).toEqual({ accessCount: 4, buckets: 4, referrers: 4, countries: 4, browsers: 4, os: 4, devices: 4 });
+  });
+
+  test("batches in the same hour add up; another hour and another day get their own rows", async () => {
+    const code = await link("hours");
+    await db.links.recordVisits(new Map([[code, visitsOf(human)]]), at("2026-11-22T23:10:00Z"));
+    await db.links.recordVisits(new Map([[code, visitsOf(crawler, human)]]), at("2026-11-22T23:59:59.999Z"));
+    await db.links.recordVisits(new Map([[code, visitsOf(phone)]]), at("2026-11-23T00:00:00Z"));
+
+    expect(await db.visits.buckets({ code }, ...allTime)).toEqual([
+      { startsAt: at("2026-11-22T23:00:00Z"), hours: 1, humans: 2, bots: 1 },
+      { startsAt: at("2026-11-23T00:00:00Z"), hours: 1, humans: 1, bots: 0 },
+    ]);
+    expect(await db.visits.facts({ code }, "2026-11-23", "2026-11-23")).toContainEqual({ dimension: "countries", value: "JP", visits: 1 });
+    expect(await db.visits.facts({ code }, "2026-11-22", "2026-11-22")).not.toContainEqual(expect.objectContaining({ value: "JP" }));
+  });
+
+  test("visits of a missing link leave no analytics; visits without facts only count", async () => {
+    const code = await link("plain");
+    await db.links.recordVisits(new Map([[code, LinkVisits.counting(5)], ["no-such-link", visitsOf(human)]]), at("2026-11-22T10:00:00Z"));
+    expect(await db.visits.buckets({ code: "no-such-link" }, ...allTime)).toEqual([]);
+    expect(await db.visits.facts({ code: "no-such-link" }, "2000-01-01", "2100-01-01")).toEqual([]);
+    expect(await totalsOf(code)).toMatchObject({ accessCount: 5, buckets: 0 });
+  });
+
+  test("deleting a link deletes its analytics", async () => {
+    const code = await link("gone");
+    await db.links.recordVisits(new Map([[code, visitsOf(human, crawler)]]), at("2026-11-22T10:00:00Z"));
+    await db.links.delete(code);
+    expect(await db.visits.buckets({ code }, ...allTime)).toEqual([]);
+    expect(await db.visits.facts({ code }, "2000-01-01", "2100-01-01")).toEqual([]);
+  });
+
+  test("concurrent batches over the same links in different orders keep every invariant", async () => {
+    const codes = [await link("hot"), await link("hot"), await link("hot")];
+    const kinds = [human, phone, crawler];
+    const batches = Array.from({ length: 30 }, (_, i) => {
+      const order = i % 2 === 0 ? codes : [...codes].reverse();
+      return db.links.recordVisits(new Map(order.map((code, j) => [code, visitsOf(...Array.from({ length: j + 1 }, (_, k) => kinds[(i + k) % 3]!))])), at("2026-11-22T11:30:00Z"));
+    });
+    await Promise.all(batches);
+    for (const code of codes) {
+      const totals = await totalsOf(code);
+      expect(totals).toEqual({ accessCount: 60, buckets: 60, referrers: 60, countries: 60, browsers: 60, os: 60, devices: 60 });
+    }
+  });
+
+  test("reads a range of one link or of every link, and the links with the most visits", async () => {
+    const [a, b] = [await link("rng"), await link("rng")];
+    // A year the other tests do not write in, so "every link" means these two.
+    await db.links.recordVisits(new Map([[a, visitsOf(human, human)], [b, visitsOf(crawler)]]), at("2031-03-01T09:15:00Z"));
+    await db.links.recordVisits(new Map([[a, visitsOf(phone)]]), at("2031-03-01T10:15:00Z"));
+    await db.links.recordVisits(new Map([[b, visitsOf(human, human, human, human)]]), at("2031-03-02T08:00:00Z"));
+
+    expect(await db.visits.buckets({ code: a }, at("2031-03-01T10:00:00Z"), at("2031-03-02T00:00:00Z"))).toEqual([
+      { startsAt: at("2031-03-01T10:00:00Z"), hours: 1, humans: 1, bots: 0 },
+    ]);
+    expect(await db.visits.buckets({}, at("2031-03-01T00:00:00Z"), at("2031-03-03T00:00:00Z"))).toEqual([
+      { startsAt: at("2031-03-01T09:00:00Z"), hours: 1, humans: 2, bots: 1 },
+      { startsAt: at("2031-03-01T10:00:00Z"), hours: 1, humans: 1, bots: 0 },
+      { startsAt: at("2031-03-02T08:00:00Z"), hours: 1, humans: 4, bots: 0 },
+    ]);
+    expect(await db.visits.facts({}, "2031-03-01", "2031-03-01")).toContainEqual({ dimension: "devices", value: "desktop", visits: 2 });
+    expect(await db.visits.topLinks(at("2031-03-01T00:00:00Z"), at("2031-03-03T00:00:00Z"), 10)).toEqual([
+      { code: b, visits: 5 },
+      { code: a, visits: 3 },
+    ]);
+    expect(await db.visits.topLinks(at("2031-03-01T00:00:00Z"), at("2031-03-02T00:00:00Z"), 1)).toEqual([{ code: a, visits: 3 }]);
+  });
+
+  test("folding old hours into days changes no total, keeps newer hours, and can run again", async () => {
+    const code = await link("fold");
+    // Midnight, mid-day and last hour of one old day, an hour of the next, and a recent hour.
+    for (const [iso, facts] of [
+      ["2030-05-01T00:20:00Z", [human]],
+      ["2030-05-01T13:00:00Z", [crawler, human]],
+      ["2030-05-01T23:59:00Z", [phone]],
+      ["2030-05-02T05:00:00Z", [human, human]],
+      ["2030-06-15T12:00:00Z", [crawler]],
+    ] as const) {
+      await db.links.recordVisits(new Map([[code, visitsOf(...facts)]]), at(iso));
+    }
+    const before = await totalsOf(code);
+
+    const folded = await db.visits.foldHoursBefore(at("2030-06-01T00:00:00Z"));
+
+    expect(folded).toBeGreaterThanOrEqual(3);
+    expect(await db.visits.buckets({ code }, ...allTime)).toEqual([
+      { startsAt: at("2030-05-01T00:00:00Z"), hours: 24, humans: 3, bots: 1 },
+      { startsAt: at("2030-05-02T00:00:00Z"), hours: 24, humans: 2, bots: 0 },
+      { startsAt: at("2030-06-15T12:00:00Z"), hours: 1, humans: 0, bots: 1 },
+    ]);
+    expect(await totalsOf(code)).toEqual(before);
+    // Nothing left to fold: a second run changes nothing.
+    expect(await db.visits.foldHoursBefore(at("2030-06-01T00:00:00Z"))).toBe(0);
+    expect(await totalsOf(code)).toEqual(before);
+  });
+});
