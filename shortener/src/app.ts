@@ -11,11 +11,15 @@ import type { LinkStore } from "./links/link-store.ts";
 import { redirectRoutes, type RedirectStatus } from "./links/redirect-routes.ts";
 import { generateCode } from "./links/short-code.ts";
 import { storageUnavailable } from "./storage/storage-unavailable.ts";
+import { VisitReports } from "./visits/visit-reports.ts";
+import { visitRoutes } from "./visits/visit-routes.ts";
+import type { VisitStore } from "./visits/visit-store.ts";
 import type { VisitCounter } from "./visits/visit-counter.ts";
 
 export interface ShortenerDeps {
   links: LinkStore;
   admins: AdminStore;
+  visitStore: VisitStore;
   cache: LinkCache;
   visits: VisitCounter;
   clock: () => Date;
@@ -57,6 +61,7 @@ export function createApp(deps: ShortenerDeps) {
   })
     .use(adminRoutes({ login: new AdminLogin(deps.admins, adminTokens) }))
     .use(linkRoutes({ links, adminTokens, publicBaseUrl: deps.publicBaseUrl }))
+    .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), adminTokens, clock: deps.clock }))
     .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302 }));
 }
 

@@ -32,6 +32,7 @@ let accepting = true;
 const app = createApp({
   links: database.links,
   admins: database.admins,
+  visitStore: database.visits,
   cache: new FailSoftLinkCache(cache, log),
   visits,
   clock,

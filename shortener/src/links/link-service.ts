@@ -63,7 +63,7 @@ export class LinkService {
 
   async update(code: string, rawUrl: string, credential: Credential, requestHosts: Iterable<string>): Promise<Link> {
     const longUrl = this.validUrl(rawUrl, requestHosts);
-    this.authorize(await this.get(code), credential);
+    await this.authorized(code, credential);
     const updated = await this.deps.links.updateLongUrl(code, longUrl, this.deps.clock());
     if (!updated) throw LinkNotFound.for(code);
     await this.deps.cache.set(code, longUrl);
@@ -71,7 +71,7 @@ export class LinkService {
   }
 
   async delete(code: string, credential: Credential): Promise<void> {
-    this.authorize(await this.get(code), credential);
+    await this.authorized(code, credential);
     await this.deps.links.delete(code);
     await this.deps.cache.markDeleted(code);
   }
@@ -121,11 +121,14 @@ export class LinkService {
     return check.url.href;
   }
 
-  private authorize(link: Link, credential: Credential): void {
-    if (credential.kind === "admin") return;
+  /** The link, if `credential` may manage it (its manage token, or an admin's); else 404 or 403. */
+  async authorized(code: string, credential: Credential): Promise<Link> {
+    const link = await this.get(code);
+    if (credential.kind === "admin") return link;
     if (!manageTokenMatches(credential.token, link.manageTokenHash)) {
-      throw new Forbidden(`this token may not change short URL "${link.code}"`);
+      throw new Forbidden(`this token may not manage short URL "${link.code}"`);
     }
+    return link;
   }
 }
 

@@ -20,7 +20,7 @@ export interface TestShortener extends AsyncDisposable {
   adminToken(username?: string): string;
 }
 
-export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links" | "admins" | "visits">> {
+export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links" | "admins" | "visits" | "visitStore">> {
   engine?: "sqlite" | "postgres";
   /** Share another test shortener's database (two replicas), or one opened by the test. */
   database?: Database;
@@ -47,6 +47,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     ...options,
     links: db.links,
     admins: db.admins,
+    visitStore: db.visits,
     cache,
     visits,
     clock,

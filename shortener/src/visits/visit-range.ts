@@ -1,0 +1,55 @@
+import { InvalidRequest } from "@linkgeo/shared";
+
+export type Granularity = "hour" | "day";
+
+/** What a visits query asks for: the buckets of `granularity` from the one holding `from` to the one holding `to`. */
+export interface VisitRange {
+  from: Date;
+  to: Date;
+  granularity: Granularity;
+}
+
+export const granularityMs: Record<Granularity, number> = { hour: 3_600_000, day: 86_400_000 };
+
+/** About a year of hours (a leap year's), and ten years of days: a series is at most this many buckets. */
+const maxBuckets: Record<Granularity, number> = { hour: 366 * 24, day: 3660 };
+const defaultDays = 30;
+
+// A date (midnight UTC) or a date and time with a zone: "2026-11-22", "2026-11-22T07:00:00Z", "…+02:00".
+const isoInstant = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * The range of `?from=&to=&granularity=`: `to` defaults to now, `from` to 30
+ * days before `to`, the granularity to days. Refused with 400: a value that
+ * is not an ISO 8601 instant, `from` after `to`, a granularity other than
+ * hour or day, and more buckets than `maxBuckets` (a year of hours).
+ */
+export function parseVisitRange(query: { from?: string; to?: string; granularity?: string }, now: Date): VisitRange {
+  const granularity = query.granularity ?? "day";
+  if (granularity !== "hour" && granularity !== "day") throw new InvalidRequest("granularity must be hour or day");
+  const to = query.to === undefined ? now : instant("to", query.to);
+  const from = query.from === undefined ? new Date(to.getTime() - defaultDays * granularityMs.day) : instant("from", query.from);
+  if (from > to) throw new InvalidRequest("from must not be after to");
+  const buckets = (bucketStart(to, granularity) - bucketStart(from, granularity)) / granularityMs[granularity] + 1;
+  if (buckets > maxBuckets[granularity]) {
+    throw new InvalidRequest(`a range may hold at most ${maxBuckets[granularity]} ${granularity}s (${granularity === "hour" ? "about a year" : "about ten years"}); ask for fewer, or by day`);
+  }
+  return { from, to, granularity };
+}
+
+/** The start (ms since the epoch, UTC) of the bucket of `granularity` holding `instant`. */
+export function bucketStart(instant: Date, granularity: Granularity): number {
+  const step = granularityMs[granularity];
+  return Math.floor(instant.getTime() / step) * step;
+}
+
+/** `YYYY-MM-DD` of the UTC day holding `instant`. */
+export function utcDay(instant: Date | number): string {
+  return new Date(instant).toISOString().slice(0, 10);
+}
+
+function instant(name: string, raw: string): Date {
+  const value = isoInstant.test(raw) ? Date.parse(raw.length === 10 ? `${raw}T00:00:00Z` : raw) : Number.NaN;
+  if (Number.isNaN(value)) throw new InvalidRequest(`${name} must be an ISO 8601 date or date and time with a zone, e.g. 2026-11-22 or 2026-11-22T07:00:00Z`);
+  return new Date(value);
+}

@@ -1,0 +1,114 @@
+import { dimensions, type Dimension } from "./link-visits.ts";
+import { bucketStart, granularityMs, utcDay, type VisitRange } from "./visit-range.ts";
+import type { FactCount, VisitBucket, VisitScope, VisitStore } from "./visit-store.ts";
+
+export interface Totals {
+  visits: number;
+  humans: number;
+  bots: number;
+}
+
+export interface SeriesPoint extends Totals {
+  /** The bucket's start, ISO 8601 UTC. */
+  t: string;
+}
+
+export interface TopEntry {
+  value: string;
+  visits: number;
+}
+
+export interface VisitReport {
+  from: string;
+  to: string;
+  granularity: VisitRange["granularity"];
+  totals: Totals;
+  series: SeriesPoint[];
+  top: Record<Dimension, TopEntry[]>;
+}
+
+/** How many values each top list names before the rest is summed up as "other". */
+export const topListSize = 10;
+
+/**
+ * The visit reports of the API: totals, a series with every bucket of the
+ * range present (0 when nothing happened), and the top values of each
+ * breakdown. Totals and series come from the hourly buckets; a day folded
+ * by retention shows, by hour, at its midnight. Breakdowns are kept per UTC
+ * day, so the top lists cover the whole days the range touches.
+ */
+export class VisitReports {
+  constructor(private readonly store: VisitStore) {}
+
+  /** One link's report. */
+  forLink(code: string, range: VisitRange): Promise<VisitReport> {
+    return this.report({ code }, range);
+  }
+
+  /** Every link's, with the links that had the most visits. */
+  async forAllLinks(range: VisitRange): Promise<VisitReport & { top: { links: TopEntry[] } }> {
+    const [report, links] = await Promise.all([this.report({}, range), this.store.topLinks(...this.bucketRange(range), topListSize + 1)]);
+    const named = links.slice(0, topListSize).map((link) => ({ value: link.code, visits: link.visits }));
+    // The rest: whatever the named links do not account for.
+    const rest = report.totals.visits - named.reduce((sum, entry) => sum + entry.visits, 0);
+    return { ...report, top: { ...report.top, links: rest > 0 ? [...named, { value: "other", visits: rest }] : named } };
+  }
+
+  private async report(scope: VisitScope, range: VisitRange): Promise<VisitReport> {
+    const [from, to] = this.bucketRange(range);
+    const [buckets, facts] = await Promise.all([
+      this.store.buckets(scope, from, to),
+      this.store.facts(scope, utcDay(from), utcDay(to.getTime() - 1)),
+    ]);
+    const series = this.series(buckets, range);
+    return {
+      from: range.from.toISOString(),
+      to: range.to.toISOString(),
+      granularity: range.granularity,
+      totals: series.reduce((sum, point) => ({ visits: sum.visits + point.visits, humans: sum.humans + point.humans, bots: sum.bots + point.bots }), {
+        visits: 0,
+        humans: 0,
+        bots: 0,
+      }),
+      series,
+      top: Object.fromEntries(dimensions.map((dimension) => [dimension, topOf(facts, dimension)])) as Record<Dimension, TopEntry[]>,
+    };
+  }
+
+  /** [start of the first bucket, end of the last) of the range. */
+  private bucketRange(range: VisitRange): [Date, Date] {
+    return [new Date(bucketStart(range.from, range.granularity)), new Date(bucketStart(range.to, range.granularity) + granularityMs[range.granularity])];
+  }
+
+  private series(buckets: VisitBucket[], range: VisitRange): SeriesPoint[] {
+    const step = granularityMs[range.granularity];
+    const first = bucketStart(range.from, range.granularity);
+    const points: SeriesPoint[] = [];
+    for (let t = first; t <= bucketStart(range.to, range.granularity); t += step) {
+      points.push({ t: new Date(t).toISOString(), visits: 0, humans: 0, bots: 0 });
+    }
+    for (const bucket of buckets) {
+      const point = points[(bucketStart(bucket.startsAt, range.granularity) - first) / step];
+      if (!point) continue;
+      point.humans += bucket.humans;
+      point.bots += bucket.bots;
+      point.visits += bucket.humans + bucket.bots;
+    }
+    return points;
+  }
+}
+
+/** The values of one breakdown with the most visits, then "other" for the rest (added to a real "other" if there is one). */
+function topOf(facts: FactCount[], dimension: Dimension): TopEntry[] {
+  const ranked = facts
+    .filter((fact) => fact.dimension === dimension)
+    .map((fact) => ({ value: fact.value, visits: fact.visits }))
+    .sort((a, b) => b.visits - a.visits || a.value.localeCompare(b.value));
+  const top = ranked.slice(0, topListSize);
+  const rest = ranked.slice(topListSize).reduce((sum, entry) => sum + entry.visits, 0);
+  if (rest === 0) return top;
+  // "other" comes last, holding the rest and any value that was itself called "other".
+  const named = top.filter((entry) => entry.value !== "other");
+  const other = top.find((entry) => entry.value === "other")?.visits ?? 0;
+  return [...named, { value: "other", visits: other + rest }];
+}

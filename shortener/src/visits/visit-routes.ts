@@ -1,0 +1,53 @@
+import { ErrorBody, Forbidden } from "@linkgeo/shared";
+import { Elysia } from "elysia";
+import type { AdminTokens } from "../auth/admin-tokens.ts";
+import { credentialFrom } from "../auth/credential.ts";
+import { CodeParams } from "../links/link-schemas.ts";
+import type { LinkService } from "../links/link-service.ts";
+import { parseVisitRange } from "./visit-range.ts";
+import type { VisitReports } from "./visit-reports.ts";
+import { AllVisitReport, LinkVisitReport, VisitQuery } from "./visit-schemas.ts";
+
+export interface VisitRoutesDeps {
+  links: LinkService;
+  reports: VisitReports;
+  adminTokens: AdminTokens;
+  clock: () => Date;
+}
+
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
+
+/** `GET /shorten/<code>/visits/` for whoever manages the link, `GET /admin/visits/` for admins. */
+export function visitRoutes({ links, reports, adminTokens, clock }: VisitRoutesDeps) {
+  return new Elysia()
+    .get(
+      "/shorten/:short_url/visits",
+      async ({ params, query, headers }) => {
+        const link = await links.authorized(params.short_url, credentialFrom(headers.authorization, adminTokens));
+        return { short_url: link.code, ...(await reports.forLink(link.code, parseVisitRange(query, clock()))) };
+      },
+      {
+        params: CodeParams,
+        query: VisitQuery,
+        response: { 200: LinkVisitReport, ...errors(400, 401, 403, 404) },
+        detail: {
+          summary: "Visits of a short URL: totals, a series, and top referrers, countries, browsers, OS and devices",
+          description: "Manage token or admin token. Totals always agree with access_count (bots included in both, split here).",
+          tags: ["visits"],
+          security: [{ bearer: [] }],
+        },
+      },
+    )
+    .get(
+      "/admin/visits",
+      async ({ query, headers }) => {
+        if (credentialFrom(headers.authorization, adminTokens).kind !== "admin") throw new Forbidden("visits across all links need an admin token");
+        return reports.forAllLinks(parseVisitRange(query, clock()));
+      },
+      {
+        query: VisitQuery,
+        response: { 200: AllVisitReport, ...errors(400, 401, 403) },
+        detail: { summary: "Visits across all links, with the top links (admin only)", tags: ["visits"], security: [{ bearer: [] }] },
+      },
+    );
+}

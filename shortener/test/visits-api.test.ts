@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readJson } from "@linkgeo/shared/testing";
+import { LinkVisits } from "../src/visits/link-visits.ts";
+import type { VisitFacts } from "../src/visits/visit-facts.ts";
+import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+
+const now = new Date("2026-11-22T10:30:00.000Z");
+
+function visitsOf(count: number, facts: VisitFacts): LinkVisits {
+  const visits = new LinkVisits();
+  for (let i = 0; i < count; i++) visits.add(facts);
+  return visits;
+}
+
+const firefox: VisitFacts = { bot: false, referrer: "news.example", country: "DE", browser: "Firefox", os: "Linux", device: "desktop" };
+const googlebot: VisitFacts = { bot: true, referrer: "direct", country: "US", browser: "Googlebot", os: "other", device: "bot" };
+
+describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
+  let api: TestShortener;
+  beforeAll(async () => {
+    api = await startTestShortener({ engine, clock: () => now });
+  });
+  afterAll(async () => {
+    await api[Symbol.asyncDispose]();
+  });
+
+  /** A link with 3 humans at 08:xx and 1 bot at 10:xx today, and 2 humans two days ago. */
+  async function linkWithVisits() {
+    const link = await api.createLink("https://example.com/visited");
+    const record = (count: number, facts: VisitFacts, iso: string) => api.db.links.recordVisits(new Map([[link.short_url, visitsOf(count, facts)]]), new Date(iso));
+    await record(2, firefox, "2026-11-20T15:00:00Z");
+    await record(3, firefox, "2026-11-22T08:05:00Z");
+    await record(1, googlebot, "2026-11-22T10:01:00Z");
+    return link;
+  }
+
+  const get = (path: string, token?: string) => api.request("GET", path, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+
+  test("by day (the default, 30 days back): totals, every day of the series, and the top lists", async () => {
+    const link = await linkWithVisits();
+    const response = await get(`/shorten/${link.short_url}/visits/`, link.manage_token);
+    expect(response.status).toBe(200);
+    const body = await readJson(response);
+    expect(body).toMatchObject({
+      short_url: link.short_url,
+      from: "2026-10-23T10:30:00.000Z",
+      to: "2026-11-22T10:30:00.000Z",
+      granularity: "day",
+      totals: { visits: 6, humans: 5, bots: 1 },
+      top: {
+        referrers: [{ value: "news.example", visits: 5 }, { value: "direct", visits: 1 }],
+        countries: [{ value: "DE", visits: 5 }, { value: "US", visits: 1 }],
+        browsers: [{ value: "Firefox", visits: 5 }, { value: "Googlebot", visits: 1 }],
+        os: [{ value: "Linux", visits: 5 }, { value: "other", visits: 1 }],
+        devices: [{ value: "desktop", visits: 5 }, { value: "bot", visits: 1 }],
+      },
+    });
+    expect(body.series).toHaveLength(31);
+    expect(body.series[0]).toEqual({ t: "2026-10-23T00:00:00.000Z", visits: 0, humans: 0, bots: 0 });
+    expect(body.series.slice(-3)).toEqual([
+      { t: "2026-11-20T00:00:00.000Z", visits: 2, humans: 2, bots: 0 },
+      { t: "2026-11-21T00:00:00.000Z", visits: 0, humans: 0, bots: 0 },
+      { t: "2026-11-22T00:00:00.000Z", visits: 4, humans: 3, bots: 1 },
+    ]);
+    // The totals agree with the count.
+    expect((await readJson(await get(`/shorten/${link.short_url}/stats/`))).access_count).toBe(6);
+  });
+
+  test("by hour over a range, with an admin token", async () => {
+    const link = await linkWithVisits();
+    const response = await get(`/shorten/${link.short_url}/visits/?from=2026-11-22T07:00:00Z&to=2026-11-22T10:59:59Z&granularity=hour`, api.adminToken());
+    const body = await readJson(response);
+    expect(body.series).toEqual([
+      { t: "2026-11-22T07:00:00.000Z", visits: 0, humans: 0, bots: 0 },
+      { t: "2026-11-22T08:00:00.000Z", visits: 3, humans: 3, bots: 0 },
+      { t: "2026-11-22T09:00:00.000Z", visits: 0, humans: 0, bots: 0 },
+      { t: "2026-11-22T10:00:00.000Z", visits: 1, humans: 0, bots: 1 },
+    ]);
+    expect(body.totals).toEqual({ visits: 4, humans: 3, bots: 1 });
+  });
+
+  test("the admin report covers every link and names the top links", async () => {
+    const [a, b] = [await linkWithVisits(), await linkWithVisits()];
+    await api.db.links.recordVisits(new Map([[b.short_url, visitsOf(4, firefox)]]), new Date("2026-11-22T09:00:00Z"));
+    const body = await readJson(await get("/admin/visits/?from=2026-11-22&to=2026-11-22T23:00:00Z", api.adminToken()));
+    expect(body.top.links.slice(0, 2)).toEqual([
+      { value: b.short_url, visits: 8 },
+      { value: a.short_url, visits: 4 },
+    ]);
+    expect(body.totals.visits).toBeGreaterThanOrEqual(12);
+  });
+
+  test("a top list names the 10 values with the most visits, then sums the rest as other", async () => {
+    const link = await api.createLink();
+    const visits = new LinkVisits();
+    // referrer r1 has 1 visit, r2 2, …, r12 12; and one visit from a host really called "other".
+    for (let i = 1; i <= 12; i++) for (let n = 0; n < i; n++) visits.add({ ...firefox, referrer: `r${i}.example` });
+    visits.add({ ...firefox, referrer: "other" });
+    await api.db.links.recordVisits(new Map([[link.short_url, visits]]), new Date("2026-11-22T09:00:00Z"));
+    const body = await readJson(await get(`/shorten/${link.short_url}/visits/`, link.manage_token));
+    expect(body.top.referrers).toEqual([
+      ...[12, 11, 10, 9, 8, 7, 6, 5, 4, 3].map((i) => ({ value: `r${i}.example`, visits: i })),
+      { value: "other", visits: 2 + 1 + 1 },
+    ]);
+    expect(body.totals.visits).toBe(79);
+  });
+
+  test("credentials: 401 without, 403 with another link's token, 404 for an unknown code, 403 for a manage token on the admin report", async () => {
+    const [mine, other] = [await api.createLink(), await api.createLink()];
+    expect((await get(`/shorten/${mine.short_url}/visits/`)).status).toBe(401);
+    expect((await get(`/shorten/${mine.short_url}/visits/`, other.manage_token)).status).toBe(403);
+    expect((await get("/shorten/NoSuchCode1/visits/", api.adminToken())).status).toBe(404);
+    expect((await get("/admin/visits/", mine.manage_token)).status).toBe(403);
+    expect((await get("/admin/visits/")).status).toBe(401);
+  });
+
+  test.each([
+    ["granularity=week", "granularity must be hour or day"],
+    ["from=yesterday", "from must be an ISO 8601"],
+    ["to=2026-11-22T10:00:00", "to must be an ISO 8601"],
+    ["from=2026-11-22&to=2026-11-01", "from must not be after to"],
+    ["from=2025-01-01&to=2026-11-22&granularity=hour", "at most 8784 hours"],
+    ["from=2000-01-01&to=2026-11-22", "at most 3660 days"],
+  ])("answers 400 invalid_request for %p", async (query, message) => {
+    const link = await api.createLink();
+    const response = await get(`/shorten/${link.short_url}/visits/?${query}`, link.manage_token);
+    expect(response.status).toBe(400);
+    const error = (await readJson(response)).error;
+    expect(error.code).toBe("invalid_request");
+    expect(error.message).toContain(message);
+  });
+});
