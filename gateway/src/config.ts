@@ -1,4 +1,4 @@
-import { parseIpRangeList, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import { defaultTrustedProxies, parseIpRangeList, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
 
 /** A token bucket: `capacity` requests at once, refilled at `perSecond`. */
 export interface RateRule {
@@ -33,9 +33,6 @@ export interface GatewayConfig {
   logFormat: LogFormat;
   accessLog: boolean;
 }
-
-/** The machine itself: a proxy on the same host (or `bun run start`'s own processes). */
-export const defaultTrustedProxies = "127.0.0.1/8,::1/128";
 
 /** The only place that knows the gateway's variable names. */
 export function readGatewayConfig(env: Env): GatewayConfig {

@@ -1,4 +1,5 @@
-import { serviceApp, type Logger, type ReadinessCheck } from "@linkgeo/shared";
+import { clientOfRequest, defaultTrustedProxies, parseIpRangeList, serviceApp, type Client, type Logger, type ReadinessCheck } from "@linkgeo/shared";
+import type { Server } from "elysia/universal";
 import { AdminLogin } from "./admins/admin-login.ts";
 import { adminRoutes } from "./admins/admin-routes.ts";
 import type { AdminStore } from "./admins/admin-store.ts";
@@ -14,6 +15,7 @@ import { storageUnavailable } from "./storage/storage-unavailable.ts";
 import { VisitReports } from "./visits/visit-reports.ts";
 import { visitRoutes } from "./visits/visit-routes.ts";
 import type { VisitStore } from "./visits/visit-store.ts";
+import type { DescribeVisit } from "./visits/visitor.ts";
 import type { VisitCounter } from "./visits/visit-counter.ts";
 
 export interface ShortenerDeps {
@@ -31,6 +33,10 @@ export interface ShortenerDeps {
   redirectStatus?: RedirectStatus;
   accessLog?: boolean;
   readiness: { required: Record<string, ReadinessCheck>; optional?: Record<string, ReadinessCheck> };
+  /** Who sent a request (TRUSTED_PROXIES considered); default: trusting this machine only. */
+  clientOf?: (request: Request, server: Server | null) => Client;
+  /** Analytics: what a visit tells; absent, visits are only counted. */
+  describeVisit?: DescribeVisit;
   accepting?: () => boolean;
   generateCode?: () => string;
 }
@@ -46,6 +52,7 @@ export function createApp(deps: ShortenerDeps) {
     generateCode: deps.generateCode ?? generateCode,
   });
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
+  const clientOf = deps.clientOf ?? clientOfRequest(parseIpRangeList(defaultTrustedProxies));
 
   return serviceApp({
     log: deps.log,
@@ -60,9 +67,9 @@ export function createApp(deps: ShortenerDeps) {
     accepting: deps.accepting ?? (() => true),
   })
     .use(adminRoutes({ login: new AdminLogin(deps.admins, adminTokens) }))
-    .use(linkRoutes({ links, adminTokens, publicBaseUrl: deps.publicBaseUrl }))
+    .use(linkRoutes({ links, adminTokens, publicBaseUrl: deps.publicBaseUrl, clientOf }))
     .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), adminTokens, clock: deps.clock }))
-    .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302 }));
+    .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302, clientOf, describeVisit: deps.describeVisit }));
 }
 
 export type ShortenerApp = ReturnType<typeof createApp>;

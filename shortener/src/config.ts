@@ -1,4 +1,4 @@
-import { parseRedisUrl, parseUrl, readConfig, type Env, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import { defaultTrustedProxies, parseIpRangeList, parseRedisUrl, parseUrl, readConfig, type Env, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
 import { parseDomainList } from "./links/link-targets.ts";
 import { defaultDatabaseTimeoutMs } from "./storage/database-deadline.ts";
 import type { RedirectStatus } from "./links/redirect-routes.ts";
@@ -22,6 +22,12 @@ export interface ShortenerConfig {
   blockPrivateTargets: boolean;
   /** Domains (and their subdomains) long URLs may not name. */
   blockedDomains: string[];
+  /** Record each visit's referrer, country, browser, OS and device, and humans/bots per hour. */
+  analytics: boolean;
+  /** Hourly visit buckets of days older than this are folded into one per day. */
+  analyticsHourlyDays: number;
+  /** Addresses and ranges whose X-Forwarded-* headers are believed (the gateway). */
+  trustedProxies: IpRange[];
   production: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -48,6 +54,9 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       redirectStatus: Number(vars.oneOf("REDIRECT_STATUS", ["301", "302", "307", "308"], "302")) as RedirectStatus,
       blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
       blockedDomains: vars.parsed("BLOCKED_DOMAINS", parseDomainList) ?? [],
+      analytics: vars.oneOf("ANALYTICS", ["on", "off"], "on") === "on",
+      analyticsHourlyDays: vars.integer("ANALYTICS_HOURLY_DAYS", 90, { min: 2, max: 36_500 }),
+      trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       production,
       logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
       logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),

@@ -1,4 +1,4 @@
-import { createLogger, createRedisClient, describeError, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { clientOfRequest, createLogger, createRedisClient, describeError, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import { networkInterfaces } from "node:os";
 import { createApp } from "./app.ts";
 import { FailSoftLinkCache } from "./cache/fail-soft-link-cache.ts";
@@ -8,6 +8,7 @@ import { RedisLinkCache } from "./cache/redis-link-cache.ts";
 import { readShortenerConfig } from "./config.ts";
 import { openDatabase } from "./storage/open-database.ts";
 import { VisitCounter } from "./visits/visit-counter.ts";
+import { startVisitRetention } from "./visits/visit-retention.ts";
 
 const config = readConfigOrExit("shortener", readShortenerConfig);
 
@@ -48,14 +49,18 @@ const app = createApp({
   redirectStatus: config.redirectStatus,
   accessLog: config.accessLog,
   readiness: { required: { database: () => database.ping() }, optional: redis ? { cache: () => cache.ping() } : {} },
+  clientOf: clientOfRequest(config.trustedProxies),
   accepting: () => accepting,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
+
+const retention = startVisitRetention({ store: database.visits, hourlyDays: config.analyticsHourlyDays, clock, log });
 
 log.info("listening", { url: `http://${config.hostname}:${app.server?.port}`, cache: redis ? "redis" : "memory" });
 
 onShutdownSignal(log, [
   { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); } },
   { name: "write pending visits", run: () => visits.drain() },
+  { name: "stop folding visit hours", run: () => retention.stop() },
   { name: "close the cache", run: async () => { redis?.disconnect(); } },
   { name: "close the database", run: () => database.close() },
 ]);

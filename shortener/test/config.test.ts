@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { parseIpRangeList } from "@linkgeo/shared";
 import { configProblems } from "@linkgeo/shared/testing";
 import { readShortenerConfig } from "../src/config.ts";
 
@@ -36,6 +37,20 @@ describe("shortener configuration", () => {
     expect(readShortenerConfig({}).databaseTimeoutMs).toBe(3000);
     expect(readShortenerConfig({ DATABASE_TIMEOUT_MS: "500" }).databaseTimeoutMs).toBe(500);
     expect(configProblems(readShortenerConfig, { DATABASE_TIMEOUT_MS: "50" })).toEqual(['DATABASE_TIMEOUT_MS must be a whole number from 100 to 60000 (got "50")']);
+  });
+
+  test("analytics on, 90 days of hours, this machine as the trusted proxy, unless told otherwise", () => {
+    expect(readShortenerConfig({})).toMatchObject({ analytics: true, analyticsHourlyDays: 90, trustedProxies: parseIpRangeList("127.0.0.1/8, ::1/128") });
+    expect(readShortenerConfig({ ANALYTICS: "off", ANALYTICS_HOURLY_DAYS: "30", TRUSTED_PROXIES: "10.0.0.0/8" })).toMatchObject({
+      analytics: false,
+      analyticsHourlyDays: 30,
+      trustedProxies: parseIpRangeList("10.0.0.0/8"),
+    });
+    expect(configProblems(readShortenerConfig, { ANALYTICS: "yes", ANALYTICS_HOURLY_DAYS: "1", TRUSTED_PROXIES: "999.0.0.1" })).toEqual([
+      'ANALYTICS must be one of on, off (got "yes")',
+      'ANALYTICS_HOURLY_DAYS must be a whole number from 2 to 36500 (got "1")',
+      'TRUSTED_PROXIES has "999.0.0.1", which is not an IP address or CIDR range',
+    ]);
   });
 
   test("blocks nothing more than loopback and itself unless asked", () => {

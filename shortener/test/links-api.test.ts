@@ -42,6 +42,15 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       expect(body.link).toBe(`https://sho.rt/${body.short_url}/`);
     });
 
+    test("believes X-Forwarded-Host and -Proto only from a trusted proxy", async () => {
+      const forged = { "x-forwarded-host": "evil.example", "x-forwarded-proto": "https", "x-test-peer": "203.0.113.9" };
+      const created = await readJson(await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/forged" }, headers: forged }));
+      expect(created.link).toStartWith("http://localhost/");
+      // Nor is the forged host one of "ours": a link to it is a link elsewhere, not a loop.
+      const toForged = await api.request("POST", "/shorten/", { json: { long_url: "https://evil.example/x" }, headers: forged });
+      expect(toForged.status).toBe(201);
+    });
+
     test("accepts a custom alias", async () => {
       const body = await api.createLink("https://example.com/alias", `my_Alias-${engine}`);
       expect(body.short_url).toBe(`my_Alias-${engine}`);

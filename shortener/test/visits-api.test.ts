@@ -81,13 +81,12 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
 
   test("the admin report covers every link and names the top links", async () => {
     const [a, b] = [await linkWithVisits(), await linkWithVisits()];
-    await api.db.links.recordVisits(new Map([[b.short_url, visitsOf(4, firefox)]]), new Date("2026-11-22T09:00:00Z"));
+    await api.db.links.recordVisits(new Map([[b.short_url, visitsOf(400, firefox)]]), new Date("2026-11-22T09:00:00Z"));
     const body = await readJson(await get("/admin/visits/?from=2026-11-22&to=2026-11-22T23:00:00Z", api.adminToken()));
-    expect(body.top.links.slice(0, 2)).toEqual([
-      { value: b.short_url, visits: 8 },
-      { value: a.short_url, visits: 4 },
-    ]);
-    expect(body.totals.visits).toBeGreaterThanOrEqual(12);
+    // Other tests' links have visits today too: b leads, a is among the rest.
+    expect(body.top.links[0]).toEqual({ value: b.short_url, visits: 404 });
+    expect(body.top.links).toContainEqual({ value: a.short_url, visits: 4 });
+    expect(body.top.links.reduce((sum: number, entry: { visits: number }) => sum + entry.visits, 0)).toBe(body.totals.visits);
   });
 
   test("a top list names the 10 values with the most visits, then sums the rest as other", async () => {

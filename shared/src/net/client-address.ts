@@ -2,6 +2,9 @@ import type { Server } from "elysia/universal";
 import { formatIp, parseIp, type IpAddress } from "./ip-address.ts";
 import { inAnyIpRange, type IpRange } from "./ip-range.ts";
 
+/** TRUSTED_PROXIES when unset, in every service: the machine itself (a proxy on the same host, `bun run start`'s own gateway). */
+export const defaultTrustedProxies = "127.0.0.1/8,::1/128";
+
 /** The client address when the socket's peer is not known (a request handed to `app.handle` in a test, a Unix socket). */
 export const unknownClient = "unknown";
 

@@ -2,23 +2,27 @@ import { parseHostHeader, requestUrl } from "@linkgeo/shared";
 
 /**
  * Where clients reach this service: PUBLIC_BASE_URL when set, else the
- * origin the gateway forwarded (X-Forwarded-Proto/-Host), else the
- * request's own. A forwarded value that is not a plain `http`/`https` or
- * `host[:port]` is ignored, so it can never end up in a link.
+ * origin the gateway forwarded (X-Forwarded-Proto/-Host) when the request
+ * came from a trusted proxy (TRUSTED_PROXIES), else the request's own. A
+ * forwarded value that is not a plain `http`/`https` or `host[:port]` is
+ * ignored, so it can never end up in a link.
  */
-export function publicOrigin(request: Request, configured: URL | undefined): string {
+export function publicOrigin(request: Request, configured: URL | undefined, viaTrustedProxy: boolean): string {
   if (configured) return configured.origin;
   const own = ownUrl(request);
-  const proto = firstValue(request.headers.get("x-forwarded-proto"));
+  const proto = viaTrustedProxy ? firstValue(request.headers.get("x-forwarded-proto")) : undefined;
   const scheme = proto === "https" || proto === "http" ? proto : own.protocol.slice(0, -1);
-  const host = parseHostHeader(firstValue(request.headers.get("x-forwarded-host"))) ?? own.host;
-  return `${scheme}://${host}`;
+  return `${scheme}://${forwardedHost(request, viaTrustedProxy) ?? own.host}`;
 }
 
 /** Every host:port this request could have reached us by; a long URL may not point at any. */
-export function ownHosts(request: Request, configured: URL | undefined): ReadonlySet<string> {
-  const hosts = [configured?.host, ownUrl(request).host, parseHostHeader(firstValue(request.headers.get("x-forwarded-host")))];
+export function ownHosts(request: Request, configured: URL | undefined, viaTrustedProxy: boolean): ReadonlySet<string> {
+  const hosts = [configured?.host, ownUrl(request).host, forwardedHost(request, viaTrustedProxy)];
   return new Set(hosts.filter((h): h is string => Boolean(h)).map((h) => h.toLowerCase()));
+}
+
+function forwardedHost(request: Request, viaTrustedProxy: boolean): string | undefined {
+  return viaTrustedProxy ? parseHostHeader(firstValue(request.headers.get("x-forwarded-host"))) : undefined;
 }
 
 // requestTarget() answered 400 to any request without a URL before a route ran.

@@ -1,5 +1,6 @@
-import { Forbidden, ErrorBody } from "@linkgeo/shared";
+import { ErrorBody, Forbidden, type Client } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
+import type { Server } from "elysia/universal";
 import { credentialFrom } from "../auth/credential.ts";
 import type { AdminTokens } from "../auth/admin-tokens.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
@@ -20,27 +21,31 @@ export interface LinkRoutesDeps {
   links: LinkService;
   adminTokens: AdminTokens;
   publicBaseUrl: URL | undefined;
+  /** Whether a request came through a trusted proxy, whose X-Forwarded-Host/-Proto are then believed. */
+  clientOf: (request: Request, server: Server | null) => Client;
 }
 
 const tags = ["short URLs"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
 /** `/shorten/…`: create, read, stats, update, delete, and the admin listing. */
-export function linkRoutes({ links, adminTokens, publicBaseUrl }: LinkRoutesDeps) {
-  const origin = (request: Request) => publicOrigin(request, publicBaseUrl);
+export function linkRoutes({ links, adminTokens, publicBaseUrl, clientOf }: LinkRoutesDeps) {
+  const trusted = (request: Request, server: Server | null) => clientOf(request, server).viaTrustedProxy;
+  const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, trusted(request, server));
+  const requestHosts = (request: Request, server: Server | null) => ownHosts(request, publicBaseUrl, trusted(request, server));
 
   return new Elysia({ prefix: "/shorten" })
     .post(
       "/",
-      async ({ body, request, set }) => {
+      async ({ body, request, server, set }) => {
         const { link, manageToken } = await links.create({
           longUrl: body.long_url,
           alias: body.short_url,
-          requestHosts: ownHosts(request, publicBaseUrl),
+          requestHosts: requestHosts(request, server),
         });
         set.status = 201;
         set.headers.location = `/shorten/${link.code}/`;
-        return { ...toRecord(link, origin(request)), manage_token: manageToken };
+        return { ...toRecord(link, origin(request, server)), manage_token: manageToken };
       },
       {
         body: CreateLinkBody,
@@ -50,14 +55,14 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl }: LinkRoutesDeps
     )
     .get(
       "/",
-      async ({ query, request, headers }) => {
+      async ({ query, request, server, headers }) => {
         const credential = credentialFrom(headers.authorization, adminTokens);
         if (credential.kind !== "admin") throw new Forbidden("listing short URLs needs an admin token");
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
         const result = await links.list({ page, pageSize, search: query.q || undefined });
         const pageUrl = (n: number) => {
-          const url = new URL(`${origin(request)}/shorten/`);
+          const url = new URL(`${origin(request, server)}/shorten/`);
           url.searchParams.set("page", String(n));
           url.searchParams.set("page_size", String(pageSize));
           if (query.q) url.searchParams.set("q", query.q);
@@ -67,7 +72,7 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl }: LinkRoutesDeps
           count: result.count,
           next: page * pageSize < result.count ? pageUrl(page + 1) : null,
           previous: page > 1 ? pageUrl(Math.min(page - 1, Math.max(1, Math.ceil(result.count / pageSize)))) : null,
-          results: result.links.map((link) => toRecord(link, origin(request))),
+          results: result.links.map((link) => toRecord(link, origin(request, server))),
         };
       },
       {
@@ -76,7 +81,7 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl }: LinkRoutesDeps
         detail: { summary: "List short URLs, newest first (admin only)", tags, security: [{ bearer: [] }] },
       },
     )
-    .get("/:short_url", async ({ params, request }) => toRecord(await links.get(params.short_url), origin(request)), {
+    .get("/:short_url", async ({ params, request, server }) => toRecord(await links.get(params.short_url), origin(request, server)), {
       params: CodeParams,
       response: { 200: LinkRecord, ...errors(404) },
       detail: { summary: "Read a short URL (does not count as an access)", tags },
@@ -95,10 +100,10 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl }: LinkRoutesDeps
     )
     .put(
       "/:short_url",
-      async ({ params, body, request, headers }) => {
+      async ({ params, body, request, server, headers }) => {
         const credential = credentialFrom(headers.authorization, adminTokens);
-        const link = await links.update(params.short_url, body.long_url, credential, ownHosts(request, publicBaseUrl));
-        return toRecord(link, origin(request));
+        const link = await links.update(params.short_url, body.long_url, credential, requestHosts(request, server));
+        return toRecord(link, origin(request, server));
       },
       {
         params: CodeParams,

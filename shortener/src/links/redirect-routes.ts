@@ -1,5 +1,7 @@
+import { ErrorBody, type Client } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
-import { ErrorBody } from "@linkgeo/shared";
+import type { Server } from "elysia/universal";
+import type { DescribeVisit } from "../visits/visitor.ts";
 import { LinkNotFound } from "./link-errors.ts";
 import type { LinkService } from "./link-service.ts";
 import { notFoundPage, prefersHtml } from "./not-found-page.ts";
@@ -8,17 +10,31 @@ export type RedirectStatus = 301 | 302 | 307 | 308;
 
 const tags = ["redirects"];
 
+export interface RedirectRoutesDeps {
+  links: LinkService;
+  status: RedirectStatus;
+  clientOf: (request: Request, server: Server | null) => Client;
+  /** Absent: analytics off, visits are only counted. */
+  describeVisit?: DescribeVisit;
+}
+
 /** `GET /<short_url>/` counts and redirects; `HEAD` answers alike without counting. */
-export function redirectRoutes({ links, status }: { links: LinkService; status: RedirectStatus }) {
+export function redirectRoutes({ links, status, clientOf, describeVisit }: RedirectRoutesDeps) {
   const redirect = (longUrl: string) =>
     new Response(null, { status, headers: { location: longUrl, "cache-control": "private, max-age=0" } });
 
   // Elysia sends some HEAD requests to the GET handler (app.handle, and the
   // trailing-slash form on Bun's router), so both routes look at the method.
-  const answer = async ({ params, request }: { params: { short_url: string }; request: Request }) => {
+  const answer = async ({ params, request, server }: { params: { short_url: string }; request: Request; server: Server | null }) => {
     const code = params.short_url;
     try {
-      return redirect(request.method === "HEAD" ? await links.peek(code) : await links.visit(code));
+      if (request.method === "HEAD") return redirect(await links.peek(code));
+      const facts = describeVisit?.({
+        clientAddress: clientOf(request, server).address,
+        userAgent: request.headers.get("user-agent"),
+        referer: request.headers.get("referer"),
+      });
+      return redirect(await links.visit(code, facts));
     } catch (error) {
       if (error instanceof LinkNotFound && prefersHtml(request)) return notFoundPage(code);
       throw error;

@@ -1,4 +1,4 @@
-import { silentLogger } from "@linkgeo/shared";
+import { clientOf, defaultTrustedProxies, parseIpRangeList, silentLogger } from "@linkgeo/shared";
 import { createTestDatabase, readJson } from "@linkgeo/shared/testing";
 import { createApp, type ShortenerDeps } from "../../src/app.ts";
 import { AdminTokens } from "../../src/auth/admin-tokens.ts";
@@ -8,6 +8,7 @@ import { openDatabase, type Database } from "../../src/storage/open-database.ts"
 import { VisitCounter } from "../../src/visits/visit-counter.ts";
 
 export const testSecretKey = "test-secret-key-that-is-long-enough-0123456789";
+const testTrustedProxies = parseIpRangeList(defaultTrustedProxies);
 
 export interface TestShortener extends AsyncDisposable {
   app: ReturnType<typeof createApp>;
@@ -44,6 +45,9 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     log: silentLogger,
     secretKey: testSecretKey,
     readiness: { required: { database: () => db.ping() } },
+    // app.handle has no socket: a test names the peer in X-Test-Peer; by default
+    // it is the gateway on this machine, a trusted proxy.
+    clientOf: (request) => clientOf(request.headers.get("x-test-peer") ?? "127.0.0.1", request.headers.get("x-forwarded-for"), testTrustedProxies),
     ...options,
     links: db.links,
     admins: db.admins,

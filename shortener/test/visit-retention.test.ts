@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createLogger, silentLogger } from "@linkgeo/shared";
+import { createTestDatabase, type TestDatabase } from "@linkgeo/shared/testing";
+import { openDatabase, type Database } from "../src/storage/open-database.ts";
+import { LinkVisits } from "../src/visits/link-visits.ts";
+import { startVisitRetention } from "../src/visits/visit-retention.ts";
+
+const visitor = { bot: false, referrer: "direct", country: "FR", browser: "Firefox", os: "Linux", device: "desktop" } as const;
+
+async function visit(db: Database, code: string, iso: string, count = 1) {
+  const visits = new LinkVisits();
+  for (let i = 0; i < count; i++) visits.add(visitor);
+  await db.links.recordVisits(new Map([[code, visits]]), new Date(iso));
+}
+
+const allTime = [new Date("2000-01-01T00:00:00Z"), new Date("2100-01-01T00:00:00Z")] as const;
+
+describe("visit retention", () => {
+  test("folds the hours of days older than hourlyDays, from whole UTC days, and logs it", async () => {
+    const db = await openDatabase({ engine: "sqlite", path: ":memory:" });
+    await db.links.insert({ code: "ret1", longUrl: "https://example.com/", manageTokenHash: "h", createdAt: new Date() });
+    // Now is 2026-11-22 10:00; 90 days of hours are kept: the fold cutoff is 2026-08-24T00:00Z.
+    await visit(db, "ret1", "2026-08-23T23:30:00Z", 2);
+    await visit(db, "ret1", "2026-08-24T00:30:00Z", 3);
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger({ service: "test", level: "info", format: "json", write: (line) => lines.push(JSON.parse(line)) });
+    const retention = startVisitRetention({ store: db.visits, hourlyDays: 90, clock: () => new Date("2026-11-22T10:00:00Z"), log, everyMs: 3_600_000 });
+    try {
+      await retention.runOnce();
+      expect(await db.visits.buckets({ code: "ret1" }, ...allTime)).toEqual([
+        { startsAt: new Date("2026-08-23T00:00:00Z"), hours: 24, humans: 2, bots: 0 },
+        { startsAt: new Date("2026-08-24T00:00:00Z"), hours: 1, humans: 3, bots: 0 },
+      ]);
+      expect(lines).toContainEqual(expect.objectContaining({ msg: "visit hours folded into days", hours: 1, before: "2026-08-24T00:00:00.000Z" }));
+    } finally {
+      retention.stop();
+      await db.close();
+    }
+  });
+
+  test("a failing store is logged, not thrown, and tried again next time", async () => {
+    const warnings: string[] = [];
+    let calls = 0;
+    const retention = startVisitRetention({
+      store: {
+        foldHoursBefore: async () => {
+          calls++;
+          throw new Error("database is locked");
+        },
+      },
+      hourlyDays: 90,
+      clock: () => new Date(),
+      log: { ...silentLogger, warn: (message) => warnings.push(message) },
+    });
+    try {
+      expect(await retention.runOnce()).toBe(0);
+      expect(calls).toBe(2);
+      expect(warnings).toEqual(["folding old visit hours failed; trying again later", "folding old visit hours failed; trying again later"]);
+    } finally {
+      retention.stop();
+    }
+  });
+});
+
+describe("visit retention on Postgres with two replicas folding at once", () => {
+  let testDb: TestDatabase;
+  let replicas: Database[];
+  beforeAll(async () => {
+    testDb = await createTestDatabase("retention");
+    replicas = [await openDatabase({ engine: "postgres", url: testDb.url }), await openDatabase({ engine: "postgres", url: testDb.url })];
+  });
+  afterAll(async () => {
+    for (const db of replicas) await db.close();
+    await testDb.drop();
+  });
+
+  test("fold every hour once: the totals are the same before and after, and nothing is folded twice", async () => {
+    const [a, b] = replicas as [Database, Database];
+    const codes = ["pga", "pgb", "pgc"];
+    for (const code of codes) {
+      await a.links.insert({ code, longUrl: "https://example.com/", manageTokenHash: "h", createdAt: new Date() });
+      for (let hour = 0; hour < 48; hour++) await visit(a, code, new Date(Date.UTC(2026, 0, 1, hour, 30)).toISOString(), (hour % 5) + 1);
+    }
+    const totals = async () => (await a.visits.buckets({}, ...allTime)).reduce((sum, bucket) => sum + bucket.humans + bucket.bots, 0);
+    const before = await totals();
+
+    const folded = await Promise.all([a.visits.foldHoursBefore(new Date("2026-01-03T00:00:00Z")), b.visits.foldHoursBefore(new Date("2026-01-03T00:00:00Z"))]);
+
+    expect(folded.reduce((sum, n) => sum + n, 0)).toBe(3 * 48 - 3 * 2);
+    expect(await totals()).toBe(before);
+    const perCode = await Promise.all(codes.map((code) => a.visits.buckets({ code }, ...allTime)));
+    for (const buckets of perCode) expect(buckets.map((bucket) => [bucket.startsAt.toISOString(), bucket.hours])).toEqual([
+      ["2026-01-01T00:00:00.000Z", 24],
+      ["2026-01-02T00:00:00.000Z", 24],
+    ]);
+    for (const code of codes) expect((await a.links.find(code))!.accessCount).toBe((await a.visits.buckets({ code }, ...allTime)).reduce((sum, bucket) => sum + bucket.humans, 0));
+  });
+});
