@@ -9,6 +9,8 @@ export interface Target {
   /** Row name in the table: "bare Bun.serve". */
   title: string;
   url: string;
+  /** Sent with every request: what a real visitor's browser sends. */
+  headers?: Record<string, string>;
   /** Wraps each measured run (not the warm-up), e.g. to read a counter before and after it. */
   measure?: (run: () => Promise<WrkResult>) => Promise<WrkResult>;
 }
@@ -32,9 +34,9 @@ export async function compareWithBare(settings: Settings, bare: Target, subject:
   const contextRuns: Comparison["context"] = context.map((target) => ({ target, runs: [] }));
   if (settings.warmupSeconds > 0) {
     process.stdout.write("warming up… ");
-    warmup.bare = await runWrk(settings, bare.url, settings.warmupSeconds);
-    warmup.subject = await runWrk(settings, subject.url, settings.warmupSeconds);
-    for (const entry of contextRuns) entry.warmup = await runWrk(settings, entry.target.url, settings.warmupSeconds);
+    warmup.bare = await runWrk(settings, bare.url, settings.warmupSeconds, bare.headers);
+    warmup.subject = await runWrk(settings, subject.url, settings.warmupSeconds, subject.headers);
+    for (const entry of contextRuns) entry.warmup = await runWrk(settings, entry.target.url, settings.warmupSeconds, entry.target.headers);
     console.log("done");
   }
 
@@ -49,7 +51,7 @@ export async function compareWithBare(settings: Settings, bare: Target, subject:
     const order = round % 2 === 1 ? targets : [...targets].reverse();
     for (const target of order) {
       process.stdout.write(`round ${round}/${settings.rounds}: ${target.label}… `);
-      const run = () => runWrk(settings, target.url, settings.seconds);
+      const run = () => runWrk(settings, target.url, settings.seconds, target.headers);
       const result = await (target.measure ? target.measure(run) : run());
       runs.get(target)!.push(result);
       console.log(`${fmtInt(result.rps)} req/s`);

@@ -15,6 +15,17 @@ const shortenerDir = join(import.meta.dir, "..", "..", "shortener");
 
 /** The long URL of every link the benchmarks create. */
 export const longUrl = "https://example.com/bench/landing-page";
+/**
+ * What a visitor's browser sends with each redirect, and the address the
+ * gateway would forward (the benchmark, on 127.0.0.1, is a trusted proxy):
+ * analytics classify them as they would a real visit.
+ */
+export const visitorHeaders = {
+  "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  referer: "https://news.example.com/some/article",
+  "x-forwarded-for": "131.111.8.46",
+};
+
 /** What the shortener sends with each redirect (and so the bare server too). */
 export const redirectCacheControl = "private, max-age=0";
 
@@ -24,7 +35,8 @@ export interface Shortener {
   child: Child;
 }
 
-export async function startShortener(settings: Settings, database: TestDatabase, redisPrefix: string): Promise<Shortener> {
+/** `env` is laid over the benchmark's own (ANALYTICS=off, say). */
+export async function startShortener(settings: Settings, database: TestDatabase, redisPrefix: string, env: Record<string, string> = {}): Promise<Shortener> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawnChild("shortener", [process.execPath, "run", "src/main.ts"], {
@@ -41,6 +53,7 @@ export async function startShortener(settings: Settings, database: TestDatabase,
       LOG_LEVEL: settings.logLevel,
       LOG_FORMAT: "json",
       ACCESS_LOG: settings.accessLog,
+      ...env,
     },
   });
   await waitForReady(child, base);
