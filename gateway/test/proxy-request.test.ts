@@ -36,6 +36,8 @@ describe("proxying a request", () => {
         "content-type": "application/json",
         "content-length": "999",
         "user-agent": "test-client/1.0",
+        // The visit's facts for the shortener's analytics travel as the client sent them.
+        referer: "https://news.example/item?id=1",
         "x-custom": "kept",
         // Hop-by-hop: about the client's connection to the gateway only.
         connection: "keep-alive, X-Connection-Only",
@@ -66,6 +68,7 @@ describe("proxying a request", () => {
           "content-length": String(body.length),
           "content-type": "application/json",
           host: upstream.origin.slice("http://".length),
+          referer: "https://news.example/item?id=1",
           "user-agent": "test-client/1.0",
           "x-custom": "kept",
           "x-forwarded-for": "203.0.113.9",

@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, deleteKeysWithPrefix, runBounded, type ServiceProcess, startService, startServicesTogether, tally, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
+import postgres from "postgres";
 import { reply, startFakeProvider, type FakeProvider } from "../../geocoder/test/support/fake-provider.ts";
+import { analyticsBeside, expectAnalyticsInStep } from "../../shortener/test/support/analytics-in-step.ts";
 
 // The compose topology as processes on 127.0.0.1: 3 shorteners on one
 // Postgres database, 2 geocoders whose only provider is a fake Nominatim
@@ -37,6 +39,7 @@ let shorteners: ServiceProcess[] = [];
 let geocoders: ServiceProcess[] = [];
 let gateway: ServiceProcess;
 let provider: FakeProvider;
+let databaseUrl: string;
 /** Created in the first test, loaded in the second. */
 const links: Link[] = [];
 
@@ -61,6 +64,7 @@ afterAll(async () => {
 async function startTopology(): Promise<void> {
   const database = await createTestDatabase("topology");
   stack.defer(() => database.drop());
+  databaseUrl = database.url;
 
   const prefixes = {
     shortener: uniqueRedisPrefix("topology_shortener"),
@@ -283,6 +287,14 @@ describe("3 shorteners and 2 geocoders behind one gateway, as processes", () => 
     const overCount = counted - redirected;
     const inFlightBound = startedBeforeDeath - completedBeforeKill;
     expect(overCount).toBeLessThanOrEqual(Math.min(concurrency, inFlightBound));
+
+    // Each link's analytics stayed in step with its count through the kill (bots and humans, every breakdown).
+    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      for (const link of links) expectAnalyticsInStep(await analyticsBeside(sql, link.code));
+    } finally {
+      await sql.end();
+    }
 
     // The kill happened under load: the gateway met the dead replica and ejected it.
     expect(ejectionsOf(victim).length).toBeGreaterThan(0);

@@ -15,7 +15,7 @@ import { storageUnavailable } from "./storage/storage-unavailable.ts";
 import { VisitReports } from "./visits/visit-reports.ts";
 import { visitRoutes } from "./visits/visit-routes.ts";
 import type { VisitStore } from "./visits/visit-store.ts";
-import type { DescribeVisit } from "./visits/visitor.ts";
+import type { VisitClassifier } from "./visits/visit-classifier.ts";
 import type { VisitCounter } from "./visits/visit-counter.ts";
 
 export interface ShortenerDeps {
@@ -35,8 +35,8 @@ export interface ShortenerDeps {
   readiness: { required: Record<string, ReadinessCheck>; optional?: Record<string, ReadinessCheck> };
   /** Who sent a request (TRUSTED_PROXIES considered); default: trusting this machine only. */
   clientOf?: (request: Request, server: Server | null) => Client;
-  /** Analytics: what a visit tells; absent, visits are only counted. */
-  describeVisit?: DescribeVisit;
+  /** Analytics: what a visit tells; absent (ANALYTICS=off), visits are only counted. */
+  visitClassifier?: Pick<VisitClassifier, "classify">;
   accepting?: () => boolean;
   generateCode?: () => string;
 }
@@ -69,7 +69,7 @@ export function createApp(deps: ShortenerDeps) {
     .use(adminRoutes({ login: new AdminLogin(deps.admins, adminTokens) }))
     .use(linkRoutes({ links, adminTokens, publicBaseUrl: deps.publicBaseUrl, clientOf }))
     .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), adminTokens, clock: deps.clock }))
-    .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302, clientOf, describeVisit: deps.describeVisit }));
+    .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302, clientOf, classifier: deps.visitClassifier }));
 }
 
 export type ShortenerApp = ReturnType<typeof createApp>;

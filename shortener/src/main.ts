@@ -8,6 +8,8 @@ import { RedisLinkCache } from "./cache/redis-link-cache.ts";
 import { readShortenerConfig } from "./config.ts";
 import { openDatabase } from "./storage/open-database.ts";
 import { VisitCounter } from "./visits/visit-counter.ts";
+import { loadIpCountries } from "./visits/load-ip-countries.ts";
+import { VisitClassifier } from "./visits/visit-classifier.ts";
 import { startVisitRetention } from "./visits/visit-retention.ts";
 
 const config = readConfigOrExit("shortener", readShortenerConfig);
@@ -25,6 +27,9 @@ log.info("database ready", { engine: database.engine });
 // While Redis is down the cache falls back to the database.
 const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: config.redisKeyPrefix }) : undefined;
 const cache: LinkCache = redis ? new RedisLinkCache(redis) : new MemoryLinkCache();
+
+// Loaded once, before the first request; a missing or broken data file stops the start (better than wrong countries).
+const visitClassifier = config.analytics ? classifierWithCountries() : undefined;
 
 const clock = () => new Date();
 const visits = new VisitCounter(database.links, clock, { timeoutMs: config.databaseTimeoutMs });
@@ -50,6 +55,7 @@ const app = createApp({
   accessLog: config.accessLog,
   readiness: { required: { database: () => database.ping() }, optional: redis ? { cache: () => cache.ping() } : {} },
   clientOf: clientOfRequest(config.trustedProxies),
+  visitClassifier,
   accepting: () => accepting,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
 
@@ -64,3 +70,14 @@ onShutdownSignal(log, [
   { name: "close the cache", run: async () => { redis?.disconnect(); } },
   { name: "close the database", run: () => database.close() },
 ]);
+
+function classifierWithCountries(): VisitClassifier {
+  try {
+    const loaded = loadIpCountries();
+    log.info("visit analytics on", { countries: loaded.dataset, ranges: loaded.ranges, ms: loaded.loadMs });
+    return new VisitClassifier({ countries: loaded.countries });
+  } catch (error) {
+    log.error("cannot load the IP-to-country data (ANALYTICS=off starts without it)", { error: describeError(error) });
+    process.exit(1);
+  }
+}

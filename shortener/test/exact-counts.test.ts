@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDatabase, deleteKeysWithPrefix, runBounded, tally, type TestDatabase, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
 import postgres from "postgres";
+import { analyticsBeside, expectAnalyticsInStep, type AnalyticsSample } from "./support/analytics-in-step.ts";
 import { startShortener, startShortenersTogether, type ShortenerProcess } from "./support/shortener-process.ts";
 
 // Real processes, one real Postgres database and the machine's Redis: the
@@ -47,9 +48,19 @@ async function createLink(shortener: ShortenerProcess, longUrl: string): Promise
   return { code: body.short_url, longUrl };
 }
 
+// Visitors of several kinds and countries; the test is the gateway on this machine (a trusted proxy).
+const visitors: Array<Record<string, string>> = [
+  { "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0", "x-forwarded-for": "141.20.5.188", referer: "https://news.example/a" },
+  { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1", "x-forwarded-for": "133.11.0.1" },
+  { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "x-forwarded-for": "128.32.1.1" },
+  { "user-agent": "curl/8.5.0", "x-forwarded-for": "2001:638:700::1", referer: "not a url" },
+];
+let visitorTurn = 0;
+
 async function redirect(shortener: ShortenerProcess, code: string): Promise<Outcome> {
   try {
-    const response = await fetch(`${shortener.url}/${code}/`, { redirect: "manual" });
+    const headers = visitors[visitorTurn++ % visitors.length]!;
+    const response = await fetch(`${shortener.url}/${code}/`, { redirect: "manual", headers });
     await response.arrayBuffer();
     return { status: response.status, location: response.headers.get("location") };
   } catch {
@@ -78,10 +89,21 @@ describe("exact access counts across processes", () => {
     // 3 replicas × 5 links: index i goes to replica i % 3 and link i % 5,
     // so every (replica, link) pair gets the same share of the 3000 requests.
     const total = 3000;
+    // While the load runs, the analytics are sampled: in step with the counts at every moment.
+    let loading = true;
+    const samples: AnalyticsSample[] = [];
+    const sampling = (async () => {
+      while (loading) for (const link of links) samples.push(await analyticsBeside(sql, link.code));
+    })();
     const outcomes = await runBounded(total, 64, async (i) => {
       const link = links[i % links.length]!;
       return { code: link.code, ...(await redirect(replicas[i % replicas.length]!, link.code)) };
     });
+    loading = false;
+    await sampling;
+    expect(samples.filter((sample) => sample.count > 0 && sample.count < total / links.length).length).toBeGreaterThan(0);
+    for (const sample of samples) expectAnalyticsInStep(sample);
+    for (const link of links) expectAnalyticsInStep(await analyticsBeside(sql, link.code));
 
     expect(tally(outcomes.map((o) => `${o.status} ${o.code} → ${o.location}`))).toEqual(
       Object.fromEntries(links.map((link) => [`302 ${link.code} → ${link.longUrl}`, total / links.length])),
@@ -146,6 +168,8 @@ describe("exact access counts across processes", () => {
     const counted = await countInDatabase(link.code);
     expect(counted).toBeGreaterThanOrEqual(redirected);
     expect(counted).toBeLessThanOrEqual(redirected + failed);
+    // The replica died between batches or in one: its analytics are in step all the same.
+    expectAnalyticsInStep(await analyticsBeside(sql, link.code));
   });
 
   test("counts every redirect it answered while stopping gracefully on SIGTERM, and exits with 0", async () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/shared/testing";
 import { LinkVisits } from "../src/visits/link-visits.ts";
+import { loadIpCountries } from "../src/visits/load-ip-countries.ts";
+import { VisitClassifier } from "../src/visits/visit-classifier.ts";
 import type { VisitFacts } from "../src/visits/visit-facts.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
@@ -129,3 +131,57 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
     expect(error.message).toContain(message);
   });
 });
+
+describe("redirects feed the analytics (real classifier, real IP data)", () => {
+  const iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+  const windowsChrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+  const googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+  let api: TestShortener;
+  beforeAll(async () => {
+    api = await startTestShortener({ engine: "postgres", visitClassifier: new VisitClassifier({ countries: loadIpCountries().countries }) });
+  });
+  afterAll(async () => {
+    await api[Symbol.asyncDispose]();
+  });
+
+  const follow = (code: string, headers: Record<string, string>) => api.request("GET", `/${code}/`, { headers });
+
+  test("each GET counts with its facts; HEAD counts nothing; no address and no User-Agent is stored", async () => {
+    const link = await api.createLink("https://example.com/analysed");
+    // The test plays the gateway on this machine (a trusted proxy): X-Forwarded-For is the visitor.
+    const visits: Array<Record<string, string>> = [
+      { "x-forwarded-for": "131.111.8.46", "user-agent": iphone, referer: "https://news.ycombinator.com/item?id=1" },
+      { "x-forwarded-for": "141.20.5.188", "user-agent": windowsChrome, referer: "https://news.ycombinator.com/" },
+      { "x-forwarded-for": "2001:638:700::1", "user-agent": windowsChrome },
+      { "x-forwarded-for": "128.32.1.1", "user-agent": googlebot },
+    ];
+    for (const headers of visits) expect((await follow(link.short_url, headers)).status).toBe(302);
+    expect((await api.request("HEAD", `/${link.short_url}/`, { headers: visits[0] })).status).toBe(302);
+
+    const body = await readJson(await api.request("GET", `/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } }));
+    expect(body.totals).toEqual({ visits: 4, humans: 3, bots: 1 });
+    expect(body.top).toEqual({
+      referrers: [{ value: "direct", visits: 2 }, { value: "news.ycombinator.com", visits: 2 }],
+      countries: [{ value: "DE", visits: 2 }, { value: "GB", visits: 1 }, { value: "US", visits: 1 }],
+      browsers: [{ value: "Chrome", visits: 2 }, { value: "Googlebot", visits: 1 }, { value: "Safari", visits: 1 }],
+      os: [{ value: "Windows", visits: 2 }, { value: "iOS", visits: 1 }, { value: "other", visits: 1 }],
+      devices: [{ value: "desktop", visits: 2 }, { value: "bot", visits: 1 }, { value: "mobile", visits: 1 }],
+    });
+    expect((await api.db.links.find(link.short_url))!.accessCount).toBe(4);
+
+    // Everything stored for the link: no address, no User-Agent, nothing of either.
+    const stored = JSON.stringify([
+      await api.db.visits.buckets({ code: link.short_url }, new Date(0), new Date("2100-01-01")),
+      await api.db.visits.facts({ code: link.short_url }, "2000-01-01", "2100-01-01"),
+    ]);
+    for (const secret of ["131.111", "141.20", "2001:638", "128.32", "Mozilla", "iPhone OS", "Googlebot/2.1", "item?id"]) expect(stored).not.toContain(secret);
+  });
+
+  test("an untrusted peer's X-Forwarded-For is not believed: the country is its own address's", async () => {
+    const link = await api.createLink("https://example.com/forged-country");
+    await follow(link.short_url, { "x-test-peer": "131.111.8.46", "x-forwarded-for": "133.11.0.1", "user-agent": windowsChrome });
+    const body = await readJson(await api.request("GET", `/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } }));
+    expect(body.top.countries).toEqual([{ value: "GB", visits: 1 }]);
+  });
+});
+

@@ -1,7 +1,7 @@
 import { ErrorBody, type Client } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
-import type { DescribeVisit } from "../visits/visitor.ts";
+import type { VisitClassifier } from "../visits/visit-classifier.ts";
 import { LinkNotFound } from "./link-errors.ts";
 import type { LinkService } from "./link-service.ts";
 import { notFoundPage, prefersHtml } from "./not-found-page.ts";
@@ -15,11 +15,11 @@ export interface RedirectRoutesDeps {
   status: RedirectStatus;
   clientOf: (request: Request, server: Server | null) => Client;
   /** Absent: analytics off, visits are only counted. */
-  describeVisit?: DescribeVisit;
+  classifier?: Pick<VisitClassifier, "classify">;
 }
 
 /** `GET /<short_url>/` counts and redirects; `HEAD` answers alike without counting. */
-export function redirectRoutes({ links, status, clientOf, describeVisit }: RedirectRoutesDeps) {
+export function redirectRoutes({ links, status, clientOf, classifier }: RedirectRoutesDeps) {
   const redirect = (longUrl: string) =>
     new Response(null, { status, headers: { location: longUrl, "cache-control": "private, max-age=0" } });
 
@@ -29,7 +29,7 @@ export function redirectRoutes({ links, status, clientOf, describeVisit }: Redir
     const code = params.short_url;
     try {
       if (request.method === "HEAD") return redirect(await links.peek(code));
-      const facts = describeVisit?.({
+      const facts = classifier?.classify({
         clientAddress: clientOf(request, server).address,
         userAgent: request.headers.get("user-agent"),
         referer: request.headers.get("referer"),

@@ -32,7 +32,10 @@ export function visitRoutes({ links, reports, adminTokens, clock }: VisitRoutesD
         response: { 200: LinkVisitReport, ...errors(400, 401, 403, 404) },
         detail: {
           summary: "Visits of a short URL: totals, a series, and top referrers, countries, browsers, OS and devices",
-          description: "Manage token or admin token. Totals always agree with access_count (bots included in both, split here).",
+          description:
+            "Manage token or admin token. Totals always agree with access_count (bots included in both, split here). " +
+            "No client address and no full User-Agent is stored: only the country and the browser, OS and device families. " +
+            "Countries: [IP Geolocation by DB-IP](https://db-ip.com) (CC BY 4.0).",
           tags: ["visits"],
           security: [{ bearer: [] }],
         },
@@ -47,7 +50,12 @@ export function visitRoutes({ links, reports, adminTokens, clock }: VisitRoutesD
       {
         query: VisitQuery,
         response: { 200: AllVisitReport, ...errors(400, 401, 403) },
-        detail: { summary: "Visits across all links, with the top links (admin only)", tags: ["visits"], security: [{ bearer: [] }] },
+        detail: {
+          summary: "Visits across all links, with the top links (admin only)",
+          description: "Countries: [IP Geolocation by DB-IP](https://db-ip.com) (CC BY 4.0).",
+          tags: ["visits"],
+          security: [{ bearer: [] }],
+        },
       },
     );
 }
