@@ -1,4 +1,4 @@
-import { clientOfRequest, defaultTrustedProxies, parseIpRangeList, serviceApp, type Client, type Logger, type ReadinessCheck } from "@linkgeo/shared";
+import { clientOf, defaultTrustedProxies, parseIpRangeList, serviceApp, type IpRange, type Logger, type ReadinessCheck } from "@linkgeo/shared";
 import type { Server } from "elysia/universal";
 import { AdminLogin } from "./admins/admin-login.ts";
 import { adminRoutes } from "./admins/admin-routes.ts";
@@ -15,7 +15,6 @@ import { storageUnavailable } from "./storage/storage-unavailable.ts";
 import { VisitReports } from "./visits/visit-reports.ts";
 import { visitRoutes } from "./visits/visit-routes.ts";
 import type { VisitStore } from "./visits/visit-store.ts";
-import type { VisitClassifier } from "./visits/visit-classifier.ts";
 import type { VisitCounter } from "./visits/visit-counter.ts";
 
 export interface ShortenerDeps {
@@ -33,10 +32,10 @@ export interface ShortenerDeps {
   redirectStatus?: RedirectStatus;
   accessLog?: boolean;
   readiness: { required: Record<string, ReadinessCheck>; optional?: Record<string, ReadinessCheck> };
-  /** Who sent a request (TRUSTED_PROXIES considered); default: trusting this machine only. */
-  clientOf?: (request: Request, server: Server | null) => Client;
-  /** Analytics: what a visit tells; absent (ANALYTICS=off), visits are only counted. */
-  visitClassifier?: Pick<VisitClassifier, "classify">;
+  /** TRUSTED_PROXIES; default: this machine only. */
+  trustedProxies?: readonly IpRange[];
+  /** The socket's peer; default: what Bun says (tests without a socket name one). */
+  peerOf?: (request: Request, server: Server | null) => string | undefined;
   accepting?: () => boolean;
   generateCode?: () => string;
 }
@@ -52,7 +51,9 @@ export function createApp(deps: ShortenerDeps) {
     generateCode: deps.generateCode ?? generateCode,
   });
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
-  const clientOf = deps.clientOf ?? clientOfRequest(parseIpRangeList(defaultTrustedProxies));
+  const trustedProxies = deps.trustedProxies ?? parseIpRangeList(defaultTrustedProxies);
+  const peerOf = deps.peerOf ?? ((request: Request, server: Server | null) => server?.requestIP(request)?.address);
+  const clientOfRequest = (request: Request, server: Server | null) => clientOf(peerOf(request, server), request.headers.get("x-forwarded-for"), trustedProxies);
 
   return serviceApp({
     log: deps.log,
@@ -67,9 +68,9 @@ export function createApp(deps: ShortenerDeps) {
     accepting: deps.accepting ?? (() => true),
   })
     .use(adminRoutes({ login: new AdminLogin(deps.admins, adminTokens) }))
-    .use(linkRoutes({ links, adminTokens, publicBaseUrl: deps.publicBaseUrl, clientOf }))
+    .use(linkRoutes({ links, adminTokens, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest }))
     .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), adminTokens, clock: deps.clock }))
-    .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302, clientOf, classifier: deps.visitClassifier }));
+    .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302, seesVisitors: deps.visits.analysing, peerOf }));
 }
 
 export type ShortenerApp = ReturnType<typeof createApp>;

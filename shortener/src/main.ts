@@ -1,4 +1,4 @@
-import { clientOfRequest, createLogger, createRedisClient, describeError, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { createLogger, createRedisClient, describeError, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import { networkInterfaces } from "node:os";
 import { createApp } from "./app.ts";
 import { FailSoftLinkCache } from "./cache/fail-soft-link-cache.ts";
@@ -9,6 +9,7 @@ import { readShortenerConfig } from "./config.ts";
 import { openDatabase } from "./storage/open-database.ts";
 import { VisitCounter } from "./visits/visit-counter.ts";
 import { loadIpCountries } from "./visits/load-ip-countries.ts";
+import { describeVisitorWith } from "./visits/describe-visitor.ts";
 import { VisitClassifier } from "./visits/visit-classifier.ts";
 import { startVisitRetention } from "./visits/visit-retention.ts";
 
@@ -32,7 +33,10 @@ const cache: LinkCache = redis ? new RedisLinkCache(redis) : new MemoryLinkCache
 const visitClassifier = config.analytics ? classifierWithCountries() : undefined;
 
 const clock = () => new Date();
-const visits = new VisitCounter(database.links, clock, { timeoutMs: config.databaseTimeoutMs });
+const visits = new VisitCounter(database.links, clock, {
+  timeoutMs: config.databaseTimeoutMs,
+  describe: visitClassifier && describeVisitorWith(visitClassifier, config.trustedProxies),
+});
 let accepting = true;
 
 const app = createApp({
@@ -54,8 +58,7 @@ const app = createApp({
   redirectStatus: config.redirectStatus,
   accessLog: config.accessLog,
   readiness: { required: { database: () => database.ping() }, optional: redis ? { cache: () => cache.ping() } : {} },
-  clientOf: clientOfRequest(config.trustedProxies),
-  visitClassifier,
+  trustedProxies: config.trustedProxies,
   accepting: () => accepting,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { waitFor } from "@linkgeo/shared/testing";
 import type { LinkStore } from "../src/links/link-store.ts";
 import { DatabaseTimeout } from "../src/storage/database-deadline.ts";
+import type { LinkVisits } from "../src/visits/link-visits.ts";
 import { VisitCounter } from "../src/visits/visit-counter.ts";
 
 /** A store that remembers each batch it was given and answers for codes it knows. */
@@ -129,4 +130,53 @@ describe("VisitCounter", () => {
       expect(await counter.visit("c")).toBe("https://c.example/");
     });
   });
+
+  describe("with analytics", () => {
+    const firefox = { peer: "127.0.0.1", forwardedFor: "141.20.5.188", userAgent: "Firefox", referer: null };
+    const googlebot = { peer: "127.0.0.1", forwardedFor: "128.32.1.1", userAgent: "Googlebot", referer: null };
+
+    test("classifies each distinct visitor of a batch once, and writes every visit with its facts", async () => {
+      const described: string[] = [];
+      const written: LinkVisits[] = [];
+      const store: Pick<LinkStore, "recordVisits"> = {
+        async recordVisits(visits) {
+          written.push(...visits.values());
+          return new Map([...visits.keys()].map((code) => [code, `https://${code}.example/`]));
+        },
+      };
+      const counter = new VisitCounter(store, clock, {
+        describe: (visitor) => {
+          described.push(String(visitor.userAgent));
+          const bot = visitor.userAgent === "Googlebot";
+          return { bot, referrer: "direct", country: bot ? "US" : "DE", browser: String(visitor.userAgent), os: "other", device: bot ? "bot" : "desktop" };
+        },
+      });
+      // 40 clicks of one browser and 10 of one crawler, all in one batch.
+      await Promise.all([...Array.from({ length: 40 }, () => counter.visit("a", { ...firefox })), ...Array.from({ length: 10 }, () => counter.visit("a", { ...googlebot }))]);
+      expect(described.sort()).toEqual(["Firefox", "Googlebot"]);
+      expect(written).toHaveLength(1);
+      expect({ count: written[0]!.count, humans: written[0]!.humans, bots: written[0]!.bots, countries: Object.fromEntries(written[0]!.byDimension.countries) }).toEqual({
+        count: 50,
+        humans: 40,
+        bots: 10,
+        countries: { DE: 40, US: 10 },
+      });
+    });
+
+    test("a visit that comes without its visitor is still in the breakdowns (as an unknown one), so they never fall behind the count", async () => {
+      const written: LinkVisits[] = [];
+      const store: Pick<LinkStore, "recordVisits"> = {
+        async recordVisits(visits) {
+          written.push(...visits.values());
+          return new Map();
+        },
+      };
+      const counter = new VisitCounter(store, clock, {
+        describe: (visitor) => ({ bot: visitor.userAgent === null, referrer: "direct", country: "unknown", browser: "other", os: "other", device: "other" }),
+      });
+      await Promise.all([counter.visit("a", { ...firefox }), counter.visit("a")]);
+      expect({ count: written[0]!.count, humans: written[0]!.humans, bots: written[0]!.bots }).toEqual({ count: 2, humans: 1, bots: 1 });
+    });
+  });
 });
+

@@ -3,7 +3,7 @@ import { manageTokenMatches, newManageToken } from "../auth/manage-token.ts";
 import type { LinkCache } from "../cache/link-cache.ts";
 import { RecentCodes } from "../cache/recent-codes.ts";
 import type { VisitCounter } from "../visits/visit-counter.ts";
-import type { VisitFacts } from "../visits/visit-facts.ts";
+import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound } from "./link-errors.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
 import type { Link } from "./link.ts";
@@ -77,14 +77,14 @@ export class LinkService {
     await this.deps.cache.markDeleted(code);
   }
 
-  /** Counts a redirect (with its facts, for analytics); resolves with the URL to send the visitor to once the count is durable. */
-  async visit(code: string, facts?: VisitFacts): Promise<string> {
+  /** Counts a redirect (with its visitor, for analytics); resolves with the URL to send the visitor to once the count is durable. */
+  async visit(code: string, visitor?: SeenVisitor): Promise<string> {
     if (!couldBeCode(code)) throw LinkNotFound.for(code);
     // A hot link skips the shared cache: the count write below is the authority.
     const skipCache = this.recentCodes.has(code);
     const cached = skipCache ? undefined : await this.deps.cache.get(code);
     if (cached === null) throw LinkNotFound.for(code);
-    const longUrl = await this.deps.visits.visit(code, facts);
+    const longUrl = await this.deps.visits.visit(code, visitor);
     if (longUrl === null) {
       this.recentCodes.delete(code);
       void this.deps.cache.markMissing(code);

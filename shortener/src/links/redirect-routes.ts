@@ -1,7 +1,7 @@
-import { ErrorBody, type Client } from "@linkgeo/shared";
+import { ErrorBody } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
-import type { VisitClassifier } from "../visits/visit-classifier.ts";
+
 import { LinkNotFound } from "./link-errors.ts";
 import type { LinkService } from "./link-service.ts";
 import { notFoundPage, prefersHtml } from "./not-found-page.ts";
@@ -13,13 +13,14 @@ const tags = ["redirects"];
 export interface RedirectRoutesDeps {
   links: LinkService;
   status: RedirectStatus;
-  clientOf: (request: Request, server: Server | null) => Client;
-  /** Absent: analytics off, visits are only counted. */
-  classifier?: Pick<VisitClassifier, "classify">;
+  /** Analytics on: each counted visit comes with what its request said of its visitor. */
+  seesVisitors: boolean;
+  /** The socket's peer address. */
+  peerOf: (request: Request, server: Server | null) => string | undefined;
 }
 
 /** `GET /<short_url>/` counts and redirects; `HEAD` answers alike without counting. */
-export function redirectRoutes({ links, status, clientOf, classifier }: RedirectRoutesDeps) {
+export function redirectRoutes({ links, status, seesVisitors, peerOf }: RedirectRoutesDeps) {
   const redirect = (longUrl: string) =>
     new Response(null, { status, headers: { location: longUrl, "cache-control": "private, max-age=0" } });
 
@@ -29,12 +30,16 @@ export function redirectRoutes({ links, status, clientOf, classifier }: Redirect
     const code = params.short_url;
     try {
       if (request.method === "HEAD") return redirect(await links.peek(code));
-      const facts = classifier?.classify({
-        clientAddress: clientOf(request, server).address,
-        userAgent: request.headers.get("user-agent"),
-        referer: request.headers.get("referer"),
-      });
-      return redirect(await links.visit(code, facts));
+      // Taken as they are; classified once per distinct visitor when the batch is written.
+      const visitor = seesVisitors
+        ? {
+            peer: peerOf(request, server),
+            forwardedFor: request.headers.get("x-forwarded-for"),
+            userAgent: request.headers.get("user-agent"),
+            referer: request.headers.get("referer"),
+          }
+        : undefined;
+      return redirect(await links.visit(code, visitor));
     } catch (error) {
       if (error instanceof LinkNotFound && prefersHtml(request)) return notFoundPage(code);
       throw error;

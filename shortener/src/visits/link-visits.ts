@@ -32,16 +32,16 @@ export class LinkVisits {
     devices: new Map(),
   };
 
-  /** One visit; without facts (analytics off) only the access count grows. */
-  add(facts: VisitFacts | undefined): void {
-    this.count++;
+  /** `n` visits of one visitor; without facts (analytics off) only the access count grows. */
+  add(facts: VisitFacts | undefined, n = 1): void {
+    this.count += n;
     if (!facts) return;
-    if (facts.bot) this.bots++;
-    else this.humans++;
+    if (facts.bot) this.bots += n;
+    else this.humans += n;
     for (const dimension of dimensions) {
       const value = factOf[dimension](facts);
       const counts = this.byDimension[dimension];
-      counts.set(value, (counts.get(value) ?? 0) + 1);
+      counts.set(value, (counts.get(value) ?? 0) + n);
     }
   }
 

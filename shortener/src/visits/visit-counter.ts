@@ -2,7 +2,9 @@ import type { LinkStore } from "../links/link-store.ts";
 import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDeadline } from "../storage/database-deadline.ts";
 import { LinkVisits } from "./link-visits.ts";
 import { VisitsBacklogFull } from "./visit-errors.ts";
-import type { VisitFacts } from "./visit-facts.ts";
+import { visitorKey, type DescribeVisitor, type SeenVisitor } from "./seen-visitor.ts";
+
+const unknownVisitor: SeenVisitor = { peer: undefined, forwardedFor: null, userAgent: null, referer: null };
 
 interface Waiter {
   resolve: (longUrl: string | null) => void;
@@ -10,7 +12,9 @@ interface Waiter {
 }
 
 interface PendingCode {
-  visits: LinkVisits;
+  count: number;
+  /** Analytics on: the distinct visitors, with how many visits each made. */
+  visitors: Map<string, { visitor: SeenVisitor; count: number }>;
   waiters: Waiter[];
   /** When its first visit came (`now()`): how long the oldest has waited. */
   since: number;
@@ -28,6 +32,8 @@ export interface VisitCounterOptions {
   maxWaiting?: number;
   /** Milliseconds on a monotonic clock, for how long visits have waited; tests pass one they move. */
   now?: () => number;
+  /** Analytics: who a visitor is. Absent (ANALYTICS=off): visits are only counted. */
+  describe?: DescribeVisitor;
 }
 
 /**
@@ -36,7 +42,9 @@ export interface VisitCounterOptions {
  * the process is killed right after. Visits that arrive while a write is in
  * flight are merged into the next one (per code), so a busy link costs one
  * row update per batch, not one per request; its analytics are merged the
- * same way and written in the same transaction.
+ * same way and written in the same transaction. A batch's visitors are
+ * classified when it is written, once per distinct visitor (a busy link's
+ * clicks from one browser cost one classification, not one per click).
  *
  * A write that has not come back by its deadline fails its visits
  * (DatabaseTimeout: 503) and the store is told not to commit it; the next
@@ -54,6 +62,7 @@ export class VisitCounter {
   private readonly timeoutMs: number;
   private readonly maxWaiting: number;
   private readonly now: () => number;
+  private readonly describe: DescribeVisitor | undefined;
 
   constructor(
     private readonly store: Pick<LinkStore, "recordVisits">,
@@ -64,23 +73,36 @@ export class VisitCounter {
     this.timeoutMs = options.timeoutMs ?? defaultDatabaseTimeoutMs;
     this.maxWaiting = options.maxWaiting ?? 100_000;
     this.now = options.now ?? (() => performance.now());
+    this.describe = options.describe;
+  }
+
+  /** Whether visits should come with their visitor (analytics on). */
+  get analysing(): boolean {
+    return this.describe !== undefined;
   }
 
   /**
-   * Counts one visit of `code`, with what it tells about its visitor
-   * (analytics; none when they are off). Resolves, once the count is
-   * durable, with the link's current long URL, or null when there is no
-   * such link.
+   * Counts one visit of `code`, with who made it (analytics; ignored when
+   * they are off). Resolves, once the count is durable, with the link's
+   * current long URL, or null when there is no such link.
    */
-  visit(code: string, facts?: VisitFacts): Promise<string | null> {
+  visit(code: string, visitor?: SeenVisitor): Promise<string | null> {
     if (this.waiting >= this.maxWaiting) return Promise.reject(new VisitsBacklogFull(this.maxWaiting));
     return new Promise((resolve, reject) => {
       let entry = this.pending.get(code);
       if (!entry) {
-        entry = { visits: new LinkVisits(), waiters: [], since: this.now() };
+        entry = { count: 0, visitors: new Map(), waiters: [], since: this.now() };
         this.pending.set(code, entry);
       }
-      entry.visits.add(facts);
+      entry.count++;
+      if (this.describe) {
+        // Every visit of an analysed batch has a visitor, or the breakdowns would fall behind the count.
+        visitor ??= unknownVisitor;
+        const key = visitorKey(visitor);
+        const seen = entry.visitors.get(key);
+        if (seen) seen.count++;
+        else entry.visitors.set(key, { visitor, count: 1 });
+      }
       entry.waiters.push({ resolve, reject });
       this.waiting++;
       this.schedule();
@@ -110,7 +132,7 @@ export class VisitCounter {
       const batch = this.takeBatch();
       if (batch.size === 0) continue;
       try {
-        const visits = new Map([...batch].map(([code, entry]) => [code, entry.visits]));
+        const visits = new Map([...batch].map(([code, entry]) => [code, this.linkVisits(entry)]));
         const longUrls = await withDeadline(this.timeoutMs, (deadline) => this.store.recordVisits(visits, this.clock(), deadline));
         for (const [code, entry] of batch) this.settle(entry, (waiter) => waiter.resolve(longUrls.get(code) ?? null));
       } catch (error) {
@@ -119,6 +141,14 @@ export class VisitCounter {
       }
     }
     this.flushing = null;
+  }
+
+  /** What a code's pending visits add to its link; each distinct visitor classified once. */
+  private linkVisits(entry: PendingCode): LinkVisits {
+    if (!this.describe || entry.visitors.size === 0) return LinkVisits.counting(entry.count);
+    const visits = new LinkVisits();
+    for (const { visitor, count } of entry.visitors.values()) visits.add(this.describe(visitor), count);
+    return visits;
   }
 
   /** The next batch; codes that already waited past the deadline fail here, unsent. */

@@ -1,10 +1,12 @@
-import { clientOf, defaultTrustedProxies, parseIpRangeList, silentLogger } from "@linkgeo/shared";
+import { defaultTrustedProxies, parseIpRangeList, silentLogger } from "@linkgeo/shared";
 import { createTestDatabase, readJson } from "@linkgeo/shared/testing";
 import { createApp, type ShortenerDeps } from "../../src/app.ts";
 import { AdminTokens } from "../../src/auth/admin-tokens.ts";
 import type { LinkCache } from "../../src/cache/link-cache.ts";
 import { MemoryLinkCache } from "../../src/cache/memory-link-cache.ts";
 import { openDatabase, type Database } from "../../src/storage/open-database.ts";
+import { describeVisitorWith } from "../../src/visits/describe-visitor.ts";
+import type { VisitClassifier } from "../../src/visits/visit-classifier.ts";
 import { VisitCounter } from "../../src/visits/visit-counter.ts";
 
 export const testSecretKey = "test-secret-key-that-is-long-enough-0123456789";
@@ -22,6 +24,8 @@ export interface TestShortener extends AsyncDisposable {
 }
 
 export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links" | "admins" | "visits" | "visitStore">> {
+  /** Analytics on with this classifier (as main.ts does with ANALYTICS=on); absent, visits are only counted. */
+  visitClassifier?: Pick<VisitClassifier, "classify">;
   engine?: "sqlite" | "postgres";
   /** Share another test shortener's database (two replicas), or one opened by the test. */
   database?: Database;
@@ -40,14 +44,17 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     }));
   const clock = options.clock ?? (() => new Date());
   const cache = options.cache ?? new MemoryLinkCache();
-  const visits = new VisitCounter(db.links, clock, { timeoutMs: options.databaseTimeoutMs });
+  const visits = new VisitCounter(db.links, clock, {
+    timeoutMs: options.databaseTimeoutMs,
+    describe: options.visitClassifier && describeVisitorWith(options.visitClassifier, testTrustedProxies),
+  });
   const app = createApp({
     log: silentLogger,
     secretKey: testSecretKey,
     readiness: { required: { database: () => db.ping() } },
     // app.handle has no socket: a test names the peer in X-Test-Peer; by default
     // it is the gateway on this machine, a trusted proxy.
-    clientOf: (request) => clientOf(request.headers.get("x-test-peer") ?? "127.0.0.1", request.headers.get("x-forwarded-for"), testTrustedProxies),
+    peerOf: (request) => request.headers.get("x-test-peer") ?? "127.0.0.1",
     ...options,
     links: db.links,
     admins: db.admins,
