@@ -15,23 +15,19 @@
  * exits 0 whether or not a figure reaches its target.
  */
 import { parseIp } from "@linkgeo/shared";
+import { megabytes, settledMemory } from "./support/memory.ts";
 import { describeMachine, fmtInt, median, table } from "./support/report.ts";
 
 const targets = { lookupMedianNs: 2_000, loadMs: 1_000, extraMb: 40 };
 const lookups = Number(process.env.BENCH_LOOKUPS ?? 100_000);
 
-const megabytes = (bytes: number) => bytes / 1024 / 1024;
-const settle = () => {
-  Bun.gc(true);
-  return { rss: process.memoryUsage().rss, heap: process.memoryUsage().heapUsed };
-};
 
-const before = settle();
+const before = settledMemory();
 const started = performance.now();
 const { loadIpCountries } = await import("../shortener/src/visits/load-ip-countries.ts");
 const { countries, dataset, ranges } = loadIpCountries();
 const loadMs = performance.now() - started;
-const after = settle();
+const after = settledMemory();
 
 const randomIpv4 = () => [0, 0, 0, 0].map(() => Math.floor(Math.random() * 256)).join(".");
 const randomIpv6 = () =>

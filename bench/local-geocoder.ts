@@ -12,24 +12,20 @@
  * it, which drifts less than microseconds on a shared machine. A report, not
  * a test: it exits 0 whether or not a figure reaches its target.
  */
+import { megabytes, settledMemory } from "./support/memory.ts";
 import { describeMachine, fmtInt, median, table } from "./support/report.ts";
 
 const targets = { lookupMedianUs: 50, loadMs: 1500, extraMb: 150 };
 const lookups = Number(process.env.BENCH_LOOKUPS ?? 100_000);
 
-const megabytes = (bytes: number) => bytes / 1024 / 1024;
-const settle = () => {
-  Bun.gc(true);
-  return { rss: process.memoryUsage().rss, heap: process.memoryUsage().heapUsed };
-};
 
-const before = settle();
+const before = settledMemory();
 const started = performance.now();
 // The imports are part of the load: country-coder builds its border index when imported.
 const { loadLocalProvider } = await import("../geocoder/src/local/load-local-provider.ts");
 const { provider, places, regions } = loadLocalProvider();
 const loadMs = performance.now() - started;
-const after = settle();
+const after = settledMemory();
 
 /** A point uniform on the sphere (not in lat/lon, which would crowd the poles). */
 const randomPoint = (): [number, number] => [(Math.asin(2 * Math.random() - 1) * 180) / Math.PI, Math.random() * 360 - 180];
