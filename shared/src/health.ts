@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import { withDeadline } from "./deadline.ts";
 
 /** A dependency check for `/ready`: resolves when the dependency answers. */
 export type ReadinessCheck = () => Promise<void>;
@@ -23,17 +24,11 @@ export function health(options: HealthOptions) {
   const timeoutMs = options.timeoutMs ?? 1000;
 
   const run = async (check: ReadinessCheck) => {
-    let timer: Timer | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("timed out")), timeoutMs);
-    });
     try {
-      await Promise.race([check(), timeout]);
+      await withDeadline(timeoutMs, check, () => new Error("timed out"));
       return "ok";
     } catch {
       return "failing";
-    } finally {
-      clearTimeout(timer);
     }
   };
 

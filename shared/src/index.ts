@@ -1,4 +1,5 @@
 export * from "./config.ts";
+export * from "./deadline.ts";
 export * from "./docs/index.ts";
 export * from "./error-body.ts";
 export * from "./error-renderer.ts";

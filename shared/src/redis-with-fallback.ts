@@ -1,4 +1,5 @@
 import type Redis from "ioredis";
+import { withDeadline } from "./deadline.ts";
 import { describeError, type Logger } from "./logger.ts";
 import { throttledWarning } from "./throttled-warning.ts";
 
@@ -67,17 +68,6 @@ export class RedisWithFallback {
   private async withinTimeout<T>(viaRedis: (redis: Redis) => Promise<T>): Promise<T> {
     if (performance.now() < this.skipRedisUntil) throw new Error("Redis failed less than a second ago");
     if (disconnected.has(this.redis.status)) throw new Error(`Redis connection is ${this.redis.status}`);
-    const command = viaRedis(this.redis);
-    // A command that fails after the timeout won the race must not become an unhandled rejection.
-    command.catch(() => {});
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis gave no answer within ${this.commandTimeoutMs} ms`)), this.commandTimeoutMs);
-    });
-    try {
-      return await Promise.race([command, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withDeadline(this.commandTimeoutMs, () => viaRedis(this.redis), () => new Error(`Redis gave no answer within ${this.commandTimeoutMs} ms`));
   }
 }

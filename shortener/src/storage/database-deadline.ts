@@ -1,3 +1,4 @@
+import { withDeadline } from "@linkgeo/shared";
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
@@ -15,32 +16,9 @@ export class DatabaseTimeout extends Error {
   }
 }
 
-/**
- * `run`, or DatabaseTimeout once `timeoutMs` has passed, whichever comes
- * first. `run` gets a signal that aborts at the deadline, so a store can
- * give up a write it has not committed yet. A call still running at the
- * deadline is left to finish in the background (postgres.js has no way to
- * take a query back from a connection that went silent); its late result is
- * dropped.
- */
-export async function withDeadline<T>(timeoutMs: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  let timer: Timer | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const timeout = new DatabaseTimeout(timeoutMs);
-      controller.abort(timeout);
-      reject(timeout);
-    }, timeoutMs);
-  });
-  const call = run(controller.signal);
-  // A call that fails after the deadline won must not become an unhandled rejection.
-  call.catch(() => {});
-  try {
-    return await Promise.race([call, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** `run` under the database deadline: past it, DatabaseTimeout (and `run`'s signal aborts). */
+export function withDatabaseDeadline<T>(timeoutMs: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return withDeadline(timeoutMs, run, () => new DatabaseTimeout(timeoutMs));
 }
 
 /**
@@ -55,7 +33,7 @@ export function storesWithDeadline(
   timeoutMs: number,
 ): { links: LinkStore; admins: AdminStore; visits: VisitStore } {
   const { links, admins, visits } = stores;
-  const bounded = <A extends unknown[], T>(call: (...args: A) => Promise<T>) => (...args: A) => withDeadline(timeoutMs, () => call(...args));
+  const bounded = <A extends unknown[], T>(call: (...args: A) => Promise<T>) => (...args: A) => withDatabaseDeadline(timeoutMs, () => call(...args));
   return {
     links: {
       insert: bounded((link) => links.insert(link)),

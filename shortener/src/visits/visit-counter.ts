@@ -1,5 +1,5 @@
 import type { LinkStore } from "../links/link-store.ts";
-import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDeadline } from "../storage/database-deadline.ts";
+import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDatabaseDeadline } from "../storage/database-deadline.ts";
 import { LinkVisits } from "./link-visits.ts";
 import { VisitsBacklogFull } from "./visit-errors.ts";
 import { visitorKey, type DescribeVisitor, type SeenVisitor } from "./seen-visitor.ts";
@@ -133,7 +133,7 @@ export class VisitCounter {
       if (batch.size === 0) continue;
       try {
         const visits = new Map([...batch].map(([code, entry]) => [code, this.linkVisits(entry)]));
-        const longUrls = await withDeadline(this.timeoutMs, (deadline) => this.store.recordVisits(visits, this.clock(), deadline));
+        const longUrls = await withDatabaseDeadline(this.timeoutMs, (deadline) => this.store.recordVisits(visits, this.clock(), deadline));
         for (const [code, entry] of batch) this.settle(entry, (waiter) => waiter.resolve(longUrls.get(code) ?? null));
       } catch (error) {
         // Nothing of this batch was committed (or, past the deadline, will be); its callers answer with an error.
