@@ -13,6 +13,7 @@ export * from "./net/client-address.ts";
 export * from "./net/host-header.ts";
 export * from "./net/ip-address.ts";
 export * from "./net/ip-range.ts";
+export * from "./net/special-addresses.ts";
 export * from "./read-body.ts";
 export * from "./redis-client.ts";
 export * from "./redis-with-fallback.ts";

@@ -1,4 +1,4 @@
-import { parseHostHeader } from "@linkgeo/shared";
+import { forwardedOrigin } from "@linkgeo/shared";
 import { withoutHopByHop } from "./hop-by-hop.ts";
 
 export interface ForwardingFacts {
@@ -35,8 +35,8 @@ export function forwardedRequestHeaders(request: Request, facts: ForwardingFacts
   const headers = withoutHopByHop(incoming);
   for (const name of [...headers.keys()]) if (forwardingHeader.test(name)) headers.delete(name);
 
-  const proxied = facts.viaTrustedProxy ? { proto: firstValue(incoming.get("x-forwarded-proto")), host: parseHostHeader(firstValue(incoming.get("x-forwarded-host"))) } : {};
-  const proto = proxied.proto === "http" || proxied.proto === "https" ? proxied.proto : facts.url.protocol.slice(0, -1);
+  const proxied = facts.viaTrustedProxy ? forwardedOrigin(incoming) : { proto: undefined, host: undefined };
+  const proto = proxied.proto ?? facts.url.protocol.slice(0, -1);
   headers.set("x-forwarded-for", facts.clientAddress);
   headers.set("x-forwarded-proto", proto);
   headers.set("x-forwarded-host", proxied.host ?? facts.url.host);
@@ -50,8 +50,4 @@ export function forwardedRequestHeaders(request: Request, facts: ForwardingFacts
   // nothing must get nothing compressed.
   if (!incoming.has("accept-encoding")) headers.set("accept-encoding", "identity");
   return headers;
-}
-
-function firstValue(header: string | null): string | undefined {
-  return header?.split(",")[0]?.trim().toLowerCase() || undefined;
 }

@@ -16,3 +16,21 @@ export function parseHostHeader(value: string | null | undefined): string | unde
   if (!URL.canParse(`http://${text}/`)) return undefined;
   return text.toLowerCase();
 }
+
+/**
+ * What a proxy said of the original request in X-Forwarded-Proto and
+ * -Host: the first value of each (the proxy nearest the client), when it is
+ * `http`/`https` or a plain `host[:port]`; undefined otherwise. Only to be
+ * asked of a request from a trusted proxy.
+ */
+export function forwardedOrigin(headers: Headers): { proto: "http" | "https" | undefined; host: string | undefined } {
+  const proto = firstValue(headers.get("x-forwarded-proto"));
+  return {
+    proto: proto === "http" || proto === "https" ? proto : undefined,
+    host: parseHostHeader(firstValue(headers.get("x-forwarded-host"))),
+  };
+}
+
+function firstValue(header: string | null): string | undefined {
+  return header?.split(",")[0]?.trim().toLowerCase() || undefined;
+}

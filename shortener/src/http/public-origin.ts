@@ -1,4 +1,4 @@
-import { parseHostHeader, requestUrl } from "@linkgeo/shared";
+import { forwardedOrigin, requestUrl } from "@linkgeo/shared";
 
 /**
  * Where clients reach this service: PUBLIC_BASE_URL when set, else the
@@ -10,26 +10,17 @@ import { parseHostHeader, requestUrl } from "@linkgeo/shared";
 export function publicOrigin(request: Request, configured: URL | undefined, viaTrustedProxy: boolean): string {
   if (configured) return configured.origin;
   const own = ownUrl(request);
-  const proto = viaTrustedProxy ? firstValue(request.headers.get("x-forwarded-proto")) : undefined;
-  const scheme = proto === "https" || proto === "http" ? proto : own.protocol.slice(0, -1);
-  return `${scheme}://${forwardedHost(request, viaTrustedProxy) ?? own.host}`;
+  const forwarded = viaTrustedProxy ? forwardedOrigin(request.headers) : undefined;
+  return `${forwarded?.proto ?? own.protocol.slice(0, -1)}://${forwarded?.host ?? own.host}`;
 }
 
 /** Every host:port this request could have reached us by; a long URL may not point at any. */
 export function ownHosts(request: Request, configured: URL | undefined, viaTrustedProxy: boolean): ReadonlySet<string> {
-  const hosts = [configured?.host, ownUrl(request).host, forwardedHost(request, viaTrustedProxy)];
+  const hosts = [configured?.host, ownUrl(request).host, viaTrustedProxy ? forwardedOrigin(request.headers).host : undefined];
   return new Set(hosts.filter((h): h is string => Boolean(h)).map((h) => h.toLowerCase()));
-}
-
-function forwardedHost(request: Request, viaTrustedProxy: boolean): string | undefined {
-  return viaTrustedProxy ? parseHostHeader(firstValue(request.headers.get("x-forwarded-host"))) : undefined;
 }
 
 // requestTarget() answered 400 to any request without a URL before a route ran.
 function ownUrl(request: Request): URL {
   return requestUrl(request) ?? new URL("http://localhost/");
-}
-
-function firstValue(header: string | null): string | undefined {
-  return header?.split(",")[0]?.trim().toLowerCase() || undefined;
 }

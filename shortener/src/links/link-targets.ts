@@ -1,4 +1,4 @@
-import { formatIp, inAnyIpRange, parseIp, parseIpRange, type IpAddress } from "@linkgeo/shared";
+import { formatIp, inAnyIpRange, loopbackOrUnspecified, parseIp, privateNetworks, type IpAddress } from "@linkgeo/shared";
 
 export interface LinkTargetRules {
   /** BLOCK_PRIVATE_TARGETS: refuse private address ranges and names only a private network resolves. */
@@ -9,10 +9,6 @@ export interface LinkTargetRules {
   ownAddresses: readonly string[];
 }
 
-// Loopback and "this host": a browser sent there comes straight back to a service on its own machine.
-const loopbackOrUnspecified = ["127.0.0.0/8", "0.0.0.0/8", "::1/128", "::/128"].map(parseIpRange);
-// RFC 1918, shared address space (RFC 6598), link-local, IPv6 unique local and link-local.
-const privateRanges = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "fc00::/7", "fe80::/10"].map(parseIpRange);
 // RFC 6761's localhost and the names /etc/hosts gives loopback.
 const loopbackNames = new Set(["localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"]);
 // Special-use and de facto private suffixes: names only a local network resolves.
@@ -46,7 +42,7 @@ export class LinkTargets {
     const address = parseIp(host);
     if (address) {
       if (inAnyIpRange(address, loopbackOrUnspecified) || this.ownAddresses.some((own) => sameAddress(own, address))) return pointsHere;
-      if (this.rules.blockPrivate && inAnyIpRange(address, privateRanges)) return "long_url must not point at a private network address";
+      if (this.rules.blockPrivate && inAnyIpRange(address, privateNetworks)) return "long_url must not point at a private network address";
     } else {
       if (loopbackNames.has(host) || host.endsWith(".localhost")) return pointsHere;
       if (this.rules.blockPrivate && (!host.includes(".") || privateSuffixes.some((suffix) => host.endsWith(suffix)))) {

@@ -1,6 +1,5 @@
-import { isIpv4, parseIp, type IpAddress } from "@linkgeo/shared";
+import { isIpv4, isPublicAddress, parseIp, type IpAddress } from "@linkgeo/shared";
 import { unknownCountry, type IpCountryTable, type RangeList } from "./ip-country-table.ts";
-import { isPublicAddress } from "./public-address.ts";
 
 export { unknownCountry } from "./ip-country-table.ts";
 
