@@ -30,22 +30,22 @@ const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) =>
 
 /** `/shorten/…`: create, read, stats, update, delete, and the admin listing. */
 export function linkRoutes({ links, adminTokens, publicBaseUrl, clientOf }: LinkRoutesDeps) {
-  const trusted = (request: Request, server: Server | null) => clientOf(request, server).viaTrustedProxy;
-  const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, trusted(request, server));
-  const requestHosts = (request: Request, server: Server | null) => ownHosts(request, publicBaseUrl, trusted(request, server));
+  // Where the request came from, asked once per request: the origin of its links, and every host it could name us by.
+  const seenFrom = (request: Request, server: Server | null) => {
+    const trusted = clientOf(request, server).viaTrustedProxy;
+    return { origin: publicOrigin(request, publicBaseUrl, trusted), hosts: ownHosts(request, publicBaseUrl, trusted) };
+  };
+  const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
 
   return new Elysia({ prefix: "/shorten" })
     .post(
       "/",
       async ({ body, request, server, set }) => {
-        const { link, manageToken } = await links.create({
-          longUrl: body.long_url,
-          alias: body.short_url,
-          requestHosts: requestHosts(request, server),
-        });
+        const from = seenFrom(request, server);
+        const { link, manageToken } = await links.create({ longUrl: body.long_url, alias: body.short_url, requestHosts: from.hosts });
         set.status = 201;
         set.headers.location = `/shorten/${link.code}/`;
-        return { ...toRecord(link, origin(request, server)), manage_token: manageToken };
+        return { ...toRecord(link, from.origin), manage_token: manageToken };
       },
       {
         body: CreateLinkBody,
@@ -61,8 +61,10 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl, clientOf }: Link
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
         const result = await links.list({ page, pageSize, search: query.q || undefined });
+        // Worked out once for the page, not once per link.
+        const base = origin(request, server);
         const pageUrl = (n: number) => {
-          const url = new URL(`${origin(request, server)}/shorten/`);
+          const url = new URL(`${base}/shorten/`);
           url.searchParams.set("page", String(n));
           url.searchParams.set("page_size", String(pageSize));
           if (query.q) url.searchParams.set("q", query.q);
@@ -72,7 +74,7 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl, clientOf }: Link
           count: result.count,
           next: page * pageSize < result.count ? pageUrl(page + 1) : null,
           previous: page > 1 ? pageUrl(Math.min(page - 1, Math.max(1, Math.ceil(result.count / pageSize)))) : null,
-          results: result.links.map((link) => toRecord(link, origin(request, server))),
+          results: result.links.map((link) => toRecord(link, base)),
         };
       },
       {
@@ -102,8 +104,9 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl, clientOf }: Link
       "/:short_url",
       async ({ params, body, request, server, headers }) => {
         const credential = credentialFrom(headers.authorization, adminTokens);
-        const link = await links.update(params.short_url, body.long_url, credential, requestHosts(request, server));
-        return toRecord(link, origin(request, server));
+        const from = seenFrom(request, server);
+        const link = await links.update(params.short_url, body.long_url, credential, from.hosts);
+        return toRecord(link, from.origin);
       },
       {
         params: CodeParams,

@@ -87,7 +87,7 @@ export class VisitCounter {
    * current long URL, or null when there is no such link.
    */
   visit(code: string, visitor?: SeenVisitor): Promise<string | null> {
-    if (this.waiting >= this.maxWaiting) return Promise.reject(new VisitsBacklogFull(this.maxWaiting));
+    if (this.waiting >= this.maxWaiting) return Promise.reject(new VisitsBacklogFull());
     return new Promise((resolve, reject) => {
       let entry = this.pending.get(code);
       if (!entry) {
