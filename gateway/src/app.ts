@@ -9,6 +9,10 @@ import { rateLimit, type RateClass } from "./rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
 import { routeFor } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
+import { notFoundPage } from "./web/pages/not-found-page.ts";
+import { renderPage } from "./web/page-shell.ts";
+import type { WebAssets } from "./web/web-assets.ts";
+import { webRoutes } from "./web/web-routes.ts";
 
 export interface GatewayDeps {
   upstreams: Record<ServiceName, UpstreamPool>;
@@ -22,9 +26,11 @@ export interface GatewayDeps {
   clock: () => Date;
   accepting?: () => boolean;
   fetch?: typeof fetch;
+  /** The web app's bundled, fingerprinted files (`buildWebAssets()`). */
+  web: WebAssets;
 }
 
-/** The gateway: its own /health, /ready and /docs; everything the route table knows goes upstream. */
+/** The gateway: its own /health, /ready, /docs and web pages; everything the route table knows goes upstream. */
 export function createApp(deps: GatewayDeps) {
   const fetcher = deps.fetch ?? fetch;
   // Both are asked twice per request (by the rate limit, then by the proxy): worked out once.
@@ -66,6 +72,7 @@ export function createApp(deps: GatewayDeps) {
         log: deps.log,
       }),
     )
+    .use(webRoutes(deps.web))
     .use(
       rateLimit({
         buckets: deps.buckets,
@@ -84,7 +91,7 @@ export function createApp(deps: GatewayDeps) {
         const body = await readBodyLimited(request, maxBodyBytes);
         if (target.limit === "login" && deps.rateLimits.loginPerUser) await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
         const client = clientOf(request, server);
-        return proxyRequest(request, {
+        const response = await proxyRequest(request, {
           pool: deps.upstreams[target.upstream],
           body,
           clientAddress: client.address,
@@ -93,6 +100,12 @@ export function createApp(deps: GatewayDeps) {
           timeoutMs: deps.upstreamTimeoutMs,
           fetch: fetcher,
         });
+        // A browser that followed a dead short link gets the web app's own page.
+        if (target.limit === "redirect" && response.status === 404 && response.headers.get("content-type")?.startsWith("text/html")) {
+          await response.body?.cancel();
+          return renderPage(deps.web, notFoundPage("link"));
+        }
+        return response;
       },
       // The upstream reads the body, not the gateway.
       { parse: "none", detail: { hide: true } },

@@ -4,6 +4,7 @@ import { readGatewayConfig } from "./config.ts";
 import { MemoryTokenBuckets } from "./rate-limit/memory-token-buckets.ts";
 import { RedisTokenBuckets } from "./rate-limit/redis-token-buckets.ts";
 import { UpstreamPool } from "./upstreams/upstream-pool.ts";
+import { buildWebAssets } from "./web/web-assets.ts";
 
 const config = readConfigOrExit("gateway", readGatewayConfig);
 const log = createLogger({ service: "gateway", level: config.logLevel, format: config.logFormat });
@@ -18,6 +19,8 @@ const pool = (name: string, urls: string[]) => new UpstreamPool({ name, urls, re
 const upstreams = { shortener: pool("shortener", config.shortenerUrls), geocoder: pool("geocoder", config.geocoderUrls) };
 await Promise.all([upstreams.shortener.start(), upstreams.geocoder.start()]);
 
+const web = await buildWebAssets();
+
 let accepting = true;
 const app = createApp({
   upstreams,
@@ -29,6 +32,7 @@ const app = createApp({
   accessLog: config.accessLog,
   clock,
   accepting: () => accepting,
+  web,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
 
 log.info("listening", {

@@ -5,6 +5,7 @@ import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type
 import { createApp } from "../src/app.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
+import { buildWebAssets } from "../src/web/web-assets.ts";
 import { serveServices, type ServedServices } from "./support/served-services.ts";
 
 describe("the gateway's /docs in a browser with no internet", () => {
@@ -26,6 +27,7 @@ describe("the gateway's /docs in a browser with no internet", () => {
       upstreamTimeoutMs: 2000,
       log: silentLogger,
       clock: () => new Date(),
+      web: await buildWebAssets(),
     }).listen({ port: 0, hostname: "127.0.0.1" });
     origin = `http://127.0.0.1:${gateway.server!.port}`;
     browser = await launchOfflineBrowser();

@@ -4,6 +4,7 @@ import { readJson } from "@linkgeo/shared/testing";
 import { createApp } from "../src/app.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
+import { buildWebAssets } from "../src/web/web-assets.ts";
 import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";
 
 const pool = (name: string, urls: string[]) => new UpstreamPool({ name, urls, refreshMs: 60_000, log: silentLogger });
@@ -38,6 +39,7 @@ describe("the gateway app", () => {
       upstreamTimeoutMs: 2000,
       log: silentLogger,
       clock: () => new Date(),
+      web: await buildWebAssets(),
     }).listen({ port: 0, hostname: "127.0.0.1" });
     base = `http://127.0.0.1:${app.server!.port}`;
   });
@@ -164,6 +166,7 @@ describe("the gateway with an upstream down", () => {
       upstreamTimeoutMs: 1000,
       log: silentLogger,
       clock: () => new Date(),
+      web: await buildWebAssets(),
     });
     await Promise.all([upstreams.shortener.start(), upstreams.geocoder.start()]);
     const response = await app.handle(new Request("http://localhost/abc1234"));
@@ -174,5 +177,38 @@ describe("the gateway with an upstream down", () => {
     const ready = await app.handle(new Request("http://localhost/ready"));
     expect(ready.status).toBe(200);
     expect(await readJson(ready)).toEqual({ status: "degraded", checks: { shortener: "failing", geocoder: "failing" } });
+  });
+});
+
+describe("a dead short link through the gateway", () => {
+  test("a browser gets the web app's not-found page; an API client keeps the shortener's JSON 404", async () => {
+    await using shortener = startFakeUpstream((request) =>
+      request.headers.get("accept")?.includes("text/html")
+        ? new Response("<p>the shortener's own page</p>", { status: 404, headers: { "content-type": "text/html; charset=utf-8" } })
+        : Response.json({ error: { code: "not_found", message: "no such short URL" } }, { status: 404 }),
+    );
+    const upstreams = { shortener: pool("shortener", [shortener.origin]), geocoder: pool("geocoder", ["http://127.0.0.1:1"]) };
+    await upstreams.shortener.start();
+    const app = createApp({
+      upstreams,
+      buckets: new MemoryTokenBuckets(),
+      rateLimits: {},
+      clientOf: () => ({ address: "127.0.0.1", viaTrustedProxy: false }),
+      upstreamTimeoutMs: 2000,
+      log: silentLogger,
+      clock: () => new Date(),
+      web: await buildWebAssets(),
+    });
+
+    const browser = await app.handle(new Request("http://localhost/Dead123/", { headers: { accept: "text/html,application/xhtml+xml" } }));
+    expect(browser.status).toBe(404);
+    expect(browser.headers.get("content-security-policy")).toContain("script-src 'self'");
+    const page = await browser.text();
+    expect(page).toContain("This short link does not exist");
+    expect(page).toContain('<nav aria-label="Main">');
+
+    const client = await app.handle(new Request("http://localhost/Dead123/"));
+    expect(client.status).toBe(404);
+    expect(await readJson(client)).toEqual({ error: { code: "not_found", message: "no such short URL" } });
   });
 });

@@ -10,8 +10,8 @@ const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
 const login: GatewayRoute = { upstream: "shortener", limit: "login" };
 const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
 
-/** Paths the gateway answers itself (`/docs/*` included); never sent upstream. */
-const ownSegments = new Set(["docs", "health", "ready"]);
+/** Paths the gateway answers itself (`/docs/*` and the web app's `/app/*` included); never sent upstream. */
+export const ownSegments: ReadonlySet<string> = new Set(["docs", "health", "ready", "app"]);
 
 /**
  * The gateway's routing rules. Every path works with and without its trailing

@@ -50,12 +50,17 @@ export interface OfflineBrowser extends AsyncDisposable {
  * 127.0.0.1 fails to resolve, so a page that needs a CDN breaks here as it
  * would for an operator offline, instead of quietly fetching it.
  */
-export async function launchOfflineBrowser(): Promise<OfflineBrowser> {
+export async function launchOfflineChromium(): Promise<Browser> {
   installChromiumIfMissing();
-  const browser: Browser = await chromium.launch({
+  return chromium.launch({
     executablePath: chromiumPath,
     args: ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--disable-quic"],
   });
+}
+
+/** The API page (Swagger UI) as an operator offline would see it; see `launchOfflineChromium`. */
+export async function launchOfflineBrowser(): Promise<OfflineBrowser> {
+  const browser = await launchOfflineChromium();
 
   return {
     async renderDocsPage(url, timeoutMs = 15_000) {

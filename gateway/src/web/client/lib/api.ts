@@ -1,0 +1,65 @@
+/** Calls the JSON API of the gateway this page came from, and turns its error shape into ApiError. */
+
+/** Who is asking: a link's manage token, or the admin session cookie (with its CSRF token for changes). */
+export type Credential = { kind: "token"; token: string } | { kind: "session"; csrfToken: string };
+
+export interface ApiOptions {
+  method?: "GET" | "POST" | "PUT" | "DELETE";
+  body?: unknown;
+  credential?: Credential | null;
+  signal?: AbortSignal;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiResponse<T> {
+  body: T;
+  headers: Headers;
+}
+
+export async function apiResponse<T>(path: string, options: ApiOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  if (options.credential?.kind === "token") headers.authorization = `Bearer ${options.credential.token}`;
+  if (options.credential?.kind === "session") headers["x-csrf-token"] = options.credential.csrfToken;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? "GET",
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: "same-origin",
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new ApiError(0, "network", "The server could not be reached. Check your connection and try again.");
+  }
+  if (response.status === 204) return { body: undefined as T, headers: response.headers };
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw errorOf(response, body);
+  return { body: body as T, headers: response.headers };
+}
+
+export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
+  return (await apiResponse<T>(path, options)).body;
+}
+
+function errorOf(response: Response, body: unknown): ApiError {
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const code = typeof error?.code === "string" ? error.code : "http_" + response.status;
+  let message = typeof error?.message === "string" ? error.message : `The server answered ${response.status}.`;
+  if (response.status === 429) {
+    const wait = Number(response.headers.get("retry-after"));
+    message = `Too many requests: try again${Number.isFinite(wait) && wait > 0 ? ` in ${Math.ceil(wait)} s` : " in a moment"}.`;
+  }
+  return new ApiError(response.status, code, message);
+}

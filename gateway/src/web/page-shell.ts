@@ -1,0 +1,82 @@
+import { html, type SafeHtml } from "./html.ts";
+import type { PageScript, WebAssets } from "./web-assets.ts";
+
+/** The one navigation every page shows, in this order. */
+const navigation = [
+  { id: "home", href: "/", label: "Shorten" },
+  { id: "links", href: "/#your-links", label: "Your links" },
+  { id: "geocoder", href: "/app/geocoder", label: "Geocoder" },
+  { id: "admin", href: "/app/admin", label: "Admin" },
+  { id: "docs", href: "/docs", label: "API docs" },
+] as const;
+
+export type NavItem = (typeof navigation)[number]["id"];
+
+export interface Page {
+  title: string;
+  /** The navigation entry marked as the current page. */
+  current?: NavItem;
+  /** The page's own script, if it has one. */
+  script?: PageScript;
+  /** What goes inside <main>. */
+  main: SafeHtml;
+  status?: number;
+}
+
+/**
+ * Scripts and styles come only from our own fingerprinted files: no inline
+ * script or style, no other origin. The API is same-origin, so `connect-src
+ * 'self'` is all the pages need; `blob:` images are the QR code's PNG.
+ */
+export const contentSecurityPolicy = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const pageHeaders = {
+  "content-type": "text/html; charset=utf-8",
+  "content-security-policy": contentSecurityPolicy,
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "same-origin",
+  "x-frame-options": "DENY",
+  // The HTML names this build's fingerprinted files: always ask again.
+  "cache-control": "no-cache",
+};
+
+export function renderPage(assets: WebAssets, page: Page): Response {
+  const nav = navigation.map(
+    (item) => html`<li><a href="${item.href}"${item.id === page.current ? html` aria-current="page"` : null}>${item.label}</a></li>`,
+  );
+  const script = page.script ? html`<script type="module" src="${assets.scriptUrl(page.script)}"></script>` : null;
+  const document = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${page.title} · linkgeo</title>
+<link rel="icon" href="${assets.staticUrl("icon.svg")}" type="image/svg+xml">
+<link rel="stylesheet" href="${assets.stylesheetUrl}">
+${script}
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to content</a>
+<header class="site-header">
+<a class="brand" href="/"><img src="${assets.staticUrl("icon.svg")}" alt="" width="28" height="28"> linkgeo</a>
+<nav aria-label="Main"><ul>${nav}</ul></nav>
+</header>
+<main id="main" tabindex="-1">
+${page.main}
+</main>
+<footer class="site-footer"><p>Self-hosted URL shortener and reverse geocoder · <a href="/docs">API docs</a></p></footer>
+</body>
+</html>
+`;
+  return new Response(document.value, { status: page.status ?? 200, headers: pageHeaders });
+}

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/shared/testing/offline-browser";
+import { launchWebBrowser, overflowsHorizontally, screenshot, seriousAccessibilityViolations, viewports, type ViewportName, type WebBrowser } from "./support/web-browser.ts";
+import { startWebStack, type WebStack } from "./support/web-stack.ts";
+
+/** Every page of the web app, as a first-time visitor opens it. */
+const pages = [
+  { name: "home", path: "/", heading: /shorten/i, status: 200 },
+  { name: "link-unknown", path: "/app/links/NoSuchLink", heading: /./, status: 200 },
+  { name: "admin-signed-out", path: "/app/admin", heading: /admin/i, status: 200 },
+  { name: "geocoder", path: "/app/geocoder", heading: /geocoder/i, status: 200 },
+  { name: "not-found-link", path: "/NoSuchLink/", heading: /short link does not exist/i, status: 404 },
+  { name: "not-found-page", path: "/app/no-such-page", heading: /page not found/i, status: 404 },
+];
+
+describe("every page in a real browser, offline", () => {
+  let stack: WebStack;
+  let browser: WebBrowser;
+
+  beforeAll(async () => {
+    stack = await startWebStack();
+    browser = await launchWebBrowser();
+  }, browserSetupTimeoutMs);
+  afterAll(async () => {
+    await browser?.[Symbol.asyncDispose]();
+    await stack?.[Symbol.asyncDispose]();
+  });
+
+  for (const viewport of Object.keys(viewports) as ViewportName[]) {
+    for (const { name, path, heading, status } of pages) {
+      test(
+        `${name} at ${viewports[viewport].width} px: loads under its CSP with no error, passes axe, fits the width`,
+        async () => {
+          const { page, context, problems } = await browser.open(stack.url + path, viewport);
+          try {
+            expect((await page.reload())?.status()).toBe(status);
+            expect(await page.getByRole("heading", { level: 1 }).first().innerText()).toMatch(heading);
+            await page.waitForLoadState("networkidle");
+            // The same navigation on every page, with the current one marked.
+            expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents()).toEqual(["Shorten", "Your links", "Geocoder", "Admin", "API docs"]);
+            expect(await seriousAccessibilityViolations(page)).toEqual([]);
+            expect(await overflowsHorizontally(page)).toBe(false);
+            await screenshot(page, name);
+            // Chromium logs a page's own 404 status as a console error; nothing else may appear.
+            const ownStatus = `console: Failed to load resource: the server responded with a status of ${status}`;
+            expect(problems.filter((problem) => !problem.startsWith(ownStatus))).toEqual([]);
+          } finally {
+            await context.close();
+          }
+        },
+        browserTestTimeoutMs,
+      );
+    }
+  }
+});

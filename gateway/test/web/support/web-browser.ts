@@ -1,0 +1,101 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { launchOfflineChromium } from "@linkgeo/shared/testing/offline-browser";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+
+/** Where every page is screenshotted, at each width, for a reviewer to look at (git-ignored). */
+export const screenshotDir = join(import.meta.dir, "..", "screenshots");
+
+/** A desktop and a phone (iPhone SE/mini width). */
+export const viewports = { desktop: { width: 1280, height: 900 }, phone: { width: 375, height: 740 } } as const;
+export type ViewportName = keyof typeof viewports;
+
+const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+export interface OpenedPage {
+  page: Page;
+  context: BrowserContext;
+  /**
+   * Script errors, console errors (a CSP refusal is one), failed or refused
+   * requests and any request to another origin, collected since the page opened.
+   */
+  problems: string[];
+}
+
+export interface WebBrowser extends AsyncDisposable {
+  /** A new browser profile (own cookies and localStorage) on `url`, at a viewport. */
+  open(url: string, viewport?: ViewportName): Promise<OpenedPage>;
+}
+
+/** Headless Chromium with no internet (`launchOfflineChromium`); each `open` is a fresh profile. */
+export async function launchWebBrowser(): Promise<WebBrowser> {
+  const browser: Browser = await launchOfflineChromium();
+  return {
+    async open(url, viewport = "desktop") {
+      const context = await browser.newContext({ viewport: viewports[viewport], permissions: ["clipboard-read", "clipboard-write"] });
+      const page = await context.newPage();
+      const problems = watchProblems(page, new URL(url).origin);
+      await page.goto(url);
+      return { page, context, problems };
+    },
+    [Symbol.asyncDispose]: () => browser.close(),
+  };
+}
+
+/** The same page in a new profile of the same browser, for a second visitor. */
+export async function openAs(opened: OpenedPage, url: string): Promise<OpenedPage> {
+  const page = await opened.context.newPage();
+  const problems = watchProblems(page, new URL(url).origin);
+  await page.goto(url);
+  return { page, context: opened.context, problems };
+}
+
+export function watchProblems(page: Page, origin: string): string[] {
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("requestfailed", (request) => {
+    // A navigation away (following a short link to an offline host) cancels what the page was loading.
+    if (request.failure()?.errorText === "net::ERR_ABORTED") return;
+    problems.push(`request failed: ${request.url()} (${request.failure()?.errorText})`);
+  });
+  page.on("request", (request) => {
+    const target = new URL(request.url());
+    if (target.protocol.startsWith("http") && target.origin !== origin && request.isNavigationRequest() === false) problems.push(`request to another origin: ${request.url()}`);
+  });
+  return problems;
+}
+
+export interface AccessibilityViolation {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * axe-core's check of the page as it is now, keeping only serious and
+ * critical violations. axe is evaluated through the debugging protocol, which
+ * the page's Content Security Policy does not govern: the policy stays on.
+ */
+export async function seriousAccessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
+  await page.evaluate(axeSource);
+  // A string, evaluated in the page: this file is type-checked without the DOM's types.
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ["violations"] }).then((result) =>
+    result.violations.map((v) => ({ id: v.id, impact: v.impact || "unknown", help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) })))`)) as AccessibilityViolation[];
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+}
+
+/** Saves the whole page as `<name>-<width>.png` in `screenshotDir`. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+}
+
+/** True when the page's content is wider than its viewport (a phone would scroll sideways). */
+export async function overflowsHorizontally(page: Page): Promise<boolean> {
+  return (await page.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth + 1")) as boolean;
+}

@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { gunzipSync } from "bun";
+import { Elysia } from "elysia";
+import { ownSegments } from "../../src/routing/route-table.ts";
+import { contentSecurityPolicy } from "../../src/web/page-shell.ts";
+import { buildWebAssets, pageScripts, type WebAssets } from "../../src/web/web-assets.ts";
+import { webPrefix, webRoutes } from "../../src/web/web-routes.ts";
+
+describe("the web app's routes", () => {
+  let assets: WebAssets;
+  let app: { handle(request: Request): Promise<Response> };
+  const get = (path: string, headers: Record<string, string> = {}) => app.handle(new Request(`http://localhost${path}`, { headers }));
+
+  beforeAll(async () => {
+    assets = await buildWebAssets();
+    app = new Elysia().use(webRoutes(assets));
+  });
+
+  test("pages are HTML under a strict CSP: scripts and styles only from our own files, nothing inline", async () => {
+    for (const path of ["/", "/app/links/abc1234", "/app/admin", "/app/geocoder/"]) {
+      const response = await get(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(response.headers.get("content-security-policy")).toBe(contentSecurityPolicy);
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
+      const html = await response.text();
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/); // every script has a src
+      expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+    }
+    expect(contentSecurityPolicy).toContain("script-src 'self'");
+    expect(contentSecurityPolicy).not.toContain("unsafe");
+  });
+
+  test("every file a page names is served, fingerprinted, cached for a year, gzipped on request", async () => {
+    const html = await (await get("/")).text();
+    const urls = [...html.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(urls.length).toBeGreaterThanOrEqual(3);
+    for (const url of urls) {
+      expect(url).toMatch(/-[a-z0-9]{6,}\.(js|css|svg)$/);
+      const plain = await get(url);
+      expect(plain.status).toBe(200);
+      expect(plain.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(plain.headers.get("content-encoding")).toBeNull();
+      const body = new Uint8Array(await plain.arrayBuffer());
+      const gzipped = await get(url, { "accept-encoding": "gzip, br" });
+      expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+      expect(gunzipSync(new Uint8Array(await gzipped.arrayBuffer()))).toEqual(body);
+    }
+    expect((await get("/app/assets/home-00000000.js")).status).toBe(404);
+  });
+
+  test("the home page's script, with every chunk it imports, stays under 60 KB gzipped", () => {
+    for (const page of pageScripts) expect(assets.scriptWeight(page)).toBeGreaterThan(0);
+    expect(assets.scriptWeight("home")).toBeLessThan(60 * 1024);
+  });
+
+  test("an unknown page under the prefix is a 404 page in the same look; the bare prefix goes home", async () => {
+    const unknown = await get("/app/nothing/here");
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain("Page not found");
+    const bare = await get(webPrefix);
+    expect(bare.status).toBe(308);
+    expect(bare.headers.get("location")).toBe("/");
+  });
+
+  test("the gateway keeps the prefix for itself: it is one of the segments never sent upstream", () => {
+    expect(ownSegments.has(webPrefix.slice(1))).toBe(true);
+  });
+});
