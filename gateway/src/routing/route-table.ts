@@ -31,8 +31,10 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
   // The bare `/admin` goes to the shortener too: it is a reserved word, never
   // a short code, so the shortener's 404 is the right answer for it.
   if (first === "admin") {
-    // Each try costs the shortener an argon2 verification (~150 ms of CPU): a budget of its own.
-    return rest.length === 1 && rest[0] === "login" && method.toUpperCase() === "POST" ? login : shortenerApi;
+    // Each try costs the shortener an argon2 verification (~150 ms of CPU): a budget of its own,
+    // for a token (`login`) and for a browser's cookie session (`session`) alike.
+    const signsIn = rest.length === 1 && (rest[0] === "login" || rest[0] === "session") && method.toUpperCase() === "POST";
+    return signsIn ? login : shortenerApi;
   }
 
   if (rest.length > 0) return undefined;
