@@ -1,9 +1,150 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readRegionsExtract } from "../../geocoder/src/local/regions-extract.ts";
 import { coordinatesToPoint, pointToCoordinates } from "../src/web/world-map.ts";
 
+const svgPath = join(import.meta.dir, "../src/web/assets/world-map.svg");
 const modulePath = join(import.meta.dir, "../src/web/world-map.ts");
+const buildScript = join(import.meta.dir, "../../scripts/build-world-map.ts");
+
+const svg = readFileSync(svgPath, "utf8");
+const countryPaths = new Map(
+  [...svg.matchAll(/<path class="country" data-country="([A-Z]{2})" d="([^"]*)">/g)].map((m) => [m[1]!, parsePath(m[2]!)] as const),
+);
+
+type Ring = Array<[x: number, y: number]>;
+
+/** The rings of path data as absolute points: the M, m, L, l and z the script writes, with implicit repeats. */
+function parsePath(d: string): Ring[] {
+  const tokens = d.match(/[MmLlZz]|-?(?:\d+(?:\.\d*)?|\.\d+)/g) ?? [];
+  const rings: Ring[] = [];
+  let command = "";
+  let x = 0;
+  let y = 0;
+  for (let i = 0; i < tokens.length; ) {
+    const token = tokens[i]!;
+    if (/[A-Za-z]/.test(token)) {
+      command = token;
+      i++;
+      if (command === "z" || command === "Z") [x, y] = rings.at(-1)?.[0] ?? [x, y];
+      continue;
+    }
+    const a = Number(token);
+    const b = Number(tokens[i + 1]);
+    i += 2;
+    const relative = command === command.toLowerCase();
+    [x, y] = relative ? [x + a, y + b] : [a, b];
+    if (command === "M" || command === "m") {
+      rings.push([]);
+      command = relative ? "l" : "L";
+    }
+    rings.at(-1)!.push([x, y]);
+  }
+  return rings;
+}
+
+/** Even-odd, as the SVG fills its paths (fill-rule="evenodd"). */
+function inside(rings: Ring[], [px, py]: [number, number]): boolean {
+  let crossings = 0;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i]!;
+      const [xj, yj] = ring[j]!;
+      if (yi > py !== yj > py && px < xj + ((py - yj) * (xi - xj)) / (yi - yj)) crossings++;
+    }
+  }
+  return crossings % 2 === 1;
+}
+
+function countriesAt(latitude: number, longitude: number): string[] {
+  const { x, y } = coordinatesToPoint(latitude, longitude);
+  return [...countryPaths].filter(([, rings]) => inside(rings, [x, y])).map(([code]) => code);
+}
+
+describe("world-map.svg", () => {
+  test("is exactly what `bun run build:world-map` writes from the regions extract", () => {
+    const dir = mkdtempSync(join(tmpdir(), "world-map-"));
+    try {
+      const output = join(dir, "world-map.svg");
+      const build = Bun.spawnSync([process.execPath, buildScript, output], { stderr: "pipe" });
+      expect(build.stderr.toString()).toBe("");
+      expect(build.exitCode).toBe(0);
+      // Lines, not the whole text: a path line runs to tens of KB, too long for a useful diff.
+      // A difference here means the script or the extract changed: run `bun run build:world-map`.
+      const fresh = readFileSync(output, "utf8").split("\n");
+      const committed = svg.split("\n");
+      const firstDifference = fresh.findIndex((line, i) => line !== committed[i]);
+      expect({ lines: fresh.length, firstDifference }).toEqual({ lines: committed.length, firstDifference: -1 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("is a 360 × 180 image with one path per country of the extract, bar the Vatican", () => {
+    expect(svg).toContain(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 360 180" role="img" aria-label="World map"`);
+    const extractCountries = new Set(readRegionsExtract().regions.map((r) => r.countryCode));
+    // Vatican City is smaller than the map's 0.01° grid: Italy's path covers it.
+    extractCountries.delete("VA");
+    expect([...countryPaths.keys()].sort()).toEqual([...extractCountries].sort());
+    expect(svg.match(/<path /g)?.length).toBe(countryPaths.size);
+    expect(svg.match(/<title>/g)?.length).toBe(countryPaths.size);
+  });
+
+  test("has every vertex within the viewBox, written with at most 2 decimals", () => {
+    for (const [code, rings] of countryPaths) {
+      expect({ code, rings: rings.length > 0 }).toEqual({ code, rings: true });
+      for (const ring of rings) {
+        expect(ring.length).toBeGreaterThanOrEqual(3);
+        const outside = ring.filter(([x, y]) => !(x >= -1e-9 && x <= 360 + 1e-9 && y >= -1e-9 && y <= 180 + 1e-9));
+        expect({ code, outside }).toEqual({ code, outside: [] });
+      }
+    }
+    expect(svg.match(/\.\d{3}/)).toBeNull();
+  });
+
+  test("has nothing a strict CSP or an <img> would refuse: no script, style, handler or outside reference", () => {
+    expect(svg).not.toMatch(/<script|<style|<foreignObject|<image|<use|<iframe/i);
+    expect(svg).not.toMatch(/\sstyle=|\son[a-z]+=|href|url\(|javascript:/i);
+    // The namespace is the only URL, and it is a name, not a fetch.
+    expect(svg.match(/https?:\/\/[^"\s]*/g)).toEqual(["http://www.w3.org/2000/svg"]);
+    expect(svg).not.toMatch(/\sfill=|\sstroke=/);
+  });
+
+  test("names its data source, licence and build command", () => {
+    expect(svg).toContain("Natural Earth");
+    expect(svg).toContain("public domain");
+    expect(svg).toContain("bun run build:world-map");
+  });
+
+  test("stays within its size budget: 250 KB, 90 KB gzipped", () => {
+    expect(Buffer.byteLength(svg)).toBeLessThan(250 * 1024);
+    expect(Bun.gzipSync(svg).length).toBeLessThan(90 * 1024);
+  });
+
+  test.each([
+    ["FR", "Paris", 48.8566, 2.3522],
+    ["BR", "Brasília", -15.7939, -47.8828],
+    ["AU", "Canberra", -35.2809, 149.13],
+    ["US", "Washington", 38.9072, -77.0369],
+    ["ZA", "Pretoria", -25.7479, 28.2293],
+    // Lesotho is a hole in South Africa's path, and a path of its own.
+    ["LS", "Maseru", -29.31, 27.48],
+    // Near where Bavaria, Baden-Württemberg and Hesse meet: merged regions leave no gap between them.
+    ["DE", "Würzburg", 49.7913, 9.9534],
+  ])("%s: %s is inside its country's path and no other", (country, _, latitude, longitude) => {
+    expect(countriesAt(latitude, longitude)).toEqual([country]);
+  });
+
+  test.each([
+    ["the South Atlantic", -30, -20],
+    ["the Caspian Sea", 42, 51],
+    ["the Pacific by the antimeridian", 0, 179.9],
+  ])("a point in %s is in no country", (_, latitude, longitude) => {
+    expect(countriesAt(latitude, longitude)).toEqual([]);
+  });
+});
 
 describe("world-map.ts: pointToCoordinates and coordinatesToPoint", () => {
   test.each([
