@@ -72,6 +72,8 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       ["DOCS", "reserved"],
       ["reverse-geocode", "reserved"],
       ["admin", "reserved"],
+      ["app", "reserved"],
+      ["App", "reserved"],
     ])("refuses the alias %p with 400 invalid_request", async (alias, reason) => {
       const response = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/", short_url: alias } });
       expect(response.status).toBe(400);

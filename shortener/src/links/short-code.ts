@@ -21,6 +21,8 @@ export const reservedWords: ReadonlySet<string> = new Set([
   "reverse-geocode",
   "static",
   "api",
+  // The gateway serves the web app under /app/.
+  "app",
   "favicon.ico",
   "robots.txt",
 ]);
