@@ -4,6 +4,7 @@ import { AdminLogin } from "./admins/admin-login.ts";
 import { adminRoutes } from "./admins/admin-routes.ts";
 import type { AdminStore } from "./admins/admin-store.ts";
 import { AdminTokens } from "./auth/admin-tokens.ts";
+import { CredentialResolver } from "./auth/credential-resolver.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
 import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
@@ -51,6 +52,7 @@ export function createApp(deps: ShortenerDeps) {
     generateCode: deps.generateCode ?? generateCode,
   });
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
+  const credentials = new CredentialResolver({ adminTokens });
   const trustedProxies = deps.trustedProxies ?? parseIpRangeList(defaultTrustedProxies);
   const peerOf = deps.peerOf ?? ((request: Request, server: Server | null) => server?.requestIP(request)?.address);
   const clientOfRequest = (request: Request, server: Server | null) => clientOf(peerOf(request, server), request.headers.get("x-forwarded-for"), trustedProxies);
@@ -68,8 +70,8 @@ export function createApp(deps: ShortenerDeps) {
     accepting: deps.accepting ?? (() => true),
   })
     .use(adminRoutes({ login: new AdminLogin(deps.admins, adminTokens) }))
-    .use(linkRoutes({ links, adminTokens, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest }))
-    .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), adminTokens, clock: deps.clock }))
+    .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest }))
+    .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), credentials, clock: deps.clock }))
     .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302, seesVisitors: deps.visits.analysing, peerOf }));
 }
 

@@ -1,8 +1,7 @@
 import { ErrorBody, Forbidden, type Client } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
-import { credentialFrom } from "../auth/credential.ts";
-import type { AdminTokens } from "../auth/admin-tokens.ts";
+import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import { toRecord } from "./link-record.ts";
 import {
@@ -19,7 +18,7 @@ import type { LinkService } from "./link-service.ts";
 
 export interface LinkRoutesDeps {
   links: LinkService;
-  adminTokens: AdminTokens;
+  credentials: CredentialResolver;
   publicBaseUrl: URL | undefined;
   /** Whether a request came through a trusted proxy, whose X-Forwarded-Host/-Proto are then believed. */
   clientOf: (request: Request, server: Server | null) => Client;
@@ -29,7 +28,7 @@ const tags = ["short URLs"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
 /** `/shorten/…`: create, read, stats, update, delete, and the admin listing. */
-export function linkRoutes({ links, adminTokens, publicBaseUrl, clientOf }: LinkRoutesDeps) {
+export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: LinkRoutesDeps) {
   // Where the request came from, asked once per request: the origin of its links, and every host it could name us by.
   const seenFrom = (request: Request, server: Server | null) => {
     const trusted = clientOf(request, server).viaTrustedProxy;
@@ -55,8 +54,8 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl, clientOf }: Link
     )
     .get(
       "/",
-      async ({ query, request, server, headers }) => {
-        const credential = credentialFrom(headers.authorization, adminTokens);
+      async ({ query, request, server }) => {
+        const credential = await credentials.resolve(request);
         if (credential.kind !== "admin") throw new Forbidden("listing short URLs needs an admin token");
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
@@ -102,8 +101,8 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl, clientOf }: Link
     )
     .put(
       "/:short_url",
-      async ({ params, body, request, server, headers }) => {
-        const credential = credentialFrom(headers.authorization, adminTokens);
+      async ({ params, body, request, server }) => {
+        const credential = await credentials.resolve(request);
         const from = seenFrom(request, server);
         const link = await links.update(params.short_url, body.long_url, credential, from.hosts);
         return toRecord(link, from.origin);
@@ -117,8 +116,8 @@ export function linkRoutes({ links, adminTokens, publicBaseUrl, clientOf }: Link
     )
     .delete(
       "/:short_url",
-      async ({ params, headers, set }) => {
-        await links.delete(params.short_url, credentialFrom(headers.authorization, adminTokens));
+      async ({ params, request, set }) => {
+        await links.delete(params.short_url, await credentials.resolve(request));
         set.status = 204;
       },
       {

@@ -1,7 +1,6 @@
 import { ErrorBody, Forbidden } from "@linkgeo/shared";
 import { Elysia } from "elysia";
-import type { AdminTokens } from "../auth/admin-tokens.ts";
-import { credentialFrom } from "../auth/credential.ts";
+import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { CodeParams } from "../links/link-schemas.ts";
 import type { LinkService } from "../links/link-service.ts";
 import { parseVisitRange } from "./visit-range.ts";
@@ -11,19 +10,19 @@ import { AllVisitReport, LinkVisitReport, VisitQuery } from "./visit-schemas.ts"
 export interface VisitRoutesDeps {
   links: LinkService;
   reports: VisitReports;
-  adminTokens: AdminTokens;
+  credentials: CredentialResolver;
   clock: () => Date;
 }
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
 /** `GET /shorten/<code>/visits/` for whoever manages the link, `GET /admin/visits/` for admins. */
-export function visitRoutes({ links, reports, adminTokens, clock }: VisitRoutesDeps) {
+export function visitRoutes({ links, reports, credentials, clock }: VisitRoutesDeps) {
   return new Elysia()
     .get(
       "/shorten/:short_url/visits",
-      async ({ params, query, headers }) => {
-        const link = await links.authorized(params.short_url, credentialFrom(headers.authorization, adminTokens));
+      async ({ params, query, request }) => {
+        const link = await links.authorized(params.short_url, await credentials.resolve(request));
         return { short_url: link.code, ...(await reports.forLink(link.code, parseVisitRange(query, clock()))) };
       },
       {
@@ -43,8 +42,8 @@ export function visitRoutes({ links, reports, adminTokens, clock }: VisitRoutesD
     )
     .get(
       "/admin/visits",
-      async ({ query, headers }) => {
-        if (credentialFrom(headers.authorization, adminTokens).kind !== "admin") throw new Forbidden("visits across all links need an admin token");
+      async ({ query, request }) => {
+        if ((await credentials.resolve(request)).kind !== "admin") throw new Forbidden("visits across all links need an admin token");
         return reports.forAllLinks(parseVisitRange(query, clock()));
       },
       {
