@@ -1,5 +1,6 @@
 import { withDeadline } from "@linkgeo/shared";
 import type { AdminStore } from "../admins/admin-store.ts";
+import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
 
@@ -21,6 +22,13 @@ export function withDatabaseDeadline<T>(timeoutMs: number, run: (signal: AbortSi
   return withDeadline(timeoutMs, run, () => new DatabaseTimeout(timeoutMs));
 }
 
+interface Stores {
+  links: LinkStore;
+  admins: AdminStore;
+  sessions: AdminSessionStore;
+  visits: VisitStore;
+}
+
 /**
  * The stores with a deadline on every call, so a database that hangs (frozen
  * connections, a lock never released) costs a request a 503 after
@@ -28,11 +36,8 @@ export function withDatabaseDeadline<T>(timeoutMs: number, run: (signal: AbortSi
  * through: the VisitCounter gives each batch its own deadline and tells the
  * store, which must not commit once it has passed.
  */
-export function storesWithDeadline(
-  stores: { links: LinkStore; admins: AdminStore; visits: VisitStore },
-  timeoutMs: number,
-): { links: LinkStore; admins: AdminStore; visits: VisitStore } {
-  const { links, admins, visits } = stores;
+export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
+  const { links, admins, sessions, visits } = stores;
   const bounded = <A extends unknown[], T>(call: (...args: A) => Promise<T>) => (...args: A) => withDatabaseDeadline(timeoutMs, () => call(...args));
   return {
     links: {
@@ -46,6 +51,12 @@ export function storesWithDeadline(
     admins: {
       insert: bounded((admin) => admins.insert(admin)),
       find: bounded((username) => admins.find(username)),
+    },
+    sessions: {
+      insert: bounded((session) => sessions.insert(session)),
+      find: bounded((idHash, now) => sessions.find(idHash, now)),
+      delete: bounded((idHash) => sessions.delete(idHash)),
+      deleteExpired: bounded((now) => sessions.deleteExpired(now)),
     },
     visits: {
       buckets: bounded((scope, from, to) => visits.buckets(scope, from, to)),

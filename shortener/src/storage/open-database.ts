@@ -7,14 +7,17 @@ import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { migrate as migrateSqlite } from "drizzle-orm/bun-sqlite/migrator";
 import postgres from "postgres";
 import type { AdminStore } from "../admins/admin-store.ts";
+import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
 import { defaultDatabaseTimeoutMs, storesWithDeadline } from "./database-deadline.ts";
 import { storesWatchingWrites, WriteHealth } from "./write-health.ts";
 import type { DatabaseTarget } from "./database-target.ts";
+import { PostgresAdminSessionStore } from "./postgres/postgres-admin-session-store.ts";
 import { PostgresAdminStore } from "./postgres/postgres-admin-store.ts";
 import { PostgresLinkStore } from "./postgres/postgres-link-store.ts";
 import { PostgresVisitStore } from "./postgres/postgres-visit-store.ts";
+import { SqliteAdminSessionStore } from "./sqlite/sqlite-admin-session-store.ts";
 import { SqliteAdminStore } from "./sqlite/sqlite-admin-store.ts";
 import { SqliteLinkStore } from "./sqlite/sqlite-link-store.ts";
 import { SqliteVisitStore } from "./sqlite/sqlite-visit-store.ts";
@@ -23,6 +26,7 @@ export interface Database {
   engine: DatabaseTarget["engine"];
   links: LinkStore;
   admins: AdminStore;
+  sessions: AdminSessionStore;
   visits: VisitStore;
   /** Resolves when the database answers, and takes writes if the last one failed; for `/ready`. */
   ping(): Promise<void>;
@@ -88,6 +92,7 @@ async function openPostgres(url: string, timeoutMs: number): Promise<Engine> {
     engine: "postgres",
     links,
     admins: new PostgresAdminStore(db),
+    sessions: new PostgresAdminSessionStore(db),
     visits: new PostgresVisitStore(client),
     ping: () => links.ping(),
     probeWrite: async () => {
@@ -136,6 +141,7 @@ function sqliteEngine(sqlite: SqliteDatabase): Engine {
     engine: "sqlite",
     links: new SqliteLinkStore(db),
     admins: new SqliteAdminStore(db),
+    sessions: new SqliteAdminSessionStore(db),
     visits: new SqliteVisitStore(sqlite),
     ping: async () => {
       sqlite.query("SELECT 1").get();

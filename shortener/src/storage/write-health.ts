@@ -1,4 +1,5 @@
 import type { AdminStore } from "../admins/admin-store.ts";
+import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import { storageUnavailable } from "./storage-unavailable.ts";
 
@@ -37,8 +38,8 @@ export class WriteHealth {
 }
 
 /** The stores with every write watched by `health`; reads pass through. */
-export function storesWatchingWrites<S extends { links: LinkStore; admins: AdminStore }>(stores: S, health: WriteHealth): S {
-  const { links, admins } = stores;
+export function storesWatchingWrites<S extends { links: LinkStore; admins: AdminStore; sessions: AdminSessionStore }>(stores: S, health: WriteHealth): S {
+  const { links, admins, sessions } = stores;
   return {
     ...stores,
     links: {
@@ -52,6 +53,12 @@ export function storesWatchingWrites<S extends { links: LinkStore; admins: Admin
     admins: {
       insert: (admin) => health.watch(() => admins.insert(admin)),
       find: (username) => admins.find(username),
+    },
+    sessions: {
+      insert: (session) => health.watch(() => sessions.insert(session)),
+      find: (idHash, now) => sessions.find(idHash, now),
+      delete: (idHash) => health.watch(() => sessions.delete(idHash)),
+      deleteExpired: (now) => health.watch(() => sessions.deleteExpired(now)),
     },
   };
 }

@@ -15,3 +15,10 @@ export const admins = pgTable("admins", {
   passwordHash: text("password_hash").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
 });
+
+export const adminSessions = pgTable("admin_sessions", {
+  idHash: text("id_hash").primaryKey(),
+  username: text("username").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
+});

@@ -15,3 +15,10 @@ export const admins = sqliteTable("admins", {
   passwordHash: text("password_hash").notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+export const adminSessions = sqliteTable("admin_sessions", {
+  idHash: text("id_hash").primaryKey(),
+  username: text("username").notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+});
