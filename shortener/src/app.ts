@@ -69,7 +69,7 @@ export function createApp(deps: ShortenerDeps) {
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
   })
-    .use(adminRoutes({ login: new AdminLogin(deps.admins, adminTokens) }))
+    .use(adminRoutes({ login: new AdminLogin(deps.admins), tokens: adminTokens }))
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest }))
     .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), credentials, clock: deps.clock }))
     .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302, seesVisitors: deps.visits.analysing, peerOf }));

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import { adminLifetimeMs } from "./admin-lifetime.ts";
 
 export interface IssuedAdminToken {
   token: string;
@@ -14,7 +15,7 @@ export class AdminTokens {
   constructor(
     private readonly secret: string,
     private readonly clock: () => Date,
-    private readonly lifetimeMs = 12 * 60 * 60 * 1000,
+    private readonly lifetimeMs = adminLifetimeMs,
   ) {}
 
   issue(username: string): IssuedAdminToken {

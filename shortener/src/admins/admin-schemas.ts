@@ -1,0 +1,10 @@
+import { t } from "elysia";
+import { noControlCharacters } from "../http/plain-text.ts";
+
+/** What both ways to sign in take: POST /admin/login and POST /admin/session. */
+export const LoginBody = t.Object({
+  username: t.String({ minLength: 1, maxLength: 150, pattern: noControlCharacters }),
+  password: t.String({ minLength: 1, maxLength: 1024 }),
+});
+
+export const IssuedAdminToken = t.Object({ token: t.String(), expires_at: t.String({ format: "date-time" }) }, { title: "AdminSession" });
