@@ -8,7 +8,7 @@ import type { MergedSpecOptions, ServiceName } from "../src/docs/merged-spec-sou
 import { serveServices } from "./support/served-services.ts";
 import { unresolvedRefs } from "./support/unresolved-refs.ts";
 
-const shortenerPaths = ["/admin/login", "/admin/visits", "/shorten/", "/shorten/{short_url}", "/shorten/{short_url}/stats", "/shorten/{short_url}/visits", "/{short_url}"];
+const shortenerPaths = ["/admin/login", "/admin/session", "/admin/visits", "/shorten/", "/shorten/{short_url}", "/shorten/{short_url}/stats", "/shorten/{short_url}/visits", "/{short_url}"];
 const geocoderPaths = ["/reverse-geocode", "/geocoders"];
 const ownPaths = ["/health", "/ready", "/docs", "/docs/json"];
 
@@ -43,8 +43,13 @@ describe("GET /docs/json", () => {
     expect(spec.info.title).toBe("linkgeo API");
     expect(spec.paths["/health"]).toEqual(gatewayOwnSpec().paths["/health"]!);
     expect(Object.keys(spec.paths["/shorten/{short_url}"])).toEqual(expect.arrayContaining(["get", "put", "delete"]));
-    expect(spec.paths["/shorten/{short_url}"].put.security).toEqual([{ bearer: [] }]);
-    expect(spec.components.securitySchemes).toEqual({ bearer: { type: "http", scheme: "bearer" } });
+    // A bearer token, or the web app's admin session cookie with its CSRF header.
+    expect(spec.paths["/shorten/{short_url}"].put.security).toEqual([{ bearer: [] }, { adminSession: [], csrfToken: [] }]);
+    expect(spec.components.securitySchemes).toEqual({
+      bearer: expect.objectContaining({ type: "http", scheme: "bearer" }),
+      adminSession: expect.objectContaining({ type: "apiKey", in: "cookie", name: "linkgeo_admin" }),
+      csrfToken: expect.objectContaining({ type: "apiKey", in: "header", name: "X-CSRF-Token" }),
+    });
     expect(Object.keys(spec.components.schemas)).toContain("Error");
     expect(unresolvedRefs(spec)).toEqual([]);
     expect(mergeOf(spec)).toEqual({

@@ -2,10 +2,15 @@ import { clientOf, defaultTrustedProxies, parseIpRangeList, serviceApp, type IpR
 import type { Server } from "elysia/universal";
 import { AdminLogin } from "./admins/admin-login.ts";
 import { adminRoutes } from "./admins/admin-routes.ts";
+import { sessionRoutes } from "./admins/session-routes.ts";
 import type { AdminStore } from "./admins/admin-store.ts";
+import { AdminSessions } from "./auth/admin-sessions.ts";
+import type { AdminSessionStore } from "./auth/admin-session-store.ts";
 import { AdminTokens } from "./auth/admin-tokens.ts";
 import { CredentialResolver } from "./auth/credential-resolver.ts";
+import { securitySchemes } from "./auth/security-schemes.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
+import { ownHosts } from "./http/public-origin.ts";
 import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
 import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
@@ -21,12 +26,15 @@ import type { VisitCounter } from "./visits/visit-counter.ts";
 export interface ShortenerDeps {
   links: LinkStore;
   admins: AdminStore;
+  sessions: AdminSessionStore;
   visitStore: VisitStore;
   cache: LinkCache;
   visits: VisitCounter;
   clock: () => Date;
   log: Logger;
   secretKey: string;
+  /** Mark the admin session cookie Secure (HTTPS only); main.ts sets it in production. */
+  secureCookies?: boolean;
   publicBaseUrl?: URL;
   /** Which hosts long URLs may not name besides loopback and this service (default: no more). */
   linkTargets?: Partial<LinkTargetRules>;
@@ -51,11 +59,17 @@ export function createApp(deps: ShortenerDeps) {
     clock: deps.clock,
     generateCode: deps.generateCode ?? generateCode,
   });
-  const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
-  const credentials = new CredentialResolver({ adminTokens });
   const trustedProxies = deps.trustedProxies ?? parseIpRangeList(defaultTrustedProxies);
   const peerOf = deps.peerOf ?? ((request: Request, server: Server | null) => server?.requestIP(request)?.address);
   const clientOfRequest = (request: Request, server: Server | null) => clientOf(peerOf(request, server), request.headers.get("x-forwarded-for"), trustedProxies);
+  const adminLogin = new AdminLogin(deps.admins);
+  const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
+  const adminSessions = new AdminSessions(deps.sessions, deps.secretKey, deps.clock);
+  const credentials = new CredentialResolver({
+    adminTokens,
+    sessions: adminSessions,
+    ownHostsOf: (request, server) => ownHosts(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
+  });
 
   return serviceApp({
     log: deps.log,
@@ -64,12 +78,13 @@ export function createApp(deps: ShortenerDeps) {
     docs: {
       title: "Shortener API",
       description: "Short URLs with exact access counts. Errors have the shape {\"error\": {\"code\", \"message\"}}.",
-      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
+      components: { securitySchemes },
     },
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
   })
-    .use(adminRoutes({ login: new AdminLogin(deps.admins), tokens: adminTokens }))
+    .use(adminRoutes({ login: adminLogin, tokens: adminTokens }))
+    .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, secureCookies: deps.secureCookies ?? false }))
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest }))
     .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), credentials, clock: deps.clock }))
     .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302, seesVisitors: deps.visits.analysing, peerOf }));

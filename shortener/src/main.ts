@@ -42,12 +42,14 @@ let accepting = true;
 const app = createApp({
   links: database.links,
   admins: database.admins,
+  sessions: database.sessions,
   visitStore: database.visits,
   cache: new FailSoftLinkCache(cache, log),
   visits,
   clock,
   log,
   secretKey: config.secretKey,
+  secureCookies: config.production,
   publicBaseUrl: config.publicBaseUrl,
   linkTargets: {
     blockPrivate: config.blockPrivateTargets,

@@ -453,6 +453,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ engine, setUp })
     const app = createApp({
       links: database.links,
       admins: database.admins,
+      sessions: database.sessions,
       visitStore: database.visits,
       cache: new MemoryLinkCache(),
       visits: new VisitCounter(database.links, clock),

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createLogger, ErrorBody } from "@linkgeo/shared";
 import { readJson, waitFor } from "@linkgeo/shared/testing";
 import { CreateLinkBody, UpdateLinkBody } from "../src/links/link-schemas.ts";
-import { startTestShortener } from "./support/test-shortener.ts";
+import { startTestShortener, testSecretKey } from "./support/test-shortener.ts";
 
 /** A `t` schema as JSON Schema, the way it travels in an OpenAPI document. */
 const jsonSchemaOf = (schema: unknown) => JSON.parse(JSON.stringify(schema));
@@ -103,6 +103,9 @@ describe("OpenAPI", () => {
       "PUT /shorten/{short_url}",
       "DELETE /shorten/{short_url}",
       "POST /admin/login",
+      "POST /admin/session",
+      "GET /admin/session",
+      "DELETE /admin/session",
       "GET /{short_url}",
       "HEAD /{short_url}",
       "GET /health",
@@ -128,7 +131,37 @@ describe("OpenAPI", () => {
     const error = { description: "No such short URL", content: { "application/json": { schema: jsonSchemaOf(ErrorBody) } } };
     expect(spec.paths["/{short_url}"].get.responses).toEqual({ "302": { description: "Redirect to long_url" }, "404": error });
     expect(spec.paths["/{short_url}"].head.responses).toEqual({ "302": { description: "Location: long_url, not counted" }, "404": { description: "No such short URL" } });
-    expect(spec.components.securitySchemes).toEqual({ bearer: { type: "http", scheme: "bearer" } });
+    expect(spec.components.securitySchemes).toEqual({
+      bearer: { type: "http", scheme: "bearer", description: "A manage token, or an admin token from POST /admin/login" },
+      adminSession: {
+        type: "apiKey",
+        in: "cookie",
+        name: "linkgeo_admin",
+        description: "The web app's admin session, set by POST /admin/session (HttpOnly: a browser sends it by itself)",
+      },
+      csrfToken: { type: "apiKey", in: "header", name: "X-CSRF-Token", description: "The csrf_token of the admin session; every change made with the session cookie needs it" },
+    });
+  });
+
+  test("/docs/json describes the session endpoints and who may call what, and shows no token value", async () => {
+    await using api = await startTestShortener();
+    await api.db.admins.insert({ username: "alice", passwordHash: await Bun.password.hash("a password", { algorithm: "bcrypt", cost: 4 }), createdAt: new Date() });
+    const signIn = await api.request("POST", "/admin/session", { json: { username: "alice", password: "a password" } });
+    const sessionId = /^linkgeo_admin=([^;]+)/.exec(signIn.headers.get("set-cookie") ?? "")![1]!;
+    const csrfToken = (await readJson(signIn)).csrf_token;
+
+    const text = await (await api.request("GET", "/docs/json", { headers: { cookie: `linkgeo_admin=${sessionId}` } })).text();
+
+    const spec = JSON.parse(text);
+    const session = spec.paths["/admin/session"];
+    expect(Object.keys(session).sort()).toEqual(["delete", "get", "post"]);
+    for (const method of ["post", "get", "delete"]) expect(session[method].summary).toBeString();
+    expect(Object.keys(session.post.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403"]));
+    expect(session.get.security).toEqual([{ adminSession: [] }]);
+    expect(session.delete.security).toEqual([{ adminSession: [], csrfToken: [] }]);
+    expect(spec.paths["/shorten/{short_url}"].put.security).toEqual([{ bearer: [] }, { adminSession: [], csrfToken: [] }]);
+    expect(spec.paths["/shorten/"].get.security).toEqual([{ bearer: [] }, { adminSession: [] }]);
+    for (const secret of [sessionId, csrfToken, testSecretKey]) expect(text).not.toContain(secret);
   });
 
   test("/docs serves the interactive page", async () => {

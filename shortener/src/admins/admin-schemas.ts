@@ -8,3 +8,12 @@ export const LoginBody = t.Object({
 });
 
 export const IssuedAdminToken = t.Object({ token: t.String(), expires_at: t.String({ format: "date-time" }) }, { title: "AdminSession" });
+
+export const SignedInAdmin = t.Object(
+  {
+    username: t.String(),
+    csrf_token: t.String({ description: "Send it as X-CSRF-Token with every change (any method but GET and HEAD) made with the cookie" }),
+    expires_at: t.String({ format: "date-time" }),
+  },
+  { title: "AdminCookieSession" },
+);

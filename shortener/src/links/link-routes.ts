@@ -2,6 +2,7 @@ import { ErrorBody, Forbidden, type Client } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
+import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import { toRecord } from "./link-record.ts";
 import {
@@ -55,7 +56,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
     .get(
       "/",
       async ({ query, request, server }) => {
-        const credential = await credentials.resolve(request);
+        const credential = await credentials.resolve(request, server);
         if (credential.kind !== "admin") throw new Forbidden("listing short URLs needs an admin token");
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
@@ -79,7 +80,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
       {
         query: LinkListQuery,
         response: { 200: LinkList, ...errors(400, 401, 403) },
-        detail: { summary: "List short URLs, newest first (admin only)", tags, security: [{ bearer: [] }] },
+        detail: { summary: "List short URLs, newest first (admin only)", tags, security: readSecurity },
       },
     )
     .get("/:short_url", async ({ params, request, server }) => toRecord(await links.get(params.short_url), origin(request, server)), {
@@ -102,7 +103,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
     .put(
       "/:short_url",
       async ({ params, body, request, server }) => {
-        const credential = await credentials.resolve(request);
+        const credential = await credentials.resolve(request, server);
         const from = seenFrom(request, server);
         const link = await links.update(params.short_url, body.long_url, credential, from.hosts);
         return toRecord(link, from.origin);
@@ -111,19 +112,19 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
         params: CodeParams,
         body: UpdateLinkBody,
         response: { 200: LinkRecord, ...errors(400, 401, 403, 404, 413, 415) },
-        detail: { summary: "Replace the long URL (manage token or admin token)", tags, security: [{ bearer: [] }] },
+        detail: { summary: "Replace the long URL (manage token, or an admin's token or session)", tags, security: changeSecurity },
       },
     )
     .delete(
       "/:short_url",
-      async ({ params, request, set }) => {
-        await links.delete(params.short_url, await credentials.resolve(request));
+      async ({ params, request, server, set }) => {
+        await links.delete(params.short_url, await credentials.resolve(request, server));
         set.status = 204;
       },
       {
         params: CodeParams,
         response: { 204: t.Void(), ...errors(401, 403, 404) },
-        detail: { summary: "Delete a short URL (manage token or admin token)", tags, security: [{ bearer: [] }] },
+        detail: { summary: "Delete a short URL (manage token, or an admin's token or session)", tags, security: changeSecurity },
       },
     );
 }

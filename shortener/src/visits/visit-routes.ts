@@ -1,6 +1,7 @@
 import { ErrorBody, Forbidden } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
+import { readSecurity } from "../auth/security-schemes.ts";
 import { CodeParams } from "../links/link-schemas.ts";
 import type { LinkService } from "../links/link-service.ts";
 import { parseVisitRange } from "./visit-range.ts";
@@ -21,8 +22,8 @@ export function visitRoutes({ links, reports, credentials, clock }: VisitRoutesD
   return new Elysia()
     .get(
       "/shorten/:short_url/visits",
-      async ({ params, query, request }) => {
-        const link = await links.authorized(params.short_url, await credentials.resolve(request));
+      async ({ params, query, request, server }) => {
+        const link = await links.authorized(params.short_url, await credentials.resolve(request, server));
         return { short_url: link.code, ...(await reports.forLink(link.code, parseVisitRange(query, clock()))) };
       },
       {
@@ -32,18 +33,18 @@ export function visitRoutes({ links, reports, credentials, clock }: VisitRoutesD
         detail: {
           summary: "Visits of a short URL: totals, a series, and top referrers, countries, browsers, OS and devices",
           description:
-            "Manage token or admin token. Totals always agree with access_count (bots included in both, split here). " +
+            "Manage token, or an admin's token or session. Totals always agree with access_count (bots included in both, split here). " +
             "No client address and no full User-Agent is stored: only the country and the browser, OS and device families. " +
             "Countries: [IP Geolocation by DB-IP](https://db-ip.com) (CC BY 4.0).",
           tags: ["visits"],
-          security: [{ bearer: [] }],
+          security: readSecurity,
         },
       },
     )
     .get(
       "/admin/visits",
-      async ({ query, request }) => {
-        if ((await credentials.resolve(request)).kind !== "admin") throw new Forbidden("visits across all links need an admin token");
+      async ({ query, request, server }) => {
+        if ((await credentials.resolve(request, server)).kind !== "admin") throw new Forbidden("visits across all links need an admin token");
         return reports.forAllLinks(parseVisitRange(query, clock()));
       },
       {
@@ -53,7 +54,7 @@ export function visitRoutes({ links, reports, credentials, clock }: VisitRoutesD
           summary: "Visits across all links, with the top links (admin only)",
           description: "Countries: [IP Geolocation by DB-IP](https://db-ip.com) (CC BY 4.0).",
           tags: ["visits"],
-          security: [{ bearer: [] }],
+          security: readSecurity,
         },
       },
     );

@@ -23,7 +23,7 @@ export interface TestShortener extends AsyncDisposable {
   adminToken(username?: string): string;
 }
 
-export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links" | "admins" | "visits" | "visitStore">> {
+export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links" | "admins" | "sessions" | "visits" | "visitStore">> {
   /** Analytics on with this classifier (as main.ts does with ANALYTICS=on); absent, visits are only counted. */
   visitClassifier?: Pick<VisitClassifier, "classify">;
   engine?: "sqlite" | "postgres";
@@ -58,6 +58,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     ...options,
     links: db.links,
     admins: db.admins,
+    sessions: db.sessions,
     visitStore: db.visits,
     cache,
     visits,

@@ -1,0 +1,79 @@
+import { ErrorBody } from "@linkgeo/shared";
+import { Elysia, t } from "elysia";
+import type { ActiveSession, AdminSessions } from "../auth/admin-sessions.ts";
+import type { CredentialResolver } from "../auth/credential-resolver.ts";
+import { clearedSessionCookie, sessionCookie } from "../auth/session-cookie.ts";
+import type { AdminLogin } from "./admin-login.ts";
+import { LoginBody, SignedInAdmin } from "./admin-schemas.ts";
+
+export interface SessionRoutesDeps {
+  login: AdminLogin;
+  sessions: AdminSessions;
+  credentials: CredentialResolver;
+  /** Mark the cookie Secure (HTTPS only): in production. */
+  secureCookies: boolean;
+}
+
+const tags = ["admin"];
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
+
+// The answers carry the CSRF token: no cache may keep them.
+const noStore = "no-store";
+
+/** `/admin/session`: the web app's sign-in by cookie (POST), who is signed in (GET), sign-out (DELETE). */
+export function sessionRoutes({ login, sessions, credentials, secureCookies }: SessionRoutesDeps) {
+  const signedIn = (session: ActiveSession) => ({ username: session.username, csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() });
+
+  return new Elysia({ prefix: "/admin" })
+    .post(
+      "/session",
+      async ({ body, request, server, set }) => {
+        // A login another site's page posted would sign the browser in as someone else.
+        credentials.checkSameSite(request, server);
+        const session = await sessions.start(await login.check(body.username, body.password));
+        set.headers["set-cookie"] = sessionCookie(session.id, Math.floor(sessions.lifetimeMs / 1000), secureCookies);
+        set.headers["cache-control"] = noStore;
+        return signedIn(session);
+      },
+      {
+        body: LoginBody,
+        response: { 200: SignedInAdmin, ...errors(400, 401, 403, 413, 415) },
+        detail: {
+          summary: "Sign in as an admin with a session cookie (the web app)",
+          description:
+            "Checks the password like POST /admin/login, then sets the HttpOnly cookie linkgeo_admin (12 hours). " +
+            "Requests with the cookie act as this admin; every change (any method but GET and HEAD) also needs the returned csrf_token in X-CSRF-Token.",
+          tags,
+        },
+      },
+    )
+    .get(
+      "/session",
+      async ({ request, server, set }) => {
+        const session = await credentials.session(request, server);
+        set.headers["cache-control"] = noStore;
+        return signedIn(session);
+      },
+      {
+        response: { 200: SignedInAdmin, ...errors(401) },
+        detail: { summary: "The admin signed in by the session cookie, and its CSRF token", tags, security: [{ adminSession: [] }] },
+      },
+    )
+    .delete(
+      "/session",
+      async ({ request, server, set }) => {
+        await sessions.end(await credentials.session(request, server));
+        set.headers["set-cookie"] = clearedSessionCookie(secureCookies);
+        set.status = 204;
+      },
+      {
+        response: { 204: t.Void(), ...errors(401, 403) },
+        detail: {
+          summary: "Sign out: end the session for good and clear the cookie",
+          description: "Needs X-CSRF-Token like every change made with the cookie. The old cookie value never works again, wherever it was copied.",
+          tags,
+          security: [{ adminSession: [], csrfToken: [] }],
+        },
+      },
+    );
+}
