@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { NewLink } from "../src/links/link.ts";
+import { linkOrders, type LinkOrder } from "../src/links/link-order.ts";
 import type { Database } from "../src/storage/open-database.ts";
 import { LinkVisits } from "../src/visits/link-visits.ts";
 import { storeEngines } from "./support/store-engines.ts";
@@ -123,6 +124,36 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     test("treats % and _ in a search as plain characters", async () => {
       expect((await db.links.list({ offset: 0, limit: 10, search: "%_" + prefix })).count).toBe(5);
       expect((await db.links.list({ offset: 0, limit: 10, search: "%%" })).count).toBe(0);
+    });
+  });
+
+  describe("listing orders", () => {
+    const prefix = `ord${Date.now().toString(36)}`;
+    const codes = Array.from({ length: 6 }, (_, i) => `${prefix}${i}`);
+    const visitedAt = (minute: number) => new Date(later.getTime() + minute * 60_000);
+    beforeAll(async () => {
+      // Created a second apart, 0 the oldest; 0 and 4 never visited; 1 and 3 three times (3 later);
+      // 2 and 5 once, both at the latest moment (a tie that the newest wins).
+      for (const [i, c] of codes.entries()) await db.links.insert(newLink(c, { createdAt: new Date(t0.getTime() + i * 1000) }));
+      await db.links.recordVisits(new Map([[codes[1]!, LinkVisits.counting(3)]]), visitedAt(10));
+      await db.links.recordVisits(new Map([[codes[3]!, LinkVisits.counting(3)]]), visitedAt(20));
+      await db.links.recordVisits(new Map([[codes[2]!, LinkVisits.counting(1)], [codes[5]!, LinkVisits.counting(1)]]), visitedAt(30));
+    });
+    const listed = async (order: LinkOrder | undefined, offset = 0, limit = 10) =>
+      (await db.links.list({ offset, limit, search: prefix, order })).links.map((link) => Number(link.code.slice(prefix.length)));
+
+    test.each([
+      ["newest (the default)", undefined, [5, 4, 3, 2, 1, 0]],
+      ["newest", "newest", [5, 4, 3, 2, 1, 0]],
+      ["most visited, then newest", "most_visited", [3, 1, 5, 2, 4, 0]],
+      ["last visited, never-visited last, then newest", "last_visited", [5, 2, 3, 1, 4, 0]],
+    ] as const)("%s", async (_, order, expected) => {
+      expect(await listed(order)).toEqual([...expected]);
+    });
+
+    test.each([...linkOrders])("pages of %s follow on without gaps or repeats", async (order) => {
+      const whole = await listed(order);
+      expect([...(await listed(order, 0, 4)), ...(await listed(order, 4, 4))]).toEqual(whole);
     });
   });
 

@@ -290,6 +290,34 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       expect(last.previous).toBe(`http://localhost/shorten/?page=2&page_size=2&q=${tag}`);
     });
 
+    test("sorts by most visits or by the last visit (never-visited last), after real redirects; next and previous keep the sort", async () => {
+      const tag = `srt${engine}${Date.now().toString(36)}`;
+      const [a, b, c] = [await api.createLink(`https://sort.example/${tag}/a`), await api.createLink(`https://sort.example/${tag}/b`), await api.createLink(`https://sort.example/${tag}/c`)];
+      // The clock moves a second per reading: a is visited twice, then c once, last; b never.
+      for (const code of [a.short_url, a.short_url, c.short_url]) expect((await api.request("GET", `/${code}/`)).status).toBe(302);
+      const auth = { authorization: `Bearer ${api.adminToken()}` };
+      const codesOf = (page: { results: Array<{ short_url: string }> }) => page.results.map((r) => r.short_url);
+
+      const mostVisited = await readJson(await api.request("GET", `/shorten/?page_size=2&q=${tag}&sort=most_visited`, { headers: auth }));
+      expect(codesOf(mostVisited)).toEqual([a.short_url, c.short_url]);
+      expect(mostVisited.results.map((r: { access_count: number }) => r.access_count)).toEqual([2, 1]);
+      expect(mostVisited.next).toBe(`http://localhost/shorten/?page=2&page_size=2&q=${tag}&sort=most_visited`);
+      const secondPage = await readJson(await api.request("GET", new URL(mostVisited.next).pathname + new URL(mostVisited.next).search, { headers: auth }));
+      expect(codesOf(secondPage)).toEqual([b.short_url]);
+      expect(secondPage.previous).toBe(`http://localhost/shorten/?page=1&page_size=2&q=${tag}&sort=most_visited`);
+
+      const lastVisited = await readJson(await api.request("GET", `/shorten/?q=${tag}&sort=last_visited`, { headers: auth }));
+      expect(codesOf(lastVisited)).toEqual([c.short_url, a.short_url, b.short_url]);
+      const newest = await readJson(await api.request("GET", `/shorten/?q=${tag}&sort=newest`, { headers: auth }));
+      expect(codesOf(newest)).toEqual([c.short_url, b.short_url, a.short_url]);
+    });
+
+    test.each(["sort=bogus", "sort=", "sort=NEWEST", "sort=newest%00", `sort=${"x".repeat(10_000)}`])("answers 400 invalid_request naming the sorts for %p", async (query) => {
+      const response = await api.request("GET", `/shorten/?${query}`, { headers: { authorization: `Bearer ${api.adminToken()}` } });
+      expect(response.status).toBe(400);
+      expect(await readJson(response)).toEqual({ error: { code: "invalid_request", message: "sort must be newest, most_visited or last_visited" } });
+    });
+
     test.each(["page=0", "page=abc", "page_size=101", "page_size=0", "page=1e308", "page=99999999999", "q=a%00b", "q=%1b%5b31m"])("answers 400 for %p", async (query) => {
       const response = await api.request("GET", `/shorten/?${query}`, { headers: { authorization: `Bearer ${api.adminToken()}` } });
       expect(response.status).toBe(400);

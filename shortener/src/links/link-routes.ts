@@ -4,6 +4,7 @@ import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
+import { parseLinkOrder } from "./link-order.ts";
 import { toRecord } from "./link-record.ts";
 import {
   CodeParams,
@@ -60,7 +61,8 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
         if (credential.kind !== "admin") throw new Forbidden("listing short URLs needs an admin token");
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
-        const result = await links.list({ page, pageSize, search: query.q || undefined });
+        const order = parseLinkOrder(query.sort);
+        const result = await links.list({ page, pageSize, search: query.q || undefined, order });
         // Worked out once for the page, not once per link.
         const base = origin(request, server);
         const pageUrl = (n: number) => {
@@ -68,6 +70,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
           url.searchParams.set("page", String(n));
           url.searchParams.set("page_size", String(pageSize));
           if (query.q) url.searchParams.set("q", query.q);
+          if (query.sort !== undefined) url.searchParams.set("sort", order);
           return url.toString();
         };
         return {
@@ -80,7 +83,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
       {
         query: LinkListQuery,
         response: { 200: LinkList, ...errors(400, 401, 403) },
-        detail: { summary: "List short URLs, newest first (admin only)", tags, security: readSecurity },
+        detail: { summary: "List short URLs, newest, most visited or last visited first (admin only)", tags, security: readSecurity },
       },
     )
     .get("/:short_url", async ({ params, request, server }) => toRecord(await links.get(params.short_url), origin(request, server)), {

@@ -49,6 +49,15 @@ export const LinkListQuery = t.Object({
   page: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   page_size: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
   q: t.Optional(t.String({ maxLength: 200, pattern: noControlCharacters, description: "Substring of the code or the long URL, any case; no control characters" })),
+  // Checked by parseLinkOrder, whose 400 names the values (a schema union's would not).
+  sort: t.Optional(
+    t.String({
+      description:
+        "newest (default): created_at, newest first; most_visited: access_count, most first; " +
+        "last_visited: last_accessed_at, latest first, never-visited links last. Ties: newest first",
+      examples: ["newest", "most_visited", "last_visited"],
+    }),
+  ),
 });
 
 export const LinkList = t.Object(

@@ -5,6 +5,7 @@ import { RecentCodes } from "../cache/recent-codes.ts";
 import type { VisitCounter } from "../visits/visit-counter.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound } from "./link-errors.ts";
+import type { LinkOrder } from "./link-order.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
 import type { Link } from "./link.ts";
 import type { LinkTargets } from "./link-targets.ts";
@@ -109,8 +110,8 @@ export class LinkService {
     return link.longUrl;
   }
 
-  list(query: { page: number; pageSize: number; search?: string }): Promise<LinkPage> {
-    return this.deps.links.list({ offset: (query.page - 1) * query.pageSize, limit: query.pageSize, search: query.search });
+  list(query: { page: number; pageSize: number; search?: string; order: LinkOrder }): Promise<LinkPage> {
+    return this.deps.links.list({ offset: (query.page - 1) * query.pageSize, limit: query.pageSize, search: query.search, order: query.order });
   }
 
   /** The normalised long URL, or InvalidUrl; `requestHosts` are the hosts the request came by (never a target). */

@@ -1,4 +1,5 @@
 import type { LinkVisits } from "../visits/link-visits.ts";
+import type { LinkOrder } from "./link-order.ts";
 import type { Link, NewLink } from "./link.ts";
 
 export interface LinkPage {
@@ -12,6 +13,8 @@ export interface LinkQuery {
   limit: number;
   /** Case-insensitive substring of the code or the long URL. */
   search?: string;
+  /** Default: newest first. */
+  order?: LinkOrder;
 }
 
 /**

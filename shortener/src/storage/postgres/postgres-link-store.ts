@@ -1,9 +1,10 @@
-import { count, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { count, eq, ilike, or, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { Sql } from "postgres";
 import { likePattern, type LinkPage, type LinkQuery, type LinkStore } from "../../links/link-store.ts";
 import type { Link, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
+import { linkOrderSql } from "../link-order-sql.ts";
 import { links } from "./schema.ts";
 
 export class PostgresLinkStore implements LinkStore {
@@ -147,12 +148,12 @@ export class PostgresLinkStore implements LinkStore {
       SELECT code, long_url FROM updated`;
   }
 
-  async list({ offset, limit, search }: LinkQuery): Promise<LinkPage> {
+  async list({ offset, limit, search, order = "newest" }: LinkQuery): Promise<LinkPage> {
     const where = search
       ? or(ilike(links.code, likePattern(search)), ilike(links.longUrl, likePattern(search)))
       : undefined;
     const [page, total] = await Promise.all([
-      this.db.select().from(links).where(where).orderBy(desc(links.createdAt), links.code).limit(limit).offset(offset),
+      this.db.select().from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset),
       this.db.select({ value: count() }).from(links).where(where),
     ]);
     return { count: total[0]?.value ?? 0, links: page };

@@ -1,9 +1,10 @@
-import { count, desc, eq, or, sql } from "drizzle-orm";
+import { count, eq, or, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { likePattern, type LinkPage, type LinkQuery, type LinkStore } from "../../links/link-store.ts";
 import type { Link, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
+import { linkOrderSql } from "../link-order-sql.ts";
 import { links } from "./schema.ts";
 
 /**
@@ -74,14 +75,14 @@ export class SqliteLinkStore implements LinkStore {
     return found;
   }
 
-  async list({ offset, limit, search }: LinkQuery): Promise<LinkPage> {
+  async list({ offset, limit, search, order = "newest" }: LinkQuery): Promise<LinkPage> {
     // SQLite's LIKE ignores ASCII case, like Postgres' ILIKE, but has no
     // escape character unless one is named.
     const pattern = search ? likePattern(search) : "";
     const where = search
       ? or(sql`${links.code} LIKE ${pattern} ESCAPE '\\'`, sql`${links.longUrl} LIKE ${pattern} ESCAPE '\\'`)
       : undefined;
-    const page = this.db.select().from(links).where(where).orderBy(desc(links.createdAt), links.code).limit(limit).offset(offset).all();
+    const page = this.db.select().from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset).all();
     const total = this.db.select({ value: count() }).from(links).where(where).get();
     return { count: total?.value ?? 0, links: page };
   }
