@@ -54,6 +54,15 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     expect(await db.links.find(c.toUpperCase().toLowerCase().replace("case", "CASE"))).not.toBeNull();
   });
 
+  test("finds a link by its manage token's hash, which no two links share", async () => {
+    const [c, other] = [code("tok"), code("tok")];
+    await db.links.insert(newLink(c));
+    expect(await db.links.findByManageTokenHash(`hash-${c}`)).toMatchObject({ code: c, manageTokenHash: `hash-${c}` });
+    expect(await db.links.findByManageTokenHash("hash-of-no-link")).toBeNull();
+    await expect(db.links.insert(newLink(other, { manageTokenHash: `hash-${c}` }))).rejects.toThrow();
+    expect(await db.links.find(other)).toBeNull();
+  });
+
   test("finds nothing for an unknown code", async () => {
     expect(await db.links.find("nope-never")).toBeNull();
   });

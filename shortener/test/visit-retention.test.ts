@@ -18,7 +18,7 @@ const allTime = [new Date("2000-01-01T00:00:00Z"), new Date("2100-01-01T00:00:00
 describe("visit retention", () => {
   test("folds the hours of days older than hourlyDays, from whole UTC days, and logs it", async () => {
     const db = await openDatabase({ engine: "sqlite", path: ":memory:" });
-    await db.links.insert({ code: "ret1", longUrl: "https://example.com/", manageTokenHash: "h", createdAt: new Date() });
+    await db.links.insert({ code: "ret1", longUrl: "https://example.com/", manageTokenHash: "hash-ret1", createdAt: new Date() });
     // Now is 2026-11-22 10:00; 90 days of hours are kept: the fold cutoff is 2026-08-24T00:00Z.
     await visit(db, "ret1", "2026-08-23T23:30:00Z", 2);
     await visit(db, "ret1", "2026-08-24T00:30:00Z", 3);
@@ -78,7 +78,7 @@ describe("visit retention on Postgres with two replicas folding at once", () => 
     const [a, b] = replicas as [Database, Database];
     const codes = ["pga", "pgb", "pgc"];
     for (const code of codes) {
-      await a.links.insert({ code, longUrl: "https://example.com/", manageTokenHash: "h", createdAt: new Date() });
+      await a.links.insert({ code, longUrl: "https://example.com/", manageTokenHash: `hash-${code}`, createdAt: new Date() });
       for (let hour = 0; hour < 48; hour++) await visit(a, code, new Date(Date.UTC(2026, 0, 1, hour, 30)).toISOString(), (hour % 5) + 1);
     }
     const totals = async () => (await a.visits.buckets({}, ...allTime)).reduce((sum, bucket) => sum + bucket.humans + bucket.bots, 0);

@@ -37,7 +37,7 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
 
   async function link(name: string): Promise<string> {
     const code = newCode(name);
-    await db.links.insert({ code, longUrl: `https://example.com/${code}`, manageTokenHash: "h", createdAt: at("2026-01-01T00:00:00Z") });
+    await db.links.insert({ code, longUrl: `https://example.com/${code}`, manageTokenHash: `hash-${code}`, createdAt: at("2026-01-01T00:00:00Z") });
     return code;
   }
 

@@ -1,4 +1,4 @@
-import { ErrorBody, Forbidden, type Client } from "@linkgeo/shared";
+import { ErrorBody, type Client } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
@@ -58,13 +58,16 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
       "/",
       async ({ query, request, server }) => {
         const credential = await credentials.resolve(request, server);
-        if (credential.kind !== "admin") throw new Forbidden("listing short URLs needs an admin token");
-        const page = query.page ?? 1;
-        const pageSize = query.page_size ?? 20;
         const order = parseLinkOrder(query.sort);
-        const result = await links.list({ page, pageSize, search: query.q || undefined, order });
         // Worked out once for the page, not once per link.
         const base = origin(request, server);
+        // A manage token's listing is its own link: how a browser adds a link made elsewhere.
+        if (credential.kind === "manage-token") {
+          return { count: 1, next: null, previous: null, results: [toRecord(await links.managedBy(credential.token), base)] };
+        }
+        const page = query.page ?? 1;
+        const pageSize = query.page_size ?? 20;
+        const result = await links.list({ page, pageSize, search: query.q || undefined, order });
         const pageUrl = (n: number) => {
           const url = new URL(`${base}/shorten/`);
           url.searchParams.set("page", String(n));
@@ -83,7 +86,14 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
       {
         query: LinkListQuery,
         response: { 200: LinkList, ...errors(400, 401, 403) },
-        detail: { summary: "List short URLs, newest, most visited or last visited first (admin only)", tags, security: readSecurity },
+        detail: {
+          summary: "List short URLs (admin), or the one link a manage token manages",
+          description:
+            "An admin (token or session) gets every link, newest, most visited or last visited first, in pages. " +
+            "A manage token gets the link it manages as a page of one (page, page_size, q and sort change nothing), or 401 when no link has it.",
+          tags,
+          security: readSecurity,
+        },
       },
     )
     .get("/:short_url", async ({ params, request, server }) => toRecord(await links.get(params.short_url), origin(request, server)), {

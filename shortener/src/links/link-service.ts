@@ -1,5 +1,5 @@
-import { Forbidden } from "@linkgeo/shared";
-import { manageTokenMatches, newManageToken } from "../auth/manage-token.ts";
+import { Forbidden, Unauthorized } from "@linkgeo/shared";
+import { hashManageToken, manageTokenMatches, newManageToken } from "../auth/manage-token.ts";
 import type { LinkCache } from "../cache/link-cache.ts";
 import { RecentCodes } from "../cache/recent-codes.ts";
 import type { VisitCounter } from "../visits/visit-counter.ts";
@@ -76,6 +76,13 @@ export class LinkService {
     await this.authorized(code, credential);
     await this.deps.links.delete(code);
     await this.deps.cache.markDeleted(code);
+  }
+
+  /** The one link this manage token manages; 401 when no link has it (a mistyped token, or its link was deleted). */
+  async managedBy(token: string): Promise<Link> {
+    const link = await this.deps.links.findByManageTokenHash(hashManageToken(token));
+    if (!link) throw new Unauthorized("no short URL has this manage token");
+    return link;
   }
 
   /** Counts a redirect (with its visitor, for analytics); resolves with the URL to send the visitor to once the count is durable. */

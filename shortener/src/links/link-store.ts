@@ -25,6 +25,8 @@ export interface LinkStore {
   /** Inserts the link, or returns null when its code is already taken. */
   insert(link: NewLink): Promise<Link | null>;
   find(code: string): Promise<Link | null>;
+  /** The link whose manage token has this SHA-256 (hex), or null; at most one has it. */
+  findByManageTokenHash(hash: string): Promise<Link | null>;
   /** Replaces the long URL; null when there is no such link. */
   updateLongUrl(code: string, longUrl: string, at: Date): Promise<Link | null>;
   /** True when a link was deleted. */

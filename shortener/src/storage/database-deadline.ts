@@ -43,6 +43,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
     links: {
       insert: bounded((link) => links.insert(link)),
       find: bounded((code) => links.find(code)),
+      findByManageTokenHash: bounded((hash) => links.findByManageTokenHash(hash)),
       updateLongUrl: bounded((code, longUrl, at) => links.updateLongUrl(code, longUrl, at)),
       delete: bounded((code) => links.delete(code)),
       list: bounded((query) => links.list(query)),

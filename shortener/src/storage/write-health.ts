@@ -45,6 +45,7 @@ export function storesWatchingWrites<S extends { links: LinkStore; admins: Admin
     links: {
       insert: (link) => health.watch(() => links.insert(link)),
       find: (code) => links.find(code),
+      findByManageTokenHash: (hash) => links.findByManageTokenHash(hash),
       updateLongUrl: (code, longUrl, at) => health.watch(() => links.updateLongUrl(code, longUrl, at)),
       delete: (code) => health.watch(() => links.delete(code)),
       list: (query) => links.list(query),

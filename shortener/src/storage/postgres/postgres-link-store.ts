@@ -29,6 +29,11 @@ export class PostgresLinkStore implements LinkStore {
     return rows[0] ?? null;
   }
 
+  async findByManageTokenHash(hash: string): Promise<Link | null> {
+    const rows = await this.db.select().from(links).where(eq(links.manageTokenHash, hash));
+    return rows[0] ?? null;
+  }
+
   async updateLongUrl(code: string, longUrl: string, at: Date): Promise<Link | null> {
     const rows = await this.db.update(links).set({ longUrl, updatedAt: at }).where(eq(links.code, code)).returning();
     return rows[0] ?? null;

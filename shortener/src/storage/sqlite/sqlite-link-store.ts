@@ -42,6 +42,10 @@ export class SqliteLinkStore implements LinkStore {
     return this.db.select().from(links).where(eq(links.code, code)).get() ?? null;
   }
 
+  async findByManageTokenHash(hash: string): Promise<Link | null> {
+    return this.db.select().from(links).where(eq(links.manageTokenHash, hash)).get() ?? null;
+  }
+
   async updateLongUrl(code: string, longUrl: string, at: Date): Promise<Link | null> {
     return this.db.update(links).set({ longUrl, updatedAt: at }).where(eq(links.code, code)).returning().get() ?? null;
   }
