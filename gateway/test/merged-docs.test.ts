@@ -8,7 +8,7 @@ import type { MergedSpecOptions, ServiceName } from "../src/docs/merged-spec-sou
 import { serveServices } from "./support/served-services.ts";
 import { unresolvedRefs } from "./support/unresolved-refs.ts";
 
-const shortenerPaths = ["/admin/login", "/admin/session", "/admin/visits", "/shorten/", "/shorten/{short_url}", "/shorten/{short_url}/stats", "/shorten/{short_url}/visits", "/{short_url}"];
+const shortenerPaths = ["/admin/login", "/admin/session", "/admin/visits", "/admin/visits/daily", "/shorten/", "/shorten/{short_url}", "/shorten/{short_url}/stats", "/shorten/{short_url}/visits", "/{short_url}"];
 const geocoderPaths = ["/reverse-geocode", "/geocoders"];
 const ownPaths = ["/health", "/ready", "/docs", "/docs/json"];
 

@@ -106,6 +106,7 @@ describe("OpenAPI", () => {
       "POST /admin/session",
       "GET /admin/session",
       "DELETE /admin/session",
+      "GET /admin/visits/daily",
       "GET /{short_url}",
       "HEAD /{short_url}",
       "GET /health",

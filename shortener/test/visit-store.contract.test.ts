@@ -147,6 +147,26 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
     expect(await db.visits.topLinks(at("2031-03-01T00:00:00Z"), at("2031-03-02T00:00:00Z"), 1)).toEqual([{ code: a, visits: 3 }]);
   });
 
+  test("counts visits per link and UTC day for the links named, in one query", async () => {
+    const [a, b, quiet] = [await link("day"), await link("day"), await link("day")];
+    // 2032: a year no other test writes in.
+    await db.links.recordVisits(new Map([[a, visitsOf(human, crawler)], [b, visitsOf(phone)]]), at("2032-03-01T00:00:00Z"));
+    await db.links.recordVisits(new Map([[a, visitsOf(human)]]), at("2032-03-01T23:59:59.999Z"));
+    await db.links.recordVisits(new Map([[a, visitsOf(phone)]]), at("2032-03-03T12:00:00Z"));
+    // Just before the range, and at its (excluded) end.
+    await db.links.recordVisits(new Map([[b, visitsOf(human)]]), at("2032-02-29T23:59:59.999Z"));
+    await db.links.recordVisits(new Map([[a, visitsOf(human)]]), at("2032-03-04T00:00:00Z"));
+
+    const counts = await db.visits.dailyCounts([a, b, quiet, "no-such-link"], at("2032-03-01T00:00:00Z"), at("2032-03-04T00:00:00Z"));
+
+    expect(counts.sort((x, y) => `${x.code}/${x.day}`.localeCompare(`${y.code}/${y.day}`))).toEqual([
+      { code: a, day: "2032-03-01", visits: 3 },
+      { code: a, day: "2032-03-03", visits: 1 },
+      { code: b, day: "2032-03-01", visits: 1 },
+    ]);
+    expect(await db.visits.dailyCounts([], at("2032-03-01T00:00:00Z"), at("2032-03-04T00:00:00Z"))).toEqual([]);
+  });
+
   test("folding old hours into days changes no total, keeps newer hours, and can run again", async () => {
     const code = await link("fold");
     // Midnight, mid-day and last hour of one old day, an hour of the next, and a recent hour.

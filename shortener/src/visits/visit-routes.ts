@@ -6,7 +6,8 @@ import { CodeParams } from "../links/link-schemas.ts";
 import type { LinkService } from "../links/link-service.ts";
 import { parseVisitRange } from "./visit-range.ts";
 import type { VisitReports } from "./visit-reports.ts";
-import { AllVisitReport, LinkVisitReport, VisitQuery } from "./visit-schemas.ts";
+import { parseCodeList, parseDays } from "./daily-visits-query.ts";
+import { AllVisitReport, DailyVisits, DailyVisitsQuery, LinkVisitReport, VisitQuery } from "./visit-schemas.ts";
 
 export interface VisitRoutesDeps {
   links: LinkService;
@@ -17,7 +18,10 @@ export interface VisitRoutesDeps {
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
-/** `GET /shorten/<code>/visits/` for whoever manages the link, `GET /admin/visits/` for admins. */
+/**
+ * `GET /shorten/<code>/visits/` for whoever manages the link; for admins,
+ * `GET /admin/visits/` and `GET /admin/visits/daily/` (the listing's sparklines).
+ */
 export function visitRoutes({ links, reports, credentials, clock }: VisitRoutesDeps) {
   return new Elysia()
     .get(
@@ -53,6 +57,25 @@ export function visitRoutes({ links, reports, credentials, clock }: VisitRoutesD
         detail: {
           summary: "Visits across all links, with the top links (admin only)",
           description: "Countries: [IP Geolocation by DB-IP](https://db-ip.com) (CC BY 4.0).",
+          tags: ["visits"],
+          security: readSecurity,
+        },
+      },
+    )
+    .get(
+      "/admin/visits/daily",
+      async ({ query, request, server }) => {
+        if ((await credentials.resolve(request, server)).kind !== "admin") throw new Forbidden("daily visits of many links need an admin token or session");
+        return reports.dailyPerLink(parseCodeList(query.codes), parseDays(query.days), clock());
+      },
+      {
+        query: DailyVisitsQuery,
+        response: { 200: DailyVisits, ...errors(400, 401, 403) },
+        detail: {
+          summary: "Visits per UTC day of up to 100 links, for sparklines (admin only)",
+          description:
+            "The same numbers, day by day, as each link's visits report from `from` to `to` by day. " +
+            "Counted from the analytics: with ANALYTICS=off they are zeros.",
           tags: ["visits"],
           security: readSecurity,
         },

@@ -36,6 +36,30 @@ export const AllVisitReport = t.Object(
   { title: "AllVisits" },
 );
 
+export const DailyVisitsQuery = t.Object({
+  codes: t.String({ description: "1 to 100 short URLs, comma-separated", examples: ["Ab3dE9x,launch-day"] }),
+  // Checked by parseDays, whose 400 names the parameter (a schema bound's would not).
+  days: t.Optional(t.String({ description: "How many UTC days, ending today: 1 to 90, default 14", examples: ["14"] })),
+});
+
+export const DailyVisits = t.Object(
+  {
+    from: t.String({ format: "date-time", description: "Start (UTC midnight) of the first day" }),
+    to: t.String({ format: "date-time", description: "Now: the last day is today, so far" }),
+    days: t.Integer({ minimum: 1, maximum: 90 }),
+    // Not t.Record: Elysia's response normalizer copies a Record key by key into a
+    // plain object, where a code named "__proto__" (a valid alias) would vanish.
+    links: t.Object(
+      {},
+      {
+        additionalProperties: t.Array(t.Integer({ minimum: 0 })),
+        description: "Per code asked for, one count of visits (humans and bots) per UTC day, oldest first; all zeros for a code without a link or visits",
+      },
+    ),
+  },
+  { title: "DailyVisits" },
+);
+
 export const VisitQuery = t.Object({
   from: t.Optional(t.String({ description: "ISO 8601, e.g. 2026-11-01 or 2026-11-01T00:00:00Z; default 30 days before `to`" })),
   to: t.Optional(t.String({ description: "ISO 8601; default now" })),

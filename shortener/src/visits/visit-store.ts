@@ -15,6 +15,14 @@ export interface FactCount {
   visits: number;
 }
 
+/** A link's visits on one UTC day. */
+export interface DailyCount {
+  code: string;
+  /** YYYY-MM-DD */
+  day: string;
+  visits: number;
+}
+
 /** One link, or every link (`code` undefined). */
 export interface VisitScope {
   code?: string;
@@ -29,6 +37,8 @@ export interface VisitStore {
   buckets(scope: VisitScope, from: Date, to: Date): Promise<VisitBucket[]>;
   /** Visits per breakdown and value over the UTC days [fromDay, toDay] (YYYY-MM-DD, inclusive). */
   facts(scope: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]>;
+  /** Visits per link and UTC day of buckets starting in [from, to), for these links only, in one query; days without visits are left out. */
+  dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]>;
   /** The links with the most visits in buckets starting in [from, to), most first, at most `limit`. */
   topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>>;
   /**

@@ -1,6 +1,6 @@
 import type { Sql } from "postgres";
 import type { Dimension } from "../../visits/link-visits.ts";
-import type { FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
+import type { DailyCount, FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
 
 // Any fixed number works; it only has to be the same in every replica (and not the migrations' one).
 const foldLockId = 7_202_612;
@@ -26,6 +26,16 @@ export class PostgresVisitStore implements VisitStore {
       WHERE ${code === undefined ? range : this.sql`code = ${code} AND ${range}`}
       GROUP BY dimension, value`;
     return rows.map((row) => ({ dimension: row.dimension, value: row.value, visits: row.visits }));
+  }
+
+  async dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]> {
+    // The primary key (code, starts_at) serves each code's range.
+    return this.sql<DailyCount[]>`
+      SELECT code, to_char(starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(humans + bots)::float8 AS visits
+      FROM link_visit_buckets
+      WHERE code = ANY(${[...codes]}::text[])
+        AND starts_at >= ${from.toISOString()}::timestamptz AND starts_at < ${to.toISOString()}::timestamptz
+      GROUP BY code, day`;
   }
 
   async topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>> {
