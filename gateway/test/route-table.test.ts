@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { routeFor, type GatewayRoute } from "../src/routing/route-table.ts";
+import { isReserved } from "../../shortener/src/links/short-code.ts";
+import { ownSegments, routeFor, type GatewayRoute } from "../src/routing/route-table.ts";
 
 const create: GatewayRoute = { upstream: "shortener", limit: "create" };
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
@@ -67,5 +68,17 @@ describe("routeFor", () => {
     ["GET", "/geocoders/x/"],
   ] as const)("%s %s is not routed upstream", (method, path) => {
     expect(routeFor(method, path)).toBeUndefined();
+  });
+});
+
+describe("paths the gateway keeps for itself", () => {
+  test("are reserved words of the shortener, so no alias can be shadowed by a page, /docs or /health", () => {
+    for (const segment of ownSegments) expect({ segment, reserved: isReserved(segment) }).toEqual({ segment, reserved: true });
+  });
+
+  test("are never routed upstream, with or without more segments", () => {
+    for (const segment of ownSegments) {
+      for (const path of [`/${segment}`, `/${segment}/`, `/${segment}/anything/below`]) expect(routeFor("GET", path)).toBeUndefined();
+    }
   });
 });
