@@ -15,6 +15,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The error object's other fields, e.g. the geocoder's `providers` with each one's reason. */
+    readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
@@ -55,11 +57,12 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
 
 function errorOf(response: Response, body: unknown): ApiError {
   const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const details = typeof error === "object" && error !== null ? Object.fromEntries(Object.entries(error).filter(([key]) => key !== "code" && key !== "message")) : {};
   const code = typeof error?.code === "string" ? error.code : "http_" + response.status;
   let message = typeof error?.message === "string" ? error.message : `The server answered ${response.status}.`;
   if (response.status === 429) {
     const wait = Number(response.headers.get("retry-after"));
     message = `Too many requests: try again${Number.isFinite(wait) && wait > 0 ? ` in ${Math.ceil(wait)} s` : " in a moment"}.`;
   }
-  return new ApiError(response.status, code, message);
+  return new ApiError(response.status, code, message, details);
 }
