@@ -10,7 +10,7 @@ export const pageScripts = ["home", "link", "admin", "geocoder"] as const;
 export type PageScript = (typeof pageScripts)[number];
 
 /** Files served as they are (in assets/), fingerprinted like the bundles. */
-const staticFiles = ["icon.svg"] as const;
+const staticFiles = ["icon.svg", "world-map.svg"] as const;
 export type StaticFile = (typeof staticFiles)[number];
 
 const clientDir = join(import.meta.dir, "client");

@@ -21,7 +21,7 @@ export function webRoutes(assets: WebAssets) {
     .get(webPrefix, ({ redirect }) => redirect("/", 308), { detail: { hide: true } })
     .get(`${webPrefix}/links/:code`, () => renderPage(assets, linkPage), { detail: { hide: true } })
     .get(`${webPrefix}/admin`, () => renderPage(assets, adminPage), { detail: { hide: true } })
-    .get(`${webPrefix}/geocoder`, () => renderPage(assets, geocoderPage), { detail: { hide: true } })
+    .get(`${webPrefix}/geocoder`, () => renderPage(assets, geocoderPage(assets)), { detail: { hide: true } })
     .get(`${assetPrefix}*`, ({ request }) => serveAsset(assets, request), { detail: { hide: true } })
     .get(`${webPrefix}/*`, () => renderPage(assets, notFoundPage("page")), { detail: { hide: true } });
 }
