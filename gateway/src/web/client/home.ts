@@ -1,1 +1,235 @@
-import "./lib/dom.ts";
+/**
+ * The home page: shorten a URL (short link, copy, QR code and its downloads,
+ * the manage token shown once), and "Your links", the links this browser
+ * keeps with their current counts.
+ */
+import { api, ApiError } from "./lib/api.ts";
+import { copyButton } from "./lib/copy-text.ts";
+import { byId, fill, h, show } from "./lib/dom.ts";
+import { formatDateTime, plural } from "./lib/format.ts";
+import { fieldOf, plainWords } from "./lib/plain-words.ts";
+import { qrCode, qrPng, qrSvg, qrSvgFile } from "./lib/qr-code.ts";
+import { readableUrl } from "./lib/readable-url.ts";
+import { forgetLink, saveLink, savedLinks, type SavedLink } from "./lib/saved-links.ts";
+
+interface LinkRecord {
+  short_url: string;
+  long_url: string;
+  link: string;
+  access_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface LinkStats {
+  short_url: string;
+  access_count: number;
+  last_accessed_at: string | null;
+}
+
+const aliasShape = /^[A-Za-z0-9_-]{3,32}$/;
+// base64url; an admin token has a dot, and must not be saved as a link's token.
+const manageTokenShape = /^[A-Za-z0-9_-]+$/;
+
+const linkPage = (code: string) => `/app/links/${encodeURIComponent(code)}`;
+
+/** Shows `message` under a field and marks it invalid, or clears both. */
+function fieldError(input: HTMLInputElement, message: string | null): void {
+  const error = byId(`${input.id}-error`);
+  error.textContent = message ?? "";
+  if (message) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+}
+
+function isWebAddress(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+// Shorten
+
+const shortenForm = byId<HTMLFormElement>("shorten-form");
+const longUrlInput = byId<HTMLInputElement>("long-url");
+const aliasInput = byId<HTMLInputElement>("alias");
+const shortenButton = byId<HTMLButtonElement>("shorten-button");
+const shortenError = byId("shorten-error");
+
+shortenForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const longUrl = longUrlInput.value.trim();
+  const alias = aliasInput.value.trim();
+  fieldError(longUrlInput, null);
+  fieldError(aliasInput, null);
+  shortenError.textContent = "";
+
+  if (longUrl === "") fieldError(longUrlInput, "Paste the URL you want to shorten.");
+  else if (!isWebAddress(longUrl)) fieldError(longUrlInput, "Enter a full web address, starting with http:// or https://.");
+  if (alias !== "" && !aliasShape.test(alias)) fieldError(aliasInput, "An alias is 3 to 32 letters, digits, _ or -, with no spaces.");
+  const invalid = shortenForm.querySelector<HTMLInputElement>('[aria-invalid="true"]');
+  if (invalid) return invalid.focus();
+
+  shortenButton.disabled = true;
+  shortenButton.textContent = "Shortening…";
+  try {
+    const created = await api<LinkRecord & { manage_token: string }>("/shorten/", {
+      method: "POST",
+      body: alias === "" ? { long_url: longUrl } : { long_url: longUrl, short_url: alias },
+    });
+    saveLink({ short_url: created.short_url, manage_token: created.manage_token, link: created.link, long_url: created.long_url, created_at: created.created_at });
+    shortenForm.reset();
+    showResult(created);
+    void renderSavedLinks();
+  } catch (error) {
+    const field = fieldOf(error);
+    const message = plainWords(error);
+    if (field === "alias") {
+      fieldError(aliasInput, error instanceof ApiError && error.code === "conflict" ? `${message} Choose another alias.` : message);
+      aliasInput.focus();
+    } else if (field === "url") {
+      fieldError(longUrlInput, message);
+      longUrlInput.focus();
+    } else {
+      shortenError.textContent = message;
+    }
+  } finally {
+    shortenButton.disabled = false;
+    shortenButton.textContent = "Shorten";
+  }
+});
+
+// The result, shown once
+
+const downloads: string[] = [];
+
+function showResult(created: LinkRecord & { manage_token: string }): void {
+  const resultLink = byId<HTMLAnchorElement>("result-link");
+  resultLink.href = created.link;
+  resultLink.textContent = created.link;
+  byId<HTMLInputElement>("result-url").value = created.link;
+  const destination = byId("result-destination");
+  destination.textContent = readableUrl(created.long_url);
+  destination.title = created.long_url;
+  byId<HTMLAnchorElement>("result-page").href = linkPage(created.short_url);
+  byId<HTMLInputElement>("token").value = created.manage_token;
+  byId("copy-link-status").textContent = "";
+  byId("copy-token-status").textContent = "";
+
+  const qr = qrCode(created.link);
+  fill(byId("qr"), qrSvg(qr, `QR code of ${created.link}`));
+  // The previous result's files are no longer offered: free them.
+  downloads.splice(0).forEach((url) => URL.revokeObjectURL(url));
+  const svgLink = byId<HTMLAnchorElement>("download-svg");
+  const pngLink = byId<HTMLAnchorElement>("download-png");
+  offer(svgLink, qrSvgFile(qr), `${created.short_url}.svg`);
+  pngLink.removeAttribute("href");
+  qrPng(qr).then(
+    (png) => offer(pngLink, png, `${created.short_url}.png`),
+    () => (pngLink.hidden = true),
+  );
+
+  const result = byId("result");
+  show(result, true);
+  byId("result-heading").focus();
+}
+
+function offer(link: HTMLAnchorElement, file: Blob, name: string): void {
+  const url = URL.createObjectURL(file);
+  downloads.push(url);
+  link.href = url;
+  link.download = name;
+  link.hidden = false;
+}
+
+copyButton(byId<HTMLButtonElement>("copy-link"), byId<HTMLInputElement>("result-url"), byId("copy-link-status"));
+copyButton(byId<HTMLButtonElement>("copy-token"), byId<HTMLInputElement>("token"), byId("copy-token-status"));
+
+// Your links
+
+const linksList = byId<HTMLUListElement>("links-list");
+const linksEmpty = byId("links-empty");
+
+async function renderSavedLinks(): Promise<void> {
+  const links = savedLinks();
+  show(linksEmpty, links.length === 0);
+  show(linksList, links.length > 0);
+  const items = links.map((link) => savedLinkItem(link));
+  fill(linksList, items.map((item) => item.element));
+  await Promise.all(items.map((item) => item.loadCount()));
+}
+
+function savedLinkItem(link: SavedLink): { element: HTMLLIElement; loadCount: () => Promise<void> } {
+  const count = h("p", { class: "saved-link-count" }, h("span", { class: "muted" }, "Counting…"));
+  const element = h(
+    "li",
+    { class: "saved-link", "data-code": link.short_url },
+    h(
+      "div",
+      { class: "saved-link-main" },
+      h("a", { class: "saved-link-title", href: linkPage(link.short_url) }, link.link.replace(/^https?:\/\//, ""), h("span", { class: "visually-hidden" }, ": visits and settings")),
+      h("p", { class: "saved-link-destination truncate", title: link.long_url }, readableUrl(link.long_url)),
+      h("p", { class: "hint" }, `Created ${formatDateTime(link.created_at)}`),
+    ),
+    count,
+  );
+  const loadCount = async () => {
+    try {
+      const stats = await api<LinkStats>(`/shorten/${encodeURIComponent(link.short_url)}/stats/`);
+      fill(count, h("span", { class: "count" }, plural(stats.access_count, "visit")));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        const forget = h("button", { type: "button", class: "secondary small", "aria-label": `Forget ${link.short_url}` }, "Forget");
+        forget.addEventListener("click", () => {
+          forgetLink(link.short_url);
+          void renderSavedLinks();
+          byId("your-links-heading").focus();
+        });
+        fill(count, h("span", { class: "badge deleted" }, "deleted"), forget);
+      } else {
+        fill(count, h("span", { class: "muted" }, "count unavailable"));
+      }
+    }
+  };
+  return { element, loadCount };
+}
+
+// Add a link by its manage token
+
+const addForm = byId<HTMLFormElement>("add-form");
+const addTokenInput = byId<HTMLInputElement>("add-token");
+const addButton = byId<HTMLButtonElement>("add-button");
+const addStatus = byId("add-status");
+
+addForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const token = addTokenInput.value.trim();
+  addStatus.textContent = "";
+  fieldError(addTokenInput, null);
+  if (token === "") return failAdd("Paste the manage token of the link.");
+  if (!manageTokenShape.test(token)) return failAdd("This is not a manage token: a manage token is letters, digits, - and _ only.");
+
+  addButton.disabled = true;
+  try {
+    const { results } = await api<{ results: LinkRecord[] }>("/shorten/", { credential: { kind: "token", token } });
+    const record = results.length === 1 ? results[0] : undefined;
+    if (!record) return failAdd("No link has this manage token.");
+    saveLink({ short_url: record.short_url, manage_token: token, link: record.link, long_url: record.long_url, created_at: record.created_at });
+    addForm.reset();
+    addStatus.textContent = `Added ${record.link} to your links.`;
+    await renderSavedLinks();
+  } catch (error) {
+    failAdd(error instanceof ApiError && (error.status === 401 || error.status === 403) ? "No link has this manage token." : plainWords(error));
+  } finally {
+    addButton.disabled = false;
+  }
+});
+
+function failAdd(message: string): void {
+  fieldError(addTokenInput, message);
+  addTokenInput.focus();
+}
+
+void renderSavedLinks();

@@ -1,9 +1,88 @@
 import { html } from "../html.ts";
 import type { Page } from "../page-shell.ts";
 
+/**
+ * Shorten a URL, see the result once (short link, QR code, manage token),
+ * and the links this browser keeps. client/home.ts fills it in; the form
+ * validates in the script (novalidate), so every error is shown in the
+ * page's own words, next to its field.
+ */
 export const homePage: Page = {
   title: "Shorten a URL",
   current: "home",
   script: "home",
-  main: html`<h1>Shorten a URL</h1>`,
+  main: html`<h1>Shorten a URL</h1>
+<section class="panel" aria-labelledby="shorten-heading">
+<h2 id="shorten-heading" class="visually-hidden">New short link</h2>
+<form id="shorten-form" class="shorten-form" novalidate>
+<div class="field url-field">
+<label for="long-url">URL to shorten</label>
+<input id="long-url" name="long_url" type="url" required autocomplete="url" inputmode="url" spellcheck="false" placeholder="https://example.com/a/long/address" aria-describedby="long-url-error">
+<p id="long-url-error" class="field-error" role="alert"></p>
+</div>
+<div class="field alias-field">
+<label for="alias">Custom alias <span class="optional">(optional)</span></label>
+<input id="alias" name="alias" type="text" minlength="3" maxlength="32" pattern="[A-Za-z0-9_\\-]{3,32}" autocomplete="off" autocapitalize="off" spellcheck="false" aria-describedby="alias-hint alias-error">
+<p id="alias-hint" class="hint">3 to 32 letters, digits, _ or -. Leave it empty for a random code.</p>
+<p id="alias-error" class="field-error" role="alert"></p>
+</div>
+<div class="shorten-submit">
+<button type="submit" id="shorten-button">Shorten</button>
+</div>
+</form>
+<p id="shorten-error" class="message error" role="alert"></p>
+</section>
+<section id="result" class="panel result" aria-labelledby="result-heading" hidden>
+<h2 id="result-heading" tabindex="-1">Your short link is ready</h2>
+<div class="result-layout">
+<div class="result-main">
+<p class="result-link"><a id="result-link"></a></p>
+<div class="field">
+<label for="result-url">Short link</label>
+<div class="copy-row">
+<input id="result-url" type="text" readonly>
+<button type="button" id="copy-link" class="secondary">Copy</button>
+</div>
+<p id="copy-link-status" class="copy-status" aria-live="polite"></p>
+</div>
+<p class="result-destination">Goes to <span id="result-destination" class="mono"></span></p>
+<p><a id="result-page">Visits and settings of this link</a></p>
+</div>
+<figure class="qr-figure">
+<div id="qr" class="qr"></div>
+<figcaption class="hint">Scan to open the short link</figcaption>
+<div class="row">
+<a id="download-svg" class="button secondary small" download>Download SVG</a>
+<a id="download-png" class="button secondary small" download>Download PNG</a>
+</div>
+</figure>
+</div>
+<div class="token-box" role="group" aria-labelledby="token-heading">
+<h3 id="token-heading">Manage token: shown once</h3>
+<p>Keep this token: it is the only way to change or delete this link without an admin account. It is stored in this browser; we cannot show it again.</p>
+<label for="token" class="visually-hidden">Manage token</label>
+<div class="copy-row">
+<input id="token" class="mono" type="text" readonly>
+<button type="button" id="copy-token" class="secondary">Copy token</button>
+</div>
+<p id="copy-token-status" class="copy-status" aria-live="polite"></p>
+</div>
+</section>
+<section id="your-links" class="panel" aria-labelledby="your-links-heading">
+<h2 id="your-links-heading" tabindex="-1">Your links</h2>
+<p class="hint">The links made in this browser, with their manage tokens. They are kept in this browser only: clearing its data forgets them.</p>
+<p id="links-empty" class="empty" hidden>No links yet. The links you shorten here will be listed here.</p>
+<ul id="links-list" class="saved-links" hidden></ul>
+<form id="add-form" class="add-form" novalidate>
+<h3 id="add-heading">Add a link you created elsewhere</h3>
+<div class="field">
+<label for="add-token">Manage token</label>
+<input id="add-token" name="token" type="text" required autocomplete="off" autocapitalize="off" spellcheck="false" aria-describedby="add-token-hint add-token-error">
+<p id="add-token-hint" class="hint">The token you were given when you made the link, on another device or with the API.</p>
+<p id="add-token-error" class="field-error" role="alert"></p>
+</div>
+<button type="submit" id="add-button" class="secondary">Add link</button>
+<p id="add-status" class="add-status" role="status"></p>
+</form>
+</section>`,
 };

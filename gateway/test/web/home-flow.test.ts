@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/shared/testing/offline-browser";
+import type { Page } from "playwright-core";
+import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
+import { startWebStack, type WebStack } from "./support/web-stack.ts";
+
+/** A flow that visits several pages and checks each at two widths. */
+const flowTimeoutMs = 3 * browserTestTimeoutMs;
+
+async function shorten(page: Page, longUrl: string, alias?: string): Promise<void> {
+  await page.getByLabel("URL to shorten").fill(longUrl);
+  await page.getByLabel(/Custom alias/).fill(alias ?? "");
+  await page.getByRole("button", { name: "Shorten" }).click();
+}
+
+/** Waits for the result of shortening `longUrl` and returns what it shows. */
+async function result(page: Page, longUrl: string): Promise<{ shortLink: string; code: string; token: string }> {
+  await page.locator("#result-destination").getByText(longUrl, { exact: true }).waitFor();
+  const shortLink = await page.locator("#result-url").inputValue();
+  return { shortLink, code: shortLink.split("/").at(-2)!, token: await page.locator("#token").inputValue() };
+}
+
+describe("the home page in a real browser", () => {
+  let stack: WebStack;
+  let browser: WebBrowser;
+
+  beforeAll(async () => {
+    stack = await startWebStack();
+    browser = await launchWebBrowser();
+  }, browserSetupTimeoutMs);
+  afterAll(async () => {
+    await browser?.[Symbol.asyncDispose]();
+    await stack?.[Symbol.asyncDispose]();
+  });
+
+  test(
+    "shortens a URL: short link, copy, QR code and its downloads, the token; following it is counted in Your links",
+    async () => {
+      const target = "https://example.com/landing?from=home-flow";
+      const { page, context, problems } = await browser.open(stack.url + "/");
+      try {
+        await page.locator("#links-empty").waitFor();
+        await checkEveryWidth(page, "home-empty");
+
+        await shorten(page, target);
+        const { shortLink, code, token } = await result(page, target);
+        expect(shortLink).toMatch(new RegExp(`^${stack.url}/[A-Za-z0-9]{7}/$`));
+        expect(await page.locator("#result-link").getAttribute("href")).toBe(shortLink);
+        expect(await page.locator("#result-destination").innerText()).toBe(target);
+        expect(await page.getByRole("img", { name: `QR code of ${shortLink}` }).locator("path.dark").count()).toBe(1);
+        expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(await page.locator(".token-box").innerText()).toContain(
+          "Keep this token: it is the only way to change or delete this link without an admin account. It is stored in this browser; we cannot show it again.",
+        );
+
+        await page.getByRole("button", { name: "Copy", exact: true }).click();
+        await page.locator("#copy-link-status", { hasText: "Copied" }).waitFor();
+        expect(await page.evaluate("navigator.clipboard.readText()")).toBe(shortLink);
+        await page.getByRole("button", { name: "Copy token" }).click();
+        await page.locator("#copy-token-status", { hasText: "Copied" }).waitFor();
+        expect(await page.evaluate("navigator.clipboard.readText()")).toBe(token);
+
+        const [png] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download PNG" }).click()]);
+        expect(png.suggestedFilename()).toBe(`${code}.png`);
+        expect([...readFileSync(await png.path()).subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+        const [svg] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download SVG" }).click()]);
+        expect(svg.suggestedFilename()).toBe(`${code}.svg`);
+        const svgText = readFileSync(await svg.path(), "utf8");
+        expect(svgText).toStartWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"');
+        expect(svgText).toContain('fill="#000000"');
+
+        await checkEveryWidth(page, "home-result");
+
+        // A real navigation, in a tab of its own: the browser gets the 302 and
+        // follows it to the destination, whose host does not resolve offline.
+        const tab = await context.newPage();
+        const followed = tab.waitForRequest(target);
+        await tab.goto(shortLink).then(
+          () => expect.unreachable("the destination's host resolved offline"),
+          (error: Error) => expect(error.message).toContain("net::ERR_NAME_NOT_RESOLVED"),
+        );
+        expect((await followed).redirectedFrom()?.url()).toBe(shortLink);
+        await tab.close();
+
+        await page.goto(stack.url + "/");
+        const saved = page.locator(`li[data-code="${code}"]`);
+        await saved.locator(".count", { hasText: "1 visit" }).waitFor();
+        expect(await saved.getByRole("link").getAttribute("href")).toBe(`/app/links/${code}`);
+        expect(await saved.locator(".saved-link-destination").getAttribute("title")).toBe(target);
+        await checkEveryWidth(page, "home-links");
+
+        expect(unexpectedProblems(problems)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "a link made in another browser is added by its manage token; a wrong token is refused",
+    async () => {
+      const maker = await browser.open(stack.url + "/");
+      const adder = await browser.open(stack.url + "/");
+      try {
+        await shorten(maker.page, "https://example.com/made-elsewhere");
+        const { code, token } = await result(maker.page, "https://example.com/made-elsewhere");
+
+        await adder.page.locator("#links-empty").waitFor();
+        const tokenField = adder.page.getByRole("textbox", { name: "Manage token" });
+        await tokenField.fill("NotTheTokenOfAnyLink");
+        await adder.page.getByRole("button", { name: "Add link" }).click();
+        await adder.page.locator("#add-token-error", { hasText: "No link has this manage token." }).waitFor();
+        expect(await tokenField.getAttribute("aria-invalid")).toBe("true");
+
+        await tokenField.fill(token);
+        await adder.page.getByRole("button", { name: "Add link" }).click();
+        await adder.page.locator(`li[data-code="${code}"] .count`, { hasText: "0 visits" }).waitFor();
+        expect(await tokenField.getAttribute("aria-invalid")).toBeNull();
+        expect(await adder.page.locator("#links-empty").isHidden()).toBe(true);
+
+        expect(unexpectedProblems(maker.problems)).toEqual([]);
+        expect(unexpectedProblems(adder.problems, [401])).toEqual([]);
+      } finally {
+        await maker.context.close();
+        await adder.context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "errors are said in plain words next to the field they are about",
+    async () => {
+      const { page, context, problems } = await browser.open(stack.url + "/");
+      try {
+        const urlField = page.getByLabel("URL to shorten");
+        const aliasField = page.getByLabel(/Custom alias/);
+
+        await page.getByRole("button", { name: "Shorten" }).click();
+        await page.locator("#long-url-error", { hasText: "Paste the URL you want to shorten." }).waitFor();
+        expect(await urlField.getAttribute("aria-invalid")).toBe("true");
+
+        // Refused by the service itself: a link back to it would loop.
+        await shorten(page, `${stack.url}/app/geocoder`);
+        await page.locator("#long-url-error", { hasText: "The address must not point at this service." }).waitFor();
+        expect(await urlField.getAttribute("aria-invalid")).toBe("true");
+
+        await shorten(page, "https://example.com/launch", "launch-day");
+        await result(page, "https://example.com/launch");
+        await shorten(page, "https://example.com/other-launch", "launch-day");
+        await page.locator("#alias-error", { hasText: 'The alias "launch-day" is already taken. Choose another alias.' }).waitFor();
+        expect(await aliasField.getAttribute("aria-invalid")).toBe("true");
+        expect(await urlField.getAttribute("aria-invalid")).toBeNull();
+        expect(await page.evaluate("document.activeElement.id")).toBe("alias");
+        await checkEveryWidth(page, "home-error");
+
+        // The gateway's rate limit, and no network at all (the browser's own request, refused here).
+        await page.route(`${stack.url}/shorten/`, (route) =>
+          route.fulfill({ status: 429, headers: { "retry-after": "30" }, contentType: "application/json", body: '{"error":{"code":"rate_limited","message":"slow down"}}' }),
+        );
+        await shorten(page, "https://example.com/too-soon");
+        await page.locator("#shorten-error", { hasText: "Too many requests: try again in 30 s." }).waitFor();
+        await page.unroute(`${stack.url}/shorten/`);
+        await page.route(`${stack.url}/shorten/`, (route) => route.abort("internetdisconnected"));
+        await shorten(page, "https://example.com/offline");
+        await page.locator("#shorten-error", { hasText: "The server could not be reached. Check your connection and try again." }).waitFor();
+        await page.unroute(`${stack.url}/shorten/`);
+
+        // A clipboard the browser refuses: the text is selected for the person to copy.
+        await shorten(page, "https://example.com/no-clipboard");
+        const { shortLink } = await result(page, "https://example.com/no-clipboard");
+        await page.evaluate(`navigator.clipboard.writeText = () => Promise.reject(new DOMException("denied", "NotAllowedError"))`);
+        await page.getByRole("button", { name: "Copy", exact: true }).click();
+        await page.locator("#copy-link-status", { hasText: "Copying was refused: the text is selected, press Ctrl+C" }).waitFor();
+        expect(await page.evaluate(`[document.activeElement.id, document.activeElement.value.slice(document.activeElement.selectionStart, document.activeElement.selectionEnd)]`)).toEqual([
+          "result-url",
+          shortLink,
+        ]);
+
+        const offline = [`request failed: ${stack.url}/shorten/ (net::ERR_INTERNET_DISCONNECTED)`, "console: Failed to load resource: net::ERR_INTERNET_DISCONNECTED"];
+        expect(unexpectedProblems(problems, [400, 409, 429]).filter((problem) => !offline.includes(problem))).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "markup in a long URL, or in what this browser stored, is shown as text",
+    async () => {
+      const { page, context, problems } = await browser.open(stack.url + "/");
+      const dialogs: string[] = [];
+      page.on("dialog", (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+      });
+      try {
+        const markup = "<img src=x onerror=alert(1)>";
+        await shorten(page, `https://example.com/?q=${markup}`);
+        // Stored percent-encoded, shown decoded, as an address bar shows it: as text.
+        const { code } = await result(page, `https://example.com/?q=${markup}`);
+        await page.locator(`li[data-code="${code}"] .count`).waitFor();
+        expect(await page.locator(`li[data-code="${code}"] .saved-link-destination`).innerText()).toBe(`https://example.com/?q=${markup}`);
+
+        // Whatever another script left in localStorage is read as hostile too.
+        await page.evaluate(`localStorage.setItem("linkgeo.links", JSON.stringify([
+          { short_url: "gone-link", manage_token: "x", link: "http://x/<b>bold</b>", long_url: "<script>alert(2)</script>", created_at: "<i>then</i>" },
+          ...JSON.parse(localStorage.getItem("linkgeo.links")),
+        ]))`);
+        await page.reload();
+        const gone = page.locator('li[data-code="gone-link"]');
+        await gone.locator(".badge", { hasText: "deleted" }).waitFor();
+        expect(await gone.locator(".saved-link-destination").innerText()).toBe("<script>alert(2)</script>");
+        expect(await gone.getByRole("link").innerText()).toStartWith("x/<b>bold</b>");
+        expect(await page.locator("main img, main b, main i, main script").count()).toBe(0);
+
+        // A deleted link is forgotten on request.
+        await gone.getByRole("button", { name: "Forget gone-link" }).click();
+        await gone.waitFor({ state: "detached" });
+        expect(await page.locator(`li[data-code="${code}"]`).count()).toBe(1);
+
+        expect(dialogs).toEqual([]);
+        expect(unexpectedProblems(problems, [404])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+});

@@ -1,0 +1,39 @@
+import { expect } from "bun:test";
+import type { Page } from "playwright-core";
+import { overflowsHorizontally, screenshot, seriousAccessibilityViolations, viewports, type ViewportName } from "./web-browser.ts";
+
+/**
+ * Checks a page in the state it is in at both widths, and screenshots it
+ * there as `<name>-<width>.png`: no serious axe violation, no sideways
+ * scroll. The page is resized, not reopened, so states reached by a flow
+ * (a result, a confirmation) are kept; it ends at the desktop width.
+ */
+export async function checkEveryWidth(page: Page, name: string): Promise<void> {
+  for (const viewport of Object.keys(viewports) as ViewportName[]) {
+    await page.setViewportSize(viewports[viewport]);
+    // Charts are drawn at the width they are shown at: wait, frame by frame, until those
+    // shown have been redrawn. (Evaluated through the debugging protocol, as the page's
+    // CSP refuses the eval a string given to waitForFunction needs.)
+    await page.evaluate(`new Promise((resolve) => {
+      const redrawn = () => [...document.querySelectorAll("svg.chart")].every((svg) => {
+        const shown = svg.parentElement.clientWidth;
+        return shown === 0 || Math.abs(svg.viewBox.baseVal.width - shown) <= 1;
+      });
+      const check = () => (redrawn() ? resolve() : requestAnimationFrame(check));
+      check();
+    })`);
+    expect({ name, viewport, violations: await seriousAccessibilityViolations(page) }).toEqual({ name, viewport, violations: [] });
+    expect({ name, viewport, overflows: await overflowsHorizontally(page) }).toEqual({ name, viewport, overflows: false });
+    await screenshot(page, name);
+  }
+  await page.setViewportSize(viewports.desktop);
+}
+
+/**
+ * The page's problems but those a test expects: Chromium logs every API
+ * answer of `statuses` (a 404 for a deleted link, a 401 without a session)
+ * as a console error.
+ */
+export function unexpectedProblems(problems: readonly string[], statuses: number[] = []): string[] {
+  return problems.filter((problem) => !statuses.some((status) => problem.startsWith(`console: Failed to load resource: the server responded with a status of ${status} `)));
+}
