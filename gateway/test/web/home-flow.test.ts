@@ -36,7 +36,7 @@ describe("the home page in a real browser", () => {
   });
 
   test(
-    "shortens a URL: short link, copy, QR code and its downloads, the token; following it is counted in Your links",
+    "shortens a URL: short link, copy, QR code and its downloads, the token; following it is counted on its page and in Your links",
     async () => {
       const target = "https://example.com/landing?from=home-flow";
       const { page, context, problems } = await browser.open(stack.url + "/");
@@ -84,6 +84,23 @@ describe("the home page in a real browser", () => {
         expect((await followed).redirectedFrom()?.url()).toBe(shortLink);
         await tab.close();
 
+        await page.goto(`${stack.url}/app/links/${code}`);
+        await page.locator("#stat-count", { hasText: /^1$/ }).waitFor();
+        const bar = page.locator('#chart svg g.bar[data-visits="1"]');
+        await bar.waitFor();
+        expect(await page.locator("#chart svg g.bar").count()).toBe(1);
+        expect(await page.locator("#chart table tbody td").last().innerText()).toBe("1");
+        expect(await page.getByRole("img", { name: /^Visits by day from .+: 1 visit in all/ }).count()).toBe(1);
+        expect(await page.locator("#visits-totals").innerText()).toStartWith("1 visit in this range");
+        expect(await page.locator("#top-referrers li").allInnerTexts()).toEqual(["Direct (no referrer)\n1"]);
+        await checkEveryWidth(page, "link-chart");
+
+        // By the hour for the last 24 hours: the visit is in this hour's bar, the last.
+        await page.getByLabel("Range").selectOption("24h");
+        expect(await page.getByLabel("Each bar is").inputValue()).toBe("hour");
+        await page.getByRole("img", { name: /^Visits by hour/ }).waitFor();
+        expect(await page.locator('#chart svg g.bar[data-visits="1"]').count()).toBe(1);
+
         await page.goto(stack.url + "/");
         const saved = page.locator(`li[data-code="${code}"]`);
         await saved.locator(".count", { hasText: "1 visit" }).waitFor();
@@ -120,6 +137,9 @@ describe("the home page in a real browser", () => {
         await adder.page.locator(`li[data-code="${code}"] .count`, { hasText: "0 visits" }).waitFor();
         expect(await tokenField.getAttribute("aria-invalid")).toBeNull();
         expect(await adder.page.locator("#links-empty").isHidden()).toBe(true);
+        // Saved with its token: its own page opens the visits without asking.
+        await adder.page.goto(`${stack.url}/app/links/${code}`);
+        await adder.page.locator("#chart svg").waitFor();
 
         expect(unexpectedProblems(maker.problems)).toEqual([]);
         expect(unexpectedProblems(adder.problems, [401])).toEqual([]);

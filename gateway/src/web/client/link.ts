@@ -1,1 +1,379 @@
-import "./lib/dom.ts";
+/**
+ * A link's page, `/app/links/<code>`: the public summary for anyone; with the
+ * link's manage token (saved in this browser or pasted here) or an admin
+ * session, its visits over time and top lists, a new destination, deletion.
+ */
+import { api, ApiError, type Credential } from "./lib/api.ts";
+import { copyButton } from "./lib/copy-text.ts";
+import { byId, fill, h, show } from "./lib/dom.ts";
+import { formatCount, formatDateTime, plural } from "./lib/format.ts";
+import { linkCredential, type LinkCredential } from "./lib/link-credential.ts";
+import { plainWords } from "./lib/plain-words.ts";
+import { readableUrl } from "./lib/readable-url.ts";
+import { forgetLink, saveLink, savedLink } from "./lib/saved-links.ts";
+import { visitsChart, type Granularity, type VisitBucket } from "./lib/visits-chart.ts";
+
+interface LinkRecord {
+  short_url: string;
+  long_url: string;
+  link: string;
+  access_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface LinkStats {
+  short_url: string;
+  access_count: number;
+  last_accessed_at: string | null;
+}
+
+type TopEntry = { value: string; visits: number };
+const dimensions = ["referrers", "countries", "browsers", "os", "devices"] as const;
+type Dimension = (typeof dimensions)[number];
+
+interface VisitReport {
+  from: string;
+  to: string;
+  granularity: Granularity;
+  totals: { visits: number; humans: number; bots: number };
+  series: VisitBucket[];
+  top: Record<Dimension, TopEntry[]>;
+}
+
+const codeShape = /^[A-Za-z0-9_-]{3,32}$/;
+const manageTokenShape = /^[A-Za-z0-9_-]+$/;
+
+const code = decodeURIComponent(location.pathname.replace(/^\/app\/links\//, "").replace(/\/+$/, ""));
+const linkPath = `/shorten/${encodeURIComponent(code)}/`;
+
+const heading = byId("link-heading");
+const status = byId("link-status");
+
+/** The record as last read or changed; the credential, once there is one. */
+let record: LinkRecord | null = null;
+let access: LinkCredential | null = null;
+
+function say(message: string, kind: "error" | "plain"): void {
+  status.textContent = message;
+  status.classList.toggle("error", kind === "error");
+  show(status, true);
+}
+
+function showMissing(): void {
+  document.title = "Link not found · linkgeo";
+  heading.textContent = "This short link does not exist";
+  show(status, false);
+  show(byId("link-view"), false);
+  show(byId("link-missing"), true);
+}
+
+async function start(): Promise<void> {
+  if (!codeShape.test(code)) return showMissing();
+  document.title = `Link ${code} · linkgeo`;
+  heading.textContent = `Short link ${code}`;
+  let stats: LinkStats;
+  try {
+    [record, stats] = await Promise.all([api<LinkRecord>(linkPath), api<LinkStats>(`${linkPath}stats/`)]);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return showMissing();
+    return say(`The link could not be loaded. ${plainWords(error)}`, "error");
+  }
+  showSummary(record, stats);
+  show(status, false);
+  show(byId("link-view"), true);
+
+  access = await linkCredential(code);
+  if (access) await manage();
+  else askForToken(null);
+}
+
+function showSummary(link: LinkRecord, stats: LinkStats): void {
+  byId<HTMLInputElement>("short-url").value = link.link;
+  showDestination(link.long_url);
+  byId("stat-count").textContent = formatCount(stats.access_count);
+  byId("stat-created").textContent = formatDateTime(link.created_at);
+  byId("stat-last").textContent = formatDateTime(stats.last_accessed_at);
+}
+
+function showDestination(longUrl: string): void {
+  const destination = byId<HTMLAnchorElement>("destination");
+  destination.href = longUrl;
+  destination.textContent = readableUrl(longUrl);
+  destination.title = longUrl;
+  byId<HTMLInputElement>("new-url").value = longUrl;
+}
+
+copyButton(byId<HTMLButtonElement>("copy-short"), byId<HTMLInputElement>("short-url"), byId("copy-short-status"));
+
+// Without a credential: the token form
+
+const tokenForm = byId<HTMLFormElement>("token-form");
+const tokenInput = byId<HTMLInputElement>("token-input");
+
+function fieldError(input: HTMLInputElement, message: string | null): void {
+  byId(`${input.id}-error`).textContent = message ?? "";
+  if (message) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+}
+
+function askForToken(problem: string | null): void {
+  access = null;
+  show(byId("visits-panel"), false);
+  show(byId("manage-panel"), false);
+  show(byId("access-panel"), true);
+  byId("access-note").textContent = "";
+  fieldError(tokenInput, problem);
+}
+
+tokenForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const token = tokenInput.value.trim();
+  if (token === "") return failToken("Paste the link's manage token.");
+  if (!manageTokenShape.test(token)) return failToken("This is not a manage token: a manage token is letters, digits, - and _ only.");
+  const credential: Credential = { kind: "token", token };
+  const button = byId<HTMLButtonElement>("token-button");
+  button.disabled = true;
+  try {
+    // Any call that needs the token proves it; the visits are needed next anyway.
+    await api<VisitReport>(visitsPath(), { credential });
+  } catch (error) {
+    failToken(error instanceof ApiError && (error.status === 401 || error.status === 403) ? "This token does not manage this link." : plainWords(error));
+    return;
+  } finally {
+    button.disabled = false;
+  }
+  if (record) saveLink({ short_url: record.short_url, manage_token: token, link: record.link, long_url: record.long_url, created_at: record.created_at });
+  tokenForm.reset();
+  fieldError(tokenInput, null);
+  access = { credential, source: "token" };
+  show(byId("access-panel"), false);
+  await manage();
+  byId("visits-heading").focus();
+});
+
+function failToken(message: string): void {
+  fieldError(tokenInput, message);
+  tokenInput.focus();
+}
+
+// With a credential: visits, change, delete
+
+async function manage(): Promise<void> {
+  if (!access) return;
+  byId("access-note").textContent =
+    access.source === "token" ? "You manage this link with its manage token, saved in this browser." : `You are signed in as the admin ${access.username}.`;
+  show(byId("visits-panel"), true);
+  show(byId("manage-panel"), true);
+  await loadVisits();
+}
+
+const rangeSelect = byId<HTMLSelectElement>("range");
+const granularitySelect = byId<HTMLSelectElement>("granularity");
+const chartBox = byId("chart");
+const rangeDays: Record<string, number> = { "24h": 1, "7d": 7, "30d": 30, "90d": 90 };
+const stepMs: Record<Granularity, number> = { hour: 3_600_000, day: 86_400_000 };
+
+const granularity = (): Granularity => (granularitySelect.value === "hour" ? "hour" : "day");
+
+/** The visits query of the chosen range: whole buckets, the current one last. */
+function visitsPath(): string {
+  const step = stepMs[granularity()];
+  const span = (rangeDays[rangeSelect.value] ?? 7) * stepMs.day;
+  const now = Date.now();
+  // 24 hours by the hour are 24 buckets ending with this one; a single day is shown as yesterday and today.
+  const first = span / step >= 2 ? now - span + step : now - span;
+  const query = new URLSearchParams({
+    from: new Date(Math.floor(first / step) * step).toISOString(),
+    to: new Date(now).toISOString(),
+    granularity: granularity(),
+  });
+  return `${linkPath}visits/?${query}`;
+}
+
+let shownReport: VisitReport | null = null;
+let drawnWidth = 0;
+let loading: AbortController | null = null;
+
+async function loadVisits(): Promise<void> {
+  if (!access) return;
+  loading?.abort();
+  const controller = (loading = new AbortController());
+  chartBox.setAttribute("aria-busy", "true");
+  byId("visits-error").textContent = "";
+  try {
+    const report = await api<VisitReport>(visitsPath(), { credential: access.credential, signal: controller.signal });
+    showReport(report);
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    if (error instanceof ApiError && error.status === 404) return showMissing();
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      if (access.source === "token") return askForToken("The manage token saved in this browser no longer manages this link.");
+      return askForToken("Your admin session has ended: sign in again, or use the link's manage token.");
+    }
+    byId("visits-error").textContent = `The visits could not be loaded. ${plainWords(error)}`;
+  } finally {
+    if (loading === controller) chartBox.removeAttribute("aria-busy");
+  }
+}
+
+function showReport(report: VisitReport): void {
+  shownReport = report;
+  const { visits, humans, bots } = report.totals;
+  byId("visits-totals").textContent = `${plural(visits, "visit")} in this range: ${plural(humans, "human")}, ${plural(bots, "bot")}.`;
+  drawChart();
+  for (const dimension of dimensions) fill(byId(`top-${dimension}`), topList(dimension, report.top[dimension]));
+}
+
+function drawChart(): void {
+  if (!shownReport) return;
+  drawnWidth = Math.round(chartBox.clientWidth) || 640;
+  const { svg, table } = visitsChart(shownReport.series, shownReport.granularity, drawnWidth);
+  fill(chartBox, svg, table);
+}
+
+// The chart is drawn at the width it is shown at (its text keeps its size): redraw when that changes.
+new ResizeObserver(() => {
+  const width = Math.round(chartBox.clientWidth);
+  if (shownReport && width > 0 && Math.abs(width - drawnWidth) > 1) drawChart();
+}).observe(chartBox);
+
+rangeSelect.addEventListener("change", () => {
+  // By the hour for a day, by the day for longer; the other stays a choice.
+  granularitySelect.value = rangeSelect.value === "24h" ? "hour" : "day";
+  void loadVisits();
+});
+granularitySelect.addEventListener("change", () => void loadVisits());
+
+const regionNames = new Intl.DisplayNames(undefined, { type: "region" });
+const deviceNames: Record<string, string> = { desktop: "Desktop", mobile: "Mobile", tablet: "Tablet", bot: "Bot", other: "Other" };
+
+function valueLabel(dimension: Dimension, value: string): string {
+  if (value === "other") return "Other";
+  if (value === "unknown") return "Unknown";
+  if (dimension === "referrers" && value === "direct") return "Direct (no referrer)";
+  if (dimension === "devices") return deviceNames[value] ?? value;
+  if (dimension === "countries" && /^[A-Z]{2}$/.test(value)) {
+    try {
+      return regionNames.of(value) ?? value;
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+/** A ranked list; each row is shaded by its share of the first's visits (--share, from the stylesheet's gradient). */
+function topList(dimension: Dimension, entries: TopEntry[]): HTMLElement {
+  if (entries.length === 0) return h("p", { class: "muted" }, "No visits yet");
+  const most = Math.max(1, ...entries.map((entry) => entry.visits));
+  return h(
+    "ol",
+    { class: "ranked shared" },
+    entries.map((entry) => {
+      const row = h("li", {}, h("span", {}, valueLabel(dimension, entry.value)), h("span", { class: "count" }, formatCount(entry.visits)));
+      row.style.setProperty("--share", `${Math.round((entry.visits / most) * 100)}%`);
+      return row;
+    }),
+  );
+}
+
+// Change the destination
+
+const editForm = byId<HTMLFormElement>("edit-form");
+const newUrlInput = byId<HTMLInputElement>("new-url");
+const editStatus = byId("edit-status");
+
+editForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (!access) return;
+  const longUrl = newUrlInput.value.trim();
+  editStatus.textContent = "";
+  fieldError(newUrlInput, null);
+  if (longUrl === "") return failEdit("Enter the new destination.");
+  if (!isWebAddress(longUrl)) return failEdit("Enter a full web address, starting with http:// or https://.");
+  const button = byId<HTMLButtonElement>("edit-button");
+  button.disabled = true;
+  try {
+    record = await api<LinkRecord>(linkPath, { method: "PUT", body: { long_url: longUrl }, credential: access.credential });
+    showDestination(record.long_url);
+    const saved = savedLink(code);
+    if (saved) saveLink({ ...saved, long_url: record.long_url });
+    editStatus.textContent = `Saved: the short link now goes to ${readableUrl(record.long_url)}.`;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return showMissing();
+    failEdit(plainWords(error));
+  } finally {
+    button.disabled = false;
+  }
+});
+
+function failEdit(message: string): void {
+  fieldError(newUrlInput, message);
+  newUrlInput.focus();
+}
+
+function isWebAddress(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+// Delete, in two steps
+
+const deleteButton = byId<HTMLButtonElement>("delete-button");
+const deleteConfirm = byId("delete-confirm");
+const deleteError = byId("delete-error");
+deleteButton.setAttribute("aria-expanded", "false");
+deleteButton.setAttribute("aria-controls", "delete-confirm");
+
+function askToDelete(open: boolean): void {
+  show(deleteConfirm, open);
+  deleteButton.setAttribute("aria-expanded", String(open));
+  if (open) {
+    byId("delete-what").textContent = record?.link ?? code;
+    // Cancel first: the safe choice is the one a stray Enter makes.
+    byId("delete-no").focus();
+  } else {
+    deleteButton.focus();
+  }
+}
+
+deleteButton.addEventListener("click", () => {
+  deleteError.textContent = "";
+  askToDelete(true);
+});
+byId("delete-no").addEventListener("click", () => askToDelete(false));
+deleteConfirm.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") askToDelete(false);
+});
+
+byId("delete-yes").addEventListener("click", async () => {
+  if (!access) return;
+  const yes = byId<HTMLButtonElement>("delete-yes");
+  yes.disabled = true;
+  try {
+    await api<void>(linkPath, { method: "DELETE", credential: access.credential });
+    showDeleted();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return showDeleted();
+    deleteError.textContent = `The link was not deleted. ${plainWords(error)}`;
+  } finally {
+    yes.disabled = false;
+  }
+});
+
+function showDeleted(): void {
+  forgetLink(code);
+  loading?.abort();
+  document.title = "Link deleted · linkgeo";
+  heading.textContent = `Link ${code} deleted`;
+  show(byId("link-view"), false);
+  show(byId("link-deleted"), true);
+  heading.focus();
+}
+
+void start();

@@ -1,9 +1,114 @@
 import { html } from "../html.ts";
 import type { Page } from "../page-shell.ts";
 
+/**
+ * One link: its public facts for anyone, and, with its manage token or an
+ * admin session, its visits, a new destination and deletion. The same HTML
+ * serves every code (client/link.ts reads it from the address), so an
+ * unknown code is the script's to say.
+ */
 export const linkPage: Page = {
   title: "Link",
   current: "links",
   script: "link",
-  main: html`<h1>Link</h1>`,
+  main: html`<p class="back"><a href="/#your-links">Your links</a></p>
+<h1 id="link-heading" tabindex="-1">Short link</h1>
+<p id="link-status" class="message" role="status">Loading the link…</p>
+<section id="link-missing" class="panel narrow" aria-labelledby="link-heading" hidden>
+<p>It may have been deleted, or the address was mistyped. Check the address, or make a new short link.</p>
+<p><a class="button" href="/">Shorten a URL</a></p>
+</section>
+<section id="link-deleted" class="panel narrow" aria-labelledby="link-heading" hidden>
+<p class="message ok" role="status">The link was deleted: its short link no longer works, for anyone.</p>
+<p><a class="button" href="/">Back to the home page</a></p>
+</section>
+<div id="link-view" hidden>
+<section class="panel" aria-labelledby="summary-heading">
+<h2 id="summary-heading" class="visually-hidden">Summary</h2>
+<div class="field">
+<label for="short-url">Short link</label>
+<div class="copy-row">
+<input id="short-url" type="text" readonly>
+<button type="button" id="copy-short" class="secondary">Copy</button>
+</div>
+<p id="copy-short-status" class="copy-status" aria-live="polite"></p>
+</div>
+<p class="destination">Goes to <a id="destination" class="mono" rel="noopener noreferrer"></a></p>
+<dl class="stats">
+<div class="stat"><dt>Visits</dt><dd id="stat-count"></dd></div>
+<div class="stat"><dt>Created</dt><dd id="stat-created"></dd></div>
+<div class="stat"><dt>Last visit</dt><dd id="stat-last"></dd></div>
+</dl>
+<p id="access-note" class="hint"></p>
+</section>
+<section id="access-panel" class="panel" aria-labelledby="access-heading" hidden>
+<h2 id="access-heading">See the visits, change or delete this link</h2>
+<p>For that you need this link's manage token (given once, when the link was made), or to <a href="/app/admin">sign in as an admin</a>. Anyone can see the summary above.</p>
+<form id="token-form" class="token-form" novalidate>
+<div class="field">
+<label for="token-input">Manage token</label>
+<input id="token-input" name="token" type="text" required autocomplete="off" autocapitalize="off" spellcheck="false" aria-describedby="token-input-error">
+<p id="token-input-error" class="field-error" role="alert"></p>
+</div>
+<button type="submit" id="token-button">Use this token</button>
+</form>
+</section>
+<section id="visits-panel" class="panel" aria-labelledby="visits-heading" hidden>
+<div class="visits-header">
+<h2 id="visits-heading">Visits</h2>
+<div class="chart-controls">
+<div class="field">
+<label for="range">Range</label>
+<select id="range">
+<option value="24h">Last 24 hours</option>
+<option value="7d" selected>Last 7 days</option>
+<option value="30d">Last 30 days</option>
+<option value="90d">Last 90 days</option>
+</select>
+</div>
+<div class="field">
+<label for="granularity">Each bar is</label>
+<select id="granularity">
+<option value="hour">an hour</option>
+<option value="day" selected>a day (UTC)</option>
+</select>
+</div>
+</div>
+</div>
+<p id="visits-error" class="message error" role="alert"></p>
+<p id="visits-totals" class="visits-totals" aria-live="polite"></p>
+<p class="legend" aria-hidden="true"><span><span class="swatch humans"></span>Humans</span><span><span class="swatch bots"></span>Bots</span></p>
+<div id="chart" class="chart-box"></div>
+<div class="top-lists">
+<section aria-labelledby="top-referrers-heading"><h3 id="top-referrers-heading">Referrers</h3><div id="top-referrers"></div></section>
+<section aria-labelledby="top-countries-heading"><h3 id="top-countries-heading">Countries</h3><div id="top-countries"></div></section>
+<section aria-labelledby="top-browsers-heading"><h3 id="top-browsers-heading">Browsers</h3><div id="top-browsers"></div></section>
+<section aria-labelledby="top-os-heading"><h3 id="top-os-heading">Operating systems</h3><div id="top-os"></div></section>
+<section aria-labelledby="top-devices-heading"><h3 id="top-devices-heading">Devices</h3><div id="top-devices"></div></section>
+</div>
+</section>
+<section id="manage-panel" class="panel" aria-labelledby="edit-heading" hidden>
+<h2 id="edit-heading">Change the destination</h2>
+<form id="edit-form" novalidate>
+<div class="field">
+<label for="new-url">New destination</label>
+<input id="new-url" name="long_url" type="url" required autocomplete="off" inputmode="url" spellcheck="false" aria-describedby="new-url-error">
+<p id="new-url-error" class="field-error" role="alert"></p>
+</div>
+<button type="submit" id="edit-button">Save destination</button>
+<p id="edit-status" class="edit-status" role="status"></p>
+</form>
+<h2 id="delete-heading" class="delete-heading">Delete this link</h2>
+<p>The short link stops working at once, for everyone, and its visits are deleted with it. This cannot be undone.</p>
+<p><button type="button" id="delete-button" class="danger">Delete this link…</button></p>
+<div id="delete-confirm" class="delete-confirm" role="group" aria-labelledby="delete-question" hidden>
+<p id="delete-question"><strong>Are you sure?</strong> Delete <span id="delete-what" class="mono"></span> for good?</p>
+<div class="row">
+<button type="button" id="delete-yes" class="danger">Delete</button>
+<button type="button" id="delete-no" class="secondary">Cancel</button>
+</div>
+</div>
+<p id="delete-error" class="message error" role="alert"></p>
+</section>
+</div>`,
 };

@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/shared/testing/offline-browser";
+import type { Page } from "playwright-core";
+import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { launchWebBrowser, type OpenedPage, type WebBrowser } from "./support/web-browser.ts";
+import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts";
+
+/** A flow that checks some states at two widths. */
+const flowTimeoutMs = 2 * browserTestTimeoutMs;
+
+interface CreatedLink {
+  short_url: string;
+  long_url: string;
+  link: string;
+  manage_token: string;
+}
+
+describe("a link's page in a real browser", () => {
+  let stack: WebStack;
+  let browser: WebBrowser;
+
+  beforeAll(async () => {
+    stack = await startWebStack();
+    browser = await launchWebBrowser();
+  }, browserSetupTimeoutMs);
+  afterAll(async () => {
+    await browser?.[Symbol.asyncDispose]();
+    await stack?.[Symbol.asyncDispose]();
+  });
+
+  /** A link made with the API, as by another client. */
+  async function createLink(longUrl: string): Promise<CreatedLink> {
+    const response = await fetch(`${stack.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ long_url: longUrl }) });
+    expect(response.status).toBe(201);
+    return (await response.json()) as CreatedLink;
+  }
+
+  const linkStatus = async (code: string) => (await fetch(`${stack.url}/shorten/${code}/`)).status;
+
+  /** The link's page in a new profile, given the manage token through its form. */
+  async function openWithToken(link: CreatedLink): Promise<OpenedPage> {
+    const opened = await browser.open(`${stack.url}/app/links/${link.short_url}`);
+    await opened.page.getByRole("textbox", { name: "Manage token" }).fill(link.manage_token);
+    await opened.page.getByRole("button", { name: "Use this token" }).click();
+    await opened.page.locator("#chart svg").waitFor();
+    return opened;
+  }
+
+  const savedCodes = async (page: Page) => (await page.evaluate(`JSON.parse(localStorage.getItem("linkgeo.links") ?? "[]").map((link) => link.short_url)`)) as string[];
+
+  test(
+    "without a credential it shows the public summary and asks for the token; a wrong one is refused, the right one opens the rest",
+    async () => {
+      const link = await createLink("https://example.com/public-facts");
+      const other = await createLink("https://example.com/another-link");
+      const { page, context, problems } = await browser.open(`${stack.url}/app/links/${link.short_url}`);
+      try {
+        await page.locator("#access-panel").waitFor();
+        expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe(`Short link ${link.short_url}`);
+        expect(await page.getByLabel("Short link", { exact: true }).inputValue()).toBe(link.link);
+        expect(await page.locator("#destination").innerText()).toBe(link.long_url);
+        expect(await page.locator("#stat-count").innerText()).toBe("0");
+        expect(await page.locator("#stat-last").innerText()).toBe("never");
+        expect(await page.locator("#visits-panel").isHidden()).toBe(true);
+        expect(await page.locator("#manage-panel").isHidden()).toBe(true);
+        await checkEveryWidth(page, "link-public");
+
+        const tokenField = page.getByRole("textbox", { name: "Manage token" });
+        await tokenField.fill(other.manage_token);
+        await page.getByRole("button", { name: "Use this token" }).click();
+        await page.locator("#token-input-error", { hasText: "This token does not manage this link." }).waitFor();
+        expect(await tokenField.getAttribute("aria-invalid")).toBe("true");
+
+        await tokenField.fill(link.manage_token);
+        await page.getByRole("button", { name: "Use this token" }).click();
+        await page.getByRole("img", { name: /^Visits by day from .+: none\.$/ }).waitFor();
+        expect(await page.locator("#access-panel").isHidden()).toBe(true);
+        expect(await page.locator(".top-lists").getByText("No visits yet").count()).toBe(5);
+        expect(await savedCodes(page)).toEqual([link.short_url]);
+
+        expect(unexpectedProblems(problems, [401, 403])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "changes the destination: the next redirect goes to the new one; a refused one is said next to the field",
+    async () => {
+      const link = await createLink("https://example.com/before");
+      const { page, context, problems } = await openWithToken(link);
+      try {
+        const field = page.getByLabel("New destination");
+        expect(await field.inputValue()).toBe(link.long_url);
+
+        await field.fill("not an address");
+        await page.getByRole("button", { name: "Save destination" }).click();
+        await page.locator("#new-url-error", { hasText: "Enter a full web address, starting with http:// or https://." }).waitFor();
+        expect(await field.getAttribute("aria-invalid")).toBe("true");
+
+        await field.fill(`${stack.url}/somewhere`);
+        await page.getByRole("button", { name: "Save destination" }).click();
+        await page.locator("#new-url-error", { hasText: "The address must not point at this service." }).waitFor();
+
+        await field.fill("https://example.net/after");
+        await page.getByRole("button", { name: "Save destination" }).click();
+        await page.locator("#edit-status", { hasText: "Saved: the short link now goes to https://example.net/after." }).waitFor();
+        expect(await field.getAttribute("aria-invalid")).toBeNull();
+        expect(await page.locator("#destination").innerText()).toBe("https://example.net/after");
+
+        const redirect = await fetch(`${stack.url}/${link.short_url}/`, { redirect: "manual" });
+        expect(redirect.status).toBe(302);
+        expect(redirect.headers.get("location")).toBe("https://example.net/after");
+
+        expect(unexpectedProblems(problems, [401, 400])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "deletes only after an explicit second step: cancel keeps the link, confirming deletes it",
+    async () => {
+      const link = await createLink("https://example.com/to-delete");
+      const { page, context, problems } = await openWithToken(link);
+      try {
+        const deleteButton = page.getByRole("button", { name: "Delete this link…" });
+        await deleteButton.click();
+        await page.locator("#delete-confirm").waitFor();
+        expect(await page.locator("#delete-confirm").innerText()).toContain(`Are you sure? Delete ${link.link} for good?`);
+        expect(await deleteButton.getAttribute("aria-expanded")).toBe("true");
+        // The safe answer has the focus.
+        expect(await page.evaluate("document.activeElement.id")).toBe("delete-no");
+        await checkEveryWidth(page, "link-delete-confirm");
+
+        await page.getByRole("button", { name: "Cancel" }).click();
+        await page.locator("#delete-confirm").waitFor({ state: "hidden" });
+        expect(await page.evaluate("document.activeElement.id")).toBe("delete-button");
+        await deleteButton.click();
+        await page.keyboard.press("Escape");
+        await page.locator("#delete-confirm").waitFor({ state: "hidden" });
+        expect(await linkStatus(link.short_url)).toBe(200);
+
+        await deleteButton.click();
+        await page.getByRole("button", { name: "Delete", exact: true }).click();
+        await page.locator("#link-deleted").waitFor();
+        expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe(`Link ${link.short_url} deleted`);
+        expect(await page.getByRole("link", { name: "Back to the home page" }).getAttribute("href")).toBe("/");
+        expect(await page.locator("#link-view").isHidden()).toBe(true);
+        await checkEveryWidth(page, "link-deleted");
+
+        expect(await linkStatus(link.short_url)).toBe(404);
+        expect(await savedCodes(page)).toEqual([]);
+        expect(unexpectedProblems(problems, [401])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "an unknown code, or one no link could have, says the short link does not exist",
+    async () => {
+      for (const path of ["/app/links/NoSuchLink", "/app/links/%3Cb%3Ebold%3C%2Fb%3E"]) {
+        const { page, context, problems } = await browser.open(stack.url + path);
+        try {
+          await page.getByRole("heading", { level: 1, name: "This short link does not exist" }).waitFor();
+          expect(await page.locator("#link-missing").isVisible()).toBe(true);
+          expect(await page.locator("#link-view").isHidden()).toBe(true);
+          expect(unexpectedProblems(problems, [404])).toEqual([]);
+        } finally {
+          await context.close();
+        }
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "an admin signed in with a session sees the visits and changes the link without its token",
+    async () => {
+      const link = await createLink("https://example.com/for-the-admin");
+      expect((await fetch(`${stack.url}/${link.short_url}/`, { redirect: "manual" })).status).toBe(302);
+      const { page, context, problems } = await browser.open(stack.url + "/");
+      try {
+        const signIn = await page.request.post(`${stack.url}/admin/session`, { data: stackAdmin });
+        expect(signIn.status()).toBe(200);
+
+        await page.goto(`${stack.url}/app/links/${link.short_url}`);
+        await page.locator('#chart svg g.bar[data-visits="1"]').waitFor();
+        expect(await page.locator("#access-note").innerText()).toBe(`You are signed in as the admin ${stackAdmin.username}.`);
+        expect(await page.locator("#access-panel").isHidden()).toBe(true);
+
+        // A change made with the session cookie carries its CSRF token.
+        await page.getByLabel("New destination").fill("https://example.com/moved-by-the-admin");
+        await page.getByRole("button", { name: "Save destination" }).click();
+        await page.locator("#edit-status", { hasText: "Saved" }).waitFor();
+        const redirect = await fetch(`${stack.url}/${link.short_url}/`, { redirect: "manual" });
+        expect(redirect.headers.get("location")).toBe("https://example.com/moved-by-the-admin");
+
+        expect(unexpectedProblems(problems)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+});
