@@ -118,7 +118,7 @@ describe("the geocoder playground in a real browser, offline", () => {
 
         await clickMapAt(page, paris.latitude, paris.longitude);
         await page.locator('#geocode-result [data-field="cache"]', { hasText: "L1" }).waitFor();
-        expect(await field(page, "cache").innerText()).toBe("from the Redis cache (level 1)\nX-Cache: L1");
+        expect(await field(page, "cache").innerText()).toBe("from the recent-answers cache (level 1)\nX-Cache: L1");
         expect(await field(page, "country").innerText()).toBe("France");
         expect(await page.locator("svg.world-map circle.pin").count()).toBe(1);
         expect(problems).toEqual([]);
@@ -377,8 +377,8 @@ describe("the geocoder playground in a real browser, offline", () => {
 
 describe("the geocoder's answers in words", () => {
   test.each([
-    ["L1", "from the Redis cache (level 1)"],
-    ["L2", "from the SQLite cache (level 2)"],
+    ["L1", "from the recent-answers cache (level 1)"],
+    ["L2", "from the long-term cache (level 2)"],
     ["MISS", "asked the provider"],
     [null, "not said"],
   ])("X-Cache %p is %p", (header, words) => {

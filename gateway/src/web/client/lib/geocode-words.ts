@@ -34,9 +34,9 @@ export const addressFields: ReadonlyArray<{ key: keyof Address; label: string }>
 export function cacheLevelWords(header: string | null): string {
   switch (header?.trim().toUpperCase()) {
     case "L1":
-      return "from the Redis cache (level 1)";
+      return "from the recent-answers cache (level 1)";
     case "L2":
-      return "from the SQLite cache (level 2)";
+      return "from the long-term cache (level 2)";
     case "MISS":
       return "asked the provider";
     default:
