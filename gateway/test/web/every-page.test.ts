@@ -8,7 +8,8 @@ const pages: { name: string; path: string; heading: RegExp; status: number; apiS
   { name: "home", path: "/", heading: /shorten/i, status: 200 },
   // The link page asks the API for the link, which answers 404.
   { name: "link-unknown", path: "/app/links/NoSuchLink", heading: /./, status: 200, apiStatuses: [404] },
-  { name: "admin-signed-out", path: "/app/admin", heading: /admin/i, status: 200 },
+  // The admin page asks who is signed in: nobody, 401.
+  { name: "admin-signed-out", path: "/app/admin", heading: /admin/i, status: 200, apiStatuses: [401] },
   { name: "geocoder", path: "/app/geocoder", heading: /geocoder/i, status: 200 },
   { name: "not-found-link", path: "/NoSuchLink/", heading: /short link does not exist/i, status: 404 },
   { name: "not-found-page", path: "/app/no-such-page", heading: /page not found/i, status: 404 },

@@ -1,1 +1,272 @@
-import "./lib/dom.ts";
+/**
+ * The admin page. Signed out: a sign-in form (POST /admin/session). Signed
+ * in: every link in a table with search, sort and pages, a sparkline per
+ * row, and edit and delete. The session is an HttpOnly cookie this script
+ * never sees; it keeps only the session's CSRF token, in memory, and asks
+ * for it again (GET /admin/session) each time the page loads.
+ */
+import { allVisits, dailyVisits, lastVisit, listLinks, pageSize, type LinkQuery, type LinkSort } from "./lib/admin-links.ts";
+import { queryFromUrl, rememberQuery } from "./lib/admin-query.ts";
+import { currentAdminSession, signIn, signOut, type AdminSession } from "./lib/admin-session.ts";
+import { showVisitSummary } from "./lib/admin-summary.ts";
+import { linkRow, type LinkRow, type RowHost } from "./lib/admin-table.ts";
+import { ApiError, type Credential } from "./lib/api.ts";
+import { byId, fill, show } from "./lib/dom.ts";
+import { plural } from "./lib/format.ts";
+
+const checking = byId("admin-checking");
+const failure = byId("admin-failure");
+
+const signInPanel = byId("sign-in");
+const signInForm = byId<HTMLFormElement>("sign-in-form");
+const usernameInput = byId<HTMLInputElement>("sign-in-username");
+const passwordInput = byId<HTMLInputElement>("sign-in-password");
+const signInStatus = byId("sign-in-status");
+const signInError = byId("sign-in-error");
+const signInButton = signInForm.querySelector("button")!;
+
+const adminView = byId("admin-view");
+const who = byId("admin-who");
+const usernameText = byId("admin-username");
+const signOutButton = byId<HTMLButtonElement>("sign-out");
+const signOutError = byId("sign-out-error");
+
+const summary = byId("visit-summary");
+const linksTitle = byId("links-title");
+const filters = byId<HTMLFormElement>("link-filters");
+const searchInput = byId<HTMLInputElement>("link-search");
+const sortSelect = byId<HTMLSelectElement>("link-sort");
+const linksStatus = byId("links-status");
+const linksError = byId("links-error");
+const table = byId("links-table");
+const tableWrap = table.parentElement!;
+const tableBody = byId("links-body");
+const empty = byId("links-empty");
+const previousButton = byId<HTMLButtonElement>("page-previous");
+const nextButton = byId<HTMLButtonElement>("page-next");
+const pageInfo = byId("page-info");
+
+const summaryDays = 30;
+const searchDelayMs = 300;
+
+let session: AdminSession | null = null;
+let query: LinkQuery = queryFromUrl(location.search);
+let loading: AbortController | null = null;
+
+function credential(): Credential {
+  if (!session) throw new ApiError(401, "unauthorized", "You are signed out.");
+  return { kind: "session", csrfToken: session.csrf_token };
+}
+
+/** A 401 while signed in means the session ended (expired, or signed out in another tab): back to the form. */
+function handled(error: unknown): boolean {
+  if (!(error instanceof ApiError && error.status === 401) || !session) return false;
+  showSignIn("Your session has ended. Sign in again to continue.");
+  usernameInput.focus();
+  return true;
+}
+
+const rowHost: RowHost = {
+  credential,
+  announce: (text) => {
+    linksStatus.textContent = text;
+  },
+  deleted: (code) => {
+    linksStatus.textContent = `Link ${code} deleted.`;
+    linksTitle.focus();
+    void loadLinks();
+  },
+  handled,
+};
+
+// Signed out and signed in
+
+function showSignIn(note = ""): void {
+  session = null;
+  loading?.abort();
+  fill(tableBody);
+  linksStatus.textContent = "";
+  signOutError.textContent = "";
+  signInStatus.textContent = note;
+  signInError.textContent = "";
+  show(adminView, false);
+  show(signInPanel, true);
+}
+
+function showAdmin(current: AdminSession): void {
+  session = current;
+  usernameText.textContent = current.username;
+  searchInput.value = query.q;
+  sortSelect.value = query.sort;
+  show(signInPanel, false);
+  show(adminView, true);
+  void loadLinks();
+  void loadSummary();
+}
+
+signInForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  signInError.textContent = "";
+  signInStatus.textContent = "";
+  const username = usernameInput.value.trim();
+  if (!username || !passwordInput.value) return refuseSignIn("Enter your username and password.");
+  signInButton.disabled = true;
+  try {
+    const current = await signIn(username, passwordInput.value);
+    passwordInput.value = "";
+    showAdmin(current);
+    who.focus();
+  } catch (error) {
+    refuseSignIn(signInProblem(error));
+  } finally {
+    signInButton.disabled = false;
+  }
+});
+
+function refuseSignIn(text: string): void {
+  signInError.textContent = text;
+  passwordInput.focus();
+  passwordInput.select();
+}
+
+function signInProblem(error: unknown): string {
+  if (!(error instanceof ApiError)) return "Signing in failed. Try again.";
+  if (error.status === 401) return "Wrong username or password.";
+  if (error.status === 400) return "Enter your username and password.";
+  // 429 carries the wait in plain words already; the rest say what went wrong.
+  return error.message;
+}
+
+signOutButton.addEventListener("click", async () => {
+  if (!session) return;
+  signOutError.textContent = "";
+  signOutButton.disabled = true;
+  try {
+    await signOut(session);
+  } catch (error) {
+    // 401: the session had already ended, which is what was asked for.
+    if (!(error instanceof ApiError && error.status === 401)) {
+      signOutError.textContent = error instanceof ApiError ? `Logging out failed: ${error.message}` : "Logging out failed. Try again.";
+      return;
+    }
+  } finally {
+    signOutButton.disabled = false;
+  }
+  showSignIn("You are logged out.");
+  usernameInput.focus();
+});
+
+// The table
+
+async function loadLinks(): Promise<void> {
+  loading?.abort();
+  const controller = new AbortController();
+  loading = controller;
+  rememberQuery(query);
+  table.setAttribute("aria-busy", "true");
+  try {
+    const list = await listLinks(query, controller.signal);
+    const pages = Math.max(1, Math.ceil(list.count / pageSize));
+    if (list.results.length === 0 && query.page > pages) {
+      // Past the last page (an old URL, or the last row of a page deleted): show the last one.
+      query = { ...query, page: pages };
+      return void loadLinks();
+    }
+    linksError.textContent = "";
+    const rows = list.results.map((record) => ({ record, row: linkRow(record, rowHost) }));
+    fill(tableBody, rows.map(({ row }) => row.element));
+    show(tableWrap, rows.length > 0);
+    show(empty, rows.length === 0);
+    pageInfo.textContent = `Page ${query.page} of ${pages} · ${plural(list.count, "link")}`;
+    previousButton.disabled = query.page <= 1;
+    nextButton.disabled = query.page >= pages;
+    keepFocusOnPager();
+    if (rows.length > 0) {
+      void drawSparklines(rows.map(({ row }) => row), rows.map(({ record }) => record.short_url), controller.signal);
+      for (const { record, row } of rows) if (record.last_accessed_at === undefined) void fillLastVisit(row, record.short_url, controller.signal);
+    }
+  } catch (error) {
+    if (controller.signal.aborted || handled(error)) return;
+    linksError.textContent = error instanceof ApiError ? `The links could not be loaded: ${error.message}` : "The links could not be loaded.";
+  } finally {
+    if (loading === controller) table.removeAttribute("aria-busy");
+  }
+}
+
+async function drawSparklines(rows: LinkRow[], codes: string[], signal: AbortSignal): Promise<void> {
+  try {
+    const days = await dailyVisits(codes, signal);
+    rows.forEach((row, i) => row.showDailyVisits(days.get(codes[i]!) ?? null));
+  } catch (error) {
+    if (signal.aborted || handled(error)) return;
+    for (const row of rows) row.showDailyVisits(null);
+  }
+}
+
+async function fillLastVisit(row: LinkRow, code: string, signal: AbortSignal): Promise<void> {
+  try {
+    row.showLastVisit(await lastVisit(code, signal));
+  } catch {
+    if (!signal.aborted) row.showLastVisit(null);
+  }
+}
+
+/** A pager button that just became disabled would drop the keyboard focus: hand it to the other one. */
+function keepFocusOnPager(): void {
+  const focused = document.activeElement;
+  if (focused === nextButton && nextButton.disabled && !previousButton.disabled) previousButton.focus();
+  if (focused === previousButton && previousButton.disabled && !nextButton.disabled) nextButton.focus();
+}
+
+async function loadSummary(): Promise<void> {
+  try {
+    const visits = await allVisits(new Date(Date.now() - summaryDays * 24 * 60 * 60 * 1000));
+    showVisitSummary(byId("visit-totals"), byId("top-links"), visits);
+    show(summary, true);
+  } catch (error) {
+    // The summary is a nicety: without it the table still does the job.
+    if (!handled(error)) show(summary, false);
+  }
+}
+
+function changeQuery(change: Partial<LinkQuery>): void {
+  linksStatus.textContent = "";
+  query = { ...query, ...change };
+  void loadLinks();
+}
+
+let searchTimer: ReturnType<typeof setTimeout> | undefined;
+
+function search(): void {
+  clearTimeout(searchTimer);
+  const q = searchInput.value.trim();
+  if (q !== query.q) changeQuery({ q, page: 1 });
+}
+
+searchInput.addEventListener("input", () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(search, searchDelayMs);
+});
+filters.addEventListener("submit", (event) => {
+  event.preventDefault();
+  search();
+});
+sortSelect.addEventListener("change", () => changeQuery({ sort: sortSelect.value as LinkSort, page: 1 }));
+previousButton.addEventListener("click", () => changeQuery({ page: Math.max(1, query.page - 1) }));
+nextButton.addEventListener("click", () => changeQuery({ page: query.page + 1 }));
+
+// Who is signed in, asked each time the page loads: the CSRF token lives only in this script's memory.
+
+async function start(): Promise<void> {
+  try {
+    const current = await currentAdminSession();
+    if (current) showAdmin(current);
+    else showSignIn();
+  } catch (error) {
+    failure.textContent = `Could not check whether you are signed in: ${error instanceof ApiError ? error.message : "the server did not answer."} Reload the page to try again.`;
+  } finally {
+    show(checking, false);
+  }
+}
+
+void start();

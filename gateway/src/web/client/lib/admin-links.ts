@@ -1,0 +1,84 @@
+/** The API calls of the admin page: every link, a page at a time, and what an admin may do to one. */
+import { api, type Credential } from "./api.ts";
+
+export interface LinkRecord {
+  short_url: string;
+  long_url: string;
+  link: string;
+  access_count: number;
+  created_at: string;
+  updated_at: string;
+  /** Absent from records that do not carry it: then the page asks the link's stats. */
+  last_accessed_at?: string | null;
+}
+
+export interface LinkList {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: LinkRecord[];
+}
+
+export const linkSorts = ["newest", "most_visited", "last_visited"] as const;
+export type LinkSort = (typeof linkSorts)[number];
+
+export interface LinkQuery {
+  q: string;
+  sort: LinkSort;
+  page: number;
+}
+
+export const pageSize = 20;
+
+/** How many days each row's sparkline covers. */
+export const sparklineDays = 14;
+
+const encode = encodeURIComponent;
+
+export function listLinks(query: LinkQuery, signal?: AbortSignal): Promise<LinkList> {
+  const params = new URLSearchParams({ sort: query.sort, page: String(query.page), page_size: String(pageSize) });
+  if (query.q) params.set("q", query.q);
+  return api<LinkList>(`/shorten/?${params}`, { signal });
+}
+
+/** Visits per day of each link, oldest day first: one call for the whole page of links. */
+export async function dailyVisits(codes: readonly string[], signal?: AbortSignal): Promise<Map<string, number[]>> {
+  const params = new URLSearchParams({ codes: codes.join(","), days: String(sparklineDays) });
+  const body = await api<{ links: Record<string, unknown> }>(`/admin/visits/daily/?${params}`, { signal });
+  const days = new Map<string, number[]>();
+  for (const code of codes) {
+    const counts = body.links?.[code];
+    if (Array.isArray(counts) && counts.every((n) => typeof n === "number" && Number.isFinite(n))) days.set(code, counts);
+  }
+  return days;
+}
+
+/** When a link was last visited, from its stats: for records that do not say. */
+export async function lastVisit(code: string, signal?: AbortSignal): Promise<string | null> {
+  const stats = await api<{ last_accessed_at: string | null }>(`/shorten/${encode(code)}/stats/`, { signal });
+  return stats.last_accessed_at;
+}
+
+export function changeDestination(code: string, longUrl: string, credential: Credential): Promise<LinkRecord> {
+  return api<LinkRecord>(`/shorten/${encode(code)}/`, { method: "PUT", body: { long_url: longUrl }, credential });
+}
+
+export function deleteLink(code: string, credential: Credential): Promise<void> {
+  return api<void>(`/shorten/${encode(code)}/`, { method: "DELETE", credential });
+}
+
+export interface VisitTotals {
+  visits: number;
+  humans: number;
+  bots: number;
+}
+
+export interface AllVisits {
+  totals: VisitTotals;
+  top: { links: { value: string; visits: number }[] };
+}
+
+/** Visits across every link since `from`, with the most visited links. */
+export function allVisits(from: Date, signal?: AbortSignal): Promise<AllVisits> {
+  return api<AllVisits>(`/admin/visits/?${new URLSearchParams({ from: from.toISOString() })}`, { signal });
+}

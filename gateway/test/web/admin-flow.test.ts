@@ -1,0 +1,254 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/shared/testing/offline-browser";
+import { waitFor } from "@linkgeo/shared/testing";
+import type { BrowserContext, Page } from "playwright-core";
+import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { launchWebBrowser, viewports, type WebBrowser } from "./support/web-browser.ts";
+import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts";
+
+interface CreatedLink {
+  short_url: string;
+  long_url: string;
+  manage_token: string;
+}
+
+/**
+ * The links the admin finds, made through the API as their owners would
+ * (oldest first). `someone-else` is deleted by the admin without ever having
+ * seen its manage token; `to-edit` gets a new destination.
+ */
+const seeds = [
+  { short_url: "docs-home", long_url: "https://docs.example.com/start", visits: 3 },
+  { short_url: "blog-post", long_url: "https://blog.example.org/2026/hello-world", visits: 1 },
+  { short_url: "hostile", long_url: `https://example.net/<img src=x onerror=alert(1)>?q="><script>alert(2)</script>`, visits: 0 },
+  { short_url: "to-edit", long_url: "https://old.example.com/landing", visits: 0 },
+  { short_url: "someone-else", long_url: "https://private.example.com/their/own/page", visits: 0 },
+];
+
+describe("the admin page in a real browser", () => {
+  let stack: WebStack;
+  let browser: WebBrowser;
+  let page: Page;
+  let context: BrowserContext;
+  let problems: string[];
+  const created = new Map<string, CreatedLink>();
+
+  const rows = () => page.locator("#links-body tr");
+  const row = (code: string) => page.locator(`#links-body tr[data-code="${code}"]`);
+  const codesShown = () => rows().evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-code")));
+  const pageInfo = (text: string) => page.locator("#page-info", { hasText: text }).waitFor();
+  const apiStatus = async (path: string, init: RequestInit = {}) => (await fetch(stack.url + path, init)).status;
+
+  beforeAll(async () => {
+    stack = await startWebStack();
+    browser = await launchWebBrowser();
+    for (const seed of seeds) {
+      const response = await fetch(`${stack.url}/shorten/`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ long_url: seed.long_url, short_url: seed.short_url }),
+      });
+      expect(response.status).toBe(201);
+      created.set(seed.short_url, (await response.json()) as CreatedLink);
+      for (let i = 0; i < seed.visits; i++) expect((await fetch(`${stack.url}/${seed.short_url}/`, { redirect: "manual" })).status).toBe(302);
+    }
+    // The shortener counts visits in batches: wait until every one is in.
+    for (const seed of seeds.filter((s) => s.visits > 0)) {
+      await waitFor(`${seed.short_url}'s ${seed.visits} visits to be counted`, async () => {
+        const stats = (await (await fetch(`${stack.url}/shorten/${seed.short_url}/stats/`)).json()) as { access_count: number };
+        return stats.access_count === seed.visits;
+      });
+    }
+    ({ page, context, problems } = await browser.open(`${stack.url}/app/admin`, "desktop"));
+  }, browserSetupTimeoutMs);
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.[Symbol.asyncDispose]();
+    await stack?.[Symbol.asyncDispose]();
+  });
+
+  test(
+    "signed out, it offers a sign-in form; a wrong password is refused in plain words",
+    async () => {
+      await page.getByRole("heading", { name: "Sign in" }).waitFor();
+      expect(await page.getByLabel("Username").getAttribute("autocomplete")).toBe("username");
+      expect(await page.getByLabel("Password").getAttribute("autocomplete")).toBe("current-password");
+      expect(await page.locator("#admin-view").isHidden()).toBe(true);
+      await checkEveryWidth(page, "admin-login");
+
+      await page.getByLabel("Username").fill(stackAdmin.username);
+      await page.getByLabel("Password").fill("not the password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("alert").filter({ hasText: "Wrong username or password." }).waitFor();
+      expect(await page.locator("#admin-view").isHidden()).toBe(true);
+      await checkEveryWidth(page, "admin-login-error");
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "signed in, every link is in the table with its count, dates and a 14-day sparkline; markup in a destination stays text",
+    async () => {
+      await page.getByLabel("Password").fill(stackAdmin.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
+      await pageInfo("Page 1 of 1 · 5 links");
+      // Newest first.
+      expect(await codesShown()).toEqual(seeds.map((seed) => seed.short_url).reverse());
+
+      await row("docs-home").getByRole("img", { name: "14 days: 3 visits" }).waitFor();
+      await row("blog-post").getByRole("img", { name: "14 days: 1 visit" }).waitFor();
+      await row("to-edit").getByRole("img", { name: "14 days: 0 visits" }).waitFor();
+      expect(await page.locator("svg.sparkline polyline").count()).toBe(5);
+      expect(await row("docs-home").locator("td.number").innerText()).toBe("3");
+      expect(await row("docs-home").getByRole("link", { name: "docs-home", exact: true }).getAttribute("href")).toBe("/app/links/docs-home");
+      expect(await row("docs-home").getByRole("link", { name: "Open docs-home" }).getAttribute("href")).toBe("/app/links/docs-home");
+      // Links never visited say so once their stats arrive.
+      await row("to-edit").locator("td", { hasText: "never" }).waitFor();
+
+      const hostile = created.get("hostile")!;
+      expect(await row("hostile").locator(".destination .truncate").innerText()).toBe(hostile.long_url);
+      expect(await row("hostile").locator(".destination .truncate").getAttribute("title")).toBe(hostile.long_url);
+      expect(await page.locator("#links-body img, #links-body script").count()).toBe(0);
+
+      // The summary across all links: 4 visits, docs-home first.
+      await page.getByRole("heading", { name: /Visits across all links/ }).waitFor();
+      expect(await page.locator("#visit-totals .stat").first().innerText()).toMatch(/Visits\s+4/);
+      expect(await page.locator("#top-links li").first().innerText()).toMatch(/docs-home\s+3 visits/);
+
+      await checkEveryWidth(page, "admin-table");
+      // On a phone each row is a card, its destination across the whole card.
+      await page.setViewportSize(viewports.phone);
+      const card = (await row("docs-home").boundingBox())!;
+      const destination = (await row("docs-home").locator("td.destination").boundingBox())!;
+      expect(card.width).toBeLessThan(viewports.phone.width);
+      expect(destination.width).toBeGreaterThan(card.width * 0.8);
+      await page.setViewportSize(viewports.desktop);
+      // Dark follows the system: the same contrast rules hold there.
+      await page.emulateMedia({ colorScheme: "dark" });
+      await checkEveryWidth(page, "admin-table-dark");
+      await page.emulateMedia({ colorScheme: "light" });
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "search narrows the table (typing or Enter), survives a reload through the URL, and says when nothing matches",
+    async () => {
+      await page.getByLabel("Search").fill("blog");
+      await pageInfo("Page 1 of 1 · 1 link");
+      expect(await codesShown()).toEqual(["blog-post"]);
+      expect(new URL(page.url()).search).toBe("?q=blog");
+
+      await page.reload();
+      await pageInfo("Page 1 of 1 · 1 link");
+      expect(await page.getByLabel("Search").inputValue()).toBe("blog");
+      expect(await codesShown()).toEqual(["blog-post"]);
+
+      await page.getByLabel("Search").fill("<b>nothing like this</b>");
+      await page.getByLabel("Search").press("Enter");
+      await page.getByText("No links match.").waitFor();
+      await pageInfo("Page 1 of 1 · 0 links");
+      expect(await rows().count()).toBe(0);
+      await checkEveryWidth(page, "admin-empty");
+
+      await page.getByLabel("Search").fill("");
+      await page.getByLabel("Search").press("Enter");
+      await pageInfo("Page 1 of 1 · 5 links");
+      expect(new URL(page.url()).search).toBe("");
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "sorting by most visited orders the links by their count, and the URL keeps it",
+    async () => {
+      await page.getByLabel("Sort by").selectOption({ label: "Most visited" });
+      await page.locator('#links-body tr:first-child[data-code="docs-home"]').waitFor();
+      // Ties (no visits) go to the newest link.
+      expect(await codesShown()).toEqual(["docs-home", "blog-post", "someone-else", "to-edit", "hostile"]);
+      expect(new URL(page.url()).searchParams.get("sort")).toBe("most_visited");
+
+      await page.reload();
+      await page.locator('#links-body tr:first-child[data-code="docs-home"]').waitFor();
+      expect(await page.getByLabel("Sort by").inputValue()).toBe("most_visited");
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "deleting another person's link asks first, in the row; cancelling keeps it, confirming removes it for good",
+    async () => {
+      const target = row("someone-else");
+      await target.getByRole("button", { name: "Delete someone-else" }).click();
+      const question = target.getByRole("group", { name: "Delete someone-else?" });
+      await question.waitFor();
+      await checkEveryWidth(page, "admin-delete-confirmation");
+
+      await question.getByRole("button", { name: "Cancel" }).click();
+      await question.waitFor({ state: "detached" });
+      expect(await apiStatus("/shorten/someone-else/")).toBe(200);
+
+      await target.getByRole("button", { name: "Delete someone-else" }).click();
+      await target.getByRole("button", { name: "Yes, delete" }).click();
+      await page.getByRole("status").filter({ hasText: "Link someone-else deleted." }).waitFor();
+      await pageInfo("Page 1 of 1 · 4 links");
+      expect(await target.count()).toBe(0);
+      expect(await apiStatus("/shorten/someone-else/")).toBe(404);
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "editing a destination happens in the row: a refused address is explained, a good one is saved",
+    async () => {
+      const target = row("to-edit");
+      await target.getByRole("button", { name: "Edit to-edit" }).click();
+      const field = target.getByLabel("New destination for to-edit");
+      expect(await field.inputValue()).toBe(created.get("to-edit")!.long_url);
+      await checkEveryWidth(page, "admin-edit-row");
+
+      await field.fill("javascript:alert(1)");
+      await target.getByRole("button", { name: "Save" }).click();
+      await target.getByRole("alert").filter({ hasText: "That destination cannot be used" }).waitFor();
+      expect(await apiStatus("/shorten/to-edit/")).toBe(200);
+
+      await field.fill("https://new.example.com/landing?from=admin");
+      await target.getByRole("button", { name: "Save" }).click();
+      await target.locator(".destination .truncate", { hasText: "https://new.example.com/landing?from=admin" }).waitFor();
+      await page.getByRole("status").filter({ hasText: "The destination of to-edit is now https://new.example.com/landing?from=admin." }).waitFor();
+      const record = (await (await fetch(`${stack.url}/shorten/to-edit/`)).json()) as { long_url: string };
+      expect(record.long_url).toBe("https://new.example.com/landing?from=admin");
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "logging out shows the form again, and the old cookie no longer works anywhere",
+    async () => {
+      const cookie = (await context.cookies(stack.url)).find((c) => c.name === "linkgeo_admin");
+      expect(cookie).toBeDefined();
+      expect(cookie!.httpOnly).toBe(true);
+      expect(cookie!.sameSite).toBe("Strict");
+      const header = { cookie: `${cookie!.name}=${cookie!.value}` };
+      expect(await apiStatus("/admin/session", { headers: header })).toBe(200);
+
+      await page.getByRole("button", { name: "Log out" }).click();
+      await page.getByRole("heading", { name: "Sign in" }).waitFor();
+      await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+      expect(await page.locator("#admin-view").isHidden()).toBe(true);
+      expect(await rows().count()).toBe(0);
+      await checkEveryWidth(page, "admin-logged-out");
+
+      expect(await apiStatus("/admin/session", { headers: header })).toBe(401);
+      expect(await apiStatus("/shorten/", { headers: header })).toBe(401);
+      await page.reload();
+      await page.getByRole("heading", { name: "Sign in" }).waitFor();
+
+      // Chromium logs the API's expected refusals (401 signed out, 400 for the bad destination) as console errors.
+      expect(unexpectedProblems(problems, [400, 401])).toEqual([]);
+    },
+    browserTestTimeoutMs,
+  );
+});
