@@ -281,7 +281,7 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       for (const query of ["", "?page=3&page_size=1&q=nothing-matches&sort=most_visited"]) {
         const response = await api.request("GET", `/shorten/${query}`, { headers: { authorization: `Bearer ${manage_token}` } });
         expect(response.status).toBe(200);
-        expect(await readJson(response)).toEqual({ count: 1, next: null, previous: null, results: [record] });
+        expect(await readJson(response)).toEqual({ count: 1, next: null, previous: null, results: [{ ...record, last_accessed_at: null }] });
       }
     });
 
@@ -333,6 +333,12 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
 
       const lastVisited = await readJson(await api.request("GET", `/shorten/?q=${tag}&sort=last_visited`, { headers: auth }));
       expect(codesOf(lastVisited)).toEqual([c.short_url, a.short_url, b.short_url]);
+      // Each listed record says when it was last followed, as its stats do.
+      for (const record of lastVisited.results as Array<{ short_url: string; last_accessed_at: string | null }>) {
+        const stats = await readJson(await api.request("GET", `/shorten/${record.short_url}/stats/`));
+        expect(record.last_accessed_at).toBe(stats.last_accessed_at);
+      }
+      expect(lastVisited.results[2].last_accessed_at).toBeNull();
       const newest = await readJson(await api.request("GET", `/shorten/?q=${tag}&sort=newest`, { headers: auth }));
       expect(codesOf(newest)).toEqual([c.short_url, b.short_url, a.short_url]);
     });

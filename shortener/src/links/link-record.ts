@@ -1,5 +1,5 @@
 import type { Link } from "./link.ts";
-import type { LinkRecord } from "./link-schemas.ts";
+import type { LinkRecord, ListedLink } from "./link-schemas.ts";
 
 /** The contract's record body; `origin` is where clients reach the gateway. */
 export function toRecord(link: Link, origin: string): LinkRecord {
@@ -11,4 +11,9 @@ export function toRecord(link: Link, origin: string): LinkRecord {
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
   };
+}
+
+/** The record as a listing shows it: with the last visit. */
+export function toListedRecord(link: Link, origin: string): ListedLink {
+  return { ...toRecord(link, origin), last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
 }

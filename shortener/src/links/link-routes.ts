@@ -5,7 +5,7 @@ import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import { parseLinkOrder } from "./link-order.ts";
-import { toRecord } from "./link-record.ts";
+import { toListedRecord, toRecord } from "./link-record.ts";
 import {
   CodeParams,
   CreateLinkBody,
@@ -63,7 +63,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
         const base = origin(request, server);
         // A manage token's listing is its own link: how a browser adds a link made elsewhere.
         if (credential.kind === "manage-token") {
-          return { count: 1, next: null, previous: null, results: [toRecord(await links.managedBy(credential.token), base)] };
+          return { count: 1, next: null, previous: null, results: [toListedRecord(await links.managedBy(credential.token), base)] };
         }
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
@@ -80,7 +80,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
           count: result.count,
           next: page * pageSize < result.count ? pageUrl(page + 1) : null,
           previous: page > 1 ? pageUrl(Math.min(page - 1, Math.max(1, Math.ceil(result.count / pageSize)))) : null,
-          results: result.links.map((link) => toRecord(link, base)),
+          results: result.links.map((link) => toListedRecord(link, base)),
         };
       },
       {

@@ -5,7 +5,7 @@
  * never sees; it keeps only the session's CSRF token, in memory, and asks
  * for it again (GET /admin/session) each time the page loads.
  */
-import { allVisits, dailyVisits, lastVisit, listLinks, pageSize, type LinkQuery, type LinkSort } from "./lib/admin-links.ts";
+import { allVisits, dailyVisits, listLinks, pageSize, type LinkQuery, type LinkSort } from "./lib/admin-links.ts";
 import { queryFromUrl, rememberQuery } from "./lib/admin-query.ts";
 import { currentAdminSession, signIn, signOut, type AdminSession } from "./lib/admin-session.ts";
 import { showVisitSummary } from "./lib/admin-summary.ts";
@@ -183,7 +183,6 @@ async function loadLinks(): Promise<void> {
     keepFocusOnPager();
     if (rows.length > 0) {
       void drawSparklines(rows.map(({ row }) => row), rows.map(({ record }) => record.short_url), controller.signal);
-      for (const { record, row } of rows) if (record.last_accessed_at === undefined) void fillLastVisit(row, record.short_url, controller.signal);
     }
   } catch (error) {
     if (controller.signal.aborted || handled(error)) return;
@@ -200,14 +199,6 @@ async function drawSparklines(rows: LinkRow[], codes: string[], signal: AbortSig
   } catch (error) {
     if (signal.aborted || handled(error)) return;
     for (const row of rows) row.showDailyVisits(null);
-  }
-}
-
-async function fillLastVisit(row: LinkRow, code: string, signal: AbortSignal): Promise<void> {
-  try {
-    row.showLastVisit(await lastVisit(code, signal));
-  } catch {
-    if (!signal.aborted) row.showLastVisit(null);
   }
 }
 

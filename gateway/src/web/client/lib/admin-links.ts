@@ -8,8 +8,7 @@ export interface LinkRecord {
   access_count: number;
   created_at: string;
   updated_at: string;
-  /** Absent from records that do not carry it: then the page asks the link's stats. */
-  last_accessed_at?: string | null;
+  last_accessed_at: string | null;
 }
 
 export interface LinkList {
@@ -51,12 +50,6 @@ export async function dailyVisits(codes: readonly string[], signal?: AbortSignal
     if (Array.isArray(counts) && counts.every((n) => typeof n === "number" && Number.isFinite(n))) days.set(code, counts);
   }
   return days;
-}
-
-/** When a link was last visited, from its stats: for records that do not say. */
-export async function lastVisit(code: string, signal?: AbortSignal): Promise<string | null> {
-  const stats = await api<{ last_accessed_at: string | null }>(`/shorten/${encode(code)}/stats/`, { signal });
-  return stats.last_accessed_at;
 }
 
 export function changeDestination(code: string, longUrl: string, credential: Credential): Promise<LinkRecord> {

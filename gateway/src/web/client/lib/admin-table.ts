@@ -23,7 +23,6 @@ export interface LinkRow {
   element: HTMLTableRowElement;
   /** Draws the sparkline once the page's daily counts arrive; null when they could not be had. */
   showDailyVisits(counts: readonly number[] | null): void;
-  showLastVisit(iso: string | null): void;
 }
 
 const hidden = (text: string) => h("span", { class: "visually-hidden" }, text);
@@ -140,8 +139,7 @@ export function linkRow(initial: LinkRecord, host: RowHost): LinkRow {
 
   showDestination();
   showActions();
-  if (record.last_accessed_at !== undefined) showLastVisit(record.last_accessed_at);
-  else fill(lastVisitCell, h("span", { class: "muted" }, "…"));
+  showLastVisit(record.last_accessed_at);
 
   const element = h(
     "tr",
@@ -158,7 +156,6 @@ export function linkRow(initial: LinkRecord, host: RowHost): LinkRow {
   return {
     element,
     showDailyVisits: (counts) => fill(sparklineCell, counts ? sparkline(counts) : h("span", { class: "muted" }, "—", hidden(" not available"))),
-    showLastVisit,
   };
 }
 
