@@ -19,34 +19,56 @@ export interface ErrorRendererOptions {
  * logged once with the request id and answered with a bare 500.
  */
 export function errorRenderer(options: ErrorRendererOptions) {
+  const respond = errorResponder(options);
+  return new Elysia({ name: "error-renderer" }).onError({ as: "global" }, ({ code, error, set, request }) =>
+    respond(error, { requestId: requestIdOf(request), kind: code, headers: set.headers as Record<string, string> }),
+  );
+}
+
+/** What the error renderer knows of a failed request besides the error itself. */
+export interface FailedRequest {
+  requestId: string;
+  /** Elysia's name for the failure ("VALIDATION", "PARSE", "NOT_FOUND", …); absent outside Elysia. */
+  kind?: string | number;
+  /** Headers already set for the answer (Retry-After, say). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * The renderer as a function, for a route that answers several requests in
+ * one (the shortener's redirect batch): each item's error becomes exactly the
+ * Response the plugin would have sent for it alone.
+ */
+export function errorResponder(options: ErrorRendererOptions) {
   const wrap = options.wrap ?? ((body: ErrorBody) => body);
 
-  const respond = (request: Request, status: number, body: ErrorBody, headers: Record<string, unknown>) =>
+  const respond = (failed: FailedRequest, status: number, body: ErrorBody, headers: Record<string, unknown> = {}) =>
     new Response(JSON.stringify(wrap(body)), {
       status,
-      headers: { ...(headers as Record<string, string>), "content-type": "application/json; charset=utf-8", "x-request-id": requestIdOf(request) },
+      headers: { ...(headers as Record<string, string>), "content-type": "application/json; charset=utf-8", "x-request-id": failed.requestId },
     });
 
-  return new Elysia({ name: "error-renderer" }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
+  return (thrown: unknown, failed: FailedRequest): Response => {
+    const { kind } = failed;
     // Elysia wraps whatever a body parser throws in a ParseError; ours are HttpErrors.
-    const unwrapped = code === "PARSE" && thrown.cause instanceof HttpError ? thrown.cause : thrown;
+    const unwrapped = kind === "PARSE" && thrown instanceof Error && thrown.cause instanceof HttpError ? thrown.cause : thrown;
     const error = unwrapped instanceof HttpError ? unwrapped : (options.translate?.(unwrapped) ?? unwrapped);
-    if (error !== unwrapped) options.log.warn("dependency failed", { request_id: requestIdOf(request), error: describeError(unwrapped) });
+    if (error !== unwrapped) options.log.warn("dependency failed", { request_id: failed.requestId, error: describeError(unwrapped) });
     if (error instanceof HttpError) {
-      return respond(request, error.status, errorBody(error.code, error.message, error.details), { ...set.headers, ...error.headers });
+      return respond(failed, error.status, errorBody(error.code, error.message, error.details), { ...failed.headers, ...error.headers });
     }
-    if (code === "VALIDATION" && error instanceof ValidationError) {
-      return respond(request, 400, errorBody("invalid_request", describeValidation(error)), set.headers);
+    if (kind === "VALIDATION" && error instanceof ValidationError) {
+      return respond(failed, 400, errorBody("invalid_request", describeValidation(error)), failed.headers);
     }
-    if (code === "PARSE") {
-      return respond(request, 400, errorBody("invalid_request", "request body could not be parsed"), set.headers);
+    if (kind === "PARSE") {
+      return respond(failed, 400, errorBody("invalid_request", "request body could not be parsed"), failed.headers);
     }
-    if (code === "NOT_FOUND") {
-      return respond(request, 404, errorBody("not_found", "no such resource"), set.headers);
+    if (kind === "NOT_FOUND") {
+      return respond(failed, 404, errorBody("not_found", "no such resource"), failed.headers);
     }
-    options.log.error("unhandled error", { request_id: requestIdOf(request), error: describeError(error) });
-    return respond(request, 500, errorBody("internal_error", "internal server error"), set.headers);
-  });
+    options.log.error("unhandled error", { request_id: failed.requestId, error: describeError(error) });
+    return respond(failed, 500, errorBody("internal_error", "internal server error"), failed.headers);
+  };
 }
 
 function describeValidation(error: ValidationError): string {
