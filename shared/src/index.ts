@@ -15,6 +15,7 @@ export * from "./net/ip-address.ts";
 export * from "./net/ip-range.ts";
 export * from "./net/special-addresses.ts";
 export * from "./read-body.ts";
+export * from "./redirect-batch.ts";
 export * from "./redis-client.ts";
 export * from "./redis-with-fallback.ts";
 export * from "./request-context.ts";

@@ -45,13 +45,27 @@ export function requestContext(options: { log: Logger; accessLog: boolean }) {
     })
     .onAfterResponse({ as: "global" }, ({ request, set, responseValue }) => {
       const startedAt = startTimes.get(request);
-      options.log.info("request", {
-        request_id: requestIdOf(request),
+      writeAccessLine(options.log, {
+        requestId: requestIdOf(request),
         method: request.method,
         path: pathOf(request),
         // A handler that returns a Response sets its status there, not in `set`.
         status: responseValue instanceof Response ? responseValue.status : set.status,
-        ms: startedAt === undefined ? undefined : Math.round((performance.now() - startedAt) * 10) / 10,
+        startedAt,
       });
     });
+}
+
+/** One access log line: the one shape, for a request answered alone or within the gateway's batch. */
+export function writeAccessLine(
+  log: Logger,
+  line: { requestId: string; method: string; path: string; status: number | string | undefined; startedAt: number | undefined },
+): void {
+  log.info("request", {
+    request_id: line.requestId,
+    method: line.method,
+    path: line.path,
+    status: line.status,
+    ms: line.startedAt === undefined ? undefined : Math.round((performance.now() - line.startedAt) * 10) / 10,
+  });
 }

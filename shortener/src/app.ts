@@ -15,7 +15,10 @@ import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
 import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
 import type { LinkStore } from "./links/link-store.ts";
-import { redirectRoutes, type RedirectStatus } from "./links/redirect-routes.ts";
+import type { RedirectStatus } from "./links/redirect-responder.ts";
+import { redirectBatchRoutes } from "./links/redirect-batch-routes.ts";
+import { redirectResponder } from "./links/redirect-responder.ts";
+import { redirectRoutes } from "./links/redirect-routes.ts";
 import { generateCode } from "./links/short-code.ts";
 import { storageUnavailable } from "./storage/storage-unavailable.ts";
 import { VisitReports } from "./visits/visit-reports.ts";
@@ -47,6 +50,8 @@ export interface ShortenerDeps {
   peerOf?: (request: Request, server: Server | null) => string | undefined;
   accepting?: () => boolean;
   generateCode?: () => string;
+  /** INTERNAL_SECRET: serve the gateway's redirect batches (POST /internal/redirects) to callers that send it. */
+  internalSecret?: string;
 }
 
 /** The shortener's HTTP app, built from dependencies made elsewhere (main.ts or a test). */
@@ -71,7 +76,9 @@ export function createApp(deps: ShortenerDeps) {
     ownHostsOf: (request, server) => ownHosts(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
   });
 
-  return serviceApp({
+  const redirectStatus = deps.redirectStatus ?? 302;
+  const respondToRedirect = redirectResponder(links, redirectStatus);
+  const app = serviceApp({
     log: deps.log,
     accessLog: deps.accessLog ?? false,
     errors: { translate: storageUnavailable },
@@ -87,7 +94,19 @@ export function createApp(deps: ShortenerDeps) {
     .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, secureCookies: deps.secureCookies ?? false }))
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest }))
     .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), credentials, clock: deps.clock }))
-    .use(redirectRoutes({ links, status: deps.redirectStatus ?? 302, seesVisitors: deps.visits.analysing, peerOf }));
+    .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, seesVisitors: deps.visits.analysing, peerOf }));
+  if (deps.internalSecret === undefined) return app;
+  return app.use(
+    redirectBatchRoutes({
+      respond: respondToRedirect,
+      secret: deps.internalSecret,
+      seesVisitors: deps.visits.analysing,
+      peerOf,
+      log: deps.log,
+      accessLog: deps.accessLog ?? false,
+      translate: storageUnavailable,
+    }),
+  );
 }
 
 export type ShortenerApp = ReturnType<typeof createApp>;

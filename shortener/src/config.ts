@@ -1,7 +1,7 @@
-import { defaultTrustedProxies, parseIpRangeList, parseRedisUrl, parseUrl, readConfig, type Env, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import { defaultTrustedProxies, parseInternalSecret, parseIpRangeList, parseRedisUrl, parseUrl, readConfig, type Env, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
 import { parseDomainList } from "./links/link-targets.ts";
 import { defaultDatabaseTimeoutMs } from "./storage/database-deadline.ts";
-import type { RedirectStatus } from "./links/redirect-routes.ts";
+import type { RedirectStatus } from "./links/redirect-responder.ts";
 import { defaultSqlitePath, parseDatabaseUrl, type DatabaseTarget } from "./storage/database-target.ts";
 
 export interface ShortenerConfig {
@@ -17,6 +17,8 @@ export interface ShortenerConfig {
   /** True when ELYSIA_SECRET_KEY was absent and a random key was made (development only). */
   secretKeyGenerated: boolean;
   publicBaseUrl: URL | undefined;
+  /** Shared with the gateway: lets it send redirects in batches (POST /internal/redirects). Absent: the route does not exist. */
+  internalSecret: string | undefined;
   redirectStatus: RedirectStatus;
   /** Refuse long URLs naming private addresses and private-network names. */
   blockPrivateTargets: boolean;
@@ -51,6 +53,7 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       secretKey: secret ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
       secretKeyGenerated: secret === undefined,
       publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
+      internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
       redirectStatus: Number(vars.oneOf("REDIRECT_STATUS", ["301", "302", "307", "308"], "302")) as RedirectStatus,
       blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
       blockedDomains: vars.parsed("BLOCKED_DOMAINS", parseDomainList) ?? [],

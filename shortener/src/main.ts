@@ -58,6 +58,7 @@ const app = createApp({
     ownAddresses: Object.values(networkInterfaces()).flatMap((addresses) => (addresses ?? []).map((a) => a.address)),
   },
   redirectStatus: config.redirectStatus,
+  internalSecret: config.internalSecret,
   accessLog: config.accessLog,
   readiness: { required: { database: () => database.ping() }, optional: redis ? { cache: () => cache.ping() } : {} },
   trustedProxies: config.trustedProxies,

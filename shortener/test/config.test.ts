@@ -108,3 +108,13 @@ describe("shortener configuration", () => {
     expect(config.secretKeyGenerated).toBe(false);
   });
 });
+
+describe("INTERNAL_SECRET", () => {
+  test("unset or blank: no batches of redirects; set: the secret, at least 32 characters, never echoed in a problem line", () => {
+    expect(readShortenerConfig({}).internalSecret).toBeUndefined();
+    expect(readShortenerConfig({ INTERNAL_SECRET: "" }).internalSecret).toBeUndefined();
+    expect(readShortenerConfig({ INTERNAL_SECRET: "s".repeat(32) }).internalSecret).toBe("s".repeat(32));
+    const problems = configProblems(readShortenerConfig, { INTERNAL_SECRET: "too-short-secret-x" });
+    expect(problems).toEqual(["INTERNAL_SECRET must be at least 32 characters"]);
+  });
+});

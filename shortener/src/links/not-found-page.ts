@@ -10,6 +10,7 @@ export function notFoundPage(code: string): Response {
   return new Response(html, { status: 404, headers: { "content-type": "text/html; charset=utf-8" } });
 }
 
-export function prefersHtml(request: Request): boolean {
-  return request.headers.get("accept")?.includes("text/html") ?? false;
+/** A browser (its Accept names HTML) gets the page; anything else the JSON error. */
+export function prefersHtml(accept: string | null): boolean {
+  return accept?.includes("text/html") ?? false;
 }

@@ -2,16 +2,14 @@ import { ErrorBody } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 
-import { LinkNotFound } from "./link-errors.ts";
-import type { LinkService } from "./link-service.ts";
-import { notFoundPage, prefersHtml } from "./not-found-page.ts";
-
-export type RedirectStatus = 301 | 302 | 307 | 308;
+import type { RedirectRequest, RedirectStatus } from "./redirect-responder.ts";
 
 const tags = ["redirects"];
 
 export interface RedirectRoutesDeps {
-  links: LinkService;
+  /** The one redirect answer (redirectResponder). */
+  respond: (request: RedirectRequest) => Promise<Response>;
+  /** For the API page: the status `respond` redirects with. */
   status: RedirectStatus;
   /** Analytics on: each counted visit comes with what its request said of its visitor. */
   seesVisitors: boolean;
@@ -20,30 +18,18 @@ export interface RedirectRoutesDeps {
 }
 
 /** `GET /<short_url>/` counts and redirects; `HEAD` answers alike without counting. */
-export function redirectRoutes({ links, status, seesVisitors, peerOf }: RedirectRoutesDeps) {
-  const redirect = (longUrl: string) =>
-    new Response(null, { status, headers: { location: longUrl, "cache-control": "private, max-age=0" } });
-
+export function redirectRoutes({ respond, status, seesVisitors, peerOf }: RedirectRoutesDeps) {
   // Elysia sends some HEAD requests to the GET handler (app.handle, and the
   // trailing-slash form on Bun's router), so both routes look at the method.
-  const answer = async ({ params, request, server }: { params: { short_url: string }; request: Request; server: Server | null }) => {
-    const code = params.short_url;
-    try {
-      if (request.method === "HEAD") return redirect(await links.peek(code));
-      // Taken as they are; classified once per distinct visitor when the batch is written.
-      const visitor = seesVisitors
-        ? {
-            peer: peerOf(request, server),
-            forwardedFor: request.headers.get("x-forwarded-for"),
-            userAgent: request.headers.get("user-agent"),
-            referer: request.headers.get("referer"),
-          }
+  const answer = ({ params, request, server }: { params: { short_url: string }; request: Request; server: Server | null }) => {
+    const counted = request.method !== "HEAD";
+    const headers = request.headers;
+    // Taken as they are; classified once per distinct visitor when the batch is written.
+    const visitor =
+      counted && seesVisitors
+        ? { peer: peerOf(request, server), forwardedFor: headers.get("x-forwarded-for"), userAgent: headers.get("user-agent"), referer: headers.get("referer") }
         : undefined;
-      return redirect(await links.visit(code, visitor));
-    } catch (error) {
-      if (error instanceof LinkNotFound && prefersHtml(request)) return notFoundPage(code);
-      throw error;
-    }
+    return respond({ code: params.short_url, counted, visitor, accept: headers.get("accept") });
   };
 
   return new Elysia()

@@ -23,6 +23,8 @@ export const reservedWords: ReadonlySet<string> = new Set([
   "api",
   // The gateway serves the web app under /app/.
   "app",
+  // The gateway's redirect batches arrive under /internal/ (never proxied from outside).
+  "internal",
   "favicon.ico",
   "robots.txt",
 ]);

@@ -1,0 +1,145 @@
+import { timingSafeEqual } from "node:crypto";
+import { InvalidRequest } from "./http-error.ts";
+import { pathOf } from "./request-target.ts";
+
+/**
+ * The internal batch of redirects between the gateway and the shortener.
+ *
+ * The gateway gathers the redirects (`GET /<code>`) that arrive in one turn
+ * of its event loop and sends them to one shortener replica as one request;
+ * the shortener counts them through its group commit and answers, item by
+ * item, the very response it would have sent to that request alone. One HTTP
+ * round trip then carries tens of redirects instead of one.
+ *
+ * Never reachable from outside: the gateway keeps the `internal` segment for
+ * itself (a 404, never proxied), and the shortener serves the path only when
+ * INTERNAL_SECRET is set, to callers that send it in `X-Internal-Secret`.
+ */
+export const redirectBatchPath = "/internal/redirects";
+export const internalSecretHeader = "x-internal-secret";
+/** The batch's Content-Type: the services' JSON parser leaves such a body to the batch route. */
+export const redirectBatchMediaType = "application/vnd.linkgeo.redirect-batch+json";
+
+/** Items per batch, at most: a bigger gathering leaves as several batches. */
+export const maxBatchItems = 100;
+/** Bytes of one batch's body, at most (the shortener's read limit for the route). */
+export const maxBatchBytes = 1024 * 1024;
+
+/** One redirect request, as much of it as its answer and its visit depend on. */
+export interface RedirectBatchItem {
+  /** The path segment, as the client sent it (the gateway batches only plain ones). */
+  code: string;
+  /** The client's path (`/<code>` or `/<code>/`), for the shortener's access log. */
+  path: string;
+  /** The gateway's id for the client request: the shortener logs it and echoes it. */
+  requestId: string;
+  /** The client's address as the gateway worked it out: what it sends as X-Forwarded-For. */
+  forwardedFor: string;
+  userAgent: string | null;
+  referer: string | null;
+  /** Decides between the JSON and the HTML not-found answer. */
+  accept: string | null;
+}
+
+/** What to send the client: exactly what the shortener would have sent. */
+export interface RedirectBatchAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as text; null when the response had none (a redirect). */
+  body: string | null;
+}
+
+/** A request to the batch route in the batch's media type (the route itself checks the secret). */
+export function isRedirectBatch(request: Request): boolean {
+  return request.headers.get("content-type") === redirectBatchMediaType && pathOf(request) === redirectBatchPath;
+}
+
+/** The request body of a batch, from items already encoded with `encodeBatchItem`. */
+export function batchBody(encodedItems: readonly string[]): string {
+  return `{"items":[${encodedItems.join(",")}]}`;
+}
+
+export function encodeBatchItem(item: RedirectBatchItem): string {
+  return JSON.stringify(item);
+}
+
+/**
+ * The items of a batch request body. The shortener's only reader of it: a
+ * caller with the secret is still held to the shape, so a broken gateway
+ * gets a 400, never a crash.
+ */
+export function parseBatchItems(text: string): RedirectBatchItem[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new InvalidRequest("request body is not valid JSON");
+  }
+  const items = isRecord(parsed) ? parsed.items : undefined;
+  if (!Array.isArray(items) || items.length === 0 || items.length > maxBatchItems) {
+    throw new InvalidRequest(`items must be an array of 1 to ${maxBatchItems} redirects`);
+  }
+  return items.map((item, index) => {
+    if (!isBatchItem(item)) throw new InvalidRequest(`items.${index} is not a redirect item`);
+    return item;
+  });
+}
+
+/**
+ * The answers of a batch, one per item in the same order, or undefined when
+ * the body is not that: an upstream's answer is checked like a client's.
+ */
+export function parseBatchAnswers(text: string, expected: number): RedirectBatchAnswer[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const answers = isRecord(parsed) ? parsed.answers : undefined;
+  if (!Array.isArray(answers) || answers.length !== expected || !answers.every(isBatchAnswer)) return undefined;
+  return answers;
+}
+
+export function answersBody(answers: readonly RedirectBatchAnswer[]): string {
+  return JSON.stringify({ answers });
+}
+
+/** INTERNAL_SECRET's rule, for both services' configs: long enough not to be guessed. */
+export function parseInternalSecret(raw: string): string {
+  if (raw.length < 32) throw new Error("must be at least 32 characters");
+  return raw;
+}
+
+/** Compares in constant time (over hashes, so the length leaks nothing either). */
+export function secretsMatch(offered: string | null, expected: string): boolean {
+  if (offered === null) return false;
+  const hash = (value: string) => new Bun.CryptoHasher("sha256").update(value).digest();
+  return timingSafeEqual(hash(offered), hash(expected));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const optionalString = (value: unknown) => value === null || typeof value === "string";
+
+function isBatchItem(value: unknown): value is RedirectBatchItem {
+  return (
+    isRecord(value) &&
+    typeof value.code === "string" &&
+    typeof value.path === "string" &&
+    typeof value.requestId === "string" &&
+    typeof value.forwardedFor === "string" &&
+    optionalString(value.userAgent) &&
+    optionalString(value.referer) &&
+    optionalString(value.accept)
+  );
+}
+
+function isBatchAnswer(value: unknown): value is RedirectBatchAnswer {
+  if (!isRecord(value) || !Number.isInteger(value.status) || !optionalString(value.body)) return false;
+  const status = value.status as number;
+  if (status < 200 || status > 599 || !isRecord(value.headers)) return false;
+  return Object.values(value.headers).every((header) => typeof header === "string");
+}

@@ -1,0 +1,35 @@
+import type { SeenVisitor } from "../visits/seen-visitor.ts";
+import { LinkNotFound } from "./link-errors.ts";
+import type { LinkService } from "./link-service.ts";
+import { notFoundPage, prefersHtml } from "./not-found-page.ts";
+
+export type RedirectStatus = 301 | 302 | 307 | 308;
+
+/** One request to follow a link, however it arrived (on its own, or in the gateway's batch). */
+export interface RedirectRequest {
+  code: string;
+  /** HEAD answers alike without counting. */
+  counted: boolean;
+  /** Analytics on: who followed it, as the request said. */
+  visitor: SeenVisitor | undefined;
+  accept: string | null;
+}
+
+/**
+ * The answer to a redirect: the status and Location a visitor is sent on
+ * with, or for an unknown link the HTML page a browser gets. Every other
+ * failure is thrown for the error renderer. The one owner of what a redirect
+ * answers, so a batched redirect and a lone one are the same bytes.
+ */
+export function redirectResponder(links: LinkService, status: RedirectStatus) {
+  const redirect = (longUrl: string) => new Response(null, { status, headers: { location: longUrl, "cache-control": "private, max-age=0" } });
+
+  return async (request: RedirectRequest): Promise<Response> => {
+    try {
+      return redirect(request.counted ? await links.visit(request.code, request.visitor) : await links.peek(request.code));
+    } catch (error) {
+      if (error instanceof LinkNotFound && prefersHtml(request.accept)) return notFoundPage(request.code);
+      throw error;
+    }
+  };
+}
