@@ -3,7 +3,9 @@ import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { RateRule } from "./config.ts";
 import { gatewayOwnSpec, mergedDocs, type ServiceName } from "./docs/index.ts";
+import { batchableRedirect } from "./proxy/batchable-redirect.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
+import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { takeLoginAttempt } from "./rate-limit/login-attempts.ts";
 import { rateLimit, type RateClass } from "./rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
@@ -28,6 +30,8 @@ export interface GatewayDeps {
   fetch?: typeof fetch;
   /** The web app's bundled, fingerprinted files (`buildWebAssets()`). */
   web: WebAssets;
+  /** Redirects to the shortener in batches (INTERNAL_SECRET set); absent: each is proxied on its own. */
+  redirectBatches?: RedirectBatcher;
 }
 
 /** The gateway: its own /health, /ready, /docs and web pages; everything the route table knows goes upstream. */
@@ -91,15 +95,20 @@ export function createApp(deps: GatewayDeps) {
         const body = await readBodyLimited(request, maxBodyBytes);
         if (target.limit === "login" && deps.rateLimits.loginPerUser) await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
         const client = clientOf(request, server);
-        const response = await proxyRequest(request, {
-          pool: deps.upstreams[target.upstream],
-          body,
-          clientAddress: client.address,
-          viaTrustedProxy: client.viaTrustedProxy,
-          requestId: requestIdOf(request),
-          timeoutMs: deps.upstreamTimeoutMs,
-          fetch: fetcher,
-        });
+        const requestId = requestIdOf(request);
+        const batched = target.limit === "redirect" && deps.redirectBatches ? batchableRedirect(request, requestUrl(request)!, { requestId, address: client.address }) : undefined;
+        // A shortener that does not take batches leaves the redirect to the proxy (undefined).
+        const response =
+          (batched && (await deps.redirectBatches!.redirect(batched))) ??
+          (await proxyRequest(request, {
+            pool: deps.upstreams[target.upstream],
+            body,
+            clientAddress: client.address,
+            viaTrustedProxy: client.viaTrustedProxy,
+            requestId,
+            timeoutMs: deps.upstreamTimeoutMs,
+            fetch: fetcher,
+          }));
         // A browser that followed a dead short link gets the web app's own page.
         if (target.limit === "redirect" && response.status === 404 && response.headers.get("content-type")?.startsWith("text/html")) {
           await response.body?.cancel();

@@ -1,4 +1,4 @@
-import { defaultTrustedProxies, parseIpRangeList, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import { defaultTrustedProxies, parseInternalSecret, parseIpRangeList, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
 
 /** A token bucket: `capacity` requests at once, refilled at `perSecond`. */
 export interface RateRule {
@@ -28,6 +28,8 @@ export interface GatewayConfig {
   };
   /** Addresses and CIDR ranges whose X-Forwarded-* headers are believed. */
   trustedProxies: IpRange[];
+  /** Shared with the shortener: redirects go to it in batches. Absent: each redirect is proxied on its own. */
+  internalSecret: string | undefined;
   production: boolean;
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -55,6 +57,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
         loginPerUser: rule(vars, "RATE_LIMIT_LOGIN_USER", { capacity: 10, perSecond: 30 / 3600 }),
       },
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
+      internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
       production,
       logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
       logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),

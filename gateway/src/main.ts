@@ -1,6 +1,7 @@
 import { clientOfRequest, createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { readGatewayConfig } from "./config.ts";
+import { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { MemoryTokenBuckets } from "./rate-limit/memory-token-buckets.ts";
 import { RedisTokenBuckets } from "./rate-limit/redis-token-buckets.ts";
 import { UpstreamPool } from "./upstreams/upstream-pool.ts";
@@ -20,6 +21,9 @@ const upstreams = { shortener: pool("shortener", config.shortenerUrls), geocoder
 await Promise.all([upstreams.shortener.start(), upstreams.geocoder.start()]);
 
 const web = await buildWebAssets();
+const redirectBatches = config.internalSecret
+  ? new RedirectBatcher({ pool: upstreams.shortener, secret: config.internalSecret, timeoutMs: config.upstreamTimeoutMs, log })
+  : undefined;
 
 let accepting = true;
 const app = createApp({
@@ -33,6 +37,7 @@ const app = createApp({
   clock,
   accepting: () => accepting,
   web,
+  redirectBatches,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
 
 log.info("listening", {
@@ -40,6 +45,7 @@ log.info("listening", {
   shortener: upstreams.shortener.replicas(),
   geocoder: upstreams.geocoder.replicas(),
   rate_limits: redis ? "redis" : "memory",
+  redirects: redirectBatches ? "batched" : "proxied one by one (INTERNAL_SECRET not set)",
 });
 
 onShutdownSignal(log, [

@@ -61,3 +61,13 @@ describe("gateway configuration", () => {
     expect(readGatewayConfig({ TRUSTED_PROXIES: "10.0.0.0/8, 2001:db8::/32, 192.0.2.1" }).trustedProxies).toHaveLength(3);
   });
 });
+
+describe("INTERNAL_SECRET", () => {
+  test("unset or blank: no batches of redirects; set: the secret, at least 32 characters, never echoed in a problem line", () => {
+    expect(readGatewayConfig({}).internalSecret).toBeUndefined();
+    expect(readGatewayConfig({ INTERNAL_SECRET: "" }).internalSecret).toBeUndefined();
+    expect(readGatewayConfig({ INTERNAL_SECRET: "s".repeat(32) }).internalSecret).toBe("s".repeat(32));
+    const problems = configProblems(readGatewayConfig, { INTERNAL_SECRET: "too-short-secret-x" });
+    expect(problems).toEqual(["INTERNAL_SECRET must be at least 32 characters"]);
+  });
+});

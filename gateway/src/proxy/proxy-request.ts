@@ -1,5 +1,6 @@
 import { describeError, InvalidRequest, requestUrl } from "@linkgeo/shared";
 import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
+import { connectionFailure } from "./connection-failure.ts";
 import { forwardedRequestHeaders } from "./forwarded-headers.ts";
 import { withoutHopByHop } from "./hop-by-hop.ts";
 import { UpstreamTimeout, UpstreamUnavailable } from "./upstream-errors.ts";
@@ -92,23 +93,6 @@ export function upstreamUrl(replica: string, target: URL): URL {
   url.search = target.search;
   if (url.origin !== origin) throw new InvalidRequest("the request target is not a path");
   return url;
-}
-
-/** Bun's codes for a connection that was never opened, so nothing was sent. */
-const neverConnected = new Set(["ECONNREFUSED", "ConnectionRefused", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
-
-/**
- * "refused": no connection, the request never reached the upstream.
- * "dropped": a connection was open, so the upstream may have received the
- * request (Bun reports a close before and after sending alike, ECONNRESET).
- * Undefined: not a network failure (a bug), rethrown as is.
- */
-function connectionFailure(error: unknown): "refused" | "dropped" | undefined {
-  // Bun's fetch rejects with a TypeError carrying a `code` for network failures.
-  const code = error instanceof Error && "code" in error ? String(error.code) : "";
-  if (neverConnected.has(code)) return "refused";
-  if (error instanceof TypeError || code !== "") return "dropped";
-  return undefined;
 }
 
 function relay(upstream: Response, requestId: string): Response {

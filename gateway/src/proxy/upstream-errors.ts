@@ -15,6 +15,11 @@ export class UpstreamUnavailable extends HttpError {
     return new UpstreamUnavailable(`the ${upstream} service is unavailable, try again shortly`);
   }
 
+  /** The upstream answered something that is not an answer (a batch's body out of shape). */
+  static badAnswer(upstream: string): UpstreamUnavailable {
+    return new UpstreamUnavailable(`the ${upstream} service sent an answer the gateway cannot use`);
+  }
+
   /** Replicas were tried and refused or dropped the connection. */
   static unreachable(upstream: string): UpstreamUnavailable {
     return new UpstreamUnavailable(`the ${upstream} service could not be reached, try again shortly`);

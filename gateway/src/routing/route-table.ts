@@ -10,8 +10,11 @@ const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
 const login: GatewayRoute = { upstream: "shortener", limit: "login" };
 const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
 
-/** Paths the gateway answers itself (`/docs/*` and the web app's `/app/*` included); never sent upstream. */
-export const ownSegments: ReadonlySet<string> = new Set(["docs", "health", "ready", "app"]);
+/**
+ * Paths the gateway answers itself (`/docs/*` and the web app's `/app/*` included); never sent upstream.
+ * `internal` is the services' own traffic (the redirect batch): from outside it is a 404.
+ */
+export const ownSegments: ReadonlySet<string> = new Set(["docs", "health", "ready", "app", "internal"]);
 
 /**
  * The gateway's routing rules. Every path works with and without its trailing

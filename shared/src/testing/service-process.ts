@@ -51,13 +51,17 @@ const quietBase: Record<string, string> = {
   ACCESS_LOG: "false",
 };
 
+/** What the gateway and the shortener share in every test deployment. */
+export const testInternalSecret = "test-internal-secret-at-least-32-characters";
+
 /** Per service, so a test's process starts without warnings it did not ask for. */
 const serviceBase: Record<ServiceName, Record<string, string>> = {
   // Without a key the shortener warns and makes a random one per process,
   // so replicas could not read each other's admin sessions.
-  shortener: { ELYSIA_SECRET_KEY: "test-secret-key-that-is-at-least-32-characters-long" },
+  shortener: { ELYSIA_SECRET_KEY: "test-secret-key-that-is-at-least-32-characters-long", INTERNAL_SECRET: testInternalSecret },
   geocoder: {},
-  gateway: {},
+  // Redirects go to the shortener in batches, as in a default deployment (`INTERNAL_SECRET: ""` turns it off).
+  gateway: { INTERNAL_SECRET: testInternalSecret },
 };
 
 /**

@@ -1,0 +1,28 @@
+import type { RedirectBatchItem } from "@linkgeo/shared";
+
+/** One plain path segment, with or without its trailing slash: a link's code as the batch carries it. */
+const plainCode = /^\/([A-Za-z0-9_-]{1,64})\/?$/;
+
+/**
+ * The batch item for a redirect the batch may carry, or undefined for one
+ * that goes by the per-request proxy: only a GET of one plain segment, with
+ * no body, is batched. HEAD, an escaped or dotted segment and anything else
+ * unusual take the proxy, whose answer is the shortener's own, byte for byte.
+ */
+export function batchableRedirect(request: Request, url: URL, client: { requestId: string; address: string }): RedirectBatchItem | undefined {
+  if (request.method !== "GET") return undefined;
+  const headers = request.headers;
+  if (headers.has("transfer-encoding") || (headers.get("content-length") ?? "0") !== "0") return undefined;
+  const code = plainCode.exec(url.pathname)?.[1];
+  if (code === undefined) return undefined;
+  return {
+    code,
+    path: url.pathname,
+    requestId: client.requestId,
+    // What the proxy would send as X-Forwarded-For: the client as the gateway worked it out.
+    forwardedFor: client.address,
+    userAgent: headers.get("user-agent"),
+    referer: headers.get("referer"),
+    accept: headers.get("accept"),
+  };
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { internalSecretHeader, redirectBatchMediaType, redirectBatchPath } from "@linkgeo/shared";
+import { createTestDatabase, readJson, runBounded, startService, testInternalSecret, testRedisUrl, uniqueRedisPrefix, waitFor, type ServiceProcess } from "@linkgeo/shared/testing";
+
+/**
+ * The gateway's redirect batches against the real shortener, as processes:
+ * what a client sees through a batching gateway is what it sees through one
+ * that proxies each redirect (INTERNAL_SECRET unset), and every redirect is
+ * counted once.
+ */
+const stack = new AsyncDisposableStack();
+let shortener: ServiceProcess;
+let batching: ServiceProcess;
+let proxying: ServiceProcess;
+
+beforeAll(async () => {
+  const database = await createTestDatabase("batching");
+  stack.defer(() => database.drop());
+  const accessLogged = { LOG_LEVEL: "info", LOG_FORMAT: "json", ACCESS_LOG: "true" };
+  shortener = stack.use(
+    await startService("shortener", { ...accessLogged, DATABASE_URL: database.url, REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: uniqueRedisPrefix("batching") }, { echo: false }),
+  );
+  const gatewayEnv = { SHORTENER_URL: shortener.url, GEOCODER_URL: shortener.url, RATE_LIMIT_CREATE: "off", RATE_LIMIT_API: "off" };
+  [batching, proxying] = await Promise.all([
+    startService("gateway", { ...gatewayEnv, ...accessLogged }, { name: "gateway-batching", echo: false }),
+    startService("gateway", { ...gatewayEnv, INTERNAL_SECRET: "", LOG_LEVEL: "info" }, { name: "gateway-proxying", echo: false }),
+  ]);
+  stack.use(batching);
+  stack.use(proxying);
+}, 60_000);
+
+afterAll(() => stack.disposeAsync());
+
+async function createLink(longUrl: string): Promise<string> {
+  const response = await fetch(`${batching.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ long_url: longUrl }) });
+  expect(response.status).toBe(201);
+  return (await readJson(response)).short_url;
+}
+
+async function accessCount(code: string): Promise<number> {
+  return (await readJson(await fetch(`${batching.url}/shorten/${code}/stats/`))).access_count;
+}
+
+/** What a client sees, less what differs between any two answers (the date). */
+async function seen(response: Response) {
+  const headers = Object.fromEntries(response.headers);
+  delete headers.date;
+  return { status: response.status, headers, body: await response.text() };
+}
+
+const browser = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+describe("redirects through a batching gateway", () => {
+  test("each answer is the one the proxying gateway gives, header for header, and the batching gateway logged that it batches", async () => {
+    const code = await createLink("https://example.com/batched?x=1");
+    const requests: Array<[string, Record<string, string>]> = [
+      [`/${code}/`, {}],
+      [`/${code}`, { "user-agent": "Mozilla/5.0 test", referer: "https://news.example/a" }],
+      [`/${code}/?utm_source=x`, {}],
+      ["/no-such-link/", {}],
+      ["/no-such-link/", browser],
+      ["/x", {}],
+      [`/${encodeURIComponent(code)}%41/`, {}],
+      ["/has.dot", {}],
+    ];
+    for (const [index, [path, headers]] of requests.entries()) {
+      const requestId = `batching-test-${index}`;
+      const init = { headers: { ...headers, "x-request-id": requestId }, redirect: "manual" as const };
+      const [viaBatch, viaProxy] = await Promise.all([fetch(`${batching.url}${path}`, init), fetch(`${proxying.url}${path}`, init)]);
+      expect({ path, ...(await seen(viaBatch)) }).toEqual({ path, ...(await seen(viaProxy)) });
+      expect(viaBatch.headers.get("x-request-id")).toBe(requestId);
+    }
+    // Two gateways, three counted GETs each.
+    expect(await accessCount(code)).toBe(6);
+    expect(batching.lines().some((line) => line.includes('"redirects":"batched"'))).toBe(true);
+    expect(proxying.output()).toContain("INTERNAL_SECRET not set");
+  });
+
+  test("concurrent redirects are answered and counted exactly, and the shortener logs each with its client's request id", async () => {
+    const codes = await Promise.all([1, 2, 3].map((n) => createLink(`https://example.com/concurrent/${n}`)));
+    const answers = await runBounded(300, 48, async (i) => {
+      const code = codes[i % codes.length]!;
+      const response = await fetch(`${batching.url}/${code}/`, { redirect: "manual" });
+      return { code, status: response.status, location: response.headers.get("location"), requestId: response.headers.get("x-request-id")! };
+    });
+    expect(answers.map((a) => `${a.status} ${a.location}`)).toEqual(answers.map((a) => `302 https://example.com/concurrent/${codes.indexOf(a.code) + 1}`));
+    expect(await Promise.all(codes.map(accessCount))).toEqual([100, 100, 100]);
+    // Some of them went together: fewer batch requests than redirects.
+    const shortenerLines = () => shortener.lines().filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+    const ids = new Set(answers.map((a) => a.requestId));
+    const itemLinesOf = () => shortenerLines().filter((entry) => entry.msg === "request" && ids.has(entry.request_id));
+    // Lines reach the test through a pipe: wait until all have been read.
+    await waitFor("an access line for every redirect", () => itemLinesOf().length >= answers.length, 10_000);
+    const itemLines = itemLinesOf();
+    expect(itemLines.map((entry) => `${entry.method} ${entry.status}`)).toEqual(answers.map(() => "GET 302"));
+    const batches = shortenerLines().filter((entry) => entry.msg === "request" && entry.path === redirectBatchPath).length;
+    console.log(`300 redirects at concurrency 48 went to the shortener in ${batches} batches`);
+    expect(batches).toBeLessThan(300);
+  });
+
+  test("the batch route cannot be reached through the gateway, secret or not; the shortener refuses it without the secret", async () => {
+    const code = await createLink("https://example.com/outsider");
+    const body = JSON.stringify({ items: [{ code, path: `/${code}/`, requestId: "x", forwardedFor: "203.0.113.1", userAgent: null, referer: null, accept: null }] });
+    for (const path of [redirectBatchPath, "/internal", "/internal/", `${redirectBatchPath}/`, "/INTERNAL/redirects"]) {
+      for (const method of ["POST", "GET"]) {
+        const response = await fetch(`${batching.url}${path}`, {
+          method,
+          headers: { "content-type": redirectBatchMediaType, [internalSecretHeader]: testInternalSecret },
+          body: method === "POST" ? body : undefined,
+        });
+        expect({ path, method, status: response.status }).toEqual({ path, method, status: 404 });
+      }
+    }
+    const direct = await fetch(`${shortener.url}${redirectBatchPath}`, { method: "POST", headers: { "content-type": redirectBatchMediaType }, body });
+    expect(direct.status).toBe(401);
+    expect(await accessCount(code)).toBe(0);
+  });
+});
