@@ -109,6 +109,8 @@ describe("bun run start", () => {
       // Each service's own log line, behind its padded name (no colour: the output is not a terminal).
       expect(script.lines.some((line) => line.startsWith(`${name.padEnd(9)} | `) && line.includes(`${name}  listening`))).toBe(true);
     }
+    // The gateway and the shortener were given one secret: redirects go in batches.
+    if (gatewayBuilt) expect(script.lines.some((line) => line.startsWith("gateway   | ") && line.includes("redirects=batched"))).toBe(true);
     expect(script.lines.every((line) => !line.includes("\x1b["))).toBe(true);
 
     script.proc.kill("SIGINT");
@@ -147,7 +149,11 @@ describe("start configuration", () => {
       ports: { shortener: 3001, geocoder: 3002, gateway: 8080 },
       services: ["shortener", "geocoder", "gateway"],
       colour: true,
+      internalSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
+    // A new one each run, unless the caller names one.
+    expect(readStartConfig({}, []).internalSecret).not.toBe(readStartConfig({}, []).internalSecret);
+    expect(readStartConfig({ INTERNAL_SECRET: "s".repeat(32) }, []).internalSecret).toBe("s".repeat(32));
     expect(defaultPorts).toEqual({ shortener: readShortenerConfig({}).port, geocoder: readGeocoderConfig({}).port, gateway: readGatewayConfig({}).port });
   });
 

@@ -9,11 +9,13 @@
  *   GATEWAY_PORT=9000 SHORTENER_PORT=9001 bun run start
  *
  * SHORTENER_PORT, GEOCODER_PORT and GATEWAY_PORT move the services (the
- * gateway is pointed at the other two); every other variable
+ * gateway is pointed at the other two). The gateway and the shortener share
+ * INTERNAL_SECRET, so redirects go in batches: the caller's, else a random
+ * one for this run. Every other variable
  * (NOMINATIM_USER_AGENT, DATABASE_URL, …) reaches the services unchanged.
  */
 import { join } from "node:path";
-import { readConfig, readConfigOrExit, type Env } from "@linkgeo/shared";
+import { parseInternalSecret, readConfig, readConfigOrExit, type Env } from "@linkgeo/shared";
 import { readGatewayConfig } from "../gateway/src/config.ts";
 import { readGeocoderConfig } from "../geocoder/src/config.ts";
 import { readShortenerConfig } from "../shortener/src/config.ts";
@@ -32,6 +34,8 @@ export interface StartConfig {
   ports: Record<ServiceName, number>;
   services: ServiceName[];
   colour: boolean;
+  /** The gateway's and the shortener's INTERNAL_SECRET. */
+  internalSecret: string;
 }
 
 export function readStartConfig(env: Env, args: string[]): StartConfig {
@@ -47,6 +51,7 @@ export function readStartConfig(env: Env, args: string[]): StartConfig {
       services: args.length === 0 ? [...serviceNames] : serviceNames.filter((name) => args.includes(name)),
       // https://no-color.org: present and not empty disables colour.
       colour: vars.raw("NO_COLOR") === undefined,
+      internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret) ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
     };
   });
 }
@@ -126,6 +131,7 @@ async function main(): Promise<void> {
 
 function serviceEnv(name: ServiceName, config: StartConfig): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(config.ports[name]) };
+  if (name !== "geocoder") env.INTERNAL_SECRET = config.internalSecret;
   if (name === "gateway") {
     env.SHORTENER_URL = `http://127.0.0.1:${config.ports.shortener}`;
     env.GEOCODER_URL = `http://127.0.0.1:${config.ports.geocoder}`;

@@ -147,6 +147,12 @@ describe("compose.yaml: the services and their variables", () => {
     expect(new Set(redis.map((entry) => entry.db)).size).toBe(redis.length);
   });
 
+  test("the gateway and the shortener share one INTERNAL_SECRET: redirects go in batches", () => {
+    const secrets = { gateway: readGatewayConfig(containerEnv("gateway")).internalSecret, shortener: readShortenerConfig(containerEnv("shortener")).internalSecret };
+    expect(secrets.gateway).toBeString();
+    expect(secrets.shortener).toBe(secrets.gateway!);
+  });
+
   test("the gateway reaches each upstream by its service name on that service's port", () => {
     const gateway = readGatewayConfig(containerEnv("gateway"));
     expect({ shortener: gateway.shortenerUrls, geocoder: gateway.geocoderUrls }).toEqual({
@@ -163,8 +169,8 @@ describe("compose.yaml: the .env file", () => {
     expect(Object.keys(envExample).sort()).toEqual(referenced);
   });
 
-  test("without the two secrets `docker compose up` stops and says where to set them; .env.example commits no value for them", () => {
-    expect([...new Set(interpolate(composeText, envExample).missing)].sort()).toEqual(["ELYSIA_SECRET_KEY", "POSTGRES_PASSWORD"]);
+  test("without the three secrets `docker compose up` stops and says where to set them; .env.example commits no value for them", () => {
+    expect([...new Set(interpolate(composeText, envExample).missing)].sort()).toEqual(["ELYSIA_SECRET_KEY", "INTERNAL_SECRET", "POSTGRES_PASSWORD"]);
     for (const match of composeText.matchAll(/\$\{[A-Z_]+:\?([^}]*)\}/g)) expect(match[1]).toContain(".env.example");
   });
 
