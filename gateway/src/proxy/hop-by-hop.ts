@@ -14,20 +14,31 @@ const hopByHop = new Set([
   "host",
 ]);
 
+/** Whether a header (lower-case name) is about one connection, given what that message's `Connection` names. */
+function isHopByHop(name: string, connection: string | null | undefined): boolean {
+  if (hopByHop.has(name) || name.startsWith("proxy-")) return true;
+  if (!connection) return false;
+  return connection.split(",").some((token) => token.trim().toLowerCase() === name);
+}
+
 /** A copy of `headers` without hop-by-hop ones, including those `Connection` names. */
 export function withoutHopByHop(headers: Headers): Headers {
-  const named = new Set(
-    (headers.get("connection") ?? "")
-      .split(",")
-      .map((token) => token.trim().toLowerCase())
-      .filter(Boolean),
-  );
+  const connection = headers.get("connection");
   const kept = new Headers();
   // Iterating a Headers object yields each Set-Cookie on its own, so several
   // cookies survive the copy instead of being joined with commas.
   for (const [name, value] of headers) {
-    if (hopByHop.has(name) || named.has(name) || name.startsWith("proxy-")) continue;
-    kept.append(name, value);
+    if (!isHopByHop(name, connection)) kept.append(name, value);
   }
+  return kept;
+}
+
+/** The same for headers as a plain record (one value each), names made lower-case. */
+export function recordWithoutHopByHop(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const lower: Record<string, string> = {};
+  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
+  const connection = lower.connection;
+  const kept: Record<string, string> = {};
+  for (const name in lower) if (!isHopByHop(name, connection)) kept[name] = lower[name]!;
   return kept;
 }

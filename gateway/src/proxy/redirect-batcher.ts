@@ -17,7 +17,7 @@ import {
 } from "@linkgeo/shared";
 import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
 import { connectionFailure } from "./connection-failure.ts";
-import { withoutHopByHop } from "./hop-by-hop.ts";
+import { recordWithoutHopByHop } from "./hop-by-hop.ts";
 import { UpstreamTimeout, UpstreamUnavailable } from "./upstream-errors.ts";
 
 export interface RedirectBatcherOptions {
@@ -117,10 +117,10 @@ export class RedirectBatcher {
   /** The Response for one client, as the proxy would relay the same answer; a header no Response may carry is a bad answer. */
   private answer(entry: Waiting, answer: RedirectBatchAnswer): void {
     try {
-      const headers = withoutHopByHop(new Headers(answer.headers));
+      const headers = recordWithoutHopByHop(answer.headers);
       // The gateway frames the body it sends; a length from upstream would describe other bytes.
-      headers.delete("content-length");
-      headers.set("x-request-id", entry.requestId);
+      delete headers["content-length"];
+      headers["x-request-id"] = entry.requestId;
       entry.resolve(new Response(answer.body, { status: answer.status, headers }));
     } catch {
       entry.reject(UpstreamUnavailable.badAnswer(this.options.pool.name));

@@ -13,16 +13,15 @@ import {
   writeAccessLine,
   type HttpError,
   type Logger,
-  type RedirectBatchAnswer,
   type RedirectBatchItem,
 } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
-import type { RedirectRequest } from "./redirect-responder.ts";
+import type { RedirectAnswer, RedirectRequest } from "./redirect-responder.ts";
 
 export interface RedirectBatchRoutesDeps {
   /** The one redirect answer (redirectResponder): a batched redirect is the same bytes as a lone one. */
-  respond: (request: RedirectRequest) => Promise<Response>;
+  respond: (request: RedirectRequest) => Promise<RedirectAnswer>;
   /** INTERNAL_SECRET: only a caller that sends it may use the route. */
   secret: string;
   /** Analytics on: each visit comes with what its request said of its visitor. */
@@ -47,14 +46,18 @@ export interface RedirectBatchRoutesDeps {
 export function redirectBatchRoutes(deps: RedirectBatchRoutesDeps) {
   const renderError = errorResponder({ log: deps.log, translate: deps.translate });
 
-  const answerItem = async (item: RedirectBatchItem, peer: string | undefined, startedAt: number): Promise<RedirectBatchAnswer> => {
+  const answerItem = async (item: RedirectBatchItem, peer: string | undefined, startedAt: number): Promise<RedirectAnswer> => {
     const visitor = deps.seesVisitors ? { peer, forwardedFor: item.forwardedFor, userAgent: item.userAgent, referer: item.referer } : undefined;
-    const response = await deps
-      .respond({ code: item.code, counted: true, visitor, accept: item.accept })
-      .catch((error: unknown) => renderError(error, { requestId: item.requestId }));
-    response.headers.set("x-request-id", item.requestId);
-    if (deps.accessLog) writeAccessLine(deps.log, { requestId: item.requestId, method: "GET", path: item.path, status: response.status, startedAt });
-    return { status: response.status, headers: Object.fromEntries(response.headers), body: response.body === null ? null : await response.text() };
+    let answer: RedirectAnswer;
+    try {
+      answer = await deps.respond({ code: item.code, counted: true, visitor, accept: item.accept });
+    } catch (error) {
+      const response = renderError(error, { requestId: item.requestId });
+      answer = { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+    }
+    answer.headers["x-request-id"] = item.requestId;
+    if (deps.accessLog) writeAccessLine(deps.log, { requestId: item.requestId, method: "GET", path: item.path, status: answer.status, startedAt });
+    return answer;
   };
 
   const refuseOutsiders = (request: Request) => {

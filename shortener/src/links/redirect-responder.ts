@@ -15,6 +15,17 @@ export interface RedirectRequest {
   accept: string | null;
 }
 
+/** What a redirect answers, before it is a Response: a batch sends it as is, without building one. */
+export interface RedirectAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+export function toResponse(answer: RedirectAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
 /**
  * The answer to a redirect: the status and Location a visitor is sent on
  * with, or for an unknown link the HTML page a browser gets. Every other
@@ -22,11 +33,10 @@ export interface RedirectRequest {
  * answers, so a batched redirect and a lone one are the same bytes.
  */
 export function redirectResponder(links: LinkService, status: RedirectStatus) {
-  const redirect = (longUrl: string) => new Response(null, { status, headers: { location: longUrl, "cache-control": "private, max-age=0" } });
-
-  return async (request: RedirectRequest): Promise<Response> => {
+  return async (request: RedirectRequest): Promise<RedirectAnswer> => {
     try {
-      return redirect(request.counted ? await links.visit(request.code, request.visitor) : await links.peek(request.code));
+      const longUrl = request.counted ? await links.visit(request.code, request.visitor) : await links.peek(request.code);
+      return { status, headers: { location: longUrl, "cache-control": "private, max-age=0" }, body: null };
     } catch (error) {
       if (error instanceof LinkNotFound && prefersHtml(request.accept)) return notFoundPage(request.code);
       throw error;

@@ -2,13 +2,13 @@ import { ErrorBody } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 
-import type { RedirectRequest, RedirectStatus } from "./redirect-responder.ts";
+import { toResponse, type RedirectAnswer, type RedirectRequest, type RedirectStatus } from "./redirect-responder.ts";
 
 const tags = ["redirects"];
 
 export interface RedirectRoutesDeps {
   /** The one redirect answer (redirectResponder). */
-  respond: (request: RedirectRequest) => Promise<Response>;
+  respond: (request: RedirectRequest) => Promise<RedirectAnswer>;
   /** For the API page: the status `respond` redirects with. */
   status: RedirectStatus;
   /** Analytics on: each counted visit comes with what its request said of its visitor. */
@@ -29,7 +29,7 @@ export function redirectRoutes({ respond, status, seesVisitors, peerOf }: Redire
       counted && seesVisitors
         ? { peer: peerOf(request, server), forwardedFor: headers.get("x-forwarded-for"), userAgent: headers.get("user-agent"), referer: headers.get("referer") }
         : undefined;
-    return respond({ code: params.short_url, counted, visitor, accept: headers.get("accept") });
+    return respond({ code: params.short_url, counted, visitor, accept: headers.get("accept") }).then(toResponse);
   };
 
   return new Elysia()
