@@ -1,51 +1,66 @@
 /**
- * Redirect throughput through the gateway: the real gateway (`bun run
- * src/main.ts`) in front of the real shortener (Postgres + Redis, every
- * redirect counted in the database before it answers), against a bare
- * Bun.serve that sends the same 302 and does nothing else. Both are measured
- * with wrk in the same run, on the same machine, so the ratio gateway/bare
- * says how much of Bun's raw speed a redirect keeps once it crosses the
- * gateway. For context the shortener is measured directly too, on the same
- * link (its row in the table, its ratio to bare, and gateway/shortener: what
- * the extra hop costs). It also checks, through the gateway, that the link's
- * access_count grew by exactly the number of redirects wrk received there.
+ * Redirect throughput through the gateway, against what an operator could
+ * put in its place. In one run, in alternating rounds, wrk measures:
  *
- *   bun run bench:gateway               # this benchmark only, 10 s per target
- *   BENCH_SECONDS=5 BENCH_ROUNDS=3 bun run bench:gateway
- *   bun run bench                       # every benchmark: bench/redirects.ts, bench/geocoder-l1.ts, then this one
+ * - bare: a Bun.serve that sends the same 302 and does nothing else (the
+ *   baseline every row is a ratio to);
+ * - gateway: the real gateway (`bun run src/main.ts`) in front of the real
+ *   shortener (Postgres + Redis, visit analytics on, every redirect counted
+ *   before it answers), sending redirects in batches (INTERNAL_SECRET set on
+ *   both, as compose and `bun run start` do);
+ * - gateway, per-request proxy: a second gateway without INTERNAL_SECRET, in
+ *   front of the same shortener: what the batches gain;
+ * - nginx: Debian's nginx as a reverse proxy in front of the same shortener
+ *   (one process serving, upstream keepalive 64, proxy_http_version 1.1; see
+ *   bench/support/nginx.ts). Without nginx installed the run says so and
+ *   measures the rest;
+ * - shortener: the same shortener without anything in front.
+ *
+ * It prints each as a ratio to bare, the gateway as a ratio to nginx, and the
+ * CPU µs per redirect of every process on each path (from /proc), and it
+ * checks through the gateway and through nginx that the link's access_count
+ * grew by exactly the redirects wrk received.
+ *
+ *   bun run bench:gateway                                 # 10 s per target, 64 connections, 1 round
+ *   BENCH_THREADS=2 BENCH_CONNECTIONS=32 BENCH_SECONDS=5 BENCH_ROUNDS=3 bun run bench:gateway
+ *
+ * The second line is the issue's setting (wrk -t2 -c32, 3 alternating rounds).
+ * Targets (reported, not enforced): gateway at least nginx's figure and at
+ * least 0.3 x bare; shortener direct at least 0.5 x bare.
  *
  * Knobs (environment, shared with the other benchmarks, see
  * bench/support/settings.ts): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2),
  * BENCH_CONNECTIONS (64), BENCH_THREADS (1), BENCH_ROUNDS (1; more rounds
- * alternate the order of bare, gateway and shortener and report the median),
- * BENCH_LOG_LEVEL (warn) and BENCH_ACCESS_LOG (false) for the gateway and
- * the shortener alike. TEST_POSTGRES_URL and TEST_REDIS_URL as for the tests;
- * the database is created for the run and dropped afterwards, and the
- * shortener and the gateway keep their Redis keys under prefixes of their own,
- * deleted afterwards.
+ * alternate the order and report the median), BENCH_LOG_LEVEL (warn) and
+ * BENCH_ACCESS_LOG (false) for the gateways and the shortener alike.
+ * TEST_POSTGRES_URL and TEST_REDIS_URL as for the tests; the database is
+ * created for the run and dropped afterwards, and the shortener and the
+ * gateways keep their Redis keys under prefixes of their own, deleted
+ * afterwards.
  *
- * The gateway runs with RATE_LIMIT_CREATE=off and RATE_LIMIT_API=off (the
- * link is created and its stats read through it) and redirects unlimited,
- * its default; GEOCODER_URL names the shortener, which is never asked for a
- * geocode but answers the gateway's readiness check. The gateway's own
- * variables are set here, never inherited from the caller's environment.
+ * The gateways run with RATE_LIMIT_CREATE=off and RATE_LIMIT_API=off (the
+ * link is created and its stats read through one) and redirects unlimited,
+ * their default; GEOCODER_URL names the shortener, which is never asked for a
+ * geocode but answers the gateways' readiness check. Their variables are
+ * set here, never inherited from the caller's environment.
  *
- * This is a report, not a test: it exits 0 whether or not the ratio reaches
- * the target, and 1 only on errors (including a count that lost redirects).
+ * This is a report, not a test: it exits 0 whether or not the targets are
+ * met, and 1 only on errors (including a count that lost redirects).
  */
 import { join } from "node:path";
 import { createTestDatabase, deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
 import { startBareServer } from "./support/bare.ts";
 import { spawnChild, waitForReady, type Child } from "./support/children.ts";
-import { compareWithBare, non2xx3xxTotal, reportComparison, type Target } from "./support/compare.ts";
+import { compareWithBare, non2xx3xxTotal, reportComparison, reportCpu, type Comparison, type Target } from "./support/compare.ts";
 import { BenchError, isInterrupted, onCleanup, runBench } from "./support/lifecycle.ts";
 import { countingRedirects, reportCounts } from "./support/redirect-count.ts";
-import { describeMachine } from "./support/report.ts";
+import { findNginx, startNginx } from "./support/nginx.ts";
+import { describeMachine, median } from "./support/report.ts";
 import { readSettings, type Settings } from "./support/settings.ts";
 import { createLink, longUrl, probeRedirect, redirectCacheControl, startShortener } from "./support/shortener.ts";
 import { requireWrk } from "./support/wrk.ts";
 
-const targetRatio = 0.3;
+const targets = { gatewayToBare: 0.3, gatewayToNginx: 1, shortenerToBare: 0.5 };
 const gatewayDir = join(import.meta.dir, "..", "gateway");
 
 // ---------------------------------------------------------------------------
@@ -54,13 +69,17 @@ const gatewayDir = join(import.meta.dir, "..", "gateway");
 // A rate limit, trusted proxy list or timeout in the caller's environment
 // would change what is measured (RATE_LIMIT_REDIRECT would limit the very
 // requests under test).
-const gatewayVariable = /^(PORT|HOST|NODE_ENV|SHORTENER_URL|GEOCODER_URL|UPSTREAM_|REDIS_URL|REDIS_KEY_PREFIX|RATE_LIMIT_|TRUSTED_PROXIES|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG)/;
+const gatewayVariable = /^(PORT|HOST|NODE_ENV|SHORTENER_URL|GEOCODER_URL|UPSTREAM_|REDIS_URL|REDIS_KEY_PREFIX|RATE_LIMIT_|TRUSTED_PROXIES|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG|INTERNAL_SECRET)/;
 
-async function startGateway(settings: Settings, options: { shortenerUrl: string; redisPrefix: string }): Promise<{ base: string; child: Child }> {
+/** `internalSecret` undefined: the gateway proxies each redirect on its own. */
+async function startGateway(
+  settings: Settings,
+  options: { name: string; shortenerUrl: string; redisPrefix: string; internalSecret: string | undefined },
+): Promise<{ base: string; child: Child }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !gatewayVariable.test(name)));
-  const child = spawnChild("gateway", [process.execPath, "run", "src/main.ts"], {
+  const child = spawnChild(options.name, [process.execPath, "run", "src/main.ts"], {
     cwd: gatewayDir,
     env: {
       ...inherited,
@@ -77,6 +96,7 @@ async function startGateway(settings: Settings, options: { shortenerUrl: string;
       LOG_LEVEL: settings.logLevel,
       LOG_FORMAT: "json",
       ACCESS_LOG: settings.accessLog,
+      ...(options.internalSecret === undefined ? {} : { INTERNAL_SECRET: options.internalSecret }),
     },
   });
   // "ready": both upstreams (here: the shortener twice) answer its /health.
@@ -102,47 +122,76 @@ async function main(): Promise<number> {
   const gatewayPrefix = uniqueRedisPrefix("bench-gateway");
   onCleanup(`delete Redis keys ${gatewayPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, gatewayPrefix));
 
-  const shortener = await startShortener(settings, database, shortenerPrefix);
-  const gateway = await startGateway(settings, { shortenerUrl: shortener.base, redisPrefix: gatewayPrefix });
+  // One per run, as `bun run start` makes one: the batching gateway and the shortener share it.
+  const internalSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  const shortener = await startShortener(settings, database, shortenerPrefix, { INTERNAL_SECRET: internalSecret });
+  const gateway = await startGateway(settings, { name: "gateway", shortenerUrl: shortener.base, redisPrefix: gatewayPrefix, internalSecret });
+  const proxying = await startGateway(settings, { name: "gateway (per-request proxy)", shortenerUrl: shortener.base, redisPrefix: gatewayPrefix, internalSecret: undefined });
+  const nginxBinary = findNginx();
+  const nginx = nginxBinary ? await startNginx(nginxBinary, new URL(shortener.base)) : undefined;
+
   // Created through the gateway, as a client would.
   const code = await createLink(gateway.base);
-  const gatewayUrl = `${gateway.base}/${code}/`;
-  const shortenerUrl = `${shortener.base}/${code}/`;
-  const { location } = await probeRedirect(gatewayUrl, longUrl);
-  await probeRedirect(shortenerUrl, location);
+  const { location } = await probeRedirect(`${gateway.base}/${code}/`, longUrl);
+  for (const base of [proxying.base, shortener.base, ...(nginx ? [nginx.base] : [])]) await probeRedirect(`${base}/${code}/`, location);
   const bareServer = await startBareServer({ status: 302, headers: { location, "cache-control": redirectCacheControl }, body: null });
 
   console.log(
     `wrk -t${settings.threads} -c${settings.connections} -d${settings.seconds}s --latency, ` +
       `${settings.warmupSeconds} s warm-up each, ${settings.rounds} round(s); ` +
-      `gateway and shortener LOG_LEVEL=${settings.logLevel} ACCESS_LOG=${settings.accessLog}, no rate limits; shortener on Postgres + Redis`,
+      `gateways and shortener LOG_LEVEL=${settings.logLevel} ACCESS_LOG=${settings.accessLog}, no rate limits; shortener on Postgres + Redis, analytics on`,
   );
   console.log(`  bare:      ${bareServer.url}`);
-  console.log(`  gateway:   ${gatewayUrl}  ->  ${location}  (via ${shortener.base})`);
-  console.log(`  shortener: ${shortenerUrl}  (direct, for context)`);
+  console.log(`  gateway:   ${gateway.base}/${code}/  ->  ${location}  (batches to ${shortener.base})`);
+  console.log(`  proxying:  ${proxying.base}/${code}/  (the same gateway without INTERNAL_SECRET)`);
+  console.log(`  nginx:     ${nginx ? `${nginx.base}/${code}/  (${nginxBinary})` : "not installed (sudo apt-get install nginx): measured without it"}`);
+  console.log(`  shortener: ${shortener.base}/${code}/  (direct)`);
   console.log(`  machine:   ${describeMachine()}\n`);
 
-  // The count is read through the gateway too, and only around the gateway's runs.
-  const counting = countingRedirects(gateway.base, code, settings.connections);
-  const bare: Target = { label: "bare", title: "bare Bun.serve", url: bareServer.url };
-  const subject: Target = { label: "gateway", title: "gateway -> shortener", url: gatewayUrl, measure: counting.measure };
-  const direct: Target = { label: "shortener", title: "shortener (direct)", url: shortenerUrl };
-  const linesBefore = { gateway: gateway.child.lineCount, shortener: shortener.child.lineCount };
-  const comparison = await compareWithBare(settings, bare, subject, [direct]);
-  const logged = { gateway: gateway.child.lineCount - linesBefore.gateway, shortener: shortener.child.lineCount - linesBefore.shortener };
-  reportComparison(comparison, bare, subject, targetRatio);
-  const countFailed = reportCounts(counting.checks, settings.connections, "counting through the gateway");
-  console.log(
-    `log during the run: ${logged.gateway === 0 && logged.shortener === 0 ? "nothing" : `gateway ${logged.gateway} line(s), shortener ${logged.shortener} line(s), see below`}`,
-  );
+  const shortenerProcess = { name: "shortener", pid: shortener.child.proc.pid };
+  // The count is read through the gateway, around the runs of each path that counts through a proxy.
+  const throughGateway = countingRedirects(gateway.base, code, settings.connections);
+  const throughNginx = countingRedirects(gateway.base, code, settings.connections);
+  const bare: Target = { label: "bare", title: "bare Bun.serve", url: bareServer.url, processes: [{ name: "bare", pid: bareServer.child.proc.pid }] };
+  const subject: Target = {
+    label: "gateway",
+    title: "gateway -> shortener (batches)",
+    url: `${gateway.base}/${code}/`,
+    measure: throughGateway.measure,
+    processes: [{ name: "gateway", pid: gateway.child.proc.pid }, shortenerProcess],
+  };
+  const perRequest: Target = {
+    label: "proxying",
+    title: "gateway -> shortener (per request)",
+    url: `${proxying.base}/${code}/`,
+    processes: [{ name: "gateway", pid: proxying.child.proc.pid }, shortenerProcess],
+  };
+  const nginxTarget: Target | undefined = nginx && {
+    label: "nginx",
+    title: "nginx -> shortener",
+    url: `${nginx.base}/${code}/`,
+    measure: throughNginx.measure,
+    processes: [{ name: "nginx", pid: nginx.child.proc.pid }, shortenerProcess],
+  };
+  const direct: Target = { label: "shortener", title: "shortener (direct)", url: `${shortener.base}/${code}/`, processes: [shortenerProcess] };
+  const children = [gateway.child, proxying.child, shortener.child];
+  const linesBefore = children.map((child) => child.lineCount);
+  const comparison = await compareWithBare(settings, bare, subject, [...(nginxTarget ? [nginxTarget] : []), perRequest, direct]);
+  const logged = children.map((child, i) => child.lineCount - linesBefore[i]!);
+
+  reportComparison(comparison, bare, subject, targets.gatewayToBare);
+  reportTargets(comparison, nginxTarget, direct);
+  reportCpu(comparison, { bare, subject });
+  console.log();
+  const countFailed = [
+    reportCounts(throughGateway.checks, settings.connections, "counting through the gateway"),
+    nginxTarget ? reportCounts(throughNginx.checks, settings.connections, "counting through nginx") : false,
+  ].some(Boolean);
+  console.log(`log during the run: ${logged.every((n) => n === 0) ? "nothing" : children.map((child, i) => `${child.name} ${logged[i]} line(s)`).join(", ")}`);
 
   let failed = false;
-  const showOutput = () => {
-    if (gateway.child.output()) console.error(`gateway output (last lines):\n${gateway.child.output()}`);
-    if (shortener.child.output()) console.error(`shortener output (last lines):\n${shortener.child.output()}`);
-  };
   if (countFailed) {
-    console.error("bench: the access count does not match the redirects served through the gateway");
+    console.error("bench: the access count does not match the redirects served");
     failed = true;
   }
   const non2xx = non2xx3xxTotal(comparison);
@@ -150,8 +199,22 @@ async function main(): Promise<number> {
     console.error(`bench: ${non2xx} answers were not 2xx/3xx; the numbers above are not redirect throughput`);
     failed = true;
   }
-  if (failed || logged.gateway > 0 || logged.shortener > 0) showOutput();
+  if (failed || logged.some((n) => n > 0)) {
+    for (const child of [...children, ...(nginx ? [nginx.child] : [])]) if (child.output()) console.error(`${child.name} output (last lines):\n${child.output()}`);
+  }
   return failed ? 1 : 0;
+}
+
+/** The issue's targets beyond gateway/bare: the gateway against nginx, the shortener against bare. */
+function reportTargets(comparison: Comparison, nginx: Target | undefined, direct: Target): void {
+  const rps = (runs: { rps: number }[]) => median(runs.map((run) => run.rps));
+  const of = (target: Target) => rps(comparison.context.find((entry) => entry.target === target)!.runs);
+  const verdict = (ratio: number, target: number) => `target: >= ${target}   ${ratio >= target ? "met" : "below"}`;
+  const gateway = rps(comparison.subject);
+  if (nginx) console.log(`ratio gateway/nginx: ${(gateway / of(nginx)).toFixed(3)}   ${verdict(gateway / of(nginx), targets.gatewayToNginx)}`);
+  else console.log("ratio gateway/nginx: not measured (nginx is not installed)");
+  const shortenerToBare = of(direct) / rps(comparison.bare);
+  console.log(`ratio shortener/bare: ${shortenerToBare.toFixed(3)}   ${verdict(shortenerToBare, targets.shortenerToBare)}`);
 }
 
 if (import.meta.main) await runBench(main);

@@ -1,3 +1,4 @@
+import { cpuMicros, cpuPerRequest, type MeasuredProcess } from "./process-cpu.ts";
 import { fmtInt, fmtMs, median, table } from "./report.ts";
 import type { Settings } from "./settings.ts";
 import { runWrk, socketErrorTotal, type WrkResult } from "./wrk.ts";
@@ -13,15 +14,22 @@ export interface Target {
   headers?: Record<string, string>;
   /** Wraps each measured run (not the warm-up), e.g. to read a counter before and after it. */
   measure?: (run: () => Promise<WrkResult>) => Promise<WrkResult>;
+  /** The processes on this target's path, whose CPU per request each measured run reports. */
+  processes?: MeasuredProcess[];
+}
+
+/** A measured run, with the CPU µs per request of each of its target's processes. */
+export interface MeasuredRun extends WrkResult {
+  cpu: { name: string; microsPerRequest: number }[];
 }
 
 export interface Comparison {
-  bare: WrkResult[];
-  subject: WrkResult[];
+  bare: MeasuredRun[];
+  subject: MeasuredRun[];
   /** The warm-up runs; none with BENCH_WARMUP_SECONDS=0. */
   warmup: { bare?: WrkResult; subject?: WrkResult };
   /** Targets measured alongside, for context only (not part of the ratio): their runs and warm-up. */
-  context: { target: Target; runs: WrkResult[]; warmup?: WrkResult }[];
+  context: { target: Target; runs: MeasuredRun[]; warmup?: WrkResult }[];
 }
 
 /**
@@ -40,7 +48,7 @@ export async function compareWithBare(settings: Settings, bare: Target, subject:
     console.log("done");
   }
 
-  const runs = new Map<Target, WrkResult[]>([
+  const runs = new Map<Target, MeasuredRun[]>([
     [bare, []],
     [subject, []],
     ...contextRuns.map((entry) => [entry.target, entry.runs] as const),
@@ -51,8 +59,12 @@ export async function compareWithBare(settings: Settings, bare: Target, subject:
     const order = round % 2 === 1 ? targets : [...targets].reverse();
     for (const target of order) {
       process.stdout.write(`round ${round}/${settings.rounds}: ${target.label}… `);
+      const processes = target.processes ?? [];
+      const before = processes.map((process) => cpuMicros(process.pid));
       const run = () => runWrk(settings, target.url, settings.seconds, target.headers);
-      const result = await (target.measure ? target.measure(run) : run());
+      const wrk = await (target.measure ? target.measure(run) : run());
+      const perRequest = cpuPerRequest(before, processes.map((process) => cpuMicros(process.pid)), wrk.requests);
+      const result: MeasuredRun = { ...wrk, cpu: processes.map((process, i) => ({ name: process.name, microsPerRequest: perRequest[i]! })) };
       runs.get(target)!.push(result);
       console.log(`${fmtInt(result.rps)} req/s`);
     }
@@ -99,6 +111,27 @@ export function reportComparison(comparison: Comparison, bare: Target, subject: 
     );
   }
   return ratio;
+}
+
+/**
+ * CPU µs per request of every process on each target's path (median of the
+ * rounds; from /proc, so whole clock ticks: read it over runs of seconds).
+ */
+export function reportCpu(comparison: Comparison, targets: { bare: Target; subject: Target }): void {
+  const rows = [["", "CPU µs per request, by process"]];
+  const entries = [
+    [targets.bare, comparison.bare],
+    [targets.subject, comparison.subject],
+    ...comparison.context.map((entry) => [entry.target, entry.runs] as const),
+  ] as const;
+  for (const [target, runs] of entries) {
+    const names = runs[0]?.cpu.map((entry) => entry.name) ?? [];
+    if (names.length === 0) continue;
+    const cells = names.map((name, i) => `${name} ${median(runs.map((run) => run.cpu[i]!.microsPerRequest)).toFixed(1)}`);
+    const total = names.length > 1 ? `   (sum ${median(runs.map((run) => run.cpu.reduce((sum, entry) => sum + entry.microsPerRequest, 0))).toFixed(1)})` : "";
+    rows.push([target.title, cells.join(", ") + total]);
+  }
+  if (rows.length > 1) console.log(`\n${table(rows)}`);
 }
 
 /** Answers that were not 2xx/3xx, in every measured run of every target. */

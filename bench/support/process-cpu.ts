@@ -1,0 +1,39 @@
+import { readFileSync } from "node:fs";
+import { BenchError } from "./lifecycle.ts";
+
+/** A process whose CPU a target's requests cost: the server itself, and what it calls. */
+export interface MeasuredProcess {
+  name: string;
+  pid: number;
+}
+
+/** Kernel clock ticks per second (`getconf CLK_TCK`); 100 on every Linux we run on. */
+const ticksPerSecond = (() => {
+  const answer = Bun.spawnSync(["getconf", "CLK_TCK"]);
+  const value = Number(answer.stdout.toString().trim());
+  return answer.success && value > 0 ? value : 100;
+})();
+
+/**
+ * CPU time (user + system, every thread) a process has used, in
+ * microseconds, from /proc/<pid>/stat: whole ticks, so read it around runs
+ * of seconds, not single requests.
+ */
+export function cpuMicros(pid: number): number {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    throw new BenchError(`cannot read /proc/${pid}/stat: CPU per request needs Linux's /proc`);
+  }
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after the name.
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks / ticksPerSecond) * 1_000_000;
+}
+
+/** CPU µs per request of each process, over a run that served `requests` (read with cpuMicros before and after). */
+export function cpuPerRequest(before: number[], after: number[], requests: number): number[] {
+  return before.map((start, i) => (requests > 0 ? (after[i]! - start) / requests : Number.NaN));
+}
