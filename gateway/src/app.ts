@@ -1,4 +1,4 @@
-import { errorRenderer, health, maxBodyBytes, readBodyLimited, requestContext, requestIdOf, requestTarget, requestUrl, RouteNotFound, type Client, type Logger } from "@linkgeo/shared";
+import { errorRenderer, health, httpMetrics, maxBodyBytes, readBodyLimited, requestContext, requestIdOf, requestTarget, requestUrl, RouteNotFound, type Client, type Logger, type MetricsRegistry } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { RateRule } from "./config.ts";
@@ -9,7 +9,7 @@ import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { takeLoginAttempt } from "./rate-limit/login-attempts.ts";
 import { rateLimit, type RateClass } from "./rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
-import { routeFor } from "./routing/route-table.ts";
+import { routeFor, type GatewayRoute } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
 import { notFoundPage } from "./web/pages/not-found-page.ts";
 import { renderPage } from "./web/page-shell.ts";
@@ -30,6 +30,8 @@ export interface GatewayDeps {
   fetch?: typeof fetch;
   /** The web app's bundled, fingerprinted files (`buildWebAssets()`). */
   web: WebAssets;
+  /** METRICS_PORT set: every request is recorded here. */
+  metrics?: MetricsRegistry;
   /** Redirects to the shortener in batches (INTERNAL_SECRET set); absent: each is proxied on its own. */
   redirectBatches?: RedirectBatcher;
 }
@@ -54,6 +56,8 @@ export function createApp(deps: GatewayDeps) {
   };
 
   return new Elysia()
+    // First, so the requests the next hooks refuse (400, 405, 429) are counted too.
+    .use(deps.metrics ? httpMetrics({ registry: deps.metrics, routeOf: (request, matched) => metricsRoute(route(request), matched) }) : new Elysia({ name: "no-metrics" }))
     .use(requestTarget())
     .use(requestContext({ log: deps.log, accessLog: deps.accessLog ?? false }))
     .use(errorRenderer({ log: deps.log }))
@@ -121,6 +125,16 @@ export function createApp(deps: GatewayDeps) {
     );
 }
 
+
+/**
+ * A request's route as a metrics label: for what goes upstream (the one
+ * catch-all route) the upstream and the rate-limit class
+ * ("shortener/redirect"); for the gateway's own pages their template.
+ */
+function metricsRoute(route: GatewayRoute | undefined, matched: string | undefined): string {
+  if (route) return `${route.upstream}/${route.limit}`;
+  return matched === undefined || matched === "/*" ? "unmatched" : matched;
+}
 
 /** `compute`, remembered for each request, so several hooks can ask without paying twice. */
 function oncePerRequest<A extends unknown[], T>(compute: (request: Request, ...rest: A) => T) {

@@ -1,4 +1,4 @@
-import { defaultTrustedProxies, parseInternalSecret, parseIpRangeList, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import { defaultTrustedProxies, parseInternalSecret, parseIpRangeList, parseMetricsPort, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
 
 /** A token bucket: `capacity` requests at once, refilled at `perSecond`. */
 export interface RateRule {
@@ -31,6 +31,8 @@ export interface GatewayConfig {
   /** Shared with the shortener: redirects go to it in batches. Absent: each redirect is proxied on its own. */
   internalSecret: string | undefined;
   production: boolean;
+  /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
+  metricsPort: number | undefined;
   logLevel: LogLevel;
   logFormat: LogFormat;
   accessLog: boolean;
@@ -59,6 +61,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
       production,
+      metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
       logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
       logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
       accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",

@@ -1,4 +1,4 @@
-import { clientOfRequest, createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { clientOfRequest, createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit, startServiceMetrics } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { readGatewayConfig } from "./config.ts";
 import { RedirectBatcher } from "./proxy/redirect-batcher.ts";
@@ -25,6 +25,7 @@ const redirectBatches = config.internalSecret
   ? new RedirectBatcher({ pool: upstreams.shortener, secret: config.internalSecret, timeoutMs: config.upstreamTimeoutMs, log })
   : undefined;
 
+const metrics = startServiceMetrics({ service: "gateway", port: config.metricsPort, hostname: config.hostname, log });
 let accepting = true;
 const app = createApp({
   upstreams,
@@ -38,6 +39,7 @@ const app = createApp({
   accepting: () => accepting,
   web,
   redirectBatches,
+  metrics: metrics.registry,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
 
 log.info("listening", {
@@ -49,6 +51,6 @@ log.info("listening", {
 });
 
 onShutdownSignal(log, [
-  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); } },
+  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); metrics.stop(); } },
   { name: "close upstreams and Redis", run: () => { upstreams.shortener.stop(); upstreams.geocoder.stop(); redis?.disconnect(); } },
 ]);

@@ -147,6 +147,16 @@ describe("compose.yaml: the services and their variables", () => {
     expect(new Set(redis.map((entry) => entry.db)).size).toBe(redis.length);
   });
 
+  test("each service records metrics on a port of its own, which compose does not publish", () => {
+    const ports = {
+      shortener: readShortenerConfig(containerEnv("shortener")).metricsPort,
+      geocoder: readGeocoderConfig(containerEnv("geocoder")).metricsPort,
+      gateway: readGatewayConfig(containerEnv("gateway")).metricsPort,
+    };
+    expect(ports).toEqual({ shortener: 9464, geocoder: 9464, gateway: 9464 });
+    expect(JSON.stringify(service("gateway").ports ?? [])).not.toContain("9464");
+  });
+
   test("the gateway and the shortener share one INTERNAL_SECRET: redirects go in batches", () => {
     const secrets = { gateway: readGatewayConfig(containerEnv("gateway")).internalSecret, shortener: readShortenerConfig(containerEnv("shortener")).internalSecret };
     expect(secrets.gateway).toBeString();

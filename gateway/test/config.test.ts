@@ -71,3 +71,13 @@ describe("INTERNAL_SECRET", () => {
     expect(problems).toEqual(["INTERNAL_SECRET must be at least 32 characters"]);
   });
 });
+
+describe("METRICS_PORT", () => {
+  test("unset: no metrics; set: the port of the metrics listener, 1 to 65535", () => {
+    expect(readGatewayConfig({}).metricsPort).toBeUndefined();
+    expect(readGatewayConfig({ METRICS_PORT: "9464" }).metricsPort).toBe(9464);
+    for (const raw of ["0", "65536", "9464x", "-1"]) {
+      expect(configProblems(readGatewayConfig, { METRICS_PORT: raw })).toEqual(["METRICS_PORT must be a whole number from 1 to 65535"]);
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { serviceApp, type ErrorBody, type Logger, type ReadinessCheck } from "@linkgeo/shared";
+import { serviceApp, type ErrorBody, type Logger, type ReadinessCheck, type MetricsRegistry } from "@linkgeo/shared";
 import { geocodeRoutes } from "./geocoding/geocode-routes.ts";
 import { ReverseGeocoder, type AnswerCache } from "./geocoding/reverse-geocoder.ts";
 import type { ProviderRegistry } from "./providers/provider-registry.ts";
@@ -13,6 +13,8 @@ export interface GeocoderDeps {
   accessLog?: boolean;
   readiness: { required: Record<string, ReadinessCheck>; optional?: Record<string, ReadinessCheck> };
   accepting?: () => boolean;
+  /** METRICS_PORT set: every request is recorded here. */
+  metrics?: MetricsRegistry;
 }
 
 /** The geocoder's errors travel in its envelope: {"success": false, "data": [], "error": {…}}. */
@@ -27,6 +29,7 @@ export function createApp(deps: GeocoderDeps) {
     docs: { title: "Geocoder API", description: "Reverse geocoding over Geoapify, HERE and Nominatim, with a two-level cache." },
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
+    metrics: deps.metrics,
   })
     .use(geocodeRoutes({ geocoder, registry: deps.registry }));
 }

@@ -1,4 +1,4 @@
-import { parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import { parseMetricsPort, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type LogFormat, type LogLevel } from "@linkgeo/shared";
 
 export interface KeyedProviderConfig {
   apiKey: string;
@@ -44,6 +44,8 @@ export interface GeocoderConfig {
   /** How long both cache levels keep a fallback answer (LOCAL standing in for failed network providers). */
   fallbackTtlSeconds: number;
   production: boolean;
+  /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
+  metricsPort: number | undefined;
   logLevel: LogLevel;
   logFormat: LogFormat;
   accessLog: boolean;
@@ -78,6 +80,7 @@ export function readGeocoderConfig(env: Env): GeocoderConfig {
       // At most a day: longer would outlive L1's own 24 hours, and a fallback never gets more than a real answer.
       fallbackTtlSeconds: vars.integer("GEOCODER_FALLBACK_TTL_SECONDS", 300, { min: 1, max: 86_400 }),
       production,
+      metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
       logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
       logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
       accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",

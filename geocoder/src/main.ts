@@ -1,4 +1,4 @@
-import { createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit, startServiceMetrics } from "@linkgeo/shared";
 import ky from "ky";
 import { createApp } from "./app.ts";
 import { FailSoftCacheLevel } from "./cache/fail-soft-cache-level.ts";
@@ -42,6 +42,7 @@ const registry = new ProviderRegistry(providers, config.defaultOrder);
 if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=false): /reverse-geocode will answer 503 no_providers");
 
 let accepting = true;
+const metrics = startServiceMetrics({ service: "geocoder", port: config.metricsPort, hostname: config.hostname, log });
 const app = createApp({
   registry,
   cache,
@@ -54,6 +55,7 @@ const app = createApp({
     optional: redis ? { l1: () => l1.ping() } : {},
   },
   accepting: () => accepting,
+  metrics: metrics.registry,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
 
 log.info("listening", {
@@ -64,6 +66,6 @@ log.info("listening", {
 });
 
 onShutdownSignal(log, [
-  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); } },
+  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); metrics.stop(); } },
   { name: "close the cache", run: async () => { redis?.disconnect(); l2Database.close(); } },
 ]);

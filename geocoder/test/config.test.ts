@@ -114,3 +114,13 @@ describe("geocoder configuration", () => {
     ]);
   });
 });
+
+describe("METRICS_PORT", () => {
+  test("unset: no metrics; set: the port of the metrics listener, 1 to 65535", () => {
+    expect(readGeocoderConfig({}).metricsPort).toBeUndefined();
+    expect(readGeocoderConfig({ METRICS_PORT: "9464" }).metricsPort).toBe(9464);
+    for (const raw of ["0", "65536", "9464x", "-1"]) {
+      expect(configProblems(readGeocoderConfig, { METRICS_PORT: raw })).toEqual(["METRICS_PORT must be a whole number from 1 to 65535"]);
+    }
+  });
+});

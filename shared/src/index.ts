@@ -9,6 +9,7 @@ export * from "./http-error.ts";
 export * from "./json-body.ts";
 export * from "./last-resort.ts";
 export * from "./logger.ts";
+export * from "./metrics/index.ts";
 export * from "./net/client-address.ts";
 export * from "./net/host-header.ts";
 export * from "./net/ip-address.ts";

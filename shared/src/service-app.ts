@@ -5,6 +5,8 @@ import { errorRenderer, type ErrorRendererOptions } from "./error-renderer.ts";
 import { health, type HealthOptions } from "./health.ts";
 import { jsonBody } from "./json-body.ts";
 import type { Logger } from "./logger.ts";
+import type { Registry } from "prom-client";
+import { httpMetrics } from "./metrics/http-metrics.ts";
 import { requestContext } from "./request-context.ts";
 import { requestTarget } from "./request-target.ts";
 
@@ -16,6 +18,8 @@ export interface ServiceAppOptions {
   docs: ServiceSpecInfo;
   readiness: Omit<HealthOptions, "accepting">;
   accepting: () => boolean;
+  /** METRICS_PORT set: requests are recorded here (served by serveMetrics on that port). */
+  metrics?: Registry;
 }
 
 /**
@@ -24,6 +28,8 @@ export interface ServiceAppOptions {
  */
 export function serviceApp(options: ServiceAppOptions) {
   const app = new Elysia()
+    // First, so the requests the next hooks refuse are counted too; registered only when wanted.
+    .use(options.metrics ? httpMetrics({ registry: options.metrics }) : new Elysia({ name: "no-metrics" }))
     .use(requestTarget())
     .use(requestContext({ log: options.log, accessLog: options.accessLog }))
     .use(errorRenderer({ log: options.log, ...options.errors }))

@@ -1,4 +1,4 @@
-import { clientOf, defaultTrustedProxies, parseIpRangeList, serviceApp, type IpRange, type Logger, type ReadinessCheck } from "@linkgeo/shared";
+import { clientOf, defaultTrustedProxies, parseIpRangeList, serviceApp, type IpRange, type Logger, type ReadinessCheck, type MetricsRegistry } from "@linkgeo/shared";
 import type { Server } from "elysia/universal";
 import { AdminLogin } from "./admins/admin-login.ts";
 import { adminRoutes } from "./admins/admin-routes.ts";
@@ -49,6 +49,8 @@ export interface ShortenerDeps {
   /** The socket's peer; default: what Bun says (tests without a socket name one). */
   peerOf?: (request: Request, server: Server | null) => string | undefined;
   accepting?: () => boolean;
+  /** METRICS_PORT set: every request is recorded here. */
+  metrics?: MetricsRegistry;
   generateCode?: () => string;
   /** INTERNAL_SECRET: serve the gateway's redirect batches (POST /internal/redirects) to callers that send it. */
   internalSecret?: string;
@@ -89,6 +91,7 @@ export function createApp(deps: ShortenerDeps) {
     },
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
+    metrics: deps.metrics,
   })
     .use(adminRoutes({ login: adminLogin, tokens: adminTokens }))
     .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, secureCookies: deps.secureCookies ?? false }))

@@ -1,4 +1,4 @@
-import { defaultTrustedProxies, parseInternalSecret, parseIpRangeList, parseRedisUrl, parseUrl, readConfig, type Env, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import { defaultTrustedProxies, parseInternalSecret, parseIpRangeList, parseMetricsPort, parseRedisUrl, parseUrl, readConfig, type Env, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
 import { parseDomainList } from "./links/link-targets.ts";
 import { defaultDatabaseTimeoutMs } from "./storage/database-deadline.ts";
 import type { RedirectStatus } from "./links/redirect-responder.ts";
@@ -31,6 +31,8 @@ export interface ShortenerConfig {
   /** Addresses and ranges whose X-Forwarded-* headers are believed (the gateway). */
   trustedProxies: IpRange[];
   production: boolean;
+  /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
+  metricsPort: number | undefined;
   logLevel: LogLevel;
   logFormat: LogFormat;
   accessLog: boolean;
@@ -61,6 +63,7 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       analyticsHourlyDays: vars.integer("ANALYTICS_HOURLY_DAYS", 90, { min: 2, max: 36_500 }),
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       production,
+      metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
       logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
       logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
       accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",

@@ -1,4 +1,4 @@
-import { createLogger, createRedisClient, describeError, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit } from "@linkgeo/shared";
+import { createLogger, createRedisClient, describeError, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit, startServiceMetrics } from "@linkgeo/shared";
 import { networkInterfaces } from "node:os";
 import { createApp } from "./app.ts";
 import { FailSoftLinkCache } from "./cache/fail-soft-link-cache.ts";
@@ -39,6 +39,7 @@ const visits = new VisitCounter(database.links, clock, {
 });
 let accepting = true;
 
+const metrics = startServiceMetrics({ service: "shortener", port: config.metricsPort, hostname: config.hostname, log });
 const app = createApp({
   links: database.links,
   admins: database.admins,
@@ -63,6 +64,7 @@ const app = createApp({
   readiness: { required: { database: () => database.ping() }, optional: redis ? { cache: () => cache.ping() } : {} },
   trustedProxies: config.trustedProxies,
   accepting: () => accepting,
+  metrics: metrics.registry,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
 
 const retention = startVisitRetention({ store: database.visits, hourlyDays: config.analyticsHourlyDays, clock, log });
@@ -70,7 +72,7 @@ const retention = startVisitRetention({ store: database.visits, hourlyDays: conf
 log.info("listening", { url: `http://${config.hostname}:${app.server?.port}`, cache: redis ? "redis" : "memory" });
 
 onShutdownSignal(log, [
-  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); } },
+  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); metrics.stop(); } },
   { name: "write pending visits", run: () => visits.drain() },
   { name: "stop folding visit hours", run: () => retention.stop() },
   { name: "close the cache", run: async () => { redis?.disconnect(); } },
