@@ -14,6 +14,8 @@
  *   (one process serving, upstream keepalive 64, proxy_http_version 1.1; see
  *   bench/support/nginx.ts). Without nginx installed the run says so and
  *   measures the rest;
+ * - gateway, metrics on: the batching gateway with METRICS_PORT set, in
+ *   front of the same shortener: what recording every request costs;
  * - shortener: the same shortener without anything in front.
  *
  * It prints each as a ratio to bare, the gateway as a ratio to nginx, and the
@@ -26,7 +28,8 @@
  *
  * The second line is the issue's setting (wrk -t2 -c32, 3 alternating rounds).
  * Targets (reported, not enforced): gateway at least nginx's figure and at
- * least 0.3 x bare; shortener direct at least 0.5 x bare.
+ * least 0.3 x bare; shortener direct at least 0.5 x bare; the gateway with
+ * metrics on at least 0.95 of it with them off.
  *
  * Knobs (environment, shared with the other benchmarks, see
  * bench/support/settings.ts): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2),
@@ -60,7 +63,7 @@ import { readSettings, type Settings } from "./support/settings.ts";
 import { createLink, longUrl, probeRedirect, redirectCacheControl, startShortener } from "./support/shortener.ts";
 import { requireWrk } from "./support/wrk.ts";
 
-const targets = { gatewayToBare: 0.3, gatewayToNginx: 1, shortenerToBare: 0.5 };
+const targets = { gatewayToBare: 0.3, gatewayToNginx: 1, shortenerToBare: 0.5, metricsOnToOff: 0.95 };
 const gatewayDir = join(import.meta.dir, "..", "gateway");
 
 // ---------------------------------------------------------------------------
@@ -74,7 +77,7 @@ const gatewayVariable = /^(PORT|HOST|NODE_ENV|SHORTENER_URL|GEOCODER_URL|UPSTREA
 /** `internalSecret` undefined: the gateway proxies each redirect on its own. */
 async function startGateway(
   settings: Settings,
-  options: { name: string; shortenerUrl: string; redisPrefix: string; internalSecret: string | undefined },
+  options: { name: string; shortenerUrl: string; redisPrefix: string; internalSecret: string | undefined; metricsPort?: number },
 ): Promise<{ base: string; child: Child }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -97,6 +100,7 @@ async function startGateway(
       LOG_FORMAT: "json",
       ACCESS_LOG: settings.accessLog,
       ...(options.internalSecret === undefined ? {} : { INTERNAL_SECRET: options.internalSecret }),
+      ...(options.metricsPort === undefined ? {} : { METRICS_PORT: String(options.metricsPort) }),
     },
   });
   // "ready": both upstreams (here: the shortener twice) answer its /health.
@@ -127,13 +131,20 @@ async function main(): Promise<number> {
   const shortener = await startShortener(settings, database, shortenerPrefix, { INTERNAL_SECRET: internalSecret });
   const gateway = await startGateway(settings, { name: "gateway", shortenerUrl: shortener.base, redisPrefix: gatewayPrefix, internalSecret });
   const proxying = await startGateway(settings, { name: "gateway (per-request proxy)", shortenerUrl: shortener.base, redisPrefix: gatewayPrefix, internalSecret: undefined });
+  const metered = await startGateway(settings, {
+    name: "gateway (metrics on)",
+    shortenerUrl: shortener.base,
+    redisPrefix: gatewayPrefix,
+    internalSecret,
+    metricsPort: await freePort(),
+  });
   const nginxBinary = findNginx();
   const nginx = nginxBinary ? await startNginx(nginxBinary, new URL(shortener.base)) : undefined;
 
   // Created through the gateway, as a client would.
   const code = await createLink(gateway.base);
   const { location } = await probeRedirect(`${gateway.base}/${code}/`, longUrl);
-  for (const base of [proxying.base, shortener.base, ...(nginx ? [nginx.base] : [])]) await probeRedirect(`${base}/${code}/`, location);
+  for (const base of [proxying.base, metered.base, shortener.base, ...(nginx ? [nginx.base] : [])]) await probeRedirect(`${base}/${code}/`, location);
   const bareServer = await startBareServer({ status: 302, headers: { location, "cache-control": redirectCacheControl }, body: null });
 
   console.log(
@@ -144,6 +155,7 @@ async function main(): Promise<number> {
   console.log(`  bare:      ${bareServer.url}`);
   console.log(`  gateway:   ${gateway.base}/${code}/  ->  ${location}  (batches to ${shortener.base})`);
   console.log(`  proxying:  ${proxying.base}/${code}/  (the same gateway without INTERNAL_SECRET)`);
+  console.log(`  metered:   ${metered.base}/${code}/  (the same gateway with METRICS_PORT set)`);
   console.log(`  nginx:     ${nginx ? `${nginx.base}/${code}/  (${nginxBinary})` : "not installed (sudo apt-get install nginx): measured without it"}`);
   console.log(`  shortener: ${shortener.base}/${code}/  (direct)`);
   console.log(`  machine:   ${describeMachine()}\n`);
@@ -166,6 +178,12 @@ async function main(): Promise<number> {
     url: `${proxying.base}/${code}/`,
     processes: [{ name: "gateway", pid: proxying.child.proc.pid }, shortenerProcess],
   };
+  const metricsOn: Target = {
+    label: "metrics-on",
+    title: "gateway -> shortener (batches, metrics on)",
+    url: `${metered.base}/${code}/`,
+    processes: [{ name: "gateway", pid: metered.child.proc.pid }, shortenerProcess],
+  };
   const nginxTarget: Target | undefined = nginx && {
     label: "nginx",
     title: "nginx -> shortener",
@@ -174,13 +192,13 @@ async function main(): Promise<number> {
     processes: [{ name: "nginx", pid: nginx.child.proc.pid }, shortenerProcess],
   };
   const direct: Target = { label: "shortener", title: "shortener (direct)", url: `${shortener.base}/${code}/`, processes: [shortenerProcess] };
-  const children = [gateway.child, proxying.child, shortener.child];
+  const children = [gateway.child, proxying.child, metered.child, shortener.child];
   const linesBefore = children.map((child) => child.lineCount);
-  const comparison = await compareWithBare(settings, bare, subject, [...(nginxTarget ? [nginxTarget] : []), perRequest, direct]);
+  const comparison = await compareWithBare(settings, bare, subject, [...(nginxTarget ? [nginxTarget] : []), perRequest, metricsOn, direct]);
   const logged = children.map((child, i) => child.lineCount - linesBefore[i]!);
 
   reportComparison(comparison, bare, subject, targets.gatewayToBare);
-  reportTargets(comparison, nginxTarget, direct);
+  reportTargets(comparison, nginxTarget, direct, metricsOn);
   reportCpu(comparison, { bare, subject });
   console.log();
   const countFailed = [
@@ -206,7 +224,7 @@ async function main(): Promise<number> {
 }
 
 /** The issue's targets beyond gateway/bare: the gateway against nginx, the shortener against bare. */
-function reportTargets(comparison: Comparison, nginx: Target | undefined, direct: Target): void {
+function reportTargets(comparison: Comparison, nginx: Target | undefined, direct: Target, metricsOn: Target): void {
   const rps = (runs: { rps: number }[]) => median(runs.map((run) => run.rps));
   const of = (target: Target) => rps(comparison.context.find((entry) => entry.target === target)!.runs);
   const verdict = (ratio: number, target: number) => `target: >= ${target}   ${ratio >= target ? "met" : "below"}`;
@@ -215,6 +233,8 @@ function reportTargets(comparison: Comparison, nginx: Target | undefined, direct
   else console.log("ratio gateway/nginx: not measured (nginx is not installed)");
   const shortenerToBare = of(direct) / rps(comparison.bare);
   console.log(`ratio shortener/bare: ${shortenerToBare.toFixed(3)}   ${verdict(shortenerToBare, targets.shortenerToBare)}`);
+  const metricsRatio = of(metricsOn) / gateway;
+  console.log(`ratio gateway metrics on/off: ${metricsRatio.toFixed(3)}   ${verdict(metricsRatio, targets.metricsOnToOff)}`);
 }
 
 if (import.meta.main) await runBench(main);

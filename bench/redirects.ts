@@ -5,6 +5,10 @@
  * same run, on the same machine, so the ratio shortener/bare says how much of
  * Bun's raw speed the shortener keeps. It also checks that the link's
  * access_count grew by exactly the number of redirects wrk received.
+ * Beside them, in the same rounds: the same shortener with ANALYTICS=off
+ * (what analytics cost, target on/off >= 0.9) and with METRICS_PORT set
+ * (what recording every request for Prometheus costs, target on/off >= 0.95),
+ * with the CPU µs per redirect of each process.
  *
  *   bun run bench:redirects             # this benchmark only, 10 s per target
  *   BENCH_SECONDS=5 bun run bench:redirects
@@ -20,20 +24,20 @@
  * This is a report, not a test: it exits 0 whether or not the ratio reaches
  * the target, and 1 only on errors (including a count that lost redirects).
  */
-import { createTestDatabase, deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
+import { createTestDatabase, deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
 import { startBareServer } from "./support/bare.ts";
-import { compareWithBare, non2xx3xxTotal, reportComparison, type Target } from "./support/compare.ts";
+import { compareWithBare, non2xx3xxTotal, reportComparison, reportCpu, type Target } from "./support/compare.ts";
 import { BenchError, isInterrupted, onCleanup, runBench } from "./support/lifecycle.ts";
 import { countingRedirects, reportCounts } from "./support/redirect-count.ts";
-import { describeMachine } from "./support/report.ts";
+import { describeMachine, median } from "./support/report.ts";
 import { readSettings } from "./support/settings.ts";
-import { median } from "./support/report.ts";
 import { createLink, longUrl, probeRedirect, redirectCacheControl, startShortener, visitorHeaders } from "./support/shortener.ts";
 import { requireWrk } from "./support/wrk.ts";
 
 const targetRatio = 0.5;
 /** Analytics may cost at most a tenth of the redirects (issue: on must stay at or above 0.9 of off). */
 const analyticsTargetRatio = 0.9;
+const metricsTargetRatio = 0.95;
 
 // ---------------------------------------------------------------------------
 // Main
@@ -57,6 +61,9 @@ async function main(): Promise<number> {
   // The same shortener with analytics off, measured in the same rounds: what analytics cost.
   const plain = await startShortener(settings, database, redisPrefix, { ANALYTICS: "off" });
   const plainUrl = `${plain.base}/${await createLink(plain.base)}/`;
+  // And with METRICS_PORT set: what recording every request for Prometheus costs.
+  const metered = await startShortener(settings, database, redisPrefix, { METRICS_PORT: String(await freePort()) });
+  const meteredUrl = `${metered.base}/${await createLink(metered.base)}/`;
   const { location } = await probeRedirect(shortenerUrl, longUrl);
   const bareServer = await startBareServer({ status: 302, headers: { location, "cache-control": redirectCacheControl }, body: null });
 
@@ -68,6 +75,7 @@ async function main(): Promise<number> {
   console.log(`  bare:      ${bareServer.url}`);
   console.log(`  shortener: ${shortenerUrl}  ->  ${location}`);
   console.log(`  shortener, analytics off: ${plainUrl}`);
+  console.log(`  shortener, metrics on:    ${meteredUrl}`);
   console.log(`  visitor:   ${JSON.stringify(visitorHeaders)}`);
   console.log(`  machine:   ${describeMachine()}\n`);
 
@@ -75,12 +83,24 @@ async function main(): Promise<number> {
   const bare: Target = { label: "bare", title: "bare Bun.serve", url: bareServer.url, headers: visitorHeaders };
   const subject: Target = { label: "shortener", title: "shortener", url: shortenerUrl, headers: visitorHeaders, measure: counting.measure };
   const analyticsOff: Target = { label: "analytics-off", title: "shortener, ANALYTICS=off", url: plainUrl, headers: visitorHeaders };
-  const comparison = await compareWithBare(settings, bare, subject, [analyticsOff]);
+  const metricsOn: Target = {
+    label: "metrics-on",
+    title: "shortener, METRICS_PORT set",
+    url: meteredUrl,
+    headers: visitorHeaders,
+    processes: [{ name: "shortener", pid: metered.child.proc.pid }],
+  };
+  subject.processes = [{ name: "shortener", pid: shortener.child.proc.pid }];
+  const comparison = await compareWithBare(settings, bare, subject, [analyticsOff, metricsOn]);
   reportComparison(comparison, bare, subject, targetRatio);
   const analyticsRatio = median(comparison.subject.map((r) => r.rps)) / median(comparison.context[0]!.runs.map((r) => r.rps));
   console.log(
     `ratio analytics on/off: ${analyticsRatio.toFixed(3)}   target: >= ${analyticsTargetRatio}   ${analyticsRatio >= analyticsTargetRatio ? "PASS" : "BELOW TARGET"}`,
   );
+  const metricsRatio = median(comparison.context[1]!.runs.map((r) => r.rps)) / median(comparison.subject.map((r) => r.rps));
+  console.log(`ratio metrics on/off: ${metricsRatio.toFixed(3)}   target: >= ${metricsTargetRatio}   ${metricsRatio >= metricsTargetRatio ? "PASS" : "BELOW TARGET"}`);
+  reportCpu(comparison, { bare, subject });
+  console.log();
   const countFailed = reportCounts(counting.checks, settings.connections);
 
   let failed = false;
