@@ -8,6 +8,7 @@ import { RedisLinkCache } from "./cache/redis-link-cache.ts";
 import { readShortenerConfig } from "./config.ts";
 import { openDatabase } from "./storage/open-database.ts";
 import { VisitCounter } from "./visits/visit-counter.ts";
+import { visitMetrics } from "./visits/visit-metrics.ts";
 import { loadIpCountries } from "./visits/load-ip-countries.ts";
 import { describeVisitorWith } from "./visits/describe-visitor.ts";
 import { VisitClassifier } from "./visits/visit-classifier.ts";
@@ -33,13 +34,14 @@ const cache: LinkCache = redis ? new RedisLinkCache(redis) : new MemoryLinkCache
 const visitClassifier = config.analytics ? classifierWithCountries() : undefined;
 
 const clock = () => new Date();
+const metrics = startServiceMetrics({ service: "shortener", port: config.metricsPort, hostname: config.hostname, log });
 const visits = new VisitCounter(database.links, clock, {
   timeoutMs: config.databaseTimeoutMs,
   describe: visitClassifier && describeVisitorWith(visitClassifier, config.trustedProxies),
+  observer: metrics.registry && visitMetrics(metrics.registry),
 });
 let accepting = true;
 
-const metrics = startServiceMetrics({ service: "shortener", port: config.metricsPort, hostname: config.hostname, log });
 const app = createApp({
   links: database.links,
   admins: database.admins,

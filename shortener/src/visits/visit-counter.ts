@@ -34,6 +34,16 @@ export interface VisitCounterOptions {
   now?: () => number;
   /** Analytics: who a visitor is. Absent (ANALYTICS=off): visits are only counted. */
   describe?: DescribeVisitor;
+  /** Told of every write: the metrics (METRICS_PORT). */
+  observer?: VisitCounterObserver;
+}
+
+/** What a VisitCounter reports of each write it made. */
+export interface VisitCounterObserver {
+  /** A batch was committed: `counted` visits of links that exist, `visits` in all, `seconds` for the write. */
+  written(batch: { visits: number; counted: number; seconds: number }): void;
+  /** A batch failed (timeout, database error): its `visits` were answered with an error and not counted. */
+  failed(batch: { visits: number; seconds: number }): void;
 }
 
 /**
@@ -63,6 +73,7 @@ export class VisitCounter {
   private readonly maxWaiting: number;
   private readonly now: () => number;
   private readonly describe: DescribeVisitor | undefined;
+  private readonly observer: VisitCounterObserver | undefined;
 
   constructor(
     private readonly store: Pick<LinkStore, "recordVisits">,
@@ -74,6 +85,7 @@ export class VisitCounter {
     this.maxWaiting = options.maxWaiting ?? 100_000;
     this.now = options.now ?? (() => performance.now());
     this.describe = options.describe;
+    this.observer = options.observer;
   }
 
   /** Whether visits should come with their visitor (analytics on). */
@@ -131,11 +143,18 @@ export class VisitCounter {
     while (this.pending.size > 0) {
       const batch = this.takeBatch();
       if (batch.size === 0) continue;
+      const startedAt = this.now();
+      let total = 0;
+      for (const entry of batch.values()) total += entry.count;
       try {
         const visits = new Map([...batch].map(([code, entry]) => [code, this.linkVisits(entry)]));
         const longUrls = await withDatabaseDeadline(this.timeoutMs, (deadline) => this.store.recordVisits(visits, this.clock(), deadline));
+        let counted = 0;
+        for (const [code, entry] of batch) if (longUrls.has(code)) counted += entry.count;
+        this.observer?.written({ visits: total, counted, seconds: (this.now() - startedAt) / 1000 });
         for (const [code, entry] of batch) this.settle(entry, (waiter) => waiter.resolve(longUrls.get(code) ?? null));
       } catch (error) {
+        this.observer?.failed({ visits: total, seconds: (this.now() - startedAt) / 1000 });
         // Nothing of this batch was committed (or, past the deadline, will be); its callers answer with an error.
         for (const entry of batch.values()) this.settle(entry, (waiter) => waiter.reject(error));
       }

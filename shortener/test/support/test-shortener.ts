@@ -7,7 +7,7 @@ import { MemoryLinkCache } from "../../src/cache/memory-link-cache.ts";
 import { openDatabase, type Database } from "../../src/storage/open-database.ts";
 import { describeVisitorWith } from "../../src/visits/describe-visitor.ts";
 import type { VisitClassifier } from "../../src/visits/visit-classifier.ts";
-import { VisitCounter } from "../../src/visits/visit-counter.ts";
+import { VisitCounter, type VisitCounterObserver } from "../../src/visits/visit-counter.ts";
 
 export const testSecretKey = "test-secret-key-that-is-long-enough-0123456789";
 const testTrustedProxies = parseIpRangeList(defaultTrustedProxies);
@@ -31,6 +31,8 @@ export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links
   database?: Database;
   /** The VisitCounter's deadline per write (DATABASE_TIMEOUT_MS). */
   databaseTimeoutMs?: number;
+  /** Told of every visit write (the metrics, when METRICS_PORT is set). */
+  visitObserver?: VisitCounterObserver;
 }
 
 /** The real app on a real database (SQLite in memory by default, or a fresh Postgres database). */
@@ -47,6 +49,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
   const visits = new VisitCounter(db.links, clock, {
     timeoutMs: options.databaseTimeoutMs,
     describe: options.visitClassifier && describeVisitorWith(options.visitClassifier, testTrustedProxies),
+    observer: options.visitObserver,
   });
   const app = createApp({
     log: silentLogger,
