@@ -1,5 +1,6 @@
-import { serviceApp, type ErrorBody, type Logger, type ReadinessCheck, type MetricsRegistry } from "@linkgeo/shared";
+import { serviceApp, type ErrorBody, type Logger, type MetricsRegistry, type ReadinessCheck } from "@linkgeo/shared";
 import { geocodeRoutes } from "./geocoding/geocode-routes.ts";
+import { geocoderMetrics } from "./geocoding/geocoder-metrics.ts";
 import { ReverseGeocoder, type AnswerCache } from "./geocoding/reverse-geocoder.ts";
 import type { ProviderRegistry } from "./providers/provider-registry.ts";
 
@@ -21,7 +22,10 @@ export interface GeocoderDeps {
 const envelope = (body: ErrorBody) => ({ success: false, data: [], error: body.error });
 
 export function createApp(deps: GeocoderDeps) {
-  const geocoder = new ReverseGeocoder(deps.registry, deps.cache, deps.clock, deps.log, { chainTimeoutMs: deps.chainTimeoutMs });
+  const geocoder = new ReverseGeocoder(deps.registry, deps.cache, deps.clock, deps.log, {
+    chainTimeoutMs: deps.chainTimeoutMs,
+    observer: deps.metrics && geocoderMetrics(deps.metrics),
+  });
   return serviceApp({
     log: deps.log,
     accessLog: deps.accessLog ?? false,

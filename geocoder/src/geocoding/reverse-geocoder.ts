@@ -3,7 +3,7 @@ import type { Address } from "../addresses/address.ts";
 import type { CachedAnswer } from "../cache/cached-answer.ts";
 import { cacheKey, defaultChain } from "../cache/cache-key.ts";
 import { SingleFlight } from "../cache/single-flight.ts";
-import { ProviderError } from "../providers/provider-error.ts";
+import { ProviderError, type ProviderFailure } from "../providers/provider-error.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { Provider } from "../providers/provider.ts";
 import type { ReverseQuery } from "../providers/reverse-query.ts";
@@ -40,6 +40,16 @@ export const reverseGeocoderDefaults = {
 
 export interface ReverseGeocoderOptions {
   chainTimeoutMs?: number;
+  /** Told of every answer and every provider call: the metrics (METRICS_PORT). */
+  observer?: GeocoderObserver;
+}
+
+/** What a ReverseGeocoder reports as it answers. */
+export interface GeocoderObserver {
+  /** A query was answered, from a cache level or by a provider ("MISS"). */
+  answered(cache: ReverseAnswer["cache"]): void;
+  /** One provider was asked: "ok" when it answered, else why not. */
+  providerCalled(provider: string, outcome: "ok" | ProviderFailure, seconds: number): void;
 }
 
 /**
@@ -55,6 +65,7 @@ export interface ReverseGeocoderOptions {
 export class ReverseGeocoder {
   private readonly inFlight = new SingleFlight<ReverseAnswer>();
   private readonly chainTimeoutMs: number;
+  private readonly observer: GeocoderObserver | undefined;
 
   constructor(
     private readonly registry: ProviderRegistry,
@@ -64,6 +75,7 @@ export class ReverseGeocoder {
     options: ReverseGeocoderOptions = {},
   ) {
     this.chainTimeoutMs = options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs;
+    this.observer = options.observer;
     if (!(Number.isFinite(this.chainTimeoutMs) && this.chainTimeoutMs > 0)) throw new RangeError(`chainTimeoutMs must be a positive number, got ${this.chainTimeoutMs}`);
   }
 
@@ -73,7 +85,9 @@ export class ReverseGeocoder {
     if (platform !== undefined && !this.registry.find(platform)) throw UnknownPlatform.named(platform, this.registry.names());
     if (platform === undefined && this.registry.isEmpty()) throw NoProviders.configured();
     const key = cacheKey({ platform: platform ?? defaultChain, ...query });
-    return (await this.fromCache(key)) ?? this.inFlight.run(key, () => this.answerMiss(this.chainFor(platform), query, key));
+    const answer = (await this.fromCache(key)) ?? (await this.inFlight.run(key, () => this.answerMiss(this.chainFor(platform), query, key)));
+    this.observer?.answered(answer.cache);
+    return answer;
   }
 
   private async fromCache(key: string): Promise<ReverseAnswer | undefined> {
@@ -120,12 +134,16 @@ export class ReverseGeocoder {
         networkMissed = true;
         continue;
       }
+      const startedAt = performance.now();
       try {
         // Each network provider gets at most the time left; an offline one needs no deadline.
         const addresses = await provider.reverse(query, provider.offline ? undefined : deadline.signal);
+        this.observer?.providerCalled(provider.name, "ok", (performance.now() - startedAt) / 1000);
         return { addresses, provider: provider.name, fallback: provider.offline && networkMissed };
       } catch (error) {
-        failures.push(this.failureFrom(provider, error, deadline));
+        const failure = this.failureFrom(provider, error, deadline);
+        this.observer?.providerCalled(provider.name, failure.failure, (performance.now() - startedAt) / 1000);
+        failures.push(failure);
         if (!provider.offline) networkMissed = true;
       }
     }

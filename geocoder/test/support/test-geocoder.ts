@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { silentLogger, type Logger } from "@linkgeo/shared";
+import { silentLogger, type Logger, type MetricsRegistry } from "@linkgeo/shared";
 import Redis from "ioredis";
 import ky from "ky";
 import { createApp } from "../../src/app.ts";
@@ -28,6 +28,8 @@ export interface TestGeocoderOptions {
   /** The clock of the caches, the providers' health and the service; tests that need time to pass move it. */
   clock?: () => Date;
   log?: Logger;
+  /** Metrics (METRICS_PORT): every request and provider call recorded here. */
+  metrics?: MetricsRegistry;
   /** LOCAL, registered last when given (load it once per test file: it takes ~0.5 s), or an `inProcessProvider`. */
   local?: Provider;
 }
@@ -67,7 +69,7 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
     { http: ky.create({}), rateLimiter: new MemoryRateLimiter(), clock, log, local: options.local },
   );
   const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"]);
-  const app = createApp({ registry, cache, clock, log, chainTimeoutMs: options.chainTimeoutMs, readiness: { required: { l2: () => l2.ping() } } });
+  const app = createApp({ registry, cache, clock, log, chainTimeoutMs: options.chainTimeoutMs, readiness: { required: { l2: () => l2.ping() } }, metrics: options.metrics });
   return {
     app,
     l1,

@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { Registry } from "prom-client";
+import { reply, startFakeProvider } from "./support/fake-provider.ts";
+import { startTestGeocoder } from "./support/test-geocoder.ts";
+
+/** Every sample of one metric as `label=value,…` → value. */
+async function samples(registry: Registry, name: string): Promise<Record<string, number>> {
+  const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
+  return Object.fromEntries(
+    (metric?.values ?? []).map((value) => [
+      Object.entries(value.labels)
+        .map(([key, label]) => `${key}=${label}`)
+        .join(","),
+      value.value,
+    ]),
+  );
+}
+
+describe("geocoder metrics", () => {
+  test("count answers by cache level and provider calls by provider and outcome", async () => {
+    await using replica = startFakeProvider({ otherwise: reply.status(500) });
+    await using nominatim = startFakeProvider({ otherwise: reply.html(503) });
+    await using geoapify = startFakeProvider({ otherwise: reply.fixture("geoapify-02-white-house-tn-us-json.json") });
+    const registry = new Registry();
+    const geocoder = startTestGeocoder({
+      providers: {
+        replicas: [{ number: 1, url: replica.url().toString() }],
+        nominatim: { userAgent: "t", url: nominatim.url().toString() },
+        geoapify: { apiKey: "geo-secret", url: geoapify.url().toString() },
+      },
+      metrics: registry,
+    });
+    for (let i = 0; i < 2; i++) expect((await geocoder.get("/reverse-geocode?latitude=36.4682&longitude=-86.6536")).status).toBe(200);
+
+    expect(await samples(registry, "geocoder_answers_total")).toEqual({ "cache=MISS": 1, "cache=L1": 1 });
+    expect(await samples(registry, "geocoder_provider_calls_total")).toEqual({
+      "provider=NOMINATIM_REPLICA_1,outcome=upstream_error": 1,
+      "provider=NOMINATIM,outcome=upstream_error": 1,
+      "provider=GEOAPIFY,outcome=ok": 1,
+    });
+    const seconds = await samples(registry, "geocoder_provider_call_seconds");
+    expect(seconds["le=+Inf,provider=GEOAPIFY"]).toBe(1);
+    expect(JSON.stringify(await registry.metrics())).not.toContain("geo-secret");
+  });
+});
