@@ -11,3 +11,4 @@ export * from "./test-redis.ts";
 export * from "./wait-for.ts";
 export * from "./raw-http.ts";
 export * from "./tcp-proxy.ts";
+export * from "./prometheus-process.ts";

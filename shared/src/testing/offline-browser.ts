@@ -1,26 +1,8 @@
-import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
+import { installDebianPackageIfMissing } from "./debian-package.ts";
 
 /** Debian's Chromium. Playwright's own browser download cannot work here (no internet, only Debian's packages). */
 const chromiumPath = "/usr/bin/chromium";
-
-/**
- * `bun test` must pass by itself on a fresh machine of ours, which has no
- * Chromium until someone installs it: the first browser test of a run does
- * (.ci/run does too, ahead of time). A failed install fails the test; it is
- * never a reason to skip it.
- */
-function installChromiumIfMissing(): void {
-  if (existsSync(chromiumPath)) return;
-  const install = Bun.spawnSync(["sh", "-c", "apt-get update -qq && apt-get install -y -qq chromium"], {
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  if (!install.success || !existsSync(chromiumPath)) {
-    throw new Error(`could not install Debian's chromium (apt-get exited ${install.exitCode}):\n${install.stderr.toString().slice(-2000)}`);
-  }
-}
 
 /** For the tests that drive the browser: Swagger UI's 1.7 MB bundle takes seconds to run on a loaded 2-core machine. */
 export const browserTestTimeoutMs = 60_000;
@@ -51,7 +33,7 @@ export interface OfflineBrowser extends AsyncDisposable {
  * would for an operator offline, instead of quietly fetching it.
  */
 export async function launchOfflineChromium(): Promise<Browser> {
-  installChromiumIfMissing();
+  installDebianPackageIfMissing(chromiumPath, "chromium");
   return chromium.launch({
     executablePath: chromiumPath,
     args: ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--disable-quic"],

@@ -1,0 +1,20 @@
+import { existsSync } from "node:fs";
+
+/**
+ * `bun test` must pass by itself on a fresh machine of ours, which has the
+ * databases but not every program the suites drive (Chromium, Prometheus):
+ * the first test that needs one installs its Debian package (.ci/run does
+ * too, ahead of time). A failed install fails the test; it is never a
+ * reason to skip it.
+ */
+export function installDebianPackageIfMissing(binary: string, debianPackage: string): void {
+  if (existsSync(binary)) return;
+  const install = Bun.spawnSync(["sh", "-c", `apt-get update -qq && apt-get install -y -qq ${debianPackage}`], {
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  if (!install.success || !existsSync(binary)) {
+    throw new Error(`could not install Debian's ${debianPackage} (apt-get exited ${install.exitCode}):\n${install.stderr.toString().slice(-2000)}`);
+  }
+}
