@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   createTestDatabase,
   freePort,
@@ -26,11 +29,14 @@ let provider: FakeProvider;
 beforeAll(async () => {
   const database = await createTestDatabase("prometheus");
   stack.defer(() => database.drop());
+  const dir = mkdtempSync(join(tmpdir(), "prometheus-test-"));
+  stack.defer(() => rmSync(dir, { recursive: true, force: true }));
   provider = stack.use(startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") }));
   const ports = { shortener: await freePort(), geocoder: await freePort(), gateway: await freePort() };
   const [shortener, geocoder] = await Promise.all([
     startService("shortener", { DATABASE_URL: database.url, REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: uniqueRedisPrefix("prometheus"), METRICS_PORT: String(ports.shortener) }),
-    startService("geocoder", { NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(), METRICS_PORT: String(ports.geocoder) }),
+    // Its own level-2 file: answers cached by an earlier run would never reach the provider.
+    startService("geocoder", { NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(), GEOCODER_CACHE_PATH: join(dir, "l2.db"), METRICS_PORT: String(ports.geocoder) }),
   ]);
   stack.use(shortener!);
   stack.use(geocoder!);
