@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { RateRule } from "./config.ts";
 import { gatewayOwnSpec, mergedDocs, type ServiceName } from "./docs/index.ts";
+import type { GatewayObserver } from "./metrics/gateway-metrics.ts";
 import { batchableRedirect } from "./proxy/batchable-redirect.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
 import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
@@ -32,6 +33,8 @@ export interface GatewayDeps {
   web: WebAssets;
   /** METRICS_PORT set: every request is recorded here. */
   metrics?: MetricsRegistry;
+  /** METRICS_PORT set: the gateway's own metrics (gatewayMetrics). */
+  observer?: GatewayObserver;
   /** Redirects to the shortener in batches (INTERNAL_SECRET set); absent: each is proxied on its own. */
   redirectBatches?: RedirectBatcher;
 }
@@ -88,6 +91,7 @@ export function createApp(deps: GatewayDeps) {
         classify: (request) => route(request)?.limit,
         clientAddressOf: (request, server) => clientOf(request, server).address,
         log: deps.log,
+        onRefused: deps.observer && ((rateClass) => deps.observer!.rateLimited(rateClass)),
       }),
     )
     .all(
@@ -112,6 +116,7 @@ export function createApp(deps: GatewayDeps) {
             requestId,
             timeoutMs: deps.upstreamTimeoutMs,
             fetch: fetcher,
+            observer: deps.observer,
           }));
         // A browser that followed a dead short link gets the web app's own page.
         if (target.limit === "redirect" && response.status === 404 && response.headers.get("content-type")?.startsWith("text/html")) {

@@ -1,6 +1,7 @@
 import { clientOfRequest, createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit, startServiceMetrics } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { readGatewayConfig } from "./config.ts";
+import { gatewayMetrics, type GatewayObserver } from "./metrics/gateway-metrics.ts";
 import { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { MemoryTokenBuckets } from "./rate-limit/memory-token-buckets.ts";
 import { RedisTokenBuckets } from "./rate-limit/redis-token-buckets.ts";
@@ -16,16 +17,20 @@ const clock = () => new Date();
 const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: config.redisKeyPrefix }) : undefined;
 const buckets = redis ? new RedisTokenBuckets(redis, { fallback: new MemoryTokenBuckets(), log }) : new MemoryTokenBuckets();
 
-const pool = (name: string, urls: string[]) => new UpstreamPool({ name, urls, refreshMs: config.dnsRefreshMs, log, clock });
+const metrics = startServiceMetrics({ service: "gateway", port: config.metricsPort, hostname: config.hostname, log });
+// Made once the pools exist (it reports how many replicas each knows); the pools tell it of ejections.
+let observer: GatewayObserver | undefined;
+const pool = (name: string, urls: string[]) =>
+  new UpstreamPool({ name, urls, refreshMs: config.dnsRefreshMs, log, clock, onEject: (replica) => observer?.ejected(name, replica) });
 const upstreams = { shortener: pool("shortener", config.shortenerUrls), geocoder: pool("geocoder", config.geocoderUrls) };
+observer = metrics.registry && gatewayMetrics(metrics.registry, [upstreams.shortener, upstreams.geocoder]);
 await Promise.all([upstreams.shortener.start(), upstreams.geocoder.start()]);
 
 const web = await buildWebAssets();
 const redirectBatches = config.internalSecret
-  ? new RedirectBatcher({ pool: upstreams.shortener, secret: config.internalSecret, timeoutMs: config.upstreamTimeoutMs, log })
+  ? new RedirectBatcher({ pool: upstreams.shortener, secret: config.internalSecret, timeoutMs: config.upstreamTimeoutMs, log, observer })
   : undefined;
 
-const metrics = startServiceMetrics({ service: "gateway", port: config.metricsPort, hostname: config.hostname, log });
 let accepting = true;
 const app = createApp({
   upstreams,
@@ -40,6 +45,7 @@ const app = createApp({
   web,
   redirectBatches,
   metrics: metrics.registry,
+  observer,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
 
 log.info("listening", {

@@ -4,6 +4,7 @@ import { connectionFailure } from "./connection-failure.ts";
 import { forwardedRequestHeaders } from "./forwarded-headers.ts";
 import { withoutHopByHop } from "./hop-by-hop.ts";
 import { UpstreamTimeout, UpstreamUnavailable } from "./upstream-errors.ts";
+import type { GatewayObserver } from "../metrics/gateway-metrics.ts";
 
 export interface ProxyOptions {
   pool: UpstreamPool;
@@ -16,6 +17,8 @@ export interface ProxyOptions {
   /** Until the upstream's response head arrives, retries included. */
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** Told of each attempt and retry (the metrics). */
+  observer?: Pick<GatewayObserver, "upstreamAnswered" | "upstreamFailed" | "retried">;
 }
 
 /** Methods whose repetition is harmless (the rule), so a dropped attempt may be retried. */
@@ -48,6 +51,8 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
         throw attempt === 1 ? UpstreamUnavailable.noReplicas(pool.name) : UpstreamUnavailable.unreachable(pool.name);
       }
       tried.add(replica);
+      if (attempt > 1) options.observer?.retried(pool.name);
+      const startedAt = performance.now();
       try {
         const upstream = await send(upstreamUrl(replica, target), {
           method,
@@ -63,11 +68,16 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
           decompress: false,
           signal: deadline.signal,
         });
+        options.observer?.upstreamAnswered(pool.name, replica, upstream.status, (performance.now() - startedAt) / 1000);
         return relay(upstream, options.requestId);
       } catch (error) {
-        if (deadline.signal.aborted) throw UpstreamTimeout.after(pool.name, options.timeoutMs);
+        if (deadline.signal.aborted) {
+          options.observer?.upstreamFailed(pool.name, replica, "timeout");
+          throw UpstreamTimeout.after(pool.name, options.timeoutMs);
+        }
         const failure = connectionFailure(error);
         if (failure === undefined) throw error;
+        options.observer?.upstreamFailed(pool.name, replica, failure);
         pool.eject(replica, describeError(error));
         if (failure !== "refused" && !retriableAfterReaching.has(method)) throw UpstreamUnavailable.unreachable(pool.name);
       }

@@ -19,6 +19,7 @@ import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
 import { connectionFailure } from "./connection-failure.ts";
 import { recordWithoutHopByHop } from "./hop-by-hop.ts";
 import { UpstreamTimeout, UpstreamUnavailable } from "./upstream-errors.ts";
+import type { GatewayObserver } from "../metrics/gateway-metrics.ts";
 
 export interface RedirectBatcherOptions {
   /** The shortener's replicas. */
@@ -29,6 +30,8 @@ export interface RedirectBatcherOptions {
   timeoutMs: number;
   log: Logger;
   fetch?: typeof fetch;
+  /** Told of each batch, attempt and retry (the metrics). */
+  observer?: Pick<GatewayObserver, "batchSent" | "upstreamAnswered" | "upstreamFailed" | "retried">;
 }
 
 /** Statuses of a batch the shortener did not run (no such route, wrong secret, refused body): its items go by the per-request proxy. */
@@ -100,6 +103,7 @@ export class RedirectBatcher {
   }
 
   private async settle(batch: Waiting[]): Promise<void> {
+    this.options.observer?.batchSent(batch.length);
     let answers: RedirectBatchAnswer[] | undefined;
     try {
       answers = await this.exchange(batch);
@@ -139,6 +143,8 @@ export class RedirectBatcher {
         const replica = pool.next(tried);
         if (replica === undefined) throw attempt === 1 ? UpstreamUnavailable.noReplicas(pool.name) : UpstreamUnavailable.unreachable(pool.name);
         tried.add(replica);
+        if (attempt > 1) this.options.observer?.retried(pool.name);
+        const startedAt = performance.now();
         try {
           const response = await this.send(new URL(redirectBatchPath, replica), {
             method: "POST",
@@ -148,6 +154,7 @@ export class RedirectBatcher {
             keepalive: true,
             signal: deadline.signal,
           });
+          this.options.observer?.upstreamAnswered(pool.name, replica, response.status, (performance.now() - startedAt) / 1000);
           if (response.status !== 200) {
             await response.body?.cancel();
             if (!notRun.has(response.status)) throw UpstreamUnavailable.badAnswer(pool.name);
@@ -159,9 +166,14 @@ export class RedirectBatcher {
           if (answers === undefined) throw UpstreamUnavailable.badAnswer(pool.name);
           return answers;
         } catch (error) {
-          if (deadline.signal.aborted) throw UpstreamTimeout.after(pool.name, timeoutMs);
+          if (deadline.signal.aborted) {
+            this.options.observer?.upstreamFailed(pool.name, replica, "timeout");
+            throw UpstreamTimeout.after(pool.name, timeoutMs);
+          }
           if (error instanceof HttpError) throw error;
-          if (connectionFailure(error) === undefined) throw error;
+          const failure = connectionFailure(error);
+          if (failure === undefined) throw error;
+          this.options.observer?.upstreamFailed(pool.name, replica, failure);
           // Refused or dropped: either way a GET may go again, to another replica.
           pool.eject(replica, describeError(error));
         }

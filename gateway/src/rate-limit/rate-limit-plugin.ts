@@ -18,6 +18,8 @@ export interface RateLimitOptions {
   /** Who the client is; see `clientAddressOfRequest`. */
   clientAddressOf: (request: Request, server: Server | null) => string;
   log: Logger;
+  /** Told of each refusal (the metrics). */
+  onRefused?: (rateClass: RateClass) => void;
 }
 
 /**
@@ -40,7 +42,7 @@ export function rateLimit(options: RateLimitOptions) {
       .onRequest(async ({ request, server, set }) => {
         const rateClass = options.classify(request);
         const rule = rateClass === undefined ? undefined : options.rules[rateClass];
-        if (rule === undefined) return;
+        if (rateClass === undefined || rule === undefined) return;
         const client = options.clientAddressOf(request, server);
         let decision: BucketDecision;
         try {
@@ -51,6 +53,7 @@ export function rateLimit(options: RateLimitOptions) {
           return;
         }
         if (!decision.allowed) {
+          options.onRefused?.(rateClass);
           options.log.debug("rate limited", { class: rateClass, client, retry_after_s: decision.retryAfterSeconds });
           throw RateLimited.refused(decision, rule);
         }

@@ -13,6 +13,8 @@ export interface UpstreamPoolOptions {
   /** How long a replica that refused or dropped a connection is left out. */
   ejectMs?: number;
   clock?: () => Date;
+  /** Told of each ejection (the metrics). */
+  onEject?: (replica: string) => void;
 }
 
 /**
@@ -29,6 +31,7 @@ export class UpstreamPool {
   private readonly ejectMs: number;
   private readonly clock: () => Date;
   private readonly log: Logger;
+  private readonly onEject: ((replica: string) => void) | undefined;
   private readonly warnResolveFailed: ReturnType<typeof throttledWarning>;
 
   /** The last good addresses of each name; a name that never resolved has none. */
@@ -47,6 +50,7 @@ export class UpstreamPool {
     this.ejectMs = options.ejectMs ?? 5_000;
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log;
+    this.onEject = options.onEject;
     this.warnResolveFailed = throttledWarning(options.log, "upstream name did not resolve, keeping its last replicas", {
       now: () => this.clock().getTime(),
     });
@@ -73,6 +77,11 @@ export class UpstreamPool {
       this.inFlight = undefined;
     });
     return this.inFlight;
+  }
+
+  /** How many replicas are known now, ejected ones included. */
+  get size(): number {
+    return this.current.length;
   }
 
   /** Every replica known now, ejected ones included. */
@@ -105,6 +114,7 @@ export class UpstreamPool {
     const now = this.clock().getTime();
     const wasEjected = (this.ejectedUntil.get(replica) ?? 0) > now;
     this.ejectedUntil.set(replica, now + this.ejectMs);
+    this.onEject?.(replica);
     // While every replica is down, each request fails on ejected ones again:
     // one line per replica per ejection, not one per request.
     if (!wasEjected) this.log.warn("upstream replica ejected", { upstream: this.name, replica, reason, for_ms: this.ejectMs });
