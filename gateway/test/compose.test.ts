@@ -87,9 +87,16 @@ const dockerfileFor = (name: AppName) => {
   return { build, dockerfile: parseDockerfile(readRepositoryFile(join(build.context, build.dockerfile))) };
 };
 
+/** What `docker compose up` starts, without a --profile. */
+const defaultServices = Object.values(compose.services).filter((entry) => entry.profiles.length === 0);
+
 describe("compose.yaml: the services and their variables", () => {
-  test("runs Postgres, Redis and the three services", () => {
-    expect(Object.keys(compose.services).sort()).toEqual(["gateway", "geocoder", "postgres", "redis", "shortener"]);
+  test("runs Postgres, Redis and the three services; Prometheus and Grafana only with the monitoring profile", () => {
+    expect(defaultServices.map((entry) => entry.name).sort()).toEqual(["gateway", "geocoder", "postgres", "redis", "shortener"]);
+    expect(Object.values(compose.services).filter((entry) => entry.profiles.length > 0).map((entry) => `${entry.name}:${entry.profiles.join(",")}`).sort()).toEqual([
+      "grafana:monitoring",
+      "prometheus:monitoring",
+    ]);
   });
 
   test("the variable extraction from config.ts finds exactly what each reader looks up", () => {
@@ -199,14 +206,15 @@ describe("compose.yaml: scaling, ports, health and volumes", () => {
     for (const entry of Object.values(compose.services)) expect({ service: entry.name, containerName: entry.containerName }).toEqual({ service: entry.name, containerName: undefined });
   });
 
-  test("only the gateway publishes a port, its own on 8080; the scalable shortener and geocoder publish none", () => {
-    const publishing = Object.values(compose.services).filter((entry) => entry.ports.length > 0).map((entry) => entry.name);
+  test("only the gateway publishes a port, its own on 8080; the scalable shortener and geocoder publish none; monitoring listens on this machine only", () => {
+    const publishing = defaultServices.filter((entry) => entry.ports.length > 0).map((entry) => entry.name);
     expect(publishing).toEqual(["gateway"]);
     expect(service("gateway").ports).toEqual([`8080:${defaultPort("gateway")}`]);
+    expect([...service("prometheus").ports, ...service("grafana").ports]).toEqual(["127.0.0.1:9090:9090", "127.0.0.1:3000:3000"]);
   });
 
   test("every dependency waits for a health check the dependency has", () => {
-    const dependencies = Object.values(compose.services).flatMap((entry) => Object.entries(entry.dependsOn).map(([target, { condition }]) => ({ from: entry.name, target, condition })));
+    const dependencies = defaultServices.flatMap((entry) => Object.entries(entry.dependsOn).map(([target, { condition }]) => ({ from: entry.name, target, condition })));
     expect(dependencies.map(({ from, target }) => `${from}→${target}`).sort()).toEqual([
       "gateway→geocoder",
       "gateway→redis",
@@ -231,7 +239,7 @@ describe("compose.yaml: scaling, ports, health and volumes", () => {
   });
 
   test("the images are pinned to a version", () => {
-    for (const name of ["postgres", "redis"]) expect(service(name).image).toMatch(/^[a-z]+:\d+(\.\d+)*(-[a-z]+)?$/);
+    for (const name of ["postgres", "redis", "prometheus", "grafana"]) expect(service(name).image).toMatch(/^[a-z]+(\/[a-z]+)?:v?\d+(\.\d+)*(-[a-z]+)?$/);
   });
 
   test("every named volume is declared, every declared one is used, and the stateful services keep theirs", () => {
@@ -240,7 +248,9 @@ describe("compose.yaml: scaling, ports, health and volumes", () => {
     expect(named.map((mount) => mount.source).sort()).toEqual([...compose.volumes].sort());
     expect(named.map(({ service, target }) => `${service}:${target}`).sort()).toEqual([
       `geocoder:${containerEnv("geocoder").GEOCODER_CACHE_PATH!.replace(/\/[^/]+$/, "")}`,
+      "grafana:/var/lib/grafana",
       "postgres:/var/lib/postgresql/data",
+      "prometheus:/prometheus",
       "redis:/data",
     ]);
   });

@@ -38,6 +38,8 @@ export interface ComposeService {
   healthcheck: ComposeHealthcheck | undefined;
   dependsOn: Record<string, { condition: string }>;
   command: string[] | undefined;
+  /** Empty: always started; else only with one of these `--profile`s. */
+  profiles: string[];
 }
 
 export interface ComposeFile {
@@ -117,6 +119,7 @@ function parseService(name: string, service: YamlMap, where: string): ComposeSer
       ]),
     ),
     command: service.command === undefined ? undefined : stringListAt(service.command, `${where}.command`),
+    profiles: stringListAt(service.profiles, `${where}.profiles`),
   };
 }
 
