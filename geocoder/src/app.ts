@@ -1,7 +1,6 @@
 import { serviceApp, type ErrorBody, type Logger, type MetricsRegistry, type ReadinessCheck } from "@linkgeo/shared";
 import { geocodeRoutes } from "./geocoding/geocode-routes.ts";
-import { geocoderMetrics } from "./geocoding/geocoder-metrics.ts";
-import { ReverseGeocoder, type AnswerCache } from "./geocoding/reverse-geocoder.ts";
+import { ReverseGeocoder, type AnswerCache, type GeocoderObserver } from "./geocoding/reverse-geocoder.ts";
 import type { ProviderRegistry } from "./providers/provider-registry.ts";
 
 export interface GeocoderDeps {
@@ -16,6 +15,8 @@ export interface GeocoderDeps {
   accepting?: () => boolean;
   /** METRICS_PORT set: every request is recorded here. */
   metrics?: MetricsRegistry;
+  /** METRICS_PORT set: the geocoder's own metrics (geocoderMetrics). */
+  observer?: GeocoderObserver;
 }
 
 /** The geocoder's errors travel in its envelope: {"success": false, "data": [], "error": {…}}. */
@@ -24,7 +25,7 @@ const envelope = (body: ErrorBody) => ({ success: false, data: [], error: body.e
 export function createApp(deps: GeocoderDeps) {
   const geocoder = new ReverseGeocoder(deps.registry, deps.cache, deps.clock, deps.log, {
     chainTimeoutMs: deps.chainTimeoutMs,
-    observer: deps.metrics && geocoderMetrics(deps.metrics),
+    observer: deps.observer,
   });
   return serviceApp({
     log: deps.log,

@@ -1,6 +1,7 @@
 import { createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit, startServiceMetrics } from "@linkgeo/shared";
 import ky from "ky";
 import { createApp } from "./app.ts";
+import { geocoderMetrics } from "./geocoding/geocoder-metrics.ts";
 import { FailSoftCacheLevel } from "./cache/fail-soft-cache-level.ts";
 import { MemoryCacheLevel } from "./cache/memory-cache-level.ts";
 import { RedisCacheLevel } from "./cache/redis-cache-level.ts";
@@ -37,12 +38,13 @@ const rateLimiter = redis ? new RedisRateLimiter(redis, { fallback: new MemoryRa
 const local = config.local ? loadLocalProvider() : undefined;
 if (local) log.info("local dataset loaded", { provider: local.provider.name, places: local.places, regions: local.regions, ms: local.loadMs });
 const healthStore = redis ? new RedisHealthStore(redis, { log }) : undefined;
-const providers = buildProviders(config, { http: ky.create({}), rateLimiter, healthStore, clock, log, local: local?.provider });
+const metrics = startServiceMetrics({ service: "geocoder", port: config.metricsPort, hostname: config.hostname, log });
+const observer = metrics.registry && geocoderMetrics(metrics.registry);
+const providers = buildProviders(config, { http: ky.create({}), rateLimiter, healthStore, clock, log, local: local?.provider, onHealth: observer?.healthChanged });
 const registry = new ProviderRegistry(providers, config.defaultOrder);
 if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=false): /reverse-geocode will answer 503 no_providers");
 
 let accepting = true;
-const metrics = startServiceMetrics({ service: "geocoder", port: config.metricsPort, hostname: config.hostname, log });
 const app = createApp({
   registry,
   cache,
@@ -56,6 +58,7 @@ const app = createApp({
   },
   accepting: () => accepting,
   metrics: metrics.registry,
+  observer,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
 
 log.info("listening", {

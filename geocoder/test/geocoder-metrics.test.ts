@@ -42,4 +42,30 @@ describe("geocoder metrics", () => {
     expect(seconds["le=+Inf,provider=GEOAPIFY"]).toBe(1);
     expect(JSON.stringify(await registry.metrics())).not.toContain("geo-secret");
   });
+
+  test("count breaker and cooldown changes per provider, and misses that joined one in flight", async () => {
+    await using limited = startFakeProvider({ otherwise: { ...reply.status(429), headers: { "retry-after": "60" } } });
+    await using broken = startFakeProvider({ otherwise: reply.status(500) });
+    await using slow = startFakeProvider({ otherwise: { ...reply.fixture("geoapify-02-white-house-tn-us-json.json"), delayMs: 200 } });
+    const registry = new Registry();
+    const geocoder = startTestGeocoder({
+      providers: {
+        replicas: [{ number: 1, url: limited.url().toString() }],
+        nominatim: { userAgent: "t", url: broken.url().toString() },
+        geoapify: { apiKey: "k", url: slow.url().toString() },
+      },
+      metrics: registry,
+    });
+    // Three distinct misses: the replica asks us to wait once, Nominatim fails three times and is taken out.
+    for (let i = 0; i < 3; i++) expect((await geocoder.get(`/reverse-geocode?latitude=${10 + i}&longitude=20`)).status).toBe(200);
+    // Five identical misses at once: one provider call, four joins.
+    const same = await Promise.all(Array.from({ length: 5 }, () => geocoder.get("/reverse-geocode?latitude=50&longitude=20")));
+    expect(same.map((response) => response.status)).toEqual([200, 200, 200, 200, 200]);
+
+    expect(await samples(registry, "geocoder_provider_health_changes_total")).toEqual({
+      "provider=NOMINATIM_REPLICA_1,change=cooled_down": 1,
+      "provider=NOMINATIM,change=opened": 1,
+    });
+    expect(await samples(registry, "geocoder_single_flight_joins_total")).toEqual({ "": 4 });
+  });
 });

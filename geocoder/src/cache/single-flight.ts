@@ -7,9 +7,15 @@
 export class SingleFlight<T> {
   private readonly inFlight = new Map<string, Promise<T>>();
 
+  /** `onJoin`: told each time a call shares a run already in flight (the metrics). */
+  constructor(private readonly options: { onJoin?: () => void } = {}) {}
+
   run(key: string, fn: () => Promise<T>): Promise<T> {
     const running = this.inFlight.get(key);
-    if (running) return running;
+    if (running) {
+      this.options.onJoin?.();
+      return running;
+    }
     let promise: Promise<T>;
     try {
       promise = fn();

@@ -1,15 +1,23 @@
 import type { MetricsRegistry } from "@linkgeo/shared";
 import { Counter, Histogram } from "prom-client";
+import type { ProviderHealthChange } from "../providers/http-provider.ts";
 import type { GeocoderObserver } from "./reverse-geocoder.ts";
+
+/** Everything the geocoder reports: its answers and calls, and its providers' health. */
+export interface GeocoderMetrics extends GeocoderObserver {
+  healthChanged(provider: string, change: ProviderHealthChange): void;
+}
 
 /**
  * The ReverseGeocoder's work as Prometheus metrics: answers by cache level
  * (L1, L2, MISS), and provider calls by provider and outcome ("ok" or the
  * failure: timeout, unreachable, rate_limited, cooling_down, …) with their
  * time. Provider names come from the configuration, outcomes from a fixed
- * list: no label value comes from a request.
+ * list: no label value comes from a request. Breaker changes (opened,
+ * closed) and 429 cooldowns per provider, and the queries that joined an
+ * identical one already in flight instead of calling a provider again.
  */
-export function geocoderMetrics(registry: MetricsRegistry): GeocoderObserver {
+export function geocoderMetrics(registry: MetricsRegistry): GeocoderMetrics {
   const registers = [registry];
   const answers = new Counter({ name: "geocoder_answers_total", help: "Queries answered, by where the answer came from (L1, L2, MISS).", labelNames: ["cache"], registers });
   const calls = new Counter({ name: "geocoder_provider_calls_total", help: "Provider calls, by provider and outcome.", labelNames: ["provider", "outcome"], registers });
@@ -20,7 +28,20 @@ export function geocoderMetrics(registry: MetricsRegistry): GeocoderObserver {
     buckets: [0.0001, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 8],
     registers,
   });
+  const health = new Counter({
+    name: "geocoder_provider_health_changes_total",
+    help: "Provider breaker and cooldown changes: opened (out of rotation), closed (back), cooled_down (asked to wait by a 429).",
+    labelNames: ["provider", "change"],
+    registers,
+  });
+  const joins = new Counter({ name: "geocoder_single_flight_joins_total", help: "Cache misses that joined an identical one in flight instead of calling a provider.", registers });
   return {
+    healthChanged(provider, change) {
+      health.labels(provider, change).inc();
+    },
+    joinedFlight() {
+      joins.inc();
+    },
     answered(cache) {
       answers.labels(cache).inc();
     },

@@ -50,6 +50,8 @@ export interface GeocoderObserver {
   answered(cache: ReverseAnswer["cache"]): void;
   /** One provider was asked: "ok" when it answered, else why not. */
   providerCalled(provider: string, outcome: "ok" | ProviderFailure, seconds: number): void;
+  /** A miss joined an identical one already in flight. */
+  joinedFlight(): void;
 }
 
 /**
@@ -63,7 +65,7 @@ export interface GeocoderObserver {
  * are: they answer in microseconds, so the answer comes in time.
  */
 export class ReverseGeocoder {
-  private readonly inFlight = new SingleFlight<ReverseAnswer>();
+  private readonly inFlight: SingleFlight<ReverseAnswer>;
   private readonly chainTimeoutMs: number;
   private readonly observer: GeocoderObserver | undefined;
 
@@ -76,6 +78,7 @@ export class ReverseGeocoder {
   ) {
     this.chainTimeoutMs = options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs;
     this.observer = options.observer;
+    this.inFlight = new SingleFlight<ReverseAnswer>({ onJoin: () => this.observer?.joinedFlight() });
     if (!(Number.isFinite(this.chainTimeoutMs) && this.chainTimeoutMs > 0)) throw new RangeError(`chainTimeoutMs must be a positive number, got ${this.chainTimeoutMs}`);
   }
 

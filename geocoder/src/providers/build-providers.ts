@@ -4,7 +4,7 @@ import type { GeocoderConfig } from "../config.ts";
 import type { RateLimiter } from "../rate-limit/rate-limiter.ts";
 import { buildGeoapifyRequest, GEOAPIFY_REVERSE_URL, mapGeoapifyPayload } from "./geoapify.ts";
 import { buildHereRequest, HERE_REVGEOCODE_URL, mapHerePayload } from "./here.ts";
-import { HttpProvider, type ProviderRequest } from "./http-provider.ts";
+import { HttpProvider, type ProviderHealthChange, type ProviderRequest } from "./http-provider.ts";
 import { buildNominatimRequest, mapNominatimPayload, NOMINATIM_REVERSE_URL } from "./nominatim.ts";
 import type { HealthStore } from "../health/health-store.ts";
 import { MemoryHealthStore } from "../health/memory-health-store.ts";
@@ -25,6 +25,8 @@ export interface ProviderDeps {
   healthStore?: HealthStore;
   /** LOCAL, already loaded (its data takes a moment): registered last when given. */
   local?: Provider;
+  /** Told of every provider's breaker and cooldown changes (the metrics). */
+  onHealth?: (provider: string, change: ProviderHealthChange) => void;
 }
 
 type ProviderSettings = Pick<GeocoderConfig, "geoapify" | "here" | "nominatim" | "replicas" | "providerTimeoutMs" | "rateLimits">;
@@ -52,6 +54,7 @@ export function buildProviders(config: ProviderSettings, deps: ProviderDeps): Pr
       timeoutMs: config.providerTimeoutMs,
       minIntervalMs: perSecond ? 1000 / perSecond : undefined,
       log: deps.log,
+      onHealth: deps.onHealth && ((change) => deps.onHealth!(name, change)),
     });
   };
 

@@ -63,7 +63,12 @@ export interface HttpProviderOptions {
   retryAfterDefaultMs?: number;
   retryAfterMaxMs?: number;
   log?: Logger;
+  /** Told when the breaker opens or closes and when a 429 starts a cooldown (the metrics). */
+  onHealth?: (change: ProviderHealthChange) => void;
 }
+
+/** What happens to a provider's health: out of rotation (opened), back (closed), asked to wait (cooled_down). */
+export type ProviderHealthChange = "opened" | "closed" | "cooled_down";
 
 /**
  * Failures that say the provider is unwell, and so count towards its breaker.
@@ -101,6 +106,7 @@ export class HttpProvider implements Provider {
   private readonly retryAfterDefaultMs: number;
   private readonly retryAfterMaxMs: number;
   private readonly log: Logger;
+  private readonly onHealth: ((change: ProviderHealthChange) => void) | undefined;
 
   constructor(options: HttpProviderOptions) {
     this.name = options.name;
@@ -119,6 +125,7 @@ export class HttpProvider implements Provider {
     this.retryAfterDefaultMs = options.retryAfterDefaultMs ?? httpProviderDefaults.retryAfterDefaultMs;
     this.retryAfterMaxMs = options.retryAfterMaxMs ?? httpProviderDefaults.retryAfterMaxMs;
     this.log = options.log ?? silentLogger;
+    this.onHealth = options.onHealth;
   }
 
   async reverse(query: ReverseQuery, signal?: AbortSignal): Promise<Address[]> {
@@ -133,7 +140,10 @@ export class HttpProvider implements Provider {
       else await this.health.release(admission);
       throw error;
     }
-    if ((await this.health.recordSuccess()) === "closed") this.log.info("provider back in rotation", { provider: this.name });
+    if ((await this.health.recordSuccess()) === "closed") {
+      this.log.info("provider back in rotation", { provider: this.name });
+      this.onHealth?.("closed");
+    }
     return addresses;
   }
 
@@ -151,6 +161,7 @@ export class HttpProvider implements Provider {
   private async recordFailure(failure: ProviderFailure): Promise<void> {
     const now = this.clock();
     if ((await this.health.recordFailure(failure, now)) !== "opened") return;
+    this.onHealth?.("opened");
     this.log.warn("provider out of rotation: it failed repeatedly", { provider: this.name, failure, until: (await this.health.retryAt(now))?.toISOString() });
   }
 
@@ -288,6 +299,7 @@ export class HttpProvider implements Provider {
     const asked = parseRetryAfter(retryAfter, now) ?? this.retryAfterDefaultMs;
     const retryAt = new Date(now.getTime() + Math.min(Math.max(0, asked), this.retryAfterMaxMs));
     await this.health.coolDownUntil(retryAt, now);
+    this.onHealth?.("cooled_down");
     this.log.warn("provider out of rotation: it asked us to wait", { provider: this.name, until: retryAt.toISOString() });
     return new ProviderError(this.name, "rate_limited", `answered 429: wait until ${retryAt.toISOString()}`, retryAt);
   }

@@ -3,6 +3,7 @@ import { silentLogger, type Logger, type MetricsRegistry } from "@linkgeo/shared
 import Redis from "ioredis";
 import ky from "ky";
 import { createApp } from "../../src/app.ts";
+import { geocoderMetrics } from "../../src/geocoding/geocoder-metrics.ts";
 import { FailSoftCacheLevel } from "../../src/cache/fail-soft-cache-level.ts";
 import type { CacheLevel } from "../../src/cache/cached-answer.ts";
 import { MemoryCacheLevel } from "../../src/cache/memory-cache-level.ts";
@@ -56,6 +57,7 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
     now,
     ttls: options.fallbackTtlSeconds === undefined ? {} : { fallbackSeconds: options.fallbackTtlSeconds },
   });
+  const observer = options.metrics && geocoderMetrics(options.metrics);
   const providers = buildProviders(
     {
       geoapify: undefined,
@@ -66,10 +68,10 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
       providerTimeoutMs: options.providerTimeoutMs ?? 2000,
       ...options.providers,
     },
-    { http: ky.create({}), rateLimiter: new MemoryRateLimiter(), clock, log, local: options.local },
+    { http: ky.create({}), rateLimiter: new MemoryRateLimiter(), clock, log, local: options.local, onHealth: observer?.healthChanged },
   );
   const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"]);
-  const app = createApp({ registry, cache, clock, log, chainTimeoutMs: options.chainTimeoutMs, readiness: { required: { l2: () => l2.ping() } }, metrics: options.metrics });
+  const app = createApp({ registry, cache, clock, log, chainTimeoutMs: options.chainTimeoutMs, readiness: { required: { l2: () => l2.ping() } }, metrics: options.metrics, observer });
   return {
     app,
     l1,
