@@ -20,6 +20,7 @@ import { redirectBatchRoutes } from "./links/redirect-batch-routes.ts";
 import { redirectResponder } from "./links/redirect-responder.ts";
 import { redirectRoutes } from "./links/redirect-routes.ts";
 import { generateCode } from "./links/short-code.ts";
+import type { AppObserver } from "./shortener-metrics.ts";
 import { storageUnavailable } from "./storage/storage-unavailable.ts";
 import { VisitReports } from "./visits/visit-reports.ts";
 import { visitRoutes } from "./visits/visit-routes.ts";
@@ -52,6 +53,8 @@ export interface ShortenerDeps {
   /** METRICS_PORT set: every request is recorded here. */
   metrics?: MetricsRegistry;
   generateCode?: () => string;
+  /** METRICS_PORT set: link changes and database failures (shortenerMetrics). */
+  observer?: AppObserver;
   /** INTERNAL_SECRET: serve the gateway's redirect batches (POST /internal/redirects) to callers that send it. */
   internalSecret?: string;
 }
@@ -65,7 +68,14 @@ export function createApp(deps: ShortenerDeps) {
     targets: new LinkTargets({ blockPrivate: false, blockedDomains: [], ownAddresses: [], ...deps.linkTargets }),
     clock: deps.clock,
     generateCode: deps.generateCode ?? generateCode,
+    onChange: deps.observer && ((change) => deps.observer!.linkChanged(change)),
   });
+  // The database's own failures, answered 503, are counted on their way to the client.
+  const translate = (error: unknown) => {
+    const unavailable = storageUnavailable(error);
+    if (unavailable) deps.observer?.databaseFailed();
+    return unavailable;
+  };
   const trustedProxies = deps.trustedProxies ?? parseIpRangeList(defaultTrustedProxies);
   const peerOf = deps.peerOf ?? ((request: Request, server: Server | null) => server?.requestIP(request)?.address);
   const clientOfRequest = (request: Request, server: Server | null) => clientOf(peerOf(request, server), request.headers.get("x-forwarded-for"), trustedProxies);
@@ -83,7 +93,7 @@ export function createApp(deps: ShortenerDeps) {
   const app = serviceApp({
     log: deps.log,
     accessLog: deps.accessLog ?? false,
-    errors: { translate: storageUnavailable },
+    errors: { translate },
     docs: {
       title: "Shortener API",
       description: "Short URLs with exact access counts. Errors have the shape {\"error\": {\"code\", \"message\"}}.",
@@ -107,7 +117,7 @@ export function createApp(deps: ShortenerDeps) {
       peerOf,
       log: deps.log,
       accessLog: deps.accessLog ?? false,
-      translate: storageUnavailable,
+      translate,
     }),
   );
 }

@@ -1,6 +1,7 @@
 import { createLogger, createRedisClient, describeError, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit, startServiceMetrics } from "@linkgeo/shared";
 import { networkInterfaces } from "node:os";
 import { createApp } from "./app.ts";
+import { shortenerMetrics } from "./shortener-metrics.ts";
 import { FailSoftLinkCache } from "./cache/fail-soft-link-cache.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
 import { MemoryLinkCache } from "./cache/memory-link-cache.ts";
@@ -8,7 +9,6 @@ import { RedisLinkCache } from "./cache/redis-link-cache.ts";
 import { readShortenerConfig } from "./config.ts";
 import { openDatabase } from "./storage/open-database.ts";
 import { VisitCounter } from "./visits/visit-counter.ts";
-import { visitMetrics } from "./visits/visit-metrics.ts";
 import { loadIpCountries } from "./visits/load-ip-countries.ts";
 import { describeVisitorWith } from "./visits/describe-visitor.ts";
 import { VisitClassifier } from "./visits/visit-classifier.ts";
@@ -35,10 +35,11 @@ const visitClassifier = config.analytics ? classifierWithCountries() : undefined
 
 const clock = () => new Date();
 const metrics = startServiceMetrics({ service: "shortener", port: config.metricsPort, hostname: config.hostname, log });
+const observer = metrics.registry && shortenerMetrics(metrics.registry);
 const visits = new VisitCounter(database.links, clock, {
   timeoutMs: config.databaseTimeoutMs,
   describe: visitClassifier && describeVisitorWith(visitClassifier, config.trustedProxies),
-  observer: metrics.registry && visitMetrics(metrics.registry),
+  observer,
 });
 let accepting = true;
 
@@ -47,7 +48,7 @@ const app = createApp({
   admins: database.admins,
   sessions: database.sessions,
   visitStore: database.visits,
-  cache: new FailSoftLinkCache(cache, log),
+  cache: new FailSoftLinkCache(cache, log, observer),
   visits,
   clock,
   log,
@@ -67,6 +68,7 @@ const app = createApp({
   trustedProxies: config.trustedProxies,
   accepting: () => accepting,
   metrics: metrics.registry,
+  observer,
 }).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
 
 const retention = startVisitRetention({ store: database.visits, hourlyDays: config.analyticsHourlyDays, clock, log });

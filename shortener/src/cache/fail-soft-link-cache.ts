@@ -11,12 +11,18 @@ export class FailSoftLinkCache implements LinkCache {
   constructor(
     private readonly inner: LinkCache,
     log: Logger,
+    /** Told of every read's outcome and every failure (the metrics). */
+    private readonly observer?: CacheObserver,
   ) {
     this.warn = throttledWarning(log, "cache unavailable, using the database alone");
   }
 
-  get(code: string) {
-    return this.guard("get", () => this.inner.get(code), undefined);
+  async get(code: string) {
+    let failed = false;
+    const found = await this.guard("get", () => this.inner.get(code), undefined, () => (failed = true));
+    // A known-missing code (null) is a hit too: the database was not asked.
+    if (!failed) this.observer?.cacheRead(found === undefined ? "miss" : "hit");
+    return found;
   }
   set(code: string, longUrl: string) {
     return this.guard("set", () => this.inner.set(code, longUrl), undefined);
@@ -37,12 +43,20 @@ export class FailSoftLinkCache implements LinkCache {
     return this.inner.ping();
   }
 
-  private async guard<T>(operation: string, run: () => Promise<T>, fallback: T): Promise<T> {
+  private async guard<T>(operation: string, run: () => Promise<T>, fallback: T, onFailure?: () => void): Promise<T> {
     try {
       return await run();
     } catch (error) {
       this.warn({ operation, error: describeError(error) });
+      this.observer?.cacheFailed(operation);
+      onFailure?.();
       return fallback;
     }
   }
+}
+
+/** What the cache reports: each read's outcome, and each operation that failed (then a miss, or skipped). */
+export interface CacheObserver {
+  cacheRead(outcome: "hit" | "miss"): void;
+  cacheFailed(operation: string): void;
 }

@@ -23,6 +23,8 @@ export interface LinkServiceDeps {
   clock: () => Date;
   generateCode: () => string;
   recentCodes?: RecentCodes;
+  /** Told of every link created, updated or deleted (the metrics). */
+  onChange?: (change: "created" | "updated" | "deleted") => void;
 }
 
 /** The rules of short links; knows nothing of HTTP. */
@@ -49,6 +51,7 @@ export class LinkService {
       if (input.alias === undefined && isReserved(code)) continue;
       const link = await this.deps.links.insert({ code, longUrl, manageTokenHash: hash, createdAt });
       if (link) {
+        this.deps.onChange?.("created");
         await this.deps.cache.set(code, longUrl);
         return { link, manageToken: token };
       }
@@ -68,6 +71,7 @@ export class LinkService {
     await this.authorized(code, credential);
     const updated = await this.deps.links.updateLongUrl(code, longUrl, this.deps.clock());
     if (!updated) throw LinkNotFound.for(code);
+    this.deps.onChange?.("updated");
     await this.deps.cache.set(code, longUrl);
     return updated;
   }
@@ -75,6 +79,7 @@ export class LinkService {
   async delete(code: string, credential: Credential): Promise<void> {
     await this.authorized(code, credential);
     await this.deps.links.delete(code);
+    this.deps.onChange?.("deleted");
     await this.deps.cache.markDeleted(code);
   }
 
