@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Registry } from "prom-client";
 import { reply, startFakeProvider } from "./support/fake-provider.ts";
+import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
 
 /** Every sample of one metric as `label=value,…` → value. */
@@ -67,5 +68,14 @@ describe("geocoder metrics", () => {
       "provider=NOMINATIM,change=opened": 1,
     });
     expect(await samples(registry, "geocoder_single_flight_joins_total")).toEqual({ "": 4 });
+  });
+
+  test("LOCAL's lookups are provider calls like any other, and a fallback after a network failure is counted for both", async () => {
+    await using down = startFakeProvider({ otherwise: reply.status(500) });
+    const registry = new Registry();
+    const geocoder = startTestGeocoder({ providers: { nominatim: { userAgent: "t", url: down.url().toString() } }, local: inProcessProvider([localVienna]), metrics: registry });
+    expect((await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.37")).headers.get("x-geocoder-provider")).toBe("LOCAL");
+    expect((await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.37&platform=local")).status).toBe(200);
+    expect(await samples(registry, "geocoder_provider_calls_total")).toEqual({ "provider=NOMINATIM,outcome=upstream_error": 1, "provider=LOCAL,outcome=ok": 2 });
   });
 });
