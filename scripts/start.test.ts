@@ -129,7 +129,7 @@ describe("bun run start", () => {
 
     await script.waitForLine("the geocoder's death", (line) => line.startsWith("start     | geocoder exited unexpectedly (exit code 1)"));
     expect(await script.exited()).toBe(1);
-    expect(script.lines).toContainEqual(expect.stringMatching(/^geocoder  \| geocoder: GEOCODER_DEFAULT_ORDER has unknown entries NOWHERE/));
+    expect(script.lines).toContainEqual(expect.stringMatching(/^geocoder {2}\| geocoder: GEOCODER_DEFAULT_ORDER has unknown entries NOWHERE/));
     expect(await answers(ports.shortener)).toBe(false);
   });
 

@@ -26,6 +26,7 @@ interface Answer {
   requestId: string | null;
   location: string | null;
   headers: Headers | null;
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed answer of any endpoint, compared whole.
   body: any;
 }
 

@@ -126,7 +126,7 @@ function parseOrder(raw: string): OrderEntry[] {
   const unknown = entries.filter((entry) => !(orderEntries as readonly string[]).includes(entry));
   if (unknown.length > 0) throw new Error(`has unknown entries ${unknown.join(", ")}: use ${orderEntries.join(", ")}`);
   if (new Set(entries).size !== entries.length) throw new Error("names an entry twice");
-  if (entries.length === 0) throw new Error("must name at least one of " + orderEntries.join(", "));
+  if (entries.length === 0) throw new Error(`must name at least one of ${orderEntries.join(", ")}`);
   return entries as OrderEntry[];
 }
 

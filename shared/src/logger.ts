@@ -22,7 +22,7 @@ export interface LoggerOptions {
 
 /** One line per event: JSON in production, `HH:MM:SS LEVEL service message k=v` otherwise. */
 export function createLogger(options: LoggerOptions): Logger {
-  const write = options.write ?? ((line: string) => process.stdout.write(line + "\n"));
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
   const clock = options.clock ?? (() => new Date());
   const threshold = rank[options.level];
 
@@ -38,7 +38,7 @@ export function createLogger(options: LoggerOptions): Logger {
       .map(([key, value]) => `${key}=${escapeControls(typeof value === "string" ? value : String(JSON.stringify(value)))}`)
       .join(" ");
     const clockTime = time.toISOString().slice(11, 19);
-    write(`${clockTime} ${level.toUpperCase().padEnd(5)} ${options.service}  ${escapeControls(message)}${extras ? "  " + extras : ""}`);
+    write(`${clockTime} ${level.toUpperCase().padEnd(5)} ${options.service}  ${escapeControls(message)}${extras ? `  ${extras}` : ""}`);
   };
 
   return {

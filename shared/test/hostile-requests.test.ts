@@ -101,7 +101,7 @@ describe("hostile requests on raw sockets", () => {
     for (const method of methods) {
       for (const target of targets) {
         for (const host of hosts) {
-          const request = fill(`${method} ${target} HTTP/1.1\r\n${host === undefined ? "" : host + "\r\n"}Connection: close\r\n\r\n`);
+          const request = fill(`${method} ${target} HTTP/1.1\r\n${host === undefined ? "" : `${host}\r\n`}Connection: close\r\n\r\n`);
           expectNoServerError(service, request, await rawRequest(service.port, request));
         }
       }
@@ -158,14 +158,14 @@ describe("hostile requests on raw sockets", () => {
     });
     const link = (await created.json()) as { short_url: string; manage_token: string };
     const headerLines = [
-      "User-Agent: " + "Mozilla/5.0 ".repeat(6000),
+      `User-Agent: ${"Mozilla/5.0 ".repeat(6000)}`,
       "User-Agent: \x80\xff\xfe obs-text",
       "Referer: javascript:alert(1)",
       "Referer: http://[::1",
-      "Referer: https://" + "a".repeat(300) + ".example/",
+      `Referer: https://${"a".repeat(300)}.example/`,
       "Referer: https://evil.example\\@other.example/",
       "X-Forwarded-For: 999.1.1.1, garbage, ::ffff:1.2.3.4:99",
-      "X-Forwarded-For: " + Array.from({ length: 3000 }, (_, i) => `10.0.${i % 250}.${i % 200}`).join(", "),
+      `X-Forwarded-For: ${Array.from({ length: 3000 }, (_, i) => `10.0.${i % 250}.${i % 200}`).join(", ")}`,
       "X-Forwarded-For: 131.111.8.46\r\nUser-Agent: smuggled",
     ];
     let redirected = 0;

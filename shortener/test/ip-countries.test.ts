@@ -3,7 +3,7 @@ import { IpCountries } from "../src/visits/ip-countries.ts";
 import { readIpLocationDbCsv } from "../src/visits/ip-location-db-csv.ts";
 import { loadIpCountries } from "../src/visits/load-ip-countries.ts";
 
-const csv = (lines: string[]) => new TextEncoder().encode(lines.join("\n") + "\n");
+const csv = (lines: string[]) => new TextEncoder().encode(`${lines.join("\n")}\n`);
 
 describe("IpCountries on the DB-IP data the shortener ships", () => {
   const { countries, dataset, ranges } = loadIpCountries();

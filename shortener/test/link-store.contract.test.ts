@@ -131,7 +131,7 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     });
 
     test("treats % and _ in a search as plain characters", async () => {
-      expect((await db.links.list({ offset: 0, limit: 10, search: "%_" + prefix })).count).toBe(5);
+      expect((await db.links.list({ offset: 0, limit: 10, search: `%_${prefix}` })).count).toBe(5);
       expect((await db.links.list({ offset: 0, limit: 10, search: "%%" })).count).toBe(0);
     });
   });

@@ -59,14 +59,20 @@ describe("UserAgentClassifier", () => {
     ["blank", "   "],
   ])("an %s User-Agent is a bot of no family, and is not parsed", (_, userAgent) => {
     const parsed: string[] = [];
-    const classifier = new UserAgentClassifier({ parse: (ua) => (parsed.push(ua), parseUserAgent(ua)) });
+    const classifier = new UserAgentClassifier({ parse: (ua) => {
+      parsed.push(ua);
+      return parseUserAgent(ua);
+    } });
     expect(classifier.classify(userAgent)).toEqual({ bot: true, browser: "other", os: "other", device: "bot" });
     expect(parsed).toEqual([]);
   });
 
   test("reads only the first 512 characters of a 64 KiB User-Agent", () => {
     const parsed: string[] = [];
-    const classifier = new UserAgentClassifier({ parse: (ua) => (parsed.push(ua), parseUserAgent(ua)) });
+    const classifier = new UserAgentClassifier({ parse: (ua) => {
+      parsed.push(ua);
+      return parseUserAgent(ua);
+    } });
     const huge = `${chromeOnWindows} ${"A".repeat(64 * 1024)}`;
     expect(classifier.classify(huge)).toEqual(person("Chrome", "Windows", "desktop"));
     expect(classifier.classify(`${huge}B`)).toEqual(person("Chrome", "Windows", "desktop"));
@@ -75,7 +81,10 @@ describe("UserAgentClassifier", () => {
 
   test("parses each distinct User-Agent once and answers the same from its cache", () => {
     const parsed: string[] = [];
-    const classifier = new UserAgentClassifier({ parse: (ua) => (parsed.push(ua), parseUserAgent(ua)) });
+    const classifier = new UserAgentClassifier({ parse: (ua) => {
+      parsed.push(ua);
+      return parseUserAgent(ua);
+    } });
     const answers = ["a/1", "b/1", "a/1", "a/1", chromeOnWindows, "b/1", chromeOnWindows].map((ua) => classifier.classify(ua));
     expect(parsed).toEqual(["a/1", "b/1", chromeOnWindows]);
     expect(answers[2]).toEqual(answers[0]!);
@@ -85,7 +94,10 @@ describe("UserAgentClassifier", () => {
 
   test("keeps at most cacheSize User-Agents, forgetting the least recently seen, and parses a forgotten one again alike", () => {
     const parsed: string[] = [];
-    const classifier = new UserAgentClassifier({ cacheSize: 2, parse: (ua) => (parsed.push(ua), parseUserAgent(ua)) });
+    const classifier = new UserAgentClassifier({ cacheSize: 2, parse: (ua) => {
+      parsed.push(ua);
+      return parseUserAgent(ua);
+    } });
     classifier.classify("Twitterbot/1.0");
     const chrome = classifier.classify(chromeOnWindows);
     classifier.classify("Twitterbot/1.0"); // now Chrome is the least recently seen

@@ -2,7 +2,10 @@
 export function unresolvedRefs(document: { components?: Record<string, Record<string, unknown> | undefined> }): string[] {
   const missing: string[] = [];
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (typeof node !== "object" || node === null) return;
     for (const [key, child] of Object.entries(node)) {
       if (key === "$ref" && typeof child === "string") {

@@ -39,7 +39,7 @@ describe("the home page in a real browser", () => {
     "shortens a URL: short link, copy, QR code and its downloads, the token; following it is counted on its page and in Your links",
     async () => {
       const target = "https://example.com/landing?from=home-flow";
-      const { page, context, problems } = await browser.open(stack.url + "/");
+      const { page, context, problems } = await browser.open(`${stack.url}/`);
       try {
         await page.locator("#links-empty").waitFor();
         await checkEveryWidth(page, "home-empty");
@@ -101,7 +101,7 @@ describe("the home page in a real browser", () => {
         await page.getByRole("img", { name: /^Visits by hour/ }).waitFor();
         expect(await page.locator('#chart svg g.bar[data-visits="1"]').count()).toBe(1);
 
-        await page.goto(stack.url + "/");
+        await page.goto(`${stack.url}/`);
         const saved = page.locator(`li[data-code="${code}"]`);
         await saved.locator(".count", { hasText: "1 visit" }).waitFor();
         expect(await saved.getByRole("link").getAttribute("href")).toBe(`/app/links/${code}`);
@@ -119,8 +119,8 @@ describe("the home page in a real browser", () => {
   test(
     "a link made in another browser is added by its manage token; a wrong token is refused",
     async () => {
-      const maker = await browser.open(stack.url + "/");
-      const adder = await browser.open(stack.url + "/");
+      const maker = await browser.open(`${stack.url}/`);
+      const adder = await browser.open(`${stack.url}/`);
       try {
         await shorten(maker.page, "https://example.com/made-elsewhere");
         const { code, token } = await result(maker.page, "https://example.com/made-elsewhere");
@@ -154,7 +154,7 @@ describe("the home page in a real browser", () => {
   test(
     "errors are said in plain words next to the field they are about",
     async () => {
-      const { page, context, problems } = await browser.open(stack.url + "/");
+      const { page, context, problems } = await browser.open(`${stack.url}/`);
       try {
         const urlField = page.getByLabel("URL to shorten");
         const aliasField = page.getByLabel(/Custom alias/);
@@ -212,7 +212,7 @@ describe("the home page in a real browser", () => {
   test(
     "markup in a long URL, or in what this browser stored, is shown as text",
     async () => {
-      const { page, context, problems } = await browser.open(stack.url + "/");
+      const { page, context, problems } = await browser.open(`${stack.url}/`);
       const dialogs: string[] = [];
       page.on("dialog", (dialog) => {
         dialogs.push(dialog.message());

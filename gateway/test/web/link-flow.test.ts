@@ -186,7 +186,7 @@ describe("a link's page in a real browser", () => {
     async () => {
       const link = await createLink("https://example.com/for-the-admin");
       expect((await fetch(`${stack.url}/${link.short_url}/`, { redirect: "manual" })).status).toBe(302);
-      const { page, context, problems } = await browser.open(stack.url + "/");
+      const { page, context, problems } = await browser.open(`${stack.url}/`);
       try {
         const signIn = await page.request.post(`${stack.url}/admin/session`, { data: stackAdmin });
         expect(signIn.status()).toBe(200);

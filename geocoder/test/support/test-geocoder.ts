@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import { silentLogger, type Logger, type MetricsRegistry } from "@linkgeo/shared";
-import Redis from "ioredis";
+import type Redis from "ioredis";
 import ky from "ky";
 import { createApp } from "../../src/app.ts";
 import { geocoderMetrics } from "../../src/geocoding/geocoder-metrics.ts";

@@ -81,5 +81,5 @@ function parseIpv6(text: string): IpAddress | undefined {
 /** Words in the part after `::`: a trailing dotted quad counts two. */
 function countWords(groups: string[]): number {
   const last = groups.at(-1);
-  return groups.length + (last !== undefined && last.includes(".") ? 1 : 0);
+  return groups.length + (last?.includes(".") ? 1 : 0);
 }

@@ -144,7 +144,7 @@ async function startOnce(service: ServiceName, port: number, env: Record<string,
     if (partial) keep(partial);
   };
   const drained = Promise.all([collect(child.stdout), collect(child.stderr)]);
-  const output = () => lines.map((line) => line + "\n").join("");
+  const output = () => lines.map((line) => `${line}\n`).join("");
 
   let ended = false;
   const exited = child.exited.then(async (code) => {

@@ -195,7 +195,7 @@ async function loadLinks(): Promise<void> {
 async function drawSparklines(rows: LinkRow[], codes: string[], signal: AbortSignal): Promise<void> {
   try {
     const days = await dailyVisits(codes, signal);
-    rows.forEach((row, i) => row.showDailyVisits(days.get(codes[i]!) ?? null));
+    for (const [i, row] of rows.entries()) row.showDailyVisits(days.get(codes[i]!) ?? null);
   } catch (error) {
     if (signal.aborted || handled(error)) return;
     for (const row of rows) row.showDailyVisits(null);

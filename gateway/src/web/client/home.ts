@@ -121,7 +121,7 @@ function showResult(created: LinkRecord & { manage_token: string }): void {
   const qr = qrCode(created.link);
   fill(byId("qr"), qrSvg(qr, `QR code of ${created.link}`));
   // The previous result's files are no longer offered: free them.
-  downloads.splice(0).forEach((url) => URL.revokeObjectURL(url));
+  for (const url of downloads.splice(0)) URL.revokeObjectURL(url);
   const svgLink = byId<HTMLAnchorElement>("download-svg");
   const pngLink = byId<HTMLAnchorElement>("download-png");
   offer(svgLink, qrSvgFile(qr), `${created.short_url}.svg`);

@@ -63,10 +63,8 @@ export function qrPng(qr: QrCode, pixelsPerModule = 8): Promise<Blob> {
   context.fillStyle = "#ffffff";
   context.fillRect(0, 0, canvas.width, canvas.height);
   context.fillStyle = "#000000";
-  qr.dark.forEach((row, y) =>
-    row.forEach((dark, x) => {
-      if (dark) context.fillRect(x * pixelsPerModule, y * pixelsPerModule, pixelsPerModule, pixelsPerModule);
-    }),
-  );
+  for (const [y, row] of qr.dark.entries()) {
+    for (const [x, dark] of row.entries()) if (dark) context.fillRect(x * pixelsPerModule, y * pixelsPerModule, pixelsPerModule, pixelsPerModule);
+  }
   return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("the PNG could not be made"))), "image/png"));
 }
