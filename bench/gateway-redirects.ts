@@ -72,7 +72,8 @@ const gatewayDir = join(import.meta.dir, "..", "gateway");
 // A rate limit, trusted proxy list or timeout in the caller's environment
 // would change what is measured (RATE_LIMIT_REDIRECT would limit the very
 // requests under test).
-const gatewayVariable = /^(PORT|HOST|NODE_ENV|SHORTENER_URL|GEOCODER_URL|UPSTREAM_|REDIS_URL|REDIS_KEY_PREFIX|RATE_LIMIT_|TRUSTED_PROXIES|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG|INTERNAL_SECRET)/;
+const gatewayVariable =
+  /^(PORT|HOST|NODE_ENV|SHORTENER_URL|GEOCODER_URL|UPSTREAM_|REDIS_URL|REDIS_KEY_PREFIX|RATE_LIMIT_|TRUSTED_PROXIES|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG|INTERNAL_SECRET)/;
 
 /** `internalSecret` undefined: the gateway proxies each redirect on its own. */
 async function startGateway(
@@ -130,7 +131,12 @@ async function main(): Promise<number> {
   const internalSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   const shortener = await startShortener(settings, database, shortenerPrefix, { INTERNAL_SECRET: internalSecret });
   const gateway = await startGateway(settings, { name: "gateway", shortenerUrl: shortener.base, redisPrefix: gatewayPrefix, internalSecret });
-  const proxying = await startGateway(settings, { name: "gateway (per-request proxy)", shortenerUrl: shortener.base, redisPrefix: gatewayPrefix, internalSecret: undefined });
+  const proxying = await startGateway(settings, {
+    name: "gateway (per-request proxy)",
+    shortenerUrl: shortener.base,
+    redisPrefix: gatewayPrefix,
+    internalSecret: undefined,
+  });
   const metered = await startGateway(settings, {
     name: "gateway (metrics on)",
     shortenerUrl: shortener.base,
@@ -218,7 +224,8 @@ async function main(): Promise<number> {
     failed = true;
   }
   if (failed || logged.some((n) => n > 0)) {
-    for (const child of [...children, ...(nginx ? [nginx.child] : [])]) if (child.output()) console.error(`${child.name} output (last lines):\n${child.output()}`);
+    for (const child of [...children, ...(nginx ? [nginx.child] : [])])
+      if (child.output()) console.error(`${child.name} output (last lines):\n${child.output()}`);
   }
   return failed ? 1 : 0;
 }

@@ -21,7 +21,6 @@ import { describeMachine, fmtInt, median, table } from "./support/report.ts";
 const targets = { lookupMedianNs: 2_000, loadMs: 1_000, extraMb: 40 };
 const lookups = Number(process.env.BENCH_LOOKUPS ?? 100_000);
 
-
 const before = settledMemory();
 const started = performance.now();
 const { loadIpCountries } = await import("../shortener/src/visits/load-ip-countries.ts");

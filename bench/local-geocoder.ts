@@ -18,7 +18,6 @@ import { describeMachine, fmtInt, median, table } from "./support/report.ts";
 const targets = { lookupMedianUs: 50, loadMs: 1500, extraMb: 150 };
 const lookups = Number(process.env.BENCH_LOOKUPS ?? 100_000);
 
-
 const before = settledMemory();
 const started = performance.now();
 // The imports are part of the load: country-coder builds its border index when imported.

@@ -98,7 +98,9 @@ async function main(): Promise<number> {
     `ratio analytics on/off: ${analyticsRatio.toFixed(3)}   target: >= ${analyticsTargetRatio}   ${analyticsRatio >= analyticsTargetRatio ? "PASS" : "BELOW TARGET"}`,
   );
   const metricsRatio = median(comparison.context[1]!.runs.map((r) => r.rps)) / median(comparison.subject.map((r) => r.rps));
-  console.log(`ratio metrics on/off: ${metricsRatio.toFixed(3)}   target: >= ${metricsTargetRatio}   ${metricsRatio >= metricsTargetRatio ? "PASS" : "BELOW TARGET"}`);
+  console.log(
+    `ratio metrics on/off: ${metricsRatio.toFixed(3)}   target: >= ${metricsTargetRatio}   ${metricsRatio >= metricsTargetRatio ? "PASS" : "BELOW TARGET"}`,
+  );
   reportCpu(comparison, { bare, subject });
   console.log();
   const countFailed = reportCounts(counting.checks, settings.connections);

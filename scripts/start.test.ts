@@ -137,7 +137,7 @@ describe("bun run start", () => {
     script = new StartScript(["shortener", "nope"], { SHORTENER_PORT: "0" });
     expect(await script.exited()).toBe(1);
     expect(script.lines).toEqual([
-      "start: SHORTENER_PORT must be a whole number from 1 to 65535 (got \"0\")",
+      'start: SHORTENER_PORT must be a whole number from 1 to 65535 (got "0")',
       'start: unknown service "nope": name some of shortener, geocoder, gateway',
     ]);
   });

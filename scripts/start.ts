@@ -164,8 +164,14 @@ function spawnService(name: ServiceName, env: Record<string, string | undefined>
  * going, then the other two together. True when all exited 0 by themselves.
  */
 async function stopServices(running: Running[], say: (line: string) => void): Promise<boolean> {
-  const gatewayClean = await stopTogether(running.filter((service) => service.name === "gateway"), say);
-  const othersClean = await stopTogether(running.filter((service) => service.name !== "gateway"), say);
+  const gatewayClean = await stopTogether(
+    running.filter((service) => service.name === "gateway"),
+    say,
+  );
+  const othersClean = await stopTogether(
+    running.filter((service) => service.name !== "gateway"),
+    say,
+  );
   return gatewayClean && othersClean;
 }
 

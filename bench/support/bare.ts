@@ -19,7 +19,12 @@ export interface FixedResponse {
  */
 export async function startBareServer(response: FixedResponse): Promise<{ url: string; child: Child }> {
   const port = await freePort();
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), STATUS: String(response.status), HEADERS: JSON.stringify(response.headers) };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    STATUS: String(response.status),
+    HEADERS: JSON.stringify(response.headers),
+  };
   if (response.body === null) delete env.BODY;
   else env.BODY = response.body;
   const child = spawnChild("bare server", [process.execPath, "run", bareServerPath], { env });

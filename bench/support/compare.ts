@@ -48,11 +48,7 @@ export async function compareWithBare(settings: Settings, bare: Target, subject:
     console.log("done");
   }
 
-  const runs = new Map<Target, MeasuredRun[]>([
-    [bare, []],
-    [subject, []],
-    ...contextRuns.map((entry) => [entry.target, entry.runs] as const),
-  ]);
+  const runs = new Map<Target, MeasuredRun[]>([[bare, []], [subject, []], ...contextRuns.map((entry) => [entry.target, entry.runs] as const)]);
   const targets = [bare, subject, ...context];
   for (let round = 1; round <= settings.rounds; round++) {
     // Alternate which goes first, so neither always runs on a warmer (or hotter) machine.
@@ -63,7 +59,11 @@ export async function compareWithBare(settings: Settings, bare: Target, subject:
       const before = processes.map((process) => cpuMicros(process.pid));
       const run = () => runWrk(settings, target.url, settings.seconds, target.headers);
       const wrk = await (target.measure ? target.measure(run) : run());
-      const perRequest = cpuPerRequest(before, processes.map((process) => cpuMicros(process.pid)), wrk.requests);
+      const perRequest = cpuPerRequest(
+        before,
+        processes.map((process) => cpuMicros(process.pid)),
+        wrk.requests,
+      );
       const result: MeasuredRun = { ...wrk, cpu: processes.map((process, i) => ({ name: process.name, microsPerRequest: perRequest[i]! })) };
       runs.get(target)!.push(result);
       console.log(`${fmtInt(result.rps)} req/s`);

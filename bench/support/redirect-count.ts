@@ -34,7 +34,8 @@ export function checkCount(result: WrkResult, counted: number, connections: numb
 }
 
 export function describeCount(check: CountCheck, connections: number): string {
-  const numbers = `access_count grew by ${fmtInt(check.counted)}, wrk received ${fmtInt(check.redirected)} redirects` +
+  const numbers =
+    `access_count grew by ${fmtInt(check.counted)}, wrk received ${fmtInt(check.redirected)} redirects` +
     (check.socketErrors > 0 ? ` and reported ${check.socketErrors} socket errors` : "");
   const extra = check.counted - check.redirected;
   switch (check.verdict) {
@@ -43,7 +44,9 @@ export function describeCount(check: CountCheck, connections: number): string {
     case "exact+inflight":
       return (
         `EXACT: every redirect wrk received was counted (${numbers}). The ${fmtInt(extra)} extra ` +
-        (check.socketErrors > 0 ? `were in flight when wrk stopped or hit socket errors` : `were in flight when wrk's timer stopped (at most one per connection, ${connections})`) +
+        (check.socketErrors > 0
+          ? `were in flight when wrk stopped or hit socket errors`
+          : `were in flight when wrk's timer stopped (at most one per connection, ${connections})`) +
         `: the shortener served and counted them, wrk dropped the answers`
       );
     case "lost":

@@ -1,4 +1,18 @@
-import { errorRenderer, health, httpMetrics, maxBodyBytes, readBodyLimited, requestContext, requestIdOf, requestTarget, requestUrl, RouteNotFound, type Client, type Logger, type MetricsRegistry } from "@linkgeo/shared";
+import {
+  errorRenderer,
+  health,
+  httpMetrics,
+  maxBodyBytes,
+  readBodyLimited,
+  requestContext,
+  requestIdOf,
+  requestTarget,
+  requestUrl,
+  RouteNotFound,
+  type Client,
+  type Logger,
+  type MetricsRegistry,
+} from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { RateRule } from "./config.ts";
@@ -58,78 +72,86 @@ export function createApp(deps: GatewayDeps) {
     if (!response.ok) throw new Error(`${pool.name} answered ${response.status}`);
   };
 
-  return new Elysia()
-    // First, so the requests the next hooks refuse (400, 405, 429) are counted too.
-    .use(deps.metrics ? httpMetrics({ registry: deps.metrics, routeOf: (request, matched) => metricsRoute(route(request), matched) }) : new Elysia({ name: "no-metrics" }))
-    .use(requestTarget())
-    .use(requestContext({ log: deps.log, accessLog: deps.accessLog ?? false }))
-    .use(errorRenderer({ log: deps.log }))
-    .use(
-      health({
-        required: {},
-        optional: { shortener: upstreamAnswers(deps.upstreams.shortener), geocoder: upstreamAnswers(deps.upstreams.geocoder) },
-        accepting: deps.accepting ?? (() => true),
-      }),
-    )
-    .use(
-      mergedDocs({
-        ownSpec: gatewayOwnSpec,
-        fetchServiceSpec: async (service, signal) => {
-          const replica = deps.upstreams[service].next();
-          if (!replica) throw new Error(`no ${service} replica`);
-          return (await fetcher(`${replica}/docs/json`, { signal })).json();
+  return (
+    new Elysia()
+      // First, so the requests the next hooks refuse (400, 405, 429) are counted too.
+      .use(
+        deps.metrics
+          ? httpMetrics({ registry: deps.metrics, routeOf: (request, matched) => metricsRoute(route(request), matched) })
+          : new Elysia({ name: "no-metrics" }),
+      )
+      .use(requestTarget())
+      .use(requestContext({ log: deps.log, accessLog: deps.accessLog ?? false }))
+      .use(errorRenderer({ log: deps.log }))
+      .use(
+        health({
+          required: {},
+          optional: { shortener: upstreamAnswers(deps.upstreams.shortener), geocoder: upstreamAnswers(deps.upstreams.geocoder) },
+          accepting: deps.accepting ?? (() => true),
+        }),
+      )
+      .use(
+        mergedDocs({
+          ownSpec: gatewayOwnSpec,
+          fetchServiceSpec: async (service, signal) => {
+            const replica = deps.upstreams[service].next();
+            if (!replica) throw new Error(`no ${service} replica`);
+            return (await fetcher(`${replica}/docs/json`, { signal })).json();
+          },
+          clock: deps.clock,
+          log: deps.log,
+        }),
+      )
+      .use(webRoutes(deps.web))
+      .use(
+        rateLimit({
+          buckets: deps.buckets,
+          rules: deps.rateLimits,
+          classify: (request) => route(request)?.limit,
+          clientAddressOf: (request, server) => clientOf(request, server).address,
+          log: deps.log,
+          onRefused: deps.observer && ((rateClass) => deps.observer!.rateLimited(rateClass)),
+        }),
+      )
+      .all(
+        "*",
+        async ({ request, server }) => {
+          const target = route(request);
+          if (!target) throw new RouteNotFound();
+          // Read (at most 64 KiB) before any upstream sees the request.
+          const body = await readBodyLimited(request, maxBodyBytes);
+          if (target.limit === "login" && deps.rateLimits.loginPerUser) await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
+          const client = clientOf(request, server);
+          const requestId = requestIdOf(request);
+          const batched =
+            target.limit === "redirect" && deps.redirectBatches
+              ? batchableRedirect(request, requestUrl(request)!, { requestId, address: client.address })
+              : undefined;
+          // A shortener that does not take batches leaves the redirect to the proxy (undefined).
+          const response =
+            (batched && (await deps.redirectBatches!.redirect(batched))) ??
+            (await proxyRequest(request, {
+              pool: deps.upstreams[target.upstream],
+              body,
+              clientAddress: client.address,
+              viaTrustedProxy: client.viaTrustedProxy,
+              requestId,
+              timeoutMs: deps.upstreamTimeoutMs,
+              fetch: fetcher,
+              observer: deps.observer,
+            }));
+          // A browser that followed a dead short link gets the web app's own page.
+          if (target.limit === "redirect" && response.status === 404 && response.headers.get("content-type")?.startsWith("text/html")) {
+            await response.body?.cancel();
+            return renderPage(deps.web, notFoundPage("link"));
+          }
+          return response;
         },
-        clock: deps.clock,
-        log: deps.log,
-      }),
-    )
-    .use(webRoutes(deps.web))
-    .use(
-      rateLimit({
-        buckets: deps.buckets,
-        rules: deps.rateLimits,
-        classify: (request) => route(request)?.limit,
-        clientAddressOf: (request, server) => clientOf(request, server).address,
-        log: deps.log,
-        onRefused: deps.observer && ((rateClass) => deps.observer!.rateLimited(rateClass)),
-      }),
-    )
-    .all(
-      "*",
-      async ({ request, server }) => {
-        const target = route(request);
-        if (!target) throw new RouteNotFound();
-        // Read (at most 64 KiB) before any upstream sees the request.
-        const body = await readBodyLimited(request, maxBodyBytes);
-        if (target.limit === "login" && deps.rateLimits.loginPerUser) await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
-        const client = clientOf(request, server);
-        const requestId = requestIdOf(request);
-        const batched = target.limit === "redirect" && deps.redirectBatches ? batchableRedirect(request, requestUrl(request)!, { requestId, address: client.address }) : undefined;
-        // A shortener that does not take batches leaves the redirect to the proxy (undefined).
-        const response =
-          (batched && (await deps.redirectBatches!.redirect(batched))) ??
-          (await proxyRequest(request, {
-            pool: deps.upstreams[target.upstream],
-            body,
-            clientAddress: client.address,
-            viaTrustedProxy: client.viaTrustedProxy,
-            requestId,
-            timeoutMs: deps.upstreamTimeoutMs,
-            fetch: fetcher,
-            observer: deps.observer,
-          }));
-        // A browser that followed a dead short link gets the web app's own page.
-        if (target.limit === "redirect" && response.status === 404 && response.headers.get("content-type")?.startsWith("text/html")) {
-          await response.body?.cancel();
-          return renderPage(deps.web, notFoundPage("link"));
-        }
-        return response;
-      },
-      // The upstream reads the body, not the gateway.
-      { parse: "none", detail: { hide: true } },
-    );
+        // The upstream reads the body, not the gateway.
+        { parse: "none", detail: { hide: true } },
+      )
+  );
 }
-
 
 /**
  * A request's route as a metrics label: for what goes upstream (the one

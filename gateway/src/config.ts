@@ -1,4 +1,17 @@
-import { defaultTrustedProxies, parseInternalSecret, parseIpRangeList, parseMetricsPort, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import {
+  defaultTrustedProxies,
+  parseInternalSecret,
+  parseIpRangeList,
+  parseMetricsPort,
+  parseRedisUrl,
+  parseUrl,
+  readConfig,
+  type Env,
+  type EnvReader,
+  type IpRange,
+  type LogFormat,
+  type LogLevel,
+} from "@linkgeo/shared";
 
 /** A token bucket: `capacity` requests at once, refilled at `perSecond`. */
 export interface RateRule {
@@ -70,7 +83,10 @@ export function readGatewayConfig(env: Env): GatewayConfig {
 }
 
 function parseUrlList(raw: string): string[] {
-  const urls = raw.split(",").map((part) => part.trim()).filter(Boolean);
+  const urls = raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (urls.length === 0) throw new Error("must name at least one URL");
   return urls.map((url) => parseUrl(url, ["http", "https"]).origin);
 }

@@ -1,4 +1,12 @@
-import { clientOfRequest, createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit, startServiceMetrics } from "@linkgeo/shared";
+import {
+  clientOfRequest,
+  createLogger,
+  createRedisClient,
+  keepServingOnUnexpectedErrors,
+  onShutdownSignal,
+  readConfigOrExit,
+  startServiceMetrics,
+} from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { readGatewayConfig } from "./config.ts";
 import { gatewayMetrics, type GatewayObserver } from "./metrics/gateway-metrics.ts";
@@ -57,6 +65,20 @@ log.info("listening", {
 });
 
 onShutdownSignal(log, [
-  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); metrics.stop(); } },
-  { name: "close upstreams and Redis", run: () => { upstreams.shortener.stop(); upstreams.geocoder.stop(); redis?.disconnect(); } },
+  {
+    name: "stop taking requests",
+    run: async () => {
+      accepting = false;
+      await app.server?.stop();
+      metrics.stop();
+    },
+  },
+  {
+    name: "close upstreams and Redis",
+    run: () => {
+      upstreams.shortener.stop();
+      upstreams.geocoder.stop();
+      redis?.disconnect();
+    },
+  },
 ]);

@@ -39,7 +39,10 @@ const defaultPort = (name: AppName) => readers[name]({}).port;
 
 /** What an operator's .env is after `cp .env.example .env` and filling in the blanks the file asks for. */
 const operatorEnv: Record<string, string> = Object.fromEntries(
-  Object.entries(envExample).map(([name, value]) => [name, value === "" && requiredVariables(composeText).includes(name) ? "0123456789abcdef".repeat(4) : value]),
+  Object.entries(envExample).map(([name, value]) => [
+    name,
+    value === "" && requiredVariables(composeText).includes(name) ? "0123456789abcdef".repeat(4) : value,
+  ]),
 );
 
 function service(name: string): ComposeService {
@@ -93,10 +96,12 @@ const defaultServices = Object.values(compose.services).filter((entry) => entry.
 describe("compose.yaml: the services and their variables", () => {
   test("runs Postgres, Redis and the three services; Prometheus and Grafana only with the monitoring profile", () => {
     expect(defaultServices.map((entry) => entry.name).sort()).toEqual(["gateway", "geocoder", "postgres", "redis", "shortener"]);
-    expect(Object.values(compose.services).filter((entry) => entry.profiles.length > 0).map((entry) => `${entry.name}:${entry.profiles.join(",")}`).sort()).toEqual([
-      "grafana:monitoring",
-      "prometheus:monitoring",
-    ]);
+    expect(
+      Object.values(compose.services)
+        .filter((entry) => entry.profiles.length > 0)
+        .map((entry) => `${entry.name}:${entry.profiles.join(",")}`)
+        .sort(),
+    ).toEqual(["grafana:monitoring", "prometheus:monitoring"]);
   });
 
   test("the variable extraction from config.ts finds exactly what each reader looks up", () => {
@@ -165,7 +170,10 @@ describe("compose.yaml: the services and their variables", () => {
   });
 
   test("the gateway and the shortener share one INTERNAL_SECRET: redirects go in batches", () => {
-    const secrets = { gateway: readGatewayConfig(containerEnv("gateway")).internalSecret, shortener: readShortenerConfig(containerEnv("shortener")).internalSecret };
+    const secrets = {
+      gateway: readGatewayConfig(containerEnv("gateway")).internalSecret,
+      shortener: readShortenerConfig(containerEnv("shortener")).internalSecret,
+    };
     expect(secrets.gateway).toBeString();
     expect(secrets.shortener).toBe(secrets.gateway!);
   });
@@ -203,7 +211,8 @@ describe("compose.yaml: the .env file", () => {
 
 describe("compose.yaml: scaling, ports, health and volumes", () => {
   test("no service has a fixed container name (it would forbid --scale and clash between projects)", () => {
-    for (const entry of Object.values(compose.services)) expect({ service: entry.name, containerName: entry.containerName }).toEqual({ service: entry.name, containerName: undefined });
+    for (const entry of Object.values(compose.services))
+      expect({ service: entry.name, containerName: entry.containerName }).toEqual({ service: entry.name, containerName: undefined });
   });
 
   test("only the gateway publishes a port, its own on 8080; the scalable shortener and geocoder publish none; monitoring listens on this machine only", () => {
@@ -214,7 +223,9 @@ describe("compose.yaml: scaling, ports, health and volumes", () => {
   });
 
   test("every dependency waits for a health check the dependency has", () => {
-    const dependencies = defaultServices.flatMap((entry) => Object.entries(entry.dependsOn).map(([target, { condition }]) => ({ from: entry.name, target, condition })));
+    const dependencies = defaultServices.flatMap((entry) =>
+      Object.entries(entry.dependsOn).map(([target, { condition }]) => ({ from: entry.name, target, condition })),
+    );
     expect(dependencies.map(({ from, target }) => `${from}→${target}`).sort()).toEqual([
       "gateway→geocoder",
       "gateway→redis",
@@ -227,7 +238,11 @@ describe("compose.yaml: scaling, ports, health and volumes", () => {
       expect(condition).toBe("service_healthy");
       const dependency = service(target);
       const composeCheck = dependency.healthcheck && !dependency.healthcheck.disable && dependency.healthcheck.test.length > 0;
-      const imageCheck = dependency.build !== undefined && dockerfileFor(target as AppName).dockerfile.stages.at(-1)!.instructions.some((i) => i.keyword === "HEALTHCHECK");
+      const imageCheck =
+        dependency.build !== undefined &&
+        dockerfileFor(target as AppName)
+          .dockerfile.stages.at(-1)!
+          .instructions.some((i) => i.keyword === "HEALTHCHECK");
       expect({ target, healthChecked: composeCheck || imageCheck }).toEqual({ target, healthChecked: true });
     }
   });
@@ -243,7 +258,9 @@ describe("compose.yaml: scaling, ports, health and volumes", () => {
   });
 
   test("every named volume is declared, every declared one is used, and the stateful services keep theirs", () => {
-    const mounts = Object.values(compose.services).flatMap((entry) => entry.volumes.map((volume) => ({ service: entry.name, source: volume.split(":")[0]!, target: volume.split(":")[1]! })));
+    const mounts = Object.values(compose.services).flatMap((entry) =>
+      entry.volumes.map((volume) => ({ service: entry.name, source: volume.split(":")[0]!, target: volume.split(":")[1]! })),
+    );
     const named = mounts.filter((mount) => !/^[./~]/.test(mount.source));
     expect(named.map((mount) => mount.source).sort()).toEqual([...compose.volumes].sort());
     expect(named.map(({ service, target }) => `${service}:${target}`).sort()).toEqual([
@@ -295,7 +312,11 @@ describe("Dockerfile", () => {
           const copy = parseCopy(substituteArgs(instruction.args, args));
           if (copy.from !== undefined) continue;
           for (const source of copy.sources) {
-            expect({ source, exists: existsSync(join(repositoryRoot, build.context, source)), ignored: isDockerIgnored(source, dockerignore) }).toEqual({ source, exists: true, ignored: false });
+            expect({ source, exists: existsSync(join(repositoryRoot, build.context, source)), ignored: isDockerIgnored(source, dockerignore) }).toEqual({
+              source,
+              exists: true,
+              ignored: false,
+            });
           }
         }
       }
@@ -345,7 +366,11 @@ describe("Dockerfile", () => {
     const final = dockerfile.stages.at(-1)!;
     const { command } = parseHealthcheck(final.instructions.find((i) => i.keyword === "HEALTHCHECK")!.args);
     let healthy = true;
-    using server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => new Response(null, { status: new URL(request.url).pathname === "/health" && healthy ? 200 : 500 }) });
+    using server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (request) => new Response(null, { status: new URL(request.url).pathname === "/health" && healthy ? 200 : 500 }),
+    });
     const run = async (port: number) => {
       const [bun, ...rest] = command;
       expect(bun).toBe("bun");

@@ -39,16 +39,20 @@ describe("the gateway's /docs in a browser with no internet", () => {
   });
 
   // One spelling here: the page is shared, and the services' tests render both.
-  test("lists every operation of the merged spec, loading nothing but from the gateway", async () => {
-    const merged = specOperations(await readJson(await fetch(`${origin}/docs/json`)));
+  test(
+    "lists every operation of the merged spec, loading nothing but from the gateway",
+    async () => {
+      const merged = specOperations(await readJson(await fetch(`${origin}/docs/json`)));
 
-    const page = await browser.renderDocsPage(`${origin}/docs`);
+      const page = await browser.renderDocsPage(`${origin}/docs`);
 
-    expect(page.problems).toEqual([]);
-    expect(page.title).toBe("linkgeo API");
-    expect(page.operations).toEqual(merged);
-    expect(merged).toEqual(expect.arrayContaining(["POST /shorten/", "GET /{short_url}", "GET /reverse-geocode", "GET /docs"]));
-    expect(page.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
-    expect(page.requests).toContain(`${origin}/docs/json`);
-  }, browserTestTimeoutMs);
+      expect(page.problems).toEqual([]);
+      expect(page.title).toBe("linkgeo API");
+      expect(page.operations).toEqual(merged);
+      expect(merged).toEqual(expect.arrayContaining(["POST /shorten/", "GET /{short_url}", "GET /reverse-geocode", "GET /docs"]));
+      expect(page.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+      expect(page.requests).toContain(`${origin}/docs/json`);
+    },
+    browserTestTimeoutMs,
+  );
 });

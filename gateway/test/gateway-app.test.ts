@@ -19,7 +19,8 @@ describe("the gateway app", () => {
     shortener = startFakeUpstream((request) => {
       const path = new URL(request.url).pathname;
       if (path === "/health") return Response.json({ status: "ok" });
-      if (path === "/docs/json") return Response.json({ openapi: "3.0.3", info: { title: "s", version: "1" }, paths: { "/shorten/": { post: { responses: {} } } } });
+      if (path === "/docs/json")
+        return Response.json({ openapi: "3.0.3", info: { title: "s", version: "1" }, paths: { "/shorten/": { post: { responses: {} } } } });
       if (request.method === "POST") return Response.json({ short_url: "abc1234" }, { status: 201 });
       return new Response(null, { status: 302, headers: { location: "https://example.com/target" } });
     });
@@ -88,7 +89,8 @@ describe("the gateway app", () => {
   });
 
   test("limits link creation per client: 429 with Retry-After and RateLimit headers; redirects are not limited", async () => {
-    const create = () => fetch(`${base}/shorten/`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" }, body: "{}" });
+    const create = () =>
+      fetch(`${base}/shorten/`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" }, body: "{}" });
     expect((await create()).status).toBe(201);
     expect((await create()).status).toBe(201);
     const refused = await create();
@@ -97,7 +99,11 @@ describe("the gateway app", () => {
     expect(refused.headers.get("ratelimit-limit")).toBe("2");
     expect((await readJson(refused)).error.code).toBe("rate_limited");
     // Another client (as told by the trusted local proxy) has its own budget.
-    const other = await fetch(`${base}/shorten/`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.10" }, body: "{}" });
+    const other = await fetch(`${base}/shorten/`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.10" },
+      body: "{}",
+    });
     expect(other.status).toBe(201);
     const redirect = await fetch(`${base}/abc1234`, { redirect: "manual", headers: { "x-forwarded-for": "203.0.113.9" } });
     expect(redirect.status).toBe(302);
@@ -112,7 +118,8 @@ describe("the gateway app", () => {
     }
     const methods = ["DELETE", "POST", "PUT", "PATCH", "OPTIONS"];
     const statuses = [];
-    for (let i = 0; i < 21; i++) statuses.push((await fetch(`${base}/abc1234`, { method: methods[i % methods.length], redirect: "manual", headers: client })).status);
+    for (let i = 0; i < 21; i++)
+      statuses.push((await fetch(`${base}/abc1234`, { method: methods[i % methods.length], redirect: "manual", headers: client })).status);
     // The API budget holds 20: the 21st call is refused, whatever its method.
     expect(statuses.slice(0, 20).filter((status) => status === 429)).toEqual([]);
     expect(statuses[20]).toBe(429);
@@ -129,7 +136,9 @@ describe("the gateway app", () => {
     expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 429]);
     expect(answers[3]!.headers.get("ratelimit-limit")).toBe("3");
     // The API budget of the same client is untouched by logins.
-    expect((await fetch(`${base}/shorten/abc1234/`, { redirect: "manual", headers: { "x-forwarded-for": "203.0.113.30" } })).headers.get("ratelimit-remaining")).toBe("19");
+    expect(
+      (await fetch(`${base}/shorten/abc1234/`, { redirect: "manual", headers: { "x-forwarded-for": "203.0.113.30" } })).headers.get("ratelimit-remaining"),
+    ).toBe("19");
   });
 
   test("admin login has a budget per username across client addresses, which the shortener never sees spent", async () => {

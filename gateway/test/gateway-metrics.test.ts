@@ -18,7 +18,11 @@ async function samples(registry: Registry, name: string): Promise<Record<string,
     for (const value of metric.values) {
       const sampleName = (value as { metricName?: string }).metricName ?? metric.name;
       if (sampleName !== name) continue;
-      found[Object.entries(value.labels).map(([key, label]) => `${key}=${label}`).join(",")] = value.value;
+      found[
+        Object.entries(value.labels)
+          .map(([key, label]) => `${key}=${label}`)
+          .join(",")
+      ] = value.value;
     }
   }
   return found;
@@ -37,7 +41,15 @@ describe("gateway metrics", () => {
     let observer: GatewayObserver;
     const pool = observedPool("shortener", [dead, alive.origin], () => observer);
     observer = gatewayMetrics(registry, [pool]);
-    const answer = await proxyRequest(new Request("http://gw.test/abc1234/"), { pool, body: null, clientAddress: "203.0.113.9", viaTrustedProxy: false, requestId: "r1", timeoutMs: 5_000, observer });
+    const answer = await proxyRequest(new Request("http://gw.test/abc1234/"), {
+      pool,
+      body: null,
+      clientAddress: "203.0.113.9",
+      viaTrustedProxy: false,
+      requestId: "r1",
+      timeoutMs: 5_000,
+      observer,
+    });
     expect(answer.status).toBe(302);
 
     expect(await samples(registry, "gateway_upstream_requests_total")).toEqual({
@@ -60,7 +72,15 @@ describe("gateway metrics", () => {
     const pool = observedPool("shortener", [replica.origin], () => observer);
     observer = gatewayMetrics(registry, [pool]);
     const batcher = new RedirectBatcher({ pool, secret: "s".repeat(32), timeoutMs: 5_000, log: silentLogger, observer });
-    const item = (i: number) => ({ code: `c${i}`, path: `/c${i}/`, requestId: `r${i}`, forwardedFor: "203.0.113.9", userAgent: null, referer: null, accept: null });
+    const item = (i: number) => ({
+      code: `c${i}`,
+      path: `/c${i}/`,
+      requestId: `r${i}`,
+      forwardedFor: "203.0.113.9",
+      userAgent: null,
+      referer: null,
+      accept: null,
+    });
     await batcher.redirect(item(0));
     await Promise.all(Array.from({ length: 150 }, (_, i) => batcher.redirect(item(i))));
     expect(await samples(registry, "gateway_redirect_batch_size_count")).toEqual({ "": 3 });
@@ -71,7 +91,10 @@ describe("gateway metrics", () => {
   test("count the requests refused by each rate-limit class", async () => {
     await using upstream = startFakeUpstream(() => Response.json({ short_url: "abc1234" }, { status: 201 }));
     const registry = new Registry();
-    const upstreams = { shortener: observedPool("shortener", [upstream.origin], () => observer), geocoder: observedPool("geocoder", [upstream.origin], () => observer) };
+    const upstreams = {
+      shortener: observedPool("shortener", [upstream.origin], () => observer),
+      geocoder: observedPool("geocoder", [upstream.origin], () => observer),
+    };
     const observer = gatewayMetrics(registry, [upstreams.shortener, upstreams.geocoder]);
     const app = createApp({
       upstreams,
@@ -86,7 +109,9 @@ describe("gateway metrics", () => {
     });
     const statuses = [];
     for (let i = 0; i < 4; i++) {
-      const response = await app.handle(new Request("http://gw.test/shorten/", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+      const response = await app.handle(
+        new Request("http://gw.test/shorten/", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+      );
       statuses.push(response.status);
     }
     expect(statuses).toEqual([201, 201, 429, 429]);

@@ -38,7 +38,12 @@ describe("mergeSpecs", () => {
       tags: null,
     });
 
-    expect(mergeSpecs(own, [{ name: "shortener", spec: shortener }, { name: "geocoder", spec: geocoder }])).toEqual({
+    expect(
+      mergeSpecs(own, [
+        { name: "shortener", spec: shortener },
+        { name: "geocoder", spec: geocoder },
+      ]),
+    ).toEqual({
       openapi: "3.0.3",
       info: {
         title: "linkgeo API",
@@ -80,7 +85,10 @@ describe("mergeSpecs", () => {
     const a = spec("A", { paths: { "/items/{id}": { get: ok("from a") } } });
     const b = spec("B", { paths: { "/items/{item_id}": { get: ok("from b") }, "/b-only": { get: ok() } } });
 
-    const merged = mergeSpecs(spec("own"), [{ name: "a", spec: a }, { name: "b", spec: b }]);
+    const merged = mergeSpecs(spec("own"), [
+      { name: "a", spec: a },
+      { name: "b", spec: b },
+    ]);
 
     expect(merged.paths).toEqual({ "/items/{id}": { get: ok("from a") }, "/b-only": { get: ok() } });
     expect(merged["x-linkgeo-merge"]).toEqual({
@@ -91,16 +99,16 @@ describe("mergeSpecs", () => {
       ],
       conflicts: [{ kind: "path", path: "/items/{item_id}", kept: "a", dropped: "b" }],
     });
-    expect(merged.info.description).toEndWith(
-      "Conflicts:\n\n- `/items/{item_id}` is described by a and b; a's description is shown.",
-    );
+    expect(merged.info.description).toEndWith("Conflicts:\n\n- `/items/{item_id}` is described by a and b; a's description is shown.");
   });
 
   test("shares a component both define alike, and renames a different namesake with every $ref to it", () => {
     const shared = { type: "object", properties: { code: { type: "string" } } };
     const a = spec("A", {
       paths: { "/a": { get: jsonOf(ref("Place")) } },
-      components: { schemas: { Code: shared, Point: { type: "object", properties: { lat: { type: "number" } } }, Place: { properties: { at: ref("Point") } } } },
+      components: {
+        schemas: { Code: shared, Point: { type: "object", properties: { lat: { type: "number" } } }, Place: { properties: { at: ref("Point") } } },
+      },
     });
     // B's Point differs, so its Place (which points at Point) differs too once rewritten.
     const b = spec("B", {
@@ -113,7 +121,10 @@ describe("mergeSpecs", () => {
       components: { schemas: { Code: shared, Point: { type: "object", properties: { x: { type: "number" } } }, Place: { properties: { at: ref("Point") } } } },
     });
 
-    const merged = mergeSpecs(spec("own"), [{ name: "a", spec: a }, { name: "b", spec: b }]);
+    const merged = mergeSpecs(spec("own"), [
+      { name: "a", spec: a },
+      { name: "b", spec: b },
+    ]);
 
     expect(merged.components).toEqual({
       schemas: {
@@ -155,7 +166,10 @@ describe("mergeSpecs", () => {
       components: { securitySchemes: { bearer: { type: "apiKey", in: "header", name: "X-Key" } } },
     });
 
-    const merged = mergeSpecs(spec("own"), [{ name: "a", spec: a }, { name: "b", spec: b }]);
+    const merged = mergeSpecs(spec("own"), [
+      { name: "a", spec: a },
+      { name: "b", spec: b },
+    ]);
 
     expect(merged.components).toEqual({
       securitySchemes: { bearer: { type: "http", scheme: "bearer" }, b_bearer: { type: "apiKey", in: "header", name: "X-Key" } },
@@ -171,7 +185,10 @@ describe("mergeSpecs", () => {
     const a = spec("A", { paths: { "/a": { get: { ...ok(), operationId: "getThing" } } } });
     const b = spec("B", { paths: { "/b": { get: { ...ok(), operationId: "getThing" } } } });
 
-    const merged = mergeSpecs(spec("own"), [{ name: "a", spec: a }, { name: "b", spec: b }]);
+    const merged = mergeSpecs(spec("own"), [
+      { name: "a", spec: a },
+      { name: "b", spec: b },
+    ]);
 
     expect(merged.paths).toEqual({
       "/a": { get: { ...ok(), operationId: "getThing" } },
@@ -223,7 +240,10 @@ describe("mergeSpecs", () => {
     });
     const before = structuredClone([own, b]);
 
-    mergeSpecs(own, [{ name: "b", spec: b }, { name: "b2", spec: b }]);
+    mergeSpecs(own, [
+      { name: "b", spec: b },
+      { name: "b2", spec: b },
+    ]);
 
     expect([own, b]).toEqual(before);
   });

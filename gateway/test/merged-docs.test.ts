@@ -8,7 +8,17 @@ import type { MergedSpecOptions, ServiceName } from "../src/docs/merged-spec-sou
 import { serveServices } from "./support/served-services.ts";
 import { unresolvedRefs } from "./support/unresolved-refs.ts";
 
-const shortenerPaths = ["/admin/login", "/admin/session", "/admin/visits", "/admin/visits/daily", "/shorten/", "/shorten/{short_url}", "/shorten/{short_url}/stats", "/shorten/{short_url}/visits", "/{short_url}"];
+const shortenerPaths = [
+  "/admin/login",
+  "/admin/session",
+  "/admin/visits",
+  "/admin/visits/daily",
+  "/shorten/",
+  "/shorten/{short_url}",
+  "/shorten/{short_url}/stats",
+  "/shorten/{short_url}/visits",
+  "/{short_url}",
+];
 const geocoderPaths = ["/reverse-geocode", "/geocoders"];
 const ownPaths = ["/health", "/ready", "/docs", "/docs/json"];
 
@@ -20,9 +30,7 @@ function manualClock(start = "2026-11-22T07:00:00.000Z") {
 
 /** The gateway's docs routes behind the same error renderer the gateway uses. */
 function gateway(options: Partial<MergedSpecOptions> & Pick<MergedSpecOptions, "fetchServiceSpec">) {
-  const app = new Elysia()
-    .use(errorRenderer({ log: silentLogger }))
-    .use(mergedDocs({ ownSpec: gatewayOwnSpec, clock: () => new Date(), ...options }));
+  const app = new Elysia().use(errorRenderer({ log: silentLogger })).use(mergedDocs({ ownSpec: gatewayOwnSpec, clock: () => new Date(), ...options }));
   // Elysia finds the path from character 11 on, so the host must be a real-looking one.
   return (path: string, headers: Record<string, string> = {}) => app.handle(new Request(new URL(path, "http://localhost").href, { headers }));
 }

@@ -29,7 +29,10 @@ async function exposedMetricNames(): Promise<Set<string>> {
 
 /** The metric names a PromQL expression reads: label matchers, strings and `by (...)` lists removed, functions left out. */
 function metricNamesIn(expr: string): string[] {
-  const bare = expr.replace(/"[^"]*"/g, "").replace(/\{[^}]*\}/g, "").replace(/\b(by|without)\s*\([^)]*\)/g, "");
+  const bare = expr
+    .replace(/"[^"]*"/g, "")
+    .replace(/\{[^}]*\}/g, "")
+    .replace(/\b(by|without)\s*\([^)]*\)/g, "");
   const functions = new Set(["histogram_quantile"]);
   return [...bare.matchAll(/[a-zA-Z_][a-zA-Z0-9_]*/g)].map((m) => m[0]).filter((word) => word.includes("_") && !functions.has(word));
 }
@@ -49,7 +52,9 @@ describe("docs/monitoring: Prometheus", () => {
     // What each service's config reads METRICS_PORT with.
     const metricsPortOf = (name: string) => parseMetricsPort(compose.services[name]!.environment.METRICS_PORT ?? "unset");
     const metricsPorts = { shortener: metricsPortOf("shortener"), geocoder: metricsPortOf("geocoder"), gateway: metricsPortOf("gateway") };
-    const jobs = Object.fromEntries(config.scrape_configs.map((job) => [job.job_name, job.dns_sd_configs.map((sd) => `${sd.type} ${sd.names.join(",")}:${sd.port}`)]));
+    const jobs = Object.fromEntries(
+      config.scrape_configs.map((job) => [job.job_name, job.dns_sd_configs.map((sd) => `${sd.type} ${sd.names.join(",")}:${sd.port}`)]),
+    );
     expect(jobs).toEqual({
       shortener: [`A shortener:${metricsPorts.shortener}`],
       geocoder: [`A geocoder:${metricsPorts.geocoder}`],
@@ -67,22 +72,29 @@ describe("docs/monitoring: Grafana", () => {
 
   test("the dashboard shows traffic, errors, latency, redirects, the cache hit ratio and provider health", () => {
     const titles = dashboard.panels.map((panel) => panel.title.toLowerCase()).join(" | ");
-    for (const topic of ["traffic", "errors", "latency", "redirects", "cache hit ratio", "provider health"]) expect({ topic, shown: titles.includes(topic) }).toEqual({ topic, shown: true });
+    for (const topic of ["traffic", "errors", "latency", "redirects", "cache hit ratio", "provider health"])
+      expect({ topic, shown: titles.includes(topic) }).toEqual({ topic, shown: true });
   });
 
   test("every expression of the dashboard asks for metrics the code exposes", async () => {
     const exposed = await exposedMetricNames();
-    const asked = dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => metricNamesIn(target.expr).map((name) => ({ panel: panel.title, name }))));
+    const asked = dashboard.panels.flatMap((panel) =>
+      panel.targets.flatMap((target) => metricNamesIn(target.expr).map((name) => ({ panel: panel.title, name }))),
+    );
     expect(asked.length).toBeGreaterThan(20);
     expect(asked.filter(({ name }) => !exposed.has(name))).toEqual([]);
   });
 
   test("the dashboard's data source is the one provisioned, pointing at the profile's Prometheus; the provisioned folder is the one mounted", () => {
     const uids = new Set(dashboard.panels.flatMap((panel) => [panel.datasource.uid, ...panel.targets.map((target) => target.datasource.uid)]));
-    const datasources = Bun.YAML.parse(readRepositoryFile("docs/monitoring/grafana/provisioning/datasources/prometheus.yml")) as { datasources: { uid: string; url: string }[] };
+    const datasources = Bun.YAML.parse(readRepositoryFile("docs/monitoring/grafana/provisioning/datasources/prometheus.yml")) as {
+      datasources: { uid: string; url: string }[];
+    };
     expect([...uids]).toEqual([datasources.datasources[0]!.uid]);
     expect(datasources.datasources[0]!.url).toBe("http://prometheus:9090");
-    const providers = Bun.YAML.parse(readRepositoryFile("docs/monitoring/grafana/provisioning/dashboards/linkgeo.yml")) as { providers: { options: { path: string } }[] };
+    const providers = Bun.YAML.parse(readRepositoryFile("docs/monitoring/grafana/provisioning/dashboards/linkgeo.yml")) as {
+      providers: { options: { path: string } }[];
+    };
     expect(mountTarget("grafana", "./docs/monitoring/grafana/dashboards")).toBe(providers.providers[0]!.options.path);
     expect(mountTarget("grafana", "./docs/monitoring/grafana/provisioning")).toBe("/etc/grafana/provisioning");
   });

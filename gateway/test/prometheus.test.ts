@@ -34,13 +34,29 @@ beforeAll(async () => {
   provider = stack.use(startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") }));
   const ports = { shortener: await freePort(), geocoder: await freePort(), gateway: await freePort() };
   const [shortener, geocoder] = await Promise.all([
-    startService("shortener", { DATABASE_URL: database.url, REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: uniqueRedisPrefix("prometheus"), METRICS_PORT: String(ports.shortener) }),
+    startService("shortener", {
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl,
+      REDIS_KEY_PREFIX: uniqueRedisPrefix("prometheus"),
+      METRICS_PORT: String(ports.shortener),
+    }),
     // Its own level-2 file: answers cached by an earlier run would never reach the provider.
-    startService("geocoder", { NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(), GEOCODER_CACHE_PATH: join(dir, "l2.db"), METRICS_PORT: String(ports.geocoder) }),
+    startService("geocoder", {
+      NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(),
+      GEOCODER_CACHE_PATH: join(dir, "l2.db"),
+      METRICS_PORT: String(ports.geocoder),
+    }),
   ]);
   stack.use(shortener!);
   stack.use(geocoder!);
-  gateway = stack.use(await startService("gateway", { SHORTENER_URL: shortener!.url, GEOCODER_URL: geocoder!.url, METRICS_PORT: String(ports.gateway), RATE_LIMIT_CREATE: "off" }));
+  gateway = stack.use(
+    await startService("gateway", {
+      SHORTENER_URL: shortener!.url,
+      GEOCODER_URL: geocoder!.url,
+      METRICS_PORT: String(ports.gateway),
+      RATE_LIMIT_CREATE: "off",
+    }),
+  );
   prometheus = stack.use(
     await startPrometheus({
       shortener: [`127.0.0.1:${ports.shortener}`],
@@ -62,7 +78,11 @@ async function settled(query: string, expected: number): Promise<number | undefi
 
 describe("a real Prometheus scraping the three services", () => {
   test("reports the redirects counted, their rate, and the provider calls made, after known traffic", async () => {
-    const created = await fetch(`${gateway.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ long_url: "https://example.com/scraped" }) });
+    const created = await fetch(`${gateway.url}/shorten/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ long_url: "https://example.com/scraped" }),
+    });
     const code = ((await created.json()) as { short_url: string }).short_url;
     for (let i = 0; i < 12; i++) expect((await fetch(`${gateway.url}/${code}/`, { redirect: "manual" })).status).toBe(302);
     // Five distinct points: five misses, five calls to the provider; the same point again is an L1 hit.

@@ -108,7 +108,9 @@ describe("proxying a request", () => {
 
     test("from a trusted proxy, its proto and host are kept and the client is the address worked out", async () => {
       await using upstream = startFakeUpstream();
-      const request = new Request("http://gateway:8080/Ab3dE9x/", { headers: { host: "gateway:8080", ...forged, "x-forwarded-host": "Sho.rt, inner.example" } });
+      const request = new Request("http://gateway:8080/Ab3dE9x/", {
+        headers: { host: "gateway:8080", ...forged, "x-forwarded-host": "Sho.rt, inner.example" },
+      });
 
       await proxy(request, poolOf([upstream.origin]), { viaTrustedProxy: true });
 
@@ -217,9 +219,7 @@ describe("proxying a request", () => {
   test("hands a compressed body to the client as the upstream sent it", async () => {
     const text = JSON.stringify({ results: Array.from({ length: 200 }, (_, i) => ({ short_url: `code${i}` })) });
     const compressed = gzipSync(text);
-    await using upstream = startFakeUpstream(
-      () => new Response(compressed, { headers: { "content-encoding": "gzip", "content-type": "application/json" } }),
-    );
+    await using upstream = startFakeUpstream(() => new Response(compressed, { headers: { "content-encoding": "gzip", "content-type": "application/json" } }));
     await using gateway = startTestGateway(poolOf([upstream.origin]));
 
     const raw = await fetch(gateway.url("/shorten/"), { headers: { "accept-encoding": "gzip" }, decompress: false });
@@ -338,7 +338,10 @@ describe("proxying a request", () => {
       await using alive = startFakeUpstream(() => new Response("from alive"));
       const dead = await deadOrigin();
       const lines: Record<string, unknown>[] = [];
-      const pool = poolOf([dead, alive.origin], createLogger({ service: "gateway", level: "warn", format: "json", write: (line) => lines.push(JSON.parse(line)) }));
+      const pool = poolOf(
+        [dead, alive.origin],
+        createLogger({ service: "gateway", level: "warn", format: "json", write: (line) => lines.push(JSON.parse(line)) }),
+      );
       await using gateway = startTestGateway(pool);
 
       const response = await fetch(gateway.url("/shorten/"), {

@@ -130,7 +130,12 @@ describe("rate limit plugin", () => {
     const created = [];
     for (let i = 0; i < 21; i++) created.push(await app.handle(request("/shorten", {}, "POST")));
     expect(created.slice(0, 20).map((response) => response.status)).toEqual(Array(20).fill(200));
-    expect(rateLimitHeaders(created[0]!)).toEqual({ "ratelimit-limit": "20", "ratelimit-remaining": "19", "ratelimit-reset": "3", "ratelimit-policy": "20;w=60" });
+    expect(rateLimitHeaders(created[0]!)).toEqual({
+      "ratelimit-limit": "20",
+      "ratelimit-remaining": "19",
+      "ratelimit-reset": "3",
+      "ratelimit-policy": "20;w=60",
+    });
     expect(rateLimitHeaders(created[20]!)).toEqual({
       "retry-after": "3",
       "ratelimit-limit": "20",

@@ -88,10 +88,19 @@ describe("batching redirects to the shortener", () => {
   });
 
   test("each answer becomes its client's response: the status, headers and body the shortener sent, minus hop-by-hop headers and length", async () => {
-    await using replica = startBatchReplica((sent): RedirectBatchAnswer =>
-      sent.code === "gone"
-        ? { status: 404, headers: { "content-type": "application/json; charset=utf-8", "content-length": "999", connection: "close" }, body: '{"error":{"code":"not_found","message":"no"}}' }
-        : { status: 503, headers: { "retry-after": "1", "content-type": "application/json; charset=utf-8" }, body: '{"error":{"code":"storage_unavailable","message":"x"}}' },
+    await using replica = startBatchReplica(
+      (sent): RedirectBatchAnswer =>
+        sent.code === "gone"
+          ? {
+              status: 404,
+              headers: { "content-type": "application/json; charset=utf-8", "content-length": "999", connection: "close" },
+              body: '{"error":{"code":"not_found","message":"no"}}',
+            }
+          : {
+              status: 503,
+              headers: { "retry-after": "1", "content-type": "application/json; charset=utf-8" },
+              body: '{"error":{"code":"storage_unavailable","message":"x"}}',
+            },
     );
     const batcher = batcherFor(poolOf([replica.origin]));
     const [gone, busy] = await Promise.all([batcher.redirect(item("gone")), batcher.redirect(item("busy"))]);

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { internalSecretHeader, redirectBatchMediaType, redirectBatchPath } from "@linkgeo/shared";
-import { createTestDatabase, readJson, runBounded, startService, testInternalSecret, testRedisUrl, uniqueRedisPrefix, waitFor, type ServiceProcess } from "@linkgeo/shared/testing";
+import {
+  createTestDatabase,
+  readJson,
+  runBounded,
+  startService,
+  testInternalSecret,
+  testRedisUrl,
+  uniqueRedisPrefix,
+  waitFor,
+  type ServiceProcess,
+} from "@linkgeo/shared/testing";
 
 /**
  * The gateway's redirect batches against the real shortener, as processes:
@@ -18,7 +28,11 @@ beforeAll(async () => {
   stack.defer(() => database.drop());
   const accessLogged = { LOG_LEVEL: "info", LOG_FORMAT: "json", ACCESS_LOG: "true" };
   shortener = stack.use(
-    await startService("shortener", { ...accessLogged, DATABASE_URL: database.url, REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: uniqueRedisPrefix("batching") }, { echo: false }),
+    await startService(
+      "shortener",
+      { ...accessLogged, DATABASE_URL: database.url, REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: uniqueRedisPrefix("batching") },
+      { echo: false },
+    ),
   );
   const gatewayEnv = { SHORTENER_URL: shortener.url, GEOCODER_URL: shortener.url, RATE_LIMIT_CREATE: "off", RATE_LIMIT_API: "off" };
   [batching, proxying] = await Promise.all([
@@ -32,7 +46,11 @@ beforeAll(async () => {
 afterAll(() => stack.disposeAsync());
 
 async function createLink(longUrl: string): Promise<string> {
-  const response = await fetch(`${batching.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ long_url: longUrl }) });
+  const response = await fetch(`${batching.url}/shorten/`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ long_url: longUrl }),
+  });
   expect(response.status).toBe(201);
   return (await readJson(response)).short_url;
 }
@@ -86,7 +104,11 @@ describe("redirects through a batching gateway", () => {
     expect(answers.map((a) => `${a.status} ${a.location}`)).toEqual(answers.map((a) => `302 https://example.com/concurrent/${codes.indexOf(a.code) + 1}`));
     expect(await Promise.all(codes.map(accessCount))).toEqual([100, 100, 100]);
     // Some of them went together: fewer batch requests than redirects.
-    const shortenerLines = () => shortener.lines().filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+    const shortenerLines = () =>
+      shortener
+        .lines()
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line));
     const ids = new Set(answers.map((a) => a.requestId));
     const itemLinesOf = () => shortenerLines().filter((entry) => entry.msg === "request" && ids.has(entry.request_id));
     // Lines reach the test through a pipe: wait until all have been read.
@@ -100,7 +122,9 @@ describe("redirects through a batching gateway", () => {
 
   test("the batch route cannot be reached through the gateway, secret or not; the shortener refuses it without the secret", async () => {
     const code = await createLink("https://example.com/outsider");
-    const body = JSON.stringify({ items: [{ code, path: `/${code}/`, requestId: "x", forwardedFor: "203.0.113.1", userAgent: null, referer: null, accept: null }] });
+    const body = JSON.stringify({
+      items: [{ code, path: `/${code}/`, requestId: "x", forwardedFor: "203.0.113.1", userAgent: null, referer: null, accept: null }],
+    });
     for (const path of [redirectBatchPath, "/internal", "/internal/", `${redirectBatchPath}/`, "/INTERNAL/redirects"]) {
       for (const method of ["POST", "GET"]) {
         const response = await fetch(`${batching.url}${path}`, {

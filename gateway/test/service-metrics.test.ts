@@ -15,13 +15,23 @@ beforeAll(async () => {
   stack.defer(() => database.drop());
   for (const name of Object.keys(metricsPorts) as (keyof typeof metricsPorts)[]) metricsPorts[name] = await freePort();
   const [shortener, geocoder] = await Promise.all([
-    startService("shortener", { DATABASE_URL: database.url, REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: uniqueRedisPrefix("metrics"), METRICS_PORT: String(metricsPorts.shortener) }),
+    startService("shortener", {
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl,
+      REDIS_KEY_PREFIX: uniqueRedisPrefix("metrics"),
+      METRICS_PORT: String(metricsPorts.shortener),
+    }),
     startService("geocoder", { METRICS_PORT: String(metricsPorts.geocoder) }),
   ]);
   stack.use(shortener!);
   stack.use(geocoder!);
   gateway = stack.use(
-    await startService("gateway", { SHORTENER_URL: shortener!.url, GEOCODER_URL: geocoder!.url, METRICS_PORT: String(metricsPorts.gateway), RATE_LIMIT_CREATE: "off" }),
+    await startService("gateway", {
+      SHORTENER_URL: shortener!.url,
+      GEOCODER_URL: geocoder!.url,
+      METRICS_PORT: String(metricsPorts.gateway),
+      RATE_LIMIT_CREATE: "off",
+    }),
   );
 }, 60_000);
 
@@ -45,7 +55,11 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 
 describe("METRICS_PORT", () => {
   test("each service serves its requests by route template and its process metrics there; the gateway's own port does not", async () => {
-    const created = await fetch(`${gateway.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ long_url: "https://example.com/metrics" }) });
+    const created = await fetch(`${gateway.url}/shorten/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ long_url: "https://example.com/metrics" }),
+    });
     const code = ((await created.json()) as { short_url: string }).short_url;
     for (let i = 0; i < 3; i++) expect((await fetch(`${gateway.url}/${code}/`, { redirect: "manual" })).status).toBe(302);
     expect((await fetch(`${gateway.url}/geocoders`)).status).toBe(200);
@@ -58,7 +72,13 @@ describe("METRICS_PORT", () => {
     expect(sample(geocoderText, "http_requests_total", { route: "/geocoders", method: "GET", status: "200", service: "geocoder" })).toBe(1);
     for (const text of [gatewayText, shortenerText, geocoderText]) {
       expect(text).not.toContain(code);
-      for (const name of ["process_cpu_seconds_total", "process_resident_memory_bytes", "nodejs_eventloop_lag_seconds", "http_request_duration_seconds_bucket", "http_requests_in_flight"]) {
+      for (const name of [
+        "process_cpu_seconds_total",
+        "process_resident_memory_bytes",
+        "nodejs_eventloop_lag_seconds",
+        "http_request_duration_seconds_bucket",
+        "http_requests_in_flight",
+      ]) {
         expect({ name, present: text.includes(`${name}`) }).toEqual({ name, present: true });
       }
     }

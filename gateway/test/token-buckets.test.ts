@@ -105,11 +105,15 @@ describe.each([
 
     // Polls with refused takes: were they taking anything, the token would never come.
     let decision: BucketDecision | undefined;
-    await waitFor("a token back", async () => {
-      tick();
-      decision = await buckets.take(key, fivePerSecond);
-      return decision.allowed;
-    }, 3_000);
+    await waitFor(
+      "a token back",
+      async () => {
+        tick();
+        decision = await buckets.take(key, fivePerSecond);
+        return decision.allowed;
+      },
+      3_000,
+    );
     expect(decision).toEqual(allowed(0, 2, 1));
     // One token takes 200 ms; the slack covers the Redis clock against this process's.
     expect(now() - refusedAt).toBeGreaterThanOrEqual(190);
@@ -127,7 +131,12 @@ describe.each([
     const key = freshKey();
     const decisions = await Promise.all(Array.from({ length: 12 }, () => buckets.take(key, rule)));
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(5);
-    expect(decisions.filter((decision) => decision.allowed).map((decision) => decision.remaining).toSorted()).toEqual([0, 1, 2, 3, 4]);
+    expect(
+      decisions
+        .filter((decision) => decision.allowed)
+        .map((decision) => decision.remaining)
+        .toSorted(),
+    ).toEqual([0, 1, 2, 3, 4]);
   });
 });
 

@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, deleteKeysWithPrefix, runBounded, type ServiceProcess, startService, startServicesTogether, tally, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
+import {
+  createTestDatabase,
+  deleteKeysWithPrefix,
+  runBounded,
+  type ServiceProcess,
+  startService,
+  startServicesTogether,
+  tally,
+  testRedisUrl,
+  uniqueRedisPrefix,
+  waitFor,
+} from "@linkgeo/shared/testing";
 import postgres from "postgres";
 import { reply, startFakeProvider, type FakeProvider } from "../../geocoder/test/support/fake-provider.ts";
 import { analyticsBeside, expectAnalyticsInStep } from "../../shortener/test/support/analytics-in-step.ts";
@@ -232,9 +243,7 @@ describe("3 shorteners and 2 geocoders behind one gateway, as processes", () => 
     );
     expect(seen).toEqual(sent.map((s) => [`${s.service} ${s.method} ${s.path} ${s.answer.status}`]));
 
-    const served = Object.fromEntries(
-      replicas.map((replica) => [replica.name, sent.filter((s) => logs.get(replica)!.has(s.answer.requestId!)).length]),
-    );
+    const served = Object.fromEntries(replicas.map((replica) => [replica.name, sent.filter((s) => logs.get(replica)!.has(s.answer.requestId!)).length]));
     console.log("requests served per replica:", served);
     expect(Object.entries(served).filter(([, count]) => count === 0)).toEqual([]);
   });

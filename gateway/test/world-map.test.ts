@@ -10,9 +10,7 @@ const modulePath = join(import.meta.dir, "../src/web/world-map.ts");
 const buildScript = join(import.meta.dir, "../../scripts/build-world-map.ts");
 
 const svg = readFileSync(svgPath, "utf8");
-const countryPaths = new Map(
-  [...svg.matchAll(/<path class="country" data-country="([A-Z]{2})" d="([^"]*)">/g)].map((m) => [m[1]!, parsePath(m[2]!)] as const),
-);
+const countryPaths = new Map([...svg.matchAll(/<path class="country" data-country="([A-Z]{2})" d="([^"]*)">/g)].map((m) => [m[1]!, parsePath(m[2]!)] as const));
 
 type Ring = Array<[x: number, y: number]>;
 

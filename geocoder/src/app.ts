@@ -35,6 +35,5 @@ export function createApp(deps: GeocoderDeps) {
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
     metrics: deps.metrics,
-  })
-    .use(geocodeRoutes({ geocoder, registry: deps.registry }));
+  }).use(geocodeRoutes({ geocoder, registry: deps.registry }));
 }

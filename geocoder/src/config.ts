@@ -122,7 +122,10 @@ function readTimeouts(vars: EnvReader): { providerTimeoutMs: number; chainTimeou
 }
 
 function parseOrder(raw: string): OrderEntry[] {
-  const entries = raw.split(",").map((entry) => entry.trim().toUpperCase()).filter(Boolean);
+  const entries = raw
+    .split(",")
+    .map((entry) => entry.trim().toUpperCase())
+    .filter(Boolean);
   const unknown = entries.filter((entry) => !(orderEntries as readonly string[]).includes(entry));
   if (unknown.length > 0) throw new Error(`has unknown entries ${unknown.join(", ")}: use ${orderEntries.join(", ")}`);
   if (new Set(entries).size !== entries.length) throw new Error("names an entry twice");

@@ -40,7 +40,15 @@ if (local) log.info("local dataset loaded", { provider: local.provider.name, pla
 const healthStore = redis ? new RedisHealthStore(redis, { log }) : undefined;
 const metrics = startServiceMetrics({ service: "geocoder", port: config.metricsPort, hostname: config.hostname, log });
 const observer = metrics.registry && geocoderMetrics(metrics.registry);
-const providers = buildProviders(config, { http: ky.create({}), rateLimiter, healthStore, clock, log, local: local?.provider, onHealth: observer?.healthChanged });
+const providers = buildProviders(config, {
+  http: ky.create({}),
+  rateLimiter,
+  healthStore,
+  clock,
+  log,
+  local: local?.provider,
+  onHealth: observer?.healthChanged,
+});
 const registry = new ProviderRegistry(providers, config.defaultOrder);
 if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=false): /reverse-geocode will answer 503 no_providers");
 
@@ -69,6 +77,19 @@ log.info("listening", {
 });
 
 onShutdownSignal(log, [
-  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); metrics.stop(); } },
-  { name: "close the cache", run: async () => { redis?.disconnect(); l2Database.close(); } },
+  {
+    name: "stop taking requests",
+    run: async () => {
+      accepting = false;
+      await app.server?.stop();
+      metrics.stop();
+    },
+  },
+  {
+    name: "close the cache",
+    run: async () => {
+      redis?.disconnect();
+      l2Database.close();
+    },
+  },
 ]);

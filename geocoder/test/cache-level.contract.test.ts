@@ -83,7 +83,7 @@ const unusual: CachedAnswer = {
   storedAt: 0,
   addresses: [
     {
-      formatted_address: "東京都千代田区千代田1-1 🗼 «Straße» \"quoted\" back\\slash tab\t nul\u0000 e\u0301 \u2028",
+      formatted_address: '東京都千代田区千代田1-1 🗼 «Straße» "quoted" back\\slash tab\t nul\u0000 e\u0301 \u2028',
       postcode: null,
       country: "日本",
       country_code: "JP",
@@ -235,9 +235,7 @@ describe("sqlite cache level", () => {
     const db = new Database(":memory:");
     const level = new SqliteCacheLevel(db, { now: () => 1_000 });
     await level.set("k", nothingThere, 2);
-    expect(db.query("SELECT key, value, expires_at FROM reverse_cache").all()).toEqual([
-      { key: "k", value: JSON.stringify(nothingThere), expires_at: 3_000 },
-    ]);
+    expect(db.query("SELECT key, value, expires_at FROM reverse_cache").all()).toEqual([{ key: "k", value: JSON.stringify(nothingThere), expires_at: 3_000 }]);
     db.close();
   });
 });

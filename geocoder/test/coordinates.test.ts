@@ -14,10 +14,22 @@ function errorOf(raw: Parameters<typeof parseReverseQuery>[0]): { status: number
 
 describe("reverse query", () => {
   test.each([
-    [{ latitude: "48.8584", longitude: "2.2945" }, { latitude: 48.8584, longitude: 2.2945 }],
-    [{ latitude: "-90", longitude: "180" }, { latitude: -90, longitude: 180 }],
-    [{ latitude: "+0.5", longitude: "-.25" }, { latitude: 0.5, longitude: -0.25 }],
-    [{ latitude: "0", longitude: "0", language: "pt-BR" }, { latitude: 0, longitude: 0, language: "pt-BR" }],
+    [
+      { latitude: "48.8584", longitude: "2.2945" },
+      { latitude: 48.8584, longitude: 2.2945 },
+    ],
+    [
+      { latitude: "-90", longitude: "180" },
+      { latitude: -90, longitude: 180 },
+    ],
+    [
+      { latitude: "+0.5", longitude: "-.25" },
+      { latitude: 0.5, longitude: -0.25 },
+    ],
+    [
+      { latitude: "0", longitude: "0", language: "pt-BR" },
+      { latitude: 0, longitude: 0, language: "pt-BR" },
+    ],
   ])("accepts %p", (raw, expected) => {
     expect(parseReverseQuery(raw)).toEqual(expected);
   });

@@ -73,9 +73,16 @@ describe("geocoder metrics", () => {
   test("LOCAL's lookups are provider calls like any other, and a fallback after a network failure is counted for both", async () => {
     await using down = startFakeProvider({ otherwise: reply.status(500) });
     const registry = new Registry();
-    const geocoder = startTestGeocoder({ providers: { nominatim: { userAgent: "t", url: down.url().toString() } }, local: inProcessProvider([localVienna]), metrics: registry });
+    const geocoder = startTestGeocoder({
+      providers: { nominatim: { userAgent: "t", url: down.url().toString() } },
+      local: inProcessProvider([localVienna]),
+      metrics: registry,
+    });
     expect((await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.37")).headers.get("x-geocoder-provider")).toBe("LOCAL");
     expect((await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.37&platform=local")).status).toBe(200);
-    expect(await samples(registry, "geocoder_provider_calls_total")).toEqual({ "provider=NOMINATIM,outcome=upstream_error": 1, "provider=LOCAL,outcome=ok": 2 });
+    expect(await samples(registry, "geocoder_provider_calls_total")).toEqual({
+      "provider=NOMINATIM,outcome=upstream_error": 1,
+      "provider=LOCAL,outcome=ok": 2,
+    });
   });
 });

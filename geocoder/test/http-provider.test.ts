@@ -61,7 +61,6 @@ function setUp(fake: { url: (path?: string, query?: Record<string, string>) => U
   return { provider, health, time, lines };
 }
 
-
 /** The rejection as the clients would see it. */
 async function failureOf(promise: Promise<unknown>) {
   const error = await rejectionOf(promise);
@@ -109,9 +108,17 @@ describe("an HTTP provider", () => {
     });
 
     test("a 5xx twice is upstream_error after exactly two requests", async () => {
-      await using fake = startFakeProvider({ replies: [reply.status(500), reply.status(502)], otherwise: reply.fixture("nominatim-07-null-island-0-0-unable-to-geocode.json") });
+      await using fake = startFakeProvider({
+        replies: [reply.status(500), reply.status(502)],
+        otherwise: reply.fixture("nominatim-07-null-island-0-0-unable-to-geocode.json"),
+      });
       const { provider } = setUp(fake);
-      expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure: "upstream_error", message: "TESTGEO: answered 502", retryAt: undefined });
+      expect(await failureOf(provider.reverse(paris))).toEqual({
+        provider: "TESTGEO",
+        failure: "upstream_error",
+        message: "TESTGEO: answered 502",
+        retryAt: undefined,
+      });
       expect(fake.requests.length).toBe(2);
     });
 
@@ -122,7 +129,10 @@ describe("an HTTP provider", () => {
       [401, "unauthorized", "TESTGEO: answered 401: our key was refused"],
       [403, "unauthorized", "TESTGEO: answered 403: our key was refused"],
     ] as Array<[number, ProviderFailure, string]>)("never a %i (%s)", async (status, failure, message) => {
-      await using fake = startFakeProvider({ replies: [reply.status(status)], otherwise: reply.fixture("nominatim-07-null-island-0-0-unable-to-geocode.json") });
+      await using fake = startFakeProvider({
+        replies: [reply.status(status)],
+        otherwise: reply.fixture("nominatim-07-null-island-0-0-unable-to-geocode.json"),
+      });
       const { provider } = setUp(fake);
       expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure, message, retryAt: undefined });
       expect(fake.requests.length).toBe(1);
@@ -160,7 +170,12 @@ describe("an HTTP provider", () => {
     await using fake = startFakeProvider({ replies: [reply.never()], otherwise: reply.fixture("nominatim-07-null-island-0-0-unable-to-geocode.json") });
     const { provider } = setUp(fake, { timeoutMs: 200 });
     const started = performance.now();
-    expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure: "timeout", message: "TESTGEO: no answer within 200 ms", retryAt: undefined });
+    expect(await failureOf(provider.reverse(paris))).toEqual({
+      provider: "TESTGEO",
+      failure: "timeout",
+      message: "TESTGEO: no answer within 200 ms",
+      retryAt: undefined,
+    });
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(190);
     expect(elapsed).toBeLessThan(1_000);
@@ -288,7 +303,14 @@ describe("an HTTP provider", () => {
         await rejectionOf(provider.reverse(paris)),
         await rejectionOf(refused.provider.reverse(paris)),
       ];
-      expect(errors.map((error) => (error as ProviderError).failure)).toEqual(["upstream_error", "timeout", "bad_response", "bad_request", "rate_limited", "unreachable"]);
+      expect(errors.map((error) => (error as ProviderError).failure)).toEqual([
+        "upstream_error",
+        "timeout",
+        "bad_response",
+        "bad_request",
+        "rate_limited",
+        "unreachable",
+      ]);
       for (const error of errors) expect(`${String(error)} ${JSON.stringify(error)}`).not.toContain(secret);
       expect([...lines, ...refused.lines].join("\n")).not.toContain(secret);
     });
@@ -306,14 +328,24 @@ describe("an HTTP provider", () => {
     test("an HTML page is bad_response", async () => {
       await using fake = startFakeProvider({ replies: [reply.html()] });
       const { provider } = setUp(fake);
-      expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure: "bad_response", message: "TESTGEO: the body is not JSON", retryAt: undefined });
+      expect(await failureOf(provider.reverse(paris))).toEqual({
+        provider: "TESTGEO",
+        failure: "bad_response",
+        message: "TESTGEO: the body is not JSON",
+        retryAt: undefined,
+      });
       expect(fake.requests.length).toBe(1);
     });
 
     test("cut-off JSON is bad_response", async () => {
       await using fake = startFakeProvider({ replies: [reply.cutOffJson(fixtureText("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json"))] });
       const { provider } = setUp(fake);
-      expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure: "bad_response", message: "TESTGEO: the body is not JSON", retryAt: undefined });
+      expect(await failureOf(provider.reverse(paris))).toEqual({
+        provider: "TESTGEO",
+        failure: "bad_response",
+        message: "TESTGEO: the body is not JSON",
+        retryAt: undefined,
+      });
     });
 
     test("a connection dropped in the middle of the body is bad_response", async () => {
@@ -330,7 +362,12 @@ describe("an HTTP provider", () => {
       });
       try {
         const { provider } = setUp({ url: (path, query) => withQuery(`http://127.0.0.1:${listener.port}${path}`, query) });
-        expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure: "bad_response", message: "TESTGEO: the body was cut off", retryAt: undefined });
+        expect(await failureOf(provider.reverse(paris))).toEqual({
+          provider: "TESTGEO",
+          failure: "bad_response",
+          message: "TESTGEO: the body was cut off",
+          retryAt: undefined,
+        });
       } finally {
         listener.stop(true);
       }
@@ -376,17 +413,20 @@ describe("an HTTP provider", () => {
     test.each([
       [200, "bad_response", "TESTGEO: the body is larger than 1 MiB"],
       [401, "unauthorized", "TESTGEO: answered 401: our key was refused"],
-    ] as Array<[number, ProviderFailure, string]>)("a %i declaring a body over 1 MiB is %s at once, and its connection closed unread", async (status, failure, message) => {
-      const server = startDeclaringServer(status, 400_000_000);
-      try {
-        const { provider } = setUp({ url: (path, query) => withQuery(`http://127.0.0.1:${server.port}${path}`, query) }, { timeoutMs: 10_000 });
-        // Not a timeout: the declared length alone decides, without waiting for the 400 MB.
-        expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure, message, retryAt: undefined });
-        await waitFor("the connection to be closed", () => server.closed());
-      } finally {
-        server.stop();
-      }
-    });
+    ] as Array<[number, ProviderFailure, string]>)(
+      "a %i declaring a body over 1 MiB is %s at once, and its connection closed unread",
+      async (status, failure, message) => {
+        const server = startDeclaringServer(status, 400_000_000);
+        try {
+          const { provider } = setUp({ url: (path, query) => withQuery(`http://127.0.0.1:${server.port}${path}`, query) }, { timeoutMs: 10_000 });
+          // Not a timeout: the declared length alone decides, without waiting for the 400 MB.
+          expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure, message, retryAt: undefined });
+          await waitFor("the connection to be closed", () => server.closed());
+        } finally {
+          server.stop();
+        }
+      },
+    );
 
     test("JSON that is not the documented payload is bad_response", async () => {
       await using fake = startFakeProvider({ replies: [reply.json({ features: "not a list" })] });
@@ -508,7 +548,12 @@ describe("an HTTP provider", () => {
     test("a retry that gets no slot in time gives up with the first failure", async () => {
       await using fake = startFakeProvider({ replies: [reply.status(503)], otherwise: reply.fixture("nominatim-07-null-island-0-0-unable-to-geocode.json") });
       const { provider } = setUp(fake, { minIntervalMs: 10_000, maxRateLimitWaitMs: 100 });
-      expect(await failureOf(provider.reverse(paris))).toEqual({ provider: "TESTGEO", failure: "upstream_error", message: "TESTGEO: answered 503", retryAt: undefined });
+      expect(await failureOf(provider.reverse(paris))).toEqual({
+        provider: "TESTGEO",
+        failure: "upstream_error",
+        message: "TESTGEO: answered 503",
+        retryAt: undefined,
+      });
       expect(fake.requests.length).toBe(1);
     });
   });

@@ -145,7 +145,7 @@ describe("SphereIndex", () => {
 
   test("agrees with a full scan on random points", () => {
     const count = 2000;
-    const lats = Float64Array.from({ length: count }, (_, i) => Math.asin(((i * 7919) % count) / count * 2 - 1) * 180 / Math.PI);
+    const lats = Float64Array.from({ length: count }, (_, i) => (Math.asin((((i * 7919) % count) / count) * 2 - 1) * 180) / Math.PI);
     const lons = Float64Array.from({ length: count }, (_, i) => ((i * 104729) % 3600) / 10 - 180);
     const big = new SphereIndex(lats, lons);
     const haversine = (a: number, b: number, c: number, d: number) => {

@@ -156,7 +156,13 @@ describe("provider health on Redis", () => {
     expect(await inspector.exists(keyOf(provider))).toBe(0);
 
     await health.recordFailure("timeout", at(0));
-    expect(JSON.parse((await inspector.get(keyOf(provider)))!)).toEqual({ failures: 1, lastFailure: "timeout", openUntil: null, trialSince: null, waitUntil: 0 });
+    expect(JSON.parse((await inspector.get(keyOf(provider)))!)).toEqual({
+      failures: 1,
+      lastFailure: "timeout",
+      openUntil: null,
+      trialSince: null,
+      waitUntil: 0,
+    });
     // Kept an hour after the last moment it speaks of (here: now).
     expect(await inspector.pttl(keyOf(provider))).toBeWithin(60 * 60_000 - 5_000, 60 * 60_000 + 1);
 
@@ -191,7 +197,10 @@ describe("provider health on Redis", () => {
 
   test("many replicas admitting at once after the wait let exactly one trial through", async () => {
     const provider = freshProvider();
-    const replicas = Array.from({ length: 4 }, () => new ProviderHealth({ provider, store: new RedisHealthStore(client(), { commandTimeoutMs: patientMs }), failureThreshold: 1 }));
+    const replicas = Array.from(
+      { length: 4 },
+      () => new ProviderHealth({ provider, store: new RedisHealthStore(client(), { commandTimeoutMs: patientMs }), failureThreshold: 1 }),
+    );
     await replicas[0]!.recordFailure("timeout", at(0));
     const admissions = await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % replicas.length]!.admit(at(30_000))));
     expect(admissions.filter((admission) => admission.admitted)).toEqual([{ admitted: true, trial: true, since: at(30_000) }]);
@@ -199,7 +208,11 @@ describe("provider health on Redis", () => {
 
   test("falls back to its own state when Redis is unreachable, with one warning", async () => {
     const { lines, log } = capture();
-    const health = new ProviderHealth({ provider: freshProvider(), store: new RedisHealthStore(client({ port: await freePort() }), { log }), failureThreshold: 2 });
+    const health = new ProviderHealth({
+      provider: freshProvider(),
+      store: new RedisHealthStore(client({ port: await freePort() }), { log }),
+      failureThreshold: 2,
+    });
     expect(await health.recordFailure("timeout", at(0))).toBeUndefined();
     expect(await health.recordFailure("timeout", at(0))).toBe("opened");
     expect(await health.admit(at(1_000))).toMatchObject({ admitted: false, why: "failing" });

@@ -1,14 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import {
-  cleanField,
-  completeAddress,
-  firstField,
-  formatAddress,
-  readField,
-  type AddressParts,
-} from "../src/addresses/address-fields.ts";
+import { cleanField, completeAddress, firstField, formatAddress, readField, type AddressParts } from "../src/addresses/address-fields.ts";
 import type { Address } from "../src/addresses/address.ts";
 import { englishCountryName, resolveCountry, toAlpha2CountryCode } from "../src/addresses/country.ts";
 import { buildGeoapifyRequest, GEOAPIFY_REVERSE_URL, mapGeoapifyPayload } from "../src/providers/geoapify.ts";
@@ -392,8 +385,7 @@ const nominatimCases: MappingCase[] = [
     "nominatim-03-washington-dc-us-jsonv2-en.json",
     [
       {
-        formatted_address:
-          "United States Chamber of Commerce Building, H Street Northwest, Washington, District of Columbia, 20006, United States",
+        formatted_address: "United States Chamber of Commerce Building, H Street Northwest, Washington, District of Columbia, 20006, United States",
         postcode: "20006",
         country: "United States",
         country_code: "US",
@@ -409,8 +401,7 @@ const nominatimCases: MappingCase[] = [
     "nominatim-04-bruchsal-de-hamlet-inside-town.json",
     [
       {
-        formatted_address:
-          "6, Langental-Siedlung, Bruchsal, Verwaltungsgemeinschaft Bruchsal, Landkreis Karlsruhe, Baden-Württemberg, 76646, Deutschland",
+        formatted_address: "6, Langental-Siedlung, Bruchsal, Verwaltungsgemeinschaft Bruchsal, Landkreis Karlsruhe, Baden-Württemberg, 76646, Deutschland",
         postcode: "76646",
         country: "Deutschland",
         country_code: "DE",
@@ -426,8 +417,7 @@ const nominatimCases: MappingCase[] = [
     "nominatim-05-gordes-fr-village-road-result.json",
     [
       {
-        formatted_address:
-          "Route de Murs, Gordes, Apt, Vaucluse, Provence-Alpes-Côte d'Azur, France métropolitaine, 84220, France",
+        formatted_address: "Route de Murs, Gordes, Apt, Vaucluse, Provence-Alpes-Côte d'Azur, France métropolitaine, 84220, France",
         postcode: "84220",
         country: "France",
         country_code: "FR",
@@ -460,8 +450,7 @@ const nominatimCases: MappingCase[] = [
     "nominatim-08-cologne-cathedral-de-poi-with-house-number-polygon.json",
     [
       {
-        formatted_address:
-          "Kölner Dom, 4, Domkloster, Altstadt-Nord, Innenstadt, Köln, Nordrhein-Westfalen, 50667, Deutschland",
+        formatted_address: "Kölner Dom, 4, Domkloster, Altstadt-Nord, Innenstadt, Köln, Nordrhein-Westfalen, 50667, Deutschland",
         postcode: "50667",
         country: "Deutschland",
         country_code: "DE",
@@ -596,10 +585,7 @@ describe.each(adapters)("$provider payload mapping", ({ provider, map, cases, ba
 
 describe("the fixture folder", () => {
   test("every fixture is used by a mapping case or a refusal case", () => {
-    const used = new Set([
-      ...adapters.flatMap(({ cases }) => cases.map(([file]) => file)),
-      ...Object.values(providerErrorFixtures).flat(),
-    ]);
+    const used = new Set([...adapters.flatMap(({ cases }) => cases.map(([file]) => file)), ...Object.values(providerErrorFixtures).flat()]);
     const files = readdirSync(FIXTURES).filter((file) => file.endsWith(".json"));
     expect(files.filter((file) => !used.has(file))).toEqual([]);
     expect([...used].filter((file) => !files.includes(file))).toEqual([]);
@@ -734,11 +720,7 @@ describe("readField and firstField", () => {
   const record = { city: "  ", town: "Keswick", village: "Braithwaite", postcode: 37188, empty: "" };
 
   test("reads text and numbers, and a missing key as null", () => {
-    expect([readField(record, "town"), readField(record, "postcode"), readField(record, "absent")]).toEqual([
-      "Keswick",
-      "37188",
-      null,
-    ]);
+    expect([readField(record, "town"), readField(record, "postcode"), readField(record, "absent")]).toEqual(["Keswick", "37188", null]);
   });
 
   test.each([
@@ -783,9 +765,7 @@ describe("formatAddress", () => {
   });
 
   test("leaves out a part equal to one already written", () => {
-    expect(formatAddress({ ...nothingKnown, settlement: "Vienna", postcode: "1020", state: "Vienna", country: "Austria" })).toBe(
-      "Vienna, 1020, Austria",
-    );
+    expect(formatAddress({ ...nothingKnown, settlement: "Vienna", postcode: "1020", state: "Vienna", country: "Austria" })).toBe("Vienna, 1020, Austria");
   });
 
   test("is null, never empty, when nothing is known", () => {

@@ -47,7 +47,6 @@ function expectEachWaitedFor(slots: Array<RateSlot & { resolvedAt: number }>) {
 
 const gaps = (values: number[]) => values.toSorted((a, b) => a - b).flatMap((value, i, all) => (i === 0 ? [] : [value - all[i - 1]!]));
 
-
 describe.each([
   ["memory", () => new MemoryRateLimiter()],
   ["redis", () => new RedisRateLimiter(client())],

@@ -26,7 +26,12 @@ function extractOf(shapes: Array<Region & { rings: Ring[] }>): RegionsExtract {
   };
 }
 
-const box = (west: number, south: number, east: number, north: number): Ring => [[west, south], [east, south], [east, north], [west, north]];
+const box = (west: number, south: number, east: number, north: number): Ring => [
+  [west, south],
+  [east, south],
+  [east, north],
+  [west, north],
+];
 
 /** Even-odd over every ring of every region: the slow answer the grid must agree with. */
 function bruteForceRegions(extract: RegionsExtract, latitude: number, longitude: number): string[] {
@@ -38,8 +43,11 @@ function bruteForceRegions(extract: RegionsExtract, latitude: number, longitude:
   extract.ringEnds.forEach((end, ring) => {
     let crossings = 0;
     for (let a = first * 2; a < (end - 1) * 2; a += 2) {
-      const ax = xy[a]!, ay = xy[a + 1]!, bx = xy[a + 2]!, by = xy[a + 3]!;
-      if ((ay <= y) !== (by <= y) && ax + ((y - ay) * (bx - ax)) / (by - ay) < x) crossings++;
+      const ax = xy[a]!,
+        ay = xy[a + 1]!,
+        bx = xy[a + 2]!,
+        by = xy[a + 3]!;
+      if (ay <= y !== by <= y && ax + ((y - ay) * (bx - ax)) / (by - ay) < x) crossings++;
     }
     const region = extract.ringRegions[ring]!;
     parity.set(region, (parity.get(region) ?? 0) + crossings);
@@ -74,7 +82,18 @@ describe("RegionGrid on hand-drawn shapes", () => {
     // Down to the South Pole along the bottom edge, like Antarctica.
     { countryCode: "DD", name: "Polar", rings: [box(-180, -90, 180, -80)] },
     // A thin diagonal sliver crossing many cells.
-    { countryCode: "EE", name: "Sliver", rings: [[[40, 40], [60, 60], [60, 60.3], [40, 40.3]]] },
+    {
+      countryCode: "EE",
+      name: "Sliver",
+      rings: [
+        [
+          [40, 40],
+          [60, 60],
+          [60, 60.3],
+          [40, 40.3],
+        ],
+      ],
+    },
   ]);
   const grid = new RegionGrid(shapes, 1);
   const nameAt = (lat: number, lon: number) => grid.regionAt(lat, lon)?.name ?? null;
@@ -107,9 +126,53 @@ describe("RegionGrid on hand-drawn shapes", () => {
     // Quarter-degree points on a 1° grid whose shapes have corners on whole and half degrees:
     // walked lines pass exactly through vertices and along edges again and again.
     const jagged = extractOf([
-      { countryCode: "AA", name: "Zigzag", rings: [[[0, 0], [3, 0.5], [6, 0], [6, 3], [3, 2.5], [0, 3]]] },
-      { countryCode: "BB", name: "Diamond", rings: [[[10.5, 0.5], [12.5, 2.5], [10.5, 4.5], [8.5, 2.5]], box(10, 2, 11, 3)] },
-      { countryCode: "CC", name: "Comb", rings: [[[0, 5], [8, 5], [8, 8], [7, 8], [7, 6], [5, 6], [5, 8], [4, 8], [4, 6], [2, 6], [2, 8], [0, 8]]] },
+      {
+        countryCode: "AA",
+        name: "Zigzag",
+        rings: [
+          [
+            [0, 0],
+            [3, 0.5],
+            [6, 0],
+            [6, 3],
+            [3, 2.5],
+            [0, 3],
+          ],
+        ],
+      },
+      {
+        countryCode: "BB",
+        name: "Diamond",
+        rings: [
+          [
+            [10.5, 0.5],
+            [12.5, 2.5],
+            [10.5, 4.5],
+            [8.5, 2.5],
+          ],
+          box(10, 2, 11, 3),
+        ],
+      },
+      {
+        countryCode: "CC",
+        name: "Comb",
+        rings: [
+          [
+            [0, 5],
+            [8, 5],
+            [8, 8],
+            [7, 8],
+            [7, 6],
+            [5, 6],
+            [5, 8],
+            [4, 8],
+            [4, 6],
+            [2, 6],
+            [2, 8],
+            [0, 8],
+          ],
+        ],
+      },
     ]);
     const jaggedGrid = new RegionGrid(jagged, 1);
     let compared = 0;
@@ -129,14 +192,17 @@ describe("RegionGrid on borders", () => {
   const clockwise = (ring: Ring): Ring => [...ring].reverse();
   // Four neighbours meeting at (10°, 30°), drawn counter-clockwise, and two drawn clockwise whose
   // shared side runs along 30.25°E, through cell centres (cells of 0.5° have centres on .25 and .75).
-  const grid = new RegionGrid(extractOf([
-    { countryCode: "AA", name: "South", rings: [box(0, 20, 10, 30)] },
-    { countryCode: "AA", name: "North", rings: [box(0, 30, 10, 40)] },
-    { countryCode: "AA", name: "South-east", rings: [box(10, 20, 20, 30)] },
-    { countryCode: "AA", name: "North-east", rings: [box(10, 30, 20, 40)] },
-    { countryCode: "BB", name: "West", rings: [clockwise(box(25, 20, 30.25, 30))] },
-    { countryCode: "BB", name: "East", rings: [clockwise(box(30.25, 20, 40, 30))] },
-  ]), 0.5);
+  const grid = new RegionGrid(
+    extractOf([
+      { countryCode: "AA", name: "South", rings: [box(0, 20, 10, 30)] },
+      { countryCode: "AA", name: "North", rings: [box(0, 30, 10, 40)] },
+      { countryCode: "AA", name: "South-east", rings: [box(10, 20, 20, 30)] },
+      { countryCode: "AA", name: "North-east", rings: [box(10, 30, 20, 40)] },
+      { countryCode: "BB", name: "West", rings: [clockwise(box(25, 20, 30.25, 30))] },
+      { countryCode: "BB", name: "East", rings: [clockwise(box(30.25, 20, 40, 30))] },
+    ]),
+    0.5,
+  );
 
   test.each([
     ["on a shared side, counter-clockwise rings", 30, 5, ["South", "North"]],
@@ -153,10 +219,13 @@ describe("RegionGrid on borders", () => {
 });
 
 describe("RegionGrid.nearestRegion", () => {
-  const grid = new RegionGrid(extractOf([
-    { countryCode: "AA", name: "West", rings: [box(-10, 0, 0, 10)] },
-    { countryCode: "BB", name: "Dateline", rings: [box(170, 50, 180, 60)] },
-  ]), 0.25);
+  const grid = new RegionGrid(
+    extractOf([
+      { countryCode: "AA", name: "West", rings: [box(-10, 0, 0, 10)] },
+      { countryCode: "BB", name: "Dateline", rings: [box(170, 50, 180, 60)] },
+    ]),
+    0.25,
+  );
 
   test("names the region whose border is nearest, within the distance", () => {
     // 0.1° of longitude at the equator is ~11 km.

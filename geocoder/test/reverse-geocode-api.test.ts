@@ -114,7 +114,14 @@ describe("GET /reverse-geocode", () => {
   test("balances the default chain across replicas", async () => {
     await using one = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
     await using two = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
-    const geocoder = startTestGeocoder({ providers: { replicas: [{ number: 1, url: one.url().toString() }, { number: 2, url: two.url().toString() }] } });
+    const geocoder = startTestGeocoder({
+      providers: {
+        replicas: [
+          { number: 1, url: one.url().toString() },
+          { number: 2, url: two.url().toString() },
+        ],
+      },
+    });
     const providers: string[] = [];
     for (let i = 0; i < 4; i++) providers.push((await geocoder.get(`/reverse-geocode?latitude=10.${i}&longitude=10`)).headers.get("x-geocoder-provider")!);
     expect(providers).toEqual(["NOMINATIM_REPLICA_1", "NOMINATIM_REPLICA_2", "NOMINATIM_REPLICA_1", "NOMINATIM_REPLICA_2"]);
@@ -260,7 +267,10 @@ describe("GET /reverse-geocode", () => {
     }
 
     test("is kept for minutes, after which the real address comes back from the network provider", async () => {
-      await using nominatim = startFakeProvider({ replies: [reply.status(503), reply.status(503)], otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
+      await using nominatim = startFakeProvider({
+        replies: [reply.status(503), reply.status(503)],
+        otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json"),
+      });
       const { time, ask } = setUpWithNominatim(nominatim.url().toString());
       const start = time.now;
 
@@ -282,7 +292,10 @@ describe("GET /reverse-geocode", () => {
     });
 
     test("takes its lifetime from the configuration", async () => {
-      await using nominatim = startFakeProvider({ replies: [reply.status(503), reply.status(503)], otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
+      await using nominatim = startFakeProvider({
+        replies: [reply.status(503), reply.status(503)],
+        otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json"),
+      });
       const { time, ask } = setUpWithNominatim(nominatim.url().toString(), { fallbackTtlSeconds: 30 });
       const start = time.now;
       expect(await ask(paris)).toMatchObject({ cache: "MISS", provider: "LOCAL" });
@@ -372,7 +385,9 @@ describe("GET /reverse-geocode", () => {
   test("platform is matched without case and answered by that provider alone", async () => {
     await using replica = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
     await using here = startFakeProvider({ otherwise: reply.fixture("here-01-vienna-at-official-docs.json") });
-    const geocoder = startTestGeocoder({ providers: { replicas: [{ number: 1, url: replica.url().toString() }], here: { apiKey: "k", url: here.url().toString() } } });
+    const geocoder = startTestGeocoder({
+      providers: { replicas: [{ number: 1, url: replica.url().toString() }], here: { apiKey: "k", url: here.url().toString() } },
+    });
     const response = await geocoder.get(`${paris}&platform=nominatim_replica_1`);
     expect(response.headers.get("x-geocoder-provider")).toBe("NOMINATIM_REPLICA_1");
     expect(here.requests).toHaveLength(0);

@@ -54,7 +54,10 @@ describe("starting the geocoder", () => {
     } finally {
       child.kill("SIGTERM");
       expect(await child.exited).toBe(0);
-      const lines = (await new Response(child.stdout).text()).trim().split("\n").map((line) => JSON.parse(line));
+      const lines = (await new Response(child.stdout).text())
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
       expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(["listening", "shutting down", "stopped"]));
       expect(JSON.stringify(lines)).not.toContain("never-shown-key");
       rmSync(dir, { recursive: true, force: true });
@@ -64,7 +67,10 @@ describe("starting the geocoder", () => {
   test("replicas with REDIS_URL share a provider's 429: the second does not call it while it asked us to wait", async () => {
     const dir = mkdtempSync(join(tmpdir(), "geocoder-replicas-"));
     const prefix = uniqueRedisPrefix("geocoder_replicas");
-    await using here = startFakeProvider({ replies: [reply.fixture("here-err-429-rate-limit.json", 429, { "retry-after": "60" })], otherwise: reply.fixture("here-01-vienna-at-official-docs.json") });
+    await using here = startFakeProvider({
+      replies: [reply.fixture("here-err-429-rate-limit.json", 429, { "retry-after": "60" })],
+      otherwise: reply.fixture("here-01-vienna-at-official-docs.json"),
+    });
     await using stack = new AsyncDisposableStack();
     try {
       const env = (n: number) => ({

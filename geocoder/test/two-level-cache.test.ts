@@ -186,7 +186,7 @@ describe("two-level cache", () => {
   });
 
   test("an empty fallback answer (LOCAL at sea) gets the shorter of the two lifetimes", async () => {
-    using s = setup({ fallbackSeconds: 2 * hour / second });
+    using s = setup({ fallbackSeconds: (2 * hour) / second });
     await s.cache.set("k", fallback(t0, []));
     s.at(t0 + hour - 1);
     expect(await s.l1.get("k")).toEqual(fallback(t0, []));
@@ -230,12 +230,9 @@ describe("two-level cache", () => {
     ["l1EmptySeconds: NaN", { l1EmptySeconds: Number.NaN }],
     ["l2EmptySeconds: Infinity", { l2EmptySeconds: Number.POSITIVE_INFINITY }],
     ["fallbackSeconds: 0", { fallbackSeconds: 0 }],
-  ])(
-    "refuses the TTL option %s",
-    (_, ttls) => {
-      expect(() => new TwoLevelCache({ l1: new MemoryCacheLevel(), l2: new MemoryCacheLevel(), ttls })).toThrow(RangeError);
-    },
-  );
+  ])("refuses the TTL option %s", (_, ttls) => {
+    expect(() => new TwoLevelCache({ l1: new MemoryCacheLevel(), l2: new MemoryCacheLevel(), ttls })).toThrow(RangeError);
+  });
 
   test("a write that fails in one level still reaches the other", async () => {
     const l2 = new MemoryCacheLevel();

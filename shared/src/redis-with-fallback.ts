@@ -68,6 +68,10 @@ export class RedisWithFallback {
   private async withinTimeout<T>(viaRedis: (redis: Redis) => Promise<T>): Promise<T> {
     if (performance.now() < this.skipRedisUntil) throw new Error("Redis failed less than a second ago");
     if (disconnected.has(this.redis.status)) throw new Error(`Redis connection is ${this.redis.status}`);
-    return withDeadline(this.commandTimeoutMs, () => viaRedis(this.redis), () => new Error(`Redis gave no answer within ${this.commandTimeoutMs} ms`));
+    return withDeadline(
+      this.commandTimeoutMs,
+      () => viaRedis(this.redis),
+      () => new Error(`Redis gave no answer within ${this.commandTimeoutMs} ms`),
+    );
   }
 }

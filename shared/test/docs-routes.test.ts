@@ -3,11 +3,17 @@ import { docsRoutes, errorRenderer, silentLogger } from "@linkgeo/shared";
 import { readJson } from "@linkgeo/shared/testing";
 import { Elysia } from "elysia";
 
-const spec = { openapi: "3.0.3", info: { title: "Example API", version: "1.0.0" }, paths: { "/things": { get: { responses: { "200": { description: "ok" } } } } } };
+const spec = {
+  openapi: "3.0.3",
+  info: { title: "Example API", version: "1.0.0" },
+  paths: { "/things": { get: { responses: { "200": { description: "ok" } } } } },
+};
 
 /** The docs routes behind the same error renderer every service uses. */
 function docs(options: { title?: string; spec?: () => unknown } = {}) {
-  const app = new Elysia().use(errorRenderer({ log: silentLogger })).use(docsRoutes({ title: options.title ?? "Example API", spec: options.spec ?? (() => spec) }));
+  const app = new Elysia()
+    .use(errorRenderer({ log: silentLogger }))
+    .use(docsRoutes({ title: options.title ?? "Example API", spec: options.spec ?? (() => spec) }));
   // Elysia finds the path from character 11 on, so the host must be a real-looking one.
   return (path: string, headers: Record<string, string> = {}) => app.handle(new Request(new URL(path, "http://localhost").href, { headers }));
 }

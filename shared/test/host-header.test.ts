@@ -15,12 +15,26 @@ describe("parseHostHeader", () => {
     expect(parseHostHeader(value)).toBe(expected);
   });
 
-  test.each(["", "   ", "x:99999", "[::1", "a b", "@evil.example", "u:p@evil.example", "evil.example/x", "evil.example?x", "evil.example#x", "a,b", "-a.example", "a..b", "a.example:", "é.example", `${"a".repeat(256)}.example`])(
-    "%p is not",
-    (value) => {
-      expect(parseHostHeader(value)).toBeUndefined();
-    },
-  );
+  test.each([
+    "",
+    "   ",
+    "x:99999",
+    "[::1",
+    "a b",
+    "@evil.example",
+    "u:p@evil.example",
+    "evil.example/x",
+    "evil.example?x",
+    "evil.example#x",
+    "a,b",
+    "-a.example",
+    "a..b",
+    "a.example:",
+    "é.example",
+    `${"a".repeat(256)}.example`,
+  ])("%p is not", (value) => {
+    expect(parseHostHeader(value)).toBeUndefined();
+  });
 
   test("absent is absent", () => {
     expect(parseHostHeader(null)).toBeUndefined();

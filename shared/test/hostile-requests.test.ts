@@ -28,7 +28,16 @@ const targets = [
 ];
 
 /** Host header lines; undefined: none at all. */
-const hosts = [undefined, "Host:", "Host: x:99999", "Host: [::1", "Host: a b", "Host: @127.0.0.1:{canary}", "Host: 127.0.0.1:{canary}", `Host: ${"h".repeat(5000)}`];
+const hosts = [
+  undefined,
+  "Host:",
+  "Host: x:99999",
+  "Host: [::1",
+  "Host: a b",
+  "Host: @127.0.0.1:{canary}",
+  "Host: 127.0.0.1:{canary}",
+  `Host: ${"h".repeat(5000)}`,
+];
 
 /** Whole messages that are not HTTP, or barely. */
 const broken = [
@@ -68,7 +77,11 @@ describe("hostile requests on raw sockets", () => {
     const shortener = stack.use(await startService("shortener", { ...logs, DATABASE_URL: "sqlite:///:memory:", LOG_FORMAT: "json" }, { echo }));
     const geocoder = stack.use(await startService("geocoder", { ...logs, GEOCODER_CACHE_PATH: ":memory:" }, { echo }));
     const gateway = stack.use(
-      await startService("gateway", { ...logs, SHORTENER_URL: shortener.url, GEOCODER_URL: geocoder.url, RATE_LIMIT_API: "off", RATE_LIMIT_CREATE: "off" }, { echo }),
+      await startService(
+        "gateway",
+        { ...logs, SHORTENER_URL: shortener.url, GEOCODER_URL: geocoder.url, RATE_LIMIT_API: "off", RATE_LIMIT_CREATE: "off" },
+        { echo },
+      ),
     );
     services.push(gateway, shortener, geocoder);
   });
@@ -148,53 +161,61 @@ describe("hostile requests on raw sockets", () => {
     }
   });
 
-  test.each(["gateway", "shortener"])("%s: hostile visitor headers on a redirect are counted as some visitor, and the visits report stays in step", async (name) => {
-    const shortener = services.find((s) => s.service === "shortener")!;
-    const service = services.find((s) => s.service === name)!;
-    const created = await fetch(`${shortener.url}/shorten/`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ long_url: "https://example.com/hostile-visitors" }),
-    });
-    const link = (await created.json()) as { short_url: string; manage_token: string };
-    const headerLines = [
-      `User-Agent: ${"Mozilla/5.0 ".repeat(6000)}`,
-      "User-Agent: \x80\xff\xfe obs-text",
-      "Referer: javascript:alert(1)",
-      "Referer: http://[::1",
-      `Referer: https://${"a".repeat(300)}.example/`,
-      "Referer: https://evil.example\\@other.example/",
-      "X-Forwarded-For: 999.1.1.1, garbage, ::ffff:1.2.3.4:99",
-      `X-Forwarded-For: ${Array.from({ length: 3000 }, (_, i) => `10.0.${i % 250}.${i % 200}`).join(", ")}`,
-      "X-Forwarded-For: 131.111.8.46\r\nUser-Agent: smuggled",
-    ];
-    let redirected = 0;
-    for (const line of headerLines) {
-      const response = await rawRequest(service.port, `GET /${link.short_url}/ HTTP/1.1\r\nHost: 127.0.0.1\r\n${line}\r\nConnection: close\r\n\r\n`);
-      expectNoServerError(service, line, response);
-      if (response.status === 302) redirected++;
-    }
-    // Bun refuses the smuggling attempt and perhaps the oversized header; the rest are redirects.
-    expect(redirected).toBeGreaterThanOrEqual(headerLines.length - 2);
-    // From/to/granularity a client chose, as a raw target: 400s, never worse.
-    for (const query of ["from=%00", `from=${"9".repeat(60_000)}`, "to=2026-13-45", "granularity=%ff%fe", "from=0001-01-01&to=9999-12-31"]) {
-      const response = await rawRequest(service.port, `GET /shorten/${link.short_url}/visits/?${query} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${link.manage_token}\r\nConnection: close\r\n\r\n`);
-      expectNoServerError(service, query, response);
-    }
-    await expectAllAlive();
+  test.each(["gateway", "shortener"])(
+    "%s: hostile visitor headers on a redirect are counted as some visitor, and the visits report stays in step",
+    async (name) => {
+      const shortener = services.find((s) => s.service === "shortener")!;
+      const service = services.find((s) => s.service === name)!;
+      const created = await fetch(`${shortener.url}/shorten/`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ long_url: "https://example.com/hostile-visitors" }),
+      });
+      const link = (await created.json()) as { short_url: string; manage_token: string };
+      const headerLines = [
+        `User-Agent: ${"Mozilla/5.0 ".repeat(6000)}`,
+        "User-Agent: \x80\xff\xfe obs-text",
+        "Referer: javascript:alert(1)",
+        "Referer: http://[::1",
+        `Referer: https://${"a".repeat(300)}.example/`,
+        "Referer: https://evil.example\\@other.example/",
+        "X-Forwarded-For: 999.1.1.1, garbage, ::ffff:1.2.3.4:99",
+        `X-Forwarded-For: ${Array.from({ length: 3000 }, (_, i) => `10.0.${i % 250}.${i % 200}`).join(", ")}`,
+        "X-Forwarded-For: 131.111.8.46\r\nUser-Agent: smuggled",
+      ];
+      let redirected = 0;
+      for (const line of headerLines) {
+        const response = await rawRequest(service.port, `GET /${link.short_url}/ HTTP/1.1\r\nHost: 127.0.0.1\r\n${line}\r\nConnection: close\r\n\r\n`);
+        expectNoServerError(service, line, response);
+        if (response.status === 302) redirected++;
+      }
+      // Bun refuses the smuggling attempt and perhaps the oversized header; the rest are redirects.
+      expect(redirected).toBeGreaterThanOrEqual(headerLines.length - 2);
+      // From/to/granularity a client chose, as a raw target: 400s, never worse.
+      for (const query of ["from=%00", `from=${"9".repeat(60_000)}`, "to=2026-13-45", "granularity=%ff%fe", "from=0001-01-01&to=9999-12-31"]) {
+        const response = await rawRequest(
+          service.port,
+          `GET /shorten/${link.short_url}/visits/?${query} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${link.manage_token}\r\nConnection: close\r\n\r\n`,
+        );
+        expectNoServerError(service, query, response);
+      }
+      await expectAllAlive();
 
-    const report = (await (await fetch(`${shortener.url}/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } })).json()) as {
-      totals: { visits: number };
-      top: Record<string, Array<{ value: string; visits: number }>>;
-    };
-    const stats = (await (await fetch(`${shortener.url}/shorten/${link.short_url}/stats/`)).json()) as { access_count: number };
-    expect(report.totals.visits).toBe(stats.access_count);
-    expect(stats.access_count).toBe(redirected);
-    for (const entries of Object.values(report.top)) {
-      expect(entries.reduce((sum, entry) => sum + entry.visits, 0)).toBe(redirected);
-      for (const entry of entries) expect(entry.value).toMatch(/^[\x21-\x7e](?:[\x20-\x7e]{0,251}[\x21-\x7e])?$/);
-    }
-  });
+      const report = (await (
+        await fetch(`${shortener.url}/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } })
+      ).json()) as {
+        totals: { visits: number };
+        top: Record<string, Array<{ value: string; visits: number }>>;
+      };
+      const stats = (await (await fetch(`${shortener.url}/shorten/${link.short_url}/stats/`)).json()) as { access_count: number };
+      expect(report.totals.visits).toBe(stats.access_count);
+      expect(stats.access_count).toBe(redirected);
+      for (const entries of Object.values(report.top)) {
+        expect(entries.reduce((sum, entry) => sum + entry.visits, 0)).toBe(redirected);
+        for (const entry of entries) expect(entry.value).toMatch(/^[\x21-\x7e](?:[\x20-\x7e]{0,251}[\x21-\x7e])?$/);
+      }
+    },
+  );
 
   test("no process logged an uncaught error, and no request reached an address a client named", () => {
     for (const service of services) expect(service.output()).not.toMatch(/uncaught exception|unhandled promise rejection|unhandled error/);

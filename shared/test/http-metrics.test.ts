@@ -9,7 +9,9 @@ async function samples(registry: Registry, name: string): Promise<Record<string,
   const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
   const found: Record<string, number> = {};
   for (const value of metric?.values ?? []) {
-    const labels = Object.entries(value.labels).map(([key, label]) => `${key}=${label}`).join(",");
+    const labels = Object.entries(value.labels)
+      .map(([key, label]) => `${key}=${label}`)
+      .join(",");
     found[(value as { metricName?: string }).metricName ? `${(value as { metricName?: string }).metricName}{${labels}}` : `{${labels}}`] = value.value;
   }
   return found;
@@ -19,7 +21,9 @@ function appWith(registry: Registry) {
   return new Elysia()
     .use(httpMetrics({ registry }))
     .use(requestTarget())
-    .get("/:short_url", ({ params }) => (params.short_url === "gone" ? new Response("no", { status: 404 }) : new Response(null, { status: 302, headers: { location: "/x" } })))
+    .get("/:short_url", ({ params }) =>
+      params.short_url === "gone" ? new Response("no", { status: 404 }) : new Response(null, { status: 302, headers: { location: "/x" } }),
+    )
     .post("/shorten/", ({ set }) => {
       set.status = 201;
       return { ok: true };
@@ -80,7 +84,9 @@ describe("HTTP metrics", () => {
 
   test("a service with one catch-all route names its own route classes", async () => {
     const registry = new Registry();
-    const app = new Elysia().use(httpMetrics({ registry, routeOf: (request) => (new URL(request.url).pathname.startsWith("/shorten") ? "shortener/api" : "other") })).all("*", () => "ok");
+    const app = new Elysia()
+      .use(httpMetrics({ registry, routeOf: (request) => (new URL(request.url).pathname.startsWith("/shorten") ? "shortener/api" : "other") }))
+      .all("*", () => "ok");
     await app.handle(new Request("http://localhost/shorten/abc"));
     await recorded(registry);
     expect(await samples(registry, "http_requests_total")).toEqual({ "{route=shortener/api,method=GET,status=200}": 1 });

@@ -1,4 +1,13 @@
-import { clientOf, defaultTrustedProxies, parseIpRangeList, serviceApp, type IpRange, type Logger, type ReadinessCheck, type MetricsRegistry } from "@linkgeo/shared";
+import {
+  clientOf,
+  defaultTrustedProxies,
+  parseIpRangeList,
+  serviceApp,
+  type IpRange,
+  type Logger,
+  type ReadinessCheck,
+  type MetricsRegistry,
+} from "@linkgeo/shared";
 import type { Server } from "elysia/universal";
 import { AdminLogin } from "./admins/admin-login.ts";
 import { adminRoutes } from "./admins/admin-routes.ts";
@@ -78,7 +87,8 @@ export function createApp(deps: ShortenerDeps) {
   };
   const trustedProxies = deps.trustedProxies ?? parseIpRangeList(defaultTrustedProxies);
   const peerOf = deps.peerOf ?? ((request: Request, server: Server | null) => server?.requestIP(request)?.address);
-  const clientOfRequest = (request: Request, server: Server | null) => clientOf(peerOf(request, server), request.headers.get("x-forwarded-for"), trustedProxies);
+  const clientOfRequest = (request: Request, server: Server | null) =>
+    clientOf(peerOf(request, server), request.headers.get("x-forwarded-for"), trustedProxies);
   const adminLogin = new AdminLogin(deps.admins);
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
   const adminSessions = new AdminSessions(deps.sessions, deps.secretKey, deps.clock);
@@ -96,7 +106,7 @@ export function createApp(deps: ShortenerDeps) {
     errors: { translate },
     docs: {
       title: "Shortener API",
-      description: "Short URLs with exact access counts. Errors have the shape {\"error\": {\"code\", \"message\"}}.",
+      description: 'Short URLs with exact access counts. Errors have the shape {"error": {"code", "message"}}.',
       components: { securitySchemes },
     },
     readiness: deps.readiness,

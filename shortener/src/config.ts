@@ -1,4 +1,16 @@
-import { defaultTrustedProxies, parseInternalSecret, parseIpRangeList, parseMetricsPort, parseRedisUrl, parseUrl, readConfig, type Env, type IpRange, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import {
+  defaultTrustedProxies,
+  parseInternalSecret,
+  parseIpRangeList,
+  parseMetricsPort,
+  parseRedisUrl,
+  parseUrl,
+  readConfig,
+  type Env,
+  type IpRange,
+  type LogFormat,
+  type LogLevel,
+} from "@linkgeo/shared";
 import { parseDomainList } from "./links/link-targets.ts";
 import { defaultDatabaseTimeoutMs } from "./storage/database-deadline.ts";
 import type { RedirectStatus } from "./links/redirect-responder.ts";

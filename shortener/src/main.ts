@@ -1,4 +1,12 @@
-import { createLogger, createRedisClient, describeError, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit, startServiceMetrics } from "@linkgeo/shared";
+import {
+  createLogger,
+  createRedisClient,
+  describeError,
+  keepServingOnUnexpectedErrors,
+  onShutdownSignal,
+  readConfigOrExit,
+  startServiceMetrics,
+} from "@linkgeo/shared";
 import { networkInterfaces } from "node:os";
 import { createApp } from "./app.ts";
 import { shortenerMetrics } from "./shortener-metrics.ts";
@@ -76,10 +84,22 @@ const retention = startVisitRetention({ store: database.visits, hourlyDays: conf
 log.info("listening", { url: `http://${config.hostname}:${app.server?.port}`, cache: redis ? "redis" : "memory" });
 
 onShutdownSignal(log, [
-  { name: "stop taking requests", run: async () => { accepting = false; await app.server?.stop(); metrics.stop(); } },
+  {
+    name: "stop taking requests",
+    run: async () => {
+      accepting = false;
+      await app.server?.stop();
+      metrics.stop();
+    },
+  },
   { name: "write pending visits", run: () => visits.drain() },
   { name: "stop folding visit hours", run: () => retention.stop() },
-  { name: "close the cache", run: async () => { redis?.disconnect(); } },
+  {
+    name: "close the cache",
+    run: async () => {
+      redis?.disconnect();
+    },
+  },
   { name: "close the database", run: () => database.close() },
 ]);
 

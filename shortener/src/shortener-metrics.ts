@@ -21,10 +21,24 @@ export type ShortenerMetrics = VisitCounterObserver & CacheObserver & AppObserve
  */
 export function shortenerMetrics(registry: MetricsRegistry): ShortenerMetrics {
   const registers = [registry];
-  const cacheReads = new Counter({ name: "shortener_cache_reads_total", help: "Link cache reads, by outcome: hit (a URL, or a code known missing) or miss.", labelNames: ["outcome"], registers });
-  const cacheErrors = new Counter({ name: "shortener_cache_errors_total", help: "Link cache operations that failed (the database answered instead), by operation.", labelNames: ["operation"], registers });
+  const cacheReads = new Counter({
+    name: "shortener_cache_reads_total",
+    help: "Link cache reads, by outcome: hit (a URL, or a code known missing) or miss.",
+    labelNames: ["outcome"],
+    registers,
+  });
+  const cacheErrors = new Counter({
+    name: "shortener_cache_errors_total",
+    help: "Link cache operations that failed (the database answered instead), by operation.",
+    labelNames: ["operation"],
+    registers,
+  });
   const links = new Counter({ name: "shortener_links_changed_total", help: "Links created, updated and deleted.", labelNames: ["change"], registers });
-  const database = new Counter({ name: "shortener_database_errors_total", help: "Database failures a client got as a 503 (down, full, read-only, I/O).", registers });
+  const database = new Counter({
+    name: "shortener_database_errors_total",
+    help: "Database failures a client got as a 503 (down, full, read-only, I/O).",
+    registers,
+  });
   return {
     ...visitMetrics(registry),
     cacheRead: (outcome) => cacheReads.labels(outcome).inc(),

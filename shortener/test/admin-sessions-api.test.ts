@@ -53,7 +53,11 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
       const { id, setCookie, body, response } = await signIn();
       expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(setCookie).toBe(`linkgeo_admin=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=43200`);
-      expect(body).toEqual({ username: "alice", csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expires_at: new Date(t0.getTime() + twelveHours).toISOString() });
+      expect(body).toEqual({
+        username: "alice",
+        csrf_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        expires_at: new Date(t0.getTime() + twelveHours).toISOString(),
+      });
       expect(body.csrf_token).not.toBe(id);
       expect(response.headers.get("cache-control")).toBe("no-store");
     });
@@ -205,7 +209,9 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
       const { cookie } = await signIn();
       const other = await signIn();
       const link = await api.createLink("https://example.com/kept");
-      for (const headers of [{}, { "x-csrf-token": other.csrf }, { "x-csrf-token": "" }, { "x-csrf-token": "x".repeat(5000) }] as Array<Record<string, string>>) {
+      for (const headers of [{}, { "x-csrf-token": other.csrf }, { "x-csrf-token": "" }, { "x-csrf-token": "x".repeat(5000) }] as Array<
+        Record<string, string>
+      >) {
         const put = await api.request("PUT", `/shorten/${link.short_url}/`, { json: { long_url: "https://evil.example/" }, ...withCookie(cookie, headers) });
         expect(put.status).toBe(403);
         expect(await readJson(put)).toEqual({
@@ -219,7 +225,10 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
     test("with the right X-CSRF-Token the admin may change and delete any link", async () => {
       const { cookie, csrf } = await signIn();
       const link = await api.createLink("https://example.com/before");
-      const put = await api.request("PUT", `/shorten/${link.short_url}/`, { json: { long_url: "https://example.com/after" }, ...withCookie(cookie, { "x-csrf-token": csrf }) });
+      const put = await api.request("PUT", `/shorten/${link.short_url}/`, {
+        json: { long_url: "https://example.com/after" },
+        ...withCookie(cookie, { "x-csrf-token": csrf }),
+      });
       expect(put.status).toBe(200);
       expect(await longUrlOf(link.short_url)).toBe("https://example.com/after");
       const del = await api.request("DELETE", `/shorten/${link.short_url}/`, withCookie(cookie, { "x-csrf-token": csrf }));
@@ -232,7 +241,10 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
       async (origin) => {
         const { cookie, csrf } = await signIn();
         const link = await api.createLink("https://example.com/kept");
-        const put = await api.request("PUT", `/shorten/${link.short_url}/`, { json: { long_url: "https://example.com/x" }, ...withCookie(cookie, { "x-csrf-token": csrf, origin }) });
+        const put = await api.request("PUT", `/shorten/${link.short_url}/`, {
+          json: { long_url: "https://example.com/x" },
+          ...withCookie(cookie, { "x-csrf-token": csrf, origin }),
+        });
         expect(put.status).toBe(403);
         expect((await readJson(put)).error.code).toBe("forbidden");
         expect(await longUrlOf(link.short_url)).toBe("https://example.com/kept");
@@ -257,13 +269,19 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
       const { cookie, csrf } = await signIn();
       const link = await api.createLink();
       const headers = { "x-csrf-token": csrf, origin: "https://sho.rt", "x-forwarded-host": "sho.rt", "x-test-peer": "203.0.113.9" };
-      expect((await api.request("PUT", `/shorten/${link.short_url}/`, { json: { long_url: "https://example.com/x" }, ...withCookie(cookie, headers) })).status).toBe(403);
+      expect(
+        (await api.request("PUT", `/shorten/${link.short_url}/`, { json: { long_url: "https://example.com/x" }, ...withCookie(cookie, headers) })).status,
+      ).toBe(403);
     });
 
     test("Authorization takes precedence: a manage token with an admin's cookie is still only that token", async () => {
       const { cookie, csrf } = await signIn();
       const [mine, theirs] = [await api.createLink(), await api.createLink("https://example.com/theirs")];
-      const response = await api.request("DELETE", `/shorten/${theirs.short_url}/`, withCookie(cookie, { "x-csrf-token": csrf, authorization: `Bearer ${mine.manage_token}` }));
+      const response = await api.request(
+        "DELETE",
+        `/shorten/${theirs.short_url}/`,
+        withCookie(cookie, { "x-csrf-token": csrf, authorization: `Bearer ${mine.manage_token}` }),
+      );
       expect(response.status).toBe(403);
       const garbage = await api.request("GET", "/shorten/", withCookie(cookie, { authorization: "Basic YWxpY2U6cHc=" }));
       expect(garbage.status).toBe(401);
@@ -318,7 +336,11 @@ describe("the session cookie of a shortener started with NODE_ENV=production", (
       await database.admins.insert({ username: "alice", passwordHash: await Bun.password.hash(password, { algorithm: "bcrypt", cost: 4 }), createdAt: t0 });
       await database.close();
 
-      const signIn = await fetch(`${shortener.url}/admin/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "alice", password }) });
+      const signIn = await fetch(`${shortener.url}/admin/session`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: "alice", password }),
+      });
       expect(signIn.status).toBe(200);
       const setCookie = signIn.headers.get("set-cookie") ?? "";
       expect(setCookie).toMatch(/^linkgeo_admin=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=43200; Secure$/);

@@ -36,7 +36,9 @@ describe("shortener configuration", () => {
   test("DATABASE_TIMEOUT_MS: 3 s by default, from 100 ms to 60 s", () => {
     expect(readShortenerConfig({}).databaseTimeoutMs).toBe(3000);
     expect(readShortenerConfig({ DATABASE_TIMEOUT_MS: "500" }).databaseTimeoutMs).toBe(500);
-    expect(configProblems(readShortenerConfig, { DATABASE_TIMEOUT_MS: "50" })).toEqual(['DATABASE_TIMEOUT_MS must be a whole number from 100 to 60000 (got "50")']);
+    expect(configProblems(readShortenerConfig, { DATABASE_TIMEOUT_MS: "50" })).toEqual([
+      'DATABASE_TIMEOUT_MS must be a whole number from 100 to 60000 (got "50")',
+    ]);
   });
 
   test("analytics on, 90 days of hours, this machine as the trusted proxy, unless told otherwise", () => {

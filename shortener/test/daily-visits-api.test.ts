@@ -22,7 +22,10 @@ describe.each(["sqlite", "postgres"] as const)("GET /admin/visits/daily/ on %s",
   /** Real redirects of `code`, `count` of them, at `when`. */
   async function redirects(code: string, count: number, when: Date) {
     now = when;
-    for (let i = 0; i < count; i++) expect((await api.request("GET", `/${code}/`, { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" } })).status).toBe(302);
+    for (let i = 0; i < count; i++)
+      expect(
+        (await api.request("GET", `/${code}/`, { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" } })).status,
+      ).toBe(302);
     now = today;
   }
 
@@ -69,7 +72,9 @@ describe.each(["sqlite", "postgres"] as const)("GET /admin/visits/daily/ on %s",
   test("a code named twice is answered once; names that look like object keys are plain codes", async () => {
     const response = await asAdmin("/admin/visits/daily?codes=__proto__,constructor,__proto__&days=2");
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe(`{"from":"2026-11-21T00:00:00.000Z","to":"${today.toISOString()}","days":2,"links":{"__proto__":[0,0],"constructor":[0,0]}}`);
+    expect(await response.text()).toBe(
+      `{"from":"2026-11-21T00:00:00.000Z","to":"${today.toISOString()}","days":2,"links":{"__proto__":[0,0],"constructor":[0,0]}}`,
+    );
   });
 
   test("an admin session cookie works too; a manage token is 403, nothing is 401", async () => {
@@ -78,7 +83,9 @@ describe.each(["sqlite", "postgres"] as const)("GET /admin/visits/daily/ on %s",
     const signIn = await api.request("POST", "/admin/session", { json: { username: "alice", password: "a password" } });
     const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0]!;
     expect((await api.request("GET", `/admin/visits/daily?codes=${link.short_url}`, { headers: { cookie } })).status).toBe(200);
-    expect((await api.request("GET", `/admin/visits/daily?codes=${link.short_url}`, { headers: { authorization: `Bearer ${link.manage_token}` } })).status).toBe(403);
+    expect(
+      (await api.request("GET", `/admin/visits/daily?codes=${link.short_url}`, { headers: { authorization: `Bearer ${link.manage_token}` } })).status,
+    ).toBe(403);
     expect((await api.request("GET", `/admin/visits/daily?codes=${link.short_url}`)).status).toBe(401);
   });
 

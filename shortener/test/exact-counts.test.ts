@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestDatabase, deleteKeysWithPrefix, runBounded, tally, type TestDatabase, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
+import {
+  createTestDatabase,
+  deleteKeysWithPrefix,
+  runBounded,
+  tally,
+  type TestDatabase,
+  testRedisUrl,
+  uniqueRedisPrefix,
+  waitFor,
+} from "@linkgeo/shared/testing";
 import postgres from "postgres";
 import { analyticsBeside, expectAnalyticsInStep, type AnalyticsSample } from "./support/analytics-in-step.ts";
 import { startShortener, startShortenersTogether, type ShortenerProcess } from "./support/shortener-process.ts";
@@ -50,8 +59,15 @@ async function createLink(shortener: ShortenerProcess, longUrl: string): Promise
 
 // Visitors of several kinds and countries; the test is the gateway on this machine (a trusted proxy).
 const visitors: Array<Record<string, string>> = [
-  { "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0", "x-forwarded-for": "141.20.5.188", referer: "https://news.example/a" },
-  { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1", "x-forwarded-for": "133.11.0.1" },
+  {
+    "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0",
+    "x-forwarded-for": "141.20.5.188",
+    referer: "https://news.example/a",
+  },
+  {
+    "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+    "x-forwarded-for": "133.11.0.1",
+  },
   { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "x-forwarded-for": "128.32.1.1" },
   { "user-agent": "curl/8.5.0", "x-forwarded-for": "2001:638:700::1", referer: "not a url" },
 ];

@@ -33,11 +33,18 @@ describe("a Postgres whose connections freeze", () => {
 
     proxy.freeze();
     const frozenRedirects = await within(5_000, "redirects while the database is frozen", Promise.all(Array.from({ length: 8 }, () => redirect())));
-    const frozenCalls = await within(5_000, "API calls while the database is frozen", Promise.all([
-      api.request("GET", `/shorten/${link.short_url}/`),
-      api.request("POST", "/shorten/", { json: { long_url: "https://example.com/while-frozen" } }),
-      api.request("PUT", `/shorten/${link.short_url}/`, { json: { long_url: "https://example.com/new" }, headers: { authorization: `Bearer ${link.manage_token}` } }),
-    ]));
+    const frozenCalls = await within(
+      5_000,
+      "API calls while the database is frozen",
+      Promise.all([
+        api.request("GET", `/shorten/${link.short_url}/`),
+        api.request("POST", "/shorten/", { json: { long_url: "https://example.com/while-frozen" } }),
+        api.request("PUT", `/shorten/${link.short_url}/`, {
+          json: { long_url: "https://example.com/new" },
+          headers: { authorization: `Bearer ${link.manage_token}` },
+        }),
+      ]),
+    );
     for (const response of [...frozenRedirects, ...frozenCalls]) {
       expect({ status: response.status, retryAfter: response.headers.get("retry-after") }).toEqual({ status: 503, retryAfter: "1" });
       expect((await readJson(response)).error.code).toBe("service_unavailable");
@@ -49,7 +56,11 @@ describe("a Postgres whose connections freeze", () => {
     // Read past the proxy: the batches that were frozen were rolled back when they woke, never committed.
     const direct = postgres(testDb.url, { max: 1, onnotice: () => {} });
     try {
-      await waitFor("the woken batches to end", async () => (await direct`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${testDb.name} AND state = 'idle in transaction'`)[0]!.n === 0);
+      await waitFor(
+        "the woken batches to end",
+        async () =>
+          (await direct`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${testDb.name} AND state = 'idle in transaction'`)[0]!.n === 0,
+      );
       const [row] = await direct`SELECT access_count::int AS count, long_url FROM links WHERE code = ${link.short_url}`;
       expect(row).toEqual({ count: redirects.seen, long_url: "https://example.com/counted" });
     } finally {

@@ -87,8 +87,20 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     const [a, b] = [code("vis"), code("vis")];
     await db.links.insert(newLink(a));
     await db.links.insert(newLink(b));
-    const urls = await db.links.recordVisits(new Map([[a, LinkVisits.counting(3)], [b, LinkVisits.counting(1)], ["missing-code", LinkVisits.counting(5)]]), later);
-    expect(urls).toEqual(new Map([[a, `https://example.com/${a}`], [b, `https://example.com/${b}`]]));
+    const urls = await db.links.recordVisits(
+      new Map([
+        [a, LinkVisits.counting(3)],
+        [b, LinkVisits.counting(1)],
+        ["missing-code", LinkVisits.counting(5)],
+      ]),
+      later,
+    );
+    expect(urls).toEqual(
+      new Map([
+        [a, `https://example.com/${a}`],
+        [b, `https://example.com/${b}`],
+      ]),
+    );
     expect(await db.links.find(a)).toMatchObject({ accessCount: 3, lastAccessedAt: later });
     expect(await db.links.find(b)).toMatchObject({ accessCount: 1 });
   });
@@ -146,7 +158,13 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
       for (const [i, c] of codes.entries()) await db.links.insert(newLink(c, { createdAt: new Date(t0.getTime() + i * 1000) }));
       await db.links.recordVisits(new Map([[codes[1]!, LinkVisits.counting(3)]]), visitedAt(10));
       await db.links.recordVisits(new Map([[codes[3]!, LinkVisits.counting(3)]]), visitedAt(20));
-      await db.links.recordVisits(new Map([[codes[2]!, LinkVisits.counting(1)], [codes[5]!, LinkVisits.counting(1)]]), visitedAt(30));
+      await db.links.recordVisits(
+        new Map([
+          [codes[2]!, LinkVisits.counting(1)],
+          [codes[5]!, LinkVisits.counting(1)],
+        ]),
+        visitedAt(30),
+      );
     });
     const listed = async (order: LinkOrder | undefined, offset = 0, limit = 10) =>
       (await db.links.list({ offset, limit, search: prefix, order })).links.map((link) => Number(link.code.slice(prefix.length)));

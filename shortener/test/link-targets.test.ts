@@ -44,34 +44,58 @@ describe("LinkTargets", () => {
     expect(refusal(longUrl)).toBe(here);
   });
 
-  test.each(["https://example.com/", "https://sho.rt.example.com/", "https://localhost.example.com/", "http://10.0.0.8/", "http://192.168.1.1/", "http://printer.local/", "http://intranet/", "http://[fe80::1]/"])(
-    "%s is allowed by default",
-    (longUrl) => {
-      expect(refusal(longUrl)).toBeUndefined();
-    },
-  );
-
-  test.each(["http://10.0.0.8/", "http://172.16.5.4/", "http://192.168.1.1/", "http://100.64.0.1/", "http://169.254.169.254/latest/meta-data/", "http://[fc00::1]/", "http://[fe80::1]/", "http://[::ffff:192.168.0.1]/", "http://0xc0.0xa8.0.1/"])(
-    "%s is refused with BLOCK_PRIVATE_TARGETS",
-    (longUrl) => {
-      expect(refusal(longUrl, { blockPrivate: true })).toBe("long_url must not point at a private network address");
-    },
-  );
-
-  test.each(["http://intranet/", "http://printer.local/", "http://db.internal/", "http://nas.home.arpa/", "http://router.lan./"])("%s is refused as a private name with BLOCK_PRIVATE_TARGETS", (longUrl) => {
-    expect(refusal(longUrl, { blockPrivate: true })).toBe("long_url must not point at a name of a private network");
+  test.each([
+    "https://example.com/",
+    "https://sho.rt.example.com/",
+    "https://localhost.example.com/",
+    "http://10.0.0.8/",
+    "http://192.168.1.1/",
+    "http://printer.local/",
+    "http://intranet/",
+    "http://[fe80::1]/",
+  ])("%s is allowed by default", (longUrl) => {
+    expect(refusal(longUrl)).toBeUndefined();
   });
 
+  test.each([
+    "http://10.0.0.8/",
+    "http://172.16.5.4/",
+    "http://192.168.1.1/",
+    "http://100.64.0.1/",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[fc00::1]/",
+    "http://[fe80::1]/",
+    "http://[::ffff:192.168.0.1]/",
+    "http://0xc0.0xa8.0.1/",
+  ])("%s is refused with BLOCK_PRIVATE_TARGETS", (longUrl) => {
+    expect(refusal(longUrl, { blockPrivate: true })).toBe("long_url must not point at a private network address");
+  });
+
+  test.each(["http://intranet/", "http://printer.local/", "http://db.internal/", "http://nas.home.arpa/", "http://router.lan./"])(
+    "%s is refused as a private name with BLOCK_PRIVATE_TARGETS",
+    (longUrl) => {
+      expect(refusal(longUrl, { blockPrivate: true })).toBe("long_url must not point at a name of a private network");
+    },
+  );
+
   test("BLOCK_PRIVATE_TARGETS leaves public addresses and names alone", () => {
-    for (const longUrl of ["https://example.com/", "http://8.8.8.8/", "http://172.32.0.1/", "http://[2001:db8::1]/"]) expect(refusal(longUrl, { blockPrivate: true })).toBeUndefined();
+    for (const longUrl of ["https://example.com/", "http://8.8.8.8/", "http://172.32.0.1/", "http://[2001:db8::1]/"])
+      expect(refusal(longUrl, { blockPrivate: true })).toBeUndefined();
   });
 
   test("a blocked domain refuses itself and every subdomain in any spelling, and nothing else", () => {
     const blockedDomains = parseDomainList("Evil.Example, bücher.example.");
-    for (const longUrl of ["https://evil.example/", "https://a.b.EVIL.example./x", "https://evil.example:8443/", "https://xn--bcher-kva.example/", "https://shop.bücher.example/"]) {
+    for (const longUrl of [
+      "https://evil.example/",
+      "https://a.b.EVIL.example./x",
+      "https://evil.example:8443/",
+      "https://xn--bcher-kva.example/",
+      "https://shop.bücher.example/",
+    ]) {
       expect(refusal(longUrl, { blockedDomains })).toBe("long_url points at a blocked domain");
     }
-    for (const longUrl of ["https://notevil.example/", "https://evil.example.org/", "https://example/"]) expect(refusal(longUrl, { blockedDomains })).toBeUndefined();
+    for (const longUrl of ["https://notevil.example/", "https://evil.example.org/", "https://example/"])
+      expect(refusal(longUrl, { blockedDomains })).toBeUndefined();
   });
 });
 

@@ -140,7 +140,10 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
     });
 
     test("answers 415 when the body is not JSON", async () => {
-      const response = await api.request("POST", "/shorten/", { body: "long_url=https://example.com/", headers: { "content-type": "application/x-www-form-urlencoded" } });
+      const response = await api.request("POST", "/shorten/", {
+        body: "long_url=https://example.com/",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
       expect(response.status).toBe(415);
       expect(await readJson(response)).toEqual({ error: { code: "unsupported_media_type", message: "request body must be application/json" } });
     });
@@ -255,14 +258,20 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       const auth = { authorization: `Bearer ${created.manage_token}` };
       const badUrl = await api.request("PUT", `/shorten/${created.short_url}/`, { json: { long_url: "mailto:a@b.c" }, headers: auth });
       expect((await readJson(badUrl)).error.code).toBe("invalid_url");
-      const text = await api.request("PUT", `/shorten/${created.short_url}/`, { body: "https://example.com/", headers: { ...auth, "content-type": "text/plain" } });
+      const text = await api.request("PUT", `/shorten/${created.short_url}/`, {
+        body: "https://example.com/",
+        headers: { ...auth, "content-type": "text/plain" },
+      });
       expect(text.status).toBe(415);
       const missing = await api.request("PUT", `/shorten/${created.short_url}/`, { json: {}, headers: auth });
       expect(missing.status).toBe(400);
     });
 
     test("PUT on an unknown code with a token answers 404", async () => {
-      const response = await api.request("PUT", "/shorten/unknown-code/", { json: { long_url: "https://example.com/" }, headers: { authorization: "Bearer whatever" } });
+      const response = await api.request("PUT", "/shorten/unknown-code/", {
+        json: { long_url: "https://example.com/" },
+        headers: { authorization: "Bearer whatever" },
+      });
       expect(response.status).toBe(404);
     });
   });
@@ -317,7 +326,11 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
 
     test("sorts by most visits or by the last visit (never-visited last), after real redirects; next and previous keep the sort", async () => {
       const tag = `srt${engine}${Date.now().toString(36)}`;
-      const [a, b, c] = [await api.createLink(`https://sort.example/${tag}/a`), await api.createLink(`https://sort.example/${tag}/b`), await api.createLink(`https://sort.example/${tag}/c`)];
+      const [a, b, c] = [
+        await api.createLink(`https://sort.example/${tag}/a`),
+        await api.createLink(`https://sort.example/${tag}/b`),
+        await api.createLink(`https://sort.example/${tag}/c`),
+      ];
       // The clock moves a second per reading: a is visited twice, then c once, last; b never.
       for (const code of [a.short_url, a.short_url, c.short_url]) expect((await api.request("GET", `/${code}/`)).status).toBe(302);
       const auth = { authorization: `Bearer ${api.adminToken()}` };
@@ -343,17 +356,23 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       expect(codesOf(newest)).toEqual([c.short_url, b.short_url, a.short_url]);
     });
 
-    test.each(["sort=bogus", "sort=", "sort=NEWEST", "sort=newest%00", `sort=${"x".repeat(10_000)}`])("answers 400 invalid_request naming the sorts for %p", async (query) => {
-      const response = await api.request("GET", `/shorten/?${query}`, { headers: { authorization: `Bearer ${api.adminToken()}` } });
-      expect(response.status).toBe(400);
-      expect(await readJson(response)).toEqual({ error: { code: "invalid_request", message: "sort must be newest, most_visited or last_visited" } });
-    });
+    test.each(["sort=bogus", "sort=", "sort=NEWEST", "sort=newest%00", `sort=${"x".repeat(10_000)}`])(
+      "answers 400 invalid_request naming the sorts for %p",
+      async (query) => {
+        const response = await api.request("GET", `/shorten/?${query}`, { headers: { authorization: `Bearer ${api.adminToken()}` } });
+        expect(response.status).toBe(400);
+        expect(await readJson(response)).toEqual({ error: { code: "invalid_request", message: "sort must be newest, most_visited or last_visited" } });
+      },
+    );
 
-    test.each(["page=0", "page=abc", "page_size=101", "page_size=0", "page=1e308", "page=99999999999", "q=a%00b", "q=%1b%5b31m"])("answers 400 for %p", async (query) => {
-      const response = await api.request("GET", `/shorten/?${query}`, { headers: { authorization: `Bearer ${api.adminToken()}` } });
-      expect(response.status).toBe(400);
-      expect((await readJson(response)).error.code).toBe("invalid_request");
-    });
+    test.each(["page=0", "page=abc", "page_size=101", "page_size=0", "page=1e308", "page=99999999999", "q=a%00b", "q=%1b%5b31m"])(
+      "answers 400 for %p",
+      async (query) => {
+        const response = await api.request("GET", `/shorten/?${query}`, { headers: { authorization: `Bearer ${api.adminToken()}` } });
+        expect(response.status).toBe(400);
+        expect((await readJson(response)).error.code).toBe("invalid_request");
+      },
+    );
 
     test.each(["a b", "sho.rt:99999", "[::1", "evil.example/x", "a@evil.example", "\u00e9vil.example"])(
       "a malformed X-Forwarded-Host %p is ignored: the links use the request's own host",

@@ -47,7 +47,10 @@ describe("operations", () => {
     await using api = await startTestShortener({ engine: "postgres" });
     const { short_url } = await api.createLink();
     await api.db.close();
-    for (const [method, path] of [["GET", `/${short_url}/`], ["GET", `/shorten/${short_url}/`]] as const) {
+    for (const [method, path] of [
+      ["GET", `/${short_url}/`],
+      ["GET", `/shorten/${short_url}/`],
+    ] as const) {
       const response = await api.request(method, path);
       expect(response.status).toBe(503);
       const body = await response.text();
@@ -71,7 +74,15 @@ describe("operations", () => {
     await waitFor("two access-log lines", () => traced().length === 2);
     const entries = traced();
     expect(entries).toEqual([
-      expect.objectContaining({ level: "info", service: "shortener", msg: "request", request_id: "trace-1", method: "GET", path: `/${short_url}/`, status: 302 }),
+      expect.objectContaining({
+        level: "info",
+        service: "shortener",
+        msg: "request",
+        request_id: "trace-1",
+        method: "GET",
+        path: `/${short_url}/`,
+        status: 302,
+      }),
       expect.objectContaining({ request_id: "trace-2", path: "/shorten/nope-log/", status: 404 }),
     ]);
   });
@@ -92,8 +103,8 @@ describe("OpenAPI", () => {
   test("/docs/json describes every route with its bodies and error responses", async () => {
     await using api = await startTestShortener();
     const spec = await readJson(await api.request("GET", "/docs/json"));
-    const operations = Object.entries(spec.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(
-      ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    const operations = Object.entries(spec.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
     for (const expected of [
       "POST /shorten/",
@@ -131,7 +142,10 @@ describe("OpenAPI", () => {
     expect(spec.paths["/shorten/{short_url}"].put.requestBody.content).toEqual({ "application/json": { schema: jsonSchemaOf(UpdateLinkBody) } });
     const error = { description: "No such short URL", content: { "application/json": { schema: jsonSchemaOf(ErrorBody) } } };
     expect(spec.paths["/{short_url}"].get.responses).toEqual({ "302": { description: "Redirect to long_url" }, "404": error });
-    expect(spec.paths["/{short_url}"].head.responses).toEqual({ "302": { description: "Location: long_url, not counted" }, "404": { description: "No such short URL" } });
+    expect(spec.paths["/{short_url}"].head.responses).toEqual({
+      "302": { description: "Location: long_url, not counted" },
+      "404": { description: "No such short URL" },
+    });
     expect(spec.components.securitySchemes).toEqual({
       bearer: { type: "http", scheme: "bearer", description: "A manage token, or an admin token from POST /admin/login" },
       adminSession: {
@@ -140,13 +154,22 @@ describe("OpenAPI", () => {
         name: "linkgeo_admin",
         description: "The web app's admin session, set by POST /admin/session (HttpOnly: a browser sends it by itself)",
       },
-      csrfToken: { type: "apiKey", in: "header", name: "X-CSRF-Token", description: "The csrf_token of the admin session; every change made with the session cookie needs it" },
+      csrfToken: {
+        type: "apiKey",
+        in: "header",
+        name: "X-CSRF-Token",
+        description: "The csrf_token of the admin session; every change made with the session cookie needs it",
+      },
     });
   });
 
   test("/docs/json describes the session endpoints and who may call what, and shows no token value", async () => {
     await using api = await startTestShortener();
-    await api.db.admins.insert({ username: "alice", passwordHash: await Bun.password.hash("a password", { algorithm: "bcrypt", cost: 4 }), createdAt: new Date() });
+    await api.db.admins.insert({
+      username: "alice",
+      passwordHash: await Bun.password.hash("a password", { algorithm: "bcrypt", cost: 4 }),
+      createdAt: new Date(),
+    });
     const signIn = await api.request("POST", "/admin/session", { json: { username: "alice", password: "a password" } });
     const sessionId = /^linkgeo_admin=([^;]+)/.exec(signIn.headers.get("set-cookie") ?? "")![1]!;
     const csrfToken = (await readJson(signIn)).csrf_token;

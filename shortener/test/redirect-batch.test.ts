@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { batchBody, encodeBatchItem, internalSecretHeader, maxBatchItems, parseBatchAnswers, redirectBatchMediaType, redirectBatchPath, type RedirectBatchAnswer, type RedirectBatchItem } from "@linkgeo/shared";
+import {
+  batchBody,
+  encodeBatchItem,
+  internalSecretHeader,
+  maxBatchItems,
+  parseBatchAnswers,
+  redirectBatchMediaType,
+  redirectBatchPath,
+  type RedirectBatchAnswer,
+  type RedirectBatchItem,
+} from "@linkgeo/shared";
 import { readJson } from "@linkgeo/shared/testing";
 import { Database as SqliteDatabase } from "bun:sqlite";
 import { openSqliteDatabase } from "../src/storage/open-database.ts";
@@ -13,11 +23,23 @@ const browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*
 const windowsChrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 function item(code: string, overrides: Partial<RedirectBatchItem> = {}): RedirectBatchItem {
-  return { code, path: `/${code}/`, requestId: `req-${code}-${crypto.randomUUID()}`, forwardedFor: "131.111.8.46", userAgent: null, referer: null, accept: null, ...overrides };
+  return {
+    code,
+    path: `/${code}/`,
+    requestId: `req-${code}-${crypto.randomUUID()}`,
+    forwardedFor: "131.111.8.46",
+    userAgent: null,
+    referer: null,
+    accept: null,
+    ...overrides,
+  };
 }
 
 function sendBatch(api: TestShortener, items: RedirectBatchItem[], headers: Record<string, string> = { [internalSecretHeader]: secret }) {
-  return api.request("POST", redirectBatchPath, { body: batchBody(items.map(encodeBatchItem)), headers: { "content-type": redirectBatchMediaType, ...headers } });
+  return api.request("POST", redirectBatchPath, {
+    body: batchBody(items.map(encodeBatchItem)),
+    headers: { "content-type": redirectBatchMediaType, ...headers },
+  });
 }
 
 async function answersOf(response: Response, expected: number): Promise<RedirectBatchAnswer[]> {
@@ -54,11 +76,17 @@ describe.each(storeEngines.map((e) => e.engine))("POST /internal/redirects on %s
     const answers = await answersOf(await sendBatch(api, items), items.length);
 
     for (const [index, sent] of items.entries()) {
-      const alone = await asAnswer(await api.request("GET", `/${sent.code}/`, { headers: { "x-request-id": sent.requestId, ...(sent.accept ? { accept: sent.accept } : {}) } }));
+      const alone = await asAnswer(
+        await api.request("GET", `/${sent.code}/`, { headers: { "x-request-id": sent.requestId, ...(sent.accept ? { accept: sent.accept } : {}) } }),
+      );
       expect({ index, ...answers[index]! }).toEqual({ index, ...alone });
     }
     expect(answers.map((answer) => answer.status)).toEqual([302, 302, 302, 404, 404, 404, 302]);
-    expect(answers[0]!.headers).toEqual({ location: "https://example.com/hot?x=1", "cache-control": "private, max-age=0", "x-request-id": items[0]!.requestId });
+    expect(answers[0]!.headers).toEqual({
+      location: "https://example.com/hot?x=1",
+      "cache-control": "private, max-age=0",
+      "x-request-id": items[0]!.requestId,
+    });
     // Three in the batch, three alone.
     expect((await api.db.links.find(hot.short_url))!.accessCount).toBe(6);
     expect((await api.db.links.find(other.short_url))!.accessCount).toBe(2);
@@ -66,7 +94,12 @@ describe.each(storeEngines.map((e) => e.engine))("POST /internal/redirects on %s
 
   test("without the secret, or with another, the batch is refused 401 and nothing is counted", async () => {
     const link = await api.createLink();
-    for (const headers of [{} as Record<string, string>, { [internalSecretHeader]: "wrong" }, { [internalSecretHeader]: `${secret}x` }, { authorization: `Bearer ${secret}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { [internalSecretHeader]: "wrong" },
+      { [internalSecretHeader]: `${secret}x` },
+      { authorization: `Bearer ${secret}` },
+    ]) {
       const response = await sendBatch(api, [item(link.short_url)], headers);
       expect(response.status).toBe(401);
       expect((await readJson(response)).error.code).toBe("unauthorized");
@@ -85,12 +118,21 @@ describe.each(storeEngines.map((e) => e.engine))("POST /internal/redirects on %s
       batchBody(Array.from({ length: maxBatchItems + 1 }, () => encodeBatchItem(item(link.short_url)))),
     ];
     for (const body of bodies) {
-      const response = await api.request("POST", redirectBatchPath, { body, headers: { [internalSecretHeader]: secret, "content-type": redirectBatchMediaType } });
+      const response = await api.request("POST", redirectBatchPath, {
+        body,
+        headers: { [internalSecretHeader]: secret, "content-type": redirectBatchMediaType },
+      });
       expect({ body: body.slice(0, 40), status: response.status }).toEqual({ body: body.slice(0, 40), status: 400 });
     }
-    const huge = await api.request("POST", redirectBatchPath, { body: "x".repeat(2 * 1024 * 1024), headers: { [internalSecretHeader]: secret, "content-type": redirectBatchMediaType } });
+    const huge = await api.request("POST", redirectBatchPath, {
+      body: "x".repeat(2 * 1024 * 1024),
+      headers: { [internalSecretHeader]: secret, "content-type": redirectBatchMediaType },
+    });
     expect(huge.status).toBe(413);
-    const plainJson = await api.request("POST", redirectBatchPath, { body: batchBody([encodeBatchItem(item(link.short_url))]), headers: { [internalSecretHeader]: secret, "content-type": "application/json" } });
+    const plainJson = await api.request("POST", redirectBatchPath, {
+      body: batchBody([encodeBatchItem(item(link.short_url))]),
+      headers: { [internalSecretHeader]: secret, "content-type": "application/json" },
+    });
     expect(plainJson.status).toBe(415);
     expect((await api.db.links.find(link.short_url))!.accessCount).toBe(0);
   });
@@ -115,7 +157,9 @@ describe("POST /internal/redirects", () => {
     const link = await api.createLink();
     const items = [item(link.short_url), item("no-such-link", { path: "/no-such-link" })];
     await answersOf(await sendBatch(api, items), 2);
-    const logged = lines.filter((line) => line.msg === "request" && line.method === "GET").map(({ request_id, path, status }) => ({ request_id, path, status }));
+    const logged = lines
+      .filter((line) => line.msg === "request" && line.method === "GET")
+      .map(({ request_id, path, status }) => ({ request_id, path, status }));
     expect(logged).toEqual([
       { request_id: items[0]!.requestId, path: `/${link.short_url}/`, status: 302 },
       { request_id: items[1]!.requestId, path: "/no-such-link", status: 404 },
@@ -123,7 +167,11 @@ describe("POST /internal/redirects", () => {
   });
 
   test("each item's visitor feeds the analytics as a lone redirect's would", async () => {
-    await using api = await startTestShortener({ engine: "postgres", internalSecret: secret, visitClassifier: new VisitClassifier({ countries: loadIpCountries().countries }) });
+    await using api = await startTestShortener({
+      engine: "postgres",
+      internalSecret: secret,
+      visitClassifier: new VisitClassifier({ countries: loadIpCountries().countries }),
+    });
     const link = await api.createLink("https://example.com/analysed");
     const items = [
       item(link.short_url, { forwardedFor: "131.111.8.46", userAgent: windowsChrome, referer: "https://news.ycombinator.com/item?id=1" }),
@@ -132,14 +180,27 @@ describe("POST /internal/redirects", () => {
     await answersOf(await sendBatch(api, items), 2);
     const body = await readJson(await api.request("GET", `/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } }));
     expect(body.totals).toEqual({ visits: 2, humans: 2, bots: 0 });
-    expect(body.top.referrers).toEqual([{ value: "direct", visits: 1 }, { value: "news.ycombinator.com", visits: 1 }]);
-    expect(body.top.countries).toEqual([{ value: "DE", visits: 1 }, { value: "GB", visits: 1 }]);
+    expect(body.top.referrers).toEqual([
+      { value: "direct", visits: 1 },
+      { value: "news.ycombinator.com", visits: 1 },
+    ]);
+    expect(body.top.countries).toEqual([
+      { value: "DE", visits: 1 },
+      { value: "GB", visits: 1 },
+    ]);
   });
 
   test("the batch comes from the peer like a lone redirect: an untrusted peer's forwardedFor is not believed", async () => {
-    await using api = await startTestShortener({ engine: "postgres", internalSecret: secret, visitClassifier: new VisitClassifier({ countries: loadIpCountries().countries }) });
+    await using api = await startTestShortener({
+      engine: "postgres",
+      internalSecret: secret,
+      visitClassifier: new VisitClassifier({ countries: loadIpCountries().countries }),
+    });
     const link = await api.createLink("https://example.com/forged");
-    await answersOf(await sendBatch(api, [item(link.short_url, { forwardedFor: "133.11.0.1" })], { [internalSecretHeader]: secret, "x-test-peer": "131.111.8.46" }), 1);
+    await answersOf(
+      await sendBatch(api, [item(link.short_url, { forwardedFor: "133.11.0.1" })], { [internalSecretHeader]: secret, "x-test-peer": "131.111.8.46" }),
+      1,
+    );
     const body = await readJson(await api.request("GET", `/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } }));
     expect(body.top.countries).toEqual([{ value: "GB", visits: 1 }]);
   });

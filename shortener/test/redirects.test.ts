@@ -80,10 +80,15 @@ describe("GET /<short_url>/", () => {
   test("a link this process has just redirected skips the shared cache's read", async () => {
     const reads: string[] = [];
     const cache = new MemoryLinkCache();
-    await using counted = await startTestShortener({ cache: { ...bind(cache), get: (code) => {
+    await using counted = await startTestShortener({
+      cache: {
+        ...bind(cache),
+        get: (code) => {
           reads.push(code);
           return cache.get(code);
-        } } });
+        },
+      },
+    });
     const { short_url } = await counted.createLink();
     for (let i = 0; i < 3; i++) expect((await counted.request("GET", `/${short_url}`)).status).toBe(302);
     expect(reads).toEqual([short_url]);

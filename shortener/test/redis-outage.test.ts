@@ -46,15 +46,15 @@ describe("a shortener whose Redis dies", () => {
     await using database = await createTestDatabase("redis_outage");
     await using redis = await startRedisProcess();
     const prefix = uniqueRedisPrefix("redis_outage");
-    await using shortener = await startShortener(
-      { DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix },
-      { name: "redis-outage" },
-    );
+    await using shortener = await startShortener({ DATABASE_URL: database.url, REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix }, { name: "redis-outage" });
 
     expect(await call(shortener, "GET", "/ready")).toEqual({ status: 200, body: { status: "ready", checks: { database: "ok", cache: "ok" } } });
 
     const created = await call(shortener, "POST", "/shorten/", { json: { long_url: "https://example.com/before" } });
-    expect(created).toEqual({ status: 201, body: { ...record(shortener, created.body.short_url, "https://example.com/before", 0), manage_token: expect.any(String) } });
+    expect(created).toEqual({
+      status: 201,
+      body: { ...record(shortener, created.body.short_url, "https://example.com/before", 0), manage_token: expect.any(String) },
+    });
     const code: string = created.body.short_url;
     const token: string = created.body.manage_token;
 
@@ -80,12 +80,17 @@ describe("a shortener whose Redis dies", () => {
 
     // A link made during the outage works at once.
     const during = await call(shortener, "POST", "/shorten/", { json: { long_url: "https://example.com/during" } });
-    expect(during).toEqual({ status: 201, body: { ...record(shortener, during.body.short_url, "https://example.com/during", 0), manage_token: expect.any(String) } });
+    expect(during).toEqual({
+      status: 201,
+      body: { ...record(shortener, during.body.short_url, "https://example.com/during", 0), manage_token: expect.any(String) },
+    });
     const duringCode: string = during.body.short_url;
     expect(await redirects(shortener, duringCode, 5)).toEqual(Array(5).fill("302 https://example.com/during"));
 
     // Changing a link: its own token only, and redirects follow the new URL at once.
-    expect((await call(shortener, "PUT", `/shorten/${code}/`, { json: { long_url: "https://example.com/x" }, token: during.body.manage_token })).status).toBe(403);
+    expect((await call(shortener, "PUT", `/shorten/${code}/`, { json: { long_url: "https://example.com/x" }, token: during.body.manage_token })).status).toBe(
+      403,
+    );
     expect(await call(shortener, "PUT", `/shorten/${code}/`, { json: { long_url: "https://example.com/after" }, token })).toEqual({
       status: 200,
       body: record(shortener, code, "https://example.com/after", 20),

@@ -12,7 +12,14 @@ import { startTestShortener } from "./support/test-shortener.ts";
 /** Every sample of one metric as `label=value,…` → value. */
 async function samples(registry: Registry, name: string): Promise<Record<string, number>> {
   const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
-  return Object.fromEntries((metric?.values ?? []).map((value) => [Object.entries(value.labels).map(([key, label]) => `${key}=${label}`).join(","), value.value]));
+  return Object.fromEntries(
+    (metric?.values ?? []).map((value) => [
+      Object.entries(value.labels)
+        .map(([key, label]) => `${key}=${label}`)
+        .join(","),
+      value.value,
+    ]),
+  );
 }
 
 describe("shortener metrics", () => {
@@ -38,7 +45,9 @@ describe("shortener metrics", () => {
     await cache.get("abc1234");
     await cache.markMissing("gone123");
     await cache.get("gone123");
-    const broken: LinkCache = new Proxy(new MemoryLinkCache(), { get: (target, name) => (name === "ping" ? target.ping : () => Promise.reject(new Error("down"))) });
+    const broken: LinkCache = new Proxy(new MemoryLinkCache(), {
+      get: (target, name) => (name === "ping" ? target.ping : () => Promise.reject(new Error("down"))),
+    });
     const failing = new FailSoftLinkCache(broken, silentLogger, metrics);
     expect(await failing.get("abc1234")).toBeUndefined();
     await failing.set("abc1234", "https://example.com/");

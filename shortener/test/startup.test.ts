@@ -29,7 +29,10 @@ describe("starting the shortener", () => {
     });
     const [exitCode, stdout] = await Promise.all([child.exited, new Response(child.stdout).text()]);
     expect(exitCode).toBe(1);
-    const lines = stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.at(-1)).toMatchObject({ level: "error", service: "shortener", msg: "cannot open the database", engine: "postgres" });
   });
 });

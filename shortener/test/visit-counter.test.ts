@@ -152,10 +152,18 @@ describe("VisitCounter", () => {
         },
       });
       // 40 clicks of one browser and 10 of one crawler, all in one batch.
-      await Promise.all([...Array.from({ length: 40 }, () => counter.visit("a", { ...firefox })), ...Array.from({ length: 10 }, () => counter.visit("a", { ...googlebot }))]);
+      await Promise.all([
+        ...Array.from({ length: 40 }, () => counter.visit("a", { ...firefox })),
+        ...Array.from({ length: 10 }, () => counter.visit("a", { ...googlebot })),
+      ]);
       expect(described.sort()).toEqual(["Firefox", "Googlebot"]);
       expect(written).toHaveLength(1);
-      expect({ count: written[0]!.count, humans: written[0]!.humans, bots: written[0]!.bots, countries: Object.fromEntries(written[0]!.byDimension.countries) }).toEqual({
+      expect({
+        count: written[0]!.count,
+        humans: written[0]!.humans,
+        bots: written[0]!.bots,
+        countries: Object.fromEntries(written[0]!.byDimension.countries),
+      }).toEqual({
         count: 50,
         humans: 40,
         bots: 10,
@@ -179,4 +187,3 @@ describe("VisitCounter", () => {
     });
   });
 });
-

@@ -7,7 +7,8 @@ import { startTestShortener } from "./support/test-shortener.ts";
 
 async function metricValue(registry: Registry, name: string): Promise<number | undefined> {
   for (const metric of await registry.getMetricsAsJSON()) {
-    for (const value of metric.values) if ((value as { metricName?: string }).metricName === name || (metric.name === name && !("metricName" in value))) return value.value;
+    for (const value of metric.values)
+      if ((value as { metricName?: string }).metricName === name || (metric.name === name && !("metricName" in value))) return value.value;
   }
   return undefined;
 }

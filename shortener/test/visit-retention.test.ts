@@ -89,10 +89,12 @@ describe("visit retention on Postgres with two replicas folding at once", () => 
     expect(folded.reduce((sum, n) => sum + n, 0)).toBe(3 * 48 - 3 * 2);
     expect(await totals()).toBe(before);
     const perCode = await Promise.all(codes.map((code) => a.visits.buckets({ code }, ...allTime)));
-    for (const buckets of perCode) expect(buckets.map((bucket) => [bucket.startsAt.toISOString(), bucket.hours])).toEqual([
-      ["2026-01-01T00:00:00.000Z", 24],
-      ["2026-01-02T00:00:00.000Z", 24],
-    ]);
-    for (const code of codes) expect((await a.links.find(code))!.accessCount).toBe((await a.visits.buckets({ code }, ...allTime)).reduce((sum, bucket) => sum + bucket.humans, 0));
+    for (const buckets of perCode)
+      expect(buckets.map((bucket) => [bucket.startsAt.toISOString(), bucket.hours])).toEqual([
+        ["2026-01-01T00:00:00.000Z", 24],
+        ["2026-01-02T00:00:00.000Z", 24],
+      ]);
+    for (const code of codes)
+      expect((await a.links.find(code))!.accessCount).toBe((await a.visits.buckets({ code }, ...allTime)).reduce((sum, bucket) => sum + bucket.humans, 0));
   });
 });

@@ -96,7 +96,13 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
 
   test("visits of a missing link leave no analytics; visits without facts only count", async () => {
     const code = await link("plain");
-    await db.links.recordVisits(new Map([[code, LinkVisits.counting(5)], ["no-such-link", visitsOf(human)]]), at("2026-11-22T10:00:00Z"));
+    await db.links.recordVisits(
+      new Map([
+        [code, LinkVisits.counting(5)],
+        ["no-such-link", visitsOf(human)],
+      ]),
+      at("2026-11-22T10:00:00Z"),
+    );
     expect(await db.visits.buckets({ code: "no-such-link" }, ...allTime)).toEqual([]);
     expect(await db.visits.facts({ code: "no-such-link" }, "2000-01-01", "2100-01-01")).toEqual([]);
     expect(await totalsOf(code)).toMatchObject({ accessCount: 5, buckets: 0 });
@@ -115,7 +121,10 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
     const kinds = [human, phone, crawler];
     const batches = Array.from({ length: 30 }, (_, i) => {
       const order = i % 2 === 0 ? codes : [...codes].reverse();
-      return db.links.recordVisits(new Map(order.map((code, j) => [code, visitsOf(...Array.from({ length: j + 1 }, (_, k) => kinds[(i + k) % 3]!))])), at("2026-11-22T11:30:00Z"));
+      return db.links.recordVisits(
+        new Map(order.map((code, j) => [code, visitsOf(...Array.from({ length: j + 1 }, (_, k) => kinds[(i + k) % 3]!))])),
+        at("2026-11-22T11:30:00Z"),
+      );
     });
     await Promise.all(batches);
     for (const code of codes) {
@@ -127,7 +136,13 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
   test("reads a range of one link or of every link, and the links with the most visits", async () => {
     const [a, b] = [await link("rng"), await link("rng")];
     // A year the other tests do not write in, so "every link" means these two.
-    await db.links.recordVisits(new Map([[a, visitsOf(human, human)], [b, visitsOf(crawler)]]), at("2031-03-01T09:15:00Z"));
+    await db.links.recordVisits(
+      new Map([
+        [a, visitsOf(human, human)],
+        [b, visitsOf(crawler)],
+      ]),
+      at("2031-03-01T09:15:00Z"),
+    );
     await db.links.recordVisits(new Map([[a, visitsOf(phone)]]), at("2031-03-01T10:15:00Z"));
     await db.links.recordVisits(new Map([[b, visitsOf(human, human, human, human)]]), at("2031-03-02T08:00:00Z"));
 
@@ -150,7 +165,13 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
   test("counts visits per link and UTC day for the links named, in one query", async () => {
     const [a, b, quiet] = [await link("day"), await link("day"), await link("day")];
     // 2032: a year no other test writes in.
-    await db.links.recordVisits(new Map([[a, visitsOf(human, crawler)], [b, visitsOf(phone)]]), at("2032-03-01T00:00:00Z"));
+    await db.links.recordVisits(
+      new Map([
+        [a, visitsOf(human, crawler)],
+        [b, visitsOf(phone)],
+      ]),
+      at("2032-03-01T00:00:00Z"),
+    );
     await db.links.recordVisits(new Map([[a, visitsOf(human)]]), at("2032-03-01T23:59:59.999Z"));
     await db.links.recordVisits(new Map([[a, visitsOf(phone)]]), at("2032-03-03T12:00:00Z"));
     // Just before the range, and at its (excluded) end.

@@ -29,7 +29,8 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
   /** A link with 3 humans at 08:xx and 1 bot at 10:xx today, and 2 humans two days ago. */
   async function linkWithVisits() {
     const link = await api.createLink("https://example.com/visited");
-    const record = (count: number, facts: VisitFacts, iso: string) => api.db.links.recordVisits(new Map([[link.short_url, visitsOf(count, facts)]]), new Date(iso));
+    const record = (count: number, facts: VisitFacts, iso: string) =>
+      api.db.links.recordVisits(new Map([[link.short_url, visitsOf(count, facts)]]), new Date(iso));
     await record(2, firefox, "2026-11-20T15:00:00Z");
     await record(3, firefox, "2026-11-22T08:05:00Z");
     await record(1, googlebot, "2026-11-22T10:01:00Z");
@@ -50,11 +51,26 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
       granularity: "day",
       totals: { visits: 6, humans: 5, bots: 1 },
       top: {
-        referrers: [{ value: "news.example", visits: 5 }, { value: "direct", visits: 1 }],
-        countries: [{ value: "DE", visits: 5 }, { value: "US", visits: 1 }],
-        browsers: [{ value: "Firefox", visits: 5 }, { value: "Googlebot", visits: 1 }],
-        os: [{ value: "Linux", visits: 5 }, { value: "other", visits: 1 }],
-        devices: [{ value: "desktop", visits: 5 }, { value: "bot", visits: 1 }],
+        referrers: [
+          { value: "news.example", visits: 5 },
+          { value: "direct", visits: 1 },
+        ],
+        countries: [
+          { value: "DE", visits: 5 },
+          { value: "US", visits: 1 },
+        ],
+        browsers: [
+          { value: "Firefox", visits: 5 },
+          { value: "Googlebot", visits: 1 },
+        ],
+        os: [
+          { value: "Linux", visits: 5 },
+          { value: "other", visits: 1 },
+        ],
+        devices: [
+          { value: "desktop", visits: 5 },
+          { value: "bot", visits: 1 },
+        ],
       },
     });
     expect(body.series).toHaveLength(31);
@@ -161,11 +177,30 @@ describe("redirects feed the analytics (real classifier, real IP data)", () => {
     const body = await readJson(await api.request("GET", `/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } }));
     expect(body.totals).toEqual({ visits: 4, humans: 3, bots: 1 });
     expect(body.top).toEqual({
-      referrers: [{ value: "direct", visits: 2 }, { value: "news.ycombinator.com", visits: 2 }],
-      countries: [{ value: "DE", visits: 2 }, { value: "GB", visits: 1 }, { value: "US", visits: 1 }],
-      browsers: [{ value: "Chrome", visits: 2 }, { value: "Googlebot", visits: 1 }, { value: "Safari", visits: 1 }],
-      os: [{ value: "Windows", visits: 2 }, { value: "iOS", visits: 1 }, { value: "other", visits: 1 }],
-      devices: [{ value: "desktop", visits: 2 }, { value: "bot", visits: 1 }, { value: "mobile", visits: 1 }],
+      referrers: [
+        { value: "direct", visits: 2 },
+        { value: "news.ycombinator.com", visits: 2 },
+      ],
+      countries: [
+        { value: "DE", visits: 2 },
+        { value: "GB", visits: 1 },
+        { value: "US", visits: 1 },
+      ],
+      browsers: [
+        { value: "Chrome", visits: 2 },
+        { value: "Googlebot", visits: 1 },
+        { value: "Safari", visits: 1 },
+      ],
+      os: [
+        { value: "Windows", visits: 2 },
+        { value: "iOS", visits: 1 },
+        { value: "other", visits: 1 },
+      ],
+      devices: [
+        { value: "desktop", visits: 2 },
+        { value: "bot", visits: 1 },
+        { value: "mobile", visits: 1 },
+      ],
     });
     expect((await api.db.links.find(link.short_url))!.accessCount).toBe(4);
 
@@ -184,4 +219,3 @@ describe("redirects feed the analytics (real classifier, real IP data)", () => {
     expect(body.top.countries).toEqual([{ value: "GB", visits: 1 }]);
   });
 });
-

@@ -27,9 +27,7 @@ function copy(node: unknown, renames: ComponentRenames): unknown {
   for (const [key, child] of Object.entries(node)) {
     if (key === "$ref" && typeof child === "string") result[key] = renamed(child, renames);
     else if (key === "discriminator" && isRecord(child) && isRecord(child.mapping)) {
-      const mapping = Object.fromEntries(
-        Object.entries(child.mapping).map(([value, ref]) => [value, typeof ref === "string" ? renamed(ref, renames) : ref]),
-      );
+      const mapping = Object.fromEntries(Object.entries(child.mapping).map(([value, ref]) => [value, typeof ref === "string" ? renamed(ref, renames) : ref]));
       result[key] = { ...child, mapping };
     } else result[key] = copy(child, renames);
   }

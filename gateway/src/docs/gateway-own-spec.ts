@@ -38,8 +38,8 @@ export function gatewayOwnSpec(): OpenApiDocument {
       description: [
         "The gateway in front of the shortener and the geocoder; every path below is reached through it.",
         "",
-        "Every non-2xx JSON response has the shape `{\"error\": {\"code\", \"message\"}}` (the geocoder wraps it in its",
-        "`{\"success\": false, \"data\": [], \"error\": …}` envelope). Besides the responses listed for each operation,",
+        'Every non-2xx JSON response has the shape `{"error": {"code", "message"}}` (the geocoder wraps it in its',
+        '`{"success": false, "data": [], "error": …}` envelope). Besides the responses listed for each operation,',
         "the gateway itself may answer `429 rate_limited` (with `Retry-After`), `502 upstream_unavailable` and",
         "`504 upstream_timeout`.",
       ].join("\n"),

@@ -1,13 +1,5 @@
 import { rewriteRefs, type ComponentRenames } from "./component-refs.ts";
-import {
-  httpMethods,
-  isRecord,
-  type OpenApiDocument,
-  type OpenApiTag,
-  type Operation,
-  type PathItem,
-  type SecurityRequirement,
-} from "./openapi-document.ts";
+import { httpMethods, isRecord, type OpenApiDocument, type OpenApiTag, type Operation, type PathItem, type SecurityRequirement } from "./openapi-document.ts";
 
 export interface ServiceSpec {
   name: string;
@@ -135,9 +127,7 @@ function addSource(union: Union, source: string, spec: OpenApiDocument, skip: (p
 function planRenames(union: Union, source: string, components: NonNullable<OpenApiDocument["components"]>): ComponentRenames {
   const renames: ComponentRenames = new Map();
   const taken = (section: string, name: string) =>
-    union.components[section]?.[name] !== undefined ||
-    components[section]?.[name] !== undefined ||
-    [...(renames.get(section)?.values() ?? [])].includes(name);
+    union.components[section]?.[name] !== undefined || components[section]?.[name] !== undefined || [...(renames.get(section)?.values() ?? [])].includes(name);
 
   let changed = true;
   while (changed) {

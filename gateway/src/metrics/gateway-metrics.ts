@@ -39,8 +39,18 @@ export function gatewayMetrics(registry: MetricsRegistry, pools: readonly Upstre
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
-  const retries = new Counter({ name: "gateway_upstream_retries_total", help: "Requests sent again to another replica, by upstream.", labelNames: ["upstream"], registers });
-  const ejections = new Counter({ name: "gateway_upstream_ejections_total", help: "Replicas left out after a failure, by upstream and replica.", labelNames: ["upstream", "replica"], registers });
+  const retries = new Counter({
+    name: "gateway_upstream_retries_total",
+    help: "Requests sent again to another replica, by upstream.",
+    labelNames: ["upstream"],
+    registers,
+  });
+  const ejections = new Counter({
+    name: "gateway_upstream_ejections_total",
+    help: "Replicas left out after a failure, by upstream and replica.",
+    labelNames: ["upstream", "replica"],
+    registers,
+  });
   const refusals = new Counter({ name: "gateway_rate_limited_total", help: "Requests refused 429, by rate-limit class.", labelNames: ["class"], registers });
   const batches = new Histogram({
     name: "gateway_redirect_batch_size",

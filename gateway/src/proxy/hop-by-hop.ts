@@ -3,16 +3,7 @@
  * a proxy must not forward them. `Host` is here too: the upstream URL names
  * the replica, and the original host travels in X-Forwarded-Host.
  */
-const hopByHop = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "te",
-  "trailer",
-  "transfer-encoding",
-  "upgrade",
-  "host",
-]);
+const hopByHop = new Set(["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host"]);
 
 /** Whether a header (lower-case name) is about one connection, given what that message's `Connection` names. */
 function isHopByHop(name: string, connection: string | null | undefined): boolean {

@@ -70,7 +70,10 @@ export class RedirectBatcher {
 
   constructor(private readonly options: RedirectBatcherOptions) {
     this.send = options.fetch ?? fetch;
-    this.warnNotRun = throttledWarning(options.log, "the shortener did not take a batch of redirects; sending them one by one (is INTERNAL_SECRET the same on both?)");
+    this.warnNotRun = throttledWarning(
+      options.log,
+      "the shortener did not take a batch of redirects; sending them one by one (is INTERNAL_SECRET the same on both?)",
+    );
   }
 
   /** The client's answer; undefined when this redirect must go by the per-request proxy instead. */
@@ -161,7 +164,11 @@ export class RedirectBatcher {
             this.warnNotRun({ replica, status: response.status });
             return undefined;
           }
-          const read = await readStreamLimited(response.body, { maxBytes: maxAnswerBytes, declaredLength: response.headers.get("content-length"), signal: deadline.signal });
+          const read = await readStreamLimited(response.body, {
+            maxBytes: maxAnswerBytes,
+            declaredLength: response.headers.get("content-length"),
+            signal: deadline.signal,
+          });
           const answers = read.tooLarge ? undefined : parseBatchAnswers(new TextDecoder().decode(read.bytes ?? new Uint8Array()), batch.length);
           if (answers === undefined) throw UpstreamUnavailable.badAnswer(pool.name);
           return answers;

@@ -50,9 +50,7 @@ const pageHeaders = {
 };
 
 export function renderPage(assets: WebAssets, page: Page): Response {
-  const nav = navigation.map(
-    (item) => html`<li><a href="${item.href}"${item.id === page.current ? html` aria-current="page"` : null}>${item.label}</a></li>`,
-  );
+  const nav = navigation.map((item) => html`<li><a href="${item.href}"${item.id === page.current ? html` aria-current="page"` : null}>${item.label}</a></li>`);
   const script = page.script ? html`<script type="module" src="${assets.scriptUrl(page.script)}"></script>` : null;
   const document = html`<!doctype html>
 <html lang="en">

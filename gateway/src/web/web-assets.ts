@@ -62,7 +62,10 @@ export async function buildWebAssets(): Promise<WebAssets> {
     const body = new TextEncoder().encode(text);
     files.set(url, { body, gzipped: gzipSync(body), type: output.type });
     if (output.kind === "entry-point" || name.endsWith(".css")) entryUrls.set(name.replace(/-[a-z0-9]+\.(js|css)$/, ".$1"), url);
-    imports.set(url, [...text.matchAll(/from\s*"(\/app\/assets\/[^"]+)"|import\s*"(\/app\/assets\/[^"]+)"/g)].map((m) => (m[1] ?? m[2])!));
+    imports.set(
+      url,
+      [...text.matchAll(/from\s*"(\/app\/assets\/[^"]+)"|import\s*"(\/app\/assets\/[^"]+)"/g)].map((m) => (m[1] ?? m[2])!),
+    );
   }
 
   const staticUrls = new Map<string, string>();

@@ -139,32 +139,35 @@ const reference = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?\}|\$([
 export function interpolate(text: string, env: Record<string, string>): Interpolated {
   const variables: string[] = [];
   const missing: string[] = [];
-  const value = text.replace(reference, (whole, braced: string | undefined, operator: string | undefined, operand: string | undefined, bare: string | undefined) => {
-    if (whole === "$$") return "$";
-    const name = (braced ?? bare)!;
-    variables.push(name);
-    const current = env[name];
-    const set = current !== undefined;
-    const nonEmpty = set && current !== "";
-    switch (operator) {
-      case undefined:
-        return current ?? "";
-      case ":-":
-        return nonEmpty ? current! : operand!;
-      case "-":
-        return set ? current! : operand!;
-      case ":?":
-      case "?":
-        if (operator === ":?" ? !nonEmpty : !set) missing.push(name);
-        return current ?? "";
-      case ":+":
-        return nonEmpty ? operand! : "";
-      case "+":
-        return set ? operand! : "";
-      default:
-        throw new Error(`unsupported interpolation ${whole}`);
-    }
-  });
+  const value = text.replace(
+    reference,
+    (whole, braced: string | undefined, operator: string | undefined, operand: string | undefined, bare: string | undefined) => {
+      if (whole === "$$") return "$";
+      const name = (braced ?? bare)!;
+      variables.push(name);
+      const current = env[name];
+      const set = current !== undefined;
+      const nonEmpty = set && current !== "";
+      switch (operator) {
+        case undefined:
+          return current ?? "";
+        case ":-":
+          return nonEmpty ? current! : operand!;
+        case "-":
+          return set ? current! : operand!;
+        case ":?":
+        case "?":
+          if (operator === ":?" ? !nonEmpty : !set) missing.push(name);
+          return current ?? "";
+        case ":+":
+          return nonEmpty ? operand! : "";
+        case "+":
+          return set ? operand! : "";
+        default:
+          throw new Error(`unsupported interpolation ${whole}`);
+      }
+    },
+  );
   return { value, variables, missing };
 }
 
@@ -290,7 +293,14 @@ export function isDockerIgnored(path: string, dockerignore: string): boolean {
     const pattern = (negated ? line.slice(1) : line).replace(/^\/+|\/+$/g, "");
     const source = pattern
       .split("/")
-      .map((part) => (part === "**" ? "(?:.*)" : part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", "[^/]*").replaceAll("?", "[^/]")))
+      .map((part) =>
+        part === "**"
+          ? "(?:.*)"
+          : part
+              .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+              .replaceAll("*", "[^/]*")
+              .replaceAll("?", "[^/]"),
+      )
       .join("/")
       .replaceAll("(?:.*)/", "(?:.*/)?");
     // A pattern that names a folder also covers everything in it.

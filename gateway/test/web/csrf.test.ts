@@ -132,7 +132,10 @@ describe("cross-site request forgery against an admin's session", () => {
  * this is not one of our pages.
  */
 function serveAttacker(gateway: string, code: string) {
-  const page = (body: string) => new Response(`<!doctype html><html lang="en"><head><title>Win a prize</title></head><body>${body}</body></html>`, { headers: { "content-type": "text/html" } });
+  const page = (body: string) =>
+    new Response(`<!doctype html><html lang="en"><head><title>Win a prize</title></head><body>${body}</body></html>`, {
+      headers: { "content-type": "text/html" },
+    });
   const target = `${gateway}/shorten/${code}/`;
   const server = Bun.serve({
     hostname: "127.0.0.1",

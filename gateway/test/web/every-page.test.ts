@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/shared/testing/offline-browser";
-import { launchWebBrowser, overflowsHorizontally, screenshot, seriousAccessibilityViolations, viewports, type ViewportName, type WebBrowser } from "./support/web-browser.ts";
+import {
+  launchWebBrowser,
+  overflowsHorizontally,
+  screenshot,
+  seriousAccessibilityViolations,
+  viewports,
+  type ViewportName,
+  type WebBrowser,
+} from "./support/web-browser.ts";
 import { startWebStack, type WebStack } from "./support/web-stack.ts";
 
 /** Every page of the web app, as a first-time visitor opens it. */
@@ -39,7 +47,13 @@ describe("every page in a real browser, offline", () => {
             expect(await page.getByRole("heading", { level: 1 }).first().innerText()).toMatch(heading);
             await page.waitForLoadState("networkidle");
             // The same navigation on every page, with the current one marked.
-            expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents()).toEqual(["Shorten", "Your links", "Geocoder", "Admin", "API docs"]);
+            expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents()).toEqual([
+              "Shorten",
+              "Your links",
+              "Geocoder",
+              "Admin",
+              "API docs",
+            ]);
             expect(await seriousAccessibilityViolations(page)).toEqual([]);
             expect(await overflowsHorizontally(page)).toBe(false);
             await screenshot(page, name);

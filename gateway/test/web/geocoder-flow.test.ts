@@ -4,7 +4,16 @@ import type { Page } from "playwright-core";
 import { fixtureText, reply, startFakeProvider, type FakeProvider } from "../../../geocoder/test/support/fake-provider.ts";
 import { cacheLevelWords, geocodeErrorWords, type GeocodeErrorLike, type GeocodeErrorWords } from "../../src/web/client/lib/geocode-words.ts";
 import { coordinatesToPoint, MAP_HEIGHT, MAP_WIDTH } from "../../src/web/world-map.ts";
-import { launchWebBrowser, overflowsHorizontally, screenshot, seriousAccessibilityViolations, viewports, type OpenedPage, type ViewportName, type WebBrowser } from "./support/web-browser.ts";
+import {
+  launchWebBrowser,
+  overflowsHorizontally,
+  screenshot,
+  seriousAccessibilityViolations,
+  viewports,
+  type OpenedPage,
+  type ViewportName,
+  type WebBrowser,
+} from "./support/web-browser.ts";
 import { startWebStack, type WebStack } from "./support/web-stack.ts";
 
 const paris = { latitude: 48.8566, longitude: 2.3522 };
@@ -61,7 +70,9 @@ describe("the geocoder playground in a real browser, offline", () => {
 
   /** Problems but the console's note of an HTTP error the test asked for. */
   const unexpected = (problems: string[], ...statuses: number[]) =>
-    problems.filter((problem) => !statuses.some((status) => problem.startsWith(`console: Failed to load resource: the server responded with a status of ${status}`)));
+    problems.filter(
+      (problem) => !statuses.some((status) => problem.startsWith(`console: Failed to load resource: the server responded with a status of ${status}`)),
+    );
 
   test(
     "lists the registered geocoders and offers each as a provider after the default chain",
@@ -109,7 +120,15 @@ describe("the geocoder playground in a real browser, offline", () => {
         expect(await field(page, "cache").innerText()).toBe("asked the provider\nX-Cache: MISS");
         // Every field of the address is shown, a missing one as a dash.
         expect(await page.locator("#geocode-result .address-fields dt code").allInnerTexts()).toEqual([
-          "formatted_address", "postcode", "country", "country_code", "state", "district", "settlement", "street", "house",
+          "formatted_address",
+          "postcode",
+          "country",
+          "country_code",
+          "state",
+          "district",
+          "settlement",
+          "street",
+          "house",
         ]);
         expect(await field(page, "postcode").innerText()).toBe("—");
         const pin = page.locator("svg.world-map circle.pin");
@@ -325,7 +344,9 @@ describe("the geocoder playground in a real browser, offline", () => {
         );
         // Parsing the file already meets the page's CSP: Chromium refuses the handlers and the
         // style in the parsed document (and says so in the console) before the copy drops them.
-        expect(problems.filter((problem) => !/violates the following Content Security Policy directive .* The action has been blocked\.$/.test(problem))).toEqual([]);
+        expect(
+          problems.filter((problem) => !/violates the following Content Security Policy directive .* The action has been blocked\.$/.test(problem)),
+        ).toEqual([]);
       } finally {
         await context.close();
       }
@@ -402,7 +423,9 @@ describe("the geocoder's answers in words", () => {
         status: 502,
         code: "providers_failed",
         message: "every provider failed (…)",
-        details: { providers: [{ name: "NOMINATIM", reason: "timeout" }, { name: "HERE", reason: "unauthorized" }, { name: "X", reason: "new_reason" }, "junk"] },
+        details: {
+          providers: [{ name: "NOMINATIM", reason: "timeout" }, { name: "HERE", reason: "unauthorized" }, { name: "X", reason: "new_reason" }, "junk"],
+        },
       },
       { message: "No provider could answer:", providers: ["NOMINATIM did not answer in time", "HERE refused the server's key", "X failed (new_reason)"] },
     ],

@@ -49,7 +49,12 @@ describe("the home page in a real browser", () => {
         expect(shortLink).toMatch(new RegExp(`^${stack.url}/[A-Za-z0-9]{7}/$`));
         expect(await page.locator("#result-link").getAttribute("href")).toBe(shortLink);
         expect(await page.locator("#result-destination").innerText()).toBe(target);
-        expect(await page.getByRole("img", { name: `QR code of ${shortLink}` }).locator("path.dark").count()).toBe(1);
+        expect(
+          await page
+            .getByRole("img", { name: `QR code of ${shortLink}` })
+            .locator("path.dark")
+            .count(),
+        ).toBe(1);
         expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
         expect(await page.locator(".token-box").innerText()).toContain(
           "Keep this token: it is the only way to change or delete this link without an admin account. It is stored in this browser; we cannot show it again.",
@@ -179,7 +184,12 @@ describe("the home page in a real browser", () => {
 
         // The gateway's rate limit, and no network at all (the browser's own request, refused here).
         await page.route(`${stack.url}/shorten/`, (route) =>
-          route.fulfill({ status: 429, headers: { "retry-after": "30" }, contentType: "application/json", body: '{"error":{"code":"rate_limited","message":"slow down"}}' }),
+          route.fulfill({
+            status: 429,
+            headers: { "retry-after": "30" },
+            contentType: "application/json",
+            body: '{"error":{"code":"rate_limited","message":"slow down"}}',
+          }),
         );
         await shorten(page, "https://example.com/too-soon");
         await page.locator("#shorten-error", { hasText: "Too many requests: try again in 30 s." }).waitFor();
@@ -195,12 +205,16 @@ describe("the home page in a real browser", () => {
         await page.evaluate(`navigator.clipboard.writeText = () => Promise.reject(new DOMException("denied", "NotAllowedError"))`);
         await page.getByRole("button", { name: "Copy", exact: true }).click();
         await page.locator("#copy-link-status", { hasText: "Copying was refused: the text is selected, press Ctrl+C" }).waitFor();
-        expect(await page.evaluate(`[document.activeElement.id, document.activeElement.value.slice(document.activeElement.selectionStart, document.activeElement.selectionEnd)]`)).toEqual([
-          "result-url",
-          shortLink,
-        ]);
+        expect(
+          await page.evaluate(
+            `[document.activeElement.id, document.activeElement.value.slice(document.activeElement.selectionStart, document.activeElement.selectionEnd)]`,
+          ),
+        ).toEqual(["result-url", shortLink]);
 
-        const offline = [`request failed: ${stack.url}/shorten/ (net::ERR_INTERNET_DISCONNECTED)`, "console: Failed to load resource: net::ERR_INTERNET_DISCONNECTED"];
+        const offline = [
+          `request failed: ${stack.url}/shorten/ (net::ERR_INTERNET_DISCONNECTED)`,
+          "console: Failed to load resource: net::ERR_INTERNET_DISCONNECTED",
+        ];
         expect(unexpectedProblems(problems, [400, 409, 429]).filter((problem) => !offline.includes(problem))).toEqual([]);
       } finally {
         await context.close();

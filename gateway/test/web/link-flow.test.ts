@@ -30,7 +30,11 @@ describe("a link's page in a real browser", () => {
 
   /** A link made with the API, as by another client. */
   async function createLink(longUrl: string): Promise<CreatedLink> {
-    const response = await fetch(`${stack.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ long_url: longUrl }) });
+    const response = await fetch(`${stack.url}/shorten/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ long_url: longUrl }),
+    });
     expect(response.status).toBe(201);
     return (await response.json()) as CreatedLink;
   }
@@ -46,7 +50,8 @@ describe("a link's page in a real browser", () => {
     return opened;
   }
 
-  const savedCodes = async (page: Page) => (await page.evaluate(`JSON.parse(localStorage.getItem("linkgeo.links") ?? "[]").map((link) => link.short_url)`)) as string[];
+  const savedCodes = async (page: Page) =>
+    (await page.evaluate(`JSON.parse(localStorage.getItem("linkgeo.links") ?? "[]").map((link) => link.short_url)`)) as string[];
 
   test(
     "without a credential it shows the public summary and asks for the token; a wrong one is refused, the right one opens the rest",

@@ -34,10 +34,7 @@ export function englishCountryName(code: string | null): string | null {
  * name wins because it follows the requested language ("Deutschland" for
  * `language=de`); the English name from the code fills in when it sends none.
  */
-export function resolveCountry(
-  providerName: string | null,
-  providerCode: string | null,
-): { country: string | null; country_code: string | null } {
+export function resolveCountry(providerName: string | null, providerCode: string | null): { country: string | null; country_code: string | null } {
   return {
     country: providerName ?? englishCountryName(providerCode),
     country_code: toAlpha2CountryCode(providerCode),

@@ -25,14 +25,7 @@ export interface CacheKeyInput extends ReverseQuery {
  */
 export function cacheKey(input: CacheKeyInput): string {
   const language = input.language?.trim() ? component(input.language.trim()) : noLanguage;
-  return [
-    "reverse",
-    version,
-    component(input.platform),
-    formatCoordinate(input.latitude),
-    formatCoordinate(input.longitude),
-    language,
-  ].join(":");
+  return ["reverse", version, component(input.platform), formatCoordinate(input.latitude), formatCoordinate(input.longitude), language].join(":");
 }
 
 /**

@@ -47,10 +47,7 @@ export class SqliteCacheLevel implements CacheLevel {
   private readonly selectOne: Statement<unknown, []>;
 
   /** `db` is opened, and closed, by the caller: `openCacheDatabase(path)` in main.ts, `:memory:` in tests. */
-  constructor(
-    db: Database,
-    options: SqliteCacheLevelOptions = {},
-  ) {
+  constructor(db: Database, options: SqliteCacheLevelOptions = {}) {
     this.now = options.now ?? Date.now;
     this.pruneIntervalMs = options.pruneIntervalMs ?? 60 * 60 * 1000;
     db.exec(`CREATE TABLE IF NOT EXISTS reverse_cache (

@@ -16,7 +16,11 @@ export class UnknownPlatform extends HttpError {
 
 export class NoProviders extends HttpError {
   static configured(): NoProviders {
-    return new NoProviders(503, "no_providers", "no geocoding provider is configured: set GEOAPIFY_API_KEY, HERE_API_KEY, NOMINATIM_USER_AGENT or NOMINATIM_REVERSER_REPLICA_URL_1");
+    return new NoProviders(
+      503,
+      "no_providers",
+      "no geocoding provider is configured: set GEOAPIFY_API_KEY, HERE_API_KEY, NOMINATIM_USER_AGENT or NOMINATIM_REVERSER_REPLICA_URL_1",
+    );
   }
 }
 

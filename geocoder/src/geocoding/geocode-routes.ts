@@ -5,10 +5,7 @@ import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import { parseReverseQuery } from "./coordinates.ts";
 import type { ReverseGeocoder } from "./reverse-geocoder.ts";
 
-export const ReverseEnvelope = t.Object(
-  { success: t.Literal(true), data: t.Array(Address), error: t.Null() },
-  { title: "ReverseGeocodeResult" },
-);
+export const ReverseEnvelope = t.Object({ success: t.Literal(true), data: t.Array(Address), error: t.Null() }, { title: "ReverseGeocodeResult" });
 
 export const FailureEnvelope = t.Object(
   { success: t.Literal(false), data: t.Array(Address, { maxItems: 0 }), error: ErrorBody.properties.error },

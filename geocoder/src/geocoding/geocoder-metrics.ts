@@ -19,8 +19,18 @@ export interface GeocoderMetrics extends GeocoderObserver {
  */
 export function geocoderMetrics(registry: MetricsRegistry): GeocoderMetrics {
   const registers = [registry];
-  const answers = new Counter({ name: "geocoder_answers_total", help: "Queries answered, by where the answer came from (L1, L2, MISS).", labelNames: ["cache"], registers });
-  const calls = new Counter({ name: "geocoder_provider_calls_total", help: "Provider calls, by provider and outcome.", labelNames: ["provider", "outcome"], registers });
+  const answers = new Counter({
+    name: "geocoder_answers_total",
+    help: "Queries answered, by where the answer came from (L1, L2, MISS).",
+    labelNames: ["cache"],
+    registers,
+  });
+  const calls = new Counter({
+    name: "geocoder_provider_calls_total",
+    help: "Provider calls, by provider and outcome.",
+    labelNames: ["provider", "outcome"],
+    registers,
+  });
   const seconds = new Histogram({
     name: "geocoder_provider_call_seconds",
     help: "Time of one provider call, by provider.",
@@ -34,7 +44,11 @@ export function geocoderMetrics(registry: MetricsRegistry): GeocoderMetrics {
     labelNames: ["provider", "change"],
     registers,
   });
-  const joins = new Counter({ name: "geocoder_single_flight_joins_total", help: "Cache misses that joined an identical one in flight instead of calling a provider.", registers });
+  const joins = new Counter({
+    name: "geocoder_single_flight_joins_total",
+    help: "Cache misses that joined an identical one in flight instead of calling a provider.",
+    registers,
+  });
   return {
     healthChanged(provider, change) {
       health.labels(provider, change).inc();

@@ -79,7 +79,8 @@ export class ReverseGeocoder {
     this.chainTimeoutMs = options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs;
     this.observer = options.observer;
     this.inFlight = new SingleFlight<ReverseAnswer>({ onJoin: () => this.observer?.joinedFlight() });
-    if (!(Number.isFinite(this.chainTimeoutMs) && this.chainTimeoutMs > 0)) throw new RangeError(`chainTimeoutMs must be a positive number, got ${this.chainTimeoutMs}`);
+    if (!(Number.isFinite(this.chainTimeoutMs) && this.chainTimeoutMs > 0))
+      throw new RangeError(`chainTimeoutMs must be a positive number, got ${this.chainTimeoutMs}`);
   }
 
   async reverse(query: ReverseQuery, platform?: string): Promise<ReverseAnswer> {

@@ -77,7 +77,8 @@ export class HealthRules {
   constructor(options: { failureThreshold?: number; openMs?: number } = {}) {
     this.failureThreshold = options.failureThreshold ?? providerHealthDefaults.failureThreshold;
     this.openMs = options.openMs ?? providerHealthDefaults.openMs;
-    if (!(Number.isInteger(this.failureThreshold) && this.failureThreshold >= 1)) throw new RangeError(`failureThreshold must be a whole number from 1, got ${this.failureThreshold}`);
+    if (!(Number.isInteger(this.failureThreshold) && this.failureThreshold >= 1))
+      throw new RangeError(`failureThreshold must be a whole number from 1, got ${this.failureThreshold}`);
     if (!(Number.isFinite(this.openMs) && this.openMs > 0)) throw new RangeError(`openMs must be a positive number, got ${this.openMs}`);
   }
 

@@ -11,10 +11,7 @@ export function orientation(ax: number, ay: number, bx: number, by: number, px: 
 
 /** Whether p lies on the segment a–b, ends included. */
 export function onSegment(ax: number, ay: number, bx: number, by: number, px: number, py: number): boolean {
-  return (
-    orientation(ax, ay, bx, by, px, py) === 0 &&
-    px >= Math.min(ax, bx) && px <= Math.max(ax, bx) && py >= Math.min(ay, by) && py <= Math.max(ay, by)
-  );
+  return orientation(ax, ay, bx, by, px, py) === 0 && px >= Math.min(ax, bx) && px <= Math.max(ax, bx) && py >= Math.min(ay, by) && py <= Math.max(ay, by);
 }
 
 /*

@@ -48,8 +48,7 @@ export class ProtobufReader {
       // Not `this.pos += this.varint()`: that adds the length to pos as it was before reading it.
       const length = this.varint();
       this.pos += length;
-    }
-    else if (wireType === 5) this.pos += 4;
+    } else if (wireType === 5) this.pos += 4;
     else throw new Error(`protobuf: unsupported wire type ${wireType}`);
   }
 }

@@ -117,9 +117,7 @@ export class RegionGrid {
         const shift = column + dc < 0 ? -LON_SPAN : column + dc >= this.columns ? LON_SPAN : 0;
         for (let i = this.cellStart[cell]!; i < this.cellStart[cell + 1]!; i++) {
           const a = this.cellEdges[i]! * 2;
-          const squared = squaredDistanceToSegment(
-            (x - xy[a]! - shift) * xScale, y - xy[a + 1]!, (x - xy[a + 2]! - shift) * xScale, y - xy[a + 3]!,
-          );
+          const squared = squaredDistanceToSegment((x - xy[a]! - shift) * xScale, y - xy[a + 1]!, (x - xy[a + 2]! - shift) * xScale, y - xy[a + 3]!);
           if (squared < best) {
             best = squared;
             found = this.cellEdgeRegions[i]!;
@@ -153,7 +151,10 @@ export class RegionGrid {
     let distinct = 0;
     for (let i = start; i < end; i++) {
       const a = this.cellEdges[i]! * 2;
-      const ax = xy[a]!, ay = xy[a + 1]!, bx = xy[a + 2]!, by = xy[a + 3]!;
+      const ax = xy[a]!,
+        ay = xy[a + 1]!,
+        bx = xy[a + 2]!,
+        by = xy[a + 3]!;
       // The edge's ends on either side of the walked line, and the line's ends on either side of the edge.
       if (vertexLeftOfWalk(cx, cy, x, y, ax, ay) === vertexLeftOfWalk(cx, cy, x, y, bx, by)) continue;
       const reference = orientation(ax, ay, bx, by, cx, cy);
@@ -199,9 +200,14 @@ export class RegionGrid {
       const region = ringRegions[ring]!;
       const end = ringEnds[ring]!;
       for (let edge = first; edge < end - 1; edge++) {
-        const ax = xy[edge * 2]!, ay = xy[edge * 2 + 1]!, bx = xy[edge * 2 + 2]!, by = xy[edge * 2 + 3]!;
-        const c0 = this.columnOf(Math.min(ax, bx)), c1 = this.columnOf(Math.max(ax, bx));
-        const r0 = this.rowOf(Math.min(ay, by)), r1 = this.rowOf(Math.max(ay, by));
+        const ax = xy[edge * 2]!,
+          ay = xy[edge * 2 + 1]!,
+          bx = xy[edge * 2 + 2]!,
+          by = xy[edge * 2 + 3]!;
+        const c0 = this.columnOf(Math.min(ax, bx)),
+          c1 = this.columnOf(Math.max(ax, bx));
+        const r0 = this.rowOf(Math.min(ay, by)),
+          r1 = this.rowOf(Math.max(ay, by));
         for (let r = r0; r <= r1; r++) {
           for (let c = c0; c <= c1; c++) {
             if ((c1 > c0 || r1 > r0) && !lineCutsSquare(ax, ay, bx, by, c * size - LON_SPAN / 2, r * size - LAT_SPAN / 2, size)) continue;
@@ -271,8 +277,11 @@ export class RegionGrid {
    */
   private crossingInColumn(i: number, column: number, y: number): number {
     const a = this.cellEdges[i]! * 2;
-    const ax = this.xy[a]!, ay = this.xy[a + 1]!, bx = this.xy[a + 2]!, by = this.xy[a + 3]!;
-    if ((ay <= y) === (by <= y)) return Number.NaN;
+    const ax = this.xy[a]!,
+      ay = this.xy[a + 1]!,
+      bx = this.xy[a + 2]!,
+      by = this.xy[a + 3]!;
+    if (ay <= y === by <= y) return Number.NaN;
     const x = ax + ((y - ay) * (bx - ax)) / (by - ay);
     return this.columnOf(x) === column ? x : Number.NaN;
   }

@@ -1,11 +1,5 @@
 import type { Address } from "../addresses/address.ts";
-import {
-  completeAddress,
-  firstField,
-  isProviderRecord,
-  readField,
-  type ProviderRecord,
-} from "../addresses/address-fields.ts";
+import { completeAddress, firstField, isProviderRecord, readField, type ProviderRecord } from "../addresses/address-fields.ts";
 import { resolveCountry } from "../addresses/country.ts";
 import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
@@ -22,10 +16,7 @@ export interface GeoapifyRequestOptions {
 /** Result types whose `name` is the building or place itself; for a street or a city it is the street or city. */
 const NAMED_PLACE_RESULT_TYPES = new Set(["amenity", "building"]);
 
-export function buildGeoapifyRequest(
-  query: ReverseQuery,
-  options: GeoapifyRequestOptions,
-): { url: URL; headers: Record<string, string> } {
+export function buildGeoapifyRequest(query: ReverseQuery, options: GeoapifyRequestOptions): { url: URL; headers: Record<string, string> } {
   const url = new URL(options.baseUrl ?? GEOAPIFY_REVERSE_URL);
   // toFixed: String(1e-7) is "1e-7", which no provider parses; 7 decimals is about 1 cm.
   url.searchParams.set("lat", query.latitude.toFixed(7));

@@ -1,10 +1,5 @@
 import type { Address } from "../addresses/address.ts";
-import {
-  completeAddress,
-  firstField,
-  isProviderRecord,
-  readField,
-} from "../addresses/address-fields.ts";
+import { completeAddress, firstField, isProviderRecord, readField } from "../addresses/address-fields.ts";
 import { resolveCountry } from "../addresses/country.ts";
 import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
@@ -18,10 +13,7 @@ export interface HereRequestOptions {
   baseUrl?: string;
 }
 
-export function buildHereRequest(
-  query: ReverseQuery,
-  options: HereRequestOptions,
-): { url: URL; headers: Record<string, string> } {
+export function buildHereRequest(query: ReverseQuery, options: HereRequestOptions): { url: URL; headers: Record<string, string> } {
   const url = new URL(options.baseUrl ?? HERE_REVGEOCODE_URL);
   // toFixed: String(1e-7) is "1e-7", which no provider parses; 7 decimals is about 1 cm.
   url.searchParams.set("at", `${query.latitude.toFixed(7)},${query.longitude.toFixed(7)}`);

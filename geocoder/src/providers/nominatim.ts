@@ -12,9 +12,7 @@ export const NOMINATIM_REVERSE_URL = "https://nominatim.openstreetmap.org/revers
  * (https://operations.osmfoundation.org/policies/nominatim/), so a request
  * needs either one or the base URL of a replica, which sets its own rules.
  */
-export type NominatimRequestOptions =
-  | { userAgent: string; baseUrl?: string }
-  | { baseUrl: string; userAgent?: string };
+export type NominatimRequestOptions = { userAgent: string; baseUrl?: string } | { baseUrl: string; userAgent?: string };
 
 /** Nominatim's answer, with HTTP 200, when there is nothing near the point (the open sea, Null Island). */
 const NOTHING_FOUND = "Unable to geocode";
@@ -38,10 +36,7 @@ const STREET_KEYS = ["road", "pedestrian", "footway", "cycleway", "path", "bridl
 /** place_rank 30 is a single building or point of interest; lower ranks are streets and areas. */
 const HOUSE_RANK = 30;
 
-export function buildNominatimRequest(
-  query: ReverseQuery,
-  options: NominatimRequestOptions,
-): { url: URL; headers: Record<string, string> } {
+export function buildNominatimRequest(query: ReverseQuery, options: NominatimRequestOptions): { url: URL; headers: Record<string, string> } {
   const url = new URL(options.baseUrl ?? NOMINATIM_REVERSE_URL);
   url.searchParams.set("format", "jsonv2");
   // toFixed: String(1e-7) is "1e-7", which no provider parses; 7 decimals is about 1 cm, OSM's own precision.

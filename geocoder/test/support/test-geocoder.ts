@@ -71,7 +71,16 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
     { http: ky.create({}), rateLimiter: new MemoryRateLimiter(), clock, log, local: options.local, onHealth: observer?.healthChanged },
   );
   const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"]);
-  const app = createApp({ registry, cache, clock, log, chainTimeoutMs: options.chainTimeoutMs, readiness: { required: { l2: () => l2.ping() } }, metrics: options.metrics, observer });
+  const app = createApp({
+    registry,
+    cache,
+    clock,
+    log,
+    chainTimeoutMs: options.chainTimeoutMs,
+    readiness: { required: { l2: () => l2.ping() } },
+    metrics: options.metrics,
+    observer,
+  });
   return {
     app,
     l1,

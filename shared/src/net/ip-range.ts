@@ -42,7 +42,10 @@ export function inAnyIpRange(address: IpAddress, ranges: readonly IpRange[]): bo
  * in words that complete "NAME …".
  */
 export function parseIpRangeList(raw: string): IpRange[] {
-  const entries = raw.split(",").map((part) => part.trim()).filter(Boolean);
+  const entries = raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
   return entries.map((entry) => {
     try {
       return parseIpRange(entry);

@@ -5,9 +5,7 @@ import { inAnyIpRange, inIpRange, parseIpRange } from "./ip-range.ts";
 export const loopbackOrUnspecified = ["127.0.0.0/8", "0.0.0.0/8", "::1/128", "::/128"].map(parseIpRange);
 
 /** Private networks: RFC 1918, shared address space (RFC 6598), link-local, IPv6 unique local and link-local. */
-export const privateNetworks = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "fc00::/7", "fe80::/10"].map(
-  parseIpRange,
-);
+export const privateNetworks = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "fc00::/7", "fe80::/10"].map(parseIpRange);
 
 // The rest of IANA's IPv4 special-purpose registry (RFC 6890 and later):
 // IETF protocol assignments, documentation, 6to4 relay, benchmarking,

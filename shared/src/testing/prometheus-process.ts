@@ -48,10 +48,14 @@ export async function startPrometheus(targets: Record<string, string[]>): Promis
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await waitFor("Prometheus to be ready", async () => {
-      if (proc.exitCode !== null) throw new Error(`prometheus exited ${proc.exitCode}:\n${printed}`);
-      return (await fetch(`${url}/-/ready`).catch(() => null))?.status === 200;
-    }, 30_000);
+    await waitFor(
+      "Prometheus to be ready",
+      async () => {
+        if (proc.exitCode !== null) throw new Error(`prometheus exited ${proc.exitCode}:\n${printed}`);
+        return (await fetch(`${url}/-/ready`).catch(() => null))?.status === 200;
+      },
+      30_000,
+    );
   } catch (error) {
     await stop();
     throw error;
@@ -70,10 +74,14 @@ export async function startPrometheus(targets: Record<string, string[]>): Promis
       return first === undefined ? undefined : Number(first.value[1]);
     },
     async targetsUp(timeoutMs = 30_000) {
-      await waitFor("every scrape target up", async () => {
-        const data = await api<{ activeTargets: { health: string }[] }>("/api/v1/targets");
-        return data.activeTargets.length > 0 && data.activeTargets.every((target) => target.health === "up");
-      }, timeoutMs);
+      await waitFor(
+        "every scrape target up",
+        async () => {
+          const data = await api<{ activeTargets: { health: string }[] }>("/api/v1/targets");
+          return data.activeTargets.length > 0 && data.activeTargets.every((target) => target.health === "up");
+        },
+        timeoutMs,
+      );
     },
     output: () => printed,
     [Symbol.asyncDispose]: stop,

@@ -19,7 +19,12 @@ export class FailSoftLinkCache implements LinkCache {
 
   async get(code: string) {
     let failed = false;
-    const found = await this.guard("get", () => this.inner.get(code), undefined, () => (failed = true));
+    const found = await this.guard(
+      "get",
+      () => this.inner.get(code),
+      undefined,
+      () => (failed = true),
+    );
     // A known-missing code (null) is a hit too: the database was not asked.
     if (!failed) this.observer?.cacheRead(found === undefined ? "miss" : "hit");
     return found;

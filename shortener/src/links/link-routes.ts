@@ -6,16 +6,7 @@ import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import { parseLinkOrder } from "./link-order.ts";
 import { toListedRecord, toRecord } from "./link-record.ts";
-import {
-  CodeParams,
-  CreateLinkBody,
-  CreatedLink,
-  LinkList,
-  LinkListQuery,
-  LinkRecord,
-  LinkStats,
-  UpdateLinkBody,
-} from "./link-schemas.ts";
+import { CodeParams, CreateLinkBody, CreatedLink, LinkList, LinkListQuery, LinkRecord, LinkStats, UpdateLinkBody } from "./link-schemas.ts";
 import type { LinkService } from "./link-service.ts";
 
 export interface LinkRoutesDeps {

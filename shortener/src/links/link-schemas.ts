@@ -48,7 +48,9 @@ export const LinkListQuery = t.Object({
   // A million pages of 100 is far past any real listing, and keeps the offset a safe integer.
   page: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   page_size: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),
-  q: t.Optional(t.String({ maxLength: 200, pattern: noControlCharacters, description: "Substring of the code or the long URL, any case; no control characters" })),
+  q: t.Optional(
+    t.String({ maxLength: 200, pattern: noControlCharacters, description: "Substring of the code or the long URL, any case; no control characters" }),
+  ),
   // Checked by parseLinkOrder, whose 400 names the values (a schema union's would not).
   sort: t.Optional(
     t.String({
@@ -61,10 +63,9 @@ export const LinkListQuery = t.Object({
 });
 
 /** A record in a listing also says when the link was last followed: an admin's table shows it without asking each link's stats. */
-export const ListedLink = t.Composite(
-  [LinkRecord, t.Object({ last_accessed_at: t.Union([t.String({ format: "date-time" }), t.Null()]) })],
-  { title: "ListedShortUrl" },
-);
+export const ListedLink = t.Composite([LinkRecord, t.Object({ last_accessed_at: t.Union([t.String({ format: "date-time" }), t.Null()]) })], {
+  title: "ListedShortUrl",
+});
 export type ListedLink = Static<typeof ListedLink>;
 
 export const LinkList = t.Object(

@@ -145,4 +145,3 @@ export class LinkService {
     return link;
   }
 }
-

@@ -76,7 +76,10 @@ export function parseDomainList(raw: string): string[] {
 
 /** Lower case, no brackets, no trailing dots; an IP address in its canonical text. */
 function canonicalHost(hostname: string): string {
-  const bare = hostname.replace(/^\[(.*)\]$/, "$1").replace(/\.+$/, "").toLowerCase();
+  const bare = hostname
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.+$/, "")
+    .toLowerCase();
   const address = parseIp(bare);
   return address ? formatIp(address) : bare;
 }

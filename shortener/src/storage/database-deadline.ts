@@ -38,7 +38,10 @@ interface Stores {
  */
 export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
   const { links, admins, sessions, visits } = stores;
-  const bounded = <A extends unknown[], T>(call: (...args: A) => Promise<T>) => (...args: A) => withDatabaseDeadline(timeoutMs, () => call(...args));
+  const bounded =
+    <A extends unknown[], T>(call: (...args: A) => Promise<T>) =>
+    (...args: A) =>
+      withDatabaseDeadline(timeoutMs, () => call(...args));
   return {
     links: {
       insert: bounded((link) => links.insert(link)),

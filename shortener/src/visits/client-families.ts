@@ -44,9 +44,34 @@ const browserNames = new Map([
 
 // Distributions are one family: the share of Linux matters, not of Fedora.
 const linuxNames = [
-  "linux", "ubuntu", "kubuntu", "xubuntu", "lubuntu", "debian", "suse", "opensuse", "gentoo", "arch", "slackware",
-  "fedora", "mandriva", "centos", "pclinuxos", "red hat", "redhat", "zenwalk", "linpus", "raspbian", "deepin",
-  "manjaro", "elementary os", "sabayon", "linspire", "mint", "mageia", "vectorlinux",
+  "linux",
+  "ubuntu",
+  "kubuntu",
+  "xubuntu",
+  "lubuntu",
+  "debian",
+  "suse",
+  "opensuse",
+  "gentoo",
+  "arch",
+  "slackware",
+  "fedora",
+  "mandriva",
+  "centos",
+  "pclinuxos",
+  "red hat",
+  "redhat",
+  "zenwalk",
+  "linpus",
+  "raspbian",
+  "deepin",
+  "manjaro",
+  "elementary os",
+  "sabayon",
+  "linspire",
+  "mint",
+  "mageia",
+  "vectorlinux",
 ];
 
 const osNames = new Map([

@@ -61,13 +61,7 @@ function findIpv6(list: RangeList, bytes: IpAddress): number {
     const k = mid * 4;
     // Lexicographic over the four words: the first that differs decides.
     const atOrBelow =
-      starts[k] !== w0
-        ? starts[k]! < w0
-        : starts[k + 1] !== w1
-          ? starts[k + 1]! < w1
-          : starts[k + 2] !== w2
-            ? starts[k + 2]! < w2
-            : starts[k + 3]! <= w3;
+      starts[k] !== w0 ? starts[k]! < w0 : starts[k + 1] !== w1 ? starts[k + 1]! < w1 : starts[k + 2] !== w2 ? starts[k + 2]! < w2 : starts[k + 3]! <= w3;
     if (atOrBelow) {
       found = mid;
       low = mid + 1;

@@ -22,7 +22,11 @@ export function visitMetrics(registry: MetricsRegistry): VisitCounterObserver {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3],
     registers,
   });
-  const failures = new Counter({ name: "shortener_visit_batch_failures_total", help: "Visit writes that failed; their visits were answered with an error and not counted.", registers });
+  const failures = new Counter({
+    name: "shortener_visit_batch_failures_total",
+    help: "Visit writes that failed; their visits were answered with an error and not counted.",
+    registers,
+  });
   return {
     written({ visits, counted, seconds }) {
       redirects.inc(counted);

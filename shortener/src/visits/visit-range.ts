@@ -32,7 +32,9 @@ export function parseVisitRange(query: { from?: string; to?: string; granularity
   if (from > to) throw new InvalidRequest("from must not be after to");
   const buckets = (bucketStart(to, granularity) - bucketStart(from, granularity)) / granularityMs[granularity] + 1;
   if (buckets > maxBuckets[granularity]) {
-    throw new InvalidRequest(`a range may hold at most ${maxBuckets[granularity]} ${granularity}s (${granularity === "hour" ? "about a year" : "about ten years"}); ask for fewer, or by day`);
+    throw new InvalidRequest(
+      `a range may hold at most ${maxBuckets[granularity]} ${granularity}s (${granularity === "hour" ? "about a year" : "about ten years"}); ask for fewer, or by day`,
+    );
   }
   return { from, to, granularity };
 }

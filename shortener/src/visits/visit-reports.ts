@@ -86,10 +86,7 @@ export class VisitReports {
 
   private async report(scope: VisitScope, range: VisitRange): Promise<VisitReport> {
     const [from, to] = this.bucketRange(range);
-    const [buckets, facts] = await Promise.all([
-      this.store.buckets(scope, from, to),
-      this.store.facts(scope, utcDay(from), utcDay(to.getTime() - 1)),
-    ]);
+    const [buckets, facts] = await Promise.all([this.store.buckets(scope, from, to), this.store.facts(scope, utcDay(from), utcDay(to.getTime() - 1))]);
     const series = this.series(buckets, range);
     return {
       from: range.from.toISOString(),

@@ -23,18 +23,14 @@ const reportFields = {
   to: t.String({ format: "date-time" }),
   granularity: t.Union([t.Literal("hour"), t.Literal("day")]),
   totals: Totals,
-  series: t.Array(
-    t.Composite([t.Object({ t: t.String({ format: "date-time", description: "Start of the hour or UTC day" }) }), Totals]),
-    { description: "Every bucket of the range, oldest first; 0 where nothing happened" },
-  ),
+  series: t.Array(t.Composite([t.Object({ t: t.String({ format: "date-time", description: "Start of the hour or UTC day" }) }), Totals]), {
+    description: "Every bucket of the range, oldest first; 0 where nothing happened",
+  }),
 };
 
 export const LinkVisitReport = t.Object({ short_url: t.String(), ...reportFields, top: Top }, { title: "LinkVisits" });
 
-export const AllVisitReport = t.Object(
-  { ...reportFields, top: t.Composite([Top, t.Object({ links: TopList })]) },
-  { title: "AllVisits" },
-);
+export const AllVisitReport = t.Object({ ...reportFields, top: t.Composite([Top, t.Object({ links: TopList })]) }, { title: "AllVisits" });
 
 export const DailyVisitsQuery = t.Object({
   codes: t.String({ description: "1 to 100 short URLs, comma-separated", examples: ["Ab3dE9x,launch-day"] }),

@@ -24,5 +24,8 @@ export function startShortener(env: Record<string, string>, options: StartOption
  * running when another one fails to start.
  */
 export function startShortenersTogether(stack: AsyncDisposableStack, names: string[], env: Record<string, string>): Promise<ShortenerProcess[]> {
-  return startServicesTogether(stack, names.map((name) => ({ service: "shortener" as const, env, options: { name } })));
+  return startServicesTogether(
+    stack,
+    names.map((name) => ({ service: "shortener" as const, env, options: { name } })),
+  );
 }

@@ -174,7 +174,10 @@ async function loadLinks(): Promise<void> {
     }
     linksError.textContent = "";
     const rows = list.results.map((record) => ({ record, row: linkRow(record, rowHost) }));
-    fill(tableBody, rows.map(({ row }) => row.element));
+    fill(
+      tableBody,
+      rows.map(({ row }) => row.element),
+    );
     show(tableWrap, rows.length > 0);
     show(empty, rows.length === 0);
     pageInfo.textContent = `Page ${query.page} of ${pages} · ${plural(list.count, "link")}`;
@@ -182,7 +185,11 @@ async function loadLinks(): Promise<void> {
     nextButton.disabled = query.page >= pages;
     keepFocusOnPager();
     if (rows.length > 0) {
-      void drawSparklines(rows.map(({ row }) => row), rows.map(({ record }) => record.short_url), controller.signal);
+      void drawSparklines(
+        rows.map(({ row }) => row),
+        rows.map(({ record }) => record.short_url),
+        controller.signal,
+      );
     }
   } catch (error) {
     if (controller.signal.aborted || handled(error)) return;

@@ -97,14 +97,21 @@ async function lookUp(query: Query, { fromMap = false } = {}): Promise<void> {
     const response = await apiResponse<ReverseGeocodeBody>(path, { signal: controller.signal });
     if (controller.signal.aborted) return;
     const addresses = Array.isArray(response.body?.data) ? response.body.data : [];
-    fill(status, addresses.length === 0 ? `No address at ${query.latitude}, ${query.longitude}.` : `Found ${addresses.length === 1 ? "1 address" : `${addresses.length} addresses`} at ${query.latitude}, ${query.longitude}.`);
+    fill(
+      status,
+      addresses.length === 0
+        ? `No address at ${query.latitude}, ${query.longitude}.`
+        : `Found ${addresses.length === 1 ? "1 address" : `${addresses.length} addresses`} at ${query.latitude}, ${query.longitude}.`,
+    );
     renderResult(path, response.headers, addresses);
     // On a phone the answer is below the form, out of sight of the map just tapped.
     if (fromMap && resultPanel.getBoundingClientRect().top > innerHeight) resultPanel.scrollIntoView({ block: "start" });
   } catch (error) {
     if (controller.signal.aborted) return;
     fill(status, "");
-    const words = geocodeErrorWords(error instanceof ApiError ? error : new ApiError(0, "unknown", "Something went wrong in this page. Reload it and try again."));
+    const words = geocodeErrorWords(
+      error instanceof ApiError ? error : new ApiError(0, "unknown", "Something went wrong in this page. Reload it and try again."),
+    );
     showError(words.message, words.providers, words.field);
   } finally {
     if (inFlight === controller) inFlight = null;
@@ -147,7 +154,11 @@ function renderResult(path: string, headers: Headers, addresses: Address[]): voi
               "div",
               {},
               h("dt", {}, label, " ", h("code", {}, key)),
-              h("dd", { "data-field": key, class: value === null || value === undefined ? "none" : null }, value === null || value === undefined ? "—" : String(value)),
+              h(
+                "dd",
+                { "data-field": key, class: value === null || value === undefined ? "none" : null },
+                value === null || value === undefined ? "—" : String(value),
+              ),
             );
           }),
         ),
@@ -193,7 +204,17 @@ function inRange(query: Query): Coordinates | null {
 }
 
 function showError(message: string, providers: string[], field?: keyof typeof checkedFields): void {
-  fill(errorBox, h("p", {}, message), providers.length > 0 ? h("ul", { class: "provider-failures" }, providers.map((line) => h("li", {}, line))) : null);
+  fill(
+    errorBox,
+    h("p", {}, message),
+    providers.length > 0
+      ? h(
+          "ul",
+          { class: "provider-failures" },
+          providers.map((line) => h("li", {}, line)),
+        )
+      : null,
+  );
   if (field) checkedFields[field].setAttribute("aria-invalid", "true");
 }
 

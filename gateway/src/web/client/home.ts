@@ -79,7 +79,13 @@ shortenForm.addEventListener("submit", async (event) => {
       method: "POST",
       body: alias === "" ? { long_url: longUrl } : { long_url: longUrl, short_url: alias },
     });
-    saveLink({ short_url: created.short_url, manage_token: created.manage_token, link: created.link, long_url: created.long_url, created_at: created.created_at });
+    saveLink({
+      short_url: created.short_url,
+      manage_token: created.manage_token,
+      link: created.link,
+      long_url: created.long_url,
+      created_at: created.created_at,
+    });
     shortenForm.reset();
     showResult(created);
     void renderSavedLinks();
@@ -157,7 +163,10 @@ async function renderSavedLinks(): Promise<void> {
   show(linksEmpty, links.length === 0);
   show(linksList, links.length > 0);
   const items = links.map((link) => savedLinkItem(link));
-  fill(linksList, items.map((item) => item.element));
+  fill(
+    linksList,
+    items.map((item) => item.element),
+  );
   await Promise.all(items.map((item) => item.loadCount()));
 }
 
@@ -169,7 +178,12 @@ function savedLinkItem(link: SavedLink): { element: HTMLLIElement; loadCount: ()
     h(
       "div",
       { class: "saved-link-main" },
-      h("a", { class: "saved-link-title", href: linkPage(link.short_url) }, link.link.replace(/^https?:\/\//, ""), h("span", { class: "visually-hidden" }, ": visits and settings")),
+      h(
+        "a",
+        { class: "saved-link-title", href: linkPage(link.short_url) },
+        link.link.replace(/^https?:\/\//, ""),
+        h("span", { class: "visually-hidden" }, ": visits and settings"),
+      ),
       h("p", { class: "saved-link-destination truncate", title: link.long_url }, readableUrl(link.long_url)),
       h("p", { class: "hint" }, `Created ${formatDateTime(link.created_at)}`),
     ),

@@ -35,5 +35,7 @@ export async function checkEveryWidth(page: Page, name: string): Promise<void> {
  * as a console error.
  */
 export function unexpectedProblems(problems: readonly string[], statuses: number[] = []): string[] {
-  return problems.filter((problem) => !statuses.some((status) => problem.startsWith(`console: Failed to load resource: the server responded with a status of ${status} `)));
+  return problems.filter(
+    (problem) => !statuses.some((status) => problem.startsWith(`console: Failed to load resource: the server responded with a status of ${status} `)),
+  );
 }

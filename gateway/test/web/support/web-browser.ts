@@ -63,7 +63,8 @@ export function watchProblems(page: Page, origin: string): string[] {
   });
   page.on("request", (request) => {
     const target = new URL(request.url());
-    if (target.protocol.startsWith("http") && target.origin !== origin && request.isNavigationRequest() === false) problems.push(`request to another origin: ${request.url()}`);
+    if (target.protocol.startsWith("http") && target.origin !== origin && request.isNavigationRequest() === false)
+      problems.push(`request to another origin: ${request.url()}`);
   });
   return problems;
 }

@@ -154,9 +154,7 @@ export class PostgresLinkStore implements LinkStore {
   }
 
   async list({ offset, limit, search, order = "newest" }: LinkQuery): Promise<LinkPage> {
-    const where = search
-      ? or(ilike(links.code, likePattern(search)), ilike(links.longUrl, likePattern(search)))
-      : undefined;
+    const where = search ? or(ilike(links.code, likePattern(search)), ilike(links.longUrl, likePattern(search))) : undefined;
     const [page, total] = await Promise.all([
       this.db.select().from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset),
       this.db.select({ value: count() }).from(links).where(where),

@@ -83,9 +83,7 @@ export class SqliteLinkStore implements LinkStore {
     // SQLite's LIKE ignores ASCII case, like Postgres' ILIKE, but has no
     // escape character unless one is named.
     const pattern = search ? likePattern(search) : "";
-    const where = search
-      ? or(sql`${links.code} LIKE ${pattern} ESCAPE '\\'`, sql`${links.longUrl} LIKE ${pattern} ESCAPE '\\'`)
-      : undefined;
+    const where = search ? or(sql`${links.code} LIKE ${pattern} ESCAPE '\\'`, sql`${links.longUrl} LIKE ${pattern} ESCAPE '\\'`) : undefined;
     const page = this.db.select().from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset).all();
     const total = this.db.select({ value: count() }).from(links).where(where).get();
     return { count: total?.value ?? 0, links: page };

@@ -57,7 +57,8 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
 
 function errorOf(response: Response, body: unknown): ApiError {
   const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-  const details = typeof error === "object" && error !== null ? Object.fromEntries(Object.entries(error).filter(([key]) => key !== "code" && key !== "message")) : {};
+  const details =
+    typeof error === "object" && error !== null ? Object.fromEntries(Object.entries(error).filter(([key]) => key !== "code" && key !== "message")) : {};
   const code = typeof error?.code === "string" ? error.code : `http_${response.status}`;
   let message = typeof error?.message === "string" ? error.message : `The server answered ${response.status}.`;
   if (response.status === 429) {

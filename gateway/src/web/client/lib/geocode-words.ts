@@ -81,7 +81,11 @@ export function geocodeErrorWords(error: GeocodeErrorLike): GeocodeErrorWords {
       return { message: `Those coordinates are not valid: ${sentence(error.message)}`, providers, field };
     }
     case "invalid_request":
-      return { message: `That request is not valid: ${sentence(error.message)}`, providers, field: /^\s*language\b/i.test(error.message) ? "language" : undefined };
+      return {
+        message: `That request is not valid: ${sentence(error.message)}`,
+        providers,
+        field: /^\s*language\b/i.test(error.message) ? "language" : undefined,
+      };
     case "unknown_platform":
       return { message: "That provider is not registered on this server (any more). Reload the page to see the ones that are.", providers, field: "platform" };
     case "providers_failed":

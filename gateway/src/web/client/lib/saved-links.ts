@@ -17,11 +17,7 @@ const storageKey = "linkgeo.links";
 
 const isSavedLink = (value: unknown): value is SavedLink => {
   const v = value as Record<string, unknown> | null;
-  return (
-    typeof v === "object" &&
-    v !== null &&
-    ["short_url", "manage_token", "link", "long_url", "created_at"].every((key) => typeof v[key] === "string")
-  );
+  return typeof v === "object" && v !== null && ["short_url", "manage_token", "link", "long_url", "created_at"].every((key) => typeof v[key] === "string");
 };
 
 export function savedLinks(): SavedLink[] {

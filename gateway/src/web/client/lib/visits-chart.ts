@@ -46,7 +46,11 @@ function gridlines(max: number): number[] {
  */
 export function visitsChart(series: readonly VisitBucket[], granularity: Granularity, width: number): VisitsChart {
   const unit = granularity;
-  const total = series.reduce((sum, b) => ({ visits: sum.visits + b.visits, humans: sum.humans + b.humans, bots: sum.bots + b.bots }), { visits: 0, humans: 0, bots: 0 });
+  const total = series.reduce((sum, b) => ({ visits: sum.visits + b.visits, humans: sum.humans + b.humans, bots: sum.bots + b.bots }), {
+    visits: 0,
+    humans: 0,
+    bots: 0,
+  });
   const ticks = gridlines(Math.max(0, ...series.map((b) => b.visits)));
   const top = ticks[ticks.length - 1]!;
   const left = 10 + 7 * formatCount(top).length;
@@ -73,9 +77,14 @@ export function visitsChart(series: readonly VisitBucket[], granularity: Granula
       s(
         "g",
         { class: "bar", "data-t": bucket.t, "data-visits": bucket.visits, "data-humans": bucket.humans, "data-bots": bucket.bots },
-        s("title", {}, `${bucketLabel(bucket.t, granularity)}: ${plural(bucket.visits, "visit")} (${plural(bucket.humans, "human")}, ${plural(bucket.bots, "bot")})`),
+        s(
+          "title",
+          {},
+          `${bucketLabel(bucket.t, granularity)}: ${plural(bucket.visits, "visit")} (${plural(bucket.humans, "human")}, ${plural(bucket.bots, "bot")})`,
+        ),
         bucket.humans > 0 && s("rect", { class: "humans", x, width: barWidth, y: humansTop, height: y(0) - humansTop }),
-        bucket.bots > 0 && s("rect", { class: "bots", x, width: barWidth, y: y(bucket.humans + bucket.bots), height: humansTop - y(bucket.humans + bucket.bots) }),
+        bucket.bots > 0 &&
+          s("rect", { class: "bots", x, width: barWidth, y: y(bucket.humans + bucket.bots), height: humansTop - y(bucket.humans + bucket.bots) }),
       ),
     ];
   });
@@ -112,7 +121,8 @@ export function visitsChart(series: readonly VisitBucket[], granularity: Granula
     grid,
     bars,
     labels,
-    total.visits === 0 && s("text", { class: "chart-empty", x: left + plotWidth / 2, y: margin.top + plotHeight / 2, "text-anchor": "middle" }, "No visits in this range"),
+    total.visits === 0 &&
+      s("text", { class: "chart-empty", x: left + plotWidth / 2, y: margin.top + plotHeight / 2, "text-anchor": "middle" }, "No visits in this range"),
   );
 
   const rows = series.filter((b) => b.visits > 0);
@@ -125,11 +135,31 @@ export function visitsChart(series: readonly VisitBucket[], granularity: Granula
           "table",
           {},
           h("caption", {}, `Visits by ${unit} (${unit}s without visits are left out)`),
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, unit === "hour" ? "Hour" : "Day (UTC)"), h("th", { scope: "col" }, "Humans"), h("th", { scope: "col" }, "Bots"), h("th", { scope: "col" }, "Visits"))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", { scope: "col" }, unit === "hour" ? "Hour" : "Day (UTC)"),
+              h("th", { scope: "col" }, "Humans"),
+              h("th", { scope: "col" }, "Bots"),
+              h("th", { scope: "col" }, "Visits"),
+            ),
+          ),
           h(
             "tbody",
             {},
-            rows.map((b) => h("tr", {}, h("th", { scope: "row" }, bucketLabel(b.t, granularity)), h("td", {}, formatCount(b.humans)), h("td", {}, formatCount(b.bots)), h("td", {}, formatCount(b.visits)))),
+            rows.map((b) =>
+              h(
+                "tr",
+                {},
+                h("th", { scope: "row" }, bucketLabel(b.t, granularity)),
+                h("td", {}, formatCount(b.humans)),
+                h("td", {}, formatCount(b.bots)),
+                h("td", {}, formatCount(b.visits)),
+              ),
+            ),
           ),
         ),
   );
