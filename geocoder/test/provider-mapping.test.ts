@@ -4,15 +4,15 @@ import { join } from "node:path";
 import { cleanField, completeAddress, firstField, formatAddress, readField, type AddressParts } from "../src/addresses/address-fields.ts";
 import type { Address } from "../src/addresses/address.ts";
 import { englishCountryName, resolveCountry, toAlpha2CountryCode } from "../src/addresses/country.ts";
-import { buildGeoapifyRequest, GEOAPIFY_REVERSE_URL, mapGeoapifyPayload } from "../src/providers/geoapify.ts";
-import { buildHereRequest, HERE_REVGEOCODE_URL, mapHerePayload } from "../src/providers/here.ts";
-import { buildNominatimRequest, mapNominatimPayload, NOMINATIM_REVERSE_URL } from "../src/providers/nominatim.ts";
+import { buildGeoapifyRequest, geoapifyReverseUrl, mapGeoapifyPayload } from "../src/providers/geoapify.ts";
+import { buildHereRequest, hereRevgeocodeUrl, mapHerePayload } from "../src/providers/here.ts";
+import { buildNominatimRequest, mapNominatimPayload, nominatimReverseUrl } from "../src/providers/nominatim.ts";
 import { UnexpectedPayload } from "../src/providers/provider-error.ts";
 
-const FIXTURES = join(import.meta.dir, "fixtures", "providers");
+const fixtures = join(import.meta.dir, "fixtures", "providers");
 
 async function fixture(file: string): Promise<unknown> {
-  return Bun.file(join(FIXTURES, file)).json();
+  return Bun.file(join(fixtures, file)).json();
 }
 
 /** A fixture and the addresses its body must map to, whole. */
@@ -586,7 +586,7 @@ describe.each(adapters)("$provider payload mapping", ({ provider, map, cases, ba
 describe("the fixture folder", () => {
   test("every fixture is used by a mapping case or a refusal case", () => {
     const used = new Set([...adapters.flatMap(({ cases }) => cases.map(([file]) => file)), ...Object.values(providerErrorFixtures).flat()]);
-    const files = readdirSync(FIXTURES).filter((file) => file.endsWith(".json"));
+    const files = readdirSync(fixtures).filter((file) => file.endsWith(".json"));
     expect(files.filter((file) => !used.has(file))).toEqual([]);
     expect([...used].filter((file) => !files.includes(file))).toEqual([]);
   });
@@ -608,7 +608,7 @@ const vienna = { latitude: 48.21809, longitude: 16.38988 };
 describe("buildGeoapifyRequest", () => {
   test("asks the default endpoint for JSON at the point, with the key as apiKey", () => {
     const { url, headers } = buildGeoapifyRequest(vienna, { apiKey: "geo-key" });
-    expect(`${url.origin}${url.pathname}`).toBe(GEOAPIFY_REVERSE_URL);
+    expect(`${url.origin}${url.pathname}`).toBe(geoapifyReverseUrl);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       lat: "48.2180900",
       lon: "16.3898800",
@@ -633,7 +633,7 @@ describe("buildGeoapifyRequest", () => {
 describe("buildHereRequest", () => {
   test("asks the default endpoint at lat,lon with the key as apiKey", () => {
     const { url, headers } = buildHereRequest(vienna, { apiKey: "here-key" });
-    expect(`${url.origin}${url.pathname}`).toBe(HERE_REVGEOCODE_URL);
+    expect(`${url.origin}${url.pathname}`).toBe(hereRevgeocodeUrl);
     expect(Object.fromEntries(url.searchParams)).toEqual({ at: "48.2180900,16.3898800", apiKey: "here-key" });
     expect(headers).toEqual({});
   });
@@ -652,7 +652,7 @@ describe("buildHereRequest", () => {
 describe("buildNominatimRequest", () => {
   test("asks the public instance for jsonv2 with address details, identified by the User-Agent", () => {
     const { url, headers } = buildNominatimRequest(vienna, { userAgent: "linkgeo/0.1 (ops@example.com)" });
-    expect(`${url.origin}${url.pathname}`).toBe(NOMINATIM_REVERSE_URL);
+    expect(`${url.origin}${url.pathname}`).toBe(nominatimReverseUrl);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       format: "jsonv2",
       lat: "48.2180900",

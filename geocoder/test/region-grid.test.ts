@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { onSegment } from "../src/local/plane-geometry.ts";
 import { RegionGrid } from "../src/local/region-grid.ts";
-import { readRegionsExtract, UNITS_PER_DEGREE, type Region, type RegionsExtract } from "../src/local/regions-extract.ts";
+import { readRegionsExtract, unitsPerDegree, type Region, type RegionsExtract } from "../src/local/regions-extract.ts";
 
 type Ring = Array<[longitude: number, latitude: number]>;
 
@@ -12,7 +12,7 @@ function extractOf(shapes: Array<Region & { rings: Ring[] }>): RegionsExtract {
   const coordinates: number[] = [];
   shapes.forEach(({ rings }, region) => {
     for (const ring of rings) {
-      for (const [lon, lat] of [...ring, ring[0]!]) coordinates.push(Math.round(lon * UNITS_PER_DEGREE), Math.round(lat * UNITS_PER_DEGREE));
+      for (const [lon, lat] of [...ring, ring[0]!]) coordinates.push(Math.round(lon * unitsPerDegree), Math.round(lat * unitsPerDegree));
       ringEnds.push(coordinates.length / 2);
       ringRegions.push(region);
     }
@@ -35,8 +35,8 @@ const box = (west: number, south: number, east: number, north: number): Ring => 
 
 /** Even-odd over every ring of every region: the slow answer the grid must agree with. */
 function bruteForceRegions(extract: RegionsExtract, latitude: number, longitude: number): string[] {
-  const x = Math.round(longitude * UNITS_PER_DEGREE);
-  const y = Math.round(latitude * UNITS_PER_DEGREE);
+  const x = Math.round(longitude * unitsPerDegree);
+  const y = Math.round(latitude * unitsPerDegree);
   const xy = extract.coordinates;
   const parity = new Map<number, number>();
   let first = 0;
@@ -58,8 +58,8 @@ function bruteForceRegions(extract: RegionsExtract, latitude: number, longitude:
 
 /** Whether the point lies exactly on some edge, where "inside" is a matter of convention. */
 function onBoundary(extract: RegionsExtract, latitude: number, longitude: number): boolean {
-  const x = Math.round(longitude * UNITS_PER_DEGREE);
-  const y = Math.round(latitude * UNITS_PER_DEGREE);
+  const x = Math.round(longitude * unitsPerDegree);
+  const y = Math.round(latitude * unitsPerDegree);
   const xy = extract.coordinates;
   let first = 0;
   for (const end of extract.ringEnds) {

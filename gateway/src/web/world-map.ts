@@ -5,8 +5,8 @@
  * with no imports: the browser bundle uses it as it is.
  */
 
-export const MAP_WIDTH = 360;
-export const MAP_HEIGHT = 180;
+export const mapWidth = 360;
+export const mapHeight = 180;
 
 export interface Coordinates {
   latitude: number;
@@ -19,7 +19,7 @@ export interface MapPoint {
 }
 
 /** 5 decimals of a degree are about a metre: finer than any click or any geocoder. */
-const DECIMALS = 5;
+const coordinateDecimals = 5;
 
 /**
  * The coordinates of a point in the map's user units (what a click becomes
@@ -28,8 +28,8 @@ const DECIMALS = 5;
  */
 export function pointToCoordinates(x: number, y: number): Coordinates {
   return {
-    latitude: round(90 - clamp(y, 0, MAP_HEIGHT)),
-    longitude: round(clamp(x, 0, MAP_WIDTH) - 180),
+    latitude: round(90 - clamp(y, 0, mapHeight)),
+    longitude: round(clamp(x, 0, mapWidth) - 180),
   };
 }
 
@@ -50,8 +50,8 @@ function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
 }
 
-/** Rounded to DECIMALS, and never −0 (which toLocaleString and Intl.NumberFormat print as "-0"). */
+/** Rounded to coordinateDecimals, and never −0 (which toLocaleString and Intl.NumberFormat print as "-0"). */
 function round(value: number): number {
-  const factor = 10 ** DECIMALS;
+  const factor = 10 ** coordinateDecimals;
   return Math.round(value * factor) / factor + 0;
 }

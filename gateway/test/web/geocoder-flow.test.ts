@@ -3,7 +3,7 @@ import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/shared/tes
 import type { Page } from "playwright-core";
 import { fixtureText, reply, startFakeProvider, type FakeProvider } from "../../../geocoder/test/support/fake-provider.ts";
 import { cacheLevelWords, geocodeErrorWords, type GeocodeErrorLike, type GeocodeErrorWords } from "../../src/web/client/lib/geocode-words.ts";
-import { coordinatesToPoint, MAP_HEIGHT, MAP_WIDTH } from "../../src/web/world-map.ts";
+import { coordinatesToPoint, mapHeight, mapWidth } from "../../src/web/world-map.ts";
 import {
   launchWebBrowser,
   overflowsHorizontally,
@@ -54,7 +54,7 @@ describe("the geocoder playground in a real browser, offline", () => {
     const box = await map.boundingBox();
     if (!box) throw new Error("the map has no box");
     const { x, y } = coordinatesToPoint(latitude, longitude);
-    await page.mouse.click(box.x + (x / MAP_WIDTH) * box.width, box.y + (y / MAP_HEIGHT) * box.height);
+    await page.mouse.click(box.x + (x / mapWidth) * box.width, box.y + (y / mapHeight) * box.height);
   }
 
   const field = (page: Page, name: string) => page.locator(`#geocode-result [data-field="${name}"]`).first();

@@ -5,8 +5,8 @@ import english from "i18n-iso-countries/langs/en.json";
 
 registerLocale(english);
 
-const ALPHA_2 = /^[A-Za-z]{2}$/;
-const ALPHA_3 = /^[A-Za-z]{3}$/;
+const alpha2Code = /^[A-Za-z]{2}$/;
+const alpha3Code = /^[A-Za-z]{3}$/;
 
 /**
  * A country code as the contract wants it: ISO 3166-1 alpha-2, upper case.
@@ -16,8 +16,8 @@ const ALPHA_3 = /^[A-Za-z]{3}$/;
 export function toAlpha2CountryCode(code: string | null): string | null {
   if (code === null) return null;
   const trimmed = code.trim();
-  if (ALPHA_2.test(trimmed)) return isValid(trimmed) ? trimmed.toUpperCase() : null;
-  if (ALPHA_3.test(trimmed)) return alpha3ToAlpha2(trimmed.toUpperCase()) ?? null;
+  if (alpha2Code.test(trimmed)) return isValid(trimmed) ? trimmed.toUpperCase() : null;
+  if (alpha3Code.test(trimmed)) return alpha3ToAlpha2(trimmed.toUpperCase()) ?? null;
   // Numeric codes are valid ISO too, but no provider sends them; refusing them keeps "040" from passing as Austria.
   return null;
 }

@@ -3,7 +3,7 @@ import { completeAddress, type AddressParts } from "../addresses/address-fields.
 import type { Provider } from "../providers/provider.ts";
 import type { ReverseQuery } from "../providers/reverse-query.ts";
 import { countryAt, countryOfCode } from "./country-lookup.ts";
-import { PLACES_DATASET, type PlacesTable } from "./places-dataset.ts";
+import { placesDataset, type PlacesTable } from "./places-dataset.ts";
 import type { RegionGrid } from "./region-grid.ts";
 import { SphereIndex } from "./sphere-index.ts";
 
@@ -13,7 +13,7 @@ import { SphereIndex } from "./sphere-index.ts";
  * beyond 50 km (outback, tundra, Antarctica) "the nearest town" is no longer
  * an address, so the answer keeps the country and gives settlement null.
  */
-export const MAX_SETTLEMENT_KM = 50;
+export const maxSettlementKm = 50;
 
 /**
  * Off the coast (outside every land polygon, inside a country's waters), how
@@ -22,7 +22,7 @@ export const MAX_SETTLEMENT_KM = 50;
  * Farther out is the open sea, answered with no result, however far
  * country-coder's areas around small island states reach.
  */
-export const MAX_OFFSHORE_KM = 20;
+export const maxOffshoreKm = 20;
 
 /**
  * LOCAL: reverse geocoding in-process from open data, for when no key or no
@@ -43,7 +43,7 @@ export class LocalProvider implements Provider {
     private readonly regions: RegionGrid,
     private readonly index: SphereIndex = new SphereIndex(places.latitudes, places.longitudes),
   ) {
-    this.url = `dataset:${PLACES_DATASET} + ${regions.source} + @rapideditor/country-coder (borders, ISC)`;
+    this.url = `dataset:${placesDataset} + ${regions.source} + @rapideditor/country-coder (borders, ISC)`;
   }
 
   /** Never rejects: a point at sea is simply no result. */
@@ -58,11 +58,11 @@ export class LocalProvider implements Provider {
     const country = countryAt(latitude, longitude) ?? (region && countryOfCode(region.countryCode));
     if (!country) return undefined;
     const { countries, names } = this.places;
-    const maxKm = region ? MAX_SETTLEMENT_KM : MAX_OFFSHORE_KM;
+    const maxKm = region ? maxSettlementKm : maxOffshoreKm;
     const nearest = this.index.nearest(latitude, longitude, maxKm, (place) => country.codes.has(countries[place]!));
     if (!region && !nearest) return undefined;
     // Off the coast (or on a shore the 1:10m polygons leave out), the state is the nearest coast's.
-    const stateRegion = region ?? this.regions.nearestRegion(latitude, longitude, MAX_OFFSHORE_KM);
+    const stateRegion = region ?? this.regions.nearestRegion(latitude, longitude, maxOffshoreKm);
     // Where the two datasets' borders disagree (by a few hundred metres), a region of the neighbour is no state of this country.
     const state = stateRegion && stateRegion.name !== "" && country.codes.has(stateRegion.countryCode) ? stateRegion.name : null;
     const parts: AddressParts = {

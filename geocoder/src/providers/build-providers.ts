@@ -2,10 +2,10 @@ import type { Logger } from "@linkgeo/shared";
 import type { KyInstance } from "ky";
 import type { GeocoderConfig } from "../config.ts";
 import type { RateLimiter } from "../rate-limit/rate-limiter.ts";
-import { buildGeoapifyRequest, GEOAPIFY_REVERSE_URL, mapGeoapifyPayload } from "./geoapify.ts";
-import { buildHereRequest, HERE_REVGEOCODE_URL, mapHerePayload } from "./here.ts";
+import { buildGeoapifyRequest, geoapifyReverseUrl, mapGeoapifyPayload } from "./geoapify.ts";
+import { buildHereRequest, hereRevgeocodeUrl, mapHerePayload } from "./here.ts";
 import { HttpProvider, type ProviderHealthChange, type ProviderRequest } from "./http-provider.ts";
-import { buildNominatimRequest, mapNominatimPayload, NOMINATIM_REVERSE_URL } from "./nominatim.ts";
+import { buildNominatimRequest, mapNominatimPayload, nominatimReverseUrl } from "./nominatim.ts";
 import type { HealthStore } from "../health/health-store.ts";
 import { MemoryHealthStore } from "../health/memory-health-store.ts";
 import { ProviderHealth } from "./provider-health.ts";
@@ -68,15 +68,15 @@ export function buildProviders(config: ProviderSettings, deps: ProviderDeps): Pr
   );
   const { nominatim, geoapify, here } = config;
   if (nominatim) {
-    const url = nominatim.url ?? NOMINATIM_REVERSE_URL;
+    const url = nominatim.url ?? nominatimReverseUrl;
     providers.push(make("NOMINATIM", url, (query) => buildNominatimRequest(query, { baseUrl: url, userAgent: nominatim.userAgent }), mapNominatimPayload));
   }
   if (geoapify) {
-    const url = geoapify.url ?? GEOAPIFY_REVERSE_URL;
+    const url = geoapify.url ?? geoapifyReverseUrl;
     providers.push(make("GEOAPIFY", url, (query) => buildGeoapifyRequest(query, { baseUrl: url, apiKey: geoapify.apiKey }), mapGeoapifyPayload));
   }
   if (here) {
-    const url = here.url ?? HERE_REVGEOCODE_URL;
+    const url = here.url ?? hereRevgeocodeUrl;
     providers.push(make("HERE", url, (query) => buildHereRequest(query, { baseUrl: url, apiKey: here.apiKey }), mapHerePayload));
   }
   if (deps.local) providers.push(deps.local);

@@ -5,19 +5,19 @@ import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
 
 /** https://apidocs.geoapify.com/docs/geocoding/reverse-geocoding/ */
-export const GEOAPIFY_REVERSE_URL = "https://api.geoapify.com/v1/geocode/reverse";
+export const geoapifyReverseUrl = "https://api.geoapify.com/v1/geocode/reverse";
 
 export interface GeoapifyRequestOptions {
   apiKey: string;
-  /** Another endpoint (GEOAPIFY_URL: a proxy, a test server); the default is GEOAPIFY_REVERSE_URL. */
+  /** Another endpoint (GEOAPIFY_URL: a proxy, a test server); the default is geoapifyReverseUrl. */
   baseUrl?: string;
 }
 
 /** Result types whose `name` is the building or place itself; for a street or a city it is the street or city. */
-const NAMED_PLACE_RESULT_TYPES = new Set(["amenity", "building"]);
+const namedPlaceResultTypes = new Set(["amenity", "building"]);
 
 export function buildGeoapifyRequest(query: ReverseQuery, options: GeoapifyRequestOptions): { url: URL; headers: Record<string, string> } {
-  const url = new URL(options.baseUrl ?? GEOAPIFY_REVERSE_URL);
+  const url = new URL(options.baseUrl ?? geoapifyReverseUrl);
   // toFixed: String(1e-7) is "1e-7", which no provider parses; 7 decimals is about 1 cm.
   url.searchParams.set("lat", query.latitude.toFixed(7));
   url.searchParams.set("lon", query.longitude.toFixed(7));
@@ -62,7 +62,7 @@ function featureProperties(feature: ProviderRecord): ProviderRecord {
 
 function toAddress(result: ProviderRecord): Address | null {
   const resultType = readField(result, "result_type");
-  const placeName = resultType !== null && NAMED_PLACE_RESULT_TYPES.has(resultType) ? readField(result, "name") : null;
+  const placeName = resultType !== null && namedPlaceResultTypes.has(resultType) ? readField(result, "name") : null;
   return completeAddress(
     {
       postcode: readField(result, "postcode"),

@@ -5,16 +5,16 @@ import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
 
 /** HERE Geocoding & Search API v7, `GET /revgeocode`. */
-export const HERE_REVGEOCODE_URL = "https://revgeocode.search.hereapi.com/v1/revgeocode";
+export const hereRevgeocodeUrl = "https://revgeocode.search.hereapi.com/v1/revgeocode";
 
 export interface HereRequestOptions {
   apiKey: string;
-  /** Another endpoint (HERE_URL: a proxy, a test server); the default is HERE_REVGEOCODE_URL. */
+  /** Another endpoint (HERE_URL: a proxy, a test server); the default is hereRevgeocodeUrl. */
   baseUrl?: string;
 }
 
 export function buildHereRequest(query: ReverseQuery, options: HereRequestOptions): { url: URL; headers: Record<string, string> } {
-  const url = new URL(options.baseUrl ?? HERE_REVGEOCODE_URL);
+  const url = new URL(options.baseUrl ?? hereRevgeocodeUrl);
   // toFixed: String(1e-7) is "1e-7", which no provider parses; 7 decimals is about 1 cm.
   url.searchParams.set("at", `${query.latitude.toFixed(7)},${query.longitude.toFixed(7)}`);
   // HERE takes a BCP 47 tag as it is ("en-GB").

@@ -5,7 +5,7 @@ import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
 
 /** https://nominatim.org/release-docs/latest/api/Reverse/ */
-export const NOMINATIM_REVERSE_URL = "https://nominatim.openstreetmap.org/reverse";
+export const nominatimReverseUrl = "https://nominatim.openstreetmap.org/reverse";
 
 /**
  * The public instance bans clients without an identifying User-Agent
@@ -15,29 +15,29 @@ export const NOMINATIM_REVERSE_URL = "https://nominatim.openstreetmap.org/revers
 export type NominatimRequestOptions = { userAgent: string; baseUrl?: string } | { baseUrl: string; userAgent?: string };
 
 /** Nominatim's answer, with HTTP 200, when there is nothing near the point (the open sea, Null Island). */
-const NOTHING_FOUND = "Unable to geocode";
+const nothingFound = "Unable to geocode";
 
 /** First-level region; Japan's prefectures come as `province` (東京都), with no `state`. */
-const STATE_KEYS = ["state", "province"];
+const stateKeys = ["state", "province"];
 /**
  * The part of a city: an explicit `city_district` first, then `suburb`, the
  * key most cities' parts come under, then `borough`; `quarter` and
  * `neighbourhood` are small areas, a last resort.
  */
-const DISTRICT_KEYS = ["city_district", "suburb", "borough", "quarter", "neighbourhood"];
+const districtKeys = ["city_district", "suburb", "borough", "quarter", "neighbourhood"];
 /**
  * Largest settlement first: a hamlet inside a town's boundary is reported with
  * both, and the town is the one a postal address names. `municipality` is an
  * administrative unit that can hold several villages, so it comes last.
  */
-const SETTLEMENT_KEYS = ["city", "town", "village", "hamlet", "municipality"];
+const settlementKeys = ["city", "town", "village", "hamlet", "municipality"];
 /** Nominatim names a street by its highway type when it is not an ordinary road. */
-const STREET_KEYS = ["road", "pedestrian", "footway", "cycleway", "path", "bridleway"];
+const streetKeys = ["road", "pedestrian", "footway", "cycleway", "path", "bridleway"];
 /** place_rank 30 is a single building or point of interest; lower ranks are streets and areas. */
-const HOUSE_RANK = 30;
+const houseRank = 30;
 
 export function buildNominatimRequest(query: ReverseQuery, options: NominatimRequestOptions): { url: URL; headers: Record<string, string> } {
-  const url = new URL(options.baseUrl ?? NOMINATIM_REVERSE_URL);
+  const url = new URL(options.baseUrl ?? nominatimReverseUrl);
   url.searchParams.set("format", "jsonv2");
   // toFixed: String(1e-7) is "1e-7", which no provider parses; 7 decimals is about 1 cm, OSM's own precision.
   url.searchParams.set("lat", query.latitude.toFixed(7));
@@ -53,7 +53,7 @@ export function buildNominatimRequest(query: ReverseQuery, options: NominatimReq
 export function mapNominatimPayload(body: unknown): Address[] {
   if (!isProviderRecord(body)) throw new UnexpectedPayload("Nominatim answered with something other than a JSON object");
   if (body.error !== undefined) {
-    if (body.error === NOTHING_FOUND) return [];
+    if (body.error === nothingFound) return [];
     // Other errors (a bad parameter, an overloaded replica) are failures, not "nothing here"; the message is not echoed.
     throw new UnexpectedPayload("Nominatim answered with an error instead of a place");
   }
@@ -62,15 +62,15 @@ export function mapNominatimPayload(body: unknown): Address[] {
 
   // The name of a building or shop is its house when it has no number; the
   // name of a street or a town result is not a house.
-  const isHouseLevel = Number(readField(body, "place_rank")) >= HOUSE_RANK;
+  const isHouseLevel = Number(readField(body, "place_rank")) >= houseRank;
   const placeName = isHouseLevel ? readField(body, "name") : null;
   const parts = {
     postcode: readField(address, "postcode"),
     ...resolveCountry(readField(address, "country"), readField(address, "country_code")),
-    state: firstField(address, STATE_KEYS),
-    district: firstField(address, DISTRICT_KEYS),
-    settlement: firstField(address, SETTLEMENT_KEYS),
-    street: firstField(address, STREET_KEYS),
+    state: firstField(address, stateKeys),
+    district: firstField(address, districtKeys),
+    settlement: firstField(address, settlementKeys),
+    street: firstField(address, streetKeys),
     house: firstField(address, ["house_number", "house_name"]) ?? placeName,
   };
   const result = completeAddress(parts, readField(body, "display_name"));
