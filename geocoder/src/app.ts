@@ -31,7 +31,10 @@ export function createApp(deps: GeocoderDeps) {
     log: deps.log,
     accessLog: deps.accessLog ?? false,
     errors: { wrap: envelope },
-    docs: { title: "Geocoder API", description: "Reverse geocoding over Geoapify, HERE and Nominatim, with a two-level cache." },
+    docs: {
+      title: "Geocoder API",
+      description: "Reverse geocoding over Geoapify, HERE, Nominatim (and its replicas) and the offline LOCAL data, with a two-level cache.",
+    },
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
     metrics: deps.metrics,

@@ -1,6 +1,6 @@
 import { t, type Static } from "elysia";
 
-/** The contract's error shape, used by every non-2xx JSON response. */
+/** The API's error shape (README: "API"), used by every non-2xx JSON response. */
 export const ErrorBody = t.Object(
   {
     error: t.Object(

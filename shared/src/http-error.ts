@@ -1,5 +1,5 @@
 /**
- * An error a client may see: it carries the HTTP status and the contract's
+ * An error a client may see: it carries the HTTP status and the API's
  * stable `error.code`. Domain errors extend it with named constructors
  * (`LinkNotFound.for(code)`); the error renderer turns it into the body.
  */

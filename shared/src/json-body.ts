@@ -26,7 +26,7 @@ export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global"
   } catch {
     throw new InvalidRequest("request body is not valid JSON");
   }
-  // Every body of the contract is an object; Elysia would coerce anything else into {}.
+  // Every request body of the API is an object; Elysia would coerce anything else into {}.
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw new InvalidRequest("request body must be a JSON object");
   }

@@ -14,7 +14,7 @@ import { analyticsBeside, expectAnalyticsInStep, type AnalyticsSample } from "./
 import { startShortener, startShortenersTogether, type ShortenerProcess } from "./support/shortener-process.ts";
 
 // Real processes, one real Postgres database and the machine's Redis: the
-// contract says N redirects raise access_count by exactly N, from any number
+// API promises N redirects raise access_count by exactly N, from any number
 // of replicas, and a redirect that answered is counted even if the process
 // dies right after.
 

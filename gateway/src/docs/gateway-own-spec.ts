@@ -2,9 +2,9 @@ import { ErrorBody } from "@linkgeo/shared";
 import { componentRef } from "./component-refs.ts";
 import type { OpenApiDocument } from "./openapi-document.ts";
 
-/** Whatever else a route may answer (a 500, a 429 from rate limiting) has the contract's error shape. */
+/** Whatever else a route may answer (a 500, a 429 from rate limiting) has the API's error shape. */
 const unexpected = {
-  description: "Any other status: the contract's error body",
+  description: 'Any other status: the error body {"error": {"code", "message"}}',
   content: { "application/json": { schema: { $ref: componentRef("schemas", "Error") } } },
 };
 

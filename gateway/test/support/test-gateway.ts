@@ -9,7 +9,7 @@ export interface TestGateway extends AsyncDisposable {
 
 /**
  * The proxy behind a real socket, as the app will use it (body read within
- * the limit, errors rendered as the contract's body), without the app's
+ * the limit, errors rendered as the API's error body), without the app's
  * routing or rate limits, so client-side effects (streaming, compression,
  * redirects) are seen as a client sees them.
  */

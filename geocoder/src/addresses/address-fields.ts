@@ -12,7 +12,7 @@ export function isProviderRecord(value: unknown): value is ProviderRecord {
 }
 
 /**
- * A field as the contract wants it: trimmed text, or null when it is absent
+ * A field as the API gives it: trimmed text, or null when it is absent
  * or blank. Numbers become text, because providers send the same field either
  * way (a postcode as 37188 or "37188", a house number as 12).
  */
@@ -60,7 +60,7 @@ export function formatAddress(parts: AddressParts): string | null {
 }
 
 /**
- * The contract's address from the parts and the provider's own one-line
+ * The API's address from the parts and the provider's own one-line
  * address; null when neither says anything, so the adapter drops the result
  * rather than answer with an empty `formatted_address`.
  */

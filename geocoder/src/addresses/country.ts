@@ -1,5 +1,5 @@
 // The package's browser entry: its Node entry registers all ~80 locales at
-// import, and the contract only needs English names.
+// import, and the API only gives English names.
 import { alpha3ToAlpha2, getName, isValid, registerLocale } from "i18n-iso-countries/index.js";
 import english from "i18n-iso-countries/langs/en.json";
 
@@ -9,7 +9,7 @@ const alpha2Code = /^[A-Za-z]{2}$/;
 const alpha3Code = /^[A-Za-z]{3}$/;
 
 /**
- * A country code as the contract wants it: ISO 3166-1 alpha-2, upper case.
+ * A country code as the API gives it: ISO 3166-1 alpha-2, upper case.
  * Accepts alpha-2 in any case (Nominatim and Geoapify send "fr") and alpha-3
  * (HERE sends "FRA"); anything that is not an assigned code gives null.
  */

@@ -1,7 +1,7 @@
 import type { Link } from "./link.ts";
 import type { LinkRecord, ListedLink } from "./link-schemas.ts";
 
-/** The contract's record body; `origin` is where clients reach the gateway. */
+/** The API's link record (README: "API"); `origin` is where clients reach the gateway. */
 export function toRecord(link: Link, origin: string): LinkRecord {
   return {
     short_url: link.code,

@@ -19,7 +19,7 @@ export interface LinkQuery {
 
 /**
  * Where links live. One implementation per engine (Postgres, SQLite); both
- * pass the same contract suite (`link-store.contract.ts`).
+ * pass the same contract suite (`shortener/test/link-store.contract.test.ts`).
  */
 export interface LinkStore {
   /** Inserts the link, or returns null when its code is already taken. */

@@ -3,7 +3,7 @@ export const maxLongUrlLength = 2048;
 export type LongUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 /**
- * Checks the shape of a long URL against the contract: absolute http(s), at
+ * Checks the shape of a long URL against the API's rule: absolute http(s), at
  * most 2048 characters, a host, no credentials. Returns it parsed; its
  * `href`, the normalised form, is what is stored and sent in `Location`.
  * Which hosts it may name is LinkTargets' rule.

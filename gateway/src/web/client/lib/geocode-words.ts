@@ -4,7 +4,7 @@
  * check the wording directly.
  */
 
-/** The contract's address object; a field the provider does not give is null. */
+/** The geocoder's address object (README: "The geocoder"); a field the provider does not give is null. */
 export interface Address {
   formatted_address: string;
   postcode: string | null;
@@ -17,7 +17,7 @@ export interface Address {
   house: string | null;
 }
 
-/** Every field of an address, in the contract's order, with its label. */
+/** Every field of an address, in the API's order, with its label. */
 export const addressFields: ReadonlyArray<{ key: keyof Address; label: string }> = [
   { key: "formatted_address", label: "Formatted address" },
   { key: "postcode", label: "Postcode" },
