@@ -15,7 +15,7 @@ import {
 } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
-import type { RateRule } from "./config.ts";
+import type { RateRule } from "./rate-limit/token-bucket.ts";
 import { gatewayOwnSpec, mergedDocs, type ServiceName } from "./docs/index.ts";
 import type { GatewayObserver } from "./metrics/gateway-metrics.ts";
 import { batchableRedirect } from "./proxy/batchable-redirect.ts";

@@ -1,3 +1,4 @@
+import type { RateRule } from "./rate-limit/token-bucket.ts";
 import {
   defaultTrustedProxies,
   parseInternalSecret,
@@ -12,12 +13,6 @@ import {
   type LogFormat,
   type LogLevel,
 } from "@linkgeo/shared";
-
-/** A token bucket: `capacity` requests at once, refilled at `perSecond`. */
-export interface RateRule {
-  capacity: number;
-  perSecond: number;
-}
 
 export interface GatewayConfig {
   port: number;
@@ -43,7 +38,6 @@ export interface GatewayConfig {
   trustedProxies: IpRange[];
   /** Shared with the shortener: redirects go to it in batches. Absent: each redirect is proxied on its own. */
   internalSecret: string | undefined;
-  production: boolean;
   /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
   metricsPort: number | undefined;
   logLevel: LogLevel;
@@ -73,7 +67,6 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       },
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
-      production,
       metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
       logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
       logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),

@@ -3,7 +3,8 @@ import { errorRenderer, HttpError, silentLogger, type Logger } from "@linkgeo/sh
 import { readJson } from "@linkgeo/shared/testing";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
-import { readGatewayConfig, type RateRule } from "../src/config.ts";
+import { readGatewayConfig } from "../src/config.ts";
+import type { RateRule } from "../src/rate-limit/token-bucket.ts";
 import { clientAddress, clientOfRequest, parseIpRangeList } from "@linkgeo/shared";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { rateLimit, type RateClass, type RateLimitOptions } from "../src/rate-limit/rate-limit-plugin.ts";

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { createRedisClient, silentLogger, type Logger } from "@linkgeo/shared";
 import { deleteKeysWithPrefix, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
 import Redis from "ioredis";
-import type { RateRule } from "../src/config.ts";
+import type { RateRule } from "../src/rate-limit/token-bucket.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { RedisTokenBuckets } from "../src/rate-limit/redis-token-buckets.ts";
 import type { BucketDecision, TokenBuckets } from "../src/rate-limit/token-bucket.ts";

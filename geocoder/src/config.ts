@@ -1,4 +1,5 @@
 import { parseMetricsPort, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import type { OrderEntry } from "./providers/provider-registry.ts";
 
 export interface KeyedProviderConfig {
   apiKey: string;
@@ -17,8 +18,6 @@ export interface ReplicaConfig {
   url: string;
 }
 
-/** An entry of the default order: a provider kind, or all replicas (balanced). */
-export type OrderEntry = "REPLICAS" | "NOMINATIM" | "GEOAPIFY" | "HERE" | "LOCAL";
 // LOCAL last: it always answers but knows no streets, so any network provider that answers is better.
 const orderEntries: readonly OrderEntry[] = ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"];
 
@@ -43,7 +42,6 @@ export interface GeocoderConfig {
   l2TtlDays: number;
   /** How long both cache levels keep a fallback answer (LOCAL standing in for failed network providers). */
   fallbackTtlSeconds: number;
-  production: boolean;
   /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
   metricsPort: number | undefined;
   logLevel: LogLevel;
@@ -79,7 +77,6 @@ export function readGeocoderConfig(env: Env): GeocoderConfig {
       l2TtlDays: vars.integer("GEOCODER_L2_TTL_DAYS", 30, { min: 1, max: 3650 }),
       // At most a day: longer would outlive L1's own 24 hours, and a fallback never gets more than a real answer.
       fallbackTtlSeconds: vars.integer("GEOCODER_FALLBACK_TTL_SECONDS", 300, { min: 1, max: 86_400 }),
-      production,
       metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
       logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
       logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),

@@ -1,4 +1,4 @@
-import type { RateRule } from "../config.ts";
+import type { RateRule } from "./token-bucket.ts";
 import { RateLimited } from "./rate-limited.ts";
 import type { TokenBuckets } from "./token-bucket.ts";
 

@@ -1,4 +1,4 @@
-import type { RateRule } from "../config.ts";
+import type { RateRule } from "./token-bucket.ts";
 import { decisionFor, msUntilFull, takeFromBucket, type BucketDecision, type BucketState, type TokenBuckets } from "./token-bucket.ts";
 
 export interface MemoryTokenBucketsOptions {

@@ -1,4 +1,4 @@
-import type { RateRule } from "../config.ts";
+import type { RateRule } from "./token-bucket.ts";
 import type { BucketDecision } from "./token-bucket.ts";
 
 /**

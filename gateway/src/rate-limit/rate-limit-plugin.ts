@@ -1,7 +1,7 @@
 import { describeError, throttledWarning, type Logger } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
-import type { RateRule } from "../config.ts";
+import type { RateRule } from "./token-bucket.ts";
 import { rateLimitHeaderNames, rateLimitHeaders } from "./rate-limit-headers.ts";
 import { RateLimited } from "./rate-limited.ts";
 import type { BucketDecision, TokenBuckets } from "./token-bucket.ts";

@@ -1,5 +1,5 @@
 import { HttpError } from "@linkgeo/shared";
-import type { RateRule } from "../config.ts";
+import type { RateRule } from "./token-bucket.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import type { BucketDecision } from "./token-bucket.ts";
 

@@ -1,6 +1,6 @@
 import { RedisWithFallback, silentLogger, type Logger } from "@linkgeo/shared";
 import type Redis from "ioredis";
-import type { RateRule } from "../config.ts";
+import type { RateRule } from "./token-bucket.ts";
 import { MemoryTokenBuckets } from "./memory-token-buckets.ts";
 import { decisionFor, type BucketDecision, type TokenBuckets } from "./token-bucket.ts";
 

@@ -1,4 +1,8 @@
-import type { RateRule } from "../config.ts";
+/** A token bucket: `capacity` requests at once, refilled at `perSecond`. */
+export interface RateRule {
+  capacity: number;
+  perSecond: number;
+}
 
 /** The answer to one request for a token, with what the RateLimit-* headers report. */
 export interface BucketDecision {

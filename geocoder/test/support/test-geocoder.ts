@@ -10,9 +10,9 @@ import { MemoryCacheLevel } from "../../src/cache/memory-cache-level.ts";
 import { RedisCacheLevel } from "../../src/cache/redis-cache-level.ts";
 import { SqliteCacheLevel } from "../../src/cache/sqlite-cache-level.ts";
 import { TwoLevelCache } from "../../src/cache/two-level-cache.ts";
-import type { GeocoderConfig, OrderEntry } from "../../src/config.ts";
+import type { GeocoderConfig } from "../../src/config.ts";
 import { buildProviders } from "../../src/providers/build-providers.ts";
-import { ProviderRegistry } from "../../src/providers/provider-registry.ts";
+import { ProviderRegistry, type OrderEntry } from "../../src/providers/provider-registry.ts";
 import type { Provider } from "../../src/providers/provider.ts";
 import { MemoryRateLimiter } from "../../src/rate-limit/memory-rate-limiter.ts";
 

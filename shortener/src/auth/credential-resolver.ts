@@ -1,6 +1,6 @@
 import { Forbidden, Unauthorized } from "@linkgeo/shared";
 import type { Server } from "elysia/universal";
-import type { Credential } from "../links/link-service.ts";
+import type { Credential } from "./credential.ts";
 import { isForeignOrigin } from "../http/foreign-origin.ts";
 import { AdminTokens } from "./admin-tokens.ts";
 import type { ActiveSession, AdminSessions } from "./admin-sessions.ts";

@@ -2,6 +2,7 @@ import { Forbidden, Unauthorized } from "@linkgeo/shared";
 import { hashManageToken, manageTokenMatches, newManageToken } from "../auth/manage-token.ts";
 import type { LinkCache } from "../cache/link-cache.ts";
 import { RecentCodes } from "../cache/recent-codes.ts";
+import type { Credential } from "../auth/credential.ts";
 import type { VisitCounter } from "../visits/visit-counter.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound } from "./link-errors.ts";
@@ -11,9 +12,6 @@ import type { Link } from "./link.ts";
 import type { LinkTargets } from "./link-targets.ts";
 import { checkLongUrl } from "./long-url.ts";
 import { aliasProblem, couldBeCode, isReserved } from "./short-code.ts";
-
-/** Who is asking to change a link: an admin, or the holder of a manage token. */
-export type Credential = { kind: "admin"; username: string } | { kind: "manage-token"; token: string };
 
 export interface LinkServiceDeps {
   links: LinkStore;
