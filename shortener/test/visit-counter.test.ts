@@ -5,13 +5,20 @@ import { DatabaseTimeout } from "../src/storage/database-deadline.ts";
 import type { LinkVisits } from "../src/visits/link-visits.ts";
 import { VisitCounter } from "../src/visits/visit-counter.ts";
 
-/** A store that remembers each batch it was given and answers for codes it knows. */
-function recordingStore(known: Record<string, string>, options: { failFirst?: boolean } = {}) {
+/**
+ * A store that remembers each batch it was given and answers for codes it
+ * knows. With `held`, each write waits until the test lets it finish: a
+ * database round trip during which more visits arrive, with no clock.
+ */
+function recordingStore(known: Record<string, string>, options: { failFirst?: boolean; held?: boolean } = {}) {
   const batches: Array<Record<string, number>> = [];
   let fail = options.failFirst ?? false;
+  let started = 0;
+  const waiting: Array<() => void> = [];
   const store: Pick<LinkStore, "recordVisits"> = {
     async recordVisits(counts) {
-      await Bun.sleep(5); // a database round trip, during which more visits arrive
+      started++;
+      if (options.held) await new Promise<void>((resolve) => waiting.push(resolve));
       if (fail) {
         fail = false;
         throw Object.assign(new Error("connection refused"), { code: "ECONNREFUSED" });
@@ -20,7 +27,16 @@ function recordingStore(known: Record<string, string>, options: { failFirst?: bo
       return new Map([...counts.keys()].filter((c) => c in known).map((c) => [c, known[c]!]));
     },
   };
-  return { store, batches };
+  return {
+    store,
+    batches,
+    /** Writes begun so far. */
+    started: () => started,
+    /** Lets every write in flight finish. */
+    release: () => {
+      for (const finish of waiting.splice(0)) finish();
+    },
+  };
 }
 
 const clock = () => new Date("2026-11-22T00:00:00Z");
@@ -35,19 +51,23 @@ describe("VisitCounter", () => {
   });
 
   test("visits that arrive during a write go into the next one, and none is lost", async () => {
-    const { store, batches } = recordingStore({ a: "https://a.example/" });
+    const { store, batches, started, release } = recordingStore({ a: "https://a.example/" }, { held: true });
     const counter = new VisitCounter(store, clock);
     const first = counter.visit("a");
-    await Bun.sleep(1); // the first write is now in flight
+    await waitFor("the first write to be in flight", () => started() === 1);
     const more = Array.from({ length: 50 }, () => counter.visit("a"));
-    await Promise.all([first, ...more]);
+    release();
+    await first;
+    await waitFor("the second write to be in flight", () => started() === 2);
+    release();
+    await Promise.all(more);
     expect(batches).toEqual([{ a: 1 }, { a: 50 }]);
   });
 
   test("a failed write rejects its visits and the next write still happens", async () => {
     const { store, batches } = recordingStore({ a: "https://a.example/" }, { failFirst: true });
     const counter = new VisitCounter(store, clock);
-    expect(counter.visit("a")).rejects.toThrow("connection refused");
+    await expect(counter.visit("a")).rejects.toThrow("connection refused");
     await counter.drain();
     expect(await counter.visit("a")).toBe("https://a.example/");
     expect(batches).toEqual([{ a: 1 }]);
