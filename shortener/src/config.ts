@@ -7,6 +7,7 @@ import {
   parseUrl,
   readConfig,
   type Env,
+  type EnvReader,
   type IpRange,
   type LogFormat,
   type LogLevel,
@@ -50,6 +51,11 @@ export interface ShortenerConfig {
   accessLog: boolean;
 }
 
+/** DATABASE_URL: the service and createsuperuser read it here, so both name the same database. */
+export function readDatabaseTarget(vars: EnvReader): DatabaseTarget {
+  return vars.parsed("DATABASE_URL", parseDatabaseUrl) ?? { engine: "sqlite", path: defaultSqlitePath };
+}
+
 /** The only place that knows the shortener's variable names. */
 export function readShortenerConfig(env: Env): ShortenerConfig {
   return readConfig(env, (vars) => {
@@ -60,7 +66,7 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
     return {
       port: vars.integer("PORT", 3001, { min: 0, max: 65535 }),
       hostname: vars.string("HOST", "0.0.0.0"),
-      database: vars.parsed("DATABASE_URL", parseDatabaseUrl) ?? { engine: "sqlite", path: defaultSqlitePath },
+      database: readDatabaseTarget(vars),
       databaseTimeoutMs: vars.integer("DATABASE_TIMEOUT_MS", defaultDatabaseTimeoutMs, { min: 100, max: 60_000 }),
       redis: vars.parsed("REDIS_URL", parseRedisUrl),
       redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", "shortener:"),

@@ -1,10 +1,11 @@
 import { t } from "elysia";
 import { noControlCharacters } from "../http/plain-text.ts";
+import { passwordMaxLength, usernameMaxLength } from "./admin-limits.ts";
 
 /** What both ways to sign in take: POST /admin/login and POST /admin/session. */
 export const LoginBody = t.Object({
-  username: t.String({ minLength: 1, maxLength: 150, pattern: noControlCharacters }),
-  password: t.String({ minLength: 1, maxLength: 1024 }),
+  username: t.String({ minLength: 1, maxLength: usernameMaxLength, pattern: noControlCharacters }),
+  password: t.String({ minLength: 1, maxLength: passwordMaxLength }),
 });
 
 export const IssuedAdminToken = t.Object({ token: t.String(), expires_at: t.String({ format: "date-time" }) }, { title: "AdminSession" });

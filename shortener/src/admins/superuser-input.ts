@@ -1,5 +1,7 @@
 import { readConfig, type Env } from "@linkgeo/shared";
-import { defaultSqlitePath, parseDatabaseUrl, type DatabaseTarget } from "../storage/database-target.ts";
+import { readDatabaseTarget } from "../config.ts";
+import { defaultSqlitePath, type DatabaseTarget } from "../storage/database-target.ts";
+import { passwordMaxLength, passwordMinLength, usernameMaxLength } from "./admin-limits.ts";
 
 /**
  * What `bun run createsuperuser` was given, and the rules a new admin must
@@ -17,7 +19,7 @@ Creates an admin in the database named by DATABASE_URL (default sqlite:///${defa
 Values missing from the flags come from SUPERUSER_USERNAME and SUPERUSER_PASSWORD,
 then, when stdin is a terminal and --no-input is absent, from prompts.
 
-  --username NAME     1-150 characters: letters, digits and @ . + - _
+  --username NAME     1-${usernameMaxLength} characters: letters, digits and @ . + - _
   --password PASS     at least 8 characters (visible in the process list: prefer the others)
   --password-stdin    read the password from stdin (one trailing newline is dropped)
   --no-input          never prompt; fail when a value is missing
@@ -69,25 +71,22 @@ export interface SuperuserEnv {
   password?: string;
 }
 
-/** DATABASE_URL is read exactly as the service reads it, so both use the same database. */
+/** DATABASE_URL is read by the service's own reader (readDatabaseTarget), so both use the same database. */
 export function readSuperuserEnv(env: Env): SuperuserEnv {
   return readConfig(env, (vars) => ({
-    database: vars.parsed("DATABASE_URL", parseDatabaseUrl) ?? { engine: "sqlite" as const, path: defaultSqlitePath },
+    database: readDatabaseTarget(vars),
     username: vars.raw("SUPERUSER_USERNAME"),
     // Not trimmed like the other variables: spaces may be part of a password.
     password: env.SUPERUSER_PASSWORD || undefined,
   }));
 }
 
-export const usernameRule = "1-150 characters: letters, digits and @ . + - _";
-export const passwordMinLength = 8;
-// The login route refuses longer passwords (admin-routes.ts), so such an admin could never log in.
-export const passwordMaxLength = 1024;
+export const usernameRule = `1-${usernameMaxLength} characters: letters, digits and @ . + - _`;
 
 /** Django's default username rule (ASCII only). */
 export function usernameProblem(username: string): string | null {
   if (username.length === 0) return "the username must not be empty";
-  if (username.length > 150) return `the username must be at most 150 characters (got ${username.length})`;
+  if (username.length > usernameMaxLength) return `the username must be at most ${usernameMaxLength} characters (got ${username.length})`;
   if (!/^[A-Za-z0-9@.+_-]+$/.test(username)) return `the username may only contain letters, digits and @ . + - _ (got "${username}")`;
   return null;
 }
