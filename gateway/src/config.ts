@@ -1,22 +1,18 @@
 import type { RateRule } from "./rate-limit/token-bucket.ts";
 import {
   defaultTrustedProxies,
-  parseInternalSecret,
-  parseIpRangeList,
-  parseMetricsPort,
-  parseRedisUrl,
-  parseUrl,
-  readConfig,
   type Env,
   type EnvReader,
   type IpRange,
-  type LogFormat,
-  type LogLevel,
+  parseInternalSecret,
+  parseIpRangeList,
+  parseUrl,
+  readConfig,
+  readServiceBasics,
+  type ServiceBasics,
 } from "@linkgeo/shared";
 
-export interface GatewayConfig {
-  port: number;
-  hostname: string;
+export interface GatewayConfig extends ServiceBasics {
   /** Replicas; a host name that resolves to several addresses counts as that many. */
   shortenerUrls: string[];
   geocoderUrls: string[];
@@ -24,8 +20,6 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   /** How often host names of upstreams are resolved again (compose --scale). */
   dnsRefreshMs: number;
-  redis: { url: string; db: number } | undefined;
-  redisKeyPrefix: string;
   /** Per client address (`loginPerUser`: per admin username); undefined: unlimited. */
   rateLimits: {
     create: RateRule | undefined;
@@ -38,26 +32,18 @@ export interface GatewayConfig {
   trustedProxies: IpRange[];
   /** Shared with the shortener: redirects go to it in batches. Absent: each redirect is proxied on its own. */
   internalSecret: string | undefined;
-  /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
-  metricsPort: number | undefined;
-  logLevel: LogLevel;
-  logFormat: LogFormat;
-  accessLog: boolean;
 }
 
 /** The only place that knows the gateway's variable names. */
 export function readGatewayConfig(env: Env): GatewayConfig {
   return readConfig(env, (vars) => {
-    const production = vars.string("NODE_ENV", "development") === "production";
+    const basics = readServiceBasics(vars, { port: 8080, redisKeyPrefix: "gateway:" });
     return {
-      port: vars.integer("PORT", 8080, { min: 0, max: 65535 }),
-      hostname: vars.string("HOST", "0.0.0.0"),
+      ...basics,
       shortenerUrls: vars.parsed("SHORTENER_URL", parseUrlList) ?? ["http://127.0.0.1:3001"],
       geocoderUrls: vars.parsed("GEOCODER_URL", parseUrlList) ?? ["http://127.0.0.1:3002"],
       upstreamTimeoutMs: vars.integer("UPSTREAM_TIMEOUT_MS", 10_000, { min: 100, max: 300_000 }),
       dnsRefreshMs: vars.integer("UPSTREAM_DNS_REFRESH_MS", 5_000, { min: 500, max: 600_000 }),
-      redis: vars.parsed("REDIS_URL", parseRedisUrl),
-      redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", "gateway:"),
       rateLimits: {
         create: rule(vars, "RATE_LIMIT_CREATE", { capacity: 20, perSecond: 20 / 60 }),
         api: rule(vars, "RATE_LIMIT_API", { capacity: 120, perSecond: 2 }),
@@ -67,10 +53,6 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       },
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
-      metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
-      logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
-      logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
-      accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",
     };
   });
 }

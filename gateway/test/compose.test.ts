@@ -56,9 +56,10 @@ function containerEnv(name: string, env: Record<string, string> = operatorEnv): 
   return Object.fromEntries(Object.entries(service(name).environment).map(([key, value]) => [key, interpolate(value, env).value]));
 }
 
-/** The variable names a service's config.ts reads, taken from its source. */
+/** The variable names a service's config.ts reads, taken from its source (and from the shared reader of the common ones it calls). */
 function variablesReadBy(name: AppName): { names: Set<string>; patterns: RegExp[] } {
-  const source = readRepositoryFile(`${name}/src/config.ts`);
+  const own = readRepositoryFile(`${name}/src/config.ts`);
+  const source = own.includes("readServiceBasics(") ? own + readRepositoryFile("shared/src/service-config.ts") : own;
   // `vars.integer("PORT", …)`, `httpUrl("GEOAPIFY_URL")`, `rule(vars, "RATE_LIMIT_API", …)`: a call whose first argument is an upper-case name.
   const names = new Set([...source.matchAll(/\(\s*(?:vars\s*,\s*)?"([A-Z][A-Z0-9_]*)"/g)].map((match) => match[1]!));
   // Numbered families such as NOMINATIM_REVERSER_REPLICA_URL_<n>, matched with a regex literal.

@@ -1,4 +1,4 @@
-import { parseMetricsPort, parseRedisUrl, parseUrl, readConfig, type Env, type EnvReader, type LogFormat, type LogLevel } from "@linkgeo/shared";
+import { type Env, type EnvReader, parseUrl, readConfig, readServiceBasics, type ServiceBasics } from "@linkgeo/shared";
 import type { OrderEntry } from "./providers/provider-registry.ts";
 
 export interface KeyedProviderConfig {
@@ -21,11 +21,7 @@ export interface ReplicaConfig {
 // LOCAL last: it always answers but knows no streets, so any network provider that answers is better.
 const orderEntries: readonly OrderEntry[] = ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"];
 
-export interface GeocoderConfig {
-  port: number;
-  hostname: string;
-  redis: { url: string; db: number } | undefined;
-  redisKeyPrefix: string;
+export interface GeocoderConfig extends ServiceBasics {
   geoapify: KeyedProviderConfig | undefined;
   here: KeyedProviderConfig | undefined;
   nominatim: NominatimConfig | undefined;
@@ -42,11 +38,6 @@ export interface GeocoderConfig {
   l2TtlDays: number;
   /** How long both cache levels keep a fallback answer (LOCAL standing in for failed network providers). */
   fallbackTtlSeconds: number;
-  /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
-  metricsPort: number | undefined;
-  logLevel: LogLevel;
-  logFormat: LogFormat;
-  accessLog: boolean;
 }
 
 const replicaVariable = /^NOMINATIM_REVERSER_REPLICA_URL_(\d+)$/;
@@ -54,17 +45,14 @@ const replicaVariable = /^NOMINATIM_REVERSER_REPLICA_URL_(\d+)$/;
 /** The only place that knows the geocoder's variable names. */
 export function readGeocoderConfig(env: Env): GeocoderConfig {
   return readConfig(env, (vars) => {
-    const production = vars.string("NODE_ENV", "development") === "production";
+    const basics = readServiceBasics(vars, { port: 3002, redisKeyPrefix: "geocoder:" });
     const httpUrl = (name: string) => vars.parsed(name, (raw) => parseUrl(raw, ["http", "https"]).toString());
     const geoapifyKey = vars.raw("GEOAPIFY_API_KEY");
     const hereKey = vars.raw("HERE_API_KEY");
     const userAgent = vars.raw("NOMINATIM_USER_AGENT");
     const nominatimUrl = httpUrl("NOMINATIM_URL");
     return {
-      port: vars.integer("PORT", 3002, { min: 0, max: 65535 }),
-      hostname: vars.string("HOST", "0.0.0.0"),
-      redis: vars.parsed("REDIS_URL", parseRedisUrl),
-      redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", "geocoder:"),
+      ...basics,
       geoapify: geoapifyKey ? { apiKey: geoapifyKey, url: httpUrl("GEOAPIFY_URL") } : undefined,
       here: hereKey ? { apiKey: hereKey, url: httpUrl("HERE_URL") } : undefined,
       nominatim: userAgent ? { userAgent, url: nominatimUrl } : undefined,
@@ -77,10 +65,6 @@ export function readGeocoderConfig(env: Env): GeocoderConfig {
       l2TtlDays: vars.integer("GEOCODER_L2_TTL_DAYS", 30, { min: 1, max: 3650 }),
       // At most a day: longer would outlive L1's own 24 hours, and a fallback never gets more than a real answer.
       fallbackTtlSeconds: vars.integer("GEOCODER_FALLBACK_TTL_SECONDS", 300, { min: 1, max: 86_400 }),
-      metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
-      logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
-      logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
-      accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",
     };
   });
 }

@@ -22,4 +22,5 @@ export * from "./redis-with-fallback.ts";
 export * from "./request-context.ts";
 export * from "./request-target.ts";
 export * from "./service-app.ts";
+export * from "./service-config.ts";
 export * from "./throttled-warning.ts";

@@ -1,31 +1,24 @@
 import {
   defaultTrustedProxies,
-  parseInternalSecret,
-  parseIpRangeList,
-  parseMetricsPort,
-  parseRedisUrl,
-  parseUrl,
-  readConfig,
   type Env,
   type EnvReader,
   type IpRange,
-  type LogFormat,
-  type LogLevel,
+  parseInternalSecret,
+  parseIpRangeList,
+  parseUrl,
+  readConfig,
+  readServiceBasics,
+  type ServiceBasics,
 } from "@linkgeo/shared";
 import { parseDomainList } from "./links/link-targets.ts";
 import { defaultDatabaseTimeoutMs } from "./storage/database-deadline.ts";
 import type { RedirectStatus } from "./links/redirect-responder.ts";
 import { defaultSqlitePath, parseDatabaseUrl, type DatabaseTarget } from "./storage/database-target.ts";
 
-export interface ShortenerConfig {
-  port: number;
-  hostname: string;
+export interface ShortenerConfig extends ServiceBasics {
   database: DatabaseTarget;
   /** How long one database call may take before the request is answered 503. */
   databaseTimeoutMs: number;
-  /** Absent: an in-process cache (single instance only). */
-  redis: { url: string; db: number } | undefined;
-  redisKeyPrefix: string;
   secretKey: string;
   /** True when ELYSIA_SECRET_KEY was absent and a random key was made (development only). */
   secretKeyGenerated: boolean;
@@ -43,12 +36,6 @@ export interface ShortenerConfig {
   analyticsHourlyDays: number;
   /** Addresses and ranges whose X-Forwarded-* headers are believed (the gateway). */
   trustedProxies: IpRange[];
-  production: boolean;
-  /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
-  metricsPort: number | undefined;
-  logLevel: LogLevel;
-  logFormat: LogFormat;
-  accessLog: boolean;
 }
 
 /** DATABASE_URL: the service and createsuperuser read it here, so both name the same database. */
@@ -59,17 +46,14 @@ export function readDatabaseTarget(vars: EnvReader): DatabaseTarget {
 /** The only place that knows the shortener's variable names. */
 export function readShortenerConfig(env: Env): ShortenerConfig {
   return readConfig(env, (vars) => {
-    const production = vars.string("NODE_ENV", "development") === "production";
+    const basics = readServiceBasics(vars, { port: 3001, redisKeyPrefix: "shortener:" });
     const secret = vars.raw("ELYSIA_SECRET_KEY");
-    if (secret === undefined && production) vars.problem("ELYSIA_SECRET_KEY is required when NODE_ENV=production");
+    if (secret === undefined && basics.production) vars.problem("ELYSIA_SECRET_KEY is required when NODE_ENV=production");
     if (secret !== undefined && secret.length < 32) vars.problem("ELYSIA_SECRET_KEY must be at least 32 characters");
     return {
-      port: vars.integer("PORT", 3001, { min: 0, max: 65535 }),
-      hostname: vars.string("HOST", "0.0.0.0"),
+      ...basics,
       database: readDatabaseTarget(vars),
       databaseTimeoutMs: vars.integer("DATABASE_TIMEOUT_MS", defaultDatabaseTimeoutMs, { min: 100, max: 60_000 }),
-      redis: vars.parsed("REDIS_URL", parseRedisUrl),
-      redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", "shortener:"),
       secretKey: secret ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
       secretKeyGenerated: secret === undefined,
       publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
@@ -80,11 +64,6 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       analytics: vars.oneOf("ANALYTICS", ["on", "off"], "on") === "on",
       analyticsHourlyDays: vars.integer("ANALYTICS_HOURLY_DAYS", 90, { min: 2, max: 36_500 }),
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
-      production,
-      metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
-      logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
-      logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
-      accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",
     };
   });
 }

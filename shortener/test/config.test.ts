@@ -87,11 +87,12 @@ describe("shortener configuration", () => {
       REDIRECT_STATUS: "303",
       NODE_ENV: "production",
     });
+    // The variables every service reads come first (readServiceBasics), then the shortener's own.
     expect(problems).toEqual([
-      "ELYSIA_SECRET_KEY is required when NODE_ENV=production",
       'PORT must be a whole number from 0 to 65535 (got "eighty")',
-      "DATABASE_URL must be postgres://user:pass@host:port/db or sqlite:///path/file.db",
       "REDIS_URL must end with a database number (redis://host:port/N)",
+      "ELYSIA_SECRET_KEY is required when NODE_ENV=production",
+      "DATABASE_URL must be postgres://user:pass@host:port/db or sqlite:///path/file.db",
       "PUBLIC_BASE_URL must use http or https, not ftp",
       'REDIRECT_STATUS must be one of 301, 302, 307, 308 (got "303")',
     ]);

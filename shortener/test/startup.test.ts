@@ -14,9 +14,9 @@ describe("starting the shortener", () => {
     const [exitCode, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
     expect(exitCode).toBe(1);
     expect(stderr.trim().split("\n")).toEqual([
-      "shortener: ELYSIA_SECRET_KEY is required when NODE_ENV=production",
       'shortener: PORT must be a whole number from 0 to 65535 (got "-1")',
       "shortener: REDIS_URL must use redis or rediss, not http",
+      "shortener: ELYSIA_SECRET_KEY is required when NODE_ENV=production",
     ]);
   });
 

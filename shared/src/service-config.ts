@@ -1,0 +1,40 @@
+import { parseRedisUrl, type EnvReader } from "./config.ts";
+import type { LogFormat, LogLevel } from "./logger.ts";
+import { parseMetricsPort } from "./metrics/metrics-registry.ts";
+
+/** What every service is configured with alike. */
+export interface ServiceBasics {
+  port: number;
+  hostname: string;
+  /** NODE_ENV=production: JSON logs by default (and, on the shortener, Secure cookies and a required key). */
+  production: boolean;
+  /** Absent: the service keeps its state in the process (single instance). */
+  redis: { url: string; db: number } | undefined;
+  redisKeyPrefix: string;
+  /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
+  metricsPort: number | undefined;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+  accessLog: boolean;
+}
+
+/**
+ * The variables every service reads alike, read in one place: PORT, HOST,
+ * NODE_ENV, REDIS_URL, REDIS_KEY_PREFIX, METRICS_PORT, LOG_LEVEL,
+ * LOG_FORMAT and ACCESS_LOG. Each service's config.ts calls it with its own
+ * port and key prefix, and reads its own variables beside.
+ */
+export function readServiceBasics(vars: EnvReader, defaults: { port: number; redisKeyPrefix: string }): ServiceBasics {
+  const production = vars.string("NODE_ENV", "development") === "production";
+  return {
+    port: vars.integer("PORT", defaults.port, { min: 0, max: 65535 }),
+    hostname: vars.string("HOST", "0.0.0.0"),
+    production,
+    redis: vars.parsed("REDIS_URL", parseRedisUrl),
+    redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", defaults.redisKeyPrefix),
+    metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
+    logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
+    logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
+    accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",
+  };
+}
