@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, parseRedisUrl, parseUrl, readConfig, readServiceBasics } from "../src/index.ts";
+import { ConfigError, parseRedisUrl, parseUrl, readConfig, readServiceBasics, type Env } from "../src/index.ts";
 import { configProblems } from "../src/testing/index.ts";
 
 describe("EnvReader (through readConfig)", () => {
@@ -64,7 +64,7 @@ describe("EnvReader (through readConfig)", () => {
 });
 
 describe("readServiceBasics", () => {
-  const read = (env: Record<string, string>) => readConfig(env, (vars) => readServiceBasics(vars, { port: 3005, redisKeyPrefix: "svc:" }));
+  const read = (env: Env) => readConfig(env, (vars) => readServiceBasics(vars, { port: 3005, redisKeyPrefix: "svc:" }));
 
   test("every service's defaults: its port, all addresses, pretty logs with access lines, no Redis, no metrics", () => {
     expect(read({})).toEqual({
