@@ -3,8 +3,8 @@ import {
   createLogger,
   createRedisClient,
   keepServingOnUnexpectedErrors,
-  onShutdownSignal,
   readConfigOrExit,
+  ServiceLifecycle,
   startServiceMetrics,
 } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
@@ -39,7 +39,7 @@ const redirectBatches = config.internalSecret
   ? new RedirectBatcher({ pool: upstreams.shortener, secret: config.internalSecret, timeoutMs: config.upstreamTimeoutMs, log, observer })
   : undefined;
 
-let accepting = true;
+const lifecycle = new ServiceLifecycle(log, metrics);
 const app = createApp({
   upstreams,
   buckets,
@@ -49,36 +49,30 @@ const app = createApp({
   log,
   accessLog: config.accessLog,
   clock,
-  accepting: () => accepting,
+  accepting: lifecycle.accepting,
   web,
   redirectBatches,
   metrics: metrics.registry,
   observer,
-}).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
-
-log.info("listening", {
-  url: `http://${config.hostname}:${app.server?.port}`,
-  shortener: upstreams.shortener.replicas(),
-  geocoder: upstreams.geocoder.replicas(),
-  rate_limits: redis ? "redis" : "memory",
-  redirects: redirectBatches ? "batched" : "proxied one by one (INTERNAL_SECRET not set)",
 });
 
-onShutdownSignal(log, [
-  {
-    name: "stop taking requests",
-    run: async () => {
-      accepting = false;
-      await app.server?.stop();
-      metrics.stop();
-    },
+lifecycle.serve(app, {
+  port: config.port,
+  hostname: config.hostname,
+  listening: {
+    shortener: upstreams.shortener.replicas(),
+    geocoder: upstreams.geocoder.replicas(),
+    rate_limits: redis ? "redis" : "memory",
+    redirects: redirectBatches ? "batched" : "proxied one by one (INTERNAL_SECRET not set)",
   },
-  {
-    name: "close upstreams and Redis",
-    run: () => {
-      upstreams.shortener.stop();
-      upstreams.geocoder.stop();
-      redis?.disconnect();
+  afterStop: [
+    {
+      name: "close upstreams and Redis",
+      run: () => {
+        upstreams.shortener.stop();
+        upstreams.geocoder.stop();
+        redis?.disconnect();
+      },
     },
-  },
-]);
+  ],
+});

@@ -1,4 +1,4 @@
-import { createLogger, createRedisClient, keepServingOnUnexpectedErrors, onShutdownSignal, readConfigOrExit, startServiceMetrics } from "@linkgeo/shared";
+import { createLogger, createRedisClient, keepServingOnUnexpectedErrors, readConfigOrExit, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
 import ky from "ky";
 import { createApp } from "./app.ts";
 import { geocoderMetrics } from "./geocoding/geocoder-metrics.ts";
@@ -52,7 +52,7 @@ const providers = buildProviders(config, {
 const registry = new ProviderRegistry(providers, config.defaultOrder);
 if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=false): /reverse-geocode will answer 503 no_providers");
 
-let accepting = true;
+const lifecycle = new ServiceLifecycle(log, metrics);
 const app = createApp({
   registry,
   cache,
@@ -64,32 +64,22 @@ const app = createApp({
     required: { l2: () => l2.ping() },
     optional: redis ? { l1: () => l1.ping() } : {},
   },
-  accepting: () => accepting,
+  accepting: lifecycle.accepting,
   metrics: metrics.registry,
   observer,
-}).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
-
-log.info("listening", {
-  url: `http://${config.hostname}:${app.server?.port}`,
-  providers: registry.defaultChain().map((p) => p.name),
-  l1: redis ? "redis" : "memory",
-  l2: config.cachePath,
 });
 
-onShutdownSignal(log, [
-  {
-    name: "stop taking requests",
-    run: async () => {
-      accepting = false;
-      await app.server?.stop();
-      metrics.stop();
+lifecycle.serve(app, {
+  port: config.port,
+  hostname: config.hostname,
+  listening: { providers: registry.defaultChain().map((p) => p.name), l1: redis ? "redis" : "memory", l2: config.cachePath },
+  afterStop: [
+    {
+      name: "close the cache",
+      run: async () => {
+        redis?.disconnect();
+        l2Database.close();
+      },
     },
-  },
-  {
-    name: "close the cache",
-    run: async () => {
-      redis?.disconnect();
-      l2Database.close();
-    },
-  },
-]);
+  ],
+});

@@ -23,4 +23,5 @@ export * from "./request-context.ts";
 export * from "./request-target.ts";
 export * from "./service-app.ts";
 export * from "./service-config.ts";
+export * from "./service-lifecycle.ts";
 export * from "./throttled-warning.ts";

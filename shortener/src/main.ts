@@ -3,8 +3,8 @@ import {
   createRedisClient,
   describeError,
   keepServingOnUnexpectedErrors,
-  onShutdownSignal,
   readConfigOrExit,
+  ServiceLifecycle,
   startServiceMetrics,
 } from "@linkgeo/shared";
 import { networkInterfaces } from "node:os";
@@ -49,7 +49,7 @@ const visits = new VisitCounter(database.links, clock, {
   describe: visitClassifier && describeVisitorWith(visitClassifier, config.trustedProxies),
   observer,
 });
-let accepting = true;
+const lifecycle = new ServiceLifecycle(log, metrics);
 
 const app = createApp({
   links: database.links,
@@ -74,34 +74,29 @@ const app = createApp({
   accessLog: config.accessLog,
   readiness: { required: { database: () => database.ping() }, optional: redis ? { cache: () => cache.ping() } : {} },
   trustedProxies: config.trustedProxies,
-  accepting: () => accepting,
+  accepting: lifecycle.accepting,
   metrics: metrics.registry,
   observer,
-}).listen({ port: config.port, hostname: config.hostname, maxRequestBodySize: 1024 * 1024 });
+});
 
 const retention = startVisitRetention({ store: database.visits, hourlyDays: config.analyticsHourlyDays, clock, log });
 
-log.info("listening", { url: `http://${config.hostname}:${app.server?.port}`, cache: redis ? "redis" : "memory" });
-
-onShutdownSignal(log, [
-  {
-    name: "stop taking requests",
-    run: async () => {
-      accepting = false;
-      await app.server?.stop();
-      metrics.stop();
+lifecycle.serve(app, {
+  port: config.port,
+  hostname: config.hostname,
+  listening: { cache: redis ? "redis" : "memory" },
+  afterStop: [
+    { name: "write pending visits", run: () => visits.drain() },
+    { name: "stop folding visit hours", run: () => retention.stop() },
+    {
+      name: "close the cache",
+      run: async () => {
+        redis?.disconnect();
+      },
     },
-  },
-  { name: "write pending visits", run: () => visits.drain() },
-  { name: "stop folding visit hours", run: () => retention.stop() },
-  {
-    name: "close the cache",
-    run: async () => {
-      redis?.disconnect();
-    },
-  },
-  { name: "close the database", run: () => database.close() },
-]);
+    { name: "close the database", run: () => database.close() },
+  ],
+});
 
 function classifierWithCountries(): VisitClassifier {
   try {
