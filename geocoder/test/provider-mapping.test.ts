@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { cleanField, completeAddress, firstField, formatAddress, readField, type AddressParts } from "../src/addresses/address-fields.ts";
+import { cleanField, completeAddress, formatAddress, type AddressParts } from "../src/addresses/address-fields.ts";
+import { firstField, readField } from "../src/providers/provider-record.ts";
 import type { Address } from "../src/addresses/address.ts";
 import { englishCountryName, resolveCountry, toAlpha2CountryCode } from "../src/addresses/country.ts";
 import { buildGeoapifyRequest, geoapifyReverseUrl, mapGeoapifyPayload } from "../src/providers/geoapify.ts";

@@ -1,5 +1,6 @@
 import type { Address } from "../addresses/address.ts";
-import { completeAddress, firstField, isProviderRecord, readField } from "../addresses/address-fields.ts";
+import { completeAddress } from "../addresses/address-fields.ts";
+import { firstField, isProviderRecord, readField } from "./provider-record.ts";
 import { resolveCountry } from "../addresses/country.ts";
 import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
