@@ -1,3 +1,4 @@
+import { parseArgs } from "node:util";
 import { readConfig, type Env } from "@linkgeo/shared";
 import { readDatabaseTarget } from "../config.ts";
 import { defaultSqlitePath, type DatabaseTarget } from "../storage/database-target.ts";
@@ -33,36 +34,35 @@ export interface SuperuserFlags {
   help: boolean;
 }
 
-const valueFlags = { "--username": "username", "--password": "password" } as const;
-const switchFlags = { "--password-stdin": "passwordStdin", "--no-input": "noInput", "--help": "help", "-h": "help" } as const;
+const options = {
+  username: { type: "string" },
+  password: { type: "string" },
+  "password-stdin": { type: "boolean" },
+  "no-input": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
-/** `--name value` and `--name=value`; anything unknown is an error, not ignored. */
+/**
+ * `--name value` and `--name=value`, by node:util's parseArgs: anything
+ * unknown, a positional argument, or a value that looks like a flag
+ * (`--username --no-input`; write `--password=-x` for a password starting
+ * with a dash) is an error, not ignored.
+ */
 export function parseSuperuserArgs(argv: readonly string[]): SuperuserFlags {
-  const flags: SuperuserFlags = { passwordStdin: false, noInput: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const equals = arg.indexOf("=");
-    const name = arg.startsWith("--") && equals > 0 ? arg.slice(0, equals) : arg;
-    if (name in valueFlags) {
-      let value: string | undefined;
-      if (name !== arg) value = arg.slice(equals + 1);
-      else {
-        value = argv[i + 1];
-        // `--username --no-input` most likely forgot the value; `--password=--x` still works.
-        if (value === undefined || value.startsWith("--")) throw new SuperuserError(`${name} needs a value`);
-        i++;
-      }
-      flags[valueFlags[name as keyof typeof valueFlags]] = value;
-    } else if (arg in switchFlags) {
-      flags[switchFlags[arg as keyof typeof switchFlags]] = true;
-    } else if (arg.startsWith("-")) {
-      throw new SuperuserError(`unknown option ${name} (see --help)`);
-    } else {
-      throw new SuperuserError(`unexpected argument "${arg}" (see --help)`);
-    }
+  let values: ReturnType<typeof parseArgs<{ options: typeof options }>>["values"];
+  try {
+    ({ values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new SuperuserError(`${(error as Error).message.replace(/\s*\n\s*/g, " ")} (see --help)`);
   }
-  if (flags.password !== undefined && flags.passwordStdin) throw new SuperuserError("use --password or --password-stdin, not both");
-  return flags;
+  if (values.password !== undefined && values["password-stdin"]) throw new SuperuserError("use --password or --password-stdin, not both");
+  return {
+    ...(values.username !== undefined && { username: values.username }),
+    ...(values.password !== undefined && { password: values.password }),
+    passwordStdin: values["password-stdin"] === true,
+    noInput: values["no-input"] === true,
+    help: values.help === true,
+  };
 }
 
 export interface SuperuserEnv {
