@@ -117,7 +117,7 @@ export function createApp(deps: GatewayDeps) {
         "*",
         async ({ request, server }) => {
           const target = route(request);
-          if (!target) throw new RouteNotFound();
+          if (!target) throw RouteNotFound.here();
           // Read (at most 64 KiB) before any upstream sees the request.
           const body = await readBodyLimited(request, maxBodyBytes);
           if (target.limit === "login" && deps.rateLimits.loginPerUser) await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);

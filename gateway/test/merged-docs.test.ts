@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { errorRenderer, silentLogger } from "@linkgeo/shared";
+import { errorCodes, errorRenderer, silentLogger } from "@linkgeo/shared";
 import { readJson } from "@linkgeo/shared/testing";
 import { Elysia } from "elysia";
 import { gatewayOwnSpec } from "../src/docs/gateway-own-spec.ts";
@@ -59,6 +59,8 @@ describe("GET /docs/json", () => {
       csrfToken: expect.objectContaining({ type: "apiKey", in: "header", name: "X-CSRF-Token" }),
     });
     expect(Object.keys(spec.components.schemas)).toContain("Error");
+    // The error codes are a closed list: every one the services answer with, and no other.
+    expect(spec.components.schemas.Error.properties.error.properties.code.enum).toEqual([...errorCodes]);
     expect(unresolvedRefs(spec)).toEqual([]);
     expect(mergeOf(spec)).toEqual({
       sources: [

@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { errorRenderer, HttpError, silentLogger, type Logger } from "@linkgeo/shared";
+import { errorRenderer, silentLogger, type Logger } from "@linkgeo/shared";
 import { readJson } from "@linkgeo/shared/testing";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import { readGatewayConfig } from "../src/config.ts";
 import type { RateRule } from "../src/rate-limit/token-bucket.ts";
 import { clientAddress, clientOfRequest, parseIpRangeList } from "@linkgeo/shared";
+import { UpstreamUnavailable } from "../src/proxy/upstream-errors.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { rateLimit, type RateClass, type RateLimitOptions } from "../src/rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "../src/rate-limit/token-bucket.ts";
@@ -49,7 +50,7 @@ function testApp(options: Partial<RateLimitOptions> = {}) {
     // What a proxy returns: a Response with the upstream's own headers.
     .get("/proxied", () => (lastBuilt = new Response("from upstream", { status: 201, headers: { "x-upstream": "yes" } })))
     .get("/failing", () => {
-      throw new HttpError(502, "upstream_unavailable", "the upstream is unavailable");
+      throw UpstreamUnavailable.noReplicas("shortener");
     })
     .post("/shorten", () => ({ created: true }))
     .get("/r/:code", () => new Response(null, { status: 302, headers: { location: "https://example.com/" } }))
@@ -104,7 +105,7 @@ describe("rate limit plugin", () => {
     const { app } = testApp();
     const failing = await app.handle(request("/failing"));
     expect(failing.status).toBe(502);
-    expect(await readJson(failing)).toEqual({ error: { code: "upstream_unavailable", message: "the upstream is unavailable" } });
+    expect(await readJson(failing)).toEqual({ error: { code: "upstream_unavailable", message: "the shortener service is unavailable, try again shortly" } });
     expect(rateLimitHeaders(failing)).toEqual({ "ratelimit-limit": "2", "ratelimit-remaining": "1", "ratelimit-reset": "10", "ratelimit-policy": "2;w=20" });
 
     // Unknown paths are API calls: probing them spends the same budget.

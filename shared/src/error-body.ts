@@ -1,11 +1,12 @@
 import { t, type Static } from "elysia";
+import { type ErrorCode, errorCodes } from "./error-codes.ts";
 
 /** The API's error shape (README: "API"), used by every non-2xx JSON response. */
 export const ErrorBody = t.Object(
   {
     error: t.Object(
       {
-        code: t.String({ examples: ["invalid_url"] }),
+        code: t.UnionEnum(errorCodes, { default: undefined, description: "stable: a client may switch on it", examples: ["invalid_url"] }),
         message: t.String({ examples: ["long_url must be an http or https URL"] }),
       },
       { additionalProperties: true },
@@ -15,6 +16,6 @@ export const ErrorBody = t.Object(
 );
 export type ErrorBody = Static<typeof ErrorBody>;
 
-export function errorBody(code: string, message: string, details: Record<string, unknown> = {}): ErrorBody {
+export function errorBody(code: ErrorCode, message: string, details: Record<string, unknown> = {}): ErrorBody {
   return { error: { code, message, ...details } };
 }

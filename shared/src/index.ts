@@ -2,6 +2,7 @@ export * from "./config.ts";
 export * from "./deadline.ts";
 export * from "./docs/index.ts";
 export * from "./error-body.ts";
+export * from "./error-codes.ts";
 export * from "./error-renderer.ts";
 export * from "./graceful-shutdown.ts";
 export * from "./health.ts";

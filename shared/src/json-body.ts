@@ -19,16 +19,16 @@ export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global"
   const text = bytes ? new TextDecoder().decode(bytes) : "";
   const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (text === "" && mediaType === undefined) return undefined;
-  if (mediaType !== "application/json" && !mediaType?.endsWith("+json")) throw new UnsupportedMediaType();
+  if (mediaType !== "application/json" && !mediaType?.endsWith("+json")) throw UnsupportedMediaType.notJson();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new InvalidRequest("request body is not valid JSON");
+    throw InvalidRequest.because("request body is not valid JSON");
   }
   // Every request body of the API is an object; Elysia would coerce anything else into {}.
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new InvalidRequest("request body must be a JSON object");
+    throw InvalidRequest.because("request body must be a JSON object");
   }
   return parsed;
 });

@@ -81,7 +81,7 @@ export async function readStreamLimited(body: ReadableStream<Uint8Array> | null,
  */
 export async function readBodyLimited(request: Request, maxBytes: number): Promise<ArrayBuffer | null> {
   const read = await readStreamLimited(request.body, { maxBytes, declaredLength: request.headers.get("content-length") });
-  if (read.tooLarge) throw new PayloadTooLarge(maxBytes);
+  if (read.tooLarge) throw PayloadTooLarge.over(maxBytes);
   return read.bytes?.buffer ?? null;
 }
 

@@ -73,14 +73,14 @@ export function parseBatchItems(text: string): RedirectBatchItem[] {
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new InvalidRequest("request body is not valid JSON");
+    throw InvalidRequest.because("request body is not valid JSON");
   }
   const items = isRecord(parsed) ? parsed.items : undefined;
   if (!Array.isArray(items) || items.length === 0 || items.length > maxBatchItems) {
-    throw new InvalidRequest(`items must be an array of 1 to ${maxBatchItems} redirects`);
+    throw InvalidRequest.because(`items must be an array of 1 to ${maxBatchItems} redirects`);
   }
   return items.map((item, index) => {
-    if (!isBatchItem(item)) throw new InvalidRequest(`items.${index} is not a redirect item`);
+    if (!isBatchItem(item)) throw InvalidRequest.because(`items.${index} is not a redirect item`);
     return item;
   });
 }

@@ -43,8 +43,8 @@ export function pathOf(request: Request): string {
  */
 export function requestTarget() {
   return new Elysia({ name: "request-target" }).onRequest(({ request }) => {
-    if (!allowed.has(request.method)) throw new MethodNotAllowed(allowedMethods);
-    if (!requestUrl(request)) throw new InvalidRequest("the request needs a path and a valid Host header");
+    if (!allowed.has(request.method)) throw MethodNotAllowed.allowing(allowedMethods);
+    if (!requestUrl(request)) throw InvalidRequest.because("the request needs a path and a valid Host header");
   });
 }
 

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
-import { errorRenderer, InvalidRequest, jsonBody, silentLogger } from "../src/index.ts";
+import { errorRenderer, InvalidRequest, jsonBody, ServiceUnavailable, silentLogger } from "../src/index.ts";
 import { readJson } from "../src/testing/index.ts";
 
 /** An app with a body, a query and a path schema, behind the one error renderer. */
 function app(log = silentLogger) {
   return new Elysia()
-    .use(errorRenderer({ log, translate: (error) => (error instanceof RangeError ? new InvalidRequest("translated") : undefined) }))
+    .use(errorRenderer({ log, translate: (error) => (error instanceof RangeError ? InvalidRequest.because("translated") : undefined) }))
     .use(jsonBody)
     .post("/things", () => "ok", { body: t.Object({ name: t.String({ minLength: 1 }), size: t.Integer({ minimum: 1 }) }) })
     .get("/pages", () => "ok", { query: t.Object({ page: t.Integer({ minimum: 1 }) }) })
@@ -60,5 +60,19 @@ describe("the error renderer's messages", () => {
     expect(logged).toHaveLength(1);
     expect(JSON.stringify(logged)).toContain("req-42");
     expect(await errorOf(await app().handle(new Request("http://localhost/range")))).toEqual({ status: 400, code: "invalid_request", message: "translated" });
+  });
+
+  test("a dependency's failure keeps its cause for the log, and the body says nothing of it", async () => {
+    const driverError = Object.assign(new Error("could not write block 42 of relation base/16384/2619"), { code: "53100" });
+    const unavailable = ServiceUnavailable.dependency("the database", driverError);
+    expect(unavailable.cause).toBe(driverError);
+    const response = await new Elysia()
+      .use(errorRenderer({ log: silentLogger }))
+      .get("/write", () => {
+        throw unavailable;
+      })
+      .handle(new Request("http://localhost/write"));
+    expect(await errorOf(response)).toEqual({ status: 503, code: "service_unavailable", message: "the database is unavailable, try again shortly" });
+    expect(response.headers.get("retry-after")).toBe("1");
   });
 });

@@ -36,7 +36,7 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
   const { pool } = options;
   const target = requestUrl(request);
   // The app's requestTarget() has refused these already; a direct caller gets the same answer.
-  if (!target) throw new InvalidRequest("the request needs a path and a valid Host header");
+  if (!target) throw InvalidRequest.because("the request needs a path and a valid Host header");
   const method = request.method.toUpperCase();
   const headers = forwardedRequestHeaders(request, { ...options, url: target });
   const body = method === "GET" || method === "HEAD" ? null : options.body;
@@ -101,7 +101,7 @@ export function upstreamUrl(replica: string, target: URL): URL {
   const origin = url.origin;
   url.pathname = target.pathname;
   url.search = target.search;
-  if (url.origin !== origin) throw new InvalidRequest("the request target is not a path");
+  if (url.origin !== origin) throw InvalidRequest.because("the request target is not a path");
   return url;
 }
 

@@ -10,8 +10,7 @@ export class RateLimited extends HttpError {
     headers: Record<string, string>,
   ) {
     super(429, "rate_limited", `too many requests, retry in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? "" : "s"}`, {
-      ...headers,
-      "retry-after": String(retryAfterSeconds),
+      headers: { ...headers, "retry-after": String(retryAfterSeconds) },
     });
   }
 

@@ -11,7 +11,7 @@ export function parseReverseQuery(raw: { latitude?: string; longitude?: string; 
   const latitude = coordinate("latitude", raw.latitude, 90);
   const longitude = coordinate("longitude", raw.longitude, 180);
   if (raw.language !== undefined && !languageTag.test(raw.language)) {
-    throw new InvalidRequest("language must be a language tag such as en, de or pt-BR");
+    throw InvalidRequest.because("language must be a language tag such as en, de or pt-BR");
   }
   return raw.language === undefined ? { latitude, longitude } : { latitude, longitude, language: raw.language };
 }

@@ -62,7 +62,7 @@ export function docsRoutes(options: DocsRoutesOptions) {
       "/docs/assets/:file",
       async ({ params, query, request }) => {
         const asset = await assets.get(params.file);
-        if (!asset) throw new RouteNotFound();
+        if (!asset) throw RouteNotFound.here();
         const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
         const headers: Record<string, string> = {
           "content-type": asset.contentType,

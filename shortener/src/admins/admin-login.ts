@@ -15,7 +15,7 @@ export class AdminLogin {
   async check(username: string, password: string): Promise<string> {
     const admin = await this.admins.find(username);
     const valid = await Bun.password.verify(password, admin?.passwordHash ?? (await decoy()));
-    if (!admin || !valid) throw new Unauthorized("invalid username or password");
+    if (!admin || !valid) throw Unauthorized.because("invalid username or password");
     return admin.username;
   }
 }

@@ -36,7 +36,7 @@ export class AdminSessions {
     const id = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
     const expiresAt = new Date(now.getTime() + this.lifetimeMs);
     // The admin may have been removed since the password was checked.
-    if (!(await this.store.insert({ idHash: hashOf(id), username, createdAt: now, expiresAt }))) throw new Unauthorized("invalid username or password");
+    if (!(await this.store.insert({ idHash: hashOf(id), username, createdAt: now, expiresAt }))) throw Unauthorized.because("invalid username or password");
     return { id, username, csrfToken: csrfTokenFor(this.secret, id), expiresAt };
   }
 

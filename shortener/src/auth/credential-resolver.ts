@@ -35,7 +35,7 @@ export class CredentialResolver {
     const authorization = request.headers.get("authorization");
     if (authorization !== null) return this.fromAuthorization(authorization);
     if (sessionIdFrom(request.headers.get("cookie")) === undefined) {
-      throw new Unauthorized("send Authorization: Bearer <manage_token or admin token>, or sign in as an admin");
+      throw Unauthorized.because("send Authorization: Bearer <manage_token or admin token>, or sign in as an admin");
     }
     const session = await this.session(request, server);
     return { kind: "admin", username: session.username };
@@ -45,7 +45,7 @@ export class CredentialResolver {
   async session(request: Request, server: Server | null): Promise<ActiveSession> {
     const id = sessionIdFrom(request.headers.get("cookie"));
     const session = id === undefined ? null : await this.deps.sessions.find(id);
-    if (!session) throw new Unauthorized("the admin session is missing, invalid or expired: sign in again");
+    if (!session) throw Unauthorized.because("the admin session is missing, invalid or expired: sign in again");
     if (!safeMethods.has(request.method)) this.checkChange(request, server, session);
     return session;
   }
@@ -53,24 +53,24 @@ export class CredentialResolver {
   /** Refuses a cookie-authenticated change that another site could have made the browser send. */
   checkSameSite(request: Request, server: Server | null): void {
     if (isForeignOrigin(request.headers.get("origin"), this.deps.ownHostsOf(request, server))) {
-      throw new Forbidden("the request comes from another site (Origin): refused");
+      throw Forbidden.because("the request comes from another site (Origin): refused");
     }
   }
 
   private checkChange(request: Request, server: Server | null, session: ActiveSession): void {
     this.checkSameSite(request, server);
     if (!this.deps.sessions.csrfTokenMatches(session, request.headers.get("x-csrf-token"))) {
-      throw new Forbidden("the X-CSRF-Token header is missing or wrong: send the csrf_token of the admin session");
+      throw Forbidden.because("the X-CSRF-Token header is missing or wrong: send the csrf_token of the admin session");
     }
   }
 
   private fromAuthorization(authorization: string): Credential {
     const match = authorization.match(/^Bearer\s+(\S+)\s*$/i);
-    if (!match?.[1]) throw new Unauthorized("send Authorization: Bearer <manage_token or admin token>");
+    if (!match?.[1]) throw Unauthorized.because("send Authorization: Bearer <manage_token or admin token>");
     const token = match[1];
     if (!AdminTokens.looksLikeAdminToken(token)) return { kind: "manage-token", token };
     const username = this.deps.adminTokens.verify(token);
-    if (!username) throw new Unauthorized("admin token is invalid or expired");
+    if (!username) throw Unauthorized.because("admin token is invalid or expired");
     return { kind: "admin", username };
   }
 }

@@ -1,25 +1,45 @@
 import { HttpError } from "@linkgeo/shared";
 
+/** 404 `not_found`: no link has this code (or it was deleted). */
 export class LinkNotFound extends HttpError {
+  private constructor(code: string) {
+    super(404, "not_found", `no short URL "${code}"`);
+  }
+
   static for(code: string): LinkNotFound {
-    return new LinkNotFound(404, "not_found", `no short URL "${code}"`);
+    return new LinkNotFound(code);
   }
 }
 
+/** 409 `conflict`: the alias asked for is another link's code. */
 export class AliasTaken extends HttpError {
+  private constructor(alias: string) {
+    super(409, "conflict", `short_url "${alias}" is already taken`);
+  }
+
   static for(alias: string): AliasTaken {
-    return new AliasTaken(409, "conflict", `short_url "${alias}" is already taken`);
+    return new AliasTaken(alias);
   }
 }
 
+/** 400 `invalid_request`: the alias is out of shape or a reserved word. */
 export class InvalidAlias extends HttpError {
+  private constructor(reason: string) {
+    super(400, "invalid_request", reason);
+  }
+
   static because(reason: string): InvalidAlias {
-    return new InvalidAlias(400, "invalid_request", reason);
+    return new InvalidAlias(reason);
   }
 }
 
+/** 400 `invalid_url`: the long URL is not one a link may point to. */
 export class InvalidUrl extends HttpError {
+  private constructor(reason: string) {
+    super(400, "invalid_url", reason);
+  }
+
   static because(reason: string): InvalidUrl {
-    return new InvalidUrl(400, "invalid_url", reason);
+    return new InvalidUrl(reason);
   }
 }

@@ -8,6 +8,6 @@ export type LinkOrder = (typeof linkOrders)[number];
 export function parseLinkOrder(raw: string | undefined): LinkOrder {
   if (raw === undefined) return "newest";
   const order = linkOrders.find((known) => known === raw);
-  if (!order) throw new InvalidRequest(`sort must be ${linkOrders.slice(0, -1).join(", ")} or ${linkOrders.at(-1)}`);
+  if (!order) throw InvalidRequest.because(`sort must be ${linkOrders.slice(0, -1).join(", ")} or ${linkOrders.at(-1)}`);
   return order;
 }

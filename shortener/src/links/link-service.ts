@@ -84,7 +84,7 @@ export class LinkService {
   /** The one link this manage token manages; 401 when no link has it (a mistyped token, or its link was deleted). */
   async managedBy(token: string): Promise<Link> {
     const link = await this.deps.links.findByManageTokenHash(hashManageToken(token));
-    if (!link) throw new Unauthorized("no short URL has this manage token");
+    if (!link) throw Unauthorized.because("no short URL has this manage token");
     return link;
   }
 
@@ -138,7 +138,7 @@ export class LinkService {
     const link = await this.get(code);
     if (credential.kind === "admin") return link;
     if (!manageTokenMatches(credential.token, link.manageTokenHash)) {
-      throw new Forbidden(`this token may not manage short URL "${link.code}"`);
+      throw Forbidden.because(`this token may not manage short URL "${link.code}"`);
     }
     return link;
   }

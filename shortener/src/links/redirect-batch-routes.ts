@@ -61,7 +61,7 @@ export function redirectBatchRoutes(deps: RedirectBatchRoutesDeps) {
   };
 
   const refuseOutsiders = (request: Request) => {
-    if (!secretsMatch(request.headers.get(internalSecretHeader), deps.secret)) throw new Unauthorized("this route is for the gateway");
+    if (!secretsMatch(request.headers.get(internalSecretHeader), deps.secret)) throw Unauthorized.because("this route is for the gateway");
   };
 
   return new Elysia().post(
@@ -69,7 +69,7 @@ export function redirectBatchRoutes(deps: RedirectBatchRoutesDeps) {
     async ({ request, server, body }) => {
       refuseOutsiders(request);
       // A body of another type was read (or refused) by the services' JSON parser instead.
-      if (!isRedirectBatch(request) || typeof body !== "string") throw new UnsupportedMediaType();
+      if (!isRedirectBatch(request) || typeof body !== "string") throw UnsupportedMediaType.notJson();
       const items = parseBatchItems(body);
       const peer = deps.peerOf(request, server);
       const startedAt = performance.now();

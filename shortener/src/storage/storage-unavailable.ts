@@ -35,7 +35,7 @@ export function storageUnavailable(error: unknown): ServiceUnavailable | undefin
   // Drizzle wraps driver errors; walk the cause chain.
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && (unavailableCodes.has(code) || sqliteUnavailable.test(code))) return new ServiceUnavailable("the database");
+    if (typeof code === "string" && (unavailableCodes.has(code) || sqliteUnavailable.test(code))) return ServiceUnavailable.dependency("the database", error);
   }
   return undefined;
 }

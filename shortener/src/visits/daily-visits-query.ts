@@ -13,8 +13,8 @@ export const maxDays = 90;
  */
 export function parseCodeList(raw: string): string[] {
   const codes = raw.split(",");
-  if (codes.length > maxCodesPerRequest) throw new InvalidRequest(`codes may name at most ${maxCodesPerRequest} short URLs`);
-  if (!codes.every(couldBeCode)) throw new InvalidRequest("codes must be a comma-separated list of short URLs (3 to 32 of A-Z, a-z, 0-9, _ and -)");
+  if (codes.length > maxCodesPerRequest) throw InvalidRequest.because(`codes may name at most ${maxCodesPerRequest} short URLs`);
+  if (!codes.every(couldBeCode)) throw InvalidRequest.because("codes must be a comma-separated list of short URLs (3 to 32 of A-Z, a-z, 0-9, _ and -)");
   return [...new Set(codes)];
 }
 
@@ -22,6 +22,6 @@ export function parseCodeList(raw: string): string[] {
 export function parseDays(raw: string | undefined): number {
   if (raw === undefined) return defaultDays;
   const days = /^\d{1,2}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(days >= 1 && days <= maxDays)) throw new InvalidRequest(`days must be a whole number from 1 to ${maxDays}`);
+  if (!(days >= 1 && days <= maxDays)) throw InvalidRequest.because(`days must be a whole number from 1 to ${maxDays}`);
   return days;
 }

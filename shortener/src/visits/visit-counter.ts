@@ -1,7 +1,7 @@
+import { ServiceUnavailable } from "@linkgeo/shared";
 import type { LinkStore } from "../links/link-store.ts";
 import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDatabaseDeadline } from "../storage/database-deadline.ts";
 import { LinkVisits } from "./link-visits.ts";
-import { VisitsBacklogFull } from "./visit-errors.ts";
 import { visitorKey, type DescribeVisitor, type SeenVisitor } from "./seen-visitor.ts";
 
 const unknownVisitor: SeenVisitor = { peer: undefined, forwardedFor: null, userAgent: null, referer: null };
@@ -99,7 +99,7 @@ export class VisitCounter {
    * current long URL, or null when there is no such link.
    */
   visit(code: string, visitor?: SeenVisitor): Promise<string | null> {
-    if (this.waiting >= this.maxWaiting) return Promise.reject(new VisitsBacklogFull());
+    if (this.waiting >= this.maxWaiting) return Promise.reject(ServiceUnavailable.backlogFull("the database"));
     return new Promise((resolve, reject) => {
       let entry = this.pending.get(code);
       if (!entry) {

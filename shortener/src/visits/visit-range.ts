@@ -26,13 +26,13 @@ const isoInstant = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\
  */
 export function parseVisitRange(query: { from?: string; to?: string; granularity?: string }, now: Date): VisitRange {
   const granularity = query.granularity ?? "day";
-  if (granularity !== "hour" && granularity !== "day") throw new InvalidRequest("granularity must be hour or day");
+  if (granularity !== "hour" && granularity !== "day") throw InvalidRequest.because("granularity must be hour or day");
   const to = query.to === undefined ? now : instant("to", query.to);
   const from = query.from === undefined ? new Date(to.getTime() - defaultDays * granularityMs.day) : instant("from", query.from);
-  if (from > to) throw new InvalidRequest("from must not be after to");
+  if (from > to) throw InvalidRequest.because("from must not be after to");
   const buckets = (bucketStart(to, granularity) - bucketStart(from, granularity)) / granularityMs[granularity] + 1;
   if (buckets > maxBuckets[granularity]) {
-    throw new InvalidRequest(
+    throw InvalidRequest.because(
       `a range may hold at most ${maxBuckets[granularity]} ${granularity}s (${granularity === "hour" ? "about a year" : "about ten years"}); ask for fewer, or by day`,
     );
   }
@@ -52,6 +52,7 @@ export function utcDay(instant: Date | number): string {
 
 function instant(name: string, raw: string): Date {
   const value = isoInstant.test(raw) ? Date.parse(raw.length === 10 ? `${raw}T00:00:00Z` : raw) : Number.NaN;
-  if (Number.isNaN(value)) throw new InvalidRequest(`${name} must be an ISO 8601 date or date and time with a zone, e.g. 2026-11-22 or 2026-11-22T07:00:00Z`);
+  if (Number.isNaN(value))
+    throw InvalidRequest.because(`${name} must be an ISO 8601 date or date and time with a zone, e.g. 2026-11-22 or 2026-11-22T07:00:00Z`);
   return new Date(value);
 }

@@ -48,7 +48,7 @@ export function visitRoutes({ links, reports, credentials, clock }: VisitRoutesD
     .get(
       "/admin/visits",
       async ({ query, request, server }) => {
-        if ((await credentials.resolve(request, server)).kind !== "admin") throw new Forbidden("visits across all links need an admin token");
+        if ((await credentials.resolve(request, server)).kind !== "admin") throw Forbidden.because("visits across all links need an admin token");
         return reports.forAllLinks(parseVisitRange(query, clock()));
       },
       {
@@ -65,7 +65,7 @@ export function visitRoutes({ links, reports, credentials, clock }: VisitRoutesD
     .get(
       "/admin/visits/daily",
       async ({ query, request, server }) => {
-        if ((await credentials.resolve(request, server)).kind !== "admin") throw new Forbidden("daily visits of many links need an admin token or session");
+        if ((await credentials.resolve(request, server)).kind !== "admin") throw Forbidden.because("daily visits of many links need an admin token or session");
         return reports.dailyPerLink(parseCodeList(query.codes), parseDays(query.days), clock());
       },
       {
