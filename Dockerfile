@@ -20,6 +20,7 @@ WORKDIR /app
 # lockfile as out of date.
 COPY package.json bun.lock bunfig.toml ./
 COPY shared/package.json shared/
+COPY shared/testing/package.json shared/testing/
 COPY shortener/package.json shortener/
 COPY geocoder/package.json geocoder/
 COPY gateway/package.json gateway/

@@ -51,7 +51,7 @@
  * met, and 1 only on errors (including a count that lost redirects).
  */
 import { join } from "node:path";
-import { createTestDatabase, deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
+import { createTestDatabase, deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import { startBareServer } from "./support/bare.ts";
 import { spawnChild, waitForReady, type Child } from "./support/children.ts";
 import { compareWithBare, non2xx3xxTotal, reportComparison, reportCpu, type Comparison, type Target } from "./support/compare.ts";

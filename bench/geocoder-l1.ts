@@ -27,8 +27,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
-import { reply, startFakeProvider, type FakeProvider } from "../geocoder/test/support/fake-provider.ts";
+import { deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
+import { reply, startFakeProvider, type FakeProvider } from "@linkgeo/testing";
 import { startBareServer } from "./support/bare.ts";
 import { spawnChild, waitForReady } from "./support/children.ts";
 import { compareWithBare, non2xx3xxTotal, reportComparison, type Target } from "./support/compare.ts";

@@ -24,7 +24,7 @@
  * This is a report, not a test: it exits 0 whether or not the ratio reaches
  * the target, and 1 only on errors (including a count that lost redirects).
  */
-import { createTestDatabase, deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
+import { createTestDatabase, deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import { startBareServer } from "./support/bare.ts";
 import { compareWithBare, non2xx3xxTotal, reportComparison, reportCpu, type Target } from "./support/compare.ts";
 import { BenchError, isInterrupted, onCleanup, runBench } from "./support/lifecycle.ts";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { configProblems, freePort, waitFor } from "@linkgeo/shared/testing";
+import { configProblems, freePort, waitFor } from "@linkgeo/testing";
 import { readGatewayConfig } from "../gateway/src/config.ts";
 import { readGeocoderConfig } from "../geocoder/src/config.ts";
 import { readShortenerConfig } from "../shortener/src/config.ts";

@@ -1,4 +1,4 @@
-import { freePort } from "@linkgeo/shared/testing";
+import { freePort } from "@linkgeo/testing";
 import { join } from "node:path";
 import { spawnChild, waitForChild, type Child } from "./children.ts";
 import { BenchError } from "./lifecycle.ts";

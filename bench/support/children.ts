@@ -1,4 +1,4 @@
-import { waitFor } from "@linkgeo/shared/testing";
+import { waitFor } from "@linkgeo/testing";
 import { BenchError, checkNotInterrupted, onCleanup } from "./lifecycle.ts";
 
 /** A child whose output is drained (so it never blocks on a full pipe) and kept for error reports. */

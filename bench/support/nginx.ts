@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "@linkgeo/shared/testing";
+import { freePort } from "@linkgeo/testing";
 import { spawnChild, waitForChild, type Child } from "./children.ts";
 import { onCleanup } from "./lifecycle.ts";
 

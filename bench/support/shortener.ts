@@ -6,7 +6,7 @@
  * (the same shortener behind the gateway).
  */
 import { join } from "node:path";
-import { freePort, testRedisUrl, type TestDatabase } from "@linkgeo/shared/testing";
+import { freePort, testRedisUrl, type TestDatabase } from "@linkgeo/testing";
 import { spawnChild, waitForReady, type Child } from "./children.ts";
 import { BenchError } from "./lifecycle.ts";
 import type { Settings } from "./settings.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Env } from "@linkgeo/shared";
-import { configProblems } from "@linkgeo/shared/testing";
+import { configProblems } from "@linkgeo/testing";
 import { readGeocoderConfig } from "../../geocoder/src/config.ts";
 import { readShortenerConfig } from "../../shortener/src/config.ts";
 import { readGatewayConfig } from "../src/config.ts";
@@ -338,6 +338,14 @@ describe("Dockerfile", () => {
       if (name === "geocoder") expect(files).toContain("geocoder/assets/regions.bin.gz");
       expect(isDockerIgnored(`${name}/node_modules`, dockerignore)).toBe(true);
       expect(isDockerIgnored(`${name}/data/local.db`, dockerignore)).toBe(true);
+    });
+
+    test("ships no test code: the test kit's source and every test folder stay out", () => {
+      const kit = filesUnder(join(repositoryRoot, "shared/testing/src"));
+      expect(kit.length).toBeGreaterThan(0);
+      expect(kit.filter((file) => !isDockerIgnored(file, dockerignore))).toEqual([]);
+      expect(isDockerIgnored(`${name}/test/support/any.ts`, dockerignore)).toBe(true);
+      expect(isDockerIgnored("shared/testing/package.json", dockerignore)).toBe(false);
     });
 
     test("runs src/main.ts in the service's folder as the non-root bun user, on its port", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { silentLogger } from "@linkgeo/shared";
-import { readJson, specOperations } from "@linkgeo/shared/testing";
-import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/shared/testing/offline-browser";
+import { readJson, specOperations } from "@linkgeo/testing";
+import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/testing/offline-browser";
 import { createApp } from "../src/app.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { clientOfRequest, parseIpRangeList, silentLogger } from "@linkgeo/shared";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { createApp } from "../src/app.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { answersBody, clientOfRequest, parseBatchItems, parseIpRangeList, silentLogger } from "@linkgeo/shared";
-import { freePort } from "@linkgeo/shared/testing";
+import { freePort } from "@linkgeo/testing";
 import { Registry } from "prom-client";
 import { createApp } from "../src/app.ts";
 import { gatewayMetrics, type GatewayObserver } from "../src/metrics/gateway-metrics.ts";

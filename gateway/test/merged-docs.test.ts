@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { errorCodes, errorRenderer, silentLogger } from "@linkgeo/shared";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { Elysia } from "elysia";
 import { gatewayOwnSpec } from "../src/docs/gateway-own-spec.ts";
 import { mergedDocs } from "../src/docs/merged-docs.ts";

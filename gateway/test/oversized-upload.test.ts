@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { silentLogger } from "@linkgeo/shared";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
 import { startFakeUpstream } from "./support/fake-upstream.ts";
 import { startTestGateway } from "./support/test-gateway.ts";

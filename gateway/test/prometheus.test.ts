@@ -13,8 +13,8 @@ import {
   waitFor,
   type PrometheusProcess,
   type ServiceProcess,
-} from "@linkgeo/shared/testing";
-import { reply, startFakeProvider, type FakeProvider } from "../../geocoder/test/support/fake-provider.ts";
+} from "@linkgeo/testing";
+import { reply, startFakeProvider, type FakeProvider } from "@linkgeo/testing";
 
 /**
  * A real Prometheus scraping the three services, started as processes with

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { gzipSync } from "node:zlib";
 import { createLogger, silentLogger } from "@linkgeo/shared";
-import { freePort, readJson } from "@linkgeo/shared/testing";
+import { freePort, readJson } from "@linkgeo/testing";
 import { proxyRequest, upstreamUrl, type ProxyOptions } from "../src/proxy/proxy-request.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
 import { gate, startFakeUpstream, startRawUpstream } from "./support/fake-upstream.ts";

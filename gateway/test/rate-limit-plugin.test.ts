@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { errorRenderer, silentLogger, type Logger } from "@linkgeo/shared";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import { readGatewayConfig } from "../src/config.ts";

@@ -11,7 +11,7 @@ import {
   type RedirectBatchAnswer,
   type RedirectBatchItem,
 } from "@linkgeo/shared";
-import { freePort, readJson } from "@linkgeo/shared/testing";
+import { freePort, readJson } from "@linkgeo/testing";
 import { RedirectBatcher } from "../src/proxy/redirect-batcher.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
 import { startFakeUpstream, startRawUpstream, type FakeUpstream } from "./support/fake-upstream.ts";

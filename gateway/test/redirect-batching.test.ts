@@ -10,7 +10,7 @@ import {
   uniqueRedisPrefix,
   waitFor,
   type ServiceProcess,
-} from "@linkgeo/shared/testing";
+} from "@linkgeo/testing";
 
 /**
  * The gateway's redirect batches against the real shortener, as processes:

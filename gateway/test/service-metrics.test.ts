@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestDatabase, freePort, startService, testRedisUrl, uniqueRedisPrefix, type ServiceProcess } from "@linkgeo/shared/testing";
+import { createTestDatabase, freePort, startService, testRedisUrl, uniqueRedisPrefix, type ServiceProcess } from "@linkgeo/testing";
 
 /**
  * METRICS_PORT on the three services, as processes: each serves Prometheus'

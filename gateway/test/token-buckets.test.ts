@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createRedisClient, silentLogger, type Logger } from "@linkgeo/shared";
-import { deleteKeysWithPrefix, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/testing";
 import Redis from "ioredis";
 import type { RateRule } from "../src/rate-limit/token-bucket.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";

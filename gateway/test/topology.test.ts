@@ -13,9 +13,9 @@ import {
   testRedisUrl,
   uniqueRedisPrefix,
   waitFor,
-} from "@linkgeo/shared/testing";
+} from "@linkgeo/testing";
 import postgres from "postgres";
-import { reply, startFakeProvider, type FakeProvider } from "../../geocoder/test/support/fake-provider.ts";
+import { reply, startFakeProvider, type FakeProvider } from "@linkgeo/testing";
 import { analyticsBeside, expectAnalyticsInStep } from "../../shortener/test/support/analytics-in-step.ts";
 
 // The compose topology as processes on 127.0.0.1: 3 shorteners on one

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createLogger, silentLogger } from "@linkgeo/shared";
-import { waitFor } from "@linkgeo/shared/testing";
+import { waitFor } from "@linkgeo/testing";
 import { systemResolver, type Resolver } from "../src/upstreams/resolve-replicas.ts";
 import { UpstreamPool, type UpstreamPoolOptions } from "../src/upstreams/upstream-pool.ts";
 

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import Redis from "ioredis";
 import type { CachedAnswer, CacheLevel } from "../src/cache/cached-answer.ts";
 import { MemoryCacheLevel } from "../src/cache/memory-cache-level.ts";

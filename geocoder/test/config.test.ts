@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { configProblems } from "@linkgeo/shared/testing";
+import { configProblems } from "@linkgeo/testing";
 import { readGatewayConfig } from "../../gateway/src/config.ts";
 import { readGeocoderConfig } from "../src/config.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { specOperations } from "@linkgeo/shared/testing";
-import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/shared/testing/offline-browser";
+import { specOperations } from "@linkgeo/testing";
+import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/testing/offline-browser";
 import { startTestGeocoder, type TestGeocoder } from "./support/test-geocoder.ts";
 
 const keys = ["geoapify-secret-key", "here-secret-key"];

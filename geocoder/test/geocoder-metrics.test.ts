@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Registry } from "prom-client";
-import { reply, startFakeProvider } from "./support/fake-provider.ts";
+import { reply, startFakeProvider } from "@linkgeo/testing";
 import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
 

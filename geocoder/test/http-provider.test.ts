@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createLogger } from "@linkgeo/shared";
-import { freePort, rejectionOf, waitFor } from "@linkgeo/shared/testing";
+import { freePort, rejectionOf, waitFor } from "@linkgeo/testing";
 import ky from "ky";
 import type { Address } from "../src/addresses/address.ts";
 import { HttpProvider, redactUrl, type HttpProviderOptions } from "../src/providers/http-provider.ts";
@@ -8,7 +8,7 @@ import { ProviderError, UnexpectedPayload, type ProviderFailure } from "../src/p
 import { ProviderHealth } from "../src/providers/provider-health.ts";
 import type { ReverseQuery } from "../src/providers/reverse-query.ts";
 import { MemoryRateLimiter } from "../src/rate-limit/memory-rate-limiter.ts";
-import { fixtureText, reply, startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
+import { fixtureText, reply, startFakeProvider, type FakeProvider } from "@linkgeo/testing";
 
 const secret = "sk-test-9f8e7d6c5b4a";
 const paris: ReverseQuery = { latitude: 48.8604416, longitude: 2.3503543 };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { loadLocalProvider } from "../src/local/load-local-provider.ts";
 import { SphereIndex } from "../src/local/sphere-index.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";

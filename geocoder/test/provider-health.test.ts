@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { silentLogger, type Logger } from "@linkgeo/shared";
-import { deleteKeysWithPrefix, freePort, rejectionOf, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, freePort, rejectionOf, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/testing";
 import Redis from "ioredis";
 import ky from "ky";
 import type { HealthStore } from "../src/health/health-store.ts";
@@ -10,7 +10,7 @@ import { HttpProvider } from "../src/providers/http-provider.ts";
 import { ProviderError, UnexpectedPayload } from "../src/providers/provider-error.ts";
 import { ProviderHealth, type ProviderHealthOptions } from "../src/providers/provider-health.ts";
 import { MemoryRateLimiter } from "../src/rate-limit/memory-rate-limiter.ts";
-import { reply, startFakeProvider, type FakeProvider } from "./support/fake-provider.ts";
+import { reply, startFakeProvider, type FakeProvider } from "@linkgeo/testing";
 
 const start = Date.parse("2026-11-22T08:00:00.000Z");
 const at = (ms: number) => new Date(start + ms);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { providerFixturesDir } from "@linkgeo/testing";
 import { cleanField, completeAddress, formatAddress, type AddressParts } from "../src/addresses/address-fields.ts";
 import { firstField, readField } from "../src/providers/provider-record.ts";
 import type { Address } from "../src/addresses/address.ts";
@@ -10,7 +11,7 @@ import { buildHereRequest, hereRevgeocodeUrl, mapHerePayload } from "../src/prov
 import { buildNominatimRequest, mapNominatimPayload, nominatimReverseUrl } from "../src/providers/nominatim.ts";
 import { UnexpectedPayload } from "../src/providers/provider-error.ts";
 
-const fixtures = join(import.meta.dir, "fixtures", "providers");
+const fixtures = providerFixturesDir;
 
 async function fixture(file: string): Promise<unknown> {
   return Bun.file(join(fixtures, file)).json();

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { silentLogger, type Logger } from "@linkgeo/shared";
-import { deleteKeysWithPrefix, rejectionOf, startRedisProcess, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, rejectionOf, startRedisProcess, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import Redis from "ioredis";
 import { MemoryRateLimiter } from "../src/rate-limit/memory-rate-limiter.ts";
 import { RateLimitExceeded, type RateLimiter, type RateSlot } from "../src/rate-limit/rate-limiter.ts";

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { deleteKeysWithPrefix, readJson, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, readJson, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/testing";
 import Redis from "ioredis";
-import { reply, startFakeProvider } from "./support/fake-provider.ts";
+import { reply, startFakeProvider } from "@linkgeo/testing";
 import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
 

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { deleteKeysWithPrefix, freePort, readJson, startServicesTogether, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
-import { reply, startFakeProvider } from "./support/fake-provider.ts";
+import { deleteKeysWithPrefix, freePort, readJson, startServicesTogether, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/testing";
+import { reply, startFakeProvider } from "@linkgeo/testing";
 
 const geocoderDir = join(import.meta.dir, "..");
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { silentLogger, type LogFields, type Logger } from "@linkgeo/shared";
-import { startRedisProcess } from "@linkgeo/shared/testing";
+import { startRedisProcess } from "@linkgeo/testing";
 import Redis from "ioredis";
 import type { Address } from "../src/addresses/address.ts";
 import type { CachedAnswer, CacheLevel } from "../src/cache/cached-answer.ts";

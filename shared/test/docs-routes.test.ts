@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { docsRoutes, errorRenderer, silentLogger } from "@linkgeo/shared";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { Elysia } from "elysia";
 
 const spec = {

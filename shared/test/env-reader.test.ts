@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError, parseRedisUrl, parseUrl, readConfig, readServiceBasics, type Env } from "../src/index.ts";
-import { configProblems } from "../src/testing/index.ts";
+import { configProblems } from "@linkgeo/testing";
 
 describe("EnvReader (through readConfig)", () => {
   test("a blank or space-only value is absent, and values are trimmed", () => {

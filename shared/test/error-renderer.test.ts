@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { errorRenderer, InvalidRequest, jsonBody, ServiceUnavailable, silentLogger } from "../src/index.ts";
-import { readJson } from "../src/testing/index.ts";
+import { readJson } from "@linkgeo/testing";
 
 /** An app with a body, a query and a path schema, behind the one error renderer. */
 function app(log = silentLogger) {

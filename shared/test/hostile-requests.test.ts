@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rawRequest, startService, type RawResponse, type ServiceProcess } from "../src/testing/index.ts";
+import { rawRequest, startService, type RawResponse, type ServiceProcess } from "@linkgeo/testing";
 
 /**
  * Garbage on raw sockets at each of the three services, run as real

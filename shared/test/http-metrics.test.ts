@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { Registry } from "prom-client";
 import { httpMetrics, requestTarget, serveMetrics } from "../src/index.ts";
-import { waitFor } from "../src/testing/index.ts";
+import { waitFor } from "@linkgeo/testing";
 
 /** Every sample of one metric, as label strings with their values. */
 async function samples(registry: Registry, name: string): Promise<Record<string, number>> {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { PayloadTooLarge } from "@linkgeo/shared";
-import { rejectionOf, waitFor } from "@linkgeo/shared/testing";
+import { rejectionOf, waitFor } from "@linkgeo/testing";
 import { readBodyLimited, readStreamLimited } from "../src/read-body.ts";
 
 /**

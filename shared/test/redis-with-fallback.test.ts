@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { RedisWithFallback, silentLogger, type Logger } from "@linkgeo/shared";
-import { startRedisProcess, waitFor } from "@linkgeo/shared/testing";
+import { startRedisProcess, waitFor } from "@linkgeo/testing";
 import Redis from "ioredis";
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { openDatabase } from "../src/storage/open-database.ts";
 import { startShortener } from "./support/shortener-process.ts";
 import { openRawDatabase, type RawDatabase } from "./support/raw-database.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import Redis from "ioredis";
 import type { LinkCache } from "../src/cache/link-cache.ts";
 import { RedisLinkCache } from "../src/cache/redis-link-cache.ts";

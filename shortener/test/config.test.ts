@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseIpRangeList } from "@linkgeo/shared";
-import { configProblems } from "@linkgeo/shared/testing";
+import { configProblems } from "@linkgeo/testing";
 import { readShortenerConfig } from "../src/config.ts";
 
 describe("shortener configuration", () => {

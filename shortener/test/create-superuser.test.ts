@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError, silentLogger } from "@linkgeo/shared";
-import { waitFor } from "@linkgeo/shared/testing";
+import { waitFor } from "@linkgeo/testing";
 import { createSuperuser } from "../src/admins/superuser-creation.ts";
 import {
   parseSuperuserArgs,

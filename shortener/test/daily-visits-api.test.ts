@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { VisitClassifier } from "../src/visits/visit-classifier.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readJson, specOperations } from "@linkgeo/shared/testing";
-import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/shared/testing/offline-browser";
+import { readJson, specOperations } from "@linkgeo/testing";
+import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/testing/offline-browser";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
 // On a real socket: Bun's router, not app.handle, decides whether /docs reaches the page or the /:short_url redirect.

@@ -1,14 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  createTestDatabase,
-  deleteKeysWithPrefix,
-  runBounded,
-  tally,
-  type TestDatabase,
-  testRedisUrl,
-  uniqueRedisPrefix,
-  waitFor,
-} from "@linkgeo/shared/testing";
+import { createTestDatabase, deleteKeysWithPrefix, runBounded, tally, type TestDatabase, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/testing";
 import postgres from "postgres";
 import { analyticsBeside, expectAnalyticsInStep, type AnalyticsSample } from "./support/analytics-in-step.ts";
 import { startShortener, startShortenersTogether, type ShortenerProcess } from "./support/shortener-process.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createTestDatabase, readJson, startTcpProxy, waitFor } from "@linkgeo/shared/testing";
+import { createTestDatabase, readJson, startTcpProxy, waitFor } from "@linkgeo/testing";
 import postgres from "postgres";
 import { openDatabase } from "../src/storage/open-database.ts";
 import { redirectsTo, startTestShortener } from "./support/test-shortener.ts";

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { silentLogger } from "@linkgeo/shared";
-import { deleteKeysWithPrefix, startRedisProcess, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, startRedisProcess, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import Redis from "ioredis";
 import { FailSoftLinkCache } from "../src/cache/fail-soft-link-cache.ts";
 import type { LinkCache } from "../src/cache/link-cache.ts";

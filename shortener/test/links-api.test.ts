@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
 const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

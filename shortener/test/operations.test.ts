@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createLogger, ErrorBody } from "@linkgeo/shared";
-import { readJson, waitFor } from "@linkgeo/shared/testing";
+import { readJson, waitFor } from "@linkgeo/testing";
 import { CreateLinkBody, UpdateLinkBody } from "../src/links/link-schemas.ts";
 import { startTestShortener, testSecretKey } from "./support/test-shortener.ts";
 

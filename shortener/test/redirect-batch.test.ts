@@ -10,7 +10,7 @@ import {
   type RedirectBatchAnswer,
   type RedirectBatchItem,
 } from "@linkgeo/shared";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { Database as SqliteDatabase } from "bun:sqlite";
 import { openSqliteDatabase } from "../src/storage/open-database.ts";
 import { loadIpCountries } from "../src/visits/load-ip-countries.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { deleteKeysWithPrefix, readJson, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
+import { deleteKeysWithPrefix, readJson, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/testing";
 import Redis from "ioredis";
 import type { LinkCache } from "../src/cache/link-cache.ts";
 import { MemoryLinkCache } from "../src/cache/memory-link-cache.ts";

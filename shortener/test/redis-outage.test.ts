@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createTestDatabase, startRedisProcess, uniqueRedisPrefix, waitFor } from "@linkgeo/shared/testing";
+import { createTestDatabase, startRedisProcess, uniqueRedisPrefix, waitFor } from "@linkgeo/testing";
 import Redis from "ioredis";
 import { startShortener, type ShortenerProcess } from "./support/shortener-process.ts";
 

@@ -3,7 +3,7 @@ import { Database as SqliteDatabase } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { openSqliteDatabase } from "../src/storage/open-database.ts";
 import { redirectsTo, startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { waitFor } from "@linkgeo/shared/testing";
+import { waitFor } from "@linkgeo/testing";
 import type { LinkStore } from "../src/links/link-store.ts";
 import { DatabaseTimeout } from "../src/storage/database-deadline.ts";
 import type { LinkVisits } from "../src/visits/link-visits.ts";

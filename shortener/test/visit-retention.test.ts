@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLogger, silentLogger } from "@linkgeo/shared";
-import { createTestDatabase, type TestDatabase } from "@linkgeo/shared/testing";
+import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
 import { openDatabase, type Database } from "../src/storage/open-database.ts";
 import { LinkVisits } from "../src/visits/link-visits.ts";
 import { startVisitRetention } from "../src/visits/visit-retention.ts";

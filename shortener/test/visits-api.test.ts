@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readJson } from "@linkgeo/shared/testing";
+import { readJson } from "@linkgeo/testing";
 import { LinkVisits } from "../src/visits/link-visits.ts";
 import { loadIpCountries } from "../src/visits/load-ip-countries.ts";
 import { VisitClassifier } from "../src/visits/visit-classifier.ts";

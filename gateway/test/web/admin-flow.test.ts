@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/shared/testing/offline-browser";
-import { waitFor } from "@linkgeo/shared/testing";
+import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { waitFor } from "@linkgeo/testing";
 import type { BrowserContext, Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { launchWebBrowser, viewports, type WebBrowser } from "./support/web-browser.ts";

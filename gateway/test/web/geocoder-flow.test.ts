@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/shared/testing/offline-browser";
+import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { fixtureText, reply, startFakeProvider, type FakeProvider } from "../../../geocoder/test/support/fake-provider.ts";
+import { fixtureText, reply, startFakeProvider, type FakeProvider } from "@linkgeo/testing";
 import { cacheLevelWords, geocodeErrorWords, type GeocodeErrorLike, type GeocodeErrorWords } from "../../src/web/client/lib/geocode-words.ts";
 import { coordinatesToPoint, mapHeight, mapWidth } from "../../src/web/world-map.ts";
 import {

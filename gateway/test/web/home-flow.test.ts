@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/shared/testing/offline-browser";
+import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";

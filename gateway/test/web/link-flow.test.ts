@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/shared/testing/offline-browser";
+import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { launchWebBrowser, type OpenedPage, type WebBrowser } from "./support/web-browser.ts";

@@ -1,5 +1,5 @@
 import { Database as SqliteDatabase } from "bun:sqlite";
-import { createTestDatabase } from "@linkgeo/shared/testing";
+import { createTestDatabase } from "@linkgeo/testing";
 import postgres from "postgres";
 import { openDatabase, openSqliteDatabase, type Database } from "../../src/storage/open-database.ts";
 

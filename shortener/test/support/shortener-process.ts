@@ -1,6 +1,6 @@
-import { startService, startServicesTogether, type ServiceProcess, type StartServiceOptions } from "@linkgeo/shared/testing";
+import { startService, startServicesTogether, type ServiceProcess, type StartServiceOptions } from "@linkgeo/testing";
 
-/** A real shortener process; see `startService` in @linkgeo/shared/testing. */
+/** A real shortener process; see `startService` in @linkgeo/testing. */
 export type ShortenerProcess = ServiceProcess;
 
 export type StartOptions = StartServiceOptions;

@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from "@linkgeo/shared/testing";
+import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
 import { openDatabase, type Database } from "../../src/storage/open-database.ts";
 
 /**

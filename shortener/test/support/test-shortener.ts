@@ -1,5 +1,5 @@
 import { defaultTrustedProxies, parseIpRangeList, silentLogger } from "@linkgeo/shared";
-import { createTestDatabase, readJson } from "@linkgeo/shared/testing";
+import { createTestDatabase, readJson } from "@linkgeo/testing";
 import { createApp, type ShortenerDeps } from "../../src/app.ts";
 import { AdminTokens } from "../../src/auth/admin-tokens.ts";
 import type { LinkCache } from "../../src/cache/link-cache.ts";

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchOfflineChromium } from "@linkgeo/shared/testing/offline-browser";
+import { launchOfflineChromium } from "@linkgeo/testing/offline-browser";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 
 /** Where every page is screenshotted, at each width, for a reviewer to look at (git-ignored). */

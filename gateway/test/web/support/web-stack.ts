@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startService, type ServiceProcess } from "@linkgeo/shared/testing";
+import { startService, type ServiceProcess } from "@linkgeo/testing";
 
 /** The admin every web stack has, for the admin pages. */
 export const stackAdmin = { username: "admin", password: "correct horse battery" };

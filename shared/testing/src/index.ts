@@ -12,3 +12,4 @@ export * from "./wait-for.ts";
 export * from "./raw-http.ts";
 export * from "./tcp-proxy.ts";
 export * from "./prometheus-process.ts";
+export * from "./fake-provider.ts";

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
-import { waitFor } from "@linkgeo/shared/testing";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { waitFor } from "./wait-for.ts";
 
 /**
  * A fake geocoding provider that is a real HTTP server (Bun.serve on
@@ -82,11 +84,12 @@ export interface FakeProviderOptions {
   otherwise?: FakeReply;
 }
 
-const fixtures = new URL("../fixtures/providers/", import.meta.url);
+/** The recorded provider payloads (Geoapify, HERE, Nominatim) that the geocoder's and the gateway's tests replay. */
+export const providerFixturesDir = fileURLToPath(new URL("../fixtures/providers/", import.meta.url));
 
-/** The text of a recorded payload in test/fixtures/providers. */
+/** The text of a recorded payload in fixtures/providers (documented provider answers, byte for byte). */
 export function fixtureText(name: string): string {
-  return readFileSync(new URL(name, fixtures), "utf8");
+  return readFileSync(join(providerFixturesDir, name), "utf8");
 }
 
 const jsonType = { "content-type": "application/json; charset=utf-8" };
@@ -96,7 +99,7 @@ export const reply = {
   json(value: unknown, status = 200, headers: Record<string, string> = {}): FakeReply {
     return { status, body: JSON.stringify(value), headers: { ...jsonType, ...headers } };
   },
-  /** A recorded payload from test/fixtures/providers, byte for byte. */
+  /** A recorded payload from fixtures/providers, byte for byte. */
   fixture(name: string, status = 200, headers: Record<string, string> = {}): FakeReply {
     return { status, body: fixtureText(name), headers: { ...jsonType, ...headers } };
   },

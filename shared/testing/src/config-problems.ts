@@ -1,4 +1,4 @@
-import { ConfigError, type Env } from "../config.ts";
+import { ConfigError, type Env } from "@linkgeo/shared";
 
 /** The problem lines a configuration reader reports for `env` (none when it accepts it). */
 export function configProblems(read: (env: Env) => unknown, env: Env): string[] {
