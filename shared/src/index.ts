@@ -19,6 +19,7 @@ export * from "./net/special-addresses.ts";
 export * from "./read-body.ts";
 export * from "./redirect-batch.ts";
 export * from "./redis-client.ts";
+export * from "./redis-script.ts";
 export * from "./redis-with-fallback.ts";
 export * from "./request-context.ts";
 export * from "./request-target.ts";

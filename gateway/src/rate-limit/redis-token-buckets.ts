@@ -1,4 +1,4 @@
-import { RedisWithFallback, silentLogger, type Logger } from "@linkgeo/shared";
+import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisScript } from "@linkgeo/shared";
 import type Redis from "ioredis";
 import type { RateRule } from "./token-bucket.ts";
 import { MemoryTokenBuckets } from "./memory-token-buckets.ts";
@@ -40,8 +40,6 @@ redis.call('PEXPIRE', KEYS[1], string.format('%d', math.ceil((capacity - tokens)
 return {1, string.format('%.17g', tokens)}
 `;
 
-const takeScriptSha = new Bun.CryptoHasher("sha1").update(takeScript).digest("hex");
-
 export interface RedisTokenBucketsOptions {
   /** Namespace of the bucket keys, after the client's own keyPrefix. Default `rate-limit:`. */
   keyPrefix?: string;
@@ -67,9 +65,12 @@ export class RedisTokenBuckets implements TokenBuckets {
   private readonly keyPrefix: string;
   private readonly fallback: TokenBuckets;
   private readonly redisFirst: RedisWithFallback;
+  /** EVALSHA on every limited request; ioredis sends the script again after a NOSCRIPT. */
+  private readonly takeToken: RedisScript;
 
   constructor(redis: Redis, options: RedisTokenBucketsOptions = {}) {
     this.keyPrefix = options.keyPrefix ?? "rate-limit:";
+    this.takeToken = redisScript(redis, "linkgeoTakeToken", takeScript, 1);
     this.fallback = options.fallback ?? new MemoryTokenBuckets();
     this.redisFirst = new RedisWithFallback(redis, {
       log: options.log ?? silentLogger,
@@ -81,26 +82,12 @@ export class RedisTokenBuckets implements TokenBuckets {
 
   async take(key: string, rule: RateRule): Promise<BucketDecision> {
     return this.redisFirst.run(
-      async (redis) => {
-        const reply = parseReply(await this.evaluate(redis, this.keyPrefix + key, rule));
+      async () => {
+        const reply = parseReply(await this.takeToken(this.keyPrefix + key, String(rule.capacity), String(rule.perSecond)));
         return decisionFor(rule, reply.allowed, reply.tokensLeft);
       },
       () => this.fallback.take(key, rule),
     );
-  }
-
-  /**
-   * EVALSHA, since it runs on every limited request; on NOSCRIPT (a restarted
-   * or flushed Redis) one EVAL, which also caches the script again.
-   */
-  private async evaluate(redis: Redis, key: string, rule: RateRule): Promise<unknown> {
-    const args = [key, String(rule.capacity), String(rule.perSecond)];
-    try {
-      return await redis.evalsha(takeScriptSha, 1, ...args);
-    } catch (error) {
-      if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
-      return redis.eval(takeScript, 1, ...args);
-    }
   }
 }
 

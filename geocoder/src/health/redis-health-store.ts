@@ -1,4 +1,4 @@
-import { RedisWithFallback, silentLogger, type Logger } from "@linkgeo/shared";
+import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisScript } from "@linkgeo/shared";
 import type Redis from "ioredis";
 import type { ProviderFailure } from "../providers/provider-error.ts";
 import { healthyState, isHealthy, type HealthState, type Transition } from "./health-rules.ts";
@@ -19,7 +19,7 @@ import { MemoryHealthStore } from "./memory-health-store.ts";
  * ARGV[2]: the text to write ('' to delete); ARGV[3]: its lifetime in ms.
  * Returns 1 when written, 0 when the key had changed.
  */
-const compareAndSet = `
+const compareAndSetScript = `
 if (redis.call('GET', KEYS[1]) or '') ~= ARGV[1] then
   return 0
 end
@@ -71,6 +71,7 @@ export class RedisHealthStore implements HealthStore {
   private readonly maxAttempts: number;
   private readonly fallback: HealthStore;
   private readonly redisFirst: RedisWithFallback;
+  private readonly compareAndSet: RedisScript;
 
   constructor(
     private readonly redis: Redis,
@@ -80,6 +81,7 @@ export class RedisHealthStore implements HealthStore {
     this.keepMs = options.keepMs ?? 60 * 60_000;
     this.maxAttempts = options.maxAttempts ?? 8;
     this.fallback = options.fallback ?? new MemoryHealthStore();
+    this.compareAndSet = redisScript(redis, "linkgeoHealthCompareAndSet", compareAndSetScript, 1);
     this.redisFirst = new RedisWithFallback(redis, {
       log: options.log ?? silentLogger,
       commandTimeoutMs: options.commandTimeoutMs,
@@ -110,8 +112,7 @@ export class RedisHealthStore implements HealthStore {
       const { state, result } = transition(current);
       if (state === current) return result;
       const next = isHealthy(state) ? "" : JSON.stringify(state);
-      // EVAL rather than EVALSHA: a few hundred bytes, only when a state changes.
-      const written = await this.redis.eval(compareAndSet, 1, key, text ?? "", next, this.lifetimeMs(state, now));
+      const written = await this.compareAndSet(key, text ?? "", next, this.lifetimeMs(state, now));
       if (written === 1) return result;
     }
     // Each lost race is another replica's change going in, so this takes a storm of them.

@@ -1,4 +1,4 @@
-import { RedisWithFallback, silentLogger, type Logger } from "@linkgeo/shared";
+import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisScript } from "@linkgeo/shared";
 import type Redis from "ioredis";
 import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { RateLimitExceeded, waitForSlot, type RateLimiter, type RateSlot } from "./rate-limiter.ts";
@@ -13,7 +13,7 @@ import { RateLimitExceeded, waitForSlot, type RateLimiter, type RateSlot } from 
  * ARGV[1]: the minimum interval in ms; ARGV[2]: the longest acceptable wait.
  * Returns {taken (1|0), now, slot}.
  */
-const takeSlot = `
+const takeSlotScript = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local interval = tonumber(ARGV[1])
@@ -58,8 +58,10 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly fallback: RateLimiter;
   private readonly fallbackIntervalFactor: number;
   private readonly redisFirst: RedisWithFallback;
+  private readonly takeSlot: RedisScript;
 
   constructor(redis: Redis, options: RedisRateLimiterOptions = {}) {
+    this.takeSlot = redisScript(redis, "linkgeoTakeSlot", takeSlotScript, 1);
     this.keyPrefix = options.keyPrefix ?? "rate-limit:";
     this.fallback = options.fallback ?? new MemoryRateLimiter();
     this.fallbackIntervalFactor = options.fallbackIntervalFactor ?? 1;
@@ -77,10 +79,7 @@ export class RedisRateLimiter implements RateLimiter {
     // Redis answers with a slot to wait for (the wait itself must not run
     // against the command timeout); the fallback with a slot already waited.
     const reply = await this.redisFirst.run<[taken: boolean, now: number, slot: number] | RateSlot>(
-      // EVAL rather than EVALSHA: the script is a few hundred bytes, sent at
-      // most a few times a second, and there is no NOSCRIPT case to handle.
-      async (redis) =>
-        parseReply(await redis.eval(takeSlot, 1, this.keyPrefix + key, Math.max(0, Math.ceil(minIntervalMs)), Math.max(0, Math.floor(maxWaitMs)))),
+      async () => parseReply(await this.takeSlot(this.keyPrefix + key, Math.max(0, Math.ceil(minIntervalMs)), Math.max(0, Math.floor(maxWaitMs)))),
       () => {
         // The time spent finding Redis down counts against the caller's wait.
         const left = Math.max(0, maxWaitMs - (performance.now() - started));
