@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { parseUserAgent, type UserAgentFacts } from "../src/visits/parse-user-agent.ts";
-import { RecentlyUsedCache } from "../src/visits/recently-used-cache.ts";
 import { UserAgentClassifier } from "../src/visits/user-agent-classifier.ts";
 
 const person = (browser: string, os: string, device: UserAgentFacts["device"]): UserAgentFacts => ({ bot: false, browser, os, device });
@@ -190,19 +189,5 @@ describe("UserAgentClassifier", () => {
     const facts = classifier.classify(chromeOnWindows);
     expect(() => Object.assign(facts, { bot: true })).toThrow();
     expect(classifier.classify(chromeOnWindows)).toEqual(person("Chrome", "Windows", "desktop"));
-  });
-});
-
-describe("RecentlyUsedCache", () => {
-  test.each([0, -1, 1.5, Number.NaN])("refuses a capacity of %p", (capacity) => {
-    expect(() => new RecentlyUsedCache(capacity)).toThrow("at least one entry");
-  });
-
-  test("replacing a key's value keeps one entry", () => {
-    const cache = new RecentlyUsedCache<string, number>(2);
-    cache.set("a", 1);
-    cache.set("a", 2);
-    cache.set("b", 3);
-    expect([cache.size, cache.get("a"), cache.get("b")]).toEqual([2, 2, 3]);
   });
 });

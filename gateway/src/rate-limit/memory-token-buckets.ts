@@ -1,3 +1,4 @@
+import { BoundedMap } from "@linkgeo/shared";
 import type { RateRule } from "./token-bucket.ts";
 import { decisionFor, msUntilFull, takeFromBucket, type BucketDecision, type BucketState, type TokenBuckets } from "./token-bucket.ts";
 
@@ -28,17 +29,15 @@ interface StoredBucket extends BucketState {
  * evicted client just gets a fresh burst.
  */
 export class MemoryTokenBuckets implements TokenBuckets {
-  // Map order is insertion order; every take re-inserts its key, so the
-  // first entry is the least recently used.
-  private readonly buckets = new Map<string, StoredBucket>();
+  // Every take writes its key again, so the oldest entry is the least recently used.
+  private readonly buckets: BoundedMap<string, StoredBucket>;
   private readonly now: () => number;
-  private readonly maxBuckets: number;
   private readonly sweepEveryMs: number;
   private lastSweepAt: number;
 
   constructor(options: MemoryTokenBucketsOptions = {}) {
     this.now = options.now ?? (() => performance.now());
-    this.maxBuckets = Math.max(1, options.maxBuckets ?? 100_000);
+    this.buckets = new BoundedMap(Math.max(1, options.maxBuckets ?? 100_000));
     this.sweepEveryMs = options.sweepEveryMs ?? 60_000;
     this.lastSweepAt = this.now();
   }
@@ -56,21 +55,14 @@ export class MemoryTokenBuckets implements TokenBuckets {
     const { allowed, tokensLeft } = takeFromBucket(stored, rule, now);
     // Re-stored even when refused (same level, now refilled to `now`), so a
     // client being refused stays recently used and is not evicted into a fresh burst.
-    this.buckets.delete(key);
-    while (this.buckets.size >= this.maxBuckets) this.evictLeastRecentlyUsed();
     this.buckets.set(key, { tokens: tokensLeft, atMs: now, fullAtMs: now + msUntilFull(tokensLeft, rule) });
     return decisionFor(rule, allowed, tokensLeft);
   }
 
   private sweep(now: number) {
     this.lastSweepAt = now;
-    for (const [key, bucket] of this.buckets) {
+    for (const [key, bucket] of this.buckets.entries()) {
       if (bucket.fullAtMs <= now) this.buckets.delete(key);
     }
-  }
-
-  private evictLeastRecentlyUsed() {
-    const oldest = this.buckets.keys().next();
-    if (!oldest.done) this.buckets.delete(oldest.value);
   }
 }

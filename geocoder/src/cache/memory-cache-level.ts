@@ -1,3 +1,4 @@
+import { BoundedMap } from "@linkgeo/shared";
 import type { CachedAnswer, CacheLevel } from "./cached-answer.ts";
 
 interface Entry {
@@ -16,14 +17,12 @@ export interface MemoryCacheLevelOptions {
 
 /** L1 of a single instance without Redis: bounded, oldest entry out first. */
 export class MemoryCacheLevel implements CacheLevel {
-  private readonly entries = new Map<string, Entry>();
-  private readonly maxEntries: number;
+  private readonly entries: BoundedMap<string, Entry>;
   private readonly now: () => number;
 
   constructor(options: MemoryCacheLevelOptions = {}) {
-    this.maxEntries = options.maxEntries ?? 10_000;
+    this.entries = new BoundedMap(options.maxEntries ?? 10_000);
     this.now = options.now ?? Date.now;
-    if (!Number.isInteger(this.maxEntries) || this.maxEntries < 1) throw new RangeError(`maxEntries must be a positive integer, got ${this.maxEntries}`);
   }
 
   async get(key: string): Promise<CachedAnswer | undefined> {
@@ -43,10 +42,6 @@ export class MemoryCacheLevel implements CacheLevel {
     // A lifetime of nothing stores nothing, and leaves no older value behind.
     if (!(ttlMs > 0)) return;
     this.entries.set(key, { json: JSON.stringify(answer), expiresAt: this.now() + ttlMs });
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
   }
 
   async ping(): Promise<void> {}

@@ -1,3 +1,4 @@
+import { BoundedMap } from "@linkgeo/shared";
 import { linkTtlSeconds, missingTtlSeconds, type LinkCache } from "./link-cache.ts";
 
 interface Entry {
@@ -7,12 +8,14 @@ interface Entry {
 
 /** The cache of a single instance without Redis: bounded, oldest entry out first. */
 export class MemoryLinkCache implements LinkCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: BoundedMap<string, Entry>;
 
   constructor(
-    private readonly maxEntries = 100_000,
+    maxEntries = 100_000,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new BoundedMap(maxEntries);
+  }
 
   async get(code: string): Promise<string | null | undefined> {
     const entry = this.entries.get(code);
@@ -47,11 +50,6 @@ export class MemoryLinkCache implements LinkCache {
   async ping(): Promise<void> {}
 
   private put(code: string, value: string | null, ttlSeconds: number): void {
-    this.entries.delete(code);
     this.entries.set(code, { value, expiresAt: this.now() + ttlSeconds * 1000 });
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
   }
 }

@@ -1,3 +1,5 @@
+import { BoundedMap } from "@linkgeo/shared";
+
 /**
  * Codes this process saw exist a moment ago, kept in memory. A redirect for
  * one of them skips the shared cache's read and goes straight to the count
@@ -6,13 +8,15 @@
  * must not hide an alias another replica has just created.
  */
 export class RecentCodes {
-  private readonly seenAt = new Map<string, number>();
+  private readonly seenAt: BoundedMap<string, number>;
 
   constructor(
-    private readonly maxCodes = 50_000,
+    maxCodes = 50_000,
     private readonly ttlMs = 60_000,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.seenAt = new BoundedMap(maxCodes);
+  }
 
   has(code: string): boolean {
     const at = this.seenAt.get(code);
@@ -23,12 +27,6 @@ export class RecentCodes {
   }
 
   add(code: string): void {
-    if (this.seenAt.delete(code) || this.seenAt.size < this.maxCodes) {
-      this.seenAt.set(code, this.now());
-      return;
-    }
-    const oldest = this.seenAt.keys().next().value;
-    if (oldest !== undefined) this.seenAt.delete(oldest);
     this.seenAt.set(code, this.now());
   }
 

@@ -1,6 +1,6 @@
+import { BoundedMap } from "@linkgeo/shared";
 import { otherFamily } from "./client-families.ts";
 import { parseUserAgent, type UserAgentFacts } from "./parse-user-agent.ts";
-import { RecentlyUsedCache } from "./recently-used-cache.ts";
 
 /** Characters of a User-Agent that are read; real ones are 100 to 300 long. */
 export const maxUserAgentLength = 512;
@@ -26,11 +26,11 @@ export interface UserAgentClassifierOptions {
  * key), so a hostile 64 KiB header costs no more than a real one.
  */
 export class UserAgentClassifier {
-  private readonly cache: RecentlyUsedCache<string, UserAgentFacts>;
+  private readonly cache: BoundedMap<string, UserAgentFacts>;
   private readonly parse: (userAgent: string) => UserAgentFacts;
 
   constructor(options: UserAgentClassifierOptions = {}) {
-    this.cache = new RecentlyUsedCache(options.cacheSize ?? 10_000);
+    this.cache = new BoundedMap(options.cacheSize ?? 10_000, { refreshOnRead: true });
     this.parse = options.parse ?? parseUserAgent;
   }
 
