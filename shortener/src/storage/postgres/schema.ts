@@ -1,24 +1,91 @@
-import { bigint, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, customType, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
-export const links = pgTable("links", {
-  code: text("code").primaryKey(),
-  longUrl: text("long_url").notNull(),
-  manageTokenHash: text("manage_token_hash").notNull(),
-  accessCount: bigint("access_count", { mode: "number" }).notNull().default(0),
-  lastAccessedAt: timestamp("last_accessed_at", { withTimezone: true, precision: 3 }),
-  createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
-  updatedAt: timestamp("updated_at", { withTimezone: true, precision: 3 }).notNull(),
-});
+/**
+ * Every table the Postgres migrations (./migrations) create, as Drizzle sees
+ * them: the query builder uses links, admins and admin_sessions; the visits
+ * stores and the write probe use SQL of their own. The migrations are the
+ * source of truth, and shortener/test/schema-drift.test.ts fails when this
+ * file and the migrated database disagree on a table, column, type,
+ * collation, default, key, index or foreign key.
+ */
+
+/** "C" collation: codes are case-sensitive and sort (and lock) in byte order. */
+const byteOrderText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+
+const instant = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+export const links = pgTable(
+  "links",
+  {
+    code: byteOrderText("code").primaryKey(),
+    longUrl: text("long_url").notNull(),
+    manageTokenHash: text("manage_token_hash").notNull(),
+    accessCount: bigint("access_count", { mode: "number" }).notNull().default(0),
+    lastAccessedAt: instant("last_accessed_at"),
+    createdAt: instant("created_at").notNull(),
+    updatedAt: instant("updated_at").notNull(),
+  },
+  (t) => [
+    // The admin listing's three orders (storage/link-order-sql.ts), read in index order.
+    index("links_created_at_idx").on(t.createdAt.desc(), t.code),
+    index("links_access_count_idx").on(t.accessCount.desc(), t.createdAt.desc(), t.code),
+    index("links_last_accessed_at_idx").on(t.lastAccessedAt.desc().nullsLast(), t.createdAt.desc(), t.code),
+    // A manage token finds its one link (GET /shorten/ with the token).
+    uniqueIndex("links_manage_token_hash_idx").on(t.manageTokenHash),
+  ],
+);
 
 export const admins = pgTable("admins", {
   username: text("username").primaryKey(),
   passwordHash: text("password_hash").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
+  createdAt: instant("created_at").notNull(),
 });
 
-export const adminSessions = pgTable("admin_sessions", {
-  idHash: text("id_hash").primaryKey(),
-  username: text("username").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true, precision: 3 }).notNull(),
-  expiresAt: timestamp("expires_at", { withTimezone: true, precision: 3 }).notNull(),
+export const adminSessions = pgTable(
+  "admin_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    username: text("username")
+      .notNull()
+      .references(() => admins.username, { onDelete: "cascade" }),
+    createdAt: instant("created_at").notNull(),
+    expiresAt: instant("expires_at").notNull(),
+  },
+  (t) => [index("admin_sessions_expires_at_idx").on(t.expiresAt)],
+);
+
+/** One row that /ready writes while writes are failing. */
+export const writeProbe = pgTable("write_probe", {
+  id: integer("id").primaryKey(),
+  at: instant("at").notNull(),
 });
+
+/** Humans and bots per UTC hour (a whole day once folded: hours = 24). */
+export const linkVisitBuckets = pgTable(
+  "link_visit_buckets",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    startsAt: instant("starts_at").notNull(),
+    hours: smallint("hours").notNull(),
+    humans: bigint("humans", { mode: "number" }).notNull(),
+    bots: bigint("bots", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.startsAt] }), index("link_visit_buckets_starts_at_idx").on(t.startsAt)],
+);
+
+/** Visits per UTC day by referrer, country, browser, OS and device. */
+export const linkVisitFacts = pgTable(
+  "link_visit_facts",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    day: date("day").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.day, t.dimension, t.value] }), index("link_visit_facts_day_idx").on(t.day)],
+);

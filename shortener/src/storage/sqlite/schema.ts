@@ -1,24 +1,91 @@
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-export const links = sqliteTable("links", {
-  code: text("code").primaryKey(),
-  longUrl: text("long_url").notNull(),
-  manageTokenHash: text("manage_token_hash").notNull(),
-  accessCount: integer("access_count").notNull().default(0),
-  lastAccessedAt: integer("last_accessed_at", { mode: "timestamp_ms" }),
-  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
-  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
-});
+/**
+ * Every table the SQLite migrations (./migrations) create, as Drizzle sees
+ * them: the query builder uses links, admins and admin_sessions; the visits
+ * stores and the write probe use SQL of their own. The migrations are the
+ * source of truth, and shortener/test/schema-drift.test.ts fails when this
+ * file and the migrated database disagree on a table, column, type,
+ * default, key, index or foreign key. Times are ms since the epoch.
+ */
+
+const instant = (name: string) => integer(name, { mode: "timestamp_ms" });
+
+export const links = sqliteTable(
+  "links",
+  {
+    code: text("code").primaryKey(),
+    longUrl: text("long_url").notNull(),
+    manageTokenHash: text("manage_token_hash").notNull(),
+    accessCount: integer("access_count").notNull().default(0),
+    lastAccessedAt: instant("last_accessed_at"),
+    createdAt: instant("created_at").notNull(),
+    updatedAt: instant("updated_at").notNull(),
+  },
+  (t) => [
+    // The admin listing's three orders (storage/link-order-sql.ts), read in index
+    // order. SQLite sorts NULLs first ascending, so last in a DESC index.
+    index("links_created_at_idx").on(sql`${t.createdAt} desc`, t.code),
+    index("links_access_count_idx").on(sql`${t.accessCount} desc`, sql`${t.createdAt} desc`, t.code),
+    index("links_last_accessed_at_idx").on(sql`${t.lastAccessedAt} desc`, sql`${t.createdAt} desc`, t.code),
+    // A manage token finds its one link (GET /shorten/ with the token).
+    uniqueIndex("links_manage_token_hash_idx").on(t.manageTokenHash),
+  ],
+);
 
 export const admins = sqliteTable("admins", {
   username: text("username").primaryKey(),
   passwordHash: text("password_hash").notNull(),
-  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  createdAt: instant("created_at").notNull(),
 });
 
-export const adminSessions = sqliteTable("admin_sessions", {
-  idHash: text("id_hash").primaryKey(),
-  username: text("username").notNull(),
-  createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
-  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+export const adminSessions = sqliteTable(
+  "admin_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    username: text("username")
+      .notNull()
+      .references(() => admins.username, { onDelete: "cascade" }),
+    createdAt: instant("created_at").notNull(),
+    expiresAt: instant("expires_at").notNull(),
+  },
+  (t) => [index("admin_sessions_expires_at_idx").on(t.expiresAt)],
+);
+
+/** Rows that /ready writes (and deletes) while writes are failing. */
+export const writeProbe = sqliteTable("write_probe", {
+  id: integer("id").primaryKey(),
+  at: integer("at").notNull(),
+  filler: blob("filler"),
 });
+
+/** Humans and bots per UTC hour (a whole day once folded: hours = 24). */
+export const linkVisitBuckets = sqliteTable(
+  "link_visit_buckets",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    startsAt: integer("starts_at").notNull(),
+    hours: integer("hours").notNull(),
+    humans: integer("humans").notNull(),
+    bots: integer("bots").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.startsAt] }), index("link_visit_buckets_starts_at_idx").on(t.startsAt)],
+);
+
+/** Visits per UTC day (YYYY-MM-DD) by referrer, country, browser, OS and device. */
+export const linkVisitFacts = sqliteTable(
+  "link_visit_facts",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    visits: integer("visits").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.day, t.dimension, t.value] }), index("link_visit_facts_day_idx").on(t.day)],
+);
