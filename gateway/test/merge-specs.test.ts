@@ -102,23 +102,15 @@ describe("mergeSpecs", () => {
     expect(merged.info.description).toEndWith("Conflicts:\n\n- `/items/{item_id}` is described by a and b; a's description is shown.");
   });
 
-  test("shares a component both define alike, and renames a different namesake with every $ref to it", () => {
+  test("shares a component both define alike; of two different namesakes keeps the first and reports the conflict", () => {
     const shared = { type: "object", properties: { code: { type: "string" } } };
     const a = spec("A", {
       paths: { "/a": { get: jsonOf(ref("Place")) } },
-      components: {
-        schemas: { Code: shared, Point: { type: "object", properties: { lat: { type: "number" } } }, Place: { properties: { at: ref("Point") } } },
-      },
+      components: { schemas: { Code: shared, Place: { type: "object", properties: { lat: { type: "number" } } } } },
     });
-    // B's Point differs, so its Place (which points at Point) differs too once rewritten.
     const b = spec("B", {
-      paths: {
-        "/b": {
-          parameters: [{ name: "q", in: "query", schema: ref("Point") }],
-          get: jsonOf({ oneOf: [ref("Place"), ref("Code")], discriminator: { propertyName: "kind", mapping: { place: "#/components/schemas/Place" } } }),
-        },
-      },
-      components: { schemas: { Code: shared, Point: { type: "object", properties: { x: { type: "number" } } }, Place: { properties: { at: ref("Point") } } } },
+      paths: { "/b": { get: jsonOf({ oneOf: [ref("Place"), ref("Code")] }) } },
+      components: { schemas: { Code: shared, Place: { type: "object", properties: { x: { type: "number" } } } } },
     });
 
     const merged = mergeSpecs(spec("own"), [
@@ -126,36 +118,20 @@ describe("mergeSpecs", () => {
       { name: "b", spec: b },
     ]);
 
-    expect(merged.components).toEqual({
-      schemas: {
-        Code: shared,
-        Point: { type: "object", properties: { lat: { type: "number" } } },
-        Place: { properties: { at: ref("Point") } },
-        b_Point: { type: "object", properties: { x: { type: "number" } } },
-        b_Place: { properties: { at: ref("b_Point") } },
-      },
-    });
-    expect(merged.paths).toEqual({
-      "/a": { get: jsonOf(ref("Place")) },
-      "/b": {
-        parameters: [{ name: "q", in: "query", schema: ref("b_Point") }],
-        get: jsonOf({ oneOf: [ref("b_Place"), ref("Code")], discriminator: { propertyName: "kind", mapping: { place: "#/components/schemas/b_Place" } } }),
-      },
-    });
+    expect(merged.components).toEqual({ schemas: { Code: shared, Place: { type: "object", properties: { lat: { type: "number" } } } } });
+    expect(merged.paths).toEqual({ "/a": { get: jsonOf(ref("Place")) }, "/b": { get: jsonOf({ oneOf: [ref("Place"), ref("Code")] }) } });
     expect(merged["x-linkgeo-merge"]).toEqual({
       sources: [
         { name: "gateway", status: "own" },
         { name: "a", status: "available" },
         { name: "b", status: "available" },
       ],
-      conflicts: [
-        { kind: "component", section: "schemas", name: "Point", source: "b", renamed_to: "b_Point" },
-        { kind: "component", section: "schemas", name: "Place", source: "b", renamed_to: "b_Place" },
-      ],
+      conflicts: [{ kind: "component", section: "schemas", name: "Place", kept: "a", dropped: "b" }],
     });
+    expect(merged.info.description).toEndWith("Conflicts:\n\n- `schemas/Place` is described by a and b; a's description is shown.");
   });
 
-  test("renames a different security scheme and the security requirements that name it; a document-wide one moves onto the operations", () => {
+  test("a document-wide security requirement moves onto that source's operations; a different scheme of the same name is a conflict", () => {
     const a = spec("A", {
       paths: { "/a": { get: { ...ok(), security: [{ bearer: [] }] } } },
       components: { securitySchemes: { bearer: { type: "http", scheme: "bearer" } } },
@@ -171,14 +147,15 @@ describe("mergeSpecs", () => {
       { name: "b", spec: b },
     ]);
 
-    expect(merged.components).toEqual({
-      securitySchemes: { bearer: { type: "http", scheme: "bearer" }, b_bearer: { type: "apiKey", in: "header", name: "X-Key" } },
-    });
+    expect(merged.components).toEqual({ securitySchemes: { bearer: { type: "http", scheme: "bearer" } } });
     expect(merged.paths).toEqual({
       "/a": { get: { ...ok(), security: [{ bearer: [] }] } },
-      "/b": { get: { ...ok(), security: [{ b_bearer: [] }] }, post: { ...ok(), security: [] } },
+      "/b": { get: { ...ok(), security: [{ bearer: [] }] }, post: { ...ok(), security: [] } },
     });
     expect(merged.security).toBeUndefined();
+    expect((merged["x-linkgeo-merge"] as { conflicts: unknown[] }).conflicts).toEqual([
+      { kind: "component", section: "securitySchemes", name: "bearer", kept: "a", dropped: "b" },
+    ]);
   });
 
   test("prefixes an operationId another source already uses", () => {

@@ -1,11 +1,10 @@
 import { ErrorBody } from "@linkgeo/shared";
-import { componentRef } from "./component-refs.ts";
 import type { OpenApiDocument } from "./openapi-document.ts";
 
 /** Whatever else a route may answer (a 500, a 429 from rate limiting) has the API's error shape. */
 const unexpected = {
   description: 'Any other status: the error body {"error": {"code", "message"}}',
-  content: { "application/json": { schema: { $ref: componentRef("schemas", "Error") } } },
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 };
 
 const json = (description: string, schema: Record<string, unknown>) => ({

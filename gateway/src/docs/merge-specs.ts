@@ -1,5 +1,4 @@
-import { rewriteRefs, type ComponentRenames } from "./component-refs.ts";
-import { httpMethods, isRecord, type OpenApiDocument, type OpenApiTag, type Operation, type PathItem, type SecurityRequirement } from "./openapi-document.ts";
+import { httpMethods, isRecord, type OpenApiDocument, type OpenApiTag, type Operation, type PathItem } from "./openapi-document.ts";
 
 export interface ServiceSpec {
   name: string;
@@ -23,8 +22,8 @@ export type MergeSource =
 export type MergeConflict =
   /** Two sources describe the same path (template names ignored): the first is kept. */
   | { kind: "path"; path: string; kept: string; dropped: string }
-  /** A later source's component differs from an earlier one of the same name: it is renamed. */
-  | { kind: "component"; section: string; name: string; source: string; renamed_to: string }
+  /** A later source's component differs from an earlier one of the same name: the first is kept. */
+  | { kind: "component"; section: string; name: string; kept: string; dropped: string }
   /** operationIds must be unique in a document: a later duplicate is prefixed with its source. */
   | { kind: "operationId"; operation_id: string; source: string; renamed_to: string };
 
@@ -45,15 +44,16 @@ function answeredByGateway(path: string): boolean {
  *   dropped and listed as a conflict. The services' /health, /ready and /docs*
  *   are never copied.
  * - components (every section, schemas and securitySchemes included): equal
- *   content under one name is shared; different content under a taken name is
- *   renamed to `<service>_<name>` and that service's `$ref`s and security
- *   requirements follow. Renaming, not dropping, because the later service's
- *   operations really do use its own shape.
+ *   content under one name is shared. Different content under a taken name
+ *   keeps the first and is listed as a conflict: the services are built from
+ *   one shared package (one error body, one bearer scheme), the merged-docs
+ *   test fails on any conflict, and the fix is a distinct name at the source,
+ *   not a rename at run time.
  * - tags: union by name, the first description wins.
  * - a service without a spec is listed as unavailable in `info.description`.
  */
 export function mergeSpecs(own: OpenApiDocument, services: ServiceSpec[]): OpenApiDocument {
-  const union: Union = { paths: {}, pathOwners: new Map(), components: {}, tags: [], operationIds: new Set(), conflicts: [] };
+  const union: Union = { paths: {}, pathOwners: new Map(), components: {}, componentOwners: new Map(), tags: [], operationIds: new Set(), conflicts: [] };
   const sources: MergeSource[] = [{ name: "gateway", status: "own" }];
   addSource(union, "gateway", own, () => false);
 
@@ -83,21 +83,24 @@ interface Union {
   /** Path with template names blanked (`/{}`) to the source and path that own it. */
   pathOwners: Map<string, { source: string; path: string }>;
   components: Record<string, Record<string, unknown>>;
+  /** Component (`schemas/Error`) to the source that defined it first. */
+  componentOwners: Map<string, string>;
   tags: OpenApiTag[];
   operationIds: Set<string>;
   conflicts: MergeConflict[];
 }
 
 function addSource(union: Union, source: string, spec: OpenApiDocument, skip: (path: string) => boolean): void {
-  const components = spec.components ?? {};
-  const renames = planRenames(union, source, components);
-
-  for (const [section, entries] of Object.entries(components)) {
+  for (const [section, entries] of Object.entries(spec.components ?? {})) {
     const target = (union.components[section] ??= {});
     for (const [name, value] of Object.entries(entries ?? {})) {
-      const finalName = renames.get(section)?.get(name) ?? name;
-      // Present already only when planRenames found it equal: shared, not copied twice.
-      if (target[finalName] === undefined) target[finalName] = rewriteRefs(value, renames);
+      const existing = target[name];
+      if (existing === undefined) {
+        target[name] = structuredClone(value);
+        union.componentOwners.set(`${section}/${name}`, source);
+      } else if (!Bun.deepEquals(existing, value)) {
+        union.conflicts.push({ kind: "component", section, name, kept: union.componentOwners.get(`${section}/${name}`)!, dropped: source });
+      }
     }
   }
 
@@ -111,7 +114,7 @@ function addSource(union: Union, source: string, spec: OpenApiDocument, skip: (p
       continue;
     }
     union.pathOwners.set(key, { source, path });
-    union.paths[path] = adaptPathItem(union, source, rewriteRefs(item, renames), spec.security, renames.get("securitySchemes"));
+    union.paths[path] = adaptPathItem(union, source, structuredClone(item), spec.security);
   }
 
   for (const tag of spec.tags ?? []) {
@@ -119,55 +122,15 @@ function addSource(union: Union, source: string, spec: OpenApiDocument, skip: (p
   }
 }
 
-/**
- * Which of the source's components need a new name. Repeated until nothing
- * changes because renaming one schema changes the content of every schema
- * that refers to it, which may then differ from its namesake too.
- */
-function planRenames(union: Union, source: string, components: NonNullable<OpenApiDocument["components"]>): ComponentRenames {
-  const renames: ComponentRenames = new Map();
-  const taken = (section: string, name: string) =>
-    union.components[section]?.[name] !== undefined || components[section]?.[name] !== undefined || [...(renames.get(section)?.values() ?? [])].includes(name);
-
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const [section, entries] of Object.entries(components)) {
-      for (const [name, value] of Object.entries(entries ?? {})) {
-        const existing = union.components[section]?.[name];
-        if (existing === undefined || renames.get(section)?.has(name)) continue;
-        if (Bun.deepEquals(existing, rewriteRefs(value, renames))) continue;
-        let newName = `${source}_${name}`;
-        for (let n = 2; taken(section, newName); n++) newName = `${source}_${name}_${n}`;
-        const sectionRenames = renames.get(section) ?? new Map<string, string>();
-        renames.set(section, sectionRenames.set(name, newName));
-        union.conflicts.push({ kind: "component", section, name, source, renamed_to: newName });
-        changed = true;
-      }
-    }
-  }
-  return renames;
-}
-
 /** `item` is already a private copy, so its operations are adjusted in place. */
-function adaptPathItem(
-  union: Union,
-  source: string,
-  item: PathItem,
-  defaultSecurity: OpenApiDocument["security"],
-  schemeRenames: Map<string, string> | undefined,
-): PathItem {
-  const renameSchemes = (requirement: SecurityRequirement): SecurityRequirement =>
-    Object.fromEntries(Object.entries(requirement).map(([scheme, scopes]) => [schemeRenames?.get(scheme) ?? scheme, scopes]));
-
+function adaptPathItem(union: Union, source: string, item: PathItem, defaultSecurity: OpenApiDocument["security"]): PathItem {
   for (const method of httpMethods) {
     const value = item[method];
     if (!isRecord(value)) continue;
     const operation: Operation = value;
     // A document-wide `security` would cover every source once merged, so each
     // source's default moves onto its own operations. (Elysia writes null for "none given".)
-    if (Array.isArray(operation.security)) operation.security = operation.security.map(renameSchemes);
-    else if (Array.isArray(defaultSecurity)) operation.security = defaultSecurity.map(renameSchemes);
+    if (!Array.isArray(operation.security) && Array.isArray(defaultSecurity)) operation.security = structuredClone(defaultSecurity);
 
     if (typeof operation.operationId === "string") {
       const original = operation.operationId;
@@ -196,12 +159,12 @@ function describeMerge(own: OpenApiDocument, services: ServiceSpec[], report: Me
     const stale = service.asOf ? ` (not answering now; as it described itself at ${service.asOf.toISOString()})` : "";
     lines.push(`- **${service.name}**: ${summary}${stale}`);
   }
-  const pathConflicts = report.conflicts.filter((conflict) => conflict.kind === "path");
-  if (pathConflicts.length > 0) {
+  const shown = report.conflicts.flatMap((conflict) =>
+    conflict.kind === "operationId" ? [] : [{ what: conflict.kind === "path" ? conflict.path : `${conflict.section}/${conflict.name}`, ...conflict }],
+  );
+  if (shown.length > 0) {
     lines.push("", "Conflicts:", "");
-    for (const conflict of pathConflicts) {
-      lines.push(`- \`${conflict.path}\` is described by ${conflict.kept} and ${conflict.dropped}; ${conflict.kept}'s description is shown.`);
-    }
+    for (const { what, kept, dropped } of shown) lines.push(`- \`${what}\` is described by ${kept} and ${dropped}; ${kept}'s description is shown.`);
   }
   return lines.join("\n");
 }
