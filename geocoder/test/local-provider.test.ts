@@ -161,6 +161,38 @@ describe("SphereIndex", () => {
       expect(big.nearest(lat, lon, 20_000)?.distanceKm).toBeCloseTo(best, 3);
     }
   });
+
+  test("lightest (distance / weight) and forEachWithin agree with a full scan, weights spread over four orders of magnitude", () => {
+    const count = 3000;
+    const lats = Float64Array.from({ length: count }, (_, i) => 40 + (((i * 7919) % count) / count) * 10);
+    const lons = Float64Array.from({ length: count }, (_, i) => ((i * 104729) % 1000) / 100);
+    const weights = Float64Array.from({ length: count }, (_, i) => 0.7 + ((i * 31) % 97) ** 2 / 500);
+    const weighted = new SphereIndex(lats, lons, weights);
+    const distance = (a: number, b: number, c: number, d: number) => {
+      const r = Math.PI / 180;
+      const h = Math.sin(((c - a) * r) / 2) ** 2 + Math.cos(a * r) * Math.cos(c * r) * Math.sin(((d - b) * r) / 2) ** 2;
+      return 2 * 6371.0088 * Math.asin(Math.sqrt(h));
+    };
+    const even = (i: number) => i % 2 === 0;
+    for (let q = 0; q < 150; q++) {
+      const lat = 40 + ((q * 37) % 100) / 10;
+      const lon = ((q * 53) % 100) / 10;
+      let best = -1;
+      let bestCost = Infinity;
+      const within: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const km = distance(lat, lon, lats[i]!, lons[i]!);
+        if (km <= 30) within.push(i);
+        if (km <= 50 && even(i) && km / weights[i]! < bestCost) [best, bestCost] = [i, km / weights[i]!];
+      }
+      const found = weighted.lightest(lat, lon, 50, even);
+      expect(found?.index).toBe(best);
+      expect(found?.cost).toBeCloseTo(bestCost, 6);
+      const visited: number[] = [];
+      weighted.forEachWithin(lat, lon, 30, (i) => visited.push(i));
+      expect(visited.sort((a, b) => a - b)).toEqual(within);
+    }
+  });
 });
 
 describe("GET /reverse-geocode from LOCAL", () => {

@@ -21,13 +21,25 @@ export class SphereIndex {
   /** Point numbers in tree order: the node of range [lo, hi) is its middle, split on axis depth % 3. */
   private readonly order: Uint32Array;
 
-  constructor(latitudes: Float64Array, longitudes: Float64Array) {
+  /** With weights: the largest weight in the subtree of each node, at the node's position in `order`. */
+  private readonly subtreeMaxWeight: Float64Array | undefined;
+
+  /** `weights`: optional, one per point, for `lightest` (a place's reach, say). */
+  constructor(
+    latitudes: Float64Array,
+    longitudes: Float64Array,
+    private readonly weights?: Float64Array,
+  ) {
     const count = latitudes.length;
     this.xyz = new Float64Array(count * 3);
     for (let i = 0; i < count; i++) writeUnitVector(this.xyz, i * 3, latitudes[i]!, longitudes[i]!);
     this.order = new Uint32Array(count);
     for (let i = 0; i < count; i++) this.order[i] = i;
     this.build(0, count, 0);
+    if (weights) {
+      this.subtreeMaxWeight = new Float64Array(count);
+      this.fillMaxWeight(weights, 0, count);
+    }
   }
 
   get size(): number {
@@ -46,6 +58,108 @@ export class SphereIndex {
     this.search(query, 0, this.order.length, 0, accept, search);
     if (search.best < 0) return undefined;
     return { index: search.best, distanceKm: kmOfChordSquared(search.bestSquared) };
+  }
+
+  /**
+   * The accepted point within `maxKm` nearest relative to its weight: lowest
+   * km / weight (a place's distance in units of its reach), or undefined.
+   * Needs the weights given to the constructor. A subtree is skipped when
+   * even its heaviest point, at the nearest the subtree can be, would cost
+   * more than the best found so far.
+   */
+  lightest(latitude: number, longitude: number, maxKm: number, accept: (index: number) => boolean): (Nearest & { cost: number }) | undefined {
+    const { weights, subtreeMaxWeight } = this;
+    if (!weights || !subtreeMaxWeight) throw new Error("SphereIndex.lightest needs the weights given to the constructor");
+    const query = new Float64Array(3);
+    writeUnitVector(query, 0, latitude, longitude);
+    const state = { best: -1, bestCost: Number.POSITIVE_INFINITY, bestKm: 0, maxSquared: chordSquaredOf(maxKm) };
+    this.searchLightest(query, 0, this.order.length, 0, weights, subtreeMaxWeight, accept, state);
+    return state.best < 0 ? undefined : { index: state.best, distanceKm: state.bestKm, cost: state.bestCost };
+  }
+
+  private searchLightest(
+    query: Float64Array,
+    lo: number,
+    hi: number,
+    axis: number,
+    weights: Float64Array,
+    subtreeMaxWeight: Float64Array,
+    accept: (index: number) => boolean,
+    state: { best: number; bestCost: number; bestKm: number; maxSquared: number },
+  ): void {
+    if (lo >= hi) return;
+    const middle = (lo + hi) >>> 1;
+    const point = this.order[middle]!;
+    const at = point * 3;
+    const dx = this.xyz[at]! - query[0]!;
+    const dy = this.xyz[at + 1]! - query[1]!;
+    const dz = this.xyz[at + 2]! - query[2]!;
+    const squared = dx * dx + dy * dy + dz * dz;
+    if (squared <= state.maxSquared) {
+      const km = kmOfChordSquared(squared);
+      const cost = km / weights[point]!;
+      if (cost < state.bestCost && accept(point)) {
+        state.best = point;
+        state.bestCost = cost;
+        state.bestKm = km;
+      }
+    }
+    const split = query[axis]! - this.xyz[at + axis]!;
+    const next = (axis + 1) % 3;
+    const near = split < 0 ? [lo, middle] : [middle + 1, hi];
+    const far = split < 0 ? [middle + 1, hi] : [lo, middle];
+    this.searchLightest(query, near[0]!, near[1]!, next, weights, subtreeMaxWeight, accept, state);
+    if (far[0]! >= far[1]!) return;
+    // The far side is at least |split| away (as a chord): skip it unless its heaviest point could still cost less.
+    const farMaxWeight = subtreeMaxWeight[(far[0]! + far[1]!) >>> 1]!;
+    const reachSquared = Math.min(state.maxSquared, chordSquaredOf(state.bestCost * farMaxWeight));
+    if (split * split <= reachSquared) this.searchLightest(query, far[0]!, far[1]!, next, weights, subtreeMaxWeight, accept, state);
+  }
+
+  /** The largest weight of each subtree, stored at its node (its middle position); returns the range's. */
+  private fillMaxWeight(weights: Float64Array, lo: number, hi: number): number {
+    if (lo >= hi) return 0;
+    const middle = (lo + hi) >>> 1;
+    const max = Math.max(weights[this.order[middle]!]!, this.fillMaxWeight(weights, lo, middle), this.fillMaxWeight(weights, middle + 1, hi));
+    this.subtreeMaxWeight![middle] = max;
+    return max;
+  }
+
+  /** Calls `visit(index, km)` for every point within `maxKm`, in no particular order. */
+  forEachWithin(latitude: number, longitude: number, maxKm: number, visit: (index: number, km: number) => void): void {
+    const query = new Float64Array(3);
+    writeUnitVector(query, 0, latitude, longitude);
+    const state = { boundSquared: chordSquaredOf(maxKm) };
+    this.visitWithin(query, 0, this.order.length, 0, state, (point, squared) => visit(point, kmOfChordSquared(squared)));
+  }
+
+  /** Visits the points within the bound, nearer subtrees first. */
+  private visitWithin(
+    query: Float64Array,
+    lo: number,
+    hi: number,
+    axis: number,
+    state: { boundSquared: number },
+    visit: (point: number, squared: number) => void,
+  ): void {
+    if (lo >= hi) return;
+    const middle = (lo + hi) >>> 1;
+    const point = this.order[middle]!;
+    const at = point * 3;
+    const dx = this.xyz[at]! - query[0]!;
+    const dy = this.xyz[at + 1]! - query[1]!;
+    const dz = this.xyz[at + 2]! - query[2]!;
+    const squared = dx * dx + dy * dy + dz * dz;
+    if (squared <= state.boundSquared) visit(point, squared);
+    const split = query[axis]! - this.xyz[at + axis]!;
+    const next = (axis + 1) % 3;
+    if (split < 0) {
+      this.visitWithin(query, lo, middle, next, state, visit);
+      if (split * split <= state.boundSquared) this.visitWithin(query, middle + 1, hi, next, state, visit);
+    } else {
+      this.visitWithin(query, middle + 1, hi, next, state, visit);
+      if (split * split <= state.boundSquared) this.visitWithin(query, lo, middle, next, state, visit);
+    }
   }
 
   private search(
