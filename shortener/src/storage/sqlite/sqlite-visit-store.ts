@@ -8,25 +8,41 @@ const dayMs = 86_400_000;
 export class SqliteVisitStore implements VisitStore {
   constructor(private readonly sqlite: Database) {}
 
+  // One statement for one link and one for every link, never `(? IS NULL OR code = ?)`: SQLite plans a
+  // statement once, and with that OR it cannot use the (code, ...) primary key for one link.
   async buckets({ code }: VisitScope, from: Date, to: Date): Promise<VisitBucket[]> {
-    const rows = this.sqlite
-      .query<{ starts_at: number; hours: number; humans: number; bots: number }, [string | null, string | null, number, number]>(
-        `SELECT starts_at, hours, sum(humans) AS humans, sum(bots) AS bots FROM link_visit_buckets
-         WHERE (? IS NULL OR code = ?) AND starts_at >= ? AND starts_at < ?
-         GROUP BY starts_at, hours ORDER BY starts_at`,
-      )
-      .all(code ?? null, code ?? null, from.getTime(), to.getTime());
+    type Row = { starts_at: number; hours: number; humans: number; bots: number };
+    const rows =
+      code === undefined
+        ? this.sqlite
+            .query<Row, [number, number]>(
+              `SELECT starts_at, hours, sum(humans) AS humans, sum(bots) AS bots FROM link_visit_buckets
+               WHERE starts_at >= ? AND starts_at < ? GROUP BY starts_at, hours ORDER BY starts_at`,
+            )
+            .all(from.getTime(), to.getTime())
+        : this.sqlite
+            .query<Row, [string, number, number]>(
+              `SELECT starts_at, hours, humans, bots FROM link_visit_buckets
+               WHERE code = ? AND starts_at >= ? AND starts_at < ? ORDER BY starts_at`,
+            )
+            .all(code, from.getTime(), to.getTime());
     return rows.map((row) => ({ startsAt: new Date(row.starts_at), hours: row.hours === 24 ? 24 : 1, humans: row.humans, bots: row.bots }));
   }
 
   async facts({ code }: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]> {
+    type Row = { dimension: Dimension; value: string; visits: number };
+    if (code === undefined) {
+      return this.sqlite
+        .query<Row, [string, string]>(
+          `SELECT dimension, value, sum(visits) AS visits FROM link_visit_facts WHERE day BETWEEN ? AND ? GROUP BY dimension, value`,
+        )
+        .all(fromDay, toDay);
+    }
     return this.sqlite
-      .query<{ dimension: Dimension; value: string; visits: number }, [string | null, string | null, string, string]>(
-        `SELECT dimension, value, sum(visits) AS visits FROM link_visit_facts
-         WHERE (? IS NULL OR code = ?) AND day BETWEEN ? AND ?
-         GROUP BY dimension, value`,
+      .query<Row, [string, string, string]>(
+        `SELECT dimension, value, sum(visits) AS visits FROM link_visit_facts WHERE code = ? AND day BETWEEN ? AND ? GROUP BY dimension, value`,
       )
-      .all(code ?? null, code ?? null, fromDay, toDay);
+      .all(code, fromDay, toDay);
   }
 
   async dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]> {
