@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { NewLink } from "../src/links/link.ts";
+import { estimatedCount, exactCountLimit } from "../src/links/link-store.ts";
 import { linkOrders, type LinkOrder } from "../src/links/link-order.ts";
 import type { Database } from "../src/storage/open-database.ts";
 import { LinkVisits } from "../src/visits/link-visits.ts";
@@ -145,6 +146,69 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     test("treats % and _ in a search as plain characters", async () => {
       expect((await db.links.list({ offset: 0, limit: 10, search: `%_${prefix}` })).count).toBe(5);
       expect((await db.links.list({ offset: 0, limit: 10, search: "%%" })).count).toBe(0);
+    });
+
+    test("says exactly whether another page follows, and counts exactly", async () => {
+      expect(await db.links.list({ offset: 0, limit: 2, search: prefix })).toMatchObject({ count: 5, countIsEstimate: false, hasMore: true });
+      expect(await db.links.list({ offset: 2, limit: 3, search: prefix })).toMatchObject({ count: 5, hasMore: false });
+      expect(await db.links.list({ offset: 4, limit: 2, search: prefix })).toMatchObject({ count: 5, hasMore: false });
+    });
+
+    test("searches of one and two characters find substrings too (no index serves them)", async () => {
+      const short = code("q");
+      await db.links.insert(newLink(short, { longUrl: "https://short.example/\u00e9Zq" }));
+      for (const search of ["zQ", "Zq", "q"]) {
+        const found = (await db.links.list({ offset: 0, limit: 100_000, search })).links.map((l) => l.code);
+        expect(found).toContain(short);
+      }
+    });
+
+    test("a changed or deleted link is found by its new URL only, or not at all", async () => {
+      const [changed, deleted] = [code("chg"), code("del")];
+      await db.links.insert(newLink(changed, { longUrl: `https://before.example/${changed}` }));
+      await db.links.insert(newLink(deleted, { longUrl: `https://gone.example/${deleted}` }));
+      await db.links.updateLongUrl(changed, `https://after.example/${changed}`, later);
+      await db.links.delete(deleted);
+      const codesFor = async (search: string) => (await db.links.list({ offset: 0, limit: 10, search })).links.map((l) => l.code);
+      expect(await codesFor(`before.example/${changed}`)).toEqual([]);
+      expect(await codesFor(`AFTER.example/${changed}`)).toEqual([changed]);
+      expect(await codesFor(`gone.example/${deleted}`)).toEqual([]);
+      // A visit changes the row but not what a search finds.
+      await db.links.recordVisits(new Map([[changed, LinkVisits.counting(2)]]), later);
+      expect(await codesFor(`after.example/${changed}`)).toEqual([changed]);
+    });
+  });
+
+  describe("counting past the exact limit", () => {
+    const marker = `many${Date.now().toString(36)}`;
+    const total = exactCountLimit + 50;
+    beforeAll(async () => {
+      for (let from = 0; from < total; from += 500) {
+        await Promise.all(
+          Array.from({ length: Math.min(500, total - from) }, (_, i) =>
+            db.links.insert(newLink(`${marker}${from + i}`, { longUrl: `https://many.example/${marker}/${from + i}`, createdAt: later })),
+          ),
+        );
+      }
+    }, 60_000);
+
+    test(`up to ${exactCountLimit} matches the count is exact; past it, an estimate flagged as one`, async () => {
+      const few = await db.links.list({ offset: 0, limit: 5, search: `${marker}1000` });
+      expect(few).toMatchObject({ count: 11, countIsEstimate: false }); // ${marker}1000 and ${marker}10000 to ${marker}10009
+      const many = await db.links.list({ offset: 0, limit: 5, search: marker });
+      expect(many.countIsEstimate).toBe(true);
+      expect(many.count).toBeGreaterThan(exactCountLimit);
+      expect(many.links).toHaveLength(5);
+      expect(many.hasMore).toBe(true);
+      // Every link of the table matches "https": the estimate is about the table's size.
+      const everything = await db.links.list({ offset: 0, limit: 5 });
+      expect(everything.count).toBeGreaterThanOrEqual(total);
+    });
+
+    test("the estimate: the table's size times the share of matches in the sample, never below the exact limit", () => {
+      expect(estimatedCount(1_000_000, 2_500, 10_000)).toBe(250_000);
+      expect(estimatedCount(12_000, 10, 10_000)).toBe(exactCountLimit + 1);
+      expect(estimatedCount(50_000, 0, 0)).toBe(exactCountLimit + 1);
     });
   });
 

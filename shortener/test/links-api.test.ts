@@ -290,7 +290,13 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       for (const query of ["", "?page=3&page_size=1&q=nothing-matches&sort=most_visited"]) {
         const response = await api.request("GET", `/shorten/${query}`, { headers: { authorization: `Bearer ${manage_token}` } });
         expect(response.status).toBe(200);
-        expect(await readJson(response)).toEqual({ count: 1, next: null, previous: null, results: [{ ...record, last_accessed_at: null }] });
+        expect(await readJson(response)).toEqual({
+          count: 1,
+          count_is_estimate: false,
+          next: null,
+          previous: null,
+          results: [{ ...record, last_accessed_at: null }],
+        });
       }
     });
 
@@ -315,6 +321,7 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       const auth = { authorization: `Bearer ${api.adminToken()}` };
       const first = await await readJson(await api.request("GET", `/shorten/?page_size=2&q=${tag.toUpperCase()}`, { headers: auth }));
       expect(first.count).toBe(5);
+      expect(first.count_is_estimate).toBe(false);
       expect(first.results.map((r: { long_url: string }) => r.long_url)).toEqual([`https://list.example/${tag}/4`, `https://list.example/${tag}/3`]);
       expect(first.previous).toBeNull();
       expect(first.next).toBe(`http://localhost/shorten/?page=2&page_size=2&q=${tag.toUpperCase()}`);

@@ -54,7 +54,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
         const base = origin(request, server);
         // A manage token's listing is its own link: how a browser adds a link made elsewhere.
         if (credential.kind === "manage-token") {
-          return { count: 1, next: null, previous: null, results: [toListedRecord(await links.managedBy(credential.token), base)] };
+          return { count: 1, count_is_estimate: false, next: null, previous: null, results: [toListedRecord(await links.managedBy(credential.token), base)] };
         }
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
@@ -69,7 +69,8 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
         };
         return {
           count: result.count,
-          next: page * pageSize < result.count ? pageUrl(page + 1) : null,
+          count_is_estimate: result.countIsEstimate,
+          next: result.hasMore ? pageUrl(page + 1) : null,
           previous: page > 1 ? pageUrl(Math.min(page - 1, Math.max(1, Math.ceil(result.count / pageSize)))) : null,
           results: result.links.map((link) => toListedRecord(link, base)),
         };

@@ -70,7 +70,8 @@ export type ListedLink = Static<typeof ListedLink>;
 
 export const LinkList = t.Object(
   {
-    count: t.Integer({ minimum: 0 }),
+    count: t.Integer({ minimum: 0, description: "Links matching, across all pages: exact up to 10,000, an estimate past it" }),
+    count_is_estimate: t.Boolean({ description: "True when count is an estimate (more than 10,000 links match)" }),
     next: t.Union([t.String(), t.Null()]),
     previous: t.Union([t.String(), t.Null()]),
     results: t.Array(ListedLink),

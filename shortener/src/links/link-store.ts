@@ -3,9 +3,28 @@ import type { LinkOrder } from "./link-order.ts";
 import type { Link, NewLink } from "./link.ts";
 
 export interface LinkPage {
-  /** Links matching the query, across all pages. */
+  /** Links matching the query, across all pages: exact up to `exactCountLimit`, an estimate past it. */
   count: number;
+  countIsEstimate: boolean;
   links: Link[];
+  /** Whether a page follows this one (always exact: one row more is read). */
+  hasMore: boolean;
+}
+
+/**
+ * Up to this many matches the listing's count is exact; past it, counting
+ * every match would cost a scan of up to every link on each page, so the
+ * count is an estimate, flagged as one: the table's size (Postgres' own
+ * statistics, SQLite's count) times the share of matches among the newest
+ * `countSampleSize` links.
+ */
+export const exactCountLimit = 10_000;
+export const countSampleSize = 5_000;
+
+/** The estimate past `exactCountLimit`: never below what was counted. */
+export function estimatedCount(tableSize: number, matchesInSample: number, sampleSize: number): number {
+  const share = sampleSize === 0 ? 0 : matchesInSample / sampleSize;
+  return Math.max(exactCountLimit + 1, Math.round(tableSize * share));
 }
 
 export interface LinkQuery {

@@ -180,9 +180,12 @@ async function loadLinks(): Promise<void> {
     );
     show(tableWrap, rows.length > 0);
     show(empty, rows.length === 0);
-    pageInfo.textContent = `Page ${query.page} of ${pages} · ${plural(list.count, "link")}`;
+    // An estimated count (past 10,000 matches) is said as one; whether a next page exists is always exact.
+    pageInfo.textContent = list.count_is_estimate
+      ? `Page ${query.page} of about ${pages} · about ${plural(list.count, "link")}`
+      : `Page ${query.page} of ${pages} · ${plural(list.count, "link")}`;
     previousButton.disabled = query.page <= 1;
-    nextButton.disabled = query.page >= pages;
+    nextButton.disabled = list.next === null;
     keepFocusOnPager();
     if (rows.length > 0) {
       void drawSparklines(

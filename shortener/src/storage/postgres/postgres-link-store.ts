@@ -1,11 +1,12 @@
-import { count, eq, ilike, or, sql } from "drizzle-orm";
+import { count, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { Sql } from "postgres";
-import { likePattern, type LinkPage, type LinkQuery, type LinkStore } from "../../links/link-store.ts";
+import { countSampleSize, estimatedCount, exactCountLimit, likePattern, type LinkPage, type LinkQuery, type LinkStore } from "../../links/link-store.ts";
+import type { LinkOrder } from "../../links/link-order.ts";
 import type { Link, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
-import { links } from "./schema.ts";
+import { links, linksSearch } from "./schema.ts";
 
 export class PostgresLinkStore implements LinkStore {
   private ended = false;
@@ -154,12 +155,70 @@ export class PostgresLinkStore implements LinkStore {
   }
 
   async list({ offset, limit, search, order = "newest" }: LinkQuery): Promise<LinkPage> {
-    const where = search ? or(ilike(links.code, likePattern(search)), ilike(links.longUrl, likePattern(search))) : undefined;
-    const [page, total] = await Promise.all([
-      this.db.select().from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset),
-      this.db.select({ value: count() }).from(links).where(where),
+    // The page and the count on two connections at once.
+    const [rows, counted] = await Promise.all([
+      search === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.searchPage(search, order, offset, limit + 1),
+      this.count(search),
     ]);
-    return { count: total[0]?.value ?? 0, links: page };
+    return { links: rows.slice(0, limit), hasMore: rows.length > limit, ...counted };
+  }
+
+  private async count(search: string | undefined): Promise<Pick<LinkPage, "count" | "countIsEstimate">> {
+    if (search === undefined) {
+      const exact = await this.countUpTo(undefined);
+      if (exact <= exactCountLimit) return { count: exact, countIsEstimate: false };
+      return { count: estimatedCount(await this.tableSize(), 1, 1), countIsEstimate: true };
+    }
+    // A search most links match is estimated from a sample at once: its exact count would collect every match first.
+    const pattern = likePattern(search);
+    const [sample] = await this.db.execute<{ matches: string; sampled: string }>(
+      sql`SELECT count(*) FILTER (WHERE code ILIKE ${pattern} OR long_url ILIKE ${pattern}) AS matches, count(*) AS sampled
+          FROM (SELECT code, long_url FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS newest`,
+    );
+    const [matches, sampled] = [Number(sample!.matches), Number(sample!.sampled)];
+    const size = await this.tableSize();
+    if (matches * (size / Math.max(1, sampled)) > 2 * exactCountLimit) return { count: estimatedCount(size, matches, sampled), countIsEstimate: true };
+    const exact = await this.countUpTo(indexedSearch(search));
+    if (exact <= exactCountLimit) return { count: exact, countIsEstimate: false };
+    return { count: estimatedCount(size, matches, sampled), countIsEstimate: true };
+  }
+
+  private pageOf(where: SQL | undefined, order: LinkOrder, offset: number, limit: number): Promise<Link[]> {
+    return this.db.select().from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset);
+  }
+
+  /** Matches, counted up to one past `exactCountLimit`. */
+  private async countUpTo(where: SQL | undefined): Promise<number> {
+    const counted = await this.db.select({ value: count() }).from(
+      this.db
+        .select({ one: sql`1` })
+        .from(links)
+        .where(where)
+        .limit(exactCountLimit + 1)
+        .as("matches"),
+    );
+    return counted[0]?.value ?? 0;
+  }
+
+  /**
+   * A search's page, the cheaper of two ways. Where matches are common, the
+   * first `searchProbeRows` links in the page's order (read in index order)
+   * hold the whole page; otherwise the trigram indexes find the few matches.
+   */
+  private async searchPage(search: string, order: LinkOrder, offset: number, limit: number): Promise<Link[]> {
+    const like = likeCondition(search);
+    const [probed] = await this.db.execute<{ found: number }>(
+      sql`SELECT count(*)::int AS found FROM (SELECT 1 FROM (SELECT code, long_url FROM ${links} ORDER BY ${sql.raw(linkOrderSql[order])} LIMIT ${searchProbeRows}) AS ${links} WHERE ${like} LIMIT ${offset + limit}) AS probe`,
+    );
+    if (probed!.found === offset + limit) return this.pageOf(like, order, offset, limit);
+    return this.pageOf(indexedSearch(search), order, offset, limit);
+  }
+
+  /** Postgres' own estimate of the table's rows (kept by ANALYZE and autovacuum); an exact count when it has none yet. */
+  private async tableSize(): Promise<number> {
+    const [size] = await this.client<{ rows: number }[]>`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'links'::regclass`;
+    if (size && size.rows >= 0) return size.rows;
+    return Number((await this.client<{ n: string }[]>`SELECT count(*) AS n FROM links`)[0]!.n);
   }
 
   /** Closes the client; later calls fail as postgres.js fails them (CONNECTION_ENDED). */
@@ -172,4 +231,19 @@ export class PostgresLinkStore implements LinkStore {
   async ping(): Promise<void> {
     await this.db.execute(sql`SELECT 1`);
   }
+}
+
+/** How many links, in the page's order, a search reads before it asks the trigram indexes instead. */
+const searchProbeRows = 5_000;
+
+/** A case-insensitive substring of the code or the long URL, `%` and `_` literal. */
+function likeCondition(search: string): SQL {
+  const pattern = likePattern(search);
+  return or(ilike(links.code, pattern), ilike(links.longUrl, pattern))!;
+}
+
+/** The same, through links_search's trigram indexes (migration 0006), which serve 3 or more characters. */
+function indexedSearch(search: string): SQL {
+  const pattern = likePattern(search);
+  return sql`${links.code} IN (SELECT ${linksSearch.code} FROM ${linksSearch} WHERE ${or(ilike(linksSearch.code, pattern), ilike(linksSearch.longUrl, pattern))})`;
 }

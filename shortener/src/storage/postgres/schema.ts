@@ -35,6 +35,25 @@ export const links = pgTable(
   ],
 );
 
+/**
+ * The listing's search: each link's code and long URL under pg_trgm indexes
+ * (ILIKE '%…%'), kept in step with links by a trigger (migration 0006), so
+ * that a counted visit, which rewrites a links row, never touches them.
+ */
+export const linksSearch = pgTable(
+  "links_search",
+  {
+    code: byteOrderText("code")
+      .primaryKey()
+      .references(() => links.code, { onDelete: "cascade" }),
+    longUrl: text("long_url").notNull(),
+  },
+  (t) => [
+    index("links_search_code_trgm_idx").using("gin", t.code.op("gin_trgm_ops")),
+    index("links_search_long_url_trgm_idx").using("gin", t.longUrl.op("gin_trgm_ops")),
+  ],
+);
+
 export const admins = pgTable("admins", {
   username: text("username").primaryKey(),
   passwordHash: text("password_hash").notNull(),

@@ -4,7 +4,8 @@ import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from
 /**
  * Every table the SQLite migrations (./migrations) create, as Drizzle sees
  * them: the query builder uses links, admins and admin_sessions; the visits
- * stores and the write probe use SQL of their own. The migrations are the
+ * stores and the write probe use SQL of their own; the listing's search index
+ * (links_search, an FTS5 table with its triggers) is SQL only. The migrations are the
  * source of truth, and shortener/test/schema-drift.test.ts fails when this
  * file and the migrated database disagree on a table, column, type,
  * default, key, index or foreign key. Times are ms since the epoch.

@@ -13,6 +13,8 @@ export interface LinkRecord {
 
 export interface LinkList {
   count: number;
+  /** Past 10,000 matches the count is the shortener's estimate. */
+  count_is_estimate: boolean;
   next: string | null;
   previous: string | null;
   results: LinkRecord[];
