@@ -62,11 +62,12 @@ export function socketErrorTotal(result: WrkResult): number {
   return e.connect + e.read + e.write + e.timeout;
 }
 
-/** `headers` go with every request (`-H "name: value"`). */
-export async function runWrk(settings: Settings, url: string, seconds: number, headers: Record<string, string> = {}): Promise<WrkResult> {
+/** `headers` go with every request (`-H "name: value"`); `script`, a Lua file, may choose each request's path (`-s`). */
+export async function runWrk(settings: Settings, url: string, seconds: number, headers: Record<string, string> = {}, script?: string): Promise<WrkResult> {
   checkNotInterrupted();
   const headerArgs = Object.entries(headers).flatMap(([name, value]) => ["-H", `${name}: ${value}`]);
-  const cmd = ["wrk", `-t${settings.threads}`, `-c${settings.connections}`, `-d${seconds}s`, "--latency", ...headerArgs, url];
+  const scriptArgs = script === undefined ? [] : ["-s", script];
+  const cmd = ["wrk", `-t${settings.threads}`, `-c${settings.connections}`, `-d${seconds}s`, "--latency", ...scriptArgs, ...headerArgs, url];
   const proc = Bun.spawn(cmd, { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   return whileRunning(proc, async () => {
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);

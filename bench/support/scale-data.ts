@@ -1,0 +1,177 @@
+/**
+ * The data bench:scale measures against, built fast in a throwaway database
+ * of either engine: `links` links (code `c<hex>x`, n = 1 … links, newest
+ * last, long URLs `https://example.com/articles/<n>/<hash>`), and a year of
+ * visits for the newest `visitedLinks` of them, in the shape the hourly fold
+ * leaves (ANALYTICS_HOURLY_DAYS = 90): hours for the last 90 days, days
+ * before that.
+ *
+ * The schema is the migrations' own (openDatabase applies them); for the
+ * bulk load the links' secondary indexes and SQLite's search triggers are
+ * dropped and then made again from their own definitions (read back from the
+ * catalog), so nothing here restates the schema.
+ */
+import { Database as SqliteDatabase } from "bun:sqlite";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
+import postgres from "postgres";
+import { openDatabase } from "../../shortener/src/storage/open-database.ts";
+
+export interface ScaleShape {
+  links: number;
+  visitedLinks: number;
+}
+
+/** The `n`th link's code, as the loaders write it; wrk's Lua script writes the same. */
+export const codeOf = (n: number) => `c${n.toString(16)}x`;
+
+/** Visits are on every `visitEvery`-th day of a link (offset by link; about weekly), 4 visited hours on such a day in the hourly window. */
+const visitEvery = 7;
+const hourlyDays = 90;
+const yearDays = 365;
+/** Breakdown rows per visited day: one value for each of the five dimensions. */
+const dimensions = ["referrer", "country", "browser", "os", "device"] as const;
+
+export interface BuiltDatabase {
+  engine: "postgres" | "sqlite";
+  /** For DATABASE_URL. */
+  url: string;
+  buildMs: number;
+  rows: { links: number; buckets: number; facts: number };
+  drop(): Promise<void>;
+}
+
+/** Midnight UTC `days` ago from `now`. */
+function midnight(now: Date, daysAgo: number): Date {
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  return new Date(day.getTime() - daysAgo * 86_400_000);
+}
+
+export async function buildPostgres(shape: ScaleShape, now: Date): Promise<BuiltDatabase> {
+  const started = performance.now();
+  const database: TestDatabase = await createTestDatabase("scale");
+  await (await openDatabase({ engine: "postgres", url: database.url })).close();
+  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  try {
+    const indexes = await sql<{ name: string; definition: string }[]>`
+      SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+      WHERE schemaname = 'public' AND tablename IN ('links', 'links_search') AND indexname NOT LIKE '%_pkey'`;
+    for (const index of indexes) await sql.unsafe(`DROP INDEX "${index.name}"`);
+    // The search table is filled once below, as migration 0006 fills it, not row by row by its trigger.
+    await sql`ALTER TABLE links DISABLE TRIGGER USER`;
+    const first = now.getTime() - shape.links * 10_000;
+    await sql`
+      INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at)
+      SELECT 'c' || to_hex(n) || 'x', 'https://example.com/articles/' || n || '/' || md5(n::text), md5('token' || n), 0,
+             to_timestamp((${first}::bigint + n::bigint * 10000) / 1000.0), to_timestamp((${first}::bigint + n::bigint * 10000) / 1000.0)
+      FROM generate_series(1, ${shape.links}::int) AS n`;
+    await sql`INSERT INTO links_search (code, long_url) SELECT code, long_url FROM links`;
+    await sql`ALTER TABLE links ENABLE TRIGGER USER`;
+    // Each index on a connection of its own: Postgres builds them side by side.
+    await Promise.all(
+      indexes.map(async (index) => {
+        const own = postgres(database.url, { max: 1, onnotice: () => {} });
+        try {
+          await own.unsafe("SET maintenance_work_mem = '256MB'");
+          await own.unsafe(index.definition);
+        } finally {
+          await own.end();
+        }
+      }),
+    );
+    const firstVisited = shape.links - shape.visitedLinks + 1;
+    const hourlyFrom = midnight(now, hourlyDays).getTime();
+    await sql`
+      INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
+      SELECT 'c' || to_hex(n) || 'x', to_timestamp((${midnight(now, yearDays).getTime()}::bigint + d::bigint * 86400000) / 1000.0), 24, 10 + (n + d) % 20, (n + d) % 3
+      FROM generate_series(${firstVisited}::int, ${shape.links}::int) AS n, generate_series(0, ${yearDays - hourlyDays - 1}::int) AS d
+      WHERE (n + d) % ${visitEvery} = 0`;
+    await sql`
+      INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
+      SELECT 'c' || to_hex(n) || 'x', to_timestamp((${hourlyFrom}::bigint + d::bigint * 86400000 + h::bigint * 3600000) / 1000.0), 1, 2 + (n + h) % 5, (n + h) % 2
+      FROM generate_series(${firstVisited}::int, ${shape.links}::int) AS n, generate_series(0, ${hourlyDays - 1}::int) AS d, unnest(ARRAY[9, 12, 15, 20]) AS h
+      WHERE (n + d) % ${visitEvery} = 0`;
+    await sql`
+      INSERT INTO link_visit_facts (code, day, dimension, value, visits)
+      SELECT 'c' || to_hex(n) || 'x', ${midnight(now, yearDays).toISOString().slice(0, 10)}::date + d, dim,
+             dim || '-' || ((n + d) % 7), 10 + (n + d) % 20
+      FROM generate_series(${firstVisited}::int, ${shape.links}::int) AS n, generate_series(0, ${yearDays - 1}::int) AS d,
+           unnest(${dimensions as unknown as string[]}::text[]) AS dim
+      WHERE (n + d) % ${visitEvery} = 0`;
+    await sql`ANALYZE`;
+    const [counts] = await sql<{ links: string; buckets: string; facts: string }[]>`
+      SELECT (SELECT count(*) FROM links) AS links, (SELECT count(*) FROM link_visit_buckets) AS buckets, (SELECT count(*) FROM link_visit_facts) AS facts`;
+    return {
+      engine: "postgres",
+      url: database.url,
+      buildMs: performance.now() - started,
+      rows: { links: Number(counts!.links), buckets: Number(counts!.buckets), facts: Number(counts!.facts) },
+      drop: () => database.drop(),
+    };
+  } finally {
+    await sql.end();
+  }
+}
+
+export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDatabase> {
+  const started = performance.now();
+  const path = join(tmpdir(), `linkgeo-scale-${process.pid}-${shape.links}.db`);
+  const files = [path, `${path}-wal`, `${path}-shm`];
+  for (const file of files) rmSync(file, { force: true });
+  await (await openDatabase({ engine: "sqlite", path })).close();
+  const db = new SqliteDatabase(path);
+  try {
+    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF");
+    const dropped = db
+      .query<{ name: string; type: string; sql: string }, []>(
+        "SELECT name, type, sql FROM sqlite_master WHERE tbl_name = 'links' AND type IN ('index', 'trigger') AND sql IS NOT NULL",
+      )
+      .all();
+    for (const object of dropped) db.exec(`DROP ${object.type.toUpperCase()} "${object.name}"`);
+    const first = now.getTime() - shape.links * 10_000;
+    const insertLink = db.prepare("INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)");
+    db.transaction(() => {
+      for (let n = 1; n <= shape.links; n++) {
+        const at = first + n * 10_000;
+        insertLink.run(codeOf(n), `https://example.com/articles/${n}/${Bun.hash(String(n)).toString(16)}`, `token${n}`, at, at);
+      }
+    })();
+    db.exec("INSERT INTO links_search (links_search) VALUES ('rebuild')");
+    for (const object of dropped) db.exec(object.sql);
+
+    const firstVisited = shape.links - shape.visitedLinks + 1;
+    const yearStart = midnight(now, yearDays).getTime();
+    const hourlyFrom = midnight(now, hourlyDays).getTime();
+    const insertBucket = db.prepare("INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots) VALUES (?, ?, ?, ?, ?)");
+    const insertFact = db.prepare("INSERT INTO link_visit_facts (code, day, dimension, value, visits) VALUES (?, ?, ?, ?, ?)");
+    db.transaction(() => {
+      for (let n = firstVisited; n <= shape.links; n++) {
+        const code = codeOf(n);
+        for (let d = 0; d < yearDays; d++) {
+          if ((n + d) % visitEvery !== 0) continue;
+          const dayStart = yearStart + d * 86_400_000;
+          if (dayStart < hourlyFrom) insertBucket.run(code, dayStart, 24, 10 + ((n + d) % 20), (n + d) % 3);
+          else for (const h of [9, 12, 15, 20]) insertBucket.run(code, dayStart + h * 3_600_000, 1, 2 + ((n + h) % 5), (n + h) % 2);
+          const day = new Date(dayStart).toISOString().slice(0, 10);
+          for (const dimension of dimensions) insertFact.run(code, day, dimension, `${dimension}-${(n + d) % 7}`, 10 + ((n + d) % 20));
+        }
+      }
+    })();
+    db.exec("ANALYZE");
+    const count = (table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
+    const rows = { links: count("links"), buckets: count("link_visit_buckets"), facts: count("link_visit_facts") };
+    return {
+      engine: "sqlite",
+      url: `sqlite:///${path}`,
+      buildMs: performance.now() - started,
+      rows,
+      drop: async () => {
+        for (const file of files) rmSync(file, { force: true });
+      },
+    };
+  } finally {
+    db.close();
+  }
+}
