@@ -52,12 +52,16 @@ export class SphereIndex {
    * "nearest place in the same country" needs no second pass.
    */
   nearest(latitude: number, longitude: number, maxKm: number, accept: (index: number) => boolean = () => true): Nearest | undefined {
-    const query = new Float64Array(3);
-    writeUnitVector(query, 0, latitude, longitude);
-    const search = { best: -1, bestSquared: chordSquaredOf(maxKm) };
-    this.search(query, 0, this.order.length, 0, accept, search);
-    if (search.best < 0) return undefined;
-    return { index: search.best, distanceKm: kmOfChordSquared(search.bestSquared) };
+    let best = -1;
+    let bestSquared = chordSquaredOf(maxKm);
+    this.walk(
+      queryOf(latitude, longitude),
+      (point, squared) => {
+        if (squared <= bestSquared && accept(point)) [best, bestSquared] = [point, squared];
+      },
+      () => bestSquared,
+    );
+    return best < 0 ? undefined : { index: best, distanceKm: kmOfChordSquared(bestSquared) };
   }
 
   /**
@@ -70,22 +74,49 @@ export class SphereIndex {
   lightest(latitude: number, longitude: number, maxKm: number, accept: (index: number) => boolean): (Nearest & { cost: number }) | undefined {
     const { weights, subtreeMaxWeight } = this;
     if (!weights || !subtreeMaxWeight) throw new Error("SphereIndex.lightest needs the weights given to the constructor");
-    const query = new Float64Array(3);
-    writeUnitVector(query, 0, latitude, longitude);
-    const state = { best: -1, bestCost: Number.POSITIVE_INFINITY, bestKm: 0, maxSquared: chordSquaredOf(maxKm) };
-    this.searchLightest(query, 0, this.order.length, 0, weights, subtreeMaxWeight, accept, state);
-    return state.best < 0 ? undefined : { index: state.best, distanceKm: state.bestKm, cost: state.bestCost };
+    const maxSquared = chordSquaredOf(maxKm);
+    let best = -1;
+    let bestCost = Number.POSITIVE_INFINITY;
+    let bestKm = 0;
+    this.walk(
+      queryOf(latitude, longitude),
+      (point, squared) => {
+        if (squared > maxSquared) return;
+        const km = kmOfChordSquared(squared);
+        const cost = km / weights[point]!;
+        if (cost < bestCost && accept(point)) [best, bestCost, bestKm] = [point, cost, km];
+      },
+      (subtree) => Math.min(maxSquared, chordSquaredOf(bestCost * subtreeMaxWeight[subtree]!)),
+    );
+    return best < 0 ? undefined : { index: best, distanceKm: bestKm, cost: bestCost };
   }
 
-  private searchLightest(
+  /** Calls `visit(index, km)` for every point within `maxKm`, in no particular order. */
+  forEachWithin(latitude: number, longitude: number, maxKm: number, visit: (index: number, km: number) => void): void {
+    const boundSquared = chordSquaredOf(maxKm);
+    this.walk(
+      queryOf(latitude, longitude),
+      (point, squared) => {
+        if (squared <= boundSquared) visit(point, kmOfChordSquared(squared));
+      },
+      () => boundSquared,
+    );
+  }
+
+  /**
+   * The one traversal: every node's point goes to `visit` (with its squared
+   * chord to the query), the side of each split the query is on first; the
+   * other side only if its plane is within `farBoundSquared(subtree)`, asked
+   * after the near side, so a bound that `visit` tightens prunes at once.
+   * `subtree` is the far side's node (its middle position in `order`).
+   */
+  private walk(
     query: Float64Array,
-    lo: number,
-    hi: number,
-    axis: number,
-    weights: Float64Array,
-    subtreeMaxWeight: Float64Array,
-    accept: (index: number) => boolean,
-    state: { best: number; bestCost: number; bestKm: number; maxSquared: number },
+    visit: (point: number, squared: number) => void,
+    farBoundSquared: (subtree: number) => number,
+    lo = 0,
+    hi = this.order.length,
+    axis = 0,
   ): void {
     if (lo >= hi) return;
     const middle = (lo + hi) >>> 1;
@@ -94,26 +125,17 @@ export class SphereIndex {
     const dx = this.xyz[at]! - query[0]!;
     const dy = this.xyz[at + 1]! - query[1]!;
     const dz = this.xyz[at + 2]! - query[2]!;
-    const squared = dx * dx + dy * dy + dz * dz;
-    if (squared <= state.maxSquared) {
-      const km = kmOfChordSquared(squared);
-      const cost = km / weights[point]!;
-      if (cost < state.bestCost && accept(point)) {
-        state.best = point;
-        state.bestCost = cost;
-        state.bestKm = km;
-      }
-    }
+    visit(point, dx * dx + dy * dy + dz * dz);
     const split = query[axis]! - this.xyz[at + axis]!;
     const next = (axis + 1) % 3;
-    const near = split < 0 ? [lo, middle] : [middle + 1, hi];
-    const far = split < 0 ? [middle + 1, hi] : [lo, middle];
-    this.searchLightest(query, near[0]!, near[1]!, next, weights, subtreeMaxWeight, accept, state);
-    if (far[0]! >= far[1]!) return;
-    // The far side is at least |split| away (as a chord): skip it unless its heaviest point could still cost less.
-    const farMaxWeight = subtreeMaxWeight[(far[0]! + far[1]!) >>> 1]!;
-    const reachSquared = Math.min(state.maxSquared, chordSquaredOf(state.bestCost * farMaxWeight));
-    if (split * split <= reachSquared) this.searchLightest(query, far[0]!, far[1]!, next, weights, subtreeMaxWeight, accept, state);
+    // The far side is at least |split| away (as a chord).
+    if (split < 0) {
+      this.walk(query, visit, farBoundSquared, lo, middle, next);
+      if (middle + 1 < hi && split * split <= farBoundSquared((middle + 1 + hi) >>> 1)) this.walk(query, visit, farBoundSquared, middle + 1, hi, next);
+    } else {
+      this.walk(query, visit, farBoundSquared, middle + 1, hi, next);
+      if (lo < middle && split * split <= farBoundSquared((lo + middle) >>> 1)) this.walk(query, visit, farBoundSquared, lo, middle, next);
+    }
   }
 
   /** The largest weight of each subtree, stored at its node (its middle position); returns the range's. */
@@ -123,75 +145,6 @@ export class SphereIndex {
     const max = Math.max(weights[this.order[middle]!]!, this.fillMaxWeight(weights, lo, middle), this.fillMaxWeight(weights, middle + 1, hi));
     this.subtreeMaxWeight![middle] = max;
     return max;
-  }
-
-  /** Calls `visit(index, km)` for every point within `maxKm`, in no particular order. */
-  forEachWithin(latitude: number, longitude: number, maxKm: number, visit: (index: number, km: number) => void): void {
-    const query = new Float64Array(3);
-    writeUnitVector(query, 0, latitude, longitude);
-    const state = { boundSquared: chordSquaredOf(maxKm) };
-    this.visitWithin(query, 0, this.order.length, 0, state, (point, squared) => visit(point, kmOfChordSquared(squared)));
-  }
-
-  /** Visits the points within the bound, nearer subtrees first. */
-  private visitWithin(
-    query: Float64Array,
-    lo: number,
-    hi: number,
-    axis: number,
-    state: { boundSquared: number },
-    visit: (point: number, squared: number) => void,
-  ): void {
-    if (lo >= hi) return;
-    const middle = (lo + hi) >>> 1;
-    const point = this.order[middle]!;
-    const at = point * 3;
-    const dx = this.xyz[at]! - query[0]!;
-    const dy = this.xyz[at + 1]! - query[1]!;
-    const dz = this.xyz[at + 2]! - query[2]!;
-    const squared = dx * dx + dy * dy + dz * dz;
-    if (squared <= state.boundSquared) visit(point, squared);
-    const split = query[axis]! - this.xyz[at + axis]!;
-    const next = (axis + 1) % 3;
-    if (split < 0) {
-      this.visitWithin(query, lo, middle, next, state, visit);
-      if (split * split <= state.boundSquared) this.visitWithin(query, middle + 1, hi, next, state, visit);
-    } else {
-      this.visitWithin(query, middle + 1, hi, next, state, visit);
-      if (split * split <= state.boundSquared) this.visitWithin(query, lo, middle, next, state, visit);
-    }
-  }
-
-  private search(
-    query: Float64Array,
-    lo: number,
-    hi: number,
-    axis: number,
-    accept: (index: number) => boolean,
-    state: { best: number; bestSquared: number },
-  ): void {
-    if (lo >= hi) return;
-    const middle = (lo + hi) >>> 1;
-    const point = this.order[middle]!;
-    const at = point * 3;
-    const dx = this.xyz[at]! - query[0]!;
-    const dy = this.xyz[at + 1]! - query[1]!;
-    const dz = this.xyz[at + 2]! - query[2]!;
-    const squared = dx * dx + dy * dy + dz * dz;
-    if (squared <= state.bestSquared && accept(point)) {
-      state.best = point;
-      state.bestSquared = squared;
-    }
-    const split = query[axis]! - this.xyz[at + axis]!;
-    const next = (axis + 1) % 3;
-    // The side the query is on first; the other only if the splitting plane is nearer than the best so far.
-    if (split < 0) {
-      this.search(query, lo, middle, next, accept, state);
-      if (split * split <= state.bestSquared) this.search(query, middle + 1, hi, next, accept, state);
-    } else {
-      this.search(query, middle + 1, hi, next, accept, state);
-      if (split * split <= state.bestSquared) this.search(query, lo, middle, next, accept, state);
-    }
   }
 
   private build(lo: number, hi: number, axis: number): void {
@@ -226,6 +179,12 @@ export class SphereIndex {
     this.order[a] = this.order[b]!;
     this.order[b] = held;
   }
+}
+
+function queryOf(latitude: number, longitude: number): Float64Array {
+  const query = new Float64Array(3);
+  writeUnitVector(query, 0, latitude, longitude);
+  return query;
 }
 
 function writeUnitVector(target: Float64Array, at: number, latitude: number, longitude: number): void {
