@@ -21,6 +21,32 @@ export interface LinkPage {
 export const exactCountLimit = 10_000;
 export const countSampleSize = 5_000;
 
+/** How many links, in the page's order, a search reads before it asks the search index instead (see each store's searchPage). */
+export const searchProbeRows = 5_000;
+
+/** How many of the newest `countSampleSize` links match a search. */
+export interface CountSample {
+  matches: number;
+  sampled: number;
+}
+
+/**
+ * A search's count, the one rule for both engines: a search the sample says
+ * more than twice `exactCountLimit` links match is estimated at once (its
+ * exact count would collect every match first); any other is counted up to
+ * one past the limit by `countUpTo`, and estimated only if it reaches it.
+ */
+export async function searchCount(
+  tableSize: number,
+  sample: CountSample,
+  countUpTo: () => Promise<number>,
+): Promise<Pick<LinkPage, "count" | "countIsEstimate">> {
+  const estimate = { count: estimatedCount(tableSize, sample.matches, sample.sampled), countIsEstimate: true };
+  if (sample.matches * (tableSize / Math.max(1, sample.sampled)) > 2 * exactCountLimit) return estimate;
+  const exact = await countUpTo();
+  return exact <= exactCountLimit ? { count: exact, countIsEstimate: false } : estimate;
+}
+
 /** The estimate past `exactCountLimit`: never below what was counted. */
 export function estimatedCount(tableSize: number, matchesInSample: number, sampleSize: number): number {
   const share = sampleSize === 0 ? 0 : matchesInSample / sampleSize;

@@ -1,7 +1,17 @@
 import { count, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { Sql } from "postgres";
-import { countSampleSize, estimatedCount, exactCountLimit, likePattern, type LinkPage, type LinkQuery, type LinkStore } from "../../links/link-store.ts";
+import {
+  countSampleSize,
+  estimatedCount,
+  exactCountLimit,
+  likePattern,
+  searchCount,
+  searchProbeRows,
+  type LinkPage,
+  type LinkQuery,
+  type LinkStore,
+} from "../../links/link-store.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import type { Link, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
@@ -169,18 +179,14 @@ export class PostgresLinkStore implements LinkStore {
       if (exact <= exactCountLimit) return { count: exact, countIsEstimate: false };
       return { count: estimatedCount(await this.tableSize(), 1, 1), countIsEstimate: true };
     }
-    // A search most links match is estimated from a sample at once: its exact count would collect every match first.
     const pattern = likePattern(search);
     const [sample] = await this.db.execute<{ matches: string; sampled: string }>(
       sql`SELECT count(*) FILTER (WHERE code ILIKE ${pattern} OR long_url ILIKE ${pattern}) AS matches, count(*) AS sampled
           FROM (SELECT code, long_url FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS newest`,
     );
-    const [matches, sampled] = [Number(sample!.matches), Number(sample!.sampled)];
-    const size = await this.tableSize();
-    if (matches * (size / Math.max(1, sampled)) > 2 * exactCountLimit) return { count: estimatedCount(size, matches, sampled), countIsEstimate: true };
-    const exact = await this.countUpTo(indexedSearch(search));
-    if (exact <= exactCountLimit) return { count: exact, countIsEstimate: false };
-    return { count: estimatedCount(size, matches, sampled), countIsEstimate: true };
+    return searchCount(await this.tableSize(), { matches: Number(sample!.matches), sampled: Number(sample!.sampled) }, () =>
+      this.countUpTo(indexedSearch(search)),
+    );
   }
 
   private pageOf(where: SQL | undefined, order: LinkOrder, offset: number, limit: number): Promise<Link[]> {
@@ -232,9 +238,6 @@ export class PostgresLinkStore implements LinkStore {
     await this.db.execute(sql`SELECT 1`);
   }
 }
-
-/** How many links, in the page's order, a search reads before it asks the trigram indexes instead. */
-const searchProbeRows = 5_000;
 
 /** A case-insensitive substring of the code or the long URL, `%` and `_` literal. */
 function likeCondition(search: string): SQL {

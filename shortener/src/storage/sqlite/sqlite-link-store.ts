@@ -1,7 +1,16 @@
 import { count, eq, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { countSampleSize, estimatedCount, exactCountLimit, likePattern, type LinkPage, type LinkQuery, type LinkStore } from "../../links/link-store.ts";
+import {
+  countSampleSize,
+  exactCountLimit,
+  likePattern,
+  searchCount,
+  searchProbeRows,
+  type LinkPage,
+  type LinkQuery,
+  type LinkStore,
+} from "../../links/link-store.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import type { Link, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
@@ -87,32 +96,25 @@ export class SqliteLinkStore implements LinkStore {
     const tableSize = () => this.db.select({ value: count() }).from(links).get()?.value ?? 0;
     if (search === undefined) return { ...page, count: tableSize(), countIsEstimate: false };
 
-    // A search most links match is estimated from a sample at once: its
-    // exact count would walk the index's whole match list first.
     const sample = this.db.$client
       .query<{ matches: number; sampled: number }, [string, string]>(
         `SELECT count(*) FILTER (WHERE code LIKE ?1 ESCAPE '\\' OR long_url LIKE ?2 ESCAPE '\\') AS matches, count(*) AS sampled
          FROM (SELECT code, long_url FROM links ORDER BY ${linkOrderSql.newest} LIMIT ${countSampleSize})`,
       )
       .get(likePattern(search), likePattern(search))!;
-    const size = tableSize();
-    if (sample.matches * (size / Math.max(1, sample.sampled)) > 2 * exactCountLimit) {
-      return { ...page, count: estimatedCount(size, sample.matches, sample.sampled), countIsEstimate: true };
-    }
-    const counted = this.db
-      .select({ value: count() })
-      .from(
-        this.db
-          .select({ one: sql`1` })
-          .from(links)
-          .where(searchCondition(search))
-          .limit(exactCountLimit + 1)
-          .as("matches"),
-      )
-      .get();
-    const exact = counted?.value ?? 0;
-    if (exact <= exactCountLimit) return { ...page, count: exact, countIsEstimate: false };
-    return { ...page, count: estimatedCount(size, sample.matches, sample.sampled), countIsEstimate: true };
+    const countUpTo = async () =>
+      this.db
+        .select({ value: count() })
+        .from(
+          this.db
+            .select({ one: sql`1` })
+            .from(links)
+            .where(searchCondition(search))
+            .limit(exactCountLimit + 1)
+            .as("matches"),
+        )
+        .get()?.value ?? 0;
+    return { ...page, ...(await searchCount(tableSize(), sample, countUpTo)) };
   }
 
   private pageOf(where: SQL | undefined, order: LinkOrder, offset: number, limit: number): Link[] {
@@ -135,9 +137,6 @@ export class SqliteLinkStore implements LinkStore {
     return this.pageOf(searchCondition(search), order, offset, limit);
   }
 }
-
-/** How many links, in the page's order, a search reads before it asks the trigram index instead. */
-const searchProbeRows = 5_000;
 
 /** `%`, `_` literal; ASCII case ignored, as by Postgres' ILIKE for ASCII. SQLite's LIKE has no escape character unless one is named. */
 function likeCondition(search: string): SQL {
