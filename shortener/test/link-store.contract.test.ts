@@ -179,6 +179,27 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     });
   });
 
+  describe("searches with the search index's own syntax in them", () => {
+    // FTS5 query syntax (quotes, *, NEAR, column filters, ^, -, parentheses) and ILIKE's are plain text to a search.
+    const odd = code("odd");
+    const oddUrl = `https://odd.example/${odd}?q="quoted"&a=*star*&n=NEAR(a b)&c=col:on&x=^caret-(minus)`;
+    beforeAll(async () => {
+      await db.links.insert(newLink(odd, { longUrl: oddUrl }));
+    });
+
+    test.each(['"quoted"', "*star*", "NEAR(a b)", "col:on", "^caret-(minus)", '"', '"q', oddUrl.toUpperCase()])(
+      "%p finds the link that has it",
+      async (search) => {
+        expect((await db.links.list({ offset: 0, limit: 100_000, search })).links.map((l) => l.code)).toContain(odd);
+      },
+    );
+
+    test.each(['"""', "AND OR NOT", "quoted NEAR star", "col:", `${"x".repeat(2_000)}`, "\\", "%_%"])("%p finds nothing and fails nothing", async (search) => {
+      const page = await db.links.list({ offset: 0, limit: 10, search: `${odd}${search}` });
+      expect(page).toMatchObject({ links: [], count: 0, countIsEstimate: false, hasMore: false });
+    });
+  });
+
   describe("counting past the exact limit", () => {
     const marker = `many${Date.now().toString(36)}`;
     const total = exactCountLimit + 50;

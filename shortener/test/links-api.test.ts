@@ -381,6 +381,20 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       },
     );
 
+    // Undecodable bytes, the search index's own syntax, and its longest search: a page (maybe empty), never a 5xx.
+    test.each([
+      ["undecodable bytes", "q=%FF%FE%FD"],
+      ["three double quotes", "q=%22%22%22"],
+      ["FTS5 operators", "q=NEAR(a%20b)*"],
+      ["a bidi override and an emoji", "q=%E2%80%AE%F0%9F%92%A9"],
+      ["200 double quotes", `q=${"%22".repeat(200)}`],
+      ["LIKE wildcards, 200 characters", `q=${"ab%25_".repeat(40)}`],
+    ])("searches %p without failing", async (query) => {
+      const response = await api.request("GET", `/shorten/?${query}`, { headers: { authorization: `Bearer ${api.adminToken()}` } });
+      expect(response.status).toBe(200);
+      expect(await readJson(response)).toMatchObject({ count: expect.any(Number), count_is_estimate: false, results: expect.any(Array) });
+    });
+
     test.each(["a b", "sho.rt:99999", "[::1", "evil.example/x", "a@evil.example", "\u00e9vil.example"])(
       "a malformed X-Forwarded-Host %p is ignored: the links use the request's own host",
       async (forwardedHost) => {
