@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
-import { getTableName, is, type SQL } from "drizzle-orm";
+import { getTableName, is, type SQL, type Table } from "drizzle-orm";
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect, getTableConfig as sqliteTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import postgres from "postgres";
@@ -48,6 +48,30 @@ function indexColumn(name: string, descending: boolean, nulls: "first" | "last" 
   return [name, descending ? "desc" : "", nullable && nulls ? `nulls ${nulls}` : ""].filter(Boolean).join(" ");
 }
 
+/** The parts of a Drizzle table config that read alike on both engines. */
+interface DrizzleKeys {
+  columns: Array<{ name: string; primary: boolean }>;
+  primaryKeys: Array<{ columns: Array<{ name: string }> }>;
+  foreignKeys: Array<{
+    onDelete?: string;
+    reference(): { columns: Array<{ name: string }>; foreignTable: Table; foreignColumns: Array<{ name: string }> };
+  }>;
+}
+
+function drizzlePrimaryKey(config: DrizzleKeys): string[] {
+  return config.primaryKeys[0]?.columns.map((column) => column.name) ?? config.columns.filter((column) => column.primary).map((column) => column.name);
+}
+
+function drizzleForeignKeys(config: DrizzleKeys): string[] {
+  const names = (columns: Array<{ name: string }>) => columns.map((column) => column.name).join(", ");
+  return config.foreignKeys
+    .map((foreignKey) => {
+      const reference = foreignKey.reference();
+      return `${names(reference.columns)} -> ${getTableName(reference.foreignTable)}(${names(reference.foreignColumns)}) on delete ${foreignKey.onDelete ?? "no action"}`;
+    })
+    .sort();
+}
+
 // ---- Postgres
 
 function postgresSchemaShape(): DatabaseShape {
@@ -68,7 +92,7 @@ function postgresSchemaShape(): DatabaseShape {
     const nullable = (name: string) => !columns[name]!.notNull;
     shape[config.name] = {
       columns,
-      primaryKey: config.primaryKeys[0]?.columns.map((column) => column.name) ?? config.columns.filter((column) => column.primary).map((column) => column.name),
+      primaryKey: drizzlePrimaryKey(config),
       indexes: Object.fromEntries(
         config.indexes.map((index) => [
           index.config.name!,
@@ -83,12 +107,7 @@ function postgresSchemaShape(): DatabaseShape {
           ),
         ]),
       ),
-      foreignKeys: config.foreignKeys
-        .map((foreignKey) => {
-          const reference = foreignKey.reference();
-          return `${reference.columns.map((c) => c.name).join(", ")} -> ${getTableName(reference.foreignTable)}(${reference.foreignColumns.map((c) => c.name).join(", ")}) on delete ${foreignKey.onDelete ?? "no action"}`;
-        })
-        .sort(),
+      foreignKeys: drizzleForeignKeys(config),
     };
   }
   return shape;
@@ -187,7 +206,7 @@ function sqliteSchemaShape(): DatabaseShape {
     }
     shape[config.name] = {
       columns,
-      primaryKey: config.primaryKeys[0]?.columns.map((column) => column.name) ?? config.columns.filter((column) => column.primary).map((column) => column.name),
+      primaryKey: drizzlePrimaryKey(config),
       indexes: Object.fromEntries(
         config.indexes.map((index) => [
           index.config.name,
@@ -201,12 +220,7 @@ function sqliteSchemaShape(): DatabaseShape {
           ),
         ]),
       ),
-      foreignKeys: config.foreignKeys
-        .map((foreignKey) => {
-          const reference = foreignKey.reference();
-          return `${reference.columns.map((c) => c.name).join(", ")} -> ${getTableName(reference.foreignTable)}(${reference.foreignColumns.map((c) => c.name).join(", ")}) on delete ${foreignKey.onDelete ?? "no action"}`;
-        })
-        .sort(),
+      foreignKeys: drizzleForeignKeys(config),
     };
   }
   return shape;
