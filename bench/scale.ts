@@ -78,7 +78,7 @@ async function measureReads(database: Database, shape: ScaleShape, figures: Figu
 async function measureRedirects(settings: Settings, built: BuiltDatabase, shape: ScaleShape, figures: Figures): Promise<void> {
   const redisPrefix = uniqueRedisPrefix("scale");
   onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
-  const shortener = await startShortener(settings, { url: built.url, name: "scale", drop: async () => {}, [Symbol.asyncDispose]: async () => {} }, redisPrefix);
+  const shortener = await startShortener(settings, built, redisPrefix);
   const script = join(tmpdir(), `linkgeo-scale-${process.pid}.lua`);
   writeFileSync(
     script,

@@ -36,7 +36,13 @@ export interface Shortener {
 }
 
 /** `env` is laid over the benchmark's own (ANALYTICS=off, say). */
-export async function startShortener(settings: Settings, database: TestDatabase, redisPrefix: string, env: Record<string, string> = {}): Promise<Shortener> {
+/** `database`: where it stores (a test database's, or any DATABASE_URL). */
+export async function startShortener(
+  settings: Settings,
+  database: Pick<TestDatabase, "url">,
+  redisPrefix: string,
+  env: Record<string, string> = {},
+): Promise<Shortener> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawnChild("shortener", [process.execPath, "run", "src/main.ts"], {

@@ -104,13 +104,18 @@ export class Settlements {
   find(latitude: number, longitude: number, query: SettlementQuery): FoundSettlement | undefined {
     const { countries, sections } = this.places;
     const usable = (place: number) => query.countryCodes.has(countries[place]!) && (sections[place] === 0 || this.parentOf[place] !== noPlace);
-    const regionRuled = query.region !== undefined && ![...query.countryCodes].some((code) => this.cityStates.has(code));
+    const regionRuled = query.region !== undefined && !this.isCityState(query.countryCodes);
     const region = regionRuled ? this.regionNumbers.get(query.region!) : undefined;
     const found =
       (region !== undefined ? this.index.lightest(latitude, longitude, query.maxKm, (place) => this.regionOf[place] === region && usable(place)) : undefined) ??
       this.index.lightest(latitude, longitude, query.maxKm, usable);
     if (!found) return undefined;
     return this.named(found.index);
+  }
+
+  private isCityState(countryCodes: ReadonlySet<string>): boolean {
+    for (const code of countryCodes) if (this.cityStates.has(code)) return true;
+    return false;
   }
 
   private named(place: number): FoundSettlement {
