@@ -17,7 +17,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
 import postgres from "postgres";
+import type { DatabaseTarget } from "../../shortener/src/storage/database-target.ts";
 import { openDatabase } from "../../shortener/src/storage/open-database.ts";
+import { rollupEdge } from "../../shortener/src/visits/visit-rollups.ts";
 
 export interface ScaleShape {
   links: number;
@@ -47,6 +49,16 @@ export interface BuiltDatabase {
 function midnight(now: Date, daysAgo: number): Date {
   const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   return new Date(day.getTime() - daysAgo * 86_400_000);
+}
+
+/** What the hourly visit job has done by `now`: every finished day summed for the every-link report. */
+async function sumFinishedDays(target: DatabaseTarget, now: Date): Promise<void> {
+  const database = await openDatabase(target);
+  try {
+    await database.visits.rollUpBefore(rollupEdge(now));
+  } finally {
+    await database.close();
+  }
 }
 
 export async function buildPostgres(shape: ScaleShape, now: Date): Promise<BuiltDatabase> {
@@ -100,6 +112,7 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
       FROM generate_series(${firstVisited}::int, ${shape.links}::int) AS n, generate_series(0, ${yearDays - 1}::int) AS d,
            unnest(${dimensions as unknown as string[]}::text[]) AS dim
       WHERE (n + d) % ${visitEvery} = 0`;
+    await sumFinishedDays({ engine: "postgres", url: database.url }, now);
     await sql`ANALYZE`;
     const [counts] = await sql<{ links: string; buckets: string; facts: string }[]>`
       SELECT (SELECT count(*) FROM links) AS links, (SELECT count(*) FROM link_visit_buckets) AS buckets, (SELECT count(*) FROM link_visit_facts) AS facts`;
@@ -121,7 +134,7 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
   const files = [path, `${path}-wal`, `${path}-shm`];
   for (const file of files) rmSync(file, { force: true });
   await (await openDatabase({ engine: "sqlite", path })).close();
-  const db = new SqliteDatabase(path);
+  let db = new SqliteDatabase(path);
   try {
     db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF");
     const dropped = db
@@ -159,6 +172,9 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
         }
       }
     })();
+    db.close();
+    await sumFinishedDays({ engine: "sqlite", path }, now);
+    db = new SqliteDatabase(path);
     db.exec("ANALYZE");
     const count = (table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
     const rows = { links: count("links"), buckets: count("link_visit_buckets"), facts: count("link_visit_facts") };

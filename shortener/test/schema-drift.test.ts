@@ -270,7 +270,19 @@ function sqliteDatabaseShape(db: SqliteDatabase): DatabaseShape {
 }
 
 const searchIndexTables = ["links_search", "links_search_config", "links_search_data", "links_search_docsize", "links_search_idx"];
-const allTables = ["admin_sessions", "admins", "link_visit_buckets", "link_visit_facts", "links", "write_probe"];
+const allTables = [
+  "admin_sessions",
+  "admins",
+  "link_visit_buckets",
+  "link_visit_days",
+  "link_visit_facts",
+  "link_visit_months",
+  "links",
+  "visit_fact_totals",
+  "visit_rollups",
+  "visit_totals",
+  "write_probe",
+];
 
 describe("schema.ts and the migrations describe the same database", () => {
   describe("Postgres", () => {

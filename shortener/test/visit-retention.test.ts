@@ -38,6 +38,33 @@ describe("visit retention", () => {
     }
   });
 
+  test("sums each finished UTC day an hour after it ends, and logs it", async () => {
+    const db = await openDatabase({ engine: "sqlite", path: ":memory:" });
+    await db.links.insert({ code: "sum1", longUrl: "https://example.com/", manageTokenHash: "hash-sum1", createdAt: new Date() });
+    await visit(db, "sum1", "2026-11-20T10:00:00Z");
+    await visit(db, "sum1", "2026-11-21T23:59:00Z");
+    const lines: Record<string, unknown>[] = [];
+    const log = createLogger({ service: "test", level: "info", format: "json", write: (line) => lines.push(JSON.parse(line)) });
+    let now = new Date("2026-11-21T00:59:00Z");
+    const retention = startVisitRetention({ store: db.visits, hourlyDays: 90, clock: () => now, log, everyMs: 3_600_000 });
+    try {
+      // At 00:59 2026-11-20 is not finished yet: nothing to sum (here, nor in the run at start).
+      expect(await retention.runOnce()).toEqual({ summedDays: 0, foldedHours: 0 });
+      now = new Date("2026-11-21T01:00:00Z");
+      expect(await retention.runOnce()).toEqual({ summedDays: 1, foldedHours: 0 });
+      now = new Date("2026-11-22T01:00:00Z");
+      expect(await retention.runOnce()).toEqual({ summedDays: 1, foldedHours: 0 });
+      expect(lines.filter((line) => line.msg === "visit days summed for the every-link report")).toEqual([
+        expect.objectContaining({ days: 1, before: "2026-11-21T00:00:00.000Z" }),
+        expect.objectContaining({ days: 1, before: "2026-11-22T00:00:00.000Z" }),
+      ]);
+      expect(await db.visits.topLinks(new Date("2026-11-01T00:00:00Z"), new Date("2026-12-01T00:00:00Z"), 10)).toEqual([{ code: "sum1", visits: 2 }]);
+    } finally {
+      retention.stop();
+      await db.close();
+    }
+  });
+
   test("a failing store is logged, not thrown, and tried again next time", async () => {
     const warnings: string[] = [];
     let calls = 0;
@@ -47,15 +74,25 @@ describe("visit retention", () => {
           calls++;
           throw new Error("database is locked");
         },
+        rollUpBefore: async () => {
+          calls++;
+          throw new Error("database is locked");
+        },
       },
       hourlyDays: 90,
       clock: () => new Date(),
       log: { ...silentLogger, warn: (message) => warnings.push(message) },
     });
     try {
-      expect(await retention.runOnce()).toBe(0);
-      expect(calls).toBe(2);
-      expect(warnings).toEqual(["folding old visit hours failed; trying again later", "folding old visit hours failed; trying again later"]);
+      expect(await retention.runOnce()).toEqual({ summedDays: 0, foldedHours: 0 });
+      // Once at start, once by runOnce; each part fails on its own and the other still runs.
+      expect(calls).toBe(4);
+      expect(warnings.sort()).toEqual([
+        "folding old visit hours failed; trying again later",
+        "folding old visit hours failed; trying again later",
+        "summing visit days failed; trying again later",
+        "summing visit days failed; trying again later",
+      ]);
     } finally {
       retention.stop();
     }
@@ -96,5 +133,25 @@ describe("visit retention on Postgres with two replicas folding at once", () => 
       ]);
     for (const code of codes)
       expect((await a.links.find(code))!.accessCount).toBe((await a.visits.buckets({ code }, ...allTime)).reduce((sum, bucket) => sum + bucket.humans, 0));
+  });
+
+  test("sum every day once: two replicas summing at once leave the every-link reads as they were", async () => {
+    const [a, b] = replicas as [Database, Database];
+    const code = "pgsum";
+    await a.links.insert({ code, longUrl: "https://example.com/", manageTokenHash: `hash-${code}`, createdAt: new Date() });
+    for (let day = 0; day < 40; day++) await visit(a, code, new Date(Date.UTC(2027, 0, 1 + day, 12)).toISOString(), (day % 3) + 1);
+    const reads = async () => ({
+      buckets: await a.visits.buckets({}, ...allTime),
+      facts: (await a.visits.facts({}, "2000-01-01", "2100-01-01")).sort((x, y) => `${x.dimension}/${x.value}`.localeCompare(`${y.dimension}/${y.value}`)),
+      top: await a.visits.topLinks(...allTime, 10),
+    });
+    const before = await reads();
+
+    const summed = await Promise.all([a.visits.rollUpBefore(new Date("2027-03-01T00:00:00Z")), b.visits.rollUpBefore(new Date("2027-03-01T00:00:00Z"))]);
+
+    // Each step is one replica's; the other stops at the lock or finds the day summed. Every day with visits is summed once.
+    expect(summed[0] + summed[1]).toBeGreaterThanOrEqual(40);
+    expect(await a.visits.rollUpBefore(new Date("2027-03-01T00:00:00Z"))).toBe(0);
+    expect(await reads()).toEqual(before);
   });
 });

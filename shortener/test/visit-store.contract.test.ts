@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "../src/storage/open-database.ts";
 import { dimensions, LinkVisits } from "../src/visits/link-visits.ts";
 import type { VisitFacts } from "../src/visits/visit-facts.ts";
+import type { FactCount } from "../src/visits/visit-store.ts";
 import { storeEngines } from "./support/store-engines.ts";
 
 const human: VisitFacts = { bot: false, referrer: "news.example", country: "DE", browser: "Firefox", os: "Linux", device: "desktop" };
@@ -214,5 +215,121 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
     // Nothing left to fold: a second run changes nothing.
     expect(await db.visits.foldHoursBefore(at("2030-06-01T00:00:00Z"))).toBe(0);
     expect(await totalsOf(code)).toEqual(before);
+  });
+});
+
+/**
+ * The every-link reads (scope `{}`, topLinks) read summed finished days
+ * (rollUpBefore) and only the days since from the per-link rows. The oracle
+ * is a second database that receives the same writes and is never summed:
+ * every read must agree with it whatever the rollups' edge, after a fold,
+ * and after a link is deleted.
+ */
+describe.each(storeEngines)("every-link visits summed by day on $engine", ({ open }) => {
+  let summed: Database;
+  let oracle: Database;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    const [one, two] = [await open(), await open()];
+    [summed, oracle] = [one.db, two.db];
+    cleanups.push(one.cleanup, two.cleanup);
+  });
+  afterAll(async () => {
+    await summed.close();
+    await oracle.close();
+    for (const cleanup of cleanups) await cleanup();
+  });
+
+  const both = async (write: (db: Database) => Promise<unknown>) => {
+    await write(summed);
+    await write(oracle);
+  };
+  const codes = ["sa", "sb", "sc"] as const;
+  /** Hours in January, February and March 2029, across midnights and month ends. */
+  const writes: Array<[string, Partial<Record<(typeof codes)[number], VisitFacts[]>>]> = [
+    ["2029-01-30T10:05:00Z", { sa: [human, human], sb: [crawler] }],
+    ["2029-01-31T23:30:00Z", { sa: [phone] }],
+    ["2029-02-01T00:10:00Z", { sb: [human], sc: [phone] }],
+    ["2029-02-15T12:00:00Z", { sc: [human, phone, crawler] }],
+    ["2029-02-28T23:59:59.999Z", { sb: [phone, phone] }],
+    ["2029-03-01T00:00:00Z", { sa: [crawler] }],
+    ["2029-03-02T08:00:00Z", { sa: [human], sb: [human] }],
+    ["2029-03-03T09:00:00Z", { sc: [human] }],
+  ];
+
+  /** Every every-link read the reports make, over ranges that start and end inside days and months. */
+  async function everyLinkReads(db: Database) {
+    const sortFacts = (facts: FactCount[]) => facts.sort((x, y) => `${x.dimension}/${x.value}`.localeCompare(`${y.dimension}/${y.value}`));
+    const ranges = [
+      ["2029-01-01T00:00:00Z", "2029-04-01T00:00:00Z"],
+      ["2029-01-30T11:00:00Z", "2029-03-02T09:00:00Z"],
+      ["2029-02-01T00:00:00Z", "2029-03-01T00:00:00Z"],
+      ["2029-02-10T00:00:00Z", "2029-02-20T00:00:00Z"],
+      ["2029-03-01T00:00:00Z", "2029-03-04T00:00:00Z"],
+    ].map(([from, to]) => [at(from!), at(to!)] as const);
+    return {
+      buckets: await Promise.all(ranges.map(([from, to]) => db.visits.buckets({}, from, to))),
+      facts: await Promise.all(
+        [
+          ["2029-01-30", "2029-03-03"],
+          ["2029-01-31", "2029-02-01"],
+          ["2029-03-02", "2029-03-02"],
+        ].map(async ([from, to]) => sortFacts(await db.visits.facts({}, from!, to!))),
+      ),
+      top: await Promise.all(ranges.flatMap(([from, to]) => [db.visits.topLinks(from, to, 10), db.visits.topLinks(from, to, 1)])),
+    };
+  }
+
+  test("the reads agree with the unsummed database at every edge, after a fold and after a deletion", async () => {
+    for (const code of codes) {
+      await both((db) =>
+        db.links.insert({ code, longUrl: `https://example.com/${code}`, manageTokenHash: `hash-${code}`, createdAt: at("2029-01-01T00:00:00Z") }),
+      );
+    }
+    for (const [iso, perLink] of writes) {
+      const batch = new Map(Object.entries(perLink).map(([code, facts]) => [code, visitsOf(...facts!)]));
+      await both((db) => db.links.recordVisits(batch, at(iso)));
+    }
+    const expected = await everyLinkReads(oracle);
+    expect(expected.top[0]).toEqual([
+      { code: "sa", visits: 5 },
+      { code: "sb", visits: 5 },
+      { code: "sc", visits: 5 },
+    ]);
+
+    // Part of February, then up to the last day: the steps add up, and a second run has nothing left.
+    // Steps of 7 days start at the first visit past the edge: 01-30…02-06; 02-15…02-22, 02-28…03-03.
+    expect(await summed.visits.rollUpBefore(at("2029-02-10T00:00:00Z"))).toBe(7);
+    expect(await everyLinkReads(summed)).toEqual(expected);
+    expect(await summed.visits.rollUpBefore(at("2029-03-03T00:00:00Z"))).toBe(10);
+    expect(await summed.visits.rollUpBefore(at("2029-03-03T00:00:00Z"))).toBe(0);
+    expect(await everyLinkReads(summed)).toEqual(expected);
+
+    await both((db) => db.visits.foldHoursBefore(at("2029-02-16T00:00:00Z")));
+    const folded = await everyLinkReads(oracle);
+    expect(folded.buckets[0]).toContainEqual({ startsAt: at("2029-01-30T00:00:00Z"), hours: 24, humans: 2, bots: 1 });
+    expect(await everyLinkReads(summed)).toEqual(folded);
+
+    // sb is the only one with Googlebot on 2029-01-30: the day's breakdown loses the value, not lists it with 0.
+    await both((db) => db.links.delete("sb"));
+    const deleted = await everyLinkReads(oracle);
+    expect(deleted.top[0]).toEqual([
+      { code: "sa", visits: 5 },
+      { code: "sc", visits: 5 },
+    ]);
+    expect(await everyLinkReads(summed)).toEqual(deleted);
+    expect(await summed.visits.facts({}, "2029-01-30", "2029-01-30")).not.toContainEqual(expect.objectContaining({ value: "Googlebot" }));
+  });
+
+  test("days with no visits are passed over, and a day past the edge is read from the links' rows", async () => {
+    // After the test above the edge is 2029-03-03: one step of 7 days from there, then a jump over the empty years.
+    expect(await summed.visits.rollUpBefore(at("2035-01-01T00:00:00Z"))).toBe(7);
+    await summed.links.recordVisits(new Map([["sa", visitsOf(human)]]), at("2036-06-01T12:00:00Z"));
+    expect(await summed.visits.rollUpBefore(at("2036-06-01T00:00:00Z"))).toBe(0);
+    expect(await summed.visits.topLinks(at("2036-01-01T00:00:00Z"), at("2037-01-01T00:00:00Z"), 10)).toEqual([{ code: "sa", visits: 1 }]);
+    expect(await summed.visits.buckets({}, at("2029-03-03T00:00:00Z"), at("2029-03-04T00:00:00Z"))).toEqual([
+      { startsAt: at("2029-03-03T09:00:00Z"), hours: 1, humans: 1, bots: 0 },
+    ]);
   });
 });

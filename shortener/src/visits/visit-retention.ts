@@ -1,9 +1,10 @@
 import { describeError, type Logger } from "@linkgeo/shared";
 import { granularityMs } from "./visit-range.ts";
+import { rollupEdge } from "./visit-rollups.ts";
 import type { VisitStore } from "./visit-store.ts";
 
 export interface VisitRetentionOptions {
-  store: Pick<VisitStore, "foldHoursBefore">;
+  store: Pick<VisitStore, "foldHoursBefore" | "rollUpBefore">;
   /** ANALYTICS_HOURLY_DAYS: hourly buckets of days older than this are folded into one per day. */
   hourlyDays: number;
   clock: () => Date;
@@ -12,15 +13,35 @@ export interface VisitRetentionOptions {
   everyMs?: number;
 }
 
+/** What one run did: days summed for the every-link reports, hour buckets folded into days. */
+export interface VisitUpkeep {
+  summedDays: number;
+  foldedHours: number;
+}
+
 /**
- * Keeps hourly detail for `hourlyDays`, then one bucket per link and UTC
- * day: the table of buckets grows with days, not hours, and no total ever
- * changes (each fold is one transaction; on Postgres one replica at a time
- * does it, the others find the lock taken). Runs at once, then every
- * `everyMs`, until `stop()`; a failure is logged and tried again next time.
+ * The visit tables' upkeep. Sums each finished UTC day (an hour after its
+ * end) into the every-link tables, so the every-link report reads a row per
+ * hour or day instead of a row per link. Keeps hourly detail for
+ * `hourlyDays`, then one bucket per link and UTC day: the table of buckets
+ * grows with days, not hours. No total ever changes (each step is one
+ * transaction; on Postgres one replica at a time does it, the others find
+ * the lock taken). Runs at once, then every `everyMs`, until `stop()`; a
+ * failure is logged and tried again next time.
  */
-export function startVisitRetention(options: VisitRetentionOptions): { runOnce(): Promise<number>; stop(): void } {
-  const runOnce = async (): Promise<number> => {
+export function startVisitRetention(options: VisitRetentionOptions): { runOnce(): Promise<VisitUpkeep>; stop(): void } {
+  const sumFinishedDays = async (): Promise<number> => {
+    const before = rollupEdge(options.clock());
+    try {
+      const summedDays = await options.store.rollUpBefore(before);
+      if (summedDays > 0) options.log.info("visit days summed for the every-link report", { days: summedDays, before: before.toISOString() });
+      return summedDays;
+    } catch (error) {
+      options.log.warn("summing visit days failed; trying again later", { error: describeError(error) });
+      return 0;
+    }
+  };
+  const foldOldHours = async (): Promise<number> => {
     // Whole UTC days only: the cutoff is the midnight `hourlyDays` before today's.
     const today = Math.floor(options.clock().getTime() / granularityMs.day) * granularityMs.day;
     const before = new Date(today - options.hourlyDays * granularityMs.day);
@@ -33,6 +54,7 @@ export function startVisitRetention(options: VisitRetentionOptions): { runOnce()
       return 0;
     }
   };
+  const runOnce = async (): Promise<VisitUpkeep> => ({ summedDays: await sumFinishedDays(), foldedHours: await foldOldHours() });
   void runOnce();
   const timer = setInterval(() => void runOnce(), options.everyMs ?? granularityMs.hour);
   // The server keeps the process alive; this timer alone must not.

@@ -30,7 +30,11 @@ export interface VisitScope {
 
 /**
  * Reads of the analytics that `LinkStore.recordVisits` writes, and their
- * retention. One implementation per engine; both pass the same suite.
+ * upkeep. A link's reads use its own rows; every link's (scope `{}`, and
+ * topLinks) read the finished days from sums of every link kept by
+ * `rollUpBefore`, and only the days since from the per-link rows, so their
+ * cost grows with days, not with links. One implementation per engine; both
+ * pass the same suite.
  */
 export interface VisitStore {
   /** Buckets starting in [from, to), oldest first; for every link, summed per start. */
@@ -41,6 +45,14 @@ export interface VisitStore {
   dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]>;
   /** The links with the most visits in buckets starting in [from, to), most first, at most `limit`. */
   topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>>;
+  /**
+   * Sums every finished day before `before` (a UTC midnight) that is not
+   * summed yet into the every-link tables (visit-rollups.ts), a few days per
+   * transaction, so the every-link reads touch a row per hour or day rather
+   * than per link. Returns how many days it summed; 0 when none were left
+   * or another replica is summing right now.
+   */
+  rollUpBefore(before: Date): Promise<number>;
   /**
    * Folds every 1-hour bucket that starts before `before` (a UTC midnight)
    * into one bucket per link and UTC day, in one transaction, so no total

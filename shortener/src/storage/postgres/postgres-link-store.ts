@@ -16,6 +16,7 @@ import type { LinkOrder } from "../../links/link-order.ts";
 import type { Link, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
+import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
 import { links, linksSearch } from "./schema.ts";
 
 export class PostgresLinkStore implements LinkStore {
@@ -51,8 +52,11 @@ export class PostgresLinkStore implements LinkStore {
   }
 
   async delete(code: string): Promise<boolean> {
-    const rows = await this.db.delete(links).where(eq(links.code, code)).returning({ code: links.code });
-    return rows.length > 0;
+    return this.client.begin(async (tx) => {
+      await takeOutOfRollups(tx, code);
+      const rows = await tx`DELETE FROM links WHERE code = ${code} RETURNING code`;
+      return rows.length > 0;
+    });
   }
 
   async recordVisits(visits: ReadonlyMap<string, LinkVisits>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>> {

@@ -1,31 +1,52 @@
 import type { Sql } from "postgres";
 import type { Dimension } from "../../visits/link-visits.ts";
+import { utcDay } from "../../visits/visit-range.ts";
+import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
 import type { DailyCount, FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
+import { foldTotals, rolledUpThrough, rollUpStep, visitUpkeepLockId } from "./postgres-visit-rollups.ts";
 
-// Any fixed number works; it only has to be the same in every replica (and not the migrations' one).
-const foldLockId = 7_202_612;
+const iso = (ms: number) => new Date(ms).toISOString();
 
 export class PostgresVisitStore implements VisitStore {
   constructor(private readonly sql: Sql) {}
 
   async buckets({ code }: VisitScope, from: Date, to: Date): Promise<VisitBucket[]> {
-    const range = this.sql`starts_at >= ${from.toISOString()}::timestamptz AND starts_at < ${to.toISOString()}::timestamptz`;
-    const rows = await this.sql<{ starts_at: Date; hours: number; humans: number; bots: number }[]>`
-      SELECT starts_at, hours, sum(humans)::float8 AS humans, sum(bots)::float8 AS bots
-      FROM link_visit_buckets
-      WHERE ${code === undefined ? range : this.sql`code = ${code} AND ${range}`}
-      GROUP BY starts_at, hours ORDER BY starts_at`;
+    type Row = { starts_at: Date; hours: number; humans: number; bots: number };
+    let rows: Row[];
+    if (code !== undefined) {
+      rows = await this.sql<Row[]>`
+        SELECT starts_at, hours, humans::float8 AS humans, bots::float8 AS bots FROM link_visit_buckets
+        WHERE code = ${code} AND starts_at >= ${from.toISOString()}::timestamptz AND starts_at < ${to.toISOString()}::timestamptz ORDER BY starts_at`;
+    } else {
+      // Finished days from the sums, the rest (normally today) from every link's buckets.
+      const { rolledUp, live } = splitAtRollups({ from: from.getTime(), to: to.getTime() }, await rolledUpThrough(this.sql));
+      rows = await this.sql<Row[]>`
+        SELECT starts_at, max(hours) AS hours, sum(humans)::float8 AS humans, sum(bots)::float8 AS bots FROM (
+          SELECT starts_at, hours, humans, bots FROM visit_totals WHERE starts_at >= ${iso(rolledUp.from)}::timestamptz AND starts_at < ${iso(rolledUp.to)}::timestamptz
+          UNION ALL
+          SELECT starts_at, hours, humans, bots FROM link_visit_buckets WHERE starts_at >= ${iso(live.from)}::timestamptz AND starts_at < ${iso(live.to)}::timestamptz
+        ) AS buckets
+        GROUP BY starts_at ORDER BY starts_at`;
+    }
     return rows.map((row) => ({ startsAt: new Date(row.starts_at), hours: row.hours === 24 ? 24 : 1, humans: row.humans, bots: row.bots }));
   }
 
   async facts({ code }: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]> {
-    const range = this.sql`day BETWEEN ${fromDay}::date AND ${toDay}::date`;
-    const rows = await this.sql<{ dimension: Dimension; value: string; visits: number }[]>`
-      SELECT dimension, value, sum(visits)::float8 AS visits
-      FROM link_visit_facts
-      WHERE ${code === undefined ? range : this.sql`code = ${code} AND ${range}`}
+    type Row = { dimension: Dimension; value: string; visits: number };
+    if (code !== undefined) {
+      return this.sql<Row[]>`
+        SELECT dimension, value, sum(visits)::float8 AS visits FROM link_visit_facts
+        WHERE code = ${code} AND day BETWEEN ${fromDay}::date AND ${toDay}::date
+        GROUP BY dimension, value`;
+    }
+    const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, await rolledUpThrough(this.sql));
+    return this.sql<Row[]>`
+      SELECT dimension, value, sum(visits)::float8 AS visits FROM (
+        SELECT dimension, value, visits FROM visit_fact_totals WHERE day >= ${rolledUp.fromDay}::date AND day < ${rolledUp.toDay}::date
+        UNION ALL
+        SELECT dimension, value, visits FROM link_visit_facts WHERE day >= ${live.fromDay}::date AND day < ${live.toDay}::date
+      ) AS facts
       GROUP BY dimension, value`;
-    return rows.map((row) => ({ dimension: row.dimension, value: row.value, visits: row.visits }));
   }
 
   async dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]> {
@@ -39,17 +60,31 @@ export class PostgresVisitStore implements VisitStore {
   }
 
   async topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>> {
+    const { months, days, buckets } = topLinksSources({ from: from.getTime(), to: to.getTime() }, await rolledUpThrough(this.sql));
+    const parts = [
+      this.sql`SELECT code, visits FROM link_visit_months WHERE month >= ${utcDay(months.from)}::date AND month < ${utcDay(months.to)}::date`,
+      ...days.map((span) => this.sql`SELECT code, visits FROM link_visit_days WHERE day >= ${utcDay(span.from)}::date AND day < ${utcDay(span.to)}::date`),
+      ...buckets.map(
+        (span) =>
+          this
+            .sql`SELECT code, humans + bots FROM link_visit_buckets WHERE starts_at >= ${iso(span.from)}::timestamptz AND starts_at < ${iso(span.to)}::timestamptz`,
+      ),
+    ];
     return this.sql<{ code: string; visits: number }[]>`
-      SELECT code, sum(humans + bots)::float8 AS visits
-      FROM link_visit_buckets
-      WHERE starts_at >= ${from.toISOString()}::timestamptz AND starts_at < ${to.toISOString()}::timestamptz
+      SELECT code, sum(visits)::float8 AS visits FROM (${parts.reduce((all, part) => this.sql`${all} UNION ALL ${part}`)}) AS visits
       GROUP BY code ORDER BY visits DESC, code LIMIT ${limit}`;
+  }
+
+  async rollUpBefore(before: Date): Promise<number> {
+    let days = 0;
+    for (let step = await rollUpStep(this.sql, before); step > 0; step = await rollUpStep(this.sql, before)) days += step;
+    return days;
   }
 
   async foldHoursBefore(before: Date): Promise<number> {
     return this.sql.begin(async (tx) => {
       // One replica at a time; the others find the lock taken and leave it to that one.
-      const [lock] = await tx<{ taken: boolean }[]>`SELECT pg_try_advisory_xact_lock(${foldLockId}) AS taken`;
+      const [lock] = await tx<{ taken: boolean }[]>`SELECT pg_try_advisory_xact_lock(${visitUpkeepLockId}) AS taken`;
       if (!lock?.taken) return 0;
       // A year of hours of many links is more than one statement_timeout's worth.
       await tx`SET LOCAL statement_timeout = '5min'`;
@@ -66,6 +101,7 @@ export class PostgresVisitStore implements VisitStore {
           bots = CASE WHEN link_visit_buckets.hours = 24 THEN link_visit_buckets.bots + excluded.bots ELSE excluded.bots END,
           hours = 24`;
       const deleted = await tx`DELETE FROM link_visit_buckets WHERE hours = 1 AND starts_at < ${cutoff}::timestamptz`;
+      await foldTotals(tx, before);
       return deleted.count;
     });
   }

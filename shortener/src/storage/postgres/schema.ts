@@ -108,3 +108,55 @@ export const linkVisitFacts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.code, t.day, t.dimension, t.value] }), index("link_visit_facts_day_idx").on(t.day)],
 );
+
+/** One row: every bucket that starts before `through` (a UTC midnight), and every breakdown of a day before it, is in the sums below. */
+export const visitRollups = pgTable("visit_rollups", {
+  id: smallint("id").primaryKey(),
+  through: instant("through").notNull(),
+});
+
+/** Every link's humans and bots per bucket start, for the finished days (before visit_rollups.through). */
+export const visitTotals = pgTable("visit_totals", {
+  startsAt: instant("starts_at").primaryKey(),
+  hours: smallint("hours").notNull(),
+  humans: bigint("humans", { mode: "number" }).notNull(),
+  bots: bigint("bots", { mode: "number" }).notNull(),
+});
+
+/** Every link's visits per finished UTC day by referrer, country, browser, OS and device. */
+export const visitFactTotals = pgTable(
+  "visit_fact_totals",
+  {
+    day: date("day").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] })],
+);
+
+/** Each link's visits per finished UTC day: the every-link report's top links, for the days outside whole months. */
+export const linkVisitDays = pgTable(
+  "link_visit_days",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    day: date("day").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.day] }), index("link_visit_days_day_idx").on(t.day, t.code, t.visits)],
+);
+
+/** Each link's visits per UTC month (its first day), of the finished days: the every-link report's top links. */
+export const linkVisitMonths = pgTable(
+  "link_visit_months",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    month: date("month").notNull(),
+    visits: bigint("visits", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.month] }), index("link_visit_months_month_idx").on(t.month, t.code, t.visits)],
+);

@@ -90,3 +90,55 @@ export const linkVisitFacts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.code, t.day, t.dimension, t.value] }), index("link_visit_facts_day_idx").on(t.day)],
 );
+
+/** One row: every bucket that starts before `through` (ms, a UTC midnight), and every breakdown of a day before it, is in the sums below. */
+export const visitRollups = sqliteTable("visit_rollups", {
+  id: integer("id").primaryKey(),
+  through: integer("through").notNull(),
+});
+
+/** Every link's humans and bots per bucket start, for the finished days (before visit_rollups.through). */
+export const visitTotals = sqliteTable("visit_totals", {
+  startsAt: integer("starts_at").primaryKey(),
+  hours: integer("hours").notNull(),
+  humans: integer("humans").notNull(),
+  bots: integer("bots").notNull(),
+});
+
+/** Every link's visits per finished UTC day (YYYY-MM-DD) by referrer, country, browser, OS and device. */
+export const visitFactTotals = sqliteTable(
+  "visit_fact_totals",
+  {
+    day: text("day").notNull(),
+    dimension: text("dimension").notNull(),
+    value: text("value").notNull(),
+    visits: integer("visits").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] })],
+);
+
+/** Each link's visits per finished UTC day: the every-link report's top links, for the days outside whole months. */
+export const linkVisitDays = sqliteTable(
+  "link_visit_days",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    visits: integer("visits").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.day] }), index("link_visit_days_day_idx").on(t.day, t.code, t.visits)],
+);
+
+/** Each link's visits per UTC month (its first day, YYYY-MM-DD), of the finished days: the every-link report's top links. */
+export const linkVisitMonths = sqliteTable(
+  "link_visit_months",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    month: text("month").notNull(),
+    visits: integer("visits").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.month] }), index("link_visit_months_month_idx").on(t.month, t.code, t.visits)],
+);

@@ -15,6 +15,7 @@ import type { LinkOrder } from "../../links/link-order.ts";
 import type { Link, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
+import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
 import { links } from "./schema.ts";
 
 /**
@@ -61,7 +62,11 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   async delete(code: string): Promise<boolean> {
-    return this.db.delete(links).where(eq(links.code, code)).returning({ code: links.code }).all().length > 0;
+    const sqlite = this.db.$client;
+    return sqlite.transaction(() => {
+      takeOutOfRollups(sqlite, code);
+      return sqlite.query("DELETE FROM links WHERE code = ?").run(code).changes > 0;
+    })();
   }
 
   async recordVisits(visits: ReadonlyMap<string, LinkVisits>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>> {

@@ -1,6 +1,10 @@
 import type { Database } from "bun:sqlite";
 import type { Dimension } from "../../visits/link-visits.ts";
+import { utcDay } from "../../visits/visit-range.ts";
+import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
 import type { DailyCount, FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
+
+import { foldTotals, rolledUpThrough, rollUpStep } from "./sqlite-visit-rollups.ts";
 
 const dayMs = 86_400_000;
 
@@ -12,37 +16,49 @@ export class SqliteVisitStore implements VisitStore {
   // statement once, and with that OR it cannot use the (code, ...) primary key for one link.
   async buckets({ code }: VisitScope, from: Date, to: Date): Promise<VisitBucket[]> {
     type Row = { starts_at: number; hours: number; humans: number; bots: number };
-    const rows =
-      code === undefined
-        ? this.sqlite
-            .query<Row, [number, number]>(
-              `SELECT starts_at, hours, sum(humans) AS humans, sum(bots) AS bots FROM link_visit_buckets
-               WHERE starts_at >= ? AND starts_at < ? GROUP BY starts_at, hours ORDER BY starts_at`,
-            )
-            .all(from.getTime(), to.getTime())
-        : this.sqlite
-            .query<Row, [string, number, number]>(
-              `SELECT starts_at, hours, humans, bots FROM link_visit_buckets
-               WHERE code = ? AND starts_at >= ? AND starts_at < ? ORDER BY starts_at`,
-            )
-            .all(code, from.getTime(), to.getTime());
+    let rows: Row[];
+    if (code !== undefined) {
+      rows = this.sqlite
+        .query<Row, [string, number, number]>(
+          `SELECT starts_at, hours, humans, bots FROM link_visit_buckets
+           WHERE code = ? AND starts_at >= ? AND starts_at < ? ORDER BY starts_at`,
+        )
+        .all(code, from.getTime(), to.getTime());
+    } else {
+      // Finished days from the sums, the rest (normally today) from every link's buckets.
+      const { rolledUp, live } = splitAtRollups({ from: from.getTime(), to: to.getTime() }, rolledUpThrough(this.sqlite));
+      rows = this.sqlite
+        .query<Row, [number, number, number, number]>(
+          `SELECT starts_at, max(hours) AS hours, sum(humans) AS humans, sum(bots) AS bots FROM (
+             SELECT starts_at, hours, humans, bots FROM visit_totals WHERE starts_at >= ?1 AND starts_at < ?2
+             UNION ALL
+             SELECT starts_at, hours, humans, bots FROM link_visit_buckets WHERE starts_at >= ?3 AND starts_at < ?4
+           ) GROUP BY starts_at ORDER BY starts_at`,
+        )
+        .all(rolledUp.from, rolledUp.to, live.from, live.to);
+    }
     return rows.map((row) => ({ startsAt: new Date(row.starts_at), hours: row.hours === 24 ? 24 : 1, humans: row.humans, bots: row.bots }));
   }
 
   async facts({ code }: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]> {
     type Row = { dimension: Dimension; value: string; visits: number };
-    if (code === undefined) {
+    if (code !== undefined) {
       return this.sqlite
-        .query<Row, [string, string]>(
-          `SELECT dimension, value, sum(visits) AS visits FROM link_visit_facts WHERE day BETWEEN ? AND ? GROUP BY dimension, value`,
+        .query<Row, [string, string, string]>(
+          `SELECT dimension, value, sum(visits) AS visits FROM link_visit_facts WHERE code = ? AND day BETWEEN ? AND ? GROUP BY dimension, value`,
         )
-        .all(fromDay, toDay);
+        .all(code, fromDay, toDay);
     }
+    const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, rolledUpThrough(this.sqlite));
     return this.sqlite
-      .query<Row, [string, string, string]>(
-        `SELECT dimension, value, sum(visits) AS visits FROM link_visit_facts WHERE code = ? AND day BETWEEN ? AND ? GROUP BY dimension, value`,
+      .query<Row, [string, string, string, string]>(
+        `SELECT dimension, value, sum(visits) AS visits FROM (
+           SELECT dimension, value, visits FROM visit_fact_totals WHERE day >= ?1 AND day < ?2
+           UNION ALL
+           SELECT dimension, value, visits FROM link_visit_facts WHERE day >= ?3 AND day < ?4
+         ) GROUP BY dimension, value`,
       )
-      .all(code, fromDay, toDay);
+      .all(rolledUp.fromDay, rolledUp.toDay, live.fromDay, live.toDay);
   }
 
   async dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]> {
@@ -58,13 +74,30 @@ export class SqliteVisitStore implements VisitStore {
   }
 
   async topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>> {
+    const { months, days, buckets } = topLinksSources({ from: from.getTime(), to: to.getTime() }, rolledUpThrough(this.sqlite));
+    const parts: Array<[string, Array<string | number>]> = [
+      ["SELECT code, visits FROM link_visit_months WHERE month >= ? AND month < ?", [utcDay(months.from), utcDay(months.to)]],
+      ...days.map((span): [string, string[]] => ["SELECT code, visits FROM link_visit_days WHERE day >= ? AND day < ?", [utcDay(span.from), utcDay(span.to)]]),
+      ...buckets.map((span): [string, number[]] => [
+        "SELECT code, humans + bots AS visits FROM link_visit_buckets WHERE starts_at >= ? AND starts_at < ?",
+        [span.from, span.to],
+      ]),
+    ];
     return this.sqlite
-      .query<{ code: string; visits: number }, [number, number, number]>(
-        `SELECT code, sum(humans + bots) AS visits FROM link_visit_buckets
-         WHERE starts_at >= ? AND starts_at < ?
-         GROUP BY code ORDER BY visits DESC, code LIMIT ?`,
+      .query<{ code: string; visits: number }, Array<string | number>>(
+        `SELECT code, sum(visits) AS visits FROM (${parts.map(([part]) => part).join(" UNION ALL ")}) GROUP BY code ORDER BY visits DESC, code LIMIT ?`,
       )
-      .all(from.getTime(), to.getTime(), limit);
+      .all(...parts.flatMap(([, values]) => values), limit);
+  }
+
+  async rollUpBefore(before: Date): Promise<number> {
+    let days = 0;
+    for (let step = rollUpStep(this.sqlite, before.getTime()); step > 0; step = rollUpStep(this.sqlite, before.getTime())) {
+      days += step;
+      // Between steps, let the redirects' writes in.
+      await Bun.sleep(0);
+    }
+    return days;
   }
 
   async foldHoursBefore(before: Date): Promise<number> {
@@ -83,7 +116,9 @@ export class SqliteVisitStore implements VisitStore {
              hours = 24`,
         )
         .run(cutoff);
-      return this.sqlite.query("DELETE FROM link_visit_buckets WHERE hours = 1 AND starts_at < ?").run(cutoff).changes;
+      const folded = this.sqlite.query("DELETE FROM link_visit_buckets WHERE hours = 1 AND starts_at < ?").run(cutoff).changes;
+      foldTotals(this.sqlite, cutoff);
+      return folded;
     })();
   }
 }
