@@ -61,18 +61,22 @@ export class PostgresVisitStore implements VisitStore {
 
   async topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>> {
     const { months, days, buckets } = topLinksSources({ from: from.getTime(), to: to.getTime() }, await rolledUpThrough(this.sql));
-    const parts = [
-      this.sql`SELECT code, visits FROM link_visit_months WHERE month >= ${utcDay(months.from)}::date AND month < ${utcDay(months.to)}::date`,
-      ...days.map((span) => this.sql`SELECT code, visits FROM link_visit_days WHERE day >= ${utcDay(span.from)}::date AND day < ${utcDay(span.to)}::date`),
-      ...buckets.map(
-        (span) =>
-          this
-            .sql`SELECT code, humans + bots FROM link_visit_buckets WHERE starts_at >= ${iso(span.from)}::timestamptz AND starts_at < ${iso(span.to)}::timestamptz`,
-      ),
-    ];
-    return this.sql<{ code: string; visits: number }[]>`
-      SELECT code, sum(visits)::float8 AS visits FROM (${parts.reduce((all, part) => this.sql`${all} UNION ALL ${part}`)}) AS visits
-      GROUP BY code ORDER BY visits DESC, code LIMIT ${limit}`;
+    // Without parallel workers: Postgres cannot estimate the groups of a UNION ALL (it guesses 200)
+    // and plans a parallel aggregate that, for a year of 10,000 links, took 130 ms instead of 46.
+    return this.sql.begin(async (tx) => {
+      await tx`SET LOCAL max_parallel_workers_per_gather = 0`;
+      const parts = [
+        tx`SELECT code, visits FROM link_visit_months WHERE month >= ${utcDay(months.from)}::date AND month < ${utcDay(months.to)}::date`,
+        ...days.map((span) => tx`SELECT code, visits FROM link_visit_days WHERE day >= ${utcDay(span.from)}::date AND day < ${utcDay(span.to)}::date`),
+        ...buckets.map(
+          (span) =>
+            tx`SELECT code, humans + bots FROM link_visit_buckets WHERE starts_at >= ${iso(span.from)}::timestamptz AND starts_at < ${iso(span.to)}::timestamptz`,
+        ),
+      ];
+      return tx<{ code: string; visits: number }[]>`
+        SELECT code, sum(visits)::float8 AS visits FROM (${parts.reduce((all, part) => tx`${all} UNION ALL ${part}`)}) AS visits
+        GROUP BY code ORDER BY visits DESC, code LIMIT ${limit}`;
+    });
   }
 
   async rollUpBefore(before: Date): Promise<number> {
