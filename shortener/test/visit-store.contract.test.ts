@@ -320,6 +320,11 @@ describe.each(storeEngines)("every-link visits summed by day on $engine", ({ ope
     ]);
     expect(await everyLinkReads(summed)).toEqual(deleted);
     expect(await summed.visits.facts({}, "2029-01-30", "2029-01-30")).not.toContainEqual(expect.objectContaining({ value: "Googlebot" }));
+    // A new link under the deleted one's code starts from nothing.
+    await both((db) =>
+      db.links.insert({ code: "sb", longUrl: "https://example.com/again", manageTokenHash: "hash-sb-again", createdAt: at("2029-04-01T00:00:00Z") }),
+    );
+    expect(await everyLinkReads(summed)).toEqual(deleted);
   });
 
   test("days with no visits are passed over, and a day past the edge is read from the links' rows", async () => {

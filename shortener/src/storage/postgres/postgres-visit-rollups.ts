@@ -89,9 +89,9 @@ export async function foldTotals(tx: TransactionSql, cutoff: Date): Promise<void
 }
 
 /**
- * Takes a link's visits back out of the every-link sums, before the link
- * (and, by cascade, its rows) is deleted in the same transaction. Its
- * months go with it by cascade.
+ * Takes a link's visits back out of the every-link sums, and deletes its
+ * summed days and months, before the link (and, by cascade, its rows) is
+ * deleted in the same transaction.
  */
 export async function takeOutOfRollups(tx: TransactionSql, code: string): Promise<void> {
   await tx`SELECT pg_advisory_xact_lock(${visitUpkeepLockId})`;
@@ -108,4 +108,6 @@ export async function takeOutOfRollups(tx: TransactionSql, code: string): Promis
   await tx`
     DELETE FROM visit_fact_totals t USING link_visit_facts f
     WHERE f.code = ${code} AND t.day = f.day AND t.dimension = f.dimension AND t.value = f.value AND t.visits <= 0`;
+  await tx`DELETE FROM link_visit_days WHERE code = ${code}`;
+  await tx`DELETE FROM link_visit_months WHERE code = ${code}`;
 }

@@ -135,26 +135,22 @@ export const visitFactTotals = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] })],
 );
 
-/** Each link's visits per finished UTC day: the every-link report's top links, for the days outside whole months. */
+/** Each link's visits per finished UTC day: the every-link report's top links, for the days outside whole months. No foreign key: deleting a link deletes its rows (takeOutOfRollups). */
 export const linkVisitDays = pgTable(
   "link_visit_days",
   {
-    code: text("code")
-      .notNull()
-      .references(() => links.code, { onDelete: "cascade" }),
+    code: text("code").notNull(),
     day: date("day").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.code, t.day] }), index("link_visit_days_day_idx").on(t.day, t.code, t.visits)],
 );
 
-/** Each link's visits per UTC month (its first day), of the finished days: the every-link report's top links. */
+/** Each link's visits per UTC month (its first day), of the finished days: the every-link report's top links. No foreign key, as link_visit_days. */
 export const linkVisitMonths = pgTable(
   "link_visit_months",
   {
-    code: text("code")
-      .notNull()
-      .references(() => links.code, { onDelete: "cascade" }),
+    code: text("code").notNull(),
     month: date("month").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
   },

@@ -117,26 +117,22 @@ export const visitFactTotals = sqliteTable(
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] })],
 );
 
-/** Each link's visits per finished UTC day: the every-link report's top links, for the days outside whole months. */
+/** Each link's visits per finished UTC day: the every-link report's top links, for the days outside whole months. No foreign key: deleting a link deletes its rows (takeOutOfRollups). */
 export const linkVisitDays = sqliteTable(
   "link_visit_days",
   {
-    code: text("code")
-      .notNull()
-      .references(() => links.code, { onDelete: "cascade" }),
+    code: text("code").notNull(),
     day: text("day").notNull(),
     visits: integer("visits").notNull(),
   },
   (t) => [primaryKey({ columns: [t.code, t.day] }), index("link_visit_days_day_idx").on(t.day, t.code, t.visits)],
 );
 
-/** Each link's visits per UTC month (its first day, YYYY-MM-DD), of the finished days: the every-link report's top links. */
+/** Each link's visits per UTC month (its first day, YYYY-MM-DD), of the finished days: the every-link report's top links. No foreign key, as link_visit_days. */
 export const linkVisitMonths = sqliteTable(
   "link_visit_months",
   {
-    code: text("code")
-      .notNull()
-      .references(() => links.code, { onDelete: "cascade" }),
+    code: text("code").notNull(),
     month: text("month").notNull(),
     visits: integer("visits").notNull(),
   },

@@ -39,15 +39,33 @@ export function rollUpStep(sqlite: Database, before: number): number {
 
 /** Adds the visits of [from, to) (whole UTC days) to the summed tables. */
 function sumDays(sqlite: Database, from: number, to: number): void {
+  // The span's buckets are read once, into a scratch table the three sums scan: read through the
+  // starts_at index, each row costs a lookup in the (code, starts_at) primary key (~5 µs).
+  sqlite.run(
+    "CREATE TEMP TABLE IF NOT EXISTS rollup_buckets (code TEXT NOT NULL, starts_at INTEGER NOT NULL, hours INTEGER NOT NULL, visits INTEGER NOT NULL, humans INTEGER NOT NULL, bots INTEGER NOT NULL)",
+  );
   sqlite
     .query(
-      `INSERT INTO visit_totals (starts_at, hours, humans, bots)
-       SELECT starts_at, max(hours), sum(humans), sum(bots) FROM link_visit_buckets
-       WHERE starts_at >= ?1 AND starts_at < ?2 GROUP BY starts_at
-       ON CONFLICT (starts_at) DO UPDATE SET
-         hours = max(hours, excluded.hours), humans = humans + excluded.humans, bots = bots + excluded.bots`,
+      "INSERT INTO temp.rollup_buckets SELECT code, starts_at, hours, humans + bots, humans, bots FROM link_visit_buckets WHERE starts_at >= ?1 AND starts_at < ?2",
     )
     .run(from, to);
+  sqlite.run(
+    `INSERT INTO visit_totals (starts_at, hours, humans, bots)
+     SELECT starts_at, max(hours), sum(humans), sum(bots) FROM temp.rollup_buckets GROUP BY starts_at
+     ON CONFLICT (starts_at) DO UPDATE SET
+       hours = max(hours, excluded.hours), humans = humans + excluded.humans, bots = bots + excluded.bots`,
+  );
+  sqlite.run(
+    `INSERT INTO link_visit_days (code, day, visits)
+     SELECT code, strftime('%Y-%m-%d', starts_at / 1000, 'unixepoch'), sum(visits) FROM temp.rollup_buckets GROUP BY 1, 2
+     ON CONFLICT (code, day) DO UPDATE SET visits = visits + excluded.visits`,
+  );
+  sqlite.run(
+    `INSERT INTO link_visit_months (code, month, visits)
+     SELECT code, strftime('%Y-%m-01', starts_at / 1000, 'unixepoch'), sum(visits) FROM temp.rollup_buckets GROUP BY 1, 2
+     ON CONFLICT (code, month) DO UPDATE SET visits = visits + excluded.visits`,
+  );
+  sqlite.run("DELETE FROM temp.rollup_buckets");
   sqlite
     .query(
       `INSERT INTO visit_fact_totals (day, dimension, value, visits)
@@ -56,22 +74,6 @@ function sumDays(sqlite: Database, from: number, to: number): void {
        ON CONFLICT (day, dimension, value) DO UPDATE SET visits = visits + excluded.visits`,
     )
     .run(day(from), day(to));
-  sqlite
-    .query(
-      `INSERT INTO link_visit_days (code, day, visits)
-       SELECT code, strftime('%Y-%m-%d', starts_at / 1000, 'unixepoch'), sum(humans + bots) FROM link_visit_buckets
-       WHERE starts_at >= ?1 AND starts_at < ?2 GROUP BY 1, 2
-       ON CONFLICT (code, day) DO UPDATE SET visits = visits + excluded.visits`,
-    )
-    .run(from, to);
-  sqlite
-    .query(
-      `INSERT INTO link_visit_months (code, month, visits)
-       SELECT code, strftime('%Y-%m-01', starts_at / 1000, 'unixepoch'), sum(humans + bots) FROM link_visit_buckets
-       WHERE starts_at >= ?1 AND starts_at < ?2 GROUP BY 1, 2
-       ON CONFLICT (code, month) DO UPDATE SET visits = visits + excluded.visits`,
-    )
-    .run(from, to);
 }
 
 /** Folds the summed hours before `cutoff` into days, as the fold does the links' own: the two stay bucket for bucket. Inside the fold's transaction. */
@@ -92,9 +94,9 @@ export function foldTotals(sqlite: Database, cutoff: number): void {
 }
 
 /**
- * Takes a link's visits back out of the every-link sums, before the link
- * (and, by cascade, its rows) is deleted in the same transaction. Its
- * months go with it by cascade.
+ * Takes a link's visits back out of the every-link sums, and deletes its
+ * summed days and months, before the link (and, by cascade, its rows) is
+ * deleted in the same transaction.
  */
 export function takeOutOfRollups(sqlite: Database, code: string): void {
   sqlite
@@ -120,4 +122,6 @@ export function takeOutOfRollups(sqlite: Database, code: string): void {
          AND (day, dimension, value) IN (SELECT day, dimension, value FROM link_visit_facts WHERE code = ?1)`,
     )
     .run(code);
+  sqlite.query("DELETE FROM link_visit_days WHERE code = ?").run(code);
+  sqlite.query("DELETE FROM link_visit_months WHERE code = ?").run(code);
 }
