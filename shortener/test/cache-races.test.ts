@@ -88,13 +88,14 @@ describe("two replicas on one Redis, one of whose cache writes arrive late", () 
     return [response.status, response.headers.get("location")];
   };
 
+  // A HEAD that missed writes the database's answer back (late, here); a counted GET writes nothing back.
   test.each([
-    ["a HEAD", "HEAD"],
-    ["a counted GET", "GET"],
-  ])("%s that read the database before a DELETE cannot bring the link back", async (_, method) => {
+    ["a HEAD", "HEAD", 1],
+    ["a counted GET", "GET", 0],
+  ])("%s that read the database before a DELETE cannot bring the link back", async (_, method, writesBack) => {
     const link = await linkNotInCache("https://example.com/deleted-soon");
     expect((await a.request(method, `/${link.short_url}/`)).status).toBe(302);
-    expect(late.waiting).toBe(1);
+    expect(late.waiting).toBe(writesBack);
 
     const deleted = await b.request("DELETE", `/shorten/${link.short_url}/`, { headers: { authorization: `Bearer ${link.manage_token}` } });
     expect(deleted.status).toBe(204);
@@ -105,12 +106,12 @@ describe("two replicas on one Redis, one of whose cache writes arrive late", () 
   });
 
   test.each([
-    ["a HEAD", "HEAD"],
-    ["a counted GET", "GET"],
-  ])("%s that read the database before a PUT cannot put the old URL back", async (_, method) => {
+    ["a HEAD", "HEAD", 1],
+    ["a counted GET", "GET", 0],
+  ])("%s that read the database before a PUT cannot put the old URL back", async (_, method, writesBack) => {
     const link = await linkNotInCache("https://example.com/before");
     expect((await a.request(method, `/${link.short_url}/`)).status).toBe(302);
-    expect(late.waiting).toBe(1);
+    expect(late.waiting).toBe(writesBack);
 
     const updated = await b.request("PUT", `/shorten/${link.short_url}/`, {
       json: { long_url: "https://example.com/after" },
