@@ -108,20 +108,22 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
            unnest(${dimensions as unknown as string[]}::text[]) AS dim
       WHERE (n + d) % ${visitEvery} = 0`;
     await sql`SET session_replication_role = DEFAULT`;
-    // Each index on a connection of its own: Postgres builds them side by side.
-    await Promise.all(
-      indexes.map(async (index) => {
-        const own = postgres(database.url, { max: 1, onnotice: () => {} });
-        try {
-          await own.unsafe("SET maintenance_work_mem = '1GB'");
-          await own.unsafe(index.definition);
-          if (index.primary) await own.unsafe(`ALTER TABLE "${index.table}" ADD CONSTRAINT "${index.name}" PRIMARY KEY USING INDEX "${index.name}"`);
-        } finally {
-          await own.end();
-        }
-      }),
-    );
-    await sumFinishedDays({ engine: "postgres", url: database.url }, now);
+    // Each index on a connection of its own: Postgres builds them side by side. The visits tables'
+    // first, which summing the finished days reads; the links' (the trigram ones take longest)
+    // while the days are summed.
+    const build = async (index: (typeof indexes)[number]) => {
+      const own = postgres(database.url, { max: 1, onnotice: () => {} });
+      try {
+        await own.unsafe("SET maintenance_work_mem = '1GB'");
+        await own.unsafe(index.definition);
+        if (index.primary) await own.unsafe(`ALTER TABLE "${index.table}" ADD CONSTRAINT "${index.name}" PRIMARY KEY USING INDEX "${index.name}"`);
+      } finally {
+        await own.end();
+      }
+    };
+    const ofVisits = (index: (typeof indexes)[number]) => index.table.startsWith("link_visit_");
+    await Promise.all(indexes.filter(ofVisits).map(build));
+    await Promise.all([...indexes.filter((index) => !ofVisits(index)).map(build), sumFinishedDays({ engine: "postgres", url: database.url }, now)]);
     // As autovacuum would have by now: the visibility map lets the summed tables be read from their indexes alone.
     await sql`VACUUM ANALYZE`;
     const [counts] = await sql<{ links: string; buckets: string; facts: string }[]>`
