@@ -1,4 +1,5 @@
 import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
+import postgres from "postgres";
 import { openDatabase, type Database } from "../../src/storage/open-database.ts";
 
 /**
@@ -13,6 +14,10 @@ export const storeEngines = [
     open: async (): Promise<{ db: Database; cleanup: () => Promise<void> }> => {
       const testDb: TestDatabase = await createTestDatabase("store");
       try {
+        // Sessions in a zone behind UTC, as a server's default may be: a date taken from a
+        // timestamp without AT TIME ZONE 'UTC' lands on the day before, and the suites see it.
+        const owner = postgres(testDb.url, { max: 1, onnotice: () => {} });
+        await owner.unsafe(`ALTER DATABASE "${testDb.name}" SET timezone = 'America/New_York'`).finally(() => owner.end());
         const db = await openDatabase({ engine: "postgres", url: testDb.url });
         return { db, cleanup: () => testDb.drop() };
       } catch (error) {

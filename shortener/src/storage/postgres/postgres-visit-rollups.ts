@@ -69,7 +69,7 @@ async function sumDays(tx: TransactionSql, from: Date, to: Date): Promise<void> 
     ON CONFLICT (code, day) DO UPDATE SET visits = link_visit_days.visits + excluded.visits`;
   await tx`
     INSERT INTO link_visit_months (code, month, visits)
-    SELECT code, date_trunc('month', starts_at, 'UTC')::date, sum(humans + bots) FROM link_visit_buckets
+    SELECT code, (date_trunc('month', starts_at, 'UTC') AT TIME ZONE 'UTC')::date, sum(humans + bots) FROM link_visit_buckets
     WHERE starts_at >= ${from.toISOString()}::timestamptz AND starts_at < ${to.toISOString()}::timestamptz GROUP BY 1, 2
     ON CONFLICT (code, month) DO UPDATE SET visits = link_visit_months.visits + excluded.visits`;
 }
