@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLogger, silentLogger } from "@linkgeo/shared";
-import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
+import { createTestDatabase, type TestDatabase, waitFor } from "@linkgeo/testing";
+import postgres from "postgres";
 import { openDatabase, type Database } from "../src/storage/open-database.ts";
+import { visitUpkeepLockId } from "../src/storage/postgres/postgres-visit-rollups.ts";
 import { LinkVisits } from "../src/visits/link-visits.ts";
 import { startVisitRetention } from "../src/visits/visit-retention.ts";
 
@@ -153,5 +155,50 @@ describe("visit retention on Postgres with two replicas folding at once", () => 
     expect(summed[0] + summed[1]).toBeGreaterThanOrEqual(40);
     expect(await a.visits.rollUpBefore(new Date("2027-03-01T00:00:00Z"))).toBe(0);
     expect(await reads()).toEqual(before);
+  });
+  test("a deletion waits for a summing step in progress, then takes the link out of the sums", async () => {
+    const [a, b] = replicas as [Database, Database];
+    for (const code of ["pgdel", "pgkeep"]) {
+      await a.links.insert({ code, longUrl: "https://example.com/", manageTokenHash: `hash-${code}`, createdAt: new Date() });
+      await visit(a, code, "2028-05-01T10:00:00Z", code === "pgdel" ? 3 : 2);
+    }
+    await a.visits.rollUpBefore(new Date("2028-05-02T00:00:00Z"));
+    // What a replica summing a day holds; the deletion must wait for it, not race it.
+    const upkeep = postgres(testDb.url, { max: 2, onnotice: () => {} });
+    try {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const step = upkeep.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(${visitUpkeepLockId})`;
+        await held;
+      });
+      await waitFor(
+        "the upkeep lock to be held",
+        async () =>
+          (
+            await upkeep`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`
+          )[0]!.n === 1,
+      );
+      let deleted: boolean | undefined;
+      const deletion = b.links.delete("pgdel").then((result) => (deleted = result));
+      await waitFor(
+        "the deletion to wait for the lock",
+        async () =>
+          (
+            await upkeep`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`
+          )[0]!.n === 1,
+      );
+      expect(deleted).toBeUndefined();
+      release();
+      await step;
+      await deletion;
+      expect(deleted).toBe(true);
+    } finally {
+      await upkeep.end();
+    }
+    expect(await a.visits.buckets({}, new Date("2028-05-01T00:00:00Z"), new Date("2028-05-02T00:00:00Z"))).toEqual([
+      { startsAt: new Date("2028-05-01T10:00:00Z"), hours: 1, humans: 2, bots: 0 },
+    ]);
+    expect(await a.visits.topLinks(new Date("2028-05-01T00:00:00Z"), new Date("2028-05-02T00:00:00Z"), 10)).toEqual([{ code: "pgkeep", visits: 2 }]);
   });
 });

@@ -12,8 +12,13 @@ export interface DaySpan {
   toDay: string;
 }
 
-/** How many finished days one rollup transaction sums, at most: short enough that SQLite's single writer is not held for long. */
-export const rollupDaysPerStep = 7;
+/**
+ * How many finished days one rollup transaction sums, at most. One: a
+ * step holds the upkeep lock that a link's deletion waits for (Postgres)
+ * and SQLite's single writer, so it must stay short even while a year of
+ * history is caught up after an upgrade.
+ */
+export const rollupDaysPerStep = 1;
 
 /**
  * How long after a UTC midnight its day counts as finished and is summed:
