@@ -13,14 +13,6 @@ export interface DaySpan {
 }
 
 /**
- * How many finished days one rollup transaction sums, at most. One: a
- * step holds the upkeep lock that a link's deletion waits for (Postgres)
- * and SQLite's single writer, so it must stay short even while a year of
- * history is caught up after an upgrade.
- */
-export const rollupDaysPerStep = 1;
-
-/**
  * How long after a UTC midnight its day counts as finished and is summed:
  * a visit is written at most two database deadlines after it happened, and
  * replicas' clocks may differ a little. A visit written later than this

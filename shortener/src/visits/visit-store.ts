@@ -47,8 +47,8 @@ export interface VisitStore {
   topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>>;
   /**
    * Sums every finished day before `before` (a UTC midnight) that is not
-   * summed yet into the every-link tables (visit-rollups.ts), a day per
-   * transaction, so the every-link reads touch a row per hour or day rather
+   * summed yet into the every-link tables (visit-rollups.ts), a few days per
+   * transaction (the engine's step), so the every-link reads touch a row per hour or day rather
    * than per link. Returns how many days it summed; 0 when none were left
    * or another replica is summing right now.
    */

@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from "postgres";
-import { rollupDaysPerStep, startOfDay } from "../../visits/visit-rollups.ts";
+import { startOfDay } from "../../visits/visit-rollups.ts";
 import { granularityMs } from "../../visits/visit-range.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -12,6 +12,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * it only has to be the same in every replica (and not the migrations' one).
  */
 export const visitUpkeepLockId = 7_202_612;
+
+/**
+ * Days one rollup transaction sums, at most: one, because a link's deletion
+ * waits for the lock a step holds (within its request's deadline), even
+ * while a year of history is caught up after an upgrade.
+ */
+const rollupDaysPerStep = 1;
 
 /** The rollups' edge, ms since the epoch: every bucket before it is summed. */
 export async function rolledUpThrough(sql: Sql | TransactionSql): Promise<number> {
