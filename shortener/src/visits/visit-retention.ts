@@ -30,29 +30,34 @@ export interface VisitUpkeep {
  * failure is logged and tried again next time.
  */
 export function startVisitRetention(options: VisitRetentionOptions): { runOnce(): Promise<VisitUpkeep>; stop(): void } {
-  const sumFinishedDays = async (): Promise<number> => {
-    const before = rollupEdge(options.clock());
+  // Each part on its own: a failure is logged and tried again next time, and the other still runs.
+  const attempt = async (run: () => Promise<number>, done: (count: number) => void, failed: string): Promise<number> => {
     try {
-      const summedDays = await options.store.rollUpBefore(before);
-      if (summedDays > 0) options.log.info("visit days summed for the every-link report", { days: summedDays, before: before.toISOString() });
-      return summedDays;
+      const count = await run();
+      if (count > 0) done(count);
+      return count;
     } catch (error) {
-      options.log.warn("summing visit days failed; trying again later", { error: describeError(error) });
+      options.log.warn(failed, { error: describeError(error) });
       return 0;
     }
   };
-  const foldOldHours = async (): Promise<number> => {
+  const sumFinishedDays = () => {
+    const before = rollupEdge(options.clock());
+    return attempt(
+      () => options.store.rollUpBefore(before),
+      (days) => options.log.info("visit days summed for the every-link report", { days, before: before.toISOString() }),
+      "summing visit days failed; trying again later",
+    );
+  };
+  const foldOldHours = () => {
     // Whole UTC days only: the cutoff is the midnight `hourlyDays` before today's.
     const today = Math.floor(options.clock().getTime() / granularityMs.day) * granularityMs.day;
     const before = new Date(today - options.hourlyDays * granularityMs.day);
-    try {
-      const folded = await options.store.foldHoursBefore(before);
-      if (folded > 0) options.log.info("visit hours folded into days", { hours: folded, before: before.toISOString() });
-      return folded;
-    } catch (error) {
-      options.log.warn("folding old visit hours failed; trying again later", { error: describeError(error) });
-      return 0;
-    }
+    return attempt(
+      () => options.store.foldHoursBefore(before),
+      (hours) => options.log.info("visit hours folded into days", { hours, before: before.toISOString() }),
+      "folding old visit hours failed; trying again later",
+    );
   };
   const runOnce = async (): Promise<VisitUpkeep> => ({ summedDays: await sumFinishedDays(), foldedHours: await foldOldHours() });
   void runOnce();

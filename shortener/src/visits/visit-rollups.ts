@@ -26,6 +26,18 @@ export function rollupEdge(now: Date): Date {
 }
 
 /**
+ * The days the next rollup step sums, from the edge `through` toward `before`
+ * (both UTC midnights): at most `daysPerStep`, starting at the day of
+ * `firstVisit` (the first visit at or after the edge; null when there is
+ * none), so days without visits are passed over. Empty, at `before`, when
+ * nothing is left; the edge then moves to its `to` all the same.
+ */
+export function nextRollupStep(through: number, firstVisit: number | null, before: number, daysPerStep: number): Span {
+  const from = firstVisit === null ? before : Math.min(Math.max(through, startOfDay(firstVisit)), before);
+  return { from, to: Math.min(from + daysPerStep * granularityMs.day, before) };
+}
+
+/**
  * An every-link read of [from, to) split at the rollups' edge `through` (a
  * UTC midnight): the part the summed tables hold, and the part still read
  * from the per-link ones (the days since, normally today). Together they are

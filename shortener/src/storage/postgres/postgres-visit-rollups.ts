@@ -1,5 +1,5 @@
 import type { Sql, TransactionSql } from "postgres";
-import { startOfDay } from "../../visits/visit-rollups.ts";
+import { nextRollupStep } from "../../visits/visit-rollups.ts";
 import { granularityMs } from "../../visits/visit-range.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -46,11 +46,10 @@ export async function rollUpStep(sql: Sql, before: Date): Promise<number> {
         (SELECT min(starts_at) FROM link_visit_buckets WHERE starts_at >= ${iso(through)}::timestamptz),
         (SELECT min(day) FROM link_visit_facts WHERE day >= (${iso(through)}::timestamptz AT TIME ZONE 'UTC')::date)::timestamp AT TIME ZONE 'UTC'
       )) * 1000 AS first`;
-    const start = next?.first == null ? edge : Math.min(Math.max(through, startOfDay(Number(next.first))), edge);
-    const end = Math.min(start + rollupDaysPerStep * granularityMs.day, edge);
-    if (start < end) await sumDays(tx, new Date(start), new Date(end));
-    await tx`UPDATE visit_rollups SET through = ${iso(end)}::timestamptz WHERE id = 1`;
-    return Math.round((end - start) / granularityMs.day);
+    const step = nextRollupStep(through, next?.first == null ? null : Number(next.first), edge, rollupDaysPerStep);
+    if (step.from < step.to) await sumDays(tx, new Date(step.from), new Date(step.to));
+    await tx`UPDATE visit_rollups SET through = ${iso(step.to)}::timestamptz WHERE id = 1`;
+    return Math.round((step.to - step.from) / granularityMs.day);
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { granularityMs } from "../../visits/visit-range.ts";
-import { startOfDay } from "../../visits/visit-rollups.ts";
+import { nextRollupStep } from "../../visits/visit-rollups.ts";
 
 // The same as postgres-visit-rollups.ts on bun:sqlite. No lock is needed:
 // SQLite has one writer, and each step, fold and deletion is one transaction.
@@ -36,11 +36,10 @@ export function rollUpStep(sqlite: Database, before: number): number {
       )
       .get(through, day(through));
     const firsts = [next?.bucket, next?.fact == null ? null : Date.parse(`${next.fact}T00:00:00Z`)].filter((first): first is number => first != null);
-    const start = firsts.length === 0 ? before : Math.min(Math.max(through, startOfDay(Math.min(...firsts))), before);
-    const end = Math.min(start + rollupDaysPerStep * granularityMs.day, before);
-    if (start < end) sumDays(sqlite, start, end);
-    sqlite.query("UPDATE visit_rollups SET through = ? WHERE id = 1").run(end);
-    return Math.round((end - start) / granularityMs.day);
+    const step = nextRollupStep(through, firsts.length === 0 ? null : Math.min(...firsts), before, rollupDaysPerStep);
+    if (step.from < step.to) sumDays(sqlite, step.from, step.to);
+    sqlite.query("UPDATE visit_rollups SET through = ? WHERE id = 1").run(step.to);
+    return Math.round((step.to - step.from) / granularityMs.day);
   })();
 }
 
