@@ -138,6 +138,18 @@ describe("VisitCounter", () => {
       expect(seen.map((call) => call.counts)).toEqual([{ a: 1 }]);
     });
 
+    test("a flush in which every visit had waited past the deadline does not stop later visits", async () => {
+      const { store, batches } = recordingStore({ a: "https://a.example/" });
+      let now = 0;
+      const counter = new VisitCounter(store, clock, { timeoutMs: 50, now: () => now });
+      const late = counter.visit("a").catch((error) => error);
+      // The event loop was held up past the deadline before the flush ran: nothing is written.
+      now += 50;
+      expect(await late).toBeInstanceOf(DatabaseTimeout);
+      expect(await counter.visit("a")).toBe("https://a.example/");
+      expect(batches).toEqual([{ a: 1 }]);
+    });
+
     test("refuses more visits than it may hold at once with a 503, instead of piling them up", async () => {
       const { store, release } = hangingStore();
       const counter = new VisitCounter(store, clock, { timeoutMs: 10_000, maxWaiting: 3 });

@@ -135,7 +135,12 @@ export class VisitCounter {
     // arrived in this turn of the event loop join the batch.
     setImmediate(() => {
       this.scheduled = false;
-      this.flushing = this.flushUntilEmpty();
+      // Cleared once the flush has settled, not inside it: a flush whose every visit
+      // is refused before any write finishes in this very call, before the assignment.
+      this.flushing = this.flushUntilEmpty().finally(() => {
+        this.flushing = null;
+        if (this.pending.size > 0) this.schedule();
+      });
     });
   }
 
@@ -159,7 +164,6 @@ export class VisitCounter {
         for (const entry of batch.values()) this.settle(entry, (waiter) => waiter.reject(error));
       }
     }
-    this.flushing = null;
   }
 
   /** What a code's pending visits add to its link; each distinct visitor classified once. */
