@@ -129,7 +129,7 @@ export function createApp(deps: GatewayDeps) {
               : undefined;
           // A shortener that does not take batches leaves the redirect to the proxy (undefined).
           const response =
-            (batched && (await deps.redirectBatches!.redirect(batched))) ??
+            (batched && (await deps.redirectBatches!.redirect(batched, request.signal))) ??
             (await proxyRequest(request, {
               pool: deps.upstreams[target.upstream],
               body,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { gzipSync } from "node:zlib";
 import { createLogger, silentLogger } from "@linkgeo/shared";
-import { freePort, readJson } from "@linkgeo/testing";
+import { freePort, readJson, waitFor } from "@linkgeo/testing";
 import { proxyRequest, upstreamUrl, type ProxyOptions } from "../src/proxy/proxy-request.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
 import { gate, startFakeUpstream, startRawUpstream } from "./support/fake-upstream.ts";
@@ -283,6 +283,26 @@ describe("proxying a request", () => {
     } finally {
       answerMayGo.open();
     }
+  });
+
+  test("ends the upstream request when the client's connection closes, and answers 499 to no one", async () => {
+    const reached = gate();
+    let upstreamSawAbort = false;
+    await using upstream = startFakeUpstream(async (request) => {
+      request.signal.addEventListener("abort", () => (upstreamSawAbort = true));
+      reached.open();
+      // Never answers: only the client's going away ends this request.
+      return new Promise<Response>(() => {});
+    });
+    const client = new AbortController();
+    const proxied = proxy(new Request("http://sho.rt/Ab3dE9x", { signal: client.signal }), poolOf([upstream.origin])).catch((e) => e);
+    await reached.opened;
+    client.abort();
+    expect(await proxied).toMatchObject({ status: 499, code: "client_closed_request" });
+    await waitFor("the upstream to see its request end", () => upstreamSawAbort);
+    const gone = await proxy(new Request("http://sho.rt/Ab3dE9x", { signal: AbortSignal.abort() }), poolOf([upstream.origin])).catch((e) => e);
+    expect(gone).toMatchObject({ status: 499 });
+    expect(upstream.requests).toHaveLength(1);
   });
 
   test("counts a retry against the same time limit", async () => {

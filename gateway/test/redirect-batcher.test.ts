@@ -111,6 +111,20 @@ describe("batching redirects to the shortener", () => {
     expect(busy!.headers.get("retry-after")).toBe("1");
   });
 
+  test("a redirect whose client has gone before its batch leaves is refused with 499 and never sent", async () => {
+    await using replica = startBatchReplica();
+    const batcher = batcherFor(poolOf([replica.origin]));
+    const gone = new AbortController();
+    const staying = batcher.redirect(item("stays"));
+    const leaving = batcher.redirect(item("leaves"), gone.signal);
+    // In the same turn, as Bun closes a connection on which a request was pipelined.
+    gone.abort();
+    expect(await statusOf(leaving)).toBe(499);
+    expect((await staying)!.status).toBe(302);
+    expect(await statusOf(batcher.redirect(item("late"), gone.signal))).toBe(499);
+    expect(batchesOf(replica)).toEqual([["stays"]]);
+  });
+
   test("a replica that refuses the connection is ejected and the batch goes to another", async () => {
     await using alive = startBatchReplica();
     const dead = `http://127.0.0.1:${await freePort()}`;

@@ -22,6 +22,7 @@ export const errorCodes = [
   "no_providers",
   "service_unavailable",
   "upstream_timeout",
+  "client_closed_request",
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

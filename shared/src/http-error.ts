@@ -124,3 +124,18 @@ export class ServiceUnavailable extends HttpError {
     return new ServiceUnavailable(`${what} is unavailable, try again shortly`, new Error(`too many requests are waiting on ${what}`));
   }
 }
+
+/**
+ * 499 `client_closed_request` (nginx's status for it): the client's connection
+ * closed before its answer was ready, so nothing is sent and, for a redirect,
+ * nothing is counted. No client reads it; metrics and the access log do.
+ */
+export class ClientClosedRequest extends HttpError {
+  private constructor() {
+    super(499, "client_closed_request", "the client closed its connection before the answer was ready");
+  }
+
+  static gone(): ClientClosedRequest {
+    return new ClientClosedRequest();
+  }
+}

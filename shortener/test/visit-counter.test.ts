@@ -90,6 +90,65 @@ describe("VisitCounter", () => {
     expect(batches).toEqual([{ a: 2 }]);
   });
 
+  describe("when a client's connection closes", () => {
+    test("a visit whose client has gone before its write leaves is refused with 499 and not counted", async () => {
+      const { store, batches } = recordingStore({ a: "https://a.example/" });
+      const counter = new VisitCounter(store, clock);
+      const gone = new AbortController();
+      const staying = counter.visit("a");
+      const leaving = counter.visit("a", undefined, gone.signal).catch((error) => error);
+      // In the same turn, as Bun closes a connection on which a request was pipelined.
+      gone.abort();
+      expect(await leaving).toMatchObject({ status: 499, code: "client_closed_request" });
+      expect(await staying).toBe("https://a.example/");
+      expect(batches).toEqual([{ a: 1 }]);
+    });
+
+    test("a visit whose client has already gone is refused at once", async () => {
+      const { store, batches } = recordingStore({ a: "https://a.example/" });
+      const counter = new VisitCounter(store, clock);
+      expect(await counter.visit("a", undefined, AbortSignal.abort()).catch((error) => error)).toMatchObject({ status: 499 });
+      await counter.drain();
+      expect(batches).toEqual([]);
+    });
+
+    test("a batch of nothing but gone clients writes nothing, and later visits are still written", async () => {
+      const { store, batches } = recordingStore({ a: "https://a.example/" });
+      const counter = new VisitCounter(store, clock);
+      const gone = new AbortController();
+      const leaving = counter.visit("a", undefined, gone.signal).catch((error) => error);
+      gone.abort();
+      expect(await leaving).toMatchObject({ status: 499 });
+      expect(await counter.visit("a")).toBe("https://a.example/");
+      expect(batches).toEqual([{ a: 1 }]);
+    });
+
+    test("with analytics, a gone client's visit leaves the breakdowns as it leaves the count", async () => {
+      const written: LinkVisits[] = [];
+      const store: Pick<LinkStore, "recordVisits"> = {
+        async recordVisits(visits) {
+          written.push(...visits.values());
+          return new Map([...visits.keys()].map((code) => [code, `https://${code}.example/`]));
+        },
+      };
+      const counter = new VisitCounter(store, clock, {
+        describe: (visitor) => ({ bot: false, referrer: "direct", country: "DE", browser: String(visitor.userAgent), os: "other", device: "desktop" }),
+      });
+      const visitor = (userAgent: string) => ({ peer: "127.0.0.1", forwardedFor: null, userAgent, referer: null });
+      const gone = new AbortController();
+      const visits = [
+        counter.visit("a", visitor("Firefox")),
+        counter.visit("a", visitor("Firefox"), gone.signal).catch(() => "gone"),
+        counter.visit("a", visitor("Safari"), gone.signal).catch(() => "gone"),
+      ];
+      gone.abort();
+      expect(await Promise.all(visits)).toEqual(["https://a.example/", "gone", "gone"]);
+      expect(written.map((visits) => ({ count: visits.count, browsers: Object.fromEntries(visits.byDimension.browsers) }))).toEqual([
+        { count: 1, browsers: { Firefox: 1 } },
+      ]);
+    });
+  });
+
   describe("when the database hangs", () => {
     /** A store whose first write hangs until released, then reports whether it was told to give up. */
     function hangingStore() {

@@ -1,4 +1,4 @@
-import { describeError, InvalidRequest, requestUrl } from "@linkgeo/shared";
+import { ClientClosedRequest, describeError, InvalidRequest, requestUrl } from "@linkgeo/shared";
 import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
 import { connectionFailure } from "./connection-failure.ts";
 import { forwardedRequestHeaders } from "./forwarded-headers.ts";
@@ -30,6 +30,11 @@ const retriableAfterReaching = new Set(["GET", "HEAD", "PUT", "DELETE"]);
  * retried once on another, when that cannot run it twice: a refused
  * connection never reached the service, and GET/HEAD/PUT/DELETE are
  * idempotent; a POST that an upstream may have received is never sent again.
+ *
+ * The upstream request ends when the client's connection does: a redirect
+ * whose client has gone is then not counted unless its visit was already
+ * being written (the shortener's VisitCounter), and no upstream keeps
+ * working for nobody.
  */
 export async function proxyRequest(request: Request, options: ProxyOptions): Promise<Response> {
   const send = options.fetch ?? fetch;
@@ -43,9 +48,11 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
 
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  const clientOrDeadline = AbortSignal.any([request.signal, deadline.signal]);
   const tried = new Set<string>();
   try {
     for (let attempt = 1; attempt <= 2; attempt++) {
+      if (request.signal.aborted) throw ClientClosedRequest.gone();
       const replica = pool.next(tried);
       if (replica === undefined) {
         throw attempt === 1 ? UpstreamUnavailable.noReplicas(pool.name) : UpstreamUnavailable.unreachable(pool.name);
@@ -66,11 +73,12 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
           // The client gets the upstream's bytes and Content-Encoding/Length as
           // sent; decoding here would leave those headers describing other bytes.
           decompress: false,
-          signal: deadline.signal,
+          signal: clientOrDeadline,
         });
         options.observer?.upstreamAnswered(pool.name, replica, upstream.status, (performance.now() - startedAt) / 1000);
         return relay(upstream, options.requestId);
       } catch (error) {
+        if (request.signal.aborted) throw ClientClosedRequest.gone();
         if (deadline.signal.aborted) {
           options.observer?.upstreamFailed(pool.name, replica, "timeout");
           throw UpstreamTimeout.after(pool.name, options.timeoutMs);

@@ -1,5 +1,6 @@
 import {
   batchBody,
+  ClientClosedRequest,
   describeError,
   encodeBatchItem,
   HttpError,
@@ -43,6 +44,8 @@ const maxAnswerBytes = 16 * maxBatchBytes;
 interface Waiting {
   encoded: string;
   requestId: string;
+  /** The client's connection; aborted when it closed. */
+  client: AbortSignal | undefined;
   resolve: (response: Response | undefined) => void;
   reject: (error: unknown) => void;
 }
@@ -61,6 +64,11 @@ interface Waiting {
  * lone request would. A shortener that does not take batches (an older
  * version, a different secret) answers 404 or 401: its items resolve to
  * undefined, for the caller to proxy one by one, and the gateway logs why.
+ *
+ * A redirect whose client's connection closed before its batch left is
+ * taken out of it (ClientClosedRequest), so the shortener never counts it:
+ * Bun closes a connection on which a request is pipelined behind one still
+ * being answered (oven-sh/bun#38128), with no answer for either.
  */
 export class RedirectBatcher {
   private gathering: Waiting[] = [];
@@ -76,10 +84,14 @@ export class RedirectBatcher {
     );
   }
 
-  /** The client's answer; undefined when this redirect must go by the per-request proxy instead. */
-  redirect(item: RedirectBatchItem): Promise<Response | undefined> {
+  /**
+   * The client's answer; undefined when this redirect must go by the per-request proxy instead.
+   * `client` is the client's connection (its request's signal): closed before the batch leaves, the redirect is not sent.
+   */
+  redirect(item: RedirectBatchItem, client?: AbortSignal): Promise<Response | undefined> {
+    if (client?.aborted) return Promise.reject(ClientClosedRequest.gone());
     return new Promise((resolve, reject) => {
-      this.gathering.push({ encoded: encodeBatchItem(item), requestId: item.requestId, resolve, reject });
+      this.gathering.push({ encoded: encodeBatchItem(item), requestId: item.requestId, client, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       // setImmediate rather than a microtask: every request read in this turn joins the batch.
@@ -94,6 +106,10 @@ export class RedirectBatcher {
     let batch: Waiting[] = [];
     let bytes = batchBody([]).length;
     for (const entry of waiting) {
+      if (entry.client?.aborted) {
+        entry.reject(ClientClosedRequest.gone());
+        continue;
+      }
       if (batch.length === maxBatchItems || bytes + entry.encoded.length + 1 > maxBatchBytes) {
         void this.settle(batch);
         batch = [];

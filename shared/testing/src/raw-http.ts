@@ -66,6 +66,85 @@ export function rawRequest(port: number, bytes: string | Uint8Array, options: { 
   });
 }
 
+/** What came back for requests pipelined on one connection. */
+export interface RawExchange {
+  /** The whole responses that arrived, in order. */
+  responses: RawResponse[];
+  /** True when the server closed the connection. */
+  closed: boolean;
+}
+
+/**
+ * Sends `bytes` (several requests back to back: HTTP/1.1 pipelining, RFC 9112
+ * §9.3.2) on one new connection and resolves once `expected` whole responses
+ * have arrived, the server has closed the connection, or `timeoutMs` has
+ * passed, with the whole responses that arrived by then. Never rejects.
+ */
+export function rawPipeline(port: number, bytes: string, expected: number, options: { timeoutMs?: number } = {}): Promise<RawExchange> {
+  const timeoutMs = options.timeoutMs ?? 3_000;
+  const chunks: Uint8Array[] = [];
+  let closed = false;
+  return new Promise<RawExchange>((resolve) => {
+    let settled = false;
+    let socket: { end(): void } | undefined;
+    const responses = () => splitResponses(Buffer.concat(chunks).toString("latin1"));
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket?.end();
+      resolve({ responses: responses(), closed });
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    Bun.connect({
+      hostname: "127.0.0.1",
+      port,
+      socket: {
+        open(s) {
+          s.write(bytes);
+        },
+        data(_s, data) {
+          chunks.push(new Uint8Array(data));
+          if (responses().length >= expected) finish();
+        },
+        close() {
+          closed = true;
+          finish();
+        },
+        error() {
+          closed = true;
+          finish();
+        },
+      },
+    }).then(
+      (s) => {
+        socket = s;
+        if (settled) s.end();
+      },
+      () => {
+        closed = true;
+        finish();
+      },
+    );
+  });
+}
+
+/** The whole responses at the start of `text`, one after another. */
+function splitResponses(text: string): RawResponse[] {
+  const responses: RawResponse[] = [];
+  let rest = text;
+  while (isComplete(rest)) {
+    const headEnd = rest.indexOf("\r\n\r\n");
+    const head = rest.slice(0, headEnd);
+    const end = /^transfer-encoding:\s*chunked\s*$/im.test(head)
+      ? rest.indexOf("\r\n0\r\n\r\n", headEnd) + 7
+      : headEnd + 4 + Number(/^content-length:\s*(\d+)\s*$/im.exec(head)?.[1] ?? 0);
+    responses.push(parseResponse(rest.slice(0, end), false));
+    rest = rest.slice(end);
+  }
+  return responses;
+}
+
 function isComplete(text: string): boolean {
   const headEnd = text.indexOf("\r\n\r\n");
   if (headEnd < 0) return false;

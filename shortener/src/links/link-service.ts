@@ -88,14 +88,17 @@ export class LinkService {
     return link;
   }
 
-  /** Counts a redirect (with its visitor, for analytics); resolves with the URL to send the visitor to once the count is durable. */
-  async visit(code: string, visitor?: SeenVisitor): Promise<string> {
+  /**
+   * Counts a redirect (with its visitor, for analytics); resolves with the URL to send the visitor to once the count is durable.
+   * `client` is the client's connection: closed before the count is written, the redirect is not counted (VisitCounter).
+   */
+  async visit(code: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<string> {
     if (!couldBeCode(code)) throw LinkNotFound.for(code);
     // A hot link skips the shared cache: the count write below is the authority.
     const skipCache = this.recentCodes.has(code);
     const cached = skipCache ? undefined : await this.deps.cache.get(code);
     if (cached === null) throw LinkNotFound.for(code);
-    const longUrl = await this.deps.visits.visit(code, visitor);
+    const longUrl = await this.deps.visits.visit(code, visitor, client);
     if (longUrl === null) {
       this.recentCodes.delete(code);
       void this.deps.cache.markMissing(code);

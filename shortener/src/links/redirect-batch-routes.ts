@@ -46,11 +46,12 @@ export interface RedirectBatchRoutesDeps {
 export function redirectBatchRoutes(deps: RedirectBatchRoutesDeps) {
   const renderError = errorResponder({ log: deps.log, translate: deps.translate });
 
-  const answerItem = async (item: RedirectBatchItem, peer: string | undefined, startedAt: number): Promise<RedirectAnswer> => {
+  // `gateway` is the batch's connection: the gateway closes it when it gives up (its timeout), and the items not yet written are not counted.
+  const answerItem = async (item: RedirectBatchItem, peer: string | undefined, startedAt: number, gateway: AbortSignal): Promise<RedirectAnswer> => {
     const visitor = deps.seesVisitors ? { peer, forwardedFor: item.forwardedFor, userAgent: item.userAgent, referer: item.referer } : undefined;
     let answer: RedirectAnswer;
     try {
-      answer = await deps.respond({ code: item.code, counted: true, visitor, accept: item.accept });
+      answer = await deps.respond({ code: item.code, counted: true, visitor, accept: item.accept, client: gateway });
     } catch (error) {
       const response = renderError(error, { requestId: item.requestId });
       answer = { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
@@ -73,7 +74,7 @@ export function redirectBatchRoutes(deps: RedirectBatchRoutesDeps) {
       const items = parseBatchItems(body);
       const peer = deps.peerOf(request, server);
       const startedAt = performance.now();
-      const answers = await Promise.all(items.map((item) => answerItem(item, peer, startedAt)));
+      const answers = await Promise.all(items.map((item) => answerItem(item, peer, startedAt, request.signal)));
       return new Response(answersBody(answers), { headers: { "content-type": "application/json; charset=utf-8" } });
     },
     {

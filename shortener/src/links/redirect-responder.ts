@@ -13,6 +13,8 @@ export interface RedirectRequest {
   /** Analytics on: who followed it, as the request said. */
   visitor: SeenVisitor | undefined;
   accept: string | null;
+  /** The client's connection (its request's signal): closed before the visit is written, it is not counted. */
+  client?: AbortSignal;
 }
 
 /** What a redirect answers, before it is a Response: a batch sends it as is, without building one. */
@@ -35,7 +37,7 @@ export function toResponse(answer: RedirectAnswer): Response {
 export function redirectResponder(links: LinkService, status: RedirectStatus) {
   return async (request: RedirectRequest): Promise<RedirectAnswer> => {
     try {
-      const longUrl = request.counted ? await links.visit(request.code, request.visitor) : await links.peek(request.code);
+      const longUrl = request.counted ? await links.visit(request.code, request.visitor, request.client) : await links.peek(request.code);
       return { status, headers: { location: longUrl, "cache-control": "private, max-age=0" }, body: null };
     } catch (error) {
       if (error instanceof LinkNotFound && prefersHtml(request.accept)) return notFoundPage(request.code);

@@ -29,7 +29,7 @@ export function redirectRoutes({ respond, status, seesVisitors, peerOf }: Redire
       counted && seesVisitors
         ? { peer: peerOf(request, server), forwardedFor: headers.get("x-forwarded-for"), userAgent: headers.get("user-agent"), referer: headers.get("referer") }
         : undefined;
-    return respond({ code: params.short_url, counted, visitor, accept: headers.get("accept") }).then(toResponse);
+    return respond({ code: params.short_url, counted, visitor, accept: headers.get("accept"), client: request.signal }).then(toResponse);
   };
 
   return new Elysia()

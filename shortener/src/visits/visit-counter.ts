@@ -1,4 +1,4 @@
-import { ServiceUnavailable } from "@linkgeo/shared";
+import { ClientClosedRequest, ServiceUnavailable } from "@linkgeo/shared";
 import type { LinkStore } from "../links/link-store.ts";
 import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDatabaseDeadline } from "../storage/database-deadline.ts";
 import { LinkVisits } from "./link-visits.ts";
@@ -9,6 +9,10 @@ const unknownVisitor: SeenVisitor = { peer: undefined, forwardedFor: null, userA
 interface Waiter {
   resolve: (longUrl: string | null) => void;
   reject: (error: unknown) => void;
+  /** The client's connection; aborted when it closed. */
+  client: AbortSignal | undefined;
+  /** Analytics on: the visitor this visit added to its code's `visitors`. */
+  visitorKey: string | undefined;
 }
 
 interface PendingCode {
@@ -62,6 +66,13 @@ export interface VisitCounterObserver {
  * their batch left fail without being sent. So a visit waits at most twice
  * the deadline, and a visit whose client saw an error is never counted,
  * unless its COMMIT was already on its way.
+ *
+ * A visit whose client's connection closed before its batch left is taken
+ * out of the batch, uncounted (ClientClosedRequest): such a client gets no
+ * redirect. Bun closes a connection on which a request is pipelined behind
+ * one still being answered (oven-sh/bun#38128), in the same turn as the
+ * first request arrived, so this keeps those from being counted with no
+ * answer. A client that hangs up once its batch has left is counted.
  */
 export class VisitCounter {
   private readonly pending = new Map<string, PendingCode>();
@@ -96,9 +107,12 @@ export class VisitCounter {
   /**
    * Counts one visit of `code`, with who made it (analytics; ignored when
    * they are off). Resolves, once the count is durable, with the link's
-   * current long URL, or null when there is no such link.
+   * current long URL, or null when there is no such link. `client` is the
+   * client's connection (a Request's signal): closed before the batch
+   * leaves, the visit is not counted.
    */
-  visit(code: string, visitor?: SeenVisitor): Promise<string | null> {
+  visit(code: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<string | null> {
+    if (client?.aborted) return Promise.reject(ClientClosedRequest.gone());
     if (this.waiting >= this.maxWaiting) return Promise.reject(ServiceUnavailable.backlogFull("the database"));
     return new Promise((resolve, reject) => {
       let entry = this.pending.get(code);
@@ -107,15 +121,16 @@ export class VisitCounter {
         this.pending.set(code, entry);
       }
       entry.count++;
+      let key: string | undefined;
       if (this.describe) {
         // Every visit of an analysed batch has a visitor, or the breakdowns would fall behind the count.
         visitor ??= unknownVisitor;
-        const key = visitorKey(visitor);
+        key = visitorKey(visitor);
         const seen = entry.visitors.get(key);
         if (seen) seen.count++;
         else entry.visitors.set(key, { visitor, count: 1 });
       }
-      entry.waiters.push({ resolve, reject });
+      entry.waiters.push({ resolve, reject, client, visitorKey: key });
       this.waiting++;
       this.schedule();
     });
@@ -174,7 +189,10 @@ export class VisitCounter {
     return visits;
   }
 
-  /** The next batch; codes that already waited past the deadline fail here, unsent. */
+  /**
+   * The next batch; codes that already waited past the deadline fail here,
+   * unsent, and visits whose client has gone are taken out of it.
+   */
   private takeBatch(): Map<string, PendingCode> {
     const batch = new Map<string, PendingCode>();
     const now = this.now();
@@ -182,9 +200,30 @@ export class VisitCounter {
       if (batch.size === this.maxCodesPerBatch) break;
       this.pending.delete(code);
       if (now - entry.since >= this.timeoutMs) this.settle(entry, (waiter) => waiter.reject(new DatabaseTimeout(this.timeoutMs)));
-      else batch.set(code, entry);
+      else if (this.withoutAbandoned(entry).count > 0) batch.set(code, entry);
     }
     return batch;
+  }
+
+  /** `entry` less the visits whose client's connection has closed: each is refused, uncounted. */
+  private withoutAbandoned(entry: PendingCode): PendingCode {
+    if (!entry.waiters.some((waiter) => waiter.client?.aborted)) return entry;
+    const staying: Waiter[] = [];
+    for (const waiter of entry.waiters) {
+      if (!waiter.client?.aborted) {
+        staying.push(waiter);
+        continue;
+      }
+      entry.count--;
+      this.waiting--;
+      if (waiter.visitorKey !== undefined) {
+        const seen = entry.visitors.get(waiter.visitorKey);
+        if (seen && --seen.count === 0) entry.visitors.delete(waiter.visitorKey);
+      }
+      waiter.reject(ClientClosedRequest.gone());
+    }
+    entry.waiters = staying;
+    return entry;
   }
 
   private settle(entry: PendingCode, answer: (waiter: Waiter) => void): void {
