@@ -37,6 +37,12 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
     return link;
   }
 
+  /** A link's report with its manage token, and the admin's report: what a range query is asked of. */
+  const bothReports = (link: { short_url: string; manage_token: string }) =>
+    [
+      [`/shorten/${link.short_url}/visits/`, link.manage_token],
+      ["/admin/visits/", api.adminToken()],
+    ] as const;
   const get = (path: string, token?: string) => api.request("GET", path, token ? { headers: { authorization: `Bearer ${token}` } } : {});
 
   test("by day (the default, 30 days back): totals, every day of the series, and the top lists", async () => {
@@ -138,13 +144,43 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
     ["from=2026-11-22&to=2026-11-01", "from must not be after to"],
     ["from=2025-01-01&to=2026-11-22&granularity=hour", "at most 8784 hours"],
     ["from=2000-01-01&to=2026-11-22", "at most 3660 days"],
-  ])("answers 400 invalid_request for %p", async (query, message) => {
+    ["from=0000-01-01&to=0000-02-01", "to must be between 1970-01-01 and 9998-12-31"],
+    ["from=0000-01-01&to=1970-01-02", "from must be between 1970-01-01 and 9998-12-31"],
+    ["from=1969-12-31T23:59:59Z&to=1970-01-02", "from must be between 1970-01-01 and 9998-12-31"],
+    ["from=9999-12-01&to=9999-12-31", "to must be between 1970-01-01 and 9998-12-31"],
+    ["from=9998-12-01&to=9999-01-01", "to must be between 1970-01-01 and 9998-12-31"],
+    ["from=2026-02-30", "from must be an ISO 8601"],
+    ["from=2025-02-29", "from must be an ISO 8601"],
+    ["to=2026-04-31T10:00:00Z", "to must be an ISO 8601"],
+    ["to=2026-11-22T24:00:00Z", "to must be an ISO 8601"],
+    ["to=2026-11-22T10:60:00Z", "to must be an ISO 8601"],
+    ["to=2026-11-22T10:00:60Z", "to must be an ISO 8601"],
+    ["to=2026-11-22T10:00:00+24:00", "to must be an ISO 8601"],
+    ["from=2026-13-01", "from must be an ISO 8601"],
+    ["from=2026-00-10", "from must be an ISO 8601"],
+  ])("answers 400 invalid_request for %p, on a link's report and the admin's", async (query, message) => {
     const link = await api.createLink();
-    const response = await get(`/shorten/${link.short_url}/visits/?${query}`, link.manage_token);
-    expect(response.status).toBe(400);
-    const error = (await readJson(response)).error;
-    expect(error.code).toBe("invalid_request");
-    expect(error.message).toContain(message);
+    for (const [path, token] of bothReports(link)) {
+      const response = await get(`${path}?${query}`, token);
+      expect({ path, status: response.status, error: (await readJson(response)).error }).toEqual({
+        path,
+        status: 400,
+        error: { code: "invalid_request", message: expect.stringContaining(message) },
+      });
+    }
+  });
+
+  test.each([
+    ["from=1970-01-01&to=1970-01-31", "1970-01-01T00:00:00.000Z", "1970-01-31T00:00:00.000Z"],
+    ["from=9998-12-01&to=9998-12-31T23:59:59.999Z", "9998-12-01T00:00:00.000Z", "9998-12-31T23:59:59.999Z"],
+    ["from=2024-02-29&to=2024-03-01T23:30:00-00:30", "2024-02-29T00:00:00.000Z", "2024-03-02T00:00:00.000Z"],
+  ])("answers the edges of what a range may name, %p, with an empty report", async (query, from, to) => {
+    const link = await api.createLink();
+    for (const [path, token] of bothReports(link)) {
+      const response = await get(`${path}?${query}`, token);
+      expect(response.status).toBe(200);
+      expect(await readJson(response)).toMatchObject({ from, to, totals: { visits: 0, humans: 0, bots: 0 } });
+    }
   });
 });
 

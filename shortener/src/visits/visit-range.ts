@@ -16,13 +16,25 @@ const maxBuckets: Record<Granularity, number> = { hour: 366 * 24, day: 3660 };
 const defaultDays = 30;
 
 // A date (midnight UTC) or a date and time with a zone: "2026-11-22", "2026-11-22T07:00:00Z", "…+02:00".
-const isoInstant = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+const isoInstant = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
+
+/**
+ * The instants a range may name: from the Unix epoch, before which no visit
+ * can have been made, to the end of the year 9998. Both engines store far
+ * beyond, but a range's last bucket ends one step after `to`, and Postgres
+ * reads no year 0 and no five-digit year (JavaScript writes 10000 as
+ * "+010000"); outside this window a query would fail instead of answering.
+ */
+export const firstInstant = new Date("1970-01-01T00:00:00Z");
+export const lastInstant = new Date("9998-12-31T23:59:59.999Z");
 
 /**
  * The range of `?from=&to=&granularity=`: `to` defaults to now, `from` to 30
  * days before `to`, the granularity to days. Refused with 400: a value that
- * is not an ISO 8601 instant, `from` after `to`, a granularity other than
- * hour or day, and more buckets than `maxBuckets` (a year of hours).
+ * is not an ISO 8601 instant or names a day or time that does not exist
+ * (2026-02-30), one outside [firstInstant, lastInstant], `from` after `to`,
+ * a granularity other than hour or day, and more buckets than `maxBuckets`
+ * (a year of hours).
  */
 export function parseVisitRange(query: { from?: string; to?: string; granularity?: string }, now: Date): VisitRange {
   const granularity = query.granularity ?? "day";
@@ -51,8 +63,27 @@ export function utcDay(instant: Date | number): string {
 }
 
 function instant(name: string, raw: string): Date {
-  const value = isoInstant.test(raw) ? Date.parse(raw.length === 10 ? `${raw}T00:00:00Z` : raw) : Number.NaN;
+  const value = isCalendarInstant(raw) ? Date.parse(raw.length === 10 ? `${raw}T00:00:00Z` : raw) : Number.NaN;
   if (Number.isNaN(value))
     throw InvalidRequest.because(`${name} must be an ISO 8601 date or date and time with a zone, e.g. 2026-11-22 or 2026-11-22T07:00:00Z`);
+  if (value < firstInstant.getTime() || value > lastInstant.getTime())
+    throw InvalidRequest.because(`${name} must be between ${utcDay(firstInstant)} and ${utcDay(lastInstant)}`);
   return new Date(value);
+}
+
+/**
+ * Whether `raw` has the shape and names a real day and time: JavaScript's
+ * Date.parse takes 2026-02-30 as March 2nd and 24:00 as the next midnight.
+ */
+function isCalendarInstant(raw: string): boolean {
+  const match = isoInstant.exec(raw);
+  if (!match) return false;
+  const [year, month, day, hour = 0, minute = 0, second = 0, offsetHours = 0, offsetMinutes = 0] = match
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part)));
+  const leap = year! % 4 === 0 && (year! % 100 !== 0 || year! % 400 === 0);
+  const daysInMonth = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month!) ? 30 : 31;
+  return (
+    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59
+  );
 }
