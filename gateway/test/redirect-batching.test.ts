@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { internalSecretHeader, redirectBatchMediaType, redirectBatchPath } from "@linkgeo/shared";
+import { internalSecretHeader, maxBatchBytes, redirectBatchMediaType, redirectBatchPath } from "@linkgeo/shared";
 import {
   createTestDatabase,
   rawPipeline,
@@ -139,6 +139,29 @@ describe("redirects through a batching gateway", () => {
     const direct = await fetch(`${shortener.url}${redirectBatchPath}`, { method: "POST", headers: { "content-type": redirectBatchMediaType }, body });
     expect(direct.status).toBe(401);
     expect(await accessCount(code)).toBe(0);
+  });
+
+  test("a batch over the shortener's limit is refused with 413 by the shortener itself, and in its access log", async () => {
+    const requestId = `oversized-${crypto.randomUUID()}`;
+    const item = {
+      code: "abc1234",
+      path: "/abc1234/",
+      requestId: "x",
+      forwardedFor: "203.0.113.1",
+      userAgent: "a".repeat(maxBatchBytes),
+      referer: null,
+      accept: null,
+    };
+    const response = await fetch(`${shortener.url}${redirectBatchPath}`, {
+      method: "POST",
+      headers: { "content-type": redirectBatchMediaType, [internalSecretHeader]: testInternalSecret, "x-request-id": requestId },
+      body: JSON.stringify({ items: [item] }),
+    });
+    expect(response.status).toBe(413);
+    expect((await readJson(response)).error.code).toBe("payload_too_large");
+    await waitFor("the refused batch's access line", () => shortener.lines().some((line) => line.includes(requestId)), 10_000);
+    const line = JSON.parse(shortener.lines().find((line) => line.includes(requestId))!);
+    expect({ msg: line.msg, path: line.path, status: line.status }).toEqual({ msg: "request", path: redirectBatchPath, status: 413 });
   });
 });
 

@@ -20,9 +20,13 @@ export interface ErrorRendererOptions {
  */
 export function errorRenderer(options: ErrorRendererOptions) {
   const respond = errorResponder(options);
-  return new Elysia({ name: "error-renderer" }).onError({ as: "global" }, ({ code, error, set, request }) =>
-    respond(error, { requestId: requestIdOf(request), kind: code, headers: set.headers as Record<string, string> }),
-  );
+  return new Elysia({ name: "error-renderer" }).onError({ as: "global" }, ({ code, error, set, request }) => {
+    const response = respond(error, { requestId: requestIdOf(request), kind: code, headers: set.headers as Record<string, string> });
+    // After an error, the metrics and the access log (onAfterResponse) see `set`, not this Response:
+    // without this they reported Elysia's own status (200 for an unmatched route, 422 for a 400).
+    set.status = response.status;
+    return response;
+  });
 }
 
 /** What the error renderer knows of a failed request besides the error itself. */

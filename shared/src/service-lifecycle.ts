@@ -9,9 +9,18 @@ export interface ListeningApp {
 }
 
 /**
+ * Bun's own limit on a request body: a backstop far above the services' own
+ * (64 KiB for JSON, 1 MiB for the redirect batch). Bun answers a body over it
+ * with 413 before any hook runs, so such a refusal reached neither the access
+ * log nor the metrics; every reader of a body checks its own limit on
+ * Content-Length before reading (readBodyLimited), so below this one the
+ * services refuse, log and count it themselves.
+ */
+export const bodyBackstopBytes = 64 * 1024 * 1024;
+
+/**
  * A service process from listening to a graceful stop, the same for the
- * three main.ts: listen with the services' options (bodies up to 1 MiB; the
- * JSON parser and the batch route keep their own, smaller limits), log
+ * three main.ts: listen (with Bun's body limit as a backstop only), log
  * where, and on SIGTERM or SIGINT stop taking requests (/ready then says so),
  * close the server and the metrics listener, then run the service's own
  * steps in order.
@@ -28,7 +37,7 @@ export class ServiceLifecycle {
   readonly accepting = (): boolean => this.open;
 
   serve(app: ListeningApp, options: { port: number; hostname: string; listening?: LogFields; afterStop: ShutdownStep[] }): void {
-    app.listen({ port: options.port, hostname: options.hostname, maxRequestBodySize: 1024 * 1024 });
+    app.listen({ port: options.port, hostname: options.hostname, maxRequestBodySize: bodyBackstopBytes });
     this.log.info("listening", { url: `http://${options.hostname}:${app.server?.port}`, ...options.listening });
     onShutdownSignal(this.log, [
       {

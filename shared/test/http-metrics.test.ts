@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { Registry } from "prom-client";
-import { httpMetrics, requestTarget, serveMetrics } from "../src/index.ts";
+import { createLogger, errorRenderer, httpMetrics, requestContext, requestTarget, serveMetrics } from "../src/index.ts";
 import { waitFor } from "@linkgeo/testing";
 
 /** Every sample of one metric, as label strings with their values. */
@@ -80,6 +80,40 @@ describe("HTTP metrics", () => {
     const counted = await samples(registry, "http_requests_total");
     expect(Object.keys(counted).every((labels) => labels.includes("method=other"))).toBe(true);
     expect(Object.values(counted).reduce((a, b) => a + b, 0)).toBe(2);
+  });
+
+  test("an error is recorded with the status its client got, in the metrics and the access log alike", async () => {
+    const registry = new Registry();
+    const lines: string[] = [];
+    const log = createLogger({ service: "test", level: "info", format: "json", write: (line) => lines.push(line) });
+    const app = new Elysia()
+      .use(httpMetrics({ registry }))
+      .use(requestTarget())
+      .use(requestContext({ log, accessLog: true }))
+      .use(errorRenderer({ log }))
+      .get("/count", ({ query }) => ({ n: query.n }), { query: t.Object({ n: t.Numeric() }) })
+      .post("/things", ({ body }) => body, { body: t.Object({ name: t.String() }) });
+    const statuses = [];
+    for (const path of ["/no/such/route", "/count?n=many", "/count?n=2"]) {
+      statuses.push((await app.handle(new Request(`http://localhost${path}`))).status);
+    }
+    const post = await app.handle(new Request("http://localhost/things", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }));
+    statuses.push(post.status);
+    expect(statuses).toEqual([404, 400, 200, 400]);
+    await recorded(registry);
+    expect(await samples(registry, "http_requests_total")).toEqual({
+      "{route=unmatched,method=GET,status=404}": 1,
+      "{route=/count,method=GET,status=400}": 1,
+      "{route=/count,method=GET,status=200}": 1,
+      "{route=/things,method=POST,status=400}": 1,
+    });
+    const accessLines = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === "request");
+    expect(accessLines.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+      "GET /no/such/route 404",
+      "GET /count 400",
+      "GET /count 200",
+      "POST /things 400",
+    ]);
   });
 
   test("a service with one catch-all route names its own route classes", async () => {
