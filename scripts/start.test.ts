@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { configProblems, freePort, waitFor } from "@linkgeo/testing";
+import { configProblems, freePort, freePortRun, waitFor } from "@linkgeo/testing";
 import { readGatewayConfig } from "../gateway/src/config.ts";
 import { readGeocoderConfig } from "../geocoder/src/config.ts";
 import { readShortenerConfig } from "../shortener/src/config.ts";
@@ -94,9 +94,10 @@ afterEach(async () => {
 });
 
 describe("bun run start", () => {
-  test(`starts ${services.join(", ")}, prefixes their lines, and stops them all on SIGINT`, async () => {
+  test(`starts ${services.join(", ")}, prefixes their lines, each with its own metrics port, and stops them all on SIGINT`, async () => {
     const ports = await portsFor();
-    script = new StartScript(services, portEnv(ports));
+    const firstMetricsPort = await freePortRun(services.length);
+    script = new StartScript(services, { ...portEnv(ports), METRICS_PORT: String(firstMetricsPort) });
 
     const ready = await script.waitForLine("the ready line", (line) => line.startsWith("start     | ready: "));
     expect(ready).toBe(
@@ -104,8 +105,10 @@ describe("bun run start", () => {
         ? `start     | ready: open http://localhost:${ports.gateway}`
         : `start     | ready: shortener http://localhost:${ports.shortener}, geocoder http://localhost:${ports.geocoder}`,
     );
-    for (const name of services) {
+    for (const [index, name] of services.entries()) {
       expect(await answers(ports[name])).toBe(true);
+      const metrics = await fetch(`http://127.0.0.1:${firstMetricsPort + index}/metrics`);
+      expect(await metrics.text()).toContain(`service="${name}"`);
       // Each service's own log line, behind its padded name (no colour: the output is not a terminal).
       expect(script.lines.some((line) => line.startsWith(`${name.padEnd(9)} | `) && line.includes(`${name}  listening`))).toBe(true);
     }
@@ -147,6 +150,7 @@ describe("start configuration", () => {
   test("defaults to the services' own ports and all three services", () => {
     expect(readStartConfig({}, [])).toEqual({
       ports: { shortener: 3001, geocoder: 3002, gateway: 8080 },
+      metricsPorts: undefined,
       services: ["shortener", "geocoder", "gateway"],
       colour: true,
       internalSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
@@ -155,6 +159,14 @@ describe("start configuration", () => {
     expect(readStartConfig({}, []).internalSecret).not.toBe(readStartConfig({}, []).internalSecret);
     expect(readStartConfig({ INTERNAL_SECRET: "s".repeat(32) }, []).internalSecret).toBe("s".repeat(32));
     expect(defaultPorts).toEqual({ shortener: readShortenerConfig({}).port, geocoder: readGeocoderConfig({}).port, gateway: readGatewayConfig({}).port });
+  });
+
+  test("METRICS_PORT gives each service a metrics port of its own, counting up from it", () => {
+    expect(readStartConfig({ METRICS_PORT: "9464" }, []).metricsPorts).toEqual({ shortener: 9464, geocoder: 9465, gateway: 9466 });
+    expect(configProblems((env) => readStartConfig(env, []), { METRICS_PORT: "65534" })).toEqual([
+      "METRICS_PORT must leave room for 3 ports, one per service (at most 65533)",
+    ]);
+    expect(configProblems((env) => readStartConfig(env, []), { METRICS_PORT: "0" })).toEqual(["METRICS_PORT must be a whole number from 1 to 65535"]);
   });
 
   test("keeps the start order whatever order the names are given in, and honours NO_COLOR", () => {

@@ -9,13 +9,15 @@
  *   GATEWAY_PORT=9000 SHORTENER_PORT=9001 bun run start
  *
  * SHORTENER_PORT, GEOCODER_PORT and GATEWAY_PORT move the services (the
- * gateway is pointed at the other two). The gateway and the shortener share
+ * gateway is pointed at the other two). METRICS_PORT=N turns on each
+ * service's metrics on a port of its own: N for the shortener, N+1 for the
+ * geocoder, N+2 for the gateway (three services cannot share one port). The gateway and the shortener share
  * INTERNAL_SECRET, so redirects go in batches: the caller's, else a random
  * one for this run. Every other variable
  * (NOMINATIM_USER_AGENT, DATABASE_URL, …) reaches the services unchanged.
  */
 import { join } from "node:path";
-import { parseInternalSecret, readConfig, readConfigOrExit, type Env } from "@linkgeo/shared";
+import { parseInternalSecret, parseMetricsPort, readConfig, readConfigOrExit, type Env } from "@linkgeo/shared";
 import { readGatewayConfig } from "../gateway/src/config.ts";
 import { readGeocoderConfig } from "../geocoder/src/config.ts";
 import { readShortenerConfig } from "../shortener/src/config.ts";
@@ -32,6 +34,8 @@ export const defaultPorts: Record<ServiceName, number> = {
 
 export interface StartConfig {
   ports: Record<ServiceName, number>;
+  /** METRICS_PORT set: each service's own metrics port, from it upwards in `serviceNames` order. */
+  metricsPorts: Record<ServiceName, number> | undefined;
   services: ServiceName[];
   colour: boolean;
   /** The gateway's and the shortener's INTERNAL_SECRET. */
@@ -46,14 +50,26 @@ export function readStartConfig(env: Env, args: string[]): StartConfig {
     const ports = { shortener: port("shortener"), geocoder: port("geocoder"), gateway: port("gateway") };
     const unknown = args.filter((arg) => !(serviceNames as readonly string[]).includes(arg));
     for (const arg of unknown) vars.problem(`unknown service "${arg}": name some of ${serviceNames.join(", ")}`);
+    const firstMetricsPort = vars.parsed("METRICS_PORT", (raw) => {
+      const port = parseMetricsPort(raw);
+      if (port + serviceNames.length - 1 > 65535)
+        throw new Error(`must leave room for ${serviceNames.length} ports, one per service (at most ${65536 - serviceNames.length})`);
+      return port;
+    });
     return {
       ports,
+      metricsPorts: firstMetricsPort === undefined ? undefined : metricsPortsFrom(firstMetricsPort),
       services: args.length === 0 ? [...serviceNames] : serviceNames.filter((name) => args.includes(name)),
       // https://no-color.org: present and not empty disables colour.
       colour: vars.raw("NO_COLOR") === undefined,
       internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret) ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
     };
   });
+}
+
+/** One metrics port per service, counting up from `first` in `serviceNames` order. */
+function metricsPortsFrom(first: number): Record<ServiceName, number> {
+  return Object.fromEntries(serviceNames.map((name, index) => [name, first + index])) as Record<ServiceName, number>;
 }
 
 const root = join(import.meta.dir, "..");
@@ -115,7 +131,8 @@ async function main(): Promise<void> {
   };
 
   const upstreams = config.services.filter((name) => name !== "gateway");
-  say(`starting ${config.services.map((name) => `${name} on :${config.ports[name]}`).join(", ")}`);
+  const metricsOf = (name: ServiceName) => (config.metricsPorts ? ` (metrics on :${config.metricsPorts[name]})` : "");
+  say(`starting ${config.services.map((name) => `${name} on :${config.ports[name]}${metricsOf(name)}`).join(", ")}`);
   // The gateway comes last so its first requests find the other two answering.
   const first = upstreams.map(start);
   if (!(await waitUntilReady(first, config, say, () => stopping !== undefined))) return;
@@ -131,6 +148,7 @@ async function main(): Promise<void> {
 
 function serviceEnv(name: ServiceName, config: StartConfig): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(config.ports[name]) };
+  if (config.metricsPorts) env.METRICS_PORT = String(config.metricsPorts[name]);
   if (name !== "geocoder") env.INTERNAL_SECRET = config.internalSecret;
   if (name === "gateway") {
     env.SHORTENER_URL = `http://127.0.0.1:${config.ports.shortener}`;

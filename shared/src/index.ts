@@ -10,6 +10,7 @@ export * from "./health.ts";
 export * from "./http-error.ts";
 export * from "./json-body.ts";
 export * from "./last-resort.ts";
+export * from "./listen-or-exit.ts";
 export * from "./logger.ts";
 export * from "./metrics/index.ts";
 export * from "./net/client-address.ts";

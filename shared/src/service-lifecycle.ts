@@ -1,4 +1,5 @@
 import { onShutdownSignal, type ShutdownStep } from "./graceful-shutdown.ts";
+import { listenOrExit, type Exit } from "./listen-or-exit.ts";
 import type { LogFields, Logger } from "./logger.ts";
 import type { ServiceMetrics } from "./metrics/metrics-listener.ts";
 
@@ -31,13 +32,19 @@ export class ServiceLifecycle {
   constructor(
     private readonly log: Logger,
     private readonly metrics: ServiceMetrics,
+    private readonly exit: Exit = process.exit,
   ) {}
 
   /** For the app's readiness: false once a shutdown has begun. */
   readonly accepting = (): boolean => this.open;
 
   serve(app: ListeningApp, options: { port: number; hostname: string; listening?: LogFields; afterStop: ShutdownStep[] }): void {
-    app.listen({ port: options.port, hostname: options.hostname, maxRequestBodySize: bodyBackstopBytes });
+    listenOrExit(
+      this.log,
+      { what: "api", hostname: options.hostname, port: options.port },
+      () => app.listen({ port: options.port, hostname: options.hostname, maxRequestBodySize: bodyBackstopBytes }),
+      this.exit,
+    );
     this.log.info("listening", { url: `http://${options.hostname}:${app.server?.port}`, ...options.listening });
     onShutdownSignal(this.log, [
       {

@@ -35,4 +35,30 @@ describe("starting the shortener", () => {
       .map((line) => JSON.parse(line));
     expect(lines.at(-1)).toMatchObject({ level: "error", service: "shortener", msg: "cannot open the database", engine: "postgres" });
   });
+
+  test("a metrics port another process holds stops it with exit code 1 and one clear line, not a clean exit", async () => {
+    using taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("someone else") });
+    const child = Bun.spawn(["bun", "run", "src/main.ts"], {
+      cwd: shortenerDir,
+      env: {
+        PATH: process.env.PATH,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        METRICS_PORT: String(taken.port),
+        DATABASE_URL: "sqlite:///:memory:",
+        ANALYTICS: "off",
+        LOG_FORMAT: "json",
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [exitCode, stdout] = await Promise.all([child.exited, new Response(child.stdout).text()]);
+    expect(exitCode).toBe(1);
+    const errors = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.level === "error");
+    expect(errors).toEqual([expect.objectContaining({ service: "shortener", msg: "cannot listen", listener: "metrics", address: `127.0.0.1:${taken.port}` })]);
+  });
 });

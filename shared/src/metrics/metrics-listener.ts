@@ -1,5 +1,6 @@
 import type { Server } from "bun";
 import type { Registry } from "prom-client";
+import { listenOrExit, type Exit } from "../listen-or-exit.ts";
 import type { Logger } from "../logger.ts";
 import { createMetricsRegistry } from "./metrics-registry.ts";
 
@@ -35,11 +36,15 @@ export interface ServiceMetrics {
   stop(): void;
 }
 
-/** METRICS_PORT set: a registry (process metrics included) and its listener on that port; unset: neither. */
-export function startServiceMetrics(options: { service: string; port: number | undefined; hostname: string; log: Logger }): ServiceMetrics {
+/**
+ * METRICS_PORT set: a registry (process metrics included) and its listener on that port; unset: neither.
+ * A port that cannot be had stops the process (listenOrExit).
+ */
+export function startServiceMetrics(options: { service: string; port: number | undefined; hostname: string; log: Logger; exit?: Exit }): ServiceMetrics {
   if (options.port === undefined) return { registry: undefined, stop: () => {} };
   const registry = createMetricsRegistry(options.service);
-  const server = serveMetrics({ registry, port: options.port, hostname: options.hostname });
+  const { port, hostname } = options;
+  const server = listenOrExit(options.log, { what: "metrics", hostname, port }, () => serveMetrics({ registry, port, hostname }), options.exit);
   options.log.info("metrics", { url: `http://${options.hostname}:${server.port}/metrics` });
   return { registry, stop: () => void server.stop(true) };
 }
