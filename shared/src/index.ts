@@ -1,3 +1,4 @@
+export * from "./accept-encoding.ts";
 export * from "./bounded-map.ts";
 export * from "./config.ts";
 export * from "./deadline.ts";

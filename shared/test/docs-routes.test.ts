@@ -108,6 +108,16 @@ describe("GET /docs", () => {
     expect(new TextDecoder().decode(Bun.gunzipSync(zippedBytes))).toBe(plainText);
   });
 
+  test.each(["gzip;q=0", "gzip;q=0, *", "identity, gzip;q=0.5"])("sends an asset as it is to a client whose Accept-Encoding is %p", async (acceptEncoding) => {
+    const get = docs();
+
+    const plain = await get("/docs/assets/swagger-ui.css");
+    const answer = await get("/docs/assets/swagger-ui.css", { "accept-encoding": acceptEncoding });
+
+    expect(answer.headers.get("content-encoding")).toBeNull();
+    expect(await answer.text()).toBe(await plain.text());
+  });
+
   test.each(["/docs/assets/package.json", "/docs/assets/..%2Fpackage.json", "/docs/assets/swagger-ui-standalone-preset.js"])(
     "%s is 404 with the error body: only the page's files are served",
     async (path) => {

@@ -1,3 +1,4 @@
+import { storedCodingFor } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import { adminPage } from "./pages/admin-page.ts";
 import { geocoderPage } from "./pages/geocoder-page.ts";
@@ -31,7 +32,7 @@ function serveAsset(assets: WebAssets, request: Request): Response {
   const path = new URL(request.url).pathname;
   const asset = assets.get(path);
   if (!asset) return new Response("not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-  const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  const gzip = storedCodingFor(request.headers.get("accept-encoding")) === "gzip";
   return new Response(gzip ? asset.gzipped : asset.body, {
     headers: {
       "content-type": asset.type,

@@ -49,6 +49,19 @@ describe("the web app's routes", () => {
     expect((await get("/app/assets/home-00000000.js")).status).toBe(404);
   });
 
+  test.each(["gzip;q=0", "GZIP;Q=0, br", "gzip;q=0, *", "*;q=0", "identity", ""])(
+    "Accept-Encoding %p gets the file as it is, not gzipped",
+    async (acceptEncoding) => {
+      const url = (await (await get("/")).text()).match(/src="(\/app\/assets\/[^"]+\.js)"/)![1]!;
+      const plain = await get(url);
+      const answer = await get(url, { "accept-encoding": acceptEncoding });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-encoding")).toBeNull();
+      expect(answer.headers.get("vary")).toBe("accept-encoding");
+      expect(new Uint8Array(await answer.arrayBuffer())).toEqual(new Uint8Array(await plain.arrayBuffer()));
+    },
+  );
+
   test("the home page's script, with every chunk it imports, stays under 60 KB gzipped", () => {
     for (const page of pageScripts) expect(assets.scriptWeight(page)).toBeGreaterThan(0);
     expect(assets.scriptWeight("home")).toBeLessThan(60 * 1024);

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { storedCodingFor } from "../accept-encoding.ts";
 import { RouteNotFound } from "../http-error.ts";
 import { contentTypes, DocsAssets, swaggerUiSources } from "./docs-assets.ts";
 import { docsPage, docsPagePolicy, initScript, initScriptName } from "./docs-page.ts";
@@ -63,7 +64,7 @@ export function docsRoutes(options: DocsRoutesOptions) {
       async ({ params, query, request }) => {
         const asset = await assets.get(params.file);
         if (!asset) throw RouteNotFound.here();
-        const gzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+        const gzip = storedCodingFor(request.headers.get("accept-encoding")) === "gzip";
         const headers: Record<string, string> = {
           "content-type": asset.contentType,
           // Only the URL the page links is forever; an unversioned one must be checked again.
