@@ -169,9 +169,9 @@ describe("a link's page in a real browser", () => {
   );
 
   test(
-    "an unknown code, or one no link could have, says the short link does not exist",
+    "an unknown code, one no link could have, or a malformed escape in the address says the short link does not exist",
     async () => {
-      for (const path of ["/app/links/NoSuchLink", "/app/links/%3Cb%3Ebold%3C%2Fb%3E"]) {
+      for (const path of ["/app/links/NoSuchLink", "/app/links/%3Cb%3Ebold%3C%2Fb%3E", "/app/links/%E0%A4%A", "/app/links/%"]) {
         const { page, context, problems } = await browser.open(stack.url + path);
         try {
           await page.getByRole("heading", { level: 1, name: "This short link does not exist" }).waitFor();

@@ -44,7 +44,20 @@ interface VisitReport {
 const codeShape = /^[A-Za-z0-9_-]{3,32}$/;
 const manageTokenShape = /^[A-Za-z0-9_-]+$/;
 
-const code = decodeURIComponent(location.pathname.replace(/^\/app\/links\//, "").replace(/\/+$/, ""));
+/**
+ * The code in the page's address, decoded; "" (which no link has) when the
+ * address holds a malformed escape such as `%E0%A4%A`, so the page says the
+ * link does not exist instead of stopping with a script error.
+ */
+function codeInAddress(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname.replace(/^\/app\/links\//, "").replace(/\/+$/, ""));
+  } catch {
+    return "";
+  }
+}
+
+const code = codeInAddress(location.pathname);
 const linkPath = `/shorten/${encodeURIComponent(code)}/`;
 
 const heading = byId("link-heading");
