@@ -157,6 +157,47 @@ describe("the home page in a real browser", () => {
   );
 
   test(
+    "with scripts blocked, the manage-token form is not offered, the page says why, and the form could only ever post",
+    async () => {
+      const { page, context, problems } = await browser.open(`${stack.url}/`, "desktop", { javaScript: false });
+      try {
+        // (Playwright's text search skips <noscript>: its text is read directly.)
+        expect(await page.locator("#your-links noscript p").isVisible()).toBe(true);
+        expect(await page.locator("#your-links noscript").innerText()).toBe(
+          "Your links are kept in this browser by the page's script: turn on JavaScript to see them or to add one.",
+        );
+        // No field a person could paste a token into, nor a button to send one with.
+        expect(await page.getByRole("textbox", { name: "Manage token" }).count()).toBe(0);
+        expect(await page.getByRole("button", { name: "Add link" }).count()).toBe(0);
+        await checkEveryWidth(page, "home-no-script", { scriptsBlocked: true });
+
+        // Submitted all the same (the browser's own submission, no script to stop it),
+        // the token travels in a POST body: never in the address, nor in the history.
+        const token = "a_token_that-must-stay-out-of-addresses";
+        const sent = page.waitForRequest((request) => request.isNavigationRequest());
+        await page.evaluate(`(() => {
+          const form = document.getElementById("add-form");
+          form.elements.namedItem("token").value = ${JSON.stringify(token)};
+          form.submit();
+        })()`);
+        const request = await sent;
+        expect(request.method()).toBe("POST");
+        expect(request.url()).not.toContain(token);
+        expect(request.postData()).toContain(token);
+        const answer = await request.response();
+        expect(answer!.status()).toBeGreaterThanOrEqual(400);
+        expect(answer!.status()).toBeLessThan(500);
+        expect(page.url()).not.toContain(token);
+
+        expect(unexpectedProblems(problems, [404])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
     "errors are said in plain words next to the field they are about",
     async () => {
       const { page, context, problems } = await browser.open(`${stack.url}/`);

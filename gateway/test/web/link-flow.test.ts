@@ -187,6 +187,26 @@ describe("a link's page in a real browser", () => {
   );
 
   test(
+    "with scripts blocked, it says it needs its script and offers no token form, which could only ever post",
+    async () => {
+      const link = await createLink("https://example.com/no-script");
+      const { page, context, problems } = await browser.open(`${stack.url}/app/links/${link.short_url}`, "desktop", { javaScript: false });
+      try {
+        // (Playwright's text search skips <noscript>: its text is read directly.)
+        expect(await page.locator("main noscript p").isVisible()).toBe(true);
+        expect(await page.locator("main noscript").innerText()).toBe("This page shows the link with its script: turn on JavaScript to see it.");
+        expect(await page.getByRole("textbox", { name: "Manage token" }).count()).toBe(0);
+        expect(await page.locator("#token-form").getAttribute("method")).toBe("post");
+        await checkEveryWidth(page, "link-no-script", { scriptsBlocked: true });
+        expect(unexpectedProblems(problems)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
     "an admin signed in with a session sees the visits and changes the link without its token",
     async () => {
       const link = await createLink("https://example.com/for-the-admin");

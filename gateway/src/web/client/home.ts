@@ -246,4 +246,7 @@ function failAdd(message: string): void {
   addTokenInput.focus();
 }
 
+// The page offers the form only now that its submit stays in this script (home-page.ts).
+show(addForm, true);
+
 void renderSavedLinks();

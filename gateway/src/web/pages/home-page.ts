@@ -6,6 +6,12 @@ import type { Page } from "../page-shell.ts";
  * and the links this browser keeps. client/home.ts fills it in; the form
  * validates in the script (novalidate), so every error is shown in the
  * page's own words, next to its field.
+ *
+ * "Your links" lives in this browser's storage, which only the script can
+ * read, so without the script the form that adds a link by its manage token
+ * is not offered at all: it starts hidden, and the script shows it once it
+ * handles its submit. It posts all the same, so that a token can never land
+ * in an address or the history, whatever happens to the script.
  */
 export const homePage: Page = {
   title: "Shorten a URL",
@@ -73,7 +79,8 @@ export const homePage: Page = {
 <p class="hint">The links made in this browser, with their manage tokens. They are kept in this browser only: clearing its data forgets them.</p>
 <p id="links-empty" class="empty" hidden>No links yet. The links you shorten here will be listed here.</p>
 <ul id="links-list" class="saved-links" hidden></ul>
-<form id="add-form" class="add-form" novalidate>
+<noscript><p class="message error">Your links are kept in this browser by the page's script: turn on JavaScript to see them or to add one.</p></noscript>
+<form id="add-form" class="add-form" method="post" novalidate hidden>
 <h3 id="add-heading">Add a link you created elsewhere</h3>
 <div class="field">
 <label for="add-token">Manage token</label>

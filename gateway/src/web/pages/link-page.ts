@@ -5,7 +5,9 @@ import type { Page } from "../page-shell.ts";
  * One link: its public facts for anyone, and, with its manage token or an
  * admin session, its visits, a new destination and deletion. The same HTML
  * serves every code (client/link.ts reads it from the address), so an
- * unknown code is the script's to say.
+ * unknown code is the script's to say. Without the script nothing but the
+ * note below is shown; the manage-token form, hidden until the script asks
+ * for a token, posts all the same, so a token never lands in an address.
  */
 export const linkPage: Page = {
   title: "Link",
@@ -14,6 +16,7 @@ export const linkPage: Page = {
   main: html`<p class="back"><a href="/#your-links">Your links</a></p>
 <h1 id="link-heading" tabindex="-1">Short link</h1>
 <p id="link-status" class="message" role="status">Loading the link…</p>
+<noscript><p class="message error">This page shows the link with its script: turn on JavaScript to see it.</p></noscript>
 <section id="link-missing" class="panel narrow" aria-labelledby="link-heading" hidden>
 <p>It may have been deleted, or the address was mistyped. Check the address, or make a new short link.</p>
 <p><a class="button" href="/">Shorten a URL</a></p>
@@ -44,7 +47,7 @@ export const linkPage: Page = {
 <section id="access-panel" class="panel" aria-labelledby="access-heading" hidden>
 <h2 id="access-heading">See the visits, change or delete this link</h2>
 <p>For that you need this link's manage token (given once, when the link was made), or to <a href="/app/admin">sign in as an admin</a>. Anyone can see the summary above.</p>
-<form id="token-form" class="token-form" novalidate>
+<form id="token-form" class="token-form" method="post" novalidate>
 <div class="field">
 <label for="token-input">Manage token</label>
 <input id="token-input" name="token" type="text" required autocomplete="off" autocapitalize="off" spellcheck="false" aria-describedby="token-input-error">

@@ -22,17 +22,26 @@ export interface OpenedPage {
   problems: string[];
 }
 
+export interface OpenOptions {
+  /** False: a profile whose pages run no script, as with scripts blocked. */
+  javaScript?: boolean;
+}
+
 export interface WebBrowser extends AsyncDisposable {
   /** A new browser profile (own cookies and localStorage) on `url`, at a viewport. */
-  open(url: string, viewport?: ViewportName): Promise<OpenedPage>;
+  open(url: string, viewport?: ViewportName, options?: OpenOptions): Promise<OpenedPage>;
 }
 
 /** Headless Chromium with no internet (`launchOfflineChromium`); each `open` is a fresh profile. */
 export async function launchWebBrowser(): Promise<WebBrowser> {
   const browser: Browser = await launchOfflineChromium();
   return {
-    async open(url, viewport = "desktop") {
-      const context = await browser.newContext({ viewport: viewports[viewport], permissions: ["clipboard-read", "clipboard-write"] });
+    async open(url, viewport = "desktop", { javaScript = true } = {}) {
+      const context = await browser.newContext({
+        viewport: viewports[viewport],
+        permissions: ["clipboard-read", "clipboard-write"],
+        javaScriptEnabled: javaScript,
+      });
       const page = await context.newPage();
       const problems = watchProblems(page, new URL(url).origin);
       await page.goto(url);
