@@ -166,7 +166,9 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
       const response = await api.request("DELETE", "/admin/session", withCookie(cookie, { "x-csrf-token": csrf }));
       expect(response.status).toBe(204);
       expect(await response.text()).toBe("");
-      expect(response.headers.get("set-cookie")).toBe("linkgeo_admin=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict");
+      expect(response.headers.getSetCookie()).toEqual(
+        ["/", "/admin", "/admin/", "/admin/session"].map((path) => `linkgeo_admin=; Max-Age=0; Path=${path}; HttpOnly; SameSite=Strict`),
+      );
       // A copy of the cookie kept anywhere is worth nothing now.
       expect((await api.request("GET", "/admin/session", withCookie(cookie))).status).toBe(401);
       expect((await api.request("GET", "/shorten/", withCookie(cookie))).status).toBe(401);
@@ -193,6 +195,53 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
       expect(response.status).toBe(403);
       expect(response.headers.get("set-cookie")).toBeNull();
       expect((await api.request("GET", "/admin/session", withCookie(cookie))).status).toBe(200);
+    });
+  });
+
+  describe("cookies tossed by another page of the host (same name, narrower path, sent first)", () => {
+    const aliveAs = async (cookie: string) => {
+      const response = await api.request("GET", "/admin/session", withCookie(cookie));
+      return response.status === 200 ? (await readJson(response)).username : response.status;
+    };
+
+    test.each([
+      ["junk first", (id: string) => `linkgeo_admin=junk; linkgeo_admin=${id}`],
+      ["a well-shaped dead id first", (id: string) => `linkgeo_admin=${"A".repeat(43)}; linkgeo_admin=${id}`],
+      ["junk last", (id: string) => `linkgeo_admin=${id}; linkgeo_admin=junk`],
+      ["quoted junk and an empty value first", (id: string) => `linkgeo_admin="junk"; linkgeo_admin=; linkgeo_admin=${id}`],
+      [
+        "200 well-shaped dead ids first",
+        (id: string) => [...Array.from({ length: 200 }, (_, i) => `linkgeo_admin=${String(i).padStart(43, "x")}`), `linkgeo_admin=${id}`].join("; "),
+      ],
+    ])("with %s, the real session still reads, lists and changes", async (_, header) => {
+      const { id, csrf, body } = await signIn();
+      const cookie = header(id);
+      const link = await api.createLink("https://example.com/before-toss");
+
+      const session = await api.request("GET", "/admin/session", withCookie(cookie));
+      expect(session.status).toBe(200);
+      expect(await readJson(session)).toEqual(body);
+      expect((await api.request("GET", "/shorten/", withCookie(cookie))).status).toBe(200);
+      const put = await api.request("PUT", `/shorten/${link.short_url}/`, {
+        json: { long_url: "https://example.com/after-toss" },
+        ...withCookie(cookie, { "x-csrf-token": csrf }),
+      });
+      expect(put.status).toBe(200);
+    });
+
+    test("two live sessions: the last one sent, the browser's own on Path=/, is the one used", async () => {
+      const other = await newAdmin();
+      const tossed = await signIn(other);
+      const own = await signIn("alice");
+      expect(await aliveAs(`linkgeo_admin=${tossed.id}; linkgeo_admin=${own.id}`)).toBe("alice");
+    });
+
+    test("sign-out with junk sent first ends the real session and clears the cookie on every path the request came with", async () => {
+      const { id, csrf } = await signIn();
+      const response = await api.request("DELETE", "/admin/session", withCookie(`linkgeo_admin=junk; linkgeo_admin=${id}`, { "x-csrf-token": csrf }));
+      expect(response.status).toBe(204);
+      expect(response.headers.getSetCookie().map((cookie) => /Path=([^;]+)/.exec(cookie)?.[1])).toEqual(["/", "/admin", "/admin/", "/admin/session"]);
+      expect(await aliveAs(`linkgeo_admin=${id}`)).toBe(401);
     });
   });
 
@@ -347,7 +396,9 @@ describe("the session cookie of a shortener started with NODE_ENV=production", (
       const headers = { cookie: setCookie.split(";")[0]!, "x-csrf-token": (await readJson(signIn)).csrf_token };
       const signOut = await fetch(`${shortener.url}/admin/session`, { method: "DELETE", headers });
       expect(signOut.status).toBe(204);
-      expect(signOut.headers.get("set-cookie")).toBe("linkgeo_admin=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict; Secure");
+      expect(signOut.headers.getSetCookie()).toEqual(
+        ["/", "/admin", "/admin/", "/admin/session"].map((path) => `linkgeo_admin=; Max-Age=0; Path=${path}; HttpOnly; SameSite=Strict; Secure`),
+      );
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }

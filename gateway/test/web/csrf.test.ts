@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { unexpectedProblems } from "./support/page-states.ts";
 import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
 import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts";
 
@@ -7,7 +8,9 @@ import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts
  * The admin's session cookie is SameSite=Strict, but a page on another port
  * of the same host is the same site: the browser sends the cookie with its
  * requests. What stops such a page changing links is the CSRF token, which
- * only a page that could read the session endpoints has.
+ * only a page that could read the session endpoints has. Cookies ignore
+ * ports, too: such a page can set a `linkgeo_admin` of its own on a narrower
+ * path, which the browser then sends before the real one.
  */
 describe("cross-site request forgery against an admin's session", () => {
   let stack: WebStack;
@@ -123,13 +126,66 @@ describe("cross-site request forgery against an admin's session", () => {
     },
     browserTestTimeoutMs,
   );
+
+  test(
+    "cookies tossed onto /admin and /shorten from another port lock no one out; sign-out ends the real session and clears what it can",
+    async () => {
+      await createLink("tossed");
+      const { page, context, problems } = await browser.open(`${stack.url}/app/admin`, "desktop");
+      await using attacker = serveAttacker(stack.url, "tossed");
+      // Every path's, not only those a request to `/` would carry.
+      const sessionCookies = async () =>
+        (await context.cookies())
+          .filter((cookie) => cookie.name === "linkgeo_admin")
+          .map(({ path, value }) => ({ path, value }))
+          .sort((a, b) => a.path.localeCompare(b.path));
+      try {
+        await page.getByLabel("Username").fill(stackAdmin.username);
+        await page.getByLabel("Password").fill(stackAdmin.password);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
+        const [real] = await sessionCookies();
+
+        const attackerPage = await context.newPage();
+        await attackerPage.goto(`${attacker.url}toss`);
+        await attackerPage.close();
+        // The browser now sends the tossed values first to /admin/session and /shorten/.
+        expect(await sessionCookies()).toEqual([real!, ...tossedCookies]);
+
+        await page.reload();
+        await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
+        await page.locator('#links-body tr[data-code="tossed"]').waitFor();
+
+        await page.getByRole("button", { name: "Log out" }).click();
+        await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+        // The real session is over, wherever its value is sent from.
+        expect((await fetch(`${stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${real!.value}` } })).status).toBe(401);
+        // The browser forgot it and the one on the sign-out's path; the one on /shorten never came with the sign-out.
+        expect(await sessionCookies()).toEqual(tossedCookies.filter((cookie) => cookie.path === "/shorten"));
+        await page.reload();
+        await page.getByRole("heading", { name: "Sign in" }).waitFor();
+
+        expect(unexpectedProblems(problems, [401])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
 });
+
+/** What the attacker's `/toss` page leaves in the browser: its own `linkgeo_admin` on narrower paths. */
+const tossedCookies = [
+  { path: "/admin", value: "junk" },
+  { path: "/shorten", value: "A".repeat(43) },
+];
 
 /**
  * The attacker: a page on its own port of 127.0.0.1 that tries, from its
- * script, every change an admin could make, and a second page whose form
- * posts a sign-in to the gateway by itself. Inline script is fine here:
- * this is not one of our pages.
+ * script, every change an admin could make, a second page whose form posts
+ * a sign-in to the gateway by itself, and a third (`/toss`) that sets
+ * `tossedCookies` for 127.0.0.1, the gateway's host too. Inline script is
+ * fine here: this is not one of our pages.
  */
 function serveAttacker(gateway: string, code: string) {
   const page = (body: string) =>
@@ -141,6 +197,11 @@ function serveAttacker(gateway: string, code: string) {
     hostname: "127.0.0.1",
     port: 0,
     fetch(request) {
+      if (new URL(request.url).pathname === "/toss") {
+        const headers = new Headers({ "content-type": "text/html" });
+        for (const { path, value } of tossedCookies) headers.append("set-cookie", `linkgeo_admin=${value}; Path=${path}`);
+        return new Response(page("<h1>Win a prize</h1>").body, { headers });
+      }
       if (new URL(request.url).pathname === "/form") {
         return page(`<form method="post" action="${gateway}/admin/session" enctype="text/plain">
 <input type="hidden" name='{"username":"${stackAdmin.username}","password":"${stackAdmin.password}","x":"' value='"}'>

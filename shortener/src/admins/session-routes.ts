@@ -2,7 +2,7 @@ import { ErrorBody } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { ActiveSession, AdminSessions } from "../auth/admin-sessions.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
-import { clearedSessionCookie, sessionCookie } from "../auth/session-cookie.ts";
+import { clearedSessionCookies, sessionCookie } from "../auth/session-cookie.ts";
 import type { AdminLogin } from "./admin-login.ts";
 import { LoginBody, SignedInAdmin } from "./admin-schemas.ts";
 
@@ -61,16 +61,18 @@ export function sessionRoutes({ login, sessions, credentials, secureCookies }: S
     )
     .delete(
       "/session",
-      async ({ request, server, set }) => {
+      async ({ request, route, server, set }) => {
         await sessions.end(await credentials.session(request, server));
-        set.headers["set-cookie"] = clearedSessionCookie(secureCookies);
+        set.headers["set-cookie"] = clearedSessionCookies(route, secureCookies);
         set.status = 204;
       },
       {
         response: { 204: t.Void(), ...errors(401, 403) },
         detail: {
           summary: "Sign out: end the session for good and clear the cookie",
-          description: "Needs X-CSRF-Token like every change made with the cookie. The old cookie value never works again, wherever it was copied.",
+          description:
+            "Needs X-CSRF-Token like every change made with the cookie. The old cookie value never works again, wherever it was copied. " +
+            "Clears linkgeo_admin at Path=/ and at every path this one lies under, where another page of the host may have set its own.",
           tags,
           security: [{ adminSession: [], csrfToken: [] }],
         },

@@ -15,6 +15,11 @@ export interface ActiveSession {
 // 32 random bytes in base64url: what start() makes, and all find() looks up.
 const sessionIdShape = /^[A-Za-z0-9_-]{43}$/;
 
+// The most cookie values one request may cost in lookups. Ours has Path=/, and
+// only one Path=/ cookie of a name can exist per domain (the host and each
+// parent domain), so 8 reach it whatever longer paths carry.
+const maxLookups = 8;
+
 /**
  * Server-side admin sessions for the web app's cookie. The id is 32 random
  * bytes; the store keeps only its SHA-256 (a full-entropy secret needs no
@@ -41,10 +46,28 @@ export class AdminSessions {
   }
 
   /** The live session with this id (a cookie's value, any text), or null. */
-  async find(id: string): Promise<ActiveSession | null> {
+  private async find(id: string): Promise<ActiveSession | null> {
     if (!sessionIdShape.test(id)) return null;
     const stored = await this.store.find(hashOf(id), this.clock());
     return stored && { id, username: stored.username, csrfToken: csrfTokenFor(this.secret, id), expiresAt: stored.expiresAt };
+  }
+
+  /**
+   * The live session among a request's `linkgeo_admin` values (see
+   * sessionIdsFrom), or null. The last value is tried first: browsers send
+   * cookies of longer paths before those of shorter ones (RFC 6265 §5.4), and
+   * ours has Path=/, so values tossed onto narrower paths come before it. They
+   * cannot push it out of the values looked up, and a live session tossed by
+   * another admin loses to the browser's own. Only distinct well-shaped
+   * values count, at most maxLookups of them.
+   */
+  async findAmong(ids: readonly string[]): Promise<ActiveSession | null> {
+    const candidates = [...new Set([...ids].reverse().filter((id) => sessionIdShape.test(id)))].slice(0, maxLookups);
+    for (const id of candidates) {
+      const session = await this.find(id);
+      if (session) return session;
+    }
+    return null;
   }
 
   /** Ends the session: its id never works again. */

@@ -4,7 +4,7 @@ import type { Credential } from "./credential.ts";
 import { isForeignOrigin } from "../http/foreign-origin.ts";
 import { AdminTokens } from "./admin-tokens.ts";
 import type { ActiveSession, AdminSessions } from "./admin-sessions.ts";
-import { sessionIdFrom } from "./session-cookie.ts";
+import { sessionIdsFrom } from "./session-cookie.ts";
 
 export interface CredentialResolverDeps {
   adminTokens: AdminTokens;
@@ -23,9 +23,10 @@ const safeMethods = new Set(["GET", "HEAD"]);
  * 1. `Authorization` decides when it is present: `Bearer <token>` is an
  *    admin token (it has a dot) or else a manage token; anything else is 401.
  * 2. Without it, the `linkgeo_admin` session cookie of a signed-in admin
- *    makes the request an admin's. A change (any method but GET and HEAD)
- *    needs the session's X-CSRF-Token too, and may not come with an Origin
- *    of another site: 403 otherwise.
+ *    makes the request an admin's: a live session among every value sent,
+ *    as another page of the host may have added its own. A change (any
+ *    method but GET and HEAD) needs the session's X-CSRF-Token too, and may
+ *    not come with an Origin of another site: 403 otherwise.
  * 3. Neither: 401.
  */
 export class CredentialResolver {
@@ -34,7 +35,7 @@ export class CredentialResolver {
   async resolve(request: Request, server: Server | null): Promise<Credential> {
     const authorization = request.headers.get("authorization");
     if (authorization !== null) return this.fromAuthorization(authorization);
-    if (sessionIdFrom(request.headers.get("cookie")) === undefined) {
+    if (sessionIdsFrom(request.headers.get("cookie")).length === 0) {
       throw Unauthorized.because("send Authorization: Bearer <manage_token or admin token>, or sign in as an admin");
     }
     const session = await this.session(request, server);
@@ -43,8 +44,7 @@ export class CredentialResolver {
 
   /** The admin session of the request's cookie, with rule 2 applied; 401 without a live one. */
   async session(request: Request, server: Server | null): Promise<ActiveSession> {
-    const id = sessionIdFrom(request.headers.get("cookie"));
-    const session = id === undefined ? null : await this.deps.sessions.find(id);
+    const session = await this.deps.sessions.findAmong(sessionIdsFrom(request.headers.get("cookie")));
     if (!session) throw Unauthorized.because("the admin session is missing, invalid or expired: sign in again");
     if (!safeMethods.has(request.method)) this.checkChange(request, server, session);
     return session;

@@ -9,23 +9,54 @@ export function sessionCookie(sessionId: string, maxAgeSeconds: number, secure: 
   return `${sessionCookieName}=${sessionId}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure ? "; Secure" : ""}`;
 }
 
-/** The Set-Cookie value that makes the browser forget the session cookie. */
-export function clearedSessionCookie(secure: boolean): string {
-  return `${sessionCookieName}=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+/**
+ * The Set-Cookie values that make the browser forget the session cookie:
+ * ours (Path=/), and any `linkgeo_admin` another page of this host set on a
+ * path that `routePath` lies under (`/admin`, `/admin/`, `/admin/session`
+ * for sign-out), since those came with the request. One set on another path,
+ * or for a parent domain, is out of reach: the request did not carry it, so
+ * nothing says where it lives.
+ */
+export function clearedSessionCookies(routePath: string, secure: boolean): string[] {
+  return pathsCarryingCookiesTo(routePath).map(
+    (path) => `${sessionCookieName}=; Max-Age=0; Path=${path}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`,
+  );
+}
+
+/** `/`, then every cookie path a browser would send a cookie of to `path` (RFC 6265 §5.1.4): `/a/b` gives `/`, `/a`, `/a/`, `/a/b`. */
+function pathsCarryingCookiesTo(path: string): string[] {
+  const segments = path.split("/").filter((segment) => segment !== "");
+  const paths = ["/"];
+  segments.forEach((_, i) => {
+    const prefix = `/${segments.slice(0, i + 1).join("/")}`;
+    paths.push(prefix);
+    if (i < segments.length - 1) paths.push(`${prefix}/`);
+  });
+  return paths;
 }
 
 /**
- * The value of the first `linkgeo_admin` cookie in a Cookie header, or
- * undefined when there is none. The header is the client's: any text, any
- * length, any number of pairs; this never throws and decodes nothing (a
- * session id is plain base64url, and AdminSessions refuses anything else).
+ * Every value of `linkgeo_admin` in a Cookie header, in the order sent,
+ * without the double quotes RFC 6265 allows around a value; empty values are
+ * left out. A browser keeps one cookie per name, host *and path*, and sends
+ * them all: a page on another port of the same host (cookies ignore ports)
+ * can set its own `linkgeo_admin` on a narrower path such as `/admin`, which
+ * the browser then sends before ours ("cookie tossing"). So no one value is
+ * the session: AdminSessions.findAmong looks for a live one among them.
+ *
+ * The header is the client's: any text, any length, any number of pairs;
+ * this never throws and decodes nothing (a session id is plain base64url,
+ * and AdminSessions refuses anything else).
  */
-export function sessionIdFrom(cookieHeader: string | null): string | undefined {
-  if (!cookieHeader) return undefined;
+export function sessionIdsFrom(cookieHeader: string | null): string[] {
+  if (!cookieHeader) return [];
+  const ids: string[] = [];
   for (const pair of cookieHeader.split(";")) {
     const separator = pair.indexOf("=");
     if (separator < 0 || pair.slice(0, separator).trim() !== sessionCookieName) continue;
-    return pair.slice(separator + 1).trim();
+    const value = pair.slice(separator + 1).trim();
+    const unquoted = value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+    if (unquoted !== "") ids.push(unquoted);
   }
-  return undefined;
+  return ids;
 }
