@@ -132,6 +132,7 @@ export function createApp(deps: GatewayDeps) {
             (batched && (await deps.redirectBatches!.redirect(batched, request.signal))) ??
             (await proxyRequest(request, {
               pool: deps.upstreams[target.upstream],
+              upstream: target.upstream,
               body,
               clientAddress: client.address,
               viaTrustedProxy: client.viaTrustedProxy,

@@ -67,6 +67,23 @@ describe("the gateway app", () => {
     expect(geocoder.requests.slice(before.g).map((r) => r.path)).toEqual(["/reverse-geocode?latitude=1&longitude=2", "/geocoders"]);
   });
 
+  test("passes each service only the credentials it reads: the admin cookie and Authorization to the shortener, none to the geocoder", async () => {
+    const before = { s: shortener.requests.length, g: geocoder.requests.length };
+    const headers = { authorization: "Bearer admin.token", cookie: "linkgeo_admin=session-id; other_app=secret" };
+    await fetch(`${base}/shorten/abc1234/stats/`, { headers, redirect: "manual" });
+    await fetch(`${base}/reverse-geocode?latitude=1&longitude=2`, { headers });
+    await fetch(`${base}/geocoders`, { headers });
+    const credentials = (requests: FakeUpstream["requests"]) =>
+      requests.map(({ path, headers: sent }) => ({ path, authorization: sent.authorization, cookie: sent.cookie }));
+    expect(credentials(shortener.requests.slice(before.s))).toEqual([
+      { path: "/shorten/abc1234/stats/", authorization: "Bearer admin.token", cookie: "linkgeo_admin=session-id" },
+    ]);
+    expect(credentials(geocoder.requests.slice(before.g))).toEqual([
+      { path: "/reverse-geocode?latitude=1&longitude=2", authorization: undefined, cookie: undefined },
+      { path: "/geocoders", authorization: undefined, cookie: undefined },
+    ]);
+  });
+
   test("answers 404 in the error shape for paths no service has", async () => {
     const response = await fetch(`${base}/a/b/c`);
     expect(response.status).toBe(404);

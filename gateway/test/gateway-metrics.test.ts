@@ -43,6 +43,7 @@ describe("gateway metrics", () => {
     observer = gatewayMetrics(registry, [pool]);
     const answer = await proxyRequest(new Request("http://gw.test/abc1234/"), {
       pool,
+      upstream: "shortener",
       body: null,
       clientAddress: "203.0.113.9",
       viaTrustedProxy: false,

@@ -18,7 +18,16 @@ async function deadOrigin() {
 
 /** Calls the proxy directly, as the app does once it has read the body. */
 function proxy(request: Request, pool: UpstreamPool, options: Partial<ProxyOptions> = {}) {
-  return proxyRequest(request, { pool, body: null, clientAddress: "203.0.113.9", viaTrustedProxy: false, requestId: "req-1", timeoutMs: 5_000, ...options });
+  return proxyRequest(request, {
+    pool,
+    upstream: "shortener",
+    body: null,
+    clientAddress: "203.0.113.9",
+    viaTrustedProxy: false,
+    requestId: "req-1",
+    timeoutMs: 5_000,
+    ...options,
+  });
 }
 
 const unreachable = { error: { code: "upstream_unavailable", message: "the shortener service could not be reached, try again shortly" } };
@@ -156,6 +165,35 @@ describe("proxying a request", () => {
         "x-forwarded-for": "203.0.113.9",
         "x-forwarded-proto": "http",
         "x-forwarded-host": host,
+      });
+    });
+  });
+
+  describe("credentials", () => {
+    const credentialed = () =>
+      new Request("http://sho.rt/reverse-geocode?latitude=1&longitude=2", {
+        headers: {
+          authorization: "Bearer admin.token",
+          cookie: 'other_app=secret; linkgeo_admin=junk; theme=dark; linkgeo_admin="real-session"',
+          "x-custom": "kept",
+        },
+      });
+    const seenBy = async (upstream: "shortener" | "geocoder") => {
+      await using fake = startFakeUpstream();
+      await proxy(credentialed(), poolOf([fake.origin]), { upstream });
+      const { authorization, cookie, "x-custom": custom } = fake.requests[0]!.headers;
+      return { authorization, cookie, custom };
+    };
+
+    test("the geocoder gets none of the client's: no Authorization, no cookie", async () => {
+      expect(await seenBy("geocoder")).toEqual({ authorization: undefined, cookie: undefined, custom: "kept" });
+    });
+
+    test("the shortener gets Authorization and its admin session cookie, every value of it, and no other cookie", async () => {
+      expect(await seenBy("shortener")).toEqual({
+        authorization: "Bearer admin.token",
+        cookie: "linkgeo_admin=junk; linkgeo_admin=real-session",
+        custom: "kept",
       });
     });
   });

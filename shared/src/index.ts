@@ -1,6 +1,7 @@
 export * from "./accept-encoding.ts";
 export * from "./bounded-map.ts";
 export * from "./config.ts";
+export * from "./cookies.ts";
 export * from "./deadline.ts";
 export * from "./docs/index.ts";
 export * from "./error-body.ts";

@@ -1,5 +1,7 @@
 import { forwardedOrigin } from "@linkgeo/shared";
+import type { GatewayRoute } from "../routing/route-table.ts";
 import { withoutHopByHop } from "./hop-by-hop.ts";
+import { withOwnCredentials } from "./upstream-credentials.ts";
 
 export interface ForwardingFacts {
   /** The client's address as the gateway determined it (trusted proxies considered). */
@@ -9,6 +11,8 @@ export interface ForwardingFacts {
   /** The request's own URL (origin-form target and Host, checked by requestTarget()). */
   url: URL;
   requestId: string;
+  /** Where the request goes: it gets only the credentials it reads (withOwnCredentials). */
+  upstream: GatewayRoute["upstream"];
 }
 
 // Every header that tells a service where a request came from. The gateway
@@ -17,8 +21,9 @@ export interface ForwardingFacts {
 const forwardingHeader = /^(x-forwarded-|x-real-ip$|forwarded$)/;
 
 /**
- * The headers an upstream receives: the client's, minus hop-by-hop ones and
- * minus any forwarding header, plus the gateway's own account of where the
+ * The headers an upstream receives: the client's, minus hop-by-hop ones,
+ * minus any forwarding header and minus the credentials it does not read
+ * (withOwnCredentials), plus the gateway's own account of where the
  * request came from. The services build absolute links from
  * X-Forwarded-Proto and X-Forwarded-Host and log X-Request-Id, so one id
  * follows a request through the gateway and the service.
@@ -32,7 +37,7 @@ const forwardingHeader = /^(x-forwarded-|x-real-ip$|forwarded$)/;
  */
 export function forwardedRequestHeaders(request: Request, facts: ForwardingFacts): Headers {
   const incoming = request.headers;
-  const headers = withoutHopByHop(incoming);
+  const headers = withOwnCredentials(withoutHopByHop(incoming), facts.upstream);
   for (const name of [...headers.keys()]) if (forwardingHeader.test(name)) headers.delete(name);
 
   const proxied = facts.viaTrustedProxy ? forwardedOrigin(incoming) : { proto: undefined, host: undefined };

@@ -1,4 +1,5 @@
 import { ClientClosedRequest, describeError, InvalidRequest, requestUrl } from "@linkgeo/shared";
+import type { GatewayRoute } from "../routing/route-table.ts";
 import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
 import { connectionFailure } from "./connection-failure.ts";
 import { forwardedRequestHeaders } from "./forwarded-headers.ts";
@@ -8,6 +9,8 @@ import type { GatewayObserver } from "../metrics/gateway-metrics.ts";
 
 export interface ProxyOptions {
   pool: UpstreamPool;
+  /** Which service `pool` is: it gets only the credentials it reads. */
+  upstream: GatewayRoute["upstream"];
   /** The request body, already read within the size limit (see readBodyLimited). */
   body: ArrayBuffer | null;
   clientAddress: string;

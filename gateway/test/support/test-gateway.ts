@@ -21,6 +21,7 @@ export function startTestGateway(pool: UpstreamPool, options: { timeoutMs?: numb
       try {
         return await proxyRequest(request, {
           pool,
+          upstream: "shortener",
           body: await readBodyLimited(request, maxBodyBytes),
           clientAddress: server.requestIP(request)?.address ?? "unknown",
           viaTrustedProxy: false,

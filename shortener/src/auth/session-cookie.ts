@@ -1,5 +1,7 @@
+import { adminSessionCookieName, cookieValues } from "@linkgeo/shared";
+
 /** The cookie that carries an admin's session id in the web app. */
-export const sessionCookieName = "linkgeo_admin";
+export const sessionCookieName = adminSessionCookieName;
 
 // HttpOnly: page scripts never see the id. SameSite=Strict: other sites'
 // pages never make the browser send it. Secure in production (HTTPS only).
@@ -36,27 +38,13 @@ function pathsCarryingCookiesTo(path: string): string[] {
 }
 
 /**
- * Every value of `linkgeo_admin` in a Cookie header, in the order sent,
- * without the double quotes RFC 6265 allows around a value; empty values are
- * left out. A browser keeps one cookie per name, host *and path*, and sends
- * them all: a page on another port of the same host (cookies ignore ports)
- * can set its own `linkgeo_admin` on a narrower path such as `/admin`, which
- * the browser then sends before ours ("cookie tossing"). So no one value is
- * the session: AdminSessions.findAmong looks for a live one among them.
- *
- * The header is the client's: any text, any length, any number of pairs;
- * this never throws and decodes nothing (a session id is plain base64url,
- * and AdminSessions refuses anything else).
+ * Every value of `linkgeo_admin` in a Cookie header, in the order sent (see
+ * cookieValues). A page on another port of the same host (cookies ignore
+ * ports) can set its own `linkgeo_admin` on a narrower path such as
+ * `/admin`, which the browser then sends before ours ("cookie tossing"). So
+ * no one value is the session: AdminSessions.findAmong looks for a live one
+ * among them (a session id is plain base64url, and it refuses anything else).
  */
 export function sessionIdsFrom(cookieHeader: string | null): string[] {
-  if (!cookieHeader) return [];
-  const ids: string[] = [];
-  for (const pair of cookieHeader.split(";")) {
-    const separator = pair.indexOf("=");
-    if (separator < 0 || pair.slice(0, separator).trim() !== sessionCookieName) continue;
-    const value = pair.slice(separator + 1).trim();
-    const unquoted = value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
-    if (unquoted !== "") ids.push(unquoted);
-  }
-  return ids;
+  return cookieValues(cookieHeader, sessionCookieName);
 }

@@ -1,0 +1,28 @@
+/**
+ * The cookie that carries an admin's session id in the web app. Set and read
+ * by the shortener; named here because the gateway passes it, and no other
+ * cookie, to the shortener (see the gateway's upstream-credentials.ts).
+ */
+export const adminSessionCookieName = "linkgeo_admin";
+
+/**
+ * Every value of the cookie `name` in a Cookie header, in the order sent,
+ * without the double quotes RFC 6265 allows around a value; empty values are
+ * left out. A browser keeps one cookie per name, host *and path* and sends
+ * them all, so a name may come several times.
+ *
+ * The header is the client's: any text, any length, any number of pairs;
+ * this never throws and decodes nothing.
+ */
+export function cookieValues(cookieHeader: string | null, name: string): string[] {
+  if (!cookieHeader) return [];
+  const values: string[] = [];
+  for (const pair of cookieHeader.split(";")) {
+    const separator = pair.indexOf("=");
+    if (separator < 0 || pair.slice(0, separator).trim() !== name) continue;
+    const value = pair.slice(separator + 1).trim();
+    const unquoted = value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+    if (unquoted !== "") values.push(unquoted);
+  }
+  return values;
+}
