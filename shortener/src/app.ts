@@ -19,7 +19,7 @@ import { AdminTokens } from "./auth/admin-tokens.ts";
 import { CredentialResolver } from "./auth/credential-resolver.ts";
 import { securitySchemes } from "./auth/security-schemes.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
-import { ownHosts } from "./http/public-origin.ts";
+import { ownOrigins } from "./http/public-origin.ts";
 import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
 import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
@@ -95,7 +95,7 @@ export function createApp(deps: ShortenerDeps) {
   const credentials = new CredentialResolver({
     adminTokens,
     sessions: adminSessions,
-    ownHostsOf: (request, server) => ownHosts(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
+    ownOriginsOf: (request, server) => ownOrigins(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
   });
 
   const redirectStatus = deps.redirectStatus ?? 302;

@@ -314,6 +314,31 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
       expect(put.status).toBe(200);
     });
 
+    test.each([
+      ["https for a request made over http", "https://localhost", {}],
+      ["http for a deployment the gateway says is https", "http://sho.rt", { "x-forwarded-host": "sho.rt", "x-forwarded-proto": "https" }],
+      ["https for a deployment the gateway says is http", "https://sho.rt", { "x-forwarded-host": "sho.rt", "x-forwarded-proto": "http" }],
+      ["another port of the forwarded host", "https://sho.rt:8443", { "x-forwarded-host": "sho.rt", "x-forwarded-proto": "https" }],
+    ])("a change from the right host with the wrong scheme or port, %s (Origin %p), is 403", async (_, origin, forwarded) => {
+      const { cookie, csrf } = await signIn();
+      const link = await api.createLink("https://example.com/kept");
+      const put = await api.request("PUT", `/shorten/${link.short_url}/`, {
+        json: { long_url: "https://example.com/x" },
+        ...withCookie(cookie, { "x-csrf-token": csrf, origin, ...forwarded }),
+      });
+      expect(put.status).toBe(403);
+      expect(await longUrlOf(link.short_url)).toBe("https://example.com/kept");
+    });
+
+    test("signing in from the right host with the wrong scheme is 403, and sets no cookie", async () => {
+      const response = await api.request("POST", "/admin/session", {
+        json: { username: "alice", password },
+        headers: { origin: "https://sho.rt", "x-forwarded-host": "sho.rt", "x-forwarded-proto": "http" },
+      });
+      expect(response.status).toBe(403);
+      expect(response.headers.get("set-cookie")).toBeNull();
+    });
+
     test("a forwarded host is ours only through a trusted proxy", async () => {
       const { cookie, csrf } = await signIn();
       const link = await api.createLink();

@@ -9,8 +9,8 @@ import { sessionIdsFrom } from "./session-cookie.ts";
 export interface CredentialResolverDeps {
   adminTokens: AdminTokens;
   sessions: AdminSessions;
-  /** Every host:port the request could have reached this service by (ownHosts). */
-  ownHostsOf: (request: Request, server: Server | null) => ReadonlySet<string>;
+  /** Every origin the request could have reached this service by (ownOrigins). */
+  ownOriginsOf: (request: Request, server: Server | null) => ReadonlySet<string>;
 }
 
 /** Methods that change nothing: the only ones a session cookie alone may authenticate. */
@@ -52,7 +52,7 @@ export class CredentialResolver {
 
   /** Refuses a cookie-authenticated change that another site could have made the browser send. */
   checkSameSite(request: Request, server: Server | null): void {
-    if (isForeignOrigin(request.headers.get("origin"), this.deps.ownHostsOf(request, server))) {
+    if (isForeignOrigin(request.headers.get("origin"), this.deps.ownOriginsOf(request, server))) {
       throw Forbidden.because("the request comes from another site (Origin): refused");
     }
   }
