@@ -3,6 +3,7 @@ import {
   answersBody,
   HttpError,
   internalSecretHeader,
+  maxBatchBytes,
   maxBatchItems,
   parseBatchItems,
   redirectBatchMediaType,
@@ -85,6 +86,19 @@ describe("batching redirects to the shortener", () => {
     expect(sizes).toEqual([10, maxBatchItems, maxBatchItems]);
     expect(batchesOf(first).length).toBe(2);
     expect(batchesOf(second).length).toBe(1);
+  });
+
+  test("splits at the shortener's size limit counted in bytes: headers of non-ASCII characters take two or three each", async () => {
+    await using replica = startBatchReplica();
+    const batcher = batcherFor(poolOf([replica.origin]));
+    // 60 items of about 6,000 characters and 18,000 bytes each: half a MiB counted in characters, a MiB in bytes.
+    const codes = Array.from({ length: 60 }, (_, i) => `wide${i}`);
+    const responses = await Promise.all(codes.map((code) => batcher.redirect(item(code, { userAgent: "€".repeat(6_000) }))));
+    expect(responses.map((response) => response!.status)).toEqual(codes.map(() => 302));
+    const bodyBytes = replica.requests.map((received) => Buffer.byteLength(received.body));
+    expect(bodyBytes.length).toBe(2);
+    expect(bodyBytes.every((bytes) => bytes <= maxBatchBytes)).toBe(true);
+    expect(batchesOf(replica).flat().sort()).toEqual([...codes].sort());
   });
 
   test("each answer becomes its client's response: the status, headers and body the shortener sent, minus hop-by-hop headers and length", async () => {

@@ -43,6 +43,8 @@ const maxAnswerBytes = 16 * maxBatchBytes;
 
 interface Waiting {
   encoded: string;
+  /** UTF-8 bytes of `encoded`: the shortener's limit counts bytes, and a header may hold any character. */
+  bytes: number;
   requestId: string;
   /** The client's connection; aborted when it closed. */
   client: AbortSignal | undefined;
@@ -91,7 +93,8 @@ export class RedirectBatcher {
   redirect(item: RedirectBatchItem, client?: AbortSignal): Promise<Response | undefined> {
     if (client?.aborted) return Promise.reject(ClientClosedRequest.gone());
     return new Promise((resolve, reject) => {
-      this.gathering.push({ encoded: encodeBatchItem(item), requestId: item.requestId, client, resolve, reject });
+      const encoded = encodeBatchItem(item);
+      this.gathering.push({ encoded, bytes: Buffer.byteLength(encoded), requestId: item.requestId, client, resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       // setImmediate rather than a microtask: every request read in this turn joins the batch.
@@ -104,19 +107,19 @@ export class RedirectBatcher {
     const waiting = this.gathering;
     this.gathering = [];
     let batch: Waiting[] = [];
-    let bytes = batchBody([]).length;
+    let bytes = Buffer.byteLength(batchBody([]));
     for (const entry of waiting) {
       if (entry.client?.aborted) {
         entry.reject(ClientClosedRequest.gone());
         continue;
       }
-      if (batch.length === maxBatchItems || bytes + entry.encoded.length + 1 > maxBatchBytes) {
+      if (batch.length === maxBatchItems || bytes + entry.bytes + 1 > maxBatchBytes) {
         void this.settle(batch);
         batch = [];
-        bytes = batchBody([]).length;
+        bytes = Buffer.byteLength(batchBody([]));
       }
       batch.push(entry);
-      bytes += entry.encoded.length + 1;
+      bytes += entry.bytes + 1;
     }
     if (batch.length > 0) void this.settle(batch);
   }
