@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { Registry } from "prom-client";
-import { createLogger, errorRenderer, httpMetrics, requestContext, requestTarget, serveMetrics } from "../src/index.ts";
-import { waitFor } from "@linkgeo/testing";
+import { Counter } from "prom-client";
+import { createLogger, errorRenderer, httpMetrics, requestContext, requestTarget, serveMetrics, silentLogger } from "../src/index.ts";
+import { rawRequest, waitFor } from "@linkgeo/testing";
 
 /** Every sample of one metric, as label strings with their values. */
 async function samples(registry: Registry, name: string): Promise<Record<string, number>> {
@@ -134,7 +135,7 @@ describe("the metrics listener", () => {
     const app = appWith(registry);
     await request(app, "GET", "/abc1234");
     await recorded(registry);
-    const server = serveMetrics({ registry, port: 0, hostname: "127.0.0.1" });
+    const server = serveMetrics({ registry, port: 0, hostname: "127.0.0.1", log: silentLogger });
     try {
       const base = `http://127.0.0.1:${server.port}`;
       const metrics = await fetch(`${base}/metrics`);
@@ -144,6 +145,60 @@ describe("the metrics listener", () => {
       expect((await fetch(`${base}/`)).status).toBe(404);
       expect((await fetch(`${base}/metrics/x`)).status).toBe(404);
       expect((await fetch(`${base}/metrics`, { method: "POST" })).status).toBe(405);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test.each([
+    ["no Host", "GET /metrics HTTP/1.0\r\n\r\n", 400],
+    ["an empty Host", "GET /metrics HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n", 400],
+    ["a Host with a bad port", "GET /metrics HTTP/1.1\r\nHost: x:99999\r\nConnection: close\r\n\r\n", 400],
+    ["a Host with a space", "GET /metrics HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n", 400],
+    ["an authority-form target", "GET 127.0.0.1:9 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n", 400],
+    ["CONNECT", "CONNECT 127.0.0.1:9 HTTP/1.1\r\nHost: 127.0.0.1:9\r\nConnection: close\r\n\r\n", 405],
+    ["TRACE", "TRACE /metrics HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n", 405],
+  ])("answers a request with %s as the API ports do (%p), not with a 500", async (_, request, status) => {
+    const lines: string[] = [];
+    const server = serveMetrics({
+      registry: new Registry(),
+      port: 0,
+      hostname: "127.0.0.1",
+      log: createLogger({ service: "test", level: "info", format: "json", write: (line) => lines.push(line) }),
+    });
+    try {
+      const response = await rawRequest(server.port!, request);
+      expect(response.status).toBe(status);
+      expect(response.body).not.toContain("at ");
+      expect(lines).toEqual([]);
+    } finally {
+      server.stop(true);
+    }
+  });
+
+  test("a collector that fails is logged once and answered with a bare 500, no stack trace", async () => {
+    const registry = new Registry();
+    new Counter({
+      name: "broken_total",
+      help: "A collector that throws.",
+      registers: [registry],
+      collect() {
+        throw new Error("collector exploded");
+      },
+    });
+    const lines: string[] = [];
+    const server = serveMetrics({
+      registry,
+      port: 0,
+      hostname: "127.0.0.1",
+      log: createLogger({ service: "test", level: "info", format: "json", write: (line) => lines.push(line) }),
+    });
+    try {
+      const response = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+      expect({ status: response.status, body: await response.text() }).toEqual({ status: 500, body: "internal error\n" });
+      expect(lines.map((line) => JSON.parse(line))).toEqual([
+        expect.objectContaining({ level: "error", msg: "metrics could not be served", error: expect.stringContaining("collector exploded") }),
+      ]);
     } finally {
       server.stop(true);
     }
