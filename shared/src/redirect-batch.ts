@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { InvalidRequest } from "./http-error.ts";
+import { isAcceptableRequestId } from "./request-context.ts";
 import { pathOf } from "./request-target.ts";
 
 /**
@@ -129,7 +130,9 @@ function isBatchItem(value: unknown): value is RedirectBatchItem {
     isRecord(value) &&
     typeof value.code === "string" &&
     typeof value.path === "string" &&
+    // It becomes the answer's X-Request-Id: a CR LF in it would fail the whole batch's Response.
     typeof value.requestId === "string" &&
+    isAcceptableRequestId(value.requestId) &&
     typeof value.forwardedFor === "string" &&
     optionalString(value.userAgent) &&
     optionalString(value.referer) &&

@@ -9,6 +9,11 @@ const startTimes = new WeakMap<Request, number>();
 
 const acceptableId = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Whether an id a caller offers may be used as a request's id: it goes into a header and every log line, so it is short and plain. */
+export function isAcceptableRequestId(id: string): boolean {
+  return acceptableId.test(id);
+}
+
 /**
  * The request's id: the caller's `X-Request-Id` when it is sane, else a new
  * UUID. Made on first use and the same for every later caller.
@@ -17,7 +22,7 @@ export function requestIdOf(request: Request): string {
   let id = ids.get(request);
   if (id === undefined) {
     const offered = request.headers.get("x-request-id");
-    id = offered && acceptableId.test(offered) ? offered : crypto.randomUUID();
+    id = offered && isAcceptableRequestId(offered) ? offered : crypto.randomUUID();
     ids.set(request, id);
   }
   return id;

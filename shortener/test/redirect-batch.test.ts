@@ -115,6 +115,10 @@ describe.each(storeEngines.map((e) => e.engine))("POST /internal/redirects on %s
       '{"items":[]}',
       `{"items":[${JSON.stringify({ ...item(link.short_url), code: 7 })}]}`,
       `{"items":[${JSON.stringify({ ...item(link.short_url), forwardedFor: null })}]}`,
+      // The request id becomes the answer's X-Request-Id header: CR LF failed the whole batch with 500.
+      `{"items":[${JSON.stringify({ ...item(link.short_url), requestId: "id\r\nSet-Cookie: x=1" })}]}`,
+      `{"items":[${JSON.stringify({ ...item(link.short_url), requestId: "" })}]}`,
+      `{"items":[${JSON.stringify({ ...item(link.short_url), requestId: "r".repeat(129) })}]}`,
       batchBody(Array.from({ length: maxBatchItems + 1 }, () => encodeBatchItem(item(link.short_url)))),
     ];
     for (const body of bodies) {
