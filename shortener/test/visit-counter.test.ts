@@ -39,6 +39,18 @@ function recordingStore(known: Record<string, string>, options: { failFirst?: bo
   };
 }
 
+/** A store that keeps every link's visits it was given and knows every code: `<code>` goes to https://<code>.example/. */
+function keepingStore() {
+  const written: LinkVisits[] = [];
+  const store: Pick<LinkStore, "recordVisits"> = {
+    async recordVisits(visits) {
+      written.push(...visits.values());
+      return new Map([...visits.keys()].map((code) => [code, `https://${code}.example/`]));
+    },
+  };
+  return { store, written };
+}
+
 const clock = () => new Date("2026-11-22T00:00:00Z");
 
 describe("VisitCounter", () => {
@@ -124,13 +136,7 @@ describe("VisitCounter", () => {
     });
 
     test("with analytics, a gone client's visit leaves the breakdowns as it leaves the count", async () => {
-      const written: LinkVisits[] = [];
-      const store: Pick<LinkStore, "recordVisits"> = {
-        async recordVisits(visits) {
-          written.push(...visits.values());
-          return new Map([...visits.keys()].map((code) => [code, `https://${code}.example/`]));
-        },
-      };
+      const { store, written } = keepingStore();
       const counter = new VisitCounter(store, clock, {
         describe: (visitor) => ({ bot: false, referrer: "direct", country: "DE", browser: String(visitor.userAgent), os: "other", device: "desktop" }),
       });
@@ -228,13 +234,7 @@ describe("VisitCounter", () => {
 
     test("classifies each distinct visitor of a batch once, and writes every visit with its facts", async () => {
       const described: string[] = [];
-      const written: LinkVisits[] = [];
-      const store: Pick<LinkStore, "recordVisits"> = {
-        async recordVisits(visits) {
-          written.push(...visits.values());
-          return new Map([...visits.keys()].map((code) => [code, `https://${code}.example/`]));
-        },
-      };
+      const { store, written } = keepingStore();
       const counter = new VisitCounter(store, clock, {
         describe: (visitor) => {
           described.push(String(visitor.userAgent));

@@ -18,52 +18,9 @@ export interface RawResponse {
  * passes, with whatever arrived by then; never rejects on a refused or
  * reset connection (the status is then undefined).
  */
-export function rawRequest(port: number, bytes: string | Uint8Array, options: { timeoutMs?: number } = {}): Promise<RawResponse> {
-  const timeoutMs = options.timeoutMs ?? 3_000;
-  const chunks: Uint8Array[] = [];
-  let closed = false;
-  return new Promise<RawResponse>((resolve) => {
-    let settled = false;
-    let socket: { end(): void } | undefined;
-    const finish = () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket?.end();
-      resolve(parseResponse(Buffer.concat(chunks).toString("latin1"), closed));
-    };
-    const timer = setTimeout(finish, timeoutMs);
-    Bun.connect({
-      hostname: "127.0.0.1",
-      port,
-      socket: {
-        open(s) {
-          s.write(bytes);
-        },
-        data(_s, data) {
-          chunks.push(new Uint8Array(data));
-          if (isComplete(Buffer.concat(chunks).toString("latin1"))) finish();
-        },
-        close() {
-          closed = true;
-          finish();
-        },
-        error() {
-          closed = true;
-          finish();
-        },
-      },
-    }).then(
-      (s) => {
-        socket = s;
-        if (settled) s.end();
-      },
-      () => {
-        closed = true;
-        finish();
-      },
-    );
-  });
+export async function rawRequest(port: number, bytes: string | Uint8Array, options: { timeoutMs?: number } = {}): Promise<RawResponse> {
+  const { text, closed } = await exchange(port, bytes, isComplete, options.timeoutMs);
+  return parseResponse(text, closed);
 }
 
 /** What came back for requests pipelined on one connection. */
@@ -80,20 +37,30 @@ export interface RawExchange {
  * have arrived, the server has closed the connection, or `timeoutMs` has
  * passed, with the whole responses that arrived by then. Never rejects.
  */
-export function rawPipeline(port: number, bytes: string, expected: number, options: { timeoutMs?: number } = {}): Promise<RawExchange> {
-  const timeoutMs = options.timeoutMs ?? 3_000;
+export async function rawPipeline(port: number, bytes: string, expected: number, options: { timeoutMs?: number } = {}): Promise<RawExchange> {
+  const { text, closed } = await exchange(port, bytes, (received) => splitResponses(received).length >= expected, options.timeoutMs);
+  return { responses: splitResponses(text), closed };
+}
+
+/**
+ * Writes `bytes` on a new connection to 127.0.0.1:`port` and gathers what
+ * comes back (as latin1 text, byte for byte) until `enough` says so, the
+ * server closes, or `timeoutMs` (3 s) passes. Never rejects: a refused or
+ * reset connection is closed with what arrived.
+ */
+function exchange(port: number, bytes: string | Uint8Array, enough: (text: string) => boolean, timeoutMs = 3_000): Promise<{ text: string; closed: boolean }> {
   const chunks: Uint8Array[] = [];
   let closed = false;
-  return new Promise<RawExchange>((resolve) => {
+  const received = () => Buffer.concat(chunks).toString("latin1");
+  return new Promise((resolve) => {
     let settled = false;
     let socket: { end(): void } | undefined;
-    const responses = () => splitResponses(Buffer.concat(chunks).toString("latin1"));
     const finish = () => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       socket?.end();
-      resolve({ responses: responses(), closed });
+      resolve({ text: received(), closed });
     };
     const timer = setTimeout(finish, timeoutMs);
     Bun.connect({
@@ -105,7 +72,7 @@ export function rawPipeline(port: number, bytes: string, expected: number, optio
         },
         data(_s, data) {
           chunks.push(new Uint8Array(data));
-          if (responses().length >= expected) finish();
+          if (enough(received())) finish();
         },
         close() {
           closed = true;
