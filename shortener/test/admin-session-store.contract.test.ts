@@ -32,18 +32,26 @@ describe.each(storeEngines)("admin session store on $engine", ({ open }) => {
   test("finds a stored session until it expires", async () => {
     const stored = session();
     expect(await db.sessions.insert(stored)).toBe(true);
-    expect(await db.sessions.find(stored.idHash, at(11.99))).toEqual(stored);
-    expect(await db.sessions.find(stored.idHash, at(12))).toBeNull();
+    expect(await db.sessions.findLive([stored.idHash], at(11.99))).toEqual([stored]);
+    expect(await db.sessions.findLive([stored.idHash], at(12))).toEqual([]);
+  });
+
+  test("finds the live ones among several id hashes in one call, and none for none", async () => {
+    const [first, second, expired] = [session(), session(), session({ expiresAt: at(1) })];
+    for (const stored of [first, second, expired]) await db.sessions.insert(stored);
+    const found = await db.sessions.findLive([first.idHash, "hash-never-stored", expired.idHash, second.idHash], at(2));
+    expect(found.sort((a, b) => a.idHash.localeCompare(b.idHash))).toEqual([first, second].sort((a, b) => a.idHash.localeCompare(b.idHash)));
+    expect(await db.sessions.findLive([], t0)).toEqual([]);
   });
 
   test("finds nothing for an unknown id hash", async () => {
-    expect(await db.sessions.find("hash-never-stored", t0)).toBeNull();
+    expect(await db.sessions.findLive(["hash-never-stored"], t0)).toEqual([]);
   });
 
   test("stores nothing for an admin that does not exist", async () => {
     const stray = session({ username: "nobody" });
     expect(await db.sessions.insert(stray)).toBe(false);
-    expect(await db.sessions.find(stray.idHash, t0)).toBeNull();
+    expect(await db.sessions.findLive([stray.idHash], t0)).toEqual([]);
   });
 
   test("deletes a session once", async () => {
@@ -51,7 +59,7 @@ describe.each(storeEngines)("admin session store on $engine", ({ open }) => {
     await db.sessions.insert(stored);
     expect(await db.sessions.delete(stored.idHash)).toBe(true);
     expect(await db.sessions.delete(stored.idHash)).toBe(false);
-    expect(await db.sessions.find(stored.idHash, t0)).toBeNull();
+    expect(await db.sessions.findLive([stored.idHash], t0)).toEqual([]);
   });
 
   test("deletes the sessions expired by then, and only those", async () => {
@@ -62,7 +70,7 @@ describe.each(storeEngines)("admin session store on $engine", ({ open }) => {
     // Every session of the earlier tests has expired by then too.
     expect(await db.sessions.deleteExpired(farFuture)).toBeGreaterThanOrEqual(1);
     expect(await db.sessions.deleteExpired(farFuture)).toBe(0);
-    expect(await db.sessions.find(expired.idHash, t0)).toBeNull();
-    expect(await db.sessions.find(live.idHash, t0)).toEqual(live);
+    expect(await db.sessions.findLive([expired.idHash], t0)).toEqual([]);
+    expect(await db.sessions.findLive([live.idHash], t0)).toEqual([live]);
   });
 });

@@ -229,11 +229,54 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
       expect(put.status).toBe(200);
     });
 
-    test("two live sessions: the last one sent, the browser's own on Path=/, is the one used", async () => {
-      const other = await newAdmin();
-      const tossed = await signIn(other);
+    test.each([
+      ["before", (own: string, tossed: string) => `linkgeo_admin=${tossed}; linkgeo_admin=${own}`],
+      ["after", (own: string, tossed: string) => `linkgeo_admin=${own}; linkgeo_admin=${tossed}`],
+    ])("another admin's live session tossed %s the browser's own is not taken for either: 401, reads and changes alike", async (_, header) => {
+      const tossed = await signIn(await newAdmin());
       const own = await signIn("alice");
-      expect(await aliveAs(`linkgeo_admin=${tossed.id}; linkgeo_admin=${own.id}`)).toBe("alice");
+      const cookie = header(own.id, tossed.id);
+      expect(await aliveAs(cookie)).toBe(401);
+      expect((await api.request("GET", "/shorten/", withCookie(cookie))).status).toBe(401);
+      const link = await api.createLink("https://example.com/kept");
+      for (const csrf of [own.csrf, tossed.csrf]) {
+        const put = await api.request("PUT", `/shorten/${link.short_url}/`, {
+          json: { long_url: "https://example.com/x" },
+          ...withCookie(cookie, { "x-csrf-token": csrf }),
+        });
+        expect(put.status).toBe(401);
+      }
+      expect(await longUrlOf(link.short_url)).toBe("https://example.com/kept");
+    });
+
+    test("signing in again ends every session the browser sent, the tossed one too: the new one alone is live", async () => {
+      const tossed = await signIn(await newAdmin());
+      const own = await signIn("alice");
+      const response = await api.request("POST", "/admin/session", {
+        json: { username: "alice", password },
+        ...withCookie(`linkgeo_admin=${tossed.id}; linkgeo_admin=${own.id}`),
+      });
+      expect(response.status).toBe(200);
+      const fresh = /^linkgeo_admin=([^;]+);/.exec(response.headers.get("set-cookie") ?? "")?.[1] ?? "";
+      expect([await aliveAs(`linkgeo_admin=${tossed.id}`), await aliveAs(`linkgeo_admin=${own.id}`)]).toEqual([401, 401]);
+      // The browser still sends the tossed value (a cookie the response could not clear): it is dead now.
+      expect(await aliveAs(`linkgeo_admin=${tossed.id}; linkgeo_admin=${fresh}`)).toBe("alice");
+    });
+
+    test("a wrong password ends nothing", async () => {
+      const own = await signIn("alice");
+      const response = await api.request("POST", "/admin/session", { json: { username: "alice", password: "wrong password" }, ...withCookie(own.cookie) });
+      expect(response.status).toBe(401);
+      expect(await aliveAs(own.cookie)).toBe("alice");
+    });
+
+    test("sign-out with two live sessions ends both, given the CSRF token of one", async () => {
+      const tossed = await signIn(await newAdmin());
+      const own = await signIn("alice");
+      const cookie = `linkgeo_admin=${tossed.id}; linkgeo_admin=${own.id}`;
+      expect((await api.request("DELETE", "/admin/session", withCookie(cookie, { "x-csrf-token": "A".repeat(43) }))).status).toBe(403);
+      expect((await api.request("DELETE", "/admin/session", withCookie(cookie, { "x-csrf-token": own.csrf }))).status).toBe(204);
+      expect([await aliveAs(own.cookie), await aliveAs(tossed.cookie)]).toEqual([401, 401]);
     });
 
     test("sign-out with junk sent first ends the real session and clears the cookie on every path the request came with", async () => {

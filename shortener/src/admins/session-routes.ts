@@ -30,7 +30,11 @@ export function sessionRoutes({ login, sessions, credentials, secureCookies }: S
       async ({ body, request, server, set }) => {
         // A login another site's page posted would sign the browser in as someone else.
         credentials.checkSameSite(request, server);
-        const session = await sessions.start(await login.check(body.username, body.password));
+        const username = await login.check(body.username, body.password);
+        // This browser's earlier sessions end: its own, and any another page of the host tossed
+        // in, which would otherwise stand beside the new one (two live sessions are refused).
+        await sessions.end(...(await credentials.liveSessions(request)));
+        const session = await sessions.start(username);
         set.headers["set-cookie"] = sessionCookie(session.id, Math.floor(sessions.lifetimeMs / 1000), secureCookies);
         set.headers["cache-control"] = noStore;
         return signedIn(session);
@@ -62,7 +66,7 @@ export function sessionRoutes({ login, sessions, credentials, secureCookies }: S
     .delete(
       "/session",
       async ({ request, route, server, set }) => {
-        await sessions.end(await credentials.session(request, server));
+        await sessions.end(...(await credentials.sessionsToEnd(request, server)));
         set.headers["set-cookie"] = clearedSessionCookies(route, secureCookies);
         set.status = 204;
       },

@@ -14,8 +14,8 @@ export interface AdminSession {
 export interface AdminSessionStore {
   /** Stores the session; false when its admin does not exist (nothing stored). */
   insert(session: AdminSession): Promise<boolean>;
-  /** The session, if it expires after `now` and its admin still exists; else null. */
-  find(idHash: string, now: Date): Promise<AdminSession | null>;
+  /** The sessions among `idHashes` that expire after `now` and whose admin still exists, in one query. */
+  findLive(idHashes: readonly string[], now: Date): Promise<AdminSession[]>;
   /** True when a session was deleted. */
   delete(idHash: string): Promise<boolean>;
   /** Deletes every session that expired at or before `now`; how many went. */

@@ -12,12 +12,12 @@ export interface ActiveSession {
   expiresAt: Date;
 }
 
-// 32 random bytes in base64url: what start() makes, and all find() looks up.
+// 32 random bytes in base64url: what start() makes, and all liveAmong() looks up.
 const sessionIdShape = /^[A-Za-z0-9_-]{43}$/;
 
-// The most cookie values one request may cost in lookups. Ours has Path=/, and
-// only one Path=/ cookie of a name can exist per domain (the host and each
-// parent domain), so 8 reach it whatever longer paths carry.
+// The most cookie values one request looks up (in one query). Browsers send
+// cookies of longer paths first (RFC 6265 §5.4) and ours has Path=/, so it
+// is among the last values sent, which are the ones looked up.
 const maxLookups = 8;
 
 /**
@@ -45,34 +45,27 @@ export class AdminSessions {
     return { id, username, csrfToken: csrfTokenFor(this.secret, id), expiresAt };
   }
 
-  /** The live session with this id (a cookie's value, any text), or null. */
-  private async find(id: string): Promise<ActiveSession | null> {
-    if (!sessionIdShape.test(id)) return null;
-    const stored = await this.store.find(hashOf(id), this.clock());
-    return stored && { id, username: stored.username, csrfToken: csrfTokenFor(this.secret, id), expiresAt: stored.expiresAt };
-  }
-
   /**
-   * The live session among a request's `linkgeo_admin` values (see
-   * sessionIdsFrom), or null. The last value is tried first: browsers send
-   * cookies of longer paths before those of shorter ones (RFC 6265 §5.4), and
-   * ours has Path=/, so values tossed onto narrower paths come before it. They
-   * cannot push it out of the values looked up, and a live session tossed by
-   * another admin loses to the browser's own. Only distinct well-shaped
-   * values count, at most maxLookups of them.
+   * The live sessions among a request's `linkgeo_admin` values (see
+   * sessionIdsFrom): junk, dead and expired ids are skipped. A browser sends
+   * one value per cookie path and domain, and a page on another port or a
+   * sibling subdomain of the host can add its own ("cookie tossing"), before
+   * ours or after it. Only distinct well-shaped values count, the last
+   * maxLookups of them, looked up in one query.
    */
-  async findAmong(ids: readonly string[]): Promise<ActiveSession | null> {
+  async liveAmong(ids: readonly string[]): Promise<ActiveSession[]> {
     const candidates = [...new Set([...ids].reverse().filter((id) => sessionIdShape.test(id)))].slice(0, maxLookups);
-    for (const id of candidates) {
-      const session = await this.find(id);
-      if (session) return session;
-    }
-    return null;
+    const idOfHash = new Map(candidates.map((id) => [hashOf(id), id]));
+    const stored = await this.store.findLive([...idOfHash.keys()], this.clock());
+    return stored.map(({ idHash, username, expiresAt }) => {
+      const id = idOfHash.get(idHash)!;
+      return { id, username, csrfToken: csrfTokenFor(this.secret, id), expiresAt };
+    });
   }
 
-  /** Ends the session: its id never works again. */
-  async end(session: ActiveSession): Promise<void> {
-    await this.store.delete(hashOf(session.id));
+  /** Ends each session: its id never works again. */
+  async end(...sessions: ActiveSession[]): Promise<void> {
+    for (const session of sessions) await this.store.delete(hashOf(session.id));
   }
 
   /** Whether `offered` (X-CSRF-Token, maybe absent) is this session's CSRF token. */

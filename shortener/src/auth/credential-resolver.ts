@@ -23,10 +23,13 @@ const safeMethods = new Set(["GET", "HEAD"]);
  * 1. `Authorization` decides when it is present: `Bearer <token>` is an
  *    admin token (it has a dot) or else a manage token; anything else is 401.
  * 2. Without it, the `linkgeo_admin` session cookie of a signed-in admin
- *    makes the request an admin's: a live session among every value sent,
- *    as another page of the host may have added its own. A change (any
- *    method but GET and HEAD) needs the session's X-CSRF-Token too, and may
- *    not come with an Origin of another site: 403 otherwise.
+ *    makes the request an admin's: the one live session among every value
+ *    sent, as another page of the host may have added values of its own.
+ *    Two live sessions are 401, not a choice: one of them may be another
+ *    admin's, tossed to make this browser act as them (signing in again
+ *    ends both). A change (any method but GET and HEAD) needs the
+ *    session's X-CSRF-Token too, and may not come with an Origin of another
+ *    site: 403 otherwise.
  * 3. Neither: 401.
  */
 export class CredentialResolver {
@@ -42,12 +45,32 @@ export class CredentialResolver {
     return { kind: "admin", username: session.username };
   }
 
-  /** The admin session of the request's cookie, with rule 2 applied; 401 without a live one. */
+  /** The admin session of the request's cookie, with rule 2 applied; 401 without exactly one live one. */
   async session(request: Request, server: Server | null): Promise<ActiveSession> {
-    const session = await this.deps.sessions.findAmong(sessionIdsFrom(request.headers.get("cookie")));
+    const live = await this.liveSessions(request);
+    if (live.length > 1)
+      throw Unauthorized.because("several admin sessions came with this request (another page of this host may have set one): sign in again");
+    const [session] = live;
     if (!session) throw Unauthorized.because("the admin session is missing, invalid or expired: sign in again");
-    if (!safeMethods.has(request.method)) this.checkChange(request, server, session);
+    if (!safeMethods.has(request.method)) this.checkChange(request, server, [session]);
     return session;
+  }
+
+  /**
+   * Every live session the request's cookie carries, for signing out: all
+   * of them end. 401 without one; a change, so 403 unless the Origin is ours
+   * and X-CSRF-Token is that of one of them.
+   */
+  async sessionsToEnd(request: Request, server: Server | null): Promise<ActiveSession[]> {
+    const live = await this.liveSessions(request);
+    if (live.length === 0) throw Unauthorized.because("the admin session is missing, invalid or expired: sign in again");
+    this.checkChange(request, server, live);
+    return live;
+  }
+
+  /** The live sessions among the request's cookie values, with no check: signing in ends them. */
+  liveSessions(request: Request): Promise<ActiveSession[]> {
+    return this.deps.sessions.liveAmong(sessionIdsFrom(request.headers.get("cookie")));
   }
 
   /** Refuses a cookie-authenticated change that another site could have made the browser send. */
@@ -57,9 +80,10 @@ export class CredentialResolver {
     }
   }
 
-  private checkChange(request: Request, server: Server | null, session: ActiveSession): void {
+  private checkChange(request: Request, server: Server | null, sessions: readonly ActiveSession[]): void {
     this.checkSameSite(request, server);
-    if (!this.deps.sessions.csrfTokenMatches(session, request.headers.get("x-csrf-token"))) {
+    const offered = request.headers.get("x-csrf-token");
+    if (!sessions.some((session) => this.deps.sessions.csrfTokenMatches(session, offered))) {
       throw Forbidden.because("the X-CSRF-Token header is missing or wrong: send the csrf_token of the admin session");
     }
   }

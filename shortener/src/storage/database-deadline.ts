@@ -58,7 +58,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
     },
     sessions: {
       insert: bounded((session) => sessions.insert(session)),
-      find: bounded((idHash, now) => sessions.find(idHash, now)),
+      findLive: bounded((idHashes, now) => sessions.findLive(idHashes, now)),
       delete: bounded((idHash) => sessions.delete(idHash)),
       deleteExpired: bounded((now) => sessions.deleteExpired(now)),
     },

@@ -57,7 +57,7 @@ export function storesWatchingWrites<S extends { links: LinkStore; admins: Admin
     },
     sessions: {
       insert: (session) => health.watch(() => sessions.insert(session)),
-      find: (idHash, now) => sessions.find(idHash, now),
+      findLive: (idHashes, now) => sessions.findLive(idHashes, now),
       delete: (idHash) => health.watch(() => sessions.delete(idHash)),
       deleteExpired: (now) => health.watch(() => sessions.deleteExpired(now)),
     },

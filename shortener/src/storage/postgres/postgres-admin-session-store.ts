@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { AdminSession, AdminSessionStore } from "../../auth/admin-session-store.ts";
 import { admins, adminSessions } from "./schema.ts";
@@ -17,13 +17,13 @@ export class PostgresAdminSessionStore implements AdminSessionStore {
     return rows.length > 0;
   }
 
-  async find(idHash: string, now: Date): Promise<AdminSession | null> {
-    const rows = await this.db
+  async findLive(idHashes: readonly string[], now: Date): Promise<AdminSession[]> {
+    if (idHashes.length === 0) return [];
+    return this.db
       .select({ idHash: adminSessions.idHash, username: adminSessions.username, createdAt: adminSessions.createdAt, expiresAt: adminSessions.expiresAt })
       .from(adminSessions)
       .innerJoin(admins, eq(admins.username, adminSessions.username))
-      .where(and(eq(adminSessions.idHash, idHash), gt(adminSessions.expiresAt, now)));
-    return rows[0] ?? null;
+      .where(and(inArray(adminSessions.idHash, [...idHashes]), gt(adminSessions.expiresAt, now)));
   }
 
   async delete(idHash: string): Promise<boolean> {

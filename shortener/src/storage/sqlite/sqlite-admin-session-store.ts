@@ -1,4 +1,4 @@
-import { and, eq, gt, lte } from "drizzle-orm";
+import { and, eq, gt, inArray, lte } from "drizzle-orm";
 import type { Database } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { AdminSession, AdminSessionStore } from "../../auth/admin-session-store.ts";
@@ -19,15 +19,14 @@ export class SqliteAdminSessionStore implements AdminSessionStore {
     return inserted.changes > 0;
   }
 
-  async find(idHash: string, now: Date): Promise<AdminSession | null> {
-    return (
-      this.db
-        .select({ idHash: adminSessions.idHash, username: adminSessions.username, createdAt: adminSessions.createdAt, expiresAt: adminSessions.expiresAt })
-        .from(adminSessions)
-        .innerJoin(admins, eq(admins.username, adminSessions.username))
-        .where(and(eq(adminSessions.idHash, idHash), gt(adminSessions.expiresAt, now)))
-        .get() ?? null
-    );
+  async findLive(idHashes: readonly string[], now: Date): Promise<AdminSession[]> {
+    if (idHashes.length === 0) return [];
+    return this.db
+      .select({ idHash: adminSessions.idHash, username: adminSessions.username, createdAt: adminSessions.createdAt, expiresAt: adminSessions.expiresAt })
+      .from(adminSessions)
+      .innerJoin(admins, eq(admins.username, adminSessions.username))
+      .where(and(inArray(adminSessions.idHash, [...idHashes]), gt(adminSessions.expiresAt, now)))
+      .all();
   }
 
   async delete(idHash: string): Promise<boolean> {
