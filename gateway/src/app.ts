@@ -19,6 +19,7 @@ import type { RateRule } from "./rate-limit/token-bucket.ts";
 import { gatewayOwnSpec, mergedDocs, type ServiceName } from "./docs/index.ts";
 import type { GatewayObserver } from "./metrics/gateway-metrics.ts";
 import { batchableRedirect } from "./proxy/batchable-redirect.ts";
+import { clientStillThere } from "./proxy/client-still-there.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
 import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { takeLoginAttempt } from "./rate-limit/login-attempts.ts";
@@ -128,8 +129,11 @@ export function createApp(deps: GatewayDeps) {
               ? batchableRedirect(request, requestUrl(request)!, { requestId, address: client.address })
               : undefined;
           // A shortener that does not take batches leaves the redirect to the proxy (undefined).
+          const batchAnswer = batched && (await deps.redirectBatches!.redirect(batched, request.signal));
+          // A counted redirect leaves only once Bun has had its turn to close a pipelined connection.
+          if (!batchAnswer && target.limit === "redirect" && request.method === "GET") await clientStillThere(request.signal);
           const response =
-            (batched && (await deps.redirectBatches!.redirect(batched, request.signal))) ??
+            batchAnswer ??
             (await proxyRequest(request, {
               pool: deps.upstreams[target.upstream],
               upstream: target.upstream,
