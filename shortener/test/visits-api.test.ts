@@ -174,6 +174,8 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
     ["from=1970-01-01&to=1970-01-31", "1970-01-01T00:00:00.000Z", "1970-01-31T00:00:00.000Z"],
     ["from=9998-12-01&to=9998-12-31T23:59:59.999Z", "9998-12-01T00:00:00.000Z", "9998-12-31T23:59:59.999Z"],
     ["from=2024-02-29&to=2024-03-01T23:30:00-00:30", "2024-02-29T00:00:00.000Z", "2024-03-02T00:00:00.000Z"],
+    // The default from (30 days back) stops at the first instant.
+    ["to=1970-01-05", "1970-01-01T00:00:00.000Z", "1970-01-05T00:00:00.000Z"],
   ])("answers the edges of what a range may name, %p, with an empty report", async (query, from, to) => {
     const link = await api.createLink();
     for (const [path, token] of bothReports(link)) {

@@ -40,7 +40,9 @@ export function parseVisitRange(query: { from?: string; to?: string; granularity
   const granularity = query.granularity ?? "day";
   if (granularity !== "hour" && granularity !== "day") throw InvalidRequest.because("granularity must be hour or day");
   const to = query.to === undefined ? now : instant("to", query.to);
-  const from = query.from === undefined ? new Date(to.getTime() - defaultDays * granularityMs.day) : instant("from", query.from);
+  // The default never reaches before the first instant a range may name.
+  const from =
+    query.from === undefined ? new Date(Math.max(to.getTime() - defaultDays * granularityMs.day, firstInstant.getTime())) : instant("from", query.from);
   if (from > to) throw InvalidRequest.because("from must not be after to");
   const buckets = (bucketStart(to, granularity) - bucketStart(from, granularity)) / granularityMs[granularity] + 1;
   if (buckets > maxBuckets[granularity]) {
