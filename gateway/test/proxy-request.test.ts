@@ -175,24 +175,26 @@ describe("proxying a request", () => {
         headers: {
           authorization: "Bearer admin.token",
           cookie: 'other_app=secret; linkgeo_admin=junk; theme=dark; linkgeo_admin="real-session"',
+          "x-csrf-token": "csrf-of-the-session",
           "x-custom": "kept",
         },
       });
     const seenBy = async (upstream: "shortener" | "geocoder") => {
       await using fake = startFakeUpstream();
       await proxy(credentialed(), poolOf([fake.origin]), { upstream });
-      const { authorization, cookie, "x-custom": custom } = fake.requests[0]!.headers;
-      return { authorization, cookie, custom };
+      const { authorization, cookie, "x-csrf-token": csrf, "x-custom": custom } = fake.requests[0]!.headers;
+      return { authorization, cookie, csrf, custom };
     };
 
-    test("the geocoder gets none of the client's: no Authorization, no cookie", async () => {
-      expect(await seenBy("geocoder")).toEqual({ authorization: undefined, cookie: undefined, custom: "kept" });
+    test("the geocoder gets none of the client's: no Authorization, no cookie, no CSRF token", async () => {
+      expect(await seenBy("geocoder")).toEqual({ authorization: undefined, cookie: undefined, csrf: undefined, custom: "kept" });
     });
 
-    test("the shortener gets Authorization and its admin session cookie, every value of it, and no other cookie", async () => {
+    test("the shortener gets Authorization, its admin session cookie (every value of it, no other cookie) and the CSRF token", async () => {
       expect(await seenBy("shortener")).toEqual({
         authorization: "Bearer admin.token",
         cookie: "linkgeo_admin=junk; linkgeo_admin=real-session",
+        csrf: "csrf-of-the-session",
         custom: "kept",
       });
     });

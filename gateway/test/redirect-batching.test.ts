@@ -168,7 +168,7 @@ describe("redirects through a batching gateway", () => {
 /**
  * HTTP/1.1 pipelining (RFC 9112 §9.3.2) through each gateway and to the
  * shortener itself. Bun closes a connection on which a request arrives while
- * an async answer is pending, answering none (oven-sh/bun#38128, open), so
+ * an async answer is pending, answering none (its fix, oven-sh/bun#38128, is an open pull request), so
  * the services keep the count honest instead: what was not answered is not
  * counted.
  */

@@ -6,7 +6,7 @@ import { startTestShortener, type TestShortener } from "./support/test-shortener
  * HTTP/1.1 pipelining (RFC 9112 §9.3.2): several requests written on one
  * connection before any answer. Bun's server closes such a connection with
  * no answer when a request arrives while an async answer is pending
- * (oven-sh/bun#38128, open; every released Bun up to 1.4.5 does it). The
+ * (the fix, oven-sh/bun#38128, is an open pull request; every released Bun up to 1.4.5 does it). The
  * shortener cannot make Bun answer, so it keeps the count honest instead:
  * a redirect whose connection closed before its visit was written is not
  * counted. Once Bun answers, every redirect is answered and counted.
