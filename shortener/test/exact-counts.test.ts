@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDatabase, deleteKeysWithPrefix, runBounded, tally, type TestDatabase, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/testing";
 import postgres from "postgres";
+import { namedValuesPerDay, otherValue } from "../src/visits/named-values.ts";
 import { analyticsBeside, expectAnalyticsInStep, type AnalyticsSample } from "./support/analytics-in-step.ts";
 import { startShortener, startShortenersTogether, type ShortenerProcess } from "./support/shortener-process.ts";
 
@@ -64,9 +65,9 @@ const visitors: Array<Record<string, string>> = [
 ];
 let visitorTurn = 0;
 
-async function redirect(shortener: ShortenerProcess, code: string): Promise<Outcome> {
+async function redirect(shortener: ShortenerProcess, code: string, extraHeaders: Record<string, string> = {}): Promise<Outcome> {
   try {
-    const headers = visitors[visitorTurn++ % visitors.length]!;
+    const headers = { ...visitors[visitorTurn++ % visitors.length]!, ...extraHeaders };
     const response = await fetch(`${shortener.url}/${code}/`, { redirect: "manual", headers });
     await response.arrayBuffer();
     return { status: response.status, location: response.headers.get("location") };
@@ -78,6 +79,13 @@ async function redirect(shortener: ShortenerProcess, code: string): Promise<Outc
 async function stats(shortener: ShortenerProcess, code: string): Promise<unknown> {
   const response = await fetch(`${shortener.url}/shorten/${code}/stats/`);
   return { status: response.status, body: await response.json() };
+}
+
+/** A link's referrer rows per UTC day: how many values are named, and the visits counted as other. */
+async function referrersPerDay(code: string): Promise<Array<{ named: number; other: number }>> {
+  return sql<Array<{ named: number; other: number }>>`
+    SELECT count(*) FILTER (WHERE value <> ${otherValue})::int AS named, coalesce(sum(visits) FILTER (WHERE value = ${otherValue}), 0)::int AS other
+    FROM link_visit_facts WHERE code = ${code} AND dimension = 'referrers' GROUP BY day ORDER BY day`;
 }
 
 async function countInDatabase(code: string): Promise<number> {
@@ -127,6 +135,31 @@ describe("exact access counts across processes", () => {
         })),
       );
     }
+  });
+
+  test("a flood of new Referer hosts on three replicas names at most the bound a day, in step at every moment", async () => {
+    await using stack = new AsyncDisposableStack();
+    const replicas = await startShortenersTogether(stack, ["flood-a", "flood-b", "flood-c"], env());
+    const link = await createLink(replicas[0]!, "https://example.com/exact/flood");
+
+    const total = 1200;
+    let loading = true;
+    const samples: AnalyticsSample[] = [];
+    const sampling = (async () => {
+      while (loading) samples.push(await analyticsBeside(sql, link.code));
+    })();
+    const outcomes = await runBounded(total, 64, (i) => redirect(replicas[i % replicas.length]!, link.code, { referer: `https://flood-${i}.example/` }));
+    loading = false;
+    await sampling;
+
+    expect(tally(outcomes.map((o) => `${o.status} ${o.location}`))).toEqual({ [`302 ${link.longUrl}`]: total });
+    for (const sample of samples) expectAnalyticsInStep(sample);
+    expectAnalyticsInStep(await analyticsBeside(sql, link.code));
+    // Every redirect brought a host never seen before. Normally one UTC day; a load across midnight starts the next one afresh.
+    const days = await referrersPerDay(link.code);
+    expect(days.filter((day) => day.named > namedValuesPerDay)).toEqual([]);
+    expect(days.reduce((sum, day) => sum + day.named + day.other, 0)).toBe(total);
+    if (days.length === 1) expect(days[0]).toEqual({ named: namedValuesPerDay, other: total - namedValuesPerDay });
   });
 
   test("keeps every answered redirect when the process is SIGKILLed right after", async () => {

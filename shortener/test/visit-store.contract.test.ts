@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "../src/storage/open-database.ts";
 import { dimensions, LinkVisits } from "../src/visits/link-visits.ts";
+import { namedValuesPerDay } from "../src/visits/named-values.ts";
 import type { VisitFacts } from "../src/visits/visit-facts.ts";
 import type { FactCount } from "../src/visits/visit-store.ts";
 import { storeEngines } from "./support/store-engines.ts";
@@ -16,6 +17,18 @@ function visitsOf(...facts: VisitFacts[]): LinkVisits {
 }
 
 const at = (iso: string) => new Date(iso);
+
+/** `count` Referer hosts never seen before, `${prefix}-000.example` on. */
+const hosts = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(3, "0")}.example`);
+
+/** One visit from each of these Referer hosts. */
+const fromReferrers = (referrers: string[]) => visitsOf(...referrers.map((referrer) => ({ ...human, referrer })));
+
+/** Facts in one order, to compare whole lists. */
+const byValue = (facts: FactCount[]) => [...facts].sort((a, b) => `${a.dimension}/${a.value}`.localeCompare(`${b.dimension}/${b.value}`));
+
+/** The referrer rows of these facts, as value -> visits. */
+const referrersIn = (facts: FactCount[]) => Object.fromEntries(facts.filter((f) => f.dimension === "referrers").map((f) => [f.value, f.visits]));
 
 /**
  * The analytics that recordVisits writes with the counts, read back through
@@ -62,7 +75,7 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
 
     expect(await db.visits.buckets({ code }, ...allTime)).toEqual([{ startsAt: at("2026-11-22T07:00:00Z"), hours: 1, humans: 3, bots: 1 }]);
     const facts = await db.visits.facts({ code }, "2026-11-22", "2026-11-22");
-    expect(facts.sort((a, b) => `${a.dimension}/${a.value}`.localeCompare(`${b.dimension}/${b.value}`))).toEqual([
+    expect(byValue(facts)).toEqual([
       { dimension: "browsers", value: "Firefox", visits: 2 },
       { dimension: "browsers", value: "Googlebot", visits: 1 },
       { dimension: "browsers", value: "Safari", visits: 1 },
@@ -189,6 +202,75 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
     expect(await db.visits.dailyCounts([], at("2032-03-01T00:00:00Z"), at("2032-03-04T00:00:00Z"))).toEqual([]);
   });
 
+  test("a day names at most namedValuesPerDay referrers: later new ones count as other, named ones keep their row", async () => {
+    const code = await link("flood");
+    const early = hosts("early", namedValuesPerDay - 10);
+    const late = hosts("late", 60);
+    await db.links.recordVisits(new Map([[code, fromReferrers(early)]]), at("2033-05-01T08:00:00Z"));
+    // 60 new hosts when 10 names are left: the two with the most visits, then the first by name, take them.
+    await db.links.recordVisits(new Map([[code, fromReferrers([...late, late[59]!, late[59]!, late[58]!, early[0]!, early[0]!])]]), at("2033-05-01T09:00:00Z"));
+    // Past the bound: a new host, and one already counted as other, go to other; a named one keeps its row.
+    await db.links.recordVisits(new Map([[code, fromReferrers(["later.example", late[30]!, early[1]!])]]), at("2033-05-01T23:59:59Z"));
+
+    const referrers = referrersIn(await db.visits.facts({ code }, "2033-05-01", "2033-05-01"));
+    expect(referrers).toEqual({
+      ...Object.fromEntries(early.map((host) => [host, 1])),
+      [early[0]!]: 3,
+      [early[1]!]: 2,
+      ...Object.fromEntries(late.slice(0, 8).map((host) => [host, 1])),
+      [late[58]!]: 2,
+      [late[59]!]: 3,
+      // late-008 … late-057, later.example and late-030 again.
+      other: 52,
+    });
+    expect(Object.keys(referrers)).toHaveLength(namedValuesPerDay + 1);
+    expect(await totalsOf(code)).toEqual({ accessCount: 158, buckets: 158, referrers: 158, countries: 158, browsers: 158, os: 158, devices: 158 });
+  });
+
+  test("the bound is per UTC day: the day after a flood names new values again", async () => {
+    const code = await link("fresh");
+    await db.links.recordVisits(new Map([[code, fromReferrers(hosts("flood", namedValuesPerDay + 50))]]), at("2033-06-01T23:59:59.999Z"));
+    await db.links.recordVisits(new Map([[code, fromReferrers(["next.example", "day.example"])]]), at("2033-06-02T00:00:00Z"));
+
+    const firstDay = await db.visits.facts({ code }, "2033-06-01", "2033-06-01");
+    // The same number of visits per host: the first by name are named.
+    expect(referrersIn(firstDay)).toEqual({ ...Object.fromEntries(hosts("flood", namedValuesPerDay).map((host) => [host, 1])), other: 50 });
+    expect(byValue(await db.visits.facts({ code }, "2033-06-02", "2033-06-02"))).toEqual([
+      { dimension: "browsers", value: "Firefox", visits: 2 },
+      { dimension: "countries", value: "DE", visits: 2 },
+      { dimension: "devices", value: "desktop", visits: 2 },
+      { dimension: "os", value: "Linux", visits: 2 },
+      { dimension: "referrers", value: "day.example", visits: 1 },
+      { dimension: "referrers", value: "next.example", visits: 1 },
+    ]);
+    const total = namedValuesPerDay + 52;
+    expect(await totalsOf(code)).toEqual({
+      accessCount: total,
+      buckets: total,
+      referrers: total,
+      countries: total,
+      browsers: total,
+      os: total,
+      devices: total,
+    });
+  });
+
+  test("batches written at once, each with new referrers, name no more than the bound and count every visit", async () => {
+    const [a, b] = [await link("race"), await link("race")];
+    // 12 batches of 25 new hosts for each of two links, the links in either order, on as many connections as the engine has.
+    const batches = Array.from({ length: 12 }, (_, i) => {
+      const order = i % 2 === 0 ? [a, b] : [b, a];
+      return new Map(order.map((code) => [code, fromReferrers(hosts(`${code}-${i}`, 25))]));
+    });
+    await Promise.all(batches.map((batch) => db.links.recordVisits(batch, at("2033-07-01T12:00:00Z"))));
+
+    for (const code of [a, b]) {
+      const referrers = referrersIn(await db.visits.facts({ code }, "2033-07-01", "2033-07-01"));
+      expect({ values: Object.keys(referrers).length, other: referrers.other }).toEqual({ values: namedValuesPerDay + 1, other: 300 - namedValuesPerDay });
+      expect(await totalsOf(code)).toEqual({ accessCount: 300, buckets: 300, referrers: 300, countries: 300, browsers: 300, os: 300, devices: 300 });
+    }
+  });
+
   test("folding old hours into days changes no total, keeps newer hours, and can run again", async () => {
     const code = await link("fold");
     // Midnight, mid-day and last hour of one old day, an hour of the next, and a recent hour.
@@ -260,7 +342,6 @@ describe.each(storeEngines)("every-link visits summed by day on $engine", ({ ope
 
   /** Every every-link read the reports make, over ranges that start and end inside days and months. */
   async function everyLinkReads(db: Database) {
-    const sortFacts = (facts: FactCount[]) => facts.sort((x, y) => `${x.dimension}/${x.value}`.localeCompare(`${y.dimension}/${y.value}`));
     const ranges = [
       ["2029-01-01T00:00:00Z", "2029-04-01T00:00:00Z"],
       ["2029-01-30T11:00:00Z", "2029-03-02T09:00:00Z"],
@@ -275,7 +356,7 @@ describe.each(storeEngines)("every-link visits summed by day on $engine", ({ ope
           ["2029-01-30", "2029-03-03"],
           ["2029-01-31", "2029-02-01"],
           ["2029-03-02", "2029-03-02"],
-        ].map(async ([from, to]) => sortFacts(await db.visits.facts({}, from!, to!))),
+        ].map(async ([from, to]) => byValue(await db.visits.facts({}, from!, to!))),
       ),
       top: await Promise.all(ranges.flatMap(([from, to]) => [db.visits.topLinks(from, to, 10), db.visits.topLinks(from, to, 1)])),
     };
@@ -337,5 +418,32 @@ describe.each(storeEngines)("every-link visits summed by day on $engine", ({ ope
     expect(await summed.visits.buckets({}, at("2029-03-03T00:00:00Z"), at("2029-03-04T00:00:00Z"))).toEqual([
       { startsAt: at("2029-03-03T09:00:00Z"), hours: 1, humans: 1, bots: 0 },
     ]);
+  });
+
+  test("a flooded link's breakdowns are summed, and taken back out, within the bound", async () => {
+    // 2037: past the edge the tests above leave.
+    for (const code of ["flood", "calm"]) {
+      await both((db) =>
+        db.links.insert({ code, longUrl: `https://example.com/${code}`, manageTokenHash: `hash-${code}`, createdAt: at("2037-01-01T00:00:00Z") }),
+      );
+    }
+    const batch = new Map([
+      ["flood", fromReferrers(hosts("flood", namedValuesPerDay + 20))],
+      ["calm", visitsOf(human)],
+    ]);
+    await both((db) => db.links.recordVisits(batch, at("2037-02-01T10:00:00Z")));
+    const factsOf = async (db: Database) => byValue(await db.visits.facts({}, "2037-02-01", "2037-02-01"));
+
+    expect(await summed.visits.rollUpBefore(at("2037-02-02T00:00:00Z"))).toBeGreaterThanOrEqual(1);
+    expect(await factsOf(summed)).toEqual(await factsOf(oracle));
+    expect(referrersIn(await factsOf(summed))).toEqual({
+      ...Object.fromEntries(hosts("flood", namedValuesPerDay).map((host) => [host, 1])),
+      other: 20,
+      "news.example": 1,
+    });
+
+    await both((db) => db.links.delete("flood"));
+    expect(await factsOf(summed)).toEqual(await factsOf(oracle));
+    expect(referrersIn(await factsOf(summed))).toEqual({ "news.example": 1 });
   });
 });

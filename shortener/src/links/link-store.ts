@@ -79,7 +79,9 @@ export interface LinkStore {
   /**
    * Adds each link's visits to its access count, and, when they carry
    * analytics, to its hourly humans/bots bucket and its daily breakdowns
-   * (the hour and day of `at`, UTC), all in one durable transaction, and
+   * (the hour and day of `at`, UTC; a breakdown names at most
+   * `namedValuesPerDay` values a day, the rest is "other": named-values.ts),
+   * all in one durable transaction, and
    * returns the current long URL of each link that exists (visits of links
    * that do not exist are dropped). Concurrent calls from any number of
    * processes never lose an increment. Once `deadline` has aborted the write

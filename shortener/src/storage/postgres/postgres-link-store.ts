@@ -14,10 +14,15 @@ import {
 } from "../../links/link-store.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import type { Link, NewLink } from "../../links/link.ts";
-import type { LinkVisits } from "../../visits/link-visits.ts";
+import type { Dimension, LinkVisits } from "../../visits/link-visits.ts";
+import { byClaim, namedValuesPerDay, otherValue } from "../../visits/named-values.ts";
+import { utcDay } from "../../visits/visit-range.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
 import { links, linksSearch } from "./schema.ts";
+
+/** A row of the write's answer: a link it counted, with its long URL, or a value the batch added to a link's day. */
+type Written = { code: string; long_url: string } | { code: string; long_url: null; dimension: Dimension; value: string };
 
 export class PostgresLinkStore implements LinkStore {
   private ended = false;
@@ -71,9 +76,20 @@ export class PostgresLinkStore implements LinkStore {
       // BEGIN and the update leave together (postgres.js pipelines them on
       // one connection): the deadline costs one round trip, the COMMIT.
       const [, rows] = await Promise.all([tx.unsafe("BEGIN").execute(), this.countVisits(tx, visits, at).execute()]);
+      const longUrls = new Map<string, string>();
+      const added: Array<{ code: string; dimension: Dimension; value: string }> = [];
+      for (const row of rows) {
+        if (row.long_url !== null) longUrls.set(row.code, row.long_url);
+        else added.push(row);
+      }
+      // New values may have passed the bound on named values: one more round trip, only then.
+      if (added.length > 0) {
+        if (deadline?.aborted) throw deadline.reason;
+        await Promise.all([tx.unsafe("SET LOCAL plan_cache_mode = force_generic_plan").execute(), takeBackPastBound(tx, added, visits, utcDay(at)).execute()]);
+      }
       if (deadline?.aborted) throw deadline.reason;
       await tx.unsafe("COMMIT");
-      return new Map(rows.map((row) => [row.code, row.long_url]));
+      return longUrls;
     } catch (error) {
       // After a failed statement the transaction is aborted; either way nothing of it may stay.
       await tx`ROLLBACK`.catch(() => {});
@@ -88,6 +104,7 @@ export class PostgresLinkStore implements LinkStore {
    * statement: the access counts, and the analytics in data-modifying CTEs
    * of the same statement, for links that exist (those `updated` returns).
    * Dates go as ISO text (Drizzle set this client to send them as text).
+   * With analytics it also answers the breakdown values it added.
    */
   private countVisits(sql: Sql, visits: ReadonlyMap<string, LinkVisits>, at: Date) {
     const when = at.toISOString();
@@ -97,12 +114,11 @@ export class PostgresLinkStore implements LinkStore {
     if (visits.size === 1) {
       const [[code, one]] = [...visits] as [[string, LinkVisits]];
       if (!analysed) {
-        return sql<{ code: string; long_url: string }[]>`
+        return sql<Written[]>`
           UPDATE links SET access_count = access_count + ${one.count}, last_accessed_at = ${when}::timestamptz
           WHERE code = ${code} RETURNING code, long_url`;
       }
-      const facts = [...one.factRows()];
-      return sql<{ code: string; long_url: string }[]>`
+      return sql<Written[]>`
         WITH updated AS (
           UPDATE links SET access_count = access_count + ${one.count}, last_accessed_at = ${when}::timestamptz
           WHERE code = ${code} RETURNING code, long_url
@@ -111,14 +127,9 @@ export class PostgresLinkStore implements LinkStore {
           SELECT code, date_trunc('hour', ${when}::timestamptz, 'UTC'), 1, ${one.humans}, ${one.bots} FROM updated
           ON CONFLICT (code, starts_at) DO UPDATE
             SET humans = link_visit_buckets.humans + excluded.humans, bots = link_visit_buckets.bots + excluded.bots
-        ), facts AS (
-          INSERT INTO link_visit_facts (code, day, dimension, value, visits)
-          SELECT updated.code, (${when}::timestamptz AT TIME ZONE 'UTC')::date, f.dimension, f.value, f.visits
-          FROM updated, unnest(${facts.map((f) => f[0])}::text[], ${facts.map((f) => f[1])}::text[], ${facts.map((f) => f[2])}::bigint[])
-            AS f(dimension, value, visits)
-          ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits
-        )
-        SELECT code, long_url FROM updated`;
+        ), ${addedFacts(sql, visits, utcDay(at))}
+        SELECT code, long_url, NULL AS dimension, NULL AS value FROM updated
+        UNION ALL SELECT code, NULL, dimension, value FROM added`;
     }
     // Several links: array parameters, and rows locked in code order first,
     // so two replicas flushing overlapping batches can never deadlock (the
@@ -126,7 +137,7 @@ export class PostgresLinkStore implements LinkStore {
     const codes = [...visits.keys()];
     const of = (code: string) => visits.get(code)!;
     if (!analysed) {
-      return sql<{ code: string; long_url: string }[]>`
+      return sql<Written[]>`
         WITH visits AS (
           SELECT * FROM unnest(${codes}::text[], ${codes.map((code) => of(code).count)}::bigint[]) AS v(code, n)
         ), locked AS (
@@ -137,8 +148,7 @@ export class PostgresLinkStore implements LinkStore {
         WHERE links.code = visits.code
         RETURNING links.code, links.long_url`;
     }
-    const facts = codes.flatMap((code) => [...of(code).factRows()].map((row) => [code, ...row] as const));
-    return sql<{ code: string; long_url: string }[]>`
+    return sql<Written[]>`
       WITH visits AS (
         SELECT * FROM unnest(
           ${codes}::text[], ${codes.map((code) => of(code).count)}::bigint[],
@@ -157,15 +167,9 @@ export class PostgresLinkStore implements LinkStore {
         FROM visits JOIN updated USING (code) WHERE visits.humans + visits.bots > 0
         ON CONFLICT (code, starts_at) DO UPDATE
           SET humans = link_visit_buckets.humans + excluded.humans, bots = link_visit_buckets.bots + excluded.bots
-      ), facts AS (
-        INSERT INTO link_visit_facts (code, day, dimension, value, visits)
-        SELECT f.code, (${when}::timestamptz AT TIME ZONE 'UTC')::date, f.dimension, f.value, f.visits
-        FROM unnest(
-          ${facts.map((f) => f[0])}::text[], ${facts.map((f) => f[1])}::text[], ${facts.map((f) => f[2])}::text[], ${facts.map((f) => f[3])}::bigint[]
-        ) AS f(code, dimension, value, visits) JOIN updated USING (code)
-        ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits
-      )
-      SELECT code, long_url FROM updated`;
+      ), ${addedFacts(sql, visits, utcDay(at))}
+      SELECT code, long_url, NULL AS dimension, NULL AS value FROM updated
+      UNION ALL SELECT code, NULL, dimension, value FROM added`;
   }
 
   async list({ offset, limit, search, order = "newest" }: LinkQuery): Promise<LinkPage> {
@@ -241,6 +245,83 @@ export class PostgresLinkStore implements LinkStore {
   async ping(): Promise<void> {
     await this.db.execute(sql`SELECT 1`);
   }
+}
+
+/**
+ * The CTEs that add a batch's breakdown rows to the days of the links
+ * `updated` found, and `added`: the values among them that were new to the
+ * day (other than "other"). ON CONFLICT tells them apart exactly, whatever
+ * the statement's snapshot: a write that waited for another replica's lock
+ * on a link still finds that replica's rows here. A row that existed had
+ * visits already, so only a new one holds just this batch's.
+ */
+function addedFacts(sql: Sql, visits: ReadonlyMap<string, LinkVisits>, day: string) {
+  const facts = [...visits].flatMap(([code, linkVisits]) => [...linkVisits.factRows()].map((row) => [code, ...row] as const));
+  return sql`
+    incoming AS (
+      SELECT f.* FROM unnest(
+        ${facts.map((f) => f[0])}::text[], ${facts.map((f) => f[1])}::text[], ${facts.map((f) => f[2])}::text[], ${facts.map((f) => f[3])}::bigint[]
+      ) AS f(code, dimension, value, visits) JOIN updated USING (code)
+    ), facts AS (
+      INSERT INTO link_visit_facts (code, day, dimension, value, visits)
+      SELECT code, ${day}::date, dimension, value, visits FROM incoming
+      ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits
+      RETURNING code, dimension, value, visits
+    ), added AS (
+      SELECT code, dimension, value FROM facts JOIN incoming USING (code, dimension, value)
+      WHERE facts.visits = incoming.visits AND value <> ${otherValue}
+    )`;
+}
+
+/**
+ * Keeps the days the batch added values to within the bound on named
+ * values (named-values.ts): where a link's breakdown now names more than
+ * `namedValuesPerDay` values, the values this batch added take the free
+ * names `byClaim` and the rest are taken back and counted as "other", in
+ * one statement. The write before it holds the links' locks, and this
+ * statement's snapshot, taken after it, sees every row of those days: the
+ * bound is exact with any number of replicas, and no visit moves twice.
+ *
+ * Run with the generic plan (SET LOCAL before it), which reads a link's
+ * rows through the primary key: a plan made for today's date could read
+ * every link's rows of the day through the day index while the statistics
+ * do not know today yet.
+ */
+function takeBackPastBound(
+  sql: Sql,
+  added: ReadonlyArray<{ code: string; dimension: Dimension; value: string }>,
+  visits: ReadonlyMap<string, LinkVisits>,
+  day: string,
+) {
+  const groups = new Map<string, { code: string; dimension: Dimension; values: Array<[string, number]> }>();
+  for (const { code, dimension, value } of added) {
+    const key = `${dimension} ${code}`;
+    const group = groups.get(key) ?? { code, dimension, values: [] };
+    group.values.push([value, visits.get(code)!.byDimension[dimension].get(value)!]);
+    groups.set(key, group);
+  }
+  // Each added value numbered from the last claim: past the bound by n, the last n are taken back.
+  const claims = [...groups.values()].flatMap(({ code, dimension, values }) =>
+    values.sort(byClaim).map(([value], index) => ({ code, dimension, value, fromLast: values.length - index })),
+  );
+  return sql`
+    WITH groups AS MATERIALIZED (
+      SELECT g.code, g.dimension, (
+        SELECT count(*) FROM link_visit_facts x
+        WHERE x.code = g.code AND x.day = ${day}::date AND x.dimension = g.dimension AND x.value <> ${otherValue}
+      ) - ${namedValuesPerDay}::int AS excess
+      FROM unnest(${[...groups.values()].map((g) => g.code)}::text[], ${[...groups.values()].map((g) => g.dimension)}::text[]) AS g(code, dimension)
+    ), taken_back AS (
+      DELETE FROM link_visit_facts x
+      USING unnest(
+        ${claims.map((c) => c.code)}::text[], ${claims.map((c) => c.dimension)}::text[], ${claims.map((c) => c.value)}::text[], ${claims.map((c) => c.fromLast)}::int[]
+      ) AS a(code, dimension, value, from_last) JOIN groups USING (code, dimension)
+      WHERE x.code = a.code AND x.day = ${day}::date AND x.dimension = a.dimension AND x.value = a.value AND a.from_last <= groups.excess
+      RETURNING x.code, x.dimension, x.visits
+    )
+    INSERT INTO link_visit_facts (code, day, dimension, value, visits)
+    SELECT code, ${day}::date, dimension, ${otherValue}, sum(visits) FROM taken_back GROUP BY code, dimension
+    ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits`;
 }
 
 /** A case-insensitive substring of the code or the long URL, `%` and `_` literal. */

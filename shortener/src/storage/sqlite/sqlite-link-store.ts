@@ -13,7 +13,8 @@ import {
 } from "../../links/link-store.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import type { Link, NewLink } from "../../links/link.ts";
-import type { LinkVisits } from "../../visits/link-visits.ts";
+import { dimensions, type LinkVisits } from "../../visits/link-visits.ts";
+import { otherValue, withinNamedValues } from "../../visits/named-values.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
 import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
 import { links } from "./schema.ts";
@@ -27,6 +28,8 @@ const hourMs = 3_600_000;
 export class SqliteLinkStore implements LinkStore {
   private readonly addToBucket: Statement<unknown, [string, number, number, number]>;
   private readonly addToFacts: Statement<unknown, [string, string, string, string, number]>;
+  private readonly countNamed: Statement<{ named: number }, [string, string, string, string]>;
+  private readonly findNamed: Statement<unknown, [string, string, string, string]>;
 
   constructor(private readonly db: BunSQLiteDatabase & { $client: Database }) {
     this.addToBucket = db.$client.prepare(
@@ -37,6 +40,8 @@ export class SqliteLinkStore implements LinkStore {
       `INSERT INTO link_visit_facts (code, day, dimension, value, visits) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = visits + excluded.visits`,
     );
+    this.countNamed = db.$client.prepare("SELECT count(*) AS named FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value <> ?");
+    this.findNamed = db.$client.prepare("SELECT 1 FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value = ?");
   }
 
   async insert(link: NewLink): Promise<Link | null> {
@@ -88,7 +93,14 @@ export class SqliteLinkStore implements LinkStore {
         found.set(code, row.longUrl);
         if (!linkVisits.analysed) continue;
         this.addToBucket.run(code, hour, linkVisits.humans, linkVisits.bots);
-        for (const [dimension, value, count] of linkVisits.factRows()) this.addToFacts.run(code, day, dimension, value, count);
+        for (const dimension of dimensions) {
+          // One writer: what these reads see is what the day holds when the rows below are added.
+          const named = {
+            count: this.countNamed.get(code, day, dimension, otherValue)!.named,
+            has: (value: string) => this.findNamed.get(code, day, dimension, value) !== null,
+          };
+          for (const [value, count] of withinNamedValues(linkVisits.byDimension[dimension], named)) this.addToFacts.run(code, day, dimension, value, count);
+        }
       }
     });
     return found;
