@@ -4,6 +4,7 @@ import { LinkVisits } from "../src/visits/link-visits.ts";
 import { loadIpCountries } from "../src/visits/load-ip-countries.ts";
 import { VisitClassifier } from "../src/visits/visit-classifier.ts";
 import type { VisitFacts } from "../src/visits/visit-facts.ts";
+import { namedValuesPerDay } from "../src/visits/named-values.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
 const now = new Date("2026-11-22T10:30:00.000Z");
@@ -126,6 +127,24 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
       { value: "other", visits: 2 + 1 + 1 },
     ]);
     expect(body.totals.visits).toBe(79);
+  });
+
+  test("a flooded link's top list still names its 10 most visited referrers, and other, however large, comes last", async () => {
+    const link = await api.createLink();
+    const visits = new LinkVisits();
+    // big-0 … big-9 with 20 … 11 visits, then one visit each from more hosts than a day names.
+    for (let i = 0; i < 10; i++) for (let n = 0; n < 20 - i; n++) visits.add({ ...firefox, referrer: `big-${i}.example` });
+    for (let i = 0; i < namedValuesPerDay + 40; i++) visits.add({ ...firefox, referrer: `tail-${String(i).padStart(3, "0")}.example` });
+    await api.db.links.recordVisits(new Map([[link.short_url, visits]]), new Date("2026-11-22T09:00:00Z"));
+    const body = await readJson(await get(`/shorten/${link.short_url}/visits/`, link.manage_token));
+    expect({ totals: body.totals, referrers: body.top.referrers }).toEqual({
+      totals: { visits: 155 + namedValuesPerDay + 40, humans: 155 + namedValuesPerDay + 40, bots: 0 },
+      referrers: [
+        ...Array.from({ length: 10 }, (_, i) => ({ value: `big-${i}.example`, visits: 20 - i })),
+        // The named tail hosts, and the 50 the day had no name left for.
+        { value: "other", visits: namedValuesPerDay - 10 + 50 },
+      ],
+    });
   });
 
   test("credentials: 401 without, 403 with another link's token, 404 for an unknown code, 403 for a manage token on the admin report", async () => {

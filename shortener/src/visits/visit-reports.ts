@@ -1,4 +1,5 @@
 import { dimensions, type Dimension } from "./link-visits.ts";
+import { otherValue } from "./named-values.ts";
 import { bucketStart, granularityMs, utcDay, type VisitRange } from "./visit-range.ts";
 import type { FactCount, VisitBucket, VisitScope, VisitStore } from "./visit-store.ts";
 
@@ -125,17 +126,20 @@ export class VisitReports {
   }
 }
 
-/** The values of one breakdown with the most visits, then "other" for the rest (added to a real "other" if there is one). */
+/**
+ * The values of one breakdown with the most visits, then "other" for the
+ * rest. A day's own "other" row (values it did not name: named-values.ts)
+ * is not a value: however large, after a flood of new ones, it takes none
+ * of the named places, and is added to the rest.
+ */
 function topOf(facts: FactCount[], dimension: Dimension): TopEntry[] {
-  const ranked = facts
-    .filter((fact) => fact.dimension === dimension)
+  const ofDimension = facts.filter((fact) => fact.dimension === dimension);
+  const ranked = ofDimension
+    .filter((fact) => fact.value !== otherValue)
     .map((fact) => ({ value: fact.value, visits: fact.visits }))
     .sort((a, b) => b.visits - a.visits || a.value.localeCompare(b.value));
+  const unnamed = ofDimension.find((fact) => fact.value === otherValue)?.visits ?? 0;
+  const rest = ranked.slice(topListSize).reduce((sum, entry) => sum + entry.visits, unnamed);
   const top = ranked.slice(0, topListSize);
-  const rest = ranked.slice(topListSize).reduce((sum, entry) => sum + entry.visits, 0);
-  if (rest === 0) return top;
-  // "other" comes last, holding the rest and any value that was itself called "other".
-  const named = top.filter((entry) => entry.value !== "other");
-  const other = top.find((entry) => entry.value === "other")?.visits ?? 0;
-  return [...named, { value: "other", visits: other + rest }];
+  return rest > 0 ? [...top, { value: otherValue, visits: rest }] : top;
 }
