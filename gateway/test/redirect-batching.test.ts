@@ -95,6 +95,30 @@ describe("redirects through a batching gateway", () => {
     expect(proxying.output()).toContain("INTERNAL_SECRET not set");
   });
 
+  test("a batched redirect carries the client's query and Accept-Language: a link's rules and forward_query see them as through the proxy", async () => {
+    const response = await fetch(`${batching.url}/shorten/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        long_url: "https://example.com/landing?ref=own",
+        forward_query: true,
+        rules: [{ when: { language: "de" }, url: "https://example.com/de?ref=own" }],
+      }),
+    });
+    const code = (await readJson(response)).short_url;
+    const cases: Array<[string, Record<string, string>, string]> = [
+      [`/${code}/?utm_source=mail&ref=theirs`, {}, "https://example.com/landing?utm_source=mail&ref=theirs"],
+      [`/${code}?utm_source=mail`, { "accept-language": "de-AT,de;q=0.9,en;q=0.5" }, "https://example.com/de?ref=own&utm_source=mail"],
+      [`/${code}/`, { "accept-language": "en-GB" }, "https://example.com/landing?ref=own"],
+    ];
+    for (const [path, headers, location] of cases) {
+      const init = { headers, redirect: "manual" as const };
+      const [viaBatch, viaProxy] = await Promise.all([fetch(`${batching.url}${path}`, init), fetch(`${proxying.url}${path}`, init)]);
+      expect({ path, location: viaBatch.headers.get("location") }).toEqual({ path, location });
+      expect(viaProxy.headers.get("location")).toBe(location);
+    }
+  });
+
   test("concurrent redirects are answered and counted exactly, and the shortener logs each with its client's request id", async () => {
     const codes = await Promise.all([1, 2, 3].map((n) => createLink(`https://example.com/concurrent/${n}`)));
     const answers = await runBounded(300, 48, async (i) => {

@@ -23,6 +23,7 @@ export const errorCodes = [
   "service_unavailable",
   "upstream_timeout",
   "client_closed_request",
+  "gone",
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { InvalidRequest, UnsupportedMediaType } from "./http-error.ts";
 import { readBodyLimited } from "./read-body.ts";
 import { isRedirectBatch } from "./redirect-batch.ts";
+import { isUnlockForm } from "./unlock-form.ts";
 
 export const maxBodyBytes = 64 * 1024;
 
@@ -9,11 +10,12 @@ export const maxBodyBytes = 64 * 1024;
  * The one body parser of every service: JSON only (415 otherwise), at most
  * 64 KiB (413, checked on Content-Length before reading and again while
  * reading a chunked body), and malformed JSON or a body that is not an
- * object is a 400, never a 500. The one exception is the shortener's
- * redirect batch, which its route reads under a limit of its own.
+ * object is a 400, never a 500. The exceptions are the shortener's
+ * redirect batch and a protected link's unlock form, which their routes
+ * read under limits of their own.
  */
 export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global" }, async ({ request }) => {
-  if (isRedirectBatch(request)) return undefined;
+  if (isRedirectBatch(request) || isUnlockForm(request)) return undefined;
   // readBodyLimited refuses a declared Content-Length over the limit before reading.
   const bytes = await readBodyLimited(request, maxBodyBytes);
   const text = bytes ? new TextDecoder().decode(bytes) : "";

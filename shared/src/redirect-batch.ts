@@ -40,6 +40,10 @@ export interface RedirectBatchItem {
   referer: string | null;
   /** Decides between the JSON and the HTML not-found answer. */
   accept: string | null;
+  /** For a link's rules by language. Absent (an older gateway): none sent. */
+  acceptLanguage?: string | null;
+  /** The client's query string without `?`, for a link with forward_query. Absent (an older gateway): none. */
+  query?: string;
 }
 
 /** What to send the client: exactly what the shortener would have sent. */
@@ -136,7 +140,9 @@ function isBatchItem(value: unknown): value is RedirectBatchItem {
     typeof value.forwardedFor === "string" &&
     optionalString(value.userAgent) &&
     optionalString(value.referer) &&
-    optionalString(value.accept)
+    optionalString(value.accept) &&
+    (value.acceptLanguage === undefined || optionalString(value.acceptLanguage)) &&
+    (value.query === undefined || typeof value.query === "string")
   );
 }
 

@@ -24,7 +24,7 @@ import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
 import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
 import type { LinkStore } from "./links/link-store.ts";
-import type { RedirectStatus } from "./links/redirect-responder.ts";
+import type { RedirectStatus } from "./links/link-options.ts";
 import { redirectBatchRoutes } from "./links/redirect-batch-routes.ts";
 import { redirectResponder } from "./links/redirect-responder.ts";
 import { redirectRoutes } from "./links/redirect-routes.ts";
@@ -35,6 +35,7 @@ import { VisitReports } from "./visits/visit-reports.ts";
 import { visitRoutes } from "./visits/visit-routes.ts";
 import type { VisitStore } from "./visits/visit-store.ts";
 import type { VisitCounter } from "./visits/visit-counter.ts";
+import type { DescribeVisitor } from "./visits/seen-visitor.ts";
 
 export interface ShortenerDeps {
   links: LinkStore;
@@ -52,6 +53,10 @@ export interface ShortenerDeps {
   /** Which hosts long URLs may not name besides loopback and this service (default: no more). */
   linkTargets?: Partial<LinkTargetRules>;
   redirectStatus?: RedirectStatus;
+  /** PERMANENT_REDIRECT_MAX_AGE: seconds a browser may keep a link's own 301 or 308 (default 30). */
+  permanentRedirectMaxAgeSeconds?: number;
+  /** Who a visitor is (device, country), for the links' rules; absent, rules by device and country never match. */
+  describeVisitor?: DescribeVisitor;
   accessLog?: boolean;
   readiness: { required: Record<string, ReadinessCheck>; optional?: Record<string, ReadinessCheck> };
   /** TRUSTED_PROXIES; default: this machine only. */
@@ -99,7 +104,13 @@ export function createApp(deps: ShortenerDeps) {
   });
 
   const redirectStatus = deps.redirectStatus ?? 302;
-  const respondToRedirect = redirectResponder(links, redirectStatus);
+  const respondToRedirect = redirectResponder({
+    links,
+    status: redirectStatus,
+    permanentMaxAgeSeconds: deps.permanentRedirectMaxAgeSeconds ?? 30,
+    describe: deps.describeVisitor,
+    clock: deps.clock,
+  });
   const app = serviceApp({
     log: deps.log,
     accessLog: deps.accessLog ?? false,
@@ -115,15 +126,14 @@ export function createApp(deps: ShortenerDeps) {
   })
     .use(adminRoutes({ login: adminLogin, tokens: adminTokens }))
     .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, secureCookies: deps.secureCookies ?? false }))
-    .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest }))
+    .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock }))
     .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), credentials, clock: deps.clock }))
-    .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, seesVisitors: deps.visits.analysing, peerOf }));
+    .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, peerOf }));
   if (deps.internalSecret === undefined) return app;
   return app.use(
     redirectBatchRoutes({
       respond: respondToRedirect,
       secret: deps.internalSecret,
-      seesVisitors: deps.visits.analysing,
       peerOf,
       log: deps.log,
       accessLog: deps.accessLog ?? false,

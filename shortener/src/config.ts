@@ -12,7 +12,7 @@ import {
 } from "@linkgeo/shared";
 import { parseDomainList } from "./links/link-targets.ts";
 import { defaultDatabaseTimeoutMs } from "./storage/database-deadline.ts";
-import type { RedirectStatus } from "./links/redirect-responder.ts";
+import type { RedirectStatus } from "./links/link-options.ts";
 import { defaultSqlitePath, parseDatabaseUrl, type DatabaseTarget } from "./storage/database-target.ts";
 
 export interface ShortenerConfig extends ServiceBasics {
@@ -26,6 +26,8 @@ export interface ShortenerConfig extends ServiceBasics {
   /** Shared with the gateway: lets it send redirects in batches (POST /internal/redirects). Absent: the route does not exist. */
   internalSecret: string | undefined;
   redirectStatus: RedirectStatus;
+  /** Seconds a browser may keep a link's own 301 or 308 (Cache-Control max-age); its repeats are then not counted. */
+  permanentRedirectMaxAgeSeconds: number;
   /** Refuse long URLs naming private addresses and private-network names. */
   blockPrivateTargets: boolean;
   /** Domains (and their subdomains) long URLs may not name. */
@@ -59,6 +61,7 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
       internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
       redirectStatus: Number(vars.oneOf("REDIRECT_STATUS", ["301", "302", "307", "308"], "302")) as RedirectStatus,
+      permanentRedirectMaxAgeSeconds: vars.integer("PERMANENT_REDIRECT_MAX_AGE", 30, { min: 0, max: 31_536_000 }),
       blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
       blockedDomains: vars.parsed("BLOCKED_DOMAINS", parseDomainList) ?? [],
       analytics: vars.oneOf("ANALYTICS", ["on", "off"], "on") === "on",

@@ -38,15 +38,17 @@ log.info("database ready", { engine: database.engine });
 const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: config.redisKeyPrefix }) : undefined;
 const cache: LinkCache = redis ? new RedisLinkCache(redis) : new MemoryLinkCache();
 
-// Loaded once, before the first request; a missing or broken data file stops the start (better than wrong countries).
-const visitClassifier = config.analytics ? classifierWithCountries() : undefined;
+// Loaded once, before the first request, for analytics and for the links' rules by device and country. With analytics
+// on, a missing or broken data file stops the start (better than wrong countries); off, rules by country never match.
+const visitClassifier = classifierWithCountries(config.analytics);
+const describeVisitor = visitClassifier && describeVisitorWith(visitClassifier, config.trustedProxies);
 
 const clock = () => new Date();
 const metrics = startServiceMetrics({ service: "shortener", port: config.metricsPort, hostname: config.hostname, log });
 const observer = metrics.registry && shortenerMetrics(metrics.registry);
 const visits = new VisitCounter(database.links, clock, {
   timeoutMs: config.databaseTimeoutMs,
-  describe: visitClassifier && describeVisitorWith(visitClassifier, config.trustedProxies),
+  describe: config.analytics ? describeVisitor : undefined,
   observer,
 });
 const lifecycle = new ServiceLifecycle(log, metrics);
@@ -70,6 +72,8 @@ const app = createApp({
     ownAddresses: Object.values(networkInterfaces()).flatMap((addresses) => (addresses ?? []).map((a) => a.address)),
   },
   redirectStatus: config.redirectStatus,
+  permanentRedirectMaxAgeSeconds: config.permanentRedirectMaxAgeSeconds,
+  describeVisitor,
   internalSecret: config.internalSecret,
   accessLog: config.accessLog,
   readiness: { required: { database: () => database.ping() }, optional: redis ? { cache: () => cache.ping() } : {} },
@@ -98,12 +102,20 @@ lifecycle.serve(app, {
   ],
 });
 
-function classifierWithCountries(): VisitClassifier {
+function classifierWithCountries(required: boolean): VisitClassifier | undefined {
   try {
     const loaded = loadIpCountries();
-    log.info("visit analytics on", { countries: loaded.dataset, ranges: loaded.ranges, ms: loaded.loadMs });
+    log.info(required ? "visit analytics on" : "visit analytics off; countries for link rules", {
+      countries: loaded.dataset,
+      ranges: loaded.ranges,
+      ms: loaded.loadMs,
+    });
     return new VisitClassifier({ countries: loaded.countries });
   } catch (error) {
+    if (!required) {
+      log.warn("cannot load the IP-to-country data: link rules by device and country will not match", { error: describeError(error) });
+      return undefined;
+    }
     log.error("cannot load the IP-to-country data (ANALYTICS=off starts without it)", { error: describeError(error) });
     process.exit(1);
   }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { plainDestination } from "../src/links/destination.ts";
 import type { NewLink } from "../src/links/link.ts";
+import { noOptions } from "../src/links/link-options.ts";
 import { estimatedCount, exactCountLimit } from "../src/links/link-store.ts";
 import { linkOrders, type LinkOrder } from "../src/links/link-order.ts";
 import type { Database } from "../src/storage/open-database.ts";
@@ -28,9 +30,10 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     await cleanup();
   });
 
-  test("inserts a link with a zero count and equal timestamps", async () => {
+  test("inserts a link with a zero count, equal timestamps and no options", async () => {
     const c = code("ins");
     expect(await db.links.insert(newLink(c))).toEqual({
+      ...noOptions,
       code: c,
       longUrl: `https://example.com/${c}`,
       manageTokenHash: `hash-${c}`,
@@ -39,6 +42,29 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
       createdAt: t0,
       updatedAt: t0,
     });
+  });
+
+  test("keeps every option as it was given, and an update sets or clears each", async () => {
+    const c = code("opt");
+    const options = {
+      expiresAt: new Date("2031-01-02T03:04:05.678Z"),
+      maxVisits: 2_147_483_647,
+      expiredUrl: "https://example.com/over",
+      redirectStatus: 308 as const,
+      passwordHash: "$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA",
+      tags: ["launch", "q4_2026"],
+      title: "Größe «quoted» ✓",
+      forwardQuery: true,
+      rules: [
+        { when: { device: "ios" as const, country: "DE" }, url: "https://example.com/de-ios" },
+        { when: { language: "fr" }, url: "https://example.com/fr" },
+      ],
+    };
+    expect(await db.links.insert({ ...newLink(c), ...options })).toMatchObject(options);
+    expect(await db.links.find(c)).toMatchObject(options);
+    const cleared = await db.links.update(c, { ...noOptions, tags: ["only"] }, later);
+    expect(cleared).toMatchObject({ ...noOptions, tags: ["only"], longUrl: `https://example.com/${c}`, updatedAt: later });
+    expect(await db.links.find(c)).toEqual(cleared);
   });
 
   test("refuses a taken code and keeps the first link", async () => {
@@ -71,9 +97,9 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
   test("replaces the long URL and moves updatedAt only", async () => {
     const c = code("upd");
     await db.links.insert(newLink(c));
-    const updated = await db.links.updateLongUrl(c, "https://example.org/new", later);
+    const updated = await db.links.update(c, { longUrl: "https://example.org/new" }, later);
     expect(updated).toMatchObject({ code: c, longUrl: "https://example.org/new", createdAt: t0, updatedAt: later });
-    expect(await db.links.updateLongUrl("nope-never", "https://x.example/", later)).toBeNull();
+    expect(await db.links.update("nope-never", { longUrl: "https://x.example/" }, later)).toBeNull();
   });
 
   test("deletes a link once", async () => {
@@ -84,7 +110,7 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     expect(await db.links.find(c)).toBeNull();
   });
 
-  test("records visits and answers the current long URL of existing links only", async () => {
+  test("records visits and answers the current destination of existing links only", async () => {
     const [a, b] = [code("vis"), code("vis")];
     await db.links.insert(newLink(a));
     await db.links.insert(newLink(b));
@@ -96,14 +122,54 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
       ]),
       later,
     );
-    expect(urls).toEqual(
-      new Map([
-        [a, `https://example.com/${a}`],
-        [b, `https://example.com/${b}`],
-      ]),
-    );
+    expect([...urls.keys()].sort()).toEqual([a, b].sort());
+    expect(urls.get(a)).toEqual({ granted: 3, destination: { ...plainDestination(`https://example.com/${a}`), accessCount: 3 } });
+    expect(urls.get(b)).toEqual({ granted: 1, destination: { ...plainDestination(`https://example.com/${b}`), accessCount: 1 } });
     expect(await db.links.find(a)).toMatchObject({ accessCount: 3, lastAccessedAt: later });
     expect(await db.links.find(b)).toMatchObject({ accessCount: 1 });
+  });
+
+  test("a capped link lets through no more visits than its cap leaves, the first ones, and counts only those", async () => {
+    const [capped, plain] = [code("cap"), code("cap")];
+    await db.links.insert({ ...newLink(capped), maxVisits: 5 });
+    await db.links.insert(newLink(plain));
+    const first = await db.links.recordVisits(
+      new Map([
+        [capped, LinkVisits.counting(3)],
+        [plain, LinkVisits.counting(4)],
+      ]),
+      later,
+    );
+    expect(first.get(capped)).toMatchObject({ granted: 3, destination: { maxVisits: 5, accessCount: 3 } });
+    expect(first.get(plain)).toMatchObject({ granted: 4 });
+    const second = await db.links.recordVisits(new Map([[capped, LinkVisits.counting(4)]]), later);
+    expect(second.get(capped)).toMatchObject({ granted: 2, destination: { accessCount: 5 } });
+    const third = await db.links.recordVisits(new Map([[capped, LinkVisits.counting(1)]]), later);
+    expect(third.get(capped)).toMatchObject({ granted: 0, destination: { accessCount: 5 } });
+    expect(await db.links.find(capped)).toMatchObject({ accessCount: 5 });
+  });
+
+  test("concurrent batches from many writers never let a capped link past its cap", async () => {
+    const capped = code("race");
+    await db.links.insert({ ...newLink(capped), maxVisits: 50 });
+    const claims = await Promise.all(Array.from({ length: 40 }, () => db.links.recordVisits(new Map([[capped, LinkVisits.counting(3)]]), later)));
+    expect(claims.reduce((sum, claim) => sum + claim.get(capped)!.granted, 0)).toBe(50);
+    expect(await db.links.find(capped)).toMatchObject({ accessCount: 50 });
+  });
+
+  test("an expired link lets nothing through; a protected one only visits that gave its password", async () => {
+    const [expired, protectedLink] = [code("exp"), code("pw")];
+    await db.links.insert({ ...newLink(expired), expiresAt: later, expiredUrl: "https://example.com/over" });
+    await db.links.insert({ ...newLink(protectedLink), passwordHash: "$argon2id$hash" });
+    const before = new Date(later.getTime() - 1);
+    expect((await db.links.recordVisits(new Map([[expired, LinkVisits.counting(2)]]), before)).get(expired)).toMatchObject({ granted: 2 });
+    const after = await db.links.recordVisits(new Map([[expired, LinkVisits.counting(2)]]), later);
+    expect(after.get(expired)).toMatchObject({ granted: 0, destination: { expiresAt: later, expiredUrl: "https://example.com/over" } });
+    const locked = await db.links.recordVisits(new Map([[protectedLink, LinkVisits.counting(1)]]), later);
+    expect(locked.get(protectedLink)).toMatchObject({ granted: 0, destination: { passwordProtected: true, longUrl: `https://example.com/${protectedLink}` } });
+    const unlocked = await db.links.recordVisits(new Map([[protectedLink, LinkVisits.counting(1)]]), later, undefined, { unlocked: true });
+    expect(unlocked.get(protectedLink)).toMatchObject({ granted: 1, destination: { accessCount: 1 } });
+    expect(await db.links.find(expired)).toMatchObject({ accessCount: 2 });
   });
 
   test("concurrent visit batches over the same links in different orders lose no increment", async () => {
@@ -167,7 +233,7 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
       const [changed, deleted] = [code("chg"), code("del")];
       await db.links.insert(newLink(changed, { longUrl: `https://before.example/${changed}` }));
       await db.links.insert(newLink(deleted, { longUrl: `https://gone.example/${deleted}` }));
-      await db.links.updateLongUrl(changed, `https://after.example/${changed}`, later);
+      await db.links.update(changed, { longUrl: `https://after.example/${changed}` }, later);
       await db.links.delete(deleted);
       const codesFor = async (search: string) => (await db.links.list({ offset: 0, limit: 10, search })).links.map((l) => l.code);
       expect(await codesFor(`before.example/${changed}`)).toEqual([]);

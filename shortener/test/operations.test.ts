@@ -5,7 +5,29 @@ import { CreateLinkBody, UpdateLinkBody } from "../src/links/link-schemas.ts";
 import { startTestShortener, testSecretKey } from "./support/test-shortener.ts";
 
 /** A `t` schema as JSON Schema, the way it travels in an OpenAPI document. */
-const jsonSchemaOf = (schema: unknown) => JSON.parse(JSON.stringify(schema));
+/**
+ * A TypeBox schema as plain JSON Schema, as the API page shows it: the
+ * OpenAPI plugin writes a nullable `anyOf [{type: T, …}, {type: "null"}]`
+ * as the equivalent `{type: [T, "null"], …}`, and a union of string
+ * constants as `{type: "string", enum: […]}` (without the union's description).
+ */
+const jsonSchemaOf = (schema: unknown): unknown => collapseNullable(JSON.parse(JSON.stringify(schema)));
+
+function collapseNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(collapseNullable);
+  if (typeof node !== "object" || node === null) return node;
+  const entries = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, collapseNullable(value)]));
+  const anyOf = entries.anyOf as Array<Record<string, unknown>> | undefined;
+  if (anyOf?.length === 2 && anyOf[1]!.type === "null" && Object.keys(anyOf[1]!).length === 1 && typeof anyOf[0]!.type === "string") {
+    const { anyOf: _, ...rest } = entries;
+    return { ...anyOf[0], ...rest, type: [anyOf[0]!.type, "null"] };
+  }
+  if (anyOf?.every((member) => member.type === "string" && "const" in member && Object.keys(member).length === 2)) {
+    const { anyOf: _, description: __, ...rest } = entries;
+    return { ...rest, type: "string", enum: anyOf.map((member) => member.const) };
+  }
+  return entries;
+}
 
 describe("operations", () => {
   test("/health answers while the process lives; /ready reports each dependency", async () => {
@@ -140,10 +162,15 @@ describe("OpenAPI", () => {
     // The services parse JSON alone (415 otherwise), so no other media type is offered.
     expect(spec.paths["/shorten/"].post.requestBody.content).toEqual({ "application/json": { schema: jsonSchemaOf(CreateLinkBody) } });
     expect(spec.paths["/shorten/{short_url}"].put.requestBody.content).toEqual({ "application/json": { schema: jsonSchemaOf(UpdateLinkBody) } });
-    const error = { description: "No such short URL", content: { "application/json": { schema: jsonSchemaOf(ErrorBody) } } };
-    expect(spec.paths["/{short_url}"].get.responses).toEqual({ "302": { description: "Redirect to long_url" }, "404": error });
+    const error = (description: string) => ({ description, content: { "application/json": { schema: jsonSchemaOf(ErrorBody) } } });
+    expect(spec.paths["/{short_url}"].get.responses).toEqual({
+      "302": { description: "Redirect to the destination" },
+      "401": error("The link has a password: POST it here"),
+      "404": error("No such short URL"),
+      "410": error("The link has expired or used up its visits"),
+    });
     expect(spec.paths["/{short_url}"].head.responses).toEqual({
-      "302": { description: "Location: long_url, not counted" },
+      "302": { description: "Location: the destination, not counted" },
       "404": { description: "No such short URL" },
     });
     expect(spec.components.securitySchemes).toEqual({

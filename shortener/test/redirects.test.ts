@@ -5,6 +5,7 @@ import type { LinkCache } from "../src/cache/link-cache.ts";
 import { MemoryLinkCache } from "../src/cache/memory-link-cache.ts";
 import { RedisLinkCache } from "../src/cache/redis-link-cache.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+import { decodeDestination } from "../src/links/destination.ts";
 
 /** A cache's methods as plain functions, so a test can replace one of them. */
 function bind(cache: LinkCache): LinkCache {
@@ -131,9 +132,9 @@ describe("two replicas sharing Postgres and Redis", () => {
     await deleteKeysWithPrefix(testRedisUrl, prefix);
   });
 
-  test("caches the URL in Redis on create", async () => {
+  test("caches the destination in Redis on create", async () => {
     const { short_url } = await a.createLink("https://example.com/cached");
-    expect(await redisA.get(`link:${short_url}`)).toBe("https://example.com/cached");
+    expect(cachedUrl(await redisA.get(`link:${short_url}`))).toBe("https://example.com/cached");
   });
 
   test("an update through one replica is what the other redirects to at once", async () => {
@@ -162,7 +163,7 @@ describe("two replicas sharing Postgres and Redis", () => {
     // the next read that misses fills it from the database.
     await waitFor("the stale entry to be dropped", async () => (await redisA.get(`link:${created.short_url}`)) === null);
     expect((await b.request("HEAD", `/${created.short_url}`)).headers.get("location")).toBe("https://example.com/fresh");
-    await waitFor("the entry to be filled", async () => (await redisA.get(`link:${created.short_url}`)) === "https://example.com/fresh");
+    await waitFor("the entry to be filled", async () => cachedUrl(await redisA.get(`link:${created.short_url}`)) === "https://example.com/fresh");
   });
 
   test("a cached miss answers 404 without a count", async () => {
@@ -170,3 +171,8 @@ describe("two replicas sharing Postgres and Redis", () => {
     expect((await b.request("GET", "/ghost-code")).status).toBe(404);
   });
 });
+
+/** The long URL of a cache entry (a destination, or a bare URL as entries written before link options were). */
+function cachedUrl(entry: string | null): string | undefined {
+  return entry === null ? undefined : decodeDestination(entry)?.longUrl;
+}

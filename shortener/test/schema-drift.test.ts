@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
-import { getTableName, is, type SQL, type Table } from "drizzle-orm";
+import { getTableName, is, SQL, StringChunk, type Table } from "drizzle-orm";
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect, getTableConfig as sqliteTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import postgres from "postgres";
@@ -85,7 +85,7 @@ function postgresSchemaShape(): DatabaseShape {
       columns[column.name] = {
         type: tidy(sqlType.replace(/\s*COLLATE "[^"]+"/, "").replace(/\s+\(/, "(")),
         notNull: column.notNull,
-        default: column.default === undefined ? null : String(column.default),
+        default: defaultText(column.default),
         collation,
       };
     }
@@ -124,17 +124,20 @@ async function postgresDatabaseShape(sql: postgres.Sql): Promise<DatabaseShape> 
       {
         column_name: string;
         data_type: string;
+        udt_name: string;
         datetime_precision: number | null;
         is_nullable: string;
         column_default: string | null;
         collation_name: string | null;
       }[]
     >`
-      SELECT column_name, data_type, datetime_precision, is_nullable, column_default, collation_name
+      SELECT column_name, data_type, udt_name, datetime_precision, is_nullable, column_default, collation_name
       FROM information_schema.columns WHERE table_schema = 'public' AND table_name = ${table}`;
     const columns: Record<string, ColumnShape> = {};
     for (const row of columnRows) {
-      const type = row.data_type.startsWith("timestamp") ? row.data_type.replace("timestamp", `timestamp(${row.datetime_precision})`) : row.data_type;
+      // An array's element type is in udt_name: `_text` is text[].
+      const dataType = row.data_type === "ARRAY" ? `${row.udt_name.slice(1)}[]` : row.data_type;
+      const type = dataType.startsWith("timestamp") ? dataType.replace("timestamp", `timestamp(${row.datetime_precision})`) : dataType;
       columns[row.column_name] = { type, notNull: row.is_nullable === "NO", default: row.column_default, collation: row.collation_name };
     }
     const nullable = (name: string) => !columns[name]!.notNull;
@@ -200,7 +203,7 @@ function sqliteSchemaShape(): DatabaseShape {
       columns[column.name] = {
         type: tidy(column.getSQLType()),
         notNull: column.notNull,
-        default: column.default === undefined ? null : String(column.default),
+        default: defaultText(column.default),
         collation: null,
       };
     }
@@ -337,3 +340,10 @@ describe("schema.ts and the migrations describe the same database", () => {
     });
   });
 });
+
+/** A column's default as the database prints it: a value as text, an SQL default as its SQL. */
+function defaultText(value: unknown): string | null {
+  if (value === undefined) return null;
+  if (is(value, SQL)) return value.queryChunks.map((chunk) => (is(chunk, StringChunk) ? chunk.value.join("") : String(chunk))).join("");
+  return String(value);
+}

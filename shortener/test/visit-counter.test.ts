@@ -3,7 +3,8 @@ import { waitFor } from "@linkgeo/testing";
 import type { LinkStore } from "../src/links/link-store.ts";
 import { DatabaseTimeout } from "../src/storage/database-deadline.ts";
 import type { LinkVisits } from "../src/visits/link-visits.ts";
-import { VisitCounter } from "../src/visits/visit-counter.ts";
+import { plainDestination, type VisitClaim } from "../src/links/destination.ts";
+import { VisitCounter, type CountedVisit } from "../src/visits/visit-counter.ts";
 
 /**
  * A store that remembers each batch it was given and answers for codes it
@@ -24,7 +25,7 @@ function recordingStore(known: Record<string, string>, options: { failFirst?: bo
         throw Object.assign(new Error("connection refused"), { code: "ECONNREFUSED" });
       }
       batches.push(Object.fromEntries([...counts].map(([code, visits]) => [code, visits.count])));
-      return new Map([...counts.keys()].filter((c) => c in known).map((c) => [c, known[c]!]));
+      return new Map([...counts].filter(([c]) => c in known).map(([c, visits]) => [c, claimOf(known[c]!, visits.count)]));
     },
   };
   return {
@@ -45,7 +46,7 @@ function keepingStore() {
   const store: Pick<LinkStore, "recordVisits"> = {
     async recordVisits(visits) {
       written.push(...visits.values());
-      return new Map([...visits.keys()].map((code) => [code, `https://${code}.example/`]));
+      return new Map([...visits].map(([code, counted]) => [code, claimOf(`https://${code}.example/`, counted.count)]));
     },
   };
   return { store, written };
@@ -53,11 +54,19 @@ function keepingStore() {
 
 const clock = () => new Date("2026-11-22T00:00:00Z");
 
+/** What a store answers for a link without options: every visit let through. */
+function claimOf(longUrl: string, granted: number): VisitClaim {
+  return { destination: { ...plainDestination(longUrl), accessCount: granted }, granted };
+}
+
+/** Where a counted visit was sent, or null for an unknown link. */
+const urlOf = (visit: CountedVisit | null) => (visit === null ? null : visit.destination.longUrl);
+
 describe("VisitCounter", () => {
   test("merges visits that arrive together into one write, per code", async () => {
     const { store, batches } = recordingStore({ a: "https://a.example/", b: "https://b.example/" });
     const counter = new VisitCounter(store, clock);
-    const results = await Promise.all([counter.visit("a"), counter.visit("b"), counter.visit("a"), counter.visit("zzz")]);
+    const results = (await Promise.all([counter.visit("a"), counter.visit("b"), counter.visit("a"), counter.visit("zzz")])).map(urlOf);
     expect(results).toEqual(["https://a.example/", "https://b.example/", "https://a.example/", null]);
     expect(batches).toEqual([{ a: 2, b: 1, zzz: 1 }]);
   });
@@ -81,7 +90,7 @@ describe("VisitCounter", () => {
     const counter = new VisitCounter(store, clock);
     await expect(counter.visit("a")).rejects.toThrow("connection refused");
     await counter.drain();
-    expect(await counter.visit("a")).toBe("https://a.example/");
+    expect(urlOf(await counter.visit("a"))).toBe("https://a.example/");
     expect(batches).toEqual([{ a: 1 }]);
   });
 
@@ -102,6 +111,45 @@ describe("VisitCounter", () => {
     expect(batches).toEqual([{ a: 2 }]);
   });
 
+  describe("when a link lets fewer visits through than came (a cap)", () => {
+    /** A store whose link has `left` visits left, granting the first of each batch as the stores do (LinkVisits.first). */
+    function cappedStore(left: number) {
+      const written: LinkVisits[] = [];
+      const store: Pick<LinkStore, "recordVisits"> = {
+        async recordVisits(visits) {
+          const [[code, asked]] = [...visits] as [[string, LinkVisits]];
+          const granted = Math.min(left, asked.count);
+          left -= granted;
+          written.push(asked.first(granted));
+          return new Map([[code, claimOf(`https://${code}.example/`, granted)]]);
+        },
+      };
+      return { store, written };
+    }
+
+    test("exactly the granted number of visits are sent on, the others told they were not", async () => {
+      const { store } = cappedStore(3);
+      const counter = new VisitCounter(store, clock);
+      const visits = await Promise.all(Array.from({ length: 8 }, () => counter.visit("a")));
+      expect(visits.filter((visit) => visit?.through).length).toBe(3);
+      expect(visits.every((visit) => visit?.destination.longUrl === "https://a.example/")).toBe(true);
+    });
+
+    test("with analytics, the visitors let through are the ones whose facts were written", async () => {
+      const { store, written } = cappedStore(3);
+      const describe = (visitor: { userAgent: string | null }) =>
+        ({ bot: false, referrer: "direct", country: "unknown", browser: visitor.userAgent ?? "other", os: "other", device: "desktop" }) as const;
+      const counter = new VisitCounter(store, clock, { describe });
+      const visitor = (userAgent: string) => ({ peer: "127.0.0.1", forwardedFor: null, userAgent, referer: null });
+      const agents = ["Firefox", "Chrome", "Firefox", "Safari", "Chrome", "Firefox"];
+      const visits = await Promise.all(agents.map((agent) => counter.visit("a", visitor(agent))));
+      const through = agents.filter((_, i) => visits[i]!.through);
+      expect(through.length).toBe(3);
+      const counted = Object.fromEntries(written[0]!.byDimension.browsers);
+      expect(counted).toEqual(Object.fromEntries([...new Set(through)].map((agent) => [agent, through.filter((a) => a === agent).length])));
+    });
+  });
+
   describe("when a client's connection closes", () => {
     test("a visit whose client has gone before its write leaves is refused with 499 and not counted", async () => {
       const { store, batches } = recordingStore({ a: "https://a.example/" });
@@ -112,7 +160,7 @@ describe("VisitCounter", () => {
       // In the same turn, as Bun closes a connection on which a request was pipelined.
       gone.abort();
       expect(await leaving).toMatchObject({ status: 499, code: "client_closed_request" });
-      expect(await staying).toBe("https://a.example/");
+      expect(urlOf(await staying)).toBe("https://a.example/");
       expect(batches).toEqual([{ a: 1 }]);
     });
 
@@ -131,7 +179,7 @@ describe("VisitCounter", () => {
       const leaving = counter.visit("a", undefined, gone.signal).catch((error) => error);
       gone.abort();
       expect(await leaving).toMatchObject({ status: 499 });
-      expect(await counter.visit("a")).toBe("https://a.example/");
+      expect(urlOf(await counter.visit("a"))).toBe("https://a.example/");
       expect(batches).toEqual([{ a: 1 }]);
     });
 
@@ -143,7 +191,7 @@ describe("VisitCounter", () => {
       const visitor = (userAgent: string) => ({ peer: "127.0.0.1", forwardedFor: null, userAgent, referer: null });
       const gone = new AbortController();
       const visits = [
-        counter.visit("a", visitor("Firefox")),
+        counter.visit("a", visitor("Firefox")).then(urlOf),
         counter.visit("a", visitor("Firefox"), gone.signal).catch(() => "gone"),
         counter.visit("a", visitor("Safari"), gone.signal).catch(() => "gone"),
       ];
@@ -170,7 +218,7 @@ describe("VisitCounter", () => {
             call.abortedWhenItReturned = deadline?.aborted;
             if (deadline?.aborted) throw deadline.reason; // what the stores do: no commit past the deadline
           }
-          return new Map([...counts.keys()].map((code) => [code, `https://${code}.example/`]));
+          return new Map([...counts].map(([code, visits]) => [code, claimOf(`https://${code}.example/`, visits.count)]));
         },
       };
       return { store, seen, release };
@@ -182,7 +230,7 @@ describe("VisitCounter", () => {
       const hung = counter.visit("a").catch((error) => error);
       expect(await hung).toBeInstanceOf(DatabaseTimeout);
       // The hung write is still out; the counter is not stuck behind it.
-      expect(await counter.visit("b")).toBe("https://b.example/");
+      expect(urlOf(await counter.visit("b"))).toBe("https://b.example/");
       release();
       await waitFor("the hung write to return", () => seen[0]!.abortedWhenItReturned !== undefined);
       expect(seen).toEqual([{ counts: { a: 1 }, abortedWhenItReturned: true }, { counts: { b: 1 } }]);
@@ -211,7 +259,7 @@ describe("VisitCounter", () => {
       // The event loop was held up past the deadline before the flush ran: nothing is written.
       now += 50;
       expect(await late).toBeInstanceOf(DatabaseTimeout);
-      expect(await counter.visit("a")).toBe("https://a.example/");
+      expect(urlOf(await counter.visit("a"))).toBe("https://a.example/");
       expect(batches).toEqual([{ a: 1 }]);
     });
 
@@ -224,7 +272,7 @@ describe("VisitCounter", () => {
       release();
       await Promise.all(held);
       // Room again once those are written.
-      expect(await counter.visit("c")).toBe("https://c.example/");
+      expect(urlOf(await counter.visit("c"))).toBe("https://c.example/");
     });
   });
 

@@ -24,5 +24,7 @@ export function batchableRedirect(request: Request, url: URL, client: { requestI
     userAgent: headers.get("user-agent"),
     referer: headers.get("referer"),
     accept: headers.get("accept"),
+    acceptLanguage: headers.get("accept-language"),
+    query: url.search.slice(1),
   };
 }

@@ -43,3 +43,36 @@ export class InvalidUrl extends HttpError {
     return new InvalidUrl(reason);
   }
 }
+
+/** 401 `unauthorized`: the password sent to unlock a protected link is not its password. */
+export class WrongPassword extends HttpError {
+  private constructor() {
+    super(401, "unauthorized", "the password is not this link's");
+  }
+
+  static forLink(): WrongPassword {
+    return new WrongPassword();
+  }
+}
+
+/** 401 `unauthorized`: the link is protected; send its password to its short URL (POST, field `password`). */
+export class PasswordRequired extends HttpError {
+  private constructor() {
+    super(401, "unauthorized", "this link is protected by a password: POST it to the short URL as the field password");
+  }
+
+  static forLink(): PasswordRequired {
+    return new PasswordRequired();
+  }
+}
+
+/** 410 `gone`: the link has expired or used up its visits, and names nowhere else to go. */
+export class LinkGone extends HttpError {
+  private constructor(reason: "expired" | "exhausted") {
+    super(410, "gone", reason === "expired" ? "this short link has expired" : "this short link has been used as many times as it may be");
+  }
+
+  static because(reason: "expired" | "exhausted"): LinkGone {
+    return new LinkGone(reason);
+  }
+}

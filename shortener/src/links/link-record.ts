@@ -1,19 +1,38 @@
+import { linkState } from "./destination.ts";
 import type { Link } from "./link.ts";
 import type { LinkRecord, ListedLink } from "./link-schemas.ts";
 
+/** How a record is shown: `reveal` false hides a protected link's URLs (the caller neither manages it nor is an admin). */
+export interface RecordView {
+  origin: string;
+  now: Date;
+  reveal: boolean;
+}
+
 /** The API's link record (README: "API"); `origin` is where clients reach the gateway. */
-export function toRecord(link: Link, origin: string): LinkRecord {
+export function toRecord(link: Link, view: RecordView): LinkRecord {
+  const shown = view.reveal || link.passwordHash === null;
   return {
     short_url: link.code,
-    long_url: link.longUrl,
-    link: `${origin}/${link.code}/`,
+    long_url: shown ? link.longUrl : null,
+    link: `${view.origin}/${link.code}/`,
     access_count: link.accessCount,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
+    expires_at: link.expiresAt?.toISOString() ?? null,
+    max_visits: link.maxVisits,
+    expired_url: shown ? link.expiredUrl : null,
+    redirect_status: link.redirectStatus,
+    password_protected: link.passwordHash !== null,
+    tags: link.tags,
+    title: link.title,
+    forward_query: link.forwardQuery,
+    rules: link.rules.map((rule) => ({ when: rule.when, url: shown ? rule.url : null })),
+    state: linkState(link, view.now),
   };
 }
 
 /** The record as a listing shows it: with the last visit. */
-export function toListedRecord(link: Link, origin: string): ListedLink {
-  return { ...toRecord(link, origin), last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
+export function toListedRecord(link: Link, view: RecordView): ListedLink {
+  return { ...toRecord(link, view), last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
 }

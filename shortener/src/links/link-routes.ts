@@ -5,7 +5,9 @@ import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import { parseLinkOrder } from "./link-order.ts";
-import { toListedRecord, toRecord } from "./link-record.ts";
+import { manageTokenMatches } from "../auth/manage-token.ts";
+import type { Link } from "./link.ts";
+import { toListedRecord, toRecord, type RecordView } from "./link-record.ts";
 import { CodeParams, CreateLinkBody, CreatedLink, LinkList, LinkListQuery, LinkRecord, LinkStats, UpdateLinkBody } from "./link-schemas.ts";
 import type { LinkService } from "./link-service.ts";
 
@@ -15,29 +17,40 @@ export interface LinkRoutesDeps {
   publicBaseUrl: URL | undefined;
   /** Whether a request came through a trusted proxy, whose X-Forwarded-Host/-Proto are then believed. */
   clientOf: (request: Request, server: Server | null) => Client;
+  clock: () => Date;
 }
 
 const tags = ["short URLs"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
 /** `/shorten/…`: create, read, stats, update, delete, and the admin listing. */
-export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: LinkRoutesDeps) {
+export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock }: LinkRoutesDeps) {
   // Where the request came from, asked once per request: the origin of its links, and every host it could name us by.
   const seenFrom = (request: Request, server: Server | null) => {
     const trusted = clientOf(request, server).viaTrustedProxy;
     return { origin: publicOrigin(request, publicBaseUrl, trusted), hosts: ownHosts(request, publicBaseUrl, trusted) };
   };
   const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
+  // Records for whoever may see every URL of the link: its creator, its manager, an admin.
+  const fullView = (base: string): RecordView => ({ origin: base, now: clock(), reveal: true });
+  // A protected link's URLs only for its manage token or an admin; anyone else (or a bad credential) sees the record without them.
+  const mayReveal = async (link: Link, request: Request, server: Server | null): Promise<boolean> => {
+    if (link.passwordHash === null) return true;
+    if (!request.headers.has("authorization") && !request.headers.has("cookie")) return false;
+    const credential = await credentials.resolve(request, server).catch(() => undefined);
+    return credential?.kind === "admin" || (credential?.kind === "manage-token" && manageTokenMatches(credential.token, link.manageTokenHash));
+  };
 
   return new Elysia({ prefix: "/shorten" })
     .post(
       "/",
       async ({ body, request, server, set }) => {
         const from = seenFrom(request, server);
-        const { link, manageToken } = await links.create({ longUrl: body.long_url, alias: body.short_url, requestHosts: from.hosts });
+        const { long_url: longUrl, short_url: alias, ...options } = body;
+        const { link, manageToken } = await links.create({ longUrl, alias, options, requestHosts: from.hosts });
         set.status = 201;
         set.headers.location = `/shorten/${link.code}/`;
-        return { ...toRecord(link, from.origin), manage_token: manageToken };
+        return { ...toRecord(link, fullView(from.origin)), manage_token: manageToken };
       },
       {
         body: CreateLinkBody,
@@ -54,11 +67,18 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
         const base = origin(request, server);
         // A manage token's listing is its own link: how a browser adds a link made elsewhere.
         if (credential.kind === "manage-token") {
-          return { count: 1, count_is_estimate: false, next: null, previous: null, results: [toListedRecord(await links.managedBy(credential.token), base)] };
+          return {
+            count: 1,
+            count_is_estimate: false,
+            next: null,
+            previous: null,
+            results: [toListedRecord(await links.managedBy(credential.token), fullView(base))],
+          };
         }
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
         const result = await links.list({ page, pageSize, search: query.q || undefined, order });
+        const view = fullView(base);
         const pageUrl = (n: number) => {
           const url = new URL(`${base}/shorten/`);
           url.searchParams.set("page", String(n));
@@ -72,7 +92,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
           count_is_estimate: result.countIsEstimate,
           next: result.hasMore ? pageUrl(page + 1) : null,
           previous: page > 1 ? pageUrl(Math.min(page - 1, Math.max(1, Math.ceil(result.count / pageSize)))) : null,
-          results: result.links.map((link) => toListedRecord(link, base)),
+          results: result.links.map((link) => toListedRecord(link, view)),
         };
       },
       {
@@ -88,11 +108,22 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
         },
       },
     )
-    .get("/:short_url", async ({ params, request, server }) => toRecord(await links.get(params.short_url), origin(request, server)), {
-      params: CodeParams,
-      response: { 200: LinkRecord, ...errors(404) },
-      detail: { summary: "Read a short URL (does not count as an access)", tags },
-    })
+    .get(
+      "/:short_url",
+      async ({ params, request, server }) => {
+        const link = await links.get(params.short_url);
+        return toRecord(link, { origin: origin(request, server), now: clock(), reveal: await mayReveal(link, request, server) });
+      },
+      {
+        params: CodeParams,
+        response: { 200: LinkRecord, ...errors(404) },
+        detail: {
+          summary: "Read a short URL (does not count as an access)",
+          description: "A password-protected link's URLs (long_url, expired_url, the rules') are null unless its manage token or an admin asks.",
+          tags,
+        },
+      },
+    )
     .get(
       "/:short_url/stats",
       async ({ params }) => {
@@ -110,14 +141,19 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf }: Link
       async ({ params, body, request, server }) => {
         const credential = await credentials.resolve(request, server);
         const from = seenFrom(request, server);
-        const link = await links.update(params.short_url, body.long_url, credential, from.hosts);
-        return toRecord(link, from.origin);
+        const link = await links.update(params.short_url, body, credential, from.hosts);
+        return toRecord(link, fullView(from.origin));
       },
       {
         params: CodeParams,
         body: UpdateLinkBody,
         response: { 200: LinkRecord, ...errors(400, 401, 403, 404, 413, 415) },
-        detail: { summary: "Replace the long URL (manage token, or an admin's token or session)", tags, security: changeSecurity },
+        detail: {
+          summary: "Change the long URL or options (manage token, or an admin's token or session)",
+          description: "Each field sent is set; null clears an option; fields not sent stay as they are.",
+          tags,
+          security: changeSecurity,
+        },
       },
     )
     .delete(

@@ -1,14 +1,56 @@
 import { t, type Static } from "elysia";
 import { noControlCharacters } from "../http/plain-text.ts";
+import { maxVisitsLimit } from "./link-options.ts";
+
+const hiddenWithoutPassword = "null when the link has a password and the caller neither manages it nor is an admin";
+
+const RuleCondition = t.Object(
+  {
+    device: t.Optional(
+      t.Union([t.Literal("ios"), t.Literal("android"), t.Literal("mobile"), t.Literal("tablet"), t.Literal("desktop")], {
+        description: "ios, android (by OS) or mobile, tablet, desktop (by kind)",
+      }),
+    ),
+    country: t.Optional(t.String({ description: "ISO 3166-1 alpha-2, from the visitor's address (offline IP data)", examples: ["DE"] })),
+    language: t.Optional(t.String({ description: "Primary language tag, matched against the visitor's most preferred Accept-Language", examples: ["de"] })),
+  },
+  { additionalProperties: false, description: "Every condition given must hold; at least one" },
+);
+
+const RuleRecord = t.Object(
+  { when: RuleCondition, url: t.Union([t.String(), t.Null()], { description: `Where matching visitors go; ${hiddenWithoutPassword}` }) },
+  { title: "LinkRule" },
+);
+
+/** The options of a link as records show them (README: "Link options"). */
+const OptionFields = {
+  expires_at: t.Union([t.String({ format: "date-time" }), t.Null()], { description: "After it, the link no longer leads to long_url" }),
+  max_visits: t.Union([t.Integer({ minimum: 1, maximum: maxVisitsLimit }), t.Null()], {
+    description: "Counted redirects allowed, exactly, across all replicas",
+  }),
+  expired_url: t.Union([t.String(), t.Null()], { description: `Where visitors go once the link is expired or used up (else 410); ${hiddenWithoutPassword}` }),
+  redirect_status: t.Union([t.Literal(301), t.Literal(302), t.Literal(307), t.Literal(308), t.Null()], {
+    description: "This link's redirect status; null: the service default",
+  }),
+  password_protected: t.Boolean({ description: "Visitors must give the link's password (POST it to the short URL)" }),
+  tags: t.Array(t.String(), { description: "Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter" }),
+  title: t.Union([t.String(), t.Null()], { description: "The owner's own title; never fetched from the target" }),
+  forward_query: t.Boolean({ description: "The short URL's query string is added to the destination" }),
+  rules: t.Array(RuleRecord, { description: "First match wins; no match: long_url" }),
+  state: t.Union([t.Literal("active"), t.Literal("expired"), t.Literal("exhausted")], {
+    description: "Read-only: expired past expires_at, exhausted once max_visits are used",
+  }),
+};
 
 export const LinkRecord = t.Object(
   {
     short_url: t.String({ examples: ["Ab3dE9x"] }),
-    long_url: t.String({ examples: ["https://example.com/a"] }),
+    long_url: t.Union([t.String({ examples: ["https://example.com/a"] }), t.Null()], { description: `The destination; ${hiddenWithoutPassword}` }),
     link: t.String({ description: "The short link to share", examples: ["http://localhost:8080/Ab3dE9x/"] }),
     access_count: t.Integer({ minimum: 0 }),
     created_at: t.String({ format: "date-time" }),
     updated_at: t.String({ format: "date-time" }),
+    ...OptionFields,
   },
   { title: "ShortUrl" },
 );
@@ -24,15 +66,48 @@ export const CreatedLink = t.Composite(
   { title: "CreatedShortUrl" },
 );
 
-// Field types are checked here; what makes a URL or an alias acceptable is
-// checked by the service, which answers invalid_url or invalid_request.
+// The options as a client sends them: types here, each value's rule in parseOptions (a 400 naming the field).
+const OptionInputs = {
+  expires_at: t.Optional(t.Union([t.String({ description: "ISO 8601 with a zone; not already past when creating" }), t.Null()])),
+  max_visits: t.Optional(t.Union([t.Number({ description: `1 to ${maxVisitsLimit}` }), t.Null()])),
+  expired_url: t.Optional(t.Union([t.String({ description: "Same rules as long_url" }), t.Null()])),
+  redirect_status: t.Optional(t.Union([t.Number({ description: "301, 302, 307 or 308" }), t.Null()])),
+  password: t.Optional(t.Union([t.String({ description: "Write-only: 8 to 128 characters, no control characters; stored as an argon2id hash" }), t.Null()])),
+  tags: t.Optional(t.Union([t.Array(t.String(), { description: "Up to 10, each 1 to 32 of a-z 0-9 _ - (lower-cased)" }), t.Null()])),
+  title: t.Optional(t.Union([t.String({ description: "Up to 200 characters, no control characters" }), t.Null()])),
+  forward_query: t.Optional(t.Boolean()),
+  // Each rule is checked by parseOptions, not here: the schema would drop a key it does not know (Elysia's
+  // normalising), where an unknown key must be a 400, and its union errors would not name the field.
+  rules: t.Optional(
+    t.Union([
+      t.Array(t.Unknown(), {
+        description:
+          'Up to 20 of {"when": {"device"?, "country"?, "language"?}, "url"}, as records show them; first match wins. ' +
+          "device: ios, android, mobile, tablet or desktop; country: ISO 3166-1 alpha-2; language: a primary tag (de); url: same rules as long_url",
+        examples: [
+          [
+            { when: { device: "ios" }, url: "https://apps.apple.com/app/id1" },
+            { when: { country: "DE", language: "de" }, url: "https://example.de/" },
+          ],
+        ],
+      }),
+      t.Null(),
+    ]),
+  ),
+};
+
+// Field types are checked here; what makes a URL, an alias or an option acceptable is
+// checked by the service, which answers invalid_url or invalid_request naming the field.
 export const CreateLinkBody = t.Object({
   long_url: t.String({ description: "Absolute http(s) URL, at most 2048 characters" }),
   short_url: t.Optional(t.String({ description: "Custom alias: 3–32 of A-Z a-z 0-9 _ -, not a reserved word" })),
+  ...OptionInputs,
 });
 
+/** A change: each field given is set (null clears an option), each absent one stays. */
 export const UpdateLinkBody = t.Object({
-  long_url: t.String({ description: "Absolute http(s) URL, at most 2048 characters" }),
+  long_url: t.Optional(t.String({ description: "Absolute http(s) URL, at most 2048 characters" })),
+  ...OptionInputs,
 });
 
 export const LinkStats = t.Object(

@@ -1,11 +1,13 @@
-import { Forbidden, Unauthorized } from "@linkgeo/shared";
+import { Forbidden, InvalidRequest, Unauthorized } from "@linkgeo/shared";
 import { hashManageToken, manageTokenMatches, newManageToken } from "../auth/manage-token.ts";
 import type { LinkCache } from "../cache/link-cache.ts";
 import { RecentCodes } from "../cache/recent-codes.ts";
 import type { Credential } from "../auth/credential.ts";
-import type { VisitCounter } from "../visits/visit-counter.ts";
+import type { CountedVisit, VisitCounter } from "../visits/visit-counter.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
-import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound } from "./link-errors.ts";
+import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound, WrongPassword } from "./link-errors.ts";
+import { decodeDestination, destinationOfLink, encodeDestination, type Destination } from "./destination.ts";
+import { parseOptions, type LinkOptions, type OptionsInput } from "./link-options.ts";
 import type { LinkOrder } from "./link-order.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
 import type { Link } from "./link.ts";
@@ -33,24 +35,30 @@ export class LinkService {
     this.recentCodes = deps.recentCodes ?? new RecentCodes();
   }
 
-  async create(input: { longUrl: string; alias?: string; requestHosts: Iterable<string> }): Promise<{ link: Link; manageToken: string }> {
+  async create(input: {
+    longUrl: string;
+    alias?: string;
+    options?: OptionsInput;
+    requestHosts: Iterable<string>;
+  }): Promise<{ link: Link; manageToken: string }> {
     const longUrl = this.validUrl(input.longUrl, input.requestHosts);
     if (input.alias !== undefined) {
       const problem = aliasProblem(input.alias);
       if (problem) throw InvalidAlias.because(problem);
     }
-    const { token, hash } = newManageToken();
     const createdAt = this.deps.clock();
+    const options = await this.storedOptions(input.options ?? {}, input.requestHosts, createdAt, true);
+    const { token, hash } = newManageToken();
     // A generated code collides with probability ~n/3.5e12; a few retries make
     // a failure practically impossible, and a custom alias never retries.
     const attempts = input.alias === undefined ? 5 : 1;
     for (let attempt = 0; attempt < attempts; attempt++) {
       const code = input.alias ?? this.deps.generateCode();
       if (input.alias === undefined && isReserved(code)) continue;
-      const link = await this.deps.links.insert({ code, longUrl, manageTokenHash: hash, createdAt });
+      const link = await this.deps.links.insert({ ...options, code, longUrl, manageTokenHash: hash, createdAt });
       if (link) {
         this.deps.onChange?.("created");
-        await this.deps.cache.set(code, longUrl);
+        await this.deps.cache.set(code, encodeDestination(destinationOfLink(link)));
         return { link, manageToken: token };
       }
       if (input.alias !== undefined) throw AliasTaken.for(code);
@@ -64,13 +72,17 @@ export class LinkService {
     return link;
   }
 
-  async update(code: string, rawUrl: string, credential: Credential, requestHosts: Iterable<string>): Promise<Link> {
-    const longUrl = this.validUrl(rawUrl, requestHosts);
+  /** Replaces what `changes` names: the long URL and any option (`null` clears one); the rest stays. */
+  async update(code: string, changes: { long_url?: string } & OptionsInput, credential: Credential, requestHosts: Iterable<string>): Promise<Link> {
+    const now = this.deps.clock();
+    const longUrl = changes.long_url === undefined ? undefined : this.validUrl(changes.long_url, requestHosts);
+    const options = await this.storedOptions(changes, requestHosts, now, false);
+    if (longUrl === undefined && Object.keys(options).length === 0) throw InvalidRequest.because("send long_url or an option to change");
     await this.authorized(code, credential);
-    const updated = await this.deps.links.updateLongUrl(code, longUrl, this.deps.clock());
+    const updated = await this.deps.links.update(code, { ...options, ...(longUrl === undefined ? {} : { longUrl }) }, now);
     if (!updated) throw LinkNotFound.for(code);
     this.deps.onChange?.("updated");
-    await this.deps.cache.set(code, longUrl);
+    await this.deps.cache.set(code, encodeDestination(destinationOfLink(updated)));
     return updated;
   }
 
@@ -89,17 +101,22 @@ export class LinkService {
   }
 
   /**
-   * Counts a redirect (with its visitor, for analytics); resolves with the URL to send the visitor to once the count is durable.
-   * `client` is the client's connection: closed before the count is written, the redirect is not counted (VisitCounter).
+   * Counts a redirect (with its visitor, for analytics) if its link lets it
+   * through; resolves, once the count is durable, with the link's
+   * destination and whether it did (an expired, used-up or protected link
+   * does not: `refusalOf` says why). `client` is the client's connection:
+   * closed before the count is written, the redirect is not counted
+   * (VisitCounter). `unlocked`: the visit gave the link's password.
    */
-  async visit(code: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<string> {
+  async visit(code: string, visitor?: SeenVisitor, client?: AbortSignal, unlocked = false): Promise<CountedVisit> {
     if (!couldBeCode(code)) throw LinkNotFound.for(code);
     // A hot link skips the shared cache: the count write below is the authority.
     const skipCache = this.recentCodes.has(code);
     const cached = skipCache ? undefined : await this.deps.cache.get(code);
     if (cached === null) throw LinkNotFound.for(code);
-    const longUrl = await this.deps.visits.visit(code, visitor, client);
-    if (longUrl === null) {
+    const counter = unlocked ? this.deps.visits.unlocked : this.deps.visits;
+    const visit = await counter.visit(code, visitor, client);
+    if (visit === null) {
       this.recentCodes.delete(code);
       void this.deps.cache.markMissing(code);
       throw LinkNotFound.for(code);
@@ -109,33 +126,60 @@ export class LinkService {
     // of the shortener's CPU with redirects spread over 100,000 links). An entry that disagrees
     // with the database is dropped rather than overwritten: the database's answer may already be
     // older than a write that landed meanwhile (see LinkCache).
-    if (!skipCache && cached !== undefined && cached !== longUrl) void this.deps.cache.forget(code);
+    if (!skipCache && cached !== undefined && cached !== encodeDestination(visit.destination)) void this.deps.cache.forget(code);
     this.recentCodes.add(code);
-    return longUrl;
+    return visit;
   }
 
-  /** Where a redirect would go, without counting it (HEAD). */
-  async peek(code: string): Promise<string> {
+  /**
+   * A visit that sends the link's password (the unlock form): counted like
+   * any redirect when it is right; a wrong one is 401 (WrongPassword), and a
+   * link without a password is visited as it is. The try itself is limited
+   * by the gateway, per link and client and per link.
+   */
+  async unlock(code: string, password: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<CountedVisit> {
+    const link = await this.get(code);
+    if (link.passwordHash === null) return this.visit(code, visitor, client);
+    if (!(await Bun.password.verify(password, link.passwordHash))) throw WrongPassword.forLink();
+    return this.visit(code, visitor, client, true);
+  }
+
+  /** Where a redirect would go, without counting it (HEAD); with the count when the link has a cap. */
+  async peek(code: string): Promise<Destination & { accessCount?: number }> {
     if (!couldBeCode(code)) throw LinkNotFound.for(code);
     const cached = await this.deps.cache.get(code);
     if (cached === null) throw LinkNotFound.for(code);
-    if (cached !== undefined) return cached;
+    const destination = cached === undefined ? undefined : decodeDestination(cached);
+    // The cache holds no count: a capped link is read, to tell a used-up one.
+    if (destination && destination.maxVisits === null) return destination;
     const link = await this.get(code);
-    void this.deps.cache.fill(code, link.longUrl);
-    return link.longUrl;
+    const stored = destinationOfLink(link);
+    void this.deps.cache.fill(code, encodeDestination(stored));
+    return stored;
   }
 
   list(query: { page: number; pageSize: number; search?: string; order: LinkOrder }): Promise<LinkPage> {
     return this.deps.links.list({ offset: (query.page - 1) * query.pageSize, limit: query.pageSize, search: query.search, order: query.order });
   }
 
-  /** The normalised long URL, or InvalidUrl; `requestHosts` are the hosts the request came by (never a target). */
-  private validUrl(raw: string, requestHosts: Iterable<string>): string {
-    const check = checkLongUrl(raw);
+  /**
+   * The normalised URL, or InvalidUrl naming `field`: the rule of the long
+   * URL, of `expired_url` and of each rule's `url` alike. `requestHosts`
+   * are the hosts the request came by (never a target).
+   */
+  private validUrl(raw: string, requestHosts: Iterable<string>, field = "long_url"): string {
+    const check = checkLongUrl(raw, field);
     if (!check.ok) throw InvalidUrl.because(check.reason);
-    const refusal = this.deps.targets.refusal(check.url, requestHosts);
+    const refusal = this.deps.targets.refusal(check.url, requestHosts, field);
     if (refusal) throw InvalidUrl.because(refusal);
     return check.url.href;
+  }
+
+  /** The options a request sets, checked (parseOptions) and as stored: the password as its argon2id hash. */
+  private async storedOptions(input: OptionsInput, requestHosts: Iterable<string>, now: Date, creating: boolean): Promise<Partial<LinkOptions>> {
+    const { password, ...options } = parseOptions(input, (raw, field) => this.validUrl(raw, requestHosts, field), now, creating);
+    if (password === undefined) return options;
+    return { ...options, passwordHash: password === null ? null : await Bun.password.hash(password, "argon2id") };
   }
 
   /** The link, if `credential` may manage it (its manage token, or an admin's); else 404 or 403. */

@@ -1,6 +1,7 @@
 import type { LinkVisits } from "../visits/link-visits.ts";
 import type { LinkOrder } from "./link-order.ts";
-import type { Link, NewLink } from "./link.ts";
+import type { VisitClaim } from "./destination.ts";
+import type { Link, LinkChanges, NewLink } from "./link.ts";
 
 export interface LinkPage {
   /** Links matching the query, across all pages: exact up to `exactCountLimit`, an estimate past it. */
@@ -53,6 +54,11 @@ export function estimatedCount(tableSize: number, matchesInSample: number, sampl
   return Math.max(exactCountLimit + 1, Math.round(tableSize * share));
 }
 
+/** How visits came: `unlocked`, with the right password of a protected link (the only way such a link counts one). */
+export interface VisitAccess {
+  unlocked: boolean;
+}
+
 export interface LinkQuery {
   offset: number;
   limit: number;
@@ -72,23 +78,27 @@ export interface LinkStore {
   find(code: string): Promise<Link | null>;
   /** The link whose manage token has this SHA-256 (hex), or null; at most one has it. */
   findByManageTokenHash(hash: string): Promise<Link | null>;
-  /** Replaces the long URL; null when there is no such link. */
-  updateLongUrl(code: string, longUrl: string, at: Date): Promise<Link | null>;
+  /** Replaces what `changes` names (the long URL, options); null when there is no such link. */
+  update(code: string, changes: LinkChanges, at: Date): Promise<Link | null>;
   /** True when a link was deleted. */
   delete(code: string): Promise<boolean>;
   /**
-   * Adds each link's visits to its access count, and, when they carry
+   * Lets through as many of each link's visits as its options allow
+   * (`grantedVisits`: none once expired or, unless `access.unlocked`, when it
+   * has a password; no more than its cap leaves), under the link's row lock,
+   * and adds those to its access count, and, when they carry
    * analytics, to its hourly humans/bots bucket and its daily breakdowns
    * (the hour and day of `at`, UTC; a breakdown names at most
    * `namedValuesPerDay` values a day, the rest is "other": named-values.ts),
    * all in one durable transaction, and
-   * returns the current long URL of each link that exists (visits of links
-   * that do not exist are dropped). Concurrent calls from any number of
+   * returns each existing link's claim: its destination and how many of its
+   * visits went through (the first ones, `LinkVisits.first`). Visits of
+   * links that do not exist are dropped. Concurrent calls from any number of
    * processes never lose an increment. Once `deadline` has aborted the write
    * must not commit (its callers have been told it failed); only a commit
    * already sent when it aborts may still land.
    */
-  recordVisits(visits: ReadonlyMap<string, LinkVisits>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>>;
+  recordVisits(visits: ReadonlyMap<string, LinkVisits>, at: Date, deadline?: AbortSignal, access?: VisitAccess): Promise<Map<string, VisitClaim>>;
   list(query: LinkQuery): Promise<LinkPage>;
 }
 

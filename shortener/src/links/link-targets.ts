@@ -14,8 +14,6 @@ const loopbackNames = new Set(["localhost", "localhost.localdomain", "ip6-localh
 // Special-use and de facto private suffixes: names only a local network resolves.
 const privateSuffixes = [".local", ".internal", ".lan", ".home.arpa", ".localdomain"];
 
-const pointsHere = "long_url must not point at this service";
-
 /**
  * Which hosts a long URL may not name. A link back to the service redirects
  * in a loop (one click used to count 21 accesses), so these are always
@@ -36,19 +34,20 @@ export class LinkTargets {
     this.ownAddresses = rules.ownAddresses.flatMap((address) => parseIp(address) ?? []);
   }
 
-  /** Why `url` may not be a long URL here, or undefined. `requestHosts`: `host[:port]`s the request came by. */
-  refusal(url: URL, requestHosts: Iterable<string>): string | undefined {
+  /** Why `url` may not be a long URL here (in words naming `field`), or undefined. `requestHosts`: `host[:port]`s the request came by. */
+  refusal(url: URL, requestHosts: Iterable<string>, field = "long_url"): string | undefined {
+    const pointsHere = `${field} must not point at this service`;
     const host = canonicalHost(url.hostname);
     const address = parseIp(host);
     if (address) {
       if (inAnyIpRange(address, loopbackOrUnspecified) || this.ownAddresses.some((own) => sameAddress(own, address))) return pointsHere;
-      if (this.rules.blockPrivate && inAnyIpRange(address, privateNetworks)) return "long_url must not point at a private network address";
+      if (this.rules.blockPrivate && inAnyIpRange(address, privateNetworks)) return `${field} must not point at a private network address`;
     } else {
       if (loopbackNames.has(host) || host.endsWith(".localhost")) return pointsHere;
       if (this.rules.blockPrivate && (!host.includes(".") || privateSuffixes.some((suffix) => host.endsWith(suffix)))) {
-        return "long_url must not point at a name of a private network";
+        return `${field} must not point at a name of a private network`;
       }
-      if (this.rules.blockedDomains.some((domain) => host === domain || host.endsWith(`.${domain}`))) return "long_url points at a blocked domain";
+      if (this.rules.blockedDomains.some((domain) => host === domain || host.endsWith(`.${domain}`))) return `${field} points at a blocked domain`;
     }
     for (const own of requestHosts) if (hostnameOf(own) === host) return pointsHere;
     return undefined;

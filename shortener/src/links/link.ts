@@ -1,5 +1,7 @@
+import type { LinkOptions } from "./link-options.ts";
+
 /** A short link as the stores keep it. */
-export interface Link {
+export interface Link extends LinkOptions {
   code: string;
   longUrl: string;
   /** SHA-256 of the manage token; the token itself is shown once and never stored. */
@@ -10,4 +12,7 @@ export interface Link {
   updatedAt: Date;
 }
 
-export type NewLink = Pick<Link, "code" | "longUrl" | "manageTokenHash" | "createdAt">;
+export type NewLink = Pick<Link, "code" | "longUrl" | "manageTokenHash" | "createdAt"> & Partial<LinkOptions>;
+
+/** What an update replaces: any of the long URL and the options; the rest stays. */
+export type LinkChanges = Partial<Pick<Link, "longUrl">> & Partial<LinkOptions>;

@@ -24,8 +24,6 @@ export interface RedirectBatchRoutesDeps {
   respond: (request: RedirectRequest) => Promise<RedirectAnswer>;
   /** INTERNAL_SECRET: only a caller that sends it may use the route. */
   secret: string;
-  /** Analytics on: each visit comes with what its request said of its visitor. */
-  seesVisitors: boolean;
   /** The socket's peer address: the gateway, trusted (TRUSTED_PROXIES) for the items' X-Forwarded-For as for a lone redirect. */
   peerOf: (request: Request, server: Server | null) => string | undefined;
   log: Logger;
@@ -48,10 +46,18 @@ export function redirectBatchRoutes(deps: RedirectBatchRoutesDeps) {
 
   // `gateway` is the batch's connection: the gateway closes it when it gives up (its timeout), and the items not yet written are not counted.
   const answerItem = async (item: RedirectBatchItem, peer: string | undefined, startedAt: number, gateway: AbortSignal): Promise<RedirectAnswer> => {
-    const visitor = deps.seesVisitors ? { peer, forwardedFor: item.forwardedFor, userAgent: item.userAgent, referer: item.referer } : undefined;
+    const visitor = { peer, forwardedFor: item.forwardedFor, userAgent: item.userAgent, referer: item.referer };
     let answer: RedirectAnswer;
     try {
-      answer = await deps.respond({ code: item.code, counted: true, visitor, accept: item.accept, client: gateway });
+      answer = await deps.respond({
+        code: item.code,
+        counted: true,
+        visitor,
+        accept: item.accept,
+        acceptLanguage: item.acceptLanguage ?? null,
+        query: item.query ?? "",
+        client: gateway,
+      });
     } catch (error) {
       const response = renderError(error, { requestId: item.requestId });
       answer = { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };

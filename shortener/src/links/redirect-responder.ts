@@ -1,18 +1,25 @@
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
-import { LinkNotFound } from "./link-errors.ts";
+import type { VisitFacts } from "../visits/visit-facts.ts";
+import { refusalOf, type CountedDestination, type Destination, type Refusal } from "./destination.ts";
+import { LinkGone, LinkNotFound, PasswordRequired, WrongPassword } from "./link-errors.ts";
+import type { RedirectStatus } from "./link-options.ts";
 import type { LinkService } from "./link-service.ts";
-import { notFoundPage, prefersHtml } from "./not-found-page.ts";
-
-export type RedirectStatus = 301 | 302 | 307 | 308;
+import { visitorDestination } from "./visitor-destination.ts";
+import { gonePage, notFoundPage, prefersHtml, unlockPage } from "./visitor-pages.ts";
 
 /** One request to follow a link, however it arrived (on its own, or in the gateway's batch). */
 export interface RedirectRequest {
   code: string;
   /** HEAD answers alike without counting. */
   counted: boolean;
-  /** Analytics on: who followed it, as the request said. */
-  visitor: SeenVisitor | undefined;
+  /** Who followed it, as the request said: for the link's rules, and (analytics on) its visit's facts. */
+  visitor: SeenVisitor;
   accept: string | null;
+  acceptLanguage: string | null;
+  /** The short URL's query string without `?`: passed on when the link has `forward_query`. */
+  query: string;
+  /** The unlock form's password (`POST /<code>`); undefined for a plain GET or HEAD. */
+  password?: string;
   /** The client's connection (its request's signal): closed before the visit is written, it is not counted. */
   client?: AbortSignal;
 }
@@ -28,20 +35,87 @@ export function toResponse(answer: RedirectAnswer): Response {
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
 
+export interface RedirectResponderDeps {
+  links: LinkService;
+  /** REDIRECT_STATUS: for links without their own. */
+  status: RedirectStatus;
+  /** PERMANENT_REDIRECT_MAX_AGE: how long a browser may keep a link's own 301 or 308. */
+  permanentMaxAgeSeconds: number;
+  /** Who a visitor is (device, country) for the links' rules; absent, rules by device and country never match. */
+  describe?: (visitor: SeenVisitor) => Pick<VisitFacts, "os" | "device" | "country">;
+  clock: () => Date;
+}
+
+const unknownFacts = { os: "other", device: "other", country: "unknown" } as const;
+
 /**
  * The answer to a redirect: the status and Location a visitor is sent on
- * with, or for an unknown link the HTML page a browser gets. Every other
- * failure is thrown for the error renderer. The one owner of what a redirect
- * answers, so a batched redirect and a lone one are the same bytes.
+ * with (the link's rules and query applied), or why it is not: the page or
+ * error of a link that does not exist (404), is gone (410, or its
+ * `expired_url`), or wants its password (401). Every other failure is
+ * thrown for the error renderer. The one owner of what a redirect answers,
+ * so a batched redirect and a lone one are the same bytes.
  */
-export function redirectResponder(links: LinkService, status: RedirectStatus) {
+export function redirectResponder(deps: RedirectResponderDeps) {
+  const { links, clock } = deps;
+
+  const sendOn = (destination: Destination, request: RedirectRequest): RedirectAnswer => {
+    const location = visitorDestination(destination, {
+      facts: () => (deps.describe ? deps.describe(request.visitor) : unknownFacts),
+      acceptLanguage: request.acceptLanguage,
+      query: request.query,
+    });
+    const status = destination.redirectStatus ?? deps.status;
+    return { status, headers: { location, "cache-control": cacheControl(destination, status) }, body: null };
+  };
+
+  // A permanent redirect a link asked for may be kept by the browser a while (its repeats are not counted);
+  // never past the link's expiry, and never for a capped link, whose every visit must come here to be counted.
+  const cacheControl = (destination: Destination, status: number): string => {
+    if (destination.redirectStatus === null || (status !== 301 && status !== 308) || destination.maxVisits !== null) return "private, max-age=0";
+    let seconds = deps.permanentMaxAgeSeconds;
+    if (destination.expiresAt !== null) seconds = Math.min(seconds, Math.floor((destination.expiresAt.getTime() - clock().getTime()) / 1000));
+    return `private, max-age=${Math.max(0, seconds)}`;
+  };
+
+  const refuse = (refusal: Refusal, destination: Destination, request: RedirectRequest): RedirectAnswer => {
+    if (refusal === "password") {
+      if (prefersHtml(request.accept)) return unlockPage(false);
+      throw PasswordRequired.forLink();
+    }
+    if (destination.expiredUrl !== null)
+      return { status: 302, headers: { location: destination.expiredUrl, "cache-control": "private, max-age=0" }, body: null };
+    if (prefersHtml(request.accept)) return gonePage(refusal);
+    throw LinkGone.because(refusal);
+  };
+
+  const answer = async (request: RedirectRequest): Promise<RedirectAnswer> => {
+    if (!request.counted) {
+      const destination = await links.peek(request.code);
+      const refusal = refusalOf({ ...destination, accessCount: destination.accessCount ?? 0 }, clock(), false);
+      return refusal ? refuse(refusal, destination, request) : sendOn(destination, request);
+    }
+    const visit =
+      request.password === undefined
+        ? await links.visit(request.code, request.visitor, request.client)
+        : await links.unlock(request.code, request.password, request.visitor, request.client);
+    if (visit.through) return sendOn(visit.destination, request);
+    return refuse(refusalAfterWrite(visit.destination, clock(), request.password !== undefined), visit.destination, request);
+  };
+
   return async (request: RedirectRequest): Promise<RedirectAnswer> => {
     try {
-      const longUrl = request.counted ? await links.visit(request.code, request.visitor, request.client) : await links.peek(request.code);
-      return { status, headers: { location: longUrl, "cache-control": "private, max-age=0" }, body: null };
+      return await answer(request);
     } catch (error) {
-      if (error instanceof LinkNotFound && prefersHtml(request.accept)) return notFoundPage(request.code);
+      if (!prefersHtml(request.accept)) throw error;
+      if (error instanceof LinkNotFound) return notFoundPage(request.code);
+      if (error instanceof WrongPassword) return unlockPage(true);
       throw error;
     }
   };
+}
+
+/** Why the write let a visit not through: its state at the write (a cap reached within the batch leaves the count at the cap). */
+function refusalAfterWrite(destination: CountedDestination, at: Date, unlocked: boolean): Refusal {
+  return refusalOf(destination, at, unlocked) ?? "exhausted";
 }

@@ -47,10 +47,10 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       insert: bounded((link) => links.insert(link)),
       find: bounded((code) => links.find(code)),
       findByManageTokenHash: bounded((hash) => links.findByManageTokenHash(hash)),
-      updateLongUrl: bounded((code, longUrl, at) => links.updateLongUrl(code, longUrl, at)),
+      update: bounded((code, changes, at) => links.update(code, changes, at)),
       delete: bounded((code) => links.delete(code)),
       list: bounded((query) => links.list(query)),
-      recordVisits: (counts, at, signal) => links.recordVisits(counts, at, signal),
+      recordVisits: (counts, at, signal, access) => links.recordVisits(counts, at, signal, access),
     },
     admins: {
       insert: bounded((admin) => admins.insert(admin)),

@@ -46,10 +46,10 @@ export function storesWatchingWrites<S extends { links: LinkStore; admins: Admin
       insert: (link) => health.watch(() => links.insert(link)),
       find: (code) => links.find(code),
       findByManageTokenHash: (hash) => links.findByManageTokenHash(hash),
-      updateLongUrl: (code, longUrl, at) => health.watch(() => links.updateLongUrl(code, longUrl, at)),
+      update: (code, changes, at) => health.watch(() => links.update(code, changes, at)),
       delete: (code) => health.watch(() => links.delete(code)),
       list: (query) => links.list(query),
-      recordVisits: (counts, at, deadline) => health.watch(() => links.recordVisits(counts, at, deadline)),
+      recordVisits: (counts, at, deadline, access) => health.watch(() => links.recordVisits(counts, at, deadline, access)),
     },
     admins: {
       insert: (admin) => health.watch(() => admins.insert(admin)),

@@ -32,9 +32,13 @@ export class LinkVisits {
     devices: new Map(),
   };
 
+  /** Each visitor's facts with their visits, in the order added: what `first` takes from. */
+  private readonly parts: Array<[VisitFacts | undefined, number]> = [];
+
   /** `n` visits of one visitor; without facts (analytics off) only the access count grows. */
   add(facts: VisitFacts | undefined, n = 1): void {
     this.count += n;
+    this.parts.push([facts, n]);
     if (!facts) return;
     if (facts.bot) this.bots += n;
     else this.humans += n;
@@ -53,6 +57,24 @@ export class LinkVisits {
   /** Each (dimension, value, visits) row, for the stores. */
   *factRows(): Generator<[Dimension, string, number]> {
     for (const dimension of dimensions) for (const [value, visits] of this.byDimension[dimension]) yield [dimension, value, visits];
+  }
+
+  /**
+   * The first `n` of these visits, visitor by visitor in the order they were
+   * added: what a link with a visit cap lets through when it has fewer
+   * visits left than a batch brings (VisitCounter grants its waiters in the
+   * same order).
+   */
+  first(n: number): LinkVisits {
+    if (n >= this.count) return this;
+    if (this.parts.length === 0) return LinkVisits.counting(n);
+    const taken = new LinkVisits();
+    for (const [facts, visits] of this.parts) {
+      const left = n - taken.count;
+      if (left <= 0) break;
+      taken.add(facts, Math.min(visits, left));
+    }
+    return taken;
   }
 
   /** `n` visits without facts (the access count only). */

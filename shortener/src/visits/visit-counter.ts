@@ -1,13 +1,20 @@
 import { ClientClosedRequest, ServiceUnavailable } from "@linkgeo/shared";
-import type { LinkStore } from "../links/link-store.ts";
+import type { CountedDestination, VisitClaim } from "../links/destination.ts";
+import type { LinkStore, VisitAccess } from "../links/link-store.ts";
 import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDatabaseDeadline } from "../storage/database-deadline.ts";
 import { LinkVisits } from "./link-visits.ts";
 import { visitorKey, type DescribeVisitor, type SeenVisitor } from "./seen-visitor.ts";
 
 const unknownVisitor: SeenVisitor = { peer: undefined, forwardedFor: null, userAgent: null, referer: null };
 
+/** What became of one visit: its link's destination, and whether this visit was let through (and counted). */
+export interface CountedVisit {
+  destination: CountedDestination;
+  through: boolean;
+}
+
 interface Waiter {
-  resolve: (longUrl: string | null) => void;
+  resolve: (visit: CountedVisit | null) => void;
   reject: (error: unknown) => void;
   /** The client's connection; aborted when it closed. */
   client: AbortSignal | undefined;
@@ -40,6 +47,8 @@ export interface VisitCounterOptions {
   describe?: DescribeVisitor;
   /** Told of every write: the metrics (METRICS_PORT). */
   observer?: VisitCounterObserver;
+  /** The visits of this counter gave their link's password (the unlock form's): protected links count them. */
+  access?: VisitAccess;
 }
 
 /** What a VisitCounter reports of each write it made. */
@@ -85,6 +94,9 @@ export class VisitCounter {
   private readonly now: () => number;
   private readonly describe: DescribeVisitor | undefined;
   private readonly observer: VisitCounterObserver | undefined;
+  private readonly access: VisitAccess | undefined;
+  private readonly options: VisitCounterOptions;
+  private unlockedSibling: VisitCounter | undefined;
 
   constructor(
     private readonly store: Pick<LinkStore, "recordVisits">,
@@ -97,6 +109,18 @@ export class VisitCounter {
     this.now = options.now ?? (() => performance.now());
     this.describe = options.describe;
     this.observer = options.observer;
+    this.access = options.access;
+    this.options = options;
+  }
+
+  /**
+   * The counter of visits that gave their link's password (the unlock
+   * form), with this one's options: a protected link counts only those.
+   * Drained with this one.
+   */
+  get unlocked(): VisitCounter {
+    this.unlockedSibling ??= new VisitCounter(this.store, this.clock, { ...this.options, access: { unlocked: true } });
+    return this.unlockedSibling;
   }
 
   /** Whether visits should come with their visitor (analytics on). */
@@ -107,11 +131,13 @@ export class VisitCounter {
   /**
    * Counts one visit of `code`, with who made it (analytics; ignored when
    * they are off). Resolves, once the count is durable, with the link's
-   * current long URL, or null when there is no such link. `client` is the
+   * destination and whether this visit was let through (a link with a cap,
+   * an expiry or a password may let fewer through than came), or null when
+   * there is no such link. `client` is the
    * client's connection (a Request's signal): closed before the batch
    * leaves, the visit is not counted.
    */
-  visit(code: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<string | null> {
+  visit(code: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<CountedVisit | null> {
     if (client?.aborted) return Promise.reject(ClientClosedRequest.gone());
     if (this.waiting >= this.maxWaiting) return Promise.reject(ServiceUnavailable.backlogFull("the database"));
     return new Promise((resolve, reject) => {
@@ -141,6 +167,7 @@ export class VisitCounter {
     while (this.scheduled || this.flushing) {
       await (this.flushing ?? Bun.sleep(1));
     }
+    await this.unlockedSibling?.drain();
   }
 
   private schedule(): void {
@@ -168,11 +195,11 @@ export class VisitCounter {
       for (const entry of batch.values()) total += entry.count;
       try {
         const visits = new Map([...batch].map(([code, entry]) => [code, this.linkVisits(entry)]));
-        const longUrls = await withDatabaseDeadline(this.timeoutMs, (deadline) => this.store.recordVisits(visits, this.clock(), deadline));
+        const claims = await withDatabaseDeadline(this.timeoutMs, (deadline) => this.store.recordVisits(visits, this.clock(), deadline, this.access));
         let counted = 0;
-        for (const [code, entry] of batch) if (longUrls.has(code)) counted += entry.count;
+        for (const claim of claims.values()) counted += claim.granted;
         this.observer?.written({ visits: total, counted, seconds: (this.now() - startedAt) / 1000 });
-        for (const [code, entry] of batch) this.settle(entry, (waiter) => waiter.resolve(longUrls.get(code) ?? null));
+        for (const [code, entry] of batch) this.settleClaim(entry, claims.get(code));
       } catch (error) {
         this.observer?.failed({ visits: total, seconds: (this.now() - startedAt) / 1000 });
         // Nothing of this batch was committed (or, past the deadline, will be); its callers answer with an error.
@@ -224,6 +251,42 @@ export class VisitCounter {
     }
     entry.waiters = staying;
     return entry;
+  }
+
+  /**
+   * Answers a code's visits with what the write made of them. When it let
+   * only some through (a cap), those are the first `granted` in the order
+   * LinkVisits.first takes them: visitor by visitor, as `linkVisits` added
+   * them, so the visits counted are the visits whose analytics were written.
+   */
+  private settleClaim(entry: PendingCode, claim: VisitClaim | undefined): void {
+    if (!claim) {
+      this.settle(entry, (waiter) => waiter.resolve(null));
+      return;
+    }
+    const { destination, granted } = claim;
+    if (granted >= entry.count) {
+      this.settle(entry, (waiter) => waiter.resolve({ destination, through: true }));
+      return;
+    }
+    let left = granted;
+    const quota = new Map<string, number>();
+    if (this.describe && entry.visitors.size > 0) {
+      for (const [key, seen] of entry.visitors) {
+        quota.set(key, Math.min(seen.count, left));
+        left -= quota.get(key)!;
+      }
+    }
+    this.settle(entry, (waiter) => {
+      let through: boolean;
+      if (waiter.visitorKey === undefined) through = left-- > 0;
+      else {
+        const own = quota.get(waiter.visitorKey) ?? 0;
+        through = own > 0;
+        if (through) quota.set(waiter.visitorKey, own - 1);
+      }
+      waiter.resolve({ destination, through });
+    });
   }
 
   private settle(entry: PendingCode, answer: (waiter: Waiter) => void): void {

@@ -58,6 +58,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     // app.handle has no socket: a test names the peer in X-Test-Peer; by default
     // it is the gateway on this machine, a trusted proxy.
     peerOf: (request) => request.headers.get("x-test-peer") ?? "127.0.0.1",
+    describeVisitor: options.visitClassifier && describeVisitorWith(options.visitClassifier, testTrustedProxies),
     ...options,
     links: db.links,
     admins: db.admins,

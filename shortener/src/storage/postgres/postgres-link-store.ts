@@ -1,6 +1,8 @@
 import { count, eq, ilike, or, type SQL, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
-import type { Sql } from "postgres";
+import type { PendingQuery, Row, Sql } from "postgres";
+import { grantedVisits, type CountedDestination, type VisitClaim } from "../../links/destination.ts";
+import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
 import {
   countSampleSize,
   estimatedCount,
@@ -11,9 +13,10 @@ import {
   type LinkPage,
   type LinkQuery,
   type LinkStore,
+  type VisitAccess,
 } from "../../links/link-store.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
-import type { Link, NewLink } from "../../links/link.ts";
+import type { Link, LinkChanges, NewLink } from "../../links/link.ts";
 import type { Dimension, LinkVisits } from "../../visits/link-visits.ts";
 import { byClaim, namedValuesPerDay, otherValue } from "../../visits/named-values.ts";
 import { utcDay } from "../../visits/visit-range.ts";
@@ -21,8 +24,22 @@ import { linkOrderSql } from "../link-order-sql.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
 import { links, linksSearch } from "./schema.ts";
 
-/** A row of the write's answer: a link it counted, with its long URL, or a value the batch added to a link's day. */
-type Written = { code: string; long_url: string } | { code: string; long_url: null; dimension: Dimension; value: string };
+/** A link the write counted (or, when it let nothing through, found), as its destination columns give it. */
+interface DestinationRow {
+  code: string;
+  long_url: string;
+  redirect_status: RedirectStatus | null;
+  forward_query: boolean;
+  rules: LinkRule[];
+  expires_ms: number | null;
+  max_visits: number | null;
+  expired_url: string | null;
+  password_protected: boolean;
+  access_count: string;
+}
+
+/** A row of the write's answer: a link it counted, or a value the batch added to a link's day. */
+type Written = (DestinationRow & { dimension: null; value: null }) | { code: string; long_url: null; dimension: Dimension; value: string };
 
 export class PostgresLinkStore implements LinkStore {
   private ended = false;
@@ -51,8 +68,12 @@ export class PostgresLinkStore implements LinkStore {
     return rows[0] ?? null;
   }
 
-  async updateLongUrl(code: string, longUrl: string, at: Date): Promise<Link | null> {
-    const rows = await this.db.update(links).set({ longUrl, updatedAt: at }).where(eq(links.code, code)).returning();
+  async update(code: string, changes: LinkChanges, at: Date): Promise<Link | null> {
+    const rows = await this.db
+      .update(links)
+      .set({ ...changes, updatedAt: at })
+      .where(eq(links.code, code))
+      .returning();
     return rows[0] ?? null;
   }
 
@@ -64,7 +85,12 @@ export class PostgresLinkStore implements LinkStore {
     });
   }
 
-  async recordVisits(visits: ReadonlyMap<string, LinkVisits>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>> {
+  async recordVisits(
+    visits: ReadonlyMap<string, LinkVisits>,
+    at: Date,
+    deadline?: AbortSignal,
+    access: VisitAccess = { unlocked: false },
+  ): Promise<Map<string, VisitClaim>> {
     // One transaction on a connection of its own, whose COMMIT is sent only
     // if the update came back before the deadline: a batch whose callers were
     // told it failed (a hung database) must not count once the database wakes.
@@ -75,21 +101,40 @@ export class PostgresLinkStore implements LinkStore {
       if (deadline?.aborted) throw deadline.reason;
       // BEGIN and the update leave together (postgres.js pipelines them on
       // one connection): the deadline costs one round trip, the COMMIT.
-      const [, rows] = await Promise.all([tx.unsafe("BEGIN").execute(), this.countVisits(tx, visits, at).execute()]);
-      const longUrls = new Map<string, string>();
+      const [, rows] = await Promise.all([tx.unsafe("BEGIN").execute(), this.countVisits(tx, visits, at, plainLinks(tx, at, access)).execute()]);
+      const claims = new Map<string, VisitClaim>();
       const added: Array<{ code: string; dimension: Dimension; value: string }> = [];
+      const written = new Map(visits);
       for (const row of rows) {
-        if (row.long_url !== null) longUrls.set(row.code, row.long_url);
+        if (row.dimension === null) claims.set(row.code, { destination: destinationOf(row), granted: visits.get(row.code)!.count });
         else added.push(row);
+      }
+      // Links with an expiry past, a cap or a password the statement above left alone (or missing ones): each is
+      // locked, given what grantedVisits allows, and counted for that many. Only such links pay this round trip.
+      const restricted = [...visits.keys()].filter((code) => !claims.has(code));
+      if (restricted.length > 0) {
+        if (deadline?.aborted) throw deadline.reason;
+        const grants = new Map<string, LinkVisits>();
+        for (const row of await tx<DestinationRow[]>`
+          SELECT ${destinationColumns(tx)} FROM links WHERE code = ANY(${restricted}::text[]) ORDER BY code FOR UPDATE`) {
+          const destination = destinationOf(row);
+          const granted = grantedVisits(destination, visits.get(row.code)!.count, at, access.unlocked);
+          claims.set(row.code, { destination: { ...destination, accessCount: destination.accessCount + granted }, granted });
+          if (granted > 0) grants.set(row.code, visits.get(row.code)!.first(granted));
+        }
+        if (grants.size > 0) {
+          for (const row of await this.countVisits(tx, grants, at, tx``)) if (row.dimension !== null) added.push(row);
+          for (const [code, granted] of grants) written.set(code, granted);
+        }
       }
       // New values may have passed the bound on named values: one more round trip, only then.
       if (added.length > 0) {
         if (deadline?.aborted) throw deadline.reason;
-        await Promise.all([tx.unsafe("SET LOCAL plan_cache_mode = force_generic_plan").execute(), takeBackPastBound(tx, added, visits, utcDay(at)).execute()]);
+        await Promise.all([tx.unsafe("SET LOCAL plan_cache_mode = force_generic_plan").execute(), takeBackPastBound(tx, added, written, utcDay(at)).execute()]);
       }
       if (deadline?.aborted) throw deadline.reason;
       await tx.unsafe("COMMIT");
-      return longUrls;
+      return claims;
     } catch (error) {
       // After a failed statement the transaction is aborted; either way nothing of it may stay.
       await tx`ROLLBACK`.catch(() => {});
@@ -102,11 +147,12 @@ export class PostgresLinkStore implements LinkStore {
   /**
    * The hot statement, written with postgres.js directly as a prepared
    * statement: the access counts, and the analytics in data-modifying CTEs
-   * of the same statement, for links that exist (those `updated` returns).
-   * Dates go as ISO text (Drizzle set this client to send them as text).
-   * With analytics it also answers the breakdown values it added.
+   * of the same statement, for links that exist and meet `only` (those
+   * `updated` returns, with their destinations). Dates go as ISO text
+   * (Drizzle set this client to send them as text). With analytics it also
+   * answers the breakdown values it added.
    */
-  private countVisits(sql: Sql, visits: ReadonlyMap<string, LinkVisits>, at: Date) {
+  private countVisits(sql: Sql, visits: ReadonlyMap<string, LinkVisits>, at: Date, only: PendingQuery<Row[]>) {
     const when = at.toISOString();
     const analysed = [...visits.values()].some((linkVisits) => linkVisits.analysed);
     // The usual batch under load is one hot link: statements for one row are
@@ -116,20 +162,19 @@ export class PostgresLinkStore implements LinkStore {
       if (!analysed) {
         return sql<Written[]>`
           UPDATE links SET access_count = access_count + ${one.count}, last_accessed_at = ${when}::timestamptz
-          WHERE code = ${code} RETURNING code, long_url`;
+          WHERE code = ${code} ${only} RETURNING ${destinationColumns(sql)}, NULL AS dimension, NULL AS value`;
       }
       return sql<Written[]>`
         WITH updated AS (
           UPDATE links SET access_count = access_count + ${one.count}, last_accessed_at = ${when}::timestamptz
-          WHERE code = ${code} RETURNING code, long_url
+          WHERE code = ${code} ${only} RETURNING ${destinationColumns(sql)}
         ), bucket AS (
           INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
           SELECT code, date_trunc('hour', ${when}::timestamptz, 'UTC'), 1, ${one.humans}, ${one.bots} FROM updated
           ON CONFLICT (code, starts_at) DO UPDATE
             SET humans = link_visit_buckets.humans + excluded.humans, bots = link_visit_buckets.bots + excluded.bots
         ), ${addedFacts(sql, visits, utcDay(at))}
-        SELECT code, long_url, NULL AS dimension, NULL AS value FROM updated
-        UNION ALL SELECT code, NULL, dimension, value FROM added`;
+        ${writtenRows(sql)}`;
     }
     // Several links: array parameters, and rows locked in code order first,
     // so two replicas flushing overlapping batches can never deadlock (the
@@ -145,8 +190,8 @@ export class PostgresLinkStore implements LinkStore {
         )
         UPDATE links SET access_count = links.access_count + visits.n, last_accessed_at = ${when}::timestamptz
         FROM visits JOIN locked USING (code)
-        WHERE links.code = visits.code
-        RETURNING links.code, links.long_url`;
+        WHERE links.code = visits.code ${only}
+        RETURNING ${destinationColumns(sql)}, NULL AS dimension, NULL AS value`;
     }
     return sql<Written[]>`
       WITH visits AS (
@@ -159,8 +204,8 @@ export class PostgresLinkStore implements LinkStore {
       ), updated AS (
         UPDATE links SET access_count = links.access_count + visits.n, last_accessed_at = ${when}::timestamptz
         FROM visits JOIN locked USING (code)
-        WHERE links.code = visits.code
-        RETURNING links.code, links.long_url
+        WHERE links.code = visits.code ${only}
+        RETURNING ${destinationColumns(sql)}
       ), bucket AS (
         INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
         SELECT visits.code, date_trunc('hour', ${when}::timestamptz, 'UTC'), 1, visits.humans, visits.bots
@@ -168,8 +213,7 @@ export class PostgresLinkStore implements LinkStore {
         ON CONFLICT (code, starts_at) DO UPDATE
           SET humans = link_visit_buckets.humans + excluded.humans, bots = link_visit_buckets.bots + excluded.bots
       ), ${addedFacts(sql, visits, utcDay(at))}
-      SELECT code, long_url, NULL AS dimension, NULL AS value FROM updated
-      UNION ALL SELECT code, NULL, dimension, value FROM added`;
+      ${writtenRows(sql)}`;
   }
 
   async list({ offset, limit, search, order = "newest" }: LinkQuery): Promise<LinkPage> {
@@ -245,6 +289,47 @@ export class PostgresLinkStore implements LinkStore {
   async ping(): Promise<void> {
     await this.db.execute(sql`SELECT 1`);
   }
+}
+
+/**
+ * The condition of the hot statement: links that let every visit through
+ * without a look at their count (no cap, not expired, and no password unless
+ * it was given). Any other link is left to the locked read after it.
+ */
+function plainLinks(sql: Sql, at: Date, access: VisitAccess) {
+  const when = at.toISOString();
+  return access.unlocked
+    ? sql`AND links.max_visits IS NULL AND (links.expires_at IS NULL OR links.expires_at > ${when}::timestamptz)`
+    : sql`AND links.max_visits IS NULL AND (links.expires_at IS NULL OR links.expires_at > ${when}::timestamptz) AND links.password_hash IS NULL`;
+}
+
+/** What a redirect needs of a link (Destination), and its count; never the password hash itself. */
+function destinationColumns(sql: Sql) {
+  return sql`links.code, links.long_url, links.redirect_status, links.forward_query, links.rules,
+    (extract(epoch FROM links.expires_at) * 1000)::float8 AS expires_ms, links.max_visits, links.expired_url,
+    links.password_hash IS NOT NULL AS password_protected, links.access_count`;
+}
+
+/** The answer of an analysed write: each counted link's destination, then each breakdown value it added. */
+function writtenRows(sql: Sql) {
+  return sql`
+    SELECT code, long_url, redirect_status, forward_query, rules, expires_ms, max_visits, expired_url, password_protected, access_count,
+      NULL AS dimension, NULL AS value FROM updated
+    UNION ALL SELECT code, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, dimension, value FROM added`;
+}
+
+function destinationOf(row: DestinationRow): CountedDestination {
+  return {
+    longUrl: row.long_url,
+    redirectStatus: row.redirect_status,
+    forwardQuery: row.forward_query,
+    rules: row.rules,
+    expiresAt: row.expires_ms === null ? null : new Date(row.expires_ms),
+    maxVisits: row.max_visits,
+    expiredUrl: row.expired_url,
+    passwordProtected: row.password_protected,
+    accessCount: Number(row.access_count),
+  };
 }
 
 /**

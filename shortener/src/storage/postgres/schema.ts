@@ -1,4 +1,6 @@
-import { bigint, customType, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
+import { bigint, boolean, customType, jsonb, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * Every table the Postgres migrations (./migrations) create, as Drizzle sees
@@ -24,6 +26,16 @@ export const links = pgTable(
     lastAccessedAt: instant("last_accessed_at"),
     createdAt: instant("created_at").notNull(),
     updatedAt: instant("updated_at").notNull(),
+    // Link options (migration 0008).
+    expiresAt: instant("expires_at"),
+    maxVisits: integer("max_visits"),
+    expiredUrl: text("expired_url"),
+    redirectStatus: smallint("redirect_status").$type<RedirectStatus>(),
+    passwordHash: text("password_hash"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    title: text("title"),
+    forwardQuery: boolean("forward_query").notNull().default(false),
+    rules: jsonb("rules").$type<LinkRule[]>().notNull().default(sql`'[]'::jsonb`),
   },
   (t) => [
     // The admin listing's three orders (storage/link-order-sql.ts), read in index order.

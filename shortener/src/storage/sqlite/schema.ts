@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
@@ -23,6 +24,16 @@ export const links = sqliteTable(
     lastAccessedAt: instant("last_accessed_at"),
     createdAt: instant("created_at").notNull(),
     updatedAt: instant("updated_at").notNull(),
+    // Link options (migration 0008).
+    expiresAt: instant("expires_at"),
+    maxVisits: integer("max_visits"),
+    expiredUrl: text("expired_url"),
+    redirectStatus: integer("redirect_status").$type<RedirectStatus>(),
+    passwordHash: text("password_hash"),
+    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    title: text("title"),
+    forwardQuery: integer("forward_query", { mode: "boolean" }).notNull().default(false),
+    rules: text("rules", { mode: "json" }).$type<LinkRule[]>().notNull().default(sql`'[]'`),
   },
   (t) => [
     // The admin listing's three orders (storage/link-order-sql.ts), read in index

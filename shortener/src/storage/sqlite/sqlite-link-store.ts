@@ -1,4 +1,4 @@
-import { count, eq, or, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import {
@@ -10,9 +10,11 @@ import {
   type LinkPage,
   type LinkQuery,
   type LinkStore,
+  type VisitAccess,
 } from "../../links/link-store.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
-import type { Link, NewLink } from "../../links/link.ts";
+import { grantedVisits, type VisitClaim } from "../../links/destination.ts";
+import type { Link, LinkChanges, NewLink } from "../../links/link.ts";
 import { dimensions, type LinkVisits } from "../../visits/link-visits.ts";
 import { otherValue, withinNamedValues } from "../../visits/named-values.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
@@ -24,6 +26,25 @@ import { links } from "./schema.ts";
  * WAL with synchronous=NORMAL makes a committed write survive a killed process.
  */
 const hourMs = 3_600_000;
+
+/** What a redirect needs of a link (Destination), and its count; never the password hash itself. */
+const destinationColumns = {
+  longUrl: links.longUrl,
+  redirectStatus: links.redirectStatus,
+  forwardQuery: links.forwardQuery,
+  rules: links.rules,
+  expiresAt: links.expiresAt,
+  maxVisits: links.maxVisits,
+  expiredUrl: links.expiredUrl,
+  passwordProtected: sql<boolean>`${links.passwordHash} IS NOT NULL`.mapWith(Boolean),
+  accessCount: links.accessCount,
+};
+
+/** Links that let every visit through without a look at their count: no cap, not expired, no password unless it was given. */
+function plainLink(at: Date, access: VisitAccess): SQL {
+  const open = and(isNull(links.maxVisits), or(isNull(links.expiresAt), gt(links.expiresAt, at)))!;
+  return access.unlocked ? open : and(open, isNull(links.passwordHash))!;
+}
 
 export class SqliteLinkStore implements LinkStore {
   private readonly addToBucket: Statement<unknown, [string, number, number, number]>;
@@ -62,8 +83,15 @@ export class SqliteLinkStore implements LinkStore {
     return this.db.select().from(links).where(eq(links.manageTokenHash, hash)).get() ?? null;
   }
 
-  async updateLongUrl(code: string, longUrl: string, at: Date): Promise<Link | null> {
-    return this.db.update(links).set({ longUrl, updatedAt: at }).where(eq(links.code, code)).returning().get() ?? null;
+  async update(code: string, changes: LinkChanges, at: Date): Promise<Link | null> {
+    return (
+      this.db
+        .update(links)
+        .set({ ...changes, updatedAt: at })
+        .where(eq(links.code, code))
+        .returning()
+        .get() ?? null
+    );
   }
 
   async delete(code: string): Promise<boolean> {
@@ -74,23 +102,42 @@ export class SqliteLinkStore implements LinkStore {
     })();
   }
 
-  async recordVisits(visits: ReadonlyMap<string, LinkVisits>, at: Date, deadline?: AbortSignal): Promise<Map<string, string>> {
+  async recordVisits(
+    visits: ReadonlyMap<string, LinkVisits>,
+    at: Date,
+    deadline?: AbortSignal,
+    access: VisitAccess = { unlocked: false },
+  ): Promise<Map<string, VisitClaim>> {
     // Synchronous: once started it commits before any timer can fire, so the
     // deadline only matters before it starts.
     if (deadline?.aborted) throw deadline.reason;
-    const found = new Map<string, string>();
+    const claims = new Map<string, VisitClaim>();
     const hour = Math.floor(at.getTime() / hourMs) * hourMs;
     const day = at.toISOString().slice(0, 10);
     this.db.transaction((tx) => {
-      for (const [code, linkVisits] of visits) {
-        const row = tx
+      for (const [code, asked] of visits) {
+        // One writer at a time (SQLite's lock): what is read here is what the update adds to.
+        let linkVisits = asked;
+        const plain = tx
           .update(links)
-          .set({ accessCount: sql`${links.accessCount} + ${linkVisits.count}`, lastAccessedAt: at })
-          .where(eq(links.code, code))
-          .returning({ longUrl: links.longUrl })
+          .set({ accessCount: sql`${links.accessCount} + ${asked.count}`, lastAccessedAt: at })
+          .where(and(eq(links.code, code), plainLink(at, access)))
+          .returning(destinationColumns)
           .get();
-        if (!row) continue;
-        found.set(code, row.longUrl);
+        if (plain) claims.set(code, { destination: plain, granted: asked.count });
+        else {
+          // An expiry past, a cap or a password (or no such link): let through what grantedVisits allows.
+          const found = tx.select(destinationColumns).from(links).where(eq(links.code, code)).get();
+          if (!found) continue;
+          const granted = grantedVisits(found, asked.count, at, access.unlocked);
+          claims.set(code, { destination: { ...found, accessCount: found.accessCount + granted }, granted });
+          if (granted === 0) continue;
+          linkVisits = asked.first(granted);
+          tx.update(links)
+            .set({ accessCount: sql`${links.accessCount} + ${granted}`, lastAccessedAt: at })
+            .where(eq(links.code, code))
+            .run();
+        }
         if (!linkVisits.analysed) continue;
         this.addToBucket.run(code, hour, linkVisits.humans, linkVisits.bots);
         for (const dimension of dimensions) {
@@ -103,7 +150,7 @@ export class SqliteLinkStore implements LinkStore {
         }
       }
     });
-    return found;
+    return claims;
   }
 
   async list({ offset, limit, search, order = "newest" }: LinkQuery): Promise<LinkPage> {

@@ -1,0 +1,17 @@
+import { pathOf } from "./request-target.ts";
+
+/** An unlock form's body at most: a password of 128 characters, percent-encoded, is well under it. */
+export const unlockFormBytes = 4096;
+
+/**
+ * An HTML form posting a protected link's password to the short URL
+ * (`POST /<code>`, form-encoded): the one body that is not JSON, read by the
+ * shortener's unlock route under `unlockFormBytes`; the JSON parser leaves it
+ * alone, as it leaves the redirect batch.
+ */
+export function isUnlockForm(request: Request): boolean {
+  if (request.method !== "POST") return false;
+  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  // One segment, but not /shorten, the one API route of one segment that takes a body (JSON only).
+  return mediaType === "application/x-www-form-urlencoded" && /^\/(?!shorten\/?$)[^/]+\/?$/.test(pathOf(request));
+}

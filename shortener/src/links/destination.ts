@@ -1,0 +1,118 @@
+import type { LinkRule, RedirectStatus } from "./link-options.ts";
+import type { Link } from "./link.ts";
+
+/**
+ * Where a link leads and on what terms: what a redirect needs of its link,
+ * as the count write returns it (never the password hash, only whether
+ * there is one).
+ */
+export interface Destination {
+  longUrl: string;
+  redirectStatus: RedirectStatus | null;
+  forwardQuery: boolean;
+  rules: LinkRule[];
+  expiresAt: Date | null;
+  maxVisits: number | null;
+  expiredUrl: string | null;
+  passwordProtected: boolean;
+}
+
+/** What the count write made of one link's visits: its destination, and how many of the visits it let through (and counted). */
+export interface VisitClaim {
+  /** With the count after the write. */
+  destination: CountedDestination;
+  /** 0 … the visits asked for; the others lead nowhere (see `refusalOf`). */
+  granted: number;
+}
+
+/** Why a link lets no visit through, or undefined when it does. */
+export type Refusal = "expired" | "exhausted" | "password";
+
+/** A link as the count write sees it under its row lock: its destination and its count so far. */
+export type CountedDestination = Destination & { accessCount: number };
+
+/**
+ * The one rule of how many of `asked` visits a link lets through at `at`;
+ * both stores apply it under the link's row lock, so a cap holds across any
+ * number of replicas. A link whose password was not given (`unlocked`
+ * false) lets none through.
+ */
+export function grantedVisits(link: CountedDestination, asked: number, at: Date, unlocked: boolean): number {
+  if (refusalOf(link, at, unlocked) !== undefined) return 0;
+  return link.maxVisits === null ? asked : Math.min(asked, link.maxVisits - link.accessCount);
+}
+
+/** Why a visit at `at` leads nowhere: expiry first, then the cap, then the password; undefined when it leads on. */
+export function refusalOf(link: CountedDestination, at: Date, unlocked: boolean): Refusal | undefined {
+  const state = linkState(link, at);
+  if (state !== "active") return state;
+  return link.passwordProtected && !unlocked ? "password" : undefined;
+}
+
+/** A link's state as its record shows it: `expired` past its expiry, `exhausted` once its cap is reached, else `active`. */
+export function linkState(link: Pick<Destination, "expiresAt" | "maxVisits"> & { accessCount: number }, now: Date): "active" | "expired" | "exhausted" {
+  if (link.expiresAt !== null && link.expiresAt.getTime() <= now.getTime()) return "expired";
+  if (link.maxVisits !== null && link.accessCount >= link.maxVisits) return "exhausted";
+  return "active";
+}
+
+/** A link's destination as a LinkCache entry holds it (JSON; the cache stores text). */
+export function encodeDestination(destination: Destination): string {
+  // Fixed key order: an entry and a fresh encoding of the same destination are the same text.
+  return JSON.stringify({
+    longUrl: destination.longUrl,
+    redirectStatus: destination.redirectStatus,
+    forwardQuery: destination.forwardQuery,
+    rules: destination.rules,
+    expiresAt: destination.expiresAt?.getTime() ?? null,
+    maxVisits: destination.maxVisits,
+    expiredUrl: destination.expiredUrl,
+    passwordProtected: destination.passwordProtected,
+  });
+}
+
+/**
+ * A cache entry back as a destination. An entry written before links had
+ * options is the bare long URL (such a link had none); an entry that is
+ * neither is undefined, a miss.
+ */
+export function decodeDestination(entry: string): Destination | undefined {
+  if (!entry.startsWith("{")) return plainDestination(entry);
+  try {
+    const parsed = JSON.parse(entry) as Omit<Destination, "expiresAt"> & { expiresAt: number | null };
+    if (typeof parsed.longUrl !== "string") return undefined;
+    return { ...parsed, expiresAt: parsed.expiresAt === null ? null : new Date(parsed.expiresAt) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The destination of a link without options: its long URL, always. */
+export function plainDestination(longUrl: string): Destination {
+  return { ...noOptionsDestination, longUrl };
+}
+
+const noOptionsDestination: Omit<Destination, "longUrl"> = {
+  redirectStatus: null,
+  forwardQuery: false,
+  rules: [],
+  expiresAt: null,
+  maxVisits: null,
+  expiredUrl: null,
+  passwordProtected: false,
+};
+
+/** A stored link's destination. */
+export function destinationOfLink(link: Link): CountedDestination {
+  return {
+    longUrl: link.longUrl,
+    redirectStatus: link.redirectStatus,
+    forwardQuery: link.forwardQuery,
+    rules: link.rules,
+    expiresAt: link.expiresAt,
+    maxVisits: link.maxVisits,
+    expiredUrl: link.expiredUrl,
+    passwordProtected: link.passwordHash !== null,
+    accessCount: link.accessCount,
+  };
+}
