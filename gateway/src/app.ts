@@ -108,7 +108,11 @@ export function createApp(deps: GatewayDeps) {
         rateLimit({
           buckets: deps.buckets,
           rules: deps.rateLimits,
-          classify: (request) => route(request)?.limit,
+          // A password try spends the client's API budget, as any POST on `/<code>` did before.
+          classify: (request) => {
+            const limit = route(request)?.limit;
+            return limit === "unlock" ? "api" : limit;
+          },
           clientAddressOf: (request, server) => clientOf(request, server).address,
           log: deps.log,
           onRefused: deps.observer && ((rateClass) => deps.observer!.rateLimited(rateClass)),

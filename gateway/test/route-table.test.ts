@@ -7,6 +7,7 @@ const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
 const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
 const login: GatewayRoute = { upstream: "shortener", limit: "login" };
+const unlock = (link: string): GatewayRoute => ({ upstream: "shortener", limit: "unlock", link });
 
 describe("routeFor", () => {
   test.each([
@@ -42,8 +43,21 @@ describe("routeFor", () => {
     ["GET", "/my-alias_1", redirect],
     ["GET", "/shortener", redirect],
     ["GET", "/healthz", redirect],
-    // Only GET and HEAD follow a link; anything else on a code is an API call.
-    ["POST", "/Ab3dE9x", shortenerApi],
+    // POST on a code is a password try on a protected link, with the link's own budgets.
+    ["POST", "/Ab3dE9x", unlock("Ab3dE9x")],
+    ["POST", "/Ab3dE9x/", unlock("Ab3dE9x")],
+    ["post", "/my-alias_1", unlock("my-alias_1")],
+    ["POST", "/a", unlock("a")],
+    ["POST", `/${"x".repeat(64)}`, unlock("x".repeat(64))],
+    // The shortener decodes the segment: an escaped spelling is the same link and the same budget.
+    ["POST", "/%41b3dE9x", unlock("Ab3dE9x")],
+    // What cannot be a code gets no bucket of its own: the API budget, as before.
+    ["POST", `/${"x".repeat(65)}`, shortenerApi],
+    ["POST", "/favicon.ico", shortenerApi],
+    ["POST", "/a%2Fb", shortenerApi],
+    ["POST", "/%E0%A4%A", shortenerApi],
+    ["POST", "/caf%C3%A9", shortenerApi],
+    // Only GET and HEAD follow a link, only POST tries a password; anything else on a code is an API call.
     ["PUT", "/Ab3dE9x/", shortenerApi],
     ["DELETE", "/Ab3dE9x", shortenerApi],
     ["OPTIONS", "/Ab3dE9x", shortenerApi],
@@ -66,6 +80,7 @@ describe("routeFor", () => {
     ["GET", "/a//"],
     ["GET", "/reverse-geocode/x"],
     ["GET", "/geocoders/x/"],
+    ["POST", "/Ab3dE9x/extra"],
   ] as const)("%s %s is not routed upstream", (method, path) => {
     expect(routeFor(method, path)).toBeUndefined();
   });
@@ -79,6 +94,12 @@ describe("paths the gateway keeps for itself", () => {
   test("are never routed upstream, with or without more segments", () => {
     for (const segment of ownSegments) {
       for (const path of [`/${segment}`, `/${segment}/`, `/${segment}/anything/below`]) expect(routeFor("GET", path)).toBeUndefined();
+    }
+  });
+
+  test("are never taken for a password try", () => {
+    for (const segment of ownSegments) {
+      for (const path of [`/${segment}`, `/${segment}/`]) expect(routeFor("POST", path)).toBeUndefined();
     }
   });
 });

@@ -1,8 +1,10 @@
-/** Which upstream answers a request, and which rate limit it counts against. */
-export type GatewayRoute = {
-  upstream: "shortener" | "geocoder";
-  limit: "create" | "api" | "redirect" | "login";
-};
+/**
+ * Which upstream answers a request, and which rate limit it counts against.
+ * A password try on a protected link (`unlock`) names the link, whose budgets it spends.
+ */
+export type GatewayRoute =
+  | { upstream: "shortener" | "geocoder"; limit: "create" | "api" | "redirect" | "login" }
+  | { upstream: "shortener"; limit: "unlock"; link: string };
 
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 const create: GatewayRoute = { upstream: "shortener", limit: "create" };
@@ -42,7 +44,29 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
 
   if (rest.length > 0) return undefined;
   if (first === "reverse-geocode" || first === "geocoders") return geocoderApi;
-  // Only following a link is a redirect; any other method on `/<code>` is an API call.
+  // Only following a link is a redirect; a POST is a password try on a
+  // protected link; any other method on `/<code>` is an API call.
   const upper = method.toUpperCase();
-  return upper === "GET" || upper === "HEAD" ? redirect : shortenerApi;
+  if (upper === "GET" || upper === "HEAD") return redirect;
+  const link = upper === "POST" ? shortCodeIn(first) : undefined;
+  return link === undefined ? shortenerApi : { upstream: "shortener", limit: "unlock", link };
+}
+
+const shortCodeShape = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The code a path segment names as the shortener will read it (its router
+ * decodes `%41bc` to `Abc`, so the gateway must too, or an escaped spelling
+ * would dodge the link's budget). Undefined for anything that cannot be a
+ * code: the shortener answers that 404 without a lookup, so it stays API
+ * traffic and gets no bucket of its own.
+ */
+function shortCodeIn(segment: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  return shortCodeShape.test(decoded) ? decoded : undefined;
 }
