@@ -22,9 +22,11 @@ import { batchableRedirect } from "./proxy/batchable-redirect.ts";
 import { clientStillThere } from "./proxy/client-still-there.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
 import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
+import { addressDigest } from "./rate-limit/address-digest.ts";
 import { takeLoginAttempt } from "./rate-limit/login-attempts.ts";
 import { rateLimit, type RateClass } from "./rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
+import { unlockLimits } from "./rate-limit/unlock-limits.ts";
 import { routeFor, type GatewayRoute } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
 import { notFoundPage } from "./web/pages/not-found-page.ts";
@@ -35,9 +37,11 @@ import { webRoutes } from "./web/web-routes.ts";
 export interface GatewayDeps {
   upstreams: Record<ServiceName, UpstreamPool>;
   buckets: TokenBuckets;
-  rateLimits: Partial<Record<RateClass, RateRule>> & { loginPerUser?: RateRule };
+  rateLimits: Partial<Record<RateClass, RateRule>> & { loginPerUser?: RateRule; unlockPerLink?: RateRule };
   /** Who sent a request: see `clientOfRequest`. */
   clientOf: (request: Request, server: Server | null) => Client;
+  /** A client address as the password-try buckets key it (`addressDigest`); default: under a key of this process's own. */
+  digestAddress?: (address: string) => string;
   upstreamTimeoutMs: number;
   log: Logger;
   accessLog?: boolean;
@@ -108,7 +112,8 @@ export function createApp(deps: GatewayDeps) {
         rateLimit({
           buckets: deps.buckets,
           rules: deps.rateLimits,
-          // A password try spends the client's API budget, as any POST on `/<code>` did before.
+          // A password try spends the client's API budget too, as any POST on `/<code>` did before:
+          // it bounds the buckets one address can make by trying codes that do not exist.
           classify: (request) => {
             const limit = route(request)?.limit;
             return limit === "unlock" ? "api" : limit;
@@ -116,6 +121,20 @@ export function createApp(deps: GatewayDeps) {
           clientAddressOf: (request, server) => clientOf(request, server).address,
           log: deps.log,
           onRefused: deps.observer && ((rateClass) => deps.observer!.rateLimited(rateClass)),
+        }),
+      )
+      .use(
+        unlockLimits({
+          buckets: deps.buckets,
+          rules: deps.rateLimits,
+          linkOf: (request) => {
+            const target = route(request);
+            return target?.limit === "unlock" ? target.link : undefined;
+          },
+          clientAddressOf: (request, server) => clientOf(request, server).address,
+          digestAddress: deps.digestAddress ?? addressDigest(undefined),
+          log: deps.log,
+          onRefused: deps.observer && (() => deps.observer!.rateLimited("unlock")),
         }),
       )
       .all(

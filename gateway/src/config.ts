@@ -20,13 +20,19 @@ export interface GatewayConfig extends ServiceBasics {
   upstreamTimeoutMs: number;
   /** How often host names of upstreams are resolved again (compose --scale). */
   dnsRefreshMs: number;
-  /** Per client address (`loginPerUser`: per admin username); undefined: unlimited. */
+  /**
+   * Per client address (`loginPerUser`: per admin username; `unlock`: per
+   * protected link and client address; `unlockPerLink`: per protected link);
+   * undefined: unlimited.
+   */
   rateLimits: {
     create: RateRule | undefined;
     api: RateRule | undefined;
     redirect: RateRule | undefined;
     login: RateRule | undefined;
     loginPerUser: RateRule | undefined;
+    unlock: RateRule | undefined;
+    unlockPerLink: RateRule | undefined;
   };
   /** Addresses and CIDR ranges whose X-Forwarded-* headers are believed. */
   trustedProxies: IpRange[];
@@ -50,6 +56,9 @@ export function readGatewayConfig(env: Env): GatewayConfig {
         redirect: rule(vars, "RATE_LIMIT_REDIRECT", undefined),
         login: rule(vars, "RATE_LIMIT_LOGIN", { capacity: 10, perSecond: 10 / 60 }),
         loginPerUser: rule(vars, "RATE_LIMIT_LOGIN_USER", { capacity: 10, perSecond: 30 / 3600 }),
+        // 10 tries, refilled over 15 minutes ("40/hour,burst=10").
+        unlock: rule(vars, "RATE_LIMIT_UNLOCK", { capacity: 10, perSecond: 10 / 900 }),
+        unlockPerLink: rule(vars, "RATE_LIMIT_UNLOCK_LINK", { capacity: 100, perSecond: 100 / 3600 }),
       },
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),

@@ -11,6 +11,7 @@ import { createApp } from "./app.ts";
 import { readGatewayConfig } from "./config.ts";
 import { gatewayMetrics, type GatewayObserver } from "./metrics/gateway-metrics.ts";
 import { RedirectBatcher } from "./proxy/redirect-batcher.ts";
+import { addressDigest } from "./rate-limit/address-digest.ts";
 import { MemoryTokenBuckets } from "./rate-limit/memory-token-buckets.ts";
 import { RedisTokenBuckets } from "./rate-limit/redis-token-buckets.ts";
 import { UpstreamPool } from "./upstreams/upstream-pool.ts";
@@ -45,6 +46,8 @@ const app = createApp({
   buckets,
   rateLimits: config.rateLimits,
   clientOf: clientOfRequest(config.trustedProxies),
+  // Every replica has INTERNAL_SECRET (compose sets it), so they agree on a client's password-try buckets.
+  digestAddress: addressDigest(config.internalSecret),
   upstreamTimeoutMs: config.upstreamTimeoutMs,
   log,
   accessLog: config.accessLog,

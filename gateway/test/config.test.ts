@@ -17,8 +17,24 @@ describe("gateway configuration", () => {
         redirect: undefined,
         login: { capacity: 10, perSecond: 10 / 60 },
         loginPerUser: { capacity: 10, perSecond: 30 / 3600 },
+        unlock: { capacity: 10, perSecond: 10 / 900 },
+        unlockPerLink: { capacity: 100, perSecond: 100 / 3600 },
       },
     });
+  });
+
+  test("password tries on a protected link: 10 per 15 minutes per client and link, 100 per hour per link; each configurable or off", () => {
+    expect(readGatewayConfig({ RATE_LIMIT_UNLOCK: "40/hour,burst=10", RATE_LIMIT_UNLOCK_LINK: "100/hour" }).rateLimits).toMatchObject(
+      readGatewayConfig({}).rateLimits,
+    );
+    expect(readGatewayConfig({ RATE_LIMIT_UNLOCK: "5/min", RATE_LIMIT_UNLOCK_LINK: "off" }).rateLimits).toMatchObject({
+      unlock: { capacity: 5, perSecond: 5 / 60 },
+      unlockPerLink: undefined,
+    });
+    expect(configProblems(readGatewayConfig, { RATE_LIMIT_UNLOCK: "10/15min", RATE_LIMIT_UNLOCK_LINK: "0/hour" })).toEqual([
+      'RATE_LIMIT_UNLOCK must be like "20/min", "2/s" or "600/hour,burst=50", or "off"',
+      "RATE_LIMIT_UNLOCK_LINK needs at least 1 request and a burst of at least 1",
+    ]);
   });
 
   test("takes comma lists of replicas", () => {

@@ -22,7 +22,7 @@ export interface GatewayObserver {
 /**
  * The gateway's own metrics. Label values are bounded: upstreams are the two
  * services, replicas the configured or resolved origins, statuses a class
- * (2xx … 5xx), rate classes the four of the route table.
+ * (2xx … 5xx), rate classes the five of the route table.
  */
 export function gatewayMetrics(registry: MetricsRegistry, pools: readonly UpstreamPool[]): GatewayObserver {
   const registers = [registry];

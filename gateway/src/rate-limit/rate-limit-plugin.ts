@@ -6,8 +6,11 @@ import { rateLimitHeaderNames, rateLimitHeaders } from "./rate-limit-headers.ts"
 import { RateLimited } from "./rate-limited.ts";
 import type { BucketDecision, TokenBuckets } from "./token-bucket.ts";
 
-/** The kinds of request that have their own budget. */
-export type RateClass = "create" | "api" | "redirect" | "login";
+/**
+ * The kinds of request that have their own budget. `unlock` (password tries
+ * on a protected link) is limited per link by `unlockLimits`, not here.
+ */
+export type RateClass = "create" | "api" | "redirect" | "login" | "unlock";
 
 export interface RateLimitOptions {
   buckets: TokenBuckets;
