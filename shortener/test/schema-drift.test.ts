@@ -281,6 +281,7 @@ const allTables = [
   "link_visit_facts",
   "link_visit_months",
   "links",
+  "orphan_visits",
   "visit_fact_totals",
   "visit_rollups",
   "visit_totals",

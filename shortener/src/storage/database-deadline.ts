@@ -2,6 +2,7 @@ import { withDeadline } from "@linkgeo/shared";
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
+import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
 
 /** How long a database call may take before its request is answered 503 (DATABASE_TIMEOUT_MS). */
@@ -27,6 +28,7 @@ interface Stores {
   admins: AdminStore;
   sessions: AdminSessionStore;
   visits: VisitStore;
+  orphans: OrphanVisitStore;
 }
 
 /**
@@ -37,7 +39,7 @@ interface Stores {
  * store, which must not commit once it has passed.
  */
 export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
-  const { links, admins, sessions, visits } = stores;
+  const { links, admins, sessions, visits, orphans } = stores;
   const bounded =
     <A extends unknown[], T>(call: (...args: A) => Promise<T>) =>
     (...args: A) =>
@@ -70,6 +72,12 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       // A background job, not a request: it sets its own limits.
       foldHoursBefore: (before) => visits.foldHoursBefore(before),
       rollUpBefore: (before) => visits.rollUpBefore(before),
+    },
+    orphans: {
+      // OrphanVisits drops a batch whose write failed: a hung database costs it one batch per deadline, never a growing backlog.
+      add: bounded((counts) => orphans.add(counts)),
+      days: bounded((fromDay, toDay) => orphans.days(fromDay, toDay)),
+      breakdowns: bounded((fromDay, toDay, limit) => orphans.breakdowns(fromDay, toDay, limit)),
     },
   };
 }

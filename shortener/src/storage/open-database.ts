@@ -9,6 +9,7 @@ import postgres from "postgres";
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
+import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
 import { defaultDatabaseTimeoutMs, storesWithDeadline } from "./database-deadline.ts";
 import { storesWatchingWrites, WriteHealth } from "./write-health.ts";
@@ -16,10 +17,12 @@ import type { DatabaseTarget } from "./database-target.ts";
 import { PostgresAdminSessionStore } from "./postgres/postgres-admin-session-store.ts";
 import { PostgresAdminStore } from "./postgres/postgres-admin-store.ts";
 import { PostgresLinkStore } from "./postgres/postgres-link-store.ts";
+import { PostgresOrphanVisitStore } from "./postgres/postgres-orphan-visit-store.ts";
 import { PostgresVisitStore } from "./postgres/postgres-visit-store.ts";
 import { SqliteAdminSessionStore } from "./sqlite/sqlite-admin-session-store.ts";
 import { SqliteAdminStore } from "./sqlite/sqlite-admin-store.ts";
 import { SqliteLinkStore } from "./sqlite/sqlite-link-store.ts";
+import { SqliteOrphanVisitStore } from "./sqlite/sqlite-orphan-visit-store.ts";
 import { SqliteVisitStore } from "./sqlite/sqlite-visit-store.ts";
 
 export interface Database {
@@ -28,6 +31,8 @@ export interface Database {
   admins: AdminStore;
   sessions: AdminSessionStore;
   visits: VisitStore;
+  /** Visits that led nowhere (visits/orphan-visits.ts). */
+  orphans: OrphanVisitStore;
   /** Resolves when the database answers, and takes writes if the last one failed; for `/ready`. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -94,6 +99,7 @@ async function openPostgres(url: string, timeoutMs: number): Promise<Engine> {
     admins: new PostgresAdminStore(db),
     sessions: new PostgresAdminSessionStore(db),
     visits: new PostgresVisitStore(client),
+    orphans: new PostgresOrphanVisitStore(client),
     ping: () => links.ping(),
     probeWrite: async () => {
       await client`INSERT INTO write_probe (id, at) VALUES (1, now()) ON CONFLICT (id) DO UPDATE SET at = excluded.at`;
@@ -143,6 +149,7 @@ function sqliteEngine(sqlite: SqliteDatabase): Engine {
     admins: new SqliteAdminStore(db),
     sessions: new SqliteAdminSessionStore(db),
     visits: new SqliteVisitStore(sqlite),
+    orphans: new SqliteOrphanVisitStore(sqlite),
     ping: async () => {
       sqlite.query("SELECT 1").get();
     },

@@ -1,6 +1,7 @@
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
+import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import { storageUnavailable } from "./storage-unavailable.ts";
 
 /**
@@ -38,8 +39,11 @@ export class WriteHealth {
 }
 
 /** The stores with every write watched by `health`; reads pass through. */
-export function storesWatchingWrites<S extends { links: LinkStore; admins: AdminStore; sessions: AdminSessionStore }>(stores: S, health: WriteHealth): S {
-  const { links, admins, sessions } = stores;
+export function storesWatchingWrites<S extends { links: LinkStore; admins: AdminStore; sessions: AdminSessionStore; orphans: OrphanVisitStore }>(
+  stores: S,
+  health: WriteHealth,
+): S {
+  const { links, admins, sessions, orphans } = stores;
   return {
     ...stores,
     links: {
@@ -60,6 +64,11 @@ export function storesWatchingWrites<S extends { links: LinkStore; admins: Admin
       findLive: (idHashes, now) => sessions.findLive(idHashes, now),
       delete: (idHash) => health.watch(() => sessions.delete(idHash)),
       deleteExpired: (now) => health.watch(() => sessions.deleteExpired(now)),
+    },
+    orphans: {
+      add: (counts) => health.watch(() => orphans.add(counts)),
+      days: (fromDay, toDay) => orphans.days(fromDay, toDay),
+      breakdowns: (fromDay, toDay, limit) => orphans.breakdowns(fromDay, toDay, limit),
     },
   };
 }

@@ -149,3 +149,16 @@ export const linkVisitMonths = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.code, t.month] }), index("link_visit_months_month_idx").on(t.month, t.code, t.visits)],
 );
+
+/** Visits that led nowhere (a code no link has, an expired or used-up link, a wrong password) per UTC day (YYYY-MM-DD), kind and referrer host. */
+export const orphanVisits = sqliteTable(
+  "orphan_visits",
+  {
+    day: text("day").notNull(),
+    kind: text("kind").notNull(),
+    referrer: text("referrer").notNull(),
+    humans: integer("humans").notNull(),
+    bots: integer("bots").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kind, t.referrer] })],
+);
