@@ -36,6 +36,7 @@ import { visitRoutes } from "./visits/visit-routes.ts";
 import type { VisitStore } from "./visits/visit-store.ts";
 import type { VisitCounter } from "./visits/visit-counter.ts";
 import type { DescribeVisitor } from "./visits/seen-visitor.ts";
+import type { OrphanVisits } from "./visits/orphan-visits.ts";
 
 export interface ShortenerDeps {
   links: LinkStore;
@@ -44,6 +45,8 @@ export interface ShortenerDeps {
   visitStore: VisitStore;
   cache: LinkCache;
   visits: VisitCounter;
+  /** Visits that led nowhere (an unknown code, an expired or used-up link, a wrong password): the redirect path records them here. */
+  orphans: OrphanVisits;
   clock: () => Date;
   log: Logger;
   secretKey: string;
@@ -109,6 +112,8 @@ export function createApp(deps: ShortenerDeps) {
     status: redirectStatus,
     permanentMaxAgeSeconds: deps.permanentRedirectMaxAgeSeconds ?? 30,
     describe: deps.describeVisitor,
+    // Visits that led nowhere are analytics too: kept only with ANALYTICS on.
+    orphans: deps.visits.analysing ? deps.orphans : undefined,
     clock: deps.clock,
   });
   const app = serviceApp({

@@ -20,6 +20,7 @@ import { VisitCounter } from "./visits/visit-counter.ts";
 import { loadIpCountries } from "./visits/load-ip-countries.ts";
 import { describeVisitorWith } from "./visits/describe-visitor.ts";
 import { VisitClassifier } from "./visits/visit-classifier.ts";
+import { OrphanVisits } from "./visits/orphan-visits.ts";
 import { startVisitRetention } from "./visits/visit-retention.ts";
 
 const config = readConfigOrExit("shortener", readShortenerConfig);
@@ -51,6 +52,8 @@ const visits = new VisitCounter(database.links, clock, {
   describe: config.analytics ? describeVisitor : undefined,
   observer,
 });
+// Fed only with the analytics on: a redirect comes with its visitor then.
+const orphans = new OrphanVisits({ store: database.orphans, clock, log });
 const lifecycle = new ServiceLifecycle(log, metrics);
 
 const app = createApp({
@@ -60,6 +63,7 @@ const app = createApp({
   visitStore: database.visits,
   cache: new FailSoftLinkCache(cache, log, observer),
   visits,
+  orphans,
   clock,
   log,
   secretKey: config.secretKey,
@@ -91,6 +95,7 @@ lifecycle.serve(app, {
   listening: { cache: redis ? "redis" : "memory" },
   afterStop: [
     { name: "write pending visits", run: () => visits.drain() },
+    { name: "write pending visits that led nowhere", run: () => orphans.drain() },
     { name: "stop folding visit hours", run: () => retention.stop() },
     {
       name: "close the cache",

@@ -22,6 +22,7 @@ import { AdminTokens } from "../src/auth/admin-tokens.ts";
 import { MemoryLinkCache } from "../src/cache/memory-link-cache.ts";
 import { openDatabase, type Database } from "../src/storage/open-database.ts";
 import { VisitCounter } from "../src/visits/visit-counter.ts";
+import { OrphanVisits } from "../src/visits/orphan-visits.ts";
 
 // Each end-to-end case starts Bun and hashes with argon2id; bun test's 5 s
 // default is tight on a slow machine (bunfig.toml's [test] timeout is not applied).
@@ -456,6 +457,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
       visitStore: database.visits,
       cache: new MemoryLinkCache(),
       visits: new VisitCounter(database.links, clock),
+      orphans: new OrphanVisits({ store: database.orphans, clock, log: silentLogger }),
       clock,
       log: silentLogger,
       secretKey,

@@ -1,3 +1,4 @@
+import type { OrphanVisits } from "../visits/orphan-visits.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import type { VisitFacts } from "../visits/visit-facts.ts";
 import { refusalOf, type CountedDestination, type Destination, type Refusal } from "./destination.ts";
@@ -43,6 +44,8 @@ export interface RedirectResponderDeps {
   permanentMaxAgeSeconds: number;
   /** Who a visitor is (device, country) for the links' rules; absent, rules by device and country never match. */
   describe?: (visitor: SeenVisitor) => Pick<VisitFacts, "os" | "device" | "country">;
+  /** Analytics on: where visits that lead nowhere (unknown, expired, used up, wrong password) are counted. */
+  orphans?: Pick<OrphanVisits, "record">;
   clock: () => Date;
 }
 
@@ -79,6 +82,7 @@ export function redirectResponder(deps: RedirectResponderDeps) {
   };
 
   const refuse = (refusal: Refusal, destination: Destination, request: RedirectRequest): RedirectAnswer => {
+    if (request.counted && refusal !== "password") deps.orphans?.record(refusal, request.visitor);
     if (refusal === "password") {
       if (prefersHtml(request.accept)) return unlockPage(false);
       throw PasswordRequired.forLink();
@@ -107,6 +111,9 @@ export function redirectResponder(deps: RedirectResponderDeps) {
     try {
       return await answer(request);
     } catch (error) {
+      // A visit that led nowhere: no such link, or the wrong password.
+      if (request.counted && error instanceof LinkNotFound) deps.orphans?.record("unknown", request.visitor);
+      if (request.counted && error instanceof WrongPassword) deps.orphans?.record("password", request.visitor);
       if (!prefersHtml(request.accept)) throw error;
       if (error instanceof LinkNotFound) return notFoundPage(request.code);
       if (error instanceof WrongPassword) return unlockPage(true);

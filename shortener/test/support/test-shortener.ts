@@ -7,6 +7,7 @@ import { MemoryLinkCache } from "../../src/cache/memory-link-cache.ts";
 import { openDatabase, type Database } from "../../src/storage/open-database.ts";
 import { describeVisitorWith } from "../../src/visits/describe-visitor.ts";
 import type { VisitClassifier } from "../../src/visits/visit-classifier.ts";
+import { OrphanVisits } from "../../src/visits/orphan-visits.ts";
 import { VisitCounter, type VisitCounterObserver } from "../../src/visits/visit-counter.ts";
 
 export const testSecretKey = "test-secret-key-that-is-long-enough-0123456789";
@@ -16,6 +17,8 @@ export interface TestShortener extends AsyncDisposable {
   app: ReturnType<typeof createApp>;
   db: Database;
   cache: LinkCache;
+  /** Visits that led nowhere; `drain()` writes what they hold, for a test to read. */
+  orphans: OrphanVisits;
   /** Sends a request to the app; `json` sets the body and Content-Type. */
   request(method: string, path: string, init?: { json?: unknown; headers?: Record<string, string>; body?: string }): Promise<Response>;
   /** Creates a link through the API and returns the 201 body. */
@@ -23,7 +26,7 @@ export interface TestShortener extends AsyncDisposable {
   adminToken(username?: string): string;
 }
 
-export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links" | "admins" | "sessions" | "visits" | "visitStore">> {
+export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links" | "admins" | "sessions" | "visits" | "visitStore" | "orphans">> {
   /** Analytics on with this classifier (as main.ts does with ANALYTICS=on); absent, visits are only counted. */
   visitClassifier?: Pick<VisitClassifier, "classify">;
   engine?: "sqlite" | "postgres";
@@ -51,6 +54,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     describe: options.visitClassifier && describeVisitorWith(options.visitClassifier, testTrustedProxies),
     observer: options.visitObserver,
   });
+  const orphans = new OrphanVisits({ store: db.orphans, clock, log: options.log ?? silentLogger });
   const app = createApp({
     log: silentLogger,
     secretKey: testSecretKey,
@@ -66,6 +70,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     visitStore: db.visits,
     cache,
     visits,
+    orphans,
     clock,
   });
   const request: TestShortener["request"] = (method, path, init = {}) => {
@@ -82,6 +87,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     app,
     db,
     cache,
+    orphans,
     request,
     async createLink(longUrl = "https://example.com/page", alias) {
       const response = await request("POST", "/shorten/", { json: alias === undefined ? { long_url: longUrl } : { long_url: longUrl, short_url: alias } });
@@ -91,6 +97,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     adminToken: (username = "admin") => tokens.issue(username).token,
     async [Symbol.asyncDispose]() {
       await visits.drain();
+      await orphans.drain();
       if (!options.database) await db.close();
       await testDb?.drop();
     },
