@@ -13,6 +13,7 @@ const shortenerPaths = [
   "/admin/session",
   "/admin/visits",
   "/admin/visits/daily",
+  "/admin/visits/orphans",
   "/shorten/",
   "/shorten/{short_url}",
   "/shorten/{short_url}/stats",

@@ -31,6 +31,7 @@ describe("routeFor", () => {
     ["GET", "/admin/session", shortenerApi],
     ["DELETE", "/admin/session", shortenerApi],
     ["POST", "/admin/visits/", shortenerApi],
+    ["GET", "/admin/visits/orphans/", shortenerApi],
     ["GET", "/admin/a/b/c", shortenerApi],
     ["GET", "/admin", shortenerApi],
     ["GET", "/reverse-geocode", geocoderApi],

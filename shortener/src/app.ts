@@ -37,6 +37,8 @@ import type { VisitStore } from "./visits/visit-store.ts";
 import type { VisitCounter } from "./visits/visit-counter.ts";
 import type { DescribeVisitor } from "./visits/seen-visitor.ts";
 import type { OrphanVisits } from "./visits/orphan-visits.ts";
+import { OrphanVisitReports } from "./visits/orphan-visit-reports.ts";
+import type { OrphanVisitStore } from "./visits/orphan-visit-store.ts";
 
 export interface ShortenerDeps {
   links: LinkStore;
@@ -47,6 +49,8 @@ export interface ShortenerDeps {
   visits: VisitCounter;
   /** Visits that led nowhere (an unknown code, an expired or used-up link, a wrong password): the redirect path records them here. */
   orphans: OrphanVisits;
+  /** Where they are kept, for their report (GET /admin/visits/orphans/). */
+  orphanStore: OrphanVisitStore;
   clock: () => Date;
   log: Logger;
   secretKey: string;
@@ -132,7 +136,15 @@ export function createApp(deps: ShortenerDeps) {
     .use(adminRoutes({ login: adminLogin, tokens: adminTokens }))
     .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, secureCookies: deps.secureCookies ?? false }))
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock }))
-    .use(visitRoutes({ links, reports: new VisitReports(deps.visitStore), credentials, clock: deps.clock }))
+    .use(
+      visitRoutes({
+        links,
+        reports: new VisitReports(deps.visitStore),
+        orphans: new OrphanVisitReports(deps.orphanStore),
+        credentials,
+        clock: deps.clock,
+      }),
+    )
     .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, peerOf }));
   if (deps.internalSecret === undefined) return app;
   return app.use(

@@ -64,6 +64,7 @@ const app = createApp({
   cache: new FailSoftLinkCache(cache, log, observer),
   visits,
   orphans,
+  orphanStore: database.orphans,
   clock,
   log,
   secretKey: config.secretKey,

@@ -458,6 +458,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
       cache: new MemoryLinkCache(),
       visits: new VisitCounter(database.links, clock),
       orphans: new OrphanVisits({ store: database.orphans, clock, log: silentLogger }),
+      orphanStore: database.orphans,
       clock,
       log: silentLogger,
       secretKey,

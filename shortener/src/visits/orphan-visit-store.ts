@@ -31,6 +31,11 @@ export interface OrphanValueCount {
   visits: number;
 }
 
+/** Visits of one kind. */
+export interface OrphanKindCount extends OrphanValueCount {
+  value: OrphanKind;
+}
+
 /**
  * Visits that led nowhere (orphan-visits.ts), counted per UTC day, kind and
  * referrer host: never a path, a code or anything of the visitor but the
@@ -51,5 +56,5 @@ export interface OrphanVisitStore {
    * first, then by host in code-unit order); the rows of "other" are not a
    * referrer and are never listed.
    */
-  breakdowns(fromDay: string, toDay: string, limit: number): Promise<{ kinds: OrphanValueCount[]; referrers: OrphanValueCount[] }>;
+  breakdowns(fromDay: string, toDay: string, limit: number): Promise<{ kinds: OrphanKindCount[]; referrers: OrphanValueCount[] }>;
 }

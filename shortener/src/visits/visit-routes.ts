@@ -7,11 +7,13 @@ import type { LinkService } from "../links/link-service.ts";
 import { parseVisitRange } from "./visit-range.ts";
 import type { VisitReports } from "./visit-reports.ts";
 import { parseCodeList, parseDays } from "./daily-visits-query.ts";
-import { AllVisitReport, DailyVisits, DailyVisitsQuery, LinkVisitReport, VisitQuery } from "./visit-schemas.ts";
+import { parseOrphanVisitRange, type OrphanVisitReports } from "./orphan-visit-reports.ts";
+import { AllVisitReport, DailyVisits, DailyVisitsQuery, LinkVisitReport, OrphanVisitQuery, OrphanVisitReport, VisitQuery } from "./visit-schemas.ts";
 
 export interface VisitRoutesDeps {
   links: LinkService;
   reports: VisitReports;
+  orphans: OrphanVisitReports;
   credentials: CredentialResolver;
   clock: () => Date;
 }
@@ -20,9 +22,10 @@ const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) =>
 
 /**
  * `GET /shorten/<code>/visits/` for whoever manages the link; for admins,
- * `GET /admin/visits/` and `GET /admin/visits/daily/` (the listing's sparklines).
+ * `GET /admin/visits/`, `GET /admin/visits/daily/` (the listing's sparklines)
+ * and `GET /admin/visits/orphans/` (visits that led nowhere).
  */
-export function visitRoutes({ links, reports, credentials, clock }: VisitRoutesDeps) {
+export function visitRoutes({ links, reports, orphans, credentials, clock }: VisitRoutesDeps) {
   return new Elysia()
     .get(
       "/shorten/:short_url/visits",
@@ -76,6 +79,26 @@ export function visitRoutes({ links, reports, credentials, clock }: VisitRoutesD
           description:
             "The same numbers, day by day, as each link's visits report from `from` to `to` by day. " +
             "Counted from the analytics: with ANALYTICS=off they are zeros.",
+          tags: ["visits"],
+          security: readSecurity,
+        },
+      },
+    )
+    .get(
+      "/admin/visits/orphans",
+      async ({ query, request, server }) => {
+        if ((await credentials.resolve(request, server)).kind !== "admin") throw Forbidden.because("visits that led nowhere need an admin token or session");
+        return orphans.report(parseOrphanVisitRange(query, clock()));
+      },
+      {
+        query: OrphanVisitQuery,
+        response: { 200: OrphanVisitReport, ...errors(400, 401, 403) },
+        detail: {
+          summary: "Visits that led nowhere: unknown short URLs, expired or used-up links, wrong passwords (admin only)",
+          description:
+            "Counted per UTC day, kind and referrer host, humans and bots apart; by day only (granularity=hour is 400). " +
+            "Never stored: the path or short URL asked for, the client address, the User-Agent. " +
+            "Counted from the analytics: with ANALYTICS=off nothing is.",
           tags: ["visits"],
           security: readSecurity,
         },

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { orphanKinds } from "./orphan-visit-store.ts";
 
 const Totals = t.Object({
   visits: t.Integer({ minimum: 0, description: "Every counted redirect: humans and bots" }),
@@ -56,8 +57,35 @@ export const DailyVisits = t.Object(
   { title: "DailyVisits" },
 );
 
-export const VisitQuery = t.Object({
+const rangeQuery = {
   from: t.Optional(t.String({ description: "ISO 8601, e.g. 2026-11-01 or 2026-11-01T00:00:00Z; default 30 days before `to`" })),
   to: t.Optional(t.String({ description: "ISO 8601; default now" })),
+};
+
+export const VisitQuery = t.Object({
+  ...rangeQuery,
   granularity: t.Optional(t.String({ description: "hour or day (default); at most a year of hours" })),
 });
+
+export const OrphanVisitQuery = t.Object({
+  ...rangeQuery,
+  // Checked by parseOrphanVisitRange, whose 400 names the parameter.
+  granularity: t.Optional(t.String({ description: "day (the default) only: these visits are counted per UTC day, and hour is 400" })),
+});
+
+export const OrphanVisitReport = t.Object(
+  {
+    ...reportFields,
+    granularity: t.Literal("day"),
+    series: t.Array(t.Composite([t.Object({ t: t.String({ format: "date-time", description: "Start of the UTC day" }) }), Totals]), {
+      description: "Every UTC day of the range, oldest first; 0 where nothing happened",
+    }),
+    top: t.Object({
+      referrers: TopList,
+      kinds: t.Array(t.Object({ value: t.UnionEnum(orphanKinds), visits: t.Integer({ minimum: 0 }) }), {
+        description: "Each kind with visits, most first: unknown (no such short URL), expired, exhausted (visit cap used up), password (wrong password)",
+      }),
+    }),
+  },
+  { title: "OrphanVisits" },
+);

@@ -26,7 +26,8 @@ export interface TestShortener extends AsyncDisposable {
   adminToken(username?: string): string;
 }
 
-export interface TestShortenerOptions extends Partial<Omit<ShortenerDeps, "links" | "admins" | "sessions" | "visits" | "visitStore" | "orphans">> {
+export interface TestShortenerOptions
+  extends Partial<Omit<ShortenerDeps, "links" | "admins" | "sessions" | "visits" | "visitStore" | "orphans" | "orphanStore">> {
   /** Analytics on with this classifier (as main.ts does with ANALYTICS=on); absent, visits are only counted. */
   visitClassifier?: Pick<VisitClassifier, "classify">;
   engine?: "sqlite" | "postgres";
@@ -71,6 +72,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     cache,
     visits,
     orphans,
+    orphanStore: db.orphans,
     clock,
   });
   const request: TestShortener["request"] = (method, path, init = {}) => {

@@ -1,7 +1,7 @@
 import type { Sql } from "postgres";
 import { otherValue } from "../../visits/named-values.ts";
 import { orphanCountsByDay, withinNamedReferrers } from "../../visits/orphan-referrers.ts";
-import type { OrphanCount, OrphanDay, OrphanValueCount, OrphanVisitStore } from "../../visits/orphan-visit-store.ts";
+import type { OrphanCount, OrphanDay, OrphanKindCount, OrphanValueCount, OrphanVisitStore } from "../../visits/orphan-visit-store.ts";
 
 /**
  * Taken, with the day's number as the second key, by a write to one UTC day
@@ -44,9 +44,9 @@ export class PostgresOrphanVisitStore implements OrphanVisitStore {
       GROUP BY day ORDER BY day`;
   }
 
-  async breakdowns(fromDay: string, toDay: string, limit: number): Promise<{ kinds: OrphanValueCount[]; referrers: OrphanValueCount[] }> {
+  async breakdowns(fromDay: string, toDay: string, limit: number): Promise<{ kinds: OrphanKindCount[]; referrers: OrphanValueCount[] }> {
     const [kinds, referrers] = await Promise.all([
-      this.sql<OrphanValueCount[]>`
+      this.sql<OrphanKindCount[]>`
         SELECT kind AS value, sum(humans + bots)::float8 AS visits FROM orphan_visits
         WHERE day BETWEEN ${fromDay}::date AND ${toDay}::date
         GROUP BY kind ORDER BY visits DESC, kind COLLATE "C"`,

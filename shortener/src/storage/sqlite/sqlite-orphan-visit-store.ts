@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { otherValue } from "../../visits/named-values.ts";
 import { orphanCountsByDay, withinNamedReferrers } from "../../visits/orphan-referrers.ts";
-import type { OrphanCount, OrphanDay, OrphanValueCount, OrphanVisitStore } from "../../visits/orphan-visit-store.ts";
+import type { OrphanCount, OrphanDay, OrphanKindCount, OrphanValueCount, OrphanVisitStore } from "../../visits/orphan-visit-store.ts";
 
 /** The same as PostgresOrphanVisitStore on bun:sqlite, `day` as YYYY-MM-DD. No lock: SQLite has one writer, and a write is one transaction. */
 export class SqliteOrphanVisitStore implements OrphanVisitStore {
@@ -32,9 +32,9 @@ export class SqliteOrphanVisitStore implements OrphanVisitStore {
       .all(fromDay, toDay);
   }
 
-  async breakdowns(fromDay: string, toDay: string, limit: number): Promise<{ kinds: OrphanValueCount[]; referrers: OrphanValueCount[] }> {
+  async breakdowns(fromDay: string, toDay: string, limit: number): Promise<{ kinds: OrphanKindCount[]; referrers: OrphanValueCount[] }> {
     const kinds = this.sqlite
-      .query<OrphanValueCount, [string, string]>(
+      .query<OrphanKindCount, [string, string]>(
         "SELECT kind AS value, sum(humans + bots) AS visits FROM orphan_visits WHERE day BETWEEN ? AND ? GROUP BY kind ORDER BY visits DESC, kind",
       )
       .all(fromDay, toDay);
