@@ -43,7 +43,9 @@ const keyOf = (day: string, kind: OrphanKind, referrer: string) => `${day}\n${ki
  * counted as "other" (one more count per day and kind at most). A write
  * that fails (database down, past its deadline) is logged, with how many
  * visits it held and nothing of them, and dropped: these are analytics,
- * and a backlog kept for a database that is away would only grow. Unlike
+ * and a backlog kept for a database that is away would only grow. (A
+ * Postgres write past its deadline is not cancelled and may still commit:
+ * then its visits count once after all, never twice.) Unlike
  * a link's visits, these are not durable when the redirect answers; a
  * process killed without its graceful shutdown loses the last second.
  */
