@@ -30,6 +30,13 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
     return readJson(response);
   };
   const follow = (code: string, headers: Record<string, string> = {}, query = "") => api.request("GET", `/${code}/${query}`, { headers });
+  const orphanKinds = async (): Promise<{ exhausted: number; expired: number; password: number; unknown: number }> => {
+    await api.orphans.drain();
+    const report = await readJson(await api.request("GET", "/admin/visits/orphans/?from=2026-11-01", { headers: admin() }));
+    const kinds = { exhausted: 0, expired: 0, password: 0, unknown: 0 };
+    for (const { value, visits } of report.top.kinds as Array<{ value: keyof typeof kinds; visits: number }>) kinds[value] = visits;
+    return kinds;
+  };
   const linkCount = async () => (await readJson(await api.request("GET", "/shorten/?page_size=1", { headers: admin() }))).count;
 
   describe("creating and changing", () => {
@@ -281,6 +288,29 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
       expect(rightJson.headers.get("location")).toBe("https://example.com/secret");
       const stats = await readJson(await api.request("GET", `/shorten/${link.short_url}/stats/`));
       expect(stats.access_count).toBe(2);
+    });
+
+    test("visits that led nowhere are counted by kind: expired, used up, wrong password; not a first look at the form", async () => {
+      const before = await orphanKinds();
+      const used = await create({ max_visits: 1 });
+      const expired = await create({ expires_at: new Date(now.getTime() + 1000).toISOString() });
+      await follow(used.short_url);
+      await follow(used.short_url, { "user-agent": windowsChrome, referer: "https://news.example/item" });
+      await follow(link.short_url, { accept: "text/html" });
+      await api.request("POST", `/${link.short_url}`, { json: { password: "wrong password" } });
+      const saved = now;
+      now = new Date(saved.getTime() + 1000);
+      try {
+        await follow(expired.short_url);
+      } finally {
+        now = saved;
+      }
+      const after = await orphanKinds();
+      expect({ exhausted: after.exhausted - before.exhausted, expired: after.expired - before.expired, password: after.password - before.password }).toEqual({
+        exhausted: 1,
+        expired: 1,
+        password: 1,
+      });
     });
 
     test("a form of the wrong shape is a 400, never a 500", async () => {
