@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
 import { loadIpCountries } from "../src/visits/load-ip-countries.ts";
 import { VisitClassifier } from "../src/visits/visit-classifier.ts";
@@ -211,6 +211,10 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
       );
       expect(await location(forwarding.short_url, "")).toBe("https://example.com/page?utm_source=default&keep=1");
       expect(await location(plain.short_url, "?utm_source=twitter")).toBe("https://example.com/page?keep=1");
+      // The destination's own query stays as written: a flag, a `;`, its own escapes.
+      const signed = await create({ forward_query: true }, "https://example.com/p?flag&sig=a;b&x=%7E");
+      expect(await location(signed.short_url, "?utm_source=t")).toBe("https://example.com/p?flag&sig=a;b&x=%7E&utm_source=t");
+      expect(await location(signed.short_url, "?sig=theirs")).toBe("https://example.com/p?flag&x=%7E&sig=theirs");
     });
 
     test("rules by device, country and language: the first match wins, no match is the long URL", async () => {
@@ -283,7 +287,13 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
       const wrongJson = await api.request("POST", `/${link.short_url}`, { json: { password: "not the password" } });
       expect([wrongJson.status, (await readJson(wrongJson)).error.code]).toEqual([401, "unauthorized"]);
       const right = await form("open sesame");
-      expect([right.status, right.headers.get("location")]).toEqual([302, "https://example.com/secret"]);
+      // 303 whatever the link's status: a 307 or 308 would post the password on to the destination.
+      expect([right.status, right.headers.get("location"), right.headers.get("cache-control"), right.headers.get("referrer-policy")]).toEqual([
+        303,
+        "https://example.com/secret",
+        "no-store",
+        "no-referrer",
+      ]);
       const rightJson = await api.request("POST", `/${link.short_url}`, { json: { password: "open sesame" } });
       expect(rightJson.headers.get("location")).toBe("https://example.com/secret");
       const stats = await readJson(await api.request("GET", `/shorten/${link.short_url}/stats/`));
@@ -306,11 +316,58 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
         now = saved;
       }
       const after = await orphanKinds();
-      expect({ exhausted: after.exhausted - before.exhausted, expired: after.expired - before.expired, password: after.password - before.password }).toEqual({
+      // Paths no link could have (a browser's own /favicon.ico) are not visits at all.
+      await follow("favicon.ico");
+      await api.request("GET", "/robots.txt");
+      expect({
+        exhausted: after.exhausted - before.exhausted,
+        expired: after.expired - before.expired,
+        password: after.password - before.password,
+        unknown: (await orphanKinds()).unknown - after.unknown,
+      }).toEqual({
+        unknown: 0,
         exhausted: 1,
         expired: 1,
         password: 1,
       });
+    });
+
+    test("the unlock answer is a 303 even for a link whose own status is 307 or 308, which would re-post the password", async () => {
+      for (const status of [307, 308]) {
+        const own = await create({ password: "correct horse", redirect_status: status });
+        const right = await api.request("POST", `/${own.short_url}/`, {
+          body: "password=correct+horse",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+        });
+        expect([right.status, right.headers.get("location")]).toEqual([303, "https://example.com/target"]);
+      }
+    });
+
+    test("an expired or used-up protected link tells nothing before the password: not its expired_url, not its state", async () => {
+      const used = await create({ password: "correct horse", max_visits: 1, expired_url: "https://secret.example/after" });
+      const unlock = () =>
+        api.request("POST", `/${used.short_url}/`, { body: "password=correct+horse", headers: { "content-type": "application/x-www-form-urlencoded" } });
+      expect((await unlock()).status).toBe(303);
+      for (const method of ["GET", "HEAD"]) {
+        const response = await api.request(method, `/${used.short_url}/`);
+        expect([method, response.status, response.headers.get("location")]).toEqual([method, 401, null]);
+      }
+      // With the password, the visitor learns it is used up.
+      expect((await unlock()).headers.get("location")).toBe("https://secret.example/after");
+    });
+
+    test("a PUT hashes a new password only once the caller may change the link", async () => {
+      const target = await create({});
+      const hash = spyOn(Bun.password, "hash");
+      try {
+        const json = { password: "x".repeat(128) };
+        const foreign = await api.request("PUT", `/shorten/${target.short_url}/`, { json, headers: { authorization: "Bearer not-its-token" } });
+        const missing = await api.request("PUT", "/shorten/NoSuchCode1/", { json, headers: { authorization: "Bearer not-its-token" } });
+        expect([foreign.status, missing.status]).toEqual([403, 404]);
+        expect(hash).toHaveBeenCalledTimes(0);
+      } finally {
+        hash.mockRestore();
+      }
     });
 
     test("a form of the wrong shape is a 400, never a 500", async () => {

@@ -1,4 +1,4 @@
-import type { LinkRule, RedirectStatus } from "./link-options.ts";
+import { redirectStatuses, type LinkRule, type RedirectStatus } from "./link-options.ts";
 import type { Link } from "./link.ts";
 
 /**
@@ -42,11 +42,15 @@ export function grantedVisits(link: CountedDestination, asked: number, at: Date,
   return link.maxVisits === null ? asked : Math.min(asked, link.maxVisits - link.accessCount);
 }
 
-/** Why a visit at `at` leads nowhere: expiry first, then the cap, then the password; undefined when it leads on. */
+/**
+ * Why a visit at `at` leads nowhere, or undefined when it leads on. The
+ * password comes first: before it, nothing may tell where the link would
+ * send anyone, not even its `expired_url` (nor that it has expired).
+ */
 export function refusalOf(link: CountedDestination, at: Date, unlocked: boolean): Refusal | undefined {
+  if (link.passwordProtected && !unlocked) return "password";
   const state = linkState(link, at);
-  if (state !== "active") return state;
-  return link.passwordProtected && !unlocked ? "password" : undefined;
+  return state === "active" ? undefined : state;
 }
 
 /** A link's state as its record shows it: `expired` past its expiry, `exhausted` once its cap is reached, else `active`. */
@@ -77,14 +81,48 @@ export function encodeDestination(destination: Destination): string {
  * neither is undefined, a miss.
  */
 export function decodeDestination(entry: string): Destination | undefined {
-  if (!entry.startsWith("{")) return plainDestination(entry);
+  if (entry.startsWith("https://") || entry.startsWith("http://")) return plainDestination(entry);
+  if (!entry.startsWith("{")) return undefined;
+  let parsed: Record<string, unknown>;
   try {
-    const parsed = JSON.parse(entry) as Omit<Destination, "expiresAt"> & { expiresAt: number | null };
-    if (typeof parsed.longUrl !== "string") return undefined;
-    return { ...parsed, expiresAt: parsed.expiresAt === null ? null : new Date(parsed.expiresAt) };
+    parsed = JSON.parse(entry);
   } catch {
     return undefined;
   }
+  // Held to its shape like any answer from outside: another version's entry, or a damaged one, is a miss.
+  const nullable = (value: unknown, type: "string" | "number") => value === null || typeof value === type;
+  if (
+    typeof parsed !== "object" ||
+    parsed === null ||
+    typeof parsed.longUrl !== "string" ||
+    !(parsed.redirectStatus === null || redirectStatuses.includes(parsed.redirectStatus as RedirectStatus)) ||
+    typeof parsed.forwardQuery !== "boolean" ||
+    !Array.isArray(parsed.rules) ||
+    !parsed.rules.every(isRule) ||
+    !nullable(parsed.expiresAt, "number") ||
+    !nullable(parsed.maxVisits, "number") ||
+    !nullable(parsed.expiredUrl, "string") ||
+    typeof parsed.passwordProtected !== "boolean"
+  ) {
+    return undefined;
+  }
+  return {
+    longUrl: parsed.longUrl,
+    redirectStatus: parsed.redirectStatus as RedirectStatus | null,
+    forwardQuery: parsed.forwardQuery,
+    rules: parsed.rules,
+    expiresAt: parsed.expiresAt === null ? null : new Date(parsed.expiresAt as number),
+    maxVisits: parsed.maxVisits as number | null,
+    expiredUrl: parsed.expiredUrl as string | null,
+    passwordProtected: parsed.passwordProtected,
+  };
+}
+
+function isRule(value: unknown): value is LinkRule {
+  if (typeof value !== "object" || value === null) return false;
+  const { when, url } = value as { when?: unknown; url?: unknown };
+  if (typeof url !== "string" || typeof when !== "object" || when === null) return false;
+  return Object.values(when).every((condition) => typeof condition === "string");
 }
 
 /** The destination of a link without options: its long URL, always. */

@@ -68,6 +68,9 @@ export interface OptionsInput {
   rules?: unknown;
 }
 
+/** The options a request sets, as parseOptions checked them: the password still in clear (null: remove it). */
+export type ParsedOptions = Partial<Omit<LinkOptions, "passwordHash">> & { password?: string | null };
+
 /**
  * The options a request sets, checked: each field present in `input` is
  * parsed into its stored form (`null` clears it), each absent one is left
@@ -76,13 +79,8 @@ export interface OptionsInput {
  * password is returned in clear, for the caller to hash. `now` refuses an
  * expiry already past when `refusePastExpiry` (creating a link).
  */
-export function parseOptions(
-  input: OptionsInput,
-  checkUrl: (raw: string, field: string) => string,
-  now: Date,
-  refusePastExpiry: boolean,
-): Partial<Omit<LinkOptions, "passwordHash">> & { password?: string | null } {
-  const parsed: Partial<Omit<LinkOptions, "passwordHash">> & { password?: string | null } = {};
+export function parseOptions(input: OptionsInput, checkUrl: (raw: string, field: string) => string, now: Date, refusePastExpiry: boolean): ParsedOptions {
+  const parsed: ParsedOptions = {};
   if (input.expires_at !== undefined) parsed.expiresAt = parseExpiry(input.expires_at, now, refusePastExpiry);
   if (input.max_visits !== undefined) parsed.maxVisits = parseMaxVisits(input.max_visits);
   if (input.expired_url !== undefined)

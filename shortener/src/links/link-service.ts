@@ -7,7 +7,7 @@ import type { CountedVisit, VisitCounter } from "../visits/visit-counter.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound, WrongPassword } from "./link-errors.ts";
 import { decodeDestination, destinationOfLink, encodeDestination, type Destination } from "./destination.ts";
-import { parseOptions, type LinkOptions, type OptionsInput } from "./link-options.ts";
+import { parseOptions, type LinkOptions, type OptionsInput, type ParsedOptions } from "./link-options.ts";
 import type { LinkOrder } from "./link-order.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
 import type { Link } from "./link.ts";
@@ -47,7 +47,7 @@ export class LinkService {
       if (problem) throw InvalidAlias.because(problem);
     }
     const createdAt = this.deps.clock();
-    const options = await this.storedOptions(input.options ?? {}, input.requestHosts, createdAt, true);
+    const options = await this.stored(this.parsedOptions(input.options ?? {}, input.requestHosts, createdAt, true));
     const { token, hash } = newManageToken();
     // A generated code collides with probability ~n/3.5e12; a few retries make
     // a failure practically impossible, and a custom alias never retries.
@@ -76,9 +76,11 @@ export class LinkService {
   async update(code: string, changes: { long_url?: string } & OptionsInput, credential: Credential, requestHosts: Iterable<string>): Promise<Link> {
     const now = this.deps.clock();
     const longUrl = changes.long_url === undefined ? undefined : this.validUrl(changes.long_url, requestHosts);
-    const options = await this.storedOptions(changes, requestHosts, now, false);
-    if (longUrl === undefined && Object.keys(options).length === 0) throw InvalidRequest.because("send long_url or an option to change");
+    const parsed = this.parsedOptions(changes, requestHosts, now, false);
+    if (longUrl === undefined && Object.keys(parsed).length === 0) throw InvalidRequest.because("send long_url or an option to change");
+    // Who may change the link is known before a password is hashed: argon2id is too costly to spend on anyone.
     await this.authorized(code, credential);
+    const options = await this.stored(parsed);
     const updated = await this.deps.links.update(code, { ...options, ...(longUrl === undefined ? {} : { longUrl }) }, now);
     if (!updated) throw LinkNotFound.for(code);
     this.deps.onChange?.("updated");
@@ -175,9 +177,13 @@ export class LinkService {
     return check.url.href;
   }
 
-  /** The options a request sets, checked (parseOptions) and as stored: the password as its argon2id hash. */
-  private async storedOptions(input: OptionsInput, requestHosts: Iterable<string>, now: Date, creating: boolean): Promise<Partial<LinkOptions>> {
-    const { password, ...options } = parseOptions(input, (raw, field) => this.validUrl(raw, requestHosts, field), now, creating);
+  /** The options a request sets, checked (parseOptions); URLs by the long URL's rule. */
+  private parsedOptions(input: OptionsInput, requestHosts: Iterable<string>, now: Date, creating: boolean): ParsedOptions {
+    return parseOptions(input, (raw, field) => this.validUrl(raw, requestHosts, field), now, creating);
+  }
+
+  /** Checked options as stored: the password as its argon2id hash. */
+  private async stored({ password, ...options }: ParsedOptions): Promise<Partial<LinkOptions>> {
     if (password === undefined) return options;
     return { ...options, passwordHash: password === null ? null : await Bun.password.hash(password, "argon2id") };
   }

@@ -5,6 +5,7 @@ import { refusalOf, type CountedDestination, type Destination, type Refusal } fr
 import { LinkGone, LinkNotFound, PasswordRequired, WrongPassword } from "./link-errors.ts";
 import type { RedirectStatus } from "./link-options.ts";
 import type { LinkService } from "./link-service.ts";
+import { couldBeCode, isReserved } from "./short-code.ts";
 import { visitorDestination } from "./visitor-destination.ts";
 import { gonePage, notFoundPage, prefersHtml, unlockPage } from "./visitor-pages.ts";
 
@@ -68,9 +69,18 @@ export function redirectResponder(deps: RedirectResponderDeps) {
       acceptLanguage: request.acceptLanguage,
       query: request.query,
     });
+    if (request.password !== undefined) return afterUnlock(location);
     const status = destination.redirectStatus ?? deps.status;
     return { status, headers: { location, "cache-control": cacheControl(destination, status) }, body: null };
   };
+
+  // The unlock form's answer is always 303: a 307 or 308 would make the browser post the form, the password
+  // in it, to the destination; nor may it be kept, or tell the destination where the visitor came from.
+  const afterUnlock = (location: string): RedirectAnswer => ({
+    status: 303,
+    headers: { location, "cache-control": "no-store", "referrer-policy": "no-referrer" },
+    body: null,
+  });
 
   // A permanent redirect a link asked for may be kept by the browser a while (its repeats are not counted);
   // never past the link's expiry, and never for a capped link, whose every visit must come here to be counted.
@@ -87,8 +97,10 @@ export function redirectResponder(deps: RedirectResponderDeps) {
       if (prefersHtml(request.accept)) return unlockPage(false);
       throw PasswordRequired.forLink();
     }
-    if (destination.expiredUrl !== null)
+    if (destination.expiredUrl !== null) {
+      if (request.password !== undefined) return afterUnlock(destination.expiredUrl);
       return { status: 302, headers: { location: destination.expiredUrl, "cache-control": "private, max-age=0" }, body: null };
+    }
     if (prefersHtml(request.accept)) return gonePage(refusal);
     throw LinkGone.because(refusal);
   };
@@ -111,8 +123,10 @@ export function redirectResponder(deps: RedirectResponderDeps) {
     try {
       return await answer(request);
     } catch (error) {
-      // A visit that led nowhere: no such link, or the wrong password.
-      if (request.counted && error instanceof LinkNotFound) deps.orphans?.record("unknown", request.visitor);
+      // A visit that led nowhere: no such link (not a path no link could have, as /favicon.ico), or the wrong password.
+      if (request.counted && error instanceof LinkNotFound && couldBeCode(request.code) && !isReserved(request.code)) {
+        deps.orphans?.record("unknown", request.visitor);
+      }
       if (request.counted && error instanceof WrongPassword) deps.orphans?.record("password", request.visitor);
       if (!prefersHtml(request.accept)) throw error;
       if (error instanceof LinkNotFound) return notFoundPage(request.code);

@@ -23,18 +23,33 @@ const deviceMatches: Record<RuleDevice, (facts: Pick<VisitFacts, "os" | "device"
  * The URL this visitor is sent to: the first rule whose every condition
  * holds, else the long URL; with `forward_query`, the short URL's query is
  * added to it, its parameters replacing the destination's own of the same
- * name (the visitor's `utm_source` wins over a default one).
+ * name (the visitor's `utm_source` wins over a default one). The
+ * destination's other parameters stay as written, byte for byte (a flag
+ * without `=`, a `;`, a signature's own encoding).
  */
 export function visitorDestination(destination: Destination, visitor: VisitorContext): string {
   const target = destination.rules.length === 0 ? destination.longUrl : (firstMatch(destination.rules, visitor)?.url ?? destination.longUrl);
   if (!destination.forwardQuery || visitor.query === "") return target;
   const url = new URL(target);
   const forwarded = new URLSearchParams(visitor.query);
-  const params = new URLSearchParams(url.search);
-  for (const name of new Set(forwarded.keys())) params.delete(name);
-  for (const [name, value] of forwarded) params.append(name, value);
-  url.search = params.toString();
+  if (forwarded.size === 0) return target;
+  const replaced = new Set(forwarded.keys());
+  const own = url.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => pair !== "" && !replaced.has(nameOf(pair)));
+  url.search = [...own, forwarded.toString()].join("&");
   return url.href;
+}
+
+/** A query pair's name as URLSearchParams reads it (`+` a space, percent-escapes decoded; a malformed one as written). */
+function nameOf(pair: string): string {
+  const name = pair.split("=", 1)[0]!.replaceAll("+", " ");
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
 }
 
 function firstMatch(rules: readonly LinkRule[], visitor: VisitorContext): LinkRule | undefined {

@@ -96,12 +96,14 @@ export class PostgresLinkStore implements LinkStore {
     // told it failed (a hung database) must not count once the database wakes.
     // postgres.js refuses queries once ended, but reserve() still hands out a connection.
     if (this.ended) throw Object.assign(new Error("the database client has been closed"), { code: "CONNECTION_ENDED" });
+    // `at` is the batch's time as it left; a row lock waited for moves it on (see plainLinks), as here.
+    const started = performance.now();
     const tx = await this.client.reserve();
     try {
       if (deadline?.aborted) throw deadline.reason;
       // BEGIN and the update leave together (postgres.js pipelines them on
       // one connection): the deadline costs one round trip, the COMMIT.
-      const [, rows] = await Promise.all([tx.unsafe("BEGIN").execute(), this.countVisits(tx, visits, at, plainLinks(tx, at, access)).execute()]);
+      const [, rows] = await Promise.all([tx.unsafe("BEGIN").execute(), this.countVisits(tx, visits, at, plainLinks(tx, access)).execute()]);
       const claims = new Map<string, VisitClaim>();
       const added: Array<{ code: string; dimension: Dimension; value: string }> = [];
       const written = new Map(visits);
@@ -115,10 +117,12 @@ export class PostgresLinkStore implements LinkStore {
       if (restricted.length > 0) {
         if (deadline?.aborted) throw deadline.reason;
         const grants = new Map<string, LinkVisits>();
-        for (const row of await tx<DestinationRow[]>`
-          SELECT ${destinationColumns(tx)} FROM links WHERE code = ANY(${restricted}::text[]) ORDER BY code FOR UPDATE`) {
+        const locked = await tx<DestinationRow[]>`
+          SELECT ${destinationColumns(tx)} FROM links WHERE code = ANY(${restricted}::text[]) ORDER BY code FOR UPDATE`;
+        const lockedAt = new Date(at.getTime() + (performance.now() - started));
+        for (const row of locked) {
           const destination = destinationOf(row);
-          const granted = grantedVisits(destination, visits.get(row.code)!.count, at, access.unlocked);
+          const granted = grantedVisits(destination, visits.get(row.code)!.count, lockedAt, access.unlocked);
           claims.set(row.code, { destination: { ...destination, accessCount: destination.accessCount + granted }, granted });
           if (granted > 0) grants.set(row.code, visits.get(row.code)!.first(granted));
         }
@@ -293,14 +297,16 @@ export class PostgresLinkStore implements LinkStore {
 
 /**
  * The condition of the hot statement: links that let every visit through
- * without a look at their count (no cap, not expired, and no password unless
- * it was given). Any other link is left to the locked read after it.
+ * without a look at their row (no cap, no expiry, and no password unless it
+ * was given). Any other link is left to the locked read after it: an
+ * expiry too, as it must be judged once the row is locked (a row another
+ * writer holds may be waited for past it), and this statement's condition
+ * is checked before it waits.
  */
-function plainLinks(sql: Sql, at: Date, access: VisitAccess) {
-  const when = at.toISOString();
+function plainLinks(sql: Sql, access: VisitAccess) {
   return access.unlocked
-    ? sql`AND links.max_visits IS NULL AND (links.expires_at IS NULL OR links.expires_at > ${when}::timestamptz)`
-    : sql`AND links.max_visits IS NULL AND (links.expires_at IS NULL OR links.expires_at > ${when}::timestamptz) AND links.password_hash IS NULL`;
+    ? sql`AND links.max_visits IS NULL AND links.expires_at IS NULL`
+    : sql`AND links.max_visits IS NULL AND links.expires_at IS NULL AND links.password_hash IS NULL`;
 }
 
 /** What a redirect needs of a link (Destination), and its count; never the password hash itself. */

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import {
@@ -40,9 +40,9 @@ const destinationColumns = {
   accessCount: links.accessCount,
 };
 
-/** Links that let every visit through without a look at their count: no cap, not expired, no password unless it was given. */
-function plainLink(at: Date, access: VisitAccess): SQL {
-  const open = and(isNull(links.maxVisits), or(isNull(links.expiresAt), gt(links.expiresAt, at)))!;
+/** Links that let every visit through without a look at their row: no cap, no expiry, no password unless it was given. */
+function plainLink(access: VisitAccess): SQL {
+  const open = and(isNull(links.maxVisits), isNull(links.expiresAt))!;
   return access.unlocked ? open : and(open, isNull(links.passwordHash))!;
 }
 
@@ -111,45 +111,51 @@ export class SqliteLinkStore implements LinkStore {
     // Synchronous: once started it commits before any timer can fire, so the
     // deadline only matters before it starts.
     if (deadline?.aborted) throw deadline.reason;
+    const started = performance.now();
     const claims = new Map<string, VisitClaim>();
     const hour = Math.floor(at.getTime() / hourMs) * hourMs;
     const day = at.toISOString().slice(0, 10);
-    this.db.transaction((tx) => {
-      for (const [code, asked] of visits) {
-        // One writer at a time (SQLite's lock): what is read here is what the update adds to.
-        let linkVisits = asked;
-        const plain = tx
-          .update(links)
-          .set({ accessCount: sql`${links.accessCount} + ${asked.count}`, lastAccessedAt: at })
-          .where(and(eq(links.code, code), plainLink(at, access)))
-          .returning(destinationColumns)
-          .get();
-        if (plain) claims.set(code, { destination: plain, granted: asked.count });
-        else {
-          // An expiry past, a cap or a password (or no such link): let through what grantedVisits allows.
-          const found = tx.select(destinationColumns).from(links).where(eq(links.code, code)).get();
-          if (!found) continue;
-          const granted = grantedVisits(found, asked.count, at, access.unlocked);
-          claims.set(code, { destination: { ...found, accessCount: found.accessCount + granted }, granted });
-          if (granted === 0) continue;
-          linkVisits = asked.first(granted);
-          tx.update(links)
-            .set({ accessCount: sql`${links.accessCount} + ${granted}`, lastAccessedAt: at })
-            .where(eq(links.code, code))
-            .run();
+    this.db.transaction(
+      (tx) => {
+        for (const [code, asked] of visits) {
+          // One writer at a time (SQLite's lock, taken at BEGIN IMMEDIATE): what is read here is what the
+          // update adds to. Expiry is judged now, not when the batch left: waiting for the lock moves `at` on.
+          const lockedAt = new Date(at.getTime() + (performance.now() - started));
+          let linkVisits = asked;
+          const plain = tx
+            .update(links)
+            .set({ accessCount: sql`${links.accessCount} + ${asked.count}`, lastAccessedAt: at })
+            .where(and(eq(links.code, code), plainLink(access)))
+            .returning(destinationColumns)
+            .get();
+          if (plain) claims.set(code, { destination: plain, granted: asked.count });
+          else {
+            // An expiry past, a cap or a password (or no such link): let through what grantedVisits allows.
+            const found = tx.select(destinationColumns).from(links).where(eq(links.code, code)).get();
+            if (!found) continue;
+            const granted = grantedVisits(found, asked.count, lockedAt, access.unlocked);
+            claims.set(code, { destination: { ...found, accessCount: found.accessCount + granted }, granted });
+            if (granted === 0) continue;
+            linkVisits = asked.first(granted);
+            tx.update(links)
+              .set({ accessCount: sql`${links.accessCount} + ${granted}`, lastAccessedAt: at })
+              .where(eq(links.code, code))
+              .run();
+          }
+          if (!linkVisits.analysed) continue;
+          this.addToBucket.run(code, hour, linkVisits.humans, linkVisits.bots);
+          for (const dimension of dimensions) {
+            // One writer: what these reads see is what the day holds when the rows below are added.
+            const named = {
+              count: this.countNamed.get(code, day, dimension, otherValue)!.named,
+              has: (value: string) => this.findNamed.get(code, day, dimension, value) !== null,
+            };
+            for (const [value, count] of withinNamedValues(linkVisits.byDimension[dimension], named)) this.addToFacts.run(code, day, dimension, value, count);
+          }
         }
-        if (!linkVisits.analysed) continue;
-        this.addToBucket.run(code, hour, linkVisits.humans, linkVisits.bots);
-        for (const dimension of dimensions) {
-          // One writer: what these reads see is what the day holds when the rows below are added.
-          const named = {
-            count: this.countNamed.get(code, day, dimension, otherValue)!.named,
-            has: (value: string) => this.findNamed.get(code, day, dimension, value) !== null,
-          };
-          for (const [value, count] of withinNamedValues(linkVisits.byDimension[dimension], named)) this.addToFacts.run(code, day, dimension, value, count);
-        }
-      }
-    });
+      },
+      { behavior: "immediate" },
+    );
     return claims;
   }
 
