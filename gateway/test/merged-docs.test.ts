@@ -9,6 +9,8 @@ import { serveServices } from "./support/served-services.ts";
 import { unresolvedRefs } from "./support/unresolved-refs.ts";
 
 const shortenerPaths = [
+  "/admin/api-keys",
+  "/admin/api-keys/{id}",
   "/admin/login",
   "/admin/session",
   "/admin/visits",

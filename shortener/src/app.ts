@@ -16,6 +16,8 @@ import type { AdminStore } from "./admins/admin-store.ts";
 import { AdminSessions } from "./auth/admin-sessions.ts";
 import type { AdminSessionStore } from "./auth/admin-session-store.ts";
 import { AdminTokens } from "./auth/admin-tokens.ts";
+import { apiKeyRoutes } from "./auth/api-key-routes.ts";
+import type { ApiKeys } from "./auth/api-keys.ts";
 import { CredentialResolver } from "./auth/credential-resolver.ts";
 import { securitySchemes } from "./auth/security-schemes.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
@@ -42,6 +44,8 @@ import type { OrphanVisitStore } from "./visits/orphan-visit-store.ts";
 
 export interface ShortenerDeps {
   links: LinkStore;
+  /** API keys (made in main.ts on the database's store, drained at shutdown). */
+  apiKeys: ApiKeys;
   admins: AdminStore;
   sessions: AdminSessionStore;
   visitStore: VisitStore;
@@ -106,6 +110,7 @@ export function createApp(deps: ShortenerDeps) {
   const adminSessions = new AdminSessions(deps.sessions, deps.secretKey, deps.clock);
   const credentials = new CredentialResolver({
     adminTokens,
+    apiKeys: deps.apiKeys,
     sessions: adminSessions,
     ownOriginsOf: (request, server) => ownOrigins(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
   });
@@ -135,6 +140,7 @@ export function createApp(deps: ShortenerDeps) {
   })
     .use(adminRoutes({ login: adminLogin, tokens: adminTokens }))
     .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, secureCookies: deps.secureCookies ?? false }))
+    .use(apiKeyRoutes({ keys: deps.apiKeys, credentials }))
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock }))
     .use(
       visitRoutes({

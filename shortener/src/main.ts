@@ -16,6 +16,7 @@ import { MemoryLinkCache } from "./cache/memory-link-cache.ts";
 import { RedisLinkCache } from "./cache/redis-link-cache.ts";
 import { readShortenerConfig } from "./config.ts";
 import { openDatabase } from "./storage/open-database.ts";
+import { ApiKeys } from "./auth/api-keys.ts";
 import { VisitCounter } from "./visits/visit-counter.ts";
 import { loadIpCountries } from "./visits/load-ip-countries.ts";
 import { describeVisitorWith } from "./visits/describe-visitor.ts";
@@ -54,6 +55,7 @@ const visits = new VisitCounter(database.links, clock, {
 });
 // Fed only with the analytics on: a redirect comes with its visitor then.
 const orphans = new OrphanVisits({ store: database.orphans, clock, log });
+const apiKeys = new ApiKeys({ store: database.apiKeys, clock, log });
 const lifecycle = new ServiceLifecycle(log, metrics);
 
 const app = createApp({
@@ -65,6 +67,7 @@ const app = createApp({
   visits,
   orphans,
   orphanStore: database.orphans,
+  apiKeys,
   clock,
   log,
   secretKey: config.secretKey,
@@ -97,6 +100,7 @@ lifecycle.serve(app, {
   afterStop: [
     { name: "write pending visits", run: () => visits.drain() },
     { name: "write pending visits that led nowhere", run: () => orphans.drain() },
+    { name: "write the API keys' last uses", run: () => apiKeys.drain() },
     { name: "stop folding visit hours", run: () => retention.stop() },
     {
       name: "close the cache",

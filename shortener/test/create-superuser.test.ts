@@ -23,6 +23,7 @@ import { MemoryLinkCache } from "../src/cache/memory-link-cache.ts";
 import { openDatabase, type Database } from "../src/storage/open-database.ts";
 import { VisitCounter } from "../src/visits/visit-counter.ts";
 import { OrphanVisits } from "../src/visits/orphan-visits.ts";
+import { ApiKeys } from "../src/auth/api-keys.ts";
 
 // Each end-to-end case starts Bun and hashes with argon2id; bun test's 5 s
 // default is tight on a slow machine (bunfig.toml's [test] timeout is not applied).
@@ -459,6 +460,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
       visits: new VisitCounter(database.links, clock),
       orphans: new OrphanVisits({ store: database.orphans, clock, log: silentLogger }),
       orphanStore: database.orphans,
+      apiKeys: new ApiKeys({ store: database.apiKeys, clock, log: silentLogger }),
       clock,
       log: silentLogger,
       secretKey,

@@ -174,7 +174,11 @@ describe("OpenAPI", () => {
       "404": { description: "No such short URL" },
     });
     expect(spec.components.securitySchemes).toEqual({
-      bearer: { type: "http", scheme: "bearer", description: "A manage token, or an admin token from POST /admin/login" },
+      bearer: {
+        type: "http",
+        scheme: "bearer",
+        description: "A manage token, an admin token from POST /admin/login, or an API key (lgk_…) from POST /admin/api-keys",
+      },
       adminSession: {
         type: "apiKey",
         in: "cookie",

@@ -276,6 +276,7 @@ const searchIndexTables = ["links_search", "links_search_config", "links_search_
 const allTables = [
   "admin_sessions",
   "admins",
+  "api_keys",
   "link_visit_buckets",
   "link_visit_days",
   "link_visit_facts",

@@ -3,11 +3,14 @@ import type { Server } from "elysia/universal";
 import type { Credential } from "./credential.ts";
 import { isForeignOrigin } from "../http/foreign-origin.ts";
 import { AdminTokens } from "./admin-tokens.ts";
+import { looksLikeApiKey } from "./api-key.ts";
+import type { ApiKeys } from "./api-keys.ts";
 import type { ActiveSession, AdminSessions } from "./admin-sessions.ts";
 import { sessionIdsFrom } from "./session-cookie.ts";
 
 export interface CredentialResolverDeps {
   adminTokens: AdminTokens;
+  apiKeys: Pick<ApiKeys, "verify">;
   sessions: AdminSessions;
   /** Every origin the request could have reached this service by (ownOrigins). */
   ownOriginsOf: (request: Request, server: Server | null) => ReadonlySet<string>;
@@ -20,8 +23,9 @@ const safeMethods = new Set(["GET", "HEAD"]);
  * Who is asking: the one owner of the rule, for every route that needs
  * credentials.
  *
- * 1. `Authorization` decides when it is present: `Bearer <token>` is an
- *    admin token (it has a dot) or else a manage token; anything else is 401.
+ * 1. `Authorization` decides when it is present: `Bearer <token>` is an API
+ *    key (`lgk_…`: unknown, revoked or expired is 401), an admin token (it
+ *    has a dot) or else a manage token; anything else is 401.
  * 2. Without it, the `linkgeo_admin` session cookie of a signed-in admin
  *    makes the request an admin's: the one live session among every value
  *    sent, as another page of the host may have added values of its own.
@@ -37,7 +41,7 @@ export class CredentialResolver {
 
   async resolve(request: Request, server: Server | null): Promise<Credential> {
     const authorization = request.headers.get("authorization");
-    if (authorization !== null) return this.fromAuthorization(authorization);
+    if (authorization !== null) return await this.fromAuthorization(authorization);
     if (sessionIdsFrom(request.headers.get("cookie")).length === 0) {
       throw Unauthorized.because("send Authorization: Bearer <manage_token or admin token>, or sign in as an admin");
     }
@@ -88,10 +92,15 @@ export class CredentialResolver {
     }
   }
 
-  private fromAuthorization(authorization: string): Credential {
+  private async fromAuthorization(authorization: string): Promise<Credential> {
     const match = authorization.match(/^Bearer\s+(\S+)\s*$/i);
-    if (!match?.[1]) throw Unauthorized.because("send Authorization: Bearer <manage_token or admin token>");
+    if (!match?.[1]) throw Unauthorized.because("send Authorization: Bearer <manage_token, admin token or API key>");
     const token = match[1];
+    if (looksLikeApiKey(token)) {
+      const key = await this.deps.apiKeys.verify(token);
+      if (!key) throw Unauthorized.because("the API key is unknown, revoked or expired");
+      return { kind: "api-key", id: key.id, scopes: key.scopes };
+    }
     if (!AdminTokens.looksLikeAdminToken(token)) return { kind: "manage-token", token };
     const username = this.deps.adminTokens.verify(token);
     if (!username) throw Unauthorized.because("admin token is invalid or expired");

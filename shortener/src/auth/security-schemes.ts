@@ -2,7 +2,11 @@ import { sessionCookieName } from "./session-cookie.ts";
 
 /** The OpenAPI security schemes of the shortener (the /docs page's "Authorize"). */
 export const securitySchemes = {
-  bearer: { type: "http", scheme: "bearer", description: "A manage token, or an admin token from POST /admin/login" },
+  bearer: {
+    type: "http",
+    scheme: "bearer",
+    description: "A manage token, an admin token from POST /admin/login, or an API key (lgk_…) from POST /admin/api-keys",
+  },
   adminSession: {
     type: "apiKey",
     in: "cookie",

@@ -1,4 +1,5 @@
 import { InvalidRequest } from "@linkgeo/shared";
+import { parseInstant } from "../http/instant.ts";
 
 /** The statuses a redirect may answer with: the service default (REDIRECT_STATUS) or a link's own. */
 export type RedirectStatus = 301 | 302 | 307 | 308;
@@ -106,27 +107,11 @@ function stringField(value: unknown, field: string): string {
   return value;
 }
 
-// ISO 8601 as JSON writes it: a date and a time with an offset (or Z). A bare date or a local time would depend on the server's zone.
-const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
-
 function parseExpiry(value: unknown, now: Date, refusePast: boolean): Date | null {
   if (value === null) return null;
-  const text = stringField(value, "expires_at");
-  const at = isoInstant.test(text) ? new Date(text) : new Date(Number.NaN);
-  // Date rolls 2026-02-30 over to March; a date that does not exist is refused instead.
-  if (Number.isNaN(at.getTime()) || !sameCalendarDate(text, at)) {
-    throw invalid("expires_at must be an ISO 8601 date and time with a zone, as 2026-12-31T23:59:59Z");
-  }
-  if (at.getUTCFullYear() > 9998) throw invalid("expires_at must be before the year 9999");
+  const at = parseInstant(value, "expires_at");
   if (refusePast && at.getTime() <= now.getTime()) throw invalid("expires_at is already past");
   return at;
-}
-
-/** Whether the day written in `text` is a real one (Date would roll 2026-02-30 over into March). */
-function sameCalendarDate(text: string, at: Date): boolean {
-  const [year, month, day] = text.slice(0, 10).split("-").map(Number) as [number, number, number];
-  const written = new Date(Date.UTC(year, month - 1, day));
-  return written.getUTCFullYear() === year && written.getUTCMonth() === month - 1 && written.getUTCDate() === day && !Number.isNaN(at.getTime());
 }
 
 function parseMaxVisits(value: unknown): number | null {

@@ -6,6 +6,7 @@ import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import { parseLinkOrder } from "./link-order.ts";
 import { manageTokenMatches } from "../auth/manage-token.ts";
+import { mayDo, requireScope } from "../auth/scopes.ts";
 import type { Link } from "./link.ts";
 import { toListedRecord, toRecord, type RecordView } from "./link-record.ts";
 import { CodeParams, CreateLinkBody, CreatedLink, LinkList, LinkListQuery, LinkRecord, LinkStats, UpdateLinkBody } from "./link-schemas.ts";
@@ -38,7 +39,8 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     if (link.passwordHash === null) return true;
     if (!request.headers.has("authorization") && !request.headers.has("cookie")) return false;
     const credential = await credentials.resolve(request, server).catch(() => undefined);
-    return credential?.kind === "admin" || (credential?.kind === "manage-token" && manageTokenMatches(credential.token, link.manageTokenHash));
+    if (credential?.kind === "manage-token") return manageTokenMatches(credential.token, link.manageTokenHash);
+    return credential !== undefined && mayDo(credential, "links:read");
   };
 
   return new Elysia({ prefix: "/shorten" })
@@ -75,6 +77,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
             results: [toListedRecord(await links.managedBy(credential.token), fullView(base))],
           };
         }
+        requireScope(credential, "links:read", "listing every link needs an admin");
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
         const result = await links.list({ page, pageSize, search: query.q || undefined, order });

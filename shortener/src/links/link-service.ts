@@ -2,7 +2,9 @@ import { Forbidden, InvalidRequest, Unauthorized } from "@linkgeo/shared";
 import { hashManageToken, manageTokenMatches, newManageToken } from "../auth/manage-token.ts";
 import type { LinkCache } from "../cache/link-cache.ts";
 import { RecentCodes } from "../cache/recent-codes.ts";
+import type { ApiKeyScope } from "../auth/api-key.ts";
 import type { Credential } from "../auth/credential.ts";
+import { requireScope } from "../auth/scopes.ts";
 import type { CountedVisit, VisitCounter } from "../visits/visit-counter.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound, WrongPassword } from "./link-errors.ts";
@@ -188,13 +190,18 @@ export class LinkService {
     return { ...options, passwordHash: password === null ? null : await Bun.password.hash(password, "argon2id") };
   }
 
-  /** The link, if `credential` may manage it (its manage token, or an admin's); else 404 or 403. */
-  async authorized(code: string, credential: Credential): Promise<Link> {
+  /**
+   * The link, if `credential` may do what `scope` names with it: its manage
+   * token may do all of it, an admin too, an API key what its scopes say;
+   * else 404 or 403.
+   */
+  async authorized(code: string, credential: Credential, scope: ApiKeyScope = "links:write"): Promise<Link> {
     const link = await this.get(code);
-    if (credential.kind === "admin") return link;
-    if (!manageTokenMatches(credential.token, link.manageTokenHash)) {
-      throw Forbidden.because(`this token may not manage short URL "${link.code}"`);
+    if (credential.kind === "manage-token") {
+      if (!manageTokenMatches(credential.token, link.manageTokenHash)) throw Forbidden.because(`this token may not manage short URL "${link.code}"`);
+      return link;
     }
+    requireScope(credential, scope, `this token may not manage short URL "${link.code}"`);
     return link;
   }
 }

@@ -1,5 +1,6 @@
 import { withDeadline } from "@linkgeo/shared";
 import type { AdminStore } from "../admins/admin-store.ts";
+import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
@@ -29,6 +30,7 @@ interface Stores {
   sessions: AdminSessionStore;
   visits: VisitStore;
   orphans: OrphanVisitStore;
+  apiKeys: ApiKeyStore;
 }
 
 /**
@@ -39,7 +41,7 @@ interface Stores {
  * store, which must not commit once it has passed.
  */
 export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
-  const { links, admins, sessions, visits, orphans } = stores;
+  const { links, admins, sessions, visits, orphans, apiKeys } = stores;
   const bounded =
     <A extends unknown[], T>(call: (...args: A) => Promise<T>) =>
     (...args: A) =>
@@ -78,6 +80,13 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       add: bounded((counts) => orphans.add(counts)),
       days: bounded((fromDay, toDay) => orphans.days(fromDay, toDay)),
       breakdowns: bounded((fromDay, toDay, limit) => orphans.breakdowns(fromDay, toDay, limit)),
+    },
+    apiKeys: {
+      insert: bounded((key) => apiKeys.insert(key)),
+      findByHash: bounded((keyHash) => apiKeys.findByHash(keyHash)),
+      list: bounded(() => apiKeys.list()),
+      delete: bounded((id) => apiKeys.delete(id)),
+      recordUses: bounded((uses) => apiKeys.recordUses(uses)),
     },
   };
 }

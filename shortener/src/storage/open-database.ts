@@ -22,6 +22,9 @@ import { PostgresVisitStore } from "./postgres/postgres-visit-store.ts";
 import { SqliteAdminSessionStore } from "./sqlite/sqlite-admin-session-store.ts";
 import { SqliteAdminStore } from "./sqlite/sqlite-admin-store.ts";
 import { SqliteLinkStore } from "./sqlite/sqlite-link-store.ts";
+import { SqliteApiKeyStore } from "./sqlite/sqlite-api-key-store.ts";
+import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.ts";
+import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import { SqliteOrphanVisitStore } from "./sqlite/sqlite-orphan-visit-store.ts";
 import { SqliteVisitStore } from "./sqlite/sqlite-visit-store.ts";
 
@@ -33,6 +36,7 @@ export interface Database {
   visits: VisitStore;
   /** Visits that led nowhere (visits/orphan-visits.ts). */
   orphans: OrphanVisitStore;
+  apiKeys: ApiKeyStore;
   /** Resolves when the database answers, and takes writes if the last one failed; for `/ready`. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -100,6 +104,7 @@ async function openPostgres(url: string, timeoutMs: number): Promise<Engine> {
     sessions: new PostgresAdminSessionStore(db),
     visits: new PostgresVisitStore(client),
     orphans: new PostgresOrphanVisitStore(client),
+    apiKeys: new PostgresApiKeyStore(db, client),
     ping: () => links.ping(),
     probeWrite: async () => {
       await client`INSERT INTO write_probe (id, at) VALUES (1, now()) ON CONFLICT (id) DO UPDATE SET at = excluded.at`;
@@ -150,6 +155,7 @@ function sqliteEngine(sqlite: SqliteDatabase): Engine {
     sessions: new SqliteAdminSessionStore(db),
     visits: new SqliteVisitStore(sqlite),
     orphans: new SqliteOrphanVisitStore(sqlite),
+    apiKeys: new SqliteApiKeyStore(db),
     ping: async () => {
       sqlite.query("SELECT 1").get();
     },

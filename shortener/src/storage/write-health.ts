@@ -1,4 +1,5 @@
 import type { AdminStore } from "../admins/admin-store.ts";
+import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
@@ -39,11 +40,10 @@ export class WriteHealth {
 }
 
 /** The stores with every write watched by `health`; reads pass through. */
-export function storesWatchingWrites<S extends { links: LinkStore; admins: AdminStore; sessions: AdminSessionStore; orphans: OrphanVisitStore }>(
-  stores: S,
-  health: WriteHealth,
-): S {
-  const { links, admins, sessions, orphans } = stores;
+export function storesWatchingWrites<
+  S extends { links: LinkStore; admins: AdminStore; sessions: AdminSessionStore; orphans: OrphanVisitStore; apiKeys: ApiKeyStore },
+>(stores: S, health: WriteHealth): S {
+  const { links, admins, sessions, orphans, apiKeys } = stores;
   return {
     ...stores,
     links: {
@@ -69,6 +69,13 @@ export function storesWatchingWrites<S extends { links: LinkStore; admins: Admin
       add: (counts) => health.watch(() => orphans.add(counts)),
       days: (fromDay, toDay) => orphans.days(fromDay, toDay),
       breakdowns: (fromDay, toDay, limit) => orphans.breakdowns(fromDay, toDay, limit),
+    },
+    apiKeys: {
+      insert: (key) => health.watch(() => apiKeys.insert(key)),
+      findByHash: (keyHash) => apiKeys.findByHash(keyHash),
+      list: () => apiKeys.list(),
+      delete: (id) => health.watch(() => apiKeys.delete(id)),
+      recordUses: (uses) => health.watch(() => apiKeys.recordUses(uses)),
     },
   };
 }

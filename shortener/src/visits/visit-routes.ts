@@ -1,4 +1,5 @@
-import { ErrorBody, Forbidden } from "@linkgeo/shared";
+import { ErrorBody } from "@linkgeo/shared";
+import { requireScope } from "../auth/scopes.ts";
 import { Elysia } from "elysia";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { readSecurity } from "../auth/security-schemes.ts";
@@ -30,7 +31,7 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
     .get(
       "/shorten/:short_url/visits",
       async ({ params, query, request, server }) => {
-        const link = await links.authorized(params.short_url, await credentials.resolve(request, server));
+        const link = await links.authorized(params.short_url, await credentials.resolve(request, server), "visits:read");
         return { short_url: link.code, ...(await reports.forLink(link.code, parseVisitRange(query, clock()))) };
       },
       {
@@ -51,7 +52,7 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
     .get(
       "/admin/visits",
       async ({ query, request, server }) => {
-        if ((await credentials.resolve(request, server)).kind !== "admin") throw Forbidden.because("visits across all links need an admin token");
+        requireScope(await credentials.resolve(request, server), "visits:read", "visits across all links need an admin token");
         return reports.forAllLinks(parseVisitRange(query, clock()));
       },
       {
@@ -68,7 +69,7 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
     .get(
       "/admin/visits/daily",
       async ({ query, request, server }) => {
-        if ((await credentials.resolve(request, server)).kind !== "admin") throw Forbidden.because("daily visits of many links need an admin token or session");
+        requireScope(await credentials.resolve(request, server), "visits:read", "daily visits of many links need an admin token or session");
         return reports.dailyPerLink(parseCodeList(query.codes), parseDays(query.days), clock());
       },
       {
@@ -87,7 +88,7 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
     .get(
       "/admin/visits/orphans",
       async ({ query, request, server }) => {
-        if ((await credentials.resolve(request, server)).kind !== "admin") throw Forbidden.because("visits that led nowhere need an admin token or session");
+        requireScope(await credentials.resolve(request, server), "visits:read", "visits that led nowhere need an admin token or session");
         return orphans.report(parseOrphanVisitRange(query, clock()));
       },
       {

@@ -7,6 +7,7 @@ import { MemoryLinkCache } from "../../src/cache/memory-link-cache.ts";
 import { openDatabase, type Database } from "../../src/storage/open-database.ts";
 import { describeVisitorWith } from "../../src/visits/describe-visitor.ts";
 import type { VisitClassifier } from "../../src/visits/visit-classifier.ts";
+import { ApiKeys } from "../../src/auth/api-keys.ts";
 import { OrphanVisits } from "../../src/visits/orphan-visits.ts";
 import { VisitCounter, type VisitCounterObserver } from "../../src/visits/visit-counter.ts";
 
@@ -19,6 +20,7 @@ export interface TestShortener extends AsyncDisposable {
   cache: LinkCache;
   /** Visits that led nowhere; `drain()` writes what they hold, for a test to read. */
   orphans: OrphanVisits;
+  apiKeys: ApiKeys;
   /** Sends a request to the app; `json` sets the body and Content-Type. */
   request(method: string, path: string, init?: { json?: unknown; headers?: Record<string, string>; body?: string }): Promise<Response>;
   /** Creates a link through the API and returns the 201 body. */
@@ -56,6 +58,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     observer: options.visitObserver,
   });
   const orphans = new OrphanVisits({ store: db.orphans, clock, log: options.log ?? silentLogger });
+  const apiKeys = options.apiKeys ?? new ApiKeys({ store: db.apiKeys, clock, log: options.log ?? silentLogger });
   const app = createApp({
     log: silentLogger,
     secretKey: testSecretKey,
@@ -73,6 +76,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     visits,
     orphans,
     orphanStore: db.orphans,
+    apiKeys,
     clock,
   });
   const request: TestShortener["request"] = (method, path, init = {}) => {
@@ -90,6 +94,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     db,
     cache,
     orphans,
+    apiKeys,
     request,
     async createLink(longUrl = "https://example.com/page", alias) {
       const response = await request("POST", "/shorten/", { json: alias === undefined ? { long_url: longUrl } : { long_url: longUrl, short_url: alias } });
@@ -100,6 +105,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     async [Symbol.asyncDispose]() {
       await visits.drain();
       await orphans.drain();
+      await apiKeys.drain();
       if (!options.database) await db.close();
       await testDb?.drop();
     },

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { ApiKeyScope } from "../../auth/api-key.ts";
 import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
 import { bigint, boolean, customType, jsonb, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
@@ -71,6 +72,21 @@ export const admins = pgTable("admins", {
   passwordHash: text("password_hash").notNull(),
   createdAt: instant("created_at").notNull(),
 });
+
+/** API keys: only the SHA-256 of each key (migration 0011). */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    keyHash: text("key_hash").notNull(),
+    scopes: text("scopes").array().$type<ApiKeyScope[]>().notNull(),
+    createdAt: instant("created_at").notNull(),
+    expiresAt: instant("expires_at"),
+    lastUsedAt: instant("last_used_at"),
+  },
+  (t) => [uniqueIndex("api_keys_key_hash_idx").on(t.keyHash)],
+);
 
 export const adminSessions = pgTable(
   "admin_sessions",

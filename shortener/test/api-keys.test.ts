@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readJson } from "@linkgeo/testing";
+import { hashApiKey, type ApiKey } from "../src/auth/api-key.ts";
+import type { ApiKeyStore } from "../src/auth/api-key-store.ts";
+import { ApiKeys } from "../src/auth/api-keys.ts";
+import { silentLogger } from "@linkgeo/shared";
+import { storeEngines } from "./support/store-engines.ts";
+import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+
+const t0 = new Date("2026-11-26T12:00:00.000Z");
+
+describe.each(storeEngines)("API key store on $engine", ({ open }) => {
+  test("keeps a key by its hash, lists newest first, deletes once, and moves last uses only forward", async () => {
+    const { db, cleanup } = await open();
+    try {
+      const key = (id: string, at: Date): ApiKey => ({
+        id,
+        name: `key ${id}`,
+        keyHash: hashApiKey(`lgk_${id}`),
+        scopes: ["links:read", "visits:read"],
+        createdAt: at,
+        expiresAt: null,
+        lastUsedAt: null,
+      });
+      await db.apiKeys.insert(key("a", t0));
+      await db.apiKeys.insert({ ...key("b", new Date(t0.getTime() + 1000)), expiresAt: new Date("2027-01-01T00:00:00.000Z") });
+      expect(await db.apiKeys.findByHash(hashApiKey("lgk_a"))).toEqual(key("a", t0));
+      expect(await db.apiKeys.findByHash(hashApiKey("lgk_nope"))).toBeNull();
+      expect((await db.apiKeys.list()).map((k) => k.id)).toEqual(["b", "a"]);
+      const later = new Date(t0.getTime() + 60_000);
+      await db.apiKeys.recordUses(new Map([["a", later]]));
+      await db.apiKeys.recordUses(
+        new Map([
+          ["a", t0],
+          ["gone", later],
+        ]),
+      );
+      expect((await db.apiKeys.findByHash(hashApiKey("lgk_a")))?.lastUsedAt).toEqual(later);
+      expect(await db.apiKeys.delete("a")).toBe(true);
+      expect(await db.apiKeys.delete("a")).toBe(false);
+      expect(await db.apiKeys.findByHash(hashApiKey("lgk_a"))).toBeNull();
+    } finally {
+      await db.close();
+      await cleanup();
+    }
+  });
+});
+
+describe("ApiKeys", () => {
+  /** A store in memory that counts its reads and writes. */
+  function countingStore() {
+    const keys = new Map<string, ApiKey>();
+    const counts = { reads: 0, recordUses: 0 };
+    const store: ApiKeyStore = {
+      insert: async (key) => void keys.set(key.keyHash, key),
+      findByHash: async (hash) => {
+        counts.reads++;
+        return keys.get(hash) ?? null;
+      },
+      list: async () => [...keys.values()],
+      delete: async (id) => [...keys].some(([hash, key]) => key.id === id && keys.delete(hash)),
+      recordUses: async () => void counts.recordUses++,
+    };
+    return { store, counts };
+  }
+
+  test("a revoked key stops on another replica once its trust runs out (a second), without a read per request before", async () => {
+    const { store, counts } = countingStore();
+    let now = 0;
+    const clock = () => t0;
+    const replicaA = new ApiKeys({ store, clock, log: silentLogger, now: () => now });
+    const replicaB = new ApiKeys({ store, clock, log: silentLogger, now: () => now });
+    const { view, key } = await replicaA.create({ name: "script", scopes: ["links:read"] });
+    for (let i = 0; i < 50; i++) expect(await replicaB.verify(key)).toMatchObject({ id: view.id });
+    expect(counts.reads).toBe(1);
+    await replicaA.revoke(view.id);
+    expect(await replicaA.verify(key)).toBeUndefined();
+    now = 999;
+    expect(await replicaB.verify(key)).toBeDefined();
+    now = 1000;
+    expect(await replicaB.verify(key)).toBeUndefined();
+    await Promise.all([replicaA.drain(), replicaB.drain()]);
+  });
+
+  test("an expired key stops at once; last uses are written once per flush, not per request", async () => {
+    const { store, counts } = countingStore();
+    let at = t0;
+    const keys = new ApiKeys({ store, clock: () => at, log: silentLogger, recordUsesEveryMs: 3_600_000 });
+    const { key } = await keys.create({ name: "short-lived", scopes: ["visits:read"], expires_at: "2026-11-26T12:00:01Z" });
+    for (let i = 0; i < 20; i++) expect(await keys.verify(key)).toBeDefined();
+    expect(counts.recordUses).toBe(0);
+    expect((await keys.list())[0]!.last_used_at).toBe(t0.toISOString());
+    at = new Date("2026-11-26T12:00:01Z");
+    expect(await keys.verify(key)).toBeUndefined();
+    await keys.drain();
+    expect(counts.recordUses).toBe(1);
+  });
+});
+
+describe.each(["sqlite", "postgres"] as const)("API keys through the API on %s", (engine) => {
+  let api: TestShortener;
+  const admin = () => ({ authorization: `Bearer ${api.adminToken()}` });
+  beforeAll(async () => {
+    api = await startTestShortener({ engine });
+  });
+  afterAll(async () => {
+    await api[Symbol.asyncDispose]();
+  });
+
+  const makeKey = async (scopes: string[], name = "test key") => {
+    const response = await api.request("POST", "/admin/api-keys", { json: { name, scopes }, headers: admin() });
+    expect(response.status).toBe(201);
+    return readJson(response);
+  };
+
+  test("an admin makes a key (shown once), lists keys without it, and revokes one", async () => {
+    const created = await makeKey(["links:read", "links:read", "visits:read"], "nightly export");
+    expect(created).toEqual({
+      id: expect.stringMatching(/^key_/),
+      name: "nightly export",
+      key: expect.stringMatching(/^lgk_[A-Za-z0-9_-]{43}$/),
+      scopes: ["links:read", "visits:read"],
+      created_at: expect.any(String),
+      expires_at: null,
+      last_used_at: null,
+    });
+    const listed = await api.request("GET", "/admin/api-keys/", { headers: admin() });
+    const text = await listed.text();
+    expect(text).toContain(created.id);
+    expect(text).not.toContain(created.key);
+    expect(text).not.toContain(hashApiKey(created.key));
+    expect((await api.request("DELETE", `/admin/api-keys/${created.id}`, { headers: admin() })).status).toBe(204);
+    expect((await api.request("DELETE", `/admin/api-keys/${created.id}`, { headers: admin() })).status).toBe(404);
+    const refused = await api.request("GET", "/shorten/", { headers: { authorization: `Bearer ${created.key}` } });
+    expect([refused.status, (await readJson(refused)).error.message]).toEqual([401, "the API key is unknown, revoked or expired"]);
+  });
+
+  test.each([
+    [{ scopes: ["links:read"] }, "name"],
+    [{ name: "", scopes: ["links:read"] }, "name"],
+    [{ name: "x".repeat(101), scopes: ["links:read"] }, "name"],
+    [{ name: "ok" }, "scopes"],
+    [{ name: "ok", scopes: [] }, "scopes"],
+    [{ name: "ok", scopes: ["links:delete"] }, "scopes"],
+    [{ name: "ok", scopes: ["admin"], expires_at: "2020-01-01T00:00:00Z" }, "expires_at"],
+    [{ name: "ok", scopes: ["admin"], expires_at: "soon" }, "expires_at"],
+  ])("%j is a 400 naming %s", async (json, field) => {
+    const response = await api.request("POST", "/admin/api-keys", { json, headers: admin() });
+    expect(response.status).toBe(400);
+    expect((await readJson(response)).error.message).toContain(field);
+  });
+
+  test("only admins manage keys: 401 without credentials, 403 for a manage token or a key without the admin scope", async () => {
+    const link = await api.createLink();
+    const reader = await makeKey(["links:read"]);
+    expect((await api.request("GET", "/admin/api-keys")).status).toBe(401);
+    expect((await api.request("GET", "/admin/api-keys", { headers: { authorization: `Bearer ${link.manage_token}` } })).status).toBe(403);
+    const byKey = await api.request("POST", "/admin/api-keys", { json: { name: "x", scopes: ["admin"] }, headers: { authorization: `Bearer ${reader.key}` } });
+    expect([byKey.status, (await readJson(byKey)).error.message]).toEqual([403, "this API key lacks the scope admin"]);
+  });
+
+  test("each scope allows exactly its routes, on any link; anything else is 403 naming the missing scope", async () => {
+    const link = await api.createLink("https://example.com/scoped");
+    const secret = await readJson(await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/hidden", password: "a long password" } }));
+    // Each route, the scope it needs, and whether a success changes something (done last, on links of their own).
+    const routes: Array<{ scope: string; method: string; path: string | (() => Promise<string>); json?: unknown }> = [
+      { scope: "links:read", method: "GET", path: "/shorten/?page_size=1" },
+      { scope: "visits:read", method: "GET", path: `/shorten/${link.short_url}/visits/` },
+      { scope: "visits:read", method: "GET", path: "/admin/visits/" },
+      { scope: "visits:read", method: "GET", path: `/admin/visits/daily/?codes=${link.short_url}` },
+      { scope: "visits:read", method: "GET", path: "/admin/visits/orphans/" },
+      { scope: "admin", method: "GET", path: "/admin/api-keys" },
+      { scope: "links:write", method: "PUT", path: `/shorten/${link.short_url}/`, json: { title: "changed by a key" } },
+      { scope: "links:write", method: "DELETE", path: async () => `/shorten/${(await api.createLink()).short_url}/` },
+    ];
+    for (const scope of ["links:read", "links:write", "visits:read", "admin"]) {
+      const { key } = await makeKey([scope]);
+      for (const route of routes) {
+        const path = typeof route.path === "string" ? route.path : await route.path();
+        const response = await api.request(route.method, path, { json: route.json, headers: { authorization: `Bearer ${key}` } });
+        const allowed = scope === "admin" || scope === route.scope;
+        const seen = { scope, route: `${route.method} ${path}`, status: response.status };
+        if (allowed) expect(seen).toEqual({ ...seen, status: response.status < 300 ? response.status : -1 });
+        else {
+          expect(seen).toEqual({ ...seen, status: 403 });
+          expect((await readJson(response)).error.message).toBe(`this API key lacks the scope ${route.scope}`);
+        }
+      }
+      // links:read (or admin) sees a protected link's URL; the others see the record without it.
+      const record = await readJson(await api.request("GET", `/shorten/${secret.short_url}/`, { headers: { authorization: `Bearer ${key}` } }));
+      expect({ scope, long_url: record.long_url }).toEqual({
+        scope,
+        long_url: scope === "links:read" || scope === "admin" ? "https://example.com/hidden" : null,
+      });
+    }
+  });
+
+  test("the key never appears in the API page or an error", async () => {
+    const { key } = await makeKey(["links:read"]);
+    expect(await (await api.request("GET", "/docs/json")).text()).not.toContain(key);
+    const refused = await api.request("PUT", "/shorten/NoSuchLink1/", { json: { title: "x" }, headers: { authorization: `Bearer ${key}` } });
+    expect(await refused.text()).not.toContain(key);
+    const unknown = await api.request("GET", "/shorten/", { headers: { authorization: `Bearer ${key}x` } });
+    expect(await unknown.text()).not.toContain(key);
+  });
+});
