@@ -29,8 +29,8 @@ import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
 import { unlockLimits } from "./rate-limit/unlock-limits.ts";
 import { routeFor, type GatewayRoute } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
-import { notFoundPage } from "./web/pages/not-found-page.ts";
 import { renderPage } from "./web/page-shell.ts";
+import { linkPageHeader, visitorPageOf } from "./web/visitor-page.ts";
 import type { WebAssets } from "./web/web-assets.ts";
 import { webRoutes } from "./web/web-routes.ts";
 
@@ -168,10 +168,15 @@ export function createApp(deps: GatewayDeps) {
               fetch: fetcher,
               observer: deps.observer,
             }));
-          // A browser that followed a dead short link gets the web app's own page.
-          if (target.limit === "redirect" && response.status === 404 && response.headers.get("content-type")?.startsWith("text/html")) {
-            await response.body?.cancel();
-            return renderPage(deps.web, notFoundPage("link"));
+          if (target.limit === "redirect" || target.limit === "unlock") {
+            // A browser that followed (or tried to unlock) a link the shortener will not send it on from
+            // gets the web app's own page for it: not found, gone, or the password form.
+            const page = visitorPageOf(response);
+            if (page) {
+              await response.body?.cancel();
+              return renderPage(deps.web, page);
+            }
+            response.headers.delete(linkPageHeader);
           }
           return response;
         },

@@ -252,3 +252,79 @@ describe("a dead short link through the gateway", () => {
     expect(await readJson(client)).toEqual({ error: { code: "not_found", message: "no such short URL" } });
   });
 });
+
+describe("a short link the shortener does not send a browser on from, through the gateway", () => {
+  /** The shortener's answers, by path: its own HTML page (named by link-page) for a browser, JSON for anyone else. */
+  const answers: Record<string, [number, string]> = {
+    "/Locked1/": [401, "unlock"],
+    "/Wrong12/": [401, "wrong-password"],
+    "/Gone123/": [410, "gone"],
+    "/Odd1234/": [410, "unlock"],
+  };
+
+  async function gatewayBefore(): Promise<{ app: ReturnType<typeof createApp> } & AsyncDisposable> {
+    const shortener = startFakeUpstream((request) => {
+      const [status, page] = answers[new URL(request.url).pathname] ?? [404, "not-found"];
+      return request.headers.get("accept")?.includes("text/html")
+        ? new Response("<p>the shortener's own page</p>", { status, headers: { "content-type": "text/html; charset=utf-8", "link-page": page } })
+        : Response.json({ error: { code: "some_code", message: "the shortener's own JSON" } }, { status, headers: { "link-page": page } });
+    });
+    const upstreams = { shortener: pool("shortener", [shortener.origin]), geocoder: pool("geocoder", ["http://127.0.0.1:1"]) };
+    await upstreams.shortener.start();
+    const app = createApp({
+      upstreams,
+      buckets: new MemoryTokenBuckets(),
+      rateLimits: {},
+      clientOf: () => ({ address: "127.0.0.1", viaTrustedProxy: false }),
+      upstreamTimeoutMs: 2000,
+      log: silentLogger,
+      clock: () => new Date(),
+      web: await buildWebAssets(),
+    });
+    return { app, [Symbol.asyncDispose]: () => shortener.stop() };
+  }
+
+  const html = { accept: "text/html,application/xhtml+xml" };
+  const form = { ...html, "content-type": "application/x-www-form-urlencoded" };
+
+  test.each([
+    ["GET", "/Locked1/", 401, "This link is protected", false],
+    ["POST", "/Locked1/", 401, "This link is protected", false],
+    ["POST", "/Wrong12/", 401, "This link is protected", true],
+    ["GET", "/Gone123/", 410, "This link is no longer available", false],
+    ["POST", "/Gone123/", 410, "This link is no longer available", false],
+    ["GET", "/Dead123/", 404, "This short link does not exist", false],
+    ["POST", "/Dead123/", 404, "This short link does not exist", false],
+  ] as const)("%s %s: a browser gets the web app's own page, %i, without the link-page header", async (method, path, status, heading, wrong) => {
+    await using gateway = await gatewayBefore();
+    const body = method === "POST" ? "password=whatever+it+is" : undefined;
+    const response = await gateway.app.handle(new Request(`http://localhost${path}`, { method, headers: method === "POST" ? form : html, body }));
+    const page = await response.text();
+    expect({ status: response.status, linkPage: response.headers.get("link-page") }).toEqual({ status, linkPage: null });
+    expect(page).toContain(`${heading}</h1>`);
+    expect(page).toContain('<nav aria-label="Main">');
+    expect(page).not.toContain("the shortener's own page");
+    expect(page.includes('role="alert"')).toBe(wrong);
+    expect(page.includes('aria-invalid="true" aria-describedby="password-error"')).toBe(wrong);
+    // Only the password form's answer may redirect anywhere; every other page keeps its forms on this site.
+    expect(response.headers.get("content-security-policy")).toContain(status === 401 ? "form-action 'self' https: http:;" : "form-action 'self';");
+  });
+
+  test("an API client keeps the shortener's JSON, and a page whose name and status disagree is passed on as it is; neither carries link-page", async () => {
+    await using gateway = await gatewayBefore();
+    for (const [path, status] of [
+      ["/Locked1/", 401],
+      ["/Gone123/", 410],
+    ] as const) {
+      const client = await gateway.app.handle(new Request(`http://localhost${path}`));
+      expect({ status: client.status, linkPage: client.headers.get("link-page") }).toEqual({ status, linkPage: null });
+      expect(await readJson(client)).toEqual({ error: { code: "some_code", message: "the shortener's own JSON" } });
+    }
+    const odd = await gateway.app.handle(new Request("http://localhost/Odd1234/", { headers: html }));
+    expect({ status: odd.status, linkPage: odd.headers.get("link-page"), body: await odd.text() }).toEqual({
+      status: 410,
+      linkPage: null,
+      body: "<p>the shortener's own page</p>",
+    });
+  });
+});

@@ -21,6 +21,12 @@ export interface Page {
   /** What goes inside <main>. */
   main: SafeHtml;
   status?: number;
+  /**
+   * Where the page's forms may lead: "self" (the default) or "web", for a
+   * form whose answer redirects to any http(s) address (a protected link's
+   * password form): Chromium applies form-action to the redirects too.
+   */
+  formTargets?: "self" | "web";
 }
 
 /**
@@ -39,9 +45,11 @@ export const contentSecurityPolicy = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/** The same policy, but forms may lead to any web address: see `Page.formTargets`. */
+export const webFormContentSecurityPolicy = contentSecurityPolicy.replace("form-action 'self'", "form-action 'self' https: http:");
+
 const pageHeaders = {
   "content-type": "text/html; charset=utf-8",
-  "content-security-policy": contentSecurityPolicy,
   "x-content-type-options": "nosniff",
   "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
@@ -76,5 +84,6 @@ ${page.main}
 </body>
 </html>
 `;
-  return new Response(document.value, { status: page.status ?? 200, headers: pageHeaders });
+  const policy = page.formTargets === "web" ? webFormContentSecurityPolicy : contentSecurityPolicy;
+  return new Response(document.value, { status: page.status ?? 200, headers: { ...pageHeaders, "content-security-policy": policy } });
 }
