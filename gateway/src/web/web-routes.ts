@@ -1,8 +1,8 @@
-import { storedCodingFor } from "@linkgeo/shared";
+import { maxBodyBytes, readBodyLimited, RouteNotFound, storedCodingFor } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import { adminPage } from "./pages/admin-page.ts";
 import { geocoderPage } from "./pages/geocoder-page.ts";
-import { homePage } from "./pages/home-page.ts";
+import { homePage, type SentShortenForm } from "./pages/home-page.ts";
 import { linkPage } from "./pages/link-page.ts";
 import { notFoundPage } from "./pages/not-found-page.ts";
 import { renderPage } from "./page-shell.ts";
@@ -17,14 +17,52 @@ export const webPrefix = "/app";
  * own credentials), so they cost the gateway no upstream call.
  */
 export function webRoutes(assets: WebAssets) {
-  return new Elysia({ name: "web-app" })
-    .get("/", () => renderPage(assets, homePage), { detail: { hide: true } })
-    .get(webPrefix, ({ redirect }) => redirect("/", 308), { detail: { hide: true } })
-    .get(`${webPrefix}/links/:code`, () => renderPage(assets, linkPage), { detail: { hide: true } })
-    .get(`${webPrefix}/admin`, () => renderPage(assets, adminPage), { detail: { hide: true } })
-    .get(`${webPrefix}/geocoder`, () => renderPage(assets, geocoderPage(assets)), { detail: { hide: true } })
-    .get(`${assetPrefix}*`, ({ request }) => serveAsset(assets, request), { detail: { hide: true } })
-    .get(`${webPrefix}/*`, () => renderPage(assets, notFoundPage("page")), { detail: { hide: true } });
+  return (
+    new Elysia({ name: "web-app" })
+      .get("/", () => renderPage(assets, homePage()), { detail: { hide: true } })
+      // The shorten form sent by the browser itself, its script not running: the page again, as it was typed.
+      .post(
+        "/",
+        async ({ request }) => {
+          const sent = await sentShortenForm(request);
+          // Any other form (the manage-token one, also posting here) is answered as before: no such route.
+          if (sent === undefined) throw RouteNotFound.here();
+          return renderPage(assets, homePage(sent));
+        },
+        { parse: "none", detail: { hide: true } },
+      )
+      .get(webPrefix, ({ redirect }) => redirect("/", 308), { detail: { hide: true } })
+      .get(`${webPrefix}/links/:code`, () => renderPage(assets, linkPage), { detail: { hide: true } })
+      .get(`${webPrefix}/admin`, () => renderPage(assets, adminPage), { detail: { hide: true } })
+      .get(`${webPrefix}/geocoder`, () => renderPage(assets, geocoderPage(assets)), { detail: { hide: true } })
+      .get(`${assetPrefix}*`, ({ request }) => serveAsset(assets, request), { detail: { hide: true } })
+      .get(`${webPrefix}/*`, () => renderPage(assets, notFoundPage("page")), { detail: { hide: true } })
+  );
+}
+
+/**
+ * What a browser sent from the home page's shorten form, by the names its
+ * fields have (undefined for a body that is not that form); anything else is
+ * left out. Nothing is checked or acted on: it is only shown again (escaped,
+ * as every value). The password is never read.
+ */
+async function sentShortenForm(request: Request): Promise<SentShortenForm | undefined> {
+  const bytes = await readBodyLimited(request, maxBodyBytes);
+  const isForm = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() === "application/x-www-form-urlencoded";
+  const form = new URLSearchParams(isForm && bytes ? new TextDecoder().decode(bytes) : "");
+  if (!form.has("long_url")) return undefined;
+  const text = (name: string) => form.get(name) ?? undefined;
+  return {
+    long_url: text("long_url"),
+    alias: text("alias"),
+    expires_at: text("expires_at"),
+    max_visits: text("max_visits"),
+    expired_url: text("expired_url"),
+    redirect_status: text("redirect_status"),
+    tags: text("tags"),
+    title: text("title"),
+    forward_query: form.has("forward_query"),
+  };
 }
 
 /** A fingerprinted file: the name changes with the content, so it is cached for a year. */

@@ -7,6 +7,8 @@ import { api, ApiError } from "./lib/api.ts";
 import { copyButton } from "./lib/copy-text.ts";
 import { byId, fill, h, show } from "./lib/dom.ts";
 import { formatDateTime, plural } from "./lib/format.ts";
+import { newLinkOptions } from "./lib/link-options.ts";
+import { optionFields } from "./lib/option-fields.ts";
 import { fieldOf, plainWords } from "./lib/plain-words.ts";
 import { qrCode, qrPng, qrSvg, qrSvgFile } from "./lib/qr-code.ts";
 import { readableUrl } from "./lib/readable-url.ts";
@@ -57,6 +59,8 @@ const longUrlInput = byId<HTMLInputElement>("long-url");
 const aliasInput = byId<HTMLInputElement>("alias");
 const shortenButton = byId<HTMLButtonElement>("shorten-button");
 const shortenError = byId("shorten-error");
+const options = optionFields("new");
+const moreOptions = byId<HTMLDetailsElement>("more-options");
 
 shortenForm.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -64,6 +68,7 @@ shortenForm.addEventListener("submit", async (event) => {
   const alias = aliasInput.value.trim();
   fieldError(longUrlInput, null);
   fieldError(aliasInput, null);
+  options.clearErrors();
   shortenError.textContent = "";
 
   if (longUrl === "") fieldError(longUrlInput, "Paste the URL you want to shorten.");
@@ -71,13 +76,19 @@ shortenForm.addEventListener("submit", async (event) => {
   if (alias !== "" && !aliasShape.test(alias)) fieldError(aliasInput, "An alias is 3 to 32 letters, digits, _ or -, with no spaces.");
   const invalid = shortenForm.querySelector<HTMLInputElement>('[aria-invalid="true"]');
   if (invalid) return invalid.focus();
+  const chosen = options.read();
+  if (!chosen) return;
 
   shortenButton.disabled = true;
   shortenButton.textContent = "Shortening…";
   try {
     const created = await api<LinkRecord & { manage_token: string }>("/shorten/", {
       method: "POST",
-      body: alias === "" ? { long_url: longUrl } : { long_url: longUrl, short_url: alias },
+      body: {
+        long_url: longUrl,
+        ...(alias === "" ? {} : { short_url: alias }),
+        ...newLinkOptions(chosen.options, chosen.password),
+      },
     });
     saveLink({
       short_url: created.short_url,
@@ -87,9 +98,16 @@ shortenForm.addEventListener("submit", async (event) => {
       created_at: created.created_at,
     });
     shortenForm.reset();
+    options.reset();
+    moreOptions.open = false;
     showResult(created);
     void renderSavedLinks();
   } catch (error) {
+    // An option's error is shown on its field, "More options" opened first so that the field can take the focus.
+    const wasOpen = moreOptions.open;
+    moreOptions.open = true;
+    if (options.showError(error)) return;
+    moreOptions.open = wasOpen;
     const field = fieldOf(error);
     const message = plainWords(error);
     if (field === "alias") {

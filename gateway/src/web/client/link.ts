@@ -1,21 +1,25 @@
 /**
- * A link's page, `/app/links/<code>`: the public summary for anyone; with the
- * link's manage token (saved in this browser or pasted here) or an admin
- * session, its visits over time and top lists, a new destination, deletion.
+ * A link's page, `/app/links/<code>`: the public summary and options for
+ * anyone; with the link's manage token (saved in this browser or pasted
+ * here) or an admin session, its visits over time and top lists, a new
+ * destination, its options changed, deletion.
  */
 import { api, ApiError, type Credential } from "./lib/api.ts";
 import { copyButton } from "./lib/copy-text.ts";
 import { byId, fill, h, show } from "./lib/dom.ts";
 import { formatCount, formatDateTime, plural } from "./lib/format.ts";
 import { linkCredential, type LinkCredential } from "./lib/link-credential.ts";
+import { changedOptions, deviceNames as ruleDeviceNames, stateNames, type LinkOptions, type LinkRule } from "./lib/link-options.ts";
+import { optionFields } from "./lib/option-fields.ts";
 import { plainWords } from "./lib/plain-words.ts";
 import { readableUrl } from "./lib/readable-url.ts";
 import { forgetLink, saveLink, savedLink } from "./lib/saved-links.ts";
 import { visitsChart, type Granularity, type VisitBucket } from "./lib/visits-chart.ts";
 
-interface LinkRecord {
+/** `long_url` is null for a protected link, unless its manage token or an admin asks. */
+interface LinkRecord extends LinkOptions {
   short_url: string;
-  long_url: string;
+  long_url: string | null;
   link: string;
   access_count: number;
   created_at: string;
@@ -93,13 +97,17 @@ async function start(): Promise<void> {
     return say(`The link could not be loaded. ${plainWords(error)}`, "error");
   }
   showSummary(record, stats);
+  shownStats = stats;
   show(status, false);
   show(byId("link-view"), true);
 
   access = await linkCredential(code);
+  await readWithCredential();
   if (access) await manage();
   else askForToken(null);
 }
+
+let shownStats: LinkStats | null = null;
 
 function showSummary(link: LinkRecord, stats: LinkStats): void {
   byId<HTMLInputElement>("short-url").value = link.link;
@@ -107,14 +115,68 @@ function showSummary(link: LinkRecord, stats: LinkStats): void {
   byId("stat-count").textContent = formatCount(stats.access_count);
   byId("stat-created").textContent = formatDateTime(link.created_at);
   byId("stat-last").textContent = formatDateTime(stats.last_accessed_at);
+  showOptions(link, stats.access_count);
 }
 
-function showDestination(longUrl: string): void {
+function showDestination(longUrl: string | null): void {
   const destination = byId<HTMLAnchorElement>("destination");
+  show(destination, longUrl !== null);
+  show(byId("destination-hidden"), longUrl === null);
+  if (longUrl === null) return;
   destination.href = longUrl;
   destination.textContent = readableUrl(longUrl);
   destination.title = longUrl;
   byId<HTMLInputElement>("new-url").value = longUrl;
+}
+
+/** The link's state and options, as anyone may see them (a protected link's addresses only with a credential). */
+function showOptions(link: LinkRecord, visits: number): void {
+  fill(
+    byId("link-badges"),
+    h("span", { class: `badge ${link.state}` }, stateNames[link.state]),
+    link.password_protected && h("span", { class: "badge protected" }, "Password"),
+  );
+  const title = byId("link-title");
+  title.textContent = link.title ?? "";
+  show(title, link.title !== null);
+  // Null addresses in a protected link's record are hidden, not absent.
+  const hidden = link.password_protected && link.long_url === null;
+  const address = (url: string | null, none: string) =>
+    url !== null ? h("span", { class: "mono" }, readableUrl(url)) : hidden ? h("span", { class: "muted" }, "hidden by the password") : none;
+  const entry = (term: string, ...value: (Node | string)[]) => [h("dt", {}, term), h("dd", {}, ...value)];
+  fill(
+    byId("link-options"),
+    entry("Expires", link.expires_at ? formatDateTime(link.expires_at) : "never"),
+    entry("Visits allowed", link.max_visits === null ? "no limit" : `${formatCount(link.max_visits)} (${formatCount(Math.min(visits, link.max_visits))} used)`),
+    entry("Once expired or used up", address(link.expired_url, "a page saying the link is no longer available")),
+    entry("Redirect status", link.redirect_status === null ? "the service's default" : String(link.redirect_status)),
+    entry("Password", link.password_protected ? "yes: visitors must give it" : "no"),
+    entry("Tags", link.tags.length === 0 ? "none" : link.tags.join(", ")),
+    entry("Forwards the query string", link.forward_query ? "yes" : "no"),
+    entry(
+      "Rules",
+      link.rules.length === 0
+        ? "none"
+        : h(
+            "ol",
+            {},
+            link.rules.map((rule) => h("li", {}, ruleWords(rule), " → ", address(rule.url, ""))),
+          ),
+    ),
+  );
+}
+
+function ruleWords(rule: LinkRule): string {
+  const { device, country, language } = rule.when;
+  return [device && ruleDeviceNames[device], country && `in ${regionName(country)}`, language && `language ${language}`].filter(Boolean).join(", ");
+}
+
+function regionName(code: string): string {
+  try {
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 copyButton(byId<HTMLButtonElement>("copy-short"), byId<HTMLInputElement>("short-url"), byId("copy-short-status"));
@@ -156,10 +218,12 @@ tokenForm.addEventListener("submit", async (event) => {
   } finally {
     button.disabled = false;
   }
-  if (record) saveLink({ short_url: record.short_url, manage_token: token, link: record.link, long_url: record.long_url, created_at: record.created_at });
+  access = { credential, source: "token" };
+  await readWithCredential();
+  if (record && record.long_url !== null)
+    saveLink({ short_url: record.short_url, manage_token: token, link: record.link, long_url: record.long_url, created_at: record.created_at });
   tokenForm.reset();
   fieldError(tokenInput, null);
-  access = { credential, source: "token" };
   show(byId("access-panel"), false);
   await manage();
   byId("visits-heading").focus();
@@ -178,7 +242,19 @@ async function manage(): Promise<void> {
     access.source === "token" ? "You manage this link with its manage token, saved in this browser." : `You are signed in as the admin ${access.username}.`;
   show(byId("visits-panel"), true);
   show(byId("manage-panel"), true);
+  if (record) editOptions.fill(record);
   await loadVisits();
+}
+
+/** A protected link's record shows its addresses only to a credential: read again with it. */
+async function readWithCredential(): Promise<void> {
+  if (!access || !record?.password_protected || record.long_url !== null) return;
+  try {
+    record = await api<LinkRecord>(linkPath, { credential: access.credential });
+    if (shownStats) showSummary(record, shownStats);
+  } catch {
+    // The visits' call says what is wrong with the credential; the public record stays.
+  }
 }
 
 const rangeSelect = byId<HTMLSelectElement>("range");
@@ -311,8 +387,8 @@ editForm.addEventListener("submit", async (event) => {
     record = await api<LinkRecord>(linkPath, { method: "PUT", body: { long_url: longUrl }, credential: access.credential });
     showDestination(record.long_url);
     const saved = savedLink(code);
-    if (saved) saveLink({ ...saved, long_url: record.long_url });
-    editStatus.textContent = `Saved: the short link now goes to ${readableUrl(record.long_url)}.`;
+    if (saved && record.long_url !== null) saveLink({ ...saved, long_url: record.long_url });
+    editStatus.textContent = `Saved: the short link now goes to ${readableUrl(record.long_url ?? longUrl)}.`;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return showMissing();
     failEdit(plainWords(error));
@@ -334,6 +410,40 @@ function isWebAddress(text: string): boolean {
     return false;
   }
 }
+
+// Change the options
+
+const optionsForm = byId<HTMLFormElement>("options-form");
+const editOptions = optionFields("edit");
+const optionsStatus = byId("options-status");
+const optionsError = byId("options-error");
+
+optionsForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (!access || !record) return;
+  optionsStatus.textContent = "";
+  optionsError.textContent = "";
+  const chosen = editOptions.read();
+  if (!chosen) return;
+  const changes = changedOptions(record, chosen.options, chosen.password);
+  if (Object.keys(changes).length === 0) {
+    optionsStatus.textContent = "Nothing to save: the options are as they were.";
+    return;
+  }
+  const button = byId<HTMLButtonElement>("options-button");
+  button.disabled = true;
+  try {
+    record = await api<LinkRecord>(linkPath, { method: "PUT", body: changes, credential: access.credential });
+    showOptions(record, shownStats?.access_count ?? record.access_count);
+    editOptions.fill(record);
+    optionsStatus.textContent = `Saved: ${plural(Object.keys(changes).length, "option")} changed.`;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return showMissing();
+    if (!editOptions.showError(error)) optionsError.textContent = `The options were not saved. ${plainWords(error)}`;
+  } finally {
+    button.disabled = false;
+  }
+});
 
 // Delete, in two steps
 

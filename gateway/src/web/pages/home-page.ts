@@ -1,5 +1,12 @@
 import { html } from "../html.ts";
 import type { Page } from "../page-shell.ts";
+import { linkOptionFields, type OptionValues } from "./link-option-fields.ts";
+
+/** A shorten form the browser sent by itself (the script did not run), to be shown again as it was typed. */
+export interface SentShortenForm extends OptionValues {
+  long_url?: string;
+  alias?: string;
+}
 
 /**
  * Shorten a URL, see the result once (short link, QR code, manage token),
@@ -12,26 +19,42 @@ import type { Page } from "../page-shell.ts";
  * is not offered at all: it starts hidden, and the script shows it once it
  * handles its submit. It posts all the same, so that a token can never land
  * in an address or the history, whatever happens to the script.
+ *
+ * The shorten form posts too (it may carry a link's password): sent by the
+ * browser itself, the gateway answers with this page again, `sent` filled in
+ * (but the password) and a note that shortening needs the script, so
+ * nothing typed is lost and nothing lands in an address.
  */
-export const homePage: Page = {
-  title: "Shorten a URL",
-  current: "home",
-  script: "home",
-  main: html`<h1>Shorten a URL</h1>
+export function homePage(sent?: SentShortenForm): Page {
+  const optionsSent = sent !== undefined && Object.entries(sent).some(([key, value]) => key !== "long_url" && key !== "alias" && value);
+  const notice = sent
+    ? html`<p id="no-script-notice" class="message error" role="alert">Nothing was shortened: shortening needs the page's script. What you typed is kept below, except a password. Turn on JavaScript, then press Shorten.</p>`
+    : null;
+  return {
+    title: "Shorten a URL",
+    current: "home",
+    script: "home",
+    main: html`<h1>Shorten a URL</h1>
 <section class="panel" aria-labelledby="shorten-heading">
 <h2 id="shorten-heading" class="visually-hidden">New short link</h2>
-<form id="shorten-form" class="shorten-form" novalidate>
+${notice}
+<noscript><p class="message error">Shortening a URL needs the page's script: turn on JavaScript to shorten one.</p></noscript>
+<form id="shorten-form" class="shorten-form" method="post" novalidate>
 <div class="field url-field">
 <label for="long-url">URL to shorten</label>
-<input id="long-url" name="long_url" type="url" required autocomplete="url" inputmode="url" spellcheck="false" placeholder="https://example.com/a/long/address" aria-describedby="long-url-error">
+<input id="long-url" name="long_url" type="url" required autocomplete="url" inputmode="url" spellcheck="false" placeholder="https://example.com/a/long/address" value="${sent?.long_url ?? ""}" aria-describedby="long-url-error">
 <p id="long-url-error" class="field-error" role="alert"></p>
 </div>
 <div class="field alias-field">
 <label for="alias">Custom alias <span class="optional">(optional)</span></label>
-<input id="alias" name="alias" type="text" minlength="3" maxlength="32" pattern="[A-Za-z0-9_\\-]{3,32}" autocomplete="off" autocapitalize="off" spellcheck="false" aria-describedby="alias-hint alias-error">
+<input id="alias" name="alias" type="text" minlength="3" maxlength="32" pattern="[A-Za-z0-9_\\-]{3,32}" autocomplete="off" autocapitalize="off" spellcheck="false" value="${sent?.alias ?? ""}" aria-describedby="alias-hint alias-error">
 <p id="alias-hint" class="hint">3 to 32 letters, digits, _ or -. Leave it empty for a random code.</p>
 <p id="alias-error" class="field-error" role="alert"></p>
 </div>
+<details id="more-options" class="more-options"${optionsSent ? html` open` : null}>
+<summary>More options</summary>
+${linkOptionFields("new", { values: sent })}
+</details>
 <div class="shorten-submit">
 <button type="submit" id="shorten-button">Shorten</button>
 </div>
@@ -92,4 +115,5 @@ export const homePage: Page = {
 <p id="add-status" class="add-status" role="status"></p>
 </form>
 </section>`,
-};
+  };
+}

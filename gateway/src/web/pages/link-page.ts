@@ -1,9 +1,11 @@
 import { html } from "../html.ts";
 import type { Page } from "../page-shell.ts";
+import { linkOptionFields } from "./link-option-fields.ts";
 
 /**
- * One link: its public facts for anyone, and, with its manage token or an
- * admin session, its visits, a new destination and deletion. The same HTML
+ * One link: its public facts and options for anyone, and, with its manage
+ * token or an admin session, its visits, a new destination, its options
+ * changed, and deletion. The same HTML
  * serves every code (client/link.ts reads it from the address), so an
  * unknown code is the script's to say. Without the script nothing but the
  * note below is shown; the manage-token form, hidden until the script asks
@@ -36,12 +38,16 @@ export const linkPage: Page = {
 </div>
 <p id="copy-short-status" class="copy-status" aria-live="polite"></p>
 </div>
-<p class="destination">Goes to <a id="destination" class="mono" rel="noopener noreferrer"></a></p>
+<p id="link-badges" class="badges"></p>
+<p id="link-title" class="link-title" hidden></p>
+<p class="destination">Goes to <a id="destination" class="mono" rel="noopener noreferrer"></a><span id="destination-hidden" class="muted" hidden>a destination hidden by the link's password</span></p>
 <dl class="stats">
 <div class="stat"><dt>Visits</dt><dd id="stat-count"></dd></div>
 <div class="stat"><dt>Created</dt><dd id="stat-created"></dd></div>
 <div class="stat"><dt>Last visit</dt><dd id="stat-last"></dd></div>
 </dl>
+<h3 id="options-summary-heading">Options</h3>
+<dl id="link-options" class="option-list" aria-labelledby="options-summary-heading"></dl>
 <p id="access-note" class="hint"></p>
 </section>
 <section id="access-panel" class="panel" aria-labelledby="access-heading" hidden>
@@ -100,6 +106,14 @@ export const linkPage: Page = {
 </div>
 <button type="submit" id="edit-button">Save destination</button>
 <p id="edit-status" class="edit-status" role="status"></p>
+</form>
+<h2 id="options-heading" class="section-heading">Change the options</h2>
+<form id="options-form" class="options-form" novalidate>
+<p class="hint">An emptied field clears its option when you save.</p>
+${linkOptionFields("edit", { editing: true })}
+<button type="submit" id="options-button">Save options</button>
+<p id="options-status" class="edit-status" role="status"></p>
+<p id="options-error" class="message error" role="alert"></p>
 </form>
 <h2 id="delete-heading" class="delete-heading">Delete this link</h2>
 <p>The short link stops working at once, for everyone, and its visits are deleted with it. This cannot be undone.</p>
