@@ -35,6 +35,8 @@ const summary = byId("visit-summary");
 const linksTitle = byId("links-title");
 const filters = byId<HTMLFormElement>("link-filters");
 const searchInput = byId<HTMLInputElement>("link-search");
+const tagInput = byId<HTMLInputElement>("link-tag");
+const stateSelect = byId<HTMLSelectElement>("link-state");
 const sortSelect = byId<HTMLSelectElement>("link-sort");
 const linksStatus = byId("links-status");
 const linksError = byId("links-error");
@@ -97,6 +99,8 @@ function showAdmin(current: AdminSession): void {
   session = current;
   usernameText.textContent = current.username;
   searchInput.value = query.q;
+  tagInput.value = query.tag;
+  stateSelect.value = query.state;
   sortSelect.value = query.sort;
   show(signInPanel, false);
   show(adminView, true);
@@ -241,18 +245,32 @@ let searchTimer: ReturnType<typeof setTimeout> | undefined;
 function search(): void {
   clearTimeout(searchTimer);
   const q = searchInput.value.trim();
-  if (q !== query.q) changeQuery({ q, page: 1 });
+  const tag = tagInput.value.trim().toLowerCase();
+  // A tag the API would refuse is said on its field; the table stays as it is.
+  const badTag = tag !== "" && !tagShape.test(tag);
+  byId("link-tag-error").textContent = badTag ? "A tag is 1 to 32 of a-z, 0-9, _ or -." : "";
+  if (badTag) tagInput.setAttribute("aria-invalid", "true");
+  else tagInput.removeAttribute("aria-invalid");
+  const change: Partial<LinkQuery> = {};
+  if (q !== query.q) change.q = q;
+  if (!badTag && tag !== query.tag) change.tag = tag;
+  if (Object.keys(change).length > 0) changeQuery({ ...change, page: 1 });
 }
 
-searchInput.addEventListener("input", () => {
-  clearTimeout(searchTimer);
-  searchTimer = setTimeout(search, searchDelayMs);
-});
+const tagShape = /^[a-z0-9_-]{1,32}$/;
+
+for (const input of [searchInput, tagInput]) {
+  input.addEventListener("input", () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(search, searchDelayMs);
+  });
+}
 filters.addEventListener("submit", (event) => {
   event.preventDefault();
   search();
 });
 sortSelect.addEventListener("change", () => changeQuery({ sort: sortSelect.value as LinkSort, page: 1 }));
+stateSelect.addEventListener("change", () => changeQuery({ state: stateSelect.value as LinkQuery["state"], page: 1 }));
 previousButton.addEventListener("click", () => changeQuery({ page: Math.max(1, query.page - 1) }));
 nextButton.addEventListener("click", () => changeQuery({ page: query.page + 1 }));
 

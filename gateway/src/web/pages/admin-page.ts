@@ -59,6 +59,20 @@ export const adminPage: Page = {
         <input id="link-search" name="q" type="search" autocomplete="off" spellcheck="false" placeholder="Code or destination">
       </div>
       <div class="field">
+        <label for="link-tag">Tag</label>
+        <input id="link-tag" name="tag" type="search" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="32" placeholder="launch" aria-describedby="link-tag-error">
+        <p id="link-tag-error" class="field-error" role="alert"></p>
+      </div>
+      <div class="field">
+        <label for="link-state">State</label>
+        <select id="link-state" name="state">
+          <option value="">Any</option>
+          <option value="active">Active</option>
+          <option value="expired">Expired</option>
+          <option value="exhausted">Used up</option>
+        </select>
+      </div>
+      <div class="field">
         <label for="link-sort">Sort by</label>
         <select id="link-sort" name="sort">
           <option value="newest">Newest</option>

@@ -1,5 +1,6 @@
 /** The API calls of the admin page: every link, a page at a time, and what an admin may do to one. */
 import { api, type Credential } from "./api.ts";
+import type { LinkState } from "./link-options.ts";
 
 export interface LinkRecord {
   short_url: string;
@@ -9,6 +10,9 @@ export interface LinkRecord {
   created_at: string;
   updated_at: string;
   last_accessed_at: string | null;
+  state: LinkState;
+  password_protected: boolean;
+  tags: string[];
 }
 
 export interface LinkList {
@@ -23,10 +27,16 @@ export interface LinkList {
 export const linkSorts = ["newest", "most_visited", "last_visited"] as const;
 export type LinkSort = (typeof linkSorts)[number];
 
+export const linkStates = ["active", "expired", "exhausted"] as const;
+
 export interface LinkQuery {
   q: string;
   sort: LinkSort;
   page: number;
+  /** Only the links with this tag ("": any). */
+  tag: string;
+  /** Only the links in this state ("": any). */
+  state: LinkState | "";
 }
 
 export const pageSize = 20;
@@ -39,6 +49,8 @@ const encode = encodeURIComponent;
 export function listLinks(query: LinkQuery, signal?: AbortSignal): Promise<LinkList> {
   const params = new URLSearchParams({ sort: query.sort, page: String(query.page), page_size: String(pageSize) });
   if (query.q) params.set("q", query.q);
+  if (query.tag) params.set("tag", query.tag);
+  if (query.state) params.set("state", query.state);
   return api<LinkList>(`/shorten/?${params}`, { signal });
 }
 

@@ -1,20 +1,27 @@
 /**
- * The admin table's search, sort and page, kept in the page's own URL
- * (`?q=…&sort=…&page=…`), so a reload or coming back shows the same rows.
+ * The admin table's search, filters, sort and page, kept in the page's own
+ * URL (`?q=…&tag=…&state=…&sort=…&page=…`), so a reload or coming back shows the same rows.
  * The URL is the visitor's: anything in it is read as hostile.
  */
-import { linkSorts, type LinkQuery, type LinkSort } from "./admin-links.ts";
+import { linkSorts, linkStates, type LinkQuery, type LinkSort } from "./admin-links.ts";
+import type { LinkState } from "./link-options.ts";
 
-export const defaultQuery: LinkQuery = { q: "", sort: "newest", page: 1 };
+export const defaultQuery: LinkQuery = { q: "", sort: "newest", page: 1, tag: "", state: "" };
 
 const isSort = (value: string | null): value is LinkSort => (linkSorts as readonly (string | null)[]).includes(value);
+const isState = (value: string | null): value is LinkState => (linkStates as readonly (string | null)[]).includes(value);
 
 export function queryFromUrl(search: string): LinkQuery {
   const params = new URLSearchParams(search);
   const page = Number(params.get("page"));
   const sort = params.get("sort");
+  const state = params.get("state");
+  const tag = (params.get("tag") ?? "").trim().toLowerCase();
   return {
     q: (params.get("q") ?? "").trim().slice(0, 200),
+    // A tag the API could not take is no filter at all.
+    tag: /^[a-z0-9_-]{1,32}$/.test(tag) ? tag : "",
+    state: isState(state) ? state : "",
     sort: isSort(sort) ? sort : defaultQuery.sort,
     page: Number.isSafeInteger(page) && page >= 1 ? page : defaultQuery.page,
   };
@@ -24,6 +31,8 @@ export function queryFromUrl(search: string): LinkQuery {
 export function queryString(query: LinkQuery): string {
   const params = new URLSearchParams();
   if (query.q) params.set("q", query.q);
+  if (query.tag) params.set("tag", query.tag);
+  if (query.state) params.set("state", query.state);
   if (query.sort !== defaultQuery.sort) params.set("sort", query.sort);
   if (query.page !== defaultQuery.page) params.set("page", String(query.page));
   const text = params.toString();

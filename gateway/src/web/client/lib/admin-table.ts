@@ -7,6 +7,7 @@ import { changeDestination, deleteLink, sparklineDays, type LinkRecord } from ".
 import { ApiError, type Credential } from "./api.ts";
 import { fill, h } from "./dom.ts";
 import { formatCount } from "./format.ts";
+import { stateNames } from "./link-options.ts";
 import { sparkline } from "./sparkline.ts";
 
 export interface RowHost {
@@ -144,7 +145,7 @@ export function linkRow(initial: LinkRecord, host: RowHost): LinkRow {
   const element = h(
     "tr",
     { "data-code": code },
-    h("td", { class: "code", "data-label": "Short link" }, h("a", { href: pageOf(code), class: "mono" }, code)),
+    h("td", { class: "code", "data-label": "Short link" }, h("a", { href: pageOf(code), class: "mono" }, code), badges(record)),
     destinationCell,
     h("td", { class: "number", "data-label": "Visits" }, formatCount(record.access_count)),
     h("td", { "data-label": "Created" }, when(record.created_at)),
@@ -157,6 +158,13 @@ export function linkRow(initial: LinkRecord, host: RowHost): LinkRow {
     element,
     showDailyVisits: (counts) => fill(sparklineCell, counts ? sparkline(counts) : h("span", { class: "muted" }, "—", hidden(" not available"))),
   };
+}
+
+/** What sets a link apart from one that simply redirects: gone (expired, used up), or behind a password. */
+function badges(record: LinkRecord): HTMLElement | null {
+  const gone = record.state !== "active" && h("span", { class: `badge ${record.state}` }, stateNames[record.state]);
+  const locked = record.password_protected && h("span", { class: "badge protected" }, "Password");
+  return gone || locked ? h("p", { class: "badges" }, gone, locked) : null;
 }
 
 const day = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
