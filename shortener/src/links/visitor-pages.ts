@@ -25,7 +25,7 @@ export function gonePage(reason: "expired" | "exhausted"): VisitorPage {
   return page(410, "gone", "Link no longer available", `<h1>This link is no longer available</h1><p>${why}</p>`);
 }
 
-/** The password form; it posts to the short URL itself (an empty action), so it needs no script and names no code. */
+/** The password form; without an action it posts to the short URL itself, so it needs no script and names no code. */
 export function unlockPage(wrongPassword: boolean): VisitorPage {
   const error = wrongPassword ? `<p class="error" id="password-error" role="alert">That password is not right. Try again.</p>` : "";
   const describedBy = wrongPassword ? ` aria-describedby="password-error" aria-invalid="true"` : "";
@@ -34,7 +34,7 @@ export function unlockPage(wrongPassword: boolean): VisitorPage {
     wrongPassword ? "wrong-password" : "unlock",
     "Password required",
     `<h1>This link is protected</h1><p>Enter the password its owner gave you to continue.</p>${error}
-<form method="post" action=""><label for="password">Password</label>
+<form method="post"><label for="password">Password</label>
 <input id="password" name="password" type="password" required minlength="8" maxlength="128" autocomplete="current-password" autofocus${describedBy}>
 <button type="submit">Continue</button></form>`,
   );
