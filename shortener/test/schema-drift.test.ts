@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
 import { getTableName, is, SQL, StringChunk, type Table } from "drizzle-orm";
-import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
+import { PgDialect, getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { SQLiteSyncDialect, getTableConfig as sqliteTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import postgres from "postgres";
 import { openDatabase } from "../src/storage/open-database.ts";
@@ -30,7 +30,7 @@ interface ColumnShape {
 interface TableShape {
   columns: Record<string, ColumnShape>;
   primaryKey: string[];
-  /** name → "unique? (column [desc] [nulls first|last], …)"; nulls order only for a nullable column, where it matters. */
+  /** name → "unique? (column [desc] [nulls first|last], …) [where …]"; nulls order only for a nullable column, where it matters. */
   indexes: Record<string, string>;
   /** "code -> links(code) on delete cascade" */
   foreignKeys: string[];
@@ -40,8 +40,14 @@ type DatabaseShape = Record<string, TableShape>;
 
 const tidy = (text: string) => text.replaceAll('"', "").replaceAll("`", "").replace(/\s+/g, " ").trim().toLowerCase();
 
-function indexShape(unique: boolean, columns: string[], method = "btree"): string {
-  return `${unique ? "unique " : ""}${method === "btree" ? "" : `${method} `}(${columns.join(", ")})`;
+function indexShape(unique: boolean, columns: string[], method = "btree", where?: string): string {
+  const shape = `${unique ? "unique " : ""}${method === "btree" ? "" : `${method} `}(${columns.join(", ")})`;
+  return where === undefined ? shape : `${shape} where ${indexPredicate(where)}`;
+}
+
+/** A partial index's WHERE, without the parentheses and quotes each engine prints its own way. */
+function indexPredicate(where: string): string {
+  return tidy(where.replace(/[()]/g, " "));
 }
 
 function indexColumn(name: string, descending: boolean, nulls: "first" | "last" | undefined, nullable: boolean): string {
@@ -74,6 +80,8 @@ function drizzleForeignKeys(config: DrizzleKeys): string[] {
 
 // ---- Postgres
 
+const postgresDialect = new PgDialect();
+
 function postgresSchemaShape(): DatabaseShape {
   const shape: DatabaseShape = {};
   for (const table of Object.values(postgresSchema).filter((value) => is(value, PgTable))) {
@@ -104,6 +112,7 @@ function postgresSchemaShape(): DatabaseShape {
               return column.indexConfig?.opClass ? `${named} ${column.indexConfig.opClass}` : named;
             }),
             index.config.method,
+            index.config.where && postgresDialect.sqlToQuery(index.config.where).sql,
           ),
         ]),
       ),
@@ -153,7 +162,7 @@ async function postgresDatabaseShape(sql: postgres.Sql): Promise<DatabaseShape> 
       WHERE ix.schemaname = 'public' AND ix.tablename = ${table} AND NOT i.indisprimary`;
     const indexes: Record<string, string> = {};
     for (const { indexname, indexdef } of indexRows) {
-      const [, method = "", columnList = ""] = /USING (\w+) \((.*)\)$/.exec(indexdef)!;
+      const [, method = "", columnList = "", where] = /USING (\w+) \((.*?)\)(?: WHERE (.*))?$/.exec(indexdef)!;
       indexes[indexname] = indexShape(
         /^CREATE UNIQUE/.test(indexdef),
         columnList.split(",").map((part) => {
@@ -166,6 +175,7 @@ async function postgresDatabaseShape(sql: postgres.Sql): Promise<DatabaseShape> 
           return opClass ? `${named} ${opClass}` : named;
         }),
         method,
+        where,
       );
     }
     const foreignKeyRows = await sql<{ columns: string[]; foreign_table: string; foreign_columns: string[]; delete_rule: string }[]>`
@@ -220,6 +230,8 @@ function sqliteSchemaShape(): DatabaseShape {
               const text = "name" in column ? column.name : tidy(sqliteDialect.sqlToQuery(column as SQL).sql).replace(`${config.name}.`, "");
               return tidy(text);
             }),
+            undefined,
+            index.config.where && sqliteDialect.sqlToQuery(index.config.where).sql,
           ),
         ]),
       ),
@@ -243,7 +255,7 @@ function sqliteDatabaseShape(db: SqliteDatabase): DatabaseShape {
       columns[row.name] = { type: tidy(row.type), notNull, default: row.dflt_value, collation: null };
     }
     const indexes: Record<string, string> = {};
-    for (const index of db.query<{ name: string; unique: number; origin: string }, []>(`PRAGMA index_list("${table}")`).all()) {
+    for (const index of db.query<{ name: string; unique: number; origin: string; partial: number }, []>(`PRAGMA index_list("${table}")`).all()) {
       if (index.origin !== "c") continue; // "pk" and "u": made by the table's own constraints
       const keyColumns = db
         .query<{ name: string; desc: number; key: number }, []>(`PRAGMA index_xinfo("${index.name}")`)
@@ -252,6 +264,10 @@ function sqliteDatabaseShape(db: SqliteDatabase): DatabaseShape {
       indexes[index.name] = indexShape(
         index.unique === 1,
         keyColumns.map((column) => (column.desc ? `${column.name} desc` : column.name)),
+        undefined,
+        index.partial
+          ? / WHERE (.*)$/is.exec(db.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE name = ?").get(index.name)!.sql)![1]
+          : undefined,
       );
     }
     const foreignKeys = db
@@ -277,6 +293,7 @@ const allTables = [
   "admin_sessions",
   "admins",
   "api_keys",
+  "link_tags",
   "link_visit_buckets",
   "link_visit_days",
   "link_visit_facts",
@@ -336,7 +353,13 @@ describe("schema.ts and the migrations describe the same database", () => {
         delete fromDatabase[table];
       }
       const triggers = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all();
-      expect(triggers.map((trigger) => trigger.name)).toEqual(["links_search_delete", "links_search_insert", "links_search_update"]);
+      expect(triggers.map((trigger) => trigger.name)).toEqual([
+        "link_tags_insert",
+        "link_tags_update",
+        "links_search_delete",
+        "links_search_insert",
+        "links_search_update",
+      ]);
       expect(Object.keys(fromDatabase).sort()).toEqual(allTables);
       expect(sqliteSchemaShape()).toEqual(fromDatabase);
     });

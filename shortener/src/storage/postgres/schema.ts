@@ -45,7 +45,26 @@ export const links = pgTable(
     index("links_last_accessed_at_idx").on(t.lastAccessedAt.desc().nullsLast(), t.createdAt.desc(), t.code),
     // A manage token finds its one link (GET /shorten/ with the token).
     uniqueIndex("links_manage_token_hash_idx").on(t.manageTokenHash),
+    // The listing's ?state= (migration 0010): only links that can leave "active" are in these.
+    index("links_expires_at_idx").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
+    index("links_exhausted_idx").on(t.createdAt.desc(), t.code).where(sql`max_visits IS NOT NULL AND access_count >= max_visits`),
   ],
+);
+
+/**
+ * The listing's ?tag=: a row per link and tag, kept in step with links.tags
+ * by a trigger (migration 0010), so that a counted visit never touches it.
+ */
+export const linkTags = pgTable(
+  "link_tags",
+  {
+    code: byteOrderText("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    tag: byteOrderText("tag").notNull(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.tag] }), index("link_tags_tag_idx").on(t.tag, t.createdAt.desc(), t.code)],
 );
 
 /**

@@ -44,7 +44,26 @@ export const links = sqliteTable(
     index("links_last_accessed_at_idx").on(sql`${t.lastAccessedAt} desc`, sql`${t.createdAt} desc`, t.code),
     // A manage token finds its one link (GET /shorten/ with the token).
     uniqueIndex("links_manage_token_hash_idx").on(t.manageTokenHash),
+    // The listing's ?state= (migration 0010): only links that can leave "active" are in these.
+    index("links_expires_at_idx").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
+    index("links_exhausted_idx").on(sql`${t.createdAt} desc`, t.code).where(sql`max_visits IS NOT NULL AND access_count >= max_visits`),
   ],
+);
+
+/**
+ * The listing's ?tag=: a row per link and tag, taken from the JSON array in
+ * links.tags by triggers (migration 0010), so that a counted visit never touches it.
+ */
+export const linkTags = sqliteTable(
+  "link_tags",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    tag: text("tag").notNull(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.tag] }), index("link_tags_tag_idx").on(t.tag, sql`${t.createdAt} desc`, t.code)],
 );
 
 export const admins = sqliteTable("admins", {
