@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { plainDestination } from "../src/links/destination.ts";
-import type { NewLink } from "../src/links/link.ts";
+import { linkState, linkStates, plainDestination, type LinkState } from "../src/links/destination.ts";
+import type { Link, NewLink } from "../src/links/link.ts";
 import { noOptions } from "../src/links/link-options.ts";
 import { estimatedCount, exactCountLimit } from "../src/links/link-store.ts";
 import { linkOrders, type LinkOrder } from "../src/links/link-order.ts";
@@ -273,7 +273,10 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
       for (let from = 0; from < total; from += 500) {
         await Promise.all(
           Array.from({ length: Math.min(500, total - from) }, (_, i) =>
-            db.links.insert(newLink(`${marker}${from + i}`, { longUrl: `https://many.example/${marker}/${from + i}`, createdAt: later })),
+            db.links.insert({
+              ...newLink(`${marker}${from + i}`, { longUrl: `https://many.example/${marker}/${from + i}`, createdAt: later }),
+              tags: (from + i) % 1000 === 0 ? [marker, `${marker}-k`] : [marker],
+            }),
           ),
         );
       }
@@ -292,10 +295,142 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
       expect(everything.count).toBeGreaterThanOrEqual(total);
     });
 
+    test(`a tag or a state alone: exact up to ${exactCountLimit}, an estimate flagged as one past it`, async () => {
+      expect(await db.links.list({ offset: 0, limit: 5, tag: `${marker}-k` })).toMatchObject({ count: 11, countIsEstimate: false });
+      const many = await db.links.list({ offset: 0, limit: 5, tag: marker });
+      expect(many).toMatchObject({ countIsEstimate: true, hasMore: true });
+      expect(many.count).toBeGreaterThan(exactCountLimit);
+      const active = await db.links.list({ offset: 0, limit: 5, tag: marker, state: { is: "active", at: later } });
+      expect(active).toMatchObject({ countIsEstimate: true, hasMore: true });
+      expect(await db.links.list({ offset: 0, limit: 5, tag: marker, state: { is: "expired", at: later } })).toMatchObject({
+        count: 0,
+        countIsEstimate: false,
+        links: [],
+      });
+    });
+
     test("the estimate: the table's size times the share of matches in the sample, never below the exact limit", () => {
       expect(estimatedCount(1_000_000, 2_500, 10_000)).toBe(250_000);
       expect(estimatedCount(12_000, 10, 10_000)).toBe(exactCountLimit + 1);
       expect(estimatedCount(50_000, 0, 0)).toBe(exactCountLimit + 1);
+    });
+  });
+
+  describe("listing filters", () => {
+    // Links a second apart (0 the oldest), in every state at `later`, with and without each tag;
+    // some visited, so that each order differs from the others. Tags and the prefix are this block's own.
+    const prefix = `flt${Date.now().toString(36)}`;
+    const [red, blue] = [`${prefix}-red`, `${prefix}-blue`];
+    const minute = 60_000;
+    const fixture: Array<{ tags: string[]; expiresAt?: Date; maxVisits?: number; visits?: number }> = [
+      { tags: [red] },
+      { tags: [red, blue], expiresAt: new Date(later.getTime() - minute) },
+      { tags: [blue], maxVisits: 2, visits: 2 },
+      { tags: [red], maxVisits: 5, visits: 1 },
+      { tags: [], expiresAt: new Date(later.getTime() + minute), visits: 3 },
+      { tags: [red], expiresAt: later, maxVisits: 1, visits: 1 },
+      { tags: [red, blue], maxVisits: 1, visits: 1 },
+      { tags: [`${red}der`], visits: 2 },
+      { tags: [red], maxVisits: 3, visits: 4 },
+    ];
+    const codeAt = (i: number) => `${prefix}${i}`;
+    const visitedBefore = new Date(later.getTime() - 2 * minute);
+    beforeAll(async () => {
+      for (const [i, { tags, expiresAt }] of fixture.entries()) {
+        await db.links.insert({ ...newLink(codeAt(i), { createdAt: new Date(t0.getTime() + i * 1000) }), tags, expiresAt: expiresAt ?? null, maxVisits: null });
+      }
+      // Visited before any cap is set (a cap lowered under the count later is used up too), then capped.
+      for (const [i, { visits }] of fixture.entries()) {
+        if (visits) await db.links.recordVisits(new Map([[codeAt(i), LinkVisits.counting(visits)]]), new Date(visitedBefore.getTime() + i * 1000));
+      }
+      for (const [i, { maxVisits }] of fixture.entries()) if (maxVisits) await db.links.update(codeAt(i), { maxVisits }, visitedBefore);
+    });
+
+    /** The rule itself (linkState, tags as stored) applied to the unfiltered listing. */
+    const expected = async (order: LinkOrder, tag?: string, state?: LinkState) =>
+      (await db.links.list({ offset: 0, limit: 100, search: prefix, order })).links
+        .filter((link) => (tag === undefined || link.tags.includes(tag)) && (state === undefined || linkState(link, later) === state))
+        .map((link) => link.code);
+    const listed = async (query: { order?: LinkOrder; tag?: string; state?: LinkState; search?: string }, offset = 0, limit = 100) =>
+      db.links.list({ offset, limit, ...query, state: query.state && { is: query.state, at: later } });
+    const codesOf = (links: Link[]) => links.map((link) => link.code);
+
+    test("the fixture has links in every state, with and without each tag", async () => {
+      expect(await expected("newest", undefined, "active")).toEqual([codeAt(7), codeAt(4), codeAt(3), codeAt(0)]);
+      expect(await expected("newest", undefined, "expired")).toEqual([codeAt(5), codeAt(1)]);
+      expect(await expected("newest", undefined, "exhausted")).toEqual([codeAt(8), codeAt(6), codeAt(2)]);
+      expect(await expected("newest", red)).toEqual([codeAt(8), codeAt(6), codeAt(5), codeAt(3), codeAt(1), codeAt(0)]);
+    });
+
+    const combinations = linkOrders.flatMap((order) =>
+      [undefined, red, blue].flatMap((tag) => [undefined, ...linkStates].filter((state) => tag || state).map((state) => ({ order, tag, state }))),
+    );
+    test.each(combinations)("$order, tag $tag, state $state, with a search: what the rule picks, in order, counted exactly", async ({ order, tag, state }) => {
+      const want = await expected(order, tag, state);
+      const page = await listed({ order, tag, state, search: prefix });
+      expect({ codes: codesOf(page.links), count: page.count, countIsEstimate: page.countIsEstimate, hasMore: page.hasMore }).toEqual({
+        codes: want,
+        count: want.length,
+        countIsEstimate: false,
+        hasMore: false,
+      });
+    });
+
+    test.each(combinations.filter(({ tag }) => tag))("$order, tag $tag, state $state, no search: the same links", async ({ order, tag, state }) => {
+      const page = await listed({ order, tag, state });
+      expect({ codes: codesOf(page.links), count: page.count }).toEqual({
+        codes: await expected(order, tag, state),
+        count: (await expected(order, tag, state)).length,
+      });
+    });
+
+    test.each(linkStates)("a state alone lists only links in it, this block's among them", async (state) => {
+      const page = await listed({ state }, 0, 100_000);
+      expect(page.links.filter((link) => linkState(link, later) !== state)).toEqual([]);
+      expect(codesOf(page.links).filter((code) => code.startsWith(prefix))).toEqual(await expected("newest", undefined, state));
+      // Other blocks add thousands of active links: past the exact limit the count is an estimate.
+      if (page.links.length > exactCountLimit) expect(page.countIsEstimate).toBe(true);
+      else expect({ count: page.count, countIsEstimate: page.countIsEstimate }).toEqual({ count: page.links.length, countIsEstimate: false });
+    });
+
+    test.each(linkOrders)("pages of %s with a tag and a state follow on without gaps or repeats", async (order) => {
+      const query = { order, tag: red, state: "exhausted" as const };
+      const whole = codesOf((await listed(query)).links);
+      expect(whole.length).toBe(2);
+      const first = await listed(query, 0, 1);
+      const second = await listed(query, 1, 1);
+      expect([first.hasMore, second.hasMore]).toEqual([true, false]);
+      expect([...codesOf(first.links), ...codesOf(second.links)]).toEqual(whole);
+      const redPages = await Promise.all([0, 2, 4].map((offset) => listed({ order, tag: red }, offset, 2)));
+      expect(redPages.flatMap((page) => codesOf(page.links))).toEqual(await expected(order, red));
+    });
+
+    test("a tag matches whole tags only, and a search narrows it", async () => {
+      expect(codesOf((await listed({ tag: `${red}d` })).links)).toEqual([]);
+      expect(codesOf((await listed({ tag: red, search: `${codeAt(3)}` })).links)).toEqual([codeAt(3)]);
+      expect(codesOf((await listed({ tag: blue, state: "active", search: prefix })).links)).toEqual([]);
+    });
+
+    test("the state is the caller's clock's: the same link is active before its expiry, expired at it", async () => {
+      const at = (when: Date) => db.links.list({ offset: 0, limit: 10, search: codeAt(5), state: { is: "expired", at: when } });
+      expect(codesOf((await at(later)).links)).toEqual([codeAt(5)]);
+      expect(codesOf((await at(new Date(later.getTime() - 1))).links)).toEqual([]);
+    });
+
+    test("a link's tags changed or the link deleted: the filter follows", async () => {
+      const [moved, gone] = [code("tagmv"), code("tagrm")];
+      const green = `${prefix}-green`;
+      await db.links.insert({ ...newLink(moved), tags: [green, blue] });
+      await db.links.insert({ ...newLink(gone), tags: [green] });
+      expect(codesOf((await listed({ tag: green })).links).sort()).toEqual([moved, gone].sort());
+      await db.links.update(moved, { tags: [red] }, later);
+      await db.links.delete(gone);
+      expect(codesOf((await listed({ tag: green })).links)).toEqual([]);
+      expect(codesOf((await listed({ tag: red })).links)).toContain(moved);
+      expect(codesOf((await listed({ tag: blue })).links)).not.toContain(moved);
+      // A visit rewrites the row but not its tags.
+      await db.links.recordVisits(new Map([[moved, LinkVisits.counting(1)]]), later);
+      expect(codesOf((await listed({ tag: red })).links)).toContain(moved);
     });
   });
 

@@ -53,8 +53,15 @@ export function refusalOf(link: CountedDestination, at: Date, unlocked: boolean)
   return state === "active" ? undefined : state;
 }
 
-/** A link's state as its record shows it: `expired` past its expiry, `exhausted` once its cap is reached, else `active`. */
-export function linkState(link: Pick<Destination, "expiresAt" | "maxVisits"> & { accessCount: number }, now: Date): "active" | "expired" | "exhausted" {
+/** What a link's record says of it (`state`), and what the listing's `?state=` picks. */
+export const linkStates = ["active", "expired", "exhausted"] as const;
+export type LinkState = (typeof linkStates)[number];
+
+/**
+ * A link's state as its record shows it: `expired` past its expiry, `exhausted` once its cap is reached, else `active`.
+ * The stores' listing filter says the same in SQL (storage/<engine>/*-link-store.ts, stateCondition).
+ */
+export function linkState(link: Pick<Destination, "expiresAt" | "maxVisits"> & { accessCount: number }, now: Date): LinkState {
   if (link.expiresAt !== null && link.expiresAt.getTime() <= now.getTime()) return "expired";
   if (link.maxVisits !== null && link.accessCount >= link.maxVisits) return "exhausted";
   return "active";

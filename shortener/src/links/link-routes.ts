@@ -4,6 +4,8 @@ import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
+import { parseLinkState } from "./link-filters.ts";
+import { parseTag } from "./link-options.ts";
 import { parseLinkOrder } from "./link-order.ts";
 import { manageTokenMatches } from "../auth/manage-token.ts";
 import { mayDo, requireScope } from "../auth/scopes.ts";
@@ -65,6 +67,8 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
       async ({ query, request, server }) => {
         const credential = await credentials.resolve(request, server);
         const order = parseLinkOrder(query.sort);
+        const tag = query.tag === undefined ? undefined : parseTag(query.tag);
+        const state = parseLinkState(query.state);
         // Worked out once for the page, not once per link.
         const base = origin(request, server);
         // A manage token's listing is its own link: how a browser adds a link made elsewhere.
@@ -80,7 +84,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         requireScope(credential, "links:read", "listing every link needs an admin");
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
-        const result = await links.list({ page, pageSize, search: query.q || undefined, order });
+        const result = await links.list({ page, pageSize, search: query.q || undefined, order, tag, state });
         const view = fullView(base);
         const pageUrl = (n: number) => {
           const url = new URL(`${base}/shorten/`);
@@ -88,6 +92,8 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
           url.searchParams.set("page_size", String(pageSize));
           if (query.q) url.searchParams.set("q", query.q);
           if (query.sort !== undefined) url.searchParams.set("sort", order);
+          if (tag !== undefined) url.searchParams.set("tag", tag);
+          if (state !== undefined) url.searchParams.set("state", state);
           return url.toString();
         };
         return {
@@ -104,8 +110,9 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         detail: {
           summary: "List short URLs (admin), or the one link a manage token manages",
           description:
-            "An admin (token or session) gets every link, newest, most visited or last visited first, in pages. " +
-            "A manage token gets the link it manages as a page of one (page, page_size, q and sort change nothing), or 401 when no link has it.",
+            "An admin (token or session) gets every link, newest, most visited or last visited first, in pages; " +
+            "q, tag and state narrow it, each alone or together. " +
+            "A manage token gets the link it manages as a page of one (page, page_size, q, sort, tag and state change nothing), or 401 when no link has it.",
           tags,
           security: readSecurity,
         },

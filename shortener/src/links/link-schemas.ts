@@ -135,6 +135,14 @@ export const LinkListQuery = t.Object({
       examples: ["newest", "most_visited", "last_visited"],
     }),
   ),
+  // Checked by parseTag and parseLinkState, whose 400s name the rule and the values.
+  tag: t.Optional(t.String({ description: "Only links with this tag: 1 to 32 of a-z 0-9 _ - (any case; tags are lower case)", examples: ["launch"] })),
+  state: t.Optional(
+    t.String({
+      description: "Only links in this state now: active, expired (past expires_at) or exhausted (max_visits used)",
+      examples: ["active", "expired", "exhausted"],
+    }),
+  ),
 });
 
 /** A record in a listing also says when the link was last followed: an admin's table shows it without asking each link's stats. */

@@ -8,7 +8,7 @@ import { requireScope } from "../auth/scopes.ts";
 import type { CountedVisit, VisitCounter } from "../visits/visit-counter.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound, WrongPassword } from "./link-errors.ts";
-import { decodeDestination, destinationOfLink, encodeDestination, type Destination } from "./destination.ts";
+import { decodeDestination, destinationOfLink, encodeDestination, type Destination, type LinkState } from "./destination.ts";
 import { parseOptions, type LinkOptions, type OptionsInput, type ParsedOptions } from "./link-options.ts";
 import type { LinkOrder } from "./link-order.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
@@ -162,8 +162,16 @@ export class LinkService {
     return stored;
   }
 
-  list(query: { page: number; pageSize: number; search?: string; order: LinkOrder }): Promise<LinkPage> {
-    return this.deps.links.list({ offset: (query.page - 1) * query.pageSize, limit: query.pageSize, search: query.search, order: query.order });
+  /** A page of every link; `state` is judged at this service's clock, as each record's state is. */
+  list(query: { page: number; pageSize: number; search?: string; order: LinkOrder; tag?: string; state?: LinkState }): Promise<LinkPage> {
+    return this.deps.links.list({
+      offset: (query.page - 1) * query.pageSize,
+      limit: query.pageSize,
+      search: query.search,
+      order: query.order,
+      tag: query.tag,
+      state: query.state === undefined ? undefined : { is: query.state, at: this.deps.clock() },
+    });
   }
 
   /**

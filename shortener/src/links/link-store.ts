@@ -1,6 +1,6 @@
 import type { LinkVisits } from "../visits/link-visits.ts";
 import type { LinkOrder } from "./link-order.ts";
-import type { VisitClaim } from "./destination.ts";
+import type { LinkState, VisitClaim } from "./destination.ts";
 import type { Link, LinkChanges, NewLink } from "./link.ts";
 
 export interface LinkPage {
@@ -22,7 +22,7 @@ export interface LinkPage {
 export const exactCountLimit = 10_000;
 export const countSampleSize = 5_000;
 
-/** How many links, in the page's order, a search reads before it asks the search index instead (see each store's searchPage). */
+/** How many links, in the page's order, a search or a filter reads before it asks the indexes instead (see each store's filteredPage). */
 export const searchProbeRows = 5_000;
 
 /** How many of the newest `countSampleSize` links match a search. */
@@ -32,7 +32,7 @@ export interface CountSample {
 }
 
 /**
- * A search's count, the one rule for both engines: a search the sample says
+ * A search's count (with or without filters), the one rule for both engines: a search the sample says
  * more than twice `exactCountLimit` links match is estimated at once (its
  * exact count would collect every match first); any other is counted up to
  * one past the limit by `countUpTo`, and estimated only if it reaches it.
@@ -46,6 +46,24 @@ export async function searchCount(
   if (sample.matches * (tableSize / Math.max(1, sample.sampled)) > 2 * exactCountLimit) return estimate;
   const exact = await countUpTo();
   return exact <= exactCountLimit ? { count: exact, countIsEstimate: false } : estimate;
+}
+
+/**
+ * The count of a tag or state filter without a search, the one rule for
+ * both engines: an index gives the matches (a tag's rows, the expired or
+ * used-up links) or they are most links (`active`), so counting up to one
+ * past `exactCountLimit` reads at most that many; only past it is the
+ * sample asked for its share.
+ */
+export async function filterCount(
+  countUpTo: () => Promise<number>,
+  tableSize: () => Promise<number>,
+  sample: () => Promise<CountSample>,
+): Promise<Pick<LinkPage, "count" | "countIsEstimate">> {
+  const exact = await countUpTo();
+  if (exact <= exactCountLimit) return { count: exact, countIsEstimate: false };
+  const [size, { matches, sampled }] = await Promise.all([tableSize(), sample()]);
+  return { count: estimatedCount(size, matches, sampled), countIsEstimate: true };
 }
 
 /** The estimate past `exactCountLimit`: never below what was counted. */
@@ -66,6 +84,10 @@ export interface LinkQuery {
   search?: string;
   /** Default: newest first. */
   order?: LinkOrder;
+  /** Only links with this tag (as stored: lower case, parseTag). */
+  tag?: string;
+  /** Only links in this state (linkState) at `at`: the service's clock, never the database's. */
+  state?: { is: LinkState; at: Date };
 }
 
 /**

@@ -1,15 +1,17 @@
-import { count, eq, ilike, or, type SQL, sql } from "drizzle-orm";
+import { and, arrayContains, count, desc, eq, getTableColumns, gt, ilike, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { PendingQuery, Row, Sql } from "postgres";
-import { grantedVisits, type CountedDestination, type VisitClaim } from "../../links/destination.ts";
+import { grantedVisits, type CountedDestination, type LinkState, type VisitClaim } from "../../links/destination.ts";
 import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
 import {
   countSampleSize,
   estimatedCount,
   exactCountLimit,
+  filterCount,
   likePattern,
   searchCount,
   searchProbeRows,
+  type CountSample,
   type LinkPage,
   type LinkQuery,
   type LinkStore,
@@ -22,7 +24,7 @@ import { byClaim, namedValuesPerDay, otherValue } from "../../visits/named-value
 import { utcDay } from "../../visits/visit-range.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
-import { links, linksSearch } from "./schema.ts";
+import { links, linksSearch, linkTags } from "./schema.ts";
 
 /** A link the write counted (or, when it let nothing through, found), as its destination columns give it. */
 interface DestinationRow {
@@ -220,29 +222,39 @@ export class PostgresLinkStore implements LinkStore {
       ${writtenRows(sql)}`;
   }
 
-  async list({ offset, limit, search, order = "newest" }: LinkQuery): Promise<LinkPage> {
+  async list({ offset, limit, search, order = "newest", tag, state }: LinkQuery): Promise<LinkPage> {
+    const filter = filterOf(search, tag, state);
     // The page and the count on two connections at once.
     const [rows, counted] = await Promise.all([
-      search === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.searchPage(search, order, offset, limit + 1),
-      this.count(search),
+      filter === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.filteredPage(filter, order, offset, limit + 1),
+      this.count(filter),
     ]);
     return { links: rows.slice(0, limit), hasMore: rows.length > limit, ...counted };
   }
 
-  private async count(search: string | undefined): Promise<Pick<LinkPage, "count" | "countIsEstimate">> {
-    if (search === undefined) {
+  private async count(filter: Filter | undefined): Promise<Pick<LinkPage, "count" | "countIsEstimate">> {
+    if (filter === undefined) {
       const exact = await this.countUpTo(undefined);
       if (exact <= exactCountLimit) return { count: exact, countIsEstimate: false };
       return { count: estimatedCount(await this.tableSize(), 1, 1), countIsEstimate: true };
     }
-    const pattern = likePattern(search);
+    const sample = () => this.sample(filter.plain);
+    if (!filter.searched)
+      return filterCount(
+        () => this.countUpTo(filter.indexed),
+        () => this.tableSize(),
+        sample,
+      );
+    return searchCount(await this.tableSize(), await sample(), () => this.countUpTo(filter.indexed));
+  }
+
+  /** How many of the newest `countSampleSize` links meet `condition`. */
+  private async sample(condition: SQL): Promise<CountSample> {
     const [sample] = await this.db.execute<{ matches: string; sampled: string }>(
-      sql`SELECT count(*) FILTER (WHERE code ILIKE ${pattern} OR long_url ILIKE ${pattern}) AS matches, count(*) AS sampled
-          FROM (SELECT code, long_url FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS newest`,
+      sql`SELECT count(*) FILTER (WHERE ${condition}) AS matches, count(*) AS sampled
+          FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS ${links}`,
     );
-    return searchCount(await this.tableSize(), { matches: Number(sample!.matches), sampled: Number(sample!.sampled) }, () =>
-      this.countUpTo(indexedSearch(search)),
-    );
+    return { matches: Number(sample!.matches), sampled: Number(sample!.sampled) };
   }
 
   private pageOf(where: SQL | undefined, order: LinkOrder, offset: number, limit: number): Promise<Link[]> {
@@ -263,17 +275,27 @@ export class PostgresLinkStore implements LinkStore {
   }
 
   /**
-   * A search's page, the cheaper of two ways. Where matches are common, the
-   * first `searchProbeRows` links in the page's order (read in index order)
-   * hold the whole page; otherwise the trigram indexes find the few matches.
+   * A filtered page (a search, a tag, a state), the cheaper of two ways.
+   * Where matches are common, the first `searchProbeRows` links in the
+   * page's order (read in index order) hold the whole page; otherwise the
+   * indexes find the few matches: the trigram ones, link_tags (read in its
+   * own order, newest first, when that is the page's), the partial ones of
+   * the states.
    */
-  private async searchPage(search: string, order: LinkOrder, offset: number, limit: number): Promise<Link[]> {
-    const like = likeCondition(search);
+  private async filteredPage(filter: Filter, order: LinkOrder, offset: number, limit: number): Promise<Link[]> {
     const [probed] = await this.db.execute<{ found: number }>(
-      sql`SELECT count(*)::int AS found FROM (SELECT 1 FROM (SELECT code, long_url FROM ${links} ORDER BY ${sql.raw(linkOrderSql[order])} LIMIT ${searchProbeRows}) AS ${links} WHERE ${like} LIMIT ${offset + limit}) AS probe`,
+      sql`SELECT count(*)::int AS found FROM (SELECT 1 FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql[order])} LIMIT ${searchProbeRows}) AS ${links} WHERE ${filter.plain} LIMIT ${offset + limit}) AS probe`,
     );
-    if (probed!.found === offset + limit) return this.pageOf(like, order, offset, limit);
-    return this.pageOf(indexedSearch(search), order, offset, limit);
+    if (probed!.found === offset + limit) return this.pageOf(filter.plain, order, offset, limit);
+    if (filter.tag === undefined || order !== "newest") return this.pageOf(filter.indexed, order, offset, limit);
+    return this.db
+      .select(getTableColumns(links))
+      .from(linkTags)
+      .innerJoin(links, eq(links.code, linkTags.code))
+      .where(and(eq(linkTags.tag, filter.tag), filter.besidesTag))
+      .orderBy(desc(linkTags.createdAt), linkTags.code)
+      .limit(limit)
+      .offset(offset);
   }
 
   /** Postgres' own estimate of the table's rows (kept by ANALYZE and autovacuum); an exact count when it has none yet. */
@@ -413,6 +435,46 @@ function takeBackPastBound(
     INSERT INTO link_visit_facts (code, day, dimension, value, visits)
     SELECT code, ${day}::date, dimension, ${otherValue}, sum(visits) FROM taken_back GROUP BY code, dimension
     ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits`;
+}
+
+/**
+ * A listing's filters, each two ways: `plain` tests a row as it is read (in
+ * index order, where matches are common); `indexed` lets the indexes find
+ * the matches (`besidesTag`: all but the tag's, for a page read from
+ * link_tags).
+ */
+interface Filter {
+  plain: SQL;
+  indexed: SQL;
+  tag?: string;
+  besidesTag: SQL | undefined;
+  searched: boolean;
+}
+
+function filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Filter | undefined {
+  if (search === undefined && tag === undefined && state === undefined) return undefined;
+  const inState = state && stateCondition(state.is, state.at);
+  const besidesTag = and(search === undefined ? undefined : indexedSearch(search), inState);
+  return {
+    plain: and(search === undefined ? undefined : likeCondition(search), tag === undefined ? undefined : arrayContains(links.tags, [tag]), inState)!,
+    indexed: and(tag === undefined ? undefined : sql`${links.code} IN (SELECT ${linkTags.code} FROM ${linkTags} WHERE ${linkTags.tag} = ${tag})`, besidesTag)!,
+    tag,
+    besidesTag,
+    searched: search !== undefined,
+  };
+}
+
+/**
+ * linkState (links/destination.ts) in SQL, at `at`. The used-up test is
+ * written as links_exhausted_idx's predicate and the expired one implies
+ * links_expires_at_idx's (migration 0010), so the planner may use them;
+ * `active` has no index: it is most links, read in the page's order.
+ */
+function stateCondition(state: LinkState, at: Date): SQL {
+  const notExpired = or(isNull(links.expiresAt), gt(links.expiresAt, at))!;
+  if (state === "expired") return lte(links.expiresAt, at);
+  if (state === "exhausted") return and(sql`${links.maxVisits} IS NOT NULL AND ${links.accessCount} >= ${links.maxVisits}`, notExpired)!;
+  return and(notExpired, sql`(${links.maxVisits} IS NULL OR ${links.accessCount} < ${links.maxVisits})`)!;
 }
 
 /** A case-insensitive substring of the code or the long URL, `%` and `_` literal. */

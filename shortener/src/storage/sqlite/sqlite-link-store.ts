@@ -1,25 +1,27 @@
-import { and, count, eq, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gt, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import {
   countSampleSize,
   exactCountLimit,
+  filterCount,
   likePattern,
   searchCount,
   searchProbeRows,
+  type CountSample,
   type LinkPage,
   type LinkQuery,
   type LinkStore,
   type VisitAccess,
 } from "../../links/link-store.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
-import { grantedVisits, type VisitClaim } from "../../links/destination.ts";
+import { grantedVisits, type LinkState, type VisitClaim } from "../../links/destination.ts";
 import type { Link, LinkChanges, NewLink } from "../../links/link.ts";
 import { dimensions, type LinkVisits } from "../../visits/link-visits.ts";
 import { otherValue, withinNamedValues } from "../../visits/named-values.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
 import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
-import { links } from "./schema.ts";
+import { links, linkTags } from "./schema.ts";
 
 /**
  * bun:sqlite is synchronous, so every method finishes before it returns;
@@ -159,19 +161,19 @@ export class SqliteLinkStore implements LinkStore {
     return claims;
   }
 
-  async list({ offset, limit, search, order = "newest" }: LinkQuery): Promise<LinkPage> {
-    const rows = search === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.searchPage(search, order, offset, limit + 1);
+  async list({ offset, limit, search, order = "newest", tag, state }: LinkQuery): Promise<LinkPage> {
+    const filter = filterOf(search, tag, state);
+    const rows = filter === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.filteredPage(filter, order, offset, limit + 1);
     const page = { links: rows.slice(0, limit), hasMore: rows.length > limit };
     // Counting a million rows takes SQLite ~10 ms; matching a search against them all does not.
     const tableSize = () => this.db.select({ value: count() }).from(links).get()?.value ?? 0;
-    if (search === undefined) return { ...page, count: tableSize(), countIsEstimate: false };
+    if (filter === undefined) return { ...page, count: tableSize(), countIsEstimate: false };
 
-    const sample = this.db.$client
-      .query<{ matches: number; sampled: number }, [string, string]>(
-        `SELECT count(*) FILTER (WHERE code LIKE ?1 ESCAPE '\\' OR long_url LIKE ?2 ESCAPE '\\') AS matches, count(*) AS sampled
-         FROM (SELECT code, long_url FROM links ORDER BY ${linkOrderSql.newest} LIMIT ${countSampleSize})`,
-      )
-      .get(likePattern(search), likePattern(search))!;
+    const sample = () =>
+      this.db.all<CountSample>(
+        sql`SELECT count(*) FILTER (WHERE ${filter.plain}) AS matches, count(*) AS sampled
+            FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS ${links}`,
+      )[0]!;
     const countUpTo = async () =>
       this.db
         .select({ value: count() })
@@ -179,12 +181,21 @@ export class SqliteLinkStore implements LinkStore {
           this.db
             .select({ one: sql`1` })
             .from(links)
-            .where(searchCondition(search))
+            .where(filter.indexed)
             .limit(exactCountLimit + 1)
             .as("matches"),
         )
         .get()?.value ?? 0;
-    return { ...page, ...(await searchCount(tableSize(), sample, countUpTo)) };
+    if (!filter.searched)
+      return {
+        ...page,
+        ...(await filterCount(
+          countUpTo,
+          async () => tableSize(),
+          async () => sample(),
+        )),
+      };
+    return { ...page, ...(await searchCount(tableSize(), sample(), countUpTo)) };
   }
 
   private pageOf(where: SQL | undefined, order: LinkOrder, offset: number, limit: number): Link[] {
@@ -192,20 +203,79 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   /**
-   * A search's page, the cheaper of two ways. Where matches are common, the
-   * first `searchProbeRows` links in the page's order (read in index order)
-   * hold the whole page, and the index of every match would cost more than
-   * reading them; otherwise the trigram index finds the few matches.
+   * A filtered page (a search, a tag, a state), the cheaper of two ways.
+   * Where matches are common, the first `searchProbeRows` links in the
+   * page's order (read in index order) hold the whole page, and the index
+   * of every match would cost more than reading them; otherwise the indexes
+   * find the few matches: the trigram one, link_tags (read in its own
+   * order, newest first, when that is the page's), the partial ones of the
+   * states.
    */
-  private searchPage(search: string, order: LinkOrder, offset: number, limit: number): Link[] {
-    const like = likeCondition(search);
+  private filteredPage(filter: Filter, order: LinkOrder, offset: number, limit: number): Link[] {
     const orderSql = sql.raw(linkOrderSql[order]);
     const [probed] = this.db.all<{ found: number }>(
-      sql`SELECT count(*) AS found FROM (SELECT 1 FROM (SELECT code, long_url FROM ${links} ORDER BY ${orderSql} LIMIT ${searchProbeRows}) AS ${links} WHERE ${like} LIMIT ${offset + limit})`,
+      sql`SELECT count(*) AS found FROM (SELECT 1 FROM (SELECT * FROM ${links} ORDER BY ${orderSql} LIMIT ${searchProbeRows}) AS ${links} WHERE ${filter.plain} LIMIT ${offset + limit})`,
     );
-    if (probed!.found === offset + limit) return this.pageOf(like, order, offset, limit);
-    return this.pageOf(searchCondition(search), order, offset, limit);
+    if (probed!.found === offset + limit) return this.pageOf(filter.plain, order, offset, limit);
+    if (filter.tag === undefined || order !== "newest") return this.pageOf(filter.indexed, order, offset, limit);
+    return this.db
+      .select(getTableColumns(links))
+      .from(linkTags)
+      .innerJoin(links, eq(links.code, linkTags.code))
+      .where(and(eq(linkTags.tag, filter.tag), filter.besidesTag))
+      .orderBy(desc(linkTags.createdAt), linkTags.code)
+      .limit(limit)
+      .offset(offset)
+      .all();
   }
+}
+
+/**
+ * A listing's filters, each two ways: `plain` tests a row as it is read (in
+ * index order, where matches are common; its columns are written `+col`,
+ * which keeps SQLite from trading that order for an index of the filter
+ * and a sort of every match); `indexed` lets the indexes find the matches
+ * (`besidesTag`: all but the tag's, for a page read from link_tags).
+ */
+interface Filter {
+  plain: SQL;
+  indexed: SQL;
+  tag?: string;
+  besidesTag: SQL | undefined;
+  searched: boolean;
+}
+
+function filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Filter | undefined {
+  if (search === undefined && tag === undefined && state === undefined) return undefined;
+  const besidesTag = and(search === undefined ? undefined : searchCondition(search), state && stateCondition(state.is, state.at, ""));
+  return {
+    plain: and(
+      search === undefined ? undefined : likeCondition(search),
+      // Tags are [a-z0-9_-]: JSON writes them without escapes, so a quoted tag in the array's text is that tag.
+      tag === undefined ? undefined : sql`instr(${links.tags}, ${`"${tag}"`}) > 0`,
+      state && stateCondition(state.is, state.at, "+"),
+    )!,
+    indexed: and(tag === undefined ? undefined : sql`${links.code} IN (SELECT ${linkTags.code} FROM ${linkTags} WHERE ${linkTags.tag} = ${tag})`, besidesTag)!,
+    tag,
+    besidesTag,
+    searched: search !== undefined,
+  };
+}
+
+/**
+ * linkState (links/destination.ts) in SQL, at `at` (ms, as stored). With
+ * `prefix` "" the used-up test is written as links_exhausted_idx's
+ * predicate and the expired one implies links_expires_at_idx's (migration
+ * 0010), so SQLite may use them; "+" keeps it off them. `active` has no
+ * index: it is most links, read in the page's order.
+ */
+function stateCondition(state: LinkState, at: Date, prefix: "" | "+"): SQL {
+  const column = (name: "expires_at" | "max_visits" | "access_count") => sql.raw(`${prefix}"links"."${name}"`);
+  const ms = at.getTime();
+  const notExpired = sql`(${column("expires_at")} IS NULL OR ${column("expires_at")} > ${ms})`;
+  if (state === "expired") return sql`${column("expires_at")} IS NOT NULL AND ${column("expires_at")} <= ${ms}`;
+  if (state === "exhausted") return sql`${column("max_visits")} IS NOT NULL AND ${column("access_count")} >= ${column("max_visits")} AND ${notExpired}`;
+  return sql`${notExpired} AND (${column("max_visits")} IS NULL OR ${column("access_count")} < ${column("max_visits")})`;
 }
 
 /** `%`, `_` literal; ASCII case ignored, as by Postgres' ILIKE for ASCII. SQLite's LIKE has no escape character unless one is named. */
