@@ -66,6 +66,35 @@ export async function filterCount(
   return { count: estimatedCount(size, matches, sampled), countIsEstimate: true };
 }
 
+/** A filter an index can read the matches of (a tag, an expired or used-up state): its matches, counted up to one past `exactCountLimit`. */
+export interface IndexedFilter<Name extends string> {
+  name: Name;
+  matchesUpTo: () => Promise<number>;
+}
+
+/**
+ * Which index reads a filtered listing's matches, the others being tested
+ * row by row (a planner told of every index may read a long list whole to
+ * test the rows of a short one): the filter with the fewest matches, when
+ * that is at most `exactCountLimit` (reading them is then bounded); past it,
+ * the search index when there is one (`searchIndexed`: undefined is
+ * returned), else the filter with the smallest share of the newest links
+ * (`shares`, asked only then).
+ */
+export async function fewestMatches<Name extends string>(
+  filters: ReadonlyArray<IndexedFilter<Name>>,
+  searchIndexed: boolean,
+  shares: () => Promise<Record<Name, number>>,
+): Promise<Name | undefined> {
+  if (filters.length === 0 || (filters.length === 1 && !searchIndexed)) return filters[0]?.name;
+  const counted = await Promise.all(filters.map(async ({ name, matchesUpTo }) => ({ name, matches: await matchesUpTo() })));
+  const fewest = counted.reduce((best, next) => (next.matches < best.matches ? next : best));
+  if (fewest.matches <= exactCountLimit) return fewest.name;
+  if (searchIndexed) return undefined;
+  const share = await shares();
+  return counted.reduce((best, next) => (share[next.name] < share[best.name] ? next : best)).name;
+}
+
 /** The estimate past `exactCountLimit`: never below what was counted. */
 export function estimatedCount(tableSize: number, matchesInSample: number, sampleSize: number): number {
   const share = sampleSize === 0 ? 0 : matchesInSample / sampleSize;

@@ -7,6 +7,7 @@ import {
   countSampleSize,
   estimatedCount,
   exactCountLimit,
+  fewestMatches,
   filterCount,
   likePattern,
   searchCount,
@@ -223,7 +224,7 @@ export class PostgresLinkStore implements LinkStore {
   }
 
   async list({ offset, limit, search, order = "newest", tag, state }: LinkQuery): Promise<LinkPage> {
-    const filter = filterOf(search, tag, state);
+    const filter = await this.filterOf(search, tag, state);
     // The page and the count on two connections at once.
     const [rows, counted] = await Promise.all([
       filter === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.filteredPage(filter, order, offset, limit + 1),
@@ -287,15 +288,68 @@ export class PostgresLinkStore implements LinkStore {
       sql`SELECT count(*)::int AS found FROM (SELECT 1 FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql[order])} LIMIT ${searchProbeRows}) AS ${links} WHERE ${filter.plain} LIMIT ${offset + limit}) AS probe`,
     );
     if (probed!.found === offset + limit) return this.pageOf(filter.plain, order, offset, limit);
-    if (filter.tag === undefined || order !== "newest") return this.pageOf(filter.indexed, order, offset, limit);
+    if (filter.byTag === undefined || order !== "newest") return this.pageOf(filter.indexed, order, offset, limit);
     return this.db
       .select(getTableColumns(links))
       .from(linkTags)
       .innerJoin(links, eq(links.code, linkTags.code))
-      .where(and(eq(linkTags.tag, filter.tag), filter.besidesTag))
+      .where(and(eq(linkTags.tag, filter.byTag), filter.besidesTag))
       .orderBy(desc(linkTags.createdAt), linkTags.code)
       .limit(limit)
       .offset(offset);
+  }
+
+  /** The filters as one, the matches read through the index fewestMatches picks. */
+  private async filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Promise<Filter | undefined> {
+    const upTo = (query: SQL) => async () => {
+      const [counted] = await this.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${query} LIMIT ${exactCountLimit + 1}) AS matches`);
+      return counted!.n;
+    };
+    const parts: Partial<Record<FilterName, FilterPart>> = {};
+    if (tag !== undefined) {
+      const plain = arrayContains(links.tags, [tag]);
+      parts.tag = {
+        plain,
+        test: plain,
+        through: sql`${links.code} IN (SELECT ${linkTags.code} FROM ${linkTags} WHERE ${linkTags.tag} = ${tag})`,
+        matchesUpTo: upTo(sql`SELECT 1 FROM ${linkTags} WHERE ${linkTags.tag} = ${tag}`),
+      };
+    }
+    // `active` is most links: no index, read in the page's order.
+    if (state !== undefined) {
+      const condition = stateCondition(state.is, state.at);
+      parts.state =
+        state.is === "active"
+          ? { plain: condition, test: condition }
+          : { plain: condition, test: condition, through: condition, matchesUpTo: upTo(sql`SELECT 1 FROM ${links} WHERE ${condition}`) };
+    }
+    if (search !== undefined) {
+      const like = likeCondition(search);
+      parts.search = { plain: like, test: like, through: indexedSearch(search) };
+    }
+    const named = Object.entries(parts) as Array<[FilterName, FilterPart]>;
+    if (named.length === 0) return undefined;
+
+    const indexed = named.flatMap(([name, part]) => (part.matchesUpTo ? [{ name, matchesUpTo: part.matchesUpTo }] : []));
+    const shares = async () => {
+      const columns = sql.join(
+        indexed.map(({ name }) => sql`count(*) FILTER (WHERE ${parts[name]!.plain})::int AS ${sql.identifier(name)}`),
+        sql`, `,
+      );
+      const [share] = await this.db.execute<Record<FilterName, number>>(
+        sql`SELECT ${columns} FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS ${links}`,
+      );
+      return share!;
+    };
+    const driver = (await fewestMatches(indexed, parts.search !== undefined, shares)) ?? (parts.search ? "search" : undefined);
+    const tested = (except: FilterName | undefined) => and(...named.filter(([name]) => name !== except).map(([, part]) => part.test));
+    return {
+      plain: and(...named.map(([, part]) => part.plain))!,
+      indexed: driver === undefined ? tested(undefined)! : and(parts[driver]!.through, tested(driver))!,
+      byTag: driver === "tag" ? tag : undefined,
+      besidesTag: tested("tag"),
+      searched: search !== undefined,
+    };
   }
 
   /** Postgres' own estimate of the table's rows (kept by ANALYZE and autovacuum); an exact count when it has none yet. */
@@ -439,29 +493,30 @@ function takeBackPastBound(
 
 /**
  * A listing's filters, each two ways: `plain` tests a row as it is read (in
- * index order, where matches are common); `indexed` lets the indexes find
- * the matches (`besidesTag`: all but the tag's, for a page read from
- * link_tags).
+ * index order, where matches are common); `indexed` reads the matches
+ * through one index and tests the rest row by row (`byTag`: the index is
+ * link_tags, and `besidesTag` the rest).
  */
 interface Filter {
   plain: SQL;
   indexed: SQL;
-  tag?: string;
+  byTag?: string;
   besidesTag: SQL | undefined;
   searched: boolean;
 }
 
-function filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Filter | undefined {
-  if (search === undefined && tag === undefined && state === undefined) return undefined;
-  const inState = state && stateCondition(state.is, state.at);
-  const besidesTag = and(search === undefined ? undefined : indexedSearch(search), inState);
-  return {
-    plain: and(search === undefined ? undefined : likeCondition(search), tag === undefined ? undefined : arrayContains(links.tags, [tag]), inState)!,
-    indexed: and(tag === undefined ? undefined : sql`${links.code} IN (SELECT ${linkTags.code} FROM ${linkTags} WHERE ${linkTags.tag} = ${tag})`, besidesTag)!,
-    tag,
-    besidesTag,
-    searched: search !== undefined,
-  };
+type FilterName = "tag" | "state" | "search";
+
+/**
+ * One filter (a tag, a state, a search): its plain form, its row test
+ * beside another index, and, when an index finds its matches, that way
+ * (`through`) and, but for a search, their number up to a bound.
+ */
+interface FilterPart {
+  plain: SQL;
+  test: SQL;
+  through?: SQL;
+  matchesUpTo?: () => Promise<number>;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import {
   countSampleSize,
   exactCountLimit,
+  fewestMatches,
   filterCount,
   likePattern,
   searchCount,
@@ -162,7 +163,7 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   async list({ offset, limit, search, order = "newest", tag, state }: LinkQuery): Promise<LinkPage> {
-    const filter = filterOf(search, tag, state);
+    const filter = await this.filterOf(search, tag, state);
     const rows = filter === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.filteredPage(filter, order, offset, limit + 1);
     const page = { links: rows.slice(0, limit), hasMore: rows.length > limit };
     // Counting a million rows takes SQLite ~10 ms; matching a search against them all does not.
@@ -217,49 +218,98 @@ export class SqliteLinkStore implements LinkStore {
       sql`SELECT count(*) AS found FROM (SELECT 1 FROM (SELECT * FROM ${links} ORDER BY ${orderSql} LIMIT ${searchProbeRows}) AS ${links} WHERE ${filter.plain} LIMIT ${offset + limit})`,
     );
     if (probed!.found === offset + limit) return this.pageOf(filter.plain, order, offset, limit);
-    if (filter.tag === undefined || order !== "newest") return this.pageOf(filter.indexed, order, offset, limit);
+    if (filter.byTag === undefined || order !== "newest") return this.pageOf(filter.indexed, order, offset, limit);
     return this.db
       .select(getTableColumns(links))
       .from(linkTags)
       .innerJoin(links, eq(links.code, linkTags.code))
-      .where(and(eq(linkTags.tag, filter.tag), filter.besidesTag))
+      .where(and(eq(linkTags.tag, filter.byTag), filter.besidesTag))
       .orderBy(desc(linkTags.createdAt), linkTags.code)
       .limit(limit)
       .offset(offset)
       .all();
   }
+
+  /** The filters as one, the matches read through the index fewestMatches picks. */
+  private async filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Promise<Filter | undefined> {
+    const upTo = (query: SQL) => async () => this.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${query} LIMIT ${exactCountLimit + 1})`)[0]!.n;
+    const parts: Partial<Record<FilterName, FilterPart>> = {};
+    if (tag !== undefined) {
+      parts.tag = {
+        // Tags are [a-z0-9_-]: JSON writes them without escapes, so a quoted tag in the array's text is that tag.
+        plain: sql`instr(${links.tags}, ${`"${tag}"`}) > 0`,
+        test: sql`EXISTS (SELECT 1 FROM ${linkTags} WHERE ${linkTags.code} = ${links.code} AND ${linkTags.tag} = ${tag})`,
+        through: sql`${links.code} IN (SELECT ${linkTags.code} FROM ${linkTags} WHERE ${linkTags.tag} = ${tag})`,
+        matchesUpTo: upTo(sql`SELECT 1 FROM ${linkTags} WHERE ${linkTags.tag} = ${tag}`),
+      };
+    }
+    // `active` is most links: no index, read in the page's order.
+    if (state !== undefined) {
+      const plain = stateCondition(state.is, state.at, "+");
+      const indexed = stateCondition(state.is, state.at, "");
+      parts.state =
+        state.is === "active"
+          ? { plain, test: plain }
+          : { plain, test: plain, through: indexed, matchesUpTo: upTo(sql`SELECT 1 FROM ${links} WHERE ${indexed}`) };
+    }
+    if (search !== undefined) {
+      const like = likeCondition(search);
+      // Searches of one or two characters have no index (searchCondition).
+      parts.search = [...search].length < 3 ? { plain: like, test: like } : { plain: like, test: like, through: searchCondition(search) };
+    }
+    const named = Object.entries(parts) as Array<[FilterName, FilterPart]>;
+    if (named.length === 0) return undefined;
+
+    const indexed = named.flatMap(([name, part]) => (part.matchesUpTo ? [{ name, matchesUpTo: part.matchesUpTo }] : []));
+    const shares = async () => {
+      const columns = sql.join(
+        indexed.map(({ name }) => sql`count(*) FILTER (WHERE ${parts[name]!.plain}) AS ${sql.identifier(name)}`),
+        sql`, `,
+      );
+      return this.db.all<Record<FilterName, number>>(
+        sql`SELECT ${columns} FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS ${links}`,
+      )[0]!;
+    };
+    const driver = (await fewestMatches(indexed, parts.search?.through !== undefined, shares)) ?? (parts.search?.through ? "search" : undefined);
+    const tested = (except: FilterName | undefined) => and(...named.filter(([name]) => name !== except).map(([, part]) => part.test));
+    return {
+      plain: and(...named.map(([, part]) => part.plain))!,
+      indexed: driver === undefined ? tested(undefined)! : and(parts[driver]!.through, tested(driver))!,
+      byTag: driver === "tag" ? tag : undefined,
+      besidesTag: tested("tag"),
+      searched: search !== undefined,
+    };
+  }
 }
 
 /**
  * A listing's filters, each two ways: `plain` tests a row as it is read (in
- * index order, where matches are common; its columns are written `+col`,
- * which keeps SQLite from trading that order for an index of the filter
- * and a sort of every match); `indexed` lets the indexes find the matches
- * (`besidesTag`: all but the tag's, for a page read from link_tags).
+ * index order, where matches are common; its state columns are written
+ * `+col`, which keeps SQLite from trading that order for an index of the
+ * filter and a sort of every match); `indexed` reads the matches through
+ * one index and tests the rest row by row (`byTag`: the index is link_tags,
+ * and `besidesTag` the rest).
  */
 interface Filter {
   plain: SQL;
   indexed: SQL;
-  tag?: string;
+  byTag?: string;
   besidesTag: SQL | undefined;
   searched: boolean;
 }
 
-function filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Filter | undefined {
-  if (search === undefined && tag === undefined && state === undefined) return undefined;
-  const besidesTag = and(search === undefined ? undefined : searchCondition(search), state && stateCondition(state.is, state.at, ""));
-  return {
-    plain: and(
-      search === undefined ? undefined : likeCondition(search),
-      // Tags are [a-z0-9_-]: JSON writes them without escapes, so a quoted tag in the array's text is that tag.
-      tag === undefined ? undefined : sql`instr(${links.tags}, ${`"${tag}"`}) > 0`,
-      state && stateCondition(state.is, state.at, "+"),
-    )!,
-    indexed: and(tag === undefined ? undefined : sql`${links.code} IN (SELECT ${linkTags.code} FROM ${linkTags} WHERE ${linkTags.tag} = ${tag})`, besidesTag)!,
-    tag,
-    besidesTag,
-    searched: search !== undefined,
-  };
+type FilterName = "tag" | "state" | "search";
+
+/**
+ * One filter (a tag, a state, a search): its plain form, its row test
+ * beside another index, and, when an index finds its matches, that way
+ * (`through`) and, but for a search, their number up to a bound.
+ */
+interface FilterPart {
+  plain: SQL;
+  test: SQL;
+  through?: SQL;
+  matchesUpTo?: () => Promise<number>;
 }
 
 /**
@@ -293,6 +343,10 @@ function likeCondition(search: string): SQL {
 function searchCondition(search: string): SQL {
   const like = likeCondition(search);
   if ([...search].length < 3) return like;
-  const phrase = `"${search.replaceAll('"', '""')}"`;
-  return sql`${links}.rowid IN (SELECT rowid FROM links_search WHERE links_search MATCH ${phrase}) AND (${like})`;
+  return sql`${links}.rowid IN (SELECT rowid FROM links_search WHERE links_search MATCH ${ftsPhrase(search)}) AND (${like})`;
+}
+
+/** A search as one FTS5 phrase: its own syntax (quotes, NEAR, *) is plain text. */
+function ftsPhrase(search: string): string {
+  return `"${search.replaceAll('"', '""')}"`;
 }
