@@ -175,17 +175,19 @@ export class SqliteLinkStore implements LinkStore {
         sql`SELECT count(*) FILTER (WHERE ${filter.plain}) AS matches, count(*) AS sampled
             FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS ${links}`,
       )[0]!;
+    // Read from link_tags when the tag is the index: SQLite would build `code IN (SELECT … link_tags …)` whole first.
+    const matches =
+      filter.byTag === undefined
+        ? this.db.select({ one: sql`1` }).from(links).where(filter.indexed)
+        : this.db
+            .select({ one: sql`1` })
+            .from(linkTags)
+            .innerJoin(links, eq(links.code, linkTags.code))
+            .where(and(eq(linkTags.tag, filter.byTag), filter.besidesTag));
     const countUpTo = async () =>
       this.db
         .select({ value: count() })
-        .from(
-          this.db
-            .select({ one: sql`1` })
-            .from(links)
-            .where(filter.indexed)
-            .limit(exactCountLimit + 1)
-            .as("matches"),
-        )
+        .from(matches.limit(exactCountLimit + 1).as("matches"))
         .get()?.value ?? 0;
     if (!filter.searched)
       return {
@@ -235,18 +237,19 @@ export class SqliteLinkStore implements LinkStore {
     const upTo = (query: SQL) => async () => this.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${query} LIMIT ${exactCountLimit + 1})`)[0]!.n;
     const parts: Partial<Record<FilterName, FilterPart>> = {};
     if (tag !== undefined) {
+      // Tags are [a-z0-9_-]: JSON writes them without escapes, so a quoted tag in the array's text is that tag.
+      const plain = sql`instr(${links.tags}, ${`"${tag}"`}) > 0`;
       parts.tag = {
-        // Tags are [a-z0-9_-]: JSON writes them without escapes, so a quoted tag in the array's text is that tag.
-        plain: sql`instr(${links.tags}, ${`"${tag}"`}) > 0`,
-        test: sql`EXISTS (SELECT 1 FROM ${linkTags} WHERE ${linkTags.code} = ${links.code} AND ${linkTags.tag} = ${tag})`,
+        plain,
+        test: plain,
         through: sql`${links.code} IN (SELECT ${linkTags.code} FROM ${linkTags} WHERE ${linkTags.tag} = ${tag})`,
         matchesUpTo: upTo(sql`SELECT 1 FROM ${linkTags} WHERE ${linkTags.tag} = ${tag}`),
       };
     }
     // `active` is most links: no index, read in the page's order.
     if (state !== undefined) {
-      const plain = stateCondition(state.is, state.at, "+");
-      const indexed = stateCondition(state.is, state.at, "");
+      const plain = stateCondition(state.is, state.at, "plain");
+      const indexed = stateCondition(state.is, state.at, "indexed");
       parts.state =
         state.is === "active"
           ? { plain, test: plain }
@@ -313,19 +316,25 @@ interface FilterPart {
 }
 
 /**
- * linkState (links/destination.ts) in SQL, at `at` (ms, as stored). With
- * `prefix` "" the used-up test is written as links_exhausted_idx's
+ * linkState (links/destination.ts) in SQL, at `at` (ms, as stored), two
+ * ways. `indexed`: the used-up test is written as links_exhausted_idx's
  * predicate and the expired one implies links_expires_at_idx's (migration
- * 0010), so SQLite may use them; "+" keeps it off them. `active` has no
- * index: it is most links, read in the page's order.
+ * 0010), so SQLite may read them. `plain`: the same through coalesce(),
+ * which implies neither (SQLite sees through `+col`), so a page read in
+ * its order's index is not traded for a whole partial index and a sort.
  */
-function stateCondition(state: LinkState, at: Date, prefix: "" | "+"): SQL {
-  const column = (name: "expires_at" | "max_visits" | "access_count") => sql.raw(`${prefix}"links"."${name}"`);
+function stateCondition(state: LinkState, at: Date, form: "indexed" | "plain"): SQL {
   const ms = at.getTime();
-  const notExpired = sql`(${column("expires_at")} IS NULL OR ${column("expires_at")} > ${ms})`;
-  if (state === "expired") return sql`${column("expires_at")} IS NOT NULL AND ${column("expires_at")} <= ${ms}`;
-  if (state === "exhausted") return sql`${column("max_visits")} IS NOT NULL AND ${column("access_count")} >= ${column("max_visits")} AND ${notExpired}`;
-  return sql`${notExpired} AND (${column("max_visits")} IS NULL OR ${column("access_count")} < ${column("max_visits")})`;
+  if (form === "plain") {
+    const notExpired = sql`coalesce("links"."expires_at", ${ms + 1}) > ${ms}`;
+    if (state === "expired") return sql`coalesce("links"."expires_at", ${ms + 1}) <= ${ms}`;
+    if (state === "exhausted") return sql`coalesce("links"."access_count" >= "links"."max_visits", 0) AND ${notExpired}`;
+    return sql`${notExpired} AND coalesce("links"."access_count" < "links"."max_visits", 1)`;
+  }
+  const notExpired = sql`("links"."expires_at" IS NULL OR "links"."expires_at" > ${ms})`;
+  if (state === "expired") return sql`"links"."expires_at" IS NOT NULL AND "links"."expires_at" <= ${ms}`;
+  if (state === "exhausted") return sql`"links"."max_visits" IS NOT NULL AND "links"."access_count" >= "links"."max_visits" AND ${notExpired}`;
+  return sql`${notExpired} AND ("links"."max_visits" IS NULL OR "links"."access_count" < "links"."max_visits")`;
 }
 
 /** `%`, `_` literal; ASCII case ignored, as by Postgres' ILIKE for ASCII. SQLite's LIKE has no escape character unless one is named. */
