@@ -46,7 +46,7 @@ export const links = pgTable(
     // A manage token finds its one link (GET /shorten/ with the token).
     uniqueIndex("links_manage_token_hash_idx").on(t.manageTokenHash),
     // The listing's ?state= (migration 0010): only links that can leave "active" are in these.
-    index("links_expires_at_idx").on(t.expiresAt).where(sql`expires_at IS NOT NULL`),
+    index("links_expires_at_idx").on(t.expiresAt, t.tags).where(sql`expires_at IS NOT NULL`),
     index("links_exhausted_idx").on(t.createdAt.desc(), t.code).where(sql`max_visits IS NOT NULL AND access_count >= max_visits`),
   ],
 );

@@ -34,9 +34,10 @@ CREATE TRIGGER "link_tags_sync" AFTER INSERT OR UPDATE OF "tags" ON "links" FOR 
 --> statement-breakpoint
 -- States (links/destination.ts linkState), for the links that can leave
 -- "active" at all: an expiry, and a cap that is used up. Partial, so links
--- without either (most) cost these indexes nothing. The exhausted one
--- holds only used-up links, newest first; the query names its predicate as
--- written here, so the planner can prove the index applies.
-CREATE INDEX IF NOT EXISTS "links_expires_at_idx" ON "links" ("expires_at") WHERE "expires_at" IS NOT NULL;
+-- without either (most) cost these indexes nothing. The expiry one carries
+-- the tags, so that a tag's expired links are counted from the index alone.
+-- The exhausted one holds only used-up links, newest first; the query names
+-- its predicate as written here, so the planner can prove the index applies.
+CREATE INDEX IF NOT EXISTS "links_expires_at_idx" ON "links" ("expires_at", "tags") WHERE "expires_at" IS NOT NULL;
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "links_exhausted_idx" ON "links" ("created_at" DESC, "code") WHERE "max_visits" IS NOT NULL AND "access_count" >= "max_visits";
