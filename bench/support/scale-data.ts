@@ -4,13 +4,16 @@
  * last, long URLs `https://example.com/articles/<n>/<hash>`), and a year of
  * visits for the newest `visitedLinks` of them, in the shape the hourly fold
  * leaves (ANALYTICS_HOURLY_DAYS = 90): hours for the last 90 days, days
- * before that.
+ * before that. Options for the listing's filters (`linkOptionsOf`): a
+ * common tag, a rare one, links expired, expiring later, capped and used up.
  *
  * The schema is the migrations' own (openDatabase applies them); for the
- * bulk load the secondary indexes of the links and visits tables and the
- * search triggers are dropped (Postgres: triggers and foreign-key checks
- * off for the session) and then made again from their own definitions
- * (read back from the catalog), so nothing here restates the schema. Then
+ * bulk load the secondary indexes of the links, link_tags and visits tables
+ * and the search and tag triggers are dropped (Postgres: triggers and
+ * foreign-key checks off for the session; links_search and link_tags are
+ * filled once, as their migrations fill them) and then made again from
+ * their own definitions (read back from the catalog), so nothing here
+ * restates the schema. Then
  * the shortener's own hourly job sums the finished days (rollUpBefore).
  */
 import { Database as SqliteDatabase } from "bun:sqlite";
@@ -37,6 +40,23 @@ const hourlyDays = 90;
 const yearDays = 365;
 /** Breakdown rows per visited day: one value for each of the five dimensions. */
 const dimensions = ["referrer", "country", "browser", "os", "device"] as const;
+
+/**
+ * The tags and states of the `n`th link, the same on both engines: every
+ * third link is tagged `news` (a common tag), every 10,007th `rare` (about
+ * 100 at a million); every 40th has expired an hour before `now` and every
+ * other 20th expires in a day (2.5% expired, 2.5% to expire); every 50th
+ * is capped at 5 visits, and every 2,000th (offset 1) has used them up
+ * (0.05% exhausted). The others are active.
+ */
+export const scaleTags = { common: "news", rare: "rare" } as const;
+const hourMs = 3_600_000;
+function linkOptionsOf(n: number, now: Date): { tags: string[]; expiresAt: number | null; maxVisits: number | null; accessCount: number } {
+  const tags = [...(n % 3 === 0 ? [scaleTags.common] : []), ...(n % 10_007 === 0 ? [scaleTags.rare] : [])];
+  const expiresAt = n % 40 === 0 ? now.getTime() - hourMs : n % 20 === 0 ? now.getTime() + 24 * hourMs : null;
+  const capped = n % 50 === 1;
+  return { tags, expiresAt, maxVisits: capped ? 5 : null, accessCount: capped && n % 2_000 === 1 ? 5 : 0 };
+}
 
 export interface BuiltDatabase {
   engine: "postgres" | "sqlite";
@@ -73,7 +93,7 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
     const indexes = await sql<{ name: string; table: string; definition: string; primary: boolean }[]>`
       SELECT i.indexname AS name, i.tablename AS table, i.indexdef AS definition, c.contype IS NOT NULL AS primary
       FROM pg_indexes i LEFT JOIN pg_constraint c ON c.conname = i.indexname AND c.contype = 'p'
-      WHERE i.schemaname = 'public' AND i.tablename IN ('links', 'links_search', 'link_visit_buckets', 'link_visit_facts')
+      WHERE i.schemaname = 'public' AND i.tablename IN ('links', 'links_search', 'link_tags', 'link_visit_buckets', 'link_visit_facts')
         AND (c.contype IS NULL OR i.tablename LIKE 'link_visit_%')`;
     for (const index of indexes) {
       await sql.unsafe(index.primary ? `ALTER TABLE "${index.table}" DROP CONSTRAINT "${index.name}"` : `DROP INDEX "${index.name}"`);
@@ -82,12 +102,20 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
     // visits' foreign keys are not checked row by row (every code is one of the links just made).
     await sql`SET session_replication_role = replica`;
     const first = now.getTime() - shape.links * 10_000;
+    // linkOptionsOf, in SQL.
+    const nowMs = now.getTime();
     await sql`
-      INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at)
-      SELECT 'c' || to_hex(n) || 'x', 'https://example.com/articles/' || n || '/' || md5(n::text), md5('token' || n), 0,
-             to_timestamp((${first}::bigint + n::bigint * 10000) / 1000.0), to_timestamp((${first}::bigint + n::bigint * 10000) / 1000.0)
+      INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at, tags, expires_at, max_visits)
+      SELECT 'c' || to_hex(n) || 'x', 'https://example.com/articles/' || n || '/' || md5(n::text), md5('token' || n),
+             CASE WHEN n % 50 = 1 AND n % 2000 = 1 THEN 5 ELSE 0 END,
+             to_timestamp((${first}::bigint + n::bigint * 10000) / 1000.0), to_timestamp((${first}::bigint + n::bigint * 10000) / 1000.0),
+             array_remove(ARRAY[CASE WHEN n % 3 = 0 THEN ${scaleTags.common} END, CASE WHEN n % 10007 = 0 THEN ${scaleTags.rare} END], NULL),
+             CASE WHEN n % 40 = 0 THEN to_timestamp((${nowMs}::bigint - ${hourMs}) / 1000.0)
+                  WHEN n % 20 = 0 THEN to_timestamp((${nowMs}::bigint + ${24 * hourMs}) / 1000.0) END,
+             CASE WHEN n % 50 = 1 THEN 5 END
       FROM generate_series(1, ${shape.links}::int) AS n`;
     await sql`INSERT INTO links_search (code, long_url) SELECT code, long_url FROM links`;
+    await sql`INSERT INTO link_tags (code, tag, created_at) SELECT code, unnest(tags), created_at FROM links`;
     const firstVisited = shape.links - shape.visitedLinks + 1;
     const hourlyFrom = midnight(now, hourlyDays).getTime();
     await sql`
@@ -151,19 +179,33 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
     db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF");
     const dropped = db
       .query<{ name: string; type: string; sql: string }, []>(
-        "SELECT name, type, sql FROM sqlite_master WHERE tbl_name IN ('links', 'link_visit_buckets', 'link_visit_facts') AND type IN ('index', 'trigger') AND sql IS NOT NULL",
+        "SELECT name, type, sql FROM sqlite_master WHERE tbl_name IN ('links', 'link_tags', 'link_visit_buckets', 'link_visit_facts') AND type IN ('index', 'trigger') AND sql IS NOT NULL",
       )
       .all();
     for (const object of dropped) db.exec(`DROP ${object.type.toUpperCase()} "${object.name}"`);
     const first = now.getTime() - shape.links * 10_000;
-    const insertLink = db.prepare("INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)");
+    const insertLink = db.prepare(
+      "INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at, tags, expires_at, max_visits) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
     db.transaction(() => {
       for (let n = 1; n <= shape.links; n++) {
         const at = first + n * 10_000;
-        insertLink.run(codeOf(n), `https://example.com/articles/${n}/${Bun.hash(String(n)).toString(16)}`, `token${n}`, at, at);
+        const { tags, expiresAt, maxVisits, accessCount } = linkOptionsOf(n, now);
+        insertLink.run(
+          codeOf(n),
+          `https://example.com/articles/${n}/${Bun.hash(String(n)).toString(16)}`,
+          `token${n}`,
+          accessCount,
+          at,
+          at,
+          JSON.stringify(tags),
+          expiresAt,
+          maxVisits,
+        );
       }
     })();
     db.exec("INSERT INTO links_search (links_search) VALUES ('rebuild')");
+    db.exec("INSERT INTO link_tags (code, tag, created_at) SELECT code, value, created_at FROM links, json_each(links.tags)");
 
     const firstVisited = shape.links - shape.visitedLinks + 1;
     const yearStart = midnight(now, yearDays).getTime();
