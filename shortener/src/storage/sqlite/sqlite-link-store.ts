@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, gt, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import {
