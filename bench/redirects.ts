@@ -8,7 +8,20 @@
  * Beside them, in the same rounds: the same shortener with ANALYTICS=off
  * (what analytics cost, target on/off >= 0.9) and with METRICS_PORT set
  * (what recording every request for Prometheus costs, target on/off >= 0.95),
- * with the CPU µs per redirect of each process.
+ * with the CPU µs per redirect of each process. And the link options' cost,
+ * on the same shortener as the plain link: a capped link (max_visits far
+ * above what a run can reach, so every redirect still goes through the
+ * cap's locked read; target capped/uncapped >= 0.5) and a link with 20 rules
+ * none of which matches (target: at most 2 CPU µs more per redirect).
+ *
+ * With BENCH_BASE_TREE set to another checkout of this repository (its
+ * dependencies installed), a shortener started from that tree, on a database
+ * and Redis prefix of its own, is measured in the same rounds with the same
+ * plain link: this tree against an older version, say the commit before
+ * link options (target: this tree >= 0.97 of it):
+ *
+ *   git worktree add /tmp/wt-base 7901f27 && (cd /tmp/wt-base && bun install)
+ *   BENCH_BASE_TREE=/tmp/wt-base BENCH_SECONDS=5 BENCH_ROUNDS=3 bun run bench:redirects
  *
  *   bun run bench:redirects             # this benchmark only, 10 s per target
  *   BENCH_SECONDS=5 bun run bench:redirects
@@ -18,19 +31,21 @@
  * bench/support/settings.ts): BENCH_SECONDS (10), BENCH_WARMUP_SECONDS (2),
  * BENCH_CONNECTIONS (64), BENCH_THREADS (1), BENCH_ROUNDS (1; more rounds
  * alternate bare/shortener and report the median), BENCH_LOG_LEVEL (warn) and
- * BENCH_ACCESS_LOG (false) for the shortener. TEST_POSTGRES_URL and
- * TEST_REDIS_URL as for the tests.
+ * BENCH_ACCESS_LOG (false) for the shortener, BENCH_BASE_TREE (unset).
+ * TEST_POSTGRES_URL and TEST_REDIS_URL as for the tests.
  *
  * This is a report, not a test: it exits 0 whether or not the ratio reaches
  * the target, and 1 only on errors (including a count that lost redirects).
  */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { createTestDatabase, deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import { startBareServer } from "./support/bare.ts";
-import { compareWithBare, non2xx3xxTotal, reportComparison, reportCpu, type Target } from "./support/compare.ts";
+import { compareWithBare, non2xx3xxTotal, reportComparison, reportCpu, type Comparison, type Target } from "./support/compare.ts";
 import { BenchError, isInterrupted, onCleanup, runBench } from "./support/lifecycle.ts";
 import { countingRedirects, reportCounts } from "./support/redirect-count.ts";
 import { describeMachine, median } from "./support/report.ts";
-import { readSettings } from "./support/settings.ts";
+import { readSettings, type Settings } from "./support/settings.ts";
 import { createLink, longUrl, probeRedirect, redirectCacheControl, startShortener, visitorHeaders } from "./support/shortener.ts";
 import { requireWrk } from "./support/wrk.ts";
 
@@ -38,6 +53,24 @@ const targetRatio = 0.5;
 /** Analytics may cost at most a tenth of the redirects (issue: on must stay at or above 0.9 of off). */
 const analyticsTargetRatio = 0.9;
 const metricsTargetRatio = 0.95;
+/** A capped link pays a locked read of its count in each batch: at least half the plain link's redirects. */
+const cappedTargetRatio = 0.5;
+/** What 20 rules that do not match may add to a redirect, in the shortener's CPU µs. */
+const rulesTargetMicros = 2;
+/** This tree against BENCH_BASE_TREE: within 3 %. */
+const baseTargetRatio = 0.97;
+
+/** Far above what a run can reach, so the capped link never runs out (the limit is 2,147,483,647). */
+const neverReachedCap = 2_000_000_000;
+/**
+ * The most rules a link may have (20), none of which matches the benchmark's
+ * visitor (Windows desktop, GB, en-GB): each one's device and country hold
+ * and its language does not, so every condition of every rule is checked,
+ * and the visitor is classified.
+ */
+const unmatchedRules = ["de", "fr", "es", "it", "nl", "pt", "pl", "sv", "da", "fi", "nb", "cs", "hu", "ro", "el", "tr", "ru", "uk", "ja", "zh"].map(
+  (language) => ({ when: { device: "desktop", country: "GB", language }, url: `https://example.com/bench/${language}` }),
+);
 
 // ---------------------------------------------------------------------------
 // Main
@@ -64,7 +97,13 @@ async function main(): Promise<number> {
   // And with METRICS_PORT set: what recording every request for Prometheus costs.
   const metered = await startShortener(settings, database, redisPrefix, { METRICS_PORT: String(await freePort()) });
   const meteredUrl = `${metered.base}/${await createLink(metered.base)}/`;
+  // The link options' cost, on the subject's own process.
+  const cappedUrl = `${shortener.base}/${await createLink(shortener.base, { max_visits: neverReachedCap })}/`;
+  const rulesUrl = `${shortener.base}/${await createLink(shortener.base, { rules: unmatchedRules })}/`;
+  await probeRules(rulesUrl);
+  const base = await startBaseShortener(settings);
   const { location } = await probeRedirect(shortenerUrl, longUrl);
+  for (const url of [cappedUrl, rulesUrl, ...(base ? [base.url] : [])]) await probeRedirect(url, location);
   const bareServer = await startBareServer({ status: 302, headers: { location, "cache-control": redirectCacheControl }, body: null });
 
   console.log(
@@ -76,6 +115,9 @@ async function main(): Promise<number> {
   console.log(`  shortener: ${shortenerUrl}  ->  ${location}`);
   console.log(`  shortener, analytics off: ${plainUrl}`);
   console.log(`  shortener, metrics on:    ${meteredUrl}`);
+  console.log(`  shortener, capped link:   ${cappedUrl}  (max_visits ${neverReachedCap})`);
+  console.log(`  shortener, 20 rules:      ${rulesUrl}  (none matches)`);
+  console.log(`  base:      ${base ? `${base.url}  (${base.tree} at ${base.commit})` : "BENCH_BASE_TREE not set: not measured"}`);
   console.log(`  visitor:   ${JSON.stringify(visitorHeaders)}`);
   console.log(`  machine:   ${describeMachine()}\n`);
 
@@ -90,8 +132,18 @@ async function main(): Promise<number> {
     headers: visitorHeaders,
     processes: [{ name: "shortener", pid: metered.child.proc.pid }],
   };
-  subject.processes = [{ name: "shortener", pid: shortener.child.proc.pid }];
-  const comparison = await compareWithBare(settings, bare, subject, [analyticsOff, metricsOn]);
+  const subjectProcess = { name: "shortener", pid: shortener.child.proc.pid };
+  subject.processes = [subjectProcess];
+  const capped: Target = { label: "capped", title: "shortener, capped link", url: cappedUrl, headers: visitorHeaders, processes: [subjectProcess] };
+  const rules: Target = { label: "rules", title: "shortener, 20 rules", url: rulesUrl, headers: visitorHeaders, processes: [subjectProcess] };
+  const baseTarget: Target | undefined = base && {
+    label: "base",
+    title: `shortener at ${base.commit}`,
+    url: base.url,
+    headers: visitorHeaders,
+    processes: [{ name: "shortener", pid: base.pid }],
+  };
+  const comparison = await compareWithBare(settings, bare, subject, [analyticsOff, metricsOn, capped, rules, ...(baseTarget ? [baseTarget] : [])]);
   reportComparison(comparison, bare, subject, targetRatio);
   const analyticsRatio = median(comparison.subject.map((r) => r.rps)) / median(comparison.context[0]!.runs.map((r) => r.rps));
   console.log(
@@ -101,6 +153,7 @@ async function main(): Promise<number> {
   console.log(
     `ratio metrics on/off: ${metricsRatio.toFixed(3)}   target: >= ${metricsTargetRatio}   ${metricsRatio >= metricsTargetRatio ? "PASS" : "BELOW TARGET"}`,
   );
+  reportLinkOptions(comparison, capped, rules, baseTarget);
   reportCpu(comparison, { bare, subject });
   console.log();
   const countFailed = reportCounts(counting.checks, settings.connections);
@@ -118,6 +171,60 @@ async function main(): Promise<number> {
     failed = true;
   }
   return failed ? 1 : 0;
+}
+
+/** The link options' targets: capped against plain, the CPU that 20 rules add, and this tree against the base tree. */
+function reportLinkOptions(comparison: Comparison, capped: Target, rules: Target, base: Target | undefined): void {
+  const runsOf = (target: Target) => comparison.context.find((entry) => entry.target === target)!.runs;
+  const rps = (runs: { rps: number }[]) => median(runs.map((run) => run.rps));
+  const micros = (runs: Comparison["subject"]) => median(runs.map((run) => run.cpu[0]!.microsPerRequest));
+  const verdict = (met: boolean) => (met ? "PASS" : "BELOW TARGET");
+  const cappedRatio = rps(runsOf(capped)) / rps(comparison.subject);
+  console.log(`ratio capped/uncapped: ${cappedRatio.toFixed(3)}   target: >= ${cappedTargetRatio}   ${verdict(cappedRatio >= cappedTargetRatio)}`);
+  const added = micros(runsOf(rules)) - micros(comparison.subject);
+  console.log(
+    `CPU added by 20 rules: ${added.toFixed(1)} µs per redirect (${micros(runsOf(rules)).toFixed(1)} against ${micros(comparison.subject).toFixed(1)})` +
+      `   target: <= ${rulesTargetMicros}   ${verdict(added <= rulesTargetMicros)}`,
+  );
+  if (!base) return;
+  const baseRatio = rps(comparison.subject) / rps(runsOf(base));
+  console.log(
+    `ratio this tree/${base.label} (${base.title}): ${baseRatio.toFixed(3)}, CPU ${micros(comparison.subject).toFixed(1)} against ${micros(runsOf(base)).toFixed(1)} µs per redirect` +
+      `   target: >= ${baseTargetRatio}   ${verdict(baseRatio >= baseTargetRatio)}`,
+  );
+}
+
+/** The rules link sends the visitor on to the long URL, and a visitor whose language a rule names to that rule's URL: device and country were told. */
+async function probeRules(url: string): Promise<void> {
+  const german = { ...visitorHeaders, "accept-language": "de-DE,de;q=0.9" };
+  const response = await fetch(url, { redirect: "manual", headers: german });
+  await response.arrayBuffer();
+  const location = response.headers.get("location");
+  if (location !== "https://example.com/bench/de") {
+    throw new BenchError(`GET ${url} in German answered ${response.status} to ${location}: the rules do not see the visitor's device and country`);
+  }
+}
+
+/**
+ * A shortener from BENCH_BASE_TREE (another checkout), on a database and
+ * Redis prefix of its own (an older schema; an older cache entry format),
+ * with one plain link; undefined when the variable is not set.
+ */
+async function startBaseShortener(settings: Settings): Promise<{ url: string; pid: number; tree: string; commit: string } | undefined> {
+  const raw = process.env.BENCH_BASE_TREE;
+  if (raw === undefined || raw === "") return undefined;
+  const tree = resolve(raw);
+  if (!existsSync(join(tree, "shortener", "src", "main.ts")) || !existsSync(join(tree, "node_modules"))) {
+    throw new BenchError(`BENCH_BASE_TREE=${raw} is not a checkout of this repository with its dependencies installed (bun install there)`);
+  }
+  const head = Bun.spawnSync(["git", "-C", tree, "rev-parse", "--short", "HEAD"]);
+  const commit = head.success ? head.stdout.toString().trim() : "unknown commit";
+  const database = await createTestDatabase("bench_base");
+  onCleanup(`drop database ${database.name}`, () => database.drop());
+  const redisPrefix = uniqueRedisPrefix("bench-base");
+  onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
+  const shortener = await startShortener(settings, database, redisPrefix, {}, join(tree, "shortener"));
+  return { url: `${shortener.base}/${await createLink(shortener.base)}/`, pid: shortener.child.proc.pid, tree, commit };
 }
 
 if (import.meta.main) await runBench(main);

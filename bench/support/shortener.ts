@@ -23,6 +23,7 @@ export const longUrl = "https://example.com/bench/landing-page";
 export const visitorHeaders = {
   "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
   referer: "https://news.example.com/some/article",
+  "accept-language": "en-GB,en;q=0.9",
   "x-forwarded-for": "131.111.8.46",
 };
 
@@ -35,18 +36,23 @@ export interface Shortener {
   child: Child;
 }
 
-/** `env` is laid over the benchmark's own (ANALYTICS=off, say). */
-/** `database`: where it stores (a test database's, or any DATABASE_URL). */
+/**
+ * `database`: where it stores (a test database's, or any DATABASE_URL).
+ * `env` is laid over the benchmark's own (ANALYTICS=off, say). `dir`: the
+ * shortener folder to run, by default this tree's (another checkout's, to
+ * measure an older version in the same run).
+ */
 export async function startShortener(
   settings: Settings,
   database: Pick<TestDatabase, "url">,
   redisPrefix: string,
   env: Record<string, string> = {},
+  dir = shortenerDir,
 ): Promise<Shortener> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawnChild("shortener", [process.execPath, "run", "src/main.ts"], {
-    cwd: shortenerDir,
+    cwd: dir,
     env: {
       ...process.env,
       NODE_ENV: "development",
@@ -66,12 +72,15 @@ export async function startShortener(
   return { base, child };
 }
 
-/** Creates a link to `longUrl` with `POST <base>/shorten/` (the shortener's or the gateway's) and returns its code. */
-export async function createLink(base: string): Promise<string> {
+/**
+ * Creates a link to `longUrl` with `POST <base>/shorten/` (the shortener's or
+ * the gateway's), with any link options (`max_visits`, `rules`), and returns its code.
+ */
+export async function createLink(base: string, options: Record<string, unknown> = {}): Promise<string> {
   const response = await fetch(`${base}/shorten/`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ long_url: longUrl }),
+    body: JSON.stringify({ long_url: longUrl, ...options }),
   });
   const text = await response.text();
   if (response.status !== 201) throw new BenchError(`POST ${base}/shorten/ answered ${response.status}: ${text}`);
