@@ -243,6 +243,34 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
       expect(await location({ "user-agent": windowsChrome, "accept-language": "fr-CA;q=0.8, en;q=0.5" })).toBe("https://example.com/fr");
       expect(await location({ "user-agent": windowsChrome })).toBe("https://example.com/target");
     });
+
+    test("a visitor is classified once per redirect: the rules read the facts the count write made for analytics", async () => {
+      const classifier = new VisitClassifier({ countries });
+      let classified = 0;
+      const counting: Pick<VisitClassifier, "classify"> = {
+        classify: (input) => {
+          classified++;
+          return classifier.classify(input);
+        },
+      };
+      await using shortener = await startTestShortener({ engine, clock: () => now, visitClassifier: counting });
+      const created = await readJson(
+        await shortener.request("POST", "/shorten/", {
+          json: {
+            long_url: "https://example.com/target",
+            rules: [{ when: { device: "desktop", country: "GB", language: "de" }, url: "https://example.com/de" }],
+          },
+        }),
+      );
+      const cambridge = { "user-agent": windowsChrome, "x-forwarded-for": "131.111.8.46" };
+      const locations = [];
+      for (const language of ["de-DE", "en-GB", "de"]) {
+        const response = await shortener.request("GET", `/${created.short_url}/`, { headers: { ...cambridge, "accept-language": language } });
+        locations.push(response.headers.get("location"));
+      }
+      expect(locations).toEqual(["https://example.com/de", "https://example.com/target", "https://example.com/de"]);
+      expect(classified).toBe(3);
+    });
   });
 
   describe("a password-protected link", () => {

@@ -310,6 +310,18 @@ describe("VisitCounter", () => {
       });
     });
 
+    test("answers each visit with its own visitor's facts, the ones written: a link's rules need not classify again", async () => {
+      const { store } = keepingStore();
+      const counter = new VisitCounter(store, clock, {
+        describe: (visitor) => ({ bot: false, referrer: "direct", country: "DE", browser: String(visitor.userAgent), os: "other", device: "desktop" }),
+      });
+      const visits = await Promise.all([counter.visit("a", { ...firefox }), counter.visit("a", { ...googlebot }), counter.visit("a", { ...firefox })]);
+      expect(visits.map((visit) => visit?.facts?.browser)).toEqual(["Firefox", "Googlebot", "Firefox"]);
+      // Without analytics there are none: the rules classify the visitor themselves.
+      const counting = new VisitCounter(keepingStore().store, clock);
+      expect((await counting.visit("a", { ...firefox }))?.facts).toBeUndefined();
+    });
+
     test("a visit that comes without its visitor is still in the breakdowns (as an unknown one), so they never fall behind the count", async () => {
       const written: LinkVisits[] = [];
       const store: Pick<LinkStore, "recordVisits"> = {

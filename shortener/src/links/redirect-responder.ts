@@ -63,9 +63,10 @@ const unknownFacts = { os: "other", device: "other", country: "unknown" } as con
 export function redirectResponder(deps: RedirectResponderDeps) {
   const { links, clock } = deps;
 
-  const sendOn = (destination: Destination, request: RedirectRequest): RedirectAnswer => {
+  // `known`: the visitor's facts, when the count write classified them already (analytics on).
+  const sendOn = (destination: Destination, request: RedirectRequest, known?: Pick<VisitFacts, "os" | "device" | "country">): RedirectAnswer => {
     const location = visitorDestination(destination, {
-      facts: () => (deps.describe ? deps.describe(request.visitor) : unknownFacts),
+      facts: () => known ?? (deps.describe ? deps.describe(request.visitor) : unknownFacts),
       acceptLanguage: request.acceptLanguage,
       query: request.query,
     });
@@ -115,7 +116,7 @@ export function redirectResponder(deps: RedirectResponderDeps) {
       request.password === undefined
         ? await links.visit(request.code, request.visitor, request.client)
         : await links.unlock(request.code, request.password, request.visitor, request.client);
-    if (visit.through) return sendOn(visit.destination, request);
+    if (visit.through) return sendOn(visit.destination, request, visit.facts);
     return refuse(refusalAfterWrite(visit.destination, clock(), request.password !== undefined), visit.destination, request);
   };
 

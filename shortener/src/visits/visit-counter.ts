@@ -4,6 +4,7 @@ import type { LinkStore, VisitAccess } from "../links/link-store.ts";
 import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDatabaseDeadline } from "../storage/database-deadline.ts";
 import { LinkVisits } from "./link-visits.ts";
 import { visitorKey, type DescribeVisitor, type SeenVisitor } from "./seen-visitor.ts";
+import type { VisitFacts } from "./visit-facts.ts";
 
 const unknownVisitor: SeenVisitor = { peer: undefined, forwardedFor: null, userAgent: null, referer: null };
 
@@ -11,6 +12,8 @@ const unknownVisitor: SeenVisitor = { peer: undefined, forwardedFor: null, userA
 export interface CountedVisit {
   destination: CountedDestination;
   through: boolean;
+  /** Analytics on: who its visitor is, as the write classified them; the link's rules read it instead of classifying again. */
+  facts?: VisitFacts;
 }
 
 interface Waiter {
@@ -24,8 +27,8 @@ interface Waiter {
 
 interface PendingCode {
   count: number;
-  /** Analytics on: the distinct visitors, with how many visits each made. */
-  visitors: Map<string, { visitor: SeenVisitor; count: number }>;
+  /** Analytics on: the distinct visitors, with how many visits each made, and their facts once classified for the write. */
+  visitors: Map<string, { visitor: SeenVisitor; count: number; facts?: VisitFacts }>;
   waiters: Waiter[];
   /** When its first visit came (`now()`): how long the oldest has waited. */
   since: number;
@@ -212,7 +215,7 @@ export class VisitCounter {
   private linkVisits(entry: PendingCode): LinkVisits {
     if (!this.describe || entry.visitors.size === 0) return LinkVisits.counting(entry.count);
     const visits = new LinkVisits();
-    for (const { visitor, count } of entry.visitors.values()) visits.add(this.describe(visitor), count);
+    for (const seen of entry.visitors.values()) visits.add((seen.facts = this.describe(seen.visitor)), seen.count);
     return visits;
   }
 
@@ -265,8 +268,9 @@ export class VisitCounter {
       return;
     }
     const { destination, granted } = claim;
+    const factsOf = (waiter: Waiter) => (waiter.visitorKey === undefined ? undefined : entry.visitors.get(waiter.visitorKey)?.facts);
     if (granted >= entry.count) {
-      this.settle(entry, (waiter) => waiter.resolve({ destination, through: true }));
+      this.settle(entry, (waiter) => waiter.resolve({ destination, through: true, facts: factsOf(waiter) }));
       return;
     }
     let left = granted;
@@ -285,7 +289,7 @@ export class VisitCounter {
         through = own > 0;
         if (through) quota.set(waiter.visitorKey, own - 1);
       }
-      waiter.resolve({ destination, through });
+      waiter.resolve({ destination, through, facts: factsOf(waiter) });
     });
   }
 
