@@ -6,6 +6,7 @@ import { MemoryLinkCache } from "../src/cache/memory-link-cache.ts";
 import { RedisLinkCache } from "../src/cache/redis-link-cache.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 import { decodeDestination } from "../src/links/destination.ts";
+import { redirectRoutes } from "../src/links/redirect-routes.ts";
 
 /** A cache's methods as plain functions, so a test can replace one of them. */
 function bind(cache: LinkCache): LinkCache {
@@ -98,6 +99,25 @@ describe("GET /<short_url>/", () => {
 
   test("paths with more segments are not links", async () => {
     expect((await api.request("GET", "/a/b/c")).status).toBe(404);
+  });
+});
+
+describe("the redirect routes' handlers", () => {
+  // Elysia reads each handler's source to decide what to prepare for it; a
+  // context handed on whole to a helper made it parse the cookies and the
+  // query of every redirect (about 2 µs of CPU each, some 13 % of the app's own).
+  test("prepare no cookies for any redirect, and no query for GET and HEAD: each names what it reads", async () => {
+    const routes = redirectRoutes({ respond: async () => ({ status: 302, headers: {}, body: null }), status: 302, peerOf: () => undefined });
+    const prepared = routes.routes.map((route) => {
+      const source = String(route.compile());
+      return { route: `${route.method} ${route.path}`, cookies: source.includes("parseCookie"), query: source.includes("parseQuery") };
+    });
+    expect(prepared).toEqual([
+      { route: "GET /:short_url", cookies: false, query: false },
+      { route: "HEAD /:short_url", cookies: false, query: false },
+      // The unlock form's body is parsed, not the request's query.
+      { route: "POST /:short_url", cookies: false, query: true },
+    ]);
   });
 });
 

@@ -45,7 +45,12 @@ export function redirectRoutes({ respond, status, peerOf }: RedirectRoutesDeps) 
   };
   // Elysia sends some HEAD requests to the GET handler (app.handle, and the
   // trailing-slash form on Bun's router), so the request's method decides.
-  const answer = (context: Context) => respond(redirectRequest(context)).then(toResponse);
+  // Each handler names what it reads: Elysia infers from a handler's source what
+  // to prepare, and a context handed on whole makes it prepare everything
+  // (the cookies and the query parsed) for every redirect.
+  const answer = ({ params, request, server }: Context) => respond(redirectRequest({ params, request, server })).then(toResponse);
+  const unlock = ({ params, request, server, body }: Context & { body: { password: unknown } }) =>
+    respond(redirectRequest({ params, request, server }, parsePassword(body.password))).then(toResponse);
 
   return new Elysia()
     .get("/:short_url", answer, {
@@ -76,7 +81,7 @@ export function redirectRoutes({ respond, status, peerOf }: RedirectRoutesDeps) 
         responses: { [status]: { description: "Location: the destination, not counted" }, 404: { description: "No such short URL" } },
       },
     })
-    .post("/:short_url", (context) => respond(redirectRequest(context, parsePassword(context.body.password))).then(toResponse), {
+    .post("/:short_url", unlock, {
       params: t.Object({ short_url: t.String() }),
       body: t.Object({ password: t.Unknown({ description: "The link's password (8-128 characters)" }) }),
       // An HTML form's body (the JSON parser leaves it alone: isUnlockForm), read here under its own small limit.
