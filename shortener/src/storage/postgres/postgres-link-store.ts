@@ -23,6 +23,7 @@ import type { Link, LinkChanges, NewLink } from "../../links/link.ts";
 import type { Dimension, LinkVisits } from "../../visits/link-visits.ts";
 import { byClaim, namedValuesPerDay, otherValue } from "../../visits/named-values.ts";
 import { utcDay } from "../../visits/visit-range.ts";
+import type { Filter, FilterName, FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
 import { links, linksSearch, linkTags } from "./schema.ts";
@@ -489,34 +490,6 @@ function takeBackPastBound(
     INSERT INTO link_visit_facts (code, day, dimension, value, visits)
     SELECT code, ${day}::date, dimension, ${otherValue}, sum(visits) FROM taken_back GROUP BY code, dimension
     ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits`;
-}
-
-/**
- * A listing's filters, each two ways: `plain` tests a row as it is read (in
- * index order, where matches are common); `indexed` reads the matches
- * through one index and tests the rest row by row (`byTag`: the index is
- * link_tags, and `besidesTag` the rest).
- */
-interface Filter {
-  plain: SQL;
-  indexed: SQL;
-  byTag?: string;
-  besidesTag: SQL | undefined;
-  searched: boolean;
-}
-
-type FilterName = "tag" | "state" | "search";
-
-/**
- * One filter (a tag, a state, a search): its plain form, its row test
- * beside another index, and, when an index finds its matches, that way
- * (`through`) and, but for a search, their number up to a bound.
- */
-interface FilterPart {
-  plain: SQL;
-  test: SQL;
-  through?: SQL;
-  matchesUpTo?: () => Promise<number>;
 }
 
 /**

@@ -20,6 +20,7 @@ import { grantedVisits, type LinkState, type VisitClaim } from "../../links/dest
 import type { Link, LinkChanges, NewLink } from "../../links/link.ts";
 import { dimensions, type LinkVisits } from "../../visits/link-visits.ts";
 import { otherValue, withinNamedValues } from "../../visits/named-values.ts";
+import type { Filter, FilterName, FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
 import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
 import { links, linkTags } from "./schema.ts";
@@ -283,36 +284,6 @@ export class SqliteLinkStore implements LinkStore {
       searched: search !== undefined,
     };
   }
-}
-
-/**
- * A listing's filters, each two ways: `plain` tests a row as it is read (in
- * index order, where matches are common; its state columns are written
- * `+col`, which keeps SQLite from trading that order for an index of the
- * filter and a sort of every match); `indexed` reads the matches through
- * one index and tests the rest row by row (`byTag`: the index is link_tags,
- * and `besidesTag` the rest).
- */
-interface Filter {
-  plain: SQL;
-  indexed: SQL;
-  byTag?: string;
-  besidesTag: SQL | undefined;
-  searched: boolean;
-}
-
-type FilterName = "tag" | "state" | "search";
-
-/**
- * One filter (a tag, a state, a search): its plain form, its row test
- * beside another index, and, when an index finds its matches, that way
- * (`through`) and, but for a search, their number up to a bound.
- */
-interface FilterPart {
-  plain: SQL;
-  test: SQL;
-  through?: SQL;
-  matchesUpTo?: () => Promise<number>;
 }
 
 /**
