@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { linkState, linkStates, plainDestination, type LinkState } from "../src/links/destination.ts";
 import type { Link, NewLink } from "../src/links/link.ts";
 import { noOptions } from "../src/links/link-options.ts";
-import { estimatedCount, exactCountLimit } from "../src/links/link-store.ts";
+import { estimatedCount, exactCountLimit, insertManyRows } from "../src/links/link-store.ts";
 import { linkOrders, type LinkOrder } from "../src/links/link-order.ts";
 import type { Database } from "../src/storage/open-database.ts";
 import { LinkVisits } from "../src/visits/link-visits.ts";
@@ -88,6 +88,53 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     expect(await db.links.findByManageTokenHash("hash-of-no-link")).toBeNull();
     await expect(db.links.insert(newLink(other, { manageTokenHash: `hash-${c}` }))).rejects.toThrow();
     expect(await db.links.find(other)).toBeNull();
+  });
+
+  describe("inserting many", () => {
+    test("inserts every free code, the first of a code twice in the batch, and answers the stored links", async () => {
+      const [taken, a, b, c] = [code("many"), code("many"), code("many"), code("many")];
+      await db.links.insert(newLink(taken));
+      const options = { tags: ["bulk"], title: "Größe", maxVisits: 3, rules: [{ when: { language: "fr" }, url: "https://example.com/fr" }] };
+      const inserted = await db.links.insertMany([
+        newLink(b, options),
+        newLink(taken, { longUrl: "https://other.example/taken" }),
+        newLink(a),
+        newLink(b, { longUrl: "https://other.example/second-b", manageTokenHash: `hash-${b}-again` }),
+        newLink(c),
+      ]);
+      expect(inserted.map((link) => link.code).sort()).toEqual([a, b, c].sort());
+      for (const link of inserted) expect(await db.links.find(link.code)).toEqual(link);
+      expect(inserted.find((link) => link.code === b)).toEqual({
+        ...noOptions,
+        ...options,
+        code: b,
+        longUrl: `https://example.com/${b}`,
+        manageTokenHash: `hash-${b}`,
+        accessCount: 0,
+        lastAccessedAt: null,
+        createdAt: t0,
+        updatedAt: t0,
+      });
+      expect((await db.links.find(taken))?.longUrl).toBe(`https://example.com/${taken}`);
+    });
+
+    test("inserts more links than one statement holds, and nothing for an empty batch", async () => {
+      const batch = Array.from({ length: insertManyRows + 5 }, () => newLink(code("big")));
+      expect(await db.links.insertMany(batch)).toHaveLength(batch.length);
+      expect(await db.links.find(batch.at(-1)!.code)).not.toBeNull();
+      expect(await db.links.insertMany([])).toEqual([]);
+    });
+
+    test("concurrent batches over the same codes, in different orders, insert each code once and never deadlock", async () => {
+      const codes = Array.from({ length: 200 }, () => code("race"));
+      const batches = Array.from({ length: 4 }, (_, writer) => {
+        const order = writer % 2 === 0 ? codes : [...codes].reverse();
+        return order.map((c) => newLink(c, { longUrl: `https://example.com/${c}/${writer}`, manageTokenHash: `hash-${c}-${writer}` }));
+      });
+      const results = await Promise.all(batches.map((batch) => db.links.insertMany(batch)));
+      const winners = results.flat().map((link) => link.code);
+      expect(winners.sort()).toEqual([...codes].sort());
+    });
   });
 
   test("finds nothing for an unknown code", async () => {

@@ -49,6 +49,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
   return {
     links: {
       insert: bounded((link) => links.insert(link)),
+      insertMany: bounded((batch) => links.insertMany(batch)),
       find: bounded((code) => links.find(code)),
       findByManageTokenHash: bounded((hash) => links.findByManageTokenHash(hash)),
       update: bounded((code, changes, at) => links.update(code, changes, at)),

@@ -48,6 +48,7 @@ export function storesWatchingWrites<
     ...stores,
     links: {
       insert: (link) => health.watch(() => links.insert(link)),
+      insertMany: (batch) => health.watch(() => links.insertMany(batch)),
       find: (code) => links.find(code),
       findByManageTokenHash: (hash) => links.findByManageTokenHash(hash),
       update: (code, changes, at) => health.watch(() => links.update(code, changes, at)),

@@ -9,6 +9,7 @@ import {
   exactCountLimit,
   fewestMatches,
   filterCount,
+  insertManyChunks,
   likePattern,
   searchCount,
   searchProbeRows,
@@ -60,6 +61,21 @@ export class PostgresLinkStore implements LinkStore {
       .onConflictDoNothing({ target: links.code })
       .returning();
     return rows[0] ?? null;
+  }
+
+  async insertMany(newLinks: readonly NewLink[]): Promise<Link[]> {
+    const inserted: Link[] = [];
+    // Each chunk commits on its own: a link is independent of the others, and a transaction
+    // over every chunk would only hold their codes locked longer.
+    for (const chunk of insertManyChunks(newLinks)) {
+      const rows = await this.db
+        .insert(links)
+        .values(chunk.map((link) => ({ ...link, updatedAt: link.createdAt })))
+        .onConflictDoNothing({ target: links.code })
+        .returning();
+      inserted.push(...rows);
+    }
+    return inserted;
   }
 
   async find(code: string): Promise<Link | null> {

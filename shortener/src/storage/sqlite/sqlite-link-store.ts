@@ -6,6 +6,7 @@ import {
   exactCountLimit,
   fewestMatches,
   filterCount,
+  insertManyChunks,
   likePattern,
   searchCount,
   searchProbeRows,
@@ -77,6 +78,20 @@ export class SqliteLinkStore implements LinkStore {
       .returning()
       .all();
     return rows[0] ?? null;
+  }
+
+  async insertMany(newLinks: readonly NewLink[]): Promise<Link[]> {
+    // One transaction: one commit for every chunk, where each statement alone would commit on its own.
+    return this.db.$client.transaction(() =>
+      insertManyChunks(newLinks).flatMap((chunk) =>
+        this.db
+          .insert(links)
+          .values(chunk.map((link) => ({ ...link, updatedAt: link.createdAt })))
+          .onConflictDoNothing({ target: links.code })
+          .returning()
+          .all(),
+      ),
+    )();
   }
 
   async find(code: string): Promise<Link | null> {
