@@ -75,7 +75,13 @@ export function errorResponder(options: ErrorRendererOptions) {
   };
 }
 
-function describeValidation(error: ValidationError): string {
+/**
+ * What a schema failure is answered with (400 invalid_request): "field
+ * long_url is required", "query parameter page: expected integer". A route
+ * that checks items of a body against a schema itself (the bulk create)
+ * words each item's failure with it too.
+ */
+export function describeValidation(error: ValidationError): string {
   const detail = error.valueError;
   if (!detail) return `invalid ${error.type}`;
   const where = error.type === "query" ? "query parameter" : error.type === "params" ? "path parameter" : "field";

@@ -1,5 +1,6 @@
 export * from "./accept-encoding.ts";
 export * from "./bounded-map.ts";
+export * from "./bulk-create.ts";
 export * from "./config.ts";
 export * from "./cookies.ts";
 export * from "./deadline.ts";

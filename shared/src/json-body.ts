@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { isBulkCreate, maxBulkBodyBytes } from "./bulk-create.ts";
 import { InvalidRequest, UnsupportedMediaType } from "./http-error.ts";
 import { readBodyLimited } from "./read-body.ts";
 import { isRedirectBatch } from "./redirect-batch.ts";
@@ -6,18 +7,23 @@ import { isUnlockForm } from "./unlock-form.ts";
 
 export const maxBodyBytes = 64 * 1024;
 
+/** The most bytes a request's JSON body may have: `maxBodyBytes`, but a bulk create's own limit for one. */
+export function bodyLimitOf(request: Request): number {
+  return isBulkCreate(request) ? maxBulkBodyBytes : maxBodyBytes;
+}
+
 /**
  * The one body parser of every service: JSON only (415 otherwise), at most
- * 64 KiB (413, checked on Content-Length before reading and again while
- * reading a chunked body), and malformed JSON or a body that is not an
- * object is a 400, never a 500. The exceptions are the shortener's
+ * 64 KiB, 4 MiB for a bulk create (bodyLimitOf; 413, checked on
+ * Content-Length before reading and again while reading a chunked body),
+ * and malformed JSON or a body that is not an object is a 400, never a 500. The exceptions are the shortener's
  * redirect batch and a protected link's unlock form, which their routes
  * read under limits of their own.
  */
 export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global" }, async ({ request }) => {
   if (isRedirectBatch(request) || isUnlockForm(request)) return undefined;
   // readBodyLimited refuses a declared Content-Length over the limit before reading.
-  const bytes = await readBodyLimited(request, maxBodyBytes);
+  const bytes = await readBodyLimited(request, bodyLimitOf(request));
   const text = bytes ? new TextDecoder().decode(bytes) : "";
   const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (text === "" && mediaType === undefined) return undefined;

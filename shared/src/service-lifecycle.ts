@@ -11,11 +11,12 @@ export interface ListeningApp {
 
 /**
  * Bun's own limit on a request body: a backstop far above the services' own
- * (64 KiB for JSON, 1 MiB for the redirect batch). Bun answers a body over it
- * with 413 before any hook runs, so such a refusal reached neither the access
- * log nor the metrics; every reader of a body checks its own limit on
- * Content-Length before reading (readBodyLimited), so below this one the
- * services refuse, log and count it themselves.
+ * (64 KiB for JSON, 4 MiB for a bulk create, 1 MiB for the redirect batch).
+ * Bun answers a body over it with 413 before any hook runs, so such a
+ * refusal reached neither the access log nor the metrics; every reader of
+ * a body checks its own limit on Content-Length before reading
+ * (readBodyLimited), so below this one the services refuse, log and count
+ * it themselves.
  */
 export const bodyBackstopBytes = 64 * 1024 * 1024;
 

@@ -1,4 +1,4 @@
-import { ErrorBody, type Client } from "@linkgeo/shared";
+import { ErrorBody, HttpError, maxBulkBodyBytes, maxBulkItems, type Client } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
@@ -11,8 +11,20 @@ import { manageTokenMatches } from "../auth/manage-token.ts";
 import { mayDo, requireScope } from "../auth/scopes.ts";
 import type { Link } from "./link.ts";
 import { toListedRecord, toRecord, type RecordView } from "./link-record.ts";
-import { CodeParams, CreateLinkBody, CreatedLink, LinkList, LinkListQuery, LinkRecord, LinkStats, UpdateLinkBody } from "./link-schemas.ts";
-import type { LinkService } from "./link-service.ts";
+import { bulkItem } from "./bulk-item.ts";
+import {
+  BulkCreateBody,
+  BulkCreated,
+  CodeParams,
+  CreateLinkBody,
+  CreatedLink,
+  LinkList,
+  LinkListQuery,
+  LinkRecord,
+  LinkStats,
+  UpdateLinkBody,
+} from "./link-schemas.ts";
+import { maxBulkPasswords, type CreateOutcome, type CreateRequest, type LinkService } from "./link-service.ts";
 
 export interface LinkRoutesDeps {
   links: LinkService;
@@ -26,7 +38,7 @@ export interface LinkRoutesDeps {
 const tags = ["short URLs"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
-/** `/shorten/…`: create, read, stats, update, delete, and the admin listing. */
+/** `/shorten/…`: create (one or in bulk), read, stats, update, delete, and the admin listing. */
 export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock }: LinkRoutesDeps) {
   // Where the request came from, asked once per request: the origin of its links, and every host it could name us by.
   const seenFrom = (request: Request, server: Server | null) => {
@@ -60,6 +72,40 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         body: CreateLinkBody,
         response: { 201: CreatedLink, ...errors(400, 409, 413, 415, 429) },
         detail: { summary: "Create a short URL (optionally with a custom alias)", tags },
+      },
+    )
+    .post(
+      "/bulk",
+      async ({ body, request, server }) => {
+        requireScope(await credentials.resolve(request, server), "links:write", "creating links in bulk needs an admin or an API key with links:write");
+        const from = seenFrom(request, server);
+        const items = body.links.map(bulkItem);
+        const outcomes = await links.createMany(
+          items.filter((item): item is CreateRequest => !(item instanceof HttpError)),
+          from.hosts,
+        );
+        const view = fullView(from.origin);
+        let next = 0;
+        const resultOf = (outcome: CreateOutcome) =>
+          outcome.ok
+            ? { status: 201 as const, record: { ...toRecord(outcome.link, view), manage_token: outcome.manageToken } }
+            : { status: outcome.error.status, error: { code: outcome.error.code, message: outcome.error.message } };
+        return { results: items.map((item) => resultOf(item instanceof HttpError ? { ok: false, error: item } : outcomes[next++]!)) };
+      },
+      {
+        body: BulkCreateBody,
+        response: { 200: BulkCreated, ...errors(400, 401, 403, 413, 415, 429) },
+        detail: {
+          summary: "Create many short URLs in one request (API key with links:write, or an admin)",
+          description:
+            "Each item of links is the body of POST /shorten/ and is answered in its place, in order: 201 with its record and manage token, " +
+            "or the 400 or 409 that create alone would have met; one bad or taken item never stops the rest. " +
+            "An alias twice in the request goes to the first. " +
+            `At most ${maxBulkItems} items (${maxBulkBodyBytes / 1024 / 1024} MiB), and at most ${maxBulkPasswords} with a password: more is a 400 for the whole request. ` +
+            "Through the gateway, a request spends one token of the bulk budget (RATE_LIMIT_BULK), whatever its size.",
+          tags,
+          security: changeSecurity,
+        },
       },
     )
     .get(

@@ -1,6 +1,8 @@
+import { ErrorBody, maxBulkItems } from "@linkgeo/shared";
 import { t, type Static } from "elysia";
 import { noControlCharacters } from "../http/plain-text.ts";
 import { maxVisitsLimit } from "./link-options.ts";
+import { maxBulkPasswords } from "./link-service.ts";
 
 const hiddenWithoutPassword = "null when the link has a password and the caller neither manages it nor is an admin";
 
@@ -103,6 +105,43 @@ export const CreateLinkBody = t.Object({
   short_url: t.Optional(t.String({ description: "Custom alias: 3–32 of A-Z a-z 0-9 _ -, not a reserved word" })),
   ...OptionInputs,
 });
+
+const bulkExample = {
+  links: [
+    { long_url: "https://example.com/spring-sale", short_url: "spring-sale", tags: ["campaign"] },
+    { long_url: "https://example.com/docs", expires_at: "2027-01-01T00:00:00Z" },
+    { long_url: "ftp://example.com/file" },
+  ],
+};
+
+/**
+ * A bulk create: each item is checked as the body of POST /shorten/ alone
+ * (BulkItem), so a bad item is answered in its place rather than refusing
+ * the request; the schema here checks only the list.
+ */
+export const BulkCreateBody = t.Object(
+  {
+    links: t.Array(t.Unknown({ description: "The body of POST /shorten/: long_url, short_url and any link option" }), {
+      maxItems: maxBulkItems,
+      description: `Up to ${maxBulkItems} links, each exactly the body of POST /shorten/; at most ${maxBulkPasswords} of them with a password`,
+    }),
+  },
+  { examples: [bulkExample] },
+);
+
+/** One item's answer: 201 with the created record (and its manage token), or the 400 or 409 the same create alone would have met. */
+export const BulkCreateResult = t.Union(
+  [
+    t.Object({ status: t.Literal(201), record: CreatedLink }),
+    t.Object({ status: t.Integer({ description: "400 (invalid_url, invalid_request) or 409 (conflict)", examples: [409] }), ...ErrorBody.properties }),
+  ],
+  { title: "BulkCreateResult" },
+);
+
+export const BulkCreated = t.Object(
+  { results: t.Array(BulkCreateResult, { description: "One per item, in the order of links" }) },
+  { title: "BulkCreateResults" },
+);
 
 /** A change: each field given is set (null clears an option), each absent one stays. */
 export const UpdateLinkBody = t.Object({

@@ -1,0 +1,19 @@
+import { describeValidation, type HttpError, InvalidRequest } from "@linkgeo/shared";
+import { ValidationError } from "elysia";
+import { TypeCompiler } from "elysia/type-system";
+import { CreateLinkBody } from "./link-schemas.ts";
+import type { CreateRequest } from "./link-service.ts";
+
+const createBody = TypeCompiler.Compile(CreateLinkBody);
+
+/**
+ * One item of a bulk create, taken as POST /shorten/ takes its body: the
+ * same schema, failing with the same 400 (what is checked beyond the types
+ * is LinkService's, for both), so an item is answered as it would be alone.
+ */
+export function bulkItem(item: unknown): CreateRequest | HttpError {
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return InvalidRequest.because("request body must be a JSON object");
+  if (!createBody.Check(item)) return InvalidRequest.because(describeValidation(new ValidationError("body", CreateLinkBody, item)));
+  const { long_url: longUrl, short_url: alias, ...options } = item;
+  return { longUrl, alias, options };
+}
