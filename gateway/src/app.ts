@@ -3,6 +3,7 @@ import {
   health,
   httpMetrics,
   maxBodyBytes,
+  maxBulkBodyBytes,
   readBodyLimited,
   requestContext,
   requestIdOf,
@@ -142,8 +143,8 @@ export function createApp(deps: GatewayDeps) {
         async ({ request, server }) => {
           const target = route(request);
           if (!target) throw RouteNotFound.here();
-          // Read (at most 64 KiB) before any upstream sees the request.
-          const body = await readBodyLimited(request, maxBodyBytes);
+          // Read (at most 64 KiB, 4 MiB for a bulk create) before any upstream sees the request.
+          const body = await readBodyLimited(request, target.limit === "bulk" ? maxBulkBodyBytes : maxBodyBytes);
           if (target.limit === "login" && deps.rateLimits.loginPerUser) await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
           const client = clientOf(request, server);
           const requestId = requestIdOf(request);

@@ -27,6 +27,7 @@ export interface GatewayConfig extends ServiceBasics {
    */
   rateLimits: {
     create: RateRule | undefined;
+    bulk: RateRule | undefined;
     api: RateRule | undefined;
     redirect: RateRule | undefined;
     login: RateRule | undefined;
@@ -52,6 +53,8 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       dnsRefreshMs: vars.integer("UPSTREAM_DNS_REFRESH_MS", 5_000, { min: 500, max: 600_000 }),
       rateLimits: {
         create: rule(vars, "RATE_LIMIT_CREATE", { capacity: 20, perSecond: 20 / 60 }),
+        // Requests of up to 1,000 links each: 5 at once, refilled at 30 an hour ("30/hour,burst=5").
+        bulk: rule(vars, "RATE_LIMIT_BULK", { capacity: 5, perSecond: 30 / 3600 }),
         api: rule(vars, "RATE_LIMIT_API", { capacity: 120, perSecond: 2 }),
         redirect: rule(vars, "RATE_LIMIT_REDIRECT", undefined),
         login: rule(vars, "RATE_LIMIT_LOGIN", { capacity: 10, perSecond: 10 / 60 }),

@@ -13,6 +13,7 @@ describe("gateway configuration", () => {
       redis: undefined,
       rateLimits: {
         create: { capacity: 20, perSecond: 20 / 60 },
+        bulk: { capacity: 5, perSecond: 30 / 3600 },
         api: { capacity: 120, perSecond: 2 },
         redirect: undefined,
         login: { capacity: 10, perSecond: 10 / 60 },
@@ -34,6 +35,14 @@ describe("gateway configuration", () => {
     expect(configProblems(readGatewayConfig, { RATE_LIMIT_UNLOCK: "10/15min", RATE_LIMIT_UNLOCK_LINK: "0/hour" })).toEqual([
       'RATE_LIMIT_UNLOCK must be like "20/min", "2/s" or "600/hour,burst=50", or "off"',
       "RATE_LIMIT_UNLOCK_LINK needs at least 1 request and a burst of at least 1",
+    ]);
+  });
+
+  test("bulk creates: 5 requests at once, 30 an hour, per client; configurable or off", () => {
+    expect(readGatewayConfig({ RATE_LIMIT_BULK: "30/hour,burst=5" }).rateLimits.bulk).toEqual(readGatewayConfig({}).rateLimits.bulk);
+    expect(readGatewayConfig({ RATE_LIMIT_BULK: "off" }).rateLimits.bulk).toBeUndefined();
+    expect(configProblems(readGatewayConfig, { RATE_LIMIT_BULK: "many" })).toEqual([
+      'RATE_LIMIT_BULK must be like "20/min", "2/s" or "600/hour,burst=50", or "off"',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { clientOfRequest, parseIpRangeList, silentLogger } from "@linkgeo/shared";
+import { clientOfRequest, maxBulkBodyBytes, parseIpRangeList, silentLogger } from "@linkgeo/shared";
 import { rawPipeline, readJson } from "@linkgeo/testing";
 import { createApp } from "../src/app.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
@@ -21,6 +21,7 @@ describe("the gateway app", () => {
       if (path === "/health") return Response.json({ status: "ok" });
       if (path === "/docs/json")
         return Response.json({ openapi: "3.0.3", info: { title: "s", version: "1" }, paths: { "/shorten/": { post: { responses: {} } } } });
+      if (request.method === "POST" && path.startsWith("/shorten/bulk")) return Response.json({ results: [] });
       if (request.method === "POST") return Response.json({ short_url: "abc1234" }, { status: 201 });
       return new Response(null, { status: 302, headers: { location: "https://example.com/target" } });
     });
@@ -32,6 +33,7 @@ describe("the gateway app", () => {
       buckets: new MemoryTokenBuckets(),
       rateLimits: {
         create: { capacity: 2, perSecond: 1 / 60 },
+        bulk: { capacity: 1, perSecond: 1 / 60 },
         api: { capacity: 20, perSecond: 1 / 60 },
         login: { capacity: 3, perSecond: 1 / 60 },
         loginPerUser: { capacity: 2, perSecond: 1 / 60 },
@@ -110,6 +112,40 @@ describe("the gateway app", () => {
     expect(response.status).toBe(413);
     expect((await readJson(response)).error.code).toBe("payload_too_large");
     expect(shortener.requests.length).toBe(before);
+  });
+
+  test("a bulk create may carry up to its own 4 MiB, and no more reaches the shortener, even streamed", async () => {
+    const bulk = (body: string | ReadableStream<Uint8Array>, client: string) =>
+      fetch(`${base}/shorten/bulk/`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": client }, body });
+    const before = shortener.requests.length;
+    const links = JSON.stringify({ links: Array.from({ length: 1_000 }, (_, i) => ({ long_url: `https://example.com/${"a".repeat(200)}/${i}` })) });
+    expect(links.length).toBeGreaterThan(200 * 1024);
+    expect((await bulk(links, "203.0.113.30")).status).toBe(200);
+    expect(shortener.requests.slice(before).map((r) => [r.path, r.body.length])).toEqual([["/shorten/bulk/", links.length]]);
+
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ === 1100) return controller.close();
+        controller.enqueue(new Uint8Array(4096).fill(120));
+      },
+    });
+    const oversized = await bulk(endless, "203.0.113.31");
+    expect(oversized.status).toBe(413);
+    expect(await readJson(oversized)).toEqual({ error: { code: "payload_too_large", message: `request body is larger than ${maxBulkBodyBytes} bytes` } });
+    expect(shortener.requests.length).toBe(before + 1);
+  });
+
+  test("a bulk create spends one token of its own budget, not the create budget", async () => {
+    const client = { "content-type": "application/json", "x-forwarded-for": "203.0.113.40" };
+    const bulk = () => fetch(`${base}/shorten/bulk`, { method: "POST", headers: client, body: '{"links": []}' });
+    const allowed = await bulk();
+    expect([allowed.status, allowed.headers.get("ratelimit-limit")]).toEqual([200, "1"]);
+    const refused = await bulk();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const create = await fetch(`${base}/shorten/`, { method: "POST", headers: client, body: "{}" });
+    expect([create.status, create.headers.get("ratelimit-limit")]).toEqual([201, "2"]);
   });
 
   test("takes the caller's X-Request-Id, sends it upstream and echoes it", async () => {

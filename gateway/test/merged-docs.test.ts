@@ -17,6 +17,7 @@ const shortenerPaths = [
   "/admin/visits/daily",
   "/admin/visits/orphans",
   "/shorten/",
+  "/shorten/bulk",
   "/shorten/{short_url}",
   "/shorten/{short_url}/stats",
   "/shorten/{short_url}/visits",

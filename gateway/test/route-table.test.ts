@@ -3,6 +3,7 @@ import { isReserved } from "../../shortener/src/links/short-code.ts";
 import { ownSegments, routeFor, type GatewayRoute } from "../src/routing/route-table.ts";
 
 const create: GatewayRoute = { upstream: "shortener", limit: "create" };
+const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk" };
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
 const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
@@ -14,6 +15,12 @@ describe("routeFor", () => {
     ["POST", "/shorten", create],
     ["POST", "/shorten/", create],
     ["post", "/shorten/", create],
+    ["POST", "/shorten/bulk", bulk],
+    ["POST", "/shorten/bulk/", bulk],
+    ["post", "/shorten/bulk/", bulk],
+    ["GET", "/shorten/bulk/", shortenerApi],
+    ["PUT", "/shorten/bulk/", shortenerApi],
+    ["POST", "/shorten/bulk/more", shortenerApi],
     ["GET", "/shorten/", shortenerApi],
     ["GET", "/shorten", shortenerApi],
     ["GET", "/shorten/Ab3dE9x", shortenerApi],

@@ -9,8 +9,10 @@ import type { BucketDecision, TokenBuckets } from "./token-bucket.ts";
 /**
  * The kinds of request that have their own budget. `unlock` (password tries
  * on a protected link) is limited per link by `unlockLimits`, not here.
+ * `bulk` (POST /shorten/bulk/, up to 1,000 links) takes one token per
+ * request, whatever its size: the token is taken before the body is read.
  */
-export type RateClass = "create" | "api" | "redirect" | "login" | "unlock";
+export type RateClass = "create" | "bulk" | "api" | "redirect" | "login" | "unlock";
 
 export interface RateLimitOptions {
   buckets: TokenBuckets;

@@ -3,11 +3,12 @@
  * A password try on a protected link (`unlock`) names the link, whose budgets it spends.
  */
 export type GatewayRoute =
-  | { upstream: "shortener" | "geocoder"; limit: "create" | "api" | "redirect" | "login" }
+  | { upstream: "shortener" | "geocoder"; limit: "create" | "bulk" | "api" | "redirect" | "login" }
   | { upstream: "shortener"; limit: "unlock"; link: string };
 
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 const create: GatewayRoute = { upstream: "shortener", limit: "create" };
+const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk" };
 const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
 const login: GatewayRoute = { upstream: "shortener", limit: "login" };
 const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
@@ -29,9 +30,11 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
   if (first === "" || ownSegments.has(first)) return undefined;
 
   if (first === "shorten") {
-    // Only creating a link spends the scarce "create" budget; reading and
-    // managing links is ordinary API traffic.
-    return rest.length === 0 && method.toUpperCase() === "POST" ? create : shortenerApi;
+    // Only creating a link spends the scarce "create" budget, and a bulk create
+    // (up to 1,000 links) the "bulk" one; reading and managing links is ordinary API traffic.
+    if (method.toUpperCase() !== "POST") return shortenerApi;
+    if (rest.length === 0) return create;
+    return rest.length === 1 && rest[0] === "bulk" ? bulk : shortenerApi;
   }
   // The bare `/admin` goes to the shortener too: it is a reserved word, never
   // a short code, so the shortener's 404 is the right answer for it.
