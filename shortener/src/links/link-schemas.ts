@@ -139,7 +139,18 @@ export const BulkCreateResult = t.Union(
 );
 
 export const BulkCreated = t.Object(
-  { results: t.Array(BulkCreateResult, { description: "One per item, in the order of links" }) },
+  {
+    results: t.Array(BulkCreateResult, {
+      description: "One per item, in the order of links",
+      examples: [
+        [
+          { status: 201, record: { short_url: "spring-sale", long_url: "https://example.com/spring-sale", manage_token: "…" } },
+          { status: 409, error: { code: "conflict", message: 'short_url "spring-sale" is already taken' } },
+          { status: 400, error: { code: "invalid_url", message: "long_url must be an http or https URL" } },
+        ],
+      ],
+    }),
+  },
   { title: "BulkCreateResults" },
 );
 
