@@ -1,0 +1,38 @@
+import type { ImportParser, ImportRow } from "../../src/transfer/import-record.ts";
+
+/** A sample file of test/fixtures/import/, as text (its BOM kept). */
+export async function importSample(name: string): Promise<string> {
+  return await Bun.file(new URL(`../fixtures/import/${name}`, import.meta.url)).text();
+}
+
+/** `text` in pieces cut at `cuts` (indexes into the string: a cut may fall inside a line, a quote or a surrogate pair). */
+export async function* piecesOf(text: string, cuts: readonly number[] = []): AsyncGenerator<string> {
+  let from = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    yield text.slice(from, cut);
+    from = cut;
+  }
+  yield text.slice(from);
+}
+
+/** Every row a parser yields for `text` cut at `cuts`. */
+export async function rowsOf(parse: ImportParser, text: string, cuts: readonly number[] = []): Promise<ImportRow[]> {
+  const rows: ImportRow[] = [];
+  for await (const row of parse(piecesOf(text, cuts))) rows.push(row);
+  return rows;
+}
+
+/** `text` without its BOM and with LF line ends, as a Unix tool would have written it. */
+export function asUnixText(text: string): string {
+  return text.replace(/^\uFEFF/, "").replaceAll("\r\n", "\n");
+}
+
+/** Cuts at `count` places chosen by a seeded generator, so a failure can be replayed. */
+export function seededCuts(length: number, count: number, seed: number): number[] {
+  let state = seed;
+  const next = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state;
+  };
+  return Array.from({ length: count }, () => next() % (length + 1));
+}
