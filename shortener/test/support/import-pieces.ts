@@ -36,3 +36,23 @@ export function seededCuts(length: number, count: number, seed: number): number[
   };
   return Array.from({ length: count }, () => next() % (length + 1));
 }
+
+/**
+ * Whether `parse` yields for `text` cut anywhere what it yields for the
+ * whole: at every single index, into one-character pieces, and at random
+ * places; the rows that differ, or an empty list.
+ */
+export async function rowsThatDifferWhenCut(parse: ImportParser, text: string): Promise<string[]> {
+  const whole = JSON.stringify(await rowsOf(parse, text));
+  const cuttings = [
+    ...Array.from({ length: text.length + 1 }, (_, cut) => [cut]),
+    Array.from(text, (_, i) => i),
+    ...[1, 2, 3].map((seed) => seededCuts(text.length, 20, seed)),
+  ];
+  const differing: string[] = [];
+  for (const cuts of cuttings) {
+    const rows = JSON.stringify(await rowsOf(parse, text, cuts));
+    if (rows !== whole) differing.push(`cut at ${cuts.join(",")}: ${rows}`);
+  }
+  return differing;
+}
