@@ -24,6 +24,7 @@ import { clientStillThere } from "./proxy/client-still-there.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
 import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { addressDigest } from "./rate-limit/address-digest.ts";
+import { ApiKeyBudgets } from "./rate-limit/api-key-budgets.ts";
 import { takeLoginAttempt } from "./rate-limit/login-attempts.ts";
 import { rateLimit, type RateClass } from "./rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
@@ -38,10 +39,13 @@ import { webRoutes } from "./web/web-routes.ts";
 export interface GatewayDeps {
   upstreams: Record<ServiceName, UpstreamPool>;
   buckets: TokenBuckets;
-  rateLimits: Partial<Record<RateClass, RateRule>> & { loginPerUser?: RateRule; unlockPerLink?: RateRule };
+  rateLimits: Partial<Record<RateClass, RateRule>> & { loginPerUser?: RateRule; unlockPerLink?: RateRule; badKey?: RateRule };
   /** Who sent a request: see `clientOfRequest`. */
   clientOf: (request: Request, server: Server | null) => Client;
-  /** A client address as the password-try buckets key it (`addressDigest`); default: under a key of this process's own. */
+  /**
+   * A client address or an API key as the password-try and key buckets hold it (`addressDigest`);
+   * default: under a key of this process's own.
+   */
   digestAddress?: (address: string) => string;
   upstreamTimeoutMs: number;
   log: Logger;
@@ -69,6 +73,9 @@ export function createApp(deps: GatewayDeps) {
     return url && routeFor(request.method, url.pathname);
   });
   const clientOf = oncePerRequest(deps.clientOf);
+  const digest = deps.digestAddress ?? addressDigest(undefined);
+  const { key: keyRule, badKey } = deps.rateLimits;
+  const keyBudgets = keyRule && new ApiKeyBudgets({ buckets: deps.buckets, rules: { key: keyRule, badKey }, digest });
 
   // An upstream is ready for the gateway when one of its replicas says it is alive.
   const upstreamAnswers = (pool: UpstreamPool) => async () => {
@@ -120,6 +127,8 @@ export function createApp(deps: GatewayDeps) {
             return limit === "unlock" ? "api" : limit;
           },
           clientAddressOf: (request, server) => clientOf(request, server).address,
+          // Only where the shortener reads the key first: anywhere else a made-up key would be a free budget.
+          ownBudgetOf: keyBudgets && (async (request, _, client) => (route(request)?.checksKey ? keyBudgets.budgetOf(request, client) : undefined)),
           log: deps.log,
           onRefused: deps.observer && ((rateClass) => deps.observer!.rateLimited(rateClass)),
         }),
@@ -133,7 +142,7 @@ export function createApp(deps: GatewayDeps) {
             return target?.limit === "unlock" ? target.link : undefined;
           },
           clientAddressOf: (request, server) => clientOf(request, server).address,
-          digestAddress: deps.digestAddress ?? addressDigest(undefined),
+          digestAddress: digest,
           log: deps.log,
           onRefused: deps.observer && (() => deps.observer!.rateLimited("unlock")),
         }),
@@ -169,6 +178,8 @@ export function createApp(deps: GatewayDeps) {
               fetch: fetcher,
               observer: deps.observer,
             }));
+          // Counted before the answer leaves, so the client's next request already sees it.
+          if (keyBudgets && target.checksKey) await keyBudgets.answered(request, client.address, response.status);
           if (target.limit === "redirect" || target.limit === "unlock") {
             // A browser that followed (or tried to unlock) a link the shortener will not send it on from
             // gets the web app's own page for it: not found, gone, or the password form.

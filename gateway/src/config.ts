@@ -22,8 +22,10 @@ export interface GatewayConfig extends ServiceBasics {
   dnsRefreshMs: number;
   /**
    * Per client address (`loginPerUser`: per admin username; `unlock`: per
-   * protected link and client address; `unlockPerLink`: per protected link);
-   * undefined: unlimited.
+   * protected link and client address; `unlockPerLink`: per protected link;
+   * `key`: per API key; `badKey`: the answers refusing a key, per client
+   * address); undefined: unlimited (`key`: keys spend their address's budget;
+   * `badKey`: a refused key costs nothing).
    */
   rateLimits: {
     create: RateRule | undefined;
@@ -34,6 +36,8 @@ export interface GatewayConfig extends ServiceBasics {
     loginPerUser: RateRule | undefined;
     unlock: RateRule | undefined;
     unlockPerLink: RateRule | undefined;
+    key: RateRule | undefined;
+    badKey: RateRule | undefined;
   };
   /** Addresses and CIDR ranges whose X-Forwarded-* headers are believed. */
   trustedProxies: IpRange[];
@@ -62,6 +66,10 @@ export function readGatewayConfig(env: Env): GatewayConfig {
         // 10 tries, refilled over 15 minutes ("40/hour,burst=10").
         unlock: rule(vars, "RATE_LIMIT_UNLOCK", { capacity: 10, perSecond: 10 / 900 }),
         unlockPerLink: rule(vars, "RATE_LIMIT_UNLOCK_LINK", { capacity: 100, perSecond: 100 / 3600 }),
+        // A program's budget: five times an address's burst, at 10/s ("600/min").
+        key: rule(vars, "RATE_LIMIT_KEY", { capacity: 600, perSecond: 10 }),
+        // 10 refused keys at once, then one every 2 minutes ("30/hour,burst=10").
+        badKey: rule(vars, "RATE_LIMIT_BAD_KEY", { capacity: 10, perSecond: 30 / 3600 }),
       },
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),

@@ -20,8 +20,22 @@ describe("gateway configuration", () => {
         loginPerUser: { capacity: 10, perSecond: 30 / 3600 },
         unlock: { capacity: 10, perSecond: 10 / 900 },
         unlockPerLink: { capacity: 100, perSecond: 100 / 3600 },
+        key: { capacity: 600, perSecond: 10 },
+        badKey: { capacity: 10, perSecond: 30 / 3600 },
       },
     });
+  });
+
+  test("API keys: 600/min per key, 10 refused keys per address refilled at 30/hour; each configurable or off", () => {
+    expect(readGatewayConfig({ RATE_LIMIT_KEY: "600/min", RATE_LIMIT_BAD_KEY: "30/hour,burst=10" }).rateLimits).toMatchObject(readGatewayConfig({}).rateLimits);
+    expect(readGatewayConfig({ RATE_LIMIT_KEY: "off", RATE_LIMIT_BAD_KEY: "5/min" }).rateLimits).toMatchObject({
+      key: undefined,
+      badKey: { capacity: 5, perSecond: 5 / 60 },
+    });
+    expect(configProblems(readGatewayConfig, { RATE_LIMIT_KEY: "lots", RATE_LIMIT_BAD_KEY: "0/min" })).toEqual([
+      'RATE_LIMIT_KEY must be like "20/min", "2/s" or "600/hour,burst=50", or "off"',
+      "RATE_LIMIT_BAD_KEY needs at least 1 request and a burst of at least 1",
+    ]);
   });
 
   test("password tries on a protected link: 10 per 15 minutes per client and link, 100 per hour per link; each configurable or off", () => {

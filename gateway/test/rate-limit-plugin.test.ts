@@ -195,6 +195,9 @@ describe("rate limit plugin", () => {
       take: async () => {
         throw new Error("boom");
       },
+      peek: async () => {
+        throw new Error("boom");
+      },
     };
     const { app } = testApp({ buckets: broken, log });
     for (let i = 0; i < 3; i++) {

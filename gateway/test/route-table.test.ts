@@ -1,10 +1,14 @@
 import { describe, expect, test } from "bun:test";
+import { readJson } from "@linkgeo/testing";
 import { isReserved } from "../../shortener/src/links/short-code.ts";
+import { startTestShortener } from "../../shortener/test/support/test-shortener.ts";
 import { ownSegments, routeFor, type GatewayRoute } from "../src/routing/route-table.ts";
 
 const create: GatewayRoute = { upstream: "shortener", limit: "create" };
 const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk" };
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
+// Where the shortener reads the credential first: an API key may have a budget of its own.
+const keyedApi: GatewayRoute = { upstream: "shortener", limit: "api", checksKey: true };
 const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
 const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
 const login: GatewayRoute = { upstream: "shortener", limit: "login" };
@@ -15,6 +19,7 @@ describe("routeFor", () => {
     ["POST", "/shorten", create],
     ["POST", "/shorten/", create],
     ["post", "/shorten/", create],
+<<<<<<< HEAD
     ["POST", "/shorten/bulk", bulk],
     ["POST", "/shorten/bulk/", bulk],
     ["post", "/shorten/bulk/", bulk],
@@ -23,11 +28,19 @@ describe("routeFor", () => {
     ["POST", "/shorten/bulk/more", shortenerApi],
     ["GET", "/shorten/", shortenerApi],
     ["GET", "/shorten", shortenerApi],
+=======
+    ["GET", "/shorten/", keyedApi],
+    ["GET", "/shorten", keyedApi],
+>>>>>>> 0e36e14 (Gateway: an API key draws on its own rate-limit budget)
     ["GET", "/shorten/Ab3dE9x", shortenerApi],
     ["GET", "/shorten/Ab3dE9x/", shortenerApi],
     ["GET", "/shorten/Ab3dE9x/stats/", shortenerApi],
-    ["PUT", "/shorten/Ab3dE9x/", shortenerApi],
-    ["DELETE", "/shorten/Ab3dE9x", shortenerApi],
+    ["PUT", "/shorten/Ab3dE9x/", keyedApi],
+    ["DELETE", "/shorten/Ab3dE9x", keyedApi],
+    ["GET", "/shorten/Ab3dE9x/visits/", keyedApi],
+    ["GET", "/shorten/Ab3dE9x/visits/extra", shortenerApi],
+    ["GET", "/shorten/x/y/z", shortenerApi],
+    ["PATCH", "/shorten/Ab3dE9x/", shortenerApi],
     ["POST", "/shorten/Ab3dE9x/", shortenerApi],
     ["POST", "/admin/login", login],
     ["POST", "/admin/login/", login],
@@ -38,7 +51,12 @@ describe("routeFor", () => {
     ["GET", "/admin/session", shortenerApi],
     ["DELETE", "/admin/session", shortenerApi],
     ["POST", "/admin/visits/", shortenerApi],
-    ["GET", "/admin/visits/orphans/", shortenerApi],
+    ["GET", "/admin/visits/orphans/", keyedApi],
+    ["GET", "/admin/api-keys", keyedApi],
+    ["POST", "/admin/api-keys/", keyedApi],
+    ["DELETE", "/admin/api-keys/key_V1StGXR8_Z5jdHi6", keyedApi],
+    ["PUT", "/admin/api-keys/key_V1StGXR8_Z5jdHi6", shortenerApi],
+    ["GET", "/admin/no-such-thing", shortenerApi],
     ["GET", "/admin/a/b/c", shortenerApi],
     ["GET", "/admin", shortenerApi],
     ["GET", "/reverse-geocode", geocoderApi],
@@ -91,6 +109,28 @@ describe("routeFor", () => {
     ["POST", "/Ab3dE9x/extra"],
   ] as const)("%s %s is not routed upstream", (method, path) => {
     expect(routeFor(method, path)).toBeUndefined();
+  });
+});
+
+describe("the routes where an API key has a budget of its own", () => {
+  test("are exactly the shortener's routes that take a bearer credential, as its own OpenAPI document says", async () => {
+    await using shortener = await startTestShortener();
+    const spec = (await readJson(await shortener.request("GET", "/docs/json"))) as {
+      paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>>;
+    };
+    const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({
+        operation: `${method.toUpperCase()} ${path}`,
+        bearer: (operation.security ?? []).some((requirement) => "bearer" in requirement),
+      })),
+    );
+    const keyed = operations.map(({ operation }) => {
+      const [method, path] = operation.split(" ") as [string, string];
+      const route = routeFor(method, path.replace(/\{[^}]+\}/g, "Ab3dE9x"));
+      return { operation, bearer: route?.checksKey === true };
+    });
+    expect(keyed).toEqual(operations);
+    expect(operations.filter((operation) => operation.bearer).length).toBeGreaterThanOrEqual(10);
   });
 });
 

@@ -65,6 +65,9 @@ const noFallback: TokenBuckets = {
   take: async () => {
     throw new Error("the Redis buckets fell back to memory");
   },
+  peek: async () => {
+    throw new Error("the Redis buckets fell back to memory");
+  },
 };
 
 function redisHarness(): Harness {
@@ -117,6 +120,17 @@ describe.each([
     expect(decision).toEqual(allowed(0, 2, 1));
     // One token takes 200 ms; the slack covers the Redis clock against this process's.
     expect(now() - refusedAt).toBeGreaterThanOrEqual(190);
+  });
+
+  test("a peek reports the level and takes nothing; a missing bucket is full", async () => {
+    const rule = oneEveryTenSeconds(2);
+    const key = freshKey();
+    expect(await buckets.peek(key, rule)).toEqual(allowed(2, 2, 0));
+    expect(await buckets.peek(key, rule)).toEqual(allowed(2, 2, 0));
+    await takeTimes(buckets, key, rule, 1);
+    expect(await buckets.peek(key, rule)).toEqual(allowed(1, 2, 10));
+    await takeTimes(buckets, key, rule, 1);
+    expect([await buckets.peek(key, rule), await buckets.peek(key, rule)]).toEqual([refused(2, 20, 10), refused(2, 20, 10)]);
   });
 
   test("keeps keys apart", async () => {

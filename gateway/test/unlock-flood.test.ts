@@ -100,6 +100,9 @@ describe("password tries through two gateways sharing Redis buckets", () => {
     take: () => {
       throw new Error("the Redis buckets fell back to memory");
     },
+    peek: () => {
+      throw new Error("the Redis buckets fell back to memory");
+    },
   };
   const redisBuckets = () => {
     const redis = new Redis(testRedisUrl, { keyPrefix: prefix });

@@ -29,6 +29,10 @@ function testBuckets() {
       keys.add(key);
       return memory.take(key, rule);
     },
+    peek: (key: string, rule: RateRule) => {
+      keys.add(key);
+      return memory.peek(key, rule);
+    },
   };
   return { buckets, memory, keys, advanceSeconds: (seconds: number) => (nowMs += seconds * 1000) };
 }

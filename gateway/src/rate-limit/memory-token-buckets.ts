@@ -1,6 +1,15 @@
 import { BoundedMap } from "@linkgeo/shared";
 import type { RateRule } from "./token-bucket.ts";
-import { decisionFor, msUntilFull, takeFromBucket, type BucketDecision, type BucketState, type TokenBuckets } from "./token-bucket.ts";
+import {
+  bucketLevel,
+  decisionFor,
+  msUntilFull,
+  peekDecision,
+  takeFromBucket,
+  type BucketDecision,
+  type BucketState,
+  type TokenBuckets,
+} from "./token-bucket.ts";
 
 export interface MemoryTokenBucketsOptions {
   /** Milliseconds on a monotonic clock. Default performance.now(): a wall-clock step must not refill or drain buckets. */
@@ -57,6 +66,11 @@ export class MemoryTokenBuckets implements TokenBuckets {
     // client being refused stays recently used and is not evicted into a fresh burst.
     this.buckets.set(key, { tokens: tokensLeft, atMs: now, fullAtMs: now + msUntilFull(tokensLeft, rule) });
     return decisionFor(rule, allowed, tokensLeft);
+  }
+
+  async peek(key: string, rule: RateRule): Promise<BucketDecision> {
+    // Stores nothing: a bucket only looked at stays as it was (or missing, which is full).
+    return peekDecision(rule, bucketLevel(this.buckets.get(key), rule, this.now()));
   }
 
   private sweep(now: number) {

@@ -8,11 +8,18 @@ import type { BucketDecision, TokenBuckets } from "./token-bucket.ts";
 
 /**
  * The kinds of request that have their own budget. `unlock` (password tries
- * on a protected link) is limited per link by `unlockLimits`, not here.
+ * on a protected link) is limited per link by `unlockLimits`, not here;
  * `bulk` (POST /shorten/bulk/, up to 1,000 links) takes one token per
- * request, whatever its size: the token is taken before the body is read.
+ * request, whatever its size: the token is taken before the body is read;
+ * `key` is an API key's own budget (`ownBudgetOf`), never a class of route.
  */
-export type RateClass = "create" | "bulk" | "api" | "redirect" | "login" | "unlock";
+export type RateClass = "create" | "bulk" | "api" | "redirect" | "login" | "unlock" | "key";
+
+/** A budget other than the address's, drawn on instead of it (an API key's: `ApiKeyBudgets`). */
+export interface OwnBudget {
+  bucket: string;
+  rule: RateRule;
+}
 
 export interface RateLimitOptions {
   buckets: TokenBuckets;
@@ -22,6 +29,8 @@ export interface RateLimitOptions {
   classify: (request: Request) => RateClass | undefined;
   /** Who the client is; see `clientAddressOfRequest`. */
   clientAddressOf: (request: Request, server: Server | null) => string;
+  /** A budget of its own for a request of `rateClass` from `client` (reported as class `key`); undefined: the address's. */
+  ownBudgetOf?: (request: Request, rateClass: RateClass, client: string) => Promise<OwnBudget | undefined>;
   log: Logger;
   /** Told of each refusal (the metrics). */
   onRefused?: (rateClass: RateClass) => void;
@@ -29,7 +38,8 @@ export interface RateLimitOptions {
 
 /**
  * Limits requests per client address and class, one token bucket each
- * (`<class>:<address>`). A refused request is thrown as RateLimited (429,
+ * (`<class>:<address>`), or on a budget of their own (`ownBudgetOf`: an
+ * API key's, whatever the class's rule for addresses). A refused request is thrown as RateLimited (429,
  * Retry-After), which the shared error renderer answers; every request of a
  * limited class, allowed or refused, carries RateLimit-Limit, -Remaining,
  * -Reset and -Policy.
@@ -45,18 +55,25 @@ export function rateLimit(options: RateLimitOptions) {
     new Elysia({ name: "rate-limit" })
       // onRequest hooks run for every request of the app that uses the plugin.
       .onRequest(async ({ request, server, set }) => {
-        const rateClass = options.classify(request);
-        const rule = rateClass === undefined ? undefined : options.rules[rateClass];
-        if (rateClass === undefined || rule === undefined) return;
+        const requestClass = options.classify(request);
+        if (requestClass === undefined) return;
         const client = options.clientAddressOf(request, server);
+        let rateClass = requestClass;
+        let budget: OwnBudget | undefined;
         let decision: BucketDecision;
         try {
-          decision = await options.buckets.take(`${rateClass}:${client}`, rule);
+          const own = await options.ownBudgetOf?.(request, requestClass, client);
+          if (own) rateClass = "key";
+          const addressRule = options.rules[requestClass];
+          budget = own ?? (addressRule && { bucket: `${requestClass}:${client}`, rule: addressRule });
+          if (!budget) return;
+          decision = await options.buckets.take(budget.bucket, budget.rule);
         } catch (error) {
           // TokenBuckets do not reject; should one anyway, the API stays up unlimited.
           warnFailure({ error: describeError(error) });
           return;
         }
+        const rule = budget.rule;
         if (!decision.allowed) {
           options.onRefused?.(rateClass);
           options.log.debug("rate limited", { class: rateClass, client, retry_after_s: decision.retryAfterSeconds });

@@ -2,7 +2,7 @@ import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisSc
 import type Redis from "ioredis";
 import type { RateRule } from "./token-bucket.ts";
 import { MemoryTokenBuckets } from "./memory-token-buckets.ts";
-import { decisionFor, type BucketDecision, type TokenBuckets } from "./token-bucket.ts";
+import { decisionFor, peekDecision, type BucketDecision, type TokenBuckets } from "./token-bucket.ts";
 
 /**
  * One take on a bucket, atomically, the arithmetic of `takeFromBucket` in Lua.
@@ -40,6 +40,24 @@ redis.call('PEXPIRE', KEYS[1], string.format('%d', math.ceil((capacity - tokens)
 return {1, string.format('%.17g', tokens)}
 `;
 
+/**
+ * A look at a bucket, taking nothing: the level the take script would
+ * start from, on the same Redis clock. KEYS and ARGV as for the take.
+ * Returns the tokens there as a string.
+ */
+const peekScript = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local capacity = tonumber(ARGV[1])
+local perMs = tonumber(ARGV[2]) / 1000
+local stored = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+if stored[1] and stored[2] then
+  local elapsed = math.max(0, now - tonumber(stored[2]))
+  return string.format('%.17g', math.min(capacity, tonumber(stored[1]) + elapsed * perMs))
+end
+return string.format('%.17g', capacity)
+`;
+
 export interface RedisTokenBucketsOptions {
   /** Namespace of the bucket keys, after the client's own keyPrefix. Default `rate-limit:`. */
   keyPrefix?: string;
@@ -67,10 +85,12 @@ export class RedisTokenBuckets implements TokenBuckets {
   private readonly redisFirst: RedisWithFallback;
   /** EVALSHA on every limited request; ioredis sends the script again after a NOSCRIPT. */
   private readonly takeToken: RedisScript;
+  private readonly peekTokens: RedisScript;
 
   constructor(redis: Redis, options: RedisTokenBucketsOptions = {}) {
     this.keyPrefix = options.keyPrefix ?? "rate-limit:";
     this.takeToken = redisScript(redis, "linkgeoTakeToken", takeScript, 1);
+    this.peekTokens = redisScript(redis, "linkgeoPeekTokens", peekScript, 1);
     this.fallback = options.fallback ?? new MemoryTokenBuckets();
     this.redisFirst = new RedisWithFallback(redis, {
       log: options.log ?? silentLogger,
@@ -87,6 +107,18 @@ export class RedisTokenBuckets implements TokenBuckets {
         return decisionFor(rule, reply.allowed, reply.tokensLeft);
       },
       () => this.fallback.take(key, rule),
+    );
+  }
+
+  async peek(key: string, rule: RateRule): Promise<BucketDecision> {
+    return this.redisFirst.run(
+      async () => {
+        const reply = await this.peekTokens(this.keyPrefix + key, String(rule.capacity), String(rule.perSecond));
+        const tokens = typeof reply === "string" ? Number(reply) : Number.NaN;
+        if (!Number.isFinite(tokens)) throw new Error("unexpected reply from the token peek script");
+        return peekDecision(rule, tokens);
+      },
+      () => this.fallback.peek(key, rule),
     );
   }
 }

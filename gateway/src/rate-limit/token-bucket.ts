@@ -28,6 +28,8 @@ export interface BucketDecision {
  */
 export interface TokenBuckets {
   take(key: string, rule: RateRule): Promise<BucketDecision>;
+  /** Whether a take would be allowed now, taking nothing: a budget that only some answers spend (a bad API key's). */
+  peek(key: string, rule: RateRule): Promise<BucketDecision>;
 }
 
 /** A bucket as stored: `tokens` (fractional) at `atMs` on the store's clock. */
@@ -42,10 +44,21 @@ export interface BucketState {
  * script does the same arithmetic in Lua; keep the two in step.
  */
 export function takeFromBucket(state: BucketState | undefined, rule: RateRule, nowMs: number): { allowed: boolean; tokensLeft: number } {
-  // A clock that stepped back (NTP, a Redis failover) refills nothing rather than draining.
-  const elapsedMs = state === undefined ? 0 : Math.max(0, nowMs - state.atMs);
-  const tokens = state === undefined ? rule.capacity : Math.min(rule.capacity, state.tokens + (elapsedMs / 1000) * rule.perSecond);
+  const tokens = bucketLevel(state, rule, nowMs);
   return tokens >= 1 ? { allowed: true, tokensLeft: tokens - 1 } : { allowed: false, tokensLeft: tokens };
+}
+
+/** The tokens a bucket holds at `nowMs`, refilled since it was stored; `state` undefined is a full bucket. */
+export function bucketLevel(state: BucketState | undefined, rule: RateRule, nowMs: number): number {
+  if (state === undefined) return rule.capacity;
+  // A clock that stepped back (NTP, a Redis failover) refills nothing rather than draining.
+  const elapsedMs = Math.max(0, nowMs - state.atMs);
+  return Math.min(rule.capacity, state.tokens + (elapsedMs / 1000) * rule.perSecond);
+}
+
+/** What a peek reports: allowed while a whole token is there, `remaining` the whole tokens there. */
+export function peekDecision(rule: RateRule, tokens: number): BucketDecision {
+  return decisionFor(rule, tokens >= 1, tokens);
 }
 
 /** Milliseconds until a bucket holding `tokens` is full again. */

@@ -1,12 +1,15 @@
 /**
  * Which upstream answers a request, and which rate limit it counts against.
  * A password try on a protected link (`unlock`) names the link, whose budgets it spends.
+ * `checksKey`: the shortener checks the credential before anything else there,
+ * so an API key may draw on a budget of its own (rate-limit/api-key-budgets.ts).
  */
 export type GatewayRoute =
-  | { upstream: "shortener" | "geocoder"; limit: "create" | "bulk" | "api" | "redirect" | "login" }
-  | { upstream: "shortener"; limit: "unlock"; link: string };
+  | { upstream: "shortener" | "geocoder"; limit: "create" | "bulk" | "api" | "redirect" | "login"; checksKey?: true }
+  | { upstream: "shortener"; limit: "unlock"; link: string; checksKey?: never };
 
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
+const keyedApi: GatewayRoute = { upstream: "shortener", limit: "api", checksKey: true };
 const create: GatewayRoute = { upstream: "shortener", limit: "create" };
 const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk" };
 const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
@@ -30,11 +33,12 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
   if (first === "" || ownSegments.has(first)) return undefined;
 
   if (first === "shorten") {
-    // Only creating a link spends the scarce "create" budget, and a bulk create
-    // (up to 1,000 links) the "bulk" one; reading and managing links is ordinary API traffic.
-    if (method.toUpperCase() !== "POST") return shortenerApi;
-    if (rest.length === 0) return create;
-    return rest.length === 1 && rest[0] === "bulk" ? bulk : shortenerApi;
+    // Only creating a link spends the scarce "create" budget, and a bulk create (up to 1,000 links) the
+    // "bulk" one, per address whatever the credential; reading and managing links is ordinary API traffic.
+    const post = method.toUpperCase() === "POST";
+    if (post && rest.length === 0) return create;
+    if (post && rest.length === 1 && rest[0] === "bulk") return bulk;
+    return checksCredential(method, segments) ? keyedApi : shortenerApi;
   }
   // The bare `/admin` goes to the shortener too: it is a reserved word, never
   // a short code, so the shortener's 404 is the right answer for it.
@@ -42,7 +46,8 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
     // Each try costs the shortener an argon2 verification (~150 ms of CPU): a budget of its own,
     // for a token (`login`) and for a browser's cookie session (`session`) alike.
     const signsIn = rest.length === 1 && (rest[0] === "login" || rest[0] === "session") && method.toUpperCase() === "POST";
-    return signsIn ? login : shortenerApi;
+    if (signsIn) return login;
+    return checksCredential(method, segments) ? keyedApi : shortenerApi;
   }
 
   if (rest.length > 0) return undefined;
@@ -53,6 +58,38 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
   if (upper === "GET" || upper === "HEAD") return redirect;
   const link = upper === "POST" ? shortCodeIn(first) : undefined;
   return link === undefined ? shortenerApi : { upstream: "shortener", limit: "unlock", link };
+}
+
+/**
+ * The shortener's routes that read the credential first, whatever else the
+ * request holds: an unknown, revoked or expired API key is their 401 (`*` is
+ * any one segment). Anywhere else the shortener may answer without looking
+ * at the key (creating, reading one link, a path it does not have), so a
+ * made-up key proves nothing there and spends the address's budget. A route
+ * missing here only costs its key users their own budget, never opens one.
+ */
+const credentialRoutes: readonly string[] = [
+  "GET shorten",
+  "PUT shorten/*",
+  "DELETE shorten/*",
+  "GET shorten/*/visits",
+  "GET admin/api-keys",
+  "POST admin/api-keys",
+  "DELETE admin/api-keys/*",
+  "GET admin/visits",
+  "GET admin/visits/daily",
+  "GET admin/visits/orphans",
+];
+
+function checksCredential(method: string, segments: readonly string[]): boolean {
+  const upper = method.toUpperCase();
+  return credentialRoutes.some((route) => {
+    const [routeMethod, path = ""] = route.split(" ");
+    const pattern = path.split("/");
+    return (
+      routeMethod === upper && pattern.length === segments.length && pattern.every((part, i) => (part === "*" ? segments[i] !== "" : part === segments[i]))
+    );
+  });
 }
 
 const shortCodeShape = /^[A-Za-z0-9_-]{1,64}$/;
