@@ -1,10 +1,11 @@
 /**
  * The admin page. Signed out: a sign-in form (POST /admin/session). Signed
  * in: every link in a table with search, sort and pages, a sparkline per
- * row, and edit and delete. The session is an HttpOnly cookie this script
+ * row, and edit and delete; and the API keys (lib/admin-key-panel.ts). The session is an HttpOnly cookie this script
  * never sees; it keeps only the session's CSRF token, in memory, and asks
  * for it again (GET /admin/session) each time the page loads.
  */
+import { apiKeyPanel } from "./lib/admin-key-panel.ts";
 import { allVisits, dailyVisits, listLinks, pageSize, type LinkQuery, type LinkSort } from "./lib/admin-links.ts";
 import { queryFromUrl, rememberQuery } from "./lib/admin-query.ts";
 import { currentAdminSession, signIn, signOut, type AdminSession } from "./lib/admin-session.ts";
@@ -81,12 +82,15 @@ const rowHost: RowHost = {
   handled,
 };
 
+const keyPanel = apiKeyPanel({ credential, handled });
+
 // Signed out and signed in
 
 function showSignIn(note = ""): void {
   session = null;
   loading?.abort();
   fill(tableBody);
+  keyPanel.clear();
   linksStatus.textContent = "";
   signOutError.textContent = "";
   signInStatus.textContent = note;
@@ -106,6 +110,7 @@ function showAdmin(current: AdminSession): void {
   show(adminView, true);
   void loadLinks();
   void loadSummary();
+  void keyPanel.load();
 }
 
 signInForm.addEventListener("submit", async (event) => {

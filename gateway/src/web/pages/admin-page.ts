@@ -4,8 +4,8 @@ import type { Page } from "../page-shell.ts";
 /**
  * The admin page's skeleton. Both views start hidden: the script asks
  * `GET /admin/session` who is signed in, then shows the sign-in form or the
- * table. The form posts nowhere useful without the script, but by POST, so a
- * password typed into it never lands in a URL.
+ * table and the API keys. The forms post nowhere useful without the script,
+ * but by POST, so a password typed into one never lands in a URL.
  */
 export const adminPage: Page = {
   title: "Admin",
@@ -105,6 +105,79 @@ export const adminPage: Page = {
       <p id="page-info" aria-live="polite"></p>
       <button type="button" id="page-next" class="secondary small">Next</button>
     </nav>
+  </section>
+
+  <section id="api-keys" class="panel" aria-labelledby="api-keys-title">
+    <h2 id="api-keys-title" tabindex="-1">API keys</h2>
+    <p class="hint">A program (an import script, a CMS) sends a key as <code>Authorization: Bearer lgk_…</code> instead of an admin's password. It may do what its scopes allow, until it expires or is revoked.</p>
+    <form id="key-form" class="key-form" method="post" novalidate aria-labelledby="key-form-title">
+      <h3 id="key-form-title">New key</h3>
+      <div class="field">
+        <label for="key-name">Name</label>
+        <input id="key-name" name="name" type="text" maxlength="100" autocomplete="off" spellcheck="false" placeholder="import script" aria-describedby="key-name-hint key-name-error">
+        <p id="key-name-hint" class="hint">For people: who or what uses the key.</p>
+        <p id="key-name-error" class="field-error" role="alert"></p>
+      </div>
+      <fieldset id="key-scopes" class="key-scopes">
+        <legend>Scopes</legend>
+        <div class="field checkbox-field">
+          <label><input id="key-scope-links-read" name="scopes" type="checkbox" value="links:read" aria-describedby="key-scope-links-read-hint key-scopes-error"> Read links <code>links:read</code></label>
+          <p id="key-scope-links-read-hint" class="hint">List every link, and see a protected link's addresses.</p>
+        </div>
+        <div class="field checkbox-field">
+          <label><input id="key-scope-links-write" name="scopes" type="checkbox" value="links:write" aria-describedby="key-scope-links-write-hint key-scopes-error"> Change links <code>links:write</code></label>
+          <p id="key-scope-links-write-hint" class="hint">Change and delete any link.</p>
+        </div>
+        <div class="field checkbox-field">
+          <label><input id="key-scope-visits-read" name="scopes" type="checkbox" value="visits:read" aria-describedby="key-scope-visits-read-hint key-scopes-error"> Read visits <code>visits:read</code></label>
+          <p id="key-scope-visits-read-hint" class="hint">Every visits report, of one link or all.</p>
+        </div>
+        <div class="field checkbox-field">
+          <label><input id="key-scope-admin" name="scopes" type="checkbox" value="admin" aria-describedby="key-scope-admin-hint key-scopes-error"> Admin <code>admin</code></label>
+          <p id="key-scope-admin-hint" class="hint">Everything an admin may do, API keys included.</p>
+        </div>
+        <p id="key-scopes-error" class="field-error" role="alert"></p>
+      </fieldset>
+      <div class="field">
+        <label for="key-expires">Expires <span class="optional">(optional)</span></label>
+        <input id="key-expires" name="expires_at" type="datetime-local" aria-describedby="key-expires-hint key-expires-error">
+        <p id="key-expires-hint" class="hint">In your own time zone. Empty: the key works until it is revoked.</p>
+        <p id="key-expires-error" class="field-error" role="alert"></p>
+      </div>
+      <p id="key-form-error" class="message error" role="alert"></p>
+      <button type="submit" id="key-create">Create key</button>
+    </form>
+
+    <div id="key-created" class="token-box" role="group" aria-labelledby="key-created-title" hidden>
+      <h3 id="key-created-title" tabindex="-1">Copy the new key now: you will not see it again</h3>
+      <p>This is the only time the key <strong id="key-created-name"></strong> is shown: only a fingerprint of it is kept. Store it where the program reads it; if it is lost, revoke it and make a new one.</p>
+      <label for="key-value" class="visually-hidden">New API key</label>
+      <div class="copy-row">
+        <input id="key-value" class="mono" type="text" readonly>
+        <button type="button" id="copy-key" class="secondary">Copy key</button>
+      </div>
+      <p id="copy-key-status" class="copy-status" aria-live="polite"></p>
+      <button type="button" id="key-done" class="secondary small">I have copied it</button>
+    </div>
+
+    <p id="keys-status" class="message ok" role="status"></p>
+    <p id="keys-error" class="message error" role="alert"></p>
+    <div class="table-wrap">
+      <table id="keys-table" class="link-table keys-table" aria-labelledby="api-keys-title">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Scopes</th>
+            <th scope="col">Created</th>
+            <th scope="col">Expires</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody id="keys-body"></tbody>
+      </table>
+    </div>
+    <p id="keys-empty" class="links-empty muted" hidden>No API keys yet.</p>
   </section>
 </div>`,
 };
