@@ -128,7 +128,7 @@ export function createApp(deps: GatewayDeps) {
           },
           clientAddressOf: (request, server) => clientOf(request, server).address,
           // Only where the shortener reads the key first: anywhere else a made-up key would be a free budget.
-          ownBudgetOf: keyBudgets && (async (request, _, client) => (route(request)?.checksKey ? keyBudgets.budgetOf(request, client) : undefined)),
+          ownBudgetOf: keyBudgets && (async (request, client) => (route(request)?.checksKey ? keyBudgets.budgetOf(request, client) : undefined)),
           log: deps.log,
           onRefused: deps.observer && ((rateClass) => deps.observer!.rateLimited(rateClass)),
         }),

@@ -29,8 +29,8 @@ export interface RateLimitOptions {
   classify: (request: Request) => RateClass | undefined;
   /** Who the client is; see `clientAddressOfRequest`. */
   clientAddressOf: (request: Request, server: Server | null) => string;
-  /** A budget of its own for a request of `rateClass` from `client` (reported as class `key`); undefined: the address's. */
-  ownBudgetOf?: (request: Request, rateClass: RateClass, client: string) => Promise<OwnBudget | undefined>;
+  /** A budget of its own for a request from `client` (reported as class `key`); undefined: the address's. */
+  ownBudgetOf?: (request: Request, client: string) => Promise<OwnBudget | undefined>;
   log: Logger;
   /** Told of each refusal (the metrics). */
   onRefused?: (rateClass: RateClass) => void;
@@ -39,8 +39,8 @@ export interface RateLimitOptions {
 /**
  * Limits requests per client address and class, one token bucket each
  * (`<class>:<address>`), or on a budget of their own (`ownBudgetOf`: an
- * API key's, whatever the class's rule for addresses). A refused request is thrown as RateLimited (429,
- * Retry-After), which the shared error renderer answers; every request of a
+ * API key's, whatever the class's rule for addresses). A refused request
+ * is thrown as RateLimited (429, Retry-After), which the shared error renderer answers; every request of a
  * limited class, allowed or refused, carries RateLimit-Limit, -Remaining,
  * -Reset and -Policy.
  *
@@ -58,22 +58,24 @@ export function rateLimit(options: RateLimitOptions) {
         const requestClass = options.classify(request);
         if (requestClass === undefined) return;
         const client = options.clientAddressOf(request, server);
-        let rateClass = requestClass;
-        let budget: OwnBudget | undefined;
+        let own: OwnBudget | undefined;
         let decision: BucketDecision;
         try {
-          const own = await options.ownBudgetOf?.(request, requestClass, client);
-          if (own) rateClass = "key";
-          const addressRule = options.rules[requestClass];
-          budget = own ?? (addressRule && { bucket: `${requestClass}:${client}`, rule: addressRule });
-          if (!budget) return;
-          decision = await options.buckets.take(budget.bucket, budget.rule);
+          own = await options.ownBudgetOf?.(request, client);
+        } catch (error) {
+          // The key's budget could not be looked at: the address's, as for any other request.
+          warnFailure({ error: describeError(error) });
+        }
+        const rateClass: RateClass = own ? "key" : requestClass;
+        const rule = own?.rule ?? options.rules[requestClass];
+        if (rule === undefined) return;
+        try {
+          decision = await options.buckets.take(own?.bucket ?? `${requestClass}:${client}`, rule);
         } catch (error) {
           // TokenBuckets do not reject; should one anyway, the API stays up unlimited.
           warnFailure({ error: describeError(error) });
           return;
         }
-        const rule = budget.rule;
         if (!decision.allowed) {
           options.onRefused?.(rateClass);
           options.log.debug("rate limited", { class: rateClass, client, retry_after_s: decision.retryAfterSeconds });
