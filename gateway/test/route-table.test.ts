@@ -5,7 +5,7 @@ import { startTestShortener } from "../../shortener/test/support/test-shortener.
 import { ownSegments, routeFor, type GatewayRoute } from "../src/routing/route-table.ts";
 
 const create: GatewayRoute = { upstream: "shortener", limit: "create" };
-const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk" };
+const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk", checksKey: true };
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 // Where the shortener reads the credential first: an API key may have a budget of its own.
 const keyedApi: GatewayRoute = { upstream: "shortener", limit: "api", checksKey: true };
@@ -19,19 +19,14 @@ describe("routeFor", () => {
     ["POST", "/shorten", create],
     ["POST", "/shorten/", create],
     ["post", "/shorten/", create],
-<<<<<<< HEAD
     ["POST", "/shorten/bulk", bulk],
     ["POST", "/shorten/bulk/", bulk],
     ["post", "/shorten/bulk/", bulk],
     ["GET", "/shorten/bulk/", shortenerApi],
-    ["PUT", "/shorten/bulk/", shortenerApi],
+    ["PUT", "/shorten/bulk/", keyedApi],
     ["POST", "/shorten/bulk/more", shortenerApi],
-    ["GET", "/shorten/", shortenerApi],
-    ["GET", "/shorten", shortenerApi],
-=======
     ["GET", "/shorten/", keyedApi],
     ["GET", "/shorten", keyedApi],
->>>>>>> 0e36e14 (Gateway: an API key draws on its own rate-limit budget)
     ["GET", "/shorten/Ab3dE9x", shortenerApi],
     ["GET", "/shorten/Ab3dE9x/", shortenerApi],
     ["GET", "/shorten/Ab3dE9x/stats/", shortenerApi],

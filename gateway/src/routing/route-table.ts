@@ -11,7 +11,8 @@ export type GatewayRoute =
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 const keyedApi: GatewayRoute = { upstream: "shortener", limit: "api", checksKey: true };
 const create: GatewayRoute = { upstream: "shortener", limit: "create" };
-const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk" };
+// A bulk create checks its credential (links:write): a key draws on its own budget, anyone else on the address's bulk one.
+const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk", checksKey: true };
 const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
 const login: GatewayRoute = { upstream: "shortener", limit: "login" };
 const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
@@ -34,7 +35,7 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
 
   if (first === "shorten") {
     // Only creating a link spends the scarce "create" budget, and a bulk create (up to 1,000 links) the
-    // "bulk" one, per address whatever the credential; reading and managing links is ordinary API traffic.
+    // "bulk" one; reading and managing links is ordinary API traffic.
     const post = method.toUpperCase() === "POST";
     if (post && rest.length === 0) return create;
     if (post && rest.length === 1 && rest[0] === "bulk") return bulk;
@@ -70,6 +71,7 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
  */
 const credentialRoutes: readonly string[] = [
   "GET shorten",
+  "POST shorten/bulk",
   "PUT shorten/*",
   "DELETE shorten/*",
   "GET shorten/*/visits",
