@@ -33,6 +33,7 @@ import { redirectRoutes } from "./links/redirect-routes.ts";
 import { generateCode } from "./links/short-code.ts";
 import type { AppObserver } from "./shortener-metrics.ts";
 import { storageUnavailable } from "./storage/storage-unavailable.ts";
+import { transferRoutes } from "./transfer/transfer-routes.ts";
 import { VisitReports } from "./visits/visit-reports.ts";
 import { visitRoutes } from "./visits/visit-routes.ts";
 import type { VisitStore } from "./visits/visit-store.ts";
@@ -115,6 +116,7 @@ export function createApp(deps: ShortenerDeps) {
     ownOriginsOf: (request, server) => ownOrigins(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
   });
 
+  const visitReports = new VisitReports(deps.visitStore);
   const redirectStatus = deps.redirectStatus ?? 302;
   const respondToRedirect = redirectResponder({
     links,
@@ -145,12 +147,13 @@ export function createApp(deps: ShortenerDeps) {
     .use(
       visitRoutes({
         links,
-        reports: new VisitReports(deps.visitStore),
+        reports: visitReports,
         orphans: new OrphanVisitReports(deps.orphanStore),
         credentials,
         clock: deps.clock,
       }),
     )
+    .use(transferRoutes({ store: deps.links, links, reports: visitReports, credentials, clock: deps.clock }))
     .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, peerOf }));
   if (deps.internalSecret === undefined) return app;
   return app.use(
