@@ -1,9 +1,8 @@
 import {
+  defaultImportMaxBytes,
   errorRenderer,
   health,
   httpMetrics,
-  maxBodyBytes,
-  readBodyLimited,
   requestContext,
   requestIdOf,
   requestTarget,
@@ -21,6 +20,7 @@ import type { GatewayObserver } from "./metrics/gateway-metrics.ts";
 import { batchableRedirect } from "./proxy/batchable-redirect.ts";
 import { clientStillThere } from "./proxy/client-still-there.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
+import { requestBody } from "./proxy/request-body.ts";
 import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { addressDigest } from "./rate-limit/address-digest.ts";
 import { takeLoginAttempt } from "./rate-limit/login-attempts.ts";
@@ -43,6 +43,8 @@ export interface GatewayDeps {
   /** A client address as the password-try buckets key it (`addressDigest`); default: under a key of this process's own. */
   digestAddress?: (address: string) => string;
   upstreamTimeoutMs: number;
+  /** IMPORT_MAX_BYTES: the largest file POST /admin/import may stream to the shortener (default 1 GiB). */
+  importMaxBytes?: number;
   log: Logger;
   accessLog?: boolean;
   clock: () => Date;
@@ -142,9 +144,11 @@ export function createApp(deps: GatewayDeps) {
         async ({ request, server }) => {
           const target = route(request);
           if (!target) throw RouteNotFound.here();
-          // Read (at most 64 KiB) before any upstream sees the request.
-          const body = await readBodyLimited(request, maxBodyBytes);
-          if (target.limit === "login" && deps.rateLimits.loginPerUser) await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
+          // Read (at most 64 KiB) before any upstream sees the request; an import's file is streamed.
+          const body = await requestBody(request, deps.importMaxBytes ?? defaultImportMaxBytes);
+          if (target.limit === "login" && deps.rateLimits.loginPerUser && !(body instanceof ReadableStream)) {
+            await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
+          }
           const client = clientOf(request, server);
           const requestId = requestIdOf(request);
           const batched =

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { InvalidRequest, UnsupportedMediaType } from "./http-error.ts";
 import { readBodyLimited } from "./read-body.ts";
+import { isImportUpload } from "./import-upload.ts";
 import { isRedirectBatch } from "./redirect-batch.ts";
 import { isUnlockForm } from "./unlock-form.ts";
 
@@ -11,11 +12,11 @@ export const maxBodyBytes = 64 * 1024;
  * 64 KiB (413, checked on Content-Length before reading and again while
  * reading a chunked body), and malformed JSON or a body that is not an
  * object is a 400, never a 500. The exceptions are the shortener's
- * redirect batch and a protected link's unlock form, which their routes
- * read under limits of their own.
+ * redirect batch, a protected link's unlock form and an import's file,
+ * which their routes read under limits of their own.
  */
 export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global" }, async ({ request }) => {
-  if (isRedirectBatch(request) || isUnlockForm(request)) return undefined;
+  if (isRedirectBatch(request) || isUnlockForm(request) || isImportUpload(request)) return undefined;
   // readBodyLimited refuses a declared Content-Length over the limit before reading.
   const bytes = await readBodyLimited(request, maxBodyBytes);
   const text = bytes ? new TextDecoder().decode(bytes) : "";
