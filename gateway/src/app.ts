@@ -1,10 +1,10 @@
 import {
+  defaultImportMaxBytes,
   errorRenderer,
   health,
   httpMetrics,
   maxBodyBytes,
   maxBulkBodyBytes,
-  readBodyLimited,
   requestContext,
   requestIdOf,
   requestTarget,
@@ -22,6 +22,7 @@ import type { GatewayObserver } from "./metrics/gateway-metrics.ts";
 import { batchableRedirect } from "./proxy/batchable-redirect.ts";
 import { clientStillThere } from "./proxy/client-still-there.ts";
 import { proxyRequest } from "./proxy/proxy-request.ts";
+import { requestBody } from "./proxy/request-body.ts";
 import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { addressDigest } from "./rate-limit/address-digest.ts";
 import { ApiKeyBudgets } from "./rate-limit/api-key-budgets.ts";
@@ -48,6 +49,8 @@ export interface GatewayDeps {
    */
   digestAddress?: (address: string) => string;
   upstreamTimeoutMs: number;
+  /** IMPORT_MAX_BYTES: the largest file POST /admin/import may stream to the shortener (default 1 GiB). */
+  importMaxBytes?: number;
   log: Logger;
   accessLog?: boolean;
   clock: () => Date;
@@ -152,9 +155,14 @@ export function createApp(deps: GatewayDeps) {
         async ({ request, server }) => {
           const target = route(request);
           if (!target) throw RouteNotFound.here();
-          // Read (at most 64 KiB, 4 MiB for a bulk create) before any upstream sees the request.
-          const body = await readBodyLimited(request, target.limit === "bulk" ? maxBulkBodyBytes : maxBodyBytes);
-          if (target.limit === "login" && deps.rateLimits.loginPerUser) await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
+          // Read (at most 64 KiB, 4 MiB for a bulk create) before any upstream sees the request; an import's file is streamed.
+          const body = await requestBody(request, {
+            limitBytes: target.limit === "bulk" ? maxBulkBodyBytes : maxBodyBytes,
+            importMaxBytes: deps.importMaxBytes ?? defaultImportMaxBytes,
+          });
+          if (target.limit === "login" && deps.rateLimits.loginPerUser && !(body instanceof ReadableStream)) {
+            await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
+          }
           const client = clientOf(request, server);
           const requestId = requestIdOf(request);
           const batched =

@@ -1,5 +1,6 @@
 import type { RateRule } from "./rate-limit/token-bucket.ts";
 import {
+  defaultImportMaxBytes,
   defaultTrustedProxies,
   type Env,
   type EnvReader,
@@ -43,6 +44,8 @@ export interface GatewayConfig extends ServiceBasics {
   trustedProxies: IpRange[];
   /** Shared with the shortener: redirects go to it in batches. Absent: each redirect is proxied on its own. */
   internalSecret: string | undefined;
+  /** The largest file POST /admin/import may stream through (IMPORT_MAX_BYTES, as the shortener's); every other body is at most 64 KiB. */
+  importMaxBytes: number;
 }
 
 /** The only place that knows the gateway's variable names. */
@@ -73,6 +76,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       },
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
+      importMaxBytes: vars.integer("IMPORT_MAX_BYTES", defaultImportMaxBytes, { min: 1024 * 1024, max: 64 * 1024 * 1024 * 1024 }),
     };
   });
 }

@@ -49,6 +49,7 @@ const app = createApp({
   // Every replica has INTERNAL_SECRET (compose sets it), so they agree on a client's password-try buckets.
   digestAddress: addressDigest(config.internalSecret),
   upstreamTimeoutMs: config.upstreamTimeoutMs,
+  importMaxBytes: config.importMaxBytes,
   log,
   accessLog: config.accessLog,
   clock,
@@ -62,6 +63,7 @@ const app = createApp({
 lifecycle.serve(app, {
   port: config.port,
   hostname: config.hostname,
+  maxBodyBytes: config.importMaxBytes,
   listening: {
     shortener: upstreams.shortener.replicas(),
     geocoder: upstreams.geocoder.replicas(),

@@ -11,6 +11,8 @@ import { unresolvedRefs } from "./support/unresolved-refs.ts";
 const shortenerPaths = [
   "/admin/api-keys",
   "/admin/api-keys/{id}",
+  "/admin/export/links",
+  "/admin/import",
   "/admin/login",
   "/admin/session",
   "/admin/visits",
@@ -21,6 +23,7 @@ const shortenerPaths = [
   "/shorten/{short_url}",
   "/shorten/{short_url}/stats",
   "/shorten/{short_url}/visits",
+  "/shorten/{short_url}/visits/export",
   "/{short_url}",
 ];
 const geocoderPaths = ["/reverse-geocode", "/geocoders"];

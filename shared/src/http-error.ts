@@ -95,6 +95,11 @@ export class UnsupportedMediaType extends HttpError {
   static notJson(): UnsupportedMediaType {
     return new UnsupportedMediaType("request body must be application/json");
   }
+
+  /** The body is not what the route reads; `message` says what it must be. */
+  static because(message: string): UnsupportedMediaType {
+    return new UnsupportedMediaType(message);
+  }
 }
 
 /** 404 `not_found` for a path no route serves. */

@@ -11,6 +11,7 @@ export * from "./error-renderer.ts";
 export * from "./graceful-shutdown.ts";
 export * from "./health.ts";
 export * from "./http-error.ts";
+export * from "./import-upload.ts";
 export * from "./json-body.ts";
 export * from "./last-resort.ts";
 export * from "./listen-or-exit.ts";

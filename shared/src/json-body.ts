@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { isBulkCreate, maxBulkBodyBytes } from "./bulk-create.ts";
 import { InvalidRequest, UnsupportedMediaType } from "./http-error.ts";
 import { readBodyLimited } from "./read-body.ts";
+import { isImportUpload } from "./import-upload.ts";
 import { isRedirectBatch } from "./redirect-batch.ts";
 import { isUnlockForm } from "./unlock-form.ts";
 
@@ -16,12 +17,13 @@ export function bodyLimitOf(request: Request): number {
  * The one body parser of every service: JSON only (415 otherwise), at most
  * 64 KiB, 4 MiB for a bulk create (bodyLimitOf; 413, checked on
  * Content-Length before reading and again while reading a chunked body),
- * and malformed JSON or a body that is not an object is a 400, never a 500. The exceptions are the shortener's
- * redirect batch and a protected link's unlock form, which their routes
- * read under limits of their own.
+ * and malformed JSON or a body that is not an object is a 400, never a
+ * 500. The exceptions are the shortener's redirect batch, a protected
+ * link's unlock form and an import's file, which their routes read under
+ * limits of their own.
  */
 export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global" }, async ({ request }) => {
-  if (isRedirectBatch(request) || isUnlockForm(request)) return undefined;
+  if (isRedirectBatch(request) || isUnlockForm(request) || isImportUpload(request)) return undefined;
   // readBodyLimited refuses a declared Content-Length over the limit before reading.
   const bytes = await readBodyLimited(request, bodyLimitOf(request));
   const text = bytes ? new TextDecoder().decode(bytes) : "";

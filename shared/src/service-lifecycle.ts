@@ -39,11 +39,13 @@ export class ServiceLifecycle {
   /** For the app's readiness: false once a shutdown has begun. */
   readonly accepting = (): boolean => this.open;
 
-  serve(app: ListeningApp, options: { port: number; hostname: string; listening?: LogFields; afterStop: ShutdownStep[] }): void {
+  /** `maxBodyBytes`: the largest body a route of the service reads (an import's), when more than the backstop. */
+  serve(app: ListeningApp, options: { port: number; hostname: string; listening?: LogFields; afterStop: ShutdownStep[]; maxBodyBytes?: number }): void {
+    const maxRequestBodySize = Math.max(bodyBackstopBytes, options.maxBodyBytes ?? 0);
     listenOrExit(
       this.log,
       { what: "api", hostname: options.hostname, port: options.port },
-      () => app.listen({ port: options.port, hostname: options.hostname, maxRequestBodySize: bodyBackstopBytes }),
+      () => app.listen({ port: options.port, hostname: options.hostname, maxRequestBodySize }),
       this.exit,
     );
     this.log.info("listening", { url: `http://${options.hostname}:${app.server?.port}`, ...options.listening });

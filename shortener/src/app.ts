@@ -1,5 +1,6 @@
 import {
   clientOf,
+  defaultImportMaxBytes,
   defaultTrustedProxies,
   parseIpRangeList,
   serviceApp,
@@ -33,6 +34,9 @@ import { redirectRoutes } from "./links/redirect-routes.ts";
 import { generateCode } from "./links/short-code.ts";
 import type { AppObserver } from "./shortener-metrics.ts";
 import { storageUnavailable } from "./storage/storage-unavailable.ts";
+import { importRoutes } from "./transfer/import-routes.ts";
+import { Importer } from "./transfer/importer.ts";
+import { transferRoutes } from "./transfer/transfer-routes.ts";
 import { VisitReports } from "./visits/visit-reports.ts";
 import { visitRoutes } from "./visits/visit-routes.ts";
 import type { VisitStore } from "./visits/visit-store.ts";
@@ -82,15 +86,18 @@ export interface ShortenerDeps {
   observer?: AppObserver;
   /** INTERNAL_SECRET: serve the gateway's redirect batches (POST /internal/redirects) to callers that send it. */
   internalSecret?: string;
+  /** IMPORT_MAX_BYTES: the largest file POST /admin/import reads (default 1 GiB). */
+  importMaxBytes?: number;
 }
 
 /** The shortener's HTTP app, built from dependencies made elsewhere (main.ts or a test). */
 export function createApp(deps: ShortenerDeps) {
+  const targets = new LinkTargets({ blockPrivate: false, blockedDomains: [], ownAddresses: [], ...deps.linkTargets });
   const links = new LinkService({
     links: deps.links,
     cache: deps.cache,
     visits: deps.visits,
-    targets: new LinkTargets({ blockPrivate: false, blockedDomains: [], ownAddresses: [], ...deps.linkTargets }),
+    targets,
     clock: deps.clock,
     generateCode: deps.generateCode ?? generateCode,
     onChange: deps.observer && ((change) => deps.observer!.linkChanged(change)),
@@ -115,6 +122,7 @@ export function createApp(deps: ShortenerDeps) {
     ownOriginsOf: (request, server) => ownOrigins(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
   });
 
+  const visitReports = new VisitReports(deps.visitStore);
   const redirectStatus = deps.redirectStatus ?? 302;
   const respondToRedirect = redirectResponder({
     links,
@@ -145,10 +153,30 @@ export function createApp(deps: ShortenerDeps) {
     .use(
       visitRoutes({
         links,
-        reports: new VisitReports(deps.visitStore),
+        reports: visitReports,
         orphans: new OrphanVisitReports(deps.orphanStore),
         credentials,
         clock: deps.clock,
+      }),
+    )
+    .use(transferRoutes({ store: deps.links, links, reports: visitReports, credentials, clock: deps.clock }))
+    .use(
+      importRoutes({
+        importer: new Importer({
+          store: deps.links,
+          targets,
+          clock: deps.clock,
+          // A deleted link's tombstone is cached for as long as a URL is: an imported link must not stay missing behind it.
+          onInserted: async (codes) => {
+            await Promise.all(codes.map((code) => deps.cache.forget(code)));
+          },
+        }),
+        credentials,
+        publicBaseUrl: deps.publicBaseUrl,
+        clientOf: clientOfRequest,
+        maxBytes: deps.importMaxBytes ?? defaultImportMaxBytes,
+        translate,
+        log: deps.log,
       }),
     )
     .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, peerOf }));

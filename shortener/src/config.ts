@@ -1,4 +1,5 @@
 import {
+  defaultImportMaxBytes,
   defaultTrustedProxies,
   type Env,
   type EnvReader,
@@ -38,6 +39,8 @@ export interface ShortenerConfig extends ServiceBasics {
   analyticsHourlyDays: number;
   /** Addresses and ranges whose X-Forwarded-* headers are believed (the gateway). */
   trustedProxies: IpRange[];
+  /** The largest file POST /admin/import reads (IMPORT_MAX_BYTES); a larger one is refused before it is read. */
+  importMaxBytes: number;
 }
 
 /** DATABASE_URL: the service and createsuperuser read it here, so both name the same database. */
@@ -67,6 +70,29 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       analytics: vars.oneOf("ANALYTICS", ["on", "off"], "on") === "on",
       analyticsHourlyDays: vars.integer("ANALYTICS_HOURLY_DAYS", 90, { min: 2, max: 36_500 }),
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
+      importMaxBytes: readImportMaxBytes(vars),
     };
   });
+}
+
+/** IMPORT_MAX_BYTES: the shortener's import route and the gateway's both read it (1 MiB to 64 GiB, default 1 GiB). */
+export function readImportMaxBytes(vars: EnvReader): number {
+  return vars.integer("IMPORT_MAX_BYTES", defaultImportMaxBytes, { min: 1024 * 1024, max: 64 * 1024 * 1024 * 1024 });
+}
+
+/** What `bun run import` reads: the database, and the rules long URLs are checked by, as the service has them. */
+export interface ImportCommandConfig {
+  database: DatabaseTarget;
+  publicBaseUrl: URL | undefined;
+  blockPrivateTargets: boolean;
+  blockedDomains: string[];
+}
+
+export function readImportCommandConfig(env: Env): ImportCommandConfig {
+  return readConfig(env, (vars) => ({
+    database: readDatabaseTarget(vars),
+    publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
+    blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
+    blockedDomains: vars.parsed("BLOCKED_DOMAINS", parseDomainList) ?? [],
+  }));
 }

@@ -83,6 +83,7 @@ const app = createApp({
   permanentRedirectMaxAgeSeconds: config.permanentRedirectMaxAgeSeconds,
   describeVisitor,
   internalSecret: config.internalSecret,
+  importMaxBytes: config.importMaxBytes,
   accessLog: config.accessLog,
   readiness: { required: { database: () => database.ping() }, optional: redis ? { cache: () => cache.ping() } : {} },
   trustedProxies: config.trustedProxies,
@@ -97,6 +98,7 @@ lifecycle.serve(app, {
   port: config.port,
   hostname: config.hostname,
   listening: { cache: redis ? "redis" : "memory" },
+  maxBodyBytes: config.importMaxBytes,
   afterStop: [
     { name: "write pending visits", run: () => visits.drain() },
     { name: "write pending visits that led nowhere", run: () => orphans.drain() },

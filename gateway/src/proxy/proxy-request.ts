@@ -11,8 +11,8 @@ export interface ProxyOptions {
   pool: UpstreamPool;
   /** Which service `pool` is: it gets only the credentials it reads. */
   upstream: GatewayRoute["upstream"];
-  /** The request body, already read within the size limit (see readBodyLimited). */
-  body: ArrayBuffer | null;
+  /** The request body, already read within the size limit, or an import's, streamed (see requestBody). */
+  body: ArrayBuffer | ReadableStream<Uint8Array> | null;
   clientAddress: string;
   /** The socket's peer is a trusted proxy (its X-Forwarded-Proto and -Host are believed). */
   viaTrustedProxy: boolean;
@@ -53,8 +53,10 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const clientOrDeadline = AbortSignal.any([request.signal, deadline.signal]);
   const tried = new Set<string>();
+  // A streamed body can be sent once: its bytes are gone after the first try.
+  const attempts = body instanceof ReadableStream ? 1 : 2;
   try {
-    for (let attempt = 1; attempt <= 2; attempt++) {
+    for (let attempt = 1; attempt <= attempts; attempt++) {
       if (request.signal.aborted) throw ClientClosedRequest.gone();
       const replica = pool.next(tried);
       if (replica === undefined) {
@@ -76,6 +78,8 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
           // The client gets the upstream's bytes and Content-Encoding/Length as
           // sent; decoding here would leave those headers describing other bytes.
           decompress: false,
+          // A streamed body goes out as it arrives (the fetch standard's name for it).
+          ...(body instanceof ReadableStream ? { duplex: "half" as const } : {}),
           signal: clientOrDeadline,
         });
         options.observer?.upstreamAnswered(pool.name, replica, upstream.status, (performance.now() - startedAt) / 1000);

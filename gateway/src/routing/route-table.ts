@@ -75,12 +75,15 @@ const credentialRoutes: readonly string[] = [
   "PUT shorten/*",
   "DELETE shorten/*",
   "GET shorten/*/visits",
+  "GET shorten/*/visits/export",
   "GET admin/api-keys",
   "POST admin/api-keys",
   "DELETE admin/api-keys/*",
   "GET admin/visits",
   "GET admin/visits/daily",
   "GET admin/visits/orphans",
+  "GET admin/export/links",
+  "POST admin/import",
 ];
 
 function checksCredential(method: string, segments: readonly string[]): boolean {

@@ -1,5 +1,6 @@
-import { errorBody, HttpError, maxBodyBytes, readBodyLimited, requestIdOf } from "@linkgeo/shared";
+import { defaultImportMaxBytes, errorBody, HttpError, maxBodyBytes, requestIdOf } from "@linkgeo/shared";
 import { proxyRequest } from "../../src/proxy/proxy-request.ts";
+import { requestBody } from "../../src/proxy/request-body.ts";
 import type { UpstreamPool } from "../../src/upstreams/upstream-pool.ts";
 
 export interface TestGateway extends AsyncDisposable {
@@ -9,11 +10,11 @@ export interface TestGateway extends AsyncDisposable {
 
 /**
  * The proxy behind a real socket, as the app will use it (body read within
- * the limit, errors rendered as the API's error body), without the app's
+ * the limit or, an import's, streamed; errors rendered as the API's error body), without the app's
  * routing or rate limits, so client-side effects (streaming, compression,
  * redirects) are seen as a client sees them.
  */
-export function startTestGateway(pool: UpstreamPool, options: { timeoutMs?: number } = {}): TestGateway {
+export function startTestGateway(pool: UpstreamPool, options: { timeoutMs?: number; importMaxBytes?: number } = {}): TestGateway {
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -22,7 +23,7 @@ export function startTestGateway(pool: UpstreamPool, options: { timeoutMs?: numb
         return await proxyRequest(request, {
           pool,
           upstream: "shortener",
-          body: await readBodyLimited(request, maxBodyBytes),
+          body: await requestBody(request, { limitBytes: maxBodyBytes, importMaxBytes: options.importMaxBytes ?? defaultImportMaxBytes }),
           clientAddress: server.requestIP(request)?.address ?? "unknown",
           viaTrustedProxy: false,
           requestId: requestIdOf(request),

@@ -1,7 +1,7 @@
 import type { LinkVisits } from "../visits/link-visits.ts";
 import type { LinkOrder } from "./link-order.ts";
 import type { LinkState, VisitClaim } from "./destination.ts";
-import type { Link, LinkChanges, NewLink } from "./link.ts";
+import type { ImportedLink, Link, LinkChanges, NewLink } from "./link.ts";
 
 export interface LinkPage {
   /** Links matching the query, across all pages: exact up to `exactCountLimit`, an estimate past it. */
@@ -172,6 +172,21 @@ export interface LinkStore {
    */
   recordVisits(visits: ReadonlyMap<string, LinkVisits>, at: Date, deadline?: AbortSignal, access?: VisitAccess): Promise<Map<string, VisitClaim>>;
   list(query: LinkQuery): Promise<LinkPage>;
+  /**
+   * Up to `limit` links whose codes sort after `after` (null: from the
+   * first), in code order (bytes, as both engines compare codes): an export
+   * reads every link page by page on the primary key, in constant memory,
+   * and a link created meanwhile is either in a later page or not at all.
+   */
+  exportPage(after: string | null, limit: number): Promise<Link[]>;
+  /** The links with these codes that exist, in any order. */
+  findMany(codes: readonly string[]): Promise<Link[]>;
+  /**
+   * Inserts the imported links whose codes are free, in one transaction,
+   * with their counts and dates as given, and answers the codes it
+   * inserted. Of two with the same code, the first in `links` is inserted.
+   */
+  insertImported(links: readonly ImportedLink[]): Promise<string[]>;
 }
 
 /** `%`, `_` and `\` in a search are literal characters, not LIKE wildcards. */

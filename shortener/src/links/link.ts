@@ -16,3 +16,6 @@ export type NewLink = Pick<Link, "code" | "longUrl" | "manageTokenHash" | "creat
 
 /** What an update replaces: any of the long URL and the options; the rest stays. */
 export type LinkChanges = Partial<Pick<Link, "longUrl">> & Partial<LinkOptions>;
+
+/** A link an import brings (transfer/importer.ts): its count and dates as the source had them. */
+export type ImportedLink = NewLink & Pick<Link, "accessCount" | "lastAccessedAt" | "updatedAt">;

@@ -1,6 +1,6 @@
 import { customAlphabet } from "nanoid";
 
-const alphanumeric = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const alphanumeric = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const generatedCodeLength = 7;
 
 /** 7 characters of [A-Za-z0-9]: 62^7 ≈ 3.5e12 codes. */

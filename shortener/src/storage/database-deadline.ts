@@ -55,6 +55,9 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       update: bounded((code, changes, at) => links.update(code, changes, at)),
       delete: bounded((code) => links.delete(code)),
       list: bounded((query) => links.list(query)),
+      exportPage: bounded((after, limit) => links.exportPage(after, limit)),
+      findMany: bounded((codes) => links.findMany(codes)),
+      insertImported: bounded((batch) => links.insertImported(batch)),
       recordVisits: (counts, at, signal, access) => links.recordVisits(counts, at, signal, access),
     },
     admins: {

@@ -54,6 +54,9 @@ export function storesWatchingWrites<
       update: (code, changes, at) => health.watch(() => links.update(code, changes, at)),
       delete: (code) => health.watch(() => links.delete(code)),
       list: (query) => links.list(query),
+      exportPage: (after, limit) => links.exportPage(after, limit),
+      findMany: (codes) => links.findMany(codes),
+      insertImported: (batch) => health.watch(() => links.insertImported(batch)),
       recordVisits: (counts, at, deadline, access) => health.watch(() => links.recordVisits(counts, at, deadline, access)),
     },
     admins: {

@@ -25,6 +25,15 @@ export interface ImportRecord {
   redirectStatus?: RedirectStatus | null;
   forwardQuery?: boolean;
   rules?: LinkRule[];
+  /** Our own export's last change and last visit, kept on a round trip (absent: the creation, and none). */
+  updatedAt?: Date;
+  lastAccessedAt?: Date | null;
+  /**
+   * The source's link had a password. No export carries one (ours writes
+   * only this flag), so such a link is not imported: it would come back
+   * open to anyone.
+   */
+  passwordProtected?: boolean;
 }
 
 /** A row a parser could not read (broken quoting, a missing URL): reported with its line, never fatal. */

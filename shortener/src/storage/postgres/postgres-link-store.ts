@@ -1,4 +1,4 @@
-import { and, arrayContains, count, desc, eq, getTableColumns, gt, ilike, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, arrayContains, asc, count, desc, eq, getTableColumns, gt, ilike, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { PendingQuery, Row, Sql } from "postgres";
 import { grantedVisits, type CountedDestination, type LinkState, type VisitClaim } from "../../links/destination.ts";
@@ -20,7 +20,7 @@ import {
   type VisitAccess,
 } from "../../links/link-store.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
-import type { Link, LinkChanges, NewLink } from "../../links/link.ts";
+import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
 import type { Dimension, LinkVisits } from "../../visits/link-visits.ts";
 import { byClaim, namedValuesPerDay, otherValue } from "../../visits/named-values.ts";
 import { utcDay } from "../../visits/visit-range.ts";
@@ -374,6 +374,34 @@ export class PostgresLinkStore implements LinkStore {
     const [size] = await this.client<{ rows: number }[]>`SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'links'::regclass`;
     if (size && size.rows >= 0) return size.rows;
     return Number((await this.client<{ n: string }[]>`SELECT count(*) AS n FROM links`)[0]!.n);
+  }
+
+  async exportPage(after: string | null, limit: number): Promise<Link[]> {
+    return this.db
+      .select()
+      .from(links)
+      .where(after === null ? undefined : gt(links.code, after))
+      .orderBy(asc(links.code))
+      .limit(limit);
+  }
+
+  async findMany(codes: readonly string[]): Promise<Link[]> {
+    if (codes.length === 0) return [];
+    return this.db
+      .select()
+      .from(links)
+      .where(inArray(links.code, [...codes]));
+  }
+
+  async insertImported(batch: readonly ImportedLink[]): Promise<string[]> {
+    if (batch.length === 0) return [];
+    // One statement: its rows go in in order, so of two with one code the first is inserted, the second does nothing.
+    const rows = await this.db
+      .insert(links)
+      .values([...batch])
+      .onConflictDoNothing({ target: links.code })
+      .returning({ code: links.code });
+    return rows.map((row) => row.code);
   }
 
   /** Closes the client; later calls fail as postgres.js fails them (CONNECTION_ENDED). */

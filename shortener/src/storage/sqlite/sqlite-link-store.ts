@@ -1,4 +1,4 @@
-import { and, count, desc, eq, getTableColumns, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import {
@@ -18,7 +18,7 @@ import {
 } from "../../links/link-store.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import { grantedVisits, type LinkState, type VisitClaim } from "../../links/destination.ts";
-import type { Link, LinkChanges, NewLink } from "../../links/link.ts";
+import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
 import { dimensions, type LinkVisits } from "../../visits/link-visits.ts";
 import { otherValue, withinNamedValues } from "../../visits/named-values.ts";
 import type { Filter, FilterName, FilterPart } from "../link-filter-sql.ts";
@@ -56,6 +56,7 @@ export class SqliteLinkStore implements LinkStore {
   private readonly addToFacts: Statement<unknown, [string, string, string, string, number]>;
   private readonly countNamed: Statement<{ named: number }, [string, string, string, string]>;
   private readonly findNamed: Statement<unknown, [string, string, string, string]>;
+  private readonly insertImportedRow: Statement<{ code: string }, ImportedRow>;
 
   constructor(private readonly db: BunSQLiteDatabase & { $client: Database }) {
     this.addToBucket = db.$client.prepare(
@@ -68,6 +69,12 @@ export class SqliteLinkStore implements LinkStore {
     );
     this.countNamed = db.$client.prepare("SELECT count(*) AS named FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value <> ?");
     this.findNamed = db.$client.prepare("SELECT 1 FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value = ?");
+    // Prepared once, run per link in one transaction: SQLite's fastest bulk insert (no statement of a thousand rows to parse).
+    this.insertImportedRow = db.$client.prepare(
+      `INSERT INTO links (code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at,
+         expires_at, max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING RETURNING code`,
+    );
   }
 
   async insert(link: NewLink): Promise<Link | null> {
@@ -217,6 +224,29 @@ export class SqliteLinkStore implements LinkStore {
     return { ...page, ...(await searchCount(tableSize(), sample(), countUpTo)) };
   }
 
+  async exportPage(after: string | null, limit: number): Promise<Link[]> {
+    return this.db
+      .select()
+      .from(links)
+      .where(after === null ? undefined : gt(links.code, after))
+      .orderBy(asc(links.code))
+      .limit(limit)
+      .all();
+  }
+
+  async findMany(codes: readonly string[]): Promise<Link[]> {
+    if (codes.length === 0) return [];
+    return this.db
+      .select()
+      .from(links)
+      .where(inArray(links.code, [...codes]))
+      .all();
+  }
+
+  async insertImported(batch: readonly ImportedLink[]): Promise<string[]> {
+    return this.db.$client.transaction(() => batch.flatMap((link) => this.insertImportedRow.get(...importedRow(link))?.code ?? []))();
+  }
+
   private pageOf(where: SQL | undefined, order: LinkOrder, offset: number, limit: number): Link[] {
     return this.db.select().from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset).all();
   }
@@ -321,6 +351,47 @@ function stateCondition(state: LinkState, at: Date, form: "indexed" | "plain"): 
   if (state === "expired") return sql`"links"."expires_at" IS NOT NULL AND "links"."expires_at" <= ${ms}`;
   if (state === "exhausted") return sql`"links"."max_visits" IS NOT NULL AND "links"."access_count" >= "links"."max_visits" AND ${notExpired}`;
   return sql`${notExpired} AND ("links"."max_visits" IS NULL OR "links"."access_count" < "links"."max_visits")`;
+}
+
+/** An imported link's columns as schema.ts stores them: times in ms, lists as JSON, booleans as 0 or 1. */
+type ImportedRow = [
+  string,
+  string,
+  string,
+  number,
+  number | null,
+  number,
+  number,
+  number | null,
+  number | null,
+  string | null,
+  number | null,
+  string | null,
+  string,
+  string | null,
+  number,
+  string,
+];
+
+function importedRow(link: ImportedLink): ImportedRow {
+  return [
+    link.code,
+    link.longUrl,
+    link.manageTokenHash,
+    link.accessCount,
+    link.lastAccessedAt?.getTime() ?? null,
+    link.createdAt.getTime(),
+    link.updatedAt.getTime(),
+    link.expiresAt?.getTime() ?? null,
+    link.maxVisits ?? null,
+    link.expiredUrl ?? null,
+    link.redirectStatus ?? null,
+    link.passwordHash ?? null,
+    JSON.stringify(link.tags ?? []),
+    link.title ?? null,
+    link.forwardQuery ? 1 : 0,
+    JSON.stringify(link.rules ?? []),
+  ];
 }
 
 /** `%`, `_` literal; ASCII case ignored, as by Postgres' ILIKE for ASCII. SQLite's LIKE has no escape character unless one is named. */

@@ -1,0 +1,23 @@
+import { pathOf } from "./request-target.ts";
+
+/** Where an admin sends a file of links to import (the shortener's POST /admin/import). */
+export const importPath = "/admin/import";
+
+/** What an import's body may be: CSV or NDJSON text (text/plain too, as some clients label any file). */
+export const importMediaTypes: readonly string[] = ["text/csv", "application/x-ndjson", "application/ndjson", "application/jsonl", "text/plain"];
+
+/** An import's body at most by default (IMPORT_MAX_BYTES, on the gateway and the shortener): far more than a million links take. */
+export const defaultImportMaxBytes = 1024 * 1024 * 1024;
+
+/**
+ * A file of links posted to the import route in one of its media types: the
+ * one body besides the unlock form and the redirect batch that is not JSON,
+ * and the one that is streamed, not read whole. The JSON parser leaves it to
+ * the route; the gateway streams it to the shortener under IMPORT_MAX_BYTES
+ * instead of reading it under the 64 KiB of every other body.
+ */
+export function isImportUpload(request: Request): boolean {
+  if (request.method !== "POST") return false;
+  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  return mediaType !== undefined && importMediaTypes.includes(mediaType) && /^\/admin\/import\/?$/.test(pathOf(request));
+}

@@ -1,0 +1,30 @@
+import { alphanumeric, generatedCodeLength, isReserved } from "../links/short-code.ts";
+import type { ImportedLink } from "../links/link.ts";
+
+/** How many codes a row without one may try: a derived code taken by another link (another long URL) is derived again. */
+export const derivedCodeAttempts = 5;
+
+/**
+ * What makes a row without a code the same row on another run: its long
+ * URL (normalised), title, creation date (as the file has it: none is none,
+ * not the import's time) and tags.
+ */
+export function contentKey(link: Pick<ImportedLink, "longUrl" | "title" | "tags">, createdAt: Date | undefined): string {
+  return [link.longUrl, link.title ?? "", createdAt?.toISOString() ?? "", (link.tags ?? []).join(" ")].join("\n");
+}
+
+/**
+ * The code of a row without one, derived from its content key: shaped as a
+ * generated code (7 of [A-Za-z0-9]), the same on every run, so a second run
+ * finds the code taken by the link the first one made instead of making a
+ * second. `attempt` gives the next candidate; a reserved word is never one.
+ */
+export function derivedCode(key: string, attempt: number): string {
+  for (let salt = attempt; ; salt += derivedCodeAttempts) {
+    const digest = new Bun.CryptoHasher("sha256").update(`${salt}\n${key}`).digest();
+    let code = "";
+    // 256 is not a multiple of 62: the first letters are a little likelier, which costs nothing here.
+    for (let i = 0; i < generatedCodeLength; i++) code += alphanumeric[digest[i]! % alphanumeric.length];
+    if (!isReserved(code)) return code;
+  }
+}

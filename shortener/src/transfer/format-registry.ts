@@ -1,0 +1,46 @@
+import { InvalidRequest } from "@linkgeo/shared";
+import { foreignParsers, guessFormat as guessForeignFormat } from "./foreign-formats.ts";
+import { csvRows } from "./csv-reader.ts";
+import { exportColumns } from "./exported-link.ts";
+import { importFormats, type ImportFormat, type ImportParser } from "./import-record.ts";
+import { parseLinkgeoCsv } from "./linkgeo-csv-format.ts";
+import { parseLinkgeoNdjson } from "./linkgeo-ndjson-format.ts";
+
+const parsers: Record<ImportFormat, ImportParser> = {
+  "linkgeo-ndjson": parseLinkgeoNdjson,
+  "linkgeo-csv": parseLinkgeoCsv,
+  ...foreignParsers,
+};
+
+/** The parser of a format, by its name: our own two (what the export writes), and the other tools' (foreign-formats.ts). */
+export function parserFor(format: ImportFormat): ImportParser {
+  return parsers[format];
+}
+
+export function parseImportFormat(value: string): ImportFormat {
+  if (!importFormats.includes(value as ImportFormat)) throw InvalidRequest.because(`format must be one of ${importFormats.join(", ")}`);
+  return value as ImportFormat;
+}
+
+/**
+ * A file's format from its first line (`head`, a BOM allowed): a JSON
+ * object is our NDJSON; our CSV is told by its exact columns; any other
+ * header is the other tools' (guessForeignFormat). Undefined when none
+ * fits: the caller must name the format.
+ */
+export async function guessFormat(head: string): Promise<ImportFormat | undefined> {
+  const text = head.replace(/^\uFEFF/, "").trimStart();
+  if (text.startsWith("{")) return "linkgeo-ndjson";
+  const firstLine = text.split("\n")[0] ?? "";
+  let columns: string[] = [];
+  for await (const row of csvRows(once(firstLine))) {
+    if ("fields" in row) columns = row.fields.map((name) => name.trim().toLowerCase().replaceAll(" ", "_"));
+    break;
+  }
+  if (exportColumns.every((column) => columns.includes(column))) return "linkgeo-csv";
+  return guessForeignFormat(firstLine);
+}
+
+async function* once(text: string): AsyncGenerator<string> {
+  yield text;
+}

@@ -1,0 +1,148 @@
+import {
+  describeError,
+  ErrorBody,
+  HttpError,
+  importMediaTypes,
+  InvalidRequest,
+  isImportUpload,
+  type Client,
+  type Logger,
+  PayloadTooLarge,
+  UnsupportedMediaType,
+} from "@linkgeo/shared";
+import { Elysia, t } from "elysia";
+import type { Server } from "elysia/universal";
+import type { CredentialResolver } from "../auth/credential-resolver.ts";
+import { requireScope } from "../auth/scopes.ts";
+import { changeSecurity } from "../auth/security-schemes.ts";
+import { ownHosts } from "../http/public-origin.ts";
+import { guessFormat, parseImportFormat, parserFor } from "./format-registry.ts";
+import type { ImportFormat } from "./import-record.ts";
+import type { ImportEvent, Importer } from "./importer.ts";
+import { uploadText } from "./upload-text.ts";
+
+export interface ImportRoutesDeps {
+  importer: Importer;
+  credentials: CredentialResolver;
+  publicBaseUrl: URL | undefined;
+  clientOf: (request: Request, server: Server | null) => Client;
+  /** IMPORT_MAX_BYTES. */
+  maxBytes: number;
+  /** A database failure midway is an error line; this says whether it is one (storageUnavailable). */
+  translate: (error: unknown) => HttpError | undefined;
+  log: Logger;
+}
+
+/**
+ * `POST /admin/import?format=…&dry_run=…`: a file of links, streamed in (the
+ * body is read as the import goes, never whole) and answered as it goes,
+ * in NDJSON: a first line naming the format, a line per row not imported
+ * (`{"line","status":"skipped"|"problem","short_url"?,"reason"}`), a
+ * progress line every 10,000 lines, and a summary line last; or, if the
+ * import stops midway (the file turns binary or too large, the database
+ * fails), an `{"error":…}` line last. What can be known before the first
+ * row is an ordinary error answer: credentials, media type, a declared
+ * size over the limit, a binary start, an unknown format.
+ */
+export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, maxBytes, translate, log }: ImportRoutesDeps) {
+  return new Elysia().post(
+    "/admin/import",
+    async ({ query, request, server }) => {
+      try {
+        // Importing sets codes, counts and dates as no create may: a power of admins (and keys with the admin scope) only.
+        requireScope(await credentials.resolve(request, server), "admin", "importing links needs an admin token or session");
+        if (!isImportUpload(request)) throw UnsupportedMediaType.because(`send the file as ${importMediaTypes.join(", ")}`);
+        const declared = request.headers.get("content-length");
+        if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw PayloadTooLarge.over(maxBytes);
+        const dryRun = parseDryRun(query.dry_run);
+        const named = query.format === undefined ? undefined : parseImportFormat(query.format);
+        if (request.body === null) throw InvalidRequest.because("send the file to import as the request body");
+        const upload = await uploadText(request.body, maxBytes);
+        const format = named ?? (await guessFormat(upload.head));
+        if (format === undefined) throw InvalidRequest.because("cannot tell the file's format from its first line: name it with ?format=");
+        const parser = parserFor(format);
+        const trusted = clientOf(request, server).viaTrustedProxy;
+        const events = importer.run(parser(upload.chunks), { dryRun, requestHosts: ownHosts(request, publicBaseUrl, trusted) });
+        return new Response(answerLines(format, dryRun, events, translate, log), {
+          headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" },
+        });
+      } catch (error) {
+        // Refused before reading it: the rest of the body is not wanted.
+        void request.body?.cancel().catch(() => {});
+        throw error;
+      }
+    },
+    {
+      // The body is the file, read by the route as it goes (the JSON parser leaves it alone: isImportUpload).
+      // Not parse: "none", which still runs Elysia's own parsers after a global hook that passes.
+      parse: () => null,
+      query: t.Object({
+        format: t.Optional(t.String({ description: "linkgeo-ndjson, linkgeo-csv, csv, shlink, bitly or yourls; absent: told from the first line" })),
+        dry_run: t.Optional(t.String({ description: "true: check every row and which codes are taken, store nothing" })),
+      }),
+      detail: {
+        summary: "Import links from a file: our export, plain CSV, Shlink, Bitly or YOURLS (admin only)",
+        description:
+          "Send the file as the body (text/csv, application/x-ndjson or text/plain; UTF-8; up to IMPORT_MAX_BYTES, 1 GiB by default). " +
+          "Each row is checked as a create is; codes already taken are skipped, never overwritten, so running the same file twice changes " +
+          "nothing. The answer streams as NDJSON: a line per row not imported, progress lines, and a summary line. README: " +
+          '"Moving from another shortener".',
+        tags: ["export and import"],
+        security: changeSecurity,
+        responses: {
+          200: { description: "NDJSON lines, the last a summary (or an error)", content: { "application/x-ndjson": { schema: { type: "string" } } } },
+          ...Object.fromEntries(
+            [400, 401, 403, 413, 415].map((status) => [status, { description: "Error", content: { "application/json": { schema: ErrorBody } } }]),
+          ),
+        },
+      },
+    },
+  );
+}
+
+function parseDryRun(value: string | undefined): boolean {
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  throw InvalidRequest.because("dry_run must be true or false");
+}
+
+/** The answer's lines as the import makes them: each is sent once the reader has taken the one before. */
+function answerLines(
+  format: ImportFormat,
+  dryRun: boolean,
+  events: AsyncGenerator<ImportEvent>,
+  translate: (error: unknown) => HttpError | undefined,
+  log: Logger,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const line = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`);
+  let started = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          controller.enqueue(line({ import: { format, dry_run: dryRun } }));
+          return;
+        }
+        try {
+          const next = await events.next();
+          if (next.done) return controller.close();
+          const event = next.value;
+          controller.enqueue(line("outcome" in event ? event.outcome : event));
+        } catch (error) {
+          const known = error instanceof HttpError ? error : translate(error);
+          if (!known) log.error("import failed", { error: describeError(error) });
+          const body = known ? { code: known.code, message: known.message } : { code: "internal_error", message: "the import stopped on an unexpected error" };
+          controller.enqueue(line({ error: body }));
+          controller.close();
+        }
+      },
+      async cancel() {
+        // The client went away: the import stops where it is (its batches so far are stored).
+        await events.return(undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

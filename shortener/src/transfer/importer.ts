@@ -1,0 +1,227 @@
+import { HttpError } from "@linkgeo/shared";
+import { InvalidUrl } from "../links/link-errors.ts";
+import { parseOptions, type OptionsInput, type ParsedOptions } from "../links/link-options.ts";
+import type { LinkStore } from "../links/link-store.ts";
+import type { LinkTargets } from "../links/link-targets.ts";
+import type { ImportedLink } from "../links/link.ts";
+import { checkLongUrl } from "../links/long-url.ts";
+import { aliasProblem } from "../links/short-code.ts";
+import { contentKey, derivedCode, derivedCodeAttempts } from "./derived-code.ts";
+import type { ImportRecord, ImportRow } from "./import-record.ts";
+import { importedTags, importedTitle } from "./source-text.ts";
+
+export interface ImporterDeps {
+  store: Pick<LinkStore, "insertImported" | "findMany">;
+  targets: LinkTargets;
+  clock: () => Date;
+  /** Told of the codes each batch inserted: the app drops what its link cache holds for them (a tombstone of a deleted link). */
+  onInserted?: (codes: readonly string[]) => Promise<void>;
+}
+
+export interface ImportOptions {
+  /** Check every row, and which codes are taken, but store nothing. */
+  dryRun: boolean;
+  /** Hosts the service is reached by: no long URL may name them (LinkTargets). */
+  requestHosts: Iterable<string>;
+  batchSize?: number;
+  /** A progress event every this many lines. */
+  progressEvery?: number;
+}
+
+/** What became of a row that was not imported: `problem`, it is wrong; `skipped`, it is fine but its code is not to be had. */
+export interface ImportOutcome {
+  line: number;
+  status: "skipped" | "problem";
+  short_url?: string;
+  reason: string;
+}
+
+export interface ImportCounts {
+  /** The last line read. */
+  lines: number;
+  imported: number;
+  skipped: number;
+  problems: number;
+}
+
+export type ImportEvent = { outcome: ImportOutcome } | { progress: ImportCounts } | { summary: ImportCounts & { dry_run: boolean } };
+
+export const importBatchSize = 1_000;
+export const progressEveryLines = 10_000;
+
+/** A checked row waiting for its batch; `derived`: its code was made from its content (the row had none). */
+interface Pending {
+  line: number;
+  link: ImportedLink;
+  /** The row's content key (derived-code.ts) when it had no code; undefined when it had one. */
+  derivedFrom: string | undefined;
+  attempt: number;
+}
+
+/**
+ * Stores the links of an import (README: "Moving from another shortener").
+ * Each row is checked as a create checks it (the long URL's rules and the
+ * hosts it may not name, the alias's, every option's), then stored in
+ * batches with its count and dates; a code already taken is skipped,
+ * never overwritten, so a second run of the same file changes nothing.
+ *
+ * A row without a code gets one derived from its content (derived-code.ts):
+ * a second run derives the same code, finds it taken by the link it made
+ * the first time (same long URL), and skips the row. Identical rows
+ * without codes are therefore one link. No row brings a password: no
+ * export carries one, and a link that had one is skipped rather than
+ * opened to anyone.
+ */
+export class Importer {
+  constructor(private readonly deps: ImporterDeps) {}
+
+  async *run(rows: AsyncIterable<ImportRow>, options: ImportOptions): AsyncGenerator<ImportEvent> {
+    const now = this.deps.clock();
+    const hosts = [...options.requestHosts];
+    const batchSize = options.batchSize ?? importBatchSize;
+    const progressEvery = options.progressEvery ?? progressEveryLines;
+    const counts: ImportCounts = { lines: 0, imported: 0, skipped: 0, problems: 0 };
+    const tell = (outcome: ImportOutcome): ImportEvent => {
+      if (outcome.status === "skipped") counts.skipped++;
+      else counts.problems++;
+      return { outcome };
+    };
+    let batch: Pending[] = [];
+    let progressAt = progressEvery;
+    for await (const row of rows) {
+      counts.lines = Math.max(counts.lines, row.line);
+      const checked = "problem" in row ? { line: row.line, status: "problem" as const, reason: row.problem } : this.check(row, now, hosts);
+      if ("status" in checked) yield tell(checked);
+      else batch.push(checked);
+      if (batch.length >= batchSize) {
+        for (const outcome of await this.store(batch, options.dryRun, counts)) yield tell(outcome);
+        batch = [];
+      }
+      if (counts.lines >= progressAt) {
+        progressAt = counts.lines + progressEvery;
+        yield { progress: { ...counts } };
+      }
+    }
+    for (const outcome of await this.store(batch, options.dryRun, counts)) yield tell(outcome);
+    yield { summary: { ...counts, dry_run: options.dryRun } };
+  }
+
+  /** The link a row makes, or why it makes none. */
+  private check(record: ImportRecord, now: Date, hosts: readonly string[]): Pending | ImportOutcome {
+    const { line } = record;
+    const problem = (reason: string): ImportOutcome => ({ line, status: "problem", reason });
+    if (record.passwordProtected) {
+      return { line, status: "skipped", short_url: record.code, reason: "the link has a password, which no export carries: create it again with one" };
+    }
+    if (record.code !== undefined) {
+      const refusal = aliasProblem(record.code);
+      if (refusal) return { line, status: "skipped", short_url: record.code, reason: refusal };
+    }
+    let longUrl: string;
+    let options: ParsedOptions;
+    try {
+      longUrl = this.checkedUrl(record.longUrl, hosts, "long_url");
+      options = parseOptions(optionsInput(record), (raw, field) => this.checkedUrl(raw, hosts, field), now, false);
+    } catch (error) {
+      if (error instanceof HttpError) return problem(error.message);
+      throw error;
+    }
+    const { password: _none, ...stored } = options;
+    const createdAt = record.createdAt ?? now;
+    const link: ImportedLink = {
+      ...stored,
+      code: record.code ?? "",
+      longUrl,
+      // The SHA-256 of no token anyone holds: an imported link is managed by admins (and API keys).
+      manageTokenHash: new Bun.CryptoHasher("sha256").update(crypto.getRandomValues(new Uint8Array(32))).digest("hex"),
+      accessCount: record.accessCount ?? 0,
+      createdAt,
+      updatedAt: record.updatedAt ?? createdAt,
+      lastAccessedAt: record.lastAccessedAt ?? null,
+    };
+    if (record.code !== undefined) return { line, link, derivedFrom: undefined, attempt: 0 };
+    const key = contentKey(link, record.createdAt);
+    return { line, link: { ...link, code: derivedCode(key, 0) }, derivedFrom: key, attempt: 0 };
+  }
+
+  /** The long URL's rule (LinkService.validUrl): its shape, then the hosts it may not name. Throws an HttpError. */
+  private checkedUrl(raw: string, hosts: readonly string[], field: string): string {
+    const check = checkLongUrl(raw, field);
+    if (!check.ok) throw InvalidUrl.because(check.reason);
+    const refusal = this.deps.targets.refusal(check.url, hosts, field);
+    if (refusal) throw InvalidUrl.because(refusal);
+    return check.url.href;
+  }
+
+  /**
+   * Stores a batch (or, in a dry run, only reads which of its codes are
+   * taken) and answers the rows skipped; counts the imported. A derived
+   * code taken by another link (another long URL) is derived again, a few
+   * times, as a generated code is.
+   */
+  private async store(batch: Pending[], dryRun: boolean, counts: ImportCounts): Promise<ImportOutcome[]> {
+    const outcomes: ImportOutcome[] = [];
+    let pending = batch;
+    while (pending.length > 0) {
+      const taken = dryRun ? await this.takenInDryRun(pending) : await this.insert(pending);
+      const again: Pending[] = [];
+      const conflicts = pending.filter((row) => taken.has(row));
+      counts.imported += pending.length - conflicts.length;
+      const derivedConflicts = conflicts.filter((row) => row.derivedFrom !== undefined);
+      const existing = new Map((await this.deps.store.findMany(derivedConflicts.map((row) => row.link.code))).map((link) => [link.code, link.longUrl]));
+      for (const row of conflicts) {
+        const code = row.link.code;
+        if (row.derivedFrom === undefined) {
+          outcomes.push({ line: row.line, status: "skipped", short_url: code, reason: `short_url "${code}" is taken` });
+        } else if (existing.get(code) === row.link.longUrl || !existing.has(code)) {
+          // Its own earlier import (or an identical row before it, which took the code in this batch).
+          outcomes.push({ line: row.line, status: "skipped", short_url: code, reason: "already imported (the same link, without a code in the file)" });
+        } else if (row.attempt + 1 < derivedCodeAttempts) {
+          const attempt = row.attempt + 1;
+          again.push({ ...row, attempt, link: { ...row.link, code: derivedCode(row.derivedFrom, attempt) } });
+        } else {
+          outcomes.push({ line: row.line, status: "problem", reason: `no free code after ${derivedCodeAttempts} attempts` });
+        }
+      }
+      pending = again;
+    }
+    return outcomes.sort((a, b) => a.line - b.line);
+  }
+
+  /** Inserts the batch; answers its rows whose codes were taken (before, or by an earlier row of it). */
+  private async insert(rows: Pending[]): Promise<Set<Pending>> {
+    const inserted = await this.deps.store.insertImported(rows.map((row) => row.link));
+    await this.deps.onInserted?.(inserted);
+    return rowsFindingTaken(rows, new Set(inserted));
+  }
+
+  /** The rows an insert would find taken, without inserting: codes taken in the store, and repeats within the batch. */
+  private async takenInDryRun(rows: Pending[]): Promise<Set<Pending>> {
+    const existing = new Set((await this.deps.store.findMany(rows.map((row) => row.link.code))).map((link) => link.code));
+    return rowsFindingTaken(rows, new Set(rows.map((row) => row.link.code).filter((code) => !existing.has(code))));
+  }
+}
+
+/** Of rows whose `free` codes were inserted, the first row with each took it; every other row found its code taken. */
+function rowsFindingTaken(rows: Pending[], free: Set<string>): Set<Pending> {
+  const taken = new Set<Pending>();
+  for (const row of rows) {
+    if (free.has(row.link.code)) free.delete(row.link.code);
+    else taken.add(row);
+  }
+  return taken;
+}
+
+/** A record's options as a request would send them, for parseOptions: only those the record has. */
+function optionsInput(record: ImportRecord): OptionsInput {
+  const input: OptionsInput = {};
+  if (record.expiresAt !== undefined) input.expires_at = record.expiresAt === null ? null : record.expiresAt.toISOString();
+  if (record.maxVisits !== undefined) input.max_visits = record.maxVisits;
+  if (record.expiredUrl !== undefined) input.expired_url = record.expiredUrl;
+  if (record.redirectStatus !== undefined) input.redirect_status = record.redirectStatus;
+  if (record.tags !== undefined) input.tags = importedTags(record.tags);
+  if (record.title !== undefined) input.title = importedTitle(record.title);
+  if (record.forwardQuery !== undefined) input.forward_query = record.forwardQuery;
+  if (record.rules !== undefined) input.rules = record.rules;
+  return input;
+}

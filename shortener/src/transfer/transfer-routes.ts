@@ -1,0 +1,100 @@
+import { ErrorBody, InvalidRequest } from "@linkgeo/shared";
+import { Elysia, t } from "elysia";
+import type { CredentialResolver } from "../auth/credential-resolver.ts";
+import { requireScope } from "../auth/scopes.ts";
+import { readSecurity } from "../auth/security-schemes.ts";
+import { CodeParams } from "../links/link-schemas.ts";
+import type { LinkService } from "../links/link-service.ts";
+import type { LinkStore } from "../links/link-store.ts";
+import { parseVisitRange } from "../visits/visit-range.ts";
+import type { VisitReports } from "../visits/visit-reports.ts";
+import { VisitQuery } from "../visits/visit-schemas.ts";
+import { exportFormats, linkExport, type ExportFormat } from "./link-export.ts";
+import { visitReportCsv } from "./visit-export.ts";
+
+export interface TransferRoutesDeps {
+  store: Pick<LinkStore, "exportPage">;
+  links: LinkService;
+  reports: VisitReports;
+  credentials: CredentialResolver;
+  clock: () => Date;
+}
+
+const tags = ["export and import"];
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
+const mediaTypes: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8", ndjson: "application/x-ndjson" };
+
+/** `GET /admin/export/links` (every link, streamed) and `GET /shorten/<code>/visits/export` (a visits report as CSV). */
+export function transferRoutes({ store, links, reports, credentials, clock }: TransferRoutesDeps) {
+  return new Elysia()
+    .get(
+      "/admin/export/links",
+      async ({ query, request, server }) => {
+        requireScope(await credentials.resolve(request, server), "links:read", "exporting every link needs an admin token or session");
+        const format = parseExportFormat(query.format);
+        const now = clock();
+        return new Response(linkExport(store, { format, now }), {
+          headers: {
+            "content-type": mediaTypes[format],
+            "content-disposition": `attachment; filename="links-${now.toISOString().slice(0, 10)}.${format}"`,
+            "cache-control": "no-store",
+          },
+        });
+      },
+      {
+        // Checked by parseExportFormat, whose 400 names the formats.
+        query: t.Object({ format: t.Optional(t.String({ description: "csv or ndjson (default)" })) }),
+        detail: {
+          summary: "Every link with its options, counts and dates, streamed as CSV or NDJSON (admin, or an API key with links:read)",
+          description:
+            "In code order, read in pages: any number of links in constant memory. The password's hash is never exported (password_protected says " +
+            "whether there is one). CSV: RFC 4180, the header names the fields, tags separated by spaces, rules as JSON. What `POST /admin/import` " +
+            "and `bun run import` read back (formats linkgeo-csv, linkgeo-ndjson).",
+          tags,
+          security: readSecurity,
+          responses: {
+            200: {
+              description: "The links",
+              content: { "application/x-ndjson": { schema: { type: "string" } }, "text/csv": { schema: { type: "string" } } },
+            },
+            ...Object.fromEntries([400, 401, 403].map((status) => [status, { description: "Error", content: { "application/json": { schema: ErrorBody } } }])),
+          },
+        },
+      },
+    )
+    .get(
+      "/shorten/:short_url/visits/export",
+      async ({ params, query, request, server }) => {
+        const link = await links.authorized(params.short_url, await credentials.resolve(request, server), "visits:read");
+        if (query.format !== undefined && query.format !== "csv") throw InvalidRequest.because("format must be csv");
+        const report = await reports.forLink(link.code, parseVisitRange(query, clock()));
+        return new Response(visitReportCsv(report), {
+          headers: {
+            "content-type": mediaTypes.csv,
+            "content-disposition": `attachment; filename="visits-${link.code}.csv"`,
+            "cache-control": "no-store",
+          },
+        });
+      },
+      {
+        params: CodeParams,
+        query: t.Composite([VisitQuery, t.Object({ format: t.Optional(t.String({ description: "csv (the default, and the only one)" })) })]),
+        response: errors(400, 401, 403, 404),
+        detail: {
+          summary: "A short URL's visits report as CSV: the range, totals, the series and each breakdown's top values",
+          description:
+            "The same numbers as GET /shorten/<code>/visits/, for the same credentials (manage token, admin, or an API key with visits:read). " +
+            "One table with the columns section, value, visits, humans, bots: rows from, to and granularity (the range), total, one series row " +
+            "per bucket, then one row per top value of referrers, countries, browsers, os and devices.",
+          tags,
+          security: readSecurity,
+        },
+      },
+    );
+}
+
+function parseExportFormat(value: string | undefined): ExportFormat {
+  if (value === undefined) return "ndjson";
+  if (!exportFormats.includes(value as ExportFormat)) throw InvalidRequest.because(`format must be one of ${exportFormats.join(", ")}`);
+  return value as ExportFormat;
+}

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { LinkTargets } from "../src/links/link-targets.ts";
+import type { Database } from "../src/storage/open-database.ts";
+import { contentKey, derivedCode } from "../src/transfer/derived-code.ts";
+import type { ImportRow } from "../src/transfer/import-record.ts";
+import { Importer, type ImportEvent, type ImportOptions } from "../src/transfer/importer.ts";
+import { storeEngines } from "./support/store-engines.ts";
+
+const now = new Date("2026-12-01T00:00:00.000Z");
+const t0 = new Date("2026-11-01T00:00:00.000Z");
+
+async function* rowsOf(rows: ImportRow[]): AsyncGenerator<ImportRow> {
+  yield* rows;
+}
+
+describe.each(storeEngines)("the importer on $engine", ({ open }) => {
+  let db: Database;
+  let cleanup: () => Promise<void>;
+  let importer: Importer;
+  const inserted: string[] = [];
+
+  beforeAll(async () => {
+    ({ db, cleanup } = await open());
+    importer = new Importer({
+      store: db.links,
+      targets: new LinkTargets({ blockPrivate: false, blockedDomains: ["blocked.example"], ownAddresses: [] }),
+      clock: () => now,
+      onInserted: async (codes) => {
+        inserted.push(...codes);
+      },
+    });
+  });
+  afterAll(async () => {
+    await db.close();
+    await cleanup();
+  });
+
+  async function run(rows: ImportRow[], options: Partial<ImportOptions> = {}): Promise<ImportEvent[]> {
+    const events: ImportEvent[] = [];
+    for await (const event of importer.run(rowsOf(rows), { dryRun: false, requestHosts: ["short.example"], ...options })) events.push(event);
+    return events;
+  }
+
+  test("stores each good row with its count and dates, and reports every other with its line and why", async () => {
+    const events = await run(
+      [
+        { line: 2, longUrl: "https://example.com/one", code: "imp-one", accessCount: 12, createdAt: t0, tags: ["A", "b"], title: "One" },
+        { line: 3, problem: "a quoted field is never closed" },
+        { line: 4, longUrl: "https://example.com/reserved", code: "Shorten" },
+        { line: 5, longUrl: "https://example.com/short", code: "ab" },
+        { line: 6, longUrl: "ftp://example.com/file", code: "imp-ftp" },
+        { line: 7, longUrl: "https://short.example/loop", code: "imp-loop" },
+        { line: 8, longUrl: "https://www.blocked.example/", code: "imp-blocked" },
+        { line: 9, longUrl: "https://example.com/locked", code: "imp-locked", passwordProtected: true },
+        { line: 10, longUrl: "https://example.com/dup", code: "imp-one" },
+        { line: 11, longUrl: "https://example.com/tags", code: "imp-tags", tags: ["no spaces please"] },
+        { line: 12, longUrl: "https://example.com/rule", code: "imp-rule", rules: [{ when: {}, url: "https://example.com/x" }] },
+      ],
+      { batchSize: 3 },
+    );
+    expect(events).toEqual([
+      { outcome: { line: 3, status: "problem", reason: "a quoted field is never closed" } },
+      { outcome: { line: 4, status: "skipped", short_url: "Shorten", reason: 'short_url "Shorten" is a reserved word' } },
+      { outcome: { line: 5, status: "skipped", short_url: "ab", reason: "short_url must be 3 to 32 characters of A-Z, a-z, 0-9, _ and -" } },
+      { outcome: { line: 6, status: "problem", reason: "long_url must be an http or https URL" } },
+      { outcome: { line: 7, status: "problem", reason: "long_url must not point at this service" } },
+      { outcome: { line: 8, status: "problem", reason: "long_url points at a blocked domain" } },
+      {
+        outcome: {
+          line: 9,
+          status: "skipped",
+          short_url: "imp-locked",
+          reason: "the link has a password, which no export carries: create it again with one",
+        },
+      },
+      // Lines 2, 10 and 11 make a batch of three: written before line 12 is read.
+      { outcome: { line: 10, status: "skipped", short_url: "imp-one", reason: 'short_url "imp-one" is taken' } },
+      { outcome: { line: 12, status: "problem", reason: "rules.0.when must name at least one condition" } },
+      { summary: { lines: 12, imported: 2, skipped: 4, problems: 5, dry_run: false } },
+    ]);
+    expect(await db.links.find("imp-one")).toMatchObject({
+      longUrl: "https://example.com/one",
+      accessCount: 12,
+      createdAt: t0,
+      updatedAt: t0,
+      lastAccessedAt: null,
+      tags: ["a", "b"],
+      title: "One",
+      passwordHash: null,
+    });
+    expect(inserted).toContain("imp-one");
+    // A tag of another tool's that ours would refuse is made one of ours, not the reason the link is lost.
+    expect((await db.links.find("imp-tags"))?.tags).toEqual(["no-spaces-please"]);
+  });
+
+  test("a second run of the same rows changes nothing: codes and rows without one are skipped, not doubled", async () => {
+    const rows: ImportRow[] = [
+      { line: 2, longUrl: "https://example.com/rerun-coded", code: "imp-rerun" },
+      { line: 3, longUrl: "https://example.com/rerun-plain", title: "plain" },
+      { line: 4, longUrl: "https://example.com/rerun-plain", title: "plain" },
+      { line: 5, longUrl: "https://example.com/rerun-plain", title: "another title" },
+    ];
+    const first = await run(rows);
+    expect(first.at(-1)).toEqual({ summary: { lines: 5, imported: 3, skipped: 1, problems: 0, dry_run: false } });
+    const plainCode = derivedCode(contentKey({ longUrl: "https://example.com/rerun-plain", title: "plain", tags: [] }, undefined), 0);
+    expect(first[0]).toEqual({
+      outcome: { line: 4, status: "skipped", short_url: plainCode, reason: "already imported (the same link, without a code in the file)" },
+    });
+    const before = await db.links.exportPage(null, 10_000);
+
+    const second = await run(rows);
+    expect(second.at(-1)).toEqual({ summary: { lines: 5, imported: 0, skipped: 4, problems: 0, dry_run: false } });
+    expect(await db.links.exportPage(null, 10_000)).toEqual(before);
+  });
+
+  test("a derived code another link holds is derived again", async () => {
+    const key = contentKey({ longUrl: "https://example.com/collides", title: null, tags: [] }, undefined);
+    await db.links.insertImported([
+      {
+        code: derivedCode(key, 0),
+        longUrl: "https://other.example/",
+        manageTokenHash: "h-collide",
+        createdAt: t0,
+        updatedAt: t0,
+        accessCount: 0,
+        lastAccessedAt: null,
+      },
+    ]);
+    expect((await run([{ line: 2, longUrl: "https://example.com/collides" }])).at(-1)).toMatchObject({ summary: { imported: 1 } });
+    expect((await db.links.find(derivedCode(key, 1)))?.longUrl).toBe("https://example.com/collides");
+    expect((await run([{ line: 2, longUrl: "https://example.com/collides" }])).at(-1)).toMatchObject({ summary: { imported: 0, skipped: 1 } });
+  });
+
+  test("a dry run reports what a run would, and stores nothing", async () => {
+    const rows: ImportRow[] = [
+      { line: 2, longUrl: "https://example.com/dry", code: "imp-dry" },
+      { line: 3, longUrl: "https://example.com/dry-again", code: "imp-dry" },
+      { line: 4, longUrl: "https://example.com/taken", code: "imp-one" },
+    ];
+    expect(await run(rows, { dryRun: true })).toEqual([
+      { outcome: { line: 3, status: "skipped", short_url: "imp-dry", reason: 'short_url "imp-dry" is taken' } },
+      { outcome: { line: 4, status: "skipped", short_url: "imp-one", reason: 'short_url "imp-one" is taken' } },
+      { summary: { lines: 4, imported: 1, skipped: 2, problems: 0, dry_run: true } },
+    ]);
+    expect(await db.links.find("imp-dry")).toBeNull();
+  });
+
+  test("tells its progress every so many lines", async () => {
+    const rows: ImportRow[] = Array.from({ length: 5 }, (_, i) => ({ line: i + 2, longUrl: `https://example.com/progress/${i}`, code: `imp-progress-${i}` }));
+    const events = await run(rows, { progressEvery: 2, batchSize: 2 });
+    expect(events).toEqual([
+      { progress: { lines: 2, imported: 0, skipped: 0, problems: 0 } },
+      { progress: { lines: 4, imported: 2, skipped: 0, problems: 0 } },
+      { progress: { lines: 6, imported: 4, skipped: 0, problems: 0 } },
+      { summary: { lines: 6, imported: 5, skipped: 0, problems: 0, dry_run: false } },
+    ]);
+  });
+});

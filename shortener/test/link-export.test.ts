@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readJson } from "@linkgeo/testing";
+import type { Link } from "../src/links/link.ts";
+import type { LinkStore } from "../src/links/link-store.ts";
+import { csvField, csvRow } from "../src/transfer/csv-writer.ts";
+import { exportColumns } from "../src/transfer/exported-link.ts";
+import { linkExport } from "../src/transfer/link-export.ts";
+import { visitReportCsv } from "../src/transfer/visit-export.ts";
+import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+
+const t0 = new Date("2026-11-22T07:09:09.291Z");
+const now = new Date("2026-12-01T00:00:00.000Z");
+
+describe("the CSV writer (RFC 4180)", () => {
+  test.each([
+    ["plain", "plain"],
+    ["", ""],
+    ["a,b", '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ["two\nlines", '"two\nlines"'],
+    ["cr\rhere", '"cr\rhere"'],
+    ["ünïcödé ✓", "ünïcödé ✓"],
+    [" spaced ", " spaced "],
+  ])("writes %j as %j", (value, written) => {
+    expect(csvField(value)).toBe(written);
+  });
+
+  test("ends each record with CRLF", () => {
+    expect(csvRow(["a", "b,c", ""])).toBe('a,"b,c",\r\n');
+  });
+});
+
+/** `count` links in a store that counts its page reads. */
+function pagedStore(count: number) {
+  const links: Link[] = Array.from({ length: count }, (_, i) => ({
+    code: `c${String(i).padStart(6, "0")}`,
+    longUrl: `https://example.com/${i}`,
+    manageTokenHash: `h${i}`,
+    accessCount: i,
+    lastAccessedAt: null,
+    createdAt: t0,
+    updatedAt: t0,
+    expiresAt: null,
+    maxVisits: null,
+    expiredUrl: null,
+    redirectStatus: null,
+    passwordHash: null,
+    tags: [],
+    title: null,
+    forwardQuery: false,
+    rules: [],
+  }));
+  const reads: Array<{ after: string | null; limit: number }> = [];
+  const store: Pick<LinkStore, "exportPage"> = {
+    async exportPage(after, limit) {
+      reads.push({ after, limit });
+      const start = after === null ? 0 : links.findIndex((link) => link.code === after) + 1;
+      return links.slice(start, start + limit);
+    },
+  };
+  return { store, reads };
+}
+
+describe("the link export", () => {
+  test("reads the store one page at a time, only as the reader takes them", async () => {
+    const { store, reads } = pagedStore(10_000);
+    const reader = linkExport(store, { format: "ndjson", now, pageSize: 100 }).getReader();
+
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value).split("\n").length).toBe(101);
+    // One page taken, at most one more read ahead: never the whole table.
+    expect(reads.length).toBeLessThanOrEqual(2);
+
+    let lines = 100;
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) lines += new TextDecoder().decode(chunk.value).split("\n").length - 1;
+    expect(lines).toBe(10_000);
+    expect(reads.length).toBe(101);
+    expect(reads.every((read) => read.limit === 100)).toBe(true);
+    expect(reads[1]).toEqual({ after: "c000099", limit: 100 });
+  });
+
+  test("CSV: the header, then one row per link", async () => {
+    const { store } = pagedStore(2);
+    const text = await new Response(linkExport(store, { format: "csv", now })).text();
+    expect(text.split("\r\n")).toEqual([
+      exportColumns.join(","),
+      "c000000,https://example.com/0,,,,,,,false,false,[],active,0,,2026-11-22T07:09:09.291Z,2026-11-22T07:09:09.291Z",
+      "c000001,https://example.com/1,,,,,,,false,false,[],active,1,,2026-11-22T07:09:09.291Z,2026-11-22T07:09:09.291Z",
+      "",
+    ]);
+  });
+});
+
+describe("GET /admin/export/links", () => {
+  let api: TestShortener;
+  beforeAll(async () => {
+    api = await startTestShortener({ clock: () => now });
+  });
+  afterAll(async () => {
+    await api[Symbol.asyncDispose]();
+  });
+  const admin = () => ({ authorization: `Bearer ${api.adminToken()}` });
+
+  test("exports every field of a link with options, quoting what CSV must, and never the password's hash", async () => {
+    const created = await api.request("POST", "/shorten/", {
+      json: {
+        long_url: "https://example.com/a?x=1,2",
+        short_url: "export-a",
+        title: 'Quotes "and", commas',
+        tags: ["launch", "q4"],
+        max_visits: 10,
+        expires_at: "2030-01-01T00:00:00Z",
+        expired_url: "https://example.com/over",
+        redirect_status: 308,
+        password: "correct horse battery",
+        forward_query: true,
+        rules: [{ when: { country: "DE" }, url: "https://example.com/de" }],
+      },
+    });
+    expect(created.status).toBe(201);
+
+    const ndjson = await api.request("GET", "/admin/export/links?format=ndjson", { headers: admin() });
+    expect(ndjson.status).toBe(200);
+    expect(ndjson.headers.get("content-type")).toBe("application/x-ndjson");
+    const exported = {
+      short_url: "export-a",
+      long_url: "https://example.com/a?x=1,2",
+      title: 'Quotes "and", commas',
+      tags: ["launch", "q4"],
+      expires_at: "2030-01-01T00:00:00.000Z",
+      max_visits: 10,
+      expired_url: "https://example.com/over",
+      redirect_status: 308,
+      password_protected: true,
+      forward_query: true,
+      rules: [{ when: { country: "DE" }, url: "https://example.com/de" }],
+      state: "active",
+      access_count: 0,
+      last_accessed_at: null,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    expect((await ndjson.text()).split("\n")).toEqual([JSON.stringify(exported), ""]);
+
+    const csv = await api.request("GET", "/admin/export/links?format=csv", { headers: admin() });
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("content-disposition")).toBe('attachment; filename="links-2026-12-01.csv"');
+    expect(await csv.text()).toBe(
+      `${exportColumns.join(",")}\r\n` +
+        'export-a,"https://example.com/a?x=1,2","Quotes ""and"", commas",launch q4,2030-01-01T00:00:00.000Z,10,' +
+        'https://example.com/over,308,true,true,"[{""when"":{""country"":""DE""},""url"":""https://example.com/de""}]",active,0,,' +
+        `${now.toISOString()},${now.toISOString()}\r\n`,
+    );
+  });
+
+  test("is for admins and keys with links:read; a key without it or a manage token is 403", async () => {
+    const { key: reader } = await api.apiKeys.create({ name: "reader", scopes: ["links:read"] });
+    const { key: writer } = await api.apiKeys.create({ name: "writer", scopes: ["links:write"] });
+    const link = await api.createLink("https://example.com/mine");
+    const status = async (token: string) => (await api.request("GET", "/admin/export/links", { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await status(reader)).toBe(200);
+    expect(await status(writer)).toBe(403);
+    expect(await status(link.manage_token)).toBe(403);
+    expect((await api.request("GET", "/admin/export/links")).status).toBe(401);
+  });
+
+  test("answers 400 naming the formats for another", async () => {
+    const response = await api.request("GET", "/admin/export/links?format=xml", { headers: admin() });
+    expect(response.status).toBe(400);
+    expect(await readJson(response)).toEqual({ error: { code: "invalid_request", message: "format must be one of csv, ndjson" } });
+  });
+});
+
+describe("the visits export", () => {
+  test("lays a report out as one table: the range, the total, the series, each breakdown's top values", () => {
+    const csv = visitReportCsv({
+      from: "2026-11-01T00:00:00.000Z",
+      to: "2026-11-02T12:00:00.000Z",
+      granularity: "day",
+      totals: { visits: 5, humans: 4, bots: 1 },
+      series: [
+        { t: "2026-11-01T00:00:00.000Z", visits: 2, humans: 2, bots: 0 },
+        { t: "2026-11-02T00:00:00.000Z", visits: 3, humans: 2, bots: 1 },
+      ],
+      top: {
+        referrers: [{ value: 'news.example, the "best"', visits: 5 }],
+        countries: [{ value: "DE", visits: 5 }],
+        browsers: [],
+        os: [{ value: "other", visits: 5 }],
+        devices: [{ value: "desktop", visits: 5 }],
+      },
+    });
+    expect(csv.split("\r\n")).toEqual([
+      "section,value,visits,humans,bots",
+      "from,2026-11-01T00:00:00.000Z,,,",
+      "to,2026-11-02T12:00:00.000Z,,,",
+      "granularity,day,,,",
+      "total,,5,4,1",
+      "series,2026-11-01T00:00:00.000Z,2,2,0",
+      "series,2026-11-02T00:00:00.000Z,3,2,1",
+      'referrers,"news.example, the ""best""",5,,',
+      "countries,DE,5,,",
+      "os,other,5,,",
+      "devices,desktop,5,,",
+      "",
+    ]);
+  });
+
+  test("GET /shorten/<code>/visits/export answers the report's CSV to its manage token, and 403 to another", async () => {
+    await using api = await startTestShortener({ clock: () => now });
+    const link = await api.createLink("https://example.com/visited");
+    const other = await api.createLink("https://example.com/other");
+    const path = `/shorten/${link.short_url}/visits/export?format=csv&from=2026-11-29T00:00:00Z`;
+    const response = await api.request("GET", path, { headers: { authorization: `Bearer ${link.manage_token}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect((await response.text()).split("\r\n").slice(0, 8)).toEqual([
+      "section,value,visits,humans,bots",
+      "from,2026-11-29T00:00:00.000Z,,,",
+      "to,2026-12-01T00:00:00.000Z,,,",
+      "granularity,day,,,",
+      "total,,0,0,0",
+      "series,2026-11-29T00:00:00.000Z,0,0,0",
+      "series,2026-11-30T00:00:00.000Z,0,0,0",
+      "series,2026-12-01T00:00:00.000Z,0,0,0",
+    ]);
+    expect((await api.request("GET", path, { headers: { authorization: `Bearer ${other.manage_token}` } })).status).toBe(403);
+    expect((await api.request("GET", `${path.replace("csv", "json")}`, { headers: { authorization: `Bearer ${link.manage_token}` } })).status).toBe(400);
+  });
+});
