@@ -89,8 +89,23 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, m
           '"Moving from another shortener".',
         tags: ["export and import"],
         security: changeSecurity,
+        requestBody: {
+          content: {
+            "text/csv": { schema: { type: "string" }, example: "long_url,short_url,title,tags\nhttps://example.com/launch,launch-day,Launch day,launch\n" },
+          },
+        },
         responses: {
-          200: { description: "NDJSON lines, the last a summary (or an error)", content: { "application/x-ndjson": { schema: { type: "string" } } } },
+          200: {
+            description: "NDJSON lines, the last a summary (or an error)",
+            content: {
+              "application/x-ndjson": {
+                schema: { type: "string" },
+                example:
+                  '{"line":7,"status":"skipped","short_url":"admin","reason":"short_url \\"admin\\" is a reserved word"}\n' +
+                  '{"summary":{"lines":1001,"imported":999,"skipped":1,"problems":0,"dry_run":false}}\n',
+              },
+            },
+          },
           ...Object.fromEntries(
             [400, 401, 403, 413, 415].map((status) => [status, { description: "Error", content: { "application/json": { schema: ErrorBody } } }]),
           ),

@@ -55,7 +55,19 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
           responses: {
             200: {
               description: "The links",
-              content: { "application/x-ndjson": { schema: { type: "string" } }, "text/csv": { schema: { type: "string" } } },
+              content: {
+                "application/x-ndjson": {
+                  schema: { type: "string" },
+                  example:
+                    '{"short_url":"launch-day","long_url":"https://example.com/launch","title":"Launch day","tags":["launch"],"access_count":42,' +
+                    '"created_at":"2026-11-20T09:00:00.000Z",…}\n',
+                },
+                "text/csv": {
+                  schema: { type: "string" },
+                  example:
+                    "short_url,long_url,title,tags,…,access_count,created_at\nlaunch-day,https://example.com/launch,Launch day,launch,…,42,2026-11-20T09:00:00.000Z\n",
+                },
+              },
             },
             ...Object.fromEntries([400, 401, 403].map((status) => [status, { description: "Error", content: { "application/json": { schema: ErrorBody } } }])),
           },
@@ -88,6 +100,19 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
             "per bucket, then one row per top value of referrers, countries, browsers, os and devices.",
           tags,
           security: readSecurity,
+          responses: {
+            200: {
+              description: "The report as CSV",
+              content: {
+                "text/csv": {
+                  schema: { type: "string" },
+                  example:
+                    "section,value,visits,humans,bots\nfrom,2026-10-27T00:00:00.000Z,,,\nto,2026-11-26T12:00:00.000Z,,,\ngranularity,day,,,\n" +
+                    "total,,42,40,2\nseries,2026-11-20T00:00:00.000Z,42,40,2\nreferrers,news.ycombinator.com,30,30,0\n",
+                },
+              },
+            },
+          },
         },
       },
     );
