@@ -94,6 +94,8 @@ interface Figures {
   exportSeconds: number;
   exportedBytes: number;
   exportRssMb: number;
+  /** SHA-256 of the export: the same file imported into each engine must export the same bytes (the round trip). */
+  exportDigest: string;
 }
 
 async function measure(engine: "sqlite" | "postgres", file: string): Promise<Figures> {
@@ -118,13 +120,24 @@ async function measure(engine: "sqlite" | "postgres", file: string): Promise<Fig
     const exportBefore = settledMemory().rss;
     let exportPeak = exportBefore;
     let bytes = 0;
+    const digest = new Bun.CryptoHasher("sha256");
     const exportStarted = performance.now();
-    for await (const chunk of linkExport(db.links, { format: "ndjson", now: new Date() })) {
+    for await (const chunk of linkExport(db.links, { format: "ndjson", now: new Date(t0) })) {
       bytes += chunk.byteLength;
+      digest.update(chunk);
       exportPeak = Math.max(exportPeak, process.memoryUsage().rss);
     }
     const exportSeconds = (performance.now() - exportStarted) / 1000;
-    return { engine, importSeconds, imported, importRssMb, exportSeconds, exportedBytes: bytes, exportRssMb: megabytes(exportPeak - exportBefore) };
+    return {
+      engine,
+      importSeconds,
+      imported,
+      importRssMb,
+      exportSeconds,
+      exportedBytes: bytes,
+      exportRssMb: megabytes(exportPeak - exportBefore),
+      exportDigest: digest.digest("hex"),
+    };
   } finally {
     await db.close();
   }
@@ -143,9 +156,11 @@ await runBench(async () => {
   console.log(`file: ${(size / 1024 / 1024).toFixed(0)} MiB, ${fmtInt(rows)} lines; reading and parsing it alone: ${parseSeconds.toFixed(1)} s`);
 
   const table_: string[][] = [["engine", "import", "links/s", "RSS growth", "export", "links/s", "RSS growth"]];
+  const digests = new Set<string>();
   for (const engine of engines) {
     console.log(`${engine} …`);
     const figures = await measure(engine, file);
+    digests.add(figures.exportDigest);
     table_.push([
       engine,
       `${figures.importSeconds.toFixed(1)} s${figures.importSeconds < targets.importSeconds ? "" : " (over)"}`,
@@ -161,5 +176,6 @@ await runBench(async () => {
     `\n${fmtInt(links)} links; targets: import < ${targets.importSeconds} s and RSS growth < ${targets.rssGrowthMb} MB, export < ${targets.exportSeconds} s\n`,
   );
   console.log(table(table_));
-  return 0;
+  if (engines.length > 1) console.log(`round trip: the engines' exports are ${digests.size === 1 ? "identical" : "DIFFERENT"} (SHA-256 of each)`);
+  return digests.size > 1 ? 1 : 0;
 });
