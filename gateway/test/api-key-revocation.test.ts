@@ -15,7 +15,7 @@ let gateway: ServiceProcess;
 let adminToken: string;
 
 /** The trust window, and what the measurement adds to it (see the revocation test). */
-const trustMs = 1_000;
+const trustMs = 750;
 const marginMs = 200;
 
 beforeAll(async () => {

@@ -21,7 +21,9 @@ export interface ApiKeysDeps {
   log: Logger;
   /**
    * How long a replica trusts what it read of a key, at most: a revoked key
-   * stops working on every replica within this. Default 1,000 ms.
+   * stops working on every replica within this, and the promise is a
+   * second, so the default, 750 ms, leaves room for the request that finds
+   * out.
    */
   trustMs?: number;
   /** How often the last uses are written (one statement for every key used). Default 10,000 ms. */
@@ -58,7 +60,7 @@ export class ApiKeys {
   private readonly timer: ReturnType<typeof setInterval>;
 
   constructor(private readonly deps: ApiKeysDeps) {
-    this.trustMs = deps.trustMs ?? 1000;
+    this.trustMs = deps.trustMs ?? 750;
     this.now = deps.now ?? (() => performance.now());
     this.timer = setInterval(() => void this.recordUses(), deps.recordUsesEveryMs ?? 10_000);
     this.timer.unref();
