@@ -130,6 +130,7 @@ export function createApp(deps: GatewayDeps) {
             return limit === "unlock" ? "api" : limit;
           },
           clientAddressOf: (request, server) => clientOf(request, server).address,
+          digestAddress: digest,
           // Only where the shortener reads the key first: anywhere else a made-up key would be a free budget.
           ownBudgetOf: keyBudgets && (async (request, client) => (route(request)?.checksKey ? keyBudgets.budgetOf(request, client) : undefined)),
           log: deps.log,

@@ -39,6 +39,7 @@ function testApp(options: Partial<RateLimitOptions> = {}) {
         rules,
         classify,
         clientAddressOf: peerFromTestHeader,
+        digestAddress: (address) => `digest-of-${address}`,
         log: silentLogger,
         ...options,
       }),

@@ -29,6 +29,8 @@ export interface RateLimitOptions {
   classify: (request: Request) => RateClass | undefined;
   /** Who the client is; see `clientAddressOfRequest`. */
   clientAddressOf: (request: Request, server: Server | null) => string;
+  /** A client address as its buckets are keyed (addressDigest): never the address itself in a key or a log. */
+  digestAddress: (address: string) => string;
   /** A budget of its own for a request from `client` (reported as class `key`); undefined: the address's. */
   ownBudgetOf?: (request: Request, client: string) => Promise<OwnBudget | undefined>;
   log: Logger;
@@ -38,7 +40,8 @@ export interface RateLimitOptions {
 
 /**
  * Limits requests per client address and class, one token bucket each
- * (`<class>:<address>`), or on a budget of their own (`ownBudgetOf`: an
+ * (`<class>:<digest of the address>`: no bucket key holds a client
+ * address), or on a budget of their own (`ownBudgetOf`: an
  * API key's, whatever the class's rule for addresses). A refused request
  * is thrown as RateLimited (429, Retry-After), which the shared error renderer answers; every request of a
  * limited class, allowed or refused, carries RateLimit-Limit, -Remaining,
@@ -70,7 +73,7 @@ export function rateLimit(options: RateLimitOptions) {
         const rule = own?.rule ?? options.rules[requestClass];
         if (rule === undefined) return;
         try {
-          decision = await options.buckets.take(own?.bucket ?? `${requestClass}:${client}`, rule);
+          decision = await options.buckets.take(own?.bucket ?? `${requestClass}:${options.digestAddress(client)}`, rule);
         } catch (error) {
           // TokenBuckets do not reject; should one anyway, the API stays up unlimited.
           warnFailure({ error: describeError(error) });
@@ -78,7 +81,7 @@ export function rateLimit(options: RateLimitOptions) {
         }
         if (!decision.allowed) {
           options.onRefused?.(rateClass);
-          options.log.debug("rate limited", { class: rateClass, client, retry_after_s: decision.retryAfterSeconds });
+          options.log.debug("rate limited", { class: rateClass, client: options.digestAddress(client), retry_after_s: decision.retryAfterSeconds });
           throw RateLimited.refused(decision, rule);
         }
         // In `set.headers`, so error responses of an allowed request (a 502 from
