@@ -118,7 +118,7 @@ describe("a request with an API key draws on its key's budget", () => {
     expect(await statuses(app, [listing("198.51.100.2")])).toEqual([200]);
   });
 
-  test("where the shortener may answer without reading the key (a link's public record, creating), the address's budget applies", async () => {
+  test("where the shortener may answer without reading the key (a link's public record), the address's budget applies", async () => {
     const { buckets, keys } = testBuckets();
     const app = await unlockGateway({ shortener: shortener.origin, buckets, web, rateLimits });
     expect(

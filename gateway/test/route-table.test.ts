@@ -4,7 +4,7 @@ import { isReserved } from "../../shortener/src/links/short-code.ts";
 import { startTestShortener } from "../../shortener/test/support/test-shortener.ts";
 import { ownSegments, routeFor, type GatewayRoute } from "../src/routing/route-table.ts";
 
-const create: GatewayRoute = { upstream: "shortener", limit: "create" };
+const create: GatewayRoute = { upstream: "shortener", limit: "create", checksKey: true };
 const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk", checksKey: true };
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 // Where the shortener reads the credential first: an API key may have a budget of its own.

@@ -195,6 +195,18 @@ describe.each(["sqlite", "postgres"] as const)("API keys through the API on %s",
     }
   });
 
+  test("creating needs no credential, but a key sent must be live: a revoked or made-up one is 401 and creates nothing", async () => {
+    const { id, key } = await makeKey(["links:read"]);
+    const create = (headers: Record<string, string>) => api.request("POST", "/shorten/", { json: { long_url: "https://example.com/by-key" }, headers });
+    expect((await create({})).status).toBe(201);
+    expect((await create({ authorization: `Bearer ${key}` })).status).toBe(201);
+    const before = (await readJson(await api.request("GET", "/shorten/?page_size=1", { headers: admin() }))).count;
+    expect((await create({ authorization: `Bearer ${key}x` })).status).toBe(401);
+    await api.request("DELETE", `/admin/api-keys/${id}`, { headers: admin() });
+    expect((await create({ authorization: `Bearer ${key}` })).status).toBe(401);
+    expect((await readJson(await api.request("GET", "/shorten/?page_size=1", { headers: admin() }))).count).toBe(before);
+  });
+
   test("the key never appears in the API page or an error", async () => {
     const { key } = await makeKey(["links:read"]);
     expect(await (await api.request("GET", "/docs/json")).text()).not.toContain(key);

@@ -10,7 +10,8 @@ export type GatewayRoute =
 
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 const keyedApi: GatewayRoute = { upstream: "shortener", limit: "api", checksKey: true };
-const create: GatewayRoute = { upstream: "shortener", limit: "create" };
+// Creating needs no credential, but a key sent is checked: a key draws on its own budget, anyone else on the address's create one.
+const create: GatewayRoute = { upstream: "shortener", limit: "create", checksKey: true };
 // A bulk create checks its credential (links:write): a key draws on its own budget, anyone else on the address's bulk one.
 const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk", checksKey: true };
 const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
@@ -71,6 +72,7 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
  */
 const credentialRoutes: readonly string[] = [
   "GET shorten",
+  "POST shorten",
   "POST shorten/bulk",
   "PUT shorten/*",
   "DELETE shorten/*",

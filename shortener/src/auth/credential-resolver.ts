@@ -49,6 +49,19 @@ export class CredentialResolver {
     return { kind: "admin", username: session.username };
   }
 
+  /**
+   * The request's API key, when it sends one (`Authorization: Bearer lgk_…`),
+   * checked: 401 when unknown, revoked or expired. Undefined for any other
+   * request: a route anyone may call (creating a link) takes a key only to
+   * know whose budget it spends, at the gateway.
+   */
+  async apiKeyOf(request: Request): Promise<Credential | undefined> {
+    const authorization = request.headers.get("authorization");
+    const token = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+    if (token === undefined || !looksLikeApiKey(token)) return undefined;
+    return this.fromAuthorization(authorization!);
+  }
+
   /** The admin session of the request's cookie, with rule 2 applied; 401 without exactly one live one. */
   async session(request: Request, server: Server | null): Promise<ActiveSession> {
     const live = await this.liveSessions(request);

@@ -61,6 +61,8 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     .post(
       "/",
       async ({ body, request, server, set }) => {
+        // Anyone may create a link; a program that sends its API key must send a live one (its budget at the gateway is the key's).
+        await credentials.apiKeyOf(request);
         const from = seenFrom(request, server);
         const { long_url: longUrl, short_url: alias, ...options } = body;
         const { link, manageToken } = await links.create({ longUrl, alias, options, requestHosts: from.hosts });
@@ -70,8 +72,15 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
       },
       {
         body: CreateLinkBody,
-        response: { 201: CreatedLink, ...errors(400, 409, 413, 415, 429) },
-        detail: { summary: "Create a short URL (optionally with a custom alias)", tags },
+        response: { 201: CreatedLink, ...errors(400, 401, 409, 413, 415, 429) },
+        detail: {
+          summary: "Create a short URL (optionally with a custom alias)",
+          description:
+            "Needs no credential. A program may send its API key (Bearer lgk_…): it must then be live (401 otherwise), and the gateway " +
+            "counts the request against the key's budget instead of the address's.",
+          tags,
+          security: [{}, { bearer: [] }],
+        },
       },
     )
     .post(
