@@ -384,6 +384,14 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
       expect((await unlock()).headers.get("location")).toBe("https://secret.example/after");
     });
 
+    test("passwords are argon2id with OWASP's parameters; a hash made with others still unlocks", async () => {
+      const made = await create({ password: "correct horse" });
+      expect((await api.db.links.find(made.short_url))?.passwordHash).toStartWith("$argon2id$v=19$m=19456,t=2,p=1$");
+      await api.db.links.update(made.short_url, { passwordHash: await Bun.password.hash("older password", "argon2id") }, now);
+      const unlocked = await api.request("POST", `/${made.short_url}`, { json: { password: "older password" } });
+      expect([unlocked.status, unlocked.headers.get("location")]).toEqual([303, "https://example.com/target"]);
+    });
+
     test("a PUT hashes a new password only once the caller may change the link", async () => {
       const target = await create({});
       const hash = spyOn(Bun.password, "hash");

@@ -16,6 +16,7 @@ import type { Link, NewLink } from "./link.ts";
 import type { LinkTargets } from "./link-targets.ts";
 import { checkLongUrl } from "./long-url.ts";
 import { aliasProblem, couldBeCode, isReserved } from "./short-code.ts";
+import { hashLinkPassword, linkPasswordMatches } from "./link-password.ts";
 
 /** One link to create, as a client asked for it (the body of POST /shorten/). */
 export interface CreateRequest {
@@ -235,7 +236,7 @@ export class LinkService {
   async unlock(code: string, password: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<CountedVisit> {
     const link = await this.get(code);
     if (link.passwordHash === null) return this.visit(code, visitor, client);
-    if (!(await Bun.password.verify(password, link.passwordHash))) throw WrongPassword.forLink();
+    if (!(await linkPasswordMatches(password, link.passwordHash))) throw WrongPassword.forLink();
     return this.visit(code, visitor, client, true);
   }
 
@@ -301,7 +302,7 @@ export class LinkService {
   /** Checked options as stored: the password as its argon2id hash. */
   private async stored({ password, ...options }: ParsedOptions): Promise<Partial<LinkOptions>> {
     if (password === undefined) return options;
-    return { ...options, passwordHash: password === null ? null : await Bun.password.hash(password, "argon2id") };
+    return { ...options, passwordHash: password === null ? null : await hashLinkPassword(password) };
   }
 
   /**
