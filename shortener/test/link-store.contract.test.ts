@@ -220,6 +220,18 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     expect(await db.links.find(expired)).toMatchObject({ accessCount: 2 });
   });
 
+  test("links inserted many at once, by a bulk create or an import, are found by search and by tag at once", async () => {
+    const marker = code("many");
+    const made = Array.from({ length: 30 }, (_, i) => ({
+      ...newLink(`${marker}-${i}`, { longUrl: `https://many.example/${marker}/${i}` }),
+      tags: [`tag-${marker}`.toLowerCase()],
+    }));
+    await db.links.insertMany(made.slice(0, 15));
+    await db.links.insertImported(made.slice(15).map((link) => ({ ...link, accessCount: 3, lastAccessedAt: null, updatedAt: t0 })));
+    expect((await db.links.list({ offset: 0, limit: 100, search: `many.example/${marker}/` })).links).toHaveLength(30);
+    expect((await db.links.list({ offset: 0, limit: 100, tag: `tag-${marker}`.toLowerCase() })).links).toHaveLength(30);
+  });
+
   test("concurrent visit batches over the same links in different orders lose no increment", async () => {
     const codes = Array.from({ length: 6 }, () => code("hot"));
     for (const c of codes) await db.links.insert(newLink(c));
