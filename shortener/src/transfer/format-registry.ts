@@ -1,6 +1,6 @@
 import { InvalidRequest } from "@linkgeo/shared";
 import { foreignParsers, guessFormat as guessForeignFormat } from "./foreign-formats.ts";
-import { csvRows } from "./csv-reader.ts";
+import { splitCsvLine } from "./csv-rows.ts";
 import { exportColumns } from "./exported-link.ts";
 import { importFormats, type ImportFormat, type ImportParser } from "./import-record.ts";
 import { parseLinkgeoCsv } from "./linkgeo-csv-format.ts";
@@ -32,15 +32,7 @@ export async function guessFormat(head: string): Promise<ImportFormat | undefine
   const text = head.replace(/^\uFEFF/, "").trimStart();
   if (text.startsWith("{")) return "linkgeo-ndjson";
   const firstLine = text.split("\n")[0] ?? "";
-  let columns: string[] = [];
-  for await (const row of csvRows(once(firstLine))) {
-    if ("fields" in row) columns = row.fields.map((name) => name.trim().toLowerCase().replaceAll(" ", "_"));
-    break;
-  }
+  const columns = splitCsvLine(firstLine).map((name) => name.trim().toLowerCase().replaceAll(" ", "_"));
   if (exportColumns.every((column) => columns.includes(column))) return "linkgeo-csv";
   return guessForeignFormat(firstLine);
-}
-
-async function* once(text: string): AsyncGenerator<string> {
-  yield text;
 }

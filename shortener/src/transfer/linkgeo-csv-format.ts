@@ -1,4 +1,4 @@
-import { csvRows } from "./csv-reader.ts";
+import { readCsvRows } from "./csv-rows.ts";
 import { csvTagSeparator, exportColumns } from "./exported-link.ts";
 import type { ImportParser, ImportRow } from "./import-record.ts";
 import { importRecordOf } from "./linkgeo-record.ts";
@@ -10,7 +10,7 @@ import { importRecordOf } from "./linkgeo-record.ts";
  */
 export const parseLinkgeoCsv: ImportParser = async function* (chunks) {
   let columns: string[] | undefined;
-  for await (const row of csvRows(chunks)) {
+  for await (const row of readCsvRows(chunks)) {
     if ("problem" in row) {
       yield row;
       continue;
