@@ -1,6 +1,6 @@
 import { Elysia, ValidationError } from "elysia";
 import { errorBody, type ErrorBody } from "./error-body.ts";
-import { HttpError } from "./http-error.ts";
+import { ClientClosedRequest, HttpError } from "./http-error.ts";
 import { describeError, type Logger } from "./logger.ts";
 import { requestIdOf } from "./request-context.ts";
 
@@ -21,7 +21,10 @@ export interface ErrorRendererOptions {
 export function errorRenderer(options: ErrorRendererOptions) {
   const respond = errorResponder(options);
   return new Elysia({ name: "error-renderer" }).onError({ as: "global" }, ({ code, error, set, request }) => {
-    const response = respond(error, { requestId: requestIdOf(request), kind: code, headers: set.headers as Record<string, string> });
+    // A client that hung up while its request was being read or answered is no failure of ours: 499, never an
+    // "unhandled error" (Bun closes the connection itself, a 413 for a body it will not read, say, and our reading then aborts).
+    const seen = request.signal.aborted && isAbort(error, request.signal) ? ClientClosedRequest.gone() : error;
+    const response = respond(seen, { requestId: requestIdOf(request), kind: code, headers: set.headers as Record<string, string> });
     // After an error, the metrics and the access log (onAfterResponse) see `set`, not this Response:
     // without this they reported Elysia's own status (200 for an unmatched route, 422 for a 400).
     set.status = response.status;
@@ -30,6 +33,11 @@ export function errorRenderer(options: ErrorRendererOptions) {
 }
 
 /** What the error renderer knows of a failed request besides the error itself. */
+/** Whether `error` is the abort of `signal` (its reason, or a DOM AbortError it caused). */
+function isAbort(error: unknown, signal: AbortSignal): boolean {
+  return error === signal.reason || (error instanceof Error && error.name === "AbortError");
+}
+
 export interface FailedRequest {
   requestId: string;
   /** Elysia's name for the failure ("VALIDATION", "PARSE", "NOT_FOUND", …); absent outside Elysia. */

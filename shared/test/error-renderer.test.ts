@@ -62,6 +62,22 @@ describe("the error renderer's messages", () => {
     expect(await errorOf(await app().handle(new Request("http://localhost/range")))).toEqual({ status: 400, code: "invalid_request", message: "translated" });
   });
 
+  test("a request whose client hung up while it was read fails as 499, not as an unhandled error", async () => {
+    const logged: unknown[] = [];
+    const log = { ...silentLogger, error: (message: string, fields?: unknown) => void logged.push({ message, fields }) };
+    const gone = new AbortController();
+    const response = await new Elysia()
+      .use(errorRenderer({ log }))
+      .post("/read", async ({ request }) => {
+        // What a body read does when Bun closes the connection under it.
+        gone.abort(new DOMException("The connection was closed.", "AbortError"));
+        throw request.signal.reason;
+      })
+      .handle(new Request("http://localhost/read", { method: "POST", signal: gone.signal }));
+    expect(await errorOf(response)).toMatchObject({ status: 499, code: "client_closed_request" });
+    expect(logged).toEqual([]);
+  });
+
   test("a dependency's failure keeps its cause for the log, and the body says nothing of it", async () => {
     const driverError = Object.assign(new Error("could not write block 42 of relation base/16384/2619"), { code: "53100" });
     const unavailable = ServiceUnavailable.dependency("the database", driverError);

@@ -217,6 +217,31 @@ describe("hostile requests on raw sockets", () => {
     },
   );
 
+  test.each(["gateway", "shortener"])("%s: the bodies of the link options' and keys' routes, broken on the wire, are 4xx", async (name) => {
+    const service = services.find((s) => s.service === name)!;
+    const form = "Content-Type: application/x-www-form-urlencoded";
+    const messages = [
+      // A protected link's unlock form (POST /<code>).
+      `POST /SomeCode1/ HTTP/1.1\r\nHost: h\r\n${form}\r\nContent-Length: 9\r\nConnection: close\r\n\r\npassword=`,
+      `POST /SomeCode1 HTTP/1.1\r\nHost: h\r\n${form}\r\nContent-Length: 2000000000\r\nConnection: close\r\n\r\npassword=x`,
+      `POST /SomeCode1 HTTP/1.1\r\nHost: h\r\n${form}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\npassword=x\r\n0\r\n\r\n`,
+      `POST /SomeCode1 HTTP/1.1\r\nHost: h\r\n${form}\r\nContent-Length: 12\r\nConnection: close\r\n\r\n\x00\xff%zz=%%&&=`,
+      `POST /SomeCode1 HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: 17\r\nConnection: close\r\n\r\n{"password":[{}]}`,
+      // A bulk create, an import, an API key: broken, oversized, binary, made up.
+      "POST /shorten/bulk/ HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: 3\r\nConnection: close\r\n\r\n{[,",
+      "POST /shorten/bulk/ HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: 900000000\r\nConnection: close\r\n\r\n{}",
+      "POST /admin/import HTTP/1.1\r\nHost: h\r\nContent-Type: text/csv\r\nContent-Length: 2147483648\r\nConnection: close\r\n\r\nlong_url",
+      "POST /admin/import HTTP/1.1\r\nHost: h\r\nContent-Type: text/csv\r\nContent-Length: 8\r\nConnection: close\r\n\r\n\x00\x01\x02\xff\xfe\x00\x00\x00",
+      `GET /shorten/ HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer lgk_${"\xff".repeat(50)}\r\nConnection: close\r\n\r\n`,
+      `DELETE /admin/api-keys/${"%00".repeat(40)} HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer lgk_x\r\nConnection: close\r\n\r\n`,
+    ];
+    for (const message of messages) {
+      const response = await rawRequest(service.port, message);
+      expectNoServerError(service, message, response);
+    }
+    await expectAllAlive();
+  });
+
   test("no process logged an uncaught error, and no request reached an address a client named", () => {
     for (const service of services) expect(service.output()).not.toMatch(/uncaught exception|unhandled promise rejection|unhandled error/);
     expect(canaryHits).toBe(0);
