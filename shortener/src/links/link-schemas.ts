@@ -1,7 +1,7 @@
 import { ErrorBody, maxBulkItems } from "@linkgeo/shared";
 import { t, type Static } from "elysia";
 import { noControlCharacters } from "../http/plain-text.ts";
-import { maxVisitsLimit } from "./link-options.ts";
+import { maxVisitsLimit, ruleDevices } from "./link-options.ts";
 import { maxBulkPasswords } from "./link-service.ts";
 
 const hiddenWithoutPassword = "null when the link has a password and the caller neither manages it nor is an admin";
@@ -9,7 +9,7 @@ const hiddenWithoutPassword = "null when the link has a password and the caller 
 const RuleCondition = t.Object(
   {
     device: t.Optional(
-      t.Union([t.Literal("ios"), t.Literal("android"), t.Literal("mobile"), t.Literal("tablet"), t.Literal("desktop")], {
+      t.UnionEnum(ruleDevices, {
         description: "ios, android (by OS) or mobile, tablet, desktop (by kind)",
       }),
     ),
