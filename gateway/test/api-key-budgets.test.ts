@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLogger, errorBody } from "@linkgeo/shared";
-import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/testing";
-import Redis from "ioredis";
+import { waitFor } from "@linkgeo/testing";
 import { readGatewayConfig } from "../src/config.ts";
 import { addressDigest } from "../src/rate-limit/address-digest.ts";
 import { apiKeyOf } from "../src/rate-limit/api-key-budgets.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
-import { RedisTokenBuckets } from "../src/rate-limit/redis-token-buckets.ts";
 import type { RateRule, TokenBuckets } from "../src/rate-limit/token-bucket.ts";
 import { buildWebAssets, type WebAssets } from "../src/web/web-assets.ts";
 import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";
+import { sharedRedisBuckets } from "./support/shared-redis-buckets.ts";
 import { unlockGateway } from "./support/unlock-gateway.ts";
 
 /** Two keys the fake shortener knows, shaped as the real ones (`lgk_` and 43 base64url characters). */
@@ -243,26 +242,9 @@ describe("keys and addresses stay out of bucket keys and logs", () => {
 });
 
 describe("through two gateways sharing Redis buckets", () => {
-  const prefix = uniqueRedisPrefix("gateway_keys");
-  const clients: Redis[] = [];
-  afterAll(async () => {
-    for (const redis of clients) redis.disconnect();
-    await deleteKeysWithPrefix(testRedisUrl, prefix);
-  });
-  // Where Redis is the point, falling back to memory must fail the test rather than pass unnoticed.
-  const noFallback: TokenBuckets = {
-    take: () => {
-      throw new Error("the Redis buckets fell back to memory");
-    },
-    peek: () => {
-      throw new Error("the Redis buckets fell back to memory");
-    },
-  };
-  const redisBuckets = () => {
-    const redis = new Redis(testRedisUrl, { keyPrefix: prefix });
-    clients.push(redis);
-    return new RedisTokenBuckets(redis, { fallback: noFallback });
-  };
+  const redis = sharedRedisBuckets("gateway_keys");
+  afterAll(() => redis.dispose());
+  const redisBuckets = () => redis.buckets();
 
   test("a key's budget and an address's bad keys are one, whichever gateway each request reaches; Redis holds no key and no address", async () => {
     const digest = addressDigest("a secret both replicas share".padEnd(32, "!"));
@@ -279,9 +261,7 @@ describe("through two gateways sharing Redis buckets", () => {
     expect(await alternating(times(4, (i) => listing(`198.51.100.${10 + i}`, keyB)))).toEqual([200, 200, 200, 429]);
     expect(await alternating(times(8, (i) => listing("203.0.113.9", madeUp(100 + i))))).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
 
-    const reader = new Redis(testRedisUrl);
-    clients.push(reader);
-    const keys = (await reader.keys(`${prefix}*`)).map((key) => key.slice(prefix.length));
+    const keys = await redis.keys();
     expect(keys).toContain(`rate-limit:key:${digest(keyB)}`);
     expect(keys).toContain(`rate-limit:bad-key:${digest("203.0.113.9")}`);
     expect(keys.filter((key) => key.includes("lgk_") || key.includes("BBBB") || key.includes("xxxx") || key.includes("198.51.100."))).toEqual([]);

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
-import Redis from "ioredis";
 import { readGatewayConfig } from "../src/config.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
-import { RedisTokenBuckets } from "../src/rate-limit/redis-token-buckets.ts";
-import type { TokenBuckets } from "../src/rate-limit/token-bucket.ts";
 import { buildWebAssets, type WebAssets } from "../src/web/web-assets.ts";
+import { sharedRedisBuckets } from "./support/shared-redis-buckets.ts";
 import { passwordTry, startProtectedShortener, triesSeen, unlockGateway } from "./support/unlock-gateway.ts";
 
 // The API budget is off here, so what stops the tries is the two unlock budgets alone.
@@ -89,26 +86,9 @@ describe("10,000 password tries from many addresses, in-process buckets", () => 
 });
 
 describe("password tries through two gateways sharing Redis buckets", () => {
-  const prefix = uniqueRedisPrefix("gateway_unlock");
-  const clients: Redis[] = [];
-  afterAll(async () => {
-    for (const redis of clients) redis.disconnect();
-    await deleteKeysWithPrefix(testRedisUrl, prefix);
-  });
-  // Where Redis is the point, falling back to memory must fail the test rather than pass unnoticed.
-  const noFallback: TokenBuckets = {
-    take: () => {
-      throw new Error("the Redis buckets fell back to memory");
-    },
-    peek: () => {
-      throw new Error("the Redis buckets fell back to memory");
-    },
-  };
-  const redisBuckets = () => {
-    const redis = new Redis(testRedisUrl, { keyPrefix: prefix });
-    clients.push(redis);
-    return new RedisTokenBuckets(redis, { fallback: noFallback });
-  };
+  const redis = sharedRedisBuckets("gateway_unlock");
+  afterAll(() => redis.dispose());
+  const redisBuckets = () => redis.buckets();
 
   test("share both budgets: 100 tries at a link and 10 per client, whichever gateway each try reaches", async () => {
     await using shortener = startProtectedShortener();
@@ -133,9 +113,7 @@ describe("password tries through two gateways sharing Redis buckets", () => {
     expect(shortener.requests).toHaveLength(110);
 
     // Redis holds the links and digests, no address.
-    const reader = new Redis(testRedisUrl);
-    clients.push(reader);
-    const keys = (await reader.keys(`${prefix}*`)).map((key) => key.slice(prefix.length));
+    const keys = await redis.keys();
     expect(keys.filter((key) => key.includes("198.18.") || key.includes("203.0.113."))).toEqual([]);
     expect(keys).toContain("rate-limit:unlock-link:shared-link");
     // Each of the 150 clients spent its own first try, the last 50 on a link whose budget was gone.
