@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { manageTokenMatches, newManageToken } from "../src/auth/manage-token.ts";
 import { LinkTargets } from "../src/links/link-targets.ts";
 import type { Database } from "../src/storage/open-database.ts";
 import { contentKey, derivedCode } from "../src/transfer/derived-code.ts";
@@ -111,6 +112,19 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
     const second = await run(rows);
     expect(second.at(-1)).toEqual({ summary: { lines: 5, imported: 0, skipped: 4, problems: 0, dry_run: false } });
     expect(await db.links.exportPage(null, 10_000)).toEqual(before);
+  });
+
+  test("no manage token manages an imported link: its stored hash is not a token's, and a run's are unique and in order", async () => {
+    const codes = ["imp-token-a", "imp-token-b", "imp-token-c", "imp-token-d"];
+    await run(
+      codes.map((code, i) => ({ line: i + 2, longUrl: `https://example.com/${code}`, code })),
+      { batchSize: 2 },
+    );
+    const hashes = (await db.links.findMany(codes)).sort((a, b) => a.code.localeCompare(b.code)).map((link) => link.manageTokenHash);
+    const { token, hash } = newManageToken();
+    expect(hashes.every((stored) => stored.length !== hash.length && !manageTokenMatches(token, stored))).toBe(true);
+    expect(new Set(hashes).size).toBe(4);
+    expect([...hashes].sort()).toEqual(hashes);
   });
 
   test("a derived code another link holds is derived again", async () => {

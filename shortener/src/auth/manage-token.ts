@@ -19,3 +19,17 @@ export function manageTokenMatches(token: string, storedHash: string): boolean {
   const stored = Buffer.from(storedHash);
   return offered.length === stored.length && timingSafeEqual(offered, stored);
 }
+
+/**
+ * Stored hashes that no manage token matches, for links that only admins and
+ * API keys manage (imported ones): not 64 hex digits, so neither
+ * manageTokenMatches nor a lookup by a token's SHA-256 ever meets one.
+ * Unique (a random run id, then a counter) and increasing within a run, so
+ * an import's million links land side by side in the unique index instead of
+ * on a million random pages (bench:import).
+ */
+export function unmanagedTokenHashes(): () => string {
+  const run = Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("hex");
+  let next = 0;
+  return () => `none:${run}:${(next++).toString(16).padStart(12, "0")}`;
+}

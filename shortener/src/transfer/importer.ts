@@ -1,4 +1,5 @@
 import { HttpError } from "@linkgeo/shared";
+import { unmanagedTokenHashes } from "../auth/manage-token.ts";
 import { InvalidUrl } from "../links/link-errors.ts";
 import { parseOptions, type OptionsInput, type ParsedOptions } from "../links/link-options.ts";
 import type { LinkStore } from "../links/link-store.ts";
@@ -77,6 +78,7 @@ export class Importer {
 
   async *run(rows: AsyncIterable<ImportRow>, options: ImportOptions): AsyncGenerator<ImportEvent> {
     const now = this.deps.clock();
+    const tokenHashes = unmanagedTokenHashes();
     const hosts = [...options.requestHosts];
     const batchSize = options.batchSize ?? importBatchSize;
     const progressEvery = options.progressEvery ?? progressEveryLines;
@@ -90,7 +92,7 @@ export class Importer {
     let progressAt = progressEvery;
     for await (const row of rows) {
       counts.lines = Math.max(counts.lines, row.line);
-      const checked = "problem" in row ? { line: row.line, status: "problem" as const, reason: row.problem } : this.check(row, now, hosts);
+      const checked = "problem" in row ? { line: row.line, status: "problem" as const, reason: row.problem } : this.check(row, now, hosts, tokenHashes);
       if ("status" in checked) yield tell(checked);
       else batch.push(checked);
       if (batch.length >= batchSize) {
@@ -107,7 +109,7 @@ export class Importer {
   }
 
   /** The link a row makes, or why it makes none. */
-  private check(record: ImportRecord, now: Date, hosts: readonly string[]): Pending | ImportOutcome {
+  private check(record: ImportRecord, now: Date, hosts: readonly string[], tokenHashes: () => string): Pending | ImportOutcome {
     const { line } = record;
     const problem = (reason: string): ImportOutcome => ({ line, status: "problem", reason });
     if (record.passwordProtected) {
@@ -132,9 +134,8 @@ export class Importer {
       ...stored,
       code: record.code ?? "",
       longUrl,
-      // Random bytes in the shape of a SHA-256: the hash of no token anyone holds (an imported link is managed by admins and
-      // API keys). Hashing random bytes first would add nothing but a twentieth of an import's time.
-      manageTokenHash: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex"),
+      // An imported link is managed by admins and API keys: no manage token matches it.
+      manageTokenHash: tokenHashes(),
       accessCount: record.accessCount ?? 0,
       createdAt,
       updatedAt: record.updatedAt ?? createdAt,
