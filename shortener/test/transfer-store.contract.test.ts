@@ -74,6 +74,29 @@ describe.each(storeEngines)("the link store's export and import on $engine", ({ 
     expect((await db.links.find("imp-new"))?.longUrl).toBe("https://example.com/imp-new");
   });
 
+  test("an imported link is found by search and by tag at once; links created after it, and its deletion, keep both in step", async () => {
+    const codesOf = async (query: { search?: string; tag?: string }) =>
+      (await db.links.list({ offset: 0, limit: 10, ...query })).links.map((link) => link.code).sort();
+    await db.links.insertImported([
+      imported("imp-zebra", { longUrl: "https://example.com/zebra-crossing", tags: ["striped", "road"] }),
+      imported("imp-plain", { tags: ["road"] }),
+    ]);
+    expect(await codesOf({ search: "zebra-cross" })).toEqual(["imp-zebra"]);
+    expect(await codesOf({ tag: "striped" })).toEqual(["imp-zebra"]);
+    await db.links.insert({
+      code: "new-zebra",
+      longUrl: "https://example.com/zebra-crossing-2",
+      manageTokenHash: "hash-new-zebra",
+      createdAt: t1,
+      tags: ["striped"],
+    });
+    expect(await codesOf({ search: "zebra-cross" })).toEqual(["imp-zebra", "new-zebra"]);
+    expect(await codesOf({ tag: "striped" })).toEqual(["imp-zebra", "new-zebra"]);
+    expect(await db.links.delete("imp-zebra")).toBe(true);
+    expect(await codesOf({ search: "zebra-cross" })).toEqual(["new-zebra"]);
+    expect(await codesOf({ tag: "road" })).toEqual(["imp-plain"]);
+  });
+
   test("an empty batch inserts nothing", async () => {
     expect(await db.links.insertImported([])).toEqual([]);
   });

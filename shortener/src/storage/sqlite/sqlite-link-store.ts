@@ -56,7 +56,11 @@ export class SqliteLinkStore implements LinkStore {
   private readonly addToFacts: Statement<unknown, [string, string, string, string, number]>;
   private readonly countNamed: Statement<{ named: number }, [string, string, string, string]>;
   private readonly findNamed: Statement<unknown, [string, string, string, string]>;
-  private readonly insertImportedRow: Statement<{ code: string }, ImportedRow>;
+  private readonly insertImportedRow: Statement<{ rowid: number; code: string }, ImportedRow>;
+  private readonly startBulkInsert: Statement<unknown, [number]>;
+  private readonly endBulkInsert: Statement;
+  private readonly indexBulkSearch: Statement<unknown, [string]>;
+  private readonly indexBulkTags: Statement<unknown, [string]>;
 
   constructor(private readonly db: BunSQLiteDatabase & { $client: Database }) {
     this.addToBucket = db.$client.prepare(
@@ -73,7 +77,17 @@ export class SqliteLinkStore implements LinkStore {
     this.insertImportedRow = db.$client.prepare(
       `INSERT INTO links (code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at,
          expires_at, max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING RETURNING code`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING RETURNING rowid, code`,
+    );
+    // A bulk insert's search and tag rows, one statement each (migration 0012): the rows named by a JSON array of rowids.
+    this.startBulkInsert = db.$client.prepare("INSERT INTO links_bulk_insert (since) VALUES (?)");
+    this.endBulkInsert = db.$client.prepare("DELETE FROM links_bulk_insert");
+    this.indexBulkSearch = db.$client.prepare(
+      "INSERT INTO links_search (rowid, code, long_url) SELECT rowid, code, long_url FROM links WHERE rowid IN (SELECT value FROM json_each(?))",
+    );
+    this.indexBulkTags = db.$client.prepare(
+      `INSERT OR IGNORE INTO link_tags (code, tag, created_at)
+       SELECT links.code, tags.value, links.created_at FROM links, json_each(links.tags) AS tags WHERE links.rowid IN (SELECT value FROM json_each(?))`,
     );
   }
 
@@ -244,7 +258,15 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   async insertImported(batch: readonly ImportedLink[]): Promise<string[]> {
-    return this.db.$client.transaction(() => batch.flatMap((link) => this.insertImportedRow.get(...importedRow(link))?.code ?? []))();
+    return this.db.$client.transaction(() => {
+      this.startBulkInsert.run(Date.now());
+      const inserted = batch.flatMap((link) => this.insertImportedRow.get(...importedRow(link)) ?? []);
+      const rowids = JSON.stringify(inserted.map((row) => row.rowid));
+      this.indexBulkSearch.run(rowids);
+      this.indexBulkTags.run(rowids);
+      this.endBulkInsert.run();
+      return inserted.map((row) => row.code);
+    })();
   }
 
   private pageOf(where: SQL | undefined, order: LinkOrder, offset: number, limit: number): Link[] {
