@@ -12,20 +12,27 @@
  * Reads go through the shortener's own stores (openDatabase: the deadlines
  * and queries a request uses), each the median of 7 after a warm-up.
  * Redirects go through the real shortener process (Redis on, analytics on):
- * wrk on one hot link, then on codes drawn uniformly from every link (a Lua
- * script), alternating for BENCH_ROUNDS rounds of BENCH_SECONDS (5).
+ * wrk on one hot link, on codes drawn uniformly from every link and on codes
+ * drawn by Zipf's law (s = 1.1; Lua scripts), and on the commit ceiling
+ * (bench/commit-server.ts: the same 302 after a group commit, nothing else,
+ * with one and with four commits in flight), alternating for BENCH_ROUNDS
+ * rounds of BENCH_SECONDS (5). On Postgres each redirect's WAL bytes too.
  *
- * Targets (issues 16, 22): at 1M links every listing, search or filter under 50 ms,
- * redirects uniform over 1M at least 0.7 of one hot link, the visits
- * reports under 100 ms. A report, not a test: it exits 0 either way.
+ * Targets (issues 16, 22, 24): at 1M links every listing, search or filter
+ * under 50 ms, the visits reports under 100 ms; redirects uniform over 1M
+ * at least 0.7 of one hot link on Postgres and 0.5 on SQLite, Zipf at least
+ * 0.85, one hot link at least 0.8 of the commit ceiling (Postgres), at most
+ * 400 B of WAL per uniform redirect. A report, not a test: it exits 0 either way.
  */
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
+import postgres from "postgres";
 import { linkStates, type LinkState } from "../shortener/src/links/destination.ts";
 import type { LinkQuery } from "../shortener/src/links/link-store.ts";
 import { openDatabase, type Database } from "../shortener/src/storage/open-database.ts";
+import { startCommitServer } from "./support/commit-ceiling.ts";
 import { BenchError, onCleanup, runBench } from "./support/lifecycle.ts";
 import { describeMachine, fmtInt, median, table } from "./support/report.ts";
 import { buildPostgres, buildSqlite, codeOf, scaleTags, type BuiltDatabase, type ScaleShape } from "./support/scale-data.ts";
@@ -33,7 +40,8 @@ import { intFromEnv, readSettings, type Settings } from "./support/settings.ts";
 import { startShortener, visitorHeaders } from "./support/shortener.ts";
 import { requireWrk, runWrk } from "./support/wrk.ts";
 
-const targets = { listingMs: 50, visitsMs: 100, uniformOverHot: 0.7 };
+const targets = { listingMs: 50, visitsMs: 100, uniformOverHot: { postgres: 0.7, sqlite: 0.5 }, zipfOverHot: 0.85, hotOverCeiling: 0.8, walBytes: 400 };
+const zipfExponent = 1.1;
 const repeats = 7;
 
 type Figures = Map<string, string>;
@@ -101,25 +109,112 @@ async function measureReads(database: Database, shape: ScaleShape, figures: Figu
   }
 }
 
+/** A wrk script drawing codes uniformly from every link. */
+function uniformScript(links: number): string {
+  return `math.randomseed(${Date.now() % 100000})\nrequest = function() return wrk.format("GET", string.format("/c%xx/", math.random(1, ${links}))) end\n`;
+}
+
+/**
+ * A wrk script drawing codes by Zipf's law (exponent `s`): rank k has weight
+ * k^-s, drawn by a binary search of the cumulative weights (built once per
+ * wrk thread). Ranks are spread over every link by a stride prime to their
+ * number, so the busiest are not all the newest.
+ */
+function zipfScript(links: number, exponent: number): string {
+  const stride = [1_000_003, 999_983, 7_919].find((prime) => links % prime !== 0)!;
+  return `math.randomseed(${Date.now() % 100000})
+local n = ${links}
+local cdf = {}
+local total = 0
+for k = 1, n do total = total + k ^ (-${exponent}); cdf[k] = total end
+request = function()
+  local u = math.random() * total
+  local lo, hi = 1, n
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    if cdf[mid] < u then lo = mid + 1 else hi = mid end
+  end
+  return wrk.format("GET", string.format("/c%xx/", ((lo - 1) * ${stride}) % n + 1))
+end
+`;
+}
+
+/** Postgres' WAL position, to divide the bytes a run wrote by its redirects (the cluster's: nothing else may run meanwhile). */
+function walMeter(url: string): {
+  around: (run: () => Promise<{ rps: number; requests: number }>) => Promise<{ rps: number; walBytes: number }>;
+  end: () => Promise<void>;
+} {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const position = async () => (await sql<Array<{ lsn: string }>>`SELECT pg_current_wal_lsn()::text AS lsn`)[0]!.lsn;
+  return {
+    around: async (run) => {
+      const before = await position();
+      const result = await run();
+      const after = await position();
+      const [diff] = await sql<Array<{ bytes: string }>>`SELECT pg_wal_lsn_diff(${after}::pg_lsn, ${before}::pg_lsn)::text AS bytes`;
+      return { rps: result.rps, walBytes: Number(diff!.bytes) / Math.max(1, result.requests) };
+    },
+    end: () => sql.end({ timeout: 5 }),
+  };
+}
+
+/**
+ * Redirects through the real shortener: one hot link, codes uniform over
+ * every link, codes by Zipf (s = 1.1) over every link; beside them the
+ * commit ceiling (bench/commit-server.ts: the 302 after a group commit and
+ * nothing else) with one commit in flight, as the shortener writes, and
+ * with four. All alternate round by round; medians. On Postgres, the WAL
+ * bytes each redirect wrote.
+ */
 async function measureRedirects(settings: Settings, built: BuiltDatabase, shape: ScaleShape, figures: Figures): Promise<void> {
   const redisPrefix = uniqueRedisPrefix("scale");
   onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
   const shortener = await startShortener(settings, built, redisPrefix);
-  const script = join(tmpdir(), `linkgeo-scale-${process.pid}.lua`);
-  writeFileSync(
-    script,
-    `math.randomseed(${Date.now() % 100000})\nrequest = function() return wrk.format("GET", string.format("/c%xx/", math.random(1, ${shape.links}))) end\n`,
-  );
-  const hot: number[] = [];
-  const uniform: number[] = [];
+  const scripts = { uniform: join(tmpdir(), `linkgeo-scale-uniform-${process.pid}.lua`), zipf: join(tmpdir(), `linkgeo-scale-zipf-${process.pid}.lua`) };
+  writeFileSync(scripts.uniform, uniformScript(shape.links));
+  writeFileSync(scripts.zipf, zipfScript(shape.links, zipfExponent));
+  onCleanup("remove the wrk scripts", () => {
+    for (const path of Object.values(scripts)) rmSync(path, { force: true });
+  });
+  const ceilingDb = built.engine === "postgres" ? built.url : join(tmpdir(), `linkgeo-ceiling-${process.pid}.db`);
+  if (built.engine === "sqlite")
+    onCleanup("remove the ceiling's SQLite file", () => {
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${ceilingDb}${suffix}`, { force: true });
+    });
+  const ceilings = [
+    await startCommitServer(ceilingDb, 1, { location: "https://example.com/" }),
+    await startCommitServer(ceilingDb, 4, { location: "https://example.com/" }),
+  ];
+  const wal = built.engine === "postgres" ? walMeter(built.url) : undefined;
+  const runs = {
+    hot: () => runWrk(settings, `${shortener.base}/${codeOf(shape.links)}/`, settings.seconds, visitorHeaders),
+    uniform: () => runWrk(settings, `${shortener.base}/`, settings.seconds, visitorHeaders, scripts.uniform),
+    zipf: () => runWrk(settings, `${shortener.base}/`, settings.seconds, visitorHeaders, scripts.zipf),
+    ceiling1: () => runWrk(settings, ceilings[0]!.url, settings.seconds),
+    ceiling4: () => runWrk(settings, ceilings[1]!.url, settings.seconds),
+  };
+  const results = Object.fromEntries(Object.keys(runs).map((name) => [name, [] as Array<{ rps: number; walBytes: number }>])) as Record<
+    keyof typeof runs,
+    Array<{ rps: number; walBytes: number }>
+  >;
   for (let round = 0; round < settings.rounds; round++) {
-    hot.push((await runWrk(settings, `${shortener.base}/${codeOf(shape.links)}/`, settings.seconds, visitorHeaders)).rps);
-    uniform.push((await runWrk(settings, `${shortener.base}/`, settings.seconds, visitorHeaders, script)).rps);
+    for (const [name, run] of Object.entries(runs) as Array<[keyof typeof runs, () => Promise<{ rps: number; requests: number }>]>) {
+      results[name].push(wal ? await wal.around(run) : { ...(await run()), walBytes: Number.NaN });
+    }
   }
+  await wal?.end();
   await shortener.child.stop();
-  figures.set("redirects, one hot link", `${fmtInt(median(hot))} req/s`);
-  figures.set("redirects, uniform over every link", `${fmtInt(median(uniform))} req/s`);
-  figures.set("redirects, uniform / hot", `${(median(uniform) / median(hot)).toFixed(2)}`);
+  for (const ceiling of ceilings) await ceiling.child.stop();
+  const rps = (name: keyof typeof runs) => median(results[name].map((result) => result.rps));
+  const walOf = (name: keyof typeof runs) => (wal ? ` (${fmtInt(median(results[name].map((result) => result.walBytes)))} B WAL each)` : "");
+  figures.set("redirects, one hot link", `${fmtInt(rps("hot"))} req/s${walOf("hot")}`);
+  figures.set("redirects, uniform over every link", `${fmtInt(rps("uniform"))} req/s${walOf("uniform")}`);
+  figures.set(`redirects, Zipf s=${zipfExponent} over every link`, `${fmtInt(rps("zipf"))} req/s${walOf("zipf")}`);
+  figures.set("commit ceiling, 1 commit in flight", `${fmtInt(rps("ceiling1"))} req/s`);
+  figures.set("commit ceiling, 4 commits in flight", `${fmtInt(rps("ceiling4"))} req/s`);
+  figures.set("redirects, uniform / hot", `${(rps("uniform") / rps("hot")).toFixed(2)}`);
+  figures.set(`redirects, Zipf / hot`, `${(rps("zipf") / rps("hot")).toFixed(2)}`);
+  figures.set("redirects, hot / ceiling (1 in flight)", `${(rps("hot") / rps("ceiling1")).toFixed(2)}`);
 }
 
 async function main(): Promise<number> {
@@ -164,7 +259,9 @@ async function main(): Promise<number> {
   );
   console.log(
     `\ntargets at ${fmtInt(bigLinks)} links: listing and search < ${targets.listingMs} ms; visits reports < ${targets.visitsMs} ms; ` +
-      `redirects uniform / hot >= ${targets.uniformOverHot}. "(est.)": the count was an estimate (past 10,000 matches).`,
+      `redirects uniform / hot >= ${targets.uniformOverHot.postgres} (Postgres), ${targets.uniformOverHot.sqlite} (SQLite); ` +
+      `Zipf / hot >= ${targets.zipfOverHot}; hot / ceiling >= ${targets.hotOverCeiling} (Postgres); ` +
+      `WAL per uniform redirect <= ${targets.walBytes} B. "(est.)": the count was an estimate (past 10,000 matches).`,
   );
   return 0;
 }
