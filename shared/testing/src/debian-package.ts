@@ -9,12 +9,18 @@ import { existsSync } from "node:fs";
  */
 export function installDebianPackageIfMissing(binary: string, debianPackage: string): void {
   if (existsSync(binary)) return;
+  installDebianPackage(debianPackage);
+  if (!existsSync(binary)) throw new Error(`Debian's ${debianPackage} is installed, but ${binary} is not there`);
+}
+
+/** `apt-get install` of one package (root only); throws with apt-get's last words when it fails. */
+export function installDebianPackage(debianPackage: string): void {
   const install = Bun.spawnSync(["sh", "-c", `apt-get update -qq && apt-get install -y -qq ${debianPackage}`], {
     env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
     stdout: "pipe",
     stderr: "pipe",
   });
-  if (!install.success || !existsSync(binary)) {
+  if (!install.success) {
     throw new Error(`could not install Debian's ${debianPackage} (apt-get exited ${install.exitCode}):\n${install.stderr.toString().slice(-2000)}`);
   }
 }

@@ -13,3 +13,4 @@ export * from "./raw-http.ts";
 export * from "./tcp-proxy.ts";
 export * from "./prometheus-process.ts";
 export * from "./fake-provider.ts";
+export * from "./throwaway-servers.ts";

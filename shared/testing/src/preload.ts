@@ -1,4 +1,12 @@
 import { plugin } from "bun";
+import { afterAll } from "bun:test";
+import { useTestServers } from "./throwaway-servers.ts";
+
+// Postgres and Redis: the ones that answer at TEST_POSTGRES_URL / TEST_REDIS_URL, or throwaway ones for this run
+// (throwaway-servers.ts). Before any suite loads, so every `testPostgresAdminUrl` and `testRedisUrl` reads the answer.
+// `bun test` emits no "exit" event: an afterAll here runs once, after the last file.
+const servers = await useTestServers();
+afterAll(() => servers?.stop());
 
 // Loaded before every suite by bunfig.toml's [test] preload.
 //

@@ -1,7 +1,8 @@
 import postgres from "postgres";
+import { defaultTestPostgresUrl } from "./throwaway-servers.ts";
 
-/** The server the suites use; CI and developers' machines run one on 127.0.0.1. */
-export const testPostgresAdminUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+/** The server the suites use: the developer's or CI's own, or the run's throwaway one (throwaway-servers.ts). */
+export const testPostgresAdminUrl = process.env.TEST_POSTGRES_URL || defaultTestPostgresUrl;
 
 export interface TestDatabase extends AsyncDisposable {
   url: string;

@@ -1,6 +1,8 @@
 import Redis from "ioredis";
+import { defaultTestRedisUrl } from "./throwaway-servers.ts";
 
-export const testRedisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379/1";
+/** The server the suites use: the developer's or CI's own, or the run's throwaway one (throwaway-servers.ts). */
+export const testRedisUrl = process.env.TEST_REDIS_URL || defaultTestRedisUrl;
 
 /** A key prefix no other run uses; `deleteKeysWithPrefix` cleans it up. */
 export function uniqueRedisPrefix(label: string): string {
