@@ -122,6 +122,63 @@ describe("the home page in a real browser", () => {
   );
 
   test(
+    "the URL field has the focus; an address typed without https:// is shortened as https and the page says so; a failed attempt takes the last result away",
+    async () => {
+      const { page, context, problems } = await browser.open(`${stack.url}/`);
+      try {
+        await page.locator("#links-empty").waitFor();
+        expect(await page.evaluate("document.activeElement.id")).toBe("long-url");
+
+        await shorten(page, "example.com/typed-bare?from=home-flow");
+        const { code } = await result(page, "https://example.com/typed-bare?from=home-flow");
+        expect(await page.locator("#result-scheme-note").innerText()).toBe("You typed no http:// or https://, so the link uses https://.");
+        await checkEveryWidth(page, "home-result-added-scheme");
+
+        // The same alias again: refused, and the card of the link just made is gone rather than left above the error.
+        await shorten(page, "https://example.com/another", code);
+        await page.locator("#alias-error", { hasText: "Choose another alias." }).waitFor();
+        expect(await page.locator("#result").isHidden()).toBe(true);
+        await checkEveryWidth(page, "home-failed-after-success");
+
+        // A stray word is no address: said under the field, nothing sent.
+        await shorten(page, "notanaddress");
+        await page.locator("#long-url-error", { hasText: "Enter a web address, like example.com/page or https://example.com/page." }).waitFor();
+
+        // Typed with its scheme, nothing is said about it.
+        await shorten(page, "http://example.com/with-scheme");
+        await result(page, "http://example.com/with-scheme");
+        expect(await page.locator("#result-scheme-note").isHidden()).toBe(true);
+
+        expect(unexpectedProblems(problems, [409])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test("the focus ring is the accent's blue, and red only on a field with an error", async () => {
+    const { page, context, problems } = await browser.open(`${stack.url}/`);
+    try {
+      const urlField = page.getByLabel("URL to shorten");
+      const ringOf = () => urlField.evaluate((input) => input.ownerDocument.defaultView!.getComputedStyle(input).outlineColor);
+      // A text field shows its ring however it got the focus (:focus-visible).
+      await urlField.focus();
+      expect(await ringOf()).toBe("rgb(29, 78, 216)");
+
+      // Refused, the field takes the focus back with the error's red.
+      await urlField.fill("notanaddress");
+      await urlField.press("Enter");
+      await page.locator("#long-url-error", { hasText: "Enter a web address" }).waitFor();
+      expect(await page.evaluate("document.activeElement.id")).toBe("long-url");
+      expect(await ringOf()).toBe("rgb(180, 35, 24)");
+      expect(unexpectedProblems(problems)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test(
     "a link made in another browser is added by its manage token; a wrong token is refused",
     async () => {
       const maker = await browser.open(`${stack.url}/`);

@@ -13,6 +13,7 @@ import { fieldOf, plainWords } from "./lib/plain-words.ts";
 import { qrCode, qrPng, qrSvg, qrSvgFile } from "./lib/qr-code.ts";
 import { readableUrl } from "./lib/readable-url.ts";
 import { forgetLink, saveLink, savedLinks, type SavedLink } from "./lib/saved-links.ts";
+import { webAddressOf } from "./lib/web-address.ts";
 
 interface LinkRecord {
   short_url: string;
@@ -43,15 +44,6 @@ function fieldError(input: HTMLInputElement, message: string | null): void {
   else input.removeAttribute("aria-invalid");
 }
 
-function isWebAddress(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
-}
-
 // Shorten
 
 const shortenForm = byId<HTMLFormElement>("shorten-form");
@@ -64,15 +56,18 @@ const moreOptions = byId<HTMLDetailsElement>("more-options");
 
 shortenForm.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const longUrl = longUrlInput.value.trim();
+  const typed = longUrlInput.value.trim();
+  const address = webAddressOf(typed);
   const alias = aliasInput.value.trim();
   fieldError(longUrlInput, null);
   fieldError(aliasInput, null);
   options.clearErrors();
   shortenError.textContent = "";
+  // A new attempt takes the previous result away: an error must never sit under an earlier "ready" (the link stays in Your links).
+  show(byId("result"), false);
 
-  if (longUrl === "") fieldError(longUrlInput, "Paste the URL you want to shorten.");
-  else if (!isWebAddress(longUrl)) fieldError(longUrlInput, "Enter a full web address, starting with http:// or https://.");
+  if (typed === "") fieldError(longUrlInput, "Paste the URL you want to shorten.");
+  else if (!address) fieldError(longUrlInput, "Enter a web address, like example.com/page or https://example.com/page.");
   if (alias !== "" && !aliasShape.test(alias)) fieldError(aliasInput, "An alias is 3 to 32 letters, digits, _ or -, with no spaces.");
   const invalid = shortenForm.querySelector<HTMLInputElement>('[aria-invalid="true"]');
   if (invalid) return invalid.focus();
@@ -85,7 +80,7 @@ shortenForm.addEventListener("submit", async (event) => {
     const created = await api<LinkRecord & { manage_token: string }>("/shorten/", {
       method: "POST",
       body: {
-        long_url: longUrl,
+        long_url: address!.url,
         ...(alias === "" ? {} : { short_url: alias }),
         ...newLinkOptions(chosen.options, chosen.password),
       },
@@ -100,7 +95,7 @@ shortenForm.addEventListener("submit", async (event) => {
     shortenForm.reset();
     options.reset();
     moreOptions.open = false;
-    showResult(created);
+    showResult(created, address!.addedScheme);
     void renderSavedLinks();
   } catch (error) {
     // An option's error is shown on its field, "More options" opened first so that the field can take the focus.
@@ -129,7 +124,7 @@ shortenForm.addEventListener("submit", async (event) => {
 
 const downloads: string[] = [];
 
-function showResult(created: LinkRecord & { manage_token: string }): void {
+function showResult(created: LinkRecord & { manage_token: string }, addedScheme: boolean): void {
   const resultLink = byId<HTMLAnchorElement>("result-link");
   resultLink.href = created.link;
   resultLink.textContent = created.link;
@@ -137,6 +132,7 @@ function showResult(created: LinkRecord & { manage_token: string }): void {
   const destination = byId("result-destination");
   destination.textContent = readableUrl(created.long_url);
   destination.title = created.long_url;
+  show(byId("result-scheme-note"), addedScheme);
   byId<HTMLAnchorElement>("result-page").href = linkPage(created.short_url);
   byId<HTMLInputElement>("token").value = created.manage_token;
   byId("copy-link-status").textContent = "";

@@ -42,7 +42,7 @@ ${notice}
 <form id="shorten-form" class="shorten-form" method="post" novalidate>
 <div class="field url-field">
 <label for="long-url">URL to shorten</label>
-<input id="long-url" name="long_url" type="url" required autocomplete="url" inputmode="url" spellcheck="false" placeholder="https://example.com/a/long/address" value="${sent?.long_url ?? ""}" aria-describedby="long-url-error">
+<input id="long-url" name="long_url" type="text" required autofocus autocomplete="url" inputmode="url" autocapitalize="off" spellcheck="false" placeholder="example.com/a/long/address" value="${sent?.long_url ?? ""}" aria-describedby="long-url-error">
 <p id="long-url-error" class="field-error" role="alert"></p>
 </div>
 <div class="field alias-field">
@@ -75,6 +75,7 @@ ${linkOptionFields("new", { values: sent })}
 <p id="copy-link-status" class="copy-status" aria-live="polite"></p>
 </div>
 <p class="result-destination">Goes to <span id="result-destination" class="mono"></span></p>
+<p id="result-scheme-note" class="hint" hidden>You typed no http:// or https://, so the link uses https://.</p>
 <p><a id="result-page">Visits and settings of this link</a></p>
 </div>
 <figure class="qr-figure">
