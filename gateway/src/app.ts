@@ -33,6 +33,7 @@ import { unlockLimits } from "./rate-limit/unlock-limits.ts";
 import { routeFor, type GatewayRoute } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
 import { renderPage } from "./web/page-shell.ts";
+import { pageForPerson } from "./web/people-pages.ts";
 import { linkPageHeader, visitorPageOf } from "./web/visitor-page.ts";
 import type { WebAssets } from "./web/web-assets.ts";
 import { webRoutes } from "./web/web-routes.ts";
@@ -98,7 +99,7 @@ export function createApp(deps: GatewayDeps) {
       )
       .use(requestTarget())
       .use(requestContext({ log: deps.log, accessLog: deps.accessLog ?? false }))
-      .use(errorRenderer({ log: deps.log }))
+      .use(errorRenderer({ log: deps.log, present: (request, answer) => pageForPerson(deps.web, request, answer, route(request)?.upstream) }))
       .use(
         health({
           required: {},
@@ -198,6 +199,8 @@ export function createApp(deps: GatewayDeps) {
               return renderPage(deps.web, page);
             }
             response.headers.delete(linkPageHeader);
+            // The shortener's own 503 (its database down) is a page too for a person who followed a link.
+            if (response.status >= 502 && response.status <= 504) return pageForPerson(deps.web, request, response, target.upstream);
           }
           return response;
         },

@@ -10,6 +10,12 @@ export interface ErrorRendererOptions {
   wrap?: (body: ErrorBody) => unknown;
   /** Turns a dependency's own error (a refused database connection) into one clients may see. */
   translate?: (error: unknown) => HttpError | undefined;
+  /**
+   * Given the request and the JSON answer, the answer to send instead: the
+   * gateway's pages for a person's browser (gateway/src/web/people-pages.ts).
+   * Absent: the JSON answer.
+   */
+  present?: (request: Request, answer: Response) => Response;
 }
 
 /**
@@ -24,7 +30,8 @@ export function errorRenderer(options: ErrorRendererOptions) {
     // A client that hung up while its request was being read or answered is no failure of ours: 499, never an
     // "unhandled error" (Bun closes the connection itself, a 413 for a body it will not read, say, and our reading then aborts).
     const seen = request.signal.aborted && isAbort(error, request.signal) ? ClientClosedRequest.gone() : error;
-    const response = respond(seen, { requestId: requestIdOf(request), kind: code, headers: set.headers as Record<string, string> });
+    const json = respond(seen, { requestId: requestIdOf(request), kind: code, headers: set.headers as Record<string, string> });
+    const response = options.present ? options.present(request, json) : json;
     // After an error, the metrics and the access log (onAfterResponse) see `set`, not this Response:
     // without this they reported Elysia's own status (200 for an unmatched route, 422 for a 400).
     set.status = response.status;

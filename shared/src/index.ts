@@ -1,4 +1,5 @@
 export * from "./accept-encoding.ts";
+export * from "./prefers-html.ts";
 export * from "./bounded-map.ts";
 export * from "./bulk-create.ts";
 export * from "./config.ts";

@@ -1,3 +1,4 @@
+import { prefersHtml } from "@linkgeo/shared";
 import type { OrphanVisits } from "../visits/orphan-visits.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import type { VisitFacts } from "../visits/visit-facts.ts";
@@ -7,7 +8,7 @@ import type { RedirectStatus } from "./link-options.ts";
 import type { LinkService } from "./link-service.ts";
 import { couldBeCode, isReserved } from "./short-code.ts";
 import { visitorDestination } from "./visitor-destination.ts";
-import { gonePage, notFoundPage, prefersHtml, unlockPage } from "./visitor-pages.ts";
+import { gonePage, notFoundPage, unlockPage } from "./visitor-pages.ts";
 
 /** One request to follow a link, however it arrived (on its own, or in the gateway's batch). */
 export interface RedirectRequest {

@@ -40,11 +40,6 @@ export function unlockPage(wrongPassword: boolean): VisitorPage {
   );
 }
 
-/** A browser (its Accept names HTML) gets the page; anything else the JSON error. */
-export function prefersHtml(accept: string | null): boolean {
-  return accept?.includes("text/html") ?? false;
-}
-
 function safeCode(code: string): string {
   return code.replace(/[^A-Za-z0-9_-]/g, "");
 }
