@@ -82,6 +82,21 @@ export function createApp(deps: GatewayDeps) {
   const keyBudgets = keyRule && new ApiKeyBudgets({ buckets: deps.buckets, rules: { key: keyRule, badKey }, digest });
 
   // An upstream is ready for the gateway when one of its replicas says it is alive.
+  // A link page's question (webRoutes): the link's public stats, within the upstream deadline; no answer, no verdict.
+  const linkIsKnown = async (code: string): Promise<boolean | undefined> => {
+    const replica = deps.upstreams.shortener.next();
+    if (!replica) return undefined;
+    try {
+      const answer = await fetcher(`${replica}/shorten/${encodeURIComponent(code)}/stats/`, {
+        headers: { accept: "application/json" },
+        signal: AbortSignal.timeout(deps.upstreamTimeoutMs),
+      });
+      await answer.body?.cancel();
+      return answer.status === 404 ? false : answer.ok ? true : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   const upstreamAnswers = (pool: UpstreamPool) => async () => {
     const replica = pool.next();
     if (!replica) throw new Error(`no ${pool.name} replica`);
@@ -119,7 +134,7 @@ export function createApp(deps: GatewayDeps) {
           log: deps.log,
         }),
       )
-      .use(webRoutes(deps.web))
+      .use(webRoutes(deps.web, linkIsKnown))
       .use(
         rateLimit({
           buckets: deps.buckets,

@@ -108,7 +108,7 @@ const shortCodeShape = /^[A-Za-z0-9_-]{1,64}$/;
  * code: the shortener answers that 404 without a lookup, so it stays API
  * traffic and gets no bucket of its own.
  */
-function shortCodeIn(segment: string): string | undefined {
+export function shortCodeIn(segment: string): string | undefined {
   let decoded: string;
   try {
     decoded = decodeURIComponent(segment);

@@ -1,5 +1,6 @@
 import { maxBodyBytes, readBodyLimited, RouteNotFound, storedCodingFor } from "@linkgeo/shared";
 import { Elysia } from "elysia";
+import { shortCodeIn } from "../routing/route-table.ts";
 import { adminPage } from "./pages/admin-page.ts";
 import { geocoderPage } from "./pages/geocoder-page.ts";
 import { homePage, type SentShortenForm } from "./pages/home-page.ts";
@@ -11,12 +12,18 @@ import { assetPrefix, type WebAssets } from "./web-assets.ts";
 /** The prefix every page but the home page lives under; a reserved word of the shortener. */
 export const webPrefix = "/app";
 
+/** Whether the shortener knows a link: true, false, or undefined when it could not say (down, slow). */
+export type LinkIsKnown = (code: string) => Promise<boolean | undefined>;
+
 /**
  * The pages for people: `/` and everything under `/app/`. Pages are static
  * HTML (the scripts fetch what they show from the API, with the visitor's
- * own credentials), so they cost the gateway no upstream call.
+ * own credentials), so they cost the gateway no upstream call, but one: a
+ * link's page asks `linkIsKnown` first, so that the page of a code no link
+ * has is a 404 (a malformed code is one without asking). When the
+ * shortener cannot say, the page is served and its script tells.
  */
-export function webRoutes(assets: WebAssets) {
+export function webRoutes(assets: WebAssets, linkIsKnown: LinkIsKnown) {
   return (
     new Elysia({ name: "web-app" })
       .get("/", () => renderPage(assets, homePage()), { detail: { hide: true } })
@@ -32,7 +39,16 @@ export function webRoutes(assets: WebAssets) {
         { parse: "none", detail: { hide: true } },
       )
       .get(webPrefix, ({ redirect }) => redirect("/", 308), { detail: { hide: true } })
-      .get(`${webPrefix}/links/:code`, () => renderPage(assets, linkPage), { detail: { hide: true } })
+      .get(
+        `${webPrefix}/links/:code`,
+        async ({ request }) => {
+          // The segment as sent, decoded once here (a malformed escape is no code), as the route table reads codes.
+          const code = shortCodeIn(new URL(request.url).pathname.split("/")[3] ?? "");
+          const known = code === undefined ? false : await linkIsKnown(code);
+          return renderPage(assets, known === false ? notFoundPage("link") : linkPage);
+        },
+        { detail: { hide: true } },
+      )
       .get(`${webPrefix}/admin`, () => renderPage(assets, adminPage), { detail: { hide: true } })
       .get(`${webPrefix}/geocoder`, () => renderPage(assets, geocoderPage(assets)), { detail: { hide: true } })
       .get(`${assetPrefix}*`, ({ request }) => serveAsset(assets, request), { detail: { hide: true } })

@@ -14,8 +14,8 @@ import { startWebStack, type WebStack } from "./support/web-stack.ts";
 /** Every page of the web app, as a first-time visitor opens it. */
 const pages: { name: string; path: string; heading: RegExp; status: number; apiStatuses?: number[] }[] = [
   { name: "home", path: "/", heading: /shorten/i, status: 200 },
-  // The link page asks the API for the link, which answers 404.
-  { name: "link-unknown", path: "/app/links/NoSuchLink", heading: /./, status: 200, apiStatuses: [404] },
+  // The gateway asks the shortener first: a code no link has is the not-found page, answered 404.
+  { name: "link-unknown", path: "/app/links/NoSuchLink", heading: /short link does not exist/i, status: 404 },
   // The admin page asks who is signed in: nobody, 401.
   { name: "admin-signed-out", path: "/app/admin", heading: /admin/i, status: 200, apiStatuses: [401] },
   { name: "geocoder", path: "/app/geocoder", heading: /geocoder/i, status: 200 },

@@ -11,9 +11,42 @@ describe("the web app's routes", () => {
   let app: { handle(request: Request): Promise<Response> };
   const get = (path: string, headers: Record<string, string> = {}) => app.handle(new Request(`http://localhost${path}`, { headers }));
 
+  // What the shortener would say of each code a link page asks about (undefined: it could not say); the codes asked.
+  const shortenerKnows = new Map<string, boolean | undefined>([
+    ["abc1234", true],
+    ["gone4567", false],
+    ["downnow", undefined],
+  ]);
+  const asked: string[] = [];
+
   beforeAll(async () => {
     assets = await buildWebAssets();
-    app = new Elysia().use(webRoutes(assets));
+    app = new Elysia().use(
+      webRoutes(assets, async (code) => {
+        asked.push(code);
+        return shortenerKnows.get(code);
+      }),
+    );
+  });
+
+  test("a link's page is a 404 for a code the shortener does not know or no link could have, and served when it cannot say", async () => {
+    asked.length = 0;
+    const heading = async (response: Response) => /<h1[^>]*>([^<]*)<\/h1>/.exec(await response.text())?.[1];
+    const known = await get("/app/links/abc1234");
+    expect(known.status).toBe(200);
+    const unknown = await get("/app/links/gone4567");
+    expect(unknown.status).toBe(404);
+    expect(await heading(unknown)).toBe("This short link does not exist");
+    // The shortener down: the page is served; its script says the link could not be loaded.
+    expect((await get("/app/links/downnow")).status).toBe(200);
+    for (const malformed of ["/app/links/%E0%A4%A", "/app/links/%3Cb%3E", "/app/links/a.b"]) {
+      const answer = await get(malformed);
+      expect(answer.status).toBe(404);
+      expect(await heading(answer)).toBe("This short link does not exist");
+    }
+    // An escaped spelling is the code it decodes to, as the shortener reads it; malformed ones were never asked about.
+    expect((await get("/app/links/%61bc1234")).status).toBe(200);
+    expect(asked).toEqual(["abc1234", "gone4567", "downnow", "abc1234"]);
   });
 
   test("pages are HTML under a strict CSP: scripts and styles only from our own files, nothing inline", async () => {
