@@ -149,6 +149,36 @@ describe("the geocoder playground in a real browser, offline", () => {
   );
 
   test(
+    "a pair pasted into one field fills both; a pair in degrees typed into one is split when sent; a word is asked to be a number",
+    async () => {
+      const { page, context, problems } = await openPlayground();
+      try {
+        const latitude = page.getByLabel("Latitude");
+        const longitude = page.getByLabel("Longitude");
+        await page.evaluate(`navigator.clipboard.writeText("48.8566, 2.3522")`);
+        await latitude.focus();
+        await page.keyboard.press("Control+V");
+        expect([await latitude.inputValue(), await longitude.inputValue()]).toEqual(["48.8566", "2.3522"]);
+
+        await longitude.fill("");
+        await latitude.fill("52°31′12″N 13°24′18″E");
+        await page.getByRole("button", { name: "Find the address" }).click();
+        await field(page, "settlement").waitFor();
+        expect([await latitude.inputValue(), await longitude.inputValue()]).toEqual(["52.52", "13.405"]);
+        expect(await field(page, "settlement").innerText()).toBe("Berlin");
+
+        await typeAndSubmit(page, { latitude: "north", longitude: "2" });
+        await page.getByRole("alert").filter({ hasText: "Enter a latitude" }).waitFor();
+        expect(await alertText(page)).toBe("Enter a latitude as a number, for example 48.8566.");
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
     "typed coordinates are looked up on Enter, and the pin moves to them",
     async () => {
       const { page, context, problems } = await openPlayground();

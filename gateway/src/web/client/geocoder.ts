@@ -1,5 +1,6 @@
 import type { Coordinates } from "../world-map.ts";
 import { api, ApiError, apiResponse } from "./lib/api.ts";
+import { coordinatePairOf } from "./lib/coordinate-pair.ts";
 import { byId, fill, h } from "./lib/dom.ts";
 import { addressFields, cacheLevelWords, geocodeErrorWords, type Address } from "./lib/geocode-words.ts";
 import { loadWorldMap, showMapUnavailable, type WorldMapView } from "./lib/world-map-view.ts";
@@ -44,14 +45,34 @@ let inFlight: AbortController | null = null;
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
+  // Both typed into one field (48.8566, 2.3522 or 48°51′24″N 2°21′08″E): each to its own.
+  for (const input of [latitudeInput, longitudeInput]) fillBoth(coordinatePairOf(input.value));
   void lookUp(queryFromForm());
 });
+
+// A pair pasted into either field fills both, rather than becoming one number or none.
+for (const input of [latitudeInput, longitudeInput]) {
+  input.addEventListener("paste", (event) => {
+    const pair = coordinatePairOf(event.clipboardData?.getData("text") ?? "");
+    if (!pair) return;
+    event.preventDefault();
+    fillBoth(pair);
+  });
+}
+
+function fillBoth(pair: Coordinates | null): void {
+  if (!pair) return;
+  latitudeInput.value = String(pair.latitude);
+  longitudeInput.value = String(pair.longitude);
+}
 
 void loadGeocoders();
 void loadMap();
 
 function queryFromForm(): Query {
-  return { latitude: latitudeInput.value.trim(), longitude: longitudeInput.value.trim(), platform: platformSelect.value, language: languageInput.value.trim() };
+  // A typographic minus (−, as maps print it) is the ASCII one the API reads.
+  const number = (input: HTMLInputElement) => input.value.trim().replace(/^−/, "-");
+  return { latitude: number(latitudeInput), longitude: number(longitudeInput), platform: platformSelect.value, language: languageInput.value.trim() };
 }
 
 async function loadMap(): Promise<void> {
@@ -74,8 +95,8 @@ async function lookUp(query: Query, { fromMap = false } = {}): Promise<void> {
   inFlight = controller;
   clearError();
 
-  // A number input holds "" for text that is not a number: say so before asking.
-  const missing = (["latitude", "longitude"] as const).find((field) => query[field] === "");
+  // Empty, or text that is not a number: say so before asking.
+  const missing = (["latitude", "longitude"] as const).find((field) => query[field] === "" || !Number.isFinite(Number(query[field])));
   if (missing) {
     showError(`Enter a ${missing} as a number, for example ${missing === "latitude" ? "48.8566" : "2.3522"}.`, [], missing);
     fill(status, "");

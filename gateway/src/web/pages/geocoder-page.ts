@@ -30,12 +30,12 @@ export function geocoderPage(assets: WebAssets): Page {
 <div class="query-fields">
 <div class="field">
 <label for="latitude">Latitude</label>
-<input id="latitude" name="latitude" type="number" inputmode="decimal" step="any" min="-90" max="90" autocomplete="off" aria-describedby="latitude-hint" required>
-<span id="latitude-hint" class="hint">−90 (south) to 90 (north)</span>
+<input id="latitude" name="latitude" type="text" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="latitude-hint" required>
+<span id="latitude-hint" class="hint">−90 (south) to 90 (north), or paste both: 48.8566, 2.3522</span>
 </div>
 <div class="field">
 <label for="longitude">Longitude</label>
-<input id="longitude" name="longitude" type="number" inputmode="decimal" step="any" min="-180" max="180" autocomplete="off" aria-describedby="longitude-hint" required>
+<input id="longitude" name="longitude" type="text" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="longitude-hint" required>
 <span id="longitude-hint" class="hint">−180 (west) to 180 (east)</span>
 </div>
 <div class="field whole-row-on-phone">
