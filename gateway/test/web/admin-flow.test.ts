@@ -162,6 +162,37 @@ describe("the admin page in a real browser", () => {
   );
 
   test(
+    "Back and Forward step through searches and sorts without leaving the page",
+    async () => {
+      await page.goto(`${stack.url}/app/admin`);
+      await pageInfo("Page 1 of 1 · 5 links");
+      await page.getByLabel("Search").fill("example.com");
+      await pageInfo("Page 1 of 1 · 3 links");
+      await page.getByLabel("Sort by").selectOption("most_visited");
+      await page.locator("#links-body tr").first().and(row("docs-home")).waitFor();
+      expect(new URL(page.url()).search).toBe("?q=example.com&sort=most_visited");
+
+      await page.goBack();
+      await pageInfo("Page 1 of 1 · 3 links");
+      expect(new URL(page.url()).search).toBe("?q=example.com");
+      expect(await page.getByLabel("Sort by").inputValue()).toBe("newest");
+      expect(await page.getByLabel("Search").inputValue()).toBe("example.com");
+
+      await page.goBack();
+      await pageInfo("Page 1 of 1 · 5 links");
+      expect(new URL(page.url()).pathname).toBe("/app/admin");
+      expect(await page.getByLabel("Search").inputValue()).toBe("");
+
+      await page.goForward();
+      await pageInfo("Page 1 of 1 · 3 links");
+      expect(await page.getByLabel("Search").inputValue()).toBe("example.com");
+      await page.getByLabel("Search").fill("");
+      await pageInfo("Page 1 of 1 · 5 links");
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
     "sorting by most visited orders the links by their count, and the URL keeps it",
     async () => {
       await page.getByLabel("Sort by").selectOption({ label: "Most visited" });

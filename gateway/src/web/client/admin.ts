@@ -102,10 +102,7 @@ function showSignIn(note = ""): void {
 function showAdmin(current: AdminSession): void {
   session = current;
   usernameText.textContent = current.username;
-  searchInput.value = query.q;
-  tagInput.value = query.tag;
-  stateSelect.value = query.state;
-  sortSelect.value = query.sort;
+  showQuery();
   show(signInPanel, false);
   show(adminView, true);
   void loadLinks();
@@ -239,11 +236,30 @@ async function loadSummary(): Promise<void> {
   }
 }
 
+/** The query's search, filters and sort in their fields. */
+function showQuery(): void {
+  searchInput.value = query.q;
+  tagInput.value = query.tag;
+  stateSelect.value = query.state;
+  sortSelect.value = query.sort;
+}
+
+/** A change a person made: a new history entry, so Back brings the table as it was. */
 function changeQuery(change: Partial<LinkQuery>): void {
   linksStatus.textContent = "";
   query = { ...query, ...change };
+  rememberQuery(query, { newEntry: true });
   void loadLinks();
 }
+
+// Back and Forward: the table as that entry's address says.
+addEventListener("popstate", () => {
+  if (!session) return;
+  clearTimeout(searchTimer);
+  query = queryFromUrl(location.search);
+  showQuery();
+  void loadLinks();
+});
 
 let searchTimer: ReturnType<typeof setTimeout> | undefined;
 

@@ -39,8 +39,15 @@ export function queryString(query: LinkQuery): string {
   return text ? `?${text}` : "";
 }
 
-/** Writes `query` into the address bar without a new history entry. */
-export function rememberQuery(query: LinkQuery): void {
+/**
+ * Writes `query` into the address bar: as a new history entry when a person
+ * changed it (`newEntry`: Back then steps through their pages and searches,
+ * without leaving the admin page), else in place (a page past the last one,
+ * corrected). Nothing when the address already says it.
+ */
+export function rememberQuery(query: LinkQuery, { newEntry = false } = {}): void {
   const url = location.pathname + queryString(query) + location.hash;
-  if (url !== location.pathname + location.search + location.hash) history.replaceState(history.state, "", url);
+  if (url === location.pathname + location.search + location.hash) return;
+  if (newEntry) history.pushState(null, "", url);
+  else history.replaceState(history.state, "", url);
 }
