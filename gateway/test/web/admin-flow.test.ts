@@ -256,7 +256,7 @@ describe("the admin page in a real browser", () => {
   );
 
   test(
-    "logging out shows the form again, and the old cookie no longer works anywhere",
+    "signing out shows the form again, and the old cookie no longer works anywhere",
     async () => {
       const cookie = (await context.cookies(stack.url)).find((c) => c.name === "linkgeo_admin");
       expect(cookie).toBeDefined();
@@ -265,7 +265,7 @@ describe("the admin page in a real browser", () => {
       const header = { cookie: `${cookie!.name}=${cookie!.value}` };
       expect(await apiStatus("/admin/session", { headers: header })).toBe(200);
 
-      await page.getByRole("button", { name: "Log out" }).click();
+      await page.getByRole("button", { name: "Sign out" }).click();
       await page.getByRole("heading", { name: "Sign in" }).waitFor();
       await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
       expect(await page.locator("#admin-view").isHidden()).toBe(true);

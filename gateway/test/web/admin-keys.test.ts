@@ -173,9 +173,9 @@ describe("the admin page's API keys in a real browser", () => {
   );
 
   test(
-    "logging out forgets the keys on the page",
+    "signing out forgets the keys on the page",
     async () => {
-      await page.getByRole("button", { name: "Log out" }).click();
+      await page.getByRole("button", { name: "Sign out" }).click();
       await page.getByRole("heading", { name: "Sign in" }).waitFor();
       expect(await page.locator("#keys-body tr").count()).toBe(0);
       expect(await page.locator("#key-value").inputValue()).toBe("");

@@ -156,7 +156,7 @@ describe("cross-site request forgery against an admin's session", () => {
         await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
         await page.locator('#links-body tr[data-code="tossed"]').waitFor();
 
-        await page.getByRole("button", { name: "Log out" }).click();
+        await page.getByRole("button", { name: "Sign out" }).click();
         await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
         // The real session is over, wherever its value is sent from.
         expect((await fetch(`${stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${real!.value}` } })).status).toBe(401);

@@ -47,7 +47,9 @@ describe("the home page in a real browser", () => {
         await shorten(page, target);
         const { shortLink, code, token } = await result(page, target);
         expect(shortLink).toMatch(new RegExp(`^${stack.url}/[A-Za-z0-9]{7}/$`));
-        expect(await page.locator("#result-link").getAttribute("href")).toBe(shortLink);
+        // The short link is shown once, in its field; Open goes to it.
+        expect(await page.getByRole("link", { name: "Open", exact: true }).getAttribute("href")).toBe(shortLink);
+        expect(await page.getByText(shortLink, { exact: true }).count()).toBe(0);
         expect(await page.locator("#result-destination").innerText()).toBe(target);
         expect(
           await page
@@ -57,8 +59,20 @@ describe("the home page in a real browser", () => {
         ).toBe(1);
         expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
         expect(await page.locator(".token-box").innerText()).toContain(
-          "Keep this token: it is the only way to change or delete this link without an admin account. It is stored in this browser; we cannot show it again.",
+          "Saved in this browser: it lets you change or delete this link. Copy it, or download your links below, to keep it elsewhere.",
         );
+        // No share sheet in this browser: no Share button.
+        expect(await page.getByRole("button", { name: "Share" }).count()).toBe(0);
+
+        // Your links as a file, tokens included.
+        const [exported] = await Promise.all([
+          page.waitForEvent("download"),
+          page.getByRole("link", { name: "Download your links, with their tokens" }).click(),
+        ]);
+        expect(exported.suggestedFilename()).toBe("linkgeo-links.json");
+        expect(JSON.parse(readFileSync(await exported.path(), "utf8"))).toEqual([
+          { short_url: code, manage_token: token, link: shortLink, long_url: target, created_at: expect.any(String) },
+        ]);
 
         await page.getByRole("button", { name: "Copy", exact: true }).click();
         await page.locator("#copy-link-status", { hasText: "Copied" }).waitFor();
@@ -156,6 +170,22 @@ describe("the home page in a real browser", () => {
     },
     flowTimeoutMs,
   );
+
+  test("where the browser has a share sheet, Share hands it the short link", async () => {
+    const { page, context, problems } = await browser.open(`${stack.url}/`);
+    try {
+      // A stand-in for the phone's share sheet, which headless Chromium has not: it keeps what it was given.
+      await page.evaluate(`navigator.share = (data) => { document.body.dataset.shared = JSON.stringify(data); return Promise.resolve(); }`);
+      await shorten(page, "https://example.com/to-share");
+      const { shortLink } = await result(page, "https://example.com/to-share");
+      await page.getByRole("button", { name: "Share" }).click();
+      await page.locator("body[data-shared]").waitFor({ state: "attached" });
+      expect(JSON.parse((await page.locator("body").getAttribute("data-shared"))!)).toEqual({ url: shortLink });
+      expect(unexpectedProblems(problems)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 
   test("the focus ring is the accent's blue, and red only on a field with an error", async () => {
     const { page, context, problems } = await browser.open(`${stack.url}/`);

@@ -152,7 +152,7 @@ signOutButton.addEventListener("click", async () => {
   } catch (error) {
     // 401: the session had already ended, which is what was asked for.
     if (!(error instanceof ApiError && error.status === 401)) {
-      signOutError.textContent = error instanceof ApiError ? `Logging out failed: ${error.message}` : "Logging out failed. Try again.";
+      signOutError.textContent = error instanceof ApiError ? `Signing out failed: ${error.message}` : "Signing out failed. Try again.";
       return;
     }
   } finally {

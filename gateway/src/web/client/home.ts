@@ -125,10 +125,10 @@ shortenForm.addEventListener("submit", async (event) => {
 const downloads: string[] = [];
 
 function showResult(created: LinkRecord & { manage_token: string }, addedScheme: boolean): void {
-  const resultLink = byId<HTMLAnchorElement>("result-link");
-  resultLink.href = created.link;
-  resultLink.textContent = created.link;
   byId<HTMLInputElement>("result-url").value = created.link;
+  byId<HTMLAnchorElement>("result-open").href = created.link;
+  // Phones (and some desktops) hand the link to another app; elsewhere Copy does it.
+  show(shareButton, typeof navigator.share === "function");
   const destination = byId("result-destination");
   destination.textContent = readableUrl(created.long_url);
   destination.title = created.long_url;
@@ -165,6 +165,13 @@ function offer(link: HTMLAnchorElement, file: Blob, name: string): void {
 }
 
 copyButton(byId<HTMLButtonElement>("copy-link"), byId<HTMLInputElement>("result-url"), byId("copy-link-status"));
+
+const shareButton = byId<HTMLButtonElement>("share-link");
+shareButton.addEventListener("click", () => {
+  const url = byId<HTMLInputElement>("result-url").value;
+  // A person who closes the share sheet is no error to report.
+  navigator.share({ url }).catch(() => {});
+});
 copyButton(byId<HTMLButtonElement>("copy-token"), byId<HTMLInputElement>("token"), byId("copy-token-status"));
 
 // Your links
@@ -172,16 +179,29 @@ copyButton(byId<HTMLButtonElement>("copy-token"), byId<HTMLInputElement>("token"
 const linksList = byId<HTMLUListElement>("links-list");
 const linksEmpty = byId("links-empty");
 
+let exportedLinks: string | undefined;
+
 async function renderSavedLinks(): Promise<void> {
   const links = savedLinks();
   show(linksEmpty, links.length === 0);
   show(linksList, links.length > 0);
+  offerExport(links);
   const items = links.map((link) => savedLinkItem(link));
   fill(
     linksList,
     items.map((item) => item.element),
   );
   await Promise.all(items.map((item) => item.loadCount()));
+}
+
+/** "Your links" as a file (JSON, with the tokens), to keep elsewhere or add in another browser one by one. */
+function offerExport(links: SavedLink[]): void {
+  if (exportedLinks) URL.revokeObjectURL(exportedLinks);
+  exportedLinks = links.length > 0 ? URL.createObjectURL(new Blob([`${JSON.stringify(links, null, 2)}\n`], { type: "application/json" })) : undefined;
+  const link = byId<HTMLAnchorElement>("links-export");
+  if (exportedLinks) link.href = exportedLinks;
+  else link.removeAttribute("href");
+  show(byId("links-export-row"), links.length > 0);
 }
 
 function savedLinkItem(link: SavedLink): { element: HTMLLIElement; loadCount: () => Promise<void> } {

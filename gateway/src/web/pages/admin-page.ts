@@ -36,7 +36,7 @@ export const adminPage: Page = {
 <div id="admin-view" hidden>
   <div class="row spread admin-bar">
     <p id="admin-who" tabindex="-1">Signed in as <strong id="admin-username"></strong></p>
-    <button type="button" id="sign-out" class="secondary small">Log out</button>
+    <button type="button" id="sign-out" class="secondary small">Sign out</button>
   </div>
   <p id="sign-out-error" class="message error" role="alert"></p>
 

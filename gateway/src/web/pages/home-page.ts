@@ -65,12 +65,13 @@ ${linkOptionFields("new", { values: sent })}
 <h2 id="result-heading" tabindex="-1">Your short link is ready</h2>
 <div class="result-layout">
 <div class="result-main">
-<p class="result-link"><a id="result-link"></a></p>
 <div class="field">
 <label for="result-url">Short link</label>
-<div class="copy-row">
-<input id="result-url" type="text" readonly>
-<button type="button" id="copy-link" class="secondary">Copy</button>
+<div class="copy-row result-row">
+<input id="result-url" class="result-url" type="text" readonly>
+<button type="button" id="copy-link">Copy</button>
+<button type="button" id="share-link" class="secondary" hidden>Share</button>
+<a id="result-open" class="button secondary" target="_blank" rel="noopener">Open</a>
 </div>
 <p id="copy-link-status" class="copy-status" aria-live="polite"></p>
 </div>
@@ -88,8 +89,8 @@ ${linkOptionFields("new", { values: sent })}
 </figure>
 </div>
 <div class="token-box" role="group" aria-labelledby="token-heading">
-<h3 id="token-heading">Manage token: shown once</h3>
-<p>Keep this token: it is the only way to change or delete this link without an admin account. It is stored in this browser; we cannot show it again.</p>
+<h3 id="token-heading">Manage token</h3>
+<p>Saved in this browser: it lets you change or delete this link. Copy it, or download your links below, to keep it elsewhere.</p>
 <label for="token" class="visually-hidden">Manage token</label>
 <div class="copy-row">
 <input id="token" class="mono" type="text" readonly>
@@ -103,6 +104,7 @@ ${linkOptionFields("new", { values: sent })}
 <p class="hint">The links made in this browser, with their manage tokens. They are kept in this browser only: clearing its data forgets them.</p>
 <p id="links-empty" class="empty" hidden>No links yet. The links you shorten here will be listed here.</p>
 <ul id="links-list" class="saved-links" hidden></ul>
+<p id="links-export-row" class="row" hidden><a id="links-export" class="button secondary small" download="linkgeo-links.json">Download your links, with their tokens</a></p>
 <noscript><p class="message error">Your links are kept in this browser by the page's script: turn on JavaScript to see them or to add one.</p></noscript>
 <form id="add-form" class="add-form" method="post" novalidate hidden>
 <h3 id="add-heading">Add a link you created elsewhere</h3>
