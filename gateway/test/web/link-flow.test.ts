@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
@@ -160,6 +161,54 @@ describe("a link's page in a real browser", () => {
 
         expect(await linkStatus(link.short_url)).toBe(404);
         expect(await savedCodes(page)).toEqual([]);
+        expect(unexpectedProblems(problems, [401])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "anyone can make the link's QR code to measure and download it as SVG and PNG",
+    async () => {
+      const link = await createLink("https://example.com/qr-kit");
+      const { page, context, problems } = await browser.open(`${stack.url}/app/links/${link.short_url}`);
+      try {
+        const preview = page.getByRole("img", { name: `QR code of ${link.link}` });
+        await preview.waitFor();
+        const note = page.locator("#qr-size-note");
+        const modules = async () => Number(/, (\d+) modules across$/.exec(await note.innerText())![1]);
+        const plain = await modules();
+        expect(await note.innerText()).toBe(`${plain * 8} × ${plain * 8} pixels, ${plain} modules across`);
+
+        // More error correction needs more modules for the same link (as many, at least); a margin of 1 module instead of 4 takes 6 away.
+        await page.getByLabel("Error correction").selectOption("H");
+        const robust = await modules();
+        expect(robust).toBeGreaterThanOrEqual(plain);
+        await page.getByLabel("Margin").selectOption("1");
+        expect(await modules()).toBe(robust - 6);
+        await page.getByLabel("Size").selectOption("16");
+        await page.getByLabel("Dark colour").fill("#123456");
+        await page.getByLabel("Light colour").fill("#fafad2");
+        const sized = robust - 6;
+        await note.filter({ hasText: `${sized * 16} × ${sized * 16} pixels` }).waitFor();
+        await checkEveryWidth(page, "link-qr-kit");
+
+        const [svg] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download SVG" }).click()]);
+        expect(svg.suggestedFilename()).toBe(`${link.short_url}.svg`);
+        const svgText = readFileSync(await svg.path(), "utf8");
+        expect(svgText).toContain(`viewBox="0 0 ${sized} ${sized}" width="${sized * 16}" height="${sized * 16}"`);
+        expect(svgText).toContain('fill="#fafad2"');
+        expect(svgText).toContain('fill="#123456"');
+        expect(await preview.getAttribute("src")).toStartWith("blob:");
+
+        const [png] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download PNG" }).click()]);
+        expect(png.suggestedFilename()).toBe(`${link.short_url}.png`);
+        const bytes = readFileSync(await png.path());
+        expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+        // IHDR: width and height, big-endian, at bytes 16 and 20.
+        expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([sized * 16, sized * 16]);
         expect(unexpectedProblems(problems, [401])).toEqual([]);
       } finally {
         await context.close();

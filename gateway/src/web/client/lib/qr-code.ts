@@ -7,9 +7,21 @@ export interface QrCode {
   dark: boolean[][];
 }
 
-/** Error correction M (15 %), and the 4-module quiet zone the standard asks for. */
-export function qrCode(text: string): QrCode {
-  const { size, data } = encode(text, { ecc: "M", border: 4 });
+/** How much of the code may be damaged and still read: L 7 %, M 15 %, Q 25 %, H 30 %. */
+export type QrErrorCorrection = "L" | "M" | "Q" | "H";
+
+/** The colours and scale of a QR code's files. */
+export interface QrLook {
+  pixelsPerModule: number;
+  dark: string;
+  light: string;
+}
+
+export const plainLook: QrLook = { pixelsPerModule: 8, dark: "#000000", light: "#ffffff" };
+
+/** By default error correction M, and the 4-module quiet zone (`margin`) the standard asks for. */
+export function qrCode(text: string, { errorCorrection = "M", margin = 4 }: { errorCorrection?: QrErrorCorrection; margin?: number } = {}): QrCode {
+  const { size, data } = encode(text, { ecc: errorCorrection, border: margin });
   return { size, dark: data };
 }
 
@@ -41,28 +53,29 @@ export function qrSvg(qr: QrCode, label: string): SVGSVGElement {
   );
 }
 
-/** A file of its own: black on white, drawn by attributes, as no stylesheet comes with it. */
-export function qrSvgFile(qr: QrCode, pixelsPerModule = 8): Blob {
-  const side = qr.size * pixelsPerModule;
+/** A file of its own, black on white unless `look` says otherwise, drawn by attributes, as no stylesheet comes with it. */
+export function qrSvgFile(qr: QrCode, look: QrLook = plainLook): Blob {
+  const side = qr.size * look.pixelsPerModule;
   const svg = s(
     "svg",
     { viewBox: `0 0 ${qr.size} ${qr.size}`, width: side, height: side, "shape-rendering": "crispEdges" },
-    s("rect", { width: qr.size, height: qr.size, fill: "#ffffff" }),
-    s("path", { d: modulesPath(qr), fill: "#000000" }),
+    s("rect", { width: qr.size, height: qr.size, fill: look.light }),
+    s("path", { d: modulesPath(qr), fill: look.dark }),
   );
   const text = `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}\n`;
   return new Blob([text], { type: "image/svg+xml" });
 }
 
-/** The same as a PNG, drawn on a canvas, `pixelsPerModule` pixels a module. */
-export function qrPng(qr: QrCode, pixelsPerModule = 8): Promise<Blob> {
+/** The same as a PNG, drawn on a canvas, `look.pixelsPerModule` pixels a module. */
+export function qrPng(qr: QrCode, look: QrLook = plainLook): Promise<Blob> {
+  const { pixelsPerModule } = look;
   const canvas = document.createElement("canvas");
   canvas.width = canvas.height = qr.size * pixelsPerModule;
   const context = canvas.getContext("2d");
   if (!context) return Promise.reject(new Error("this browser cannot draw on a canvas"));
-  context.fillStyle = "#ffffff";
+  context.fillStyle = look.light;
   context.fillRect(0, 0, canvas.width, canvas.height);
-  context.fillStyle = "#000000";
+  context.fillStyle = look.dark;
   for (const [y, row] of qr.dark.entries()) {
     for (const [x, dark] of row.entries()) if (dark) context.fillRect(x * pixelsPerModule, y * pixelsPerModule, pixelsPerModule, pixelsPerModule);
   }

@@ -1,0 +1,60 @@
+/**
+ * A link page's QR code, made to measure: error correction, quiet zone,
+ * size and colours chosen in the form beside it, the preview drawn from the
+ * very SVG file the download gives, and SVG and PNG to download. All of it
+ * in the browser: nothing is asked of the server.
+ */
+import { byId, fill, h } from "./dom.ts";
+import { qrCode, qrPng, qrSvgFile, type QrErrorCorrection, type QrLook } from "./qr-code.ts";
+
+const errorCorrections = new Set<string>(["L", "M", "Q", "H"]);
+const colour = /^#[0-9a-f]{6}$/i;
+
+export function showQrKit(link: string, code: string): void {
+  const form = byId<HTMLFormElement>("qr-form");
+  const preview = byId("qr-preview");
+  const svgLink = byId<HTMLAnchorElement>("qr-download-svg");
+  const pngLink = byId<HTMLAnchorElement>("qr-download-png");
+  const sizeNote = byId("qr-size-note");
+  const files: string[] = [];
+
+  const value = (id: string) => byId<HTMLInputElement | HTMLSelectElement>(id).value;
+  const whole = (id: string, min: number, max: number, fallback: number) => {
+    const number = Number(value(id));
+    return Number.isInteger(number) && number >= min && number <= max ? number : fallback;
+  };
+
+  const draw = () => {
+    const errorCorrection = (errorCorrections.has(value("qr-ecc")) ? value("qr-ecc") : "M") as QrErrorCorrection;
+    const margin = whole("qr-margin", 0, 8, 4);
+    const look: QrLook = {
+      pixelsPerModule: whole("qr-scale", 2, 32, 8),
+      dark: colour.test(value("qr-dark")) ? value("qr-dark") : "#000000",
+      light: colour.test(value("qr-light")) ? value("qr-light") : "#ffffff",
+    };
+    const qr = qrCode(link, { errorCorrection, margin });
+    for (const url of files.splice(0)) URL.revokeObjectURL(url);
+    const svgUrl = offer(files, svgLink, qrSvgFile(qr, look), `${code}.svg`);
+    fill(preview, h("img", { src: svgUrl, alt: `QR code of ${link}`, width: "200", height: "200" }));
+    const side = qr.size * look.pixelsPerModule;
+    sizeNote.textContent = `${side} × ${side} pixels, ${qr.size} modules across`;
+    pngLink.removeAttribute("href");
+    qrPng(qr, look).then(
+      (png) => offer(files, pngLink, png, `${code}.png`),
+      () => (pngLink.hidden = true),
+    );
+  };
+
+  form.addEventListener("input", draw);
+  form.addEventListener("submit", (event) => event.preventDefault());
+  draw();
+}
+
+function offer(files: string[], link: HTMLAnchorElement, file: Blob, name: string): string {
+  const url = URL.createObjectURL(file);
+  files.push(url);
+  link.href = url;
+  link.download = name;
+  link.hidden = false;
+  return url;
+}
