@@ -163,7 +163,8 @@ describe("the home page in a real browser", () => {
         await result(page, "http://example.com/with-scheme");
         expect(await page.locator("#result-scheme-note").isHidden()).toBe(true);
 
-        expect(unexpectedProblems(problems, [409])).toEqual([]);
+        // 404: the alias check's answers for the free variants of the taken alias typed.
+        expect(unexpectedProblems(problems, [404, 409])).toEqual([]);
       } finally {
         await context.close();
       }
@@ -182,6 +183,29 @@ describe("the home page in a real browser", () => {
       await page.locator("body[data-shared]").waitFor({ state: "attached" });
       expect(JSON.parse((await page.locator("body").getAttribute("data-shared"))!)).toEqual({ url: shortLink });
       expect(unexpectedProblems(problems)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("an alias is checked while it is typed: a taken one comes with free variants to pick", async () => {
+    const { page, context, problems } = await browser.open(`${stack.url}/`);
+    try {
+      await shorten(page, "https://example.com/spring", "spring-sale");
+      await result(page, "https://example.com/spring");
+      const aliasField = page.getByLabel(/Custom alias/);
+      await aliasField.fill("spring-sale");
+      await page.locator("#alias-status", { hasText: "“spring-sale” is taken." }).waitFor();
+      await page.getByRole("button", { name: "Use spring-sale-2" }).click();
+      expect(await aliasField.inputValue()).toBe("spring-sale-2");
+      await page.locator("#alias-status", { hasText: "No link has “spring-sale-2” yet." }).waitFor();
+      expect(await page.getByRole("button", { name: /^Use / }).count()).toBe(0);
+      await checkEveryWidth(page, "home-alias-free");
+
+      await shorten(page, "https://example.com/spring-again", "spring-sale-2");
+      await result(page, "https://example.com/spring-again");
+      expect(await page.locator("#alias-status").innerText()).toBe("");
+      expect(unexpectedProblems(problems, [404])).toEqual([]);
     } finally {
       await context.close();
     }
@@ -343,7 +367,8 @@ describe("the home page in a real browser", () => {
           `request failed: ${stack.url}/shorten/ (net::ERR_INTERNET_DISCONNECTED)`,
           "console: Failed to load resource: net::ERR_INTERNET_DISCONNECTED",
         ];
-        expect(unexpectedProblems(problems, [400, 409, 429]).filter((problem) => !offline.includes(problem))).toEqual([]);
+        // 404: the alias check's answers for the free variants of the taken alias typed.
+        expect(unexpectedProblems(problems, [400, 404, 409, 429]).filter((problem) => !offline.includes(problem))).toEqual([]);
       } finally {
         await context.close();
       }

@@ -3,6 +3,7 @@
  * the manage token shown once), and "Your links", the links this browser
  * keeps with their current counts.
  */
+import { checkAlias } from "./lib/alias-check.ts";
 import { api, ApiError } from "./lib/api.ts";
 import { copyButton } from "./lib/copy-text.ts";
 import { byId, fill, h, show } from "./lib/dom.ts";
@@ -54,6 +55,49 @@ const shortenError = byId("shorten-error");
 const options = optionFields("new");
 const moreOptions = byId<HTMLDetailsElement>("more-options");
 
+// Whether the alias typed is free, once typing pauses; a taken one comes with free variants to pick.
+
+const aliasStatus = byId("alias-status");
+const aliasSuggestions = byId("alias-suggestions");
+let aliasTimer: ReturnType<typeof setTimeout> | undefined;
+let aliasChecking: AbortController | undefined;
+
+function clearAliasCheck(): void {
+  clearTimeout(aliasTimer);
+  aliasChecking?.abort();
+  aliasStatus.textContent = "";
+  fill(aliasSuggestions);
+}
+
+aliasInput.addEventListener("input", () => {
+  clearAliasCheck();
+  const alias = aliasInput.value.trim();
+  if (alias === "") return;
+  aliasTimer = setTimeout(async () => {
+    const checking = new AbortController();
+    aliasChecking = checking;
+    const check = await checkAlias(alias, checking.signal);
+    if (checking.signal.aborted || !check) return;
+    if (!check.taken) {
+      aliasStatus.textContent = `No link has “${alias}” yet.`;
+      return;
+    }
+    aliasStatus.textContent = check.suggestions.length > 0 ? `“${alias}” is taken. Free: ` : `“${alias}” is taken.`;
+    fill(
+      aliasSuggestions,
+      check.suggestions.map((free) => {
+        const button = h("button", { type: "button", class: "secondary small" }, `Use ${free}`);
+        button.addEventListener("click", () => {
+          aliasInput.value = free;
+          aliasInput.dispatchEvent(new Event("input"));
+          aliasInput.focus();
+        });
+        return button;
+      }),
+    );
+  }, 400);
+});
+
 shortenForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const typed = longUrlInput.value.trim();
@@ -93,6 +137,7 @@ shortenForm.addEventListener("submit", async (event) => {
       created_at: created.created_at,
     });
     shortenForm.reset();
+    clearAliasCheck();
     options.reset();
     moreOptions.open = false;
     showResult(created, address!.addedScheme);

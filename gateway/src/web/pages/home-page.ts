@@ -49,6 +49,8 @@ ${notice}
 <label for="alias">Custom alias <span class="optional">(optional)</span></label>
 <input id="alias" name="alias" type="text" minlength="3" maxlength="32" pattern="[A-Za-z0-9_\\-]{3,32}" autocomplete="off" autocapitalize="off" spellcheck="false" value="${sent?.alias ?? ""}" aria-describedby="alias-hint alias-error">
 <p id="alias-hint" class="hint">3 to 32 letters, digits, _ or -. Leave it empty for a random code.</p>
+<p id="alias-status" class="hint" aria-live="polite"></p>
+<p id="alias-suggestions" class="row"></p>
 <p id="alias-error" class="field-error" role="alert"></p>
 </div>
 <details id="more-options" class="more-options"${optionsSent ? html` open` : null}>
