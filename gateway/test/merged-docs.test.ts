@@ -20,6 +20,7 @@ const shortenerPaths = [
   "/admin/visits/orphans",
   "/shorten/",
   "/shorten/bulk",
+  "/shorten/stats",
   "/shorten/{short_url}",
   "/shorten/{short_url}/stats",
   "/shorten/{short_url}/visits",

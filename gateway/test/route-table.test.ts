@@ -25,6 +25,8 @@ describe("routeFor", () => {
     ["GET", "/shorten/bulk/", shortenerApi],
     ["PUT", "/shorten/bulk/", keyedApi],
     ["POST", "/shorten/bulk/more", shortenerApi],
+    // Many links' stats at once: ordinary API traffic, one request of the budget.
+    ["POST", "/shorten/stats/", shortenerApi],
     ["GET", "/shorten/", keyedApi],
     ["GET", "/shorten", keyedApi],
     ["GET", "/shorten/Ab3dE9x", shortenerApi],

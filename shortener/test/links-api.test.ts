@@ -201,6 +201,35 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
     });
   });
 
+  describe("POST /shorten/stats/", () => {
+    test("answers the stats of many links in one request: those that exist, in the order asked, each once", async () => {
+      const first = await api.createLink("https://example.com/many-1");
+      const second = await api.createLink("https://example.com/many-2");
+      for (let i = 0; i < 2; i++) await api.request("GET", `/${second.short_url}/`);
+      const response = await api.request("POST", "/shorten/stats/", {
+        json: { short_urls: [second.short_url, "nope404", first.short_url, second.short_url, "bad.code"] },
+      });
+      expect(response.status).toBe(200);
+      expect(await readJson(response)).toEqual({
+        results: [
+          { short_url: second.short_url, access_count: 2, last_accessed_at: iso },
+          { short_url: first.short_url, access_count: 0, last_accessed_at: null },
+        ],
+      });
+    });
+
+    test.each([
+      ["no code", { short_urls: [] }],
+      ["501 codes", { short_urls: Array.from({ length: 501 }, (_, i) => `code${i}`) }],
+      ["a code that is no string", { short_urls: [7] }],
+      ["no list", {}],
+    ])("refuses %s with 400 invalid_request", async (_, json) => {
+      const response = await api.request("POST", "/shorten/stats/", { json });
+      expect(response.status).toBe(400);
+      expect((await readJson(response)).error.code).toBe("invalid_request");
+    });
+  });
+
   describe("PUT and DELETE /shorten/<short_url>/", () => {
     test("the manage token replaces the long URL", async () => {
       const created = await api.createLink("https://example.com/old");

@@ -211,6 +211,32 @@ describe("the home page in a real browser", () => {
     }
   });
 
+  test("Your links reads every count in one request, and marks a deleted link", async () => {
+    const { page, context, problems } = await browser.open(`${stack.url}/`);
+    try {
+      const made = [];
+      for (const name of ["one", "two", "three"]) {
+        await shorten(page, `https://example.com/counted-${name}`);
+        made.push(await result(page, `https://example.com/counted-${name}`));
+      }
+      const deleted = made[1]!;
+      const gone = await fetch(`${stack.url}/shorten/${deleted.code}/`, { method: "DELETE", headers: { authorization: `Bearer ${deleted.token}` } });
+      expect(gone.status).toBe(204);
+
+      const statsRequests: string[] = [];
+      page.on("request", (request) => {
+        if (request.url().includes("/stats")) statsRequests.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      });
+      await page.reload();
+      await page.locator(`li[data-code="${deleted.code}"] .badge.deleted`).waitFor();
+      for (const { code } of [made[0]!, made[2]!]) await page.locator(`li[data-code="${code}"] .count`, { hasText: "0 visits" }).waitFor();
+      expect(statsRequests).toEqual(["POST /shorten/stats/"]);
+      expect(unexpectedProblems(problems)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("the focus ring is the accent's blue, and red only on a field with an error", async () => {
     const { page, context, problems } = await browser.open(`${stack.url}/`);
     try {

@@ -22,6 +22,9 @@ import {
   LinkListQuery,
   LinkRecord,
   LinkStats,
+  ManyStats,
+  ManyStatsBody,
+  maxStatsCodes,
   UpdateLinkBody,
 } from "./link-schemas.ts";
 import { maxBulkPasswords, type CreateOutcome, type CreateRequest, type LinkService } from "./link-service.ts";
@@ -189,18 +192,22 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         },
       },
     )
-    .get(
-      "/:short_url/stats",
-      async ({ params }) => {
-        const link = await links.get(params.short_url);
-        return { short_url: link.code, access_count: link.accessCount, last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
+    .post("/stats", async ({ body }) => ({ results: (await links.getMany(body.short_urls)).map(statsOf) }), {
+      body: ManyStatsBody,
+      response: { 200: ManyStats, ...errors(400, 413, 415) },
+      detail: {
+        summary: "Access statistics of many short URLs at once",
+        description:
+          `Up to ${maxStatsCodes} codes; the answer lists those that exist, in the order asked, each once (a code no link has is left out). ` +
+          "What GET /shorten/<code>/stats/ says of each, in one request: a page listing many links spends one request of its rate budget, not one per link.",
+        tags,
       },
-      {
-        params: CodeParams,
-        response: { 200: LinkStats, ...errors(404) },
-        detail: { summary: "Access statistics of a short URL", tags },
-      },
-    )
+    })
+    .get("/:short_url/stats", async ({ params }) => statsOf(await links.get(params.short_url)), {
+      params: CodeParams,
+      response: { 200: LinkStats, ...errors(404) },
+      detail: { summary: "Access statistics of a short URL", tags },
+    })
     .put(
       "/:short_url",
       async ({ params, body, request, server }) => {
@@ -233,4 +240,9 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         detail: { summary: "Delete a short URL (manage token, or an admin's token or session)", tags, security: changeSecurity },
       },
     );
+}
+
+/** A link's public statistics (LinkStats). */
+function statsOf(link: Link): { short_url: string; access_count: number; last_accessed_at: string | null } {
+  return { short_url: link.code, access_count: link.accessCount, last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
 }

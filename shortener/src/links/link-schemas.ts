@@ -213,3 +213,13 @@ export const LinkList = t.Object(
 );
 
 export const CodeParams = t.Object({ short_url: t.String() });
+
+/** How many links one `POST /shorten/stats/` may ask about: a browser's "Your links" in one request. */
+export const maxStatsCodes = 500;
+
+export const ManyStatsBody = t.Object(
+  { short_urls: t.Array(t.String({ maxLength: 64 }), { minItems: 1, maxItems: maxStatsCodes }) },
+  { title: "ManyStatsRequest" },
+);
+
+export const ManyStats = t.Object({ results: t.Array(LinkStats) }, { title: "ManyStats" });

@@ -160,6 +160,13 @@ export class LinkService {
     return outcomes;
   }
 
+  /** The links of these codes that exist, in the order asked, each once; codes no link could have are left out unasked. */
+  async getMany(codes: readonly string[]): Promise<Link[]> {
+    const asked = [...new Set(codes.filter(couldBeCode))];
+    const found = new Map((await this.deps.links.findMany(asked)).map((link) => [link.code, link]));
+    return asked.flatMap((code) => found.get(code) ?? []);
+  }
+
   async get(code: string): Promise<Link> {
     const link = couldBeCode(code) ? await this.deps.links.find(code) : null;
     if (!link) throw LinkNotFound.for(code);

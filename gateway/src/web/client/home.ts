@@ -236,8 +236,23 @@ async function renderSavedLinks(): Promise<void> {
     linksList,
     items.map((item) => item.element),
   );
-  await Promise.all(items.map((item) => item.loadCount()));
+  // Every count in one request (POST /shorten/stats/, up to 500 codes each): a long list no longer spends the rate budget.
+  const counts = new Map<string, LinkStats>();
+  try {
+    for (let start = 0; start < links.length; start += maxStatsCodes) {
+      const codes = links.slice(start, start + maxStatsCodes).map((link) => link.short_url);
+      const { results } = await api<{ results: LinkStats[] }>("/shorten/stats/", { method: "POST", body: { short_urls: codes } });
+      for (const stats of results) counts.set(stats.short_url, stats);
+    }
+  } catch {
+    for (const item of items) item.showCount(undefined);
+    return;
+  }
+  for (const [i, item] of items.entries()) item.showCount(counts.get(links[i]!.short_url) ?? null);
 }
+
+/** As many codes as POST /shorten/stats/ takes in one request (the API's documented limit). */
+const maxStatsCodes = 500;
 
 /** "Your links" as a file (JSON, with the tokens), to keep elsewhere or add in another browser one by one. */
 function offerExport(links: SavedLink[]): void {
@@ -249,7 +264,7 @@ function offerExport(links: SavedLink[]): void {
   show(byId("links-export-row"), links.length > 0);
 }
 
-function savedLinkItem(link: SavedLink): { element: HTMLLIElement; loadCount: () => Promise<void> } {
+function savedLinkItem(link: SavedLink): { element: HTMLLIElement; showCount: (stats: LinkStats | null | undefined) => void } {
   const count = h("p", { class: "saved-link-count" }, h("span", { class: "muted" }, "Counting…"));
   const element = h(
     "li",
@@ -268,25 +283,23 @@ function savedLinkItem(link: SavedLink): { element: HTMLLIElement; loadCount: ()
     ),
     count,
   );
-  const loadCount = async () => {
-    try {
-      const stats = await api<LinkStats>(`/shorten/${encodeURIComponent(link.short_url)}/stats/`);
+  /** Its stats; null: no such link any more (deleted); undefined: the counts could not be read. */
+  const showCount = (stats: LinkStats | null | undefined) => {
+    if (stats) {
       fill(count, h("span", { class: "count" }, plural(stats.access_count, "visit")));
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        const forget = h("button", { type: "button", class: "secondary small", "aria-label": `Forget ${link.short_url}` }, "Forget");
-        forget.addEventListener("click", () => {
-          forgetLink(link.short_url);
-          void renderSavedLinks();
-          byId("your-links-heading").focus();
-        });
-        fill(count, h("span", { class: "badge deleted" }, "deleted"), forget);
-      } else {
-        fill(count, h("span", { class: "muted" }, "count unavailable"));
-      }
+    } else if (stats === null) {
+      const forget = h("button", { type: "button", class: "secondary small", "aria-label": `Forget ${link.short_url}` }, "Forget");
+      forget.addEventListener("click", () => {
+        forgetLink(link.short_url);
+        void renderSavedLinks();
+        byId("your-links-heading").focus();
+      });
+      fill(count, h("span", { class: "badge deleted" }, "deleted"), forget);
+    } else {
+      fill(count, h("span", { class: "muted" }, "count unavailable"));
     }
   };
-  return { element, loadCount };
+  return { element, showCount };
 }
 
 // Add a link by its manage token
