@@ -10,6 +10,8 @@
  *
  * STATUS (200), HEADERS (a JSON object, {}), BODY (none when unset).
  */
+import { announceAndStopOnSignal } from "./support/served-child.ts";
+
 const port = Number(process.env.PORT ?? 0);
 const status = Number(process.env.STATUS ?? 200);
 const headers = JSON.parse(process.env.HEADERS ?? "{}") as Record<string, string>;
@@ -21,12 +23,4 @@ const server = Bun.serve({
   fetch: () => new Response(body, { status, headers }),
 });
 
-// The parent reads this line to learn the port when PORT=0.
-console.log(`listening on ${server.port}`);
-
-const stop = () => {
-  server.stop(true);
-  process.exit(0);
-};
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+announceAndStopOnSignal(server);

@@ -16,6 +16,7 @@
  * once, each on a connection of its own; a request waits for the next to
  * leave. HEADERS: the response's headers (a JSON object).
  */
+import { announceAndStopOnSignal } from "./support/served-child.ts";
 import { Database } from "bun:sqlite";
 import postgres from "postgres";
 
@@ -75,12 +76,4 @@ const server = Bun.serve({
   },
 });
 
-// The parent reads this line to learn the port when PORT=0.
-console.log(`listening on ${server.port}`);
-
-const stop = () => {
-  server.stop(true);
-  process.exit(0);
-};
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
+announceAndStopOnSignal(server);
