@@ -9,6 +9,7 @@ import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts
 interface CreatedLink {
   short_url: string;
   long_url: string;
+  link: string;
   manage_token: string;
 }
 
@@ -188,6 +189,31 @@ describe("the admin page in a real browser", () => {
       expect(await page.getByLabel("Search").inputValue()).toBe("example.com");
       await page.getByLabel("Search").fill("");
       await pageInfo("Page 1 of 1 · 5 links");
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "each row copies its short link; rows per page is asked of the API and kept in the address",
+    async () => {
+      await page.goto(`${stack.url}/app/admin`);
+      await pageInfo("Page 1 of 1 · 5 links");
+      await page.getByRole("button", { name: "Copy the short link docs-home" }).click();
+      const link = created.get("docs-home")!.link;
+      await page.locator("#links-status", { hasText: `Copied ${link}.` }).waitFor();
+      expect(await page.evaluate("navigator.clipboard.readText()")).toBe(link);
+
+      const asked = page.waitForRequest((request) => request.url().includes("/shorten/?") && request.url().includes("page_size=50"));
+      await page.getByLabel("Rows per page").selectOption("50");
+      await asked;
+      await pageInfo("Page 1 of 1 · 5 links");
+      expect(new URL(page.url()).search).toBe("?page_size=50");
+      await page.reload();
+      await pageInfo("Page 1 of 1 · 5 links");
+      expect(await page.getByLabel("Rows per page").inputValue()).toBe("50");
+      await page.getByLabel("Rows per page").selectOption("20");
+      await page.waitForURL(`${stack.url}/app/admin`);
+      await checkEveryWidth(page, "admin-table-tools");
     },
     browserTestTimeoutMs,
   );

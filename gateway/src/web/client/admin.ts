@@ -6,7 +6,7 @@
  * for it again (GET /admin/session) each time the page loads.
  */
 import { apiKeyPanel } from "./lib/admin-key-panel.ts";
-import { allVisits, dailyVisits, listLinks, pageSize, type LinkQuery, type LinkSort } from "./lib/admin-links.ts";
+import { allVisits, dailyVisits, listLinks, type LinkQuery, type LinkSort, type PageSize } from "./lib/admin-links.ts";
 import { queryFromUrl, rememberQuery } from "./lib/admin-query.ts";
 import { currentAdminSession, signIn, signOut, type AdminSession } from "./lib/admin-session.ts";
 import { showVisitSummary } from "./lib/admin-summary.ts";
@@ -39,6 +39,7 @@ const searchInput = byId<HTMLInputElement>("link-search");
 const tagInput = byId<HTMLInputElement>("link-tag");
 const stateSelect = byId<HTMLSelectElement>("link-state");
 const sortSelect = byId<HTMLSelectElement>("link-sort");
+const pageSizeSelect = byId<HTMLSelectElement>("link-page-size");
 const linksStatus = byId("links-status");
 const linksError = byId("links-error");
 const table = byId("links-table");
@@ -172,7 +173,7 @@ async function loadLinks(): Promise<void> {
   table.setAttribute("aria-busy", "true");
   try {
     const list = await listLinks(query, controller.signal);
-    const pages = Math.max(1, Math.ceil(list.count / pageSize));
+    const pages = Math.max(1, Math.ceil(list.count / query.pageSize));
     if (list.results.length === 0 && query.page > pages) {
       // Past the last page (an old URL, or the last row of a page deleted): show the last one.
       query = { ...query, page: pages };
@@ -242,6 +243,7 @@ function showQuery(): void {
   tagInput.value = query.tag;
   stateSelect.value = query.state;
   sortSelect.value = query.sort;
+  pageSizeSelect.value = String(query.pageSize);
 }
 
 /** A change a person made: a new history entry, so Back brings the table as it was. */
@@ -291,6 +293,7 @@ filters.addEventListener("submit", (event) => {
   search();
 });
 sortSelect.addEventListener("change", () => changeQuery({ sort: sortSelect.value as LinkSort, page: 1 }));
+pageSizeSelect.addEventListener("change", () => changeQuery({ pageSize: Number(pageSizeSelect.value) as PageSize, page: 1 }));
 stateSelect.addEventListener("change", () => changeQuery({ state: stateSelect.value as LinkQuery["state"], page: 1 }));
 previousButton.addEventListener("click", () => changeQuery({ page: Math.max(1, query.page - 1) }));
 nextButton.addEventListener("click", () => changeQuery({ page: query.page + 1 }));

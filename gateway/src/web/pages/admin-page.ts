@@ -80,6 +80,14 @@ export const adminPage: Page = {
           <option value="last_visited">Last visited</option>
         </select>
       </div>
+      <div class="field">
+        <label for="link-page-size">Rows per page</label>
+        <select id="link-page-size" name="page_size">
+          <option value="20">20</option>
+          <option value="50">50</option>
+          <option value="100">100</option>
+        </select>
+      </div>
     </form>
     <p id="links-status" class="message ok" role="status"></p>
     <p id="links-error" class="message error" role="alert"></p>

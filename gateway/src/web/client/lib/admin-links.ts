@@ -37,9 +37,13 @@ export interface LinkQuery {
   tag: string;
   /** Only the links in this state ("": any). */
   state: LinkState | "";
+  /** Rows a page: one of `pageSizes`. */
+  pageSize: PageSize;
 }
 
-export const pageSize = 20;
+/** The rows a page may show, the first by default (the API takes 1 to 100). */
+export const pageSizes = [20, 50, 100] as const;
+export type PageSize = (typeof pageSizes)[number];
 
 /** How many days each row's sparkline covers. */
 export const sparklineDays = 14;
@@ -47,7 +51,7 @@ export const sparklineDays = 14;
 const encode = encodeURIComponent;
 
 export function listLinks(query: LinkQuery, signal?: AbortSignal): Promise<LinkList> {
-  const params = new URLSearchParams({ sort: query.sort, page: String(query.page), page_size: String(pageSize) });
+  const params = new URLSearchParams({ sort: query.sort, page: String(query.page), page_size: String(query.pageSize) });
   if (query.q) params.set("q", query.q);
   if (query.tag) params.set("tag", query.tag);
   if (query.state) params.set("state", query.state);

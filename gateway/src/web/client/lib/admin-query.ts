@@ -1,21 +1,23 @@
 /**
  * The admin table's search, filters, sort and page, kept in the page's own
- * URL (`?q=…&tag=…&state=…&sort=…&page=…`), so a reload or coming back shows the same rows.
+ * URL (`?q=…&tag=…&state=…&sort=…&page=…&page_size=…`), so a reload or coming back shows the same rows.
  * The URL is the visitor's: anything in it is read as hostile.
  */
-import { linkSorts, linkStates, type LinkQuery, type LinkSort } from "./admin-links.ts";
+import { linkSorts, linkStates, pageSizes, type LinkQuery, type LinkSort, type PageSize } from "./admin-links.ts";
 import type { LinkState } from "./link-options.ts";
 
-export const defaultQuery: LinkQuery = { q: "", sort: "newest", page: 1, tag: "", state: "" };
+export const defaultQuery: LinkQuery = { q: "", sort: "newest", page: 1, tag: "", state: "", pageSize: pageSizes[0] };
 
 const isSort = (value: string | null): value is LinkSort => (linkSorts as readonly (string | null)[]).includes(value);
 const isState = (value: string | null): value is LinkState => (linkStates as readonly (string | null)[]).includes(value);
+const isPageSize = (value: number): value is PageSize => (pageSizes as readonly number[]).includes(value);
 
 export function queryFromUrl(search: string): LinkQuery {
   const params = new URLSearchParams(search);
   const page = Number(params.get("page"));
   const sort = params.get("sort");
   const state = params.get("state");
+  const size = Number(params.get("page_size"));
   const tag = (params.get("tag") ?? "").trim().toLowerCase();
   return {
     q: (params.get("q") ?? "").trim().slice(0, 200),
@@ -24,6 +26,7 @@ export function queryFromUrl(search: string): LinkQuery {
     state: isState(state) ? state : "",
     sort: isSort(sort) ? sort : defaultQuery.sort,
     page: Number.isSafeInteger(page) && page >= 1 ? page : defaultQuery.page,
+    pageSize: isPageSize(size) ? size : defaultQuery.pageSize,
   };
 }
 
@@ -35,6 +38,7 @@ export function queryString(query: LinkQuery): string {
   if (query.state) params.set("state", query.state);
   if (query.sort !== defaultQuery.sort) params.set("sort", query.sort);
   if (query.page !== defaultQuery.page) params.set("page", String(query.page));
+  if (query.pageSize !== defaultQuery.pageSize) params.set("page_size", String(query.pageSize));
   const text = params.toString();
   return text ? `?${text}` : "";
 }

@@ -40,16 +40,27 @@ export function linkRow(initial: LinkRecord, host: RowHost): LinkRow {
   const showDestination = () => fill(destinationCell, h("span", { class: "truncate", title: record.long_url }, record.long_url));
   const showLastVisit = (iso: string | null) => fill(lastVisitCell, iso ? when(iso) : h("span", { class: "muted" }, "never"));
 
+  const copyButton = h("button", { type: "button", class: "secondary small", onClick: () => void copyLink() }, "Copy", hidden(` the short link ${code}`));
   const editButton = h("button", { type: "button", class: "secondary small", onClick: () => startEditing() }, "Edit", hidden(` ${code}`));
   const deleteButton = h("button", { type: "button", class: "secondary small delete", onClick: () => askToDelete() }, "Delete", hidden(` ${code}`));
   const actions = h(
     "div",
     { class: "row action-buttons" },
     h("a", { class: "button secondary small", href: pageOf(code) }, "Open", hidden(` ${code}`)),
+    copyButton,
     editButton,
     deleteButton,
   );
   const showActions = () => fill(actionsCell, actions);
+
+  async function copyLink(): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(record.link);
+      host.announce(`Copied ${record.link}.`);
+    } catch {
+      host.announce(`Copying was refused by the browser: the short link is ${record.link}.`);
+    }
+  }
 
   function startEditing(): void {
     const inputId = `edit-${code}`;
