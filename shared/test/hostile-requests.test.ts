@@ -234,6 +234,13 @@ describe("hostile requests on raw sockets", () => {
       "POST /admin/import HTTP/1.1\r\nHost: h\r\nContent-Type: text/csv\r\nContent-Length: 8\r\nConnection: close\r\n\r\n\x00\x01\x02\xff\xfe\x00\x00\x00",
       `GET /shorten/ HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer lgk_${"\xff".repeat(50)}\r\nConnection: close\r\n\r\n`,
       `DELETE /admin/api-keys/${"%00".repeat(40)} HTTP/1.1\r\nHost: h\r\nAuthorization: Bearer lgk_x\r\nConnection: close\r\n\r\n`,
+      // Many links' stats at once: broken, oversized, out of shape; a link page's code, malformed.
+      "POST /shorten/stats/ HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: 3\r\nConnection: close\r\n\r\n{[,",
+      "POST /shorten/stats/ HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: 900000000\r\nConnection: close\r\n\r\n{}",
+      statsRequest(`{"short_urls":[${'{"a":[[[[[]]]]]},'.repeat(3)}"\\u0000"]}`),
+      statsRequest(`{"short_urls":[${'"%2e%2e%2f",'.repeat(499)}"${"z".repeat(65)}"]}`),
+      "GET /app/links/%E0%A4%A HTTP/1.1\r\nHost: h\r\nAccept: text/html\r\nConnection: close\r\n\r\n",
+      `GET /app/links/${"%00".repeat(40)} HTTP/1.1\r\nHost: h\r\nAccept: text/html\r\nConnection: close\r\n\r\n`,
     ];
     for (const message of messages) {
       const response = await rawRequest(service.port, message);
@@ -247,3 +254,8 @@ describe("hostile requests on raw sockets", () => {
     expect(canaryHits).toBe(0);
   });
 });
+
+/** A raw POST /shorten/stats/ with this JSON body, its length counted in bytes. */
+function statsRequest(json: string): string {
+  return `POST /shorten/stats/ HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`;
+}
