@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installDebianPackage } from "./debian-package.ts";
 import { freePort } from "./free-port.ts";
+import { startRedisProcess } from "./redis-process.ts";
 import { waitFor } from "./wait-for.ts";
 
 /** Where the suites look for their servers unless TEST_POSTGRES_URL / TEST_REDIS_URL say otherwise. */
@@ -71,7 +72,7 @@ export async function startThrowawayServers(wanted: { postgres: boolean; redis: 
   try {
     const [postgresUrl, redisUrl] = await Promise.all([
       binaries.initdb ? startPostgres(binaries.initdb, dir, pids) : undefined,
-      binaries.redis ? startRedis(binaries.redis, dir, pids) : undefined,
+      binaries.redis ? startRedis(binaries.redis, pids) : undefined,
     ]);
     startWatchdog(process.pid, pids, dir);
     return { postgresUrl, redisUrl, dir, pids, stop };
@@ -180,18 +181,10 @@ async function startPostgres(initdb: string, dir: string, pids: number[]): Promi
   return url;
 }
 
-async function startRedis(binary: string, dir: string, pids: number[]): Promise<string> {
-  const port = await freePort();
-  const server = Bun.spawn([binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], {
-    stdout: "ignore",
-    stderr: "ignore",
-  });
-  pids.push(server.pid);
-  await waitFor(`the throwaway Redis on port ${port}`, async () => {
-    if (server.exitCode !== null) throw new Error(`test kit: the throwaway redis-server exited (${server.exitCode})`);
-    return answers(`redis://127.0.0.1:${port}`);
-  });
-  return `redis://127.0.0.1:${port}/1`;
+async function startRedis(binary: string, pids: number[]): Promise<string> {
+  const redis = await startRedisProcess({ binary });
+  pids.push(redis.pid);
+  return `redis://127.0.0.1:${redis.port}/1`;
 }
 
 /** SIGQUIT (Postgres' immediate stop; Redis quits on it too), then SIGKILL for any still there after two seconds. */

@@ -3,7 +3,7 @@
  * the manage token shown once), and "Your links", the links this browser
  * keeps with their current counts.
  */
-import { checkAlias } from "./lib/alias-check.ts";
+import { aliasShape, checkAlias } from "./lib/alias-check.ts";
 import { api, ApiError } from "./lib/api.ts";
 import { copyButton } from "./lib/copy-text.ts";
 import { byId, fill, h, show } from "./lib/dom.ts";
@@ -11,7 +11,9 @@ import { formatDateTime, plural } from "./lib/format.ts";
 import { newLinkOptions } from "./lib/link-options.ts";
 import { optionFields } from "./lib/option-fields.ts";
 import { fieldOf, plainWords } from "./lib/plain-words.ts";
-import { qrCode, qrPng, qrSvg, qrSvgFile } from "./lib/qr-code.ts";
+import { OfferedFiles } from "./lib/offered-files.ts";
+import { plainLook, qrCode, qrSvg } from "./lib/qr-code.ts";
+import { offerQrFiles } from "./lib/qr-kit.ts";
 import { readableUrl } from "./lib/readable-url.ts";
 import { forgetLink, saveLink, savedLinks, type SavedLink } from "./lib/saved-links.ts";
 import { webAddressOf } from "./lib/web-address.ts";
@@ -31,7 +33,6 @@ interface LinkStats {
   last_accessed_at: string | null;
 }
 
-const aliasShape = /^[A-Za-z0-9_-]{3,32}$/;
 // base64url; an admin token has a dot, and must not be saved as a link's token.
 const manageTokenShape = /^[A-Za-z0-9_-]+$/;
 
@@ -167,7 +168,7 @@ shortenForm.addEventListener("submit", async (event) => {
 
 // The result, shown once
 
-const downloads: string[] = [];
+const downloads = new OfferedFiles();
 
 function showResult(created: LinkRecord & { manage_token: string }, addedScheme: boolean): void {
   byId<HTMLInputElement>("result-url").value = created.link;
@@ -186,27 +187,12 @@ function showResult(created: LinkRecord & { manage_token: string }, addedScheme:
   const qr = qrCode(created.link);
   fill(byId("qr"), qrSvg(qr, `QR code of ${created.link}`));
   // The previous result's files are no longer offered: free them.
-  for (const url of downloads.splice(0)) URL.revokeObjectURL(url);
-  const svgLink = byId<HTMLAnchorElement>("download-svg");
-  const pngLink = byId<HTMLAnchorElement>("download-png");
-  offer(svgLink, qrSvgFile(qr), `${created.short_url}.svg`);
-  pngLink.removeAttribute("href");
-  qrPng(qr).then(
-    (png) => offer(pngLink, png, `${created.short_url}.png`),
-    () => (pngLink.hidden = true),
-  );
+  downloads.clear();
+  offerQrFiles(downloads, qr, plainLook, { svg: byId<HTMLAnchorElement>("download-svg"), png: byId<HTMLAnchorElement>("download-png") }, created.short_url);
 
   const result = byId("result");
   show(result, true);
   byId("result-heading").focus();
-}
-
-function offer(link: HTMLAnchorElement, file: Blob, name: string): void {
-  const url = URL.createObjectURL(file);
-  downloads.push(url);
-  link.href = url;
-  link.download = name;
-  link.hidden = false;
 }
 
 copyButton(byId<HTMLButtonElement>("copy-link"), byId<HTMLInputElement>("result-url"), byId("copy-link-status"));
@@ -224,7 +210,7 @@ copyButton(byId<HTMLButtonElement>("copy-token"), byId<HTMLInputElement>("token"
 const linksList = byId<HTMLUListElement>("links-list");
 const linksEmpty = byId("links-empty");
 
-let exportedLinks: string | undefined;
+const exportedLinks = new OfferedFiles();
 
 async function renderSavedLinks(): Promise<void> {
   const links = savedLinks();
@@ -256,10 +242,9 @@ const maxStatsCodes = 500;
 
 /** "Your links" as a file (JSON, with the tokens), to keep elsewhere or add in another browser one by one. */
 function offerExport(links: SavedLink[]): void {
-  if (exportedLinks) URL.revokeObjectURL(exportedLinks);
-  exportedLinks = links.length > 0 ? URL.createObjectURL(new Blob([`${JSON.stringify(links, null, 2)}\n`], { type: "application/json" })) : undefined;
+  exportedLinks.clear();
   const link = byId<HTMLAnchorElement>("links-export");
-  if (exportedLinks) link.href = exportedLinks;
+  if (links.length > 0) exportedLinks.offer(link, new Blob([`${JSON.stringify(links, null, 2)}\n`], { type: "application/json" }), "linkgeo-links.json");
   else link.removeAttribute("href");
   show(byId("links-export-row"), links.length > 0);
 }

@@ -4,6 +4,7 @@
  * here) or an admin session, its visits over time and top lists, a new
  * destination, its options changed, deletion.
  */
+import { aliasShape } from "./lib/alias-check.ts";
 import { api, ApiError, type Credential } from "./lib/api.ts";
 import { copyButton } from "./lib/copy-text.ts";
 import { byId, fill, h, show } from "./lib/dom.ts";
@@ -46,7 +47,6 @@ interface VisitReport {
   top: Record<Dimension, TopEntry[]>;
 }
 
-const codeShape = /^[A-Za-z0-9_-]{3,32}$/;
 const manageTokenShape = /^[A-Za-z0-9_-]+$/;
 
 /**
@@ -87,7 +87,7 @@ function showMissing(): void {
 }
 
 async function start(): Promise<void> {
-  if (!codeShape.test(code)) return showMissing();
+  if (!aliasShape.test(code)) return showMissing();
   document.title = `Link ${code} · linkgeo`;
   heading.textContent = `Short link ${code}`;
   let stats: LinkStats;

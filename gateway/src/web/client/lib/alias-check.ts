@@ -7,7 +7,8 @@
  */
 import { api, ApiError } from "./api.ts";
 
-const aliasShape = /^[A-Za-z0-9_-]{3,32}$/;
+/** What the API takes as an alias: the page checks it before asking anything (link.ts too, for a code in its address). */
+export const aliasShape = /^[A-Za-z0-9_-]{3,32}$/;
 
 export type AliasCheck = { alias: string; taken: false } | { alias: string; taken: true; suggestions: string[] };
 

@@ -5,7 +5,8 @@
  * in the browser: nothing is asked of the server.
  */
 import { byId, fill, h } from "./dom.ts";
-import { qrCode, qrPng, qrSvgFile, type QrErrorCorrection, type QrLook } from "./qr-code.ts";
+import { OfferedFiles } from "./offered-files.ts";
+import { qrCode, qrPng, qrSvgFile, type QrCode, type QrErrorCorrection, type QrLook } from "./qr-code.ts";
 
 const errorCorrections = new Set<string>(["L", "M", "Q", "H"]);
 const colour = /^#[0-9a-f]{6}$/i;
@@ -16,7 +17,7 @@ export function showQrKit(link: string, code: string): void {
   const svgLink = byId<HTMLAnchorElement>("qr-download-svg");
   const pngLink = byId<HTMLAnchorElement>("qr-download-png");
   const sizeNote = byId("qr-size-note");
-  const files: string[] = [];
+  const files = new OfferedFiles();
 
   const value = (id: string) => byId<HTMLInputElement | HTMLSelectElement>(id).value;
   const whole = (id: string, min: number, max: number, fallback: number) => {
@@ -33,16 +34,11 @@ export function showQrKit(link: string, code: string): void {
       light: colour.test(value("qr-light")) ? value("qr-light") : "#ffffff",
     };
     const qr = qrCode(link, { errorCorrection, margin });
-    for (const url of files.splice(0)) URL.revokeObjectURL(url);
-    const svgUrl = offer(files, svgLink, qrSvgFile(qr, look), `${code}.svg`);
+    files.clear();
+    const svgUrl = offerQrFiles(files, qr, look, { svg: svgLink, png: pngLink }, code);
     fill(preview, h("img", { src: svgUrl, alt: `QR code of ${link}`, width: "200", height: "200" }));
     const side = qr.size * look.pixelsPerModule;
     sizeNote.textContent = `${side} × ${side} pixels, ${qr.size} modules across`;
-    pngLink.removeAttribute("href");
-    qrPng(qr, look).then(
-      (png) => offer(files, pngLink, png, `${code}.png`),
-      () => (pngLink.hidden = true),
-    );
   };
 
   form.addEventListener("input", draw);
@@ -50,11 +46,17 @@ export function showQrKit(link: string, code: string): void {
   draw();
 }
 
-function offer(files: string[], link: HTMLAnchorElement, file: Blob, name: string): string {
-  const url = URL.createObjectURL(file);
-  files.push(url);
-  link.href = url;
-  link.download = name;
-  link.hidden = false;
-  return url;
+/**
+ * A QR code's SVG and PNG (`<name>.svg`, `<name>.png`) behind their download
+ * links; the PNG's once drawn, its link hidden if it cannot be. Answers the
+ * SVG's URL, for a preview.
+ */
+export function offerQrFiles(files: OfferedFiles, qr: QrCode, look: QrLook, links: { svg: HTMLAnchorElement; png: HTMLAnchorElement }, name: string): string {
+  const svgUrl = files.offer(links.svg, qrSvgFile(qr, look), `${name}.svg`);
+  links.png.removeAttribute("href");
+  qrPng(qr, look).then(
+    (png) => files.offer(links.png, png, `${name}.png`),
+    () => (links.png.hidden = true),
+  );
+  return svgUrl;
 }
