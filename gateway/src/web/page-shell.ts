@@ -57,6 +57,10 @@ const pageHeaders = {
   "cache-control": "no-cache",
 };
 
+/** The header's theme menu, shown by the theme script (client/theme.ts): without scripts it could not work. */
+const themeMenu = html`<p class="theme-menu" hidden><label for="theme-choice">Theme</label>
+<select id="theme-choice"><option value="system">System</option><option value="light">Light</option><option value="dark">Dark</option></select></p>`;
+
 export function renderPage(assets: WebAssets, page: Page): Response {
   const nav = navigation.map((item) => html`<li><a href="${item.href}"${item.id === page.current ? html` aria-current="page"` : null}>${item.label}</a></li>`);
   const script = page.script ? html`<script type="module" src="${assets.scriptUrl(page.script)}"></script>` : null;
@@ -67,6 +71,7 @@ export function renderPage(assets: WebAssets, page: Page): Response {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${page.title} · linkgeo</title>
+<script src="${assets.scriptUrl("theme")}"></script>
 <link rel="icon" href="${assets.staticUrl("icon.svg")}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.stylesheetUrl}">
 ${script}
@@ -76,6 +81,7 @@ ${script}
 <header class="site-header">
 <a class="brand" href="/"><img src="${assets.staticUrl("icon.svg")}" alt="" width="28" height="28"> linkgeo</a>
 <nav aria-label="Main"><ul>${nav}</ul></nav>
+${themeMenu}
 </header>
 <main id="main" tabindex="-1">
 ${page.main}

@@ -5,8 +5,8 @@ import { gzipSync } from "bun";
 /** Where the fingerprinted files are served; also the public path the bundler writes into imports. */
 export const assetPrefix = "/app/assets/";
 
-/** The browser entry points, one per page, and the one stylesheet (in client/). */
-export const pageScripts = ["home", "link", "admin", "geocoder", "try-again"] as const;
+/** The browser entry points, one per page and "theme" on every page, and the one stylesheet (in client/). */
+export const pageScripts = ["home", "link", "admin", "geocoder", "try-again", "theme"] as const;
 export type PageScript = (typeof pageScripts)[number];
 
 /** Files served as they are (in assets/), fingerprinted like the bundles. */

@@ -25,6 +25,8 @@ export interface OpenedPage {
 export interface OpenOptions {
   /** False: a profile whose pages run no script, as with scripts blocked. */
   javaScript?: boolean;
+  /** The system's colour scheme the profile reports (`prefers-color-scheme`); light unless said. */
+  colorScheme?: "light" | "dark";
 }
 
 export interface WebBrowser extends AsyncDisposable {
@@ -36,11 +38,12 @@ export interface WebBrowser extends AsyncDisposable {
 export async function launchWebBrowser(): Promise<WebBrowser> {
   const browser: Browser = await launchOfflineChromium();
   return {
-    async open(url, viewport = "desktop", { javaScript = true } = {}) {
+    async open(url, viewport = "desktop", { javaScript = true, colorScheme = "light" } = {}) {
       const context = await browser.newContext({
         viewport: viewports[viewport],
         permissions: ["clipboard-read", "clipboard-write"],
         javaScriptEnabled: javaScript,
+        colorScheme,
       });
       const page = await context.newPage();
       const problems = watchProblems(page, new URL(url).origin);

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { freePort, startService, type ServiceProcess } from "@linkgeo/testing";
+import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import type { Page } from "playwright-core";
+import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { launchWebBrowser, openAs, type WebBrowser } from "./support/web-browser.ts";
+
+/** The page background of each theme (style.css's --bg), as the browser computes it. */
+const background = { light: "rgb(246, 247, 249)", dark: "rgb(15, 17, 21)" };
+
+const pageBackground = (page: Page) => page.evaluate("getComputedStyle(document.body).backgroundColor");
+const storedTheme = (page: Page) => page.evaluate(`localStorage.getItem("linkgeo.theme")`);
+
+// The gateway alone serves every page; the menu needs no upstream, so none runs (the pages' own API calls answer 502).
+describe("the header's Theme menu: system, light or dark, kept in this browser", () => {
+  let gateway: ServiceProcess;
+  let browser: WebBrowser;
+
+  beforeAll(async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    gateway = await startService("gateway", { SHORTENER_URL: nowhere, GEOCODER_URL: nowhere, INTERNAL_SECRET: "" });
+    browser = await launchWebBrowser();
+  }, browserSetupTimeoutMs);
+  afterAll(async () => {
+    await browser?.[Symbol.asyncDispose]();
+    await gateway?.[Symbol.asyncDispose]();
+  });
+
+  test(
+    "on a dark system, Light turns the page light at once, on every page and after a reload, set before the body exists",
+    async () => {
+      const { page, context, problems } = await browser.open(`${gateway.url}/`, "desktop", { colorScheme: "dark" });
+      try {
+        const menu = page.getByRole("combobox", { name: "Theme" });
+        expect(await menu.inputValue()).toBe("system");
+        expect(await pageBackground(page)).toBe(background.dark);
+        await checkEveryWidth(page, "theme-system-dark");
+
+        await menu.selectOption("light");
+        expect(await pageBackground(page)).toBe(background.light);
+        expect(await storedTheme(page)).toBe("light");
+
+        // Chosen before anything paints: the attribute is on <html> while <body> does not exist yet.
+        await page.addInitScript(`new MutationObserver((changes, observer) => {
+          if (changes.some((change) => change.target === document.documentElement)) {
+            window.themeSetBeforeBody = document.body === null;
+            observer.disconnect();
+          }
+        }).observe(document, { subtree: true, attributeFilter: ["data-theme"] })`);
+        await page.goto(`${gateway.url}/app/geocoder`);
+        expect(await page.evaluate("window.themeSetBeforeBody")).toBe(true);
+        expect(await pageBackground(page)).toBe(background.light);
+        expect(await page.getByRole("combobox", { name: "Theme" }).inputValue()).toBe("light");
+        await page.reload();
+        expect(await pageBackground(page)).toBe(background.light);
+        expect(unexpectedProblems(problems, [502])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "on a light system, Dark passes the accessibility check at both widths, another tab follows, and System forgets the choice",
+    async () => {
+      const { page, context, problems } = await browser.open(`${gateway.url}/`, "desktop", { colorScheme: "light" });
+      try {
+        expect(await pageBackground(page)).toBe(background.light);
+        const other = await openAs({ page, context, problems }, `${gateway.url}/app/geocoder`);
+        await page.getByRole("combobox", { name: "Theme" }).selectOption("dark");
+        expect(await pageBackground(page)).toBe(background.dark);
+        await checkEveryWidth(page, "theme-dark");
+
+        // The other tab hears of it through storage and follows, its menu too.
+        await other.page.getByRole("combobox", { name: "Theme" }).and(other.page.locator("select")).waitFor();
+        await other.page.evaluate(`new Promise((resolve) => {
+          const check = () => (document.documentElement.dataset.theme === "dark" ? resolve() : requestAnimationFrame(check));
+          check();
+        })`);
+        expect(await pageBackground(other.page)).toBe(background.dark);
+        expect(await other.page.getByRole("combobox", { name: "Theme" }).inputValue()).toBe("dark");
+
+        await page.getByRole("combobox", { name: "Theme" }).selectOption("system");
+        expect(await pageBackground(page)).toBe(background.light);
+        expect(await storedTheme(page)).toBeNull();
+        expect(unexpectedProblems(problems, [502])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "a stored value that is no theme is the system's, and with scripts blocked the menu is not offered",
+    async () => {
+      const { page, context, problems } = await browser.open(`${gateway.url}/`, "phone", { colorScheme: "dark" });
+      try {
+        await page.evaluate(`localStorage.setItem("linkgeo.theme", "<img src=x onerror=alert(1)>")`);
+        await page.reload();
+        expect(await page.evaluate("document.documentElement.dataset.theme ?? null")).toBeNull();
+        expect(await page.getByRole("combobox", { name: "Theme" }).inputValue()).toBe("system");
+        expect(await pageBackground(page)).toBe(background.dark);
+        expect(unexpectedProblems(problems, [502])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+      const blocked = await browser.open(`${gateway.url}/`, "phone", { javaScript: false });
+      try {
+        expect(await blocked.page.getByText("Theme").isVisible()).toBe(false);
+        expect(await pageBackground(blocked.page)).toBe(background.light);
+        await checkEveryWidth(blocked.page, "theme-scripts-blocked", { scriptsBlocked: true });
+      } finally {
+        await blocked.context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+});
