@@ -9,9 +9,17 @@ import { startWebStack, type WebStack } from "./support/web-stack.ts";
 /** A flow that visits several pages and checks each at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
 
+/** Opens "Customize", where the alias waits, unless it is open. */
+async function customize(page: Page): Promise<void> {
+  if ((await page.locator("#customize").getAttribute("open")) === null) await page.locator("#customize > summary").click();
+}
+
 async function shorten(page: Page, longUrl: string, alias?: string): Promise<void> {
   await page.getByLabel("URL to shorten").fill(longUrl);
-  await page.getByLabel(/Custom alias/).fill(alias ?? "");
+  if (alias !== undefined || (await page.locator("#customize").getAttribute("open")) !== null) {
+    await customize(page);
+    await page.getByLabel(/Custom alias/).fill(alias ?? "");
+  }
   await page.getByRole("button", { name: "Shorten" }).click();
 }
 
@@ -188,11 +196,35 @@ describe("the home page in a real browser", () => {
     }
   });
 
+  test("at first sight the form is the URL field and Shorten; Customize holds the alias and opens itself for an alias it refuses", async () => {
+    const { page, context, problems } = await browser.open(`${stack.url}/`, "phone");
+    try {
+      expect(await page.evaluate("document.activeElement.id")).toBe("long-url");
+      expect(await page.getByLabel(/Custom alias/).isVisible()).toBe(false);
+      expect(await page.locator("#customize > summary").innerText()).toContain("Customize");
+      await checkEveryWidth(page, "home-first-sight");
+
+      await customize(page);
+      await page.getByLabel(/Custom alias/).fill("no spaces please");
+      // Folded again with the refused alias inside: the error must not stay out of sight.
+      await page.locator("#customize > summary").click();
+      await page.getByLabel("URL to shorten").fill("example.com/first-sight");
+      await page.getByRole("button", { name: "Shorten" }).click();
+      await page.locator("#alias-error", { hasText: "An alias is 3 to 32 letters, digits, _ or -, with no spaces." }).waitFor();
+      expect(await page.locator("#customize").getAttribute("open")).toBe("");
+      expect(await page.evaluate("document.activeElement.id")).toBe("alias");
+      expect(unexpectedProblems(problems)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   test("an alias is checked while it is typed: a taken one comes with free variants to pick", async () => {
     const { page, context, problems } = await browser.open(`${stack.url}/`);
     try {
       await shorten(page, "https://example.com/spring", "spring-sale");
       await result(page, "https://example.com/spring");
+      await customize(page);
       const aliasField = page.getByLabel(/Custom alias/);
       await aliasField.fill("spring-sale");
       await page.locator("#alias-status", { hasText: "“spring-sale” is taken." }).waitFor();

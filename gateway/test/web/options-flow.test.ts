@@ -82,13 +82,13 @@ describe("a link's options in a real browser", () => {
   const rule = (page: Page, n: number) => page.locator(".rule-row").nth(n);
 
   test(
-    "the home page's More options make a link with every option, and the link's page shows them",
+    "the home page's Customize makes a link with every option, and the link's page shows them",
     async () => {
       const { page, context, problems } = await browser.open(`${stack.url}/`);
       try {
-        const more = page.locator("#more-options");
+        const more = page.locator("#customize");
         expect(await more.getAttribute("open")).toBeNull();
-        await page.getByText("More options").click();
+        await page.locator("#customize > summary").click();
         await page.getByLabel("URL to shorten").fill("https://example.com/spring");
         await page.getByLabel("Expires").fill("2031-06-30T18:30");
         await page.getByLabel("Maximum of visits").fill("25");
@@ -189,19 +189,19 @@ describe("a link's options in a real browser", () => {
       const { page, context, problems } = await browser.open(`${stack.url}/`, "phone");
       try {
         await page.getByLabel("URL to shorten").fill("https://example.com/refused");
-        await page.getByText("More options").click();
+        await page.locator("#customize > summary").click();
         await page.getByLabel("Maximum of visits").fill("0");
         await page.getByRole("button", { name: "Add a rule" }).click();
         await rule(page, 0).getByLabel("Country").fill("1x");
         await rule(page, 0).getByLabel("Send them to").fill("https://example.com/x");
-        await page.getByText("More options").click();
-        expect(await page.locator("#more-options").getAttribute("open")).toBeNull();
+        await page.locator("#customize > summary").click();
+        expect(await page.locator("#customize").getAttribute("open")).toBeNull();
         await page.getByRole("button", { name: "Shorten" }).click();
 
         const maxVisits = page.getByLabel("Maximum of visits");
         await page.locator("#new-max-visits-error", { hasText: "The maximum of visits must be a whole number from 1 to 2147483647." }).waitFor();
-        // "More options" was opened again to show the field, which has the focus.
-        expect(await page.locator("#more-options").getAttribute("open")).toBe("");
+        // "Customize" was opened again to show the field, which has the focus.
+        expect(await page.locator("#customize").getAttribute("open")).toBe("");
         expect(await maxVisits.getAttribute("aria-invalid")).toBe("true");
         expect(await page.evaluate("document.activeElement.id")).toBe("new-max-visits");
         await checkEveryWidth(page, "home-options-error");
@@ -333,7 +333,7 @@ describe("a link's options in a real browser", () => {
       const { page, context, problems } = await browser.open(`${stack.url}/`, "desktop", { javaScript: false });
       try {
         expect(await page.locator("#shorten-form").getAttribute("method")).toBe("post");
-        await page.getByText("More options").click();
+        await page.locator("#customize > summary").click();
         await page.getByLabel("URL to shorten").fill("https://example.com/typed <b>by hand</b>");
         await page.getByLabel(/Custom alias/).fill("typed-alias");
         await page.getByLabel("Maximum of visits").fill("7");
@@ -353,7 +353,7 @@ describe("a link's options in a real browser", () => {
         );
         expect(await page.getByLabel("URL to shorten").inputValue()).toBe("https://example.com/typed <b>by hand</b>");
         expect(await page.getByLabel(/Custom alias/).inputValue()).toBe("typed-alias");
-        expect(await page.locator("#more-options").getAttribute("open")).toBe("");
+        expect(await page.locator("#customize").getAttribute("open")).toBe("");
         expect(await page.getByLabel("Maximum of visits").inputValue()).toBe("7");
         expect(await page.getByLabel("Tags").inputValue()).toBe("kept, too");
         expect(await page.getByLabel("Title").inputValue()).toBe('A "quoted" title');

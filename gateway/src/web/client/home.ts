@@ -54,7 +54,7 @@ const aliasInput = byId<HTMLInputElement>("alias");
 const shortenButton = byId<HTMLButtonElement>("shorten-button");
 const shortenError = byId("shorten-error");
 const options = optionFields("new");
-const moreOptions = byId<HTMLDetailsElement>("more-options");
+const customize = byId<HTMLDetailsElement>("customize");
 
 // Whether the alias typed is free, once typing pauses; a taken one comes with free variants to pick.
 
@@ -115,7 +115,11 @@ shortenForm.addEventListener("submit", async (event) => {
   else if (!address) fieldError(longUrlInput, "Enter a web address, like example.com/page or https://example.com/page.");
   if (alias !== "" && !aliasShape.test(alias)) fieldError(aliasInput, "An alias is 3 to 32 letters, digits, _ or -, with no spaces.");
   const invalid = shortenForm.querySelector<HTMLInputElement>('[aria-invalid="true"]');
-  if (invalid) return invalid.focus();
+  if (invalid) {
+    // The alias waits behind "Customize": opened, so that the field can take the focus.
+    if (customize.contains(invalid)) customize.open = true;
+    return invalid.focus();
+  }
   const chosen = options.read();
   if (!chosen) return;
 
@@ -140,18 +144,19 @@ shortenForm.addEventListener("submit", async (event) => {
     shortenForm.reset();
     clearAliasCheck();
     options.reset();
-    moreOptions.open = false;
+    customize.open = false;
     showResult(created, address!.addedScheme);
     void renderSavedLinks();
   } catch (error) {
-    // An option's error is shown on its field, "More options" opened first so that the field can take the focus.
-    const wasOpen = moreOptions.open;
-    moreOptions.open = true;
+    // An option's error is shown on its field, "Customize" opened first so that the field can take the focus.
+    const wasOpen = customize.open;
+    customize.open = true;
     if (options.showError(error)) return;
-    moreOptions.open = wasOpen;
+    customize.open = wasOpen;
     const field = fieldOf(error);
     const message = plainWords(error);
     if (field === "alias") {
+      customize.open = true;
       fieldError(aliasInput, error instanceof ApiError && error.code === "conflict" ? `${message} Choose another alias.` : message);
       aliasInput.focus();
     } else if (field === "url") {

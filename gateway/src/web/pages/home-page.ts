@@ -10,7 +10,8 @@ export interface SentShortenForm extends OptionValues {
 
 /**
  * Shorten a URL, see the result once (short link, QR code, manage token),
- * and the links this browser keeps. client/home.ts fills it in; the form
+ * and the links this browser keeps. At first sight the form is one field and
+ * one button; the alias and every other option wait behind "Customize". client/home.ts fills it in; the form
  * validates in the script (novalidate), so every error is shown in the
  * page's own words, next to its field.
  *
@@ -26,7 +27,8 @@ export interface SentShortenForm extends OptionValues {
  * nothing typed is lost and nothing lands in an address.
  */
 export function homePage(sent?: SentShortenForm): Page {
-  const optionsSent = sent !== undefined && Object.entries(sent).some(([key, value]) => key !== "long_url" && key !== "alias" && value);
+  // Shown again as sent: open when anything in it was filled in.
+  const customized = sent !== undefined && Object.entries(sent).some(([key, value]) => key !== "long_url" && value);
   const notice = sent
     ? html`<p id="no-script-notice" class="message error" role="alert">Nothing was shortened: shortening needs the page's script. What you typed is kept below, except a password. Turn on JavaScript, then press Shorten.</p>`
     : null;
@@ -45,6 +47,8 @@ ${notice}
 <input id="long-url" name="long_url" type="text" required autofocus autocomplete="url" inputmode="url" autocapitalize="off" spellcheck="false" placeholder="example.com/a/long/address" value="${sent?.long_url ?? ""}" aria-describedby="long-url-error">
 <p id="long-url-error" class="field-error" role="alert"></p>
 </div>
+<details id="customize" class="more-options"${customized ? html` open` : null}>
+<summary>Customize <span class="summary-hint">alias, expiry, password and more</span></summary>
 <div class="field alias-field">
 <label for="alias">Custom alias <span class="optional">(optional)</span></label>
 <input id="alias" name="alias" type="text" minlength="3" maxlength="32" pattern="[A-Za-z0-9_\\-]{3,32}" autocomplete="off" autocapitalize="off" spellcheck="false" value="${sent?.alias ?? ""}" aria-describedby="alias-hint alias-error">
@@ -53,8 +57,6 @@ ${notice}
 <p id="alias-suggestions" class="row"></p>
 <p id="alias-error" class="field-error" role="alert"></p>
 </div>
-<details id="more-options" class="more-options"${optionsSent ? html` open` : null}>
-<summary>More options</summary>
 ${linkOptionFields("new", { values: sent })}
 </details>
 <div class="shorten-submit">

@@ -50,7 +50,7 @@ export const stateNames: Record<LinkState, string> = { active: "Active", expired
 
 /**
  * The body of a new link's options: only those that say something, so a
- * link made without touching "More options" is a plain link.
+ * link made without touching "Customize" is a plain link.
  */
 export function newLinkOptions(options: OptionInputs, password: string | null | undefined): Record<string, unknown> {
   const body: Record<string, unknown> = {};
