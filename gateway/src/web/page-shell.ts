@@ -4,7 +4,7 @@ import type { PageScript, WebAssets } from "./web-assets.ts";
 /** The one navigation every page shows, in this order. */
 const navigation = [
   { id: "home", href: "/", label: "Shorten" },
-  { id: "links", href: "/#your-links", label: "Your links" },
+  { id: "links", href: "/app/links", label: "Your links" },
   { id: "geocoder", href: "/app/geocoder", label: "Geocoder" },
   { id: "admin", href: "/app/admin", label: "Admin" },
   { id: "docs", href: "/docs", label: "API docs" },

@@ -6,6 +6,7 @@ import { geocoderPage } from "./pages/geocoder-page.ts";
 import { homePage, type SentShortenForm } from "./pages/home-page.ts";
 import { linkPage } from "./pages/link-page.ts";
 import { notFoundPage } from "./pages/not-found-page.ts";
+import { yourLinksPage } from "./pages/your-links-page.ts";
 import { renderPage } from "./page-shell.ts";
 import { assetPrefix, type WebAssets } from "./web-assets.ts";
 
@@ -39,6 +40,7 @@ export function webRoutes(assets: WebAssets, linkIsKnown: LinkIsKnown) {
         { parse: "none", detail: { hide: true } },
       )
       .get(webPrefix, ({ redirect }) => redirect("/", 308), { detail: { hide: true } })
+      .get(`${webPrefix}/links`, () => renderPage(assets, yourLinksPage), { detail: { hide: true } })
       .get(
         `${webPrefix}/links/:code`,
         async ({ request }) => {

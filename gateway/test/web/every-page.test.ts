@@ -14,6 +14,7 @@ import { startWebStack, type WebStack } from "./support/web-stack.ts";
 /** Every page of the web app, as a first-time visitor opens it. */
 const pages: { name: string; path: string; heading: RegExp; status: number; apiStatuses?: number[] }[] = [
   { name: "home", path: "/", heading: /shorten/i, status: 200 },
+  { name: "your-links", path: "/app/links", heading: /your links/i, status: 200 },
   // The gateway asks the shortener first: a code no link has is the not-found page, answered 404.
   { name: "link-unknown", path: "/app/links/NoSuchLink", heading: /short link does not exist/i, status: 404 },
   // The admin page asks who is signed in: nobody, 401.

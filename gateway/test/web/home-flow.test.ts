@@ -67,20 +67,10 @@ describe("the home page in a real browser", () => {
         ).toBe(1);
         expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
         expect(await page.locator(".token-box").innerText()).toContain(
-          "Saved in this browser: it lets you change or delete this link. Copy it, or download your links below, to keep it elsewhere.",
+          "Saved in this browser: it lets you change or delete this link. Copy it, or download your links from Your links, to keep it elsewhere.",
         );
         // No share sheet in this browser: no Share button.
         expect(await page.getByRole("button", { name: "Share" }).count()).toBe(0);
-
-        // Your links as a file, tokens included.
-        const [exported] = await Promise.all([
-          page.waitForEvent("download"),
-          page.getByRole("link", { name: "Download your links, with their tokens" }).click(),
-        ]);
-        expect(exported.suggestedFilename()).toBe("linkgeo-links.json");
-        expect(JSON.parse(readFileSync(await exported.path(), "utf8"))).toEqual([
-          { short_url: code, manage_token: token, link: shortLink, long_url: target, created_at: expect.any(String) },
-        ]);
 
         await page.getByRole("button", { name: "Copy", exact: true }).click();
         await page.locator("#copy-link-status", { hasText: "Copied" }).waitFor();
@@ -243,32 +233,6 @@ describe("the home page in a real browser", () => {
     }
   });
 
-  test("Your links reads every count in one request, and marks a deleted link", async () => {
-    const { page, context, problems } = await browser.open(`${stack.url}/`);
-    try {
-      const made = [];
-      for (const name of ["one", "two", "three"]) {
-        await shorten(page, `https://example.com/counted-${name}`);
-        made.push(await result(page, `https://example.com/counted-${name}`));
-      }
-      const deleted = made[1]!;
-      const gone = await fetch(`${stack.url}/shorten/${deleted.code}/`, { method: "DELETE", headers: { authorization: `Bearer ${deleted.token}` } });
-      expect(gone.status).toBe(204);
-
-      const statsRequests: string[] = [];
-      page.on("request", (request) => {
-        if (request.url().includes("/stats")) statsRequests.push(`${request.method()} ${new URL(request.url()).pathname}`);
-      });
-      await page.reload();
-      await page.locator(`li[data-code="${deleted.code}"] .badge.deleted`).waitFor();
-      for (const { code } of [made[0]!, made[2]!]) await page.locator(`li[data-code="${code}"] .count`, { hasText: "0 visits" }).waitFor();
-      expect(statsRequests).toEqual(["POST /shorten/stats/"]);
-      expect(unexpectedProblems(problems)).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
-
   test("the focus ring is the accent's blue, and red only on a field with an error", async () => {
     const { page, context, problems } = await browser.open(`${stack.url}/`);
     try {
@@ -289,82 +253,6 @@ describe("the home page in a real browser", () => {
       await context.close();
     }
   });
-
-  test(
-    "a link made in another browser is added by its manage token; a wrong token is refused",
-    async () => {
-      const maker = await browser.open(`${stack.url}/`);
-      const adder = await browser.open(`${stack.url}/`);
-      try {
-        await shorten(maker.page, "https://example.com/made-elsewhere");
-        const { code, token } = await result(maker.page, "https://example.com/made-elsewhere");
-
-        await adder.page.locator("#links-empty").waitFor();
-        const tokenField = adder.page.getByRole("textbox", { name: "Manage token" });
-        await tokenField.fill("NotTheTokenOfAnyLink");
-        await adder.page.getByRole("button", { name: "Add link" }).click();
-        await adder.page.locator("#add-token-error", { hasText: "No link has this manage token." }).waitFor();
-        expect(await tokenField.getAttribute("aria-invalid")).toBe("true");
-
-        await tokenField.fill(token);
-        await adder.page.getByRole("button", { name: "Add link" }).click();
-        await adder.page.locator(`li[data-code="${code}"] .count`, { hasText: "0 visits" }).waitFor();
-        expect(await tokenField.getAttribute("aria-invalid")).toBeNull();
-        expect(await adder.page.locator("#links-empty").isHidden()).toBe(true);
-        // Saved with its token: its own page opens the visits without asking.
-        await adder.page.goto(`${stack.url}/app/links/${code}`);
-        await adder.page.locator("#chart svg").waitFor();
-
-        expect(unexpectedProblems(maker.problems)).toEqual([]);
-        expect(unexpectedProblems(adder.problems, [401])).toEqual([]);
-      } finally {
-        await maker.context.close();
-        await adder.context.close();
-      }
-    },
-    flowTimeoutMs,
-  );
-
-  test(
-    "with scripts blocked, the manage-token form is not offered, the page says why, and the form could only ever post",
-    async () => {
-      const { page, context, problems } = await browser.open(`${stack.url}/`, "desktop", { javaScript: false });
-      try {
-        // (Playwright's text search skips <noscript>: its text is read directly.)
-        expect(await page.locator("#your-links noscript p").isVisible()).toBe(true);
-        expect(await page.locator("#your-links noscript").innerText()).toBe(
-          "Your links are kept in this browser by the page's script: turn on JavaScript to see them or to add one.",
-        );
-        // No field a person could paste a token into, nor a button to send one with.
-        expect(await page.getByRole("textbox", { name: "Manage token" }).count()).toBe(0);
-        expect(await page.getByRole("button", { name: "Add link" }).count()).toBe(0);
-        await checkEveryWidth(page, "home-no-script", { scriptsBlocked: true });
-
-        // Submitted all the same (the browser's own submission, no script to stop it),
-        // the token travels in a POST body: never in the address, nor in the history.
-        const token = "a_token_that-must-stay-out-of-addresses";
-        const sent = page.waitForRequest((request) => request.isNavigationRequest());
-        await page.evaluate(`(() => {
-          const form = document.getElementById("add-form");
-          form.elements.namedItem("token").value = ${JSON.stringify(token)};
-          form.submit();
-        })()`);
-        const request = await sent;
-        expect(request.method()).toBe("POST");
-        expect(request.url()).not.toContain(token);
-        expect(request.postData()).toContain(token);
-        const answer = await request.response();
-        expect(answer!.status()).toBeGreaterThanOrEqual(400);
-        expect(answer!.status()).toBeLessThan(500);
-        expect(page.url()).not.toContain(token);
-
-        expect(unexpectedProblems(problems, [404])).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    },
-    flowTimeoutMs,
-  );
 
   test(
     "errors are said in plain words next to the field they are about",

@@ -1,13 +1,12 @@
 /**
  * The home page: shorten a URL (short link, copy, QR code and its downloads,
- * the manage token shown once), and "Your links", the links this browser
- * keeps with their current counts.
+ * the manage token shown once), and the latest of the links this browser
+ * keeps, with their current counts (the Your links page has them all).
  */
 import { aliasShape, checkAlias } from "./lib/alias-check.ts";
 import { api, ApiError } from "./lib/api.ts";
 import { copyButton } from "./lib/copy-text.ts";
-import { byId, fill, h, show } from "./lib/dom.ts";
-import { formatDateTime, plural } from "./lib/format.ts";
+import { byId, fieldError, fill, h, show } from "./lib/dom.ts";
 import { newLinkOptions } from "./lib/link-options.ts";
 import { optionFields } from "./lib/option-fields.ts";
 import { fieldOf, plainWords } from "./lib/plain-words.ts";
@@ -15,7 +14,8 @@ import { OfferedFiles } from "./lib/offered-files.ts";
 import { plainLook, qrCode, qrSvg } from "./lib/qr-code.ts";
 import { offerQrFiles } from "./lib/qr-kit.ts";
 import { readableUrl } from "./lib/readable-url.ts";
-import { forgetLink, saveLink, savedLinks, type SavedLink } from "./lib/saved-links.ts";
+import { showSavedLinks, linkPage } from "./lib/saved-link-list.ts";
+import { saveLink, savedLinks } from "./lib/saved-links.ts";
 import { webAddressOf } from "./lib/web-address.ts";
 
 interface LinkRecord {
@@ -25,25 +25,6 @@ interface LinkRecord {
   access_count: number;
   created_at: string;
   updated_at: string;
-}
-
-interface LinkStats {
-  short_url: string;
-  access_count: number;
-  last_accessed_at: string | null;
-}
-
-// base64url; an admin token has a dot, and must not be saved as a link's token.
-const manageTokenShape = /^[A-Za-z0-9_-]+$/;
-
-const linkPage = (code: string) => `/app/links/${encodeURIComponent(code)}`;
-
-/** Shows `message` under a field and marks it invalid, or clears both. */
-function fieldError(input: HTMLInputElement, message: string | null): void {
-  const error = byId(`${input.id}-error`);
-  error.textContent = message ?? "";
-  if (message) input.setAttribute("aria-invalid", "true");
-  else input.removeAttribute("aria-invalid");
 }
 
 // Shorten
@@ -146,7 +127,7 @@ shortenForm.addEventListener("submit", async (event) => {
     options.reset();
     customize.open = false;
     showResult(created, address!.addedScheme);
-    void renderSavedLinks();
+    void renderLatestLinks();
   } catch (error) {
     // An option's error is shown on its field, "Customize" opened first so that the field can take the focus.
     const wasOpen = customize.open;
@@ -210,125 +191,21 @@ shareButton.addEventListener("click", () => {
 });
 copyButton(byId<HTMLButtonElement>("copy-token"), byId<HTMLInputElement>("token"), byId("copy-token-status"));
 
-// Your links
+// Your latest links: the first few of this browser's, the rest on the Your links page.
 
-const linksList = byId<HTMLUListElement>("links-list");
-const linksEmpty = byId("links-empty");
+const latestShown = 5;
 
-const exportedLinks = new OfferedFiles();
-
-async function renderSavedLinks(): Promise<void> {
+async function renderLatestLinks(): Promise<void> {
   const links = savedLinks();
-  show(linksEmpty, links.length === 0);
-  show(linksList, links.length > 0);
-  offerExport(links);
-  const items = links.map((link) => savedLinkItem(link));
-  fill(
-    linksList,
-    items.map((item) => item.element),
-  );
-  // Every count in one request (POST /shorten/stats/, up to 500 codes each): a long list no longer spends the rate budget.
-  const counts = new Map<string, LinkStats>();
-  try {
-    for (let start = 0; start < links.length; start += maxStatsCodes) {
-      const codes = links.slice(start, start + maxStatsCodes).map((link) => link.short_url);
-      const { results } = await api<{ results: LinkStats[] }>("/shorten/stats/", { method: "POST", body: { short_urls: codes } });
-      for (const stats of results) counts.set(stats.short_url, stats);
-    }
-  } catch {
-    for (const item of items) item.showCount(undefined);
-    return;
-  }
-  for (const [i, item] of items.entries()) item.showCount(counts.get(links[i]!.short_url) ?? null);
+  const list = byId("links-list");
+  show(byId("links-empty"), links.length === 0);
+  show(list, links.length > 0);
+  byId("links-all").textContent = links.length > latestShown ? `All ${links.length} of your links` : "Your links";
+  show(byId("links-all-row"), true);
+  await showSavedLinks(list, links.slice(0, latestShown), () => {
+    void renderLatestLinks();
+    byId("your-links-heading").focus();
+  });
 }
 
-/** As many codes as POST /shorten/stats/ takes in one request (the API's documented limit). */
-const maxStatsCodes = 500;
-
-/** "Your links" as a file (JSON, with the tokens), to keep elsewhere or add in another browser one by one. */
-function offerExport(links: SavedLink[]): void {
-  exportedLinks.clear();
-  const link = byId<HTMLAnchorElement>("links-export");
-  if (links.length > 0) exportedLinks.offer(link, new Blob([`${JSON.stringify(links, null, 2)}\n`], { type: "application/json" }), "linkgeo-links.json");
-  else link.removeAttribute("href");
-  show(byId("links-export-row"), links.length > 0);
-}
-
-function savedLinkItem(link: SavedLink): { element: HTMLLIElement; showCount: (stats: LinkStats | null | undefined) => void } {
-  const count = h("p", { class: "saved-link-count" }, h("span", { class: "muted" }, "Counting…"));
-  const element = h(
-    "li",
-    { class: "saved-link", "data-code": link.short_url },
-    h(
-      "div",
-      { class: "saved-link-main" },
-      h(
-        "a",
-        { class: "saved-link-title", href: linkPage(link.short_url) },
-        link.link.replace(/^https?:\/\//, ""),
-        h("span", { class: "visually-hidden" }, ": visits and settings"),
-      ),
-      h("p", { class: "saved-link-destination truncate", title: link.long_url }, readableUrl(link.long_url)),
-      h("p", { class: "hint" }, `Created ${formatDateTime(link.created_at)}`),
-    ),
-    count,
-  );
-  /** Its stats; null: no such link any more (deleted); undefined: the counts could not be read. */
-  const showCount = (stats: LinkStats | null | undefined) => {
-    if (stats) {
-      fill(count, h("span", { class: "count" }, plural(stats.access_count, "visit")));
-    } else if (stats === null) {
-      const forget = h("button", { type: "button", class: "secondary small", "aria-label": `Forget ${link.short_url}` }, "Forget");
-      forget.addEventListener("click", () => {
-        forgetLink(link.short_url);
-        void renderSavedLinks();
-        byId("your-links-heading").focus();
-      });
-      fill(count, h("span", { class: "badge deleted" }, "deleted"), forget);
-    } else {
-      fill(count, h("span", { class: "muted" }, "count unavailable"));
-    }
-  };
-  return { element, showCount };
-}
-
-// Add a link by its manage token
-
-const addForm = byId<HTMLFormElement>("add-form");
-const addTokenInput = byId<HTMLInputElement>("add-token");
-const addButton = byId<HTMLButtonElement>("add-button");
-const addStatus = byId("add-status");
-
-addForm.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const token = addTokenInput.value.trim();
-  addStatus.textContent = "";
-  fieldError(addTokenInput, null);
-  if (token === "") return failAdd("Paste the manage token of the link.");
-  if (!manageTokenShape.test(token)) return failAdd("This is not a manage token: a manage token is letters, digits, - and _ only.");
-
-  addButton.disabled = true;
-  try {
-    const { results } = await api<{ results: LinkRecord[] }>("/shorten/", { credential: { kind: "token", token } });
-    const record = results.length === 1 ? results[0] : undefined;
-    if (!record) return failAdd("No link has this manage token.");
-    saveLink({ short_url: record.short_url, manage_token: token, link: record.link, long_url: record.long_url, created_at: record.created_at });
-    addForm.reset();
-    addStatus.textContent = `Added ${record.link} to your links.`;
-    await renderSavedLinks();
-  } catch (error) {
-    failAdd(error instanceof ApiError && (error.status === 401 || error.status === 403) ? "No link has this manage token." : plainWords(error));
-  } finally {
-    addButton.disabled = false;
-  }
-});
-
-function failAdd(message: string): void {
-  fieldError(addTokenInput, message);
-  addTokenInput.focus();
-}
-
-// The page offers the form only now that its submit stays in this script (home-page.ts).
-show(addForm, true);
-
-void renderSavedLinks();
+void renderLatestLinks();

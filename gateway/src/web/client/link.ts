@@ -7,7 +7,7 @@
 import { aliasShape } from "./lib/alias-check.ts";
 import { api, ApiError, type Credential } from "./lib/api.ts";
 import { copyButton } from "./lib/copy-text.ts";
-import { byId, fill, h, show } from "./lib/dom.ts";
+import { byId, fieldError, fill, h, show } from "./lib/dom.ts";
 import { formatCount, formatDateTime, plural } from "./lib/format.ts";
 import { linkCredential, type LinkCredential } from "./lib/link-credential.ts";
 import { changedOptions, deviceNames as ruleDeviceNames, stateNames, type LinkOptions, type LinkRule } from "./lib/link-options.ts";
@@ -15,7 +15,7 @@ import { optionFields } from "./lib/option-fields.ts";
 import { plainWords } from "./lib/plain-words.ts";
 import { showQrKit } from "./lib/qr-kit.ts";
 import { readableUrl } from "./lib/readable-url.ts";
-import { forgetLink, saveLink, savedLink } from "./lib/saved-links.ts";
+import { forgetLink, manageTokenShape, saveLink, savedLink } from "./lib/saved-links.ts";
 import { visitsChart, type Granularity, type VisitBucket } from "./lib/visits-chart.ts";
 
 /** `long_url` is null for a protected link, unless its manage token or an admin asks. */
@@ -46,8 +46,6 @@ interface VisitReport {
   series: VisitBucket[];
   top: Record<Dimension, TopEntry[]>;
 }
-
-const manageTokenShape = /^[A-Za-z0-9_-]+$/;
 
 /**
  * The code in the page's address, decoded; "" (which no link has) when the
@@ -187,12 +185,6 @@ copyButton(byId<HTMLButtonElement>("copy-short"), byId<HTMLInputElement>("short-
 
 const tokenForm = byId<HTMLFormElement>("token-form");
 const tokenInput = byId<HTMLInputElement>("token-input");
-
-function fieldError(input: HTMLInputElement, message: string | null): void {
-  byId(`${input.id}-error`).textContent = message ?? "";
-  if (message) input.setAttribute("aria-invalid", "true");
-  else input.removeAttribute("aria-invalid");
-}
 
 function askForToken(problem: string | null): void {
   access = null;

@@ -15,11 +15,8 @@ export interface SentShortenForm extends OptionValues {
  * validates in the script (novalidate), so every error is shown in the
  * page's own words, next to its field.
  *
- * "Your links" lives in this browser's storage, which only the script can
- * read, so without the script the form that adds a link by its manage token
- * is not offered at all: it starts hidden, and the script shows it once it
- * handles its submit. It posts all the same, so that a token can never land
- * in an address or the history, whatever happens to the script.
+ * The latest links live in this browser's storage, which only the script
+ * can read; all of them are on the Your links page (your-links-page.ts).
  *
  * The shorten form posts too (it may carry a link's password): sent by the
  * browser itself, the gateway answers with this page again, `sent` filled in
@@ -94,7 +91,7 @@ ${linkOptionFields("new", { values: sent })}
 </div>
 <div class="token-box" role="group" aria-labelledby="token-heading">
 <h3 id="token-heading">Manage token</h3>
-<p>Saved in this browser: it lets you change or delete this link. Copy it, or download your links below, to keep it elsewhere.</p>
+<p>Saved in this browser: it lets you change or delete this link. Copy it, or download your links from Your links, to keep it elsewhere.</p>
 <label for="token" class="visually-hidden">Manage token</label>
 <div class="copy-row">
 <input id="token" class="mono" type="text" readonly>
@@ -104,23 +101,11 @@ ${linkOptionFields("new", { values: sent })}
 </div>
 </section>
 <section id="your-links" class="panel" aria-labelledby="your-links-heading">
-<h2 id="your-links-heading" tabindex="-1">Your links</h2>
-<p class="hint">The links made in this browser, with their manage tokens. They are kept in this browser only: clearing its data forgets them.</p>
+<h2 id="your-links-heading" tabindex="-1">Your latest links</h2>
 <p id="links-empty" class="empty" hidden>No links yet. The links you shorten here will be listed here.</p>
 <ul id="links-list" class="saved-links" hidden></ul>
-<p id="links-export-row" class="row" hidden><a id="links-export" class="button secondary small" download="linkgeo-links.json">Download your links, with their tokens</a></p>
-<noscript><p class="message error">Your links are kept in this browser by the page's script: turn on JavaScript to see them or to add one.</p></noscript>
-<form id="add-form" class="add-form" method="post" novalidate hidden>
-<h3 id="add-heading">Add a link you created elsewhere</h3>
-<div class="field">
-<label for="add-token">Manage token</label>
-<input id="add-token" name="token" type="text" required autocomplete="off" autocapitalize="off" spellcheck="false" aria-describedby="add-token-hint add-token-error">
-<p id="add-token-hint" class="hint">The token you were given when you made the link, on another device or with the API.</p>
-<p id="add-token-error" class="field-error" role="alert"></p>
-</div>
-<button type="submit" id="add-button" class="secondary">Add link</button>
-<p id="add-status" class="add-status" role="status"></p>
-</form>
+<p id="links-all-row" hidden><a id="links-all" href="/app/links">Your links</a>: every link of this browser, to search, download with their tokens, or add one made elsewhere.</p>
+<noscript><p class="message error">Your links are kept in this browser by the page's script: turn on JavaScript to see them.</p></noscript>
 </section>`,
   };
 }

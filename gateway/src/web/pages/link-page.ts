@@ -15,7 +15,7 @@ export const linkPage: Page = {
   title: "Link",
   current: "links",
   script: "link",
-  main: html`<p class="back"><a href="/#your-links">Your links</a></p>
+  main: html`<p class="back"><a href="/app/links">Your links</a></p>
 <h1 id="link-heading" tabindex="-1">Short link</h1>
 <p id="link-status" class="message" role="status">Loading the link…</p>
 <noscript><p class="message error">This page shows the link with its script: turn on JavaScript to see it.</p></noscript>

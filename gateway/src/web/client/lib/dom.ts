@@ -52,3 +52,11 @@ export function fill(element: Element, ...children: Child[]): void {
   element.replaceChildren();
   append(element, children);
 }
+
+/** Shows `message` under a field (the element `<id>-error`) and marks the field invalid, or clears both. */
+export function fieldError(input: HTMLInputElement, message: string | null): void {
+  const error = byId(`${input.id}-error`);
+  error.textContent = message ?? "";
+  if (message) input.setAttribute("aria-invalid", "true");
+  else input.removeAttribute("aria-invalid");
+}

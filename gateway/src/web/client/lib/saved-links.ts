@@ -33,6 +33,36 @@ export function savedLink(shortUrl: string): SavedLink | undefined {
   return savedLinks().find((link) => link.short_url === shortUrl);
 }
 
+/**
+ * The links in a file of "Your links" (the download of another browser), as
+ * hostile as storage: a JSON array whose items are kept only when they are
+ * saved links with a code fit for a path, a token of the API's alphabet and
+ * an http(s) short link; `refused` counts the others. Undefined: no such array.
+ */
+export function savedLinksIn(text: string): { links: SavedLink[]; refused: number } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed)) return undefined;
+  const links = parsed.filter((item): item is SavedLink => isSavedLink(item) && isWellFormed(item));
+  return {
+    links: links.map(({ short_url, manage_token, link, long_url, created_at }) => ({ short_url, manage_token, link, long_url, created_at })),
+    refused: parsed.length - links.length,
+  };
+}
+
+// base64url; an admin token has a dot, and must never be kept as a link's token.
+export const manageTokenShape = /^[A-Za-z0-9_-]+$/;
+
+const codeShape = /^[A-Za-z0-9_-]{1,64}$/;
+
+function isWellFormed(link: SavedLink): boolean {
+  return codeShape.test(link.short_url) && manageTokenShape.test(link.manage_token) && /^https?:\/\//.test(link.link);
+}
+
 /** Adds a link (newest first), or replaces the one with the same code. */
 export function saveLink(link: SavedLink): void {
   const others = savedLinks().filter((saved) => saved.short_url !== link.short_url);
