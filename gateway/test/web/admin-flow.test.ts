@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { waitFor } from "@linkgeo/testing";
 import type { BrowserContext, Page } from "playwright-core";
@@ -25,6 +26,22 @@ const seeds = [
   { short_url: "to-edit", long_url: "https://old.example.com/landing", visits: 0 },
   { short_url: "someone-else", long_url: "https://private.example.com/their/own/page", visits: 0 },
 ];
+
+/** RFC 4180 as a spreadsheet reads it: quoted fields may hold commas, doubled quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let fields: string[] = [];
+  for (const match of text.matchAll(/("(?:[^"]|"")*"|[^",\r\n]*)(,|\r\n|$)/g)) {
+    const [, raw = "", end] = match;
+    fields.push(raw.startsWith('"') ? raw.slice(1, -1).replaceAll('""', '"') : raw);
+    if (end !== ",") {
+      records.push(fields);
+      fields = [];
+      if (end === "") break;
+    }
+  }
+  return records.filter((record) => record.length > 1 || record[0] !== "");
+}
 
 describe("the admin page in a real browser", () => {
   let stack: WebStack;
@@ -277,6 +294,104 @@ describe("the admin page in a real browser", () => {
       await page.getByRole("status").filter({ hasText: "The destination of to-edit is now https://new.example.com/landing?from=admin." }).waitFor();
       const record = (await (await fetch(`${stack.url}/shorten/to-edit/`)).json()) as { long_url: string };
       expect(record.long_url).toBe("https://new.example.com/landing?from=admin");
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "the Visits, Created and Last visited headers sort: said by aria-sort, kept in the address and in the Sort by menu",
+    async () => {
+      const header = (name: string) => page.locator("#links-table thead th", { has: page.getByRole("button", { name, exact: true }) });
+      await page.getByRole("button", { name: "Created", exact: true }).click();
+      await page.waitForURL((url) => !url.searchParams.has("sort"));
+      expect(await header("Created").getAttribute("aria-sort")).toBe("descending");
+      expect(await header("Visits").getAttribute("aria-sort")).toBeNull();
+      expect(await page.getByLabel("Sort by").inputValue()).toBe("newest");
+
+      await page.getByRole("button", { name: "Visits", exact: true }).click();
+      await page.locator('#links-body tr:first-child[data-code="docs-home"]').waitFor();
+      expect(new URL(page.url()).searchParams.get("sort")).toBe("most_visited");
+      expect(await header("Visits").getAttribute("aria-sort")).toBe("descending");
+      expect(await header("Created").getAttribute("aria-sort")).toBeNull();
+      expect(await page.getByLabel("Sort by").inputValue()).toBe("most_visited");
+      // Back: the order before, its header marked again.
+      await page.goBack();
+      await page.waitForURL((url) => !url.searchParams.has("sort"));
+      await page.locator("#links-table thead th[aria-sort]", { hasText: "Created" }).waitFor();
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "selected links are downloaded as CSV, or deleted at once after one question; the page's box selects every row; every link downloads as CSV",
+    async () => {
+      for (const code of ["bulk-a", "bulk-b", "bulk-c"]) {
+        const made = await fetch(`${stack.url}/shorten/`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ long_url: `https://example.com/${code}`, short_url: code }),
+        });
+        expect(made.status).toBe(201);
+      }
+      await page.reload();
+      await row("bulk-c").waitFor();
+      const bar = page.getByRole("group", { name: /selected$/ });
+      const pageBox = page.getByRole("checkbox", { name: "Select every link on this page" });
+
+      // Two rows ticked: the page's box is half-ticked, and the two download as CSV, quoted where they must be.
+      await row("hostile").getByRole("checkbox", { name: "Select hostile" }).check();
+      await row("bulk-a").getByRole("checkbox", { name: "Select bulk-a" }).check();
+      await bar.getByText("2 links selected").waitFor();
+      expect(await pageBox.evaluate((box) => (box as unknown as { indeterminate: boolean }).indeterminate)).toBe(true);
+      const [download] = await Promise.all([page.waitForEvent("download"), bar.getByRole("link", { name: "Download as CSV" }).click()]);
+      expect(download.suggestedFilename()).toBe("linkgeo-selected-links.csv");
+      const csv = parseCsv(readFileSync(await download.path(), "utf8"));
+      expect(csv[0]).toEqual(["short_url", "link", "long_url", "visits", "created_at", "last_accessed_at", "state", "tags"]);
+      const byCode = new Map(csv.slice(1).map((fields) => [fields[0], fields]));
+      expect([...byCode.keys()].sort()).toEqual(["bulk-a", "hostile"]);
+      expect(byCode.get("hostile")!.slice(1, 4)).toEqual([created.get("hostile")!.link, created.get("hostile")!.long_url, "0"]);
+      expect(byCode.get("bulk-a")![6]).toBe("active");
+      await page.getByRole("button", { name: "Clear selection" }).click();
+      await bar.waitFor({ state: "hidden" });
+
+      // The page's box ticks every row, and unticks them.
+      await pageBox.check();
+      await bar.getByText(`${await rows().count()} links selected`).waitFor();
+      expect(await page.locator(".select-link:not(:checked)").count()).toBe(0);
+      await pageBox.uncheck();
+      await bar.waitFor({ state: "hidden" });
+
+      // Three deleted at once: one question first; Cancel and Escape keep them.
+      for (const code of ["bulk-a", "bulk-b", "bulk-c"])
+        await row(code)
+          .getByRole("checkbox", { name: `Select ${code}` })
+          .check();
+      await bar.getByRole("button", { name: "Delete" }).click();
+      const question = page.getByRole("group", { name: "Delete 3 links? Their visits go with them; this cannot be undone." });
+      await question.waitFor();
+      await checkEveryWidth(page, "admin-bulk-delete");
+      await question.getByRole("button", { name: "Cancel" }).click();
+      await question.waitFor({ state: "hidden" });
+      await bar.getByRole("button", { name: "Delete" }).click();
+      await page.keyboard.press("Escape");
+      await question.waitFor({ state: "hidden" });
+      for (const code of ["bulk-a", "bulk-b", "bulk-c"]) expect(await apiStatus(`/shorten/${code}/`)).toBe(200);
+
+      await bar.getByRole("button", { name: "Delete" }).click();
+      await question.getByRole("button", { name: "Yes, delete 3 links" }).click();
+      await page.getByRole("status").filter({ hasText: "3 links deleted." }).waitFor();
+      for (const code of ["bulk-a", "bulk-b", "bulk-c"]) {
+        expect(await row(code).count()).toBe(0);
+        expect(await apiStatus(`/shorten/${code}/`)).toBe(404);
+      }
+      await bar.waitFor({ state: "hidden" });
+
+      // Every link, from the shortener's own export, with the admin's session.
+      const everything = page.getByRole("link", { name: "Download every link (CSV)" });
+      const answer = await page.request.get(stack.url + (await everything.getAttribute("href"))!);
+      expect(answer.status()).toBe(200);
+      expect(answer.headers()["content-type"]).toStartWith("text/csv");
+      expect(await answer.text()).toContain("docs-home");
     },
     browserTestTimeoutMs,
   );

@@ -1,7 +1,8 @@
 /**
  * The admin page. Signed out: a sign-in form (POST /admin/session). Signed
- * in: every link in a table with search, sort and pages, a sparkline per
- * row, and edit and delete; and the API keys (lib/admin-key-panel.ts). The session is an HttpOnly cookie this script
+ * in: every link in a table with search, sort (also by its column headers)
+ * and pages, a sparkline per row, edit and delete, a selection to download
+ * or delete at once (lib/admin-selection.ts); and the API keys (lib/admin-key-panel.ts). The session is an HttpOnly cookie this script
  * never sees; it keeps only the session's CSRF token, in memory, and asks
  * for it again (GET /admin/session) each time the page loads.
  */
@@ -9,6 +10,7 @@ import { apiKeyPanel } from "./lib/admin-key-panel.ts";
 import { allVisits, dailyVisits, listLinks, type LinkQuery, type LinkSort, type PageSize } from "./lib/admin-links.ts";
 import { queryFromUrl, rememberQuery } from "./lib/admin-query.ts";
 import { currentAdminSession, signIn, signOut, type AdminSession } from "./lib/admin-session.ts";
+import { adminSelection } from "./lib/admin-selection.ts";
 import { showVisitSummary } from "./lib/admin-summary.ts";
 import { linkRow, type LinkRow, type RowHost } from "./lib/admin-table.ts";
 import { ApiError, type Credential } from "./lib/api.ts";
@@ -84,6 +86,25 @@ const rowHost: RowHost = {
 };
 
 const keyPanel = apiKeyPanel({ credential, handled });
+
+const selection = adminSelection({
+  credential,
+  handled,
+  deleted: (text) => {
+    linksStatus.textContent = text;
+    linksTitle.focus();
+    void loadLinks();
+  },
+});
+
+// The column headers that sort: each names the one order it gives (the API's orders are all descending).
+const sortHeaders = [...table.querySelectorAll<HTMLTableCellElement>("th[data-sort]")];
+for (const header of sortHeaders) {
+  header.querySelector("button")?.addEventListener("click", () => {
+    const sort = header.dataset.sort as LinkSort;
+    if (sort !== query.sort) changeQuery({ sort, page: 1 });
+  });
+}
 
 // Signed out and signed in
 
@@ -185,6 +206,7 @@ async function loadLinks(): Promise<void> {
       tableBody,
       rows.map(({ row }) => row.element),
     );
+    selection.show(rows.map(({ row }) => row));
     show(tableWrap, rows.length > 0);
     show(empty, rows.length === 0);
     // An estimated count (past 10,000 matches) is said as one; whether a next page exists is always exact.
@@ -244,6 +266,10 @@ function showQuery(): void {
   stateSelect.value = query.state;
   sortSelect.value = query.sort;
   pageSizeSelect.value = String(query.pageSize);
+  for (const header of sortHeaders) {
+    if (header.dataset.sort === query.sort) header.setAttribute("aria-sort", "descending");
+    else header.removeAttribute("aria-sort");
+  }
 }
 
 /** A change a person made: a new history entry, so Back brings the table as it was. */
@@ -251,6 +277,7 @@ function changeQuery(change: Partial<LinkQuery>): void {
   linksStatus.textContent = "";
   query = { ...query, ...change };
   rememberQuery(query, { newEntry: true });
+  showQuery();
   void loadLinks();
 }
 

@@ -89,17 +89,39 @@ export const adminPage: Page = {
         </select>
       </div>
     </form>
+    <p class="export-all"><a href="/admin/export/links?format=csv" download="linkgeo-links.csv">Download every link (CSV)</a></p>
     <p id="links-status" class="message ok" role="status"></p>
     <p id="links-error" class="message error" role="alert"></p>
+    <p class="select-page"><label><input type="checkbox" id="select-page"> Select every link on this page</label></p>
+    <div id="bulk-bar" class="bulk-bar" role="group" aria-labelledby="bulk-count" hidden>
+      <p id="bulk-count"></p>
+      <div id="bulk-actions" class="row">
+        <a id="bulk-export" class="button secondary small" download>Download as CSV</a>
+        <button type="button" id="bulk-delete" class="secondary small delete">Delete</button>
+        <button type="button" id="bulk-clear" class="secondary small">Clear selection</button>
+      </div>
+      <div id="bulk-confirm" class="confirm-delete" role="group" aria-labelledby="bulk-question" hidden>
+        <p id="bulk-question"></p>
+        <p id="bulk-error" class="message error" role="alert"></p>
+        <div class="row">
+          <button type="button" id="bulk-confirm-delete" class="danger small">Yes, delete</button>
+          <button type="button" id="bulk-cancel" class="secondary small">Cancel</button>
+        </div>
+      </div>
+    </div>
     <div class="table-wrap">
       <table id="links-table" class="link-table" aria-labelledby="links-title">
+        <colgroup>
+          <col class="col-select"><col class="col-code"><col class="col-destination"><col class="col-visits"><col class="col-when"><col class="col-when"><col class="col-spark"><col class="col-actions">
+        </colgroup>
         <thead>
           <tr>
+            <th scope="col" class="select"><span class="visually-hidden">Selected</span></th>
             <th scope="col">Short link</th>
             <th scope="col">Destination</th>
-            <th scope="col" class="number">Visits</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last visited</th>
+            <th scope="col" class="number" data-sort="most_visited"><button type="button" class="sort-header">Visits</button></th>
+            <th scope="col" data-sort="newest"><button type="button" class="sort-header">Created</button></th>
+            <th scope="col" data-sort="last_visited"><button type="button" class="sort-header">Last visited</button></th>
             <th scope="col">Last 14 days</th>
             <th scope="col">Actions</th>
           </tr>

@@ -1,7 +1,8 @@
 /**
- * One row of the admin's table of links: what the link is, its counts, a
- * sparkline, and the actions (open its page, change its destination in place,
- * delete it after an explicit confirmation in the row itself).
+ * One row of the admin's table of links: a box to select it (bulk actions,
+ * lib/admin-selection.ts), what the link is, its counts, a sparkline, and the
+ * actions (open its page, change its destination in place, delete it after
+ * an explicit confirmation in the row itself).
  */
 import { changeDestination, deleteLink, sparklineDays, type LinkRecord } from "./admin-links.ts";
 import { ApiError, type Credential } from "./api.ts";
@@ -22,6 +23,10 @@ export interface RowHost {
 
 export interface LinkRow {
   element: HTMLTableRowElement;
+  /** Ticked: the link is among the selected ones. */
+  checkbox: HTMLInputElement;
+  /** The link as it is now (its destination may have been changed in the row). */
+  record(): LinkRecord;
   /** Draws the sparkline once the page's daily counts arrive; null when they could not be had. */
   showDailyVisits(counts: readonly number[] | null): void;
 }
@@ -153,9 +158,11 @@ export function linkRow(initial: LinkRecord, host: RowHost): LinkRow {
   showActions();
   showLastVisit(record.last_accessed_at);
 
+  const checkbox = h("input", { type: "checkbox", class: "select-link", value: code, "aria-label": `Select ${code}` });
   const element = h(
     "tr",
     { "data-code": code },
+    h("td", { class: "select" }, checkbox),
     h("td", { class: "code", "data-label": "Short link" }, h("a", { href: pageOf(code), class: "mono" }, code), badges(record)),
     destinationCell,
     h("td", { class: "number", "data-label": "Visits" }, formatCount(record.access_count)),
@@ -167,6 +174,8 @@ export function linkRow(initial: LinkRecord, host: RowHost): LinkRow {
 
   return {
     element,
+    checkbox,
+    record: () => record,
     showDailyVisits: (counts) => fill(sparklineCell, counts ? sparkline(counts) : h("span", { class: "muted" }, "—", hidden(" not available"))),
   };
 }
