@@ -397,6 +397,40 @@ describe("the admin page in a real browser", () => {
   );
 
   test(
+    "a row's QR code opens in a dialog, made to measure and downloaded; Escape closes it and the focus returns to the row",
+    async () => {
+      const link = created.get("docs-home")!.link;
+      const opener = row("docs-home").getByRole("button", { name: "QR code of docs-home" });
+      await opener.click();
+      const dialog = page.getByRole("dialog", { name: "QR code of docs-home" });
+      await dialog.waitFor();
+      expect(await dialog.locator("#qr-dialog-link").innerText()).toBe(link);
+      await dialog.getByRole("img", { name: `QR code of ${link}` }).waitFor();
+      await dialog.getByLabel("Size").selectOption("16");
+      await dialog.locator("#qr-size-note", { hasText: /^\d+ × \d+ pixels/ }).waitFor();
+      const side = Number((await dialog.locator("#qr-size-note").innerText()).split(" ")[0]);
+      const [svg] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("link", { name: "Download SVG" }).click()]);
+      expect(svg.suggestedFilename()).toBe("docs-home.svg");
+      expect(readFileSync(await svg.path(), "utf8")).toContain(`width="${side}" height="${side}"`);
+      await checkEveryWidth(page, "admin-qr-dialog");
+
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
+      expect(await opener.evaluate((button) => button === button.ownerDocument.activeElement)).toBe(true);
+
+      // Another row's: the same dialog, that link's code.
+      await row("blog-post").getByRole("button", { name: "QR code of blog-post" }).click();
+      await page
+        .getByRole("dialog", { name: "QR code of blog-post" })
+        .getByRole("img", { name: `QR code of ${created.get("blog-post")!.link}` })
+        .waitFor();
+      await page.getByRole("button", { name: "Close" }).click();
+      await page.getByRole("dialog").waitFor({ state: "hidden" });
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
     "signing out shows the form again, and the old cookie no longer works anywhere",
     async () => {
       const cookie = (await context.cookies(stack.url)).find((c) => c.name === "linkgeo_admin");

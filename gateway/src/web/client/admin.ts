@@ -15,6 +15,7 @@ import { showVisitSummary } from "./lib/admin-summary.ts";
 import { linkRow, type LinkRow, type RowHost } from "./lib/admin-table.ts";
 import { ApiError, type Credential } from "./lib/api.ts";
 import { byId, fill, show } from "./lib/dom.ts";
+import { qrKit } from "./lib/qr-kit.ts";
 import { plural } from "./lib/format.ts";
 
 const checking = byId("admin-checking");
@@ -72,8 +73,22 @@ function handled(error: unknown): boolean {
   return true;
 }
 
+// A row's QR code, in a modal dialog: Escape or Close shuts it, and the focus goes back to the row's QR button.
+const qrDialog = byId<HTMLDialogElement>("qr-dialog");
+const rowQr = qrKit();
+let qrOpener: HTMLElement | null = null;
+byId("qr-dialog-close").addEventListener("click", () => qrDialog.close());
+qrDialog.addEventListener("close", () => qrOpener?.focus());
+
 const rowHost: RowHost = {
   credential,
+  showQr: (record, from) => {
+    qrOpener = from;
+    byId("qr-dialog-title").textContent = `QR code of ${record.short_url}`;
+    byId("qr-dialog-link").textContent = record.link;
+    rowQr.show(record.link, record.short_url);
+    qrDialog.showModal();
+  },
   announce: (text) => {
     linksStatus.textContent = text;
   },

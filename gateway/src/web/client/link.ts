@@ -13,10 +13,13 @@ import { linkCredential, type LinkCredential } from "./lib/link-credential.ts";
 import { changedOptions, deviceNames as ruleDeviceNames, stateNames, type LinkOptions, type LinkRule } from "./lib/link-options.ts";
 import { optionFields } from "./lib/option-fields.ts";
 import { plainWords } from "./lib/plain-words.ts";
-import { showQrKit } from "./lib/qr-kit.ts";
+import { qrKit } from "./lib/qr-kit.ts";
 import { readableUrl } from "./lib/readable-url.ts";
 import { forgetLink, manageTokenShape, saveLink, savedLink } from "./lib/saved-links.ts";
 import { visitsChart, type Granularity, type VisitBucket } from "./lib/visits-chart.ts";
+
+/** The QR kit, drawn for the link once it is read. */
+const linkQr = qrKit();
 
 /** `long_url` is null for a protected link, unless its manage token or an admin asks. */
 interface LinkRecord extends LinkOptions {
@@ -96,7 +99,7 @@ async function start(): Promise<void> {
     return say(`The link could not be loaded. ${plainWords(error)}`, "error");
   }
   showSummary(record, stats);
-  showQrKit(record.link, record.short_url);
+  linkQr.show(record.link, record.short_url);
   shownStats = stats;
   show(status, false);
   show(byId("link-view"), true);

@@ -1,5 +1,6 @@
 import { html } from "../html.ts";
 import type { Page } from "../page-shell.ts";
+import { qrKitFields } from "./qr-kit-fields.ts";
 
 /**
  * The admin page's skeleton. Both views start hidden: the script asks
@@ -136,6 +137,15 @@ export const adminPage: Page = {
       <button type="button" id="page-next" class="secondary small">Next</button>
     </nav>
   </section>
+
+  <dialog id="qr-dialog" class="qr-dialog" aria-labelledby="qr-dialog-title">
+    <div class="row spread">
+      <h2 id="qr-dialog-title">QR code</h2>
+      <button type="button" id="qr-dialog-close" class="secondary small">Close</button>
+    </div>
+    <p id="qr-dialog-link" class="mono"></p>
+    ${qrKitFields}
+  </dialog>
 
   <section id="api-keys" class="panel" aria-labelledby="api-keys-title">
     <h2 id="api-keys-title" tabindex="-1">API keys</h2>

@@ -1,8 +1,9 @@
 /**
  * One row of the admin's table of links: a box to select it (bulk actions,
  * lib/admin-selection.ts), what the link is, its counts, a sparkline, and the
- * actions (open its page, change its destination in place, delete it after
- * an explicit confirmation in the row itself).
+ * actions (open its page, copy the short link, its QR code, change its
+ * destination in place, delete it after an explicit confirmation in the row
+ * itself).
  */
 import { changeDestination, deleteLink, sparklineDays, type LinkRecord } from "./admin-links.ts";
 import { ApiError, type Credential } from "./api.ts";
@@ -14,6 +15,8 @@ import { sparkline } from "./sparkline.ts";
 export interface RowHost {
   /** The signed-in admin's credential for changes (the cookie goes by itself; this adds the CSRF token). */
   credential(): Credential;
+  /** Shows the link's QR kit (a dialog); `from` gets the focus back when it closes. */
+  showQr(record: LinkRecord, from: HTMLElement): void;
   /** Tells everyone what just happened ("Link abc deleted."). */
   announce(text: string): void;
   deleted(code: string): void;
@@ -46,6 +49,12 @@ export function linkRow(initial: LinkRecord, host: RowHost): LinkRow {
   const showLastVisit = (iso: string | null) => fill(lastVisitCell, iso ? when(iso) : h("span", { class: "muted" }, "never"));
 
   const copyButton = h("button", { type: "button", class: "secondary small", onClick: () => void copyLink() }, "Copy", hidden(` the short link ${code}`));
+  const qrButton: HTMLButtonElement = h(
+    "button",
+    { type: "button", class: "secondary small", onClick: () => host.showQr(record, qrButton) },
+    "QR",
+    hidden(` code of ${code}`),
+  );
   const editButton = h("button", { type: "button", class: "secondary small", onClick: () => startEditing() }, "Edit", hidden(` ${code}`));
   const deleteButton = h("button", { type: "button", class: "secondary small delete", onClick: () => askToDelete() }, "Delete", hidden(` ${code}`));
   const actions = h(
@@ -53,6 +62,7 @@ export function linkRow(initial: LinkRecord, host: RowHost): LinkRow {
     { class: "row action-buttons" },
     h("a", { class: "button secondary small", href: pageOf(code) }, "Open", hidden(` ${code}`)),
     copyButton,
+    qrButton,
     editButton,
     deleteButton,
   );

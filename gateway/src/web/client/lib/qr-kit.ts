@@ -1,5 +1,6 @@
 /**
- * A link page's QR code, made to measure: error correction, quiet zone,
+ * A link's QR code, made to measure (pages/qr-kit-fields.ts: on a link's
+ * page, and in the admin table's QR dialog): error correction, quiet zone,
  * size and colours chosen in the form beside it, the preview drawn from the
  * very SVG file the download gives, and SVG and PNG to download. All of it
  * in the browser: nothing is asked of the server.
@@ -11,7 +12,13 @@ import { qrCode, qrPng, qrSvgFile, type QrCode, type QrErrorCorrection, type QrL
 const errorCorrections = new Set<string>(["L", "M", "Q", "H"]);
 const colour = /^#[0-9a-f]{6}$/i;
 
-export function showQrKit(link: string, code: string): void {
+export interface QrKit {
+  /** Draws the code of `link` (its files named after `code`), with the form's choices as they are. */
+  show(link: string, code: string): void;
+}
+
+export function qrKit(): QrKit {
+  let shown: { link: string; code: string } | null = null;
   const form = byId<HTMLFormElement>("qr-form");
   const preview = byId("qr-preview");
   const svgLink = byId<HTMLAnchorElement>("qr-download-svg");
@@ -26,6 +33,8 @@ export function showQrKit(link: string, code: string): void {
   };
 
   const draw = () => {
+    if (!shown) return;
+    const { link, code } = shown;
     const errorCorrection = (errorCorrections.has(value("qr-ecc")) ? value("qr-ecc") : "M") as QrErrorCorrection;
     const margin = whole("qr-margin", 0, 8, 4);
     const look: QrLook = {
@@ -43,7 +52,12 @@ export function showQrKit(link: string, code: string): void {
 
   form.addEventListener("input", draw);
   form.addEventListener("submit", (event) => event.preventDefault());
-  draw();
+  return {
+    show(link, code) {
+      shown = { link, code };
+      draw();
+    },
+  };
 }
 
 /**
