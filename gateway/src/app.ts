@@ -33,6 +33,7 @@ import { unlockLimits } from "./rate-limit/unlock-limits.ts";
 import { routeFor, type GatewayRoute } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
 import { renderPage } from "./web/page-shell.ts";
+import { apiDocsPage } from "./web/pages/api-docs-page.ts";
 import { pageForPerson } from "./web/people-pages.ts";
 import { linkPageHeader, visitorPageOf } from "./web/visitor-page.ts";
 import type { WebAssets } from "./web/web-assets.ts";
@@ -123,16 +124,19 @@ export function createApp(deps: GatewayDeps) {
         }),
       )
       .use(
-        mergedDocs({
-          ownSpec: gatewayOwnSpec,
-          fetchServiceSpec: async (service, signal) => {
-            const replica = deps.upstreams[service].next();
-            if (!replica) throw new Error(`no ${service} replica`);
-            return (await fetcher(`${replica}/docs/json`, { signal })).json();
+        mergedDocs(
+          {
+            ownSpec: gatewayOwnSpec,
+            fetchServiceSpec: async (service, signal) => {
+              const replica = deps.upstreams[service].next();
+              if (!replica) throw new Error(`no ${service} replica`);
+              return (await fetcher(`${replica}/docs/json`, { signal })).json();
+            },
+            clock: deps.clock,
+            log: deps.log,
           },
-          clock: deps.clock,
-          log: deps.log,
-        }),
+          (content) => renderPage(deps.web, apiDocsPage(content)),
+        ),
       )
       .use(webRoutes(deps.web, linkIsKnown))
       .use(

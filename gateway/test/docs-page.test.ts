@@ -47,7 +47,8 @@ describe("the gateway's /docs in a browser with no internet", () => {
       const page = await browser.renderDocsPage(`${origin}/docs`);
 
       expect(page.problems).toEqual([]);
-      expect(page.title).toBe("linkgeo API");
+      // The web app's page (pages/api-docs-page.ts) around Swagger UI.
+      expect(page.title).toBe("API docs · linkgeo");
       expect(page.operations).toEqual(merged);
       expect(merged).toEqual(expect.arrayContaining(["POST /shorten/", "GET /{short_url}", "GET /reverse-geocode", "GET /docs"]));
       expect(page.requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);

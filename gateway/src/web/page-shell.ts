@@ -1,3 +1,4 @@
+import { docsPagePolicy } from "@linkgeo/shared";
 import { html, type SafeHtml } from "./html.ts";
 import type { PageScript, WebAssets } from "./web-assets.ts";
 
@@ -27,6 +28,13 @@ export interface Page {
    * password form): Chromium applies form-action to the redirects too.
    */
   formTargets?: "self" | "web";
+  /**
+   * Swagger UI on the page (/docs): its stylesheet, before the app's so the
+   * app's rules win, and its classic scripts at the end of the body. The
+   * page then keeps the docs page's policy (`docsPagePolicy`: Swagger UI
+   * sets inline styles and uses data: images).
+   */
+  swaggerUi?: { stylesheet: string; scripts: readonly string[] };
 }
 
 /**
@@ -73,6 +81,7 @@ export function renderPage(assets: WebAssets, page: Page): Response {
 <title>${page.title} · linkgeo</title>
 <script src="${assets.scriptUrl("theme")}"></script>
 <link rel="icon" href="${assets.staticUrl("icon.svg")}" type="image/svg+xml">
+${page.swaggerUi ? html`<link rel="stylesheet" href="${page.swaggerUi.stylesheet}">` : null}
 <link rel="stylesheet" href="${assets.stylesheetUrl}">
 ${script}
 </head>
@@ -87,9 +96,10 @@ ${themeMenu}
 ${page.main}
 </main>
 <footer class="site-footer"><p>Self-hosted URL shortener and reverse geocoder · <a href="/docs">API docs</a></p></footer>
+${page.swaggerUi?.scripts.map((src) => html`<script src="${src}"></script>`) ?? null}
 </body>
 </html>
 `;
-  const policy = page.formTargets === "web" ? webFormContentSecurityPolicy : contentSecurityPolicy;
+  const policy = page.swaggerUi ? docsPagePolicy : page.formTargets === "web" ? webFormContentSecurityPolicy : contentSecurityPolicy;
   return new Response(document.value, { status: page.status ?? 200, headers: { ...pageHeaders, "content-security-policy": policy } });
 }

@@ -11,7 +11,8 @@ export const initScript = `"use strict";
   window.ui = SwaggerUIBundle({
     url: new URL(root.getAttribute("data-spec-url"), document.baseURI).href,
     domNode: root,
-    deepLinking: true,
+    // Off: with it each operation's path is a link inside its summary button (nested controls, which screen readers cannot reach).
+    deepLinking: false,
     // The default sends the spec's URL to validator.swagger.io for a badge: a request to the internet.
     validatorUrl: null,
     presets: [SwaggerUIBundle.presets.apis],

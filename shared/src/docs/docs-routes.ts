@@ -2,13 +2,19 @@ import { Elysia } from "elysia";
 import { storedCodingFor } from "../accept-encoding.ts";
 import { RouteNotFound } from "../http-error.ts";
 import { contentTypes, DocsAssets, swaggerUiSources } from "./docs-assets.ts";
-import { docsPage, docsPagePolicy, initScript, initScriptName } from "./docs-page.ts";
+import { docsPage, docsPagePolicy, initScript, initScriptName, type DocsPageContent } from "./docs-page.ts";
 
 export interface DocsRoutesOptions {
   /** The page's title in the browser tab. */
   title: string;
   /** The OpenAPI document served at /docs/json, asked for on every request (the source caches if it needs to). */
   spec: () => unknown | Promise<unknown>;
+  /**
+   * The page around Swagger UI, when it is not the plain one (`docsPage`):
+   * the gateway's is the web app's, with its header and colours. It must
+   * load `content`'s files and keep `docsPagePolicy`'s allowances.
+   */
+  page?: (content: DocsPageContent) => Response;
 }
 
 /** Asset URLs carry a content hash, so a new version is a new URL and the old one may be cached for good. */
@@ -36,15 +42,16 @@ export function docsRoutes(options: DocsRoutesOptions) {
       async ({ request }) => {
         // Elysia routes /docs/ here too; relative links must then start one level lower.
         const base = new URL(request.url).pathname.endsWith("/") ? "" : "docs/";
-        const html = docsPage({
+        const content: DocsPageContent = {
           title: options.title,
           stylesheet: `${base}assets/${await assets.href("swagger-ui.css")}`,
           icon: `${base}assets/${await assets.href("favicon-32x32.png")}`,
           bundle: `${base}assets/${await assets.href("swagger-ui-bundle.js")}`,
           init: `${base}assets/${await assets.href(initScriptName)}`,
           spec: `${base}json`,
-        });
-        return new Response(html, {
+        };
+        if (options.page) return options.page(content);
+        return new Response(docsPage(content), {
           headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", "content-security-policy": docsPagePolicy },
         });
       },

@@ -6,7 +6,8 @@
  * script. Without scripts the menu stays hidden and the system decides.
  *
  * The stylesheet does the rest: `data-theme` on <html> sets `color-scheme`,
- * which every colour follows (`light-dark()` in style.css).
+ * which every colour follows (`light-dark()` in style.css); the class
+ * `dark-mode` says the same to Swagger UI on /docs.
  */
 
 // One function scope: a classic script's top-level names would be the page's globals.
@@ -36,12 +37,18 @@
     }
   }
 
+  const systemDark = matchMedia("(prefers-color-scheme: dark)");
+
   function apply(theme: Theme): void {
-    if (theme === "system") delete document.documentElement.dataset.theme;
-    else document.documentElement.dataset.theme = theme;
+    const root = document.documentElement;
+    if (theme === "system") delete root.dataset.theme;
+    else root.dataset.theme = theme;
+    // Swagger UI's stylesheet (/docs) follows this class rather than color-scheme.
+    root.classList.toggle("dark-mode", theme === "dark" || (theme === "system" && systemDark.matches));
   }
 
   apply(chosenTheme());
+  systemDark.addEventListener("change", () => apply(chosenTheme()));
 
   document.addEventListener("DOMContentLoaded", () => {
     const menu = document.getElementById("theme-choice");
