@@ -3,7 +3,8 @@ import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/of
 import type { Page } from "playwright-core";
 import { fixtureText, reply, startFakeProvider, type FakeProvider } from "@linkgeo/testing";
 import { cacheLevelWords, geocodeErrorWords, type GeocodeErrorLike, type GeocodeErrorWords } from "../../src/web/client/lib/geocode-words.ts";
-import { coordinatesToPoint, mapHeight, mapWidth } from "../../src/web/world-map.ts";
+import { coordinatesToPoint } from "../../src/web/world-map.ts";
+import { checkEveryWidth } from "./support/page-states.ts";
 import {
   launchWebBrowser,
   overflowsHorizontally,
@@ -47,14 +48,20 @@ describe("the geocoder playground in a real browser, offline", () => {
     return opened;
   }
 
+  /** Where on screen the map draws these coordinates, whatever its zoom (through the SVG's own screen matrix). */
+  async function screenPointOf(page: Page, latitude: number, longitude: number): Promise<{ x: number; y: number }> {
+    await page.locator("svg.world-map").scrollIntoViewIfNeeded();
+    const { x, y } = coordinatesToPoint(latitude, longitude);
+    return page.evaluate(`(() => {
+      const point = new DOMPoint(${x}, ${y}).matrixTransform(document.querySelector("svg.world-map").getScreenCTM());
+      return { x: point.x, y: point.y };
+    })()`);
+  }
+
   /** Clicks the map where these coordinates are drawn, as a person would aim at them. */
   async function clickMapAt(page: Page, latitude: number, longitude: number): Promise<void> {
-    const map = page.locator("svg.world-map");
-    await map.scrollIntoViewIfNeeded();
-    const box = await map.boundingBox();
-    if (!box) throw new Error("the map has no box");
-    const { x, y } = coordinatesToPoint(latitude, longitude);
-    await page.mouse.click(box.x + (x / mapWidth) * box.width, box.y + (y / mapHeight) * box.height);
+    const { x, y } = await screenPointOf(page, latitude, longitude);
+    await page.mouse.click(x, y);
   }
 
   const field = (page: Page, name: string) => page.locator(`#geocode-result [data-field="${name}"]`).first();
@@ -334,15 +341,90 @@ describe("the geocoder playground in a real browser, offline", () => {
   );
 
   test(
-    "the map takes no keyboard focus: from the navigation, Tab goes to the latitude",
+    "zoomed in by the wheel about the cursor, a click aimed at Paris lands within 3 km; a drag pans without looking anything up",
+    async () => {
+      const { page, context, problems } = await openPlayground();
+      try {
+        const lookups: string[] = [];
+        page.on("request", (request) => {
+          if (request.url().includes("/reverse-geocode?")) lookups.push(request.url());
+        });
+        // The wheel over Paris: Paris stays under the cursor while the map comes closer.
+        for (let i = 0; i < 5; i++) {
+          const at = await screenPointOf(page, paris.latitude, paris.longitude);
+          await page.mouse.move(at.x, at.y);
+          await page.mouse.wheel(0, -300);
+          await page.locator("#map-zoom", { hasText: `${2 ** (i + 1)} times closer` }).waitFor();
+          const still = await screenPointOf(page, paris.latitude, paris.longitude);
+          expect(Math.hypot(still.x - at.x, still.y - at.y)).toBeLessThan(1);
+        }
+        await checkEveryWidth(page, "geocoder-zoomed");
+        await clickMapAt(page, paris.latitude, paris.longitude);
+        await field(page, "country").waitFor();
+        const latitude = Number(await page.getByLabel("Latitude").inputValue());
+        const longitude = Number(await page.getByLabel("Longitude").inputValue());
+        // 0.03° is about 3 km: at the whole world's size a pixel alone was 70 km.
+        expect(Math.abs(latitude - paris.latitude)).toBeLessThan(0.03);
+        expect(Math.abs(longitude - paris.longitude)).toBeLessThan(0.03);
+        expect(await field(page, "country").innerText()).toBe("France");
+
+        // A drag moves the map by as much as the mouse moved, and asks nothing.
+        const asked = lookups.length;
+        const before = await screenPointOf(page, paris.latitude, paris.longitude);
+        await page.mouse.move(before.x, before.y);
+        await page.mouse.down();
+        await page.mouse.move(before.x + 60, before.y + 40, { steps: 5 });
+        await page.mouse.up();
+        const after = await screenPointOf(page, paris.latitude, paris.longitude);
+        expect(after.x - before.x).toBeCloseTo(60, 0);
+        expect(after.y - before.y).toBeCloseTo(40, 0);
+        expect(lookups.length).toBe(asked);
+
+        await page.getByRole("button", { name: "Whole world" }).click();
+        await page.locator("#map-zoom", { hasText: "The whole world" }).waitFor();
+        expect(await page.locator("svg.world-map").getAttribute("viewBox")).toBe("0 0 360 180");
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "the map works from the keyboard: Tab reaches it after the navigation, + zooms, arrows move, Enter looks up the centre",
     async () => {
       const { page, context, problems } = await openPlayground();
       try {
         await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API docs" }).focus();
         await page.keyboard.press("Tab");
-        expect(await page.evaluate("document.activeElement.id")).toBe("latitude");
-        expect(await page.locator("svg.world-map").getAttribute("role")).toBe("img");
-        expect(await page.locator("svg.world-map").getAttribute("aria-label")).toMatch(/world map/i);
+        await page.keyboard.press("Tab");
+        const map = page.getByRole("application", { name: "World map" });
+        expect(await map.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+        expect(await map.getAttribute("aria-roledescription")).toBe("map");
+
+        for (const key of ["+", "+", "+"]) await page.keyboard.press(key);
+        await page.locator("#map-zoom", { hasText: "8 times closer" }).waitFor();
+        const centred = await page.locator("svg.world-map").getAttribute("viewBox");
+        await page.keyboard.press("ArrowRight");
+        const [x0] = centred!.split(" ").map(Number);
+        const [x1, , width] = (await page.locator("svg.world-map").getAttribute("viewBox"))!.split(" ").map(Number);
+        expect(x1! - x0!).toBeCloseTo(width! * 0.1, 3);
+        await checkEveryWidth(page, "geocoder-map-focused");
+
+        // Enter looks up the point under the crosshair: the view's centre.
+        await map.focus();
+        const asked = page.waitForResponse((response) => response.url().includes("/reverse-geocode?"));
+        await page.keyboard.press("Enter");
+        await asked;
+        const [vx, vy, vw, vh] = (await page.locator("svg.world-map").getAttribute("viewBox"))!.split(" ").map(Number);
+        expect(Number(await page.getByLabel("Longitude").inputValue())).toBeCloseTo(vx! + vw! / 2 - 180, 4);
+        expect(Number(await page.getByLabel("Latitude").inputValue())).toBeCloseTo(90 - (vy! + vh! / 2), 4);
+
+        await page.keyboard.press("0");
+        await page.locator("#map-zoom", { hasText: "The whole world" }).waitFor();
+        await page.keyboard.press("Tab");
+        expect(await page.evaluate("document.activeElement.id")).toBe("map-zoom-in");
         expect(problems).toEqual([]);
       } finally {
         await context.close();
@@ -370,7 +452,7 @@ describe("the geocoder playground in a real browser, offline", () => {
         await page.locator("svg.world-map path.country").waitFor();
         const markup = await page.locator("#world-map").innerHTML();
         expect(markup).toBe(
-          '<svg viewBox="0 0 360 180" class="world-map" role="img" aria-label="World map. Clicking it picks a point; the coordinate fields below do the same." focusable="false"><g><path class="country" data-country="FR" d="M180 40h5v5z"><title>France</title></path></g></svg>',
+          '<svg viewBox="0 0 360 180" class="world-map" aria-hidden="true" focusable="false"><g><path class="country" data-country="FR" d="M180 40h5v5z"><title>France</title></path></g></svg>',
         );
         // Parsing the file already meets the page's CSP: Chromium refuses the handlers and the
         // style in the parsed document (and says so in the console) before the copy drops them.

@@ -21,7 +21,13 @@ export function geocoderPage(assets: WebAssets): Page {
 <div id="world-map" class="map-frame" data-map-url="${assets.staticUrl("world-map.svg")}">
 <p class="map-note muted">Loading the map…</p>
 </div>
-<p class="hint">Clicking the map fills in its coordinates below and looks them up.</p>
+<div id="map-controls" class="row map-controls" hidden>
+<button type="button" id="map-zoom-in" class="secondary small">Zoom in</button>
+<button type="button" id="map-zoom-out" class="secondary small">Zoom out</button>
+<button type="button" id="map-whole-world" class="secondary small">Whole world</button>
+<p id="map-zoom" class="hint" aria-live="polite"></p>
+</div>
+<p id="map-hint" class="hint">Clicking the map fills in its coordinates below and looks them up. Drag it, or use the arrow keys, to move; the wheel, + and − or the buttons zoom; with the map focused, Enter looks up the point at its centre.</p>
 </section>
 
 <section class="panel query-panel" aria-labelledby="query-heading">

@@ -1,12 +1,15 @@
-import { coordinatesToPoint, pointToCoordinates, type Coordinates } from "../../world-map.ts";
-import { fill, h, s } from "./dom.ts";
+import { coordinatesToPoint, pointToCoordinates, type Coordinates, type MapPoint } from "../../world-map.ts";
+import { byId, fill, h, s, show } from "./dom.ts";
+import { centreOf, pannedView, viewBoxOf, wholeWorld, zoomedView, zoomOf, type MapView } from "./map-view.ts";
 
 /**
- * The clickable world map of the geocoder playground: assets/world-map.svg
- * (plate carrée, viewBox 0 0 360 180) fetched from its fingerprinted URL
- * and put into the page as SVG, so a click has coordinates and a pin can be
- * drawn on it. The map is a pointer convenience: the form's inputs do the
- * same for keyboards and screen readers, so the map takes no focus.
+ * The world map of the geocoder playground: assets/world-map.svg (plate
+ * carrée, viewBox 0 0 360 180) fetched from its fingerprinted URL and put
+ * into the page as SVG, so a click has coordinates and a pin can be drawn
+ * on it. It zooms (wheel, buttons, + and −) and pans (drag, arrow keys) by
+ * changing the viewBox (lib/map-view.ts), so a click lands as precisely as
+ * the view is close. Focused, it is a map widget: Enter looks up the point
+ * under the crosshair at its centre; the form's fields do the same.
  */
 export interface WorldMapView {
   /** Draws the pin at these coordinates (one pin; it moves). */
@@ -28,28 +31,127 @@ const keptAttributes = new Set(["viewBox", "d", "class", "data-country", "fill-r
 /** The pin's radius on screen, whatever the map's size. */
 const pinRadiusPx = 6;
 
-export async function loadWorldMap(container: HTMLElement, url: string, onPick: (coordinates: Coordinates) => void): Promise<WorldMapView> {
+/** One press of a zoom button or key doubles or halves the zoom; the wheel goes by its distance. */
+const zoomStep = 2;
+const wheelPixelsPerDoubling = 300;
+/** An arrow key moves a tenth of the view (Shift: half). */
+const panShare = 0.1;
+/** A press that moves less than this is a click, not a drag. */
+const dragThresholdPx = 4;
+
+export async function loadWorldMap(frame: HTMLElement, url: string, onPick: (coordinates: Coordinates) => void): Promise<WorldMapView> {
   const svg = await fetchMap(url);
   svg.setAttribute("class", "world-map");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "World map. Clicking it picks a point; the coordinate fields below do the same.");
+  // The frame is the widget a person meets (focus, name, keys); the drawing itself says nothing more.
+  svg.setAttribute("aria-hidden", "true");
   svg.setAttribute("focusable", "false");
-  fill(container, svg);
+  fill(frame, svg);
+  frame.tabIndex = 0;
+  frame.setAttribute("role", "application");
+  frame.setAttribute("aria-roledescription", "map");
+  frame.setAttribute("aria-label", "World map");
+  frame.setAttribute("aria-describedby", "map-hint map-zoom");
+  const zoomNote = byId("map-zoom");
+  show(byId("map-controls"), true);
 
+  let view: MapView = wholeWorld;
   let pin: SVGCircleElement | null = null;
+  const scale = () => svg.getScreenCTM()?.a;
   const sizePin = () => {
-    const scale = svg.getScreenCTM()?.a;
-    if (pin && scale) pin.setAttribute("r", String(pinRadiusPx / scale));
+    const pixelsPerUnit = scale();
+    if (pin && pixelsPerUnit) pin.setAttribute("r", String(pinRadiusPx / pixelsPerUnit));
   };
   addEventListener("resize", sizePin);
 
-  svg.addEventListener("click", (event) => {
+  const showView = (next: MapView) => {
+    view = next;
+    svg.setAttribute("viewBox", viewBoxOf(view));
+    frame.classList.toggle("zoomed", zoomOf(view) > 1);
+    const zoom = Math.round(zoomOf(view));
+    zoomNote.textContent = zoom <= 1 ? "The whole world" : `${zoom} times closer`;
+    sizePin();
+  };
+  /** Where on the map a point of the screen is. */
+  const mapPointAt = (clientX: number, clientY: number): MapPoint | null => {
     const matrix = svg.getScreenCTM();
-    if (!matrix) return;
-    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
-    onPick(pointToCoordinates(point.x, point.y));
+    if (!matrix) return null;
+    const point = new DOMPoint(clientX, clientY).matrixTransform(matrix.inverse());
+    return { x: point.x, y: point.y };
+  };
+  /** Zooming by button or key keeps the pin in place when it is in view, else the centre. */
+  const zoomAnchor = (): MapPoint => {
+    if (!pin) return centreOf(view);
+    const at = { x: Number(pin.getAttribute("cx")), y: Number(pin.getAttribute("cy")) };
+    const inView = at.x >= view.x && at.x <= view.x + view.width && at.y >= view.y && at.y <= view.y + view.height;
+    return inView ? at : centreOf(view);
+  };
+
+  byId("map-zoom-in").addEventListener("click", () => showView(zoomedView(view, zoomStep, zoomAnchor())));
+  byId("map-zoom-out").addEventListener("click", () => showView(zoomedView(view, 1 / zoomStep, zoomAnchor())));
+  byId("map-whole-world").addEventListener("click", () => showView(wholeWorld));
+
+  svg.addEventListener(
+    "wheel",
+    (event) => {
+      const anchor = mapPointAt(event.clientX, event.clientY);
+      if (!anchor) return;
+      event.preventDefault();
+      showView(zoomedView(view, 2 ** (-event.deltaY / wheelPixelsPerDoubling), anchor));
+    },
+    { passive: false },
+  );
+
+  // A drag pans; a press that hardly moved is a click, which picks.
+  let press: { pointerId: number; clientX: number; clientY: number; from: MapView; dragged: boolean } | null = null;
+  svg.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    press = { pointerId: event.pointerId, clientX: event.clientX, clientY: event.clientY, from: view, dragged: false };
+  });
+  svg.addEventListener("pointermove", (event) => {
+    const pixelsPerUnit = scale();
+    if (!press || press.pointerId !== event.pointerId || !pixelsPerUnit) return;
+    const dx = event.clientX - press.clientX;
+    const dy = event.clientY - press.clientY;
+    if (!press.dragged && Math.hypot(dx, dy) < dragThresholdPx) return;
+    if (!press.dragged) svg.setPointerCapture(event.pointerId);
+    press.dragged = true;
+    showView(pannedView(press.from, -dx / pixelsPerUnit, -dy / pixelsPerUnit));
+  });
+  const release = (event: PointerEvent) => {
+    if (press?.pointerId !== event.pointerId) return;
+    const { dragged } = press;
+    press = null;
+    if (!dragged) {
+      const point = mapPointAt(event.clientX, event.clientY);
+      if (point) onPick(pointToCoordinates(point.x, point.y));
+    }
+  };
+  svg.addEventListener("pointerup", release);
+  svg.addEventListener("pointercancel", () => {
+    press = null;
   });
 
+  frame.addEventListener("keydown", (event) => {
+    const step = event.shiftKey ? 5 * panShare : panShare;
+    const moves: Record<string, [number, number]> = {
+      ArrowLeft: [-view.width * step, 0],
+      ArrowRight: [view.width * step, 0],
+      ArrowUp: [0, -view.height * step],
+      ArrowDown: [0, view.height * step],
+    };
+    const move = moves[event.key];
+    if (move) showView(pannedView(view, ...move));
+    else if (event.key === "+" || event.key === "=") showView(zoomedView(view, zoomStep, zoomAnchor()));
+    else if (event.key === "-" || event.key === "_") showView(zoomedView(view, 1 / zoomStep, zoomAnchor()));
+    else if (event.key === "0") showView(wholeWorld);
+    else if (event.key === "Enter" || event.key === " ") {
+      const centre = centreOf(view);
+      onPick(pointToCoordinates(centre.x, centre.y));
+    } else return;
+    event.preventDefault();
+  });
+
+  showView(wholeWorld);
   return {
     placePin({ latitude, longitude }) {
       const { x, y } = coordinatesToPoint(latitude, longitude);
@@ -61,6 +163,7 @@ export async function loadWorldMap(container: HTMLElement, url: string, onPick: 
     },
     removePin() {
       pin?.remove();
+      pin = null;
     },
   };
 }
