@@ -47,7 +47,7 @@ export function webRoutes(assets: WebAssets, linkIsKnown: LinkIsKnown) {
           // The segment as sent, decoded once here (a malformed escape is no code), as the route table reads codes.
           const code = shortCodeIn(new URL(request.url).pathname.split("/")[3] ?? "");
           const known = code === undefined ? false : await linkIsKnown(code);
-          return renderPage(assets, known === false ? notFoundPage("link") : linkPage);
+          return renderPage(assets, known === false ? notFoundPage("link") : linkPage(assets));
         },
         { detail: { hide: true } },
       )

@@ -93,6 +93,70 @@ describe("a link's page in a real browser", () => {
   );
 
   test(
+    "visits arrive while the page is open; each value has its share, countries are shaded on the map; dates chosen, and the report as CSV",
+    async () => {
+      const link = await createLink("https://example.com/analytics");
+      const { page, context, problems } = await openWithToken(link);
+      try {
+        expect(await page.locator("#visits-live").innerText()).toBe("Updates by itself while open.");
+        // Three visits from elsewhere while the page is open (the gateway trusts its loopback proxy's address).
+        const desktop = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
+        for (const address of ["141.20.5.188", "141.20.5.189", "133.11.0.1"]) {
+          const visit = await fetch(`${stack.url}/${link.short_url}/`, { redirect: "manual", headers: { "x-forwarded-for": address, "user-agent": desktop } });
+          expect(visit.status).toBe(302);
+        }
+        await page.locator("#visits-totals", { hasText: "3 visits in this range: 3 humans, 0 bots." }).waitFor();
+        expect(await page.locator("#stat-count").innerText()).toBe("3");
+        expect(await page.locator("#top-countries li").allInnerTexts()).toEqual(["Germany\n2 · 67%", "Japan\n1 · 33%"]);
+
+        // The countries on the map: the first in full, the second by its share of it, the rest plain.
+        const map = page.locator("#top-countries-map svg.choropleth");
+        await map.locator('path[data-country="DE"].visited').waitFor({ state: "attached" });
+        expect(await map.locator("path.visited").count()).toBe(2);
+        expect(
+          await map
+            .locator('path[data-country="DE"]')
+            .evaluate((path) => (path as unknown as { style: { getPropertyValue(n: string): string } }).style.getPropertyValue("--share")),
+        ).toBe("100%");
+        expect(
+          await map
+            .locator('path[data-country="JP"]')
+            .evaluate((path) => (path as unknown as { style: { getPropertyValue(n: string): string } }).style.getPropertyValue("--share")),
+        ).toBe("60%");
+        await checkEveryWidth(page, "link-analytics");
+
+        // Dates chosen: today alone holds the three; a range before the link has none; a backwards one is refused on the spot.
+        await page.getByLabel("Range").selectOption("custom");
+        const today = new Date().toISOString().slice(0, 10);
+        await page.getByLabel("First day").fill(today);
+        await page.getByLabel("Last day").fill(today);
+        await page.locator("#visits-totals", { hasText: "3 visits in this range" }).waitFor();
+        await page.getByLabel("First day").fill("2024-01-01");
+        await page.getByLabel("Last day").fill("2024-01-31");
+        await page.locator("#visits-totals", { hasText: "0 visits in this range" }).waitFor();
+        expect(await page.locator("#visits-live").innerText()).toBe("");
+        await page.getByLabel("First day").fill("2024-02-10");
+        await page.locator("#range-error", { hasText: "The first day must come before the last, and not after today." }).waitFor();
+        await checkEveryWidth(page, "link-analytics-dates");
+
+        // The report of the range shown, as CSV, fetched with the token.
+        await page.getByLabel("Range").selectOption("7d");
+        await page.locator("#visits-totals", { hasText: "3 visits in this range" }).waitFor();
+        const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+        expect(csv.suggestedFilename()).toBe(`${link.short_url}-visits.csv`);
+        const text = readFileSync(await csv.path(), "utf8");
+        expect(text).toStartWith("section,value,visits,humans,bots");
+        expect(text).toContain("countries,DE,2");
+        expect(text).toContain("total,,3,3,0");
+        expect(unexpectedProblems(problems, [401, 403])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
     "changes the destination: the next redirect goes to the new one; a refused one is said next to the field",
     async () => {
       const link = await createLink("https://example.com/before");

@@ -8,7 +8,7 @@ import { aliasShape } from "./lib/alias-check.ts";
 import { api, ApiError, type Credential } from "./lib/api.ts";
 import { copyButton } from "./lib/copy-text.ts";
 import { byId, fieldError, fill, h, show } from "./lib/dom.ts";
-import { formatCount, formatDateTime, plural } from "./lib/format.ts";
+import { formatCount, formatDateTime, plural, regionName } from "./lib/format.ts";
 import { linkCredential, type LinkCredential } from "./lib/link-credential.ts";
 import { changedOptions, deviceNames as ruleDeviceNames, stateNames, type LinkOptions, type LinkRule } from "./lib/link-options.ts";
 import { optionFields } from "./lib/option-fields.ts";
@@ -16,7 +16,7 @@ import { plainWords } from "./lib/plain-words.ts";
 import { qrKit } from "./lib/qr-kit.ts";
 import { readableUrl } from "./lib/readable-url.ts";
 import { forgetLink, manageTokenShape, saveLink, savedLink } from "./lib/saved-links.ts";
-import { visitsChart, type Granularity, type VisitBucket } from "./lib/visits-chart.ts";
+import { visitsPanel, type LinkStats } from "./lib/visits-panel.ts";
 
 /** The QR kit, drawn for the link once it is read. */
 const linkQr = qrKit();
@@ -29,25 +29,6 @@ interface LinkRecord extends LinkOptions {
   access_count: number;
   created_at: string;
   updated_at: string;
-}
-
-interface LinkStats {
-  short_url: string;
-  access_count: number;
-  last_accessed_at: string | null;
-}
-
-type TopEntry = { value: string; visits: number };
-const dimensions = ["referrers", "countries", "browsers", "os", "devices"] as const;
-type Dimension = (typeof dimensions)[number];
-
-interface VisitReport {
-  from: string;
-  to: string;
-  granularity: Granularity;
-  totals: { visits: number; humans: number; bots: number };
-  series: VisitBucket[];
-  top: Record<Dimension, TopEntry[]>;
 }
 
 /**
@@ -174,14 +155,6 @@ function ruleWords(rule: LinkRule): string {
   return [device && ruleDeviceNames[device], country && `in ${regionName(country)}`, language && `language ${language}`].filter(Boolean).join(", ");
 }
 
-function regionName(code: string): string {
-  try {
-    return regionNames.of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
-
 copyButton(byId<HTMLButtonElement>("copy-short"), byId<HTMLInputElement>("short-url"), byId("copy-short-status"));
 
 // Without a credential: the token form
@@ -191,6 +164,7 @@ const tokenInput = byId<HTMLInputElement>("token-input");
 
 function askForToken(problem: string | null): void {
   access = null;
+  visits.stop();
   show(byId("visits-panel"), false);
   show(byId("manage-panel"), false);
   show(byId("access-panel"), true);
@@ -207,8 +181,9 @@ tokenForm.addEventListener("submit", async (event) => {
   const button = byId<HTMLButtonElement>("token-button");
   button.disabled = true;
   try {
-    // Any call that needs the token proves it; the visits are needed next anyway.
-    await api<VisitReport>(visitsPath(), { credential });
+    // The links a token manages: this one, or it is not this link's token.
+    const { results } = await api<{ results: LinkRecord[] }>("/shorten/", { credential });
+    if (!results.some((managed) => managed.short_url === code)) return failToken("This token does not manage this link.");
   } catch (error) {
     failToken(error instanceof ApiError && (error.status === 401 || error.status === 403) ? "This token does not manage this link." : plainWords(error));
     return;
@@ -240,8 +215,26 @@ async function manage(): Promise<void> {
   show(byId("visits-panel"), true);
   show(byId("manage-panel"), true);
   if (record) editOptions.fill(record);
-  await loadVisits();
+  await visits.load();
 }
+
+const visits = visitsPanel({
+  linkPath,
+  code,
+  mapUrl: byId("top-countries-map").dataset.mapUrl ?? "",
+  credential: () => access?.credential ?? null,
+  missing: showMissing,
+  refused: () =>
+    askForToken(
+      access?.source === "token"
+        ? "The manage token saved in this browser no longer manages this link."
+        : "Your admin session has ended: sign in again, or use the link's manage token.",
+    ),
+  counted: (stats) => {
+    shownStats = stats;
+    if (record) showSummary(record, stats);
+  },
+});
 
 /** A protected link's record shows its addresses only to a credential: read again with it. */
 async function readWithCredential(): Promise<void> {
@@ -252,116 +245,6 @@ async function readWithCredential(): Promise<void> {
   } catch {
     // The visits' call says what is wrong with the credential; the public record stays.
   }
-}
-
-const rangeSelect = byId<HTMLSelectElement>("range");
-const granularitySelect = byId<HTMLSelectElement>("granularity");
-const chartBox = byId("chart");
-const rangeDays: Record<string, number> = { "24h": 1, "7d": 7, "30d": 30, "90d": 90 };
-const stepMs: Record<Granularity, number> = { hour: 3_600_000, day: 86_400_000 };
-
-const granularity = (): Granularity => (granularitySelect.value === "hour" ? "hour" : "day");
-
-/** The visits query of the chosen range: whole buckets, the current one last. */
-function visitsPath(): string {
-  const step = stepMs[granularity()];
-  const span = (rangeDays[rangeSelect.value] ?? 7) * stepMs.day;
-  const now = Date.now();
-  // 24 hours by the hour are 24 buckets ending with this one; a single day is shown as yesterday and today.
-  const first = span / step >= 2 ? now - span + step : now - span;
-  const query = new URLSearchParams({
-    from: new Date(Math.floor(first / step) * step).toISOString(),
-    to: new Date(now).toISOString(),
-    granularity: granularity(),
-  });
-  return `${linkPath}visits/?${query}`;
-}
-
-let shownReport: VisitReport | null = null;
-let drawnWidth = 0;
-let loading: AbortController | null = null;
-
-async function loadVisits(): Promise<void> {
-  if (!access) return;
-  loading?.abort();
-  const controller = (loading = new AbortController());
-  chartBox.setAttribute("aria-busy", "true");
-  byId("visits-error").textContent = "";
-  try {
-    const report = await api<VisitReport>(visitsPath(), { credential: access.credential, signal: controller.signal });
-    showReport(report);
-  } catch (error) {
-    if (controller.signal.aborted) return;
-    if (error instanceof ApiError && error.status === 404) return showMissing();
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-      if (access.source === "token") return askForToken("The manage token saved in this browser no longer manages this link.");
-      return askForToken("Your admin session has ended: sign in again, or use the link's manage token.");
-    }
-    byId("visits-error").textContent = `The visits could not be loaded. ${plainWords(error)}`;
-  } finally {
-    if (loading === controller) chartBox.removeAttribute("aria-busy");
-  }
-}
-
-function showReport(report: VisitReport): void {
-  shownReport = report;
-  const { visits, humans, bots } = report.totals;
-  byId("visits-totals").textContent = `${plural(visits, "visit")} in this range: ${plural(humans, "human")}, ${plural(bots, "bot")}.`;
-  drawChart();
-  for (const dimension of dimensions) fill(byId(`top-${dimension}`), topList(dimension, report.top[dimension]));
-}
-
-function drawChart(): void {
-  if (!shownReport) return;
-  drawnWidth = Math.round(chartBox.clientWidth) || 640;
-  const { svg, table } = visitsChart(shownReport.series, shownReport.granularity, drawnWidth);
-  fill(chartBox, svg, table);
-}
-
-// The chart is drawn at the width it is shown at (its text keeps its size): redraw when that changes.
-new ResizeObserver(() => {
-  const width = Math.round(chartBox.clientWidth);
-  if (shownReport && width > 0 && Math.abs(width - drawnWidth) > 1) drawChart();
-}).observe(chartBox);
-
-rangeSelect.addEventListener("change", () => {
-  // By the hour for a day, by the day for longer; the other stays a choice.
-  granularitySelect.value = rangeSelect.value === "24h" ? "hour" : "day";
-  void loadVisits();
-});
-granularitySelect.addEventListener("change", () => void loadVisits());
-
-const regionNames = new Intl.DisplayNames(undefined, { type: "region" });
-const deviceNames: Record<string, string> = { desktop: "Desktop", mobile: "Mobile", tablet: "Tablet", bot: "Bot", other: "Other" };
-
-function valueLabel(dimension: Dimension, value: string): string {
-  if (value === "other") return "Other";
-  if (value === "unknown") return "Unknown";
-  if (dimension === "referrers" && value === "direct") return "Direct (no referrer)";
-  if (dimension === "devices") return deviceNames[value] ?? value;
-  if (dimension === "countries" && /^[A-Z]{2}$/.test(value)) {
-    try {
-      return regionNames.of(value) ?? value;
-    } catch {
-      return value;
-    }
-  }
-  return value;
-}
-
-/** A ranked list; each row is shaded by its share of the first's visits (--share, from the stylesheet's gradient). */
-function topList(dimension: Dimension, entries: TopEntry[]): HTMLElement {
-  if (entries.length === 0) return h("p", { class: "muted" }, "No visits yet");
-  const most = Math.max(1, ...entries.map((entry) => entry.visits));
-  return h(
-    "ol",
-    { class: "ranked shared" },
-    entries.map((entry) => {
-      const row = h("li", {}, h("span", {}, valueLabel(dimension, entry.value)), h("span", { class: "count" }, formatCount(entry.visits)));
-      row.style.setProperty("--share", `${Math.round((entry.visits / most) * 100)}%`);
-      return row;
-    }),
-  );
 }
 
 // Change the destination
@@ -488,7 +371,7 @@ byId("delete-yes").addEventListener("click", async () => {
 
 function showDeleted(): void {
   forgetLink(code);
-  loading?.abort();
+  visits.stop();
   document.title = "Link deleted · linkgeo";
   heading.textContent = `Link ${code} deleted`;
   show(byId("link-view"), false);

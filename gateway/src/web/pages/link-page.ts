@@ -1,6 +1,7 @@
 import { html } from "../html.ts";
 import { qrKitFields } from "./qr-kit-fields.ts";
 import type { Page } from "../page-shell.ts";
+import type { WebAssets } from "../web-assets.ts";
 import { linkOptionFields } from "./link-option-fields.ts";
 
 /**
@@ -12,11 +13,12 @@ import { linkOptionFields } from "./link-option-fields.ts";
  * note below is shown; the manage-token form, hidden until the script asks
  * for a token, posts all the same, so a token never lands in an address.
  */
-export const linkPage: Page = {
-  title: "Link",
-  current: "links",
-  script: "link",
-  main: html`<p class="back"><a href="/app/links">Your links</a></p>
+export function linkPage(assets: WebAssets): Page {
+  return {
+    title: "Link",
+    current: "links",
+    script: "link",
+    main: html`<p class="back"><a href="/app/links">Your links</a></p>
 <h1 id="link-heading" tabindex="-1">Short link</h1>
 <p id="link-status" class="message" role="status">Loading the link…</p>
 <noscript><p class="message error">This page shows the link with its script: turn on JavaScript to see it.</p></noscript>
@@ -78,7 +80,18 @@ ${qrKitFields}
 <option value="7d" selected>Last 7 days</option>
 <option value="30d">Last 30 days</option>
 <option value="90d">Last 90 days</option>
+<option value="custom">Dates you choose</option>
 </select>
+</div>
+<div id="custom-range" class="custom-range" hidden>
+<div class="field">
+<label for="range-from">First day</label>
+<input id="range-from" type="date" aria-describedby="range-error">
+</div>
+<div class="field">
+<label for="range-to">Last day</label>
+<input id="range-to" type="date" aria-describedby="range-error">
+</div>
 </div>
 <div class="field">
 <label for="granularity">Each bar is</label>
@@ -89,13 +102,17 @@ ${qrKitFields}
 </div>
 </div>
 </div>
+<p id="range-error" class="field-error" role="alert"></p>
 <p id="visits-error" class="message error" role="alert"></p>
+<div class="row spread visits-summary">
 <p id="visits-totals" class="visits-totals" aria-live="polite"></p>
+<p class="row"><span id="visits-live" class="hint"></span><button type="button" id="visits-csv" class="secondary small">Download CSV</button></p>
+</div>
 <p class="legend" aria-hidden="true"><span><span class="swatch humans"></span>Humans</span><span><span class="swatch bots"></span>Bots</span></p>
 <div id="chart" class="chart-box"></div>
 <div class="top-lists">
 <section aria-labelledby="top-referrers-heading"><h3 id="top-referrers-heading">Referrers</h3><div id="top-referrers"></div></section>
-<section aria-labelledby="top-countries-heading"><h3 id="top-countries-heading">Countries</h3><div id="top-countries"></div></section>
+<section aria-labelledby="top-countries-heading"><h3 id="top-countries-heading">Countries</h3><div id="top-countries-map" class="country-map" data-map-url="${assets.staticUrl("world-map.svg")}" aria-hidden="true"></div><div id="top-countries"></div></section>
 <section aria-labelledby="top-browsers-heading"><h3 id="top-browsers-heading">Browsers</h3><div id="top-browsers"></div></section>
 <section aria-labelledby="top-os-heading"><h3 id="top-os-heading">Operating systems</h3><div id="top-os"></div></section>
 <section aria-labelledby="top-devices-heading"><h3 id="top-devices-heading">Devices</h3><div id="top-devices"></div></section>
@@ -133,4 +150,5 @@ ${linkOptionFields("edit", { editing: true })}
 <p id="delete-error" class="message error" role="alert"></p>
 </section>
 </div>`,
-};
+  };
+}

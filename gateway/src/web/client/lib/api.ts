@@ -8,6 +8,8 @@ export interface ApiOptions {
   body?: unknown;
   credential?: Credential | null;
   signal?: AbortSignal;
+  /** "blob": a successful answer's body as it came (a CSV download); errors are read as JSON all the same. */
+  as?: "json" | "blob";
 }
 
 export class ApiError extends Error {
@@ -46,6 +48,7 @@ export async function apiResponse<T>(path: string, options: ApiOptions = {}): Pr
     throw new ApiError(0, "network", "The server could not be reached. Check your connection and try again.");
   }
   if (response.status === 204) return { body: undefined as T, headers: response.headers };
+  if (options.as === "blob" && response.ok) return { body: (await response.blob()) as T, headers: response.headers };
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) throw errorOf(response, body);
   return { body: body as T, headers: response.headers };

@@ -16,3 +16,14 @@ export function formatCount(n: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
+
+const regionNames = new Intl.DisplayNames(undefined, { type: "region" });
+
+/** A country's name in the reader's language, from its ISO 3166-1 alpha-2 code; the code itself when the browser knows none. */
+export function regionName(code: string): string {
+  try {
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

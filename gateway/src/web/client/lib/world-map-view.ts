@@ -40,7 +40,7 @@ const panShare = 0.1;
 const dragThresholdPx = 4;
 
 export async function loadWorldMap(frame: HTMLElement, url: string, onPick: (coordinates: Coordinates) => void): Promise<WorldMapView> {
-  const svg = await fetchMap(url);
+  const svg = await fetchWorldMap(url);
   svg.setAttribute("class", "world-map");
   // The frame is the widget a person meets (focus, name, keys); the drawing itself says nothing more.
   svg.setAttribute("aria-hidden", "true");
@@ -173,7 +173,8 @@ export function showMapUnavailable(container: HTMLElement): void {
   fill(container, h("p", { class: "map-note muted" }, "The map could not be loaded. Type the coordinates below instead."));
 }
 
-async function fetchMap(url: string): Promise<SVGSVGElement> {
+/** The map file as SVG of the kept elements only (see keptElements); the link page's countries map uses it too. */
+export async function fetchWorldMap(url: string): Promise<SVGSVGElement> {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`the map answered ${response.status}`);
   const parsed = new DOMParser().parseFromString(await response.text(), "image/svg+xml");
