@@ -3,8 +3,7 @@ import {
   errorRenderer,
   health,
   httpMetrics,
-  maxBodyBytes,
-  maxBulkBodyBytes,
+  bodyLimitOf,
   requestContext,
   requestIdOf,
   requestTarget,
@@ -176,9 +175,9 @@ export function createApp(deps: GatewayDeps) {
         async ({ request, server }) => {
           const target = route(request);
           if (!target) throw RouteNotFound.here();
-          // Read (at most 64 KiB, 4 MiB for a bulk create) before any upstream sees the request; an import's file is streamed.
+          // Read (at most 64 KiB, more for a bulk create or a geocoding batch) before any upstream sees the request; an import's file is streamed.
           const body = await requestBody(request, {
-            limitBytes: target.limit === "bulk" ? maxBulkBodyBytes : maxBodyBytes,
+            limitBytes: bodyLimitOf(request),
             importMaxBytes: deps.importMaxBytes ?? defaultImportMaxBytes,
           });
           if (target.limit === "login" && deps.rateLimits.loginPerUser && !(body instanceof ReadableStream)) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { clientOfRequest, maxBulkBodyBytes, parseIpRangeList, silentLogger } from "@linkgeo/shared";
+import { clientOfRequest, maxBulkBodyBytes, maxReverseBatchBodyBytes, parseIpRangeList, silentLogger } from "@linkgeo/shared";
 import { rawPipeline, readJson } from "@linkgeo/testing";
 import { createApp } from "../src/app.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
@@ -134,6 +134,20 @@ describe("the gateway app", () => {
     expect(oversized.status).toBe(413);
     expect(await readJson(oversized)).toEqual({ error: { code: "payload_too_large", message: `request body is larger than ${maxBulkBodyBytes} bytes` } });
     expect(shortener.requests.length).toBe(before + 1);
+  });
+
+  test("a geocoding batch may carry up to its own 512 KiB to the geocoder, and no more", async () => {
+    const batch = (body: string) =>
+      fetch(`${base}/reverse-geocode/batch`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.40" }, body });
+    const before = geocoder.requests.length;
+    const points = JSON.stringify({ points: Array.from({ length: 1_000 }, (_, i) => ({ id: `${i}`.padEnd(200, "x"), latitude: 1, longitude: 2 })) });
+    expect(points.length).toBeGreaterThan(200 * 1024);
+    expect((await batch(points)).status).toBe(200);
+    expect(geocoder.requests.slice(before).map((r) => [r.method, r.path, r.body.length])).toEqual([["POST", "/reverse-geocode/batch", points.length]]);
+
+    const oversized = await batch(JSON.stringify({ points: [], padding: "x".repeat(maxReverseBatchBodyBytes) }));
+    expect(oversized.status).toBe(413);
+    expect(geocoder.requests.length).toBe(before + 1);
   });
 
   test("a bulk create spends one token of its own budget, not the create budget", async () => {

@@ -27,7 +27,7 @@ const shortenerPaths = [
   "/shorten/{short_url}/visits/export",
   "/{short_url}",
 ];
-const geocoderPaths = ["/reverse-geocode", "/geocoders"];
+const geocoderPaths = ["/reverse-geocode", "/reverse-geocode/batch", "/geocoders"];
 const ownPaths = ["/health", "/ready", "/docs", "/docs/json"];
 
 /** A clock the test moves by hand: cache expiry without sleeping. */

@@ -58,6 +58,8 @@ describe("routeFor", () => {
     ["GET", "/admin", shortenerApi],
     ["GET", "/reverse-geocode", geocoderApi],
     ["GET", "/reverse-geocode/", geocoderApi],
+    ["POST", "/reverse-geocode/batch", geocoderApi],
+    ["POST", "/reverse-geocode/batch/", geocoderApi],
     ["GET", "/geocoders", geocoderApi],
     ["GET", "/geocoders/", geocoderApi],
     ["GET", "/Ab3dE9x", redirect],
@@ -102,6 +104,8 @@ describe("routeFor", () => {
     ["GET", "/Ab3dE9x/extra"],
     ["GET", "/a//"],
     ["GET", "/reverse-geocode/x"],
+    ["GET", "/reverse-geocode/batch"],
+    ["POST", "/reverse-geocode/batch/x"],
     ["GET", "/geocoders/x/"],
     ["POST", "/Ab3dE9x/extra"],
   ] as const)("%s %s is not routed upstream", (method, path) => {

@@ -139,6 +139,27 @@ describe.each(levels)("cache level on %s", (_, make) => {
     }
   });
 
+  test("getMany answers the keys it holds, in one call, and leaves out the rest, expired ones too", async () => {
+    const [a, b, missing, short] = [key("many-a"), key("many-b"), key("many-missing"), key("many-short")];
+    await level.set(a, eiffel, 3600);
+    await level.set(b, nothingThere, 3600);
+    await level.set(short, eiffel, 1);
+    expect(await level.getMany([])).toEqual(new Map());
+    if (expiry.kind === "clock") expiry.advance(1_000);
+    else await level.set(short, eiffel, 0);
+    // Asked twice and in any order: each key once in the answer.
+    expect(await level.getMany([missing, b, a, short, a])).toEqual(
+      new Map([
+        [b, nothingThere],
+        [a, eiffel],
+      ]),
+    );
+    // Keys are data, never syntax: quotes and a JSON array in a key are just characters.
+    const odd = key(`odd"],["x`);
+    await level.set(odd, eiffel, 3600);
+    expect(await level.getMany([odd])).toEqual(new Map([[odd, eiffel]]));
+  });
+
   test("keys are distinct", async () => {
     const [a, b] = [key("a"), key("b")];
     await level.set(a, eiffel, 3600);

@@ -60,6 +60,7 @@ function recordingLogger(): Logger & { warnings: Array<LogFields & { message: st
 
 const failing: CacheLevel = {
   get: () => Promise.reject(new Error("connection refused")),
+  getMany: () => Promise.reject(new Error("connection refused")),
   set: () => Promise.reject(new Error("connection refused")),
   ping: () => Promise.reject(new Error("connection refused")),
 };
@@ -90,6 +91,37 @@ describe("two-level cache", () => {
     expect(await s.cache.get("k")).toEqual({ answer: found(t0), level: "L2" });
     expect(await s.l1.get("k")).toEqual(found(t0));
     expect(await s.cache.get("k")).toEqual({ answer: found(t0), level: "L1" });
+  });
+
+  test("getMany reads L1 once for every key and L2 once for the rest, promoting L2's hits as get does", async () => {
+    using s = setup();
+    await s.cache.set("both", found(t0));
+    await s.l2.set("second-only", nothing(t0), 86_400);
+    // A fallback an hour old in L2: promoted, but never past its own five minutes.
+    await s.l2.set("old-fallback", fallback(t0 - hour), 86_400);
+    const reads: string[] = [];
+    const spy = (level: CacheLevel, name: string): CacheLevel => ({
+      get: (key) => level.get(key),
+      getMany: (keys) => {
+        reads.push(`${name}:${keys.join(",")}`);
+        return level.getMany(keys);
+      },
+      set: (key, answer, ttl) => level.set(key, answer, ttl),
+      ping: () => level.ping(),
+    });
+    const cache = new TwoLevelCache({ l1: spy(s.l1, "L1"), l2: spy(s.l2, "L2"), now: () => t0 });
+    const hits = await cache.getMany(["both", "second-only", "nowhere", "old-fallback"]);
+    expect(hits).toEqual(
+      new Map([
+        ["both", { answer: found(t0), level: "L1" }],
+        ["second-only", { answer: nothing(t0), level: "L2" }],
+        ["old-fallback", { answer: fallback(t0 - hour), level: "L2" }],
+      ]),
+    );
+    expect(reads).toEqual(["L1:both,second-only,nowhere,old-fallback", "L2:second-only,nowhere,old-fallback"]);
+    expect(await s.l1.get("second-only")).toEqual(nothing(t0));
+    expect(await s.l1.get("old-fallback")).toBeUndefined();
+    expect(await cache.getMany([])).toEqual(new Map());
   });
 
   test("an answer with addresses lives 24 h in L1 and 30 days in L2", async () => {

@@ -2,6 +2,7 @@ export * from "./accept-encoding.ts";
 export * from "./prefers-html.ts";
 export * from "./bounded-map.ts";
 export * from "./bulk-create.ts";
+export * from "./reverse-batch.ts";
 export * from "./config.ts";
 export * from "./cookies.ts";
 export * from "./deadline.ts";

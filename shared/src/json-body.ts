@@ -4,18 +4,21 @@ import { InvalidRequest, UnsupportedMediaType } from "./http-error.ts";
 import { readBodyLimited } from "./read-body.ts";
 import { isImportUpload } from "./import-upload.ts";
 import { isRedirectBatch } from "./redirect-batch.ts";
+import { isReverseBatch, maxReverseBatchBodyBytes } from "./reverse-batch.ts";
 import { isUnlockForm } from "./unlock-form.ts";
 
 export const maxBodyBytes = 64 * 1024;
 
-/** The most bytes a request's JSON body may have: `maxBodyBytes`, but a bulk create's own limit for one. */
+/** The most bytes a request's JSON body may have: `maxBodyBytes`, but a bulk create's or a geocoding batch's own limit for one. */
 export function bodyLimitOf(request: Request): number {
-  return isBulkCreate(request) ? maxBulkBodyBytes : maxBodyBytes;
+  if (isBulkCreate(request)) return maxBulkBodyBytes;
+  if (isReverseBatch(request)) return maxReverseBatchBodyBytes;
+  return maxBodyBytes;
 }
 
 /**
  * The one body parser of every service: JSON only (415 otherwise), at most
- * 64 KiB, 4 MiB for a bulk create (bodyLimitOf; 413, checked on
+ * 64 KiB, 4 MiB for a bulk create, 512 KiB for a geocoding batch (bodyLimitOf; 413, checked on
  * Content-Length before reading and again while reading a chunked body),
  * and malformed JSON or a body that is not an object is a 400, never a
  * 500. The exceptions are the shortener's redirect batch, a protected

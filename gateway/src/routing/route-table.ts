@@ -52,6 +52,8 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
     return checksCredential(method, segments) ? keyedApi : shortenerApi;
   }
 
+  // A geocoding batch (up to 1,000 points): ordinary API traffic, one request of the budget whatever its points (docs/gateway.md).
+  if (first === "reverse-geocode" && rest.length === 1 && rest[0] === "batch" && method.toUpperCase() === "POST") return geocoderApi;
   if (rest.length > 0) return undefined;
   if (first === "reverse-geocode" || first === "geocoders") return geocoderApi;
   // Only following a link is a redirect; a POST is a password try on a

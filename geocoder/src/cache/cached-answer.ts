@@ -19,6 +19,8 @@ export interface CachedAnswer {
 /** A cache level: Redis or in-process for L1, SQLite for L2. Implementations never store an answer past `ttlSeconds`. */
 export interface CacheLevel {
   get(key: string): Promise<CachedAnswer | undefined>;
+  /** The answers kept for any of `keys`, in one round trip (a batch of points); a key without one is left out. */
+  getMany(keys: readonly string[]): Promise<Map<string, CachedAnswer>>;
   set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void>;
   ping(): Promise<void>;
 }

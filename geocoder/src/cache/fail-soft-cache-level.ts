@@ -33,6 +33,10 @@ export class FailSoftCacheLevel implements CacheLevel {
     return this.guard("get", () => this.inner.get(key), undefined);
   }
 
+  getMany(keys: readonly string[]): Promise<Map<string, CachedAnswer>> {
+    return this.guard("get", () => this.inner.getMany(keys), new Map<string, CachedAnswer>());
+  }
+
   set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void> {
     return this.guard("set", () => this.inner.set(key, answer, ttlSeconds), undefined);
   }

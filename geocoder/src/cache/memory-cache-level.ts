@@ -35,6 +35,15 @@ export class MemoryCacheLevel implements CacheLevel {
     return JSON.parse(entry.json) as CachedAnswer;
   }
 
+  async getMany(keys: readonly string[]): Promise<Map<string, CachedAnswer>> {
+    const found = new Map<string, CachedAnswer>();
+    for (const key of keys) {
+      const answer = await this.get(key);
+      if (answer) found.set(key, answer);
+    }
+    return found;
+  }
+
   async set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void> {
     // Deleting first moves a rewritten key to the young end of the Map's order.
     this.entries.delete(key);

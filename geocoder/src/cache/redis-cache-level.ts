@@ -14,6 +14,15 @@ export class RedisCacheLevel implements CacheLevel {
     return json === null ? undefined : (JSON.parse(json) as CachedAnswer);
   }
 
+  async getMany(keys: readonly string[]): Promise<Map<string, CachedAnswer>> {
+    const found = new Map<string, CachedAnswer>();
+    if (keys.length === 0) return found;
+    // One MGET: the keys of one geocoder share a node (no Redis Cluster yet, which would need them grouped by slot).
+    const values = await this.redis.mget(...keys);
+    for (const [i, json] of values.entries()) if (json !== null) found.set(keys[i]!, JSON.parse(json) as CachedAnswer);
+    return found;
+  }
+
   async set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void> {
     // PX, not EX: a promoted entry may have only part of a second left, and
     // must not outlive it.

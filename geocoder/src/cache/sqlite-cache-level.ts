@@ -41,6 +41,7 @@ export class SqliteCacheLevel implements CacheLevel {
   private readonly pruneIntervalMs: number;
   private lastPrune = Number.NEGATIVE_INFINITY;
   private readonly select: Statement<Row, [string, number]>;
+  private readonly selectMany: Statement<Row & { key: string }, [string, number]>;
   private readonly upsert: Statement<unknown, [string, string, number]>;
   private readonly remove: Statement<unknown, [string]>;
   private readonly removeExpired: Statement<unknown, [number]>;
@@ -58,6 +59,8 @@ export class SqliteCacheLevel implements CacheLevel {
     db.exec("CREATE INDEX IF NOT EXISTS reverse_cache_expires_at ON reverse_cache (expires_at)");
     // Positional parameters work whether or not the caller opened the database with `strict`.
     this.select = db.query("SELECT value FROM reverse_cache WHERE key = ? AND expires_at > ?");
+    // The keys as one JSON array: one statement whatever their number.
+    this.selectMany = db.query("SELECT key, value FROM reverse_cache WHERE key IN (SELECT value FROM json_each(?)) AND expires_at > ?");
     this.upsert = db.query(
       "INSERT INTO reverse_cache (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at",
     );
@@ -69,6 +72,13 @@ export class SqliteCacheLevel implements CacheLevel {
   async get(key: string): Promise<CachedAnswer | undefined> {
     const row = this.select.get(key, this.now());
     return row ? (JSON.parse(row.value) as CachedAnswer) : undefined;
+  }
+
+  async getMany(keys: readonly string[]): Promise<Map<string, CachedAnswer>> {
+    const found = new Map<string, CachedAnswer>();
+    if (keys.length === 0) return found;
+    for (const row of this.selectMany.all(JSON.stringify(keys), this.now())) found.set(row.key, JSON.parse(row.value) as CachedAnswer);
+    return found;
   }
 
   async set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void> {

@@ -79,6 +79,25 @@ export class TwoLevelCache {
     return { answer: fromL2, level: "L2" };
   }
 
+  /**
+   * `get` for many keys at once (a batch of points): one read of L1 for all
+   * of them, one of L2 for the rest, L2's hits copied back into L1 as `get`
+   * does. A key neither level holds is left out.
+   */
+  async getMany(keys: readonly string[]): Promise<Map<string, CacheHit>> {
+    const hits = new Map<string, CacheHit>();
+    for (const [key, answer] of await this.l1.getMany(keys)) hits.set(key, { answer, level: "L1" });
+    const fromL2 = await this.l2.getMany(keys.filter((key) => !hits.has(key)));
+    const promotions: Promise<void>[] = [];
+    for (const [key, answer] of fromL2) {
+      hits.set(key, { answer, level: "L2" });
+      const promoteFor = Math.min(this.l1Ttl(answer), this.remaining(answer, this.l2Ttl(answer)));
+      if (promoteFor > 0) promotions.push(this.l1.set(key, answer, promoteFor));
+    }
+    await Promise.all(promotions);
+    return hits;
+  }
+
   /** Caches a provider's answer in both levels. Never call it for a failure. */
   async set(key: string, answer: CachedAnswer): Promise<void> {
     const l1For = this.remaining(answer, this.l1Ttl(answer));

@@ -10,10 +10,14 @@ const languageTag = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
 export function parseReverseQuery(raw: { latitude?: string; longitude?: string; language?: string }): ReverseQuery {
   const latitude = coordinate("latitude", raw.latitude, 90);
   const longitude = coordinate("longitude", raw.longitude, 180);
-  if (raw.language !== undefined && !languageTag.test(raw.language)) {
-    throw InvalidRequest.because("language must be a language tag such as en, de or pt-BR");
-  }
-  return raw.language === undefined ? { latitude, longitude } : { latitude, longitude, language: raw.language };
+  const language = checkedLanguage(raw.language);
+  return language === undefined ? { latitude, longitude } : { latitude, longitude, language };
+}
+
+/** The preferred language of an answer, as given, when it is a language tag; a batch checks it once for all its points. */
+export function checkedLanguage(raw: string | undefined): string | undefined {
+  if (raw !== undefined && !languageTag.test(raw)) throw InvalidRequest.because("language must be a language tag such as en, de or pt-BR");
+  return raw;
 }
 
 function coordinate(name: string, raw: string | undefined, limit: number): number {

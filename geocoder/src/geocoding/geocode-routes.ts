@@ -1,9 +1,10 @@
-import { ErrorBody } from "@linkgeo/shared";
+import { ErrorBody, HttpError, InvalidRequest, maxBatchPoints } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import { Address } from "../addresses/address.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
-import { parseReverseQuery } from "./coordinates.ts";
-import type { ReverseGeocoder } from "./reverse-geocoder.ts";
+import type { ReverseQuery } from "../providers/reverse-query.ts";
+import { checkedLanguage, parseReverseQuery } from "./coordinates.ts";
+import type { PointOutcome, ReverseGeocoder } from "./reverse-geocoder.ts";
 
 export const ReverseEnvelope = t.Object({ success: t.Literal(true), data: t.Array(Address), error: t.Null() }, { title: "ReverseGeocodeResult" });
 
@@ -16,6 +17,38 @@ const GeocoderList = t.Object(
   { geocoders: t.Array(t.Object({ name: t.String({ examples: ["NOMINATIM_REPLICA_1"] }), url: t.String() })) },
   { title: "Geocoders" },
 );
+
+const PointId = t.Union([t.String({ maxLength: 200 }), t.Number()], { description: "Yours, echoed in the point's result" });
+
+const BatchRequest = t.Object(
+  {
+    points: t.Array(
+      t.Object({
+        // Checked per point (a bad one is its own error, never the batch's): so any JSON value is let through here.
+        latitude: t.Unknown({ description: "Decimal degrees, -90 to 90, as a number or a string", examples: [48.8584] }),
+        longitude: t.Unknown({ description: "Decimal degrees, -180 to 180, as a number or a string", examples: [2.2945] }),
+        id: t.Optional(PointId),
+      }),
+      { minItems: 1, maxItems: maxBatchPoints },
+    ),
+    platform: t.Optional(t.String({ description: "A registered geocoder for every point, any case; default: the default chain" })),
+    language: t.Optional(t.String({ description: "Preferred language of the answers, e.g. en, de, pt-BR" })),
+  },
+  { title: "ReverseGeocodeBatchRequest" },
+);
+
+const PointResult = t.Object(
+  {
+    id: t.Union([PointId, t.Null()]),
+    data: t.Array(Address),
+    error: t.Union([t.Object({ code: t.String(), message: t.String(), index: t.Integer() }, { additionalProperties: true }), t.Null()]),
+    provider: t.Union([t.String(), t.Null()]),
+    cache: t.Union([t.UnionEnum(["L1", "L2", "MISS"]), t.Null()]),
+  },
+  { title: "ReverseGeocodePointResult" },
+);
+
+const BatchEnvelope = t.Object({ success: t.Literal(true), results: t.Array(PointResult), error: t.Null() }, { title: "ReverseGeocodeBatchResult" });
 
 const tags = ["geocoding"];
 
@@ -46,8 +79,67 @@ export function geocodeRoutes({ geocoder, registry }: { geocoder: ReverseGeocode
         },
       },
     )
+    .post(
+      "/reverse-geocode/batch",
+      async ({ body }) => {
+        checkedLanguage(body.language);
+        const checked = body.points.map((point): { query: ReverseQuery } | { error: unknown } => {
+          try {
+            return {
+              query: parseReverseQuery({ latitude: coordinateText(point.latitude), longitude: coordinateText(point.longitude), language: body.language }),
+            };
+          } catch (error) {
+            return { error };
+          }
+        });
+        const answered = await geocoder.reverseMany(
+          checked.flatMap((point) => ("query" in point ? [point.query] : [])),
+          body.platform,
+        );
+        let next = 0;
+        const results = checked.map((point, index) => {
+          const outcome: PointOutcome = "query" in point ? answered[next++]! : point;
+          const id = body.points[index]!.id ?? null;
+          if ("answer" in outcome) return { id, data: outcome.answer.addresses, error: null, provider: outcome.answer.provider, cache: outcome.answer.cache };
+          return { id, data: [], error: pointError(outcome.error, index), provider: null, cache: null };
+        });
+        return { success: true as const, results, error: null };
+      },
+      {
+        // Before the schema: Elysia would coerce a string sent as `points` into a list of its characters.
+        transform: ({ body }) => {
+          const points = (body as { points?: unknown } | null)?.points;
+          if (!Array.isArray(points) || points.some((point) => typeof point !== "object" || point === null || Array.isArray(point))) {
+            throw InvalidRequest.because(`points must be a list of 1 to ${maxBatchPoints} objects with latitude and longitude`);
+          }
+        },
+        body: BatchRequest,
+        response: { 200: BatchEnvelope, 400: FailureEnvelope, 503: FailureEnvelope },
+        detail: {
+          summary: "Addresses at up to 1,000 points in one call",
+          description:
+            "Each point is answered as GET /reverse-geocode would answer it, in the order sent: equal points are asked once, the cache levels are read once for the whole batch, the misses share one chain budget. A point that cannot be answered (invalid_coordinates, providers_failed, rate_limited) has its own error and index; the batch still answers 200. An unknown platform or a body out of shape is a 400 for the whole batch.",
+          tags,
+        },
+      },
+    )
     .get("/geocoders", () => ({ geocoders: registry.list() }), {
       response: GeocoderList,
       detail: { summary: "The registered geocoders (no key is ever shown)", tags },
     });
+}
+
+/** A point's coordinate as parseReverseQuery reads it: a string as sent, a number written out without an exponent; anything else fails its check. */
+function coordinateText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return value.toFixed(15).replace(/\.?0+$/, "");
+  // A list, an object, true: written as JSON, which no coordinate looks like.
+  return (JSON.stringify(value) ?? "?").slice(0, 40);
+}
+
+/** A point's own error, as the error body says it, with the point's index; one that is not ours says no more than that. */
+function pointError(error: unknown, index: number): { code: string; message: string; index: number } & Record<string, unknown> {
+  if (error instanceof HttpError) return { ...error.details, code: error.code, message: error.message, index };
+  return { code: "internal_error", message: "this point could not be answered", index };
 }

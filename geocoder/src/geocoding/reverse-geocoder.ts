@@ -13,6 +13,8 @@ import { NoProviders, ProvidersFailed, RateLimited, UnknownPlatform } from "./ge
 /** The two cache levels as the service sees them. */
 export interface AnswerCache {
   get(key: string): Promise<{ answer: CachedAnswer; level: "L1" | "L2" } | undefined>;
+  /** `get` for many keys in one read of each level; a key without an answer is left out. */
+  getMany(keys: readonly string[]): Promise<Map<string, { answer: CachedAnswer; level: "L1" | "L2" }>>;
   set(key: string, answer: CachedAnswer): Promise<void>;
 }
 
@@ -22,12 +24,18 @@ export interface ReverseAnswer {
   cache: "L1" | "L2" | "MISS";
 }
 
+/** One point of a batch: its answer, or why it has none (its own error; the others are answered all the same). */
+export type PointOutcome = { answer: ReverseAnswer } | { error: unknown };
+
 /** What the provider chain answered, before it is cached. */
 interface ChainAnswer {
   addresses: Address[];
   provider: string;
   fallback: boolean;
 }
+
+/** A batch's misses asked at once: each provider sees at most this many calls of one batch, besides its own spacing and breaker. */
+export const batchMissesInFlight = 8;
 
 export const reverseGeocoderDefaults = {
   /**
@@ -94,16 +102,60 @@ export class ReverseGeocoder {
     return answer;
   }
 
+  /**
+   * Many points at once (`POST /reverse-geocode/batch`), answered in their
+   * order. Equal points are one question; the cache is read once for all of
+   * them (each level in one round trip); the misses go down the chain
+   * `batchMissesInFlight` at a time, sharing with single queries the
+   * in-flight calls and with each other one chain budget: once it is used
+   * up, network providers are no longer asked and offline ones (LOCAL)
+   * still answer. A point that cannot be answered gets its own error.
+   * An unknown platform, or none configured, fails the whole batch.
+   */
+  async reverseMany(queries: readonly ReverseQuery[], platform?: string): Promise<PointOutcome[]> {
+    if (platform !== undefined && !this.registry.find(platform)) throw UnknownPlatform.named(platform, this.registry.names());
+    if (platform === undefined && this.registry.isEmpty()) throw NoProviders.configured();
+    const keys = queries.map((query) => cacheKey({ platform: platform ?? defaultChain, ...query }));
+    const queryOf = new Map(keys.map((key, i) => [key, queries[i]!]));
+    const outcomes = new Map<string, PointOutcome>();
+    for (const [key, hit] of await this.cache.getMany([...queryOf.keys()])) {
+      outcomes.set(key, { answer: { addresses: hit.answer.addresses, provider: hit.answer.provider, cache: hit.level } });
+    }
+    const misses = [...queryOf.keys()].filter((key) => !outcomes.has(key));
+    if (misses.length > 0) {
+      const chain = this.chainFor(platform);
+      using deadline = new ChainDeadline(this.chainTimeoutMs);
+      let next = 0;
+      const worker = async () => {
+        while (next < misses.length) {
+          const key = misses[next++]!;
+          try {
+            const answer = await this.inFlight.run(key, () => this.answerMiss(chain, queryOf.get(key)!, key, deadline));
+            outcomes.set(key, { answer });
+          } catch (error) {
+            outcomes.set(key, { error });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(batchMissesInFlight, misses.length) }, worker));
+    }
+    return keys.map((key) => {
+      const outcome = outcomes.get(key)!;
+      if ("answer" in outcome) this.observer?.answered(outcome.answer.cache);
+      return outcome;
+    });
+  }
+
   private async fromCache(key: string): Promise<ReverseAnswer | undefined> {
     const hit = await this.cache.get(key);
     return hit && { addresses: hit.answer.addresses, provider: hit.answer.provider, cache: hit.level };
   }
 
-  private async answerMiss(chain: Provider[], query: ReverseQuery, key: string): Promise<ReverseAnswer> {
+  private async answerMiss(chain: Provider[], query: ReverseQuery, key: string, deadline?: ChainDeadline): Promise<ReverseAnswer> {
     // A flight for this key may have finished between our cache read and now.
     const cached = await this.fromCache(key);
     if (cached) return cached;
-    const { addresses, provider, fallback } = await this.askProviders(chain, query);
+    const { addresses, provider, fallback } = await this.askProviders(chain, query, deadline);
     // Answers are cached, failures never are; fallbacks only briefly (the cache knows how long).
     await this.cache.set(key, { addresses, provider, storedAt: this.clock().getTime(), fallback });
     return { addresses, provider, cache: "MISS" };
@@ -125,10 +177,12 @@ export class ReverseGeocoder {
    * provider gave it after a network provider before it did not (failed,
    * was skipped, or ran out of time): LOCAL standing in for a street
    * address. LOCAL asked alone (the only provider, or `platform=local`) is
-   * a real answer.
+   * a real answer. `shared`: a batch's budget, else the pass has its own.
    */
-  private async askProviders(chain: Provider[], query: ReverseQuery): Promise<ChainAnswer> {
-    using deadline = new ChainDeadline(this.chainTimeoutMs);
+  private async askProviders(chain: Provider[], query: ReverseQuery, shared?: ChainDeadline): Promise<ChainAnswer> {
+    // A batch's points share its budget; a single query has its own.
+    using own = shared ? undefined : new ChainDeadline(this.chainTimeoutMs);
+    const deadline = shared ?? own!;
     const failures: ProviderError[] = [];
     let networkMissed = false;
     for (const provider of chain) {

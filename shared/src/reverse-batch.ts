@@ -1,0 +1,16 @@
+import { pathOf } from "./request-target.ts";
+
+/**
+ * `POST /reverse-geocode/batch`: up to `maxBatchPoints` points in one
+ * request (the geocoder's batch). 1,000 points with ids of up to 200
+ * characters do not fit the 64 KiB of `maxBodyBytes`; this is the one place
+ * that says how much bigger its body may be, for the geocoder's parser and
+ * for the gateway, which reads a body before proxying it.
+ */
+export const maxBatchPoints = 1_000;
+export const maxReverseBatchBodyBytes = 512 * 1024;
+
+/** A reverse-geocoding batch, with or without the trailing slash. */
+export function isReverseBatch(request: Request): boolean {
+  return request.method === "POST" && /^\/reverse-geocode\/batch\/?$/.test(pathOf(request));
+}
