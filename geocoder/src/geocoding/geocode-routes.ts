@@ -4,6 +4,7 @@ import { Address } from "../addresses/address.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { ReverseQuery } from "../providers/reverse-query.ts";
 import { checkedLanguage, parseReverseQuery } from "./coordinates.ts";
+import { answerFormat, FeatureCollection, featureCollection, geoJsonType, pointFeatures } from "./geojson.ts";
 import type { PointOutcome, ReverseGeocoder } from "./reverse-geocoder.ts";
 
 export const ReverseEnvelope = t.Object({ success: t.Literal(true), data: t.Array(Address), error: t.Null() }, { title: "ReverseGeocodeResult" });
@@ -50,18 +51,31 @@ const PointResult = t.Object(
 
 const BatchEnvelope = t.Object({ success: t.Literal(true), results: t.Array(PointResult), error: t.Null() }, { title: "ReverseGeocodeBatchResult" });
 
+const FormatQuery = t.Optional(
+  t.String({
+    description:
+      "json (the default) or geojson: a FeatureCollection of Points (application/geo+json, RFC 7946), one per address at the point asked about, with the address fields, provider and cache as properties. Accept: application/geo+json asks for it too. Errors keep the JSON error shape.",
+    examples: ["geojson"],
+  }),
+);
+
 const tags = ["geocoding"];
 
 export function geocodeRoutes({ geocoder, registry }: { geocoder: ReverseGeocoder; registry: ProviderRegistry }) {
   return new Elysia()
     .get(
       "/reverse-geocode",
-      async ({ query, set }) => {
+      async ({ query, set, request }) => {
+        const format = answerFormat(query.format, request.headers.get("accept"));
         // Checked here rather than by the schema, to answer invalid_coordinates.
         const reverseQuery = parseReverseQuery(query);
         const answer = await geocoder.reverse(reverseQuery, query.platform);
         set.headers["x-cache"] = answer.cache;
         set.headers["x-geocoder-provider"] = answer.provider;
+        if (format === "geojson") {
+          set.headers["content-type"] = geoJsonType;
+          return featureCollection(pointFeatures(reverseQuery, answer.addresses, { provider: answer.provider, cache: answer.cache }));
+        }
         return { success: true as const, data: answer.addresses, error: null };
       },
       {
@@ -70,8 +84,15 @@ export function geocodeRoutes({ geocoder, registry }: { geocoder: ReverseGeocode
           longitude: t.Optional(t.String({ description: "Decimal degrees, -180 to 180", examples: ["2.2945"] })),
           platform: t.Optional(t.String({ description: "A registered geocoder, any case (see /geocoders); default: the default chain" })),
           language: t.Optional(t.String({ description: "Preferred language of the answer, e.g. en, de, pt-BR" })),
+          format: FormatQuery,
         }),
-        response: { 200: ReverseEnvelope, 400: FailureEnvelope, 429: FailureEnvelope, 502: FailureEnvelope, 503: FailureEnvelope },
+        response: {
+          200: t.Union([ReverseEnvelope, FeatureCollection]),
+          400: FailureEnvelope,
+          429: FailureEnvelope,
+          502: FailureEnvelope,
+          503: FailureEnvelope,
+        },
         detail: {
           summary: "Addresses at a latitude and longitude",
           description: "Answered from cache level 1 (Redis), level 2 (SQLite) or a provider; see the X-Cache and X-Geocoder-Provider headers.",
@@ -81,7 +102,8 @@ export function geocodeRoutes({ geocoder, registry }: { geocoder: ReverseGeocode
     )
     .post(
       "/reverse-geocode/batch",
-      async ({ body }) => {
+      async ({ body, query, request, set }) => {
+        const format = answerFormat(query.format, request.headers.get("accept"));
         checkedLanguage(body.language);
         const checked = body.points.map((point): { query: ReverseQuery } | { error: unknown } => {
           try {
@@ -103,6 +125,15 @@ export function geocodeRoutes({ geocoder, registry }: { geocoder: ReverseGeocode
           if ("answer" in outcome) return { id, data: outcome.answer.addresses, error: null, provider: outcome.answer.provider, cache: outcome.answer.cache };
           return { id, data: [], error: pointError(outcome.error, index), provider: null, cache: null };
         });
+        if (format === "geojson") {
+          // One feature per address of each point, and one (its address fields null) for a point with none or with an error.
+          const features = results.flatMap(({ data, ...rest }, index) => {
+            const point = checked[index]!;
+            return pointFeatures("query" in point ? point.query : null, data, { ...rest, index }, { always: true });
+          });
+          set.headers["content-type"] = geoJsonType;
+          return featureCollection(features);
+        }
         return { success: true as const, results, error: null };
       },
       {
@@ -114,7 +145,8 @@ export function geocodeRoutes({ geocoder, registry }: { geocoder: ReverseGeocode
           }
         },
         body: BatchRequest,
-        response: { 200: BatchEnvelope, 400: FailureEnvelope, 503: FailureEnvelope },
+        query: t.Object({ format: FormatQuery }),
+        response: { 200: t.Union([BatchEnvelope, FeatureCollection]), 400: FailureEnvelope, 503: FailureEnvelope },
         detail: {
           summary: "Addresses at up to 1,000 points in one call",
           description:
