@@ -25,6 +25,7 @@ import { requestBody } from "./proxy/request-body.ts";
 import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { addressDigest } from "./rate-limit/address-digest.ts";
 import { ApiKeyBudgets } from "./rate-limit/api-key-budgets.ts";
+import { takeGeocodePoints } from "./rate-limit/geocode-points.ts";
 import { takeLoginAttempt } from "./rate-limit/login-attempts.ts";
 import { rateLimit, type RateClass } from "./rate-limit/rate-limit-plugin.ts";
 import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
@@ -41,7 +42,7 @@ import { webRoutes } from "./web/web-routes.ts";
 export interface GatewayDeps {
   upstreams: Record<ServiceName, UpstreamPool>;
   buckets: TokenBuckets;
-  rateLimits: Partial<Record<RateClass, RateRule>> & { loginPerUser?: RateRule; unlockPerLink?: RateRule; badKey?: RateRule };
+  rateLimits: Partial<Record<RateClass, RateRule>> & { loginPerUser?: RateRule; unlockPerLink?: RateRule; badKey?: RateRule; geocodePoints?: RateRule };
   /** Who sent a request: see `clientOfRequest`. */
   clientOf: (request: Request, server: Server | null) => Client;
   /**
@@ -184,6 +185,9 @@ export function createApp(deps: GatewayDeps) {
             await takeLoginAttempt(deps.buckets, deps.rateLimits.loginPerUser, body);
           }
           const client = clientOf(request, server);
+          if (target.upstream === "geocoder" && deps.rateLimits.geocodePoints && !(body instanceof ReadableStream)) {
+            await takeGeocodePoints(deps.buckets, deps.rateLimits.geocodePoints, request, body, digest(client.address));
+          }
           const requestId = requestIdOf(request);
           const batched =
             target.limit === "redirect" && deps.redirectBatches

@@ -2,6 +2,7 @@ import type { RateRule } from "./rate-limit/token-bucket.ts";
 import {
   defaultImportMaxBytes,
   defaultTrustedProxies,
+  maxBatchPoints,
   type Env,
   type EnvReader,
   type IpRange,
@@ -25,6 +26,7 @@ export interface GatewayConfig extends ServiceBasics {
    * Per client address (`loginPerUser`: per admin username; `unlock`: per
    * protected link and client address; `unlockPerLink`: per protected link;
    * `key`: per API key; `badKey`: the answers refusing a key, per client
+   * address; `geocodePoints`: a geocoding batch's points, per client
    * address); undefined: unlimited (`key`: keys spend their address's budget;
    * `badKey`: a refused key costs nothing).
    */
@@ -39,6 +41,7 @@ export interface GatewayConfig extends ServiceBasics {
     unlockPerLink: RateRule | undefined;
     key: RateRule | undefined;
     badKey: RateRule | undefined;
+    geocodePoints: RateRule | undefined;
   };
   /** Addresses and CIDR ranges whose X-Forwarded-* headers are believed. */
   trustedProxies: IpRange[];
@@ -73,6 +76,8 @@ export function readGatewayConfig(env: Env): GatewayConfig {
         key: rule(vars, "RATE_LIMIT_KEY", { capacity: 600, perSecond: 10 }),
         // 10 refused keys at once, then one every 2 minutes ("30/hour,burst=10").
         badKey: rule(vars, "RATE_LIMIT_BAD_KEY", { capacity: 10, perSecond: 30 / 3600 }),
+        // Points of geocoding batches: ten full batches at once, refilled at 3,000 a minute ("3000/min,burst=10000").
+        geocodePoints: pointsRule(vars),
       },
       trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
       internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
@@ -109,4 +114,13 @@ export function parseRateRule(raw: string): RateRule | undefined {
 
 function rule(vars: EnvReader, name: string, fallback: RateRule | undefined): RateRule | undefined {
   return vars.raw(name) === undefined ? fallback : vars.parsed(name, parseRateRule);
+}
+
+/** RATE_LIMIT_GEOCODE_POINTS: its burst must hold one full batch, or a batch of 1,000 points could never pass. */
+function pointsRule(vars: EnvReader): RateRule | undefined {
+  const points = rule(vars, "RATE_LIMIT_GEOCODE_POINTS", { capacity: 10_000, perSecond: 50 });
+  if (points && points.capacity < maxBatchPoints) {
+    vars.problem(`RATE_LIMIT_GEOCODE_POINTS needs a burst of at least ${maxBatchPoints} (one full batch), like "3000/min,burst=${maxBatchPoints}"`);
+  }
+  return points;
 }

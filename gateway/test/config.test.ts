@@ -22,8 +22,20 @@ describe("gateway configuration", () => {
         unlockPerLink: { capacity: 100, perSecond: 100 / 3600 },
         key: { capacity: 600, perSecond: 10 },
         badKey: { capacity: 10, perSecond: 30 / 3600 },
+        geocodePoints: { capacity: 10_000, perSecond: 50 },
       },
     });
+  });
+
+  test("geocoding batches: 10,000 points at once per address, refilled at 3,000 a minute; configurable or off, never below one full batch", () => {
+    expect(readGatewayConfig({ RATE_LIMIT_GEOCODE_POINTS: "3000/min,burst=10000" }).rateLimits.geocodePoints).toEqual(
+      readGatewayConfig({}).rateLimits.geocodePoints,
+    );
+    expect(readGatewayConfig({ RATE_LIMIT_GEOCODE_POINTS: "off" }).rateLimits.geocodePoints).toBeUndefined();
+    expect(readGatewayConfig({ RATE_LIMIT_GEOCODE_POINTS: "1000/hour" }).rateLimits.geocodePoints).toEqual({ capacity: 1000, perSecond: 1000 / 3600 });
+    expect(configProblems(readGatewayConfig, { RATE_LIMIT_GEOCODE_POINTS: "100/min" })).toEqual([
+      'RATE_LIMIT_GEOCODE_POINTS needs a burst of at least 1000 (one full batch), like "3000/min,burst=1000"',
+    ]);
   });
 
   test("API keys: 600/min per key, 10 refused keys per address refilled at 30/hour; each configurable or off", () => {

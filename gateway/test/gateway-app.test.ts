@@ -37,6 +37,7 @@ describe("the gateway app", () => {
         api: { capacity: 20, perSecond: 1 / 60 },
         login: { capacity: 3, perSecond: 1 / 60 },
         loginPerUser: { capacity: 2, perSecond: 1 / 60 },
+        geocodePoints: { capacity: 1_000, perSecond: 1 / 60 },
       },
       clientOf: clientOfRequest(parseIpRangeList("127.0.0.1/8")),
       upstreamTimeoutMs: 2000,
@@ -148,6 +149,35 @@ describe("the gateway app", () => {
     const oversized = await batch(JSON.stringify({ points: [], padding: "x".repeat(maxReverseBatchBodyBytes) }));
     expect(oversized.status).toBe(413);
     expect(geocoder.requests.length).toBe(before + 1);
+  });
+
+  test("a geocoding batch spends one token a point of its address's points budget, all or none, before the geocoder sees it", async () => {
+    const batch = (points: number, client: string) =>
+      fetch(`${base}/reverse-geocode/batch`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": client },
+        body: JSON.stringify({ points: Array.from({ length: points }, () => ({ latitude: 1, longitude: 2 })) }),
+      });
+    const before = geocoder.requests.length;
+    expect((await batch(600, "203.0.113.50")).status).toBe(200);
+    const refused = await batch(600, "203.0.113.50");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("ratelimit-limit")).toBe("1000");
+    // 200 more points at one a minute: the wait for all of them.
+    expect(Number(refused.headers.get("retry-after"))).toBe(200 * 60);
+    expect((await readJson(refused)).error.code).toBe("rate_limited");
+    // What is left still buys a smaller batch; another address has its own budget; single lookups spend none of it.
+    expect((await batch(400, "203.0.113.50")).status).toBe(200);
+    expect((await batch(1_000, "203.0.113.51")).status).toBe(200);
+    expect((await fetch(`${base}/reverse-geocode?latitude=1&longitude=2`, { headers: { "x-forwarded-for": "203.0.113.50" } })).status).toBe(200);
+    // A body the geocoder will refuse costs nothing here.
+    const unread = await fetch(`${base}/reverse-geocode/batch`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.50" },
+      body: '{"points": "many"}',
+    });
+    expect(unread.status).toBe(200);
+    expect(geocoder.requests.length).toBe(before + 5);
   });
 
   test("a bulk create spends one token of its own budget, not the create budget", async () => {

@@ -133,6 +133,17 @@ describe.each([
     expect([await buckets.peek(key, rule), await buckets.peek(key, rule)]).toEqual([refused(2, 20, 10), refused(2, 20, 10)]);
   });
 
+  test("a take of many tokens takes them all or none, and says how long until all of them are there", async () => {
+    const rule = oneEveryTenSeconds(10);
+    const key = freshKey();
+    expect(await buckets.take(key, rule, 7)).toEqual(allowed(3, 10, 70));
+    // 5 asked, 3 there: refused, nothing taken, 2 more tokens (20 s) to wait for.
+    expect(await buckets.take(key, rule, 5)).toEqual(refused(10, 70, 20));
+    expect(await buckets.take(key, rule, 3)).toEqual(allowed(0, 10, 100));
+    // More than the bucket can ever hold is refused, however long one waits.
+    expect((await buckets.take(freshKey(), rule, 11)).allowed).toBe(false);
+  });
+
   test("keeps keys apart", async () => {
     const rule = oneEveryTenSeconds(1);
     const [a, b] = [freshKey(), freshKey()];

@@ -56,16 +56,16 @@ export class MemoryTokenBuckets implements TokenBuckets {
     return this.buckets.size;
   }
 
-  async take(key: string, rule: RateRule): Promise<BucketDecision> {
+  async take(key: string, rule: RateRule, cost = 1): Promise<BucketDecision> {
     const now = this.now();
     if (now - this.lastSweepAt >= this.sweepEveryMs) this.sweep(now);
 
     const stored = this.buckets.get(key);
-    const { allowed, tokensLeft } = takeFromBucket(stored, rule, now);
+    const { allowed, tokensLeft } = takeFromBucket(stored, rule, now, cost);
     // Re-stored even when refused (same level, now refilled to `now`), so a
     // client being refused stays recently used and is not evicted into a fresh burst.
     this.buckets.set(key, { tokens: tokensLeft, atMs: now, fullAtMs: now + msUntilFull(tokensLeft, rule) });
-    return decisionFor(rule, allowed, tokensLeft);
+    return decisionFor(rule, allowed, tokensLeft, cost);
   }
 
   async peek(key: string, rule: RateRule): Promise<BucketDecision> {

@@ -10,7 +10,8 @@ import { decisionFor, peekDecision, type BucketDecision, type TokenBuckets } fro
  * own clocks may disagree without giving anyone extra tokens.
  *
  * KEYS[1]: a hash {tokens, at (ms on the Redis clock)}; missing means full.
- * ARGV[1]: capacity; ARGV[2]: tokens per second.
+ * ARGV[1]: capacity; ARGV[2]: tokens per second; ARGV[3]: tokens to take
+ * (1 when absent, as an older replica sends it).
  * Returns {allowed (1|0), tokens left as a string}: Redis would truncate a
  * Lua number in the reply to an integer.
  *
@@ -25,16 +26,17 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local capacity = tonumber(ARGV[1])
 local perMs = tonumber(ARGV[2]) / 1000
+local cost = tonumber(ARGV[3]) or 1
 local tokens = capacity
 local stored = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 if stored[1] and stored[2] then
   local elapsed = math.max(0, now - tonumber(stored[2]))
   tokens = math.min(capacity, tonumber(stored[1]) + elapsed * perMs)
 end
-if tokens < 1 then
+if tokens < cost then
   return {0, string.format('%.17g', tokens)}
 end
-tokens = tokens - 1
+tokens = tokens - cost
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
 redis.call('PEXPIRE', KEYS[1], string.format('%d', math.ceil((capacity - tokens) / perMs)))
 return {1, string.format('%.17g', tokens)}
@@ -100,13 +102,13 @@ export class RedisTokenBuckets implements TokenBuckets {
     });
   }
 
-  async take(key: string, rule: RateRule): Promise<BucketDecision> {
+  async take(key: string, rule: RateRule, cost = 1): Promise<BucketDecision> {
     return this.redisFirst.run(
       async () => {
-        const reply = parseReply(await this.takeToken(this.keyPrefix + key, String(rule.capacity), String(rule.perSecond)));
-        return decisionFor(rule, reply.allowed, reply.tokensLeft);
+        const reply = parseReply(await this.takeToken(this.keyPrefix + key, String(rule.capacity), String(rule.perSecond), String(cost)));
+        return decisionFor(rule, reply.allowed, reply.tokensLeft, cost);
       },
-      () => this.fallback.take(key, rule),
+      () => this.fallback.take(key, rule, cost),
     );
   }
 

@@ -19,7 +19,8 @@ export interface BucketDecision {
 
 /**
  * Token buckets by key: each holds at most `rule.capacity` tokens and refills
- * at `rule.perSecond`; a request takes one. A bucket never used (or long idle)
+ * at `rule.perSecond`; a request takes one, or `cost` (a geocoding batch
+ * takes one per point: geocode-points.ts). A bucket never used (or long idle)
  * is full. A refused request takes nothing, so hammering a full-stop bucket
  * does not push the client's next token further away.
  *
@@ -27,7 +28,7 @@ export interface BucketDecision {
  * fallback, because a broken limiter must not take the API down with it.
  */
 export interface TokenBuckets {
-  take(key: string, rule: RateRule): Promise<BucketDecision>;
+  take(key: string, rule: RateRule, cost?: number): Promise<BucketDecision>;
   /** Whether a take would be allowed now, taking nothing: a budget that only some answers spend (a bad API key's). */
   peek(key: string, rule: RateRule): Promise<BucketDecision>;
 }
@@ -39,13 +40,14 @@ export interface BucketState {
 }
 
 /**
- * One take on a bucket at `nowMs`: the refilled level, whether a token was
- * there, and the level left. `state` undefined is a full bucket. The Redis
- * script does the same arithmetic in Lua; keep the two in step.
+ * One take of `cost` tokens on a bucket at `nowMs`: the refilled level,
+ * whether they were all there (none are taken otherwise), and the level
+ * left. `state` undefined is a full bucket. The Redis script does the same
+ * arithmetic in Lua; keep the two in step.
  */
-export function takeFromBucket(state: BucketState | undefined, rule: RateRule, nowMs: number): { allowed: boolean; tokensLeft: number } {
+export function takeFromBucket(state: BucketState | undefined, rule: RateRule, nowMs: number, cost = 1): { allowed: boolean; tokensLeft: number } {
   const tokens = bucketLevel(state, rule, nowMs);
-  return tokens >= 1 ? { allowed: true, tokensLeft: tokens - 1 } : { allowed: false, tokensLeft: tokens };
+  return tokens >= cost ? { allowed: true, tokensLeft: tokens - cost } : { allowed: false, tokensLeft: tokens };
 }
 
 /** The tokens a bucket holds at `nowMs`, refilled since it was stored; `state` undefined is a full bucket. */
@@ -66,15 +68,15 @@ export function msUntilFull(tokens: number, rule: RateRule): number {
   return (Math.max(0, rule.capacity - tokens) / rule.perSecond) * 1000;
 }
 
-/** What the client is told about a take that left `tokensLeft` in the bucket. */
-export function decisionFor(rule: RateRule, allowed: boolean, tokensLeft: number): BucketDecision {
+/** What the client is told about a take of `cost` that left `tokensLeft` in the bucket. */
+export function decisionFor(rule: RateRule, allowed: boolean, tokensLeft: number, cost = 1): BucketDecision {
   return {
     allowed,
     limit: rule.capacity,
     remaining: allowed ? Math.floor(tokensLeft) : 0,
     resetSeconds: wholeSeconds(msUntilFull(tokensLeft, rule)),
-    // Rounded up: a client that waits exactly this long finds a token.
-    retryAfterSeconds: allowed ? 0 : Math.max(1, wholeSeconds(((1 - tokensLeft) / rule.perSecond) * 1000)),
+    // Rounded up: a client that waits exactly this long finds its tokens.
+    retryAfterSeconds: allowed ? 0 : Math.max(1, wholeSeconds(((cost - tokensLeft) / rule.perSecond) * 1000)),
   };
 }
 
