@@ -109,7 +109,7 @@ describe("the home page in a real browser", () => {
         expect(await page.locator("#chart table tbody td").last().innerText()).toBe("1");
         expect(await page.getByRole("img", { name: /^Visits by day from .+: 1 visit in all/ }).count()).toBe(1);
         expect(await page.locator("#visits-totals").innerText()).toStartWith("1 visit in this range");
-        expect(await page.locator("#top-referrers li").allInnerTexts()).toEqual(["Direct (no referrer)\n1"]);
+        expect(await page.locator("#top-referrers li").allInnerTexts()).toEqual(["Direct (no referrer)\n1 · 100%"]);
         await checkEveryWidth(page, "link-chart");
 
         // By the hour for the last 24 hours: the visit is in this hour's bar, the last.
