@@ -160,6 +160,30 @@ describe.each(levels)("cache level on %s", (_, make) => {
     expect(await level.getMany([odd])).toEqual(new Map([[odd, eiffel]]));
   });
 
+  test("setMany keeps each entry for its own lifetime, and one of no lifetime drops what was there", async () => {
+    const [a, b, gone] = [key("set-many-a"), key("set-many-b"), key("set-many-gone")];
+    await level.set(gone, eiffel, 3600);
+    await level.setMany([]);
+    await level.setMany([
+      { key: a, answer: eiffel, ttlSeconds: 60 },
+      { key: b, answer: nothingThere, ttlSeconds: 3600 },
+      { key: gone, answer: eiffel, ttlSeconds: 0 },
+    ]);
+    expect(await level.getMany([a, b, gone])).toEqual(
+      new Map([
+        [a, eiffel],
+        [b, nothingThere],
+      ]),
+    );
+    if (expiry.kind === "clock") {
+      expiry.advance(60_000);
+      expect(await level.getMany([a, b])).toEqual(new Map([[b, nothingThere]]));
+    } else {
+      expect(await expiry.pttl(a)).toBeWithin(55_000, 60_001);
+      expect(await expiry.pttl(b)).toBeWithin(3_595_000, 3_600_001);
+    }
+  });
+
   test("keys are distinct", async () => {
     const [a, b] = [key("a"), key("b")];
     await level.set(a, eiffel, 3600);

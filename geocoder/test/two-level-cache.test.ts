@@ -61,6 +61,7 @@ function recordingLogger(): Logger & { warnings: Array<LogFields & { message: st
 const failing: CacheLevel = {
   get: () => Promise.reject(new Error("connection refused")),
   getMany: () => Promise.reject(new Error("connection refused")),
+  setMany: () => Promise.reject(new Error("connection refused")),
   set: () => Promise.reject(new Error("connection refused")),
   ping: () => Promise.reject(new Error("connection refused")),
 };
@@ -107,6 +108,7 @@ describe("two-level cache", () => {
         return level.getMany(keys);
       },
       set: (key, answer, ttl) => level.set(key, answer, ttl),
+      setMany: (entries) => level.setMany(entries),
       ping: () => level.ping(),
     });
     const cache = new TwoLevelCache({ l1: spy(s.l1, "L1"), l2: spy(s.l2, "L2"), now: () => t0 });
@@ -122,6 +124,22 @@ describe("two-level cache", () => {
     expect(await s.l1.get("second-only")).toEqual(nothing(t0));
     expect(await s.l1.get("old-fallback")).toBeUndefined();
     expect(await cache.getMany([])).toEqual(new Map());
+  });
+
+  test("setMany writes both levels with each answer's own lifetimes, as set does", async () => {
+    using s = setup();
+    await s.cache.setMany(
+      new Map([
+        ["found", found(t0)],
+        ["nothing", nothing(t0)],
+        ["stale-fallback", fallback(t0 - hour)],
+      ]),
+    );
+    expect([await s.l1.get("found"), await s.l2.get("found"), await s.l2.get("nothing")]).toEqual([found(t0), found(t0), nothing(t0)]);
+    // A fallback past its five minutes is kept in neither.
+    expect([await s.l1.get("stale-fallback"), await s.l2.get("stale-fallback")]).toEqual([undefined, undefined]);
+    s.at(t0 + hour);
+    expect([await s.l1.get("found"), await s.l1.get("nothing"), await s.l2.get("nothing")]).toEqual([found(t0), undefined, nothing(t0)]);
   });
 
   test("an answer with addresses lives 24 h in L1 and 30 days in L2", async () => {

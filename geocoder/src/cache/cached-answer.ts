@@ -16,11 +16,20 @@ export interface CachedAnswer {
   fallback?: boolean;
 }
 
+/** One answer to keep, for `ttlSeconds`. */
+export interface CacheEntry {
+  key: string;
+  answer: CachedAnswer;
+  ttlSeconds: number;
+}
+
 /** A cache level: Redis or in-process for L1, SQLite for L2. Implementations never store an answer past `ttlSeconds`. */
 export interface CacheLevel {
   get(key: string): Promise<CachedAnswer | undefined>;
   /** The answers kept for any of `keys`, in one round trip (a batch of points); a key without one is left out. */
   getMany(keys: readonly string[]): Promise<Map<string, CachedAnswer>>;
   set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void>;
+  /** `set` for many at once (a batch's answers), in one round trip or transaction. */
+  setMany(entries: readonly CacheEntry[]): Promise<void>;
   ping(): Promise<void>;
 }

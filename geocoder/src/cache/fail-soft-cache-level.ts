@@ -1,5 +1,5 @@
 import { describeError, throttledWarning, type LogFields, type Logger } from "@linkgeo/shared";
-import type { CachedAnswer, CacheLevel } from "./cached-answer.ts";
+import type { CachedAnswer, CacheEntry, CacheLevel } from "./cached-answer.ts";
 
 export interface FailSoftCacheLevelOptions {
   /** Names the level in the warning: "L1", "L2". */
@@ -39,6 +39,10 @@ export class FailSoftCacheLevel implements CacheLevel {
 
   set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void> {
     return this.guard("set", () => this.inner.set(key, answer, ttlSeconds), undefined);
+  }
+
+  setMany(entries: readonly CacheEntry[]): Promise<void> {
+    return this.guard("set", () => this.inner.setMany(entries), undefined);
   }
 
   ping(): Promise<void> {

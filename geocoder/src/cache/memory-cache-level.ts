@@ -1,5 +1,5 @@
 import { BoundedMap } from "@linkgeo/shared";
-import type { CachedAnswer, CacheLevel } from "./cached-answer.ts";
+import type { CachedAnswer, CacheEntry, CacheLevel } from "./cached-answer.ts";
 
 interface Entry {
   // Kept as JSON, like Redis and SQLite keep it: a caller that changes the
@@ -51,6 +51,10 @@ export class MemoryCacheLevel implements CacheLevel {
     // A lifetime of nothing stores nothing, and leaves no older value behind.
     if (!(ttlMs > 0)) return;
     this.entries.set(key, { json: JSON.stringify(answer), expiresAt: this.now() + ttlMs });
+  }
+
+  async setMany(entries: readonly CacheEntry[]): Promise<void> {
+    for (const { key, answer, ttlSeconds } of entries) await this.set(key, answer, ttlSeconds);
   }
 
   async ping(): Promise<void> {}

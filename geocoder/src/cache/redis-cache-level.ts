@@ -1,5 +1,5 @@
 import type Redis from "ioredis";
-import type { CachedAnswer, CacheLevel } from "./cached-answer.ts";
+import type { CachedAnswer, CacheEntry, CacheLevel } from "./cached-answer.ts";
 
 /**
  * L1 shared by every replica. The client carries the database and key prefix;
@@ -33,6 +33,18 @@ export class RedisCacheLevel implements CacheLevel {
       return;
     }
     await this.redis.set(key, JSON.stringify(answer), "PX", ttlMs);
+  }
+
+  async setMany(entries: readonly CacheEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const { key, answer, ttlSeconds } of entries) {
+      const ttlMs = Math.floor(ttlSeconds * 1000);
+      if (ttlMs > 0) pipeline.set(key, JSON.stringify(answer), "PX", ttlMs);
+      else pipeline.del(key);
+    }
+    // One round trip; a command that failed fails the whole call, as a failed set does.
+    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
   }
 
   async ping(): Promise<void> {

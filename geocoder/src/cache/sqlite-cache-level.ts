@@ -1,7 +1,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { CachedAnswer, CacheLevel } from "./cached-answer.ts";
+import type { CachedAnswer, CacheEntry, CacheLevel } from "./cached-answer.ts";
 
 /**
  * Opens (creating it and its folder if needed) the SQLite file of L2, for
@@ -16,6 +16,10 @@ export function openCacheDatabase(path: string): Database {
   // Two processes on one file (a restart overlapping the old one) wait for
   // each other's write lock instead of failing at once.
   db.exec("PRAGMA busy_timeout = 5000");
+  // A write-heavy cache (a batch writes a thousand answers in one transaction): 40 MB of WAL between checkpoints
+  // rather than 4, each one an fsync, and 32 MB of pages kept in memory rather than 2 (bench:geocode-batch).
+  db.exec("PRAGMA wal_autocheckpoint = 10000");
+  db.exec("PRAGMA cache_size = -32768");
   return db;
 }
 
@@ -48,7 +52,10 @@ export class SqliteCacheLevel implements CacheLevel {
   private readonly selectOne: Statement<unknown, []>;
 
   /** `db` is opened, and closed, by the caller: `openCacheDatabase(path)` in main.ts, `:memory:` in tests. */
-  constructor(db: Database, options: SqliteCacheLevelOptions = {}) {
+  constructor(
+    private readonly db: Database,
+    options: SqliteCacheLevelOptions = {},
+  ) {
     this.now = options.now ?? Date.now;
     this.pruneIntervalMs = options.pruneIntervalMs ?? 60 * 60 * 1000;
     db.exec(`CREATE TABLE IF NOT EXISTS reverse_cache (
@@ -82,12 +89,28 @@ export class SqliteCacheLevel implements CacheLevel {
   }
 
   async set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void> {
-    const now = this.now();
+    this.store(key, answer, ttlSeconds);
+    this.pruneWhenDue();
+  }
+
+  private store(key: string, answer: CachedAnswer, ttlSeconds: number): void {
     const ttlMs = Math.floor(ttlSeconds * 1000);
     // A lifetime of nothing stores nothing, and leaves no older value behind.
-    if (ttlMs > 0) this.upsert.run(key, JSON.stringify(answer), now + ttlMs);
+    if (ttlMs > 0) this.upsert.run(key, JSON.stringify(answer), this.now() + ttlMs);
     else this.remove.run(key);
-    if (now - this.lastPrune >= this.pruneIntervalMs) this.prune();
+  }
+
+  private pruneWhenDue(): void {
+    if (this.now() - this.lastPrune >= this.pruneIntervalMs) this.prune();
+  }
+
+  async setMany(entries: readonly CacheEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    // One transaction: one commit for the batch, where each set alone commits on its own.
+    this.db.transaction(() => {
+      for (const { key, answer, ttlSeconds } of entries) this.store(key, answer, ttlSeconds);
+    })();
+    this.pruneWhenDue();
   }
 
   /** Deletes every expired row; returns how many went. */

@@ -106,6 +106,15 @@ export class TwoLevelCache {
     await Promise.all([this.l1.set(key, answer, l1For), this.l2.set(key, answer, l2For)]);
   }
 
+  /** `set` for many answers (a batch's), each level written once for all of them. */
+  async setMany(answers: ReadonlyMap<string, CachedAnswer>): Promise<void> {
+    const entries = [...answers];
+    await Promise.all([
+      this.l1.setMany(entries.map(([key, answer]) => ({ key, answer, ttlSeconds: this.remaining(answer, this.l1Ttl(answer)) }))),
+      this.l2.setMany(entries.map(([key, answer]) => ({ key, answer, ttlSeconds: this.remaining(answer, this.l2Ttl(answer)) }))),
+    ]);
+  }
+
   private l1Ttl(answer: CachedAnswer): number {
     return this.shortenedIfFallback(answer, answer.addresses.length === 0 ? this.ttls.l1EmptySeconds : this.ttls.l1Seconds);
   }

@@ -15,6 +15,8 @@ export interface AnswerCache {
   get(key: string): Promise<{ answer: CachedAnswer; level: "L1" | "L2" } | undefined>;
   /** `get` for many keys in one read of each level; a key without an answer is left out. */
   getMany(keys: readonly string[]): Promise<Map<string, { answer: CachedAnswer; level: "L1" | "L2" }>>;
+  /** `set` for many answers, each level written once. */
+  setMany(answers: ReadonlyMap<string, CachedAnswer>): Promise<void>;
   set(key: string, answer: CachedAnswer): Promise<void>;
 }
 
@@ -109,7 +111,8 @@ export class ReverseGeocoder {
    * `batchMissesInFlight` at a time, sharing with single queries the
    * in-flight calls and with each other one chain budget: once it is used
    * up, network providers are no longer asked and offline ones (LOCAL)
-   * still answer. A point that cannot be answered gets its own error.
+   * still answer. Their answers are cached together at the end (each level
+   * written once). A point that cannot be answered gets its own error.
    * An unknown platform, or none configured, fails the whole batch.
    */
   async reverseMany(queries: readonly ReverseQuery[], platform?: string): Promise<PointOutcome[]> {
@@ -125,19 +128,27 @@ export class ReverseGeocoder {
     if (misses.length > 0) {
       const chain = this.chainFor(platform);
       using deadline = new ChainDeadline(this.chainTimeoutMs);
+      // The batch's answers, cached together once every miss is answered (each level written once).
+      const toKeep = new Map<string, CachedAnswer>();
+      const ask = async (key: string): Promise<ReverseAnswer> => {
+        const { addresses, provider, fallback } = await this.askProviders(chain, queryOf.get(key)!, deadline);
+        toKeep.set(key, { addresses, provider, storedAt: this.clock().getTime(), fallback });
+        return { addresses, provider, cache: "MISS" };
+      };
       let next = 0;
       const worker = async () => {
         while (next < misses.length) {
           const key = misses[next++]!;
           try {
-            const answer = await this.inFlight.run(key, () => this.answerMiss(chain, queryOf.get(key)!, key, deadline));
-            outcomes.set(key, { answer });
+            // A single query's flight for the same point is joined (and caches its own answer).
+            outcomes.set(key, { answer: await this.inFlight.run(key, () => ask(key)) });
           } catch (error) {
             outcomes.set(key, { error });
           }
         }
       };
       await Promise.all(Array.from({ length: Math.min(batchMissesInFlight, misses.length) }, worker));
+      await this.cache.setMany(toKeep);
     }
     return keys.map((key) => {
       const outcome = outcomes.get(key)!;
@@ -151,11 +162,11 @@ export class ReverseGeocoder {
     return hit && { addresses: hit.answer.addresses, provider: hit.answer.provider, cache: hit.level };
   }
 
-  private async answerMiss(chain: Provider[], query: ReverseQuery, key: string, deadline?: ChainDeadline): Promise<ReverseAnswer> {
+  private async answerMiss(chain: Provider[], query: ReverseQuery, key: string): Promise<ReverseAnswer> {
     // A flight for this key may have finished between our cache read and now.
     const cached = await this.fromCache(key);
     if (cached) return cached;
-    const { addresses, provider, fallback } = await this.askProviders(chain, query, deadline);
+    const { addresses, provider, fallback } = await this.askProviders(chain, query);
     // Answers are cached, failures never are; fallbacks only briefly (the cache knows how long).
     await this.cache.set(key, { addresses, provider, storedAt: this.clock().getTime(), fallback });
     return { addresses, provider, cache: "MISS" };
