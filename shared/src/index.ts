@@ -5,6 +5,8 @@ export * from "./bulk-create.ts";
 export * from "./reverse-batch.ts";
 export * from "./config.ts";
 export * from "./cookies.ts";
+export * from "./csv/csv-rows.ts";
+export * from "./csv/csv-writer.ts";
 export * from "./deadline.ts";
 export * from "./docs/index.ts";
 export * from "./error-body.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
 import type { Link } from "../src/links/link.ts";
 import type { LinkStore } from "../src/links/link-store.ts";
-import { csvField, csvRow } from "../src/transfer/csv-writer.ts";
+import { csvField, csvRow } from "@linkgeo/shared";
 import { exportColumns } from "../src/transfer/exported-link.ts";
 import { linkExport } from "../src/transfer/link-export.ts";
 import { visitReportCsv } from "../src/transfer/visit-export.ts";

@@ -14,3 +14,4 @@ export * from "./tcp-proxy.ts";
 export * from "./prometheus-process.ts";
 export * from "./fake-provider.ts";
 export * from "./throwaway-servers.ts";
+export * from "./text-pieces.ts";

@@ -1,4 +1,4 @@
-import { readCsvRows } from "./csv-rows.ts";
+import { readCsvRows } from "@linkgeo/shared";
 import { optionalText, UnreadableCell } from "./foreign-cells.ts";
 import type { ImportRecord, ImportRow } from "./import-record.ts";
 

@@ -1,6 +1,6 @@
 import { readBitlyExport } from "./bitly-format.ts";
 import { readPlainCsv } from "./csv-format.ts";
-import { splitCsvLine } from "./csv-rows.ts";
+import { splitCsvLine } from "@linkgeo/shared";
 import { headerKey } from "./csv-table.ts";
 import { looksLikeUrl } from "./foreign-cells.ts";
 import type { ImportFormat, ImportParser } from "./import-record.ts";

@@ -1,6 +1,6 @@
 import { InvalidRequest } from "@linkgeo/shared";
 import { foreignParsers, guessFormat as guessForeignFormat } from "./foreign-formats.ts";
-import { splitCsvLine } from "./csv-rows.ts";
+import { splitCsvLine } from "@linkgeo/shared";
 import { exportColumns } from "./exported-link.ts";
 import { importFormats, type ImportFormat, type ImportParser } from "./import-record.ts";
 import { parseLinkgeoCsv } from "./linkgeo-csv-format.ts";

@@ -1,5 +1,5 @@
 import type { LinkStore } from "../links/link-store.ts";
-import { csvRow } from "./csv-writer.ts";
+import { csvRow } from "@linkgeo/shared";
 import { exportColumns, exportedCsvFields, toExported } from "./exported-link.ts";
 
 export const exportFormats = ["csv", "ndjson"] as const;

@@ -1,4 +1,4 @@
-import { readCsvRows } from "./csv-rows.ts";
+import { readCsvRows } from "@linkgeo/shared";
 import { csvTagSeparator, exportColumns } from "./exported-link.ts";
 import type { ImportParser, ImportRow } from "./import-record.ts";
 import { importRecordOf } from "./linkgeo-record.ts";

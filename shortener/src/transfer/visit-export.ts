@@ -1,6 +1,6 @@
 import { dimensions } from "../visits/link-visits.ts";
 import type { VisitReport } from "../visits/visit-reports.ts";
-import { csvRow } from "./csv-writer.ts";
+import { csvRow } from "@linkgeo/shared";
 
 /** The visits CSV's header: one table for the whole report, every row naming its section. */
 export const visitCsvColumns = ["section", "value", "visits", "humans", "bots"] as const;

@@ -1,18 +1,11 @@
+import { piecesOf } from "@linkgeo/testing";
 import type { ImportParser, ImportRow } from "../../src/transfer/import-record.ts";
+
+export { piecesOf };
 
 /** A sample file of test/fixtures/import/, as text (its BOM kept). */
 export async function importSample(name: string): Promise<string> {
   return await Bun.file(new URL(`../fixtures/import/${name}`, import.meta.url)).text();
-}
-
-/** `text` in pieces cut at `cuts` (indexes into the string: a cut may fall inside a line, a quote or a surrogate pair). */
-export async function* piecesOf(text: string, cuts: readonly number[] = []): AsyncGenerator<string> {
-  let from = 0;
-  for (const cut of [...cuts].sort((a, b) => a - b)) {
-    yield text.slice(from, cut);
-    from = cut;
-  }
-  yield text.slice(from);
 }
 
 /** Every row a parser yields for `text` cut at `cuts`. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { CsvRowReader, maxRowLength, readCsvRows, splitCsvLine } from "../../src/transfer/csv-rows.ts";
-import { piecesOf } from "../support/import-pieces.ts";
+import { CsvRowReader, maxRowLength, readCsvRows, splitCsvLine } from "@linkgeo/shared";
+import { piecesOf } from "@linkgeo/testing";
 
 function rowsOf(text: string) {
   const reader = new CsvRowReader();

@@ -1,4 +1,8 @@
-import type { ImportProblem } from "./import-record.ts";
+/** A row that could not be read (broken quoting, too long): reported with the line it starts on, never fatal. */
+export interface CsvProblem {
+  line: number;
+  problem: string;
+}
 
 /** One row of a CSV file: its fields, and the line it starts on (1-based, as an editor counts). */
 export interface CsvRow {
@@ -50,7 +54,7 @@ export class CsvRowReader {
   private started = false;
 
   /** The rows completed by this piece of text (rows and problems, in file order). */
-  read(piece: string): Array<CsvRow | ImportProblem> {
+  read(piece: string): Array<CsvRow | CsvProblem> {
     let text = this.pendingCr + piece;
     if (!this.started && text.length > 0) {
       this.started = true;
@@ -61,7 +65,7 @@ export class CsvRowReader {
   }
 
   /** The last rows, once the text has ended. */
-  finish(): Array<CsvRow | ImportProblem> {
+  finish(): Array<CsvRow | CsvProblem> {
     const rows = this.scan(this.pendingCr);
     this.pendingCr = "";
     let replay: string | null;
@@ -74,8 +78,8 @@ export class CsvRowReader {
     return rows;
   }
 
-  private scan(input: string): Array<CsvRow | ImportProblem> {
-    const rows: Array<CsvRow | ImportProblem> = [];
+  private scan(input: string): Array<CsvRow | CsvProblem> {
+    const rows: Array<CsvRow | CsvProblem> = [];
     let text = input;
     let i = 0;
     // Where this text starts adding to `spanned`.
@@ -163,7 +167,7 @@ export class CsvRowReader {
     this.state = "fieldStart";
   }
 
-  private endRow(rows: Array<CsvRow | ImportProblem>): void {
+  private endRow(rows: Array<CsvRow | CsvProblem>): void {
     this.endField();
     const blank = this.fields.length === 1 && this.fields[0] === "";
     if (!blank) rows.push({ line: this.rowLine, fields: this.fields });
@@ -180,7 +184,7 @@ export class CsvRowReader {
   }
 
   /** Ends the row at the line break at `i`; returns where the next row starts. */
-  private lineBreak(rows: Array<CsvRow | ImportProblem>, text: string, i: number): number {
+  private lineBreak(rows: Array<CsvRow | CsvProblem>, text: string, i: number): number {
     const next = i + breakLength(text, i);
     this.line++;
     this.endRow(rows);
@@ -193,7 +197,7 @@ export class CsvRowReader {
    * spans lines has them read again: returns its text after its first line
    * break (`spanned`, then `rest`, what followed in the current piece).
    */
-  private abandonRow(rows: Array<CsvRow | ImportProblem>, problem: string, rest: string): string | null {
+  private abandonRow(rows: Array<CsvRow | CsvProblem>, problem: string, rest: string): string | null {
     rows.push({ line: this.rowLine, problem });
     if (this.spanned === null) {
       this.startRow();
@@ -224,7 +228,7 @@ function breakLength(text: string, i: number): number {
 }
 
 /** Every row of a CSV text that arrives in pieces, in constant memory. */
-export async function* readCsvRows(pieces: AsyncIterable<string>): AsyncGenerator<CsvRow | ImportProblem> {
+export async function* readCsvRows(pieces: AsyncIterable<string>): AsyncGenerator<CsvRow | CsvProblem> {
   const reader = new CsvRowReader();
   for await (const piece of pieces) yield* reader.read(piece);
   yield* reader.finish();
