@@ -18,3 +18,6 @@ export const Address = t.Object(
   { title: "Address" },
 );
 export type Address = Static<typeof Address>;
+
+/** The address's fields in the API's order (a CSV's columns, GeoJSON's null properties). */
+export const addressFieldNames = Object.keys(Address.properties) as Array<keyof Address>;

@@ -1,6 +1,6 @@
 import { InvalidRequest } from "@linkgeo/shared";
 import { t, type Static } from "elysia";
-import type { Address } from "../addresses/address.ts";
+import { addressFieldNames, type Address } from "../addresses/address.ts";
 
 /** GeoJSON's media type (RFC 7946, section 12). */
 export const geoJsonType = "application/geo+json";
@@ -38,17 +38,7 @@ export const FeatureCollection = t.Object(
 );
 export type FeatureCollection = Static<typeof FeatureCollection>;
 
-const noAddress: Record<keyof Address, null> = {
-  formatted_address: null,
-  postcode: null,
-  country: null,
-  country_code: null,
-  state: null,
-  district: null,
-  settlement: null,
-  street: null,
-  house: null,
-};
+const noAddress = Object.fromEntries(addressFieldNames.map((field) => [field, null])) as Record<keyof Address, null>;
 
 /**
  * A point's features: one per address, each with the address's fields and

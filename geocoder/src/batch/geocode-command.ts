@@ -1,0 +1,180 @@
+/**
+ * `bun run geocode <in.csv> <out.csv>` (in geocoder/): every row of a CSV
+ * file geocoded through POST /reverse-geocode/batch of a running gateway or
+ * geocoder, the input's columns kept and the address fields added
+ * (batch/geocode-file.ts). A progress bar with rate and ETA on a terminal
+ * (cli-progress, as the shortener's import), a summary at the end.
+ *
+ *   bun run geocode stores.csv stores-with-addresses.csv
+ *   bun run geocode trips.csv out.csv --url http://geo.internal:8080 --platform local --language de
+ *
+ * Exit 0 when every row was written (rows with an error of their own
+ * included), 2 on a usage or file problem, 1 when the service failed.
+ */
+import { MultiBar, Presets } from "cli-progress";
+import { parseArgs } from "node:util";
+import { geocodeFile, MissingColumns, type AskBatch, type FileProgress, type GeocodedFile } from "./geocode-file.ts";
+
+export const geocodeUsage = `usage: bun run geocode <in.csv> <out.csv> [--url <gateway or geocoder>] [--platform <name>] [--language <tag>]
+  The input's header names its latitude and longitude columns (latitude/lat, longitude/lon/lng, any case).
+  --url defaults to GEOCODER_URL, else http://localhost:8080 (the gateway).`;
+
+/** A service that keeps answering 429 (its rate limit) or 5xx is given this many tries a batch, then the run stops. */
+const triesPerBatch = 6;
+
+export class UsageError extends Error {}
+export class ServiceFailed extends Error {}
+
+export interface GeocodeArgs {
+  input: string;
+  output: string;
+  url: string;
+  platform?: string;
+  language?: string;
+}
+
+export function parseGeocodeArgs(argv: string[], env: Record<string, string | undefined>): GeocodeArgs {
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: { url: { type: "string" }; platform: { type: "string" }; language: { type: "string" } }; allowPositionals: true }>
+  >;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { url: { type: "string" }, platform: { type: "string" }, language: { type: "string" } },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const [input, output, ...extra] = parsed.positionals;
+  if (!input || !output || extra.length > 0) throw new UsageError("give the input file and the output file, and nothing else");
+  const url = (parsed.values.url ?? env.GEOCODER_URL ?? "http://localhost:8080").replace(/\/+$/, "");
+  if (!/^https?:\/\/[^/]+/.test(url)) throw new UsageError(`--url must be an http(s) address, not ${url}`);
+  return { input, output, url, platform: parsed.values.platform, language: parsed.values.language };
+}
+
+/**
+ * Asks the service for each batch: a 429 or 5xx is waited out (its
+ * Retry-After, else a growing pause) and tried again, a few times; any
+ * other failure stops the run with the service's own message.
+ */
+export function batchAsker(args: GeocodeArgs, fetcher: typeof fetch = fetch, sleep = (ms: number) => Bun.sleep(ms)): AskBatch {
+  return async (points) => {
+    const body = JSON.stringify({ points, ...(args.platform ? { platform: args.platform } : {}), ...(args.language ? { language: args.language } : {}) });
+    for (let attempt = 1; ; attempt++) {
+      let response: Response;
+      try {
+        response = await fetcher(`${args.url}/reverse-geocode/batch`, { method: "POST", headers: { "content-type": "application/json" }, body });
+      } catch (error) {
+        throw new ServiceFailed(`${args.url} could not be reached (${error instanceof Error ? error.message : error})`);
+      }
+      if (response.ok) return ((await response.json()) as { results: Awaited<ReturnType<AskBatch>> }).results;
+      const text = await response.text();
+      const message = (() => {
+        try {
+          return (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text.slice(0, 200);
+        } catch {
+          return text.slice(0, 200);
+        }
+      })();
+      const retryable = response.status === 429 || response.status >= 500;
+      if (!retryable || attempt === triesPerBatch) throw new ServiceFailed(`the service answered ${response.status}: ${message}`);
+      const retryAfter = Number(response.headers.get("retry-after"));
+      await sleep(Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 500 * 2 ** attempt);
+    }
+  };
+}
+
+/** The progress bar on stderr, by rows written, on a terminal only; problems are printed above it. */
+class BarProgress implements FileProgress {
+  private readonly bars = process.stderr.isTTY
+    ? new MultiBar(
+        {
+          format: "{bar} {value} rows | {rate} rows/s | {answered} with an address | ETA {eta_formatted}",
+          hideCursor: true,
+          etaBuffer: 20,
+          stream: process.stderr,
+        },
+        Presets.shades_classic,
+      )
+    : undefined;
+  private readonly bar;
+  private readonly startedAt = performance.now();
+
+  constructor(totalRows: number) {
+    this.bar = this.bars?.create(Math.max(1, totalRows), 0, { rate: 0, answered: 0 });
+  }
+
+  rows(written: number, answered: number): void {
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    this.bar?.update(written, { rate: Math.round(written / Math.max(seconds, 0.001)), answered });
+  }
+
+  problem(problem: { line: number; problem: string }): void {
+    const line = `line ${problem.line}: left out: ${problem.problem}`;
+    if (this.bars) this.bars.log(`${line}\n`);
+    else process.stderr.write(`${line}\n`);
+  }
+
+  stop(): void {
+    this.bars?.stop();
+  }
+}
+
+function summary(args: GeocodeArgs, counts: GeocodedFile, seconds: number): string {
+  const rows: Array<[string, string]> = [
+    ["input", args.input],
+    ["output", args.output],
+    ["rows", String(counts.rows)],
+    ["with an address", String(counts.answered)],
+    ["with an error", String(counts.failed)],
+    ["left out (unreadable)", String(counts.problems)],
+    ["time", `${seconds.toFixed(1)} s (${Math.round(counts.rows / Math.max(seconds, 0.001))} rows/s)`],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return `${rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n`;
+}
+
+/** Lines in the file, for the bar's total: counted by line breaks, so a quoted line break counts one too many (the bar ends early, never late). */
+async function lineCount(path: string): Promise<number> {
+  let lines = 0;
+  for await (const chunk of Bun.file(path).stream()) for (const byte of chunk) if (byte === 0x0a) lines++;
+  return Math.max(0, lines - 1);
+}
+
+async function* fileText(path: string): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  for await (const chunk of Bun.file(path).stream()) yield decoder.decode(chunk, { stream: true });
+  yield decoder.decode();
+}
+
+export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  let args: GeocodeArgs;
+  try {
+    args = parseGeocodeArgs(argv, env);
+  } catch (error) {
+    process.stderr.write(`geocode: ${(error as Error).message}\n${geocodeUsage}\n`);
+    return 2;
+  }
+  if (!(await Bun.file(args.input).exists())) {
+    process.stderr.write(`geocode: ${args.input} does not exist\n`);
+    return 2;
+  }
+  const progress = new BarProgress(await lineCount(args.input));
+  const writer = Bun.file(args.output).writer();
+  const startedAt = performance.now();
+  try {
+    const counts = await geocodeFile(fileText(args.input), (text) => void writer.write(text), batchAsker(args), progress);
+    progress.stop();
+    await writer.end();
+    process.stdout.write(summary(args, counts, (performance.now() - startedAt) / 1000));
+    return 0;
+  } catch (error) {
+    progress.stop();
+    await writer.end();
+    process.stderr.write(`geocode: ${(error as Error).message}\n`);
+    return error instanceof MissingColumns ? 2 : 1;
+  }
+}
+
+if (import.meta.main) process.exit(await main(Bun.argv.slice(2), process.env));

@@ -1,0 +1,103 @@
+import { CsvRowReader, csvRow, maxBatchPoints, type CsvProblem, type CsvRow } from "@linkgeo/shared";
+import { addressFieldNames } from "../addresses/address.ts";
+
+/** The columns a file's coordinates may be in, by header name (any case). */
+const latitudeNames = ["latitude", "lat"];
+const longitudeNames = ["longitude", "lon", "lng", "long"];
+
+/** What is added to each row: the first address's fields, who answered, and why not when nothing did. */
+export const addedColumns = [...addressFieldNames, "provider", "error"] as const;
+
+/** The answer of POST /reverse-geocode/batch, as far as the file needs it. */
+interface BatchAnswer {
+  results: Array<{ data: Array<Record<string, string | null>>; error: { code: string; message: string } | null; provider: string | null }>;
+}
+
+/** Asks for one batch of points; answers the batch's results in their order. Retries and waits are its business. */
+export type AskBatch = (points: Array<{ latitude: string; longitude: string }>) => Promise<BatchAnswer["results"]>;
+
+export interface FileProgress {
+  /** Rows written so far, and how many of them have an address. */
+  rows(written: number, answered: number): void;
+  /** A row of the file that could not be read (broken quoting): left out of the output. */
+  problem(problem: CsvProblem): void;
+}
+
+export interface GeocodedFile {
+  rows: number;
+  answered: number;
+  /** Rows with an error of their own (bad coordinates, no provider answered). */
+  failed: number;
+  /** Rows of the file that could not be read, left out. */
+  problems: number;
+}
+
+export class MissingColumns extends Error {}
+
+/**
+ * Geocodes a CSV file as it streams: the header names the coordinate
+ * columns (`latitude`/`lat` and `longitude`/`lon`/`lng`, any case), every
+ * other column is passed through, and each row gets `addedColumns` from the
+ * batch answer of its point, rows sent `maxBatchPoints` at a time and
+ * written in their order. A row that cannot be read is reported and left
+ * out; a row whose point is refused (not a coordinate) keeps its columns
+ * and says why in `error`.
+ */
+export async function geocodeFile(input: AsyncIterable<string>, write: (text: string) => void, ask: AskBatch, progress: FileProgress): Promise<GeocodedFile> {
+  const reader = new CsvRowReader();
+  const counts: GeocodedFile = { rows: 0, answered: 0, failed: 0, problems: 0 };
+  let columns: { latitude: number; longitude: number } | undefined;
+  let pending: CsvRow[] = [];
+
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const rows = pending;
+    pending = [];
+    const results = await ask(rows.map((row) => ({ latitude: row.fields[columns!.latitude] ?? "", longitude: row.fields[columns!.longitude] ?? "" })));
+    for (const [i, row] of rows.entries()) {
+      const result = results[i];
+      const address = result?.data[0];
+      const error = result === undefined ? "no answer for this row" : result.error ? `${result.error.code}: ${result.error.message}` : "";
+      write(csvRow([...row.fields, ...addressFieldNames.map((field) => address?.[field] ?? ""), result?.provider ?? "", error]));
+      counts.rows++;
+      if (address) counts.answered++;
+      if (error) counts.failed++;
+    }
+    progress.rows(counts.rows, counts.answered);
+  };
+
+  const take = async (items: Array<CsvRow | CsvProblem>) => {
+    for (const item of items) {
+      if ("problem" in item) {
+        counts.problems++;
+        progress.problem(item);
+        continue;
+      }
+      if (!columns) {
+        columns = columnsOf(item.fields);
+        write(csvRow([...item.fields, ...addedColumns]));
+        continue;
+      }
+      pending.push(item);
+      if (pending.length >= maxBatchPoints) await flush();
+    }
+  };
+
+  for await (const piece of input) await take(reader.read(piece));
+  await take(reader.finish());
+  if (!columns) throw new MissingColumns("the file is empty: it needs a header with latitude and longitude columns");
+  await flush();
+  return counts;
+}
+
+function columnsOf(header: string[]): { latitude: number; longitude: number } {
+  const names = header.map((name) => name.trim().toLowerCase());
+  const latitude = names.findIndex((name) => latitudeNames.includes(name));
+  const longitude = names.findIndex((name) => longitudeNames.includes(name));
+  if (latitude === -1 || longitude === -1) {
+    throw new MissingColumns(
+      `the header has no ${latitude === -1 ? "latitude" : "longitude"} column (looked for ${(latitude === -1 ? latitudeNames : longitudeNames).join(", ")}; found ${header.join(", ") || "nothing"})`,
+    );
+  }
+  return { latitude, longitude };
+}
