@@ -5,6 +5,7 @@ export * from "./bulk-create.ts";
 export * from "./reverse-batch.ts";
 export * from "./config.ts";
 export * from "./cookies.ts";
+export * from "./csv/coordinate-columns.ts";
 export * from "./csv/csv-rows.ts";
 export * from "./csv/csv-writer.ts";
 export * from "./deadline.ts";

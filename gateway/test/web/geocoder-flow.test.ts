@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { fixtureText, reply, startFakeProvider, type FakeProvider } from "@linkgeo/testing";
@@ -434,6 +435,57 @@ describe("the geocoder playground in a real browser, offline", () => {
   );
 
   test(
+    "many points: pasted lines and a CSV file are looked up in batches, shown in a table and as dots, and downloaded as CSV and GeoJSON",
+    async () => {
+      const { page, context, problems } = await openPlayground();
+      try {
+        const batches: string[] = [];
+        page.on("request", (request) => {
+          if (request.url().includes("/reverse-geocode/batch")) batches.push(`${request.method()} ${new URL(request.url()).search}`);
+        });
+        const panel = page.locator("#many-panel");
+        await panel.getByLabel("Points, one a line").fill("48.8566, 2.3522\nnorth\n52.52 13.405\n35.6762, 139.6503");
+        await panel.getByRole("button", { name: "Look up every point" }).click();
+        await panel.getByRole("status").filter({ hasText: "3 points looked up: 3 with an address, 0 with an error." }).waitFor();
+        expect(await panel.locator("#many-problems li").allInnerTexts()).toEqual(["Left out: line 2: not a pair of coordinates"]);
+        expect(batches).toEqual(["POST ?format=geojson"]);
+        expect(await panel.locator("#many-rows tr").count()).toBe(3);
+        expect(await panel.locator("#many-rows tr").first().innerText()).toContain("France");
+        expect(await page.locator("svg.world-map g.points circle.point").count()).toBe(3);
+        expect(await page.locator("#many-progress").evaluate((bar) => (bar as unknown as { value: number }).value)).toBe(3);
+        await checkEveryWidth(page, "geocoder-many-points");
+
+        const [csv] = await Promise.all([page.waitForEvent("download"), panel.getByRole("link", { name: "Download CSV" }).click()]);
+        expect(csv.suggestedFilename()).toBe("addresses.csv");
+        const csvLines = readFileSync(await csv.path(), "utf8").split("\r\n");
+        expect(csvLines[0]).toBe("line,input,formatted_address,postcode,country,country_code,state,district,settlement,street,house,provider,error");
+        expect(csvLines[3]).toContain(",JP,");
+        const [geojson] = await Promise.all([page.waitForEvent("download"), panel.getByRole("link", { name: "Download GeoJSON" }).click()]);
+        const collection = JSON.parse(readFileSync(await geojson.path(), "utf8")) as { type: string; features: Array<{ properties: { id: number } }> };
+        expect(collection.type).toBe("FeatureCollection");
+        expect(collection.features.map((feature) => feature.properties.id)).toEqual([0, 1, 2]);
+
+        // A CSV file wins over the lines; one without the columns is refused on its field.
+        await panel
+          .getByLabel("Or a CSV file")
+          .setInputFiles({ name: "stores.csv", mimeType: "text/csv", buffer: Buffer.from("store,lat,lng\nVienna,48.2082,16.3738\n") });
+        await panel.getByRole("button", { name: "Look up every point" }).click();
+        await panel.getByRole("status").filter({ hasText: "1 point looked up: 1 with an address" }).waitFor();
+        expect(await page.locator("svg.world-map g.points circle.point").count()).toBe(1);
+        await panel.getByLabel("Or a CSV file").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("store,x,y\nA,1,2\n") });
+        await panel.getByRole("button", { name: "Look up every point" }).click();
+        await panel.locator("#many-file-error", { hasText: "This file cannot be read: the header has no latitude column" }).waitFor();
+        expect(await panel.getByLabel("Or a CSV file").getAttribute("aria-invalid")).toBe("true");
+        expect(batches).toHaveLength(2);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
     "the map is put in the page as SVG shapes only: a script or handler in the file would be dropped",
     async () => {
       const { page, context, problems } = await browser.open(`${stack.url}/app/geocoder`);
@@ -452,7 +504,7 @@ describe("the geocoder playground in a real browser, offline", () => {
         await page.locator("svg.world-map path.country").waitFor();
         const markup = await page.locator("#world-map").innerHTML();
         expect(markup).toBe(
-          '<svg viewBox="0 0 360 180" class="world-map" aria-hidden="true" focusable="false"><g><path class="country" data-country="FR" d="M180 40h5v5z"><title>France</title></path></g></svg>',
+          '<svg viewBox="0 0 360 180" class="world-map" aria-hidden="true" focusable="false"><g><path class="country" data-country="FR" d="M180 40h5v5z"><title>France</title></path></g><g class="points"></g></svg>',
         );
         // Parsing the file already meets the page's CSP: Chromium refuses the handlers and the
         // style in the parsed document (and says so in the console) before the copy drops them.

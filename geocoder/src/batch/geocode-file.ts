@@ -1,9 +1,5 @@
-import { CsvRowReader, csvRow, maxBatchPoints, type CsvProblem, type CsvRow } from "@linkgeo/shared";
+import { coordinateColumns, CsvRowReader, csvRow, maxBatchPoints, type CsvProblem, type CsvRow } from "@linkgeo/shared";
 import { addressFieldNames } from "../addresses/address.ts";
-
-/** The columns a file's coordinates may be in, by header name (any case). */
-const latitudeNames = ["latitude", "lat"];
-const longitudeNames = ["longitude", "lon", "lng", "long"];
 
 /** What is added to each row: the first address's fields, who answered, and why not when nothing did. */
 export const addedColumns = [...addressFieldNames, "provider", "error"] as const;
@@ -91,13 +87,7 @@ export async function geocodeFile(input: AsyncIterable<string>, write: (text: st
 }
 
 function columnsOf(header: string[]): { latitude: number; longitude: number } {
-  const names = header.map((name) => name.trim().toLowerCase());
-  const latitude = names.findIndex((name) => latitudeNames.includes(name));
-  const longitude = names.findIndex((name) => longitudeNames.includes(name));
-  if (latitude === -1 || longitude === -1) {
-    throw new MissingColumns(
-      `the header has no ${latitude === -1 ? "latitude" : "longitude"} column (looked for ${(latitude === -1 ? latitudeNames : longitudeNames).join(", ")}; found ${header.join(", ") || "nothing"})`,
-    );
-  }
-  return { latitude, longitude };
+  const columns = coordinateColumns(header);
+  if ("missing" in columns) throw new MissingColumns(columns.missing);
+  return columns;
 }

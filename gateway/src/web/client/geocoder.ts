@@ -3,6 +3,7 @@ import { api, ApiError, apiResponse } from "./lib/api.ts";
 import { coordinatePairOf } from "./lib/coordinate-pair.ts";
 import { byId, fill, h } from "./lib/dom.ts";
 import { addressFields, cacheLevelWords, geocodeErrorWords, type Address } from "./lib/geocode-words.ts";
+import { manyPointsPanel } from "./lib/many-points-panel.ts";
 import { loadWorldMap, showMapUnavailable, type WorldMapView } from "./lib/world-map-view.ts";
 
 /**
@@ -68,6 +69,7 @@ function fillBoth(pair: Coordinates | null): void {
 
 void loadGeocoders();
 void loadMap();
+manyPointsPanel({ map: () => map, platform: () => platformSelect.value, language: () => languageInput.value.trim() });
 
 function queryFromForm(): Query {
   // A typographic minus (−, as maps print it) is the ASCII one the API reads.

@@ -69,6 +69,36 @@ export function geocoderPage(assets: WebAssets): Page {
 </section>
 </div>
 
+<section id="many-panel" class="panel many-panel" aria-labelledby="many-heading">
+<h2 id="many-heading">Many points at once</h2>
+<p class="hint">Up to 10,000 points, asked 1,000 at a time of <code>POST /reverse-geocode/batch</code> with the provider and language above. For bigger files, <code>bun run geocode</code> in the geocoder's folder.</p>
+<noscript><p class="message error">Looking up many points needs the page's script.</p></noscript>
+<form id="many-form" class="many-form" novalidate hidden>
+<div class="field">
+<label for="many-points">Points, one a line</label>
+<textarea id="many-points" rows="5" autocomplete="off" spellcheck="false" placeholder="48.8566, 2.3522&#10;52.52 13.405" aria-describedby="many-points-hint many-points-error"></textarea>
+<p id="many-points-hint" class="hint">As in the coordinate fields: 48.8566, 2.3522 or 48°51′24″N 2°21′08″E.</p>
+<p id="many-points-error" class="field-error" role="alert"></p>
+</div>
+<div class="field">
+<label for="many-file">Or a CSV file</label>
+<input id="many-file" type="file" accept=".csv,text/csv" aria-describedby="many-file-hint many-file-error">
+<p id="many-file-hint" class="hint">Its header names the columns: latitude or lat, longitude, lon or lng. The file wins over the lines.</p>
+<p id="many-file-error" class="field-error" role="alert"></p>
+</div>
+<button type="submit" id="many-button">Look up every point</button>
+</form>
+<div id="many-result" class="many-result" hidden>
+<progress id="many-progress" max="1" value="0" aria-labelledby="many-status"></progress>
+<p id="many-status" role="status"></p>
+<ul id="many-problems" class="many-problems"></ul>
+<p class="row"><a id="many-csv" class="button secondary small" hidden>Download CSV</a><a id="many-geojson" class="button secondary small" hidden>Download GeoJSON</a></p>
+<div class="table-wrap"><table id="many-table" class="many-table" hidden><caption class="visually-hidden">The first answers</caption>
+<thead><tr><th scope="col">Row</th><th scope="col">Point</th><th scope="col">Address</th><th scope="col">Provider</th></tr></thead>
+<tbody id="many-rows"></tbody></table></div>
+</div>
+</section>
+
 <section class="panel" aria-labelledby="geocoders-heading">
 <h2 id="geocoders-heading">Registered geocoders</h2>
 <div id="geocoders-error" class="message error" role="alert"></div>

@@ -54,7 +54,7 @@ export function fill(element: Element, ...children: Child[]): void {
 }
 
 /** Shows `message` under a field (the element `<id>-error`) and marks the field invalid, or clears both. */
-export function fieldError(input: HTMLInputElement, message: string | null): void {
+export function fieldError(input: HTMLInputElement | HTMLTextAreaElement, message: string | null): void {
   const error = byId(`${input.id}-error`);
   error.textContent = message ?? "";
   if (message) input.setAttribute("aria-invalid", "true");

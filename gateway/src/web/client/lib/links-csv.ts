@@ -1,16 +1,13 @@
 /**
- * Links as CSV (RFC 4180, as the shortener's own export writes it): the
+ * Links as CSV (RFC 4180, with the shortener's own writer): the
  * admin table's selected rows, with the columns the table shows. Every field
  * a link can hold is quoted when it must be, so a destination with commas,
  * quotes or a line break stays one field.
  */
+import { csvRow } from "../../../../../shared/src/csv/csv-writer.ts";
 import type { LinkRecord } from "./admin-links.ts";
 
 const columns = ["short_url", "link", "long_url", "visits", "created_at", "last_accessed_at", "state", "tags"] as const;
-
-function field(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
 
 export function linksCsv(records: readonly LinkRecord[]): string {
   const rows = records.map((record) => [
@@ -23,5 +20,5 @@ export function linksCsv(records: readonly LinkRecord[]): string {
     record.state,
     record.tags.join(" "),
   ]);
-  return [columns, ...rows].map((row) => `${row.map(field).join(",")}\r\n`).join("");
+  return [columns, ...rows].map(csvRow).join("");
 }

@@ -16,6 +16,8 @@ export interface WorldMapView {
   placePin(coordinates: Coordinates): void;
   /** Takes the pin away (coordinates that are not on the map). */
   removePin(): void;
+  /** Draws these points as dots (many points' answers), replacing the last ones; [] takes them away. */
+  showPoints(points: readonly Coordinates[]): void;
 }
 
 const svgNs = "http://www.w3.org/2000/svg";
@@ -28,8 +30,9 @@ const svgNs = "http://www.w3.org/2000/svg";
 const keptElements = new Set(["svg", "g", "path", "title", "desc"]);
 const keptAttributes = new Set(["viewBox", "d", "class", "data-country", "fill-rule"]);
 
-/** The pin's radius on screen, whatever the map's size. */
+/** The pin's radius on screen, whatever the map's size; a dot of many points is smaller. */
 const pinRadiusPx = 6;
+const dotRadiusPx = 2.5;
 
 /** One press of a zoom button or key doubles or halves the zoom; the wheel goes by its distance. */
 const zoomStep = 2;
@@ -63,6 +66,15 @@ export async function loadWorldMap(frame: HTMLElement, url: string, onPick: (coo
   };
   addEventListener("resize", sizePin);
 
+  // Many points' dots, in one group under the pin, each kept as small on screen as the pin is kept large.
+  const dots = s("g", { class: "points" });
+  svg.appendChild(dots);
+  const sizeDots = () => {
+    const pixelsPerUnit = scale();
+    if (pixelsPerUnit) for (const dot of dots.children) dot.setAttribute("r", String(dotRadiusPx / pixelsPerUnit));
+  };
+  addEventListener("resize", sizeDots);
+
   const showView = (next: MapView) => {
     view = next;
     svg.setAttribute("viewBox", viewBoxOf(view));
@@ -70,6 +82,7 @@ export async function loadWorldMap(frame: HTMLElement, url: string, onPick: (coo
     const zoom = Math.round(zoomOf(view));
     zoomNote.textContent = zoom <= 1 ? "The whole world" : `${zoom} times closer`;
     sizePin();
+    sizeDots();
   };
   /** Where on the map a point of the screen is. */
   const mapPointAt = (clientX: number, clientY: number): MapPoint | null => {
@@ -153,6 +166,17 @@ export async function loadWorldMap(frame: HTMLElement, url: string, onPick: (coo
 
   showView(wholeWorld);
   return {
+    showPoints(points) {
+      fill(
+        dots,
+        points.map(({ latitude, longitude }) => {
+          const { x, y } = coordinatesToPoint(latitude, longitude);
+          return s("circle", { class: "point", cx: String(x), cy: String(y) });
+        }),
+      );
+      sizeDots();
+      if (pin) svg.appendChild(pin);
+    },
     placePin({ latitude, longitude }) {
       const { x, y } = coordinatesToPoint(latitude, longitude);
       pin ??= s("circle", { class: "pin" });

@@ -1,0 +1,102 @@
+/**
+ * Many points on the geocoder playground: read from pasted lines (any form
+ * the coordinate fields read) or a CSV file (the columns named as
+ * `bun run geocode` finds them: the same shared reader and names), asked
+ * 1,000 at a time of POST /reverse-geocode/batch as GeoJSON, and turned
+ * into the downloads: the input's columns with the address fields added
+ * (CSV), and one FeatureCollection. No DOM here, so the tests read it
+ * directly.
+ */
+import { coordinateColumns } from "../../../../../shared/src/csv/coordinate-columns.ts";
+import { CsvRowReader } from "../../../../../shared/src/csv/csv-rows.ts";
+import { csvRow } from "../../../../../shared/src/csv/csv-writer.ts";
+import { coordinatePairOf } from "./coordinate-pair.ts";
+import { addressFields } from "./geocode-words.ts";
+
+/** One point to ask for, with the columns it came with. */
+export interface PointRow {
+  columns: string[];
+  latitude: string;
+  longitude: string;
+}
+
+export interface PointsInput {
+  header: string[];
+  rows: PointRow[];
+  /** Lines that are no point, or rows a CSV reader could not read: said, and left out. */
+  problems: string[];
+}
+
+/** What one page run may ask for: ten batches. A bigger file is `bun run geocode`'s. */
+export const maxPagePoints = 10_000;
+export const pointsPerBatch = 1_000;
+
+/** Pasted lines, one point each; blank lines are skipped. */
+export function pointsFromLines(text: string): PointsInput {
+  const input: PointsInput = { header: ["line", "input"], rows: [], problems: [] };
+  for (const [i, line] of text.split(/\r\n|\r|\n/).entries()) {
+    if (line.trim() === "") continue;
+    const pair = coordinatePairOf(line);
+    if (pair) input.rows.push({ columns: [String(i + 1), line.trim()], latitude: String(pair.latitude), longitude: String(pair.longitude) });
+    else input.problems.push(`line ${i + 1}: not a pair of coordinates`);
+  }
+  return input;
+}
+
+/** A CSV file's rows; a message instead when its header names no coordinate columns. */
+export function pointsFromCsv(text: string): PointsInput | string {
+  const reader = new CsvRowReader();
+  const input: PointsInput = { header: [], rows: [], problems: [] };
+  let columns: { latitude: number; longitude: number } | undefined;
+  for (const row of [...reader.read(text), ...reader.finish()]) {
+    if ("problem" in row) {
+      input.problems.push(`line ${row.line}: ${row.problem}`);
+      continue;
+    }
+    if (!columns) {
+      const found = coordinateColumns(row.fields);
+      if ("missing" in found) return `This file cannot be read: ${found.missing}.`;
+      columns = found;
+      input.header = row.fields;
+      continue;
+    }
+    input.rows.push({ columns: row.fields, latitude: row.fields[columns.latitude] ?? "", longitude: row.fields[columns.longitude] ?? "" });
+  }
+  if (!columns) return "This file is empty: it needs a header with latitude and longitude columns.";
+  return input;
+}
+
+/** A Point feature of the batch's GeoJSON answer: the address fields, provider, cache, the point's id (its row) and error. */
+export interface PointFeature {
+  type: "Feature";
+  geometry: { type: "Point"; coordinates: [number, number] } | null;
+  properties: Record<string, unknown> & { id?: unknown; error?: { code: string; message: string } | null; provider?: string | null };
+}
+
+/** The first feature of each row (its first address), by row number. */
+export function firstFeatureByRow(features: readonly PointFeature[]): Map<number, PointFeature> {
+  const byRow = new Map<number, PointFeature>();
+  for (const feature of features) {
+    const row = feature.properties.id;
+    if (typeof row === "number" && !byRow.has(row)) byRow.set(row, feature);
+  }
+  return byRow;
+}
+
+const addedColumns = [...addressFields.map((field) => field.key), "provider", "error"];
+
+/** The input's columns, and each row's first address, provider and error, as `bun run geocode` writes them. */
+export function resultsCsv(input: PointsInput, features: readonly PointFeature[]): string {
+  const byRow = firstFeatureByRow(features);
+  const lines = [csvRow([...input.header, ...addedColumns])];
+  for (const [row, point] of input.rows.entries()) {
+    const properties = byRow.get(row)?.properties ?? {};
+    const error = properties.error ? `${properties.error.code}: ${properties.error.message}` : byRow.has(row) ? "" : "not asked";
+    const fields = addressFields.map((field) => {
+      const value = properties[field.key];
+      return typeof value === "string" ? value : "";
+    });
+    lines.push(csvRow([...point.columns, ...fields, typeof properties.provider === "string" ? properties.provider : "", error]));
+  }
+  return lines.join("");
+}
