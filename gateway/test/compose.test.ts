@@ -152,7 +152,11 @@ describe("compose.yaml: the services and their variables", () => {
   });
 
   test("each service has its own Redis database on the redis service", () => {
-    const redis = appNames.map((name) => ({ name, ...readers[name](containerEnv(name)).redis! }));
+    const redis = appNames.map((name) => {
+      const target = readers[name](containerEnv(name)).redis!;
+      if (!("url" in target)) throw new Error(`${name}'s Redis is not one server`);
+      return { name, ...target };
+    });
     for (const { url } of redis) expect(new URL(url).host).toBe("redis:6379");
     const shortener = redis.find((entry) => entry.name === "shortener")!;
     const geocoder = redis.find((entry) => entry.name === "geocoder")!;

@@ -107,10 +107,47 @@ export function parseUrl(raw: string, schemes: readonly string[]): URL {
 }
 
 /** `redis://host:port/N` → the URL and the database number it names (0 when absent). */
-export function parseRedisUrl(raw: string): { url: string; db: number } {
+/**
+ * Where a service's Redis is: one server (`redis://host:port/N`), or a
+ * primary found through Redis Sentinel, which follows it across a failover
+ * (`redis+sentinel://[:password@]host:port,host:port/<primary name>[/N]`).
+ */
+export type RedisTarget = { url: string; db: number } | RedisSentinelTarget;
+
+export interface RedisSentinelTarget {
+  sentinels: Array<{ host: string; port: number }>;
+  /** The primary's name in the sentinels' configuration (`sentinel monitor <name> …`). */
+  name: string;
+  db: number;
+  /** The primary's password, when it has one (the sentinels themselves are asked without). */
+  password?: string;
+}
+
+const sentinelUrl = /^redis\+sentinel:\/\/(?:(?:[^:@/]*):([^@/]*)@)?([^/@]+)\/([^/]+)(?:\/(\d{1,2}))?\/?$/i;
+
+export function parseRedisUrl(raw: string): RedisTarget {
+  if (/^redis\+sentinel:/i.test(raw)) return parseSentinelUrl(raw);
   const url = parseUrl(raw, ["redis", "rediss"]);
   if (!url.hostname) throw new Error("must name a host (redis://host:port/N)");
   const path = url.pathname.replace(/^\//, "");
   if (path !== "" && !/^\d{1,2}$/.test(path)) throw new Error("must end with a database number (redis://host:port/N)");
   return { url: raw, db: path === "" ? 0 : Number(path) };
+}
+
+function parseSentinelUrl(raw: string): RedisSentinelTarget {
+  const match = sentinelUrl.exec(raw);
+  if (!match) throw new Error("must be redis+sentinel://host:port,host:port/<primary name>[/N]");
+  const [, password, hosts, name, db] = match;
+  const sentinels = hosts!.split(",").map((entry) => {
+    const hostPort = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/.exec(entry.trim());
+    const port = Number(hostPort?.[2]);
+    if (!hostPort || port < 1 || port > 65_535) throw new Error(`names a sentinel "${entry}" that is not host:port`);
+    return { host: hostPort[1]!.replace(/^\[|\]$/g, ""), port };
+  });
+  return {
+    sentinels,
+    name: decodeURIComponent(name!),
+    db: db === undefined ? 0 : Number(db),
+    ...(password ? { password: decodeURIComponent(password) } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-import { parseRedisUrl, type EnvReader } from "./config.ts";
+import { parseRedisUrl, type EnvReader, type RedisTarget } from "./config.ts";
 import type { LogFormat, LogLevel } from "./logger.ts";
 import { parseMetricsPort } from "./metrics/metrics-registry.ts";
 
@@ -9,7 +9,7 @@ export interface ServiceBasics {
   /** NODE_ENV=production: JSON logs by default (and, on the shortener, Secure cookies and a required key). */
   production: boolean;
   /** Absent: the service keeps its state in the process (single instance). */
-  redis: { url: string; db: number } | undefined;
+  redis: RedisTarget | undefined;
   redisKeyPrefix: string;
   /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
   metricsPort: number | undefined;

@@ -57,9 +57,31 @@ describe("EnvReader (through readConfig)", () => {
       ["http://cache", "must use redis or rediss, not http"],
       ["redis://cache/one", "must end with a database number (redis://host:port/N)"],
       ["not a url", "must be a URL (redis://… or rediss://…)"],
+      ["redis+sentinel://s1:26379", "must be redis+sentinel://host:port,host:port/<primary name>[/N]"],
+      ["redis+sentinel://s1,s2:26379/primary", 'names a sentinel "s1" that is not host:port'],
+      ["redis+sentinel://s1:99999/primary", 'names a sentinel "s1:99999" that is not host:port'],
+      ["redis+sentinel://s1:26379/primary/one", "must be redis+sentinel://host:port,host:port/<primary name>[/N]"],
     ] as const) {
       expect(() => parseRedisUrl(raw)).toThrow(reason);
     }
+  });
+
+  test("a Redis Sentinel URL names the sentinels, the primary's name, a database and, perhaps, its password", () => {
+    expect(parseRedisUrl("redis+sentinel://s1:26379,10.0.0.7:26380,[::1]:26381/linkgeo/3")).toEqual({
+      sentinels: [
+        { host: "s1", port: 26379 },
+        { host: "10.0.0.7", port: 26380 },
+        { host: "::1", port: 26381 },
+      ],
+      name: "linkgeo",
+      db: 3,
+    });
+    expect(parseRedisUrl("redis+sentinel://:p%40ss@s1:26379/linkgeo")).toEqual({
+      sentinels: [{ host: "s1", port: 26379 }],
+      name: "linkgeo",
+      db: 0,
+      password: "p@ss",
+    });
   });
 });
 

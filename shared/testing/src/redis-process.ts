@@ -11,11 +11,12 @@ export interface RedisProcess extends AsyncDisposable {
 /**
  * A private redis-server on a free port, for tests that kill Redis while a
  * service runs, and for a run's throwaway Redis (throwaway-servers.ts).
- * Uses the same binary as the machine's own Redis unless given another.
+ * Uses the same binary as the machine's own Redis unless given another;
+ * `args` are more of its options (`--replicaof 127.0.0.1 <port>` for a replica).
  */
-export async function startRedisProcess({ binary = "redis-server" } = {}): Promise<RedisProcess> {
+export async function startRedisProcess({ binary = "redis-server", args = [] as string[] } = {}): Promise<RedisProcess> {
   const port = await freePort();
-  const child = Bun.spawn([binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+  const child = Bun.spawn([binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...args], {
     stdout: "ignore",
     stderr: "inherit",
   });
@@ -29,4 +30,50 @@ export async function startRedisProcess({ binary = "redis-server" } = {}): Promi
     await child.exited;
   };
   return { url: `redis://127.0.0.1:${port}/0`, port, pid: child.pid, kill, [Symbol.asyncDispose]: kill };
+}
+
+export interface RedisSentinelProcess extends AsyncDisposable {
+  port: number;
+  kill(): Promise<void>;
+}
+
+/**
+ * A Redis Sentinel (`redis-server <file> --sentinel`) on a free port,
+ * watching the primary at `primaryPort` under `name`: it calls the primary
+ * down after `downAfterMs` and, with `quorum` sentinels agreeing, promotes a
+ * replica. Its configuration file (which Sentinel rewrites) lives in a
+ * folder of its own, removed with the process.
+ */
+export async function startRedisSentinel(options: { name: string; primaryPort: number; quorum: number; downAfterMs?: number }): Promise<RedisSentinelProcess> {
+  const { mkdtempSync, rmSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const port = await freePort();
+  const folder = mkdtempSync(join(tmpdir(), "redis-sentinel-"));
+  const file = join(folder, "sentinel.conf");
+  writeFileSync(
+    file,
+    [
+      `port ${port}`,
+      "bind 127.0.0.1",
+      `dir ${folder}`,
+      `sentinel monitor ${options.name} 127.0.0.1 ${options.primaryPort} ${options.quorum}`,
+      `sentinel down-after-milliseconds ${options.name} ${options.downAfterMs ?? 1000}`,
+      `sentinel failover-timeout ${options.name} 10000`,
+      `sentinel parallel-syncs ${options.name} 1`,
+      "",
+    ].join("\n"),
+  );
+  const child = Bun.spawn(["redis-server", file, "--sentinel"], { stdout: "ignore", stderr: "inherit" });
+  await waitFor(`redis-sentinel on ${port}`, async () => {
+    const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).catch(() => null);
+    socket?.end();
+    return socket !== null;
+  });
+  const kill = async () => {
+    child.kill("SIGKILL");
+    await child.exited;
+    rmSync(folder, { recursive: true, force: true });
+  };
+  return { port, kill, [Symbol.asyncDispose]: kill };
 }
