@@ -72,12 +72,14 @@ describe("routeFor", () => {
     ["POST", "/Ab3dE9x", unlock("Ab3dE9x")],
     ["POST", "/Ab3dE9x/", unlock("Ab3dE9x")],
     ["post", "/my-alias_1", unlock("my-alias_1")],
-    ["POST", "/a", unlock("a")],
-    ["POST", `/${"x".repeat(64)}`, unlock("x".repeat(64))],
+    ["POST", "/abc", unlock("abc")],
+    ["POST", `/${"x".repeat(32)}`, unlock("x".repeat(32))],
     // The shortener decodes the segment: an escaped spelling is the same link and the same budget.
     ["POST", "/%41b3dE9x", unlock("Ab3dE9x")],
     // What cannot be a code gets no bucket of its own: the API budget, as before.
-    ["POST", `/${"x".repeat(65)}`, shortenerApi],
+    // Shorter than 3 or longer than 32: no link has such a code (shared/src/short-code-shape.ts).
+    ["POST", "/ab", shortenerApi],
+    ["POST", `/${"x".repeat(33)}`, shortenerApi],
     ["POST", "/favicon.ico", shortenerApi],
     ["POST", "/a%2Fb", shortenerApi],
     ["POST", "/%E0%A4%A", shortenerApi],

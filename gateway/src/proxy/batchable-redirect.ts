@@ -1,7 +1,7 @@
-import type { RedirectBatchItem } from "@linkgeo/shared";
+import { shortCodeCharacters, type RedirectBatchItem } from "@linkgeo/shared";
 
 /** One plain path segment, with or without its trailing slash: a link's code as the batch carries it. */
-const plainCode = /^\/([A-Za-z0-9_-]{1,64})\/?$/;
+const plainCode = new RegExp(`^/(${shortCodeCharacters})/?$`);
 
 /**
  * The batch item for a redirect the batch may carry, or undefined for one

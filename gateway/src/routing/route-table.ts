@@ -1,3 +1,5 @@
+import { shortCodeShape } from "@linkgeo/shared";
+
 /**
  * Which upstream answers a request, and which rate limit it counts against.
  * A password try on a protected link (`unlock`) names the link, whose budgets it spends.
@@ -100,8 +102,6 @@ function checksCredential(method: string, segments: readonly string[]): boolean 
     );
   });
 }
-
-const shortCodeShape = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * The code a path segment names as the shortener will read it (its router

@@ -1,3 +1,4 @@
+import { shortCodeShape } from "@linkgeo/shared";
 import { customAlphabet } from "nanoid";
 
 export const alphanumeric = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -29,20 +30,18 @@ export const reservedWords: ReadonlySet<string> = new Set([
   "robots.txt",
 ]);
 
-const aliasShape = /^[A-Za-z0-9_-]{3,32}$/;
-
 export function isReserved(code: string): boolean {
   return reservedWords.has(code.toLowerCase());
 }
 
 /** Why `alias` cannot be a custom alias, or null when it can. */
 export function aliasProblem(alias: string): string | null {
-  if (!aliasShape.test(alias)) return "short_url must be 3 to 32 characters of A-Z, a-z, 0-9, _ and -";
+  if (!shortCodeShape.test(alias)) return "short_url must be 3 to 32 characters of A-Z, a-z, 0-9, _ and -";
   if (isReserved(alias)) return `short_url "${alias}" is a reserved word`;
   return null;
 }
 
 /** Whether a path segment could name a link at all; anything else is a 404 without a lookup. */
 export function couldBeCode(segment: string): boolean {
-  return aliasShape.test(segment);
+  return shortCodeShape.test(segment);
 }

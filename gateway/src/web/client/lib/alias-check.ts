@@ -5,10 +5,11 @@
  * then, with the reason), so the page says only that no link has it. For a
  * taken alias, up to two free variants are offered.
  */
+import { shortCodeShape } from "../../../../../shared/src/short-code-shape.ts";
 import { api, ApiError } from "./api.ts";
 
 /** What the API takes as an alias: the page checks it before asking anything (link.ts too, for a code in its address). */
-export const aliasShape = /^[A-Za-z0-9_-]{3,32}$/;
+export const aliasShape = shortCodeShape;
 
 export type AliasCheck = { alias: string; taken: false } | { alias: string; taken: true; suggestions: string[] };
 

@@ -1,3 +1,5 @@
+import { shortCodeShape } from "../../../../../shared/src/short-code-shape.ts";
+
 /**
  * The links this browser created (or was given the manage token of), with
  * their tokens, in localStorage. Nothing leaves the browser but the API calls
@@ -57,10 +59,8 @@ export function savedLinksIn(text: string): { links: SavedLink[]; refused: numbe
 // base64url; an admin token has a dot, and must never be kept as a link's token.
 export const manageTokenShape = /^[A-Za-z0-9_-]+$/;
 
-const codeShape = /^[A-Za-z0-9_-]{1,64}$/;
-
 function isWellFormed(link: SavedLink): boolean {
-  return codeShape.test(link.short_url) && manageTokenShape.test(link.manage_token) && /^https?:\/\//.test(link.link);
+  return shortCodeShape.test(link.short_url) && manageTokenShape.test(link.manage_token) && /^https?:\/\//.test(link.link);
 }
 
 /** Adds a link (newest first), or replaces the one with the same code. */
