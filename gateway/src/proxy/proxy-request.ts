@@ -1,10 +1,9 @@
-import { ClientClosedRequest, describeError, InvalidRequest, requestUrl } from "@linkgeo/shared";
+import { InvalidRequest, requestUrl } from "@linkgeo/shared";
 import type { GatewayRoute } from "../routing/route-table.ts";
 import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
-import { connectionFailure } from "./connection-failure.ts";
 import { forwardedRequestHeaders } from "./forwarded-headers.ts";
 import { withoutHopByHop } from "./hop-by-hop.ts";
-import { UpstreamTimeout, UpstreamUnavailable } from "./upstream-errors.ts";
+import { onReplicas } from "./replica-attempts.ts";
 import type { GatewayObserver } from "../metrics/gateway-metrics.ts";
 
 export interface ProxyOptions {
@@ -52,20 +51,22 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const clientOrDeadline = AbortSignal.any([request.signal, deadline.signal]);
-  const tried = new Set<string>();
   // A streamed body can be sent once: its bytes are gone after the first try.
   const attempts = body instanceof ReadableStream ? 1 : 2;
   try {
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (request.signal.aborted) throw ClientClosedRequest.gone();
-      const replica = pool.next(tried);
-      if (replica === undefined) {
-        throw attempt === 1 ? UpstreamUnavailable.noReplicas(pool.name) : UpstreamUnavailable.unreachable(pool.name);
-      }
-      tried.add(replica);
-      if (attempt > 1) options.observer?.retried(pool.name);
-      const startedAt = performance.now();
-      try {
+    return await onReplicas(
+      {
+        pool,
+        attempts,
+        deadline: deadline.signal,
+        timeoutMs: options.timeoutMs,
+        client: request.signal,
+        // A refused connection never reached the service; after reaching it, only an idempotent method goes again.
+        retriable: (failure) => failure === "refused" || retriableAfterReaching.has(method),
+        observer: options.observer,
+      },
+      async (replica) => {
+        const startedAt = performance.now();
         const upstream = await send(upstreamUrl(replica, target), {
           method,
           headers,
@@ -84,20 +85,8 @@ export async function proxyRequest(request: Request, options: ProxyOptions): Pro
         });
         options.observer?.upstreamAnswered(pool.name, replica, upstream.status, (performance.now() - startedAt) / 1000);
         return relay(upstream, options.requestId);
-      } catch (error) {
-        if (request.signal.aborted) throw ClientClosedRequest.gone();
-        if (deadline.signal.aborted) {
-          options.observer?.upstreamFailed(pool.name, replica, "timeout");
-          throw UpstreamTimeout.after(pool.name, options.timeoutMs);
-        }
-        const failure = connectionFailure(error);
-        if (failure === undefined) throw error;
-        options.observer?.upstreamFailed(pool.name, replica, failure);
-        pool.eject(replica, describeError(error));
-        if (failure !== "refused" && !retriableAfterReaching.has(method)) throw UpstreamUnavailable.unreachable(pool.name);
-      }
-    }
-    throw UpstreamUnavailable.unreachable(pool.name);
+      },
+    );
   } finally {
     // Only the wait for the response head is bounded: a large body streams
     // for as long as the client keeps reading it.

@@ -1,9 +1,7 @@
 import {
   batchBody,
   ClientClosedRequest,
-  describeError,
   encodeBatchItem,
-  HttpError,
   internalSecretHeader,
   maxBatchBytes,
   maxBatchItems,
@@ -17,9 +15,9 @@ import {
   type RedirectBatchItem,
 } from "@linkgeo/shared";
 import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
-import { connectionFailure } from "./connection-failure.ts";
 import { recordWithoutHopByHop } from "./hop-by-hop.ts";
-import { UpstreamTimeout, UpstreamUnavailable } from "./upstream-errors.ts";
+import { onReplicas } from "./replica-attempts.ts";
+import { UpstreamUnavailable } from "./upstream-errors.ts";
 import type { GatewayObserver } from "../metrics/gateway-metrics.ts";
 
 export interface RedirectBatcherOptions {
@@ -159,15 +157,12 @@ export class RedirectBatcher {
     const body = batchBody(batch.map((entry) => entry.encoded));
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), timeoutMs);
-    const tried = new Set<string>();
     try {
-      for (let attempt = 1; attempt <= 2; attempt++) {
-        const replica = pool.next(tried);
-        if (replica === undefined) throw attempt === 1 ? UpstreamUnavailable.noReplicas(pool.name) : UpstreamUnavailable.unreachable(pool.name);
-        tried.add(replica);
-        if (attempt > 1) this.options.observer?.retried(pool.name);
-        const startedAt = performance.now();
-        try {
+      // Refused or dropped, a batch goes once more, to another replica: its redirects are GETs (see above).
+      return await onReplicas(
+        { pool, attempts: 2, deadline: deadline.signal, timeoutMs, retriable: () => true, observer: this.options.observer },
+        async (replica) => {
+          const startedAt = performance.now();
           const response = await this.send(new URL(redirectBatchPath, replica), {
             method: "POST",
             headers: { "content-type": redirectBatchMediaType, [internalSecretHeader]: this.options.secret },
@@ -191,20 +186,8 @@ export class RedirectBatcher {
           const answers = read.tooLarge ? undefined : parseBatchAnswers(new TextDecoder().decode(read.bytes ?? new Uint8Array()), batch.length);
           if (answers === undefined) throw UpstreamUnavailable.badAnswer(pool.name);
           return answers;
-        } catch (error) {
-          if (deadline.signal.aborted) {
-            this.options.observer?.upstreamFailed(pool.name, replica, "timeout");
-            throw UpstreamTimeout.after(pool.name, timeoutMs);
-          }
-          if (error instanceof HttpError) throw error;
-          const failure = connectionFailure(error);
-          if (failure === undefined) throw error;
-          this.options.observer?.upstreamFailed(pool.name, replica, failure);
-          // Refused or dropped: either way a GET may go again, to another replica.
-          pool.eject(replica, describeError(error));
-        }
-      }
-      throw UpstreamUnavailable.unreachable(pool.name);
+        },
+      );
     } finally {
       clearTimeout(timer);
     }
