@@ -1,31 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { freePort, startService, type ServiceProcess } from "@linkgeo/testing";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { describe, expect, test } from "bun:test";
+import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
+import { useLoneGateway } from "./support/fixtures.ts";
 
 const pageBackground = (page: Page) => page.evaluate("getComputedStyle(document.body).backgroundColor");
 
 // The gateway alone: its own operations make the page; the merged spec with both services is docs-page.test.ts's.
 describe("/docs inside the web app: its header, navigation and theme around the API's operations", () => {
-  let gateway: ServiceProcess;
-  let browser: WebBrowser;
-
-  beforeAll(async () => {
-    const nowhere = `http://127.0.0.1:${await freePort()}`;
-    gateway = await startService("gateway", { SHORTENER_URL: nowhere, GEOCODER_URL: nowhere, INTERNAL_SECRET: "" });
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await gateway?.[Symbol.asyncDispose]();
-  });
+  const web = useLoneGateway();
 
   test(
     "the operations under the app's navigation (API docs current), in the app's dark theme when chosen, offline, under the docs policy",
     async () => {
-      const { page, context, problems } = await browser.open(`${gateway.url}/docs`, "desktop", { colorScheme: "light" });
+      const { page, context, problems } = await web.browser.open(`${web.gateway.url}/docs`, "desktop", { colorScheme: "light" });
       try {
         await page.locator(".swagger-ui .opblock").first().waitFor();
         expect(await page.title()).toBe("API docs · linkgeo");
@@ -49,7 +37,7 @@ describe("/docs inside the web app: its header, navigation and theme around the 
         await page.locator(".swagger-ui .opblock-summary-path[data-path='/health']").first().click();
         await page.getByRole("button", { name: "Try it out" }).first().waitFor();
 
-        const policy = (await page.request.get(`${gateway.url}/docs`)).headers()["content-security-policy"];
+        const policy = (await page.request.get(`${web.gateway.url}/docs`)).headers()["content-security-policy"];
         expect(policy).toContain("script-src 'self'");
         expect(policy).not.toContain("unsafe-eval");
         expect(unexpectedProblems(problems)).toEqual([]);
@@ -63,7 +51,7 @@ describe("/docs inside the web app: its header, navigation and theme around the 
   test(
     "on a dark system, Swagger UI is dark from the first paint",
     async () => {
-      const { page, context, problems } = await browser.open(`${gateway.url}/docs`, "phone", { colorScheme: "dark" });
+      const { page, context, problems } = await web.browser.open(`${web.gateway.url}/docs`, "phone", { colorScheme: "dark" });
       try {
         await page.locator(".swagger-ui .opblock").first().waitFor();
         expect(await page.evaluate("document.documentElement.classList.contains('dark-mode')")).toBe(true);

@@ -1,34 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
-import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
+import { customize, result, shorten } from "./support/shorten-flow.ts";
 import { startWebStack, type WebStack } from "./support/web-stack.ts";
 
 /** A flow that visits several pages and checks each at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
-
-/** Opens "Customize", where the alias waits, unless it is open. */
-async function customize(page: Page): Promise<void> {
-  if ((await page.locator("#customize").getAttribute("open")) === null) await page.locator("#customize > summary").click();
-}
-
-async function shorten(page: Page, longUrl: string, alias?: string): Promise<void> {
-  await page.getByLabel("URL to shorten").fill(longUrl);
-  if (alias !== undefined || (await page.locator("#customize").getAttribute("open")) !== null) {
-    await customize(page);
-    await page.getByLabel(/Custom alias/).fill(alias ?? "");
-  }
-  await page.getByRole("button", { name: "Shorten" }).click();
-}
-
-/** Waits for the result of shortening `longUrl` and returns what it shows. */
-async function result(page: Page, longUrl: string): Promise<{ shortLink: string; code: string; token: string }> {
-  await page.locator("#result-destination").getByText(longUrl, { exact: true }).waitFor();
-  const shortLink = await page.locator("#result-url").inputValue();
-  return { shortLink, code: shortLink.split("/").at(-2)!, token: await page.locator("#token").inputValue() };
-}
 
 describe("the home page in a real browser", () => {
   let stack: WebStack;

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { freePort, startService, type ServiceProcess } from "@linkgeo/testing";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { describe, expect, test } from "bun:test";
+import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, openAs, type WebBrowser } from "./support/web-browser.ts";
+import { useLoneGateway } from "./support/fixtures.ts";
+import { openAs } from "./support/web-browser.ts";
 
 /** The page background of each theme (style.css's --bg), as the browser computes it. */
 const background = { light: "rgb(246, 247, 249)", dark: "rgb(15, 17, 21)" };
@@ -13,23 +13,12 @@ const storedTheme = (page: Page) => page.evaluate(`localStorage.getItem("linkgeo
 
 // The gateway alone serves every page; the menu needs no upstream, so none runs (the pages' own API calls answer 502).
 describe("the header's Theme menu: system, light or dark, kept in this browser", () => {
-  let gateway: ServiceProcess;
-  let browser: WebBrowser;
-
-  beforeAll(async () => {
-    const nowhere = `http://127.0.0.1:${await freePort()}`;
-    gateway = await startService("gateway", { SHORTENER_URL: nowhere, GEOCODER_URL: nowhere, INTERNAL_SECRET: "" });
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await gateway?.[Symbol.asyncDispose]();
-  });
+  const web = useLoneGateway();
 
   test(
     "on a dark system, Light turns the page light at once, on every page and after a reload, set before the body exists",
     async () => {
-      const { page, context, problems } = await browser.open(`${gateway.url}/`, "desktop", { colorScheme: "dark" });
+      const { page, context, problems } = await web.browser.open(`${web.gateway.url}/`, "desktop", { colorScheme: "dark" });
       try {
         const menu = page.getByRole("combobox", { name: "Theme" });
         expect(await menu.inputValue()).toBe("system");
@@ -47,7 +36,7 @@ describe("the header's Theme menu: system, light or dark, kept in this browser",
             observer.disconnect();
           }
         }).observe(document, { subtree: true, attributeFilter: ["data-theme"] })`);
-        await page.goto(`${gateway.url}/app/geocoder`);
+        await page.goto(`${web.gateway.url}/app/geocoder`);
         expect(await page.evaluate("window.themeSetBeforeBody")).toBe(true);
         expect(await pageBackground(page)).toBe(background.light);
         expect(await page.getByRole("combobox", { name: "Theme" }).inputValue()).toBe("light");
@@ -64,10 +53,10 @@ describe("the header's Theme menu: system, light or dark, kept in this browser",
   test(
     "on a light system, Dark passes the accessibility check at both widths, another tab follows, and System forgets the choice",
     async () => {
-      const { page, context, problems } = await browser.open(`${gateway.url}/`, "desktop", { colorScheme: "light" });
+      const { page, context, problems } = await web.browser.open(`${web.gateway.url}/`, "desktop", { colorScheme: "light" });
       try {
         expect(await pageBackground(page)).toBe(background.light);
-        const other = await openAs({ page, context, problems }, `${gateway.url}/app/geocoder`);
+        const other = await openAs({ page, context, problems }, `${web.gateway.url}/app/geocoder`);
         await page.getByRole("combobox", { name: "Theme" }).selectOption("dark");
         expect(await pageBackground(page)).toBe(background.dark);
         await checkEveryWidth(page, "theme-dark");
@@ -95,7 +84,7 @@ describe("the header's Theme menu: system, light or dark, kept in this browser",
   test(
     "a stored value that is no theme is the system's, and with scripts blocked the menu is not offered",
     async () => {
-      const { page, context, problems } = await browser.open(`${gateway.url}/`, "phone", { colorScheme: "dark" });
+      const { page, context, problems } = await web.browser.open(`${web.gateway.url}/`, "phone", { colorScheme: "dark" });
       try {
         await page.evaluate(`localStorage.setItem("linkgeo.theme", "<img src=x onerror=alert(1)>")`);
         await page.reload();
@@ -106,7 +95,7 @@ describe("the header's Theme menu: system, light or dark, kept in this browser",
       } finally {
         await context.close();
       }
-      const blocked = await browser.open(`${gateway.url}/`, "phone", { javaScript: false });
+      const blocked = await web.browser.open(`${web.gateway.url}/`, "phone", { javaScript: false });
       try {
         expect(await blocked.page.getByText("Theme").isVisible()).toBe(false);
         expect(await pageBackground(blocked.page)).toBe(background.light);

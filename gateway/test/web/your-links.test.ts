@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
-import type { Page } from "playwright-core";
+import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
-import { startWebStack, type WebStack } from "./support/web-stack.ts";
+import { useWebStack } from "./support/fixtures.ts";
+import { result, shorten } from "./support/shorten-flow.ts";
 
 /** A flow that visits several pages and checks each at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
-
-async function shorten(page: Page, longUrl: string): Promise<void> {
-  await page.getByLabel("URL to shorten").fill(longUrl);
-  await page.getByRole("button", { name: "Shorten" }).click();
-}
-
-/** Waits for the result of shortening `longUrl` and returns what it shows. */
-async function result(page: Page, longUrl: string): Promise<{ shortLink: string; code: string; token: string }> {
-  await page.locator("#result-destination").getByText(longUrl, { exact: true }).waitFor();
-  const shortLink = await page.locator("#result-url").inputValue();
-  return { shortLink, code: shortLink.split("/").at(-2)!, token: await page.locator("#token").inputValue() };
-}
 
 interface Created {
   short_url: string;
@@ -30,23 +17,13 @@ interface Created {
 }
 
 describe("the Your links page in a real browser", () => {
-  let stack: WebStack;
-  let browser: WebBrowser;
-
-  beforeAll(async () => {
-    stack = await startWebStack();
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
+  const web = useWebStack();
 
   /** Links made with the API, as another browser would have made them. */
   async function madeElsewhere(count: number): Promise<Created[]> {
     const made: Created[] = [];
     for (let i = 0; i < count; i++) {
-      const answer = await fetch(`${stack.url}/shorten/`, {
+      const answer = await fetch(`${web.stack.url}/shorten/`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ long_url: `https://example.com/moved-${i}` }),
@@ -62,7 +39,7 @@ describe("the Your links page in a real browser", () => {
     "links move in from another browser's file; every count in one request, searched as typed, a deleted one forgotten, downloaded again",
     async () => {
       const made = await madeElsewhere(7);
-      const { page, context, problems } = await browser.open(`${stack.url}/app/links`, "phone");
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/links`, "phone");
       try {
         await page.locator("#links-empty").waitFor();
         await checkEveryWidth(page, "your-links-empty");
@@ -102,7 +79,7 @@ describe("the Your links page in a real browser", () => {
 
         // Deleted meanwhile: marked, and forgotten on request.
         const deleted = made[1]!;
-        const gone = await fetch(`${stack.url}/shorten/${deleted.short_url}/`, {
+        const gone = await fetch(`${web.stack.url}/shorten/${deleted.short_url}/`, {
           method: "DELETE",
           headers: { authorization: `Bearer ${deleted.manage_token}` },
         });
@@ -135,11 +112,11 @@ describe("the Your links page in a real browser", () => {
         expect(await page.getByLabel("Links file").getAttribute("aria-invalid")).toBe("true");
 
         // The home page lists the latest five, and leads here for the rest.
-        await page.goto(`${stack.url}/`);
+        await page.goto(`${web.stack.url}/`);
         await page.locator("#links-list li[data-code] .count").first().waitFor();
         expect(await page.locator("#links-list li[data-code]").count()).toBe(5);
         await page.getByRole("link", { name: "All 7 of your links" }).click();
-        await page.waitForURL(`${stack.url}/app/links`);
+        await page.waitForURL(`${web.stack.url}/app/links`);
         expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Your links" }).getAttribute("aria-current")).toBe("page");
         expect(unexpectedProblems(problems)).toEqual([]);
       } finally {
@@ -152,8 +129,8 @@ describe("the Your links page in a real browser", () => {
   test(
     "a link made in another browser is added by its manage token; a wrong token is refused",
     async () => {
-      const maker = await browser.open(`${stack.url}/`);
-      const adder = await browser.open(`${stack.url}/app/links`);
+      const maker = await web.browser.open(`${web.stack.url}/`);
+      const adder = await web.browser.open(`${web.stack.url}/app/links`);
       try {
         await shorten(maker.page, "https://example.com/made-elsewhere");
         const { code, token } = await result(maker.page, "https://example.com/made-elsewhere");
@@ -171,7 +148,7 @@ describe("the Your links page in a real browser", () => {
         expect(await tokenField.getAttribute("aria-invalid")).toBeNull();
         expect(await adder.page.locator("#links-empty").isHidden()).toBe(true);
         // Saved with its token: its own page opens the visits without asking.
-        await adder.page.goto(`${stack.url}/app/links/${code}`);
+        await adder.page.goto(`${web.stack.url}/app/links/${code}`);
         await adder.page.locator("#chart svg").waitFor();
 
         expect(unexpectedProblems(maker.problems)).toEqual([]);
@@ -187,7 +164,7 @@ describe("the Your links page in a real browser", () => {
   test(
     "with scripts blocked, neither form is offered, the page says why, and the form could only ever post",
     async () => {
-      const { page, context, problems } = await browser.open(`${stack.url}/app/links`, "desktop", { javaScript: false });
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/links`, "desktop", { javaScript: false });
       try {
         // (Playwright's text search skips <noscript>: its text is read directly.)
         expect(await page.locator("main > noscript p").isVisible()).toBe(true);

@@ -20,11 +20,7 @@ export async function startRedisProcess({ binary = "redis-server", args = [] as 
     stdout: "ignore",
     stderr: "inherit",
   });
-  await waitFor(`redis-server on ${port}`, async () => {
-    const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).catch(() => null);
-    socket?.end();
-    return socket !== null;
-  });
+  await listening(port, "redis-server");
   const kill = async () => {
     child.kill("SIGKILL");
     await child.exited;
@@ -65,15 +61,20 @@ export async function startRedisSentinel(options: { name: string; primaryPort: n
     ].join("\n"),
   );
   const child = Bun.spawn(["redis-server", file, "--sentinel"], { stdout: "ignore", stderr: "inherit" });
-  await waitFor(`redis-sentinel on ${port}`, async () => {
-    const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).catch(() => null);
-    socket?.end();
-    return socket !== null;
-  });
+  await listening(port, "redis-sentinel");
   const kill = async () => {
     child.kill("SIGKILL");
     await child.exited;
     rmSync(folder, { recursive: true, force: true });
   };
   return { port, kill, [Symbol.asyncDispose]: kill };
+}
+
+/** Waits until something accepts connections on 127.0.0.1:`port`. */
+async function listening(port: number, what: string): Promise<void> {
+  await waitFor(`${what} on ${port}`, async () => {
+    const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).catch(() => null);
+    socket?.end();
+    return socket !== null;
+  });
 }

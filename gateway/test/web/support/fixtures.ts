@@ -1,0 +1,59 @@
+import { afterAll, beforeAll } from "bun:test";
+import { freePort, startService, type ServiceProcess } from "@linkgeo/testing";
+import { browserSetupTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { launchWebBrowser, type WebBrowser } from "./web-browser.ts";
+import { startWebStack, type WebStack } from "./web-stack.ts";
+
+/**
+ * The three services (startWebStack) and a browser for the tests of one
+ * file: started before them, stopped after. Read `stack` and `browser` in
+ * the tests, not at the top of the file.
+ */
+export function useWebStack(): { readonly stack: WebStack; readonly browser: WebBrowser } {
+  let stack: WebStack | undefined;
+  let browser: WebBrowser | undefined;
+  beforeAll(async () => {
+    stack = await startWebStack();
+    browser = await launchWebBrowser();
+  }, browserSetupTimeoutMs);
+  afterAll(async () => {
+    await browser?.[Symbol.asyncDispose]();
+    await stack?.[Symbol.asyncDispose]();
+  });
+  return {
+    get stack() {
+      return stack!;
+    },
+    get browser() {
+      return browser!;
+    },
+  };
+}
+
+/**
+ * The gateway alone, its shortener and geocoder on a port nothing listens
+ * on (every page is the gateway's own; the pages' API calls answer 502),
+ * redirects proxied one by one, and a browser: for a file that tests the
+ * pages' frame and not the services.
+ */
+export function useLoneGateway(): { readonly gateway: ServiceProcess; readonly browser: WebBrowser } {
+  let gateway: ServiceProcess | undefined;
+  let browser: WebBrowser | undefined;
+  beforeAll(async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    gateway = await startService("gateway", { SHORTENER_URL: nowhere, GEOCODER_URL: nowhere, INTERNAL_SECRET: "" });
+    browser = await launchWebBrowser();
+  }, browserSetupTimeoutMs);
+  afterAll(async () => {
+    await browser?.[Symbol.asyncDispose]();
+    await gateway?.[Symbol.asyncDispose]();
+  });
+  return {
+    get gateway() {
+      return gateway!;
+    },
+    get browser() {
+      return browser!;
+    },
+  };
+}
