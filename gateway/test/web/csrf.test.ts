@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { describe, expect, test } from "bun:test";
+import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
-import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts";
+import { useWebStack } from "./support/fixtures.ts";
+import { stackAdmin } from "./support/web-stack.ts";
 
 /**
  * The admin's session cookie is SameSite=Strict, but a page on another port
@@ -13,22 +13,21 @@ import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts
  * path, which the browser then sends before the real one.
  */
 describe("cross-site request forgery against an admin's session", () => {
-  let stack: WebStack;
-  let browser: WebBrowser;
+  const web = useWebStack();
 
   const createLink = async (code: string) => {
-    const response = await fetch(`${stack.url}/shorten/`, {
+    const response = await fetch(`${web.stack.url}/shorten/`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ long_url: `https://example.com/${code}`, short_url: code }),
     });
     expect(response.status).toBe(201);
   };
-  const linkStatus = async (code: string) => (await fetch(`${stack.url}/shorten/${code}/`)).status;
+  const linkStatus = async (code: string) => (await fetch(`${web.stack.url}/shorten/${code}/`)).status;
 
   /** Signs in through the API as the web app does; the cookie header to send back, and the session's CSRF token. */
   const signInByApi = async () => {
-    const response = await fetch(`${stack.url}/admin/session`, {
+    const response = await fetch(`${web.stack.url}/admin/session`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(stackAdmin),
@@ -39,23 +38,13 @@ describe("cross-site request forgery against an admin's session", () => {
     return { cookie, csrfToken: ((await response.json()) as { csrf_token: string }).csrf_token };
   };
 
-  beforeAll(async () => {
-    stack = await startWebStack();
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
-
   test("with a valid session cookie, changes without the session's own X-CSRF-Token are refused 403", async () => {
     await createLink("csrf-victim");
     await createLink("csrf-control");
     const session = await signInByApi();
     const other = await signInByApi();
     const change = (method: string, path: string, token?: string) =>
-      fetch(stack.url + path, {
+      fetch(web.stack.url + path, {
         method,
         headers: {
           cookie: session.cookie,
@@ -74,8 +63,8 @@ describe("cross-site request forgery against an admin's session", () => {
     expect((await change("DELETE", "/admin/session")).status).toBe(403);
 
     expect(await linkStatus("csrf-victim")).toBe(200);
-    expect(((await (await fetch(`${stack.url}/shorten/csrf-victim/`)).json()) as { long_url: string }).long_url).toBe("https://example.com/csrf-victim");
-    expect((await fetch(`${stack.url}/admin/session`, { headers: { cookie: session.cookie } })).status).toBe(200);
+    expect(((await (await fetch(`${web.stack.url}/shorten/csrf-victim/`)).json()) as { long_url: string }).long_url).toBe("https://example.com/csrf-victim");
+    expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: session.cookie } })).status).toBe(200);
 
     // The same request with the right token goes through: it was the token that was missing.
     expect((await change("DELETE", "/shorten/csrf-control/", session.csrfToken)).status).toBe(204);
@@ -87,14 +76,14 @@ describe("cross-site request forgery against an admin's session", () => {
     async () => {
       await createLink("cross-site");
       // A real admin, signed in through the page, in this browser profile.
-      const { page, context } = await browser.open(`${stack.url}/app/admin`, "desktop");
-      await using attacker = serveAttacker(stack.url, "cross-site");
+      const { page, context } = await web.browser.open(`${web.stack.url}/app/admin`, "desktop");
+      await using attacker = serveAttacker(web.stack.url, "cross-site");
       try {
         await page.getByLabel("Username").fill(stackAdmin.username);
         await page.getByLabel("Password").fill(stackAdmin.password);
         await page.getByRole("button", { name: "Sign in" }).click();
         await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
-        const cookieBefore = (await context.cookies(stack.url)).find((c) => c.name === "linkgeo_admin")?.value;
+        const cookieBefore = (await context.cookies(web.stack.url)).find((c) => c.name === "linkgeo_admin")?.value;
         expect(cookieBefore).toBeDefined();
 
         // Same site (127.0.0.1), another origin (port): the browser sends the SameSite=Strict cookie.
@@ -108,15 +97,15 @@ describe("cross-site request forgery against an admin's session", () => {
 
         // A form the page submits by itself: a sign-in posted from another origin, refused for
         // its origin (403) or, before that, for a body a form can send but the API never takes (415).
-        const answer = attackerPage.waitForResponse((response) => response.url() === `${stack.url}/admin/session`);
+        const answer = attackerPage.waitForResponse((response) => response.url() === `${web.stack.url}/admin/session`);
         await attackerPage.goto(`${attacker.url}form`);
         expect([403, 415]).toContain((await answer).status());
         await attackerPage.close();
 
         expect(await linkStatus("cross-site")).toBe(200);
-        expect(((await (await fetch(`${stack.url}/shorten/cross-site/`)).json()) as { long_url: string }).long_url).toBe("https://example.com/cross-site");
+        expect(((await (await fetch(`${web.stack.url}/shorten/cross-site/`)).json()) as { long_url: string }).long_url).toBe("https://example.com/cross-site");
         // The admin is still signed in with the same session, and it still works.
-        expect((await context.cookies(stack.url)).find((c) => c.name === "linkgeo_admin")?.value).toBe(cookieBefore);
+        expect((await context.cookies(web.stack.url)).find((c) => c.name === "linkgeo_admin")?.value).toBe(cookieBefore);
         await page.reload();
         await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
         await page.locator('#links-body tr[data-code="cross-site"]').waitFor();
@@ -131,8 +120,8 @@ describe("cross-site request forgery against an admin's session", () => {
     "cookies tossed onto /admin and /shorten from another port lock no one out; sign-out ends the real session and clears what it can",
     async () => {
       await createLink("tossed");
-      const { page, context, problems } = await browser.open(`${stack.url}/app/admin`, "desktop");
-      await using attacker = serveAttacker(stack.url, "tossed");
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/admin`, "desktop");
+      await using attacker = serveAttacker(web.stack.url, "tossed");
       // Every path's, not only those a request to `/` would carry.
       const sessionCookies = async () =>
         (await context.cookies())
@@ -159,7 +148,7 @@ describe("cross-site request forgery against an admin's session", () => {
         await page.getByRole("button", { name: "Sign out" }).click();
         await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
         // The real session is over, wherever its value is sent from.
-        expect((await fetch(`${stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${real!.value}` } })).status).toBe(401);
+        expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${real!.value}` } })).status).toBe(401);
         // The browser forgot it and the one on the sign-out's path; the one on /shorten never came with the sign-out.
         expect(await sessionCookies()).toEqual(tossedCookies.filter((cookie) => cookie.path === "/shorten"));
         await page.reload();

@@ -1,15 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
-import {
-  launchWebBrowser,
-  overflowsHorizontally,
-  screenshot,
-  seriousAccessibilityViolations,
-  viewports,
-  type ViewportName,
-  type WebBrowser,
-} from "./support/web-browser.ts";
-import { startWebStack, type WebStack } from "./support/web-stack.ts";
+import { describe, expect, test } from "bun:test";
+import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { overflowsHorizontally, screenshot, seriousAccessibilityViolations, viewports, type ViewportName } from "./support/web-browser.ts";
+import { useWebStack } from "./support/fixtures.ts";
 
 /** Every page of the web app, as a first-time visitor opens it. */
 const pages: { name: string; path: string; heading: RegExp; status: number; apiStatuses?: number[] }[] = [
@@ -25,24 +17,14 @@ const pages: { name: string; path: string; heading: RegExp; status: number; apiS
 ];
 
 describe("every page in a real browser, offline", () => {
-  let stack: WebStack;
-  let browser: WebBrowser;
-
-  beforeAll(async () => {
-    stack = await startWebStack();
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
+  const web = useWebStack();
 
   for (const viewport of Object.keys(viewports) as ViewportName[]) {
     for (const { name, path, heading, status, apiStatuses = [] } of pages) {
       test(
         `${name} at ${viewports[viewport].width} px: loads under its CSP with no error, passes axe, fits the width`,
         async () => {
-          const { page, context, problems } = await browser.open(stack.url + path, viewport);
+          const { page, context, problems } = await web.browser.open(web.stack.url + path, viewport);
           try {
             expect((await page.reload())?.status()).toBe(status);
             expect(await page.getByRole("heading", { level: 1 }).first().innerText()).toMatch(heading);

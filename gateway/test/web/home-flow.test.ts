@@ -1,39 +1,28 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
 import { customize, result, shorten } from "./support/shorten-flow.ts";
-import { startWebStack, type WebStack } from "./support/web-stack.ts";
+import { useWebStack } from "./support/fixtures.ts";
 
 /** A flow that visits several pages and checks each at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
 
 describe("the home page in a real browser", () => {
-  let stack: WebStack;
-  let browser: WebBrowser;
-
-  beforeAll(async () => {
-    stack = await startWebStack();
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
+  const web = useWebStack();
 
   test(
     "shortens a URL: short link, copy, QR code and its downloads, the token; following it is counted on its page and in Your links",
     async () => {
       const target = "https://example.com/landing?from=home-flow";
-      const { page, context, problems } = await browser.open(`${stack.url}/`);
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
       try {
         await page.locator("#links-empty").waitFor();
         await checkEveryWidth(page, "home-empty");
 
         await shorten(page, target);
         const { shortLink, code, token } = await result(page, target);
-        expect(shortLink).toMatch(new RegExp(`^${stack.url}/[A-Za-z0-9]{7}/$`));
+        expect(shortLink).toMatch(new RegExp(`^${web.stack.url}/[A-Za-z0-9]{7}/$`));
         // The short link is shown once, in its field; Open goes to it.
         expect(await page.getByRole("link", { name: "Open", exact: true }).getAttribute("href")).toBe(shortLink);
         expect(await page.getByText(shortLink, { exact: true }).count()).toBe(0);
@@ -80,7 +69,7 @@ describe("the home page in a real browser", () => {
         expect((await followed).redirectedFrom()?.url()).toBe(shortLink);
         await tab.close();
 
-        await page.goto(`${stack.url}/app/links/${code}`);
+        await page.goto(`${web.stack.url}/app/links/${code}`);
         await page.locator("#stat-count", { hasText: /^1$/ }).waitFor();
         const bar = page.locator('#chart svg g.bar[data-visits="1"]');
         await bar.waitFor();
@@ -97,7 +86,7 @@ describe("the home page in a real browser", () => {
         await page.getByRole("img", { name: /^Visits by hour/ }).waitFor();
         expect(await page.locator('#chart svg g.bar[data-visits="1"]').count()).toBe(1);
 
-        await page.goto(`${stack.url}/`);
+        await page.goto(`${web.stack.url}/`);
         const saved = page.locator(`li[data-code="${code}"]`);
         await saved.locator(".count", { hasText: "1 visit" }).waitFor();
         expect(await saved.getByRole("link").getAttribute("href")).toBe(`/app/links/${code}`);
@@ -115,7 +104,7 @@ describe("the home page in a real browser", () => {
   test(
     "the URL field has the focus; an address typed without https:// is shortened as https and the page says so; a failed attempt takes the last result away",
     async () => {
-      const { page, context, problems } = await browser.open(`${stack.url}/`);
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
       try {
         await page.locator("#links-empty").waitFor();
         expect(await page.evaluate("document.activeElement.id")).toBe("long-url");
@@ -150,7 +139,7 @@ describe("the home page in a real browser", () => {
   );
 
   test("where the browser has a share sheet, Share hands it the short link", async () => {
-    const { page, context, problems } = await browser.open(`${stack.url}/`);
+    const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
     try {
       // A stand-in for the phone's share sheet, which headless Chromium has not: it keeps what it was given.
       await page.evaluate(`navigator.share = (data) => { document.body.dataset.shared = JSON.stringify(data); return Promise.resolve(); }`);
@@ -166,7 +155,7 @@ describe("the home page in a real browser", () => {
   });
 
   test("at first sight the form is the URL field and Shorten; Customize holds the alias and opens itself for an alias it refuses", async () => {
-    const { page, context, problems } = await browser.open(`${stack.url}/`, "phone");
+    const { page, context, problems } = await web.browser.open(`${web.stack.url}/`, "phone");
     try {
       expect(await page.evaluate("document.activeElement.id")).toBe("long-url");
       expect(await page.getByLabel(/Custom alias/).isVisible()).toBe(false);
@@ -189,7 +178,7 @@ describe("the home page in a real browser", () => {
   });
 
   test("an alias is checked while it is typed: a taken one comes with free variants to pick", async () => {
-    const { page, context, problems } = await browser.open(`${stack.url}/`);
+    const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
     try {
       await shorten(page, "https://example.com/spring", "spring-sale");
       await result(page, "https://example.com/spring");
@@ -213,7 +202,7 @@ describe("the home page in a real browser", () => {
   });
 
   test("the focus ring is the accent's blue, and red only on a field with an error", async () => {
-    const { page, context, problems } = await browser.open(`${stack.url}/`);
+    const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
     try {
       const urlField = page.getByLabel("URL to shorten");
       const ringOf = () => urlField.evaluate((input) => input.ownerDocument.defaultView!.getComputedStyle(input).outlineColor);
@@ -236,7 +225,7 @@ describe("the home page in a real browser", () => {
   test(
     "errors are said in plain words next to the field they are about",
     async () => {
-      const { page, context, problems } = await browser.open(`${stack.url}/`);
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
       try {
         const urlField = page.getByLabel("URL to shorten");
         const aliasField = page.getByLabel(/Custom alias/);
@@ -246,7 +235,7 @@ describe("the home page in a real browser", () => {
         expect(await urlField.getAttribute("aria-invalid")).toBe("true");
 
         // Refused by the service itself: a link back to it would loop.
-        await shorten(page, `${stack.url}/app/geocoder`);
+        await shorten(page, `${web.stack.url}/app/geocoder`);
         await page.locator("#long-url-error", { hasText: "The address must not point at this service." }).waitFor();
         expect(await urlField.getAttribute("aria-invalid")).toBe("true");
 
@@ -260,7 +249,7 @@ describe("the home page in a real browser", () => {
         await checkEveryWidth(page, "home-error");
 
         // The gateway's rate limit, and no network at all (the browser's own request, refused here).
-        await page.route(`${stack.url}/shorten/`, (route) =>
+        await page.route(`${web.stack.url}/shorten/`, (route) =>
           route.fulfill({
             status: 429,
             headers: { "retry-after": "30" },
@@ -270,11 +259,11 @@ describe("the home page in a real browser", () => {
         );
         await shorten(page, "https://example.com/too-soon");
         await page.locator("#shorten-error", { hasText: "Too many requests: try again in 30 s." }).waitFor();
-        await page.unroute(`${stack.url}/shorten/`);
-        await page.route(`${stack.url}/shorten/`, (route) => route.abort("internetdisconnected"));
+        await page.unroute(`${web.stack.url}/shorten/`);
+        await page.route(`${web.stack.url}/shorten/`, (route) => route.abort("internetdisconnected"));
         await shorten(page, "https://example.com/offline");
         await page.locator("#shorten-error", { hasText: "The server could not be reached. Check your connection and try again." }).waitFor();
-        await page.unroute(`${stack.url}/shorten/`);
+        await page.unroute(`${web.stack.url}/shorten/`);
 
         // A clipboard the browser refuses: the text is selected for the person to copy.
         await shorten(page, "https://example.com/no-clipboard");
@@ -289,7 +278,7 @@ describe("the home page in a real browser", () => {
         ).toEqual(["result-url", shortLink]);
 
         const offline = [
-          `request failed: ${stack.url}/shorten/ (net::ERR_INTERNET_DISCONNECTED)`,
+          `request failed: ${web.stack.url}/shorten/ (net::ERR_INTERNET_DISCONNECTED)`,
           "console: Failed to load resource: net::ERR_INTERNET_DISCONNECTED",
         ];
         // 404: the alias check's answers for the free variants of the taken alias typed.
@@ -304,7 +293,7 @@ describe("the home page in a real browser", () => {
   test(
     "markup in a long URL, or in what this browser stored, is shown as text",
     async () => {
-      const { page, context, problems } = await browser.open(`${stack.url}/`);
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
       const dialogs: string[] = [];
       page.on("dialog", (dialog) => {
         dialogs.push(dialog.message());

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, type OpenedPage, type WebBrowser } from "./support/web-browser.ts";
-import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts";
+import type { OpenedPage } from "./support/web-browser.ts";
+import { useWebStack } from "./support/fixtures.ts";
+import { stackAdmin } from "./support/web-stack.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
@@ -17,21 +18,11 @@ interface CreatedLink {
 }
 
 describe("a link's page in a real browser", () => {
-  let stack: WebStack;
-  let browser: WebBrowser;
-
-  beforeAll(async () => {
-    stack = await startWebStack();
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
+  const web = useWebStack();
 
   /** A link made with the API, as by another client. */
   async function createLink(longUrl: string): Promise<CreatedLink> {
-    const response = await fetch(`${stack.url}/shorten/`, {
+    const response = await fetch(`${web.stack.url}/shorten/`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ long_url: longUrl }),
@@ -40,11 +31,11 @@ describe("a link's page in a real browser", () => {
     return (await response.json()) as CreatedLink;
   }
 
-  const linkStatus = async (code: string) => (await fetch(`${stack.url}/shorten/${code}/`)).status;
+  const linkStatus = async (code: string) => (await fetch(`${web.stack.url}/shorten/${code}/`)).status;
 
   /** The link's page in a new profile, given the manage token through its form. */
   async function openWithToken(link: CreatedLink): Promise<OpenedPage> {
-    const opened = await browser.open(`${stack.url}/app/links/${link.short_url}`);
+    const opened = await web.browser.open(`${web.stack.url}/app/links/${link.short_url}`);
     await opened.page.getByRole("textbox", { name: "Manage token" }).fill(link.manage_token);
     await opened.page.getByRole("button", { name: "Use this token" }).click();
     await opened.page.locator("#chart svg").waitFor();
@@ -59,7 +50,7 @@ describe("a link's page in a real browser", () => {
     async () => {
       const link = await createLink("https://example.com/public-facts");
       const other = await createLink("https://example.com/another-link");
-      const { page, context, problems } = await browser.open(`${stack.url}/app/links/${link.short_url}`);
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/links/${link.short_url}`);
       try {
         await page.locator("#access-panel").waitFor();
         expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe(`Short link ${link.short_url}`);
@@ -102,7 +93,10 @@ describe("a link's page in a real browser", () => {
         // Three visits from elsewhere while the page is open (the gateway trusts its loopback proxy's address).
         const desktop = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
         for (const address of ["141.20.5.188", "141.20.5.189", "133.11.0.1"]) {
-          const visit = await fetch(`${stack.url}/${link.short_url}/`, { redirect: "manual", headers: { "x-forwarded-for": address, "user-agent": desktop } });
+          const visit = await fetch(`${web.stack.url}/${link.short_url}/`, {
+            redirect: "manual",
+            headers: { "x-forwarded-for": address, "user-agent": desktop },
+          });
           expect(visit.status).toBe(302);
         }
         await page.locator("#visits-totals", { hasText: "3 visits in this range: 3 humans, 0 bots." }).waitFor();
@@ -170,7 +164,7 @@ describe("a link's page in a real browser", () => {
         await page.locator("#new-url-error", { hasText: "Enter a full web address, starting with http:// or https://." }).waitFor();
         expect(await field.getAttribute("aria-invalid")).toBe("true");
 
-        await field.fill(`${stack.url}/somewhere`);
+        await field.fill(`${web.stack.url}/somewhere`);
         await page.getByRole("button", { name: "Save destination" }).click();
         await page.locator("#new-url-error", { hasText: "The address must not point at this service." }).waitFor();
 
@@ -180,7 +174,7 @@ describe("a link's page in a real browser", () => {
         expect(await field.getAttribute("aria-invalid")).toBeNull();
         expect(await page.locator("#destination").innerText()).toBe("https://example.net/after");
 
-        const redirect = await fetch(`${stack.url}/${link.short_url}/`, { redirect: "manual" });
+        const redirect = await fetch(`${web.stack.url}/${link.short_url}/`, { redirect: "manual" });
         expect(redirect.status).toBe(302);
         expect(redirect.headers.get("location")).toBe("https://example.net/after");
 
@@ -237,7 +231,7 @@ describe("a link's page in a real browser", () => {
     "anyone can make the link's QR code to measure and download it as SVG and PNG",
     async () => {
       const link = await createLink("https://example.com/qr-kit");
-      const { page, context, problems } = await browser.open(`${stack.url}/app/links/${link.short_url}`);
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/links/${link.short_url}`);
       try {
         const preview = page.getByRole("img", { name: `QR code of ${link.link}` });
         await preview.waitFor();
@@ -285,10 +279,10 @@ describe("a link's page in a real browser", () => {
     "an unknown code, one no link could have, or a malformed escape in the address is a 404 that says the short link does not exist",
     async () => {
       for (const path of ["/app/links/NoSuchLink", "/app/links/%3Cb%3Ebold%3C%2Fb%3E", "/app/links/%E0%A4%A", "/app/links/%"]) {
-        const { page, context, problems } = await browser.open(`${stack.url}/`);
+        const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
         try {
           // Answered as such, a 404, not a page whose script finds out later.
-          expect((await page.goto(stack.url + path))!.status()).toBe(404);
+          expect((await page.goto(web.stack.url + path))!.status()).toBe(404);
           await page.getByRole("heading", { level: 1, name: "This short link does not exist" }).waitFor();
           expect(unexpectedProblems(problems, [404])).toEqual([]);
         } finally {
@@ -303,7 +297,7 @@ describe("a link's page in a real browser", () => {
     "with scripts blocked, it says it needs its script and offers no token form, which could only ever post",
     async () => {
       const link = await createLink("https://example.com/no-script");
-      const { page, context, problems } = await browser.open(`${stack.url}/app/links/${link.short_url}`, "desktop", { javaScript: false });
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/links/${link.short_url}`, "desktop", { javaScript: false });
       try {
         // (Playwright's text search skips <noscript>: its text is read directly.)
         expect(await page.locator("main noscript p").isVisible()).toBe(true);
@@ -323,13 +317,13 @@ describe("a link's page in a real browser", () => {
     "an admin signed in with a session sees the visits and changes the link without its token",
     async () => {
       const link = await createLink("https://example.com/for-the-admin");
-      expect((await fetch(`${stack.url}/${link.short_url}/`, { redirect: "manual" })).status).toBe(302);
-      const { page, context, problems } = await browser.open(`${stack.url}/`);
+      expect((await fetch(`${web.stack.url}/${link.short_url}/`, { redirect: "manual" })).status).toBe(302);
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
       try {
-        const signIn = await page.request.post(`${stack.url}/admin/session`, { data: stackAdmin });
+        const signIn = await page.request.post(`${web.stack.url}/admin/session`, { data: stackAdmin });
         expect(signIn.status()).toBe(200);
 
-        await page.goto(`${stack.url}/app/links/${link.short_url}`);
+        await page.goto(`${web.stack.url}/app/links/${link.short_url}`);
         await page.locator('#chart svg g.bar[data-visits="1"]').waitFor();
         expect(await page.locator("#access-note").innerText()).toBe(`You are signed in as the admin ${stackAdmin.username}.`);
         expect(await page.locator("#access-panel").isHidden()).toBe(true);
@@ -338,7 +332,7 @@ describe("a link's page in a real browser", () => {
         await page.getByLabel("New destination").fill("https://example.com/moved-by-the-admin");
         await page.getByRole("button", { name: "Save destination" }).click();
         await page.locator("#edit-status", { hasText: "Saved" }).waitFor();
-        const redirect = await fetch(`${stack.url}/${link.short_url}/`, { redirect: "manual" });
+        const redirect = await fetch(`${web.stack.url}/${link.short_url}/`, { redirect: "manual" });
         expect(redirect.headers.get("location")).toBe("https://example.com/moved-by-the-admin");
 
         expect(unexpectedProblems(problems)).toEqual([]);

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { describe, expect, test } from "bun:test";
+import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, type OpenedPage, type WebBrowser } from "./support/web-browser.ts";
-import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts";
+import type { OpenedPage } from "./support/web-browser.ts";
+import { useWebStack } from "./support/fixtures.ts";
+import { stackAdmin } from "./support/web-stack.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
@@ -34,33 +35,23 @@ const noOptions = {
 };
 
 describe("a link's options in a real browser", () => {
-  let stack: WebStack;
-  let browser: WebBrowser;
-
-  beforeAll(async () => {
-    stack = await startWebStack();
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
+  const web = useWebStack();
 
   async function createLink(body: Record<string, unknown>): Promise<CreatedLink> {
-    const response = await fetch(`${stack.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${web.stack.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     expect(response.status).toBe(201);
     return (await response.json()) as CreatedLink;
   }
 
   async function recordOf(code: string, token: string): Promise<Record<string, unknown>> {
-    const response = await fetch(`${stack.url}/shorten/${code}/`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await fetch(`${web.stack.url}/shorten/${code}/`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);
     return (await response.json()) as Record<string, unknown>;
   }
 
   /** The link's page in a new profile, given the manage token through its form. */
   async function openWithToken(link: CreatedLink, viewport: "desktop" | "phone" = "desktop"): Promise<OpenedPage> {
-    const opened = await browser.open(`${stack.url}/app/links/${link.short_url}`, viewport);
+    const opened = await web.browser.open(`${web.stack.url}/app/links/${link.short_url}`, viewport);
     await opened.page.getByRole("textbox", { name: "Manage token" }).fill(link.manage_token);
     await opened.page.getByRole("button", { name: "Use this token" }).click();
     await opened.page.locator("#chart svg").waitFor();
@@ -84,7 +75,7 @@ describe("a link's options in a real browser", () => {
   test(
     "the home page's Customize makes a link with every option, and the link's page shows them",
     async () => {
-      const { page, context, problems } = await browser.open(`${stack.url}/`);
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
       try {
         const more = page.locator("#customize");
         expect(await more.getAttribute("open")).toBeNull();
@@ -159,7 +150,7 @@ describe("a link's options in a real browser", () => {
         await checkEveryWidth(page, "link-options");
 
         // Anyone else sees the options, but not what the password hides.
-        const stranger = await browser.open(`${stack.url}/app/links/${code}`);
+        const stranger = await web.browser.open(`${web.stack.url}/app/links/${code}`);
         try {
           await stranger.page.locator("#access-panel").waitFor();
           expect(await stranger.page.locator("#destination-hidden").isVisible()).toBe(true);
@@ -186,7 +177,7 @@ describe("a link's options in a real browser", () => {
   test(
     "an option the API refuses is said on its field, a rule's on its row, in plain words",
     async () => {
-      const { page, context, problems } = await browser.open(`${stack.url}/`, "phone");
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/`, "phone");
       try {
         await page.getByLabel("URL to shorten").fill("https://example.com/refused");
         await page.locator("#customize > summary").click();
@@ -330,7 +321,7 @@ describe("a link's options in a real browser", () => {
   test(
     "with scripts blocked, a sent shorten form posts, nothing is lost but the password, and nothing lands in the address",
     async () => {
-      const { page, context, problems } = await browser.open(`${stack.url}/`, "desktop", { javaScript: false });
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/`, "desktop", { javaScript: false });
       try {
         expect(await page.locator("#shorten-form").getAttribute("method")).toBe("post");
         await page.locator("#customize > summary").click();
@@ -346,7 +337,7 @@ describe("a link's options in a real browser", () => {
         await page.getByRole("button", { name: "Shorten" }).click();
         const request = await sent;
         expect(request.method()).toBe("POST");
-        expect(page.url()).toBe(`${stack.url}/`);
+        expect(page.url()).toBe(`${web.stack.url}/`);
         await page.locator("#no-script-notice").waitFor();
         expect(await page.locator("#no-script-notice").innerText()).toBe(
           "Nothing was shortened: shortening needs the page's script. What you typed is kept below, except a password. Turn on JavaScript, then press Shorten.",
@@ -364,7 +355,7 @@ describe("a link's options in a real browser", () => {
         expect(await page.locator("main b").count()).toBe(0);
         await checkEveryWidth(page, "home-options-no-script", { scriptsBlocked: true });
         // Nothing was made.
-        const list = await fetch(`${stack.url}/shorten/?q=typed-alias`, { headers: { authorization: `Bearer ${await adminToken()}` } });
+        const list = await fetch(`${web.stack.url}/shorten/?q=typed-alias`, { headers: { authorization: `Bearer ${await adminToken()}` } });
         expect(((await list.json()) as { count: number }).count).toBe(0);
         expect(unexpectedProblems(problems)).toEqual([]);
       } finally {
@@ -375,7 +366,7 @@ describe("a link's options in a real browser", () => {
   );
 
   async function adminToken(): Promise<string> {
-    const response = await fetch(`${stack.url}/admin/login`, {
+    const response = await fetch(`${web.stack.url}/admin/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(stackAdmin),

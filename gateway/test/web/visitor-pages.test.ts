@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { describe, expect, test } from "bun:test";
+import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
-import { startWebStack, type WebStack } from "./support/web-stack.ts";
+import { useWebStack } from "./support/fixtures.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
@@ -11,20 +10,10 @@ const flowTimeoutMs = 2 * browserTestTimeoutMs;
 const password = "open sesame, please";
 
 describe("the pages a visitor of a short link may get instead of the redirect, in a real browser", () => {
-  let stack: WebStack;
-  let browser: WebBrowser;
-
-  beforeAll(async () => {
-    stack = await startWebStack();
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
+  const web = useWebStack();
 
   async function createLink(body: Record<string, unknown>): Promise<{ short_url: string; link: string; manage_token: string }> {
-    const response = await fetch(`${stack.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(`${web.stack.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     expect(response.status).toBe(201);
     return (await response.json()) as { short_url: string; link: string; manage_token: string };
   }
@@ -58,7 +47,7 @@ describe("the pages a visitor of a short link may get instead of the redirect, i
       async () => {
         const destination = `https://example.com/secret-${javaScript ? "js" : "no-js"}`;
         const link = await createLink({ long_url: destination, password });
-        const { page, context, problems } = await browser.open(link.link, "desktop", { javaScript });
+        const { page, context, problems } = await web.browser.open(link.link, "desktop", { javaScript });
         const suffix = javaScript ? "" : "-no-script";
         try {
           expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("This link is protected");
@@ -98,7 +87,7 @@ describe("the pages a visitor of a short link may get instead of the redirect, i
     async () => {
       const destination = "https://example.com/forwarded";
       const link = await createLink({ long_url: destination, password, forward_query: true });
-      const { page, context, problems } = await browser.open(`${link.link}?utm_source=mail`, "phone", { javaScript: false });
+      const { page, context, problems } = await web.browser.open(`${link.link}?utm_source=mail`, "phone", { javaScript: false });
       try {
         await unlock(page, `${destination}?utm_source=mail`);
         expect(expectedProblems(problems, `${destination}?utm_source=mail`)).toEqual([]);
@@ -114,7 +103,7 @@ describe("the pages a visitor of a short link may get instead of the redirect, i
     async () => {
       const usedUp = await createLink({ long_url: "https://example.com/once", max_visits: 1 });
       expect((await fetch(usedUp.link, { redirect: "manual" })).status).toBe(302);
-      const { page, context, problems } = await browser.open(usedUp.link);
+      const { page, context, problems } = await web.browser.open(usedUp.link);
       try {
         expect((await page.reload())?.status()).toBe(410);
         expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("This link is no longer available");
@@ -122,7 +111,7 @@ describe("the pages a visitor of a short link may get instead of the redirect, i
         await checkEveryWidth(page, "link-gone");
 
         const expired = await createLink({ long_url: "https://example.com/expired" });
-        const change = await fetch(`${stack.url}/shorten/${expired.short_url}/`, {
+        const change = await fetch(`${web.stack.url}/shorten/${expired.short_url}/`, {
           method: "PUT",
           headers: { "content-type": "application/json", authorization: `Bearer ${expired.manage_token}` },
           body: JSON.stringify({ expires_at: "2020-01-01T00:00:00Z" }),
