@@ -5,7 +5,7 @@ import { waitFor } from "@linkgeo/testing";
 import type { BrowserContext, Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { launchWebBrowser, viewports, type WebBrowser } from "./support/web-browser.ts";
-import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts";
+import { stackAdmin, startWebStack, type WebStack, withoutLocalGeocoder } from "./support/web-stack.ts";
 
 interface CreatedLink {
   short_url: string;
@@ -58,7 +58,7 @@ describe("the admin page in a real browser", () => {
   const apiStatus = async (path: string, init: RequestInit = {}) => (await fetch(stack.url + path, init)).status;
 
   beforeAll(async () => {
-    stack = await startWebStack();
+    stack = await startWebStack(withoutLocalGeocoder);
     browser = await launchWebBrowser();
     for (const seed of seeds) {
       const response = await fetch(`${stack.url}/shorten/`, {

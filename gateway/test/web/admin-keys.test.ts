@@ -3,7 +3,7 @@ import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/of
 import type { BrowserContext, Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
-import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts";
+import { stackAdmin, startWebStack, type WebStack, withoutLocalGeocoder } from "./support/web-stack.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
@@ -22,7 +22,7 @@ describe("the admin page's API keys in a real browser", () => {
   const listingWith = async (key: string) => (await fetch(`${stack.url}/shorten/`, { headers: { authorization: `Bearer ${key}` } })).status;
 
   beforeAll(async () => {
-    stack = await startWebStack();
+    stack = await startWebStack(withoutLocalGeocoder);
     browser = await launchWebBrowser();
     ({ page, context, problems } = await browser.open(`${stack.url}/`));
     expect((await page.request.post(`${stack.url}/admin/session`, { data: stackAdmin })).status()).toBe(200);

@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { LinkListQuery } from "../../../shortener/src/links/link-schemas.ts";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
-import { stackAdmin, startWebStack, type WebStack } from "./support/web-stack.ts";
+import { stackAdmin, startWebStack, type WebStack, withoutLocalGeocoder } from "./support/web-stack.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
@@ -36,7 +36,7 @@ describe("the admin table's options in a real browser", () => {
   const badgesOf = (code: string) => page.locator(`#links-body tr[data-code="${code}"] .badge`).allInnerTexts();
 
   beforeAll(async () => {
-    stack = await startWebStack();
+    stack = await startWebStack(withoutLocalGeocoder);
     browser = await launchWebBrowser();
     for (const seed of seeds) {
       const response = await fetch(`${stack.url}/shorten/`, {

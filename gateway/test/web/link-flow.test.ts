@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import type { OpenedPage } from "./support/web-browser.ts";
 import { useWebStack } from "./support/fixtures.ts";
-import { stackAdmin } from "./support/web-stack.ts";
+import { stackAdmin, withoutLocalGeocoder } from "./support/web-stack.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
@@ -18,7 +18,7 @@ interface CreatedLink {
 }
 
 describe("a link's page in a real browser", () => {
-  const web = useWebStack();
+  const web = useWebStack(withoutLocalGeocoder);
 
   /** A link made with the API, as by another client. */
   async function createLink(longUrl: string): Promise<CreatedLink> {

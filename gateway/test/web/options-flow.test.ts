@@ -4,7 +4,7 @@ import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import type { OpenedPage } from "./support/web-browser.ts";
 import { useWebStack } from "./support/fixtures.ts";
-import { stackAdmin } from "./support/web-stack.ts";
+import { stackAdmin, withoutLocalGeocoder } from "./support/web-stack.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
@@ -35,7 +35,7 @@ const noOptions = {
 };
 
 describe("a link's options in a real browser", () => {
-  const web = useWebStack();
+  const web = useWebStack(withoutLocalGeocoder);
 
   async function createLink(body: Record<string, unknown>): Promise<CreatedLink> {
     const response = await fetch(`${web.stack.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { useWebStack } from "./support/fixtures.ts";
+import { withoutLocalGeocoder } from "./support/web-stack.ts";
 import { result, shorten } from "./support/shorten-flow.ts";
 
 /** A flow that visits several pages and checks each at two widths. */
@@ -17,7 +18,7 @@ interface Created {
 }
 
 describe("the Your links page in a real browser", () => {
-  const web = useWebStack();
+  const web = useWebStack(withoutLocalGeocoder);
 
   /** Links made with the API, as another browser would have made them. */
   async function madeElsewhere(count: number): Promise<Created[]> {

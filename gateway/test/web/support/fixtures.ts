@@ -2,18 +2,18 @@ import { afterAll, beforeAll } from "bun:test";
 import { freePort, startService, type ServiceProcess } from "@linkgeo/testing";
 import { browserSetupTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { launchWebBrowser, type WebBrowser } from "./web-browser.ts";
-import { startWebStack, type WebStack } from "./web-stack.ts";
+import { startWebStack, type WebStack, type WebStackOptions } from "./web-stack.ts";
 
 /**
  * The three services (startWebStack) and a browser for the tests of one
  * file: started before them, stopped after. Read `stack` and `browser` in
  * the tests, not at the top of the file.
  */
-export function useWebStack(): { readonly stack: WebStack; readonly browser: WebBrowser } {
+export function useWebStack(options: WebStackOptions = {}): { readonly stack: WebStack; readonly browser: WebBrowser } {
   let stack: WebStack | undefined;
   let browser: WebBrowser | undefined;
   beforeAll(async () => {
-    stack = await startWebStack();
+    stack = await startWebStack(options);
     browser = await launchWebBrowser();
   }, browserSetupTimeoutMs);
   afterAll(async () => {
