@@ -276,6 +276,21 @@ describe("sqlite cache level", () => {
     second.close();
   });
 
+  test("a file from before (a WITHOUT ROWID table) is moved over once: unexpired answers kept, expired ones left behind", async () => {
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE reverse_cache (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID");
+    db.exec("CREATE INDEX reverse_cache_expires_at ON reverse_cache (expires_at)");
+    db.query("INSERT INTO reverse_cache VALUES (?, ?, ?), (?, ?, ?)").run("kept", JSON.stringify(eiffel), 5_000, "expired", JSON.stringify(eiffel), 500);
+    const level = new SqliteCacheLevel(db, { now: () => 1_000 });
+    expect(await level.getMany(["kept", "expired"])).toEqual(new Map([["kept", eiffel]]));
+    expect(db.query("SELECT count(*) AS rows FROM reverse_cache").get()).toEqual({ rows: 1 });
+    const table = db.query<{ sql: string }, []>("SELECT sql FROM sqlite_master WHERE name = 'reverse_cache'").get()!;
+    expect(table.sql).not.toContain("WITHOUT ROWID");
+    // Opened again: nothing more to move, and what it holds stays.
+    expect(await new SqliteCacheLevel(db, { now: () => 1_000 }).get("kept")).toEqual(eiffel);
+    db.close();
+  });
+
   test("stores key, JSON value and expiry in ms since the epoch", async () => {
     const db = new Database(":memory:");
     const level = new SqliteCacheLevel(db, { now: () => 1_000 });
