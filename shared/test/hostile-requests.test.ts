@@ -161,6 +161,35 @@ describe("hostile requests on raw sockets", () => {
     }
   });
 
+  test.each(["gateway", "geocoder"])("%s: hostile geocoding batches are refused whole or per point, never a 5xx, and the process lives", async (name) => {
+    const service = services.find((s) => s.service === name)!;
+    const post = (target: string, headers: string, body: string) =>
+      `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${headers}Connection: close\r\n\r\n${body}`;
+    const withLength = (body: string, target = "/reverse-geocode/batch") => post(target, `Content-Length: ${Buffer.byteLength(body)}\r\n`, body);
+    const cases: Array<[string, number[]]> = [
+      // Declared past the 512 KiB limit: refused before a byte of it is read.
+      [post("/reverse-geocode/batch", "Content-Length: 900000\r\n", '{"points":['), [413]],
+      // (Broken chunked framing is Bun's parser's to refuse: the "broken messages" test above.)
+      [withLength("{not json"), [400]],
+      [withLength('{"points":"all of them"}'), [400]],
+      [withLength('{"points":[{"latitude":1e999,"longitude":NaN}]}'), [400]],
+      [withLength(JSON.stringify({ points: Array.from({ length: 1_001 }, () => ({ latitude: 1, longitude: 2 })) })), [400]],
+      [withLength('{"points":[{"latitude":{"__proto__":{"polluted":1}},"longitude":[]},{"latitude":"48.2","longitude":"16.37"}]}'), [200]],
+      [withLength('{"points":[{"latitude":1,"longitude":2}]}', "/reverse-geocode/batch?format=%ff%fe"), [400]],
+      [withLength('{"points":[{"latitude":1,"longitude":2,"id":{"nested":true}}]}'), [400]],
+    ];
+    for (const [request, expected] of cases) {
+      const response = await rawRequest(service.port, request);
+      expectNoServerError(service, request, response);
+      expect({ request: request.slice(0, 120), status: expected.includes(response.status ?? 0) ? "expected" : response.status }).toEqual({
+        request: request.slice(0, 120),
+        status: "expected",
+      });
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await expectAllAlive();
+  });
+
   test.each(["gateway", "shortener"])(
     "%s: hostile visitor headers on a redirect are counted as some visitor, and the visits report stays in step",
     async (name) => {
