@@ -144,6 +144,17 @@ describe("geocoding a CSV file through the batch endpoint", () => {
       ["2", "LOCAL"],
     ]);
 
+    // A binary file is refused as the shortener's import refuses one, before any point is asked.
+    const binary = join(folder, "photo.csv");
+    writeFileSync(binary, new Uint8Array([0x6c, 0x61, 0x74, 0x2c, 0x6c, 0x6f, 0x6e, 0x0a, 0x00, 0xff, 0x31, 0x2c, 0x32, 0x0a]));
+    const refused = Bun.spawn([process.execPath, "run", "geocode", binary, output, "--url", url], {
+      cwd: join(import.meta.dir, ".."),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await refused.exited).toBe(2);
+    expect(await new Response(refused.stderr).text()).toContain("the file is binary");
+
     const wrong = Bun.spawn([process.execPath, "run", "geocode", input], { cwd: join(import.meta.dir, ".."), stdout: "pipe", stderr: "pipe" });
     expect(await wrong.exited).toBe(2);
     expect(await new Response(wrong.stderr).text()).toContain("usage: bun run geocode <in.csv> <out.csv>");

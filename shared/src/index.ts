@@ -31,6 +31,7 @@ export * from "./net/special-addresses.ts";
 export * from "./read-body.ts";
 export * from "./redirect-batch.ts";
 export * from "./unlock-form.ts";
+export * from "./upload-text.ts";
 export * from "./redis-client.ts";
 export * from "./redis-script.ts";
 export * from "./redis-with-fallback.ts";

@@ -1,10 +1,10 @@
+import { uploadText } from "@linkgeo/shared";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LinkTargets } from "../src/links/link-targets.ts";
 import type { Database } from "../src/storage/open-database.ts";
 import { guessFormat, parserFor } from "../src/transfer/format-registry.ts";
 import { Importer, type ImportEvent } from "../src/transfer/importer.ts";
 import { importedTags, importedTitle } from "../src/transfer/source-text.ts";
-import { uploadText } from "../src/transfer/upload-text.ts";
 import { storeEngines } from "./support/store-engines.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/import/${name}`, import.meta.url).pathname;

@@ -11,6 +11,7 @@
  * Exit 0 when every row was written (rows with an error of their own
  * included), 2 on a usage or file problem, 1 when the service failed.
  */
+import { HttpError, uploadText } from "@linkgeo/shared";
 import { MultiBar, Presets } from "cli-progress";
 import { parseArgs } from "node:util";
 import { geocodeFile, MissingColumns, type AskBatch, type FileProgress, type GeocodedFile } from "./geocode-file.ts";
@@ -85,12 +86,12 @@ export function batchAsker(args: GeocodeArgs, fetcher: typeof fetch = fetch, sle
   };
 }
 
-/** The progress bar on stderr, by rows written, on a terminal only; problems are printed above it. */
+/** The progress bar on stderr, by bytes of the file read (no second pass to count its rows), on a terminal only; problems are printed above it. */
 class BarProgress implements FileProgress {
   private readonly bars = process.stderr.isTTY
     ? new MultiBar(
         {
-          format: "{bar} {value} rows | {rate} rows/s | {answered} with an address | ETA {eta_formatted}",
+          format: "{bar} {percentage}% | {rows} rows | {rate} rows/s | {answered} with an address | ETA {eta_formatted}",
           hideCursor: true,
           etaBuffer: 20,
           stream: process.stderr,
@@ -100,14 +101,20 @@ class BarProgress implements FileProgress {
     : undefined;
   private readonly bar;
   private readonly startedAt = performance.now();
+  private bytes = 0;
 
-  constructor(totalRows: number) {
-    this.bar = this.bars?.create(Math.max(1, totalRows), 0, { rate: 0, answered: 0 });
+  constructor(private readonly totalBytes: number) {
+    this.bar = this.bars?.create(Math.max(1, totalBytes), 0, { rows: 0, rate: 0, answered: 0 });
+  }
+
+  /** The file's bytes read so far. */
+  read(bytes: number): void {
+    this.bytes = bytes;
   }
 
   rows(written: number, answered: number): void {
     const seconds = (performance.now() - this.startedAt) / 1000;
-    this.bar?.update(written, { rate: Math.round(written / Math.max(seconds, 0.001)), answered });
+    this.bar?.update(this.bytes, { rows: written, rate: Math.round(written / Math.max(seconds, 0.001)), answered });
   }
 
   problem(problem: { line: number; problem: string }): void {
@@ -117,6 +124,7 @@ class BarProgress implements FileProgress {
   }
 
   stop(): void {
+    this.bar?.update(this.totalBytes);
     this.bars?.stop();
   }
 }
@@ -135,17 +143,18 @@ function summary(args: GeocodeArgs, counts: GeocodedFile, seconds: number): stri
   return `${rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n`;
 }
 
-/** Lines in the file, for the bar's total: counted by line breaks, so a quoted line break counts one too many (the bar ends early, never late). */
-async function lineCount(path: string): Promise<number> {
-  let lines = 0;
-  for await (const chunk of Bun.file(path).stream()) for (const byte of chunk) if (byte === 0x0a) lines++;
-  return Math.max(0, lines - 1);
-}
-
-async function* fileText(path: string): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  for await (const chunk of Bun.file(path).stream()) yield decoder.decode(chunk, { stream: true });
-  yield decoder.decode();
+/** The file's bytes as they stream, counted for the bar. */
+function counted(file: Bun.BunFile, progress: BarProgress): ReadableStream<Uint8Array> {
+  let bytes = 0;
+  return file.stream().pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        bytes += chunk.byteLength;
+        progress.read(bytes);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
 }
 
 export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
@@ -160,11 +169,14 @@ export async function main(argv: string[], env: Record<string, string | undefine
     process.stderr.write(`geocode: ${args.input} does not exist\n`);
     return 2;
   }
-  const progress = new BarProgress(await lineCount(args.input));
+  const input = Bun.file(args.input);
+  const progress = new BarProgress(input.size);
   const writer = Bun.file(args.output).writer();
   const startedAt = performance.now();
   try {
-    const counts = await geocodeFile(fileText(args.input), (text) => void writer.write(text), batchAsker(args), progress);
+    // Read as the shortener's import reads a file: a binary or non-UTF-8 one is refused, not sent as points.
+    const text = await uploadText(counted(input, progress), Number.POSITIVE_INFINITY);
+    const counts = await geocodeFile(text.chunks, (chunk) => void writer.write(chunk), batchAsker(args), progress);
     progress.stop();
     await writer.end();
     process.stdout.write(summary(args, counts, (performance.now() - startedAt) / 1000));
@@ -173,7 +185,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
     progress.stop();
     await writer.end();
     process.stderr.write(`geocode: ${(error as Error).message}\n`);
-    return error instanceof MissingColumns ? 2 : 1;
+    // The file's own problems (no coordinate columns, binary, not UTF-8) are a usage mistake; the service's, a failure.
+    return error instanceof MissingColumns || error instanceof HttpError ? 2 : 1;
   }
 }
 

@@ -1,4 +1,4 @@
-import { ConfigError, describeError, HttpError } from "@linkgeo/shared";
+import { ConfigError, describeError, HttpError, uploadText } from "@linkgeo/shared";
 import { MultiBar, Presets } from "cli-progress";
 import { readImportCommandConfig } from "../config.ts";
 import { LinkTargets } from "../links/link-targets.ts";
@@ -6,7 +6,6 @@ import { openDatabase, type Database } from "../storage/open-database.ts";
 import { guessFormat, parserFor } from "./format-registry.ts";
 import { ImportArgsError, importUsage, parseImportArgs } from "./import-args.ts";
 import { Importer, type ImportCounts, type ImportOutcome } from "./importer.ts";
-import { uploadText } from "./upload-text.ts";
 
 /** A problem the operator can fix: one line, exit 1. */
 class ImportFailed extends Error {}

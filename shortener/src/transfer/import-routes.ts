@@ -9,6 +9,7 @@ import {
   type Logger,
   PayloadTooLarge,
   UnsupportedMediaType,
+  uploadText,
 } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
@@ -19,7 +20,6 @@ import { ownHosts } from "../http/public-origin.ts";
 import { guessFormat, parseImportFormat, parserFor } from "./format-registry.ts";
 import type { ImportFormat } from "./import-record.ts";
 import type { ImportEvent, Importer } from "./importer.ts";
-import { uploadText } from "./upload-text.ts";
 
 export interface ImportRoutesDeps {
   importer: Importer;

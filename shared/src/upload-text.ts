@@ -1,6 +1,6 @@
-import { PayloadTooLarge, UnsupportedMediaType } from "@linkgeo/shared";
+import { PayloadTooLarge, UnsupportedMediaType } from "./http-error.ts";
 
-/** A file to import as text: its start (for guessing the format), and all of it, start included, chunk by chunk. */
+/** A file read as text (an import's upload or file, the geocoder's CSV): its start (for guessing the format), and all of it, start included, chunk by chunk. */
 export interface UploadText {
   head: string;
   chunks: AsyncIterable<string>;
