@@ -1,4 +1,4 @@
-import type { CachedAnswer, CacheLevel } from "./cached-answer.ts";
+import type { CachedAnswer, CacheEntry, CacheLevel } from "./cached-answer.ts";
 
 const hour = 60 * 60;
 const day = 24 * hour;
@@ -88,13 +88,14 @@ export class TwoLevelCache {
     const hits = new Map<string, CacheHit>();
     for (const [key, answer] of await this.l1.getMany(keys)) hits.set(key, { answer, level: "L1" });
     const fromL2 = await this.l2.getMany(keys.filter((key) => !hits.has(key)));
-    const promotions: Promise<void>[] = [];
+    const promotions: CacheEntry[] = [];
     for (const [key, answer] of fromL2) {
       hits.set(key, { answer, level: "L2" });
       const promoteFor = Math.min(this.l1Ttl(answer), this.remaining(answer, this.l2Ttl(answer)));
-      if (promoteFor > 0) promotions.push(this.l1.set(key, answer, promoteFor));
+      if (promoteFor > 0) promotions.push({ key, answer, ttlSeconds: promoteFor });
     }
-    await Promise.all(promotions);
+    // One write to L1 for all of them (a pipeline), as a batch's answers are kept.
+    await this.l1.setMany(promotions);
     return hits;
   }
 

@@ -26,8 +26,12 @@ const searchInput = byId<HTMLInputElement>("links-search");
 const summary = byId("links-summary");
 const exportedLinks = new OfferedFiles();
 
+/** The links as last shown: the search filters these, without reading storage again at every key. */
+let shown: SavedLink[] = [];
+
 async function renderLinks(): Promise<void> {
   const links = savedLinks();
+  shown = links;
   show(byId("links-empty"), links.length === 0);
   show(list, links.length > 0);
   show(byId("links-search-form"), links.length > 0);
@@ -55,7 +59,7 @@ function applySearch(links: readonly SavedLink[]): void {
   else summary.textContent = `${matching.size} of ${plural(links.length, "link")} match “${searchInput.value.trim()}”.`;
 }
 
-searchInput.addEventListener("input", () => applySearch(savedLinks()));
+searchInput.addEventListener("input", () => applySearch(shown));
 byId<HTMLFormElement>("links-search-form").addEventListener("submit", (event) => event.preventDefault());
 
 /** Your links as a file (JSON, with the tokens), to keep elsewhere or to add in another browser. */
