@@ -4,28 +4,32 @@ import { browserSetupTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { launchWebBrowser, type WebBrowser } from "./web-browser.ts";
 import { startWebStack, type WebStack, type WebStackOptions } from "./web-stack.ts";
 
+/** Something started before a file's tests and disposed after them, read through a getter in the tests. */
+function forTheFile<T extends AsyncDisposable>(start: () => Promise<T>): () => T {
+  let started: T | undefined;
+  beforeAll(async () => {
+    started = await start();
+  }, browserSetupTimeoutMs);
+  afterAll(async () => {
+    await started?.[Symbol.asyncDispose]();
+  });
+  return () => started!;
+}
+
 /**
  * The three services (startWebStack) and a browser for the tests of one
  * file: started before them, stopped after. Read `stack` and `browser` in
  * the tests, not at the top of the file.
  */
 export function useWebStack(options: WebStackOptions = {}): { readonly stack: WebStack; readonly browser: WebBrowser } {
-  let stack: WebStack | undefined;
-  let browser: WebBrowser | undefined;
-  beforeAll(async () => {
-    stack = await startWebStack(options);
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
+  const stack = forTheFile(() => startWebStack(options));
+  const browser = forTheFile(launchWebBrowser);
   return {
     get stack() {
-      return stack!;
+      return stack();
     },
     get browser() {
-      return browser!;
+      return browser();
     },
   };
 }
@@ -37,23 +41,17 @@ export function useWebStack(options: WebStackOptions = {}): { readonly stack: We
  * pages' frame and not the services.
  */
 export function useLoneGateway(): { readonly gateway: ServiceProcess; readonly browser: WebBrowser } {
-  let gateway: ServiceProcess | undefined;
-  let browser: WebBrowser | undefined;
-  beforeAll(async () => {
+  const gateway = forTheFile(async () => {
     const nowhere = `http://127.0.0.1:${await freePort()}`;
-    gateway = await startService("gateway", { SHORTENER_URL: nowhere, GEOCODER_URL: nowhere, INTERNAL_SECRET: "" });
-    browser = await launchWebBrowser();
-  }, browserSetupTimeoutMs);
-  afterAll(async () => {
-    await browser?.[Symbol.asyncDispose]();
-    await gateway?.[Symbol.asyncDispose]();
+    return startService("gateway", { SHORTENER_URL: nowhere, GEOCODER_URL: nowhere, INTERNAL_SECRET: "" });
   });
+  const browser = forTheFile(launchWebBrowser);
   return {
     get gateway() {
-      return gateway!;
+      return gateway();
     },
     get browser() {
-      return browser!;
+      return browser();
     },
   };
 }
