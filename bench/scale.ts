@@ -35,7 +35,7 @@ import { openDatabase, type Database } from "../shortener/src/storage/open-datab
 import { startCommitServer } from "./support/commit-ceiling.ts";
 import { BenchError, onCleanup, runBench } from "./support/lifecycle.ts";
 import { describeMachine, fmtInt, median, table } from "./support/report.ts";
-import { buildPostgres, buildSqlite, codeOf, scaleTags, type BuiltDatabase, type ScaleShape } from "./support/scale-data.ts";
+import { buildPostgres, buildSqlite, codeOf, newestActiveLink, scaleTags, type BuiltDatabase, type ScaleShape } from "./support/scale-data.ts";
 import { intFromEnv, readSettings, type Settings } from "./support/settings.ts";
 import { startShortener, visitorHeaders } from "./support/shortener.ts";
 import { requireWrk, runWrk } from "./support/wrk.ts";
@@ -187,7 +187,7 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
   ];
   const wal = built.engine === "postgres" ? walMeter(built.url) : undefined;
   const runs = {
-    hot: () => runWrk(settings, `${shortener.base}/${codeOf(shape.links)}/`, settings.seconds, visitorHeaders),
+    hot: () => runWrk(settings, `${shortener.base}/${codeOf(newestActiveLink(shape.links))}/`, settings.seconds, visitorHeaders),
     uniform: () => runWrk(settings, `${shortener.base}/`, settings.seconds, visitorHeaders, scripts.uniform),
     zipf: () => runWrk(settings, `${shortener.base}/`, settings.seconds, visitorHeaders, scripts.zipf),
     ceiling1: () => runWrk(settings, ceilings[0]!.url, settings.seconds),

@@ -58,6 +58,19 @@ function linkOptionsOf(n: number, now: Date): { tags: string[]; expiresAt: numbe
   return { tags, expiresAt, maxVisits: capped ? 5 : null, accessCount: capped && n % 2_000 === 1 ? 5 : 0 };
 }
 
+/**
+ * The newest link that counts every visit: no expiry and no cap (the
+ * newest link itself has expired, so a hot link there would count nothing).
+ */
+export function newestActiveLink(links: number): number {
+  const now = new Date();
+  for (let n = links; n > 0; n--) {
+    const options = linkOptionsOf(n, now);
+    if (options.expiresAt === null && options.maxVisits === null) return n;
+  }
+  throw new Error(`no active link among ${links}`);
+}
+
 export interface BuiltDatabase {
   engine: "postgres" | "sqlite";
   /** For DATABASE_URL. */
