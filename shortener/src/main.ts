@@ -22,6 +22,7 @@ import { loadIpCountries } from "./visits/load-ip-countries.ts";
 import { describeVisitorWith } from "./visits/describe-visitor.ts";
 import { VisitClassifier } from "./visits/visit-classifier.ts";
 import { OrphanVisits } from "./visits/orphan-visits.ts";
+import { startVisitLogSumming } from "./visits/visit-log-summing.ts";
 import { startVisitRetention } from "./visits/visit-retention.ts";
 
 const config = readConfigOrExit("shortener", readShortenerConfig);
@@ -93,6 +94,7 @@ const app = createApp({
 });
 
 const retention = startVisitRetention({ store: database.visits, hourlyDays: config.analyticsHourlyDays, clock, log });
+const visitLogSumming = startVisitLogSumming({ store: database.visits, log });
 
 lifecycle.serve(app, {
   port: config.port,
@@ -104,6 +106,7 @@ lifecycle.serve(app, {
     { name: "write pending visits that led nowhere", run: () => orphans.drain() },
     { name: "write the API keys' last uses", run: () => apiKeys.drain() },
     { name: "stop folding visit hours", run: () => retention.stop() },
+    { name: "stop summing the visit log", run: () => visitLogSumming.stop() },
     {
       name: "close the cache",
       run: async () => {

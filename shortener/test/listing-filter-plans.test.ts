@@ -11,6 +11,7 @@ import type { LinkQuery, LinkStore } from "../src/links/link-store.ts";
 import { openDatabase, openSqliteDatabase } from "../src/storage/open-database.ts";
 import { PostgresLinkStore } from "../src/storage/postgres/postgres-link-store.ts";
 import { SqliteLinkStore } from "../src/storage/sqlite/sqlite-link-store.ts";
+import { SqliteVisitLog } from "../src/storage/sqlite/sqlite-visit-log.ts";
 
 // What the planner does with the statements a filtered listing really runs (a store on a client
 // that logs them), on 20,000 links with the planner's statistics: a rare tag or state is read
@@ -58,7 +59,7 @@ async function sqliteExplained(): Promise<Explained> {
   const statements: Array<{ query: string; params: unknown[] }> = [];
   const logger: Logger = { logQuery: (query, params) => statements.push({ query, params }) };
   return {
-    store: new SqliteLinkStore(drizzleSqlite({ client: sqlite, logger })),
+    store: new SqliteLinkStore(drizzleSqlite({ client: sqlite, logger }), new SqliteVisitLog(sqlite)),
     plans: async () =>
       statements
         .splice(0)

@@ -299,6 +299,7 @@ const allTables = [
   "link_visit_buckets",
   "link_visit_days",
   "link_visit_facts",
+  "link_visit_log",
   "link_visit_months",
   "links",
   "orphan_visits",

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "../src/storage/open-database.ts";
 import { dimensions, LinkVisits } from "../src/visits/link-visits.ts";
 import { namedValuesPerDay } from "../src/visits/named-values.ts";
+import { visitLogRowsPerStep } from "../src/visits/visit-log.ts";
 import type { VisitFacts } from "../src/visits/visit-facts.ts";
 import type { FactCount } from "../src/visits/visit-store.ts";
 import { storeEngines } from "./support/store-engines.ts";
@@ -128,6 +129,60 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
     await db.links.delete(code);
     expect(await db.visits.buckets({ code }, ...allTime)).toEqual([]);
     expect(await db.visits.facts({ code }, "2000-01-01", "2100-01-01")).toEqual([]);
+  });
+
+  test("a batch's visits wait in the visit log: one summing turn sums them once, and reads see them before it", async () => {
+    await db.visits.sumVisitLog();
+    const [first, second] = [await link("logged"), await link("logged")];
+    await db.links.recordVisits(
+      new Map([
+        [first, visitsOf(human, crawler)],
+        [second, visitsOf(phone)],
+      ]),
+      at("2026-11-23T08:15:00Z"),
+    );
+    await db.links.recordVisits(new Map([[first, visitsOf(phone)]]), at("2026-11-23T08:45:00Z"));
+    // Not summed yet: a read sums the log first.
+    expect(await db.visits.buckets({ code: first }, ...allTime)).toEqual([{ startsAt: at("2026-11-23T08:00:00Z"), hours: 1, humans: 2, bots: 1 }]);
+    expect(await totalsOf(second)).toEqual({ accessCount: 1, buckets: 1, referrers: 1, countries: 1, browsers: 1, os: 1, devices: 1 });
+
+    await db.links.recordVisits(new Map([[second, visitsOf(human, human)]]), at("2026-11-23T09:05:00Z"));
+    // A row per link and batch, summed by one turn; the next finds nothing left.
+    expect(await db.visits.sumVisitLog()).toBe(1);
+    expect(await db.visits.sumVisitLog()).toBe(0);
+    expect(await totalsOf(first)).toEqual({ accessCount: 3, buckets: 3, referrers: 3, countries: 3, browsers: 3, os: 3, devices: 3 });
+    expect(await totalsOf(second)).toEqual({ accessCount: 3, buckets: 3, referrers: 3, countries: 3, browsers: 3, os: 3, devices: 3 });
+  });
+
+  test("a link deleted before its visits were summed leaves nothing behind, and the others' are summed", async () => {
+    await db.visits.sumVisitLog();
+    const [gone, kept] = [await link("unsummed"), await link("unsummed")];
+    const hour = at("2026-11-24T13:20:00Z");
+    await db.links.recordVisits(
+      new Map([
+        [gone, visitsOf(human, phone)],
+        [kept, visitsOf(crawler)],
+      ]),
+      hour,
+    );
+    await db.links.delete(gone);
+    expect(await db.visits.sumVisitLog()).toBe(1);
+    expect(await db.visits.buckets({}, at("2026-11-24T00:00:00Z"), at("2026-11-25T00:00:00Z"))).toEqual([
+      { startsAt: at("2026-11-24T13:00:00Z"), hours: 1, humans: 0, bots: 1 },
+    ]);
+    expect(await db.visits.facts({ code: gone }, "2026-11-24", "2026-11-24")).toEqual([]);
+  });
+
+  test("a log longer than one summing step is summed step by step before a read", async () => {
+    await db.visits.sumVisitLog();
+    const codes = Array.from({ length: visitLogRowsPerStep + 7 }, () => newCode("backlog"));
+    await db.links.insertMany(
+      codes.map((code) => ({ code, longUrl: `https://example.com/${code}`, manageTokenHash: `hash-${code}`, createdAt: at("2026-01-01T00:00:00Z") })),
+    );
+    await db.links.recordVisits(new Map(codes.map((code, i) => [code, visitsOf(i % 2 === 0 ? human : crawler)])), at("2026-11-25T16:00:00Z"));
+    const [bucket] = await db.visits.buckets({}, at("2026-11-25T16:00:00Z"), at("2026-11-25T17:00:00Z"));
+    expect(bucket).toEqual({ startsAt: at("2026-11-25T16:00:00Z"), hours: 1, humans: Math.ceil(codes.length / 2), bots: Math.floor(codes.length / 2) });
+    expect(await db.visits.sumVisitLog()).toBe(0);
   });
 
   test("concurrent batches over the same links in different orders keep every invariant", async () => {

@@ -77,6 +77,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       topLinks: bounded((from, to, limit) => visits.topLinks(from, to, limit)),
       // A background job, not a request: it sets its own limits.
       foldHoursBefore: (before) => visits.foldHoursBefore(before),
+      sumVisitLog: () => visits.sumVisitLog(),
       rollUpBefore: (before) => visits.rollUpBefore(before),
     },
     orphans: {

@@ -26,6 +26,7 @@ import { SqliteApiKeyStore } from "./sqlite/sqlite-api-key-store.ts";
 import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.ts";
 import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import { SqliteOrphanVisitStore } from "./sqlite/sqlite-orphan-visit-store.ts";
+import { SqliteVisitLog } from "./sqlite/sqlite-visit-log.ts";
 import { SqliteVisitStore } from "./sqlite/sqlite-visit-store.ts";
 
 export interface Database {
@@ -147,16 +148,17 @@ function sqliteEngine(sqlite: SqliteDatabase): Engine {
   migrateSqlite(db, { migrationsFolder: migrationsFolder("sqlite") });
   // A row that needs new pages, committed, then removed: a full disk or a
   // full database fails it, as it fails a real insert. 8 KiB spans pages.
+  const visitLog = new SqliteVisitLog(sqlite);
   const probe = sqlite.transaction((at: number) => {
     sqlite.query("INSERT INTO write_probe (at, filler) VALUES (?, zeroblob(8192))").run(at);
     sqlite.query("DELETE FROM write_probe").run();
   });
   return {
     engine: "sqlite",
-    links: new SqliteLinkStore(db),
+    links: new SqliteLinkStore(db, visitLog),
     admins: new SqliteAdminStore(db),
     sessions: new SqliteAdminSessionStore(db),
-    visits: new SqliteVisitStore(sqlite),
+    visits: new SqliteVisitStore(sqlite, visitLog),
     orphans: new SqliteOrphanVisitStore(sqlite),
     apiKeys: new SqliteApiKeyStore(db),
     ping: async () => {

@@ -30,7 +30,9 @@ export interface VisitScope {
 
 /**
  * Reads of the analytics that `LinkStore.recordVisits` writes, and their
- * upkeep. A link's reads use its own rows; every link's (scope `{}`, and
+ * upkeep. A redirect's write only logs its visits (visit-log.ts); every read
+ * first sums what the log holds, so it counts every visit that was
+ * answered before it began. A link's reads use its own rows; every link's (scope `{}`, and
  * topLinks) read the finished days from sums of every link kept by
  * `rollUpBefore`, and only the days since from the per-link rows, so their
  * cost grows with days, not with links. One implementation per engine; both
@@ -45,6 +47,13 @@ export interface VisitStore {
   dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]>;
   /** The links with the most visits in buckets starting in [from, to), most first, at most `limit`. */
   topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>>;
+  /**
+   * One replica's turn at the visit log: sums what it holds into the
+   * buckets and breakdowns, a step (visitLogRowsPerStep rows) per
+   * transaction, until a step finds fewer left. Returns the rows summed; 0
+   * when the log was empty or another replica is summing right now.
+   */
+  sumVisitLog(): Promise<number>;
   /**
    * Sums every finished day before `before` (a UTC midnight) that is not
    * summed yet into the every-link tables (visit-rollups.ts), a few days per

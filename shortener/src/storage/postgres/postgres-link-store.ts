@@ -21,11 +21,11 @@ import {
 } from "../../links/link-store.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
-import type { Dimension, LinkVisits } from "../../visits/link-visits.ts";
-import { byClaim, namedValuesPerDay, otherValue } from "../../visits/named-values.ts";
-import { utcDay } from "../../visits/visit-range.ts";
+import type { LinkVisits } from "../../visits/link-visits.ts";
+import { loggedFacts } from "../../visits/visit-log.ts";
 import type { Filter, FilterName, FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
+import { takeOutOfVisitLog } from "./postgres-visit-log.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
 import { links, linksSearch, linkTags } from "./schema.ts";
 
@@ -42,9 +42,6 @@ interface DestinationRow {
   password_protected: boolean;
   access_count: string;
 }
-
-/** A row of the write's answer: a link it counted, or a value the batch added to a link's day. */
-type Written = (DestinationRow & { dimension: null; value: null }) | { code: string; long_url: null; dimension: Dimension; value: string };
 
 export class PostgresLinkStore implements LinkStore {
   private ended = false;
@@ -100,6 +97,7 @@ export class PostgresLinkStore implements LinkStore {
   async delete(code: string): Promise<boolean> {
     return this.client.begin(async (tx) => {
       await takeOutOfRollups(tx, code);
+      await takeOutOfVisitLog(tx, code);
       const rows = await tx`DELETE FROM links WHERE code = ${code} RETURNING code`;
       return rows.length > 0;
     });
@@ -125,12 +123,7 @@ export class PostgresLinkStore implements LinkStore {
       // one connection): the deadline costs one round trip, the COMMIT.
       const [, rows] = await Promise.all([tx.unsafe("BEGIN").execute(), this.countVisits(tx, visits, at, plainLinks(tx, access)).execute()]);
       const claims = new Map<string, VisitClaim>();
-      const added: Array<{ code: string; dimension: Dimension; value: string }> = [];
-      const written = new Map(visits);
-      for (const row of rows) {
-        if (row.dimension === null) claims.set(row.code, { destination: destinationOf(row), granted: visits.get(row.code)!.count });
-        else added.push(row);
-      }
+      for (const row of rows) claims.set(row.code, { destination: destinationOf(row), granted: visits.get(row.code)!.count });
       // Links with an expiry past, a cap or a password the statement above left alone (or missing ones): each is
       // locked, given what grantedVisits allows, and counted for that many. Only such links pay this round trip.
       const restricted = [...visits.keys()].filter((code) => !claims.has(code));
@@ -138,7 +131,7 @@ export class PostgresLinkStore implements LinkStore {
         if (deadline?.aborted) throw deadline.reason;
         const grants = new Map<string, LinkVisits>();
         const locked = await tx<DestinationRow[]>`
-          SELECT ${destinationColumns(tx)} FROM links WHERE code = ANY(${restricted}::text[]) ORDER BY code FOR UPDATE`;
+          SELECT ${destinationColumns(tx)} FROM links WHERE code = ANY(${restricted}::text[]) ORDER BY code FOR NO KEY UPDATE`;
         const lockedAt = new Date(at.getTime() + (performance.now() - started));
         for (const row of locked) {
           const destination = destinationOf(row);
@@ -146,15 +139,7 @@ export class PostgresLinkStore implements LinkStore {
           claims.set(row.code, { destination: { ...destination, accessCount: destination.accessCount + granted }, granted });
           if (granted > 0) grants.set(row.code, visits.get(row.code)!.first(granted));
         }
-        if (grants.size > 0) {
-          for (const row of await this.countVisits(tx, grants, at, tx``)) if (row.dimension !== null) added.push(row);
-          for (const [code, granted] of grants) written.set(code, granted);
-        }
-      }
-      // New values may have passed the bound on named values: one more round trip, only then.
-      if (added.length > 0) {
-        if (deadline?.aborted) throw deadline.reason;
-        await Promise.all([tx.unsafe("SET LOCAL plan_cache_mode = force_generic_plan").execute(), takeBackPastBound(tx, added, written, utcDay(at)).execute()]);
+        if (grants.size > 0) await this.countVisits(tx, grants, at, tx``);
       }
       if (deadline?.aborted) throw deadline.reason;
       await tx.unsafe("COMMIT");
@@ -170,11 +155,12 @@ export class PostgresLinkStore implements LinkStore {
 
   /**
    * The hot statement, written with postgres.js directly as a prepared
-   * statement: the access counts, and the analytics in data-modifying CTEs
-   * of the same statement, for links that exist and meet `only` (those
-   * `updated` returns, with their destinations). Dates go as ISO text
-   * (Drizzle set this client to send them as text). With analytics it also
-   * answers the breakdown values it added.
+   * statement: the access counts of links that exist and meet `only`
+   * (returned, with their destinations), and with analytics their visits
+   * appended to the visit log in a data-modifying CTE of the same
+   * statement: one tuple per link, no index, whatever the link. A summing
+   * step adds them to the buckets and breakdowns later (postgres-visit-log.ts).
+   * Dates go as ISO text (Drizzle set this client to send them as text).
    */
   private countVisits(sql: Sql, visits: ReadonlyMap<string, LinkVisits>, at: Date, only: PendingQuery<Row[]>) {
     const when = at.toISOString();
@@ -184,60 +170,59 @@ export class PostgresLinkStore implements LinkStore {
     if (visits.size === 1) {
       const [[code, one]] = [...visits] as [[string, LinkVisits]];
       if (!analysed) {
-        return sql<Written[]>`
+        return sql<DestinationRow[]>`
           UPDATE links SET access_count = access_count + ${one.count}, last_accessed_at = ${when}::timestamptz
-          WHERE code = ${code} ${only} RETURNING ${destinationColumns(sql)}, NULL AS dimension, NULL AS value`;
+          WHERE code = ${code} ${only} RETURNING ${destinationColumns(sql)}`;
       }
-      return sql<Written[]>`
+      return sql<DestinationRow[]>`
         WITH updated AS (
           UPDATE links SET access_count = access_count + ${one.count}, last_accessed_at = ${when}::timestamptz
           WHERE code = ${code} ${only} RETURNING ${destinationColumns(sql)}
-        ), bucket AS (
-          INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
-          SELECT code, date_trunc('hour', ${when}::timestamptz, 'UTC'), 1, ${one.humans}, ${one.bots} FROM updated
-          ON CONFLICT (code, starts_at) DO UPDATE
-            SET humans = link_visit_buckets.humans + excluded.humans, bots = link_visit_buckets.bots + excluded.bots
-        ), ${addedFacts(sql, visits, utcDay(at))}
-        ${writtenRows(sql)}`;
+        ), logged AS (
+          INSERT INTO link_visit_log (code, at, humans, bots, facts)
+          SELECT code, ${when}::timestamptz, ${one.humans}, ${one.bots}, ${loggedFacts(one)}::jsonb FROM updated
+        )
+        SELECT * FROM updated`;
     }
     // Several links: array parameters, and rows locked in code order first,
-    // so two replicas flushing overlapping batches can never deadlock (the
-    // analytics rows of a link are only written by whoever holds its row).
+    // so two replicas flushing overlapping batches can never deadlock. FOR NO
+    // KEY UPDATE, the lock an UPDATE of these columns takes anyway: it leaves
+    // the KEY SHARE a summing step's foreign-key checks take to the links it
+    // adds rows for, so a summing step never waits for a batch in a cycle.
     const codes = [...visits.keys()];
     const of = (code: string) => visits.get(code)!;
     if (!analysed) {
-      return sql<Written[]>`
+      return sql<DestinationRow[]>`
         WITH visits AS (
           SELECT * FROM unnest(${codes}::text[], ${codes.map((code) => of(code).count)}::bigint[]) AS v(code, n)
         ), locked AS (
-          SELECT links.code FROM links JOIN visits USING (code) ORDER BY links.code FOR UPDATE OF links
+          SELECT links.code FROM links JOIN visits USING (code) ORDER BY links.code FOR NO KEY UPDATE OF links
         )
         UPDATE links SET access_count = links.access_count + visits.n, last_accessed_at = ${when}::timestamptz
         FROM visits JOIN locked USING (code)
         WHERE links.code = visits.code ${only}
-        RETURNING ${destinationColumns(sql)}, NULL AS dimension, NULL AS value`;
+        RETURNING ${destinationColumns(sql)}`;
     }
-    return sql<Written[]>`
+    return sql<DestinationRow[]>`
       WITH visits AS (
         SELECT * FROM unnest(
           ${codes}::text[], ${codes.map((code) => of(code).count)}::bigint[],
-          ${codes.map((code) => of(code).humans)}::bigint[], ${codes.map((code) => of(code).bots)}::bigint[]
-        ) AS v(code, n, humans, bots)
+          ${codes.map((code) => of(code).humans)}::int[], ${codes.map((code) => of(code).bots)}::int[],
+          ${codes.map((code) => loggedFacts(of(code)))}::text[]
+        ) AS v(code, n, humans, bots, facts)
       ), locked AS (
-        SELECT links.code FROM links JOIN visits USING (code) ORDER BY links.code FOR UPDATE OF links
+        SELECT links.code FROM links JOIN visits USING (code) ORDER BY links.code FOR NO KEY UPDATE OF links
       ), updated AS (
         UPDATE links SET access_count = links.access_count + visits.n, last_accessed_at = ${when}::timestamptz
         FROM visits JOIN locked USING (code)
         WHERE links.code = visits.code ${only}
         RETURNING ${destinationColumns(sql)}
-      ), bucket AS (
-        INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
-        SELECT visits.code, date_trunc('hour', ${when}::timestamptz, 'UTC'), 1, visits.humans, visits.bots
+      ), logged AS (
+        INSERT INTO link_visit_log (code, at, humans, bots, facts)
+        SELECT visits.code, ${when}::timestamptz, visits.humans, visits.bots, visits.facts::jsonb
         FROM visits JOIN updated USING (code) WHERE visits.humans + visits.bots > 0
-        ON CONFLICT (code, starts_at) DO UPDATE
-          SET humans = link_visit_buckets.humans + excluded.humans, bots = link_visit_buckets.bots + excluded.bots
-      ), ${addedFacts(sql, visits, utcDay(at))}
-      ${writtenRows(sql)}`;
+      )
+      SELECT * FROM updated`;
   }
 
   async list({ offset, limit, search, order = "newest", tag, state }: LinkQuery): Promise<LinkPage> {
@@ -456,14 +441,6 @@ function destinationColumns(sql: Sql) {
     links.password_hash IS NOT NULL AS password_protected, links.access_count`;
 }
 
-/** The answer of an analysed write: each counted link's destination, then each breakdown value it added. */
-function writtenRows(sql: Sql) {
-  return sql`
-    SELECT code, long_url, redirect_status, forward_query, rules, expires_ms, max_visits, expired_url, password_protected, access_count,
-      NULL AS dimension, NULL AS value FROM updated
-    UNION ALL SELECT code, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, dimension, value FROM added`;
-}
-
 function destinationOf(row: DestinationRow): CountedDestination {
   return {
     longUrl: row.long_url,
@@ -476,83 +453,6 @@ function destinationOf(row: DestinationRow): CountedDestination {
     passwordProtected: row.password_protected,
     accessCount: Number(row.access_count),
   };
-}
-
-/**
- * The CTEs that add a batch's breakdown rows to the days of the links
- * `updated` found, and `added`: the values among them that were new to the
- * day (other than "other"). ON CONFLICT tells them apart exactly, whatever
- * the statement's snapshot: a write that waited for another replica's lock
- * on a link still finds that replica's rows here. A row that existed had
- * visits already, so only a new one holds just this batch's.
- */
-function addedFacts(sql: Sql, visits: ReadonlyMap<string, LinkVisits>, day: string) {
-  const facts = [...visits].flatMap(([code, linkVisits]) => [...linkVisits.factRows()].map((row) => [code, ...row] as const));
-  return sql`
-    incoming AS (
-      SELECT f.* FROM unnest(
-        ${facts.map((f) => f[0])}::text[], ${facts.map((f) => f[1])}::text[], ${facts.map((f) => f[2])}::text[], ${facts.map((f) => f[3])}::bigint[]
-      ) AS f(code, dimension, value, visits) JOIN updated USING (code)
-    ), facts AS (
-      INSERT INTO link_visit_facts (code, day, dimension, value, visits)
-      SELECT code, ${day}::date, dimension, value, visits FROM incoming
-      ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits
-      RETURNING code, dimension, value, visits
-    ), added AS (
-      SELECT code, dimension, value FROM facts JOIN incoming USING (code, dimension, value)
-      WHERE facts.visits = incoming.visits AND value <> ${otherValue}
-    )`;
-}
-
-/**
- * Keeps the days the batch added values to within the bound on named
- * values (named-values.ts): where a link's breakdown now names more than
- * `namedValuesPerDay` values, the values this batch added take the free
- * names `byClaim` and the rest are taken back and counted as "other", in
- * one statement. The write before it holds the links' locks, and this
- * statement's snapshot, taken after it, sees every row of those days: the
- * bound is exact with any number of replicas, and no visit moves twice.
- *
- * Run with the generic plan (SET LOCAL before it), which reads a link's
- * rows through the primary key: a plan made for today's date could read
- * every link's rows of the day through the day index while the statistics
- * do not know today yet.
- */
-function takeBackPastBound(
-  sql: Sql,
-  added: ReadonlyArray<{ code: string; dimension: Dimension; value: string }>,
-  visits: ReadonlyMap<string, LinkVisits>,
-  day: string,
-) {
-  const groups = new Map<string, { code: string; dimension: Dimension; values: Array<[string, number]> }>();
-  for (const { code, dimension, value } of added) {
-    const key = `${dimension} ${code}`;
-    const group = groups.get(key) ?? { code, dimension, values: [] };
-    group.values.push([value, visits.get(code)!.byDimension[dimension].get(value)!]);
-    groups.set(key, group);
-  }
-  // Each added value numbered from the last claim: past the bound by n, the last n are taken back.
-  const claims = [...groups.values()].flatMap(({ code, dimension, values }) =>
-    values.sort(byClaim).map(([value], index) => ({ code, dimension, value, fromLast: values.length - index })),
-  );
-  return sql`
-    WITH groups AS MATERIALIZED (
-      SELECT g.code, g.dimension, (
-        SELECT count(*) FROM link_visit_facts x
-        WHERE x.code = g.code AND x.day = ${day}::date AND x.dimension = g.dimension AND x.value <> ${otherValue}
-      ) - ${namedValuesPerDay}::int AS excess
-      FROM unnest(${[...groups.values()].map((g) => g.code)}::text[], ${[...groups.values()].map((g) => g.dimension)}::text[]) AS g(code, dimension)
-    ), taken_back AS (
-      DELETE FROM link_visit_facts x
-      USING unnest(
-        ${claims.map((c) => c.code)}::text[], ${claims.map((c) => c.dimension)}::text[], ${claims.map((c) => c.value)}::text[], ${claims.map((c) => c.fromLast)}::int[]
-      ) AS a(code, dimension, value, from_last) JOIN groups USING (code, dimension)
-      WHERE x.code = a.code AND x.day = ${day}::date AND x.dimension = a.dimension AND x.value = a.value AND a.from_last <= groups.excess
-      RETURNING x.code, x.dimension, x.visits
-    )
-    INSERT INTO link_visit_facts (code, day, dimension, value, visits)
-    SELECT code, ${day}::date, dimension, ${otherValue}, sum(visits) FROM taken_back GROUP BY code, dimension
-    ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits`;
 }
 
 /**

@@ -3,6 +3,8 @@ import type { Dimension } from "../../visits/link-visits.ts";
 import { utcDay } from "../../visits/visit-range.ts";
 import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
 import type { DailyCount, FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
+import { visitLogRowsPerStep } from "../../visits/visit-log.ts";
+import { settleVisitLog, sumVisitLogStep } from "./postgres-visit-log.ts";
 import { foldTotals, rolledUpThrough, rollUpStep, visitUpkeepLockId } from "./postgres-visit-rollups.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -11,6 +13,7 @@ export class PostgresVisitStore implements VisitStore {
   constructor(private readonly sql: Sql) {}
 
   async buckets({ code }: VisitScope, from: Date, to: Date): Promise<VisitBucket[]> {
+    await settleVisitLog(this.sql);
     type Row = { starts_at: Date; hours: number; humans: number; bots: number };
     let rows: Row[];
     if (code !== undefined) {
@@ -32,6 +35,7 @@ export class PostgresVisitStore implements VisitStore {
   }
 
   async facts({ code }: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]> {
+    await settleVisitLog(this.sql);
     type Row = { dimension: Dimension; value: string; visits: number };
     if (code !== undefined) {
       return this.sql<Row[]>`
@@ -50,6 +54,7 @@ export class PostgresVisitStore implements VisitStore {
   }
 
   async dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]> {
+    await settleVisitLog(this.sql);
     // The primary key (code, starts_at) serves each code's range.
     return this.sql<DailyCount[]>`
       SELECT code, to_char(starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(humans + bots)::float8 AS visits
@@ -60,6 +65,7 @@ export class PostgresVisitStore implements VisitStore {
   }
 
   async topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>> {
+    await settleVisitLog(this.sql);
     const { months, days, buckets } = topLinksSources({ from: from.getTime(), to: to.getTime() }, await rolledUpThrough(this.sql));
     // Without parallel workers: Postgres cannot estimate the groups of a UNION ALL (it guesses 200)
     // and plans a parallel aggregate that, for a year of 10,000 links, took 130 ms instead of 46.
@@ -79,13 +85,22 @@ export class PostgresVisitStore implements VisitStore {
     });
   }
 
+  async sumVisitLog(): Promise<number> {
+    let summed = 0;
+    for (let step = visitLogRowsPerStep; step === visitLogRowsPerStep; summed += step) step = await sumVisitLogStep(this.sql, false);
+    return summed;
+  }
+
   async rollUpBefore(before: Date): Promise<number> {
+    // A finished day's visits may still be in the log only if no summing step ran for an hour.
+    await settleVisitLog(this.sql);
     let days = 0;
     for (let step = await rollUpStep(this.sql, before); step > 0; step = await rollUpStep(this.sql, before)) days += step;
     return days;
   }
 
   async foldHoursBefore(before: Date): Promise<number> {
+    await settleVisitLog(this.sql);
     return this.sql.begin(async (tx) => {
       // One replica at a time; the others find the lock taken and leave it to that one.
       const [lock] = await tx<{ taken: boolean }[]>`SELECT pg_try_advisory_xact_lock(${visitUpkeepLockId}) AS taken`;

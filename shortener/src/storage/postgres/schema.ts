@@ -141,6 +141,19 @@ export const linkVisitBuckets = pgTable(
   (t) => [primaryKey({ columns: [t.code, t.startsAt] }), index("link_visit_buckets_starts_at_idx").on(t.startsAt)],
 );
 
+/**
+ * The visit log (migration 0013): each batch's counted visits per link, until
+ * a summing step adds them to the buckets and breakdowns above and below.
+ * No key and no index: a redirect's write appends one tuple.
+ */
+export const linkVisitLog = pgTable("link_visit_log", {
+  code: text("code").notNull(),
+  at: instant("at").notNull(),
+  humans: integer("humans").notNull(),
+  bots: integer("bots").notNull(),
+  facts: jsonb("facts").notNull(),
+});
+
 /** Visits per UTC day by referrer, country, browser, OS and device. */
 export const linkVisitFacts = pgTable(
   "link_visit_facts",

@@ -122,6 +122,18 @@ export const linkVisitBuckets = sqliteTable(
   (t) => [primaryKey({ columns: [t.code, t.startsAt] }), index("link_visit_buckets_starts_at_idx").on(t.startsAt)],
 );
 
+/**
+ * The visit log (migration 0013): each batch's counted visits per link, until
+ * a summing step adds them to the buckets and breakdowns. `facts` is JSON.
+ */
+export const linkVisitLog = sqliteTable("link_visit_log", {
+  code: text("code").notNull(),
+  at: integer("at").notNull(),
+  humans: integer("humans").notNull(),
+  bots: integer("bots").notNull(),
+  facts: text("facts").notNull(),
+});
+
 /** Visits per UTC day (YYYY-MM-DD) by referrer, country, browser, OS and device. */
 export const linkVisitFacts = sqliteTable(
   "link_visit_facts",

@@ -19,18 +19,17 @@ import {
 import type { LinkOrder } from "../../links/link-order.ts";
 import { grantedVisits, type LinkState, type VisitClaim } from "../../links/destination.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
-import { dimensions, type LinkVisits } from "../../visits/link-visits.ts";
-import { otherValue, withinNamedValues } from "../../visits/named-values.ts";
+import type { LinkVisits } from "../../visits/link-visits.ts";
 import type { Filter, FilterName, FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
+import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
 import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
 import { links, linkTags } from "./schema.ts";
 
-/**
+/*
  * bun:sqlite is synchronous, so every method finishes before it returns;
  * WAL with synchronous=NORMAL makes a committed write survive a killed process.
  */
-const hourMs = 3_600_000;
 
 /** What a redirect needs of a link (Destination), and its count; never the password hash itself. */
 const destinationColumns = {
@@ -52,27 +51,16 @@ function plainLink(access: VisitAccess): SQL {
 }
 
 export class SqliteLinkStore implements LinkStore {
-  private readonly addToBucket: Statement<unknown, [string, number, number, number]>;
-  private readonly addToFacts: Statement<unknown, [string, string, string, string, number]>;
-  private readonly countNamed: Statement<{ named: number }, [string, string, string, string]>;
-  private readonly findNamed: Statement<unknown, [string, string, string, string]>;
   private readonly insertImportedRow: Statement<{ rowid: number; code: string }, ImportedRow>;
   private readonly startBulkInsert: Statement<unknown, [number]>;
   private readonly endBulkInsert: Statement;
   private readonly indexBulkSearch: Statement<unknown, [string]>;
   private readonly indexBulkTags: Statement<unknown, [string]>;
 
-  constructor(private readonly db: BunSQLiteDatabase & { $client: Database }) {
-    this.addToBucket = db.$client.prepare(
-      `INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots) VALUES (?, ?, 1, ?, ?)
-       ON CONFLICT (code, starts_at) DO UPDATE SET humans = humans + excluded.humans, bots = bots + excluded.bots`,
-    );
-    this.addToFacts = db.$client.prepare(
-      `INSERT INTO link_visit_facts (code, day, dimension, value, visits) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = visits + excluded.visits`,
-    );
-    this.countNamed = db.$client.prepare("SELECT count(*) AS named FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value <> ?");
-    this.findNamed = db.$client.prepare("SELECT 1 FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value = ?");
+  constructor(
+    private readonly db: BunSQLiteDatabase & { $client: Database },
+    private readonly visitLog: SqliteVisitLog,
+  ) {
     // Prepared once, run per link in one transaction: SQLite's fastest bulk insert (no statement of a thousand rows to parse).
     this.insertImportedRow = db.$client.prepare(
       `INSERT INTO links (code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at,
@@ -138,6 +126,7 @@ export class SqliteLinkStore implements LinkStore {
     const sqlite = this.db.$client;
     return sqlite.transaction(() => {
       takeOutOfRollups(sqlite, code);
+      this.visitLog.takeOut(code);
       return sqlite.query("DELETE FROM links WHERE code = ?").run(code).changes > 0;
     })();
   }
@@ -153,8 +142,6 @@ export class SqliteLinkStore implements LinkStore {
     if (deadline?.aborted) throw deadline.reason;
     const started = performance.now();
     const claims = new Map<string, VisitClaim>();
-    const hour = Math.floor(at.getTime() / hourMs) * hourMs;
-    const day = at.toISOString().slice(0, 10);
     this.db.transaction(
       (tx) => {
         for (const [code, asked] of visits) {
@@ -182,16 +169,7 @@ export class SqliteLinkStore implements LinkStore {
               .where(eq(links.code, code))
               .run();
           }
-          if (!linkVisits.analysed) continue;
-          this.addToBucket.run(code, hour, linkVisits.humans, linkVisits.bots);
-          for (const dimension of dimensions) {
-            // One writer: what these reads see is what the day holds when the rows below are added.
-            const named = {
-              count: this.countNamed.get(code, day, dimension, otherValue)!.named,
-              has: (value: string) => this.findNamed.get(code, day, dimension, value) !== null,
-            };
-            for (const [value, count] of withinNamedValues(linkVisits.byDimension[dimension], named)) this.addToFacts.run(code, day, dimension, value, count);
-          }
+          if (linkVisits.analysed) this.visitLog.add(code, at, linkVisits);
         }
       },
       { behavior: "immediate" },

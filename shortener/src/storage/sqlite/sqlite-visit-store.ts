@@ -4,17 +4,22 @@ import { utcDay } from "../../visits/visit-range.ts";
 import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
 import type { DailyCount, FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
 
+import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
 import { foldTotals, rolledUpThrough, rollUpStep } from "./sqlite-visit-rollups.ts";
 
 const dayMs = 86_400_000;
 
 /** The same as PostgresVisitStore on bun:sqlite: `starts_at` in ms since the epoch, `day` as YYYY-MM-DD. */
 export class SqliteVisitStore implements VisitStore {
-  constructor(private readonly sqlite: Database) {}
+  constructor(
+    private readonly sqlite: Database,
+    private readonly log: SqliteVisitLog,
+  ) {}
 
   // One statement for one link and one for every link, never `(? IS NULL OR code = ?)`: SQLite plans a
   // statement once, and with that OR it cannot use the (code, ...) primary key for one link.
   async buckets({ code }: VisitScope, from: Date, to: Date): Promise<VisitBucket[]> {
+    this.log.settle();
     type Row = { starts_at: number; hours: number; humans: number; bots: number };
     let rows: Row[];
     if (code !== undefined) {
@@ -41,6 +46,7 @@ export class SqliteVisitStore implements VisitStore {
   }
 
   async facts({ code }: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]> {
+    this.log.settle();
     type Row = { dimension: Dimension; value: string; visits: number };
     if (code !== undefined) {
       return this.sqlite
@@ -62,6 +68,7 @@ export class SqliteVisitStore implements VisitStore {
   }
 
   async dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]> {
+    this.log.settle();
     // The codes travel as one JSON array: one statement whatever their number.
     return this.sqlite
       .query<DailyCount, [string, number, number]>(
@@ -74,6 +81,7 @@ export class SqliteVisitStore implements VisitStore {
   }
 
   async topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>> {
+    this.log.settle();
     const { months, days, buckets } = topLinksSources({ from: from.getTime(), to: to.getTime() }, rolledUpThrough(this.sqlite));
     const parts: Array<[string, Array<string | number>]> = [
       ["SELECT code, visits FROM link_visit_months WHERE month >= ? AND month < ?", [utcDay(months.from), utcDay(months.to)]],
@@ -90,7 +98,12 @@ export class SqliteVisitStore implements VisitStore {
       .all(...parts.flatMap(([, values]) => values), limit);
   }
 
+  async sumVisitLog(): Promise<number> {
+    return this.log.settle();
+  }
+
   async rollUpBefore(before: Date): Promise<number> {
+    this.log.settle();
     let days = 0;
     for (let step = rollUpStep(this.sqlite, before.getTime()); step > 0; step = rollUpStep(this.sqlite, before.getTime())) {
       days += step;
@@ -101,6 +114,7 @@ export class SqliteVisitStore implements VisitStore {
   }
 
   async foldHoursBefore(before: Date): Promise<number> {
+    this.log.settle();
     const cutoff = before.getTime();
     // One transaction: a reader sees the hours or the day, never neither or both.
     return this.sqlite.transaction(() => {

@@ -1,0 +1,103 @@
+import type { Sql, TransactionSql } from "postgres";
+import type { Dimension } from "../../visits/link-visits.ts";
+import { otherValue } from "../../visits/named-values.ts";
+import { boundedFactRows, sumLogged, visitLogRowsPerStep, type LoggedVisits } from "../../visits/visit-log.ts";
+
+/**
+ * Taken (for its transaction) by whatever reads or deletes the visit log:
+ * a summing step, and the deletion of a link. One summing step at a time
+ * over every replica, so the bound on named values is kept by one writer
+ * and no row is summed twice. Not the upkeep lock (visitUpkeepLockId): the
+ * fold and the daily rollups never touch the hours the log still holds,
+ * and a read's summing step must not wait behind them.
+ */
+export const visitLogLockId = 7_202_613;
+
+/**
+ * One summing step: at most `visitLogRowsPerStep` rows of the visit log
+ * added to the buckets and breakdowns and deleted, in one transaction (a
+ * step killed halfway leaves every row where it was). `wait`: wait for the
+ * lock (a read, which must see every visit counted before it), or give up
+ * when another replica holds it (the background job). Returns the rows it
+ * summed; a step that summed fewer than the limit found the log empty.
+ */
+export async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> {
+  return sql.begin(async (tx) => {
+    if (wait) await tx`SELECT pg_advisory_xact_lock(${visitLogLockId})`;
+    else {
+      const [lock] = await tx<{ taken: boolean }[]>`SELECT pg_try_advisory_xact_lock(${visitLogLockId}) AS taken`;
+      if (!lock?.taken) return 0;
+    }
+    // Rows of links deleted meanwhile are not here: a deletion takes this lock and deletes its link's rows.
+    const rows = await tx<LoggedVisits[]>`
+      DELETE FROM link_visit_log WHERE ctid = ANY(ARRAY(SELECT ctid FROM link_visit_log LIMIT ${visitLogRowsPerStep}))
+      RETURNING code, (extract(epoch FROM at) * 1000)::float8 AS at, humans, bots, facts`;
+    if (rows.length === 0) return 0;
+    const { buckets, days } = sumLogged(rows);
+    const named = await namedSoFar(tx, days);
+    const facts = boundedFactRows(days, (code, day, dimension) => named.get(`${code}\n${day}\n${dimension}`) ?? nothingNamed);
+    await tx`
+      INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
+      SELECT b.code, to_timestamp(b.starts_at / 1000.0), 1, b.humans, b.bots
+      FROM unnest(${buckets.map((b) => b.code)}::text[], ${buckets.map((b) => b.startsAt)}::float8[],
+        ${buckets.map((b) => b.humans)}::bigint[], ${buckets.map((b) => b.bots)}::bigint[]) AS b(code, starts_at, humans, bots)
+      ON CONFLICT (code, starts_at) DO UPDATE
+        SET humans = link_visit_buckets.humans + excluded.humans, bots = link_visit_buckets.bots + excluded.bots`;
+    if (facts.length > 0) {
+      await tx`
+        INSERT INTO link_visit_facts (code, day, dimension, value, visits)
+        SELECT * FROM unnest(${facts.map((f) => f[0])}::text[], ${facts.map((f) => f[1])}::text[]::date[], ${facts.map((f) => f[2])}::text[],
+          ${facts.map((f) => f[3])}::text[], ${facts.map((f) => f[4])}::bigint[])
+        ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits`;
+    }
+    return rows.length;
+  });
+}
+
+/**
+ * Sums the whole log as it stands, waiting for the lock: after it, every
+ * visit counted before the call is in the buckets and breakdowns. Returns
+ * the rows it summed.
+ */
+export async function settleVisitLog(sql: Sql): Promise<number> {
+  let summed = 0;
+  for (let step = await sumVisitLogStep(sql, true); ; step = await sumVisitLogStep(sql, true)) {
+    summed += step;
+    if (step < visitLogRowsPerStep) return summed;
+  }
+}
+
+const nothingNamed = { count: 0, has: () => false };
+
+/**
+ * What the days a step adds to already name, per link, day and breakdown:
+ * how many values, and which (read only for a breakdown near the bound,
+ * where it matters which values are new).
+ */
+async function namedSoFar(tx: TransactionSql, days: ReadonlyArray<{ code: string; day: string }>) {
+  const named = new Map<string, { count: number; has: (value: string) => boolean }>();
+  if (days.length === 0) return named;
+  const rows = await tx<Array<{ code: string; day: string; dimension: Dimension; values: string[] }>>`
+    SELECT f.code, f.day::text AS day, f.dimension, array_agg(f.value) AS values
+    FROM unnest(${days.map((d) => d.code)}::text[], ${days.map((d) => d.day)}::text[]::date[]) AS d(code, day)
+    JOIN link_visit_facts f ON f.code = d.code AND f.day = d.day AND f.value <> ${otherValue}
+    GROUP BY f.code, f.day, f.dimension`;
+  for (const row of rows) {
+    const values = new Set(row.values);
+    named.set(`${row.code}\n${row.day}\n${row.dimension}`, { count: values.size, has: (value) => values.has(value) });
+  }
+  return named;
+}
+
+/**
+ * Deletes a link's rows of the log, in the transaction that deletes the
+ * link, before it does: they were never summed, so nothing else needs them
+ * taken out. The link's row is locked first (under the log's lock, which
+ * is always taken before any row lock), so a batch that counted it has
+ * committed its rows and every later one finds the link gone.
+ */
+export async function takeOutOfVisitLog(tx: TransactionSql, code: string): Promise<void> {
+  await tx`SELECT pg_advisory_xact_lock(${visitLogLockId})`;
+  await tx`SELECT 1 FROM links WHERE code = ${code} FOR UPDATE`;
+  await tx`DELETE FROM link_visit_log WHERE code = ${code}`;
+}
