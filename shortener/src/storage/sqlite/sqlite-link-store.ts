@@ -50,7 +50,34 @@ function plainLink(access: VisitAccess): SQL {
   return access.unlocked ? open : and(open, isNull(links.passwordHash))!;
 }
 
+/**
+ * The count write's three statements, prepared once: built per link and
+ * batch, Drizzle's query building and SQLite's prepare were a quarter of
+ * the CPU of redirects spread over many links. Parameters: `code`,
+ * `visits`, `at` (ms).
+ */
+function countStatements(db: BunSQLiteDatabase) {
+  const counted = { accessCount: sql`${links.accessCount} + ${sql.placeholder("visits")}`, lastAccessedAt: sql`${sql.placeholder("at")}` };
+  const ofCode = eq(links.code, sql.placeholder("code"));
+  const countPlain = (access: VisitAccess) =>
+    db
+      .update(links)
+      .set(counted)
+      .where(and(ofCode, plainLink(access)))
+      .returning(destinationColumns)
+      .prepare();
+  return {
+    /** Counts a link that lets every visit through (plainLink), answering its destination; none when it is not one. */
+    plain: { locked: countPlain({ unlocked: false }), unlocked: countPlain({ unlocked: true }) },
+    /** A link's destination and count, to judge what it lets through. */
+    find: db.select(destinationColumns).from(links).where(ofCode).prepare(),
+    /** Counts `visits` of a link whatever it is. */
+    count: db.update(links).set(counted).where(ofCode).prepare(),
+  };
+}
+
 export class SqliteLinkStore implements LinkStore {
+  private readonly counting: ReturnType<typeof countStatements>;
   private readonly insertImportedRow: Statement<{ rowid: number; code: string }, ImportedRow>;
   private readonly startBulkInsert: Statement<unknown, [number]>;
   private readonly endBulkInsert: Statement;
@@ -61,6 +88,7 @@ export class SqliteLinkStore implements LinkStore {
     private readonly db: BunSQLiteDatabase & { $client: Database },
     private readonly visitLog: SqliteVisitLog,
   ) {
+    this.counting = countStatements(db);
     // Prepared once, run per link in one transaction: SQLite's fastest bulk insert (no statement of a thousand rows to parse).
     this.insertImportedRow = db.$client.prepare(
       `INSERT INTO links (code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at,
@@ -142,32 +170,25 @@ export class SqliteLinkStore implements LinkStore {
     if (deadline?.aborted) throw deadline.reason;
     const started = performance.now();
     const claims = new Map<string, VisitClaim>();
+    // The prepared statements run on the one connection, so inside this transaction.
     this.db.transaction(
-      (tx) => {
+      () => {
         for (const [code, asked] of visits) {
           // One writer at a time (SQLite's lock, taken at BEGIN IMMEDIATE): what is read here is what the
           // update adds to. Expiry is judged now, not when the batch left: waiting for the lock moves `at` on.
           const lockedAt = new Date(at.getTime() + (performance.now() - started));
           let linkVisits = asked;
-          const plain = tx
-            .update(links)
-            .set({ accessCount: sql`${links.accessCount} + ${asked.count}`, lastAccessedAt: at })
-            .where(and(eq(links.code, code), plainLink(access)))
-            .returning(destinationColumns)
-            .get();
+          const plain = this.counting.plain[access.unlocked ? "unlocked" : "locked"].get({ code, visits: asked.count, at: at.getTime() });
           if (plain) claims.set(code, { destination: plain, granted: asked.count });
           else {
             // An expiry past, a cap or a password (or no such link): let through what grantedVisits allows.
-            const found = tx.select(destinationColumns).from(links).where(eq(links.code, code)).get();
+            const found = this.counting.find.get({ code });
             if (!found) continue;
             const granted = grantedVisits(found, asked.count, lockedAt, access.unlocked);
             claims.set(code, { destination: { ...found, accessCount: found.accessCount + granted }, granted });
             if (granted === 0) continue;
             linkVisits = asked.first(granted);
-            tx.update(links)
-              .set({ accessCount: sql`${links.accessCount} + ${granted}`, lastAccessedAt: at })
-              .where(eq(links.code, code))
-              .run();
+            this.counting.count.run({ code, visits: granted, at: at.getTime() });
           }
           if (linkVisits.analysed) this.visitLog.add(code, at, linkVisits);
         }
