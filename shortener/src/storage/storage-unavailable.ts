@@ -3,7 +3,10 @@ import { ServiceUnavailable } from "@linkgeo/shared";
 // Errors that mean "the database cannot be used right now", from
 // postgres.js, the OS and Postgres itself (57P0x: shutting down, 53300: too
 // many connections, 57014: our statement_timeout, 53100: disk full, 25006:
-// read-only, 58030: I/O error) and our own deadline (DatabaseTimeout).
+// read-only, 58030: I/O error; and the conflicts a retry resolves, 40P01: a
+// deadlock Postgres broke by failing this transaction, 40001: a
+// serialization failure, 55P03: a lock not granted within lock_timeout) and
+// our own deadline (DatabaseTimeout).
 const unavailableCodes = new Set([
   "ECONNREFUSED",
   "ECONNRESET",
@@ -22,6 +25,9 @@ const unavailableCodes = new Set([
   "53100",
   "25006",
   "58030",
+  "40P01",
+  "40001",
+  "55P03",
   "DATABASE_TIMEOUT",
 ]);
 
