@@ -17,6 +17,8 @@
  * (bench/commit-server.ts: the same 302 after a group commit, nothing else,
  * with one and with four commits in flight), alternating for BENCH_ROUNDS
  * rounds of BENCH_SECONDS (5). On Postgres each redirect's WAL bytes too.
+ * Then the visit log's catch-up: 100,000 logged visits over every link
+ * summed by the shortener's own store, timed (visits per second).
  *
  * Targets (issues 16, 22, 24): at 1M links every listing, search or filter
  * under 50 ms, the visits reports under 100 ms; redirects uniform over 1M
@@ -24,6 +26,7 @@
  * 0.85, one hot link at least 0.8 of the commit ceiling (Postgres), at most
  * 400 B of WAL per uniform redirect. A report, not a test: it exits 0 either way.
  */
+import { Database as SqliteDatabase } from "bun:sqlite";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -227,6 +230,56 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
   figures.set("redirects, hot / ceiling (1 in flight)", `${(rps("hot") / rps("ceiling1")).toFixed(2)}`);
 }
 
+/** Visits in the log for one catch-up measurement. */
+const backlogVisits = 100_000;
+
+/**
+ * How fast the visit log is summed when it has fallen behind (issue 24):
+ * `backlogVisits` logged visits of links drawn uniformly, appended as a
+ * burst leaves them while no replica sums, then summed through the
+ * shortener's own store (what a read or the background turn does), timed.
+ * Rows per second: how much traffic spread over many links one summing
+ * replica keeps up with.
+ */
+async function measureLogCatchUp(built: BuiltDatabase, shape: ScaleShape, figures: Figures): Promise<void> {
+  const facts = JSON.stringify([
+    ["referrers", "direct", 1],
+    ["countries", "DE", 1],
+    ["browsers", "Firefox", 1],
+    ["os", "Linux", 1],
+    ["devices", "desktop", 1],
+  ]);
+  const at = Date.now();
+  if (built.engine === "postgres") {
+    const sql = postgres(built.url, { max: 1, onnotice: () => {} });
+    await sql`
+      INSERT INTO link_visit_log (code, at, humans, bots, facts)
+      SELECT 'c' || to_hex(1 + floor(random() * ${shape.links})::int) || 'x', to_timestamp(${at} / 1000.0), 1, 0, ${facts}::text::jsonb
+      FROM generate_series(1, ${backlogVisits})`;
+    await sql.end({ timeout: 5 });
+  } else {
+    const sqlite = new SqliteDatabase(built.url.replace(/^sqlite:\/\//, ""));
+    sqlite
+      .query(
+        `WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?4)
+         INSERT INTO link_visit_log (code, at, humans, bots, facts) SELECT 'c' || printf('%x', 1 + abs(random()) % ?1) || 'x', ?2, 1, 0, ?3 FROM seq`,
+      )
+      .run(shape.links, at, facts, backlogVisits);
+    sqlite.close();
+  }
+  const database = await openDatabase(
+    built.engine === "postgres" ? { engine: "postgres", url: built.url } : { engine: "sqlite", path: built.url.replace(/^sqlite:\/\//, "") },
+  );
+  try {
+    const started = performance.now();
+    const summed = await database.visits.sumVisitLog();
+    const seconds = (performance.now() - started) / 1000;
+    figures.set(`visit log: ${fmtInt(backlogVisits)} visits summed`, `${seconds.toFixed(1)} s (${fmtInt(summed / seconds)} visits/s)`);
+  } finally {
+    await database.close();
+  }
+}
+
 async function main(): Promise<number> {
   requireWrk();
   const settings = { ...readSettings(), seconds: intFromEnv("BENCH_SECONDS", 5, 1, 3600), rounds: intFromEnv("BENCH_ROUNDS", 2, 1, 100) };
@@ -258,6 +311,7 @@ async function main(): Promise<number> {
         await database.close();
       }
       await measureRedirects(settings, built, shape, figures);
+      await measureLogCatchUp(built, shape, figures);
       await built.drop();
       columns.push({ label: `${engine}, ${fmtInt(shape.links)}`, figures });
     }

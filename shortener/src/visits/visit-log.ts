@@ -30,6 +30,11 @@ export function loggedFacts(visits: LinkVisits): string {
   return JSON.stringify([...visits.factRows()]);
 }
 
+/** The facts of a log row as `loggedFacts` wrote them (JSON text). */
+export function parseLoggedFacts(text: string): LoggedVisits["facts"] {
+  return JSON.parse(text) as LoggedVisits["facts"];
+}
+
 /** A link's humans and bots in one hour, from a summing step. */
 export interface BucketSum {
   code: string;

@@ -180,7 +180,7 @@ export class PostgresLinkStore implements LinkStore {
           WHERE code = ${code} ${only} RETURNING ${destinationColumns(sql)}
         ), logged AS (
           INSERT INTO link_visit_log (code, at, humans, bots, facts)
-          SELECT code, ${when}::timestamptz, ${one.humans}, ${one.bots}, ${loggedFacts(one)}::jsonb FROM updated
+          SELECT code, ${when}::timestamptz, ${one.humans}, ${one.bots}, ${loggedFacts(one)}::text::jsonb FROM updated
         )
         SELECT * FROM updated`;
     }

@@ -1,7 +1,7 @@
 import type { Sql, TransactionSql } from "postgres";
 import type { Dimension } from "../../visits/link-visits.ts";
 import { otherValue } from "../../visits/named-values.ts";
-import { boundedFactRows, sumLogged, visitLogRowsPerStep, type LoggedVisits } from "../../visits/visit-log.ts";
+import { boundedFactRows, parseLoggedFacts, sumLogged, visitLogRowsPerStep, type LoggedVisits } from "../../visits/visit-log.ts";
 
 /**
  * Taken (for its transaction) by whatever reads or deletes the visit log:
@@ -29,11 +29,12 @@ export async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> 
       if (!lock?.taken) return 0;
     }
     // Rows of links deleted meanwhile are not here: a deletion takes this lock and deletes its link's rows.
-    const rows = await tx<LoggedVisits[]>`
+    // facts as text, parsed here: the same whatever JSON parsers the client was given.
+    const rows = await tx<Array<Omit<LoggedVisits, "facts"> & { facts: string }>>`
       DELETE FROM link_visit_log WHERE ctid = ANY(ARRAY(SELECT ctid FROM link_visit_log LIMIT ${visitLogRowsPerStep}))
-      RETURNING code, (extract(epoch FROM at) * 1000)::float8 AS at, humans, bots, facts`;
+      RETURNING code, (extract(epoch FROM at) * 1000)::float8 AS at, humans, bots, facts::text AS facts`;
     if (rows.length === 0) return 0;
-    const { buckets, days } = sumLogged(rows);
+    const { buckets, days } = sumLogged(rows.map((row) => ({ ...row, facts: parseLoggedFacts(row.facts) })));
     const named = await namedSoFar(tx, days);
     const facts = boundedFactRows(days, (code, day, dimension) => named.get(`${code}\n${day}\n${dimension}`) ?? nothingNamed);
     await tx`

@@ -1,7 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { otherValue } from "../../visits/named-values.ts";
-import { boundedFactRows, loggedFacts, sumLogged, visitLogRowsPerStep, type LoggedVisits } from "../../visits/visit-log.ts";
+import { boundedFactRows, loggedFacts, parseLoggedFacts, sumLogged, visitLogRowsPerStep, type LoggedVisits } from "../../visits/visit-log.ts";
 
 type LogRow = Omit<LoggedVisits, "facts"> & { facts: string };
 
@@ -59,7 +59,7 @@ export class SqliteVisitLog {
   private sumStep(): number {
     const rows = this.take.all(visitLogRowsPerStep);
     if (rows.length === 0) return 0;
-    const { buckets, days } = sumLogged(rows.map((row) => ({ ...row, facts: JSON.parse(row.facts) as LoggedVisits["facts"] })));
+    const { buckets, days } = sumLogged(rows.map((row) => ({ ...row, facts: parseLoggedFacts(row.facts) })));
     for (const bucket of buckets) this.addToBucket.run(bucket.code, bucket.startsAt, bucket.humans, bucket.bots);
     // One writer: what these reads see is what the day holds when the rows are added.
     const named = (code: string, day: string, dimension: string) => ({
