@@ -25,7 +25,7 @@ import type { LinkVisits } from "../../visits/link-visits.ts";
 import { loggedFacts } from "../../visits/visit-log.ts";
 import type { Filter, FilterName, FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql } from "../link-order-sql.ts";
-import { takeOutOfVisitLog } from "./postgres-visit-log.ts";
+import { deleteLinkVisits } from "./postgres-visit-log.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
 import { links, linksSearch, linkTags } from "./schema.ts";
 
@@ -97,7 +97,7 @@ export class PostgresLinkStore implements LinkStore {
   async delete(code: string): Promise<boolean> {
     return this.client.begin(async (tx) => {
       await takeOutOfRollups(tx, code);
-      await takeOutOfVisitLog(tx, code);
+      await deleteLinkVisits(tx, code);
       const rows = await tx`DELETE FROM links WHERE code = ${code} RETURNING code`;
       return rows.length > 0;
     });

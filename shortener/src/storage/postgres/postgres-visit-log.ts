@@ -29,6 +29,8 @@ export async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> 
       if (!lock?.taken) return 0;
     }
     // Rows of links deleted meanwhile are not here: a deletion takes this lock and deletes its link's rows.
+    // The inserts below check that each link exists all the same (a plain read: no lock on links rows, which
+    // batches hold), so a row that outlived its link by some other way is dropped rather than summed.
     // facts as text, parsed here: the same whatever JSON parsers the client was given.
     const rows = await tx<Array<Omit<LoggedVisits, "facts"> & { facts: string }>>`
       DELETE FROM link_visit_log WHERE ctid = ANY(ARRAY(SELECT ctid FROM link_visit_log LIMIT ${visitLogRowsPerStep}))
@@ -42,13 +44,15 @@ export async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> 
       SELECT b.code, to_timestamp(b.starts_at / 1000.0), 1, b.humans, b.bots
       FROM unnest(${buckets.map((b) => b.code)}::text[], ${buckets.map((b) => b.startsAt)}::float8[],
         ${buckets.map((b) => b.humans)}::bigint[], ${buckets.map((b) => b.bots)}::bigint[]) AS b(code, starts_at, humans, bots)
+      WHERE EXISTS (SELECT 1 FROM links WHERE links.code = b.code)
       ON CONFLICT (code, starts_at) DO UPDATE
         SET humans = link_visit_buckets.humans + excluded.humans, bots = link_visit_buckets.bots + excluded.bots`;
     if (facts.length > 0) {
       await tx`
         INSERT INTO link_visit_facts (code, day, dimension, value, visits)
         SELECT * FROM unnest(${facts.map((f) => f[0])}::text[], ${facts.map((f) => f[1])}::text[]::date[], ${facts.map((f) => f[2])}::text[],
-          ${facts.map((f) => f[3])}::text[], ${facts.map((f) => f[4])}::bigint[])
+          ${facts.map((f) => f[3])}::text[], ${facts.map((f) => f[4])}::bigint[]) AS f(code, day, dimension, value, visits)
+        WHERE EXISTS (SELECT 1 FROM links WHERE links.code = f.code)
         ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits`;
     }
     return rows.length;
@@ -91,14 +95,19 @@ async function namedSoFar(tx: TransactionSql, days: ReadonlyArray<{ code: string
 }
 
 /**
- * Deletes a link's rows of the log, in the transaction that deletes the
- * link, before it does: they were never summed, so nothing else needs them
- * taken out. The link's row is locked first (under the log's lock, which
- * is always taken before any row lock), so a batch that counted it has
- * committed its rows and every later one finds the link gone.
+ * Deletes a link's visits, in the transaction that deletes the link, before
+ * it does and after takeOutOfRollups has read them: its rows of the log
+ * (never summed, so nothing else needs them taken out), its buckets and its
+ * breakdowns (which keep no foreign key, migration 0014). The log's lock
+ * comes first (it is always taken before any row lock), so no summing step
+ * adds rows for the link meanwhile; then the link's row, so a batch that
+ * counted it has committed its log rows, and every later one finds the
+ * link gone.
  */
-export async function takeOutOfVisitLog(tx: TransactionSql, code: string): Promise<void> {
+export async function deleteLinkVisits(tx: TransactionSql, code: string): Promise<void> {
   await tx`SELECT pg_advisory_xact_lock(${visitLogLockId})`;
   await tx`SELECT 1 FROM links WHERE code = ${code} FOR UPDATE`;
   await tx`DELETE FROM link_visit_log WHERE code = ${code}`;
+  await tx`DELETE FROM link_visit_buckets WHERE code = ${code}`;
+  await tx`DELETE FROM link_visit_facts WHERE code = ${code}`;
 }

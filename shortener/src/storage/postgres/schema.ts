@@ -126,13 +126,11 @@ export const writeProbe = pgTable("write_probe", {
   at: instant("at").notNull(),
 });
 
-/** Humans and bots per UTC hour (a whole day once folded: hours = 24). */
+/** Humans and bots per UTC hour (a whole day once folded: hours = 24). No foreign key (migration 0014): a link's deletion deletes its rows. */
 export const linkVisitBuckets = pgTable(
   "link_visit_buckets",
   {
-    code: text("code")
-      .notNull()
-      .references(() => links.code, { onDelete: "cascade" }),
+    code: text("code").notNull(),
     startsAt: instant("starts_at").notNull(),
     hours: smallint("hours").notNull(),
     humans: bigint("humans", { mode: "number" }).notNull(),
@@ -154,13 +152,11 @@ export const linkVisitLog = pgTable("link_visit_log", {
   facts: jsonb("facts").notNull(),
 });
 
-/** Visits per UTC day by referrer, country, browser, OS and device. */
+/** Visits per UTC day by referrer, country, browser, OS and device. No foreign key, as above. */
 export const linkVisitFacts = pgTable(
   "link_visit_facts",
   {
-    code: text("code")
-      .notNull()
-      .references(() => links.code, { onDelete: "cascade" }),
+    code: text("code").notNull(),
     day: date("day").notNull(),
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
