@@ -18,7 +18,8 @@ export class SqliteVisitLog {
   private readonly countNamed: Statement<{ named: number }, [string, string, string, string]>;
   private readonly findNamed: Statement<unknown, [string, string, string, string]>;
   private readonly forget: Statement<unknown, [string]>;
-  private readonly step: () => number;
+  /** One summing step in one transaction; returns the rows it summed (fewer than the limit: the log is empty). */
+  readonly sumStep: () => number;
 
   constructor(sqlite: Database) {
     this.append = sqlite.prepare("INSERT INTO link_visit_log (code, at, humans, bots, facts) VALUES (?, ?, ?, ?, ?)");
@@ -36,7 +37,7 @@ export class SqliteVisitLog {
     this.countNamed = sqlite.prepare("SELECT count(*) AS named FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value <> ?");
     this.findNamed = sqlite.prepare("SELECT 1 FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value = ?");
     this.forget = sqlite.prepare("DELETE FROM link_visit_log WHERE code = ?");
-    this.step = sqlite.transaction(() => this.sumStep()).immediate;
+    this.sumStep = sqlite.transaction(() => this.sumRows()).immediate;
   }
 
   /** Appends one link's counted visits of a batch; inside the batch's transaction. */
@@ -52,11 +53,11 @@ export class SqliteVisitLog {
   /** Sums the whole log as it stands, a step per transaction; returns the rows summed. */
   settle(): number {
     let summed = 0;
-    for (let step = visitLogRowsPerStep; step === visitLogRowsPerStep; summed += step) step = this.step();
+    for (let step = visitLogRowsPerStep; step === visitLogRowsPerStep; summed += step) step = this.sumStep();
     return summed;
   }
 
-  private sumStep(): number {
+  private sumRows(): number {
     const rows = this.take.all(visitLogRowsPerStep);
     if (rows.length === 0) return 0;
     const { buckets, days } = sumLogged(rows.map((row) => ({ ...row, facts: parseLoggedFacts(row.facts) })));

@@ -4,6 +4,7 @@ import { utcDay } from "../../visits/visit-range.ts";
 import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
 import type { DailyCount, FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
 
+import { visitLogRowsPerStep } from "../../visits/visit-log.ts";
 import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
 import { foldTotals, rolledUpThrough, rollUpStep } from "./sqlite-visit-rollups.ts";
 
@@ -99,7 +100,13 @@ export class SqliteVisitStore implements VisitStore {
   }
 
   async sumVisitLog(): Promise<number> {
-    return this.log.settle();
+    // Step by step, with a turn of the event loop between: the steps run on it, and redirects wait meanwhile.
+    let summed = 0;
+    for (let step = visitLogRowsPerStep; step === visitLogRowsPerStep; summed += step) {
+      if (summed > 0) await new Promise((resolve) => setImmediate(resolve));
+      step = this.log.sumStep();
+    }
+    return summed;
   }
 
   async rollUpBefore(before: Date): Promise<number> {
