@@ -92,11 +92,7 @@ const rowHost: RowHost = {
   announce: (text) => {
     linksStatus.textContent = text;
   },
-  deleted: (code) => {
-    linksStatus.textContent = `Link ${code} deleted.`;
-    linksTitle.focus();
-    void loadLinks();
-  },
+  deleted: (code) => tableReloadedThenSay(`Link ${code} deleted.`),
   handled,
 };
 
@@ -105,11 +101,7 @@ const keyPanel = apiKeyPanel({ credential, handled });
 const selection = adminSelection({
   credential,
   handled,
-  deleted: (text) => {
-    linksStatus.textContent = text;
-    linksTitle.focus();
-    void loadLinks();
-  },
+  deleted: (text) => tableReloadedThenSay(text),
 });
 
 // The column headers that sort: each names the one order it gives (the API's orders are all descending).
@@ -200,6 +192,14 @@ signOutButton.addEventListener("click", async () => {
 });
 
 // The table
+
+/** After a deletion: the table loads again without the deleted rows, and only then the status says so. */
+function tableReloadedThenSay(text: string): void {
+  linksTitle.focus();
+  void loadLinks().finally(() => {
+    linksStatus.textContent = text;
+  });
+}
 
 async function loadLinks(): Promise<void> {
   loading?.abort();
