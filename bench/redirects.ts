@@ -37,10 +37,9 @@
  * This is a report, not a test: it exits 0 whether or not the ratio reaches
  * the target, and 1 only on errors (including a count that lost redirects).
  */
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { createTestDatabase, deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import { startBareServer } from "./support/bare.ts";
+import { baseTreeFromEnv } from "./support/base-tree.ts";
 import { startCommitServer } from "./support/commit-ceiling.ts";
 import { compareWithBare, non2xx3xxTotal, reportComparison, reportCpu, type Comparison, type MeasuredRun, type Target } from "./support/compare.ts";
 import { BenchError, isInterrupted, onCleanup, runBench } from "./support/lifecycle.ts";
@@ -239,20 +238,14 @@ async function probeRules(url: string): Promise<void> {
  * with one plain link; undefined when the variable is not set.
  */
 async function startBaseShortener(settings: Settings): Promise<{ url: string; pid: number; tree: string; commit: string } | undefined> {
-  const raw = process.env.BENCH_BASE_TREE;
-  if (raw === undefined || raw === "") return undefined;
-  const tree = resolve(raw);
-  if (!existsSync(join(tree, "shortener", "src", "main.ts")) || !existsSync(join(tree, "node_modules"))) {
-    throw new BenchError(`BENCH_BASE_TREE=${raw} is not a checkout of this repository with its dependencies installed (bun install there)`);
-  }
-  const head = Bun.spawnSync(["git", "-C", tree, "rev-parse", "--short", "HEAD"]);
-  const commit = head.success ? head.stdout.toString().trim() : "unknown commit";
+  const base = baseTreeFromEnv();
+  if (base === undefined) return undefined;
   const database = await createTestDatabase("bench_base");
   onCleanup(`drop database ${database.name}`, () => database.drop());
   const redisPrefix = uniqueRedisPrefix("bench-base");
   onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
-  const shortener = await startShortener(settings, database, redisPrefix, {}, join(tree, "shortener"));
-  return { url: `${shortener.base}/${await createLink(shortener.base)}/`, pid: shortener.child.proc.pid, tree, commit };
+  const shortener = await startShortener(settings, database, redisPrefix, {}, base.shortenerDir);
+  return { url: `${shortener.base}/${await createLink(shortener.base)}/`, pid: shortener.child.proc.pid, tree: base.tree, commit: base.commit };
 }
 
 if (import.meta.main) await runBench(main);

@@ -20,6 +20,13 @@
  * Then the visit log's catch-up: 100,000 logged visits over every link
  * summed by the shortener's own store, timed (visits per second).
  *
+ * With BENCH_BASE_TREE set to another checkout (its dependencies installed),
+ * its shortener runs the hot, uniform and Zipf rows too, on the same data in
+ * the same rounds, and the ratios this tree / base tree are printed:
+ *
+ *   git worktree add /tmp/wt-base <commit> && (cd /tmp/wt-base && bun install)
+ *   BENCH_BASE_TREE=/tmp/wt-base BENCH_SCALE_LINKS=1000000 bun run bench:scale
+ *
  * Targets (issues 16, 22, 24): at 1M links every listing, search or filter
  * under 50 ms, the visits reports under 100 ms; redirects uniform over 1M
  * at least 0.7 of one hot link on Postgres and 0.5 on SQLite, Zipf at least
@@ -35,6 +42,7 @@ import postgres from "postgres";
 import { linkStates, type LinkState } from "../shortener/src/links/destination.ts";
 import type { LinkQuery } from "../shortener/src/links/link-store.ts";
 import { openDatabase, type Database } from "../shortener/src/storage/open-database.ts";
+import { baseTreeFromEnv } from "./support/base-tree.ts";
 import { startCommitServer } from "./support/commit-ceiling.ts";
 import { BenchError, onCleanup, runBench } from "./support/lifecycle.ts";
 import { describeMachine, fmtInt, median, table } from "./support/report.ts";
@@ -199,27 +207,38 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
     await startCommitServer(ceilingDb, 4, { location: "https://example.com/" }),
   ];
   const wal = built.engine === "postgres" ? walMeter(built.url) : undefined;
+  const hotPath = `/${codeOf(newestActiveLink(shape.links))}/`;
+  const treeRuns = (base: string) => ({
+    hot: () => runWrk(settings, `${base}${hotPath}`, settings.seconds, visitorHeaders),
+    uniform: () => runWrk(settings, `${base}/`, settings.seconds, visitorHeaders, scripts.uniform),
+    zipf: () => runWrk(settings, `${base}/`, settings.seconds, visitorHeaders, scripts.zipf),
+  });
+  // BENCH_BASE_TREE: the same rows from another checkout's shortener, on the same data, in the same rounds.
+  const baseTree = baseTreeFromEnv();
+  const baseShortener = baseTree && (await startShortener(settings, built, `${redisPrefix}base:`, {}, baseTree.shortenerDir));
+  const baseRuns = baseShortener ? treeRuns(baseShortener.base) : undefined;
   const runs = {
-    hot: () => runWrk(settings, `${shortener.base}/${codeOf(newestActiveLink(shape.links))}/`, settings.seconds, visitorHeaders),
-    uniform: () => runWrk(settings, `${shortener.base}/`, settings.seconds, visitorHeaders, scripts.uniform),
-    zipf: () => runWrk(settings, `${shortener.base}/`, settings.seconds, visitorHeaders, scripts.zipf),
+    ...treeRuns(shortener.base),
+    ...(baseRuns && { baseHot: baseRuns.hot, baseUniform: baseRuns.uniform, baseZipf: baseRuns.zipf }),
     ceiling1: () => runWrk(settings, ceilings[0]!.url, settings.seconds),
     ceiling4: () => runWrk(settings, ceilings[1]!.url, settings.seconds),
   };
+  type RunName = "hot" | "uniform" | "zipf" | "baseHot" | "baseUniform" | "baseZipf" | "ceiling1" | "ceiling4";
   const results = Object.fromEntries(Object.keys(runs).map((name) => [name, [] as Array<{ rps: number; walBytes: number }>])) as Record<
-    keyof typeof runs,
+    RunName,
     Array<{ rps: number; walBytes: number }>
   >;
   for (let round = 0; round < settings.rounds; round++) {
-    for (const [name, run] of Object.entries(runs) as Array<[keyof typeof runs, () => Promise<{ rps: number; requests: number }>]>) {
+    for (const [name, run] of Object.entries(runs) as Array<[RunName, () => Promise<{ rps: number; requests: number }>]>) {
       results[name].push(wal ? await wal.around(run) : { ...(await run()), walBytes: Number.NaN });
     }
   }
   await wal?.end();
   await shortener.child.stop();
+  await baseShortener?.child.stop();
   for (const ceiling of ceilings) await ceiling.child.stop();
-  const rps = (name: keyof typeof runs) => median(results[name].map((result) => result.rps));
-  const walOf = (name: keyof typeof runs) => (wal ? ` (${fmtInt(median(results[name].map((result) => result.walBytes)))} B WAL each)` : "");
+  const rps = (name: RunName) => median(results[name].map((result) => result.rps));
+  const walOf = (name: RunName) => (wal ? ` (${fmtInt(median(results[name].map((result) => result.walBytes)))} B WAL each)` : "");
   figures.set("redirects, one hot link", `${fmtInt(rps("hot"))} req/s${walOf("hot")}`);
   figures.set("redirects, uniform over every link", `${fmtInt(rps("uniform"))} req/s${walOf("uniform")}`);
   figures.set(`redirects, Zipf s=${zipfExponent} over every link`, `${fmtInt(rps("zipf"))} req/s${walOf("zipf")}`);
@@ -228,6 +247,18 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
   figures.set("redirects, uniform / hot", `${(rps("uniform") / rps("hot")).toFixed(2)}`);
   figures.set(`redirects, Zipf / hot`, `${(rps("zipf") / rps("hot")).toFixed(2)}`);
   figures.set("redirects, hot / ceiling (1 in flight)", `${(rps("hot") / rps("ceiling1")).toFixed(2)}`);
+  if (baseTree) {
+    figures.set(`base tree (${baseTree.commit}): one hot link`, `${fmtInt(rps("baseHot"))} req/s${walOf("baseHot")}`);
+    figures.set(`base tree (${baseTree.commit}): uniform`, `${fmtInt(rps("baseUniform"))} req/s${walOf("baseUniform")}`);
+    figures.set(`base tree (${baseTree.commit}): Zipf`, `${fmtInt(rps("baseZipf"))} req/s${walOf("baseZipf")}`);
+    for (const [row, ours, theirs] of [
+      ["hot", "hot", "baseHot"],
+      ["uniform", "uniform", "baseUniform"],
+      ["Zipf", "zipf", "baseZipf"],
+    ] as const) {
+      figures.set(`this tree / base tree, ${row}`, `${(rps(ours) / rps(theirs)).toFixed(2)}`);
+    }
+  }
 }
 
 /** Visits in the log for one catch-up measurement. */
