@@ -31,9 +31,26 @@ export function loggedFacts(visits: LinkVisits): string {
   return JSON.stringify([...visits.factRows()]);
 }
 
-/** The facts of a log row as `loggedFacts` wrote them (JSON text). */
+const knownDimensions: ReadonlySet<string> = new Set(dimensions);
+
+/**
+ * The facts of a log row as `loggedFacts` wrote them (JSON text). What is
+ * not such a triple (a row edited by hand, a format this version does not
+ * know) is left out rather than thrown at: one bad row must not stop every
+ * summing step, and with it every report, for good.
+ */
 export function parseLoggedFacts(text: string): LoggedVisits["facts"] {
-  return JSON.parse(text) as LoggedVisits["facts"];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return parsed.filter(
+    (fact): fact is [Dimension, string, number] =>
+      Array.isArray(fact) && fact.length === 3 && knownDimensions.has(fact[0]) && typeof fact[1] === "string" && Number.isSafeInteger(fact[2]) && fact[2] > 0,
+  );
 }
 
 /** A link's humans and bots in one hour, from a summing step. */
