@@ -21,7 +21,7 @@ export const visitLogLockId = 7_202_613;
  * when another replica holds it (the background job). Returns the rows it
  * summed; a step that summed fewer than the limit found the log empty.
  */
-export async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> {
+async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> {
   return sql.begin(async (tx) => {
     if (wait) await tx`SELECT pg_advisory_xact_lock(${visitLogLockId})`;
     else {
@@ -60,16 +60,19 @@ export async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> 
 }
 
 /**
- * Sums the whole log as it stands, waiting for the lock: after it, every
- * visit counted before the call is in the buckets and breakdowns. Returns
- * the rows it summed.
+ * Summing steps until one finds fewer rows than the limit (the log as it
+ * stood is summed) or, without `wait`, finds the lock taken. Returns the
+ * rows summed.
  */
-export async function settleVisitLog(sql: Sql): Promise<number> {
+export async function sumVisitLog(sql: Sql, wait: boolean): Promise<number> {
   let summed = 0;
-  for (let step = await sumVisitLogStep(sql, true); ; step = await sumVisitLogStep(sql, true)) {
-    summed += step;
-    if (step < visitLogRowsPerStep) return summed;
-  }
+  for (let step = visitLogRowsPerStep; step === visitLogRowsPerStep; summed += step) step = await sumVisitLogStep(sql, wait);
+  return summed;
+}
+
+/** Sums the whole log as it stands, waiting for the lock: after it, every visit counted before the call is in the buckets and breakdowns. */
+export function settleVisitLog(sql: Sql): Promise<number> {
+  return sumVisitLog(sql, true);
 }
 
 const nothingNamed = { count: 0, has: () => false };

@@ -4,8 +4,7 @@ import { utcDay } from "../../visits/visit-range.ts";
 import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
 import type { DailyCount, FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
 import { FreshSingleFlight } from "../../visits/fresh-single-flight.ts";
-import { visitLogRowsPerStep } from "../../visits/visit-log.ts";
-import { settleVisitLog, sumVisitLogStep } from "./postgres-visit-log.ts";
+import { settleVisitLog, sumVisitLog } from "./postgres-visit-log.ts";
 import { foldTotals, rolledUpThrough, rollUpStep, visitUpkeepLockId } from "./postgres-visit-rollups.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -92,9 +91,7 @@ export class PostgresVisitStore implements VisitStore {
   }
 
   async sumVisitLog(): Promise<number> {
-    let summed = 0;
-    for (let step = visitLogRowsPerStep; step === visitLogRowsPerStep; summed += step) step = await sumVisitLogStep(this.sql, false);
-    return summed;
+    return sumVisitLog(this.sql, false);
   }
 
   async rollUpBefore(before: Date): Promise<number> {
