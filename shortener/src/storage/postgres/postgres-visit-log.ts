@@ -79,8 +79,8 @@ const nothingNamed = { count: 0, has: () => false };
 
 /**
  * What the days a step adds to already name, per link, day and breakdown:
- * how many values, and which (read only for a breakdown near the bound,
- * where it matters which values are new).
+ * how many values, and which, in one query (at most 100 a breakdown, by
+ * the bound itself).
  */
 async function namedSoFar(tx: TransactionSql, days: ReadonlyArray<{ code: string; day: string }>) {
   const named = new Map<string, { count: number; has: (value: string) => boolean }>();
