@@ -118,9 +118,9 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
     // linkOptionsOf, in SQL.
     const nowMs = now.getTime();
     await sql`
-      INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at, tags, expires_at, max_visits)
+      INSERT INTO links (code, long_url, manage_token_hash, access_count, sorted_access_count, created_at, updated_at, tags, expires_at, max_visits)
       SELECT 'c' || to_hex(n) || 'x', 'https://example.com/articles/' || n || '/' || md5(n::text), md5('token' || n),
-             CASE WHEN n % 50 = 1 AND n % 2000 = 1 THEN 5 ELSE 0 END,
+             CASE WHEN n % 50 = 1 AND n % 2000 = 1 THEN 5 ELSE 0 END, CASE WHEN n % 50 = 1 AND n % 2000 = 1 THEN 5 ELSE 0 END,
              to_timestamp((${first}::bigint + n::bigint * 10000) / 1000.0), to_timestamp((${first}::bigint + n::bigint * 10000) / 1000.0),
              array_remove(ARRAY[CASE WHEN n % 3 = 0 THEN ${scaleTags.common} END, CASE WHEN n % 10007 = 0 THEN ${scaleTags.rare} END], NULL),
              CASE WHEN n % 40 = 0 THEN to_timestamp((${nowMs}::bigint - ${hourMs}) / 1000.0)
@@ -198,7 +198,7 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
     for (const object of dropped) db.exec(`DROP ${object.type.toUpperCase()} "${object.name}"`);
     const first = now.getTime() - shape.links * 10_000;
     const insertLink = db.prepare(
-      "INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at, tags, expires_at, max_visits) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO links (code, long_url, manage_token_hash, access_count, sorted_access_count, created_at, updated_at, tags, expires_at, max_visits) VALUES (?1, ?2, ?3, ?4, ?4, ?5, ?6, ?7, ?8, ?9)",
     );
     db.transaction(() => {
       for (let n = 1; n <= shape.links; n++) {

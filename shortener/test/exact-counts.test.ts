@@ -242,6 +242,10 @@ describe("exact access counts across processes", () => {
         (SELECT sum(visits) FROM link_visit_facts WHERE code LIKE ${`${prefix}%`} AND dimension = 'referrers')::float8 AS referrers`;
     expect(summed).toEqual({ buckets: linkCount * perLink, referrers: linkCount * perLink });
     for (const one of await analyticsOfMany(codes)) expect(one).toMatchObject({ count: perLink, buckets: perLink });
+    // And the listing's sort keys (still 0 as inserted) are the counts.
+    const [keys] = await sql<Array<{ stale: number }>>`
+      SELECT count(*)::int AS stale FROM links WHERE code LIKE ${`${prefix}%`} AND sorted_access_count <> access_count`;
+    expect(keys!.stale).toBe(0);
     expect(witness.output()).not.toContain("summing the visit log failed");
   });
 

@@ -103,4 +103,18 @@ describe.each(["sqlite", "postgres"] as const)("the listing's filters on %s", (e
     expect(codesOf(stateOnly)).toEqual([c]);
     expect(stateOnly.previous).toBe(`http://localhost/shorten/?page=1&page_size=1&q=${marker}&state=active`);
   });
+
+  test("a cap set on a link visited past it is used up at once, in the filter and the sorted pages", async () => {
+    const marker = `cap${engine}${Date.now().toString(36)}`;
+    const [capped, other] = [
+      await create({ tags: [marker] }, `https://filters.example/${marker}/a`),
+      await create({ tags: [marker] }, `https://filters.example/${marker}/b`),
+    ];
+    for (const code of [capped, capped, capped, other]) expect((await api.request("GET", `/${code}/`)).status).toBe(302);
+    const response = await api.request("PUT", `/shorten/${capped}/`, { json: { max_visits: 2 }, headers: admin() });
+    expect(response.status).toBe(200);
+    expect(codesOf(await list(`tag=${marker}&state=exhausted`))).toEqual([capped]);
+    expect(codesOf(await list(`tag=${marker}&state=active`))).toEqual([other]);
+    expect(codesOf(await list(`tag=${marker}&sort=most_visited`))).toEqual([capped, other]);
+  });
 });

@@ -11,6 +11,7 @@ import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
+import { FreshSingleFlight } from "../visits/fresh-single-flight.ts";
 import { defaultDatabaseTimeoutMs, storesWithDeadline } from "./database-deadline.ts";
 import { storesWatchingWrites, WriteHealth } from "./write-health.ts";
 import type { DatabaseTarget } from "./database-target.ts";
@@ -18,6 +19,7 @@ import { PostgresAdminSessionStore } from "./postgres/postgres-admin-session-sto
 import { PostgresAdminStore } from "./postgres/postgres-admin-store.ts";
 import { PostgresLinkStore } from "./postgres/postgres-link-store.ts";
 import { PostgresOrphanVisitStore } from "./postgres/postgres-orphan-visit-store.ts";
+import { settleVisitLog } from "./postgres/postgres-visit-log.ts";
 import { PostgresVisitStore } from "./postgres/postgres-visit-store.ts";
 import { SqliteAdminSessionStore } from "./sqlite/sqlite-admin-session-store.ts";
 import { SqliteAdminStore } from "./sqlite/sqlite-admin-store.ts";
@@ -97,13 +99,15 @@ async function openPostgres(url: string, timeoutMs: number): Promise<Engine> {
     connection: { statement_timeout: timeoutMs },
   });
   const db = drizzlePostgres(client);
-  const links = new PostgresLinkStore(db, client);
+  // The visits reads and the listing's sorted pages sum the visit log first, sharing one run.
+  const settling = new FreshSingleFlight(() => settleVisitLog(client));
+  const links = new PostgresLinkStore(db, client, () => settling.run());
   return {
     engine: "postgres",
     links,
     admins: new PostgresAdminStore(db),
     sessions: new PostgresAdminSessionStore(db),
-    visits: new PostgresVisitStore(client),
+    visits: new PostgresVisitStore(client, settling),
     orphans: new PostgresOrphanVisitStore(client),
     apiKeys: new PostgresApiKeyStore(db, client),
     ping: () => links.ping(),

@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, count, desc, eq, getTableColumns, gt, ilike, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, arrayContains, asc, count, desc, eq, gt, ilike, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { PendingQuery, Row, Sql } from "postgres";
 import { grantedVisits, type CountedDestination, type LinkState, type VisitClaim } from "../../links/destination.ts";
@@ -24,10 +24,10 @@ import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { loggedFacts } from "../../visits/visit-log.ts";
 import type { Filter, FilterName, FilterPart } from "../link-filter-sql.ts";
-import { linkOrderSql } from "../link-order-sql.ts";
+import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import { deleteLinkVisits } from "./postgres-visit-log.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
-import { links, linksSearch, linkTags } from "./schema.ts";
+import { linkColumns, links, linksSearch, linkTags } from "./schema.ts";
 
 /** A link the write counted (or, when it let nothing through, found), as its destination columns give it. */
 interface DestinationRow {
@@ -49,6 +49,8 @@ export class PostgresLinkStore implements LinkStore {
   constructor(
     private readonly db: PostgresJsDatabase,
     private readonly client: Sql,
+    /** Sums the visit log, and with it the listing's sort keys; shared with the visit store (one run for both). */
+    private readonly settleVisitLog: () => Promise<void>,
   ) {}
 
   async insert(link: NewLink): Promise<Link | null> {
@@ -56,7 +58,7 @@ export class PostgresLinkStore implements LinkStore {
       .insert(links)
       .values({ ...link, updatedAt: link.createdAt })
       .onConflictDoNothing({ target: links.code })
-      .returning();
+      .returning(linkColumns);
     return rows[0] ?? null;
   }
 
@@ -69,28 +71,29 @@ export class PostgresLinkStore implements LinkStore {
         .insert(links)
         .values(chunk.map((link) => ({ ...link, updatedAt: link.createdAt })))
         .onConflictDoNothing({ target: links.code })
-        .returning();
+        .returning(linkColumns);
       inserted.push(...rows);
     }
     return inserted;
   }
 
   async find(code: string): Promise<Link | null> {
-    const rows = await this.db.select().from(links).where(eq(links.code, code));
+    const rows = await this.db.select(linkColumns).from(links).where(eq(links.code, code));
     return rows[0] ?? null;
   }
 
   async findByManageTokenHash(hash: string): Promise<Link | null> {
-    const rows = await this.db.select().from(links).where(eq(links.manageTokenHash, hash));
+    const rows = await this.db.select(linkColumns).from(links).where(eq(links.manageTokenHash, hash));
     return rows[0] ?? null;
   }
 
   async update(code: string, changes: LinkChanges, at: Date): Promise<Link | null> {
     const rows = await this.db
       .update(links)
-      .set({ ...changes, updatedAt: at })
+      // The listing's copy of the count made exact: a cap set now is judged by it (stateCondition).
+      .set({ ...changes, updatedAt: at, sortedAccessCount: sql`${links.accessCount}` })
       .where(eq(links.code, code))
-      .returning();
+      .returning(linkColumns);
     return rows[0] ?? null;
   }
 
@@ -156,27 +159,29 @@ export class PostgresLinkStore implements LinkStore {
   /**
    * The hot statement, written with postgres.js directly as a prepared
    * statement: the access counts of links that exist and meet `only`
-   * (returned, with their destinations), and with analytics their visits
+   * (returned, with their destinations), and every counted link's visits
    * appended to the visit log in a data-modifying CTE of the same
    * statement: one tuple per link, no index, whatever the link. A summing
-   * step adds them to the buckets and breakdowns later (postgres-visit-log.ts).
-   * Dates go as ISO text (Drizzle set this client to send them as text).
+   * step adds them to the buckets and breakdowns later, and refreshes the
+   * listing's sort keys (postgres-visit-log.ts). No index names the columns
+   * set here but a capped link's sorted_access_count, so the update of any
+   * other link is HOT: its row's new version goes on the same page, and no
+   * index gets an entry. Dates go as ISO text (Drizzle set this client to
+   * send them as text).
    */
   private countVisits(sql: Sql, visits: ReadonlyMap<string, LinkVisits>, at: Date, only: PendingQuery<Row[]>) {
     const when = at.toISOString();
-    const analysed = [...visits.values()].some((linkVisits) => linkVisits.analysed);
-    // The usual batch under load is one hot link: statements for one row are
-    // ~80 µs cheaper in Postgres than the general ones below.
+    // A capped link's copy of its count is kept here, so that the exhausted filter (its index) is exact.
+    const counted = (n: PendingQuery<Row[]>) =>
+      sql`access_count = links.access_count + ${n}, last_accessed_at = ${when}::timestamptz,
+        sorted_access_count = CASE WHEN links.max_visits IS NULL THEN links.sorted_access_count ELSE links.access_count + ${n} END`;
+    // The usual batch under load is one hot link: a statement for one row is
+    // ~80 µs cheaper in Postgres than the general one below.
     if (visits.size === 1) {
       const [[code, one]] = [...visits] as [[string, LinkVisits]];
-      if (!analysed) {
-        return sql<DestinationRow[]>`
-          UPDATE links SET access_count = access_count + ${one.count}, last_accessed_at = ${when}::timestamptz
-          WHERE code = ${code} ${only} RETURNING ${destinationColumns(sql)}`;
-      }
       return sql<DestinationRow[]>`
         WITH updated AS (
-          UPDATE links SET access_count = access_count + ${one.count}, last_accessed_at = ${when}::timestamptz
+          UPDATE links SET ${counted(sql`${one.count}::bigint`)}
           WHERE code = ${code} ${only} RETURNING ${destinationColumns(sql)}
         ), logged AS (
           INSERT INTO link_visit_log (code, at, humans, bots, facts)
@@ -186,23 +191,9 @@ export class PostgresLinkStore implements LinkStore {
     }
     // Several links: array parameters, and rows locked in code order first,
     // so two replicas flushing overlapping batches can never deadlock. FOR NO
-    // KEY UPDATE, the lock an UPDATE of these columns takes anyway: it leaves
-    // the KEY SHARE a summing step's foreign-key checks take to the links it
-    // adds rows for, so a summing step never waits for a batch in a cycle.
+    // KEY UPDATE, the lock an UPDATE of these columns takes anyway.
     const codes = [...visits.keys()];
     const of = (code: string) => visits.get(code)!;
-    if (!analysed) {
-      return sql<DestinationRow[]>`
-        WITH visits AS (
-          SELECT * FROM unnest(${codes}::text[], ${codes.map((code) => of(code).count)}::bigint[]) AS v(code, n)
-        ), locked AS (
-          SELECT links.code FROM links JOIN visits USING (code) ORDER BY links.code FOR NO KEY UPDATE OF links
-        )
-        UPDATE links SET access_count = links.access_count + visits.n, last_accessed_at = ${when}::timestamptz
-        FROM visits JOIN locked USING (code)
-        WHERE links.code = visits.code ${only}
-        RETURNING ${destinationColumns(sql)}`;
-    }
     return sql<DestinationRow[]>`
       WITH visits AS (
         SELECT * FROM unnest(
@@ -213,19 +204,20 @@ export class PostgresLinkStore implements LinkStore {
       ), locked AS (
         SELECT links.code FROM links JOIN visits USING (code) ORDER BY links.code FOR NO KEY UPDATE OF links
       ), updated AS (
-        UPDATE links SET access_count = links.access_count + visits.n, last_accessed_at = ${when}::timestamptz
+        UPDATE links SET ${counted(sql`visits.n`)}
         FROM visits JOIN locked USING (code)
         WHERE links.code = visits.code ${only}
         RETURNING ${destinationColumns(sql)}
       ), logged AS (
         INSERT INTO link_visit_log (code, at, humans, bots, facts)
         SELECT visits.code, ${when}::timestamptz, visits.humans, visits.bots, visits.facts::jsonb
-        FROM visits JOIN updated USING (code) WHERE visits.humans + visits.bots > 0
+        FROM visits JOIN updated USING (code)
       )
       SELECT * FROM updated`;
   }
 
   async list({ offset, limit, search, order = "newest", tag, state }: LinkQuery): Promise<LinkPage> {
+    if (sortedByVisits(order)) await this.settleVisitLog();
     const filter = await this.filterOf(search, tag, state);
     // The page and the count on two connections at once.
     const [rows, counted] = await Promise.all([
@@ -261,7 +253,7 @@ export class PostgresLinkStore implements LinkStore {
   }
 
   private pageOf(where: SQL | undefined, order: LinkOrder, offset: number, limit: number): Promise<Link[]> {
-    return this.db.select().from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset);
+    return this.db.select(linkColumns).from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset);
   }
 
   /** Matches, counted up to one past `exactCountLimit`. */
@@ -292,7 +284,7 @@ export class PostgresLinkStore implements LinkStore {
     if (probed!.found === offset + limit) return this.pageOf(filter.plain, order, offset, limit);
     if (filter.byTag === undefined || order !== "newest") return this.pageOf(filter.indexed, order, offset, limit);
     return this.db
-      .select(getTableColumns(links))
+      .select(linkColumns)
       .from(linkTags)
       .innerJoin(links, eq(links.code, linkTags.code))
       .where(and(eq(linkTags.tag, filter.byTag), filter.besidesTag))
@@ -363,7 +355,7 @@ export class PostgresLinkStore implements LinkStore {
 
   async exportPage(after: string | null, limit: number): Promise<Link[]> {
     return this.db
-      .select()
+      .select(linkColumns)
       .from(links)
       .where(after === null ? undefined : gt(links.code, after))
       .orderBy(asc(links.code))
@@ -373,7 +365,7 @@ export class PostgresLinkStore implements LinkStore {
   async findMany(codes: readonly string[]): Promise<Link[]> {
     if (codes.length === 0) return [];
     return this.db
-      .select()
+      .select(linkColumns)
       .from(links)
       .where(inArray(links.code, [...codes]));
   }
@@ -388,9 +380,10 @@ export class PostgresLinkStore implements LinkStore {
     const instant = (at: Date | null | undefined) => at?.toISOString() ?? null;
     const rows = await this.client<{ code: string }[]>`
       INSERT INTO links (code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at, expires_at,
-        max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules)
+        max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules, sorted_access_count, sorted_last_accessed_at)
       SELECT code, long_url, manage_token_hash, access_count, last_accessed_at::timestamptz, created_at::timestamptz, updated_at::timestamptz,
-        expires_at::timestamptz, max_visits, expired_url, redirect_status, password_hash, tags::text[], title, forward_query::boolean, rules::jsonb
+        expires_at::timestamptz, max_visits, expired_url, redirect_status, password_hash, tags::text[], title, forward_query::boolean, rules::jsonb,
+        access_count, last_accessed_at::timestamptz
       FROM unnest(
         ${column((link) => link.code)}::text[], ${column((link) => link.longUrl)}::text[], ${column((link) => link.manageTokenHash)}::text[],
         ${column((link) => link.accessCount)}::bigint[], ${column((link) => instant(link.lastAccessedAt))}::text[],
@@ -464,7 +457,8 @@ function destinationOf(row: DestinationRow): CountedDestination {
 function stateCondition(state: LinkState, at: Date): SQL {
   const notExpired = or(isNull(links.expiresAt), gt(links.expiresAt, at))!;
   if (state === "expired") return lte(links.expiresAt, at);
-  if (state === "exhausted") return and(sql`${links.maxVisits} IS NOT NULL AND ${links.accessCount} >= ${links.maxVisits}`, notExpired)!;
+  // A capped link's sorted_access_count is its count (the count write keeps it): the index's predicate, exact.
+  if (state === "exhausted") return and(sql`${links.maxVisits} IS NOT NULL AND ${links.sortedAccessCount} >= ${links.maxVisits}`, notExpired)!;
   return and(notExpired, sql`(${links.maxVisits} IS NULL OR ${links.accessCount} < ${links.maxVisits})`)!;
 }
 

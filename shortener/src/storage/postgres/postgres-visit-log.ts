@@ -55,8 +55,32 @@ async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> {
         WHERE EXISTS (SELECT 1 FROM links WHERE links.code = f.code)
         ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits`;
     }
+    await refreshSortKeys(tx, [...new Set(rows.map((row) => row.code))]);
     return rows.length;
   });
+}
+
+/**
+ * The listing's sort keys (migration 0015) of the links a step summed, set
+ * to their counts. A link a batch holds right now is skipped, not waited
+ * for (a batch locks its links before the log's lock is ever its concern,
+ * so waiting could close a cycle): it gets an empty row in the log again,
+ * for a later step, so its keys are refreshed even if that batch rolls back.
+ */
+async function refreshSortKeys(tx: TransactionSql, codes: string[]): Promise<void> {
+  await tx`
+    WITH named AS (
+      SELECT unnest(${codes}::text[]) AS code
+    ), locked AS (
+      SELECT links.code FROM links JOIN named USING (code) ORDER BY links.code FOR NO KEY UPDATE OF links SKIP LOCKED
+    ), refreshed AS (
+      UPDATE links SET sorted_access_count = links.access_count, sorted_last_accessed_at = links.last_accessed_at
+      FROM locked WHERE links.code = locked.code
+        AND (links.sorted_access_count, links.sorted_last_accessed_at) IS DISTINCT FROM (links.access_count, links.last_accessed_at)
+    )
+    INSERT INTO link_visit_log (code, at, humans, bots, facts)
+    SELECT named.code, now(), 0, 0, '[]'::jsonb FROM named
+    WHERE NOT EXISTS (SELECT 1 FROM locked WHERE locked.code = named.code) AND EXISTS (SELECT 1 FROM links WHERE links.code = named.code)`;
 }
 
 /**

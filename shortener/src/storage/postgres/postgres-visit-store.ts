@@ -10,12 +10,11 @@ import { foldTotals, rolledUpThrough, rollUpStep, visitUpkeepLockId } from "./po
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class PostgresVisitStore implements VisitStore {
-  /** Reads sum the log first; concurrent ones share one summing run (one connection waiting for the lock, not one each). */
-  private readonly settling: FreshSingleFlight;
-
-  constructor(private readonly sql: Sql) {
-    this.settling = new FreshSingleFlight(() => settleVisitLog(sql));
-  }
+  constructor(
+    private readonly sql: Sql,
+    /** Reads sum the log first; concurrent ones share one summing run (one connection waiting for the lock, not one each). */
+    private readonly settling: FreshSingleFlight = new FreshSingleFlight(() => settleVisitLog(sql)),
+  ) {}
 
   async buckets({ code }: VisitScope, from: Date, to: Date): Promise<VisitBucket[]> {
     await this.settling.run();

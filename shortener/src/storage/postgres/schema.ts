@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import type { ApiKeyScope } from "../../auth/api-key.ts";
 import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
 import { bigint, boolean, customType, jsonb, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
@@ -37,19 +37,26 @@ export const links = pgTable(
     title: text("title"),
     forwardQuery: boolean("forward_query").notNull().default(false),
     rules: jsonb("rules").$type<LinkRule[]>().notNull().default(sql`'[]'::jsonb`),
+    // What the listing sorts on (migration 0015): copies of the two counts, refreshed by the visit log's summing step.
+    sortedAccessCount: bigint("sorted_access_count", { mode: "number" }).notNull().default(0),
+    sortedLastAccessedAt: instant("sorted_last_accessed_at"),
   },
   (t) => [
-    // The admin listing's three orders (storage/link-order-sql.ts), read in index order.
+    // The admin listing's three orders (storage/link-order-sql.ts), read in index order. No index names
+    // access_count or last_accessed_at: a counted visit then updates its row in place (HOT).
     index("links_created_at_idx").on(t.createdAt.desc(), t.code),
-    index("links_access_count_idx").on(t.accessCount.desc(), t.createdAt.desc(), t.code),
-    index("links_last_accessed_at_idx").on(t.lastAccessedAt.desc().nullsLast(), t.createdAt.desc(), t.code),
+    index("links_sorted_access_count_idx").on(t.sortedAccessCount.desc(), t.createdAt.desc(), t.code),
+    index("links_sorted_last_accessed_at_idx").on(t.sortedLastAccessedAt.desc().nullsLast(), t.createdAt.desc(), t.code),
     // A manage token finds its one link (GET /shorten/ with the token).
     uniqueIndex("links_manage_token_hash_idx").on(t.manageTokenHash),
     // The listing's ?state= (migration 0010): only links that can leave "active" are in these.
     index("links_expires_at_idx").on(t.expiresAt, t.tags).where(sql`expires_at IS NOT NULL`),
-    index("links_exhausted_idx").on(t.createdAt.desc(), t.code).where(sql`max_visits IS NOT NULL AND access_count >= max_visits`),
+    index("links_exhausted_idx").on(t.createdAt.desc(), t.code).where(sql`max_visits IS NOT NULL AND sorted_access_count >= max_visits`),
   ],
 );
+
+/** A link as the stores answer it (Link): every column of links but the listing's sort keys, which only order pages. */
+export const linkColumns = (({ sortedAccessCount: _count, sortedLastAccessedAt: _at, ...columns }) => columns)(getTableColumns(links));
 
 /**
  * The listing's ?tag=: a row per link and tag, kept in step with links.tags

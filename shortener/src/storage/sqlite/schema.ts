@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { getTableColumns, sql } from "drizzle-orm";
 import type { ApiKeyScope } from "../../auth/api-key.ts";
 import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -35,20 +35,26 @@ export const links = sqliteTable(
     title: text("title"),
     forwardQuery: integer("forward_query", { mode: "boolean" }).notNull().default(false),
     rules: text("rules", { mode: "json" }).$type<LinkRule[]>().notNull().default(sql`'[]'`),
+    // What the listing sorts on (migration 0014): copies of the two counts, refreshed by the visit log's summing step.
+    sortedAccessCount: integer("sorted_access_count").notNull().default(0),
+    sortedLastAccessedAt: instant("sorted_last_accessed_at"),
   },
   (t) => [
     // The admin listing's three orders (storage/link-order-sql.ts), read in index
     // order. SQLite sorts NULLs first ascending, so last in a DESC index.
     index("links_created_at_idx").on(sql`${t.createdAt} desc`, t.code),
-    index("links_access_count_idx").on(sql`${t.accessCount} desc`, sql`${t.createdAt} desc`, t.code),
-    index("links_last_accessed_at_idx").on(sql`${t.lastAccessedAt} desc`, sql`${t.createdAt} desc`, t.code),
+    index("links_sorted_access_count_idx").on(sql`${t.sortedAccessCount} desc`, sql`${t.createdAt} desc`, t.code),
+    index("links_sorted_last_accessed_at_idx").on(sql`${t.sortedLastAccessedAt} desc`, sql`${t.createdAt} desc`, t.code),
     // A manage token finds its one link (GET /shorten/ with the token).
     uniqueIndex("links_manage_token_hash_idx").on(t.manageTokenHash),
     // The listing's ?state= (migration 0010): only links that can leave "active" are in these.
     index("links_expires_at_idx").on(t.expiresAt, t.tags).where(sql`expires_at IS NOT NULL`),
-    index("links_exhausted_idx").on(sql`${t.createdAt} desc`, t.code).where(sql`max_visits IS NOT NULL AND access_count >= max_visits`),
+    index("links_exhausted_idx").on(sql`${t.createdAt} desc`, t.code).where(sql`max_visits IS NOT NULL AND sorted_access_count >= max_visits`),
   ],
 );
+
+/** A link as the stores answer it (Link): every column of links but the listing's sort keys, which only order pages. */
+export const linkColumns = (({ sortedAccessCount: _count, sortedLastAccessedAt: _at, ...columns }) => columns)(getTableColumns(links));
 
 /**
  * The listing's ?tag=: a row per link and tag, taken from the JSON array in

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import {
@@ -21,10 +21,10 @@ import { grantedVisits, type LinkState, type VisitClaim } from "../../links/dest
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import type { Filter, FilterName, FilterPart } from "../link-filter-sql.ts";
-import { linkOrderSql } from "../link-order-sql.ts";
+import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
 import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
-import { links, linkTags } from "./schema.ts";
+import { linkColumns, links, linkTags } from "./schema.ts";
 
 /*
  * bun:sqlite is synchronous, so every method finishes before it returns;
@@ -57,7 +57,13 @@ function plainLink(access: VisitAccess): SQL {
  * `visits`, `at` (ms).
  */
 function countStatements(db: BunSQLiteDatabase) {
-  const counted = { accessCount: sql`${links.accessCount} + ${sql.placeholder("visits")}`, lastAccessedAt: sql`${sql.placeholder("at")}` };
+  // A capped link's copy of its count is kept here, so that the exhausted filter (its index) is exact; any
+  // other link's is the summing step's (sqlite-visit-log.ts), so no index entry moves on a visit.
+  const counted = {
+    accessCount: sql`${links.accessCount} + ${sql.placeholder("visits")}`,
+    lastAccessedAt: sql`${sql.placeholder("at")}`,
+    sortedAccessCount: sql`CASE WHEN ${links.maxVisits} IS NULL THEN ${links.sortedAccessCount} ELSE ${links.accessCount} + ${sql.placeholder("visits")} END`,
+  };
   const ofCode = eq(links.code, sql.placeholder("code"));
   const countPlain = (access: VisitAccess) =>
     db
@@ -92,8 +98,9 @@ export class SqliteLinkStore implements LinkStore {
     // Prepared once, run per link in one transaction: SQLite's fastest bulk insert (no statement of a thousand rows to parse).
     this.insertImportedRow = db.$client.prepare(
       `INSERT INTO links (code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at,
-         expires_at, max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING RETURNING rowid, code`,
+         expires_at, max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules,
+         sorted_access_count, sorted_last_accessed_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?4, ?5) ON CONFLICT (code) DO NOTHING RETURNING rowid, code`,
     );
     // A bulk insert's search and tag rows, one statement each (migration 0012): the rows named by a JSON array of rowids.
     this.startBulkInsert = db.$client.prepare("INSERT INTO links_bulk_insert (since) VALUES (?)");
@@ -112,7 +119,7 @@ export class SqliteLinkStore implements LinkStore {
       .insert(links)
       .values({ ...link, updatedAt: link.createdAt })
       .onConflictDoNothing({ target: links.code })
-      .returning()
+      .returning(linkColumns)
       .all();
     return rows[0] ?? null;
   }
@@ -125,27 +132,28 @@ export class SqliteLinkStore implements LinkStore {
           .insert(links)
           .values(chunk.map((link) => ({ ...link, updatedAt: link.createdAt })))
           .onConflictDoNothing({ target: links.code })
-          .returning()
+          .returning(linkColumns)
           .all(),
       ),
     )();
   }
 
   async find(code: string): Promise<Link | null> {
-    return this.db.select().from(links).where(eq(links.code, code)).get() ?? null;
+    return this.db.select(linkColumns).from(links).where(eq(links.code, code)).get() ?? null;
   }
 
   async findByManageTokenHash(hash: string): Promise<Link | null> {
-    return this.db.select().from(links).where(eq(links.manageTokenHash, hash)).get() ?? null;
+    return this.db.select(linkColumns).from(links).where(eq(links.manageTokenHash, hash)).get() ?? null;
   }
 
   async update(code: string, changes: LinkChanges, at: Date): Promise<Link | null> {
     return (
       this.db
         .update(links)
-        .set({ ...changes, updatedAt: at })
+        // The listing's copy of the count made exact: a cap set now is judged by it (stateCondition).
+        .set({ ...changes, updatedAt: at, sortedAccessCount: sql`${links.accessCount}` })
         .where(eq(links.code, code))
-        .returning()
+        .returning(linkColumns)
         .get() ?? null
     );
   }
@@ -190,7 +198,8 @@ export class SqliteLinkStore implements LinkStore {
             linkVisits = asked.first(granted);
             this.counting.count.run({ code, visits: granted, at: at.getTime() });
           }
-          if (linkVisits.analysed) this.visitLog.add(code, at, linkVisits);
+          // Analytics off too (no humans nor bots): the summing step refreshes the link's sort keys.
+          this.visitLog.add(code, at, linkVisits);
         }
       },
       { behavior: "immediate" },
@@ -199,6 +208,7 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   async list({ offset, limit, search, order = "newest", tag, state }: LinkQuery): Promise<LinkPage> {
+    if (sortedByVisits(order)) this.visitLog.settle();
     const filter = await this.filterOf(search, tag, state);
     const rows = filter === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.filteredPage(filter, order, offset, limit + 1);
     const page = { links: rows.slice(0, limit), hasMore: rows.length > limit };
@@ -239,7 +249,7 @@ export class SqliteLinkStore implements LinkStore {
 
   async exportPage(after: string | null, limit: number): Promise<Link[]> {
     return this.db
-      .select()
+      .select(linkColumns)
       .from(links)
       .where(after === null ? undefined : gt(links.code, after))
       .orderBy(asc(links.code))
@@ -250,7 +260,7 @@ export class SqliteLinkStore implements LinkStore {
   async findMany(codes: readonly string[]): Promise<Link[]> {
     if (codes.length === 0) return [];
     return this.db
-      .select()
+      .select(linkColumns)
       .from(links)
       .where(inArray(links.code, [...codes]))
       .all();
@@ -269,7 +279,7 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   private pageOf(where: SQL | undefined, order: LinkOrder, offset: number, limit: number): Link[] {
-    return this.db.select().from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset).all();
+    return this.db.select(linkColumns).from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset).all();
   }
 
   /**
@@ -289,7 +299,7 @@ export class SqliteLinkStore implements LinkStore {
     if (probed!.found === offset + limit) return this.pageOf(filter.plain, order, offset, limit);
     if (filter.byTag === undefined || order !== "newest") return this.pageOf(filter.indexed, order, offset, limit);
     return this.db
-      .select(getTableColumns(links))
+      .select(linkColumns)
       .from(linkTags)
       .innerJoin(links, eq(links.code, linkTags.code))
       .where(and(eq(linkTags.tag, filter.byTag), filter.besidesTag))
@@ -370,7 +380,8 @@ function stateCondition(state: LinkState, at: Date, form: "indexed" | "plain"): 
   }
   const notExpired = sql`("links"."expires_at" IS NULL OR "links"."expires_at" > ${ms})`;
   if (state === "expired") return sql`"links"."expires_at" IS NOT NULL AND "links"."expires_at" <= ${ms}`;
-  if (state === "exhausted") return sql`"links"."max_visits" IS NOT NULL AND "links"."access_count" >= "links"."max_visits" AND ${notExpired}`;
+  // A capped link's sorted_access_count is its count (the count write keeps it): the index's predicate, exact.
+  if (state === "exhausted") return sql`"links"."max_visits" IS NOT NULL AND "links"."sorted_access_count" >= "links"."max_visits" AND ${notExpired}`;
   return sql`${notExpired} AND ("links"."max_visits" IS NULL OR "links"."access_count" < "links"."max_visits")`;
 }
 

@@ -8,7 +8,8 @@ type LogRow = Omit<LoggedVisits, "facts"> & { facts: string };
 /**
  * The visit log on bun:sqlite (migration 0013), as postgres-visit-log.ts
  * keeps it on Postgres: a batch appends, a summing step sums and deletes in
- * one transaction. SQLite has one writer, so its transaction is the lock.
+ * one transaction, and refreshes the listing's sort keys of the links it
+ * summed. SQLite has one writer, so its transaction is the lock.
  */
 export class SqliteVisitLog {
   private readonly append: Statement<unknown, [string, number, number, number, string]>;
@@ -18,6 +19,7 @@ export class SqliteVisitLog {
   private readonly countNamed: Statement<{ named: number }, [string, string, string, string]>;
   private readonly findNamed: Statement<unknown, [string, string, string, string]>;
   private readonly forget: Statement<unknown, [string]>;
+  private readonly refreshSortKeys: Statement<unknown, [string]>;
   /** One summing step in one transaction; returns the rows it summed (fewer than the limit: the log is empty). */
   readonly sumStep: () => number;
 
@@ -37,6 +39,11 @@ export class SqliteVisitLog {
     this.countNamed = sqlite.prepare("SELECT count(*) AS named FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value <> ?");
     this.findNamed = sqlite.prepare("SELECT 1 FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value = ?");
     this.forget = sqlite.prepare("DELETE FROM link_visit_log WHERE code = ?");
+    // The listing's sort keys (migration 0014), set to the counts; written only where they differ.
+    this.refreshSortKeys = sqlite.prepare(
+      `UPDATE links SET sorted_access_count = access_count, sorted_last_accessed_at = last_accessed_at
+       WHERE code = ? AND (sorted_access_count IS NOT access_count OR sorted_last_accessed_at IS NOT last_accessed_at)`,
+    );
     this.sumStep = sqlite.transaction(() => this.sumRows()).immediate;
   }
 
@@ -68,6 +75,7 @@ export class SqliteVisitLog {
       has: (value: string) => this.findNamed.get(code, day, dimension, value) !== null,
     });
     for (const [code, day, dimension, value, visits] of boundedFactRows(days, named)) this.addToFacts.run(code, day, dimension, value, visits);
+    for (const code of new Set(rows.map((row) => row.code))) this.refreshSortKeys.run(code);
     return rows.length;
   }
 }

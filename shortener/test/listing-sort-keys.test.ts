@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
+import postgres, { type Sql } from "postgres";
+import { openDatabase, type Database } from "../src/storage/open-database.ts";
+import { LinkVisits } from "../src/visits/link-visits.ts";
+
+/**
+ * The listing's sort keys on Postgres (migration 0015): a visit raises the
+ * counts only, and the visit log's summing step copies them to the keys.
+ * A step skips a link a batch holds rather than wait for it, and leaves it
+ * in the log for a later step, so no key stays behind its count.
+ */
+describe("the listing's sort keys on postgres", () => {
+  let testDb: TestDatabase;
+  let db: Database;
+  let sql: Sql;
+  let seq = 0;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase("sort_keys");
+    db = await openDatabase({ engine: "postgres", url: testDb.url });
+    sql = postgres(testDb.url, { max: 2, onnotice: () => {} });
+  });
+  afterAll(async () => {
+    await sql?.end();
+    await db?.close();
+    await testDb?.drop();
+  });
+
+  async function visited(times: number): Promise<string> {
+    const code = `sk${Date.now().toString(36)}${++seq}`;
+    await db.links.insert({ code, longUrl: `https://example.com/${code}`, manageTokenHash: `hash-${code}`, createdAt: new Date() });
+    await db.links.recordVisits(new Map([[code, LinkVisits.counting(times)]]), new Date());
+    return code;
+  }
+
+  const keysOf = async (code: string) =>
+    (
+      await sql<Array<{ count: number; sorted: number; logged: number }>>`
+        SELECT access_count::int AS count, sorted_access_count::int AS sorted,
+          (SELECT count(*) FROM link_visit_log WHERE link_visit_log.code = links.code)::int AS logged
+        FROM links WHERE code = ${code}`
+    )[0];
+
+  test("a visit leaves the key alone; a summing step copies the count to it", async () => {
+    await db.visits.sumVisitLog();
+    const code = await visited(3);
+    expect(await keysOf(code)).toEqual({ count: 3, sorted: 0, logged: 1 });
+    expect(await db.visits.sumVisitLog()).toBe(1);
+    expect(await keysOf(code)).toEqual({ count: 3, sorted: 3, logged: 0 });
+  });
+
+  test("a link a batch holds is skipped, logged again, and refreshed by the step after it is free", async () => {
+    await db.visits.sumVisitLog();
+    const [held, free] = [await visited(2), await visited(1)];
+    const holding = Promise.withResolvers<void>();
+    const release = Promise.withResolvers<void>();
+    // A batch in flight: the link's row locked as a batch locks it, until released.
+    const batch = sql.begin(async (tx) => {
+      await tx`SELECT 1 FROM links WHERE code = ${held} FOR NO KEY UPDATE`;
+      holding.resolve();
+      await release.promise;
+    });
+    await holding.promise;
+    // Not waited for: the step ends while the row is still held.
+    expect(await db.visits.sumVisitLog()).toBeGreaterThanOrEqual(2);
+    expect(await keysOf(held)).toEqual({ count: 2, sorted: 0, logged: 1 });
+    expect(await keysOf(free)).toEqual({ count: 1, sorted: 1, logged: 0 });
+    release.resolve();
+    await batch;
+    await db.visits.sumVisitLog();
+    expect(await keysOf(held)).toEqual({ count: 2, sorted: 2, logged: 0 });
+  });
+
+  test("a sorted page settles the log first: its order is that of the counts it shows", async () => {
+    // More visits than any link before them; their keys still 0 until the page settles the log.
+    const [four, five] = [await visited(4), await visited(5)];
+    const page = await db.links.list({ offset: 0, limit: 2, order: "most_visited", search: "sk" });
+    expect(page.links.map((link) => [link.code, link.accessCount])).toEqual([
+      [five, 5],
+      [four, 4],
+    ]);
+  });
+});
