@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { createTestDatabase, readJson, startTcpProxy, waitFor } from "@linkgeo/testing";
 import postgres from "postgres";
-import { openDatabase } from "../src/storage/open-database.ts";
+import { openDatabase, postgresSessionLimits } from "../src/storage/open-database.ts";
+import { visitLogLockId } from "../src/storage/postgres/postgres-visit-log.ts";
+import { LinkVisits } from "../src/visits/link-visits.ts";
 import { redirectsTo, startTestShortener } from "./support/test-shortener.ts";
 
 /** `promise`, or a failure naming `what` when it has not settled within `ms` (the old behaviour: no answer at all). */
@@ -65,6 +67,42 @@ describe("a Postgres whose connections freeze", () => {
       expect(row).toEqual({ count: redirects.seen, long_url: "https://example.com/counted" });
     } finally {
       await direct.end();
+    }
+  });
+
+  test("a replica that freezes while it holds the visit log's lock holds it for twice the deadline, not for good", async () => {
+    await using testDb = await createTestDatabase("frozen_summer");
+    const timeoutMs = 300;
+    const db = await openDatabase({ engine: "postgres", url: testDb.url }, { timeoutMs });
+    // The frozen replica: a session with the limits every replica's sessions have, in the middle of a summing
+    // step (the log's lock taken), whose process stops before its next statement.
+    const frozen = postgres(testDb.url, { max: 1, onnotice: () => {}, connection: postgresSessionLimits(timeoutMs) });
+    const frozenStep = frozen.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${visitLogLockId})`;
+      await new Promise(() => {});
+    });
+    const ended = frozenStep.then(
+      () => "committed",
+      (error: { code?: string }) => error.code ?? String(error),
+    );
+    try {
+      const code = "frozen1";
+      await db.links.insert({ code, longUrl: "https://example.com/frozen", manageTokenHash: "hash-frozen", createdAt: new Date() });
+      const visits = new LinkVisits();
+      for (const country of ["DE", "JP"]) visits.add({ bot: false, referrer: "direct", country, browser: "Firefox", os: "Linux", device: "desktop" });
+      await db.links.recordVisits(new Map([[code, visits]]), new Date());
+      const read = () => db.visits.buckets({ code }, new Date(0), new Date(Date.now() + 3_600_000));
+      // While the lock is held, a read waits for it until its deadline (a 503 for a client).
+      await expect(read()).rejects.toThrow();
+      // Then the server ends the idle session, the lock with it, and reads sum the log again.
+      // Its session ended by the server (postgres.js sees the connection closed after the FATAL 25P03).
+      expect(["25P03", "CONNECTION_CLOSED"]).toContain(await within(5_000, "the frozen step to be ended", ended));
+      const buckets = await read();
+      expect(buckets.reduce((sum, bucket) => sum + bucket.humans + bucket.bots, 0)).toBe(2);
+      expect((await db.links.find(code))?.accessCount).toBe(2);
+    } finally {
+      await frozen.end({ timeout: 1 });
+      await db.close();
     }
   });
 });

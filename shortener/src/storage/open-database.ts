@@ -95,8 +95,7 @@ async function openPostgres(url: string, timeoutMs: number): Promise<Engine> {
     max: 10,
     connect_timeout: 5,
     onnotice: () => {},
-    // The server gives up too, so a statement stuck behind a lock frees its connection.
-    connection: { statement_timeout: timeoutMs },
+    connection: postgresSessionLimits(timeoutMs),
   });
   const db = drizzlePostgres(client);
   // The visits reads and the listing's sorted pages sum the visit log first, sharing one run.
@@ -116,6 +115,21 @@ async function openPostgres(url: string, timeoutMs: number): Promise<Engine> {
     },
     close: () => links.end(),
   };
+}
+
+/**
+ * What the server enforces on each of the shortener's sessions, from the
+ * calls' deadline: a statement stuck behind a lock gives up and frees its
+ * connection; and a transaction left idle for twice the deadline is ended
+ * with its session, so a replica that stops answering while it holds a
+ * lock (frozen, or cut off from the database with its connection open)
+ * holds it that long at most, not until TCP notices. The visit log's lock
+ * above all: every analytics read waits for it. No transaction of the
+ * shortener pauses between its statements for anything but its own event
+ * loop.
+ */
+export function postgresSessionLimits(timeoutMs: number): { statement_timeout: number; idle_in_transaction_session_timeout: number } {
+  return { statement_timeout: timeoutMs, idle_in_transaction_session_timeout: 2 * timeoutMs };
 }
 
 /**
