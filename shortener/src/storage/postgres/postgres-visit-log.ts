@@ -39,21 +39,41 @@ async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> {
     const { buckets, days } = sumLogged(rows.map((row) => ({ ...row, facts: parseLoggedFacts(row.facts) })));
     const named = await namedSoFar(tx, days);
     const facts = boundedFactRows(days, (code, day, dimension) => named.get(`${code}\n${day}\n${dimension}`) ?? nothingNamed);
+    // Each sum is added to its row where there is one, and inserted where there is none: an UPDATE, then a plain
+    // INSERT of the rest. Not INSERT … ON CONFLICT DO UPDATE, whose speculative insert and row lock cost a WAL
+    // record each per row (HEAP_CONFIRM, LOCK). Under the log's lock no one else adds these rows (the fold writes
+    // days older than any logged visit; should it ever collide, the step fails whole and the next one adds them).
     await tx`
+      WITH b AS (
+        SELECT b.code, to_timestamp(b.starts_at / 1000.0) AS starts_at, b.humans, b.bots
+        FROM unnest(${buckets.map((b) => b.code)}::text[], ${buckets.map((b) => b.startsAt)}::float8[],
+          ${buckets.map((b) => b.humans)}::bigint[], ${buckets.map((b) => b.bots)}::bigint[]) AS b(code, starts_at, humans, bots)
+        WHERE EXISTS (SELECT 1 FROM links WHERE links.code = b.code)
+      ), added AS (
+        UPDATE link_visit_buckets SET humans = link_visit_buckets.humans + b.humans, bots = link_visit_buckets.bots + b.bots
+        FROM b WHERE link_visit_buckets.code = b.code AND link_visit_buckets.starts_at = b.starts_at
+        RETURNING link_visit_buckets.code, link_visit_buckets.starts_at
+      )
       INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
-      SELECT b.code, to_timestamp(b.starts_at / 1000.0), 1, b.humans, b.bots
-      FROM unnest(${buckets.map((b) => b.code)}::text[], ${buckets.map((b) => b.startsAt)}::float8[],
-        ${buckets.map((b) => b.humans)}::bigint[], ${buckets.map((b) => b.bots)}::bigint[]) AS b(code, starts_at, humans, bots)
-      WHERE EXISTS (SELECT 1 FROM links WHERE links.code = b.code)
-      ON CONFLICT (code, starts_at) DO UPDATE
-        SET humans = link_visit_buckets.humans + excluded.humans, bots = link_visit_buckets.bots + excluded.bots`;
+      SELECT b.code, b.starts_at, 1, b.humans, b.bots FROM b
+      WHERE NOT EXISTS (SELECT 1 FROM added WHERE added.code = b.code AND added.starts_at = b.starts_at)`;
     if (facts.length > 0) {
       await tx`
+        WITH f AS (
+          SELECT * FROM unnest(${facts.map((f) => f[0])}::text[], ${facts.map((f) => f[1])}::text[]::date[], ${facts.map((f) => f[2])}::text[],
+            ${facts.map((f) => f[3])}::text[], ${facts.map((f) => f[4])}::bigint[]) AS f(code, day, dimension, value, visits)
+          WHERE EXISTS (SELECT 1 FROM links WHERE links.code = f.code)
+        ), added AS (
+          UPDATE link_visit_facts SET visits = link_visit_facts.visits + f.visits
+          FROM f WHERE link_visit_facts.code = f.code AND link_visit_facts.day = f.day
+            AND link_visit_facts.dimension = f.dimension AND link_visit_facts.value = f.value
+          RETURNING link_visit_facts.code, link_visit_facts.day, link_visit_facts.dimension, link_visit_facts.value
+        )
         INSERT INTO link_visit_facts (code, day, dimension, value, visits)
-        SELECT * FROM unnest(${facts.map((f) => f[0])}::text[], ${facts.map((f) => f[1])}::text[]::date[], ${facts.map((f) => f[2])}::text[],
-          ${facts.map((f) => f[3])}::text[], ${facts.map((f) => f[4])}::bigint[]) AS f(code, day, dimension, value, visits)
-        WHERE EXISTS (SELECT 1 FROM links WHERE links.code = f.code)
-        ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = link_visit_facts.visits + excluded.visits`;
+        SELECT f.code, f.day, f.dimension, f.value, f.visits FROM f
+        WHERE NOT EXISTS (
+          SELECT 1 FROM added WHERE added.code = f.code AND added.day = f.day AND added.dimension = f.dimension AND added.value = f.value
+        )`;
     }
     await refreshSortKeys(tx, [...new Set(rows.map((row) => row.code))]);
     return rows.length;
