@@ -16,7 +16,10 @@
  * drawn by Zipf's law (s = 1.1; Lua scripts), and on the commit ceiling
  * (bench/commit-server.ts: the same 302 after a group commit, nothing else,
  * with one and with four commits in flight), alternating for BENCH_ROUNDS
- * rounds of BENCH_SECONDS (5). On Postgres each redirect's WAL bytes too.
+ * rounds of BENCH_SECONDS (5). On Postgres each redirect's WAL bytes too,
+ * and for every row the CPU µs per redirect of the server, the Postgres
+ * cluster and Redis (/proc); with BENCH_WAL_STATS=1 each row's WAL by record
+ * kind (pg_waldump --stats=record: which writes the bytes are).
  * Then the visit log's catch-up: 100,000 logged visits over every link
  * summed by the shortener's own store, timed (visits per second).
  *
@@ -49,6 +52,8 @@ import { describeMachine, fmtInt, median, table } from "./support/report.ts";
 import { buildPostgres, buildSqlite, codeOf, newestActiveLink, scaleTags, type BuiltDatabase, type ScaleShape } from "./support/scale-data.ts";
 import { intFromEnv, readSettings, type Settings } from "./support/settings.ts";
 import { startShortener, visitorHeaders } from "./support/shortener.ts";
+import { cpuMicros, cpuMicrosOfAll, cpuPerRequest } from "./support/process-cpu.ts";
+import { describeWalPerRequest, walRecordsBetween } from "./support/wal-records.ts";
 import { requireWrk, runWrk } from "./support/wrk.ts";
 
 const targets = { listingMs: 50, visitsMs: 100, uniformOverHot: { postgres: 0.7, sqlite: 0.5 }, zipfOverHot: 0.85, hotOverCeiling: 0.8, walBytes: 400 };
@@ -160,22 +165,55 @@ end
 `;
 }
 
-/** Postgres' WAL position, to divide the bytes a run wrote by its redirects (the cluster's: nothing else may run meanwhile). */
-function walMeter(url: string): {
-  around: (run: () => Promise<{ rps: number; requests: number }>) => Promise<{ rps: number; walBytes: number }>;
+/** What one wrk run measured: its rate, and per request its WAL (Postgres) and the CPU of each process it cost. */
+interface RunFigures {
+  rps: number;
+  walBytes: number;
+  /** µs per request: the shortener (with SQLite, the database too), the Postgres cluster, Redis. */
+  cpu: { shortener: number; postgres: number; redis: number };
+  /** BENCH_WAL_STATS=1: the run's WAL by record kind, per request. */
+  walRecords?: string[];
+}
+
+/**
+ * Around each run: Postgres' WAL position (the bytes a run wrote, divided
+ * by its redirects: the cluster's, so nothing else may run meanwhile) and
+ * the CPU of the shortener, of every Postgres process and of Redis. With
+ * BENCH_WAL_STATS=1, pg_waldump's count of the run's WAL by record kind.
+ */
+function runMeter(url: string | undefined): {
+  around: (run: () => Promise<{ rps: number; requests: number }>, shortenerPid: number | undefined) => Promise<RunFigures>;
   end: () => Promise<void>;
 } {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  const position = async () => (await sql<Array<{ lsn: string }>>`SELECT pg_current_wal_lsn()::text AS lsn`)[0]!.lsn;
+  const sql = url === undefined ? undefined : postgres(url, { max: 1, onnotice: () => {} });
+  const position = async () => (sql ? (await sql<Array<{ lsn: string }>>`SELECT pg_current_wal_lsn()::text AS lsn`)[0]!.lsn : "0/0");
+  const walStats = process.env.BENCH_WAL_STATS === "1";
+  const cpuNow = (shortenerPid: number | undefined) => [
+    shortenerPid === undefined ? 0 : cpuMicros(shortenerPid),
+    cpuMicrosOfAll("postgres"),
+    cpuMicrosOfAll("redis-server"),
+  ];
   return {
-    around: async (run) => {
+    around: async (run, shortenerPid) => {
       const before = await position();
+      const cpuBefore = cpuNow(shortenerPid);
       const result = await run();
+      const [shortener, database, redis] = cpuPerRequest(cpuBefore, cpuNow(shortenerPid), result.requests) as [number, number, number];
       const after = await position();
+      const cpu = { shortener: shortenerPid === undefined ? Number.NaN : shortener, postgres: sql ? database : Number.NaN, redis };
+      if (!sql) return { rps: result.rps, walBytes: Number.NaN, cpu };
       const [diff] = await sql<Array<{ bytes: string }>>`SELECT pg_wal_lsn_diff(${after}::pg_lsn, ${before}::pg_lsn)::text AS bytes`;
-      return { rps: result.rps, walBytes: Number(diff!.bytes) / Math.max(1, result.requests) };
+      const figures: RunFigures = { rps: result.rps, walBytes: Number(diff!.bytes) / Math.max(1, result.requests), cpu };
+      if (walStats) {
+        const [server] = await sql<Array<{ directory: string; version: string }>>`
+          SELECT current_setting('data_directory') AS directory, current_setting('server_version') AS version`;
+        figures.walRecords = describeWalPerRequest(walRecordsBetween(server!.directory, server!.version, before, after), Math.max(1, result.requests));
+      }
+      return figures;
     },
-    end: () => sql.end({ timeout: 5 }),
+    end: async () => {
+      await sql?.end({ timeout: 5 });
+    },
   };
 }
 
@@ -206,7 +244,7 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
     await startCommitServer(ceilingDb, 1, { location: "https://example.com/" }),
     await startCommitServer(ceilingDb, 4, { location: "https://example.com/" }),
   ];
-  const wal = built.engine === "postgres" ? walMeter(built.url) : undefined;
+  const meter = runMeter(built.engine === "postgres" ? built.url : undefined);
   const hotPath = `/${codeOf(newestActiveLink(shape.links))}/`;
   const treeRuns = (base: string) => ({
     hot: () => runWrk(settings, `${base}${hotPath}`, settings.seconds, visitorHeaders),
@@ -224,21 +262,39 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
     ceiling4: () => runWrk(settings, ceilings[1]!.url, settings.seconds),
   };
   type RunName = "hot" | "uniform" | "zipf" | "baseHot" | "baseUniform" | "baseZipf" | "ceiling1" | "ceiling4";
-  const results = Object.fromEntries(Object.keys(runs).map((name) => [name, [] as Array<{ rps: number; walBytes: number }>])) as Record<
-    RunName,
-    Array<{ rps: number; walBytes: number }>
-  >;
+  const results = Object.fromEntries(Object.keys(runs).map((name) => [name, [] as RunFigures[]])) as Record<RunName, RunFigures[]>;
+  const serverOf = (name: RunName) =>
+    name.startsWith("ceiling") ? ceilings[name === "ceiling1" ? 0 : 1]!.child : name.startsWith("base") ? baseShortener!.child : shortener.child;
   for (let round = 0; round < settings.rounds; round++) {
     for (const [name, run] of Object.entries(runs) as Array<[RunName, () => Promise<{ rps: number; requests: number }>]>) {
-      results[name].push(wal ? await wal.around(run) : { ...(await run()), walBytes: Number.NaN });
+      results[name].push(await meter.around(run, serverOf(name).proc.pid));
     }
   }
-  await wal?.end();
+  await meter.end();
   await shortener.child.stop();
   await baseShortener?.child.stop();
   for (const ceiling of ceilings) await ceiling.child.stop();
   const rps = (name: RunName) => median(results[name].map((result) => result.rps));
-  const walOf = (name: RunName) => (wal ? ` (${fmtInt(median(results[name].map((result) => result.walBytes)))} B WAL each)` : "");
+  const postgresRun = built.engine === "postgres";
+  const walOf = (name: RunName) => (postgresRun ? ` (${fmtInt(median(results[name].map((result) => result.walBytes)))} B WAL each)` : "");
+  const cpuOf = (name: RunName) => {
+    const of = (part: keyof RunFigures["cpu"]) => fmtInt(median(results[name].map((result) => result.cpu[part])));
+    return postgresRun ? `${of("shortener")} / ${of("postgres")} / ${of("redis")}` : `${of("shortener")} / ${of("redis")}`;
+  };
+  const cpuParts = postgresRun ? "server / Postgres / Redis" : "server with SQLite / Redis";
+  for (const [label, name] of [
+    ["one hot link", "hot"],
+    ["uniform", "uniform"],
+    ["Zipf", "zipf"],
+    ["commit ceiling, 1 in flight", "ceiling1"],
+  ] as const) {
+    figures.set(`CPU µs per redirect (${cpuParts}), ${label}`, cpuOf(name));
+  }
+  // BENCH_WAL_STATS=1: where each redirect's WAL goes, by record kind (the last round's runs).
+  for (const name of ["hot", "uniform", "zipf"] as const) {
+    const records = results[name].at(-1)?.walRecords;
+    if (records) console.log(`\n${built.engine}, ${fmtInt(shape.links)} links, ${name}: WAL per redirect by record kind\n  ${records.join("\n  ")}`);
+  }
   figures.set("redirects, one hot link", `${fmtInt(rps("hot"))} req/s${walOf("hot")}`);
   figures.set("redirects, uniform over every link", `${fmtInt(rps("uniform"))} req/s${walOf("uniform")}`);
   figures.set(`redirects, Zipf s=${zipfExponent} over every link`, `${fmtInt(rps("zipf"))} req/s${walOf("zipf")}`);

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { BenchError } from "./lifecycle.ts";
 
 /** A process whose CPU a target's requests cost: the server itself, and what it calls. */
@@ -36,4 +36,25 @@ export function cpuMicros(pid: number): number {
 /** CPU µs per request of each process, over a run that served `requests` (read with cpuMicros before and after). */
 export function cpuPerRequest(before: number[], after: number[], requests: number): number[] {
   return before.map((start, i) => (requests > 0 ? (after[i]! - start) / requests : Number.NaN));
+}
+
+/**
+ * CPU time (µs) of every running process whose command name is `comm`,
+ * summed: a whole Postgres cluster ("postgres": its server, backends,
+ * WAL writer, autovacuum) or "redis-server". A process that exits between
+ * two readings loses its share, so read it around runs where the set of
+ * processes stays put (a pool's connections).
+ */
+export function cpuMicrosOfAll(comm: string): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== comm) continue;
+      total += cpuMicros(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
 }
