@@ -341,7 +341,7 @@ async function measureLogCatchUp(built: BuiltDatabase, shape: ScaleShape, figure
     const sql = postgres(built.url, { max: 1, onnotice: () => {} });
     await sql`
       INSERT INTO link_visit_log (code, at, humans, bots, facts)
-      SELECT 'c' || to_hex(1 + floor(random() * ${shape.links})::int) || 'x', to_timestamp(${at} / 1000.0), 1, 0, ${facts}::text::jsonb
+      SELECT 'c' || to_hex(1 + floor(random() * ${shape.links})::int) || 'x', to_timestamp(${at} / 1000.0), 1, 0, ${facts}
       FROM generate_series(1, ${backlogVisits})`;
     await sql.end({ timeout: 5 });
   } else {

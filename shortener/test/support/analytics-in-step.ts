@@ -23,7 +23,7 @@ export async function analyticsBeside(sql: postgres.Sql, code: string): Promise<
         SELECT dimension, sum(visits)::float8 AS total FROM (
           SELECT f.dimension, f.visits FROM link_visit_facts f WHERE f.code = l.code
           UNION ALL
-          SELECT e->>0, (e->>2)::bigint FROM link_visit_log g, jsonb_array_elements(g.facts) AS e WHERE g.code = l.code
+          SELECT e->>0, (e->>2)::bigint FROM link_visit_log g, jsonb_array_elements(g.facts::jsonb) AS e WHERE g.code = l.code
         ) AS summed_and_not GROUP BY dimension
       ) d) AS breakdowns
     FROM links l WHERE l.code = ${code}`;

@@ -185,7 +185,7 @@ export class PostgresLinkStore implements LinkStore {
           WHERE code = ${code} ${only} RETURNING ${destinationColumns(sql)}
         ), logged AS (
           INSERT INTO link_visit_log (code, at, humans, bots, facts)
-          SELECT code, ${when}::timestamptz, ${one.humans}, ${one.bots}, ${loggedFacts(one)}::text::jsonb FROM updated
+          SELECT code, ${when}::timestamptz, ${one.humans}, ${one.bots}, ${loggedFacts(one)} FROM updated
         )
         SELECT * FROM updated`;
     }
@@ -210,7 +210,7 @@ export class PostgresLinkStore implements LinkStore {
         RETURNING ${destinationColumns(sql)}
       ), logged AS (
         INSERT INTO link_visit_log (code, at, humans, bots, facts)
-        SELECT visits.code, ${when}::timestamptz, visits.humans, visits.bots, visits.facts::jsonb
+        SELECT visits.code, ${when}::timestamptz, visits.humans, visits.bots, visits.facts
         FROM visits JOIN updated USING (code)
       )
       SELECT * FROM updated`;

@@ -31,10 +31,10 @@ async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> {
     // Rows of links deleted meanwhile are not here: a deletion takes this lock and deletes its link's rows.
     // The inserts below check that each link exists all the same (a plain read: no lock on links rows, which
     // batches hold), so a row that outlived its link by some other way is dropped rather than summed.
-    // facts as text, parsed here: the same whatever JSON parsers the client was given.
+    // facts as the batch wrote them (text, migration 0016), parsed here.
     const rows = await tx<Array<Omit<LoggedVisits, "facts"> & { facts: string }>>`
       DELETE FROM link_visit_log WHERE ctid = ANY(ARRAY(SELECT ctid FROM link_visit_log LIMIT ${visitLogRowsPerStep}))
-      RETURNING code, (extract(epoch FROM at) * 1000)::float8 AS at, humans, bots, facts::text AS facts`;
+      RETURNING code, (extract(epoch FROM at) * 1000)::float8 AS at, humans, bots, facts`;
     if (rows.length === 0) return 0;
     const { buckets, days } = sumLogged(rows.map((row) => ({ ...row, facts: parseLoggedFacts(row.facts) })));
     const named = await namedSoFar(tx, days);
@@ -99,7 +99,7 @@ async function refreshSortKeys(tx: TransactionSql, codes: string[]): Promise<voi
         AND (links.sorted_access_count, links.sorted_last_accessed_at) IS DISTINCT FROM (links.access_count, links.last_accessed_at)
     )
     INSERT INTO link_visit_log (code, at, humans, bots, facts)
-    SELECT named.code, now(), 0, 0, '[]'::jsonb FROM named
+    SELECT named.code, now(), 0, 0, '[]' FROM named
     WHERE NOT EXISTS (SELECT 1 FROM locked WHERE locked.code = named.code) AND EXISTS (SELECT 1 FROM links WHERE links.code = named.code)`;
 }
 

@@ -156,7 +156,7 @@ export const linkVisitLog = pgTable("link_visit_log", {
   at: instant("at").notNull(),
   humans: integer("humans").notNull(),
   bots: integer("bots").notNull(),
-  facts: jsonb("facts").notNull(),
+  facts: text("facts").notNull(),
 });
 
 /** Visits per UTC day by referrer, country, browser, OS and device. No foreign key, as above. */
