@@ -404,7 +404,8 @@ async function main(): Promise<number> {
     }
   }
 
-  const labels = [...columns[0]!.figures.keys()];
+  // Every column's rows, in the order they were first set (an engine may have rows of its own: its CPU split).
+  const labels = [...new Set(columns.flatMap((column) => [...column.figures.keys()]))];
   console.log(
     `\n${table([["", ...columns.map((column) => column.label)], ...labels.map((label) => [label, ...columns.map((column) => column.figures.get(label) ?? "")])])}`,
   );
