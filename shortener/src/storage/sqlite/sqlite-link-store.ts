@@ -57,11 +57,13 @@ function plainLink(access: VisitAccess): SQL {
  * `visits`, `at` (ms).
  */
 function countStatements(db: BunSQLiteDatabase) {
-  // A capped link's copy of its count is kept here, so that the exhausted filter (its index) is exact; any
-  // other link's is the summing step's (sqlite-visit-log.ts), so no index entry moves on a visit.
-  const counted = {
-    accessCount: sql`${links.accessCount} + ${sql.placeholder("visits")}`,
-    lastAccessedAt: sql`${sql.placeholder("at")}`,
+  // The counts only: no index names them, so no index entry moves (SQLite updates every index that names a
+  // column the SET assigns, whatever its value). A plain link's sort keys are the summing step's (sqlite-visit-log.ts).
+  const counted = { accessCount: sql`${links.accessCount} + ${sql.placeholder("visits")}`, lastAccessedAt: sql`${sql.placeholder("at")}` };
+  // Any other link (a cap, an expiry, a password) also gets its count's copy when it has a cap, so that the
+  // exhausted filter (an index whose predicate reads the copy) is exact.
+  const countedKeepingCap = {
+    ...counted,
     sortedAccessCount: sql`CASE WHEN ${links.maxVisits} IS NULL THEN ${links.sortedAccessCount} ELSE ${links.accessCount} + ${sql.placeholder("visits")} END`,
   };
   const ofCode = eq(links.code, sql.placeholder("code"));
@@ -78,7 +80,7 @@ function countStatements(db: BunSQLiteDatabase) {
     /** A link's destination and count, to judge what it lets through. */
     find: db.select(destinationColumns).from(links).where(ofCode).prepare(),
     /** Counts `visits` of a link whatever it is. */
-    count: db.update(links).set(counted).where(ofCode).prepare(),
+    count: db.update(links).set(countedKeepingCap).where(ofCode).prepare(),
   };
 }
 
