@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ImportedLink } from "../src/links/link.ts";
+import type { LinkQuery } from "../src/links/link-store.ts";
 import { noOptions } from "../src/links/link-options.ts";
 import type { Database } from "../src/storage/open-database.ts";
 import { storeEngines } from "./support/store-engines.ts";
@@ -95,6 +96,18 @@ describe.each(storeEngines)("the link store's export and import on $engine", ({ 
     expect(await db.links.delete("imp-zebra")).toBe(true);
     expect(await codesOf({ search: "zebra-cross" })).toEqual(["new-zebra"]);
     expect(await codesOf({ tag: "road" })).toEqual(["imp-plain"]);
+  });
+
+  test("an imported link sorts by its imported count and last visit at once, and a used-up one is exhausted", async () => {
+    await db.links.insertImported([
+      imported("imp-sort-few", { longUrl: "https://example.com/imp-sort", accessCount: 7, lastAccessedAt: t0 }),
+      imported("imp-sort-many", { longUrl: "https://example.com/imp-sort", accessCount: 9_000, lastAccessedAt: t1, maxVisits: 9_000 }),
+    ]);
+    const codesOf = async (query: Partial<LinkQuery>) =>
+      (await db.links.list({ offset: 0, limit: 10, search: "imp-sort", ...query })).links.map((link) => link.code);
+    expect(await codesOf({ order: "most_visited" })).toEqual(["imp-sort-many", "imp-sort-few"]);
+    expect(await codesOf({ order: "last_visited" })).toEqual(["imp-sort-many", "imp-sort-few"]);
+    expect(await codesOf({ state: { is: "exhausted", at: t1 } })).toEqual(["imp-sort-many"]);
   });
 
   test("an empty batch inserts nothing", async () => {
