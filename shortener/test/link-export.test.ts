@@ -177,17 +177,20 @@ describe("the visits export", () => {
       from: "2026-11-01T00:00:00.000Z",
       to: "2026-11-02T12:00:00.000Z",
       granularity: "day",
+      visitors: "humans",
+      filter: { breakdown: "countries", value: "DE" },
       totals: { visits: 5, humans: 4, bots: 1 },
       series: [
         { t: "2026-11-01T00:00:00.000Z", visits: 2, humans: 2, bots: 0 },
         { t: "2026-11-02T00:00:00.000Z", visits: 3, humans: 2, bots: 1 },
       ],
       top: {
-        referrers: [{ value: 'news.example, the "best"', visits: 5 }],
-        countries: [{ value: "DE", visits: 5 }],
-        browsers: [],
-        os: [{ value: "other", visits: 5 }],
-        devices: [{ value: "desktop", visits: 5 }],
+        referrers: [{ value: 'news.example, the "best"', visits: 5, humans: 4, bots: 1 }],
+        countries: [{ value: "DE", visits: 5, humans: 4, bots: 1 }],
+        browsers: [{ value: "Firefox", visits: 4, humans: 4, bots: 0 }],
+        os: [{ value: "other", visits: 5, humans: 4, bots: 1 }],
+        devices: [{ value: "desktop", visits: 4, humans: 4, bots: 0 }],
+        bots: [{ value: "Googlebot", visits: 1, humans: 0, bots: 1 }],
       },
     });
     expect(csv.split("\r\n")).toEqual([
@@ -195,13 +198,17 @@ describe("the visits export", () => {
       "from,2026-11-01T00:00:00.000Z,,,",
       "to,2026-11-02T12:00:00.000Z,,,",
       "granularity,day,,,",
+      "visitors,humans,,,",
+      "filter,countries:DE,,,",
       "total,,5,4,1",
       "series,2026-11-01T00:00:00.000Z,2,2,0",
       "series,2026-11-02T00:00:00.000Z,3,2,1",
-      'referrers,"news.example, the ""best""",5,,',
-      "countries,DE,5,,",
-      "os,other,5,,",
-      "devices,desktop,5,,",
+      'referrers,"news.example, the ""best""",5,4,1',
+      "countries,DE,5,4,1",
+      "browsers,Firefox,4,4,0",
+      "os,other,5,4,1",
+      "devices,desktop,4,4,0",
+      "bots,Googlebot,1,0,1",
       "",
     ]);
   });
@@ -214,11 +221,13 @@ describe("the visits export", () => {
     const response = await api.request("GET", path, { headers: { authorization: `Bearer ${link.manage_token}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect((await response.text()).split("\r\n").slice(0, 8)).toEqual([
+    expect((await response.text()).split("\r\n").slice(0, 10)).toEqual([
       "section,value,visits,humans,bots",
       "from,2026-11-29T00:00:00.000Z,,,",
       "to,2026-12-01T00:00:00.000Z,,,",
       "granularity,day,,,",
+      "visitors,all,,,",
+      "filter,,,,",
       "total,,0,0,0",
       "series,2026-11-29T00:00:00.000Z,0,0,0",
       "series,2026-11-30T00:00:00.000Z,0,0,0",

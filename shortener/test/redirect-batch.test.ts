@@ -186,12 +186,12 @@ describe("POST /internal/redirects", () => {
     const body = await readJson(await api.request("GET", `/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } }));
     expect(body.totals).toEqual({ visits: 2, humans: 2, bots: 0 });
     expect(body.top.referrers).toEqual([
-      { value: "direct", visits: 1 },
-      { value: "news.ycombinator.com", visits: 1 },
+      { value: "direct", visits: 1, humans: 1, bots: 0 },
+      { value: "news.ycombinator.com", visits: 1, humans: 1, bots: 0 },
     ]);
     expect(body.top.countries).toEqual([
-      { value: "DE", visits: 1 },
-      { value: "GB", visits: 1 },
+      { value: "DE", visits: 1, humans: 1, bots: 0 },
+      { value: "GB", visits: 1, humans: 1, bots: 0 },
     ]);
   });
 
@@ -207,7 +207,8 @@ describe("POST /internal/redirects", () => {
       1,
     );
     const body = await readJson(await api.request("GET", `/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } }));
-    expect(body.top.countries).toEqual([{ value: "GB", visits: 1 }]);
+    // The item has no User-Agent: a bot.
+    expect(body.top.countries).toEqual([{ value: "GB", visits: 1, humans: 0, bots: 1 }]);
   });
 
   test("a store that refuses writes answers each item with the error a lone redirect gets (503), and the batch still answers 200", async () => {

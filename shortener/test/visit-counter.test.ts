@@ -146,7 +146,9 @@ describe("VisitCounter", () => {
       const through = agents.filter((_, i) => visits[i]!.through);
       expect(through.length).toBe(3);
       const counted = Object.fromEntries(written[0]!.byDimension.browsers);
-      expect(counted).toEqual(Object.fromEntries([...new Set(through)].map((agent) => [agent, through.filter((a) => a === agent).length])));
+      expect(counted).toEqual(
+        Object.fromEntries([...new Set(through)].map((agent) => [agent, { visits: through.filter((a) => a === agent).length, bots: 0 }])),
+      );
     });
   });
 
@@ -198,7 +200,7 @@ describe("VisitCounter", () => {
       gone.abort();
       expect(await Promise.all(visits)).toEqual(["https://a.example/", "gone", "gone"]);
       expect(written.map((visits) => ({ count: visits.count, browsers: Object.fromEntries(visits.byDimension.browsers) }))).toEqual([
-        { count: 1, browsers: { Firefox: 1 } },
+        { count: 1, browsers: { Firefox: { visits: 1, bots: 0 } } },
       ]);
     });
   });
@@ -306,7 +308,7 @@ describe("VisitCounter", () => {
         count: 50,
         humans: 40,
         bots: 10,
-        countries: { DE: 40, US: 10 },
+        countries: { DE: { visits: 40, bots: 0 }, US: { visits: 10, bots: 10 } },
       });
     });
 

@@ -31,9 +31,9 @@ describe("the visit log's summing", () => {
     ]);
     const referrers = boundedFactRows(days, nothingNamed).filter(([, , dimension]) => dimension === "referrers");
     expect(referrers).toEqual([
-      ["a", "2026-11-20", "referrers", "x.example", 2],
-      ["a", "2026-11-20", "referrers", "y.example", 2],
-      ["b", "2026-11-20", "referrers", "x.example", 1],
+      ["a", "2026-11-20", "referrers", "x.example", 2, 0],
+      ["a", "2026-11-20", "referrers", "y.example", 2, 0],
+      ["b", "2026-11-20", "referrers", "x.example", 1, 0],
     ]);
   });
 
@@ -56,6 +56,29 @@ describe("the visit log's summing", () => {
     expect(Object.keys(referrers).filter((value) => value !== otherValue)).toHaveLength(namedValuesPerDay);
   });
 
+  test("each value keeps its bots apart, and a value the bound turns into other takes its bots along", () => {
+    const names = Array.from({ length: namedValuesPerDay }, (_, i) => `name-${i}.example`);
+    const crawled = new LinkVisits();
+    crawled.add({ ...human, referrer: "name-0.example" });
+    crawled.add({ ...human, bot: true, device: "bot", browser: "Googlebot", referrer: "name-0.example" }, 3);
+    crawled.add({ ...human, bot: true, device: "bot", browser: "Googlebot", referrer: "past-the-bound.example" }, 2);
+    const rows = [
+      row("a", "2026-11-20T09:00:00Z", names),
+      { code: "a", at: at("2026-11-20T10:00:00Z"), humans: 1, bots: 5, facts: parseLoggedFacts(loggedFacts(crawled)) },
+    ];
+    const facts = boundedFactRows(sumLogged(rows).days, nothingNamed);
+    const of = (dimension: string, value: string) => facts.find(([, , d, v]) => d === dimension && v === value)?.slice(4);
+    expect(of("referrers", "name-0.example")).toEqual([5, 3]);
+    expect(of("referrers", otherValue)).toEqual([2, 2]);
+    expect(of("browsers", "Googlebot")).toEqual([5, 5]);
+    expect(of("browsers", "Firefox")).toEqual([namedValuesPerDay + 1, 0]);
+    expect(of("devices", "bot")).toEqual([5, 5]);
+  });
+
+  test("a row logged without bots (by the version before) counts as humans", () => {
+    expect(parseLoggedFacts(JSON.stringify([["referrers", "old.example", 2]]))).toEqual([["referrers", "old.example", 2, 0]]);
+  });
+
   test("facts a summing step cannot read are left out, not thrown: the row still counts in its bucket", () => {
     expect(parseLoggedFacts("not json")).toEqual([]);
     expect(parseLoggedFacts('{"referrers":1}')).toEqual([]);
@@ -68,9 +91,12 @@ describe("the visit log's summing", () => {
           ["browsers", "Firefox", -1],
           ["os", "Linux", 1.5],
           ["devices", "desktop"],
+          ["devices", "bot", 1, 2],
+          ["devices", "bot", 2, -1],
+          ["devices", "bot", 2, 1, 0],
         ]),
       ),
-    ).toEqual([["referrers", "ok.example", 1]]);
+    ).toEqual([["referrers", "ok.example", 1, 0]]);
     const { buckets, days } = sumLogged([{ code: "a", at: at("2026-11-20T10:00:00Z"), humans: 1, bots: 0, facts: parseLoggedFacts("[[") }]);
     expect(buckets).toEqual([{ code: "a", startsAt: at("2026-11-20T10:00:00Z"), humans: 1, bots: 0 }]);
     expect(boundedFactRows(days, nothingNamed)).toEqual([]);

@@ -77,20 +77,20 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
     expect(await db.visits.buckets({ code }, ...allTime)).toEqual([{ startsAt: at("2026-11-22T07:00:00Z"), hours: 1, humans: 3, bots: 1 }]);
     const facts = await db.visits.facts({ code }, "2026-11-22", "2026-11-22");
     expect(byValue(facts)).toEqual([
-      { dimension: "browsers", value: "Firefox", visits: 2 },
-      { dimension: "browsers", value: "Googlebot", visits: 1 },
-      { dimension: "browsers", value: "Safari", visits: 1 },
-      { dimension: "countries", value: "DE", visits: 2 },
-      { dimension: "countries", value: "JP", visits: 1 },
-      { dimension: "countries", value: "US", visits: 1 },
-      { dimension: "devices", value: "bot", visits: 1 },
-      { dimension: "devices", value: "desktop", visits: 2 },
-      { dimension: "devices", value: "mobile", visits: 1 },
-      { dimension: "os", value: "iOS", visits: 1 },
-      { dimension: "os", value: "Linux", visits: 2 },
-      { dimension: "os", value: "other", visits: 1 },
-      { dimension: "referrers", value: "direct", visits: 2 },
-      { dimension: "referrers", value: "news.example", visits: 2 },
+      { dimension: "browsers", value: "Firefox", visits: 2, bots: 0 },
+      { dimension: "browsers", value: "Googlebot", visits: 1, bots: 1 },
+      { dimension: "browsers", value: "Safari", visits: 1, bots: 0 },
+      { dimension: "countries", value: "DE", visits: 2, bots: 0 },
+      { dimension: "countries", value: "JP", visits: 1, bots: 0 },
+      { dimension: "countries", value: "US", visits: 1, bots: 1 },
+      { dimension: "devices", value: "bot", visits: 1, bots: 1 },
+      { dimension: "devices", value: "desktop", visits: 2, bots: 0 },
+      { dimension: "devices", value: "mobile", visits: 1, bots: 0 },
+      { dimension: "os", value: "iOS", visits: 1, bots: 0 },
+      { dimension: "os", value: "Linux", visits: 2, bots: 0 },
+      { dimension: "os", value: "other", visits: 1, bots: 1 },
+      { dimension: "referrers", value: "direct", visits: 2, bots: 1 },
+      { dimension: "referrers", value: "news.example", visits: 2, bots: 0 },
     ]);
     expect(await totalsOf(code)).toEqual({ accessCount: 4, buckets: 4, referrers: 4, countries: 4, browsers: 4, os: 4, devices: 4 });
   });
@@ -105,7 +105,7 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
       { startsAt: at("2026-11-22T23:00:00Z"), hours: 1, humans: 2, bots: 1 },
       { startsAt: at("2026-11-23T00:00:00Z"), hours: 1, humans: 1, bots: 0 },
     ]);
-    expect(await db.visits.facts({ code }, "2026-11-23", "2026-11-23")).toContainEqual({ dimension: "countries", value: "JP", visits: 1 });
+    expect(await db.visits.facts({ code }, "2026-11-23", "2026-11-23")).toContainEqual({ dimension: "countries", value: "JP", visits: 1, bots: 0 });
     expect(await db.visits.facts({ code }, "2026-11-22", "2026-11-22")).not.toContainEqual(expect.objectContaining({ value: "JP" }));
   });
 
@@ -121,6 +121,24 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
     expect(await db.visits.buckets({ code: "no-such-link" }, ...allTime)).toEqual([]);
     expect(await db.visits.facts({ code: "no-such-link" }, "2000-01-01", "2100-01-01")).toEqual([]);
     expect(await totalsOf(code)).toMatchObject({ accessCount: 5, buckets: 0 });
+  });
+
+  test("one value's visits per day, bots among them, for one link or every link", async () => {
+    const [code, other] = [await link("days"), await link("days")];
+    // 2034: a year no other test of this file writes in.
+    await db.links.recordVisits(new Map([[code, visitsOf(human, crawler)]]), at("2034-04-01T10:00:00Z"));
+    await db.links.recordVisits(new Map([[code, visitsOf(phone, crawler, crawler)]]), at("2034-04-03T23:59:59.999Z"));
+    await db.links.recordVisits(new Map([[other, visitsOf(crawler)]]), at("2034-04-03T08:00:00Z"));
+
+    expect(await db.visits.factDays({ code }, "referrers", "direct", "2034-04-01", "2034-04-03")).toEqual([
+      { day: "2034-04-01", visits: 1, bots: 1 },
+      { day: "2034-04-03", visits: 3, bots: 2 },
+    ]);
+    expect(await db.visits.factDays({ code }, "countries", "JP", "2034-04-01", "2034-04-02")).toEqual([]);
+    expect(await db.visits.factDays({}, "browsers", "Googlebot", "2034-04-01", "2034-04-30")).toEqual([
+      { day: "2034-04-01", visits: 1, bots: 1 },
+      { day: "2034-04-03", visits: 3, bots: 3 },
+    ]);
   });
 
   test("deleting a link deletes its analytics", async () => {
@@ -223,7 +241,7 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
       { startsAt: at("2031-03-01T10:00:00Z"), hours: 1, humans: 1, bots: 0 },
       { startsAt: at("2031-03-02T08:00:00Z"), hours: 1, humans: 4, bots: 0 },
     ]);
-    expect(await db.visits.facts({}, "2031-03-01", "2031-03-01")).toContainEqual({ dimension: "devices", value: "desktop", visits: 2 });
+    expect(await db.visits.facts({}, "2031-03-01", "2031-03-01")).toContainEqual({ dimension: "devices", value: "desktop", visits: 2, bots: 0 });
     expect(await db.visits.topLinks(at("2031-03-01T00:00:00Z"), at("2031-03-03T00:00:00Z"), 10)).toEqual([
       { code: b, visits: 5 },
       { code: a, visits: 3 },
@@ -291,12 +309,12 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
     // The same number of visits per host: the first by name are named.
     expect(referrersIn(firstDay)).toEqual({ ...Object.fromEntries(hosts("flood", namedValuesPerDay).map((host) => [host, 1])), other: 50 });
     expect(byValue(await db.visits.facts({ code }, "2033-06-02", "2033-06-02"))).toEqual([
-      { dimension: "browsers", value: "Firefox", visits: 2 },
-      { dimension: "countries", value: "DE", visits: 2 },
-      { dimension: "devices", value: "desktop", visits: 2 },
-      { dimension: "os", value: "Linux", visits: 2 },
-      { dimension: "referrers", value: "day.example", visits: 1 },
-      { dimension: "referrers", value: "next.example", visits: 1 },
+      { dimension: "browsers", value: "Firefox", visits: 2, bots: 0 },
+      { dimension: "countries", value: "DE", visits: 2, bots: 0 },
+      { dimension: "devices", value: "desktop", visits: 2, bots: 0 },
+      { dimension: "os", value: "Linux", visits: 2, bots: 0 },
+      { dimension: "referrers", value: "day.example", visits: 1, bots: 0 },
+      { dimension: "referrers", value: "next.example", visits: 1, bots: 0 },
     ]);
     const total = namedValuesPerDay + 52;
     expect(await totalsOf(code)).toEqual({
@@ -414,6 +432,15 @@ describe.each(storeEngines)("every-link visits summed by day on $engine", ({ ope
         ].map(async ([from, to]) => byValue(await db.visits.facts({}, from!, to!))),
       ),
       top: await Promise.all(ranges.flatMap(([from, to]) => [db.visits.topLinks(from, to, 10), db.visits.topLinks(from, to, 1)])),
+      days: await Promise.all(
+        (
+          [
+            ["devices", "bot", "2029-01-29", "2029-03-04"],
+            ["countries", "DE", "2029-01-30", "2029-03-02"],
+            ["referrers", "direct", "2029-02-01", "2029-02-28"],
+          ] as const
+        ).map(([dimension, value, from, to]) => db.visits.factDays({}, dimension, value, from, to)),
+      ),
     };
   }
 
@@ -432,6 +459,11 @@ describe.each(storeEngines)("every-link visits summed by day on $engine", ({ ope
       { code: "sa", visits: 5 },
       { code: "sb", visits: 5 },
       { code: "sc", visits: 5 },
+    ]);
+    expect(expected.days[0]).toEqual([
+      { day: "2029-01-30", visits: 1, bots: 1 },
+      { day: "2029-02-15", visits: 1, bots: 1 },
+      { day: "2029-03-01", visits: 1, bots: 1 },
     ]);
 
     // Part of February, then up to the last day: the steps add up, and a second run has nothing left.

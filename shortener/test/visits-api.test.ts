@@ -15,6 +15,9 @@ function visitsOf(count: number, facts: VisitFacts): LinkVisits {
   return visits;
 }
 
+/** A top list's entry: a value's visits, split. */
+const entry = (value: string, humans: number, bots = 0) => ({ value, visits: humans + bots, humans, bots });
+
 const firefox: VisitFacts = { bot: false, referrer: "news.example", country: "DE", browser: "Firefox", os: "Linux", device: "desktop" };
 const googlebot: VisitFacts = { bot: true, referrer: "direct", country: "US", browser: "Googlebot", os: "other", device: "bot" };
 
@@ -57,27 +60,15 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
       to: "2026-11-22T10:30:00.000Z",
       granularity: "day",
       totals: { visits: 6, humans: 5, bots: 1 },
+      visitors: "all",
+      filter: null,
       top: {
-        referrers: [
-          { value: "news.example", visits: 5 },
-          { value: "direct", visits: 1 },
-        ],
-        countries: [
-          { value: "DE", visits: 5 },
-          { value: "US", visits: 1 },
-        ],
-        browsers: [
-          { value: "Firefox", visits: 5 },
-          { value: "Googlebot", visits: 1 },
-        ],
-        os: [
-          { value: "Linux", visits: 5 },
-          { value: "other", visits: 1 },
-        ],
-        devices: [
-          { value: "desktop", visits: 5 },
-          { value: "bot", visits: 1 },
-        ],
+        referrers: [entry("news.example", 5), entry("direct", 0, 1)],
+        countries: [entry("DE", 5), entry("US", 0, 1)],
+        browsers: [entry("Firefox", 5), entry("Googlebot", 0, 1)],
+        os: [entry("Linux", 5), entry("other", 0, 1)],
+        devices: [entry("desktop", 5), entry("bot", 0, 1)],
+        bots: [entry("Googlebot", 0, 1)],
       },
     });
     expect(body.series).toHaveLength(31);
@@ -122,10 +113,7 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
     visits.add({ ...firefox, referrer: "other" });
     await api.db.links.recordVisits(new Map([[link.short_url, visits]]), new Date("2026-11-22T09:00:00Z"));
     const body = await readJson(await get(`/shorten/${link.short_url}/visits/`, link.manage_token));
-    expect(body.top.referrers).toEqual([
-      ...[12, 11, 10, 9, 8, 7, 6, 5, 4, 3].map((i) => ({ value: `r${i}.example`, visits: i })),
-      { value: "other", visits: 2 + 1 + 1 },
-    ]);
+    expect(body.top.referrers).toEqual([...[12, 11, 10, 9, 8, 7, 6, 5, 4, 3].map((i) => entry(`r${i}.example`, i)), entry("other", 2 + 1 + 1)]);
     expect(body.totals.visits).toBe(79);
   });
 
@@ -140,11 +128,81 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
     expect({ totals: body.totals, referrers: body.top.referrers }).toEqual({
       totals: { visits: 155 + namedValuesPerDay + 40, humans: 155 + namedValuesPerDay + 40, bots: 0 },
       referrers: [
-        ...Array.from({ length: 10 }, (_, i) => ({ value: `big-${i}.example`, visits: 20 - i })),
+        ...Array.from({ length: 10 }, (_, i) => entry(`big-${i}.example`, 20 - i)),
         // The named tail hosts, and the 50 the day had no name left for.
-        { value: "other", visits: namedValuesPerDay - 10 + 50 },
+        entry("other", namedValuesPerDay - 10 + 50),
       ],
     });
+  });
+
+  test("visitors=humans ranks the lists by humans and leaves out what only bots visited; the bots keep their own list", async () => {
+    const link = await api.createLink();
+    const visits = new LinkVisits();
+    for (let n = 0; n < 3; n++) visits.add({ ...firefox, referrer: "people.example" });
+    for (let n = 0; n < 5; n++) visits.add({ ...googlebot, referrer: "people.example" });
+    for (let n = 0; n < 4; n++) visits.add({ ...googlebot, referrer: "crawl.example" });
+    visits.add({ ...googlebot, browser: "curl", referrer: "direct" });
+    for (let n = 0; n < 2; n++) visits.add({ ...firefox, referrer: "small.example" });
+    await api.db.links.recordVisits(new Map([[link.short_url, visits]]), new Date("2026-11-22T09:00:00Z"));
+    const path = `/shorten/${link.short_url}/visits/`;
+
+    const everyone = await readJson(await get(path, link.manage_token));
+    expect(everyone.top.referrers).toEqual([entry("people.example", 3, 5), entry("crawl.example", 0, 4), entry("small.example", 2), entry("direct", 0, 1)]);
+    const humans = await readJson(await get(`${path}?visitors=humans`, link.manage_token));
+    expect(humans).toMatchObject({ visitors: "humans", totals: everyone.totals, series: everyone.series });
+    expect(humans.top.referrers).toEqual([entry("people.example", 3, 5), entry("small.example", 2)]);
+    expect(humans.top.devices).toEqual([entry("desktop", 5)]);
+    expect(humans.top.bots).toEqual([entry("Googlebot", 0, 9), entry("curl", 0, 1)]);
+    const bots = await readJson(await get(`${path}?visitors=bots`, link.manage_token));
+    expect(bots.top.referrers).toEqual([entry("people.example", 3, 5), entry("crawl.example", 0, 4), entry("direct", 0, 1)]);
+    expect(bots.top.countries).toEqual([entry("US", 0, 10)]);
+  });
+
+  test("breakdown and value: the series and totals of one value, by day, on a link's report and the admin's; the lists stay whole", async () => {
+    const link = await linkWithVisits();
+    const path = `/shorten/${link.short_url}/visits/?from=2026-11-19&to=2026-11-22T10:30:00Z`;
+    const germany = await readJson(await get(`${path}&breakdown=countries&value=DE`, link.manage_token));
+    expect(germany).toMatchObject({ granularity: "day", filter: { breakdown: "countries", value: "DE" }, totals: { visits: 5, humans: 5, bots: 0 } });
+    expect(germany.series).toEqual([
+      { t: "2026-11-19T00:00:00.000Z", visits: 0, humans: 0, bots: 0 },
+      { t: "2026-11-20T00:00:00.000Z", visits: 2, humans: 2, bots: 0 },
+      { t: "2026-11-21T00:00:00.000Z", visits: 0, humans: 0, bots: 0 },
+      { t: "2026-11-22T00:00:00.000Z", visits: 3, humans: 3, bots: 0 },
+    ]);
+    expect(germany.top.countries).toEqual([entry("DE", 5), entry("US", 0, 1)]);
+    const crawled = await readJson(await get(`${path}&breakdown=browsers&value=Googlebot`, link.manage_token));
+    expect(crawled.series.map((point: { bots: number }) => point.bots)).toEqual([0, 0, 0, 1]);
+    expect(crawled.totals).toEqual({ visits: 1, humans: 0, bots: 1 });
+    const nobody = await readJson(await get(`${path}&breakdown=referrers&value=nowhere.example`, link.manage_token));
+    expect(nobody.totals).toEqual({ visits: 0, humans: 0, bots: 0 });
+    // The admin's report of the same days counts this link's visits with every other link's.
+    const admin = await readJson(await get(`/admin/visits/?from=2026-11-22&to=2026-11-22T10:30:00Z&breakdown=devices&value=bot`, api.adminToken()));
+    const allBots = await readJson(await get(`/admin/visits/?from=2026-11-22&to=2026-11-22T10:30:00Z`, api.adminToken()));
+    expect(admin.totals).toEqual({ visits: allBots.totals.bots, humans: 0, bots: allBots.totals.bots });
+    expect(admin.totals.bots).toBeGreaterThan(0);
+  });
+
+  test.each([
+    ["visitors=robots", "visitors must be all, humans or bots"],
+    ["visitors=", "visitors must be all, humans or bots"],
+    ["breakdown=countries", "breakdown and value go together"],
+    ["value=DE", "breakdown and value go together"],
+    ["breakdown=planets&value=mars", "breakdown must be one of referrers, countries, browsers, os, devices"],
+    ["breakdown=__proto__&value=x", "breakdown must be one of"],
+    ["breakdown=countries&value=", "value must be 1 to 253 characters"],
+    [`breakdown=referrers&value=${"a".repeat(254)}`, "value must be 1 to 253 characters"],
+    ["breakdown=referrers&value=other", "other is the rest of a list"],
+    ["breakdown=countries&value=DE&granularity=hour", "the series of one value is by day"],
+  ])("answers 400 invalid_request for the filters %p, on a link's report, the admin's and the CSV", async (query, message) => {
+    const link = await api.createLink();
+    for (const [path, token] of [...bothReports(link), [`/shorten/${link.short_url}/visits/export`, link.manage_token] as const]) {
+      const response = await get(`${path}?${query}`, token);
+      expect({ path, status: response.status, error: (await readJson(response)).error }).toEqual({
+        path,
+        status: 400,
+        error: { code: "invalid_request", message: expect.stringContaining(message) },
+      });
+    }
   });
 
   test("credentials: 401 without, 403 with another link's token, 404 for an unknown code, 403 for a manage token on the admin report", async () => {
@@ -234,30 +292,12 @@ describe("redirects feed the analytics (real classifier, real IP data)", () => {
     const body = await readJson(await api.request("GET", `/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } }));
     expect(body.totals).toEqual({ visits: 4, humans: 3, bots: 1 });
     expect(body.top).toEqual({
-      referrers: [
-        { value: "direct", visits: 2 },
-        { value: "news.ycombinator.com", visits: 2 },
-      ],
-      countries: [
-        { value: "DE", visits: 2 },
-        { value: "GB", visits: 1 },
-        { value: "US", visits: 1 },
-      ],
-      browsers: [
-        { value: "Chrome", visits: 2 },
-        { value: "Googlebot", visits: 1 },
-        { value: "Safari", visits: 1 },
-      ],
-      os: [
-        { value: "Windows", visits: 2 },
-        { value: "iOS", visits: 1 },
-        { value: "other", visits: 1 },
-      ],
-      devices: [
-        { value: "desktop", visits: 2 },
-        { value: "bot", visits: 1 },
-        { value: "mobile", visits: 1 },
-      ],
+      referrers: [entry("direct", 1, 1), entry("news.ycombinator.com", 2)],
+      countries: [entry("DE", 2), entry("GB", 1), entry("US", 0, 1)],
+      browsers: [entry("Chrome", 2), entry("Googlebot", 0, 1), entry("Safari", 1)],
+      os: [entry("Windows", 2), entry("iOS", 1), entry("other", 0, 1)],
+      devices: [entry("desktop", 2), entry("bot", 0, 1), entry("mobile", 1)],
+      bots: [entry("Googlebot", 0, 1)],
     });
     expect((await api.db.links.find(link.short_url))!.accessCount).toBe(4);
 
@@ -273,6 +313,6 @@ describe("redirects feed the analytics (real classifier, real IP data)", () => {
     const link = await api.createLink("https://example.com/forged-country");
     await follow(link.short_url, { "x-test-peer": "131.111.8.46", "x-forwarded-for": "133.11.0.1", "user-agent": windowsChrome });
     const body = await readJson(await api.request("GET", `/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } }));
-    expect(body.top.countries).toEqual([{ value: "GB", visits: 1 }]);
+    expect(body.top.countries).toEqual([entry("GB", 1)]);
   });
 });

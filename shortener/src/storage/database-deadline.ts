@@ -73,6 +73,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
     visits: {
       buckets: bounded((scope, from, to) => visits.buckets(scope, from, to)),
       facts: bounded((scope, fromDay, toDay) => visits.facts(scope, fromDay, toDay)),
+      factDays: bounded((scope, dimension, value, fromDay, toDay) => visits.factDays(scope, dimension, value, fromDay, toDay)),
       dailyCounts: bounded((codes, from, to) => visits.dailyCounts(codes, from, to)),
       topLinks: bounded((from, to, limit) => visits.topLinks(from, to, limit)),
       // A background job, not a request: it sets its own limits.

@@ -7,6 +7,7 @@ import { CodeParams } from "../links/link-schemas.ts";
 import type { LinkService } from "../links/link-service.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import { parseVisitRange } from "../visits/visit-range.ts";
+import { parseReportFilters } from "../visits/report-filters.ts";
 import type { VisitReports } from "../visits/visit-reports.ts";
 import { VisitQuery } from "../visits/visit-schemas.ts";
 import { exportFormats, linkExport, type ExportFormat } from "./link-export.ts";
@@ -79,7 +80,8 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
       async ({ params, query, request, server }) => {
         const link = await links.authorized(params.short_url, await credentials.resolve(request, server), "visits:read");
         if (query.format !== undefined && query.format !== "csv") throw InvalidRequest.because("format must be csv");
-        const report = await reports.forLink(link.code, parseVisitRange(query, clock()));
+        const range = parseVisitRange(query, clock());
+        const report = await reports.forLink(link.code, range, parseReportFilters(query, range));
         return new Response(visitReportCsv(report), {
           headers: {
             "content-type": mediaTypes.csv,
@@ -96,8 +98,9 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
           summary: "A short URL's visits report as CSV: the range, totals, the series and each breakdown's top values",
           description:
             "The same numbers as GET /shorten/<code>/visits/, for the same credentials (manage token, admin, or an API key with visits:read). " +
-            "One table with the columns section, value, visits, humans, bots: rows from, to and granularity (the range), total, one series row " +
-            "per bucket, then one row per top value of referrers, countries, browsers, os and devices.",
+            "One table with the columns section, value, visits, humans, bots: rows from, to, granularity and visitors (the query), filter " +
+            "(breakdown:value, empty for every visit), total, one series row per bucket, then one row per top value of referrers, countries, " +
+            "browsers, os and devices, and one per bot by name (section bots).",
           tags,
           security: readSecurity,
           responses: {

@@ -6,13 +6,14 @@ import { csvRow } from "@linkgeo/shared";
 export const visitCsvColumns = ["section", "value", "visits", "humans", "bots"] as const;
 
 /**
- * A visits report as one CSV table (README: "Exports"): rows `from`, `to`
- * and `granularity` (the range, in `value`), `total`, then `series` (one
- * row per bucket, its start in `value`, every bucket of the range present),
- * then one row per top value of each breakdown (section `referrers`,
- * `countries`, `browsers`, `os`, `devices`, as the JSON report's `top`: the
- * value and its visits; humans and bots are not kept per value, so those
- * fields are empty).
+ * A visits report as one CSV table (README: "Exports"): rows `from`, `to`,
+ * `granularity` and `visitors` (the query, in `value`), `filter` (the one
+ * value the series counts, as `breakdown:value`, empty for every visit),
+ * `total`, then `series` (one row per bucket, its start in `value`, every
+ * bucket of the range present), then one row per top value of each
+ * breakdown (section `referrers`, `countries`, `browsers`, `os`, `devices`,
+ * and `bots` for the bots by name, as the JSON report's `top`: the value,
+ * its visits, humans and bots).
  */
 export function visitReportCsv(report: VisitReport): string {
   const rows = [
@@ -20,9 +21,13 @@ export function visitReportCsv(report: VisitReport): string {
     csvRow(["from", report.from, "", "", ""]),
     csvRow(["to", report.to, "", "", ""]),
     csvRow(["granularity", report.granularity, "", "", ""]),
+    csvRow(["visitors", report.visitors, "", "", ""]),
+    csvRow(["filter", report.filter ? `${report.filter.breakdown}:${report.filter.value}` : "", "", "", ""]),
     csvRow(["total", "", String(report.totals.visits), String(report.totals.humans), String(report.totals.bots)]),
     ...report.series.map((point) => csvRow(["series", point.t, String(point.visits), String(point.humans), String(point.bots)])),
-    ...dimensions.flatMap((dimension) => report.top[dimension].map((entry) => csvRow([dimension, entry.value, String(entry.visits), "", ""]))),
+    ...[...dimensions, "bots" as const].flatMap((section) =>
+      report.top[section].map((entry) => csvRow([section, entry.value, String(entry.visits), String(entry.humans), String(entry.bots)])),
+    ),
   ];
   return rows.join("");
 }

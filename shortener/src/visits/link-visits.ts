@@ -13,10 +13,17 @@ const factOf: Record<Dimension, (facts: VisitFacts) => string> = {
   devices: (facts) => facts.device,
 };
 
+/** Visits with one value of one breakdown: all of them, and how many of those were bots. */
+export interface ValueVisits {
+  visits: number;
+  bots: number;
+}
+
 /**
  * What a batch of visits adds to one link: its access count, and, when the
  * visits came with their facts (analytics on), the same visits split into
- * humans and bots and counted per value of each breakdown. Written in one
+ * humans and bots and counted per value of each breakdown (with the bots
+ * among them, so a report can rank humans and bots apart). Written in one
  * transaction, so `humans + bots` and each breakdown's sum equal `count`.
  */
 export class LinkVisits {
@@ -24,7 +31,7 @@ export class LinkVisits {
   humans = 0;
   bots = 0;
   /** Per breakdown, visits per value. */
-  readonly byDimension: Record<Dimension, Map<string, number>> = {
+  readonly byDimension: Record<Dimension, Map<string, ValueVisits>> = {
     referrers: new Map(),
     countries: new Map(),
     browsers: new Map(),
@@ -45,7 +52,11 @@ export class LinkVisits {
     for (const dimension of dimensions) {
       const value = factOf[dimension](facts);
       const counts = this.byDimension[dimension];
-      counts.set(value, (counts.get(value) ?? 0) + n);
+      const counted = counts.get(value);
+      if (counted) {
+        counted.visits += n;
+        if (facts.bot) counted.bots += n;
+      } else counts.set(value, { visits: n, bots: facts.bot ? n : 0 });
     }
   }
 
@@ -54,9 +65,9 @@ export class LinkVisits {
     return this.humans + this.bots > 0;
   }
 
-  /** Each (dimension, value, visits) row, for the stores. */
-  *factRows(): Generator<[Dimension, string, number]> {
-    for (const dimension of dimensions) for (const [value, visits] of this.byDimension[dimension]) yield [dimension, value, visits];
+  /** Each (dimension, value, visits, bots among them) row, for the stores. */
+  *factRows(): Generator<[Dimension, string, number, number]> {
+    for (const dimension of dimensions) for (const [value, { visits, bots }] of this.byDimension[dimension]) yield [dimension, value, visits, bots];
   }
 
   /**

@@ -1,4 +1,4 @@
-import { dimensions, type Dimension, type LinkVisits } from "./link-visits.ts";
+import { dimensions, type Dimension, type LinkVisits, type ValueVisits } from "./link-visits.ts";
 import { otherValue, withinNamedValues, type NamedSoFar } from "./named-values.ts";
 import { granularityMs, utcDay } from "./visit-range.ts";
 
@@ -14,9 +14,12 @@ export interface LoggedVisits {
   at: number;
   humans: number;
   bots: number;
-  /** (breakdown, value, visits), every breakdown summing to humans + bots. */
-  facts: Array<[Dimension, string, number]>;
+  /** (breakdown, value, visits, bots among them), every breakdown summing to humans + bots. */
+  facts: LoggedFact[];
 }
+
+/** One value of one breakdown in a log row: its visits, and the bots among them. */
+export type LoggedFact = [dimension: Dimension, value: string, visits: number, bots: number];
 
 /**
  * Log rows one summing step takes at most: a step is one transaction, and a
@@ -34,12 +37,14 @@ export function loggedFacts(visits: LinkVisits): string {
 const knownDimensions: ReadonlySet<string> = new Set(dimensions);
 
 /**
- * The facts of a log row as `loggedFacts` wrote them (JSON text). What is
- * not such a triple (a row edited by hand, a format this version does not
- * know) is left out rather than thrown at: one bad row must not stop every
- * summing step, and with it every report, for good.
+ * The facts of a log row as `loggedFacts` wrote them (JSON text). A triple
+ * without its bots (a row a replica of the version before logged, during a
+ * rolling upgrade) counts as humans. What is not such a row (a row edited
+ * by hand, a format this version does not know) is left out rather than
+ * thrown at: one bad row must not stop every summing step, and with it
+ * every report, for good.
  */
-export function parseLoggedFacts(text: string): LoggedVisits["facts"] {
+export function parseLoggedFacts(text: string): LoggedFact[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -47,10 +52,22 @@ export function parseLoggedFacts(text: string): LoggedVisits["facts"] {
     return [];
   }
   if (!Array.isArray(parsed)) return [];
-  return parsed.filter(
-    (fact): fact is [Dimension, string, number] =>
-      Array.isArray(fact) && fact.length === 3 && knownDimensions.has(fact[0]) && typeof fact[1] === "string" && Number.isSafeInteger(fact[2]) && fact[2] > 0,
-  );
+  const facts: LoggedFact[] = [];
+  for (const fact of parsed) {
+    if (!Array.isArray(fact) || (fact.length !== 3 && fact.length !== 4)) continue;
+    const [dimension, value, visits, bots = 0] = fact as unknown[];
+    if (typeof dimension !== "string" || !knownDimensions.has(dimension) || typeof value !== "string") continue;
+    if (
+      !Number.isSafeInteger(visits) ||
+      (visits as number) <= 0 ||
+      !Number.isSafeInteger(bots) ||
+      (bots as number) < 0 ||
+      (bots as number) > (visits as number)
+    )
+      continue;
+    facts.push([dimension as Dimension, value, visits as number, bots as number]);
+  }
+  return facts;
 }
 
 /** A link's humans and bots in one hour, from a summing step. */
@@ -68,7 +85,7 @@ export interface DaySum {
   /** YYYY-MM-DD */
   day: string;
   /** Oldest first: the bound on named values gives free names in the order visits came. */
-  batches: Array<{ at: number; byDimension: Record<Dimension, Map<string, number>> }>;
+  batches: Array<{ at: number; byDimension: Record<Dimension, Map<string, ValueVisits>> }>;
 }
 
 /**
@@ -95,18 +112,26 @@ export function sumLogged(rows: Iterable<LoggedVisits>): { buckets: BucketSum[];
       sum = { code: row.code, day, batches: [] };
       days.set(dayKey, sum);
     }
-    const byDimension = Object.fromEntries(dimensions.map((dimension) => [dimension, new Map<string, number>()])) as Record<Dimension, Map<string, number>>;
-    for (const [dimension, value, visits] of row.facts) {
-      const counts = byDimension[dimension];
-      counts.set(value, (counts.get(value) ?? 0) + visits);
-    }
+    const byDimension = Object.fromEntries(dimensions.map((dimension) => [dimension, new Map<string, ValueVisits>()])) as Record<
+      Dimension,
+      Map<string, ValueVisits>
+    >;
+    for (const [dimension, value, visits, bots] of row.facts) addTo(byDimension[dimension], value, { visits, bots });
     sum.batches.push({ at: row.at, byDimension });
   }
   return { buckets: [...buckets.values()], days: [...days.values()] };
 }
 
-/** A day's breakdown rows to add: (code, day, dimension, value, visits). */
-export type FactRow = [code: string, day: string, dimension: Dimension, value: string, visits: number];
+function addTo(counts: Map<string, ValueVisits>, value: string, { visits, bots }: ValueVisits): void {
+  const counted = counts.get(value);
+  if (counted) {
+    counted.visits += visits;
+    counted.bots += bots;
+  } else counts.set(value, { visits, bots });
+}
+
+/** A day's breakdown rows to add: (code, day, dimension, value, visits, bots among them). */
+export type FactRow = [code: string, day: string, dimension: Dimension, value: string, visits: number, bots: number];
 
 /**
  * The breakdown rows a summing step adds, each day kept within the bound on
@@ -128,14 +153,18 @@ export function boundedFactRows(days: readonly DaySum[], named: (code: string, d
         },
         has: (value) => added.has(value) || stored.has(value),
       };
-      const totals = new Map<string, number>();
+      const totals = new Map<string, ValueVisits>();
       for (const batch of batches) {
-        for (const [value, visits] of withinNamedValues(batch.byDimension[dimension], soFar)) {
-          if (value !== otherValue && !soFar.has(value)) added.add(value);
-          totals.set(value, (totals.get(value) ?? 0) + visits);
+        const counts = batch.byDimension[dimension];
+        // The bound decides by visits; a value it turns into "other" takes its bots along.
+        const kept = withinNamedValues(new Map([...counts].map(([value, counted]) => [value, counted.visits])), soFar);
+        for (const [value, counted] of counts) {
+          const name = kept.has(value) ? value : otherValue;
+          if (name !== otherValue && !soFar.has(name)) added.add(name);
+          addTo(totals, name, counted);
         }
       }
-      for (const [value, visits] of totals) rows.push([code, day, dimension, value, visits]);
+      for (const [value, { visits, bots }] of totals) rows.push([code, day, dimension, value, visits, bots]);
     }
   }
   return rows;

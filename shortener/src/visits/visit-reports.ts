@@ -1,7 +1,8 @@
 import { dimensions, type Dimension } from "./link-visits.ts";
 import { otherValue } from "./named-values.ts";
+import { everyVisit, type ReportFilters, type ValueFilter, type Visitors } from "./report-filters.ts";
 import { bucketStart, granularityMs, utcDay, type VisitRange } from "./visit-range.ts";
-import type { FactCount, VisitBucket, VisitScope, VisitStore } from "./visit-store.ts";
+import type { FactCount, FactDay, VisitBucket, VisitScope, VisitStore } from "./visit-store.ts";
 
 export interface Totals {
   visits: number;
@@ -19,6 +20,12 @@ export interface TopEntry {
   visits: number;
 }
 
+/** A value of a breakdown: its visits, humans and bots. */
+export interface SplitEntry extends TopEntry {
+  humans: number;
+  bots: number;
+}
+
 /** Each link's visits per UTC day, oldest first, ending today. */
 export interface DailyVisitsReport {
   /** Start of the first day. */
@@ -33,9 +40,14 @@ export interface VisitReport {
   from: string;
   to: string;
   granularity: VisitRange["granularity"];
+  /** Whose visits rank the top lists. */
+  visitors: Visitors;
+  /** The one value whose visits the series and totals count; null: every visit. */
+  filter: ValueFilter | null;
   totals: Totals;
   series: SeriesPoint[];
-  top: Record<Dimension, TopEntry[]>;
+  /** Each breakdown's top values, and the bots by name (the browsers of bot visits). */
+  top: Record<Dimension | "bots", SplitEntry[]>;
 }
 
 /** How many values each top list names before the rest is summed up as "other". */
@@ -44,21 +56,23 @@ export const topListSize = 10;
 /**
  * The visit reports of the API: totals, a series with every bucket of the
  * range present (0 when nothing happened), and the top values of each
- * breakdown. Totals and series come from the hourly buckets; a day folded
- * by retention shows, by hour, at its midnight. Breakdowns are kept per UTC
- * day, so the top lists cover the whole days the range touches.
+ * breakdown, ranked by the visitors asked for, with the bots by name in a
+ * list of their own. Totals and series come from the hourly buckets; a day
+ * folded by retention shows, by hour, at its midnight. Breakdowns are kept
+ * per UTC day, so the top lists cover the whole days the range touches, and
+ * a series of one value's visits (`filters.only`) is by day.
  */
 export class VisitReports {
   constructor(private readonly store: VisitStore) {}
 
   /** One link's report. */
-  forLink(code: string, range: VisitRange): Promise<VisitReport> {
-    return this.report({ code }, range);
+  forLink(code: string, range: VisitRange, filters: ReportFilters = everyVisit): Promise<VisitReport> {
+    return this.report({ code }, range, filters);
   }
 
-  /** Every link's, with the links that had the most visits. */
-  async forAllLinks(range: VisitRange): Promise<VisitReport & { top: { links: TopEntry[] } }> {
-    const [report, links] = await Promise.all([this.report({}, range), this.store.topLinks(...this.bucketRange(range), topListSize + 1)]);
+  /** Every link's, with the links that had the most visits (all visitors, whatever the filters). */
+  async forAllLinks(range: VisitRange, filters: ReportFilters = everyVisit): Promise<VisitReport & { top: { links: TopEntry[] } }> {
+    const [report, links] = await Promise.all([this.report({}, range, filters), this.store.topLinks(...this.bucketRange(range), topListSize + 1)]);
     const named = links.slice(0, topListSize).map((link) => ({ value: link.code, visits: link.visits }));
     // The rest: whatever the named links do not account for.
     const rest = report.totals.visits - named.reduce((sum, entry) => sum + entry.visits, 0);
@@ -85,21 +99,30 @@ export class VisitReports {
     return { from: new Date(firstDay).toISOString(), to: now.toISOString(), days, links: Object.fromEntries(perLink) };
   }
 
-  private async report(scope: VisitScope, range: VisitRange): Promise<VisitReport> {
+  private async report(scope: VisitScope, range: VisitRange, { visitors, only }: ReportFilters): Promise<VisitReport> {
     const [from, to] = this.bucketRange(range);
-    const [buckets, facts] = await Promise.all([this.store.buckets(scope, from, to), this.store.facts(scope, utcDay(from), utcDay(to.getTime() - 1))]);
+    const [fromDay, toDay] = [utcDay(from), utcDay(to.getTime() - 1)];
+    const [buckets, facts] = await Promise.all([
+      only ? this.store.factDays(scope, only.breakdown, only.value, fromDay, toDay).then(dayBuckets) : this.store.buckets(scope, from, to),
+      this.store.facts(scope, fromDay, toDay),
+    ]);
     const series = this.series(buckets, range);
     return {
       from: range.from.toISOString(),
       to: range.to.toISOString(),
       granularity: range.granularity,
+      visitors,
+      filter: only,
       totals: series.reduce((sum, point) => ({ visits: sum.visits + point.visits, humans: sum.humans + point.humans, bots: sum.bots + point.bots }), {
         visits: 0,
         humans: 0,
         bots: 0,
       }),
       series,
-      top: Object.fromEntries(dimensions.map((dimension) => [dimension, topOf(facts, dimension)])) as Record<Dimension, TopEntry[]>,
+      top: {
+        ...(Object.fromEntries(dimensions.map((dimension) => [dimension, topOf(facts, dimension, visitors)])) as Record<Dimension, SplitEntry[]>),
+        bots: topOf(facts, "browsers", "bots"),
+      },
     };
   }
 
@@ -126,20 +149,39 @@ export class VisitReports {
   }
 }
 
+/** One value's days as day-long buckets: its humans are its visits less its bots. */
+function dayBuckets(days: FactDay[]): VisitBucket[] {
+  return days.map((day) => ({ startsAt: new Date(`${day.day}T00:00:00Z`), hours: 24, humans: day.visits - day.bots, bots: day.bots }));
+}
+
+/** The visits of `visitors` an entry counts. */
+const countOf: Record<Visitors, (entry: SplitEntry) => number> = {
+  all: (entry) => entry.visits,
+  humans: (entry) => entry.humans,
+  bots: (entry) => entry.bots,
+};
+
 /**
- * The values of one breakdown with the most visits, then "other" for the
- * rest. A day's own "other" row (values it did not name: named-values.ts)
- * is not a value: however large, after a flood of new ones, it takes none
- * of the named places, and is added to the rest.
+ * The values of one breakdown with the most visits of `visitors`, then
+ * "other" for the rest; a value none of whose visits are of `visitors` is
+ * left out. Each entry says all its visits, humans and bots, whatever the
+ * ranking. A day's own "other" row (values it did not name:
+ * named-values.ts) is not a value: however large, after a flood of new
+ * ones, it takes none of the named places, and is added to the rest.
  */
-function topOf(facts: FactCount[], dimension: Dimension): TopEntry[] {
-  const ofDimension = facts.filter((fact) => fact.dimension === dimension);
-  const ranked = ofDimension
-    .filter((fact) => fact.value !== otherValue)
-    .map((fact) => ({ value: fact.value, visits: fact.visits }))
-    .sort((a, b) => b.visits - a.visits || a.value.localeCompare(b.value));
-  const unnamed = ofDimension.find((fact) => fact.value === otherValue)?.visits ?? 0;
-  const rest = ranked.slice(topListSize).reduce((sum, entry) => sum + entry.visits, unnamed);
+function topOf(facts: FactCount[], dimension: Dimension, visitors: Visitors): SplitEntry[] {
+  const count = countOf[visitors];
+  const ofDimension = facts
+    .filter((fact) => fact.dimension === dimension)
+    .map((fact) => ({ value: fact.value, visits: fact.visits, humans: fact.visits - fact.bots, bots: fact.bots }))
+    .filter((entry) => count(entry) > 0);
+  const ranked = ofDimension.filter((entry) => entry.value !== otherValue).sort((a, b) => count(b) - count(a) || a.value.localeCompare(b.value));
+  const rest = { value: otherValue, visits: 0, humans: 0, bots: 0 };
+  for (const entry of [...ranked.slice(topListSize), ...ofDimension.filter((entry) => entry.value === otherValue)]) {
+    rest.visits += entry.visits;
+    rest.humans += entry.humans;
+    rest.bots += entry.bots;
+  }
   const top = ranked.slice(0, topListSize);
-  return rest > 0 ? [...top, { value: otherValue, visits: rest }] : top;
+  return count(rest) > 0 ? [...top, rest] : top;
 }

@@ -5,6 +5,7 @@ import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { readSecurity } from "../auth/security-schemes.ts";
 import { CodeParams } from "../links/link-schemas.ts";
 import type { LinkService } from "../links/link-service.ts";
+import { parseReportFilters } from "./report-filters.ts";
 import { parseVisitRange } from "./visit-range.ts";
 import type { VisitReports } from "./visit-reports.ts";
 import { parseCodeList, parseDays } from "./daily-visits-query.ts";
@@ -32,7 +33,8 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
       "/shorten/:short_url/visits",
       async ({ params, query, request, server }) => {
         const link = await links.authorized(params.short_url, await credentials.resolve(request, server), "visits:read");
-        return { short_url: link.code, ...(await reports.forLink(link.code, parseVisitRange(query, clock()))) };
+        const range = parseVisitRange(query, clock());
+        return { short_url: link.code, ...(await reports.forLink(link.code, range, parseReportFilters(query, range))) };
       },
       {
         params: CodeParams,
@@ -53,7 +55,8 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
       "/admin/visits",
       async ({ query, request, server }) => {
         requireScope(await credentials.resolve(request, server), "visits:read", "visits across all links need an admin token");
-        return reports.forAllLinks(parseVisitRange(query, clock()));
+        const range = parseVisitRange(query, clock());
+        return reports.forAllLinks(range, parseReportFilters(query, range));
       },
       {
         query: VisitQuery,

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { dimensions } from "./link-visits.ts";
 import { orphanKinds } from "./orphan-visit-store.ts";
 
 const Totals = t.Object({
@@ -11,12 +12,27 @@ const TopList = t.Array(t.Object({ value: t.String(), visits: t.Integer({ minimu
   description: 'The 10 values with the most visits, then "other" for the rest',
 });
 
+const SplitList = t.Array(
+  t.Object({
+    value: t.String(),
+    visits: t.Integer({ minimum: 0, description: "Humans and bots" }),
+    humans: t.Integer({ minimum: 0 }),
+    bots: t.Integer({ minimum: 0 }),
+  }),
+  {
+    description:
+      'The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. ' +
+      "Each value says all its visits, humans and bots, whatever the ranking.",
+  },
+);
+
 const Top = t.Object({
-  referrers: TopList,
-  countries: TopList,
-  browsers: TopList,
-  os: TopList,
-  devices: TopList,
+  referrers: SplitList,
+  countries: SplitList,
+  browsers: SplitList,
+  os: SplitList,
+  devices: SplitList,
+  bots: t.Array(SplitList.items, { description: 'The bots by name (the browsers of bot visits), most visits first, then "other"' }),
 });
 
 const reportFields = {
@@ -29,9 +45,23 @@ const reportFields = {
   }),
 };
 
-export const LinkVisitReport = t.Object({ short_url: t.String(), ...reportFields, top: Top }, { title: "LinkVisits" });
+const filterFields = {
+  visitors: t.UnionEnum(["all", "humans", "bots"], { description: "Whose visits rank the top lists" }),
+  filter: t.Nullable(t.Object({ breakdown: t.UnionEnum(dimensions), value: t.String() }), {
+    description: "The one value whose visits the series and totals count (by UTC day); null: every visit",
+  }),
+};
 
-export const AllVisitReport = t.Object({ ...reportFields, top: t.Composite([Top, t.Object({ links: TopList })]) }, { title: "AllVisits" });
+export const LinkVisitReport = t.Object({ short_url: t.String(), ...reportFields, ...filterFields, top: Top }, { title: "LinkVisits" });
+
+export const AllVisitReport = t.Object(
+  {
+    ...reportFields,
+    ...filterFields,
+    top: t.Composite([Top, t.Object({ links: t.Array(TopList.items, { description: "The 10 links with the most visits (humans and bots), then other" }) })]),
+  },
+  { title: "AllVisits" },
+);
 
 export const DailyVisitsQuery = t.Object({
   codes: t.String({ description: "1 to 100 short URLs, comma-separated", examples: ["Ab3dE9x,launch-day"] }),
@@ -62,9 +92,15 @@ const rangeQuery = {
   to: t.Optional(t.String({ description: "ISO 8601; default now" })),
 };
 
+// Checked by parseVisitRange and parseReportFilters, whose 400s name the parameter.
 export const VisitQuery = t.Object({
   ...rangeQuery,
   granularity: t.Optional(t.String({ description: "hour or day (default); at most a year of hours" })),
+  visitors: t.Optional(t.String({ description: "Whose visits rank the top lists: all (default), humans or bots", examples: ["humans"] })),
+  breakdown: t.Optional(
+    t.String({ description: "With value: the series and totals count only the visits with this value, by day. One of " + dimensions.join(", ") }),
+  ),
+  value: t.Optional(t.String({ description: "With breakdown: a value its list names, e.g. DE for countries", examples: ["DE"] })),
 });
 
 export const OrphanVisitQuery = t.Object({

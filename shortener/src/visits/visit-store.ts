@@ -8,11 +8,20 @@ export interface VisitBucket {
   bots: number;
 }
 
-/** Visits with one value of one breakdown. */
+/** Visits with one value of one breakdown, and the bots among them. */
 export interface FactCount {
   dimension: Dimension;
   value: string;
   visits: number;
+  bots: number;
+}
+
+/** Visits with one value of one breakdown on one UTC day, and the bots among them. */
+export interface FactDay {
+  /** YYYY-MM-DD */
+  day: string;
+  visits: number;
+  bots: number;
 }
 
 /** A link's visits on one UTC day. */
@@ -43,6 +52,8 @@ export interface VisitStore {
   buckets(scope: VisitScope, from: Date, to: Date): Promise<VisitBucket[]>;
   /** Visits per breakdown and value over the UTC days [fromDay, toDay] (YYYY-MM-DD, inclusive). */
   facts(scope: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]>;
+  /** The visits with one value of one breakdown per UTC day over [fromDay, toDay] (inclusive); days without any are left out. */
+  factDays(scope: VisitScope, dimension: Dimension, value: string, fromDay: string, toDay: string): Promise<FactDay[]>;
   /** Visits per link and UTC day of buckets starting in [from, to), for these links only, in one query; days without visits are left out. */
   dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]>;
   /** The links with the most visits in buckets starting in [from, to), most first, at most `limit`. */

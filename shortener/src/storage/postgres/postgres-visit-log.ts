@@ -61,16 +61,16 @@ async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> {
       await tx`
         WITH f AS (
           SELECT * FROM unnest(${facts.map((f) => f[0])}::text[], ${facts.map((f) => f[1])}::text[]::date[], ${facts.map((f) => f[2])}::text[],
-            ${facts.map((f) => f[3])}::text[], ${facts.map((f) => f[4])}::bigint[]) AS f(code, day, dimension, value, visits)
+            ${facts.map((f) => f[3])}::text[], ${facts.map((f) => f[4])}::bigint[], ${facts.map((f) => f[5])}::bigint[]) AS f(code, day, dimension, value, visits, bots)
           WHERE EXISTS (SELECT 1 FROM links WHERE links.code = f.code)
         ), added AS (
-          UPDATE link_visit_facts SET visits = link_visit_facts.visits + f.visits
+          UPDATE link_visit_facts SET visits = link_visit_facts.visits + f.visits, bots = link_visit_facts.bots + f.bots
           FROM f WHERE link_visit_facts.code = f.code AND link_visit_facts.day = f.day
             AND link_visit_facts.dimension = f.dimension AND link_visit_facts.value = f.value
           RETURNING link_visit_facts.code, link_visit_facts.day, link_visit_facts.dimension, link_visit_facts.value
         )
-        INSERT INTO link_visit_facts (code, day, dimension, value, visits)
-        SELECT f.code, f.day, f.dimension, f.value, f.visits FROM f
+        INSERT INTO link_visit_facts (code, day, dimension, value, visits, bots)
+        SELECT f.code, f.day, f.dimension, f.value, f.visits, f.bots FROM f
         WHERE NOT EXISTS (
           SELECT 1 FROM added WHERE added.code = f.code AND added.day = f.day AND added.dimension = f.dimension AND added.value = f.value
         )`;

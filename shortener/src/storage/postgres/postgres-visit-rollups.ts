@@ -63,11 +63,11 @@ async function sumDays(tx: TransactionSql, from: Date, to: Date): Promise<void> 
     ON CONFLICT (starts_at) DO UPDATE SET
       hours = greatest(visit_totals.hours, excluded.hours), humans = visit_totals.humans + excluded.humans, bots = visit_totals.bots + excluded.bots`;
   await tx`
-    INSERT INTO visit_fact_totals (day, dimension, value, visits)
-    SELECT day, dimension, value, sum(visits) FROM link_visit_facts
+    INSERT INTO visit_fact_totals (day, dimension, value, visits, bots)
+    SELECT day, dimension, value, sum(visits), sum(bots) FROM link_visit_facts
     WHERE day >= (${from.toISOString()}::timestamptz AT TIME ZONE 'UTC')::date AND day < (${to.toISOString()}::timestamptz AT TIME ZONE 'UTC')::date
     GROUP BY day, dimension, value
-    ON CONFLICT (day, dimension, value) DO UPDATE SET visits = visit_fact_totals.visits + excluded.visits`;
+    ON CONFLICT (day, dimension, value) DO UPDATE SET visits = visit_fact_totals.visits + excluded.visits, bots = visit_fact_totals.bots + excluded.bots`;
   await tx`
     INSERT INTO link_visit_days (code, day, visits)
     SELECT code, (date_trunc('day', starts_at, 'UTC') AT TIME ZONE 'UTC')::date, sum(humans + bots) FROM link_visit_buckets
@@ -105,7 +105,7 @@ export async function takeOutOfRollups(tx: TransactionSql, code: string): Promis
     UPDATE visit_totals t SET humans = t.humans - b.humans, bots = t.bots - b.bots
     FROM link_visit_buckets b WHERE b.code = ${code} AND t.starts_at = b.starts_at`;
   await tx`
-    UPDATE visit_fact_totals t SET visits = t.visits - f.visits
+    UPDATE visit_fact_totals t SET visits = t.visits - f.visits, bots = t.bots - f.bots
     FROM link_visit_facts f WHERE f.code = ${code} AND t.day = f.day AND t.dimension = f.dimension AND t.value = f.value`;
   // An hour nobody else had visits in, or a value nobody else had, is gone, not listed with 0.
   await tx`

@@ -2,7 +2,7 @@ import type { Sql } from "postgres";
 import type { Dimension } from "../../visits/link-visits.ts";
 import { utcDay } from "../../visits/visit-range.ts";
 import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
-import type { DailyCount, FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
+import type { DailyCount, FactCount, FactDay, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
 import { FreshSingleFlight } from "../../visits/fresh-single-flight.ts";
 import { settleVisitLog, sumVisitLog } from "./postgres-visit-log.ts";
 import { foldTotals, rolledUpThrough, rollUpStep, visitUpkeepLockId } from "./postgres-visit-rollups.ts";
@@ -40,21 +40,42 @@ export class PostgresVisitStore implements VisitStore {
 
   async facts({ code }: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]> {
     await this.settling.run();
-    type Row = { dimension: Dimension; value: string; visits: number };
+    type Row = { dimension: Dimension; value: string; visits: number; bots: number };
     if (code !== undefined) {
       return this.sql<Row[]>`
-        SELECT dimension, value, sum(visits)::float8 AS visits FROM link_visit_facts
+        SELECT dimension, value, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM link_visit_facts
         WHERE code = ${code} AND day BETWEEN ${fromDay}::date AND ${toDay}::date
         GROUP BY dimension, value`;
     }
     const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, await rolledUpThrough(this.sql));
     return this.sql<Row[]>`
-      SELECT dimension, value, sum(visits)::float8 AS visits FROM (
-        SELECT dimension, value, visits FROM visit_fact_totals WHERE day >= ${rolledUp.fromDay}::date AND day < ${rolledUp.toDay}::date
+      SELECT dimension, value, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM (
+        SELECT dimension, value, visits, bots FROM visit_fact_totals WHERE day >= ${rolledUp.fromDay}::date AND day < ${rolledUp.toDay}::date
         UNION ALL
-        SELECT dimension, value, visits FROM link_visit_facts WHERE day >= ${live.fromDay}::date AND day < ${live.toDay}::date
+        SELECT dimension, value, visits, bots FROM link_visit_facts WHERE day >= ${live.fromDay}::date AND day < ${live.toDay}::date
       ) AS facts
       GROUP BY dimension, value`;
+  }
+
+  async factDays({ code }: VisitScope, dimension: Dimension, value: string, fromDay: string, toDay: string): Promise<FactDay[]> {
+    await this.settling.run();
+    if (code !== undefined) {
+      // The primary key (code, day, dimension, value) serves the link's days.
+      return this.sql<FactDay[]>`
+        SELECT day::text AS day, visits::float8 AS visits, bots::float8 AS bots FROM link_visit_facts
+        WHERE code = ${code} AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND dimension = ${dimension} AND value = ${value}
+        ORDER BY day`;
+    }
+    const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, await rolledUpThrough(this.sql));
+    return this.sql<FactDay[]>`
+      SELECT day::text AS day, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM (
+        SELECT day, visits, bots FROM visit_fact_totals
+        WHERE day >= ${rolledUp.fromDay}::date AND day < ${rolledUp.toDay}::date AND dimension = ${dimension} AND value = ${value}
+        UNION ALL
+        SELECT day, visits, bots FROM link_visit_facts
+        WHERE day >= ${live.fromDay}::date AND day < ${live.toDay}::date AND dimension = ${dimension} AND value = ${value}
+      ) AS days
+      GROUP BY day ORDER BY day`;
   }
 
   async dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]> {

@@ -159,7 +159,7 @@ export const linkVisitLog = pgTable("link_visit_log", {
   facts: text("facts").notNull(),
 });
 
-/** Visits per UTC day by referrer, country, browser, OS and device. No foreign key, as above. */
+/** Visits per UTC day by referrer, country, browser, OS and device, with the bots among them (migration 0017). No foreign key, as above. */
 export const linkVisitFacts = pgTable(
   "link_visit_facts",
   {
@@ -168,6 +168,7 @@ export const linkVisitFacts = pgTable(
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
+    bots: bigint("bots", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.code, t.day, t.dimension, t.value] }), index("link_visit_facts_day_idx").on(t.day)],
 );
@@ -186,7 +187,7 @@ export const visitTotals = pgTable("visit_totals", {
   bots: bigint("bots", { mode: "number" }).notNull(),
 });
 
-/** Every link's visits per finished UTC day by referrer, country, browser, OS and device. */
+/** Every link's visits per finished UTC day by referrer, country, browser, OS and device, with the bots among them. */
 export const visitFactTotals = pgTable(
   "visit_fact_totals",
   {
@@ -194,6 +195,7 @@ export const visitFactTotals = pgTable(
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
     visits: bigint("visits", { mode: "number" }).notNull(),
+    bots: bigint("bots", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] })],
 );

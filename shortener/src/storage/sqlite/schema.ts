@@ -140,7 +140,7 @@ export const linkVisitLog = sqliteTable("link_visit_log", {
   facts: text("facts").notNull(),
 });
 
-/** Visits per UTC day (YYYY-MM-DD) by referrer, country, browser, OS and device. */
+/** Visits per UTC day (YYYY-MM-DD) by referrer, country, browser, OS and device, with the bots among them (migration 0015). */
 export const linkVisitFacts = sqliteTable(
   "link_visit_facts",
   {
@@ -151,6 +151,7 @@ export const linkVisitFacts = sqliteTable(
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
     visits: integer("visits").notNull(),
+    bots: integer("bots").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.code, t.day, t.dimension, t.value] }), index("link_visit_facts_day_idx").on(t.day)],
 );
@@ -169,7 +170,7 @@ export const visitTotals = sqliteTable("visit_totals", {
   bots: integer("bots").notNull(),
 });
 
-/** Every link's visits per finished UTC day (YYYY-MM-DD) by referrer, country, browser, OS and device. */
+/** Every link's visits per finished UTC day (YYYY-MM-DD) by referrer, country, browser, OS and device, with the bots among them. */
 export const visitFactTotals = sqliteTable(
   "visit_fact_totals",
   {
@@ -177,6 +178,7 @@ export const visitFactTotals = sqliteTable(
     dimension: text("dimension").notNull(),
     value: text("value").notNull(),
     visits: integer("visits").notNull(),
+    bots: integer("bots").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.dimension, t.value] })],
 );

@@ -15,7 +15,7 @@ export class SqliteVisitLog {
   private readonly append: Statement<unknown, [string, number, number, number, string]>;
   private readonly take: Statement<LogRow, [number]>;
   private readonly addToBucket: Statement<unknown, [string, number, number, number]>;
-  private readonly addToFacts: Statement<unknown, [string, string, string, string, number]>;
+  private readonly addToFacts: Statement<unknown, [string, string, string, string, number, number]>;
   private readonly countNamed: Statement<{ named: number }, [string, string, string, string]>;
   private readonly findNamed: Statement<unknown, [string, string, string, string]>;
   private readonly forget: Statement<unknown, [string]>;
@@ -33,8 +33,8 @@ export class SqliteVisitLog {
        ON CONFLICT (code, starts_at) DO UPDATE SET humans = humans + excluded.humans, bots = bots + excluded.bots`,
     );
     this.addToFacts = sqlite.prepare(
-      `INSERT INTO link_visit_facts (code, day, dimension, value, visits) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = visits + excluded.visits`,
+      `INSERT INTO link_visit_facts (code, day, dimension, value, visits, bots) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = visits + excluded.visits, bots = bots + excluded.bots`,
     );
     this.countNamed = sqlite.prepare("SELECT count(*) AS named FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value <> ?");
     this.findNamed = sqlite.prepare("SELECT 1 FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value = ?");
@@ -74,7 +74,7 @@ export class SqliteVisitLog {
       count: this.countNamed.get(code, day, dimension, otherValue)!.named,
       has: (value: string) => this.findNamed.get(code, day, dimension, value) !== null,
     });
-    for (const [code, day, dimension, value, visits] of boundedFactRows(days, named)) this.addToFacts.run(code, day, dimension, value, visits);
+    for (const [code, day, dimension, value, visits, bots] of boundedFactRows(days, named)) this.addToFacts.run(code, day, dimension, value, visits, bots);
     for (const code of new Set(rows.map((row) => row.code))) this.refreshSortKeys.run(code);
     return rows.length;
   }

@@ -74,10 +74,10 @@ function sumDays(sqlite: Database, from: number, to: number): void {
   sqlite.run("DELETE FROM temp.rollup_buckets");
   sqlite
     .query(
-      `INSERT INTO visit_fact_totals (day, dimension, value, visits)
-       SELECT day, dimension, value, sum(visits) FROM link_visit_facts
+      `INSERT INTO visit_fact_totals (day, dimension, value, visits, bots)
+       SELECT day, dimension, value, sum(visits), sum(bots) FROM link_visit_facts
        WHERE day >= ?1 AND day < ?2 GROUP BY day, dimension, value
-       ON CONFLICT (day, dimension, value) DO UPDATE SET visits = visits + excluded.visits`,
+       ON CONFLICT (day, dimension, value) DO UPDATE SET visits = visits + excluded.visits, bots = bots + excluded.bots`,
     )
     .run(day(from), day(to));
 }
@@ -113,7 +113,7 @@ export function takeOutOfRollups(sqlite: Database, code: string): void {
     .run(code);
   sqlite
     .query(
-      `UPDATE visit_fact_totals SET visits = visit_fact_totals.visits - f.visits
+      `UPDATE visit_fact_totals SET visits = visit_fact_totals.visits - f.visits, bots = visit_fact_totals.bots - f.bots
        FROM link_visit_facts AS f
        WHERE f.code = ?1 AND visit_fact_totals.day = f.day AND visit_fact_totals.dimension = f.dimension AND visit_fact_totals.value = f.value`,
     )

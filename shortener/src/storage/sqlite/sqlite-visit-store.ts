@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { Dimension } from "../../visits/link-visits.ts";
 import { utcDay } from "../../visits/visit-range.ts";
 import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
-import type { DailyCount, FactCount, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
+import type { DailyCount, FactCount, FactDay, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
 
 import { visitLogRowsPerStep } from "../../visits/visit-log.ts";
 import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
@@ -48,24 +48,47 @@ export class SqliteVisitStore implements VisitStore {
 
   async facts({ code }: VisitScope, fromDay: string, toDay: string): Promise<FactCount[]> {
     this.log.settle();
-    type Row = { dimension: Dimension; value: string; visits: number };
+    type Row = { dimension: Dimension; value: string; visits: number; bots: number };
     if (code !== undefined) {
       return this.sqlite
         .query<Row, [string, string, string]>(
-          `SELECT dimension, value, sum(visits) AS visits FROM link_visit_facts WHERE code = ? AND day BETWEEN ? AND ? GROUP BY dimension, value`,
+          `SELECT dimension, value, sum(visits) AS visits, sum(bots) AS bots FROM link_visit_facts
+           WHERE code = ? AND day BETWEEN ? AND ? GROUP BY dimension, value`,
         )
         .all(code, fromDay, toDay);
     }
     const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, rolledUpThrough(this.sqlite));
     return this.sqlite
       .query<Row, [string, string, string, string]>(
-        `SELECT dimension, value, sum(visits) AS visits FROM (
-           SELECT dimension, value, visits FROM visit_fact_totals WHERE day >= ?1 AND day < ?2
+        `SELECT dimension, value, sum(visits) AS visits, sum(bots) AS bots FROM (
+           SELECT dimension, value, visits, bots FROM visit_fact_totals WHERE day >= ?1 AND day < ?2
            UNION ALL
-           SELECT dimension, value, visits FROM link_visit_facts WHERE day >= ?3 AND day < ?4
+           SELECT dimension, value, visits, bots FROM link_visit_facts WHERE day >= ?3 AND day < ?4
          ) GROUP BY dimension, value`,
       )
       .all(rolledUp.fromDay, rolledUp.toDay, live.fromDay, live.toDay);
+  }
+
+  async factDays({ code }: VisitScope, dimension: Dimension, value: string, fromDay: string, toDay: string): Promise<FactDay[]> {
+    this.log.settle();
+    if (code !== undefined) {
+      return this.sqlite
+        .query<FactDay, [string, string, string, string, string]>(
+          `SELECT day, visits, bots FROM link_visit_facts
+           WHERE code = ?1 AND day BETWEEN ?2 AND ?3 AND dimension = ?4 AND value = ?5 ORDER BY day`,
+        )
+        .all(code, fromDay, toDay, dimension, value);
+    }
+    const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, rolledUpThrough(this.sqlite));
+    return this.sqlite
+      .query<FactDay, [string, string, string, string, string, string]>(
+        `SELECT day, sum(visits) AS visits, sum(bots) AS bots FROM (
+           SELECT day, visits, bots FROM visit_fact_totals WHERE day >= ?1 AND day < ?2 AND dimension = ?5 AND value = ?6
+           UNION ALL
+           SELECT day, visits, bots FROM link_visit_facts WHERE day >= ?3 AND day < ?4 AND dimension = ?5 AND value = ?6
+         ) GROUP BY day ORDER BY day`,
+      )
+      .all(rolledUp.fromDay, rolledUp.toDay, live.fromDay, live.toDay, dimension, value);
   }
 
   async dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]> {
