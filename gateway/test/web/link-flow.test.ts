@@ -73,6 +73,7 @@ describe("a link's page in a real browser", () => {
         await page.getByRole("img", { name: /^Visits by day from .+: none\.$/ }).waitFor();
         expect(await page.locator("#access-panel").isHidden()).toBe(true);
         expect(await page.locator(".top-lists").getByText("No visits yet").count()).toBe(5);
+        expect(await page.locator("#top-bots").innerText()).toBe("No bots yet");
         expect(await savedCodes(page)).toEqual([link.short_url]);
 
         expect(unexpectedProblems(problems, [401, 403])).toEqual([]);
@@ -140,8 +141,91 @@ describe("a link's page in a real browser", () => {
         expect(csv.suggestedFilename()).toBe(`${link.short_url}-visits.csv`);
         const text = readFileSync(await csv.path(), "utf8");
         expect(text).toStartWith("section,value,visits,humans,bots");
-        expect(text).toContain("countries,DE,2");
+        expect(text).toContain("countries,DE,2,2,0");
         expect(text).toContain("total,,3,3,0");
+        expect(unexpectedProblems(problems, [401, 403])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "humans only leaves the bots out of the chart and the lists, the bots have their own list, and a row chosen charts its visits alone",
+    async () => {
+      const link = await createLink("https://example.com/humans-and-bots");
+      const desktop = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
+      const googlebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
+      // Two people from Germany, one from Japan; Googlebot three times from the United States, and curl once.
+      const visits: Array<[string, string]> = [
+        ["141.20.5.188", desktop],
+        ["141.20.5.189", desktop],
+        ["133.11.0.1", desktop],
+        ["128.32.1.1", googlebot],
+        ["128.32.1.2", googlebot],
+        ["128.32.1.3", googlebot],
+        ["128.32.1.4", "curl/8.5.0"],
+      ];
+      for (const [address, userAgent] of visits) {
+        const visit = await fetch(`${web.stack.url}/${link.short_url}/`, {
+          redirect: "manual",
+          headers: { "x-forwarded-for": address, "user-agent": userAgent },
+        });
+        expect(visit.status).toBe(302);
+      }
+      const { page, context, problems } = await openWithToken(link);
+      try {
+        await page.locator("#visits-totals", { hasText: "7 visits in this range: 3 humans, 4 bots." }).waitFor();
+        expect(await page.locator("#top-countries li").allInnerTexts()).toEqual(["United States\n4 · 57%", "Germany\n2 · 29%", "Japan\n1 · 14%"]);
+        expect(await page.locator("#top-bots li").allInnerTexts()).toEqual(["Googlebot\n3 · 75%", "curl\n1 · 25%"]);
+
+        // Humans only: the lists rank people, the bots' list stays, the chart's bars are people's.
+        await page.getByRole("switch", { name: "Humans only" }).check();
+        await page.locator("#visits-totals", { hasText: "3 human visits in this range (4 bots left out)." }).waitFor();
+        expect(await page.locator("#top-countries li").allInnerTexts()).toEqual(["Germany\n2 · 67%", "Japan\n1 · 33%"]);
+        expect(await page.locator("#top-devices li").allInnerTexts()).toEqual(["Desktop\n3 · 100%"]);
+        expect(await page.locator("#top-bots li").allInnerTexts()).toEqual(["Googlebot\n3 · 75%", "curl\n1 · 25%"]);
+        expect(await page.locator("#chart svg").getAttribute("aria-label")).toContain("Human visits by day");
+        expect(await page.locator("#chart svg g.bar rect.bots").count()).toBe(0);
+        await checkEveryWidth(page, "link-analytics-humans");
+
+        // A row chosen, by keyboard: the chart shows that value's visits alone, by day; the row stays focused and pressed.
+        const germany = page.locator("#top-countries").getByRole("button", { name: /^Germany/ });
+        await germany.focus();
+        await page.keyboard.press("Enter");
+        await page.locator("#visits-totals", { hasText: "Visits from Germany: 2 human visits in this range (0 bots left out)." }).waitFor();
+        expect(await page.locator("#chart-filter-text").innerText()).toBe("The chart shows only visits from Germany, by day.");
+        expect(await page.locator("#granularity").isDisabled()).toBe(true);
+        const chosen = page.locator("#top-countries").getByRole("button", { name: /^Germany/ });
+        expect(await chosen.getAttribute("aria-pressed")).toBe("true");
+        expect(
+          await chosen.evaluate((button) => (button as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === button),
+        ).toBe(true);
+        expect(await page.locator("#chart svg").getAttribute("aria-label")).toMatch(/^Human visits from Germany by day .*: 2 visits in all/);
+        // The lists stay those of the whole range; "other" is no value to chart.
+        expect(await page.locator("#top-countries li").count()).toBe(2);
+        await checkEveryWidth(page, "link-analytics-filtered");
+
+        // A bot's row, everyone again: the chart shows that bot's visits; the CSV is the view shown.
+        await page.getByRole("switch", { name: "Humans only" }).uncheck();
+        await page
+          .locator("#top-bots")
+          .getByRole("button", { name: /^Googlebot/ })
+          .click();
+        await page.locator("#visits-totals", { hasText: "Visits of the bot Googlebot: 3 visits in this range: 0 humans, 3 bots." }).waitFor();
+        const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+        const text = readFileSync(await csv.path(), "utf8");
+        expect(text).toContain("filter,browsers:Googlebot,,,");
+        expect(text).toContain("total,,3,0,3");
+        expect(text).toContain("bots,Googlebot,3,0,3");
+
+        // Chosen again, or "Chart every visit": every visit, by the chosen bars again.
+        await page.getByRole("button", { name: "Chart every visit" }).click();
+        await page.locator("#visits-totals", { hasText: /^7 visits in this range/ }).waitFor();
+        expect(await page.locator("#chart-filter").isHidden()).toBe(true);
+        expect(await page.locator("#granularity").isDisabled()).toBe(false);
+        expect(await page.locator("#top-countries").getByRole("button", { pressed: true }).count()).toBe(0);
         expect(unexpectedProblems(problems, [401, 403])).toEqual([]);
       } finally {
         await context.close();

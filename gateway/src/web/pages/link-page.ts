@@ -95,11 +95,12 @@ ${qrKitFields}
 </div>
 <div class="field">
 <label for="granularity">Each bar is</label>
-<select id="granularity">
+<select id="granularity" aria-describedby="chart-filter-text">
 <option value="hour">an hour</option>
 <option value="day" selected>a day (UTC)</option>
 </select>
 </div>
+<label class="switch"><input id="humans-only" type="checkbox" role="switch"> Humans only</label>
 </div>
 </div>
 <p id="range-error" class="field-error" role="alert"></p>
@@ -109,13 +110,16 @@ ${qrKitFields}
 <p class="row"><span id="visits-live" class="hint"></span><button type="button" id="visits-csv" class="secondary small">Download CSV</button></p>
 </div>
 <p class="legend" aria-hidden="true"><span><span class="swatch humans"></span>Humans</span><span><span class="swatch bots"></span>Bots</span></p>
+<p id="chart-filter" class="chart-filter" hidden><span id="chart-filter-text"></span> <button type="button" id="chart-filter-clear" class="secondary small">Chart every visit</button></p>
 <div id="chart" class="chart-box"></div>
+<p class="hint">Choose a row of a list to chart its visits alone.</p>
 <div class="top-lists">
 <section aria-labelledby="top-referrers-heading"><h3 id="top-referrers-heading">Referrers</h3><div id="top-referrers"></div></section>
 <section aria-labelledby="top-countries-heading"><h3 id="top-countries-heading">Countries</h3><div id="top-countries-map" class="country-map" data-map-url="${assets.staticUrl("world-map.svg")}" aria-hidden="true"></div><div id="top-countries"></div></section>
 <section aria-labelledby="top-browsers-heading"><h3 id="top-browsers-heading">Browsers</h3><div id="top-browsers"></div></section>
 <section aria-labelledby="top-os-heading"><h3 id="top-os-heading">Operating systems</h3><div id="top-os"></div></section>
 <section aria-labelledby="top-devices-heading"><h3 id="top-devices-heading">Devices</h3><div id="top-devices"></div></section>
+<section aria-labelledby="top-bots-heading"><h3 id="top-bots-heading">Bots</h3><div id="top-bots"></div></section>
 </div>
 </section>
 <section id="manage-panel" class="panel" aria-labelledby="edit-heading" hidden>

@@ -41,10 +41,10 @@ function gridlines(max: number): number[] {
 /**
  * Visits over time as an SVG `width` user units wide (the width it is shown
  * at, so its text keeps its size), colours from the stylesheet (.humans,
- * .bots). Each bar is a `g.bar` with `data-t`, `data-visits`, `data-humans`
+ * .bots); `subject` names what is counted ("Visits from Germany"). Each bar is a `g.bar` with `data-t`, `data-visits`, `data-humans`
  * and `data-bots`, and a tooltip.
  */
-export function visitsChart(series: readonly VisitBucket[], granularity: Granularity, width: number): VisitsChart {
+export function visitsChart(series: readonly VisitBucket[], granularity: Granularity, width: number, subject = "Visits"): VisitsChart {
   const unit = granularity;
   const total = series.reduce((sum, b) => ({ visits: sum.visits + b.visits, humans: sum.humans + b.humans, bots: sum.bots + b.bots }), {
     visits: 0,
@@ -111,8 +111,8 @@ export function visitsChart(series: readonly VisitBucket[], granularity: Granula
   const busiest = series.reduce<VisitBucket | null>((best, b) => (b.visits > (best?.visits ?? 0) ? b : best), null);
   const summary =
     total.visits === 0
-      ? `Visits by ${unit}${span}: none.`
-      : `Visits by ${unit}${span}: ${plural(total.visits, "visit")} in all (${plural(total.humans, "human")}, ${plural(total.bots, "bot")}); ` +
+      ? `${subject} by ${unit}${span}: none.`
+      : `${subject} by ${unit}${span}: ${plural(total.visits, "visit")} in all (${plural(total.humans, "human")}, ${plural(total.bots, "bot")}); ` +
         `the busiest ${unit}, ${bucketLabel(busiest!.t, granularity)}, had ${plural(busiest!.visits, "visit")}.`;
 
   const svg = s(
@@ -134,7 +134,7 @@ export function visitsChart(series: readonly VisitBucket[], granularity: Granula
       : h(
           "table",
           {},
-          h("caption", {}, `Visits by ${unit} (${unit}s without visits are left out)`),
+          h("caption", {}, `${subject} by ${unit} (${unit}s without visits are left out)`),
           h(
             "thead",
             {},

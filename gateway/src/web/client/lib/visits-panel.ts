@@ -2,9 +2,12 @@
  * A link's visits on its page: the chart over a preset range or dates the
  * person chooses, by hour or by day; the totals; the top referrers,
  * countries (also shaded on the world map), browsers, systems and devices,
- * each value with its share of the range's visits; the report as CSV; and
- * live updates while the page is open and shown: a cheap poll of the
- * link's public stats, the report read again only when the count moved.
+ * each value with its share of the range's visits, and the bots by name in
+ * a list of their own; a humans-only switch that leaves bots out of the
+ * chart and the lists; a row chosen to chart that value's visits alone (by
+ * day: breakdowns are kept per day); the report as CSV; and live updates
+ * while the page is open and shown: a cheap poll of the link's public
+ * stats, the report read again only when the count moved.
  */
 import { api, ApiError, type Credential } from "./api.ts";
 import { byId, fill, h, show } from "./dom.ts";
@@ -19,9 +22,11 @@ export interface LinkStats {
   last_accessed_at: string | null;
 }
 
-type TopEntry = { value: string; visits: number };
+type TopEntry = { value: string; visits: number; humans: number; bots: number };
 const dimensions = ["referrers", "countries", "browsers", "os", "devices"] as const;
 type Dimension = (typeof dimensions)[number];
+/** A list on the page: a breakdown, or the bots by name. */
+type List = Dimension | "bots";
 
 interface VisitReport {
   from: string;
@@ -29,7 +34,13 @@ interface VisitReport {
   granularity: Granularity;
   totals: { visits: number; humans: number; bots: number };
   series: VisitBucket[];
-  top: Record<Dimension, TopEntry[]>;
+  top: Record<List, TopEntry[]>;
+}
+
+/** The one value whose visits the chart shows: a row chosen in a list. */
+interface ChartFilter {
+  list: List;
+  value: string;
 }
 
 export interface VisitsPanelHost {
@@ -81,6 +92,8 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
   const chartBox = byId("chart");
   const liveNote = byId("visits-live");
   const countriesMap = byId("top-countries-map");
+  const humansOnly = byId<HTMLInputElement>("humans-only");
+  const filterNote = byId("chart-filter");
 
   let shownReport: VisitReport | null = null;
   let shownRange: Range | null = null;
@@ -89,6 +102,7 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
   let reading = false;
   let lastCount: number | null = null;
   let polling: ReturnType<typeof setInterval> | undefined;
+  let filter: ChartFilter | null = null;
   const map = fetchWorldMap(host.mapUrl).then(
     (svg) => {
       svg.setAttribute("class", "world-map choropleth");
@@ -99,7 +113,10 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
     () => null,
   );
 
-  const granularity = (): Granularity => (granularitySelect.value === "hour" ? "hour" : "day");
+  // One value's visits are kept per day only.
+  const granularity = (): Granularity => (filter === null && granularitySelect.value === "hour" ? "hour" : "day");
+  /** What a list's row counts: its humans with the switch on (the bots' list, its bots). */
+  const countOf = (list: List) => (entry: TopEntry) => (list === "bots" ? entry.bots : humansOnly.checked ? entry.humans : entry.visits);
 
   /** The chosen range; a message instead when the dates chosen cannot be asked for. */
   function chosenRange(): Range | string {
@@ -124,7 +141,14 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
   }
 
   function reportQuery(range: Range): URLSearchParams {
-    return new URLSearchParams({ from: range.from.toISOString(), to: range.to.toISOString(), granularity: granularity() });
+    const query = new URLSearchParams({ from: range.from.toISOString(), to: range.to.toISOString(), granularity: granularity() });
+    if (humansOnly.checked) query.set("visitors", "humans");
+    if (filter) {
+      // The bots' list names browsers: a bot's name is its browser.
+      query.set("breakdown", filter.list === "bots" ? "browsers" : filter.list);
+      query.set("value", filter.value);
+    }
+    return query;
   }
 
   async function load(): Promise<void> {
@@ -159,25 +183,53 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
   function showReport(report: VisitReport): void {
     shownReport = report;
     const { visits, humans, bots } = report.totals;
-    byId("visits-totals").textContent = `${plural(visits, "visit")} in this range: ${plural(humans, "human")}, ${plural(bots, "bot")}.`;
+    const counted = humansOnly.checked
+      ? `${plural(humans, "human visit")} in this range (${plural(bots, "bot")} left out).`
+      : `${plural(visits, "visit")} in this range: ${plural(humans, "human")}, ${plural(bots, "bot")}.`;
+    byId("visits-totals").textContent = filter ? `${capitalized(filterName(filter))}: ${counted}` : counted;
     drawChart();
-    for (const dimension of dimensions) fill(byId(`top-${dimension}`), topList(dimension, report.top[dimension], visits));
+    // A row keeps the focus across a redraw (a live update, or the row just chosen).
+    const focused =
+      document.activeElement instanceof HTMLElement && document.activeElement.classList.contains("row-filter") ? { ...document.activeElement.dataset } : null;
+    for (const list of [...dimensions, "bots" as const]) fill(byId(`top-${list}`), topList(list, report.top[list], countOf(list), filter, choose));
+    if (focused) {
+      for (const row of document.querySelectorAll<HTMLButtonElement>(".row-filter")) {
+        if (row.dataset.list === focused.list && row.dataset.value === focused.value) row.focus();
+      }
+    }
     void shadeCountries(report.top.countries);
   }
 
   function drawChart(): void {
     if (!shownReport) return;
     drawnWidth = Math.round(chartBox.clientWidth) || 640;
-    const { svg, table } = visitsChart(shownReport.series, shownReport.granularity, drawnWidth);
+    const series = humansOnly.checked ? shownReport.series.map((bucket) => ({ ...bucket, visits: bucket.humans, bots: 0 })) : shownReport.series;
+    const what = filter ? filterName(filter) : "visits";
+    const subject = humansOnly.checked ? `Human ${what}` : capitalized(what);
+    const { svg, table } = visitsChart(series, shownReport.granularity, drawnWidth, subject);
     fill(chartBox, svg, table);
+  }
+
+  /** A row chosen: its visits alone in the chart, or every visit again when it was the one shown. */
+  function choose(list: List, value: string): void {
+    filter = filter?.list === list && filter.value === value ? null : { list, value };
+    showFilter();
+    void load();
+  }
+
+  function showFilter(): void {
+    show(filterNote, filter !== null);
+    byId("chart-filter-text").textContent = filter ? `The chart shows only ${filterName(filter)}, by day.` : "";
+    granularitySelect.disabled = filter !== null;
   }
 
   /** The named countries shaded by their share of the most visited one's visits; the rest stay plain. */
   async function shadeCountries(entries: TopEntry[]): Promise<void> {
     const svg = await map;
     if (!svg) return show(countriesMap, false);
-    const most = Math.max(1, ...entries.map((entry) => entry.visits));
-    const shares = new Map(entries.filter((entry) => /^[A-Z]{2}$/.test(entry.value)).map((entry) => [entry.value, entry.visits / most]));
+    const count = countOf("countries");
+    const most = Math.max(1, ...entries.map(count));
+    const shares = new Map(entries.filter((entry) => /^[A-Z]{2}$/.test(entry.value)).map((entry) => [entry.value, count(entry) / most]));
     for (const path of svg.querySelectorAll<SVGPathElement>("path[data-country]")) {
       const share = shares.get(path.dataset.country ?? "");
       path.classList.toggle("visited", share !== undefined);
@@ -230,6 +282,13 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
     void load();
   });
   granularitySelect.addEventListener("change", () => void load());
+  humansOnly.addEventListener("change", () => void load());
+  byId("chart-filter-clear").addEventListener("click", () => {
+    filter = null;
+    showFilter();
+    granularitySelect.focus();
+    void load();
+  });
   fromInput.addEventListener("change", () => void load());
   toInput.addEventListener("change", () => void load());
   // Shown again after a while away: catch up at once rather than at the next tick.
@@ -281,39 +340,80 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
 
 const deviceNames: Record<string, string> = { desktop: "Desktop", mobile: "Mobile", tablet: "Tablet", bot: "Bot", other: "Other" };
 
-function valueLabel(dimension: Dimension, value: string): string {
+function valueLabel(list: List, value: string): string {
   if (value === "other") return "Other";
   if (value === "unknown") return "Unknown";
-  if (dimension === "referrers" && value === "direct") return "Direct (no referrer)";
-  if (dimension === "devices") return deviceNames[value] ?? value;
-  if (dimension === "countries" && /^[A-Z]{2}$/.test(value)) return regionName(value);
+  if (list === "referrers" && value === "direct") return "Direct (no referrer)";
+  if (list === "devices") return deviceNames[value] ?? value;
+  if (list === "countries" && /^[A-Z]{2}$/.test(value)) return regionName(value);
   return value;
 }
+
+/** How the chart's subject reads for a chosen row: "visits from Germany". */
+const filterPhrases: Record<List, (label: string) => string> = {
+  referrers: (label) => `visits from the referrer ${label}`,
+  countries: (label) => `visits from ${label}`,
+  browsers: (label) => `visits with the browser ${label}`,
+  os: (label) => `visits from ${label}`,
+  devices: (label) => `visits from devices of the kind ${label}`,
+  bots: (label) => `visits of the bot ${label}`,
+};
+
+function filterName(filter: ChartFilter): string {
+  return filterPhrases[filter.list](valueLabel(filter.list, filter.value));
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 const percent = new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 0 });
 
 /**
- * A ranked list; each row says its visits and their share of the range's
- * `total`, and is shaded by its share of the first's visits (--share, from
- * the stylesheet's gradient).
+ * A ranked list; each row says its visits (as `count` counts them) and
+ * their share of the list's sum (every visit of the range it counts: a
+ * list ends with "other"), and is shaded by its share of the first's. A
+ * named value's row is a button that charts its visits alone (`choose`);
+ * the chosen one is pressed.
  */
-function topList(dimension: Dimension, entries: TopEntry[], total: number): HTMLElement {
-  if (entries.length === 0) return h("p", { class: "muted" }, "No visits yet");
-  const most = Math.max(1, ...entries.map((entry) => entry.visits));
+function topList(
+  list: List,
+  entries: TopEntry[],
+  count: (entry: TopEntry) => number,
+  chosen: ChartFilter | null,
+  choose: (list: List, value: string) => void,
+): HTMLElement {
+  if (entries.length === 0) return h("p", { class: "muted" }, list === "bots" ? "No bots yet" : "No visits yet");
+  const total = entries.reduce((sum, entry) => sum + count(entry), 0);
+  const most = Math.max(1, ...entries.map(count));
   return h(
     "ol",
     { class: "ranked shared" },
     entries.map((entry) => {
-      const share = total > 0 ? entry.visits / total : 0;
+      const share = total > 0 ? count(entry) / total : 0;
       // Under 1 % but not none reads "<1 %", never a misleading "0 %".
       const shareText = share > 0 && share < 0.005 ? `<${percent.format(0.01)}` : percent.format(share);
-      const row = h(
-        "li",
-        {},
-        h("span", {}, valueLabel(dimension, entry.value)),
-        h("span", { class: "count" }, formatCount(entry.visits), h("span", { class: "share" }, ` · ${shareText}`)),
-      );
-      row.style.setProperty("--share", `${Math.round((entry.visits / most) * 100)}%`);
+      const label = h("span", {}, valueLabel(list, entry.value));
+      const figures = h("span", { class: "count" }, formatCount(count(entry)), h("span", { class: "share" }, ` · ${shareText}`));
+      // "other" is the rest of the list, not one value: it cannot be charted alone.
+      const content =
+        entry.value === "other"
+          ? [label, figures]
+          : [
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "row-filter",
+                  "aria-pressed": String(chosen?.list === list && chosen.value === entry.value),
+                  "data-list": list,
+                  "data-value": entry.value,
+                  onclick: () => choose(list, entry.value),
+                },
+                label,
+                figures,
+              ),
+            ];
+      const row = h("li", {}, ...content);
+      row.style.setProperty("--share", `${Math.round((count(entry) / most) * 100)}%`);
       return row;
     }),
   );
