@@ -2,6 +2,7 @@ import { createLogger, createRedisClient, keepServingOnUnexpectedErrors, readCon
 import ky from "ky";
 import { createApp } from "./app.ts";
 import { geocoderMetrics } from "./geocoding/geocoder-metrics.ts";
+import { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
 import { FailSoftCacheLevel } from "./cache/fail-soft-cache-level.ts";
 import { MemoryCacheLevel } from "./cache/memory-cache-level.ts";
 import { RedisCacheLevel } from "./cache/redis-cache-level.ts";
@@ -52,13 +53,13 @@ const providers = buildProviders(config, {
 const registry = new ProviderRegistry(providers, config.defaultOrder);
 if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=false): /reverse-geocode will answer 503 no_providers");
 
+const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: config.chainTimeoutMs, observer });
+
 const lifecycle = new ServiceLifecycle(log, metrics);
 const app = createApp({
   registry,
-  cache,
-  clock,
+  geocoder,
   log,
-  chainTimeoutMs: config.chainTimeoutMs,
   accessLog: config.accessLog,
   readiness: {
     required: { l2: () => l2.ping() },
@@ -66,7 +67,6 @@ const app = createApp({
   },
   accepting: lifecycle.accepting,
   metrics: metrics.registry,
-  observer,
 });
 
 lifecycle.serve(app, {

@@ -39,6 +39,22 @@ interface ChainAnswer {
 /** A batch's misses asked at once: each provider sees at most this many calls of one batch, besides its own spacing and breaker. */
 export const batchMissesInFlight = 8;
 
+/**
+ * How a job's points go down the chain (jobs/), where a batch's would be
+ * answered at once: each point has its own chain budget, a network provider
+ * waits up to `slotWaitMs` for a slot of our rate limit for it (instead of
+ * answering rate_limited after 2 s, which hands the point to the next
+ * provider), `inFlight` points at a time; and a fallback the cache keeps is
+ * asked again rather than taken. So a job's answers are those the providers
+ * give at their own pace.
+ */
+export interface PatientPace {
+  slotWaitMs: number;
+  /** Each point's chain budget: at least slotWaitMs plus a provider call's. */
+  chainTimeoutMs: number;
+  inFlight: number;
+}
+
 export const reverseGeocoderDefaults = {
   /**
    * The whole chain's time. Below the gateway's 10 s (its UPSTREAM_TIMEOUT_MS
@@ -114,24 +130,29 @@ export class ReverseGeocoder {
    * still answer. Their answers are cached together at the end (each level
    * written once). A point that cannot be answered gets its own error.
    * An unknown platform, or none configured, fails the whole batch.
+   * `patient`: a job's points, at the providers' pace (PatientPace).
    */
-  async reverseMany(queries: readonly ReverseQuery[], platform?: string): Promise<PointOutcome[]> {
+  async reverseMany(queries: readonly ReverseQuery[], platform?: string, patient?: PatientPace): Promise<PointOutcome[]> {
     if (platform !== undefined && !this.registry.find(platform)) throw UnknownPlatform.named(platform, this.registry.names());
     if (platform === undefined && this.registry.isEmpty()) throw NoProviders.configured();
     const keys = queries.map((query) => cacheKey({ platform: platform ?? defaultChain, ...query }));
     const queryOf = new Map(keys.map((key, i) => [key, queries[i]!]));
     const outcomes = new Map<string, PointOutcome>();
     for (const [key, hit] of await this.cache.getMany([...queryOf.keys()])) {
+      // A patient pass asks again what LOCAL only stood in for.
+      if (patient && hit.answer.fallback) continue;
       outcomes.set(key, { answer: { addresses: hit.answer.addresses, provider: hit.answer.provider, cache: hit.level } });
     }
     const misses = [...queryOf.keys()].filter((key) => !outcomes.has(key));
     if (misses.length > 0) {
       const chain = this.chainFor(platform);
-      using deadline = new ChainDeadline(this.chainTimeoutMs);
+      // A batch's points share one budget; a patient pass gives each its own.
+      using shared = patient ? undefined : new ChainDeadline(this.chainTimeoutMs);
       // The batch's answers, cached together once every miss is answered (each level written once).
       const toKeep = new Map<string, CachedAnswer>();
       const ask = async (key: string): Promise<ReverseAnswer> => {
-        const { addresses, provider, fallback } = await this.askProviders(chain, queryOf.get(key)!, deadline);
+        using own = patient ? new ChainDeadline(patient.chainTimeoutMs) : undefined;
+        const { addresses, provider, fallback } = await this.askProviders(chain, queryOf.get(key)!, shared ?? own, patient?.slotWaitMs);
         toKeep.set(key, { addresses, provider, storedAt: this.clock().getTime(), fallback });
         return { addresses, provider, cache: "MISS" };
       };
@@ -147,7 +168,7 @@ export class ReverseGeocoder {
           }
         }
       };
-      await Promise.all(Array.from({ length: Math.min(batchMissesInFlight, misses.length) }, worker));
+      await Promise.all(Array.from({ length: Math.min(patient?.inFlight ?? batchMissesInFlight, misses.length) }, worker));
       await this.cache.setMany(toKeep);
     }
     return keys.map((key) => {
@@ -189,8 +210,10 @@ export class ReverseGeocoder {
    * was skipped, or ran out of time): LOCAL standing in for a street
    * address. LOCAL asked alone (the only provider, or `platform=local`) is
    * a real answer. `shared`: a batch's budget, else the pass has its own.
+   * `slotWaitMs`: how long a network provider may wait for a slot of our
+   * rate limit (a job's patience); default its own.
    */
-  private async askProviders(chain: Provider[], query: ReverseQuery, shared?: ChainDeadline): Promise<ChainAnswer> {
+  private async askProviders(chain: Provider[], query: ReverseQuery, shared?: ChainDeadline, slotWaitMs?: number): Promise<ChainAnswer> {
     // A batch's points share its budget; a single query has its own.
     using own = shared ? undefined : new ChainDeadline(this.chainTimeoutMs);
     const deadline = shared ?? own!;
@@ -206,7 +229,7 @@ export class ReverseGeocoder {
       const startedAt = performance.now();
       try {
         // Each network provider gets at most the time left; an offline one needs no deadline.
-        const addresses = await provider.reverse(query, provider.offline ? undefined : deadline.signal);
+        const addresses = await provider.reverse(query, provider.offline ? undefined : deadline.signal, slotWaitMs === undefined ? undefined : { slotWaitMs });
         this.observer?.providerCalled(provider.name, "ok", (performance.now() - startedAt) / 1000);
         return { addresses, provider: provider.name, fallback: provider.offline && networkMissed };
       } catch (error) {

@@ -4,7 +4,7 @@ import type { Address } from "../addresses/address.ts";
 import { RateLimitExceeded, type RateLimiter } from "../rate-limit/rate-limiter.ts";
 import { ProviderError, UnexpectedPayload, type ProviderFailure } from "./provider-error.ts";
 import type { Admission, ProviderHealth } from "./provider-health.ts";
-import type { Provider } from "./provider.ts";
+import type { Provider, ReverseOptions } from "./provider.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
 
 /** What a provider's request builder makes of a query. The URL may carry a key. */
@@ -128,13 +128,13 @@ export class HttpProvider implements Provider {
     this.onHealth = options.onHealth;
   }
 
-  async reverse(query: ReverseQuery, signal?: AbortSignal): Promise<Address[]> {
+  async reverse(query: ReverseQuery, signal?: AbortSignal, options: ReverseOptions = {}): Promise<Address[]> {
     signal?.throwIfAborted();
     const admission = await this.health.admit(this.clock());
     if (!admission.admitted) throw this.refused(admission);
     let addresses: Address[];
     try {
-      addresses = await this.exchange(query, signal);
+      addresses = await this.exchange(query, signal, options.slotWaitMs ?? this.maxRateLimitWaitMs);
     } catch (error) {
       if (error instanceof ProviderError && unwell.has(error.failure)) await this.recordFailure(error.failure);
       else await this.health.release(admission);
@@ -166,11 +166,11 @@ export class HttpProvider implements Provider {
   }
 
   /** One HTTP exchange, its one retry included; every failure a ProviderError except the caller's abort. */
-  private async exchange(query: ReverseQuery, signal: AbortSignal | undefined): Promise<Address[]> {
+  private async exchange(query: ReverseQuery, signal: AbortSignal | undefined, slotWaitMs: number): Promise<Address[]> {
     const request = this.buildRequest(query);
     const secrets = secretsOf(request);
     try {
-      await this.takeSlot(this.maxRateLimitWaitMs, signal);
+      await this.takeSlot(slotWaitMs, signal);
       const started = performance.now();
       const pending = this.http.get(request.url, {
         headers: { accept: "application/json", ...request.headers },

@@ -16,5 +16,16 @@ export interface Provider {
    * provider failed are fallbacks.
    */
   readonly offline: boolean;
-  reverse(query: ReverseQuery, signal?: AbortSignal): Promise<Address[]>;
+  reverse(query: ReverseQuery, signal?: AbortSignal, options?: ReverseOptions): Promise<Address[]>;
+}
+
+/** How patient one call may be. */
+export interface ReverseOptions {
+  /**
+   * The longest wait for a slot of our own rate limit for the provider
+   * before answering rate_limited; default the provider's own (2 s). A
+   * job's points wait longer, so they are answered at the provider's pace
+   * rather than by the next provider (jobs/).
+   */
+  slotWaitMs?: number;
 }

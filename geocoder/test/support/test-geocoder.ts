@@ -4,6 +4,7 @@ import type Redis from "ioredis";
 import ky from "ky";
 import { createApp } from "../../src/app.ts";
 import { geocoderMetrics } from "../../src/geocoding/geocoder-metrics.ts";
+import { ReverseGeocoder } from "../../src/geocoding/reverse-geocoder.ts";
 import { FailSoftCacheLevel } from "../../src/cache/fail-soft-cache-level.ts";
 import type { CacheLevel } from "../../src/cache/cached-answer.ts";
 import { MemoryCacheLevel } from "../../src/cache/memory-cache-level.ts";
@@ -37,6 +38,7 @@ export interface TestGeocoderOptions {
 
 export interface TestGeocoder {
   app: ReturnType<typeof createApp>;
+  geocoder: ReverseGeocoder;
   l1: CacheLevel;
   l2: SqliteCacheLevel;
   l2Database: Database;
@@ -71,18 +73,17 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
     { http: ky.create({}), rateLimiter: new MemoryRateLimiter(), clock, log, local: options.local, onHealth: observer?.healthChanged },
   );
   const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"]);
+  const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: options.chainTimeoutMs, observer });
   const app = createApp({
     registry,
-    cache,
-    clock,
+    geocoder,
     log,
-    chainTimeoutMs: options.chainTimeoutMs,
     readiness: { required: { l2: () => l2.ping() } },
     metrics: options.metrics,
-    observer,
   });
   return {
     app,
+    geocoder,
     l1,
     l2,
     l2Database,
