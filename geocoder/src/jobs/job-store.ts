@@ -1,0 +1,144 @@
+import type { Address } from "../addresses/address.ts";
+
+/** A job runs until every point has its result, or until it is cancelled. */
+export type JobStatus = "running" | "done" | "cancelled";
+
+/** A point's own id, echoed in its result. */
+export type PointId = string | number | null;
+
+/** What a point ended with: its addresses, or its own error, as a batch answers a point. */
+export interface PointResult {
+  data: Address[];
+  error: ({ code: string; message: string; index: number } & Record<string, unknown>) | null;
+  provider: string | null;
+  cache: "L1" | "L2" | "MISS" | null;
+}
+
+/** A point as a job keeps it: coordinates checked when the job was made (null for a point that failed the check, whose result is then its error). */
+export interface JobPointInput {
+  id: PointId;
+  latitude: number | null;
+  longitude: number | null;
+  /** Set for a point refused when the job was made. */
+  result?: PointResult;
+}
+
+export interface NewJob {
+  /** SHA-256 (hex) of the job's id: the id itself is a capability, never stored. */
+  idHash: string;
+  platform: string | null;
+  language: string | null;
+  points: readonly JobPointInput[];
+  createdAt: number;
+}
+
+export interface JobRecord {
+  status: JobStatus;
+  platform: string | null;
+  language: string | null;
+  total: number;
+  /** Points with their result: an answer or an error. */
+  done: number;
+  /** Of those, the points with an error. */
+  failed: number;
+  createdAt: number;
+  /** When the last point got its result, or the job was cancelled. */
+  finishedAt: number | null;
+  /** A finished job and its results are deleted then. */
+  expiresAt: number | null;
+}
+
+/** A point a replica took to answer, under a lease. */
+export interface ClaimedPoint {
+  job: string;
+  index: number;
+  latitude: number;
+  longitude: number;
+  platform: string | null;
+  language: string | null;
+}
+
+/** One point of a job's results, in order; `result` null while it waits. */
+export interface StoredPoint {
+  index: number;
+  id: PointId;
+  latitude: number | null;
+  longitude: number | null;
+  result: PointResult | null;
+}
+
+/**
+ * Where jobs are kept, shared by every replica that runs them: SQLite
+ * beside L2 (replicas on one machine share the file), or Postgres. A
+ * point is taken under a lease; its result is written only by the replica
+ * holding the lease, once, so a point is answered exactly once however
+ * many replicas run and die. One implementation per engine; both pass the
+ * same suite.
+ */
+export interface JobStore {
+  /** Keeps a new job; one whose every point was refused is done at once, and expires `ttlMs` later. */
+  create(job: NewJob, ttlMs: number): Promise<void>;
+  find(idHash: string): Promise<JobRecord | undefined>;
+  /**
+   * Up to `limit` points of running jobs that wait (no lease, or one that
+   * ran out), oldest job first and in order, leased to `owner` until
+   * `now + leaseMs`.
+   */
+  claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]>;
+  /** Extends `owner`'s lease on these points (still its own) to `until`. */
+  renew(owner: string, points: readonly ClaimedPoint[], until: number): Promise<void>;
+  /**
+   * Writes the results of points `owner` still holds, adds them to their
+   * jobs' counts, and finishes a job whose last point this was (expiring
+   * `ttlMs` later). A point whose lease went to another replica, or whose
+   * job was cancelled or deleted, is left as it is. Returns the results
+   * written.
+   */
+  complete(owner: string, results: ReadonlyArray<{ point: ClaimedPoint; result: PointResult }>, now: number, ttlMs: number): Promise<number>;
+  /** Cancels a running job (its points left are never asked); returns it as it now is, or undefined when there is none. */
+  cancel(idHash: string, now: number, ttlMs: number): Promise<JobRecord | undefined>;
+  /** Up to `limit` points of a job after `afterIndex` (-1: from the first), in order. */
+  points(idHash: string, afterIndex: number, limit: number): Promise<StoredPoint[]>;
+  /** Deletes the jobs (and their points) that expired before `now`; returns how many. */
+  deleteExpired(now: number): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A job's row as both engines keep it (instants in ms since the epoch). */
+export interface JobRow {
+  status: JobStatus;
+  platform: string | null;
+  language: string | null;
+  total: number;
+  done: number;
+  failed: number;
+  created_at: number;
+  finished_at: number | null;
+  expires_at: number | null;
+}
+
+export function jobRecordOf(row: JobRow): JobRecord {
+  return {
+    status: row.status,
+    platform: row.platform,
+    language: row.language,
+    total: row.total,
+    done: row.done,
+    failed: row.failed,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** A point's id as both engines store it: JSON, so a number stays a number and the string "7" a string. */
+export function storedId(id: PointId): string | null {
+  return id === null ? null : JSON.stringify(id);
+}
+
+export function idFromStore(text: string | null): PointId {
+  if (text === null) return null;
+  const id = JSON.parse(text) as unknown;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}

@@ -1,0 +1,187 @@
+import postgres, { type Sql } from "postgres";
+import {
+  idFromStore,
+  jobRecordOf,
+  storedId,
+  type ClaimedPoint,
+  type JobRecord,
+  type JobRow,
+  type JobStore,
+  type NewJob,
+  type PointResult,
+  type StoredPoint,
+} from "./job-store.ts";
+
+/** Taken while the tables are made, so replicas starting together do not race for them. */
+const schemaLockId = 7_202_701;
+
+// Instants as ms since the epoch (bigint columns read as float8): the store's callers count in ms.
+const jobColumns =
+  "status, platform, language, total, done, failed, created_at::float8 AS created_at, finished_at::float8 AS finished_at, expires_at::float8 AS expires_at";
+
+/**
+ * The jobs on Postgres (GEOCODER_JOBS_DATABASE_URL), for replicas on many
+ * machines. A claim takes its points FOR UPDATE SKIP LOCKED, so replicas
+ * claiming at once each get other points; a result is written only where
+ * the writer still holds the lease.
+ */
+export class PostgresJobStore implements JobStore {
+  private constructor(private readonly sql: Sql) {}
+
+  /** Connects and makes the tables when they are missing. `timeoutMs` bounds every statement. */
+  static async open(url: string, timeoutMs: number): Promise<PostgresJobStore> {
+    const sql = postgres(url, { max: 4, connect_timeout: 5, onnotice: () => {}, connection: { statement_timeout: timeoutMs } });
+    try {
+      await sql.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(${schemaLockId})`;
+        await tx`CREATE TABLE IF NOT EXISTS geocode_jobs (
+          id_hash text PRIMARY KEY,
+          status text NOT NULL,
+          platform text,
+          language text,
+          total integer NOT NULL,
+          done integer NOT NULL,
+          failed integer NOT NULL,
+          created_at bigint NOT NULL,
+          finished_at bigint,
+          expires_at bigint
+        )`;
+        await tx`CREATE INDEX IF NOT EXISTS geocode_jobs_running ON geocode_jobs (created_at) WHERE status = 'running'`;
+        await tx`CREATE INDEX IF NOT EXISTS geocode_jobs_expires_at ON geocode_jobs (expires_at) WHERE expires_at IS NOT NULL`;
+        await tx`CREATE TABLE IF NOT EXISTS geocode_job_points (
+          job text NOT NULL,
+          idx integer NOT NULL,
+          point_id text,
+          latitude float8,
+          longitude float8,
+          lease_owner text,
+          lease_until bigint,
+          result text,
+          PRIMARY KEY (job, idx)
+        )`;
+        await tx`CREATE INDEX IF NOT EXISTS geocode_job_points_waiting ON geocode_job_points (job, idx) WHERE result IS NULL`;
+      });
+    } catch (error) {
+      await sql.end({ timeout: 1 });
+      throw error;
+    }
+    return new PostgresJobStore(sql);
+  }
+
+  async create(job: NewJob, ttlMs: number): Promise<void> {
+    const refused = job.points.filter((point) => point.result).length;
+    const finished = refused === job.points.length;
+    await this.sql.begin(async (tx) => {
+      await tx`
+        INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at)
+        VALUES (${job.idHash}, ${finished ? "done" : "running"}, ${job.platform}, ${job.language}, ${job.points.length}, ${refused}, ${refused},
+          ${job.createdAt}, ${finished ? job.createdAt : null}, ${finished ? job.createdAt + ttlMs : null})`;
+      // Ten thousand points a statement: four arrays of a few hundred kB at most.
+      for (let from = 0; from < job.points.length; from += 10_000) {
+        const slice = job.points.slice(from, from + 10_000);
+        await tx`
+          INSERT INTO geocode_job_points (job, idx, point_id, latitude, longitude, result)
+          SELECT ${job.idHash}, ${from}::integer + ord::integer - 1, point_id, latitude, longitude, result
+          FROM unnest(${slice.map((point) => storedId(point.id))}::text[], ${slice.map((point) => point.latitude)}::float8[],
+            ${slice.map((point) => point.longitude)}::float8[], ${slice.map((point) => (point.result ? JSON.stringify(point.result) : null))}::text[])
+            WITH ORDINALITY AS p(point_id, latitude, longitude, result, ord)`;
+      }
+    });
+  }
+
+  async find(idHash: string): Promise<JobRecord | undefined> {
+    const [row] = await this.sql<JobRow[]>`SELECT ${this.sql.unsafe(jobColumns)} FROM geocode_jobs WHERE id_hash = ${idHash}`;
+    return row ? jobRecordOf(row) : undefined;
+  }
+
+  async claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]> {
+    const rows = await this.sql<Array<ClaimedPoint & { created_at: number }>>`
+      WITH waiting AS (
+        SELECT p.job, p.idx FROM geocode_jobs j JOIN geocode_job_points p ON p.job = j.id_hash
+        WHERE j.status = 'running' AND p.result IS NULL AND (p.lease_until IS NULL OR p.lease_until <= ${now})
+        ORDER BY j.created_at, p.job, p.idx LIMIT ${limit}
+        FOR UPDATE OF p SKIP LOCKED
+      )
+      UPDATE geocode_job_points p SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
+      FROM waiting, geocode_jobs j
+      WHERE p.job = waiting.job AND p.idx = waiting.idx AND j.id_hash = p.job
+      RETURNING p.job, p.idx AS "index", p.latitude, p.longitude, j.platform, j.language, j.created_at::float8 AS created_at`;
+    // RETURNING keeps no order: the claim's is the oldest job's first, in order.
+    return [...rows]
+      .sort((a, b) => a.created_at - b.created_at || (a.job < b.job ? -1 : a.job > b.job ? 1 : a.index - b.index))
+      .map(({ job, index, latitude, longitude, platform, language }) => ({ job, index, latitude, longitude, platform, language }));
+  }
+
+  async renew(owner: string, points: readonly ClaimedPoint[], until: number): Promise<void> {
+    if (points.length === 0) return;
+    await this.sql`
+      UPDATE geocode_job_points p SET lease_until = ${until}
+      FROM unnest(${points.map((point) => point.job)}::text[], ${points.map((point) => point.index)}::integer[]) AS c(job, idx)
+      WHERE p.job = c.job AND p.idx = c.idx AND p.lease_owner = ${owner} AND p.result IS NULL`;
+  }
+
+  async complete(owner: string, results: ReadonlyArray<{ point: ClaimedPoint; result: PointResult }>, now: number, ttlMs: number): Promise<number> {
+    if (results.length === 0) return 0;
+    return this.sql.begin(async (tx) => {
+      const written = await tx<Array<{ job: string; failed: number }>>`
+        UPDATE geocode_job_points p SET result = r.result, lease_owner = NULL, lease_until = NULL
+        FROM unnest(${results.map(({ point }) => point.job)}::text[], ${results.map(({ point }) => point.index)}::integer[],
+          ${results.map(({ result }) => JSON.stringify(result))}::text[], ${results.map(({ result }) => (result.error === null ? 0 : 1))}::integer[])
+          AS r(job, idx, result, failed)
+        WHERE p.job = r.job AND p.idx = r.idx AND p.lease_owner = ${owner} AND p.result IS NULL
+          AND EXISTS (SELECT 1 FROM geocode_jobs j WHERE j.id_hash = p.job AND j.status = 'running')
+        RETURNING p.job, r.failed`;
+      const perJob = new Map<string, { done: number; failed: number }>();
+      for (const { job, failed } of written) {
+        const counts = perJob.get(job) ?? { done: 0, failed: 0 };
+        counts.done += 1;
+        counts.failed += failed;
+        perJob.set(job, counts);
+      }
+      for (const [job, counts] of perJob) {
+        // The CASEs read the row as it was: done + the new ones is the new count.
+        await tx`
+          UPDATE geocode_jobs SET done = done + ${counts.done}, failed = failed + ${counts.failed},
+            status = CASE WHEN done + ${counts.done} >= total THEN 'done' ELSE status END,
+            finished_at = CASE WHEN done + ${counts.done} >= total THEN ${now} ELSE finished_at END,
+            expires_at = CASE WHEN done + ${counts.done} >= total THEN ${now + ttlMs} ELSE expires_at END
+          WHERE id_hash = ${job} AND status = 'running'`;
+      }
+      return written.length;
+    });
+  }
+
+  async cancel(idHash: string, now: number, ttlMs: number): Promise<JobRecord | undefined> {
+    await this
+      .sql`UPDATE geocode_jobs SET status = 'cancelled', finished_at = ${now}, expires_at = ${now + ttlMs} WHERE id_hash = ${idHash} AND status = 'running'`;
+    return this.find(idHash);
+  }
+
+  async points(idHash: string, afterIndex: number, limit: number): Promise<StoredPoint[]> {
+    const rows = await this.sql<Array<{ idx: number; point_id: string | null; latitude: number | null; longitude: number | null; result: string | null }>>`
+      SELECT idx, point_id, latitude, longitude, result FROM geocode_job_points WHERE job = ${idHash} AND idx > ${afterIndex} ORDER BY idx LIMIT ${limit}`;
+    return rows.map((row) => ({
+      index: row.idx,
+      id: idFromStore(row.point_id),
+      latitude: row.latitude,
+      longitude: row.longitude,
+      result: row.result === null ? null : (JSON.parse(row.result) as PointResult),
+    }));
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    return this.sql.begin(async (tx) => {
+      const expired = await tx<Array<{ id_hash: string }>>`DELETE FROM geocode_jobs WHERE expires_at <= ${now} RETURNING id_hash`;
+      if (expired.length > 0) await tx`DELETE FROM geocode_job_points WHERE job = ANY(${expired.map((row) => row.id_hash)}::text[])`;
+      return expired.length;
+    });
+  }
+
+  async ping(): Promise<void> {
+    await this.sql`SELECT 1`;
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 5 });
+  }
+}

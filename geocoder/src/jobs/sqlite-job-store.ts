@@ -1,0 +1,219 @@
+import { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import {
+  idFromStore,
+  jobRecordOf,
+  storedId,
+  type ClaimedPoint,
+  type JobRecord,
+  type JobRow,
+  type JobStore,
+  type NewJob,
+  type PointResult,
+  type StoredPoint,
+} from "./job-store.ts";
+
+/**
+ * Opens (creating it and its folder if needed) the SQLite file of the jobs,
+ * beside L2's. Every replica on the machine opens the same file: WAL lets
+ * their reads go on while one writes, and a writer waits for another's
+ * lock instead of failing. A job's points are data people wait for, so a
+ * commit is synced (synchronous=FULL), unlike the cache's.
+ */
+export function openJobDatabase(path: string): Database {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { create: true, strict: true });
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("PRAGMA synchronous = FULL");
+  db.exec("PRAGMA busy_timeout = 5000");
+  return db;
+}
+
+/**
+ * The jobs on bun:sqlite. A claim, a completion and a cancellation are each
+ * one IMMEDIATE transaction: SQLite has one writer at a time over every
+ * process on the file, so no two replicas take the same point.
+ */
+export class SqliteJobStore implements JobStore {
+  constructor(private readonly db: Database) {
+    db.exec(`CREATE TABLE IF NOT EXISTS geocode_jobs (
+      id_hash TEXT PRIMARY KEY,
+      status TEXT NOT NULL,
+      platform TEXT,
+      language TEXT,
+      total INTEGER NOT NULL,
+      done INTEGER NOT NULL,
+      failed INTEGER NOT NULL,
+      created_at INTEGER NOT NULL,
+      finished_at INTEGER,
+      expires_at INTEGER
+    )`);
+    db.exec("CREATE INDEX IF NOT EXISTS geocode_jobs_running ON geocode_jobs (created_at) WHERE status = 'running'");
+    db.exec("CREATE INDEX IF NOT EXISTS geocode_jobs_expires_at ON geocode_jobs (expires_at) WHERE expires_at IS NOT NULL");
+    db.exec(`CREATE TABLE IF NOT EXISTS geocode_job_points (
+      job TEXT NOT NULL,
+      idx INTEGER NOT NULL,
+      point_id TEXT,
+      latitude REAL,
+      longitude REAL,
+      lease_owner TEXT,
+      lease_until INTEGER,
+      result TEXT,
+      PRIMARY KEY (job, idx)
+    ) WITHOUT ROWID`);
+    // The points still waiting, for the claims: a finished point leaves it.
+    db.exec("CREATE INDEX IF NOT EXISTS geocode_job_points_waiting ON geocode_job_points (job, idx) WHERE result IS NULL");
+  }
+
+  async create(job: NewJob, ttlMs: number): Promise<void> {
+    const refused = job.points.filter((point) => point.result).length;
+    const insertPoint = this.db.prepare<unknown, [string, number, string | null, number | null, number | null, string | null]>(
+      "INSERT INTO geocode_job_points (job, idx, point_id, latitude, longitude, result) VALUES (?, ?, ?, ?, ?, ?)",
+    );
+    const finished = refused === job.points.length;
+    this.db
+      .transaction(() => {
+        this.db
+          .query(
+            `INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            job.idHash,
+            finished ? "done" : "running",
+            job.platform,
+            job.language,
+            job.points.length,
+            refused,
+            refused,
+            job.createdAt,
+            finished ? job.createdAt : null,
+            finished ? job.createdAt + ttlMs : null,
+          );
+        job.points.forEach((point, index) => {
+          insertPoint.run(job.idHash, index, storedId(point.id), point.latitude, point.longitude, point.result ? JSON.stringify(point.result) : null);
+        });
+      })
+      .immediate();
+    insertPoint.finalize();
+  }
+
+  async find(idHash: string): Promise<JobRecord | undefined> {
+    const row = this.db.query<JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ?").get(idHash);
+    return row ? jobRecordOf(row) : undefined;
+  }
+
+  async claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]> {
+    return this.db
+      .transaction(() => {
+        const points = this.db
+          .query<ClaimedPoint, [number, number]>(
+            `SELECT p.job, p.idx AS "index", p.latitude, p.longitude, j.platform, j.language
+           FROM geocode_jobs j JOIN geocode_job_points p ON p.job = j.id_hash
+           WHERE j.status = 'running' AND p.result IS NULL AND (p.lease_until IS NULL OR p.lease_until <= ?1)
+           ORDER BY j.created_at, p.job, p.idx LIMIT ?2`,
+          )
+          .all(now, limit);
+        const lease = this.db.query<unknown, [string, number, string, number]>(
+          "UPDATE geocode_job_points SET lease_owner = ?, lease_until = ? WHERE job = ? AND idx = ?",
+        );
+        for (const point of points) lease.run(owner, now + leaseMs, point.job, point.index);
+        return points;
+      })
+      .immediate();
+  }
+
+  async renew(owner: string, points: readonly ClaimedPoint[], until: number): Promise<void> {
+    this.db
+      .transaction(() => {
+        const renew = this.db.query<unknown, [number, string, number, string]>(
+          "UPDATE geocode_job_points SET lease_until = ? WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL",
+        );
+        for (const point of points) renew.run(until, point.job, point.index, owner);
+      })
+      .immediate();
+  }
+
+  async complete(owner: string, results: ReadonlyArray<{ point: ClaimedPoint; result: PointResult }>, now: number, ttlMs: number): Promise<number> {
+    return this.db
+      .transaction(() => {
+        const write = this.db.query<unknown, [string, string, number, string]>(
+          `UPDATE geocode_job_points SET result = ?, lease_owner = NULL, lease_until = NULL
+         WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL
+           AND EXISTS (SELECT 1 FROM geocode_jobs WHERE id_hash = geocode_job_points.job AND status = 'running')`,
+        );
+        const perJob = new Map<string, { done: number; failed: number }>();
+        for (const { point, result } of results) {
+          if (write.run(JSON.stringify(result), point.job, point.index, owner).changes === 0) continue;
+          const counts = perJob.get(point.job) ?? { done: 0, failed: 0 };
+          counts.done += 1;
+          if (result.error) counts.failed += 1;
+          perJob.set(point.job, counts);
+        }
+        // The CASEs read the row as it was: done + ?1 is the new count.
+        const count = this.db.query<unknown, [number, number, number, number, string]>(
+          `UPDATE geocode_jobs SET done = done + ?1, failed = failed + ?2,
+           status = CASE WHEN done + ?1 >= total THEN 'done' ELSE status END,
+           finished_at = CASE WHEN done + ?1 >= total THEN ?3 ELSE finished_at END,
+           expires_at = CASE WHEN done + ?1 >= total THEN ?4 ELSE expires_at END
+         WHERE id_hash = ?5 AND status = 'running'`,
+        );
+        let written = 0;
+        for (const [job, counts] of perJob) {
+          count.run(counts.done, counts.failed, now, now + ttlMs, job);
+          written += counts.done;
+        }
+        return written;
+      })
+      .immediate();
+  }
+
+  async cancel(idHash: string, now: number, ttlMs: number): Promise<JobRecord | undefined> {
+    return this.db
+      .transaction(() => {
+        this.db
+          .query("UPDATE geocode_jobs SET status = 'cancelled', finished_at = ?, expires_at = ? WHERE id_hash = ? AND status = 'running'")
+          .run(now, now + ttlMs, idHash);
+        const row = this.db.query<JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ?").get(idHash);
+        return row ? jobRecordOf(row) : undefined;
+      })
+      .immediate();
+  }
+
+  async points(idHash: string, afterIndex: number, limit: number): Promise<StoredPoint[]> {
+    const rows = this.db
+      .query<{ idx: number; point_id: string | null; latitude: number | null; longitude: number | null; result: string | null }, [string, number, number]>(
+        "SELECT idx, point_id, latitude, longitude, result FROM geocode_job_points WHERE job = ? AND idx > ? ORDER BY idx LIMIT ?",
+      )
+      .all(idHash, afterIndex, limit);
+    return rows.map((row) => ({
+      index: row.idx,
+      id: idFromStore(row.point_id),
+      latitude: row.latitude,
+      longitude: row.longitude,
+      result: row.result === null ? null : (JSON.parse(row.result) as PointResult),
+    }));
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    return this.db
+      .transaction(() => {
+        const expired = this.db.query<{ id_hash: string }, [number]>("SELECT id_hash FROM geocode_jobs WHERE expires_at <= ?").all(now);
+        for (const { id_hash } of expired) {
+          this.db.query("DELETE FROM geocode_job_points WHERE job = ?").run(id_hash);
+          this.db.query("DELETE FROM geocode_jobs WHERE id_hash = ?").run(id_hash);
+        }
+        return expired.length;
+      })
+      .immediate();
+  }
+
+  async ping(): Promise<void> {
+    this.db.query("SELECT 1").get();
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { ClaimedPoint, JobPointInput, JobStore, PointResult } from "../src/jobs/job-store.ts";
+import { jobStoreEngines } from "./support/job-store-engines.ts";
+
+const ttlMs = 60_000;
+const leaseMs = 1_000;
+
+const answered = (provider = "NOMINATIM"): PointResult => ({ data: [], error: null, provider, cache: "MISS" });
+const refused = (index: number): PointResult => ({
+  data: [],
+  error: { code: "invalid_coordinates", message: "latitude must be between -90 and 90", index },
+  provider: null,
+  cache: null,
+});
+const point = (i: number, id: JobPointInput["id"] = i): JobPointInput => ({ id, latitude: 48 + i / 1000, longitude: 2 });
+const results = (points: readonly ClaimedPoint[], result: PointResult = answered()) => points.map((claimed) => ({ point: claimed, result }));
+
+/**
+ * The jobs' store on every engine it runs on: what makes a point answered
+ * exactly once over replicas that claim, die and claim again.
+ */
+describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
+  let store: JobStore;
+  let cleanup: () => Promise<void>;
+  let seq = 0;
+  /** A job id hash no other test uses; jobs are made at `createdAt` so tests order them. */
+  const newJob = async (points: JobPointInput[], createdAt: number, extra: { platform?: string; language?: string } = {}) => {
+    const idHash = `job-${++seq}-${createdAt}`;
+    await store.create({ idHash, platform: extra.platform ?? null, language: extra.language ?? null, points, createdAt }, ttlMs);
+    return idHash;
+  };
+  /** Claims and completes everything waiting, so the next test starts from an empty queue. */
+  const drain = async (now: number) => {
+    for (let claimed = await store.claim("drain", 1000, now, leaseMs); claimed.length > 0; claimed = await store.claim("drain", 1000, now, leaseMs)) {
+      await store.complete("drain", results(claimed), now, ttlMs);
+    }
+  };
+
+  beforeAll(async () => {
+    ({ store, cleanup } = await open());
+  });
+  afterAll(async () => {
+    await store.close();
+    await cleanup();
+  });
+
+  test("a job is kept with its points; one whose every point was refused is done at once", async () => {
+    const job = await newJob([point(0, "a"), { id: 7, latitude: null, longitude: null, result: refused(1) }, point(2, null)], 1_000, {
+      platform: "NOMINATIM",
+      language: "de",
+    });
+    expect(await store.find(job)).toEqual({
+      status: "running",
+      platform: "NOMINATIM",
+      language: "de",
+      total: 3,
+      done: 1,
+      failed: 1,
+      createdAt: 1_000,
+      finishedAt: null,
+      expiresAt: null,
+    });
+    expect(await store.points(job, -1, 10)).toEqual([
+      { index: 0, id: "a", latitude: 48, longitude: 2, result: null },
+      { index: 1, id: 7, latitude: null, longitude: null, result: refused(1) },
+      { index: 2, id: null, latitude: 48.002, longitude: 2, result: null },
+    ]);
+    const hopeless = await newJob([{ id: null, latitude: null, longitude: null, result: refused(0) }], 2_000);
+    expect(await store.find(hopeless)).toMatchObject({ status: "done", done: 1, failed: 1, finishedAt: 2_000, expiresAt: 2_000 + ttlMs });
+    expect(await store.find("no-such-job")).toBeUndefined();
+    await drain(3_000);
+  });
+
+  test("claims take the oldest job's waiting points in order, each under a lease that another claim respects until it runs out", async () => {
+    const later = await newJob([point(0), point(1)], 20_000, { language: "fr" });
+    const first = await newJob([point(0), point(1), point(2)], 10_000);
+    const taken = await store.claim("one", 4, 30_000, leaseMs);
+    expect(taken.map((claimed) => [claimed.job, claimed.index])).toEqual([
+      [first, 0],
+      [first, 1],
+      [first, 2],
+      [later, 0],
+    ]);
+    expect(taken[3]).toEqual({ job: later, index: 0, latitude: 48, longitude: 2, platform: null, language: "fr" });
+    expect((await store.claim("two", 10, 30_000 + leaseMs - 1, leaseMs)).map((claimed) => [claimed.job, claimed.index])).toEqual([[later, 1]]);
+    // "one" died: once its lease runs out its points are another's.
+    expect((await store.claim("two", 10, 30_000 + leaseMs, leaseMs)).map((claimed) => claimed.index)).toEqual([0, 1, 2, 0]);
+    await drain(40_000);
+  });
+
+  test("a result is written once, by the lease's holder; the last one finishes the job, which expires a while later", async () => {
+    const job = await newJob([point(0), point(1), point(2)], 50_000);
+    const mine = await store.claim("one", 3, 50_000, leaseMs);
+    // "one" stalls past its lease; "two" takes the first point over and answers it.
+    const theirs = await store.claim("two", 1, 50_000 + leaseMs, leaseMs);
+    expect(theirs.map((claimed) => claimed.index)).toEqual([0]);
+    expect(await store.complete("two", results(theirs, answered("HERE")), 51_500, ttlMs)).toBe(1);
+    // "one" wakes up: its first point is no longer its own; its others are.
+    expect(await store.complete("one", [...results(mine.slice(0, 1)), { point: mine[1]!, result: refused(1) }, ...results(mine.slice(2))], 52_000, ttlMs)).toBe(
+      2,
+    );
+    expect(await store.complete("one", results(mine), 52_000, ttlMs)).toBe(0);
+    expect(await store.find(job)).toMatchObject({ status: "done", done: 3, failed: 1, finishedAt: 52_000, expiresAt: 52_000 + ttlMs });
+    expect((await store.points(job, -1, 10)).map((stored) => stored.result?.provider ?? stored.result?.error?.code)).toEqual([
+      "HERE",
+      "invalid_coordinates",
+      "NOMINATIM",
+    ]);
+    expect(await store.claim("three", 10, 60_000, leaseMs)).toEqual([]);
+  });
+
+  test("a renewed lease keeps the points; a cancelled job gives none out and takes no result", async () => {
+    const job = await newJob([point(0), point(1)], 70_000);
+    const mine = await store.claim("one", 1, 70_000, leaseMs);
+    await store.renew("one", mine, 70_000 + 5 * leaseMs);
+    await store.renew("intruder", mine, 70_000);
+    expect((await store.claim("two", 10, 70_000 + 2 * leaseMs, leaseMs)).map((claimed) => claimed.index)).toEqual([1]);
+
+    expect(await store.cancel(job, 73_000, ttlMs)).toMatchObject({ status: "cancelled", done: 0, finishedAt: 73_000, expiresAt: 73_000 + ttlMs });
+    expect(await store.complete("one", results(mine), 74_000, ttlMs)).toBe(0);
+    expect(await store.claim("three", 10, 100_000, leaseMs)).toEqual([]);
+    expect(await store.find(job)).toMatchObject({ status: "cancelled", done: 0 });
+    // Cancelling again, or a finished job, changes nothing; an unknown one is not there.
+    expect(await store.cancel(job, 75_000, ttlMs)).toMatchObject({ status: "cancelled", finishedAt: 73_000 });
+    expect(await store.cancel("no-such-job", 75_000, ttlMs)).toBeUndefined();
+  });
+
+  test("points page in order; expired jobs are deleted with their points, the others stay", async () => {
+    // The jobs the tests above finished, gone first.
+    await store.deleteExpired(200_000);
+    const job = await newJob(
+      Array.from({ length: 25 }, (_, i) => point(i, i % 2 === 0 ? String(i) : i)),
+      200_000,
+    );
+    const pages = [await store.points(job, -1, 10), await store.points(job, 9, 10), await store.points(job, 19, 10), await store.points(job, 24, 10)];
+    expect(pages.map((page) => page.length)).toEqual([10, 10, 5, 0]);
+    expect(pages.flat().map((stored) => stored.index)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(pages[1]![0]!.id).toBe("10");
+    expect(pages[1]![1]!.id).toBe(11);
+
+    await store.cancel(job, 205_000, ttlMs);
+    const done = await newJob([point(0)], 210_000);
+    await store.complete("one", results(await store.claim("one", 10, 210_000, leaseMs)), 210_000, ttlMs);
+    expect(await store.find(done)).toMatchObject({ status: "done" });
+    expect(await store.deleteExpired(205_000 + ttlMs - 1)).toBe(0);
+    expect(await store.deleteExpired(205_000 + ttlMs)).toBe(1);
+    expect(await store.find(job)).toBeUndefined();
+    expect(await store.points(job, -1, 10)).toEqual([]);
+    expect(await store.find(done)).toMatchObject({ status: "done" });
+    expect(await store.deleteExpired(210_000 + ttlMs)).toBe(1);
+    expect(await store.find(done)).toBeUndefined();
+  });
+
+  test("two claims at once never take the same point", async () => {
+    const job = await newJob(
+      Array.from({ length: 200 }, (_, i) => point(i)),
+      300_000,
+    );
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => store.claim(`replica-${i}`, 30, 300_000, leaseMs)));
+    const taken = claims.flat().map((claimed) => `${claimed.job}/${claimed.index}`);
+    expect(new Set(taken).size).toBe(taken.length);
+    expect(taken.length).toBe(200);
+    expect(claims.flat().every((claimed) => claimed.job === job)).toBe(true);
+    const written = await Promise.all(claims.map((claimed, i) => store.complete(`replica-${i}`, results(claimed), 300_001, ttlMs)));
+    expect(written.reduce((sum, count) => sum + count, 0)).toBe(200);
+    expect(await store.find(job)).toMatchObject({ status: "done", done: 200, failed: 0 });
+  });
+});
