@@ -27,7 +27,14 @@ const shortenerPaths = [
   "/shorten/{short_url}/visits/export",
   "/{short_url}",
 ];
-const geocoderPaths = ["/reverse-geocode", "/reverse-geocode/batch", "/geocoders"];
+const geocoderPaths = [
+  "/reverse-geocode",
+  "/reverse-geocode/batch",
+  "/reverse-geocode/jobs",
+  "/reverse-geocode/jobs/{id}",
+  "/reverse-geocode/jobs/{id}/results",
+  "/geocoders",
+];
 const ownPaths = ["/health", "/ready", "/docs", "/docs/json"];
 
 /** A clock the test moves by hand: cache expiry without sleeping. */

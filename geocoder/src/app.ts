@@ -1,5 +1,6 @@
 import { serviceApp, type ErrorBody, type Logger, type MetricsRegistry, type ReadinessCheck } from "@linkgeo/shared";
 import { geocodeRoutes } from "./geocoding/geocode-routes.ts";
+import { jobRoutes, type JobRoutesDeps } from "./jobs/job-routes.ts";
 import type { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
 import type { ProviderRegistry } from "./providers/provider-registry.ts";
 
@@ -7,6 +8,8 @@ export interface GeocoderDeps {
   registry: ProviderRegistry;
   /** Answers the queries, over the registry and the cache. */
   geocoder: ReverseGeocoder;
+  /** The jobs' store, the runner's wake-up, the clock and how long a finished job is kept. */
+  jobs: Omit<JobRoutesDeps, "geocoder">;
   log: Logger;
   accessLog?: boolean;
   readiness: { required: Record<string, ReadinessCheck>; optional?: Record<string, ReadinessCheck> };
@@ -30,5 +33,7 @@ export function createApp(deps: GeocoderDeps) {
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
     metrics: deps.metrics,
-  }).use(geocodeRoutes({ geocoder: deps.geocoder, registry: deps.registry }));
+  })
+    .use(geocodeRoutes({ geocoder: deps.geocoder, registry: deps.registry }))
+    .use(jobRoutes({ ...deps.jobs, geocoder: deps.geocoder }));
 }

@@ -1,4 +1,5 @@
 import { type Env, type EnvReader, parseUrl, readConfig, readServiceBasics, type ServiceBasics } from "@linkgeo/shared";
+import { dirname, join } from "node:path";
 import type { OrderEntry } from "./providers/provider-registry.ts";
 
 export interface KeyedProviderConfig {
@@ -38,6 +39,14 @@ export interface GeocoderConfig extends ServiceBasics {
   l2TtlDays: number;
   /** How long both cache levels keep a fallback answer (LOCAL standing in for failed network providers). */
   fallbackTtlSeconds: number;
+  /** Where jobs are kept: Postgres when GEOCODER_JOBS_DATABASE_URL is set (replicas on many machines), else a SQLite file beside L2. */
+  jobs: { engine: "postgres"; url: string } | { engine: "sqlite"; path: string };
+  /** How long a finished or cancelled job and its results are kept. */
+  jobTtlHours: number;
+  /** A replica's points of jobs in flight at once (each waits for its provider's rate limit). */
+  jobPointsInFlight: number;
+  /** How long a dead replica's points of a job wait before another replica takes them. */
+  jobLeaseMs: number;
 }
 
 const replicaVariable = /^NOMINATIM_REVERSER_REPLICA_URL_(\d+)$/;
@@ -51,6 +60,7 @@ export function readGeocoderConfig(env: Env): GeocoderConfig {
     const hereKey = vars.raw("HERE_API_KEY");
     const userAgent = vars.raw("NOMINATIM_USER_AGENT");
     const nominatimUrl = httpUrl("NOMINATIM_URL");
+    const cachePath = vars.string("GEOCODER_CACHE_PATH", "./data/geocoder-cache.db");
     return {
       ...basics,
       geoapify: geoapifyKey ? { apiKey: geoapifyKey, url: httpUrl("GEOAPIFY_URL") } : undefined,
@@ -61,12 +71,28 @@ export function readGeocoderConfig(env: Env): GeocoderConfig {
       defaultOrder: vars.parsed("GEOCODER_DEFAULT_ORDER", parseOrder) ?? [...orderEntries],
       ...readTimeouts(vars),
       rateLimits: readRateLimits(vars, nominatimUrl),
-      cachePath: vars.string("GEOCODER_CACHE_PATH", "./data/geocoder-cache.db"),
+      cachePath,
       l2TtlDays: vars.integer("GEOCODER_L2_TTL_DAYS", 30, { min: 1, max: 3650 }),
       // At most a day: longer would outlive L1's own 24 hours, and a fallback never gets more than a real answer.
       fallbackTtlSeconds: vars.integer("GEOCODER_FALLBACK_TTL_SECONDS", 300, { min: 1, max: 86_400 }),
+      jobs: readJobStore(vars, cachePath),
+      jobTtlHours: vars.integer("GEOCODER_JOB_TTL_HOURS", 168, { min: 1, max: 8_760 }),
+      jobPointsInFlight: vars.integer("GEOCODER_JOB_POINTS_IN_FLIGHT", 4, { min: 1, max: 64 }),
+      jobLeaseMs: vars.integer("GEOCODER_JOB_LEASE_SECONDS", 30, { min: 1, max: 3_600 }) * 1_000,
     };
   });
+}
+
+/**
+ * Postgres for jobs when its URL is set, so replicas on several machines
+ * share them; else a SQLite file, by default beside L2's (replicas of one
+ * machine share it).
+ */
+function readJobStore(vars: EnvReader, cachePath: string): GeocoderConfig["jobs"] {
+  const url = vars.parsed("GEOCODER_JOBS_DATABASE_URL", (raw) => parseUrl(raw, ["postgres", "postgresql"]).toString());
+  if (url) return { engine: "postgres", url };
+  const besideCache = cachePath === ":memory:" ? ":memory:" : join(dirname(cachePath), "geocoder-jobs.db");
+  return { engine: "sqlite", path: vars.string("GEOCODER_JOBS_PATH", besideCache) };
 }
 
 function readReplicas(vars: EnvReader, env: Env): ReplicaConfig[] {

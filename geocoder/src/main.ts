@@ -1,8 +1,12 @@
 import { createLogger, createRedisClient, keepServingOnUnexpectedErrors, readConfigOrExit, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
 import ky from "ky";
+import { hostname } from "node:os";
 import { createApp } from "./app.ts";
 import { geocoderMetrics } from "./geocoding/geocoder-metrics.ts";
 import { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
+import { jobPace, startJobRunner } from "./jobs/job-runner.ts";
+import { PostgresJobStore } from "./jobs/postgres-job-store.ts";
+import { openJobDatabase, SqliteJobStore } from "./jobs/sqlite-job-store.ts";
 import { FailSoftCacheLevel } from "./cache/fail-soft-cache-level.ts";
 import { MemoryCacheLevel } from "./cache/memory-cache-level.ts";
 import { RedisCacheLevel } from "./cache/redis-cache-level.ts";
@@ -21,6 +25,8 @@ const config = readConfigOrExit("geocoder", readGeocoderConfig);
 const log = createLogger({ service: "geocoder", level: config.logLevel, format: config.logFormat });
 keepServingOnUnexpectedErrors(log);
 const clock = () => new Date();
+/** Every statement of the jobs' Postgres store gives up after this long. */
+const jobStoreTimeoutMs = 5_000;
 
 // While Redis is down, L1 turns into misses, and the rate limits and the
 // providers' cooldowns and breakers into per-process ones.
@@ -55,15 +61,33 @@ if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=
 
 const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: config.chainTimeoutMs, observer });
 
+// Jobs: every replica answers their points, sharing them through the store.
+const jobStore =
+  config.jobs.engine === "postgres" ? await PostgresJobStore.open(config.jobs.url, jobStoreTimeoutMs) : new SqliteJobStore(openJobDatabase(config.jobs.path));
+const jobTtlMs = config.jobTtlHours * 3_600_000;
+const jobRunner = startJobRunner({
+  store: jobStore,
+  geocoder,
+  pace: jobPace(config.chainTimeoutMs, config.jobPointsInFlight),
+  owner: `${hostname()}:${process.pid}:${crypto.randomUUID()}`,
+  ttlMs: jobTtlMs,
+  leaseMs: config.jobLeaseMs,
+  // Redis connecting, or down: the spacing would be this process's only.
+  spacingShared: () => redis === undefined || redis.status === "ready",
+  log,
+});
+
 const lifecycle = new ServiceLifecycle(log, metrics);
 const app = createApp({
   registry,
   geocoder,
+  jobs: { store: jobStore, wake: jobRunner.wake, clock, ttlMs: jobTtlMs },
   log,
   accessLog: config.accessLog,
   readiness: {
     required: { l2: () => l2.ping() },
-    optional: redis ? { l1: () => l1.ping() } : {},
+    // Single queries and batches go on while the jobs' store is down.
+    optional: { jobs: () => jobStore.ping(), ...(redis ? { l1: () => l1.ping() } : {}) },
   },
   accepting: lifecycle.accepting,
   metrics: metrics.registry,
@@ -72,8 +96,20 @@ const app = createApp({
 lifecycle.serve(app, {
   port: config.port,
   hostname: config.hostname,
-  listening: { providers: registry.defaultChain().map((p) => p.name), l1: redis ? "redis" : "memory", l2: config.cachePath },
+  listening: {
+    providers: registry.defaultChain().map((p) => p.name),
+    l1: redis ? "redis" : "memory",
+    l2: config.cachePath,
+    jobs: config.jobs.engine === "postgres" ? "postgres" : config.jobs.path,
+  },
   afterStop: [
+    {
+      name: "stop answering jobs",
+      run: async () => {
+        await jobRunner.stop();
+        await jobStore.close();
+      },
+    },
     {
       name: "close the cache",
       run: async () => {

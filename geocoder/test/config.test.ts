@@ -83,6 +83,36 @@ describe("geocoder configuration", () => {
     }
   });
 
+  test("jobs: a SQLite file beside L2's unless GEOCODER_JOBS_PATH or a Postgres URL says otherwise; their lifetime, pace and lease", () => {
+    expect(readGeocoderConfig({}).jobs).toEqual({ engine: "sqlite", path: "data/geocoder-jobs.db" });
+    expect(readGeocoderConfig({ GEOCODER_CACHE_PATH: "/var/lib/geo/cache.db" }).jobs).toEqual({ engine: "sqlite", path: "/var/lib/geo/geocoder-jobs.db" });
+    expect(readGeocoderConfig({ GEOCODER_CACHE_PATH: ":memory:" }).jobs).toEqual({ engine: "sqlite", path: ":memory:" });
+    expect(readGeocoderConfig({ GEOCODER_JOBS_PATH: "/jobs/all.db" }).jobs).toEqual({ engine: "sqlite", path: "/jobs/all.db" });
+    expect(readGeocoderConfig({ GEOCODER_JOBS_DATABASE_URL: "postgres://geo@db:5432/jobs" }).jobs).toEqual({
+      engine: "postgres",
+      url: "postgres://geo@db:5432/jobs",
+    });
+    expect(readGeocoderConfig({})).toMatchObject({ jobTtlHours: 168, jobPointsInFlight: 4, jobLeaseMs: 30_000 });
+    expect(readGeocoderConfig({ GEOCODER_JOB_TTL_HOURS: "1", GEOCODER_JOB_POINTS_IN_FLIGHT: "64", GEOCODER_JOB_LEASE_SECONDS: "5" })).toMatchObject({
+      jobTtlHours: 1,
+      jobPointsInFlight: 64,
+      jobLeaseMs: 5_000,
+    });
+    expect(
+      configProblems(readGeocoderConfig, {
+        GEOCODER_JOBS_DATABASE_URL: "mysql://db/jobs",
+        GEOCODER_JOB_TTL_HOURS: "0",
+        GEOCODER_JOB_POINTS_IN_FLIGHT: "65",
+        GEOCODER_JOB_LEASE_SECONDS: "forever",
+      }),
+    ).toEqual([
+      "GEOCODER_JOBS_DATABASE_URL must use postgres or postgresql, not mysql",
+      'GEOCODER_JOB_TTL_HOURS must be a whole number from 1 to 8760 (got "0")',
+      'GEOCODER_JOB_POINTS_IN_FLIGHT must be a whole number from 1 to 64 (got "65")',
+      'GEOCODER_JOB_LEASE_SECONDS must be a whole number from 1 to 3600 (got "forever")',
+    ]);
+  });
+
   test("reads the default order without regard to case", () => {
     expect(readGeocoderConfig({ GEOCODER_DEFAULT_ORDER: "here, geoapify,REPLICAS" }).defaultOrder).toEqual(["HERE", "GEOAPIFY", "REPLICAS"]);
   });

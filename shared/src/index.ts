@@ -3,6 +3,7 @@ export * from "./prefers-html.ts";
 export * from "./bounded-map.ts";
 export * from "./bulk-create.ts";
 export * from "./reverse-batch.ts";
+export * from "./geocode-jobs.ts";
 export * from "./short-code-shape.ts";
 export * from "./config.ts";
 export * from "./cookies.ts";

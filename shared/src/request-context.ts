@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Logger } from "./logger.ts";
+import { loggablePath } from "./geocode-jobs.ts";
 import { pathOf } from "./request-target.ts";
 
 // Keyed by the Request itself, so the id is there for the error renderer even
@@ -69,7 +70,8 @@ export function writeAccessLine(
   log.info("request", {
     request_id: line.requestId,
     method: line.method,
-    path: line.path,
+    // A job's id is the key to its results: never logged.
+    path: loggablePath(line.path),
     status: line.status,
     ms: line.startedAt === undefined ? undefined : Math.round((performance.now() - line.startedAt) * 10) / 10,
   });

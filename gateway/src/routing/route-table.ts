@@ -56,6 +56,8 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
 
   // A geocoding batch (up to 1,000 points): ordinary API traffic, one request of the budget whatever its points (docs/gateway.md).
   if (first === "reverse-geocode" && rest.length === 1 && rest[0] === "batch" && method.toUpperCase() === "POST") return geocoderApi;
+  // Geocoding jobs: /jobs, /jobs/<id>, /jobs/<id>/results. One request each: a job's points are paced by the providers' limits.
+  if (first === "reverse-geocode" && rest[0] === "jobs" && isJobPath(rest)) return geocoderApi;
   if (rest.length > 0) return undefined;
   if (first === "reverse-geocode" || first === "geocoders") return geocoderApi;
   // Only following a link is a redirect; a POST is a password try on a
@@ -118,4 +120,11 @@ export function shortCodeIn(segment: string): string | undefined {
     return undefined;
   }
   return shortCodeShape.test(decoded) ? decoded : undefined;
+}
+
+/** The segments after /reverse-geocode of a job route: `jobs`, `jobs/<id>`, `jobs/<id>/results`. */
+function isJobPath(rest: readonly string[]): boolean {
+  if (rest.length === 1) return true;
+  if (rest[1] === "") return false;
+  return rest.length === 2 || (rest.length === 3 && rest[2] === "results");
 }

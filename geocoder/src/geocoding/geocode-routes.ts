@@ -1,11 +1,11 @@
-import { ErrorBody, HttpError, InvalidRequest, maxBatchPoints } from "@linkgeo/shared";
+import { ErrorBody, InvalidRequest, maxBatchPoints } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import { Address } from "../addresses/address.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
-import type { ReverseQuery } from "../providers/reverse-query.ts";
+import { checkPoint, pointResultOf } from "./batch-points.ts";
 import { checkedLanguage, parseReverseQuery } from "./coordinates.ts";
 import { answerFormat, FeatureCollection, featureCollection, geoJsonType, pointFeatures } from "./geojson.ts";
-import type { PointOutcome, ReverseGeocoder } from "./reverse-geocoder.ts";
+import type { ReverseGeocoder } from "./reverse-geocoder.ts";
 
 export const ReverseEnvelope = t.Object({ success: t.Literal(true), data: t.Array(Address), error: t.Null() }, { title: "ReverseGeocodeResult" });
 
@@ -105,25 +105,16 @@ export function geocodeRoutes({ geocoder, registry }: { geocoder: ReverseGeocode
       async ({ body, query, request, set }) => {
         const format = answerFormat(query.format, request.headers.get("accept"));
         checkedLanguage(body.language);
-        const checked = body.points.map((point): { query: ReverseQuery } | { error: unknown } => {
-          try {
-            return {
-              query: parseReverseQuery({ latitude: coordinateText(point.latitude), longitude: coordinateText(point.longitude), language: body.language }),
-            };
-          } catch (error) {
-            return { error };
-          }
-        });
+        const checked = body.points.map((point, index) => checkPoint(point, body.language, index));
         const answered = await geocoder.reverseMany(
           checked.flatMap((point) => ("query" in point ? [point.query] : [])),
           body.platform,
         );
         let next = 0;
         const results = checked.map((point, index) => {
-          const outcome: PointOutcome = "query" in point ? answered[next++]! : point;
           const id = body.points[index]!.id ?? null;
-          if ("answer" in outcome) return { id, data: outcome.answer.addresses, error: null, provider: outcome.answer.provider, cache: outcome.answer.cache };
-          return { id, data: [], error: pointError(outcome.error, index), provider: null, cache: null };
+          if ("error" in point) return { id, data: [], error: point.error, provider: null, cache: null };
+          return { id, ...pointResultOf(answered[next++]!, index) };
         });
         if (format === "geojson") {
           // One feature per address of each point, and one (its address fields null) for a point with none or with an error.
@@ -159,19 +150,4 @@ export function geocodeRoutes({ geocoder, registry }: { geocoder: ReverseGeocode
       response: GeocoderList,
       detail: { summary: "The registered geocoders (no key is ever shown)", tags },
     });
-}
-
-/** A point's coordinate as parseReverseQuery reads it: a string as sent, a number written out without an exponent; anything else fails its check. */
-function coordinateText(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return value;
-  if (typeof value === "number" && Number.isFinite(value)) return value.toFixed(15).replace(/\.?0+$/, "");
-  // A list, an object, true: written as JSON, which no coordinate looks like.
-  return (JSON.stringify(value) ?? "?").slice(0, 40);
-}
-
-/** A point's own error, as the error body says it, with the point's index; one that is not ours says no more than that. */
-function pointError(error: unknown, index: number): { code: string; message: string; index: number } & Record<string, unknown> {
-  if (error instanceof HttpError) return { ...error.details, code: error.code, message: error.message, index };
-  return { code: "internal_error", message: "this point could not be answered", index };
 }

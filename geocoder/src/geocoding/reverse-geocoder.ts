@@ -109,11 +109,16 @@ export class ReverseGeocoder {
       throw new RangeError(`chainTimeoutMs must be a positive number, got ${this.chainTimeoutMs}`);
   }
 
+  /** Throws UnknownPlatform (400) for a platform no provider has, NoProviders (503) for the default chain when none is configured. */
+  checkPlatform(platform: string | undefined): void {
+    if (platform !== undefined && !this.registry.find(platform)) throw UnknownPlatform.named(platform, this.registry.names());
+    if (platform === undefined && this.registry.isEmpty()) throw NoProviders.configured();
+  }
+
   async reverse(query: ReverseQuery, platform?: string): Promise<ReverseAnswer> {
     // Checked before the cache so a bad platform is always a 400; the chain
     // itself is only built on a miss, off the hot path of cache hits.
-    if (platform !== undefined && !this.registry.find(platform)) throw UnknownPlatform.named(platform, this.registry.names());
-    if (platform === undefined && this.registry.isEmpty()) throw NoProviders.configured();
+    this.checkPlatform(platform);
     const key = cacheKey({ platform: platform ?? defaultChain, ...query });
     const answer = (await this.fromCache(key)) ?? (await this.inFlight.run(key, () => this.answerMiss(this.chainFor(platform), query, key)));
     this.observer?.answered(answer.cache);
@@ -133,8 +138,7 @@ export class ReverseGeocoder {
    * `patient`: a job's points, at the providers' pace (PatientPace).
    */
   async reverseMany(queries: readonly ReverseQuery[], platform?: string, patient?: PatientPace): Promise<PointOutcome[]> {
-    if (platform !== undefined && !this.registry.find(platform)) throw UnknownPlatform.named(platform, this.registry.names());
-    if (platform === undefined && this.registry.isEmpty()) throw NoProviders.configured();
+    this.checkPlatform(platform);
     const keys = queries.map((query) => cacheKey({ platform: platform ?? defaultChain, ...query }));
     const queryOf = new Map(keys.map((key, i) => [key, queries[i]!]));
     const outcomes = new Map<string, PointOutcome>();

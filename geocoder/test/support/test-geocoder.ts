@@ -5,6 +5,9 @@ import ky from "ky";
 import { createApp } from "../../src/app.ts";
 import { geocoderMetrics } from "../../src/geocoding/geocoder-metrics.ts";
 import { ReverseGeocoder } from "../../src/geocoding/reverse-geocoder.ts";
+import { jobPace, startJobRunner, type JobRunnerOptions } from "../../src/jobs/job-runner.ts";
+import type { JobStore } from "../../src/jobs/job-store.ts";
+import { openJobDatabase, SqliteJobStore } from "../../src/jobs/sqlite-job-store.ts";
 import { FailSoftCacheLevel } from "../../src/cache/fail-soft-cache-level.ts";
 import type { CacheLevel } from "../../src/cache/cached-answer.ts";
 import { MemoryCacheLevel } from "../../src/cache/memory-cache-level.ts";
@@ -32,13 +35,22 @@ export interface TestGeocoderOptions {
   log?: Logger;
   /** Metrics (METRICS_PORT): every request and provider call recorded here. */
   metrics?: MetricsRegistry;
+  /** One line per request to `log`, as ACCESS_LOG=true writes them. */
+  accessLog?: boolean;
   /** LOCAL, registered last when given (load it once per test file: it takes ~0.5 s), or an `inProcessProvider`. */
   local?: Provider;
+  /**
+   * Jobs: kept in an in-memory SQLite store (or `store`), and answered by a
+   * runner when `run` is set (stopped by disposing of the geocoder); by
+   * default nothing answers them.
+   */
+  jobs?: { store?: JobStore; run?: Partial<Omit<JobRunnerOptions, "store" | "geocoder" | "log" | "ttlMs">>; ttlMs?: number };
 }
 
-export interface TestGeocoder {
+export interface TestGeocoder extends AsyncDisposable {
   app: ReturnType<typeof createApp>;
   geocoder: ReverseGeocoder;
+  jobStore: JobStore;
   l1: CacheLevel;
   l2: SqliteCacheLevel;
   l2Database: Database;
@@ -74,16 +86,41 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
   );
   const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"]);
   const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: options.chainTimeoutMs, observer });
+  const jobStore = options.jobs?.store ?? new SqliteJobStore(openJobDatabase(":memory:"));
+  const ttlMs = options.jobs?.ttlMs ?? 3_600_000;
+  const run = options.jobs?.run;
+  const runner = run
+    ? startJobRunner({
+        store: jobStore,
+        geocoder,
+        log,
+        ttlMs,
+        owner: run.owner ?? `test-${crypto.randomUUID()}`,
+        pace: run.pace ?? jobPace(options.chainTimeoutMs ?? 8_000, 4),
+        now: run.now ?? (() => clock().getTime()),
+        ...run,
+      })
+    : undefined;
+  let disposed = false;
   const app = createApp({
     registry,
     geocoder,
+    jobs: { store: jobStore, wake: () => runner?.wake(), clock, ttlMs },
     log,
+    accessLog: options.accessLog,
     readiness: { required: { l2: () => l2.ping() } },
     metrics: options.metrics,
   });
   return {
     app,
     geocoder,
+    jobStore,
+    async [Symbol.asyncDispose]() {
+      if (disposed) return;
+      disposed = true;
+      await runner?.stop();
+      await jobStore.close();
+    },
     l1,
     l2,
     l2Database,

@@ -1,0 +1,103 @@
+import { csvRow, InvalidRequest } from "@linkgeo/shared";
+import { addressFieldNames } from "../addresses/address.ts";
+import { geoJsonType, pointFeatures } from "../geocoding/geojson.ts";
+import type { JobStore, StoredPoint } from "./job-store.ts";
+
+/** The formats a job's results come in; NDJSON by default. */
+export const resultFormats = ["ndjson", "csv", "geojson"] as const;
+export type ResultFormat = (typeof resultFormats)[number];
+
+export const resultMediaTypes: Record<ResultFormat, string> = {
+  ndjson: "application/x-ndjson",
+  csv: "text/csv; charset=utf-8",
+  geojson: geoJsonType,
+};
+
+/** Points read from the store per query while the results stream. */
+const pageSize = 1_000;
+
+/** `format=` when given (else 400), else GeoJSON or CSV when the Accept header names it, else NDJSON. */
+export function resultFormat(format: string | undefined, accept: string | null): ResultFormat {
+  if (format !== undefined) {
+    if ((resultFormats as readonly string[]).includes(format)) return format as ResultFormat;
+    throw InvalidRequest.because(`format must be ${resultFormats.join(", ")}`);
+  }
+  const names = (accept ?? "").split(",").map((part) => part.split(";")[0]!.trim().toLowerCase());
+  if (names.includes(geoJsonType)) return "geojson";
+  if (names.includes("text/csv")) return "csv";
+  return "ndjson";
+}
+
+/** The CSV's columns: the point, whether it is answered, the first address's fields, who answered, and why not. */
+export const resultCsvColumns = ["index", "id", "latitude", "longitude", "status", ...addressFieldNames, "provider", "cache", "error"] as const;
+
+/**
+ * A job's points in order, as they are now (a point still waiting says so),
+ * streamed a page at a time: NDJSON (one object per point), CSV (one row
+ * per point, its first address) or GeoJSON (a FeatureCollection: one
+ * feature per address at the point, RFC 7946 order, and one with null
+ * address fields for a point with none, an error, or no answer yet).
+ */
+export function streamResults(store: JobStore, idHash: string, format: ResultFormat): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after = -1;
+  let first = true;
+  let finished = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (finished) return;
+      const page = await store.points(idHash, after, pageSize);
+      let text = first ? opening(format) : "";
+      for (const point of page) {
+        text += rendered(point, format, first);
+        first = false;
+      }
+      if (page.length < pageSize) {
+        text += closing(format);
+        finished = true;
+      } else after = page[page.length - 1]!.index;
+      controller.enqueue(encoder.encode(text));
+      if (finished) controller.close();
+    },
+  });
+}
+
+function opening(format: ResultFormat): string {
+  if (format === "csv") return csvRow(resultCsvColumns);
+  if (format === "geojson") return '{"type":"FeatureCollection","features":[';
+  return "";
+}
+
+function closing(format: ResultFormat): string {
+  return format === "geojson" ? "]}\n" : "";
+}
+
+function rendered(point: StoredPoint, format: ResultFormat, first: boolean): string {
+  const status = point.result === null ? "waiting" : "done";
+  const result = point.result ?? { data: [], error: null, provider: null, cache: null };
+  if (format === "ndjson") {
+    return `${JSON.stringify({ index: point.index, id: point.id, latitude: point.latitude, longitude: point.longitude, status, ...result })}\n`;
+  }
+  if (format === "csv") {
+    const address = result.data[0];
+    return csvRow([
+      String(point.index),
+      point.id === null ? "" : String(point.id),
+      point.latitude === null ? "" : String(point.latitude),
+      point.longitude === null ? "" : String(point.longitude),
+      status,
+      ...addressFieldNames.map((field) => address?.[field] ?? ""),
+      result.provider ?? "",
+      result.cache ?? "",
+      result.error ? `${result.error.code}: ${result.error.message}` : "",
+    ]);
+  }
+  const at = point.latitude === null || point.longitude === null ? null : { latitude: point.latitude, longitude: point.longitude };
+  const features = pointFeatures(
+    at,
+    result.data,
+    { index: point.index, id: point.id, status, provider: result.provider, cache: result.cache, error: result.error },
+    { always: true },
+  );
+  return features.map((feature, i) => `${first && i === 0 ? "" : ","}${JSON.stringify(feature)}`).join("");
+}

@@ -1,0 +1,190 @@
+import { InvalidRequest, isJobFile, maxJobPoints } from "@linkgeo/shared";
+import { Elysia, t } from "elysia";
+import { checkedLanguage } from "../geocoding/coordinates.ts";
+import { FailureEnvelope } from "../geocoding/geocode-routes.ts";
+import type { ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
+import { JobNotFound } from "./job-errors.ts";
+import { jobIdHash, newJobId } from "./job-id.ts";
+import { pointsOfFile, pointsOfJson, maxPointIdLength } from "./job-input.ts";
+import { resultCsvColumns, resultFormat, resultMediaTypes, streamResults } from "./job-results.ts";
+import type { JobRecord, JobStore } from "./job-store.ts";
+
+export interface JobRoutesDeps {
+  store: JobStore;
+  geocoder: Pick<ReverseGeocoder, "checkPlatform">;
+  /** Told of a new job, so this replica starts on it at once. */
+  wake: () => void;
+  clock: () => Date;
+  /** A finished or cancelled job is kept this long. */
+  ttlMs: number;
+}
+
+const Job = t.Object(
+  {
+    id: t.String({ description: "The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location" }),
+    status: t.UnionEnum(["running", "done", "cancelled"]),
+    total: t.Integer({ minimum: 1, maximum: maxJobPoints }),
+    done: t.Integer({ minimum: 0, description: "Points with their result, an answer or an error" }),
+    failed: t.Integer({ minimum: 0, description: "Of those, the points with an error" }),
+    platform: t.Union([t.String(), t.Null()]),
+    language: t.Union([t.String(), t.Null()]),
+    created_at: t.String({ format: "date-time" }),
+    finished_at: t.Union([t.String({ format: "date-time" }), t.Null()]),
+    expires_at: t.Union([t.String({ format: "date-time" }), t.Null()], { description: "When a finished job and its results are deleted" }),
+  },
+  { title: "GeocodeJob" },
+);
+
+const JobRequest = t.Object(
+  {
+    points: t.Array(
+      t.Object({
+        latitude: t.Unknown({ description: "Decimal degrees, -90 to 90, as a number or a string", examples: [48.8584] }),
+        longitude: t.Unknown({ description: "Decimal degrees, -180 to 180, as a number or a string", examples: [2.2945] }),
+        id: t.Optional(t.Union([t.String({ maxLength: maxPointIdLength }), t.Number()], { description: "Yours, echoed in the point's result" })),
+      }),
+      { minItems: 1, maxItems: maxJobPoints },
+    ),
+    platform: t.Optional(t.String({ description: "A registered geocoder for every point, any case; default: the default chain" })),
+    language: t.Optional(t.String({ description: "Preferred language of the answers, e.g. en, de, pt-BR" })),
+  },
+  { title: "GeocodeJobRequest" },
+);
+
+const IdParams = t.Object({ id: t.String({ description: "The job's id, as its creation answered it" }) });
+
+const tags = ["geocoding jobs"];
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function jobView(id: string, job: JobRecord) {
+  return {
+    id,
+    status: job.status,
+    total: job.total,
+    done: job.done,
+    failed: job.failed,
+    platform: job.platform,
+    language: job.language,
+    created_at: new Date(job.createdAt).toISOString(),
+    finished_at: iso(job.finishedAt),
+    expires_at: iso(job.expiresAt),
+  };
+}
+
+/**
+ * `POST /reverse-geocode/jobs` (a batch's body with up to 100,000 points,
+ * or a CSV or NDJSON file), `GET /reverse-geocode/jobs/<id>` (progress),
+ * `GET /reverse-geocode/jobs/<id>/results` (streamed) and `DELETE` (cancel).
+ * The id is the key: anyone who has it reads and cancels the job, no one
+ * else can find it.
+ */
+export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps) {
+  const find = async (id: string) => {
+    const job = await store.find(jobIdHash(id));
+    if (!job) throw JobNotFound.forId();
+    return job;
+  };
+  return new Elysia()
+    .post(
+      "/reverse-geocode/jobs",
+      async ({ body, query, request, set }) => {
+        // A file's options are in the query; a JSON body's in the body.
+        const file = isJobFile(request);
+        const options = file ? query : { platform: body?.platform, language: body?.language };
+        const language = checkedLanguage(options.language);
+        geocoder.checkPlatform(options.platform);
+        if (!file && !body?.points) throw InvalidRequest.because(`send {"points": […]} as JSON, or a CSV or NDJSON file`);
+        const points = file ? await pointsOfFile(request, language) : pointsOfJson(body!.points!, language);
+        const id = newJobId();
+        const createdAt = clock().getTime();
+        await store.create({ idHash: jobIdHash(id), platform: options.platform ?? null, language: language ?? null, points, createdAt }, ttlMs);
+        wake();
+        set.status = 202;
+        set.headers.location = `/reverse-geocode/jobs/${id}`;
+        return jobView(id, (await store.find(jobIdHash(id)))!);
+      },
+      {
+        // Before the schema: Elysia would coerce a string sent as `points` into a list of its characters.
+        transform: ({ body, request }) => {
+          if (isJobFile(request)) return;
+          const points = (body as { points?: unknown } | null)?.points;
+          if (!Array.isArray(points) || points.some((point) => typeof point !== "object" || point === null || Array.isArray(point))) {
+            throw InvalidRequest.because(`points must be a list of 1 to ${maxJobPoints} objects with latitude and longitude`);
+          }
+        },
+        body: t.Optional(JobRequest),
+        query: t.Object({
+          platform: t.Optional(t.String({ description: "With a file: a registered geocoder for every point; default: the default chain" })),
+          language: t.Optional(t.String({ description: "With a file: preferred language of the answers" })),
+        }),
+        response: { 202: Job, 400: FailureEnvelope, 413: FailureEnvelope, 415: FailureEnvelope, 503: FailureEnvelope },
+        detail: {
+          summary: "Start a job: up to 100,000 points answered in the background, at the providers' pace",
+          description:
+            'The body is a batch\'s ({"points": [...], "platform", "language"}), or a file: text/csv with a header naming the latitude and ' +
+            "longitude columns (latitude/lat, longitude/lon/lng/long) and an optional id column, or application/x-ndjson with one " +
+            '{"latitude", "longitude", "id"} per line; a file\'s platform and language go in the query. At most 16 MiB. ' +
+            "Each point is checked as a batch's: a bad one (or a row that cannot be read) is that point's error. Answered 202 with the job and " +
+            "its id in Location; every geocoder replica then answers its points, each exactly once, waiting for the providers' rate limits " +
+            "rather than falling back. The id is the only key to the job: keep it.",
+          tags,
+        },
+      },
+    )
+    .get("/reverse-geocode/jobs/:id", async ({ params }) => jobView(params.id, await find(params.id)), {
+      params: IdParams,
+      response: { 200: Job, 404: FailureEnvelope },
+      detail: { summary: "A job's progress", tags },
+    })
+    .get(
+      "/reverse-geocode/jobs/:id/results",
+      async ({ params, query, request }) => {
+        const format = resultFormat(query.format, request.headers.get("accept"));
+        await find(params.id);
+        return new Response(streamResults(store, jobIdHash(params.id), format), {
+          headers: { "content-type": resultMediaTypes[format], "cache-control": "no-store" },
+        });
+      },
+      {
+        params: IdParams,
+        query: t.Object({
+          format: t.Optional(
+            t.String({
+              description:
+                "ndjson (the default; one object per point), csv (one row per point, its first address: " +
+                `${resultCsvColumns.join(", ")}) or geojson (a FeatureCollection, RFC 7946). Accept: text/csv or application/geo+json asks for them too`,
+            }),
+          ),
+        }),
+        response: { 400: FailureEnvelope, 404: FailureEnvelope },
+        detail: {
+          summary: "A job's results, in the points' order, streamed: those still waiting say so",
+          tags,
+          responses: {
+            200: {
+              description: "The points and their results",
+              content: {
+                "application/x-ndjson": { schema: { type: "string" } },
+                "text/csv": { schema: { type: "string" } },
+                "application/geo+json": { schema: { type: "object" } },
+              },
+            },
+          },
+        },
+      },
+    )
+    .delete(
+      "/reverse-geocode/jobs/:id",
+      async ({ params }) => {
+        const job = await store.cancel(jobIdHash(params.id), clock().getTime(), ttlMs);
+        if (!job) throw JobNotFound.forId();
+        return jobView(params.id, job);
+      },
+      {
+        params: IdParams,
+        response: { 200: Job, 404: FailureEnvelope },
+        detail: { summary: "Cancel a job: its points still waiting are never asked; its results so far stay until it expires", tags },
+      },
+    );
+}

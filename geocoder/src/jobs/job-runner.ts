@@ -1,0 +1,164 @@
+import { describeError, type Logger } from "@linkgeo/shared";
+import { pointResultOf } from "../geocoding/batch-points.ts";
+import type { PatientPace, ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
+import type { ClaimedPoint, JobStore, PointResult } from "./job-store.ts";
+
+export const jobRunnerDefaults = {
+  /** Points one claim takes. */
+  claimSize: 64,
+  /**
+   * How long a claim holds its points (GEOCODER_JOB_LEASE_SECONDS). Renewed
+   * while they are asked, so it only matters when a replica dies: its
+   * points wait this long, then another takes them.
+   */
+  leaseMs: 30_000,
+  /** How often a replica with nothing to do looks for new points (a job made on this replica wakes it at once). */
+  idleMs: 1_000,
+  /** How often expired jobs are deleted. */
+  pruneEveryMs: 3_600_000,
+} as const;
+
+/** How long a job's point waits for a slot of a provider's rate limit: a minute of a public Nominatim's pace shared by 15 replicas' 4 points in flight. */
+export const jobSlotWaitMs = 60_000;
+
+/** A job's pace: each point may wait `jobSlotWaitMs` for its slot, then has the chain's own budget; `inFlight` points at a time (GEOCODER_JOB_POINTS_IN_FLIGHT). */
+export function jobPace(chainTimeoutMs: number, inFlight: number): PatientPace {
+  return { slotWaitMs: jobSlotWaitMs, chainTimeoutMs: jobSlotWaitMs + chainTimeoutMs, inFlight };
+}
+
+export interface JobRunnerOptions {
+  store: JobStore;
+  geocoder: Pick<ReverseGeocoder, "reverseMany">;
+  /** How a job's points go down the chain: waiting for the providers' slots (PatientPace). */
+  pace: PatientPace;
+  /** This replica, as leases name it: unique per process. */
+  owner: string;
+  /** A finished job is kept this long (GEOCODER_JOB_TTL_HOURS). */
+  ttlMs: number;
+  /**
+   * Whether the providers' spacing is shared with the other replicas right
+   * now (Redis up, when it is configured). While it is not, this replica
+   * claims nothing: its points would be asked at a pace of its own, and
+   * every replica's together would outrun the providers' limits. Default:
+   * always (one replica, no Redis).
+   */
+  spacingShared?: () => boolean;
+  log: Logger;
+  now?: () => number;
+  claimSize?: number;
+  leaseMs?: number;
+  idleMs?: number;
+  pruneEveryMs?: number;
+}
+
+export interface JobRunner {
+  /** New work: look now rather than at the next idle tick. */
+  wake(): void;
+  /**
+   * No more claims. Resolves when the points in hand are written, or after
+   * `graceMs` at most: points still being asked then (a provider's slot can
+   * be a minute away) are left to their lease, and another replica answers
+   * them once it runs out.
+   */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Answers the jobs' points on this replica, as every replica does: claim a
+ * few waiting points under a lease (renewed while they are asked), answer
+ * them at the providers' pace, write their results (only where the lease
+ * is still ours: a point is answered once), and again. Nothing to claim: it
+ * waits `idleMs`, or until woken. A store that fails is logged once per
+ * outage and tried again after `idleMs`; a point's own failure is its
+ * result, as in a batch.
+ */
+export function startJobRunner(options: JobRunnerOptions): JobRunner {
+  const now = options.now ?? Date.now;
+  const claimSize = options.claimSize ?? jobRunnerDefaults.claimSize;
+  const leaseMs = options.leaseMs ?? jobRunnerDefaults.leaseMs;
+  const idleMs = options.idleMs ?? jobRunnerDefaults.idleMs;
+  const pruneEveryMs = options.pruneEveryMs ?? jobRunnerDefaults.pruneEveryMs;
+  const spacingShared = options.spacingShared ?? (() => true);
+  let stopped = false;
+  let failing = false;
+  let lastPrune = 0;
+  let woken: (() => void) | undefined;
+
+  const rest = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, idleMs);
+      woken = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      woken = undefined;
+    });
+
+  const turn = async (): Promise<boolean> => {
+    if (now() - lastPrune >= pruneEveryMs) {
+      lastPrune = now();
+      const deleted = await options.store.deleteExpired(now());
+      if (deleted > 0) options.log.info("expired geocoding jobs deleted", { jobs: deleted });
+    }
+    if (!spacingShared()) return false;
+    const claimed = await options.store.claim(options.owner, claimSize, now(), leaseMs);
+    if (claimed.length === 0) return false;
+    const renewing = setInterval(() => {
+      options.store
+        .renew(options.owner, claimed, now() + leaseMs)
+        .catch((error) => options.log.warn("renewing a job lease failed", { error: describeError(error) }));
+    }, leaseMs / 3);
+    try {
+      const results = await answer(claimed);
+      await options.store.complete(options.owner, results, now(), options.ttlMs);
+    } finally {
+      clearInterval(renewing);
+    }
+    return true;
+  };
+
+  /** The claimed points' results: each job's points asked together (a claim holds one job's, or the ends of two). */
+  const answer = async (claimed: readonly ClaimedPoint[]): Promise<Array<{ point: ClaimedPoint; result: PointResult }>> => {
+    const byJob = Map.groupBy(claimed, (point) => point.job);
+    const results: Array<{ point: ClaimedPoint; result: PointResult }> = [];
+    for (const points of byJob.values()) {
+      const { platform, language } = points[0]!;
+      const queries = points.map(({ latitude, longitude }) => (language === null ? { latitude, longitude } : { latitude, longitude, language }));
+      try {
+        const outcomes = await options.geocoder.reverseMany(queries, platform ?? undefined, options.pace);
+        for (const [i, point] of points.entries()) results.push({ point, result: pointResultOf(outcomes[i]!, point.index) });
+      } catch (error) {
+        // The job's platform is gone (the configuration changed since): each point says so.
+        for (const point of points) results.push({ point, result: pointResultOf({ error }, point.index) });
+      }
+    }
+    return results;
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const busy = await turn();
+        if (failing) options.log.info("geocoding jobs are being answered again");
+        failing = false;
+        if (!busy && !stopped) await rest();
+      } catch (error) {
+        if (!failing) options.log.warn("answering geocoding jobs failed; trying again", { error: describeError(error) });
+        failing = true;
+        if (!stopped) await rest();
+      }
+    }
+  })();
+
+  return {
+    wake: () => woken?.(),
+    stop: async (graceMs = 2_000) => {
+      stopped = true;
+      woken?.();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([loop, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    },
+  };
+}

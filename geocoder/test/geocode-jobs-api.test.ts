@@ -1,0 +1,309 @@
+import { describe, expect, test } from "bun:test";
+import { check } from "@placemarkio/check-geojson";
+import { createLogger, maxJobBodyBytes, maxJobPoints } from "@linkgeo/shared";
+import { readJson, reply, startFakeProvider, waitFor } from "@linkgeo/testing";
+import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
+import { startTestGeocoder, type TestGeocoder } from "./support/test-geocoder.ts";
+
+interface JobView {
+  id: string;
+  status: "running" | "done" | "cancelled";
+  total: number;
+  done: number;
+  failed: number;
+  platform: string | null;
+  language: string | null;
+  created_at: string;
+  finished_at: string | null;
+  expires_at: string | null;
+}
+
+interface ResultLine {
+  index: number;
+  id: string | number | null;
+  latitude: number | null;
+  longitude: number | null;
+  status: "done" | "waiting";
+  data: Array<Record<string, unknown>>;
+  error: { code: string; message: string; index: number } | null;
+  provider: string | null;
+  cache: string | null;
+}
+
+const request = (geocoder: TestGeocoder, method: string, path: string, init: { body?: string | Uint8Array; type?: string; accept?: string } = {}) =>
+  geocoder.app.handle(
+    new Request(`http://localhost${path}`, {
+      method,
+      headers: { ...(init.body === undefined ? {} : { "content-type": init.type ?? "application/json" }), ...(init.accept ? { accept: init.accept } : {}) },
+      body: init.body,
+    }),
+  );
+
+const createJob = async (geocoder: TestGeocoder, body: unknown, query = "") => {
+  const response = await request(geocoder, "POST", `/reverse-geocode/jobs${query}`, { body: JSON.stringify(body) });
+  expect(response.status).toBe(202);
+  return { response, job: (await readJson(response)) as JobView };
+};
+
+const jobOf = async (geocoder: TestGeocoder, id: string) => (await readJson(await request(geocoder, "GET", `/reverse-geocode/jobs/${id}`))) as JobView;
+const finished = (geocoder: TestGeocoder, id: string) => waitFor(`job ${id} finished`, async () => (await jobOf(geocoder, id)).status === "done");
+const resultLines = async (geocoder: TestGeocoder, id: string) =>
+  (await (await request(geocoder, "GET", `/reverse-geocode/jobs/${id}/results`)).text())
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as ResultLine);
+
+const paris = { latitude: 48.8606, longitude: 2.3508 };
+
+describe("geocoding jobs", () => {
+  test("a JSON job: 202 with its id in Location, answered in the background in the points' order, equal points asked once, bad points their own errors", async () => {
+    await using nominatim = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
+    await using geocoder = startTestGeocoder({
+      providers: { nominatim: { userAgent: "test/1.0", url: nominatim.url().toString() } },
+      jobs: { run: { idleMs: 20 } },
+    });
+    const points = [
+      { id: "first", ...paris },
+      { id: 2, latitude: "48.1", longitude: "2.1" },
+      { id: "too far north", latitude: 91, longitude: 0 },
+      { ...paris },
+      { id: "not a number", latitude: "NaN", longitude: 2 },
+      { id: "infinite", latitude: "Infinity", longitude: 2 },
+      { id: "an object", latitude: { degrees: 48 }, longitude: 2 },
+    ];
+    const { response, job } = await createJob(geocoder, { points, language: "fr" });
+    expect(job).toMatchObject({ status: "running", total: 7, done: 4, failed: 4, platform: null, language: "fr", finished_at: null, expires_at: null });
+    expect(job.id).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(response.headers.get("location")).toBe(`/reverse-geocode/jobs/${job.id}`);
+
+    await finished(geocoder, job.id);
+    expect(await jobOf(geocoder, job.id)).toMatchObject({
+      status: "done",
+      total: 7,
+      done: 7,
+      failed: 4,
+      finished_at: expect.any(String),
+      expires_at: expect.any(String),
+    });
+    const lines = await resultLines(geocoder, job.id);
+    expect(lines.map((line) => [line.index, line.id, line.status, line.provider, line.error?.code ?? null])).toEqual([
+      [0, "first", "done", "NOMINATIM", null],
+      [1, 2, "done", "NOMINATIM", null],
+      [2, "too far north", "done", null, "invalid_coordinates"],
+      [3, null, "done", "NOMINATIM", null],
+      [4, "not a number", "done", null, "invalid_coordinates"],
+      [5, "infinite", "done", null, "invalid_coordinates"],
+      [6, "an object", "done", null, "invalid_coordinates"],
+    ]);
+    expect(lines[0]).toMatchObject({ latitude: 48.8606, longitude: 2.3508, data: [expect.objectContaining({ country_code: "FR" })] });
+    expect(lines[2]!.error).toEqual({ code: "invalid_coordinates", message: "latitude must be between -90 and 90", index: 2 });
+    // Two distinct points asked, each once, in French.
+    expect(nominatim.requests).toHaveLength(2);
+    expect(nominatim.requests.every((asked) => asked.url.searchParams.get("accept-language") === "fr")).toBe(true);
+  });
+
+  test("results as CSV and as GeoJSON (checked against RFC 7946), by format= or by Accept; a bad format is a 400", async () => {
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]), jobs: { run: { idleMs: 20 } } });
+    const { job } = await createJob(geocoder, {
+      points: [
+        { id: "v", latitude: 48.2, longitude: 16.37 },
+        { id: "bad", latitude: 100, longitude: 0 },
+      ],
+    });
+    await finished(geocoder, job.id);
+
+    const csv = await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}/results?format=csv`);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    const rows = (await csv.text()).trim().split("\r\n");
+    expect(rows[0]).toStartWith("index,id,latitude,longitude,status,formatted_address,");
+    expect(rows[1]).toStartWith('0,v,48.2,16.37,done,"Vienna, Vienna, Austria",');
+    expect(rows[1]).toContain(",LOCAL,MISS,");
+    expect(rows[2]).toEndWith(",invalid_coordinates: latitude must be between -90 and 90");
+
+    for (const [query, accept] of [
+      ["?format=geojson", undefined],
+      ["", "application/geo+json"],
+    ] as const) {
+      const response = await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}/results${query}`, { accept });
+      expect(response.headers.get("content-type")).toBe("application/geo+json");
+      const collection = check(await response.text());
+      expect(
+        collection.features.map((feature: { geometry: { type: string } | null; properties: Record<string, unknown> | null }) => [
+          feature.geometry?.type ?? null,
+          feature.properties?.id,
+          feature.properties?.status,
+        ]),
+      ).toEqual([
+        ["Point", "v", "done"],
+        [null, "bad", "done"],
+      ]);
+      expect(collection.features[0]!.geometry).toEqual({ type: "Point", coordinates: [16.37, 48.2] });
+    }
+    expect((await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}/results?format=xml`)).status).toBe(400);
+  });
+
+  test("a CSV file: columns by name, an id column, a platform in the query; a broken row is its own error; without the columns it is a 400", async () => {
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]), jobs: { run: { idleMs: 20 } } });
+    const file = 'Name,ID,Lat,Lng\r\nOpera,op-1,48.2031,16.3691\r\n"broken,op-2,48.2,16.3\r\nStation,op-3,48.18,16.37\r\n';
+    const response = await request(geocoder, "POST", "/reverse-geocode/jobs?platform=local&language=de", { body: file, type: "text/csv" });
+    expect(response.status).toBe(202);
+    const job = (await readJson(response)) as JobView;
+    expect(job).toMatchObject({ platform: "local", language: "de" });
+    await finished(geocoder, job.id);
+    const lines = await resultLines(geocoder, job.id);
+    // The broken quote swallows the rest of its line only: the row after it is read on its own.
+    expect(lines.map((line) => [line.id, line.provider, line.error?.code ?? null])).toEqual([
+      ["op-1", "LOCAL", null],
+      [null, null, "invalid_request"],
+      ["op-3", "LOCAL", null],
+    ]);
+    expect(lines[1]!.error!.message).toStartWith("line 3: ");
+
+    const noColumns = await request(geocoder, "POST", "/reverse-geocode/jobs", { body: "name,x,y\r\na,1,2\r\n", type: "text/csv" });
+    expect(noColumns.status).toBe(400);
+    expect(((await readJson(noColumns)) as { error: { message: string } }).error.message).toContain("no latitude column");
+  });
+
+  test("an NDJSON file: one point per line, a line that is not a point is its own error", async () => {
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]), jobs: { run: { idleMs: 20 } } });
+    const file = [
+      '{"latitude":48.2,"longitude":16.37,"id":1}',
+      "",
+      "not json",
+      '{"latitude":48.2,"longitude":16.37,"id":{"x":1}}',
+      '["list"]',
+      '{"latitude":"48.3","longitude":"16.4"}',
+    ].join("\n");
+    const response = await request(geocoder, "POST", "/reverse-geocode/jobs", { body: file, type: "application/x-ndjson" });
+    expect(response.status).toBe(202);
+    const job = (await readJson(response)) as JobView;
+    expect(job.total).toBe(5);
+    await finished(geocoder, job.id);
+    expect((await resultLines(geocoder, job.id)).map((line) => [line.id, line.error?.message ?? line.provider])).toEqual([
+      [1, "LOCAL"],
+      [null, "line 3: not a JSON object with latitude and longitude"],
+      [null, "line 4: id must be a string or a number"],
+      [null, "line 5: not a JSON object with latitude and longitude"],
+      [null, "LOCAL"],
+    ]);
+  });
+
+  test.each([
+    ["no points", { points: [] }, 400, "invalid_request"],
+    ["points not a list", { points: "48,2" }, 400, "invalid_request"],
+    ["a point that is a list", { points: [[48, 2]] }, 400, "invalid_request"],
+    ["an id over 200 characters", { points: [{ ...paris, id: "x".repeat(201) }] }, 400, "invalid_request"],
+    ["an unknown platform", { points: [paris], platform: "atlantis" }, 400, "unknown_platform"],
+    ["a bad language", { points: [paris], language: "fr_FR!" }, 400, "invalid_request"],
+    ["one point too many", { points: Array.from({ length: maxJobPoints + 1 }, () => paris) }, 400, "invalid_request"],
+  ])("%s is refused whole", async (_, body, status, code) => {
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]) });
+    const response = await request(geocoder, "POST", "/reverse-geocode/jobs", { body: JSON.stringify(body) });
+    expect(response.status).toBe(status);
+    expect(((await readJson(response)) as { error: { code: string } }).error.code).toBe(code);
+  });
+
+  test("files that are not text, too big, empty, or JSON that is not an object are refused with 415, 413 and 400", async () => {
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]) });
+    const post = (body: string | Uint8Array, type: string) => request(geocoder, "POST", "/reverse-geocode/jobs", { body, type });
+    expect((await post(new Uint8Array([0x6c, 0x61, 0x74, 0x00, 0x0a]), "text/csv")).status).toBe(415);
+    expect((await post(new Uint8Array([0x6c, 0x61, 0xff, 0xfe, 0x0a]), "text/csv")).status).toBe(415);
+    expect((await post("latitude,longitude\r\n", "text/csv")).status).toBe(400);
+    expect((await post("", "text/csv")).status).toBe(400);
+    expect((await post("[1,2]", "application/json")).status).toBe(400);
+    expect((await post("<points/>", "application/xml")).status).toBe(415);
+    const huge = `latitude,longitude\n${"48.1,2.1\n".repeat(Math.ceil(maxJobBodyBytes / 9) + 1)}`;
+    expect((await post(huge, "text/csv")).status).toBe(413);
+  });
+
+  test("an unknown id is a 404 on every route; a job is found only by its own id", async () => {
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]) });
+    const { job } = await createJob(geocoder, { points: [paris] });
+    const guesses = [
+      "AAAAAAAAAAAAAAAAAAAAAAAA",
+      job.id.slice(0, -1),
+      `${job.id}x`,
+      job.id.toLowerCase() === job.id ? job.id.toUpperCase() : job.id.toLowerCase(),
+      "%00",
+      "..%2F..",
+    ];
+    for (const guess of guesses) {
+      for (const [method, suffix] of [
+        ["GET", ""],
+        ["GET", "/results"],
+        ["DELETE", ""],
+      ] as const) {
+        const response = await request(geocoder, method, `/reverse-geocode/jobs/${guess}${suffix}`);
+        expect({ guess, method, suffix, status: response.status }).toEqual({ guess, method, suffix, status: 404 });
+      }
+    }
+    expect((await jobOf(geocoder, job.id)).status).toBe("running");
+  });
+
+  test("DELETE cancels: the points left are never asked, the results so far stay; a finished job expires and is gone", async () => {
+    let now = Date.parse("2026-11-27T10:00:00Z");
+    await using nominatim = startFakeProvider({ otherwise: { ...reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json"), delayMs: 30 } });
+    const geocoder = startTestGeocoder({
+      providers: { nominatim: { userAgent: "test/1.0", url: nominatim.url().toString() } },
+      clock: () => new Date(now),
+      jobs: { run: { idleMs: 20, claimSize: 2, pruneEveryMs: 0 }, ttlMs: 60_000 },
+    });
+    const points = Array.from({ length: 40 }, (_, i) => ({ id: i, latitude: 48 + i / 100, longitude: 2 }));
+    const { job } = await createJob(geocoder, { points });
+    await waitFor("a few points answered", async () => (await jobOf(geocoder, job.id)).done >= 2);
+    const cancelled = (await readJson(await request(geocoder, "DELETE", `/reverse-geocode/jobs/${job.id}`))) as JobView;
+    expect(cancelled).toMatchObject({ status: "cancelled", finished_at: new Date(now).toISOString(), expires_at: new Date(now + 60_000).toISOString() });
+    const asked = nominatim.requests.length;
+    const lines = await resultLines(geocoder, job.id);
+    expect(lines).toHaveLength(40);
+    expect(lines.filter((line) => line.status === "waiting").length).toBeGreaterThan(30);
+    expect((await jobOf(geocoder, job.id)).status).toBe("cancelled");
+
+    now += 60_000;
+    await waitFor("the job expired", async () => (await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}`)).status === 404);
+    expect((await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}/results`)).status).toBe(404);
+    // Once the runner has stopped: of the points left, at most the claim in hand (2) was asked after the cancellation.
+    await geocoder[Symbol.asyncDispose]();
+    expect(nominatim.requests.length).toBeLessThanOrEqual(asked + 2);
+    expect(nominatim.requests.length).toBeLessThan(10);
+  });
+
+  test("while the providers' spacing cannot be shared (Redis down), a replica answers no job's points; once it can, it does", async () => {
+    let shared = false;
+    let turns = 0;
+    await using geocoder = startTestGeocoder({
+      providers: {},
+      local: inProcessProvider([localVienna]),
+      jobs: {
+        run: {
+          idleMs: 10,
+          spacingShared: () => {
+            turns++;
+            return shared;
+          },
+        },
+      },
+    });
+    const { job } = await createJob(geocoder, { points: [paris, { latitude: 48.2, longitude: 16.37 }] });
+    // Ten turns of the runner after the job was made, each of which found it may not claim.
+    const before = turns;
+    await waitFor("ten turns", () => turns >= before + 10);
+    expect((await jobOf(geocoder, job.id)).done).toBe(0);
+    shared = true;
+    await finished(geocoder, job.id);
+  });
+
+  test("the access log never shows a job's id", async () => {
+    const written: string[] = [];
+    const log = createLogger({ service: "geocoder", level: "info", format: "json", write: (line) => void written.push(line) });
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]), log, accessLog: true });
+    const { job } = await createJob(geocoder, { points: [paris] });
+    await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}`);
+    await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}/results`);
+    const paths = () => written.map((line) => (JSON.parse(line) as { path?: string }).path).filter((path) => path !== undefined);
+    // Written once each answer has gone.
+    await waitFor("three access lines", () => paths().length === 3);
+    expect(paths()).toEqual(["/reverse-geocode/jobs", "/reverse-geocode/jobs/:id", "/reverse-geocode/jobs/:id/results"]);
+    expect(written.join("\n")).not.toContain(job.id);
+  });
+});

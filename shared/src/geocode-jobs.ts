@@ -1,0 +1,37 @@
+import { pathOf } from "./request-target.ts";
+
+/**
+ * `POST /reverse-geocode/jobs`: up to `maxJobPoints` points answered in the
+ * background, at the providers' pace. Its body (JSON like a batch's, or a
+ * CSV or NDJSON file) may be `maxJobBodyBytes`: 100,000 points with ids of
+ * up to about 100 characters. The one place that says so, for the
+ * geocoder's parser and for the gateway, which reads a body before
+ * proxying it.
+ */
+export const maxJobPoints = 100_000;
+export const maxJobBodyBytes = 16 * 1024 * 1024;
+
+/** What a job's file may be sent as, besides JSON: CSV or NDJSON text (text/plain too, as some clients label any file). */
+export const jobFileMediaTypes: readonly string[] = ["text/csv", "application/x-ndjson", "application/ndjson", "application/jsonl", "text/plain"];
+
+/** A job being made, with or without the trailing slash. */
+export function isJobCreation(request: Request): boolean {
+  return request.method === "POST" && /^\/reverse-geocode\/jobs\/?$/.test(pathOf(request));
+}
+
+/** A job made from a file (CSV or NDJSON): the JSON parser leaves it to the route. */
+export function isJobFile(request: Request): boolean {
+  if (!isJobCreation(request)) return false;
+  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  return mediaType !== undefined && jobFileMediaTypes.includes(mediaType);
+}
+
+const jobIdInPath = /^(\/reverse-geocode\/jobs\/)[^/]+/;
+
+/**
+ * A path as a log may show it: a job's id is the key to its results (no
+ * other credential guards them), so it is never written down.
+ */
+export function loggablePath(path: string): string {
+  return path.replace(jobIdInPath, "$1:id");
+}
