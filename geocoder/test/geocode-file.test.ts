@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { CsvRowReader, type CsvProblem } from "@linkgeo/shared";
 import { piecesOf } from "@linkgeo/testing";
 import { geocodeFile, MissingColumns } from "../src/batch/geocode-file.ts";
-import { batchAsker, ServiceFailed } from "../src/batch/geocode-command.ts";
+import { batchAsker, jobAsker, ServiceFailed } from "../src/batch/geocode-command.ts";
 import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
 
@@ -14,9 +14,9 @@ function csvRows(text: string): string[][] {
   return [...reader.read(text), ...reader.finish()].flatMap((row) => ("fields" in row ? [row.fields] : []));
 }
 
-describe("geocoding a CSV file through the batch endpoint", () => {
+describe("geocoding a CSV file through the batch and job endpoints", () => {
   const local = inProcessProvider([localVienna]);
-  const geocoder = startTestGeocoder({ providers: {}, local });
+  const geocoder = startTestGeocoder({ providers: {}, local, jobs: { run: { idleMs: 10 } } });
   let url: string;
   const folder = mkdtempSync(join(tmpdir(), "geocode-file-"));
 
@@ -26,6 +26,7 @@ describe("geocoding a CSV file through the batch endpoint", () => {
   });
   afterAll(async () => {
     await geocoder.app.stop(true);
+    await geocoder[Symbol.asyncDispose]();
     rmSync(folder, { recursive: true, force: true });
   });
 
@@ -90,6 +91,38 @@ describe("geocoding a CSV file through the batch endpoint", () => {
     expect(progress).toEqual([1_000, 2_000, 2_301]);
   });
 
+  test("as jobs: the same rows and answers, the file's parts asked as jobs, their progress told while they run", async () => {
+    const text = `name,lat,lon\r\n${Array.from({ length: 2_500 }, (_, i) => `store ${i},48.${i},16.37\r\n`).join("")}nowhere,north,16\r\n`;
+    let written = "";
+    const told: number[] = [];
+    const polls: number[] = [];
+    const ask = jobAsker(
+      { input: "", output: "", url },
+      (done) => told.push(done),
+      fetch,
+      async (ms) => {
+        polls.push(ms);
+        await Bun.sleep(5);
+      },
+    );
+    const counts = await geocodeFile(
+      piecesOf(text, [9, 4_000]),
+      (chunk) => void (written += chunk),
+      ask,
+      { rows: () => {}, problem: () => {} },
+      { pointsPerAsk: 1_000 },
+    );
+    expect(counts).toEqual({ rows: 2_501, answered: 2_500, failed: 1, problems: 0 });
+    const rows = csvRows(written);
+    expect(rows.slice(1).map((row) => row[0])).toEqual([...Array.from({ length: 2_500 }, (_, i) => `store ${i}`), "nowhere"]);
+    expect(rows[1]!.at(-2)).toBe("LOCAL");
+    expect(rows.at(-1)!.at(-1)).toBe("invalid_coordinates: latitude must be a decimal number of degrees");
+    // Three jobs; each finished part told, the last job's 501 points included.
+    expect(told.filter((done) => done === 1_000)).toHaveLength(2);
+    expect(told.at(-1)).toBe(501);
+    expect(polls.every((ms) => ms === 500)).toBe(true);
+  });
+
   test("a file without the coordinate columns, or empty, is refused before anything is asked", async () => {
     const asked: unknown[] = [];
     const ask = async (points: unknown[]) => {
@@ -131,18 +164,21 @@ describe("geocoding a CSV file through the batch endpoint", () => {
     const input = join(folder, "in.csv");
     const output = join(folder, "out.csv");
     writeFileSync(input, "id,latitude,longitude\n1,48.2,16.37\n2,48.3,16.4\n");
-    const run = Bun.spawn([process.execPath, "run", "geocode", input, output, "--url", url], {
-      cwd: join(import.meta.dir, ".."),
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    expect(await run.exited).toBe(0);
-    expect(await new Response(run.stdout).text()).toMatch(/^with an address +2$/m);
-    expect(csvRows(await Bun.file(output).text()).map((row) => [row[0], row.at(-2)])).toEqual([
-      ["id", "provider"],
-      ["1", "LOCAL"],
-      ["2", "LOCAL"],
-    ]);
+    // As a job (the default), and as a batch.
+    for (const extra of [[], ["--batch"]]) {
+      const run = Bun.spawn([process.execPath, "run", "geocode", input, output, "--url", url, ...extra], {
+        cwd: join(import.meta.dir, ".."),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      expect(await run.exited).toBe(0);
+      expect(await new Response(run.stdout).text()).toMatch(/^with an address +2$/m);
+      expect(csvRows(await Bun.file(output).text()).map((row) => [row[0], row.at(-2)])).toEqual([
+        ["id", "provider"],
+        ["1", "LOCAL"],
+        ["2", "LOCAL"],
+      ]);
+    }
 
     // A binary file is refused as the shortener's import refuses one, before any point is asked.
     const binary = join(folder, "photo.csv");

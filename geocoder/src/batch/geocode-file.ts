@@ -9,7 +9,7 @@ interface BatchAnswer {
   results: Array<{ data: Array<Record<string, string | null>>; error: { code: string; message: string } | null; provider: string | null }>;
 }
 
-/** Asks for one batch of points; answers the batch's results in their order. Retries and waits are its business. */
+/** Asks for the answers of some points (a batch, or a job); answers their results in their order. Retries and waits are its business. */
 export type AskBatch = (points: Array<{ latitude: string; longitude: string }>) => Promise<BatchAnswer["results"]>;
 
 export interface FileProgress {
@@ -34,12 +34,18 @@ export class MissingColumns extends Error {}
  * Geocodes a CSV file as it streams: the header names the coordinate
  * columns (`latitude`/`lat` and `longitude`/`lon`/`lng`, any case), every
  * other column is passed through, and each row gets `addedColumns` from the
- * batch answer of its point, rows sent `maxBatchPoints` at a time and
- * written in their order. A row that cannot be read is reported and left
+ * answer of its point, rows asked `pointsPerAsk` at a time (a batch's
+ * 1,000, or a job's more) and written in their order. A row that cannot be read is reported and left
  * out; a row whose point is refused (not a coordinate) keeps its columns
  * and says why in `error`.
  */
-export async function geocodeFile(input: AsyncIterable<string>, write: (text: string) => void, ask: AskBatch, progress: FileProgress): Promise<GeocodedFile> {
+export async function geocodeFile(
+  input: AsyncIterable<string>,
+  write: (text: string) => void,
+  ask: AskBatch,
+  progress: FileProgress,
+  { pointsPerAsk = maxBatchPoints }: { pointsPerAsk?: number } = {},
+): Promise<GeocodedFile> {
   const reader = new CsvRowReader();
   const counts: GeocodedFile = { rows: 0, answered: 0, failed: 0, problems: 0 };
   let columns: { latitude: number; longitude: number } | undefined;
@@ -75,7 +81,7 @@ export async function geocodeFile(input: AsyncIterable<string>, write: (text: st
         continue;
       }
       pending.push(item);
-      if (pending.length >= maxBatchPoints) await flush();
+      if (pending.length >= pointsPerAsk) await flush();
     }
   };
 
