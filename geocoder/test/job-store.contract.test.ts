@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ClaimedPoint, JobPointInput, JobStore, PointResult } from "../src/jobs/job-store.ts";
+import { openJobDatabase, SqliteJobStore, waitingPointsSql } from "../src/jobs/sqlite-job-store.ts";
 import { jobStoreEngines } from "./support/job-store-engines.ts";
 
 const ttlMs = 60_000;
@@ -164,5 +165,15 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     const written = await Promise.all(claims.map((claimed, i) => store.complete(`replica-${i}`, results(claimed), 300_001, ttlMs)));
     expect(written.reduce((sum, count) => sum + count, 0)).toBe(200);
     expect(await store.find(job)).toMatchObject({ status: "done", done: 200, failed: 0 });
+  });
+});
+
+describe("a claim on SQLite", () => {
+  test("walks the index of waiting points, not the job's answered ones: its cost stays the same as the job goes on", () => {
+    const db = openJobDatabase(":memory:");
+    new SqliteJobStore(db);
+    const plan = db.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${waitingPointsSql}`).all();
+    expect(plan.map((step) => step.detail)).toEqual(["SEARCH geocode_job_points USING INDEX geocode_job_points_waiting (job=?)"]);
+    db.close();
   });
 });

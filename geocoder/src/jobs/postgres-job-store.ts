@@ -95,21 +95,37 @@ export class PostgresJobStore implements JobStore {
   }
 
   async claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]> {
-    const rows = await this.sql<Array<ClaimedPoint & { created_at: number }>>`
-      WITH waiting AS (
-        SELECT p.job, p.idx FROM geocode_jobs j JOIN geocode_job_points p ON p.job = j.id_hash
-        WHERE j.status = 'running' AND p.result IS NULL AND (p.lease_until IS NULL OR p.lease_until <= ${now})
-        ORDER BY j.created_at, p.job, p.idx LIMIT ${limit}
-        FOR UPDATE OF p SKIP LOCKED
-      )
-      UPDATE geocode_job_points p SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
-      FROM waiting, geocode_jobs j
-      WHERE p.job = waiting.job AND p.idx = waiting.idx AND j.id_hash = p.job
-      RETURNING p.job, p.idx AS "index", p.latitude, p.longitude, j.platform, j.language, j.created_at::float8 AS created_at`;
-    // RETURNING keeps no order: the claim's is the oldest job's first, in order.
-    return [...rows]
-      .sort((a, b) => a.created_at - b.created_at || (a.job < b.job ? -1 : a.job > b.job ? 1 : a.index - b.index))
-      .map(({ job, index, latitude, longitude, platform, language }) => ({ job, index, latitude, longitude, platform, language }));
+    return this.sql.begin(async (tx) => {
+      const jobs = await tx<Array<{ id_hash: string; platform: string | null; language: string | null }>>`
+        SELECT id_hash, platform, language FROM geocode_jobs WHERE status = 'running' ORDER BY created_at, id_hash`;
+      // Job by job, each one's waiting points in order (the partial index of waiting points, walked from its first):
+      // one query over every job's points sorted them all, every claim.
+      const claimed: ClaimedPoint[] = [];
+      for (const job of jobs) {
+        if (claimed.length >= limit) break;
+        const points = await tx<Array<{ idx: number; latitude: number; longitude: number }>>`
+          UPDATE geocode_job_points p SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
+          FROM (
+            SELECT idx FROM geocode_job_points
+            WHERE job = ${job.id_hash} AND result IS NULL AND (lease_until IS NULL OR lease_until <= ${now})
+            ORDER BY idx LIMIT ${limit - claimed.length} FOR UPDATE SKIP LOCKED
+          ) AS waiting
+          WHERE p.job = ${job.id_hash} AND p.idx = waiting.idx
+          RETURNING p.idx, p.latitude, p.longitude`;
+        // RETURNING keeps no order: the claim's is the points'.
+        for (const point of [...points].sort((a, b) => a.idx - b.idx)) {
+          claimed.push({
+            job: job.id_hash,
+            index: point.idx,
+            latitude: point.latitude,
+            longitude: point.longitude,
+            platform: job.platform,
+            language: job.language,
+          });
+        }
+      }
+      return claimed;
+    });
   }
 
   async renew(owner: string, points: readonly ClaimedPoint[], until: number): Promise<void> {
