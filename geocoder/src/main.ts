@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { createApp } from "./app.ts";
 import { geocoderMetrics } from "./geocoding/geocoder-metrics.ts";
 import { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
+import { guardedJobStore } from "./jobs/guarded-job-store.ts";
 import { jobPace, startJobRunner } from "./jobs/job-runner.ts";
 import { PostgresJobStore } from "./jobs/postgres-job-store.ts";
 import { openJobDatabase, SqliteJobStore } from "./jobs/sqlite-job-store.ts";
@@ -25,7 +26,7 @@ const config = readConfigOrExit("geocoder", readGeocoderConfig);
 const log = createLogger({ service: "geocoder", level: config.logLevel, format: config.logFormat });
 keepServingOnUnexpectedErrors(log);
 const clock = () => new Date();
-/** Every statement of the jobs' Postgres store gives up after this long. */
+/** Every call of the jobs' store gives up after this long (a statement on Postgres, a call on either engine). */
 const jobStoreTimeoutMs = 5_000;
 
 // While Redis is down, L1 turns into misses, and the rate limits and the
@@ -62,8 +63,10 @@ if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=
 const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: config.chainTimeoutMs, observer });
 
 // Jobs: every replica answers their points, sharing them through the store.
-const jobStore =
-  config.jobs.engine === "postgres" ? await PostgresJobStore.open(config.jobs.url, jobStoreTimeoutMs) : new SqliteJobStore(openJobDatabase(config.jobs.path));
+const jobStore = guardedJobStore(
+  config.jobs.engine === "postgres" ? await PostgresJobStore.open(config.jobs.url, jobStoreTimeoutMs) : new SqliteJobStore(openJobDatabase(config.jobs.path)),
+  jobStoreTimeoutMs,
+);
 const jobTtlMs = config.jobTtlHours * 3_600_000;
 const jobRunner = startJobRunner({
   store: jobStore,

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { check } from "@placemarkio/check-geojson";
 import { createLogger, maxJobBodyBytes, maxJobPoints } from "@linkgeo/shared";
 import { readJson, reply, startFakeProvider, waitFor } from "@linkgeo/testing";
+import { openJobDatabase, SqliteJobStore } from "../src/jobs/sqlite-job-store.ts";
 import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
 import { startTestGeocoder, type TestGeocoder } from "./support/test-geocoder.ts";
 
@@ -291,6 +292,57 @@ describe("geocoding jobs", () => {
     expect((await jobOf(geocoder, job.id)).done).toBe(0);
     shared = true;
     await finished(geocoder, job.id);
+  });
+
+  test("a jobs' store that fails or hangs is a 503 with Retry-After, within its deadline; the runner lives and goes on once it is back", async () => {
+    const real = new SqliteJobStore(openJobDatabase(":memory:"));
+    let state: "up" | "failing" | "hanging" = "up";
+    const flaky = new Proxy(real, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== "function" || name === "close") return value;
+        return (...args: unknown[]) => {
+          if (state === "failing") return Promise.reject(new Error("SQLITE_IOERR: disk I/O error"));
+          if (state === "hanging") return new Promise(() => {});
+          return value.apply(target, args);
+        };
+      },
+    });
+    await using geocoder = startTestGeocoder({
+      providers: {},
+      local: inProcessProvider([localVienna]),
+      jobs: { store: flaky, timeoutMs: 100, run: { idleMs: 10 } },
+    });
+    const { job } = await createJob(geocoder, { points: [paris] });
+    await finished(geocoder, job.id);
+    for (const broken of ["failing", "hanging"] as const) {
+      state = broken;
+      const started = performance.now();
+      for (const [method, path, body] of [
+        ["POST", "/reverse-geocode/jobs", JSON.stringify({ points: [paris] })],
+        ["GET", `/reverse-geocode/jobs/${job.id}`, undefined],
+        ["GET", `/reverse-geocode/jobs/${job.id}/results`, undefined],
+        ["DELETE", `/reverse-geocode/jobs/${job.id}`, undefined],
+      ] as const) {
+        const response = await request(geocoder, method, path, { body });
+        expect({ broken, method, path, status: response.status, retryAfter: response.headers.get("retry-after") }).toEqual({
+          broken,
+          method,
+          path,
+          status: 503,
+          retryAfter: "1",
+        });
+        expect(((await readJson(response)) as { error: { code: string; message: string } }).error).toEqual({
+          code: "service_unavailable",
+          message: "the jobs' store is unavailable, try again shortly",
+        });
+      }
+      // Four calls, each bounded by its 100 ms (a job's creation by six times that).
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+    state = "up";
+    const again = await createJob(geocoder, { points: [paris] });
+    await finished(geocoder, again.job.id);
   });
 
   test("the access log never shows a job's id", async () => {

@@ -5,6 +5,7 @@ import ky from "ky";
 import { createApp } from "../../src/app.ts";
 import { geocoderMetrics } from "../../src/geocoding/geocoder-metrics.ts";
 import { ReverseGeocoder } from "../../src/geocoding/reverse-geocoder.ts";
+import { guardedJobStore } from "../../src/jobs/guarded-job-store.ts";
 import { jobPace, startJobRunner, type JobRunnerOptions } from "../../src/jobs/job-runner.ts";
 import type { JobStore } from "../../src/jobs/job-store.ts";
 import { openJobDatabase, SqliteJobStore } from "../../src/jobs/sqlite-job-store.ts";
@@ -44,7 +45,7 @@ export interface TestGeocoderOptions {
    * runner when `run` is set (stopped by disposing of the geocoder); by
    * default nothing answers them.
    */
-  jobs?: { store?: JobStore; run?: Partial<Omit<JobRunnerOptions, "store" | "geocoder" | "log" | "ttlMs">>; ttlMs?: number };
+  jobs?: { store?: JobStore; run?: Partial<Omit<JobRunnerOptions, "store" | "geocoder" | "log" | "ttlMs">>; ttlMs?: number; timeoutMs?: number };
 }
 
 export interface TestGeocoder extends AsyncDisposable {
@@ -86,7 +87,7 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
   );
   const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"]);
   const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: options.chainTimeoutMs, observer });
-  const jobStore = options.jobs?.store ?? new SqliteJobStore(openJobDatabase(":memory:"));
+  const jobStore = guardedJobStore(options.jobs?.store ?? new SqliteJobStore(openJobDatabase(":memory:")), options.jobs?.timeoutMs ?? 5_000);
   const ttlMs = options.jobs?.ttlMs ?? 3_600_000;
   const run = options.jobs?.run;
   const runner = run
