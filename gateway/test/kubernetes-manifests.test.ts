@@ -50,6 +50,7 @@ function withSecrets(name: AppName): Record<string, string> {
     "database-url": "postgres://linkgeo:password@postgres:5432/linkgeo",
     "shortener-redis-url": "redis://redis:6379/1",
     "geocoder-redis-url": "redis://redis:6379/2",
+    "geocoder-jobs-database-url": "postgres://linkgeo:password@postgres:5432/linkgeo",
     "gateway-redis-url": "redis://redis:6379/3",
     "elysia-secret-key": "0123456789abcdef".repeat(4),
     "internal-secret": "fedcba9876543210".repeat(4),
