@@ -142,3 +142,34 @@ export function idFromStore(text: string | null): PointId {
   const id = JSON.parse(text) as unknown;
   return typeof id === "string" || typeof id === "number" ? id : null;
 }
+
+/** A point's row as both engines keep it. */
+export interface PointRow {
+  idx: number;
+  point_id: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  result: string | null;
+}
+
+export function storedPointOf(row: PointRow): StoredPoint {
+  return {
+    index: row.idx,
+    id: idFromStore(row.point_id),
+    latitude: row.latitude,
+    longitude: row.longitude,
+    result: row.result === null ? null : (JSON.parse(row.result) as PointResult),
+  };
+}
+
+/** The results a completion wrote, counted per job: what each job's `done` and `failed` move by. */
+export function countsPerJob(written: Iterable<{ job: string; failed: boolean }>): Map<string, { done: number; failed: number }> {
+  const perJob = new Map<string, { done: number; failed: number }>();
+  for (const { job, failed } of written) {
+    const counts = perJob.get(job) ?? { done: 0, failed: 0 };
+    counts.done += 1;
+    if (failed) counts.failed += 1;
+    perJob.set(job, counts);
+  }
+  return perJob;
+}

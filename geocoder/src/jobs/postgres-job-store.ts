@@ -1,6 +1,6 @@
 import postgres, { type Sql } from "postgres";
 import {
-  idFromStore,
+  countsPerJob,
   jobRecordOf,
   storedId,
   type ClaimedPoint,
@@ -9,7 +9,9 @@ import {
   type JobStore,
   type NewJob,
   type PointResult,
+  type PointRow,
   type StoredPoint,
+  storedPointOf,
 } from "./job-store.ts";
 
 /** Taken while the tables are made, so replicas starting together do not race for them. */
@@ -147,14 +149,7 @@ export class PostgresJobStore implements JobStore {
         WHERE p.job = r.job AND p.idx = r.idx AND p.lease_owner = ${owner} AND p.result IS NULL
           AND EXISTS (SELECT 1 FROM geocode_jobs j WHERE j.id_hash = p.job AND j.status = 'running')
         RETURNING p.job, r.failed`;
-      const perJob = new Map<string, { done: number; failed: number }>();
-      for (const { job, failed } of written) {
-        const counts = perJob.get(job) ?? { done: 0, failed: 0 };
-        counts.done += 1;
-        counts.failed += failed;
-        perJob.set(job, counts);
-      }
-      for (const [job, counts] of perJob) {
+      for (const [job, counts] of countsPerJob(written.map(({ job, failed }) => ({ job, failed: failed === 1 })))) {
         // The CASEs read the row as it was: done + the new ones is the new count.
         await tx`
           UPDATE geocode_jobs SET done = done + ${counts.done}, failed = failed + ${counts.failed},
@@ -174,15 +169,9 @@ export class PostgresJobStore implements JobStore {
   }
 
   async points(idHash: string, afterIndex: number, limit: number): Promise<StoredPoint[]> {
-    const rows = await this.sql<Array<{ idx: number; point_id: string | null; latitude: number | null; longitude: number | null; result: string | null }>>`
+    const rows = await this.sql<PointRow[]>`
       SELECT idx, point_id, latitude, longitude, result FROM geocode_job_points WHERE job = ${idHash} AND idx > ${afterIndex} ORDER BY idx LIMIT ${limit}`;
-    return rows.map((row) => ({
-      index: row.idx,
-      id: idFromStore(row.point_id),
-      latitude: row.latitude,
-      longitude: row.longitude,
-      result: row.result === null ? null : (JSON.parse(row.result) as PointResult),
-    }));
+    return rows.map(storedPointOf);
   }
 
   async deleteExpired(now: number): Promise<number> {

@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
-  idFromStore,
+  countsPerJob,
   jobRecordOf,
   storedId,
   type ClaimedPoint,
@@ -11,7 +11,9 @@ import {
   type JobStore,
   type NewJob,
   type PointResult,
+  type PointRow,
   type StoredPoint,
+  storedPointOf,
 } from "./job-store.ts";
 
 /**
@@ -165,14 +167,8 @@ export class SqliteJobStore implements JobStore {
          WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL
            AND EXISTS (SELECT 1 FROM geocode_jobs WHERE id_hash = geocode_job_points.job AND status = 'running')`,
         );
-        const perJob = new Map<string, { done: number; failed: number }>();
-        for (const { point, result } of results) {
-          if (write.run(JSON.stringify(result), point.job, point.index, owner).changes === 0) continue;
-          const counts = perJob.get(point.job) ?? { done: 0, failed: 0 };
-          counts.done += 1;
-          if (result.error) counts.failed += 1;
-          perJob.set(point.job, counts);
-        }
+        const written = results.filter(({ point, result }) => write.run(JSON.stringify(result), point.job, point.index, owner).changes > 0);
+        const perJob = countsPerJob(written.map(({ point, result }) => ({ job: point.job, failed: result.error !== null })));
         // The CASEs read the row as it was: done + ?1 is the new count.
         const count = this.db.query<unknown, [number, number, number, number, string]>(
           `UPDATE geocode_jobs SET done = done + ?1, failed = failed + ?2,
@@ -181,12 +177,8 @@ export class SqliteJobStore implements JobStore {
            expires_at = CASE WHEN done + ?1 >= total THEN ?4 ELSE expires_at END
          WHERE id_hash = ?5 AND status = 'running'`,
         );
-        let written = 0;
-        for (const [job, counts] of perJob) {
-          count.run(counts.done, counts.failed, now, now + ttlMs, job);
-          written += counts.done;
-        }
-        return written;
+        for (const [job, counts] of perJob) count.run(counts.done, counts.failed, now, now + ttlMs, job);
+        return written.length;
       })
       .immediate();
   }
@@ -204,18 +196,12 @@ export class SqliteJobStore implements JobStore {
   }
 
   async points(idHash: string, afterIndex: number, limit: number): Promise<StoredPoint[]> {
-    const rows = this.db
-      .query<{ idx: number; point_id: string | null; latitude: number | null; longitude: number | null; result: string | null }, [string, number, number]>(
+    return this.db
+      .query<PointRow, [string, number, number]>(
         "SELECT idx, point_id, latitude, longitude, result FROM geocode_job_points WHERE job = ? AND idx > ? ORDER BY idx LIMIT ?",
       )
-      .all(idHash, afterIndex, limit);
-    return rows.map((row) => ({
-      index: row.idx,
-      id: idFromStore(row.point_id),
-      latitude: row.latitude,
-      longitude: row.longitude,
-      result: row.result === null ? null : (JSON.parse(row.result) as PointResult),
-    }));
+      .all(idHash, afterIndex, limit)
+      .map(storedPointOf);
   }
 
   async deleteExpired(now: number): Promise<number> {
