@@ -189,6 +189,38 @@ describe("geocoding jobs", () => {
     ]);
   });
 
+  test("text/plain is NDJSON when it starts with {, else CSV", async () => {
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]), jobs: { run: { idleMs: 20 } } });
+    for (const body of ['{"latitude":48.2,"longitude":16.37,"id":"n"}\n', "id,lat,lon\nc,48.2,16.37\n"]) {
+      const response = await request(geocoder, "POST", "/reverse-geocode/jobs", { body, type: "text/plain; charset=utf-8" });
+      expect(response.status).toBe(202);
+      const job = (await readJson(response)) as JobView;
+      await finished(geocoder, job.id);
+      expect((await resultLines(geocoder, job.id)).map((line) => [line.id, line.provider])).toEqual([[body.startsWith("{") ? "n" : "c", "LOCAL"]]);
+    }
+  });
+
+  test("16 MiB of tiny items is refused as more points than a job holds, before they are made into points", async () => {
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]) });
+    const limit = maxJobBodyBytes - 1024;
+    const bodies: Array<[string, string]> = [
+      ["application/json", `{"points":[${"{},".repeat(Math.floor(limit / 3) - 1)}{}]}`],
+      ["application/x-ndjson", "x\n".repeat(Math.floor(limit / 2))],
+      ["text/csv", `latitude,longitude\n${"1\n".repeat(Math.floor(limit / 2) - 20)}`],
+    ];
+    for (const [type, body] of bodies) {
+      const response = await request(geocoder, "POST", "/reverse-geocode/jobs", { body, type });
+      expect({ type, status: response.status, error: ((await readJson(response)) as { error: { message: string } }).error.message }).toEqual({
+        type,
+        status: 400,
+        error: `a job holds 1 to ${maxJobPoints} points`,
+      });
+    }
+    // Braces inside strings are no objects: points whose ids are full of them are fine.
+    const braces = JSON.stringify({ points: Array.from({ length: 1_000 }, (_, i) => ({ id: `{{${i}}}`.padEnd(100, "{"), latitude: 48.2, longitude: 16.37 })) });
+    expect((await request(geocoder, "POST", "/reverse-geocode/jobs", { body: braces })).status).toBe(202);
+  });
+
   test.each([
     ["no points", { points: [] }, 400, "invalid_request"],
     ["points not a list", { points: "48,2" }, 400, "invalid_request"],

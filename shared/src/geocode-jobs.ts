@@ -14,16 +14,9 @@ export const maxJobBodyBytes = 16 * 1024 * 1024;
 /** What a job's file may be sent as, besides JSON: CSV or NDJSON text (text/plain too, as some clients label any file). */
 export const jobFileMediaTypes: readonly string[] = ["text/csv", "application/x-ndjson", "application/ndjson", "application/jsonl", "text/plain"];
 
-/** A job being made, with or without the trailing slash. */
+/** A job being made, with or without the trailing slash: its route reads the body (JSON or a file) itself. */
 export function isJobCreation(request: Request): boolean {
   return request.method === "POST" && /^\/reverse-geocode\/jobs\/?$/.test(pathOf(request));
-}
-
-/** A job made from a file (CSV or NDJSON): the JSON parser leaves it to the route. */
-export function isJobFile(request: Request): boolean {
-  if (!isJobCreation(request)) return false;
-  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  return mediaType !== undefined && jobFileMediaTypes.includes(mediaType);
 }
 
 const jobIdInPath = /^(\/reverse-geocode\/jobs\/)[^/]+/;

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { isBulkCreate, maxBulkBodyBytes } from "./bulk-create.ts";
-import { isJobCreation, isJobFile, maxJobBodyBytes } from "./geocode-jobs.ts";
+import { isJobCreation, maxJobBodyBytes } from "./geocode-jobs.ts";
 import { InvalidRequest, UnsupportedMediaType } from "./http-error.ts";
 import { readBodyLimited } from "./read-body.ts";
 import { isImportUpload } from "./import-upload.ts";
@@ -25,11 +25,11 @@ export function bodyLimitOf(request: Request): number {
  * reading and again while reading a chunked body), and malformed JSON or a
  * body that is not an object is a 400, never a 500. The exceptions are the
  * shortener's redirect batch, a protected link's unlock form, an import's
- * file and a geocoding job's file, which their routes read under limits of
- * their own.
+ * file and a geocoding job's body (JSON or a file), which their routes read
+ * under limits of their own.
  */
 export const jsonBody = new Elysia({ name: "json-body" }).onParse({ as: "global" }, async ({ request }) => {
-  if (isRedirectBatch(request) || isUnlockForm(request) || isImportUpload(request) || isJobFile(request)) return undefined;
+  if (isRedirectBatch(request) || isUnlockForm(request) || isImportUpload(request) || isJobCreation(request)) return undefined;
   // readBodyLimited refuses a declared Content-Length over the limit before reading.
   const bytes = await readBodyLimited(request, bodyLimitOf(request));
   const text = bytes ? new TextDecoder().decode(bytes) : "";

@@ -2,17 +2,42 @@ import {
   binaryFile,
   coordinateColumns,
   CsvRowReader,
+  describeValidation,
   InvalidRequest,
   jobFileMediaTypes,
   maxJobBodyBytes,
   maxJobPoints,
   notUtf8,
   readBodyLimited,
-  type CsvProblem,
-  type CsvRow,
+  UnsupportedMediaType,
 } from "@linkgeo/shared";
+import { t, ValidationError } from "elysia";
+import { TypeCompiler } from "elysia/type-system";
 import { checkPoint, type PointError, type SentPoint } from "../geocoding/batch-points.ts";
 import type { JobPointInput, PointId } from "./job-store.ts";
+
+/** The longest id a point may carry, as in a batch. */
+export const maxPointIdLength = 200;
+
+/** A job's JSON body: a batch's, with up to 100,000 points. */
+export const JobRequest = t.Object(
+  {
+    points: t.Array(
+      t.Object({
+        // Checked per point (a bad one is its own error, never the job's): so any JSON value is let through here.
+        latitude: t.Unknown({ description: "Decimal degrees, -90 to 90, as a number or a string", examples: [48.8584] }),
+        longitude: t.Unknown({ description: "Decimal degrees, -180 to 180, as a number or a string", examples: [2.2945] }),
+        id: t.Optional(t.Union([t.String({ maxLength: maxPointIdLength }), t.Number()], { description: "Yours, echoed in the point's result" })),
+      }),
+      { minItems: 1, maxItems: maxJobPoints },
+    ),
+    platform: t.Optional(t.String({ description: "A registered geocoder for every point, any case; default: the default chain" })),
+    language: t.Optional(t.String({ description: "Preferred language of the answers, e.g. en, de, pt-BR" })),
+  },
+  { title: "GeocodeJobRequest" },
+);
+
+const jobRequest = TypeCompiler.Compile(JobRequest);
 
 /** A point as sent, before its coordinates are checked; `refused`: why it has no coordinates at all (a broken row of a file). */
 interface RawPoint extends SentPoint {
@@ -20,94 +45,160 @@ interface RawPoint extends SentPoint {
   refused?: string;
 }
 
-/** The longest id a point may carry, as in a batch. */
-export const maxPointIdLength = 200;
+/** What a job's body says: its points as sent, and the platform and language (a file's come from the query). */
+export interface JobInput {
+  points: RawPoint[];
+  platform?: string;
+  language?: string;
+}
 
 const tooMany = () => InvalidRequest.because(`a job holds 1 to ${maxJobPoints} points`);
 
 /**
- * A job's points from a JSON body (`{"points": […]}`, as a batch's),
- * each checked as a batch checks its points: a bad one becomes its own
- * error, never the job's. The schema has checked the body's shape.
- */
-export function pointsOfJson(points: ReadonlyArray<SentPoint & { id?: PointId }>, language: string | undefined): JobPointInput[] {
-  if (points.length === 0 || points.length > maxJobPoints) throw tooMany();
-  return checked(
-    points.map((point) => ({ ...point, id: point.id ?? null })),
-    language,
-  );
-}
-
-/**
- * A job's points from a file (CSV or NDJSON, by media type; text/plain by
- * its first character), read under `maxJobBodyBytes` (413), UTF-8 only
- * (415). CSV: the header names the coordinate columns (as `bun run geocode`
+ * A job's body, read by its route (the JSON parser leaves it alone) under
+ * `maxJobBodyBytes` (413), UTF-8 only (415): JSON (a batch's body), CSV or
+ * NDJSON (by media type; text/plain by its first character). Nothing
+ * grows past what 100,000 points take: a JSON body holding more objects
+ * than that, or a file with more rows, is refused before it is turned
+ * into points (16 MiB of `{}` would otherwise be millions of objects).
+ *
+ * CSV: the header names the coordinate columns (as `bun run geocode`
  * reads them: latitude/lat, longitude/lon/lng/long, any case; a file
  * without them is a 400) and an optional `id` column. NDJSON: one JSON
  * object per line, `{"latitude", "longitude", "id"?}`. A row that cannot
  * be read (broken quoting, a line that is not an object) is a point with
  * its own error, so its index still lines up with the file.
  */
-export async function pointsOfFile(request: Request, language: string | undefined): Promise<JobPointInput[]> {
+export async function readJobInput(request: Request, query: { platform?: string; language?: string }): Promise<JobInput> {
+  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+  const json = mediaType === "application/json" || mediaType.endsWith("+json");
+  if (!json && !jobFileMediaTypes.includes(mediaType)) {
+    throw UnsupportedMediaType.because(`send the points as application/json, or a file as ${jobFileMediaTypes.join(", ")}`);
+  }
+  const text = await bodyText(request);
+  if (json) return jsonInput(text);
+  const ndjson = mediaType === "text/plain" ? text.trimStart().startsWith("{") : mediaType !== "text/csv";
+  return { points: ndjson ? ndjsonPoints(text) : csvPoints(text), platform: query.platform, language: query.language };
+}
+
+async function bodyText(request: Request): Promise<string> {
   const body = await readBodyLimited(request, maxJobBodyBytes);
   if (body === null || body.byteLength === 0) throw tooMany();
   const bytes = new Uint8Array(body);
   if (bytes.includes(0)) throw binaryFile();
-  let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     throw notUtf8();
   }
-  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
-  const ndjson = mediaType === "text/plain" ? text.trimStart().startsWith("{") : mediaType !== "text/csv" && jobFileMediaTypes.includes(mediaType);
-  const points = ndjson ? ndjsonPoints(text) : csvPoints(text);
-  if (points.length === 0 || points.length > maxJobPoints) throw tooMany();
-  return checked(points, language);
+}
+
+function jsonInput(text: string): JobInput {
+  // Each point is one object: more objects than points a job may hold is refused before JSON.parse makes them.
+  if (objectsIn(text) > maxJobPoints + 1) throw tooMany();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw InvalidRequest.because("request body is not valid JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw InvalidRequest.because("request body must be a JSON object");
+  const points = (body as { points?: unknown }).points;
+  if (!Array.isArray(points) || points.some((point) => typeof point !== "object" || point === null || Array.isArray(point))) {
+    throw InvalidRequest.because(`points must be a list of 1 to ${maxJobPoints} objects with latitude and longitude`);
+  }
+  if (!jobRequest.Check(body)) throw InvalidRequest.because(describeValidation(new ValidationError("body", JobRequest, body)));
+  return { points: body.points.map((point) => ({ ...point, id: point.id ?? null })), platform: body.platform, language: body.language };
+}
+
+/** How many JSON objects the text opens, braces inside strings aside. */
+function objectsIn(text: string): number {
+  let objects = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b) objects++;
+  }
+  return objects;
+}
+
+/** A file's text in pieces, so rows are counted as they are read and reading stops past the limit. */
+function* piecesOf(text: string, size = 64 * 1024): Generator<string> {
+  for (let from = 0; from < text.length; from += size) yield text.slice(from, from + size);
 }
 
 function csvPoints(text: string): RawPoint[] {
   const reader = new CsvRowReader();
-  const rows: Array<CsvRow | CsvProblem> = [...reader.read(text), ...reader.finish()];
-  const header = rows.shift();
-  if (header === undefined || !("fields" in header)) throw InvalidRequest.because("the file has no header row naming its latitude and longitude columns");
-  const columns = coordinateColumns(header.fields);
-  if ("missing" in columns) throw InvalidRequest.because(columns.missing);
-  const idColumn = header.fields.findIndex((name) => name.trim().toLowerCase() === "id");
-  return rows.map((row): RawPoint => {
-    if (!("fields" in row)) return { id: null, refused: `line ${row.line}: ${row.problem}` };
-    const id = idColumn === -1 ? null : (row.fields[idColumn] ?? null);
-    return { latitude: row.fields[columns.latitude], longitude: row.fields[columns.longitude], id };
-  });
+  let columns: { latitude: number; longitude: number; id: number } | undefined;
+  const points: RawPoint[] = [];
+  const take = (rows: ReturnType<CsvRowReader["read"]>) => {
+    for (const row of rows) {
+      if (!columns) {
+        if (!("fields" in row)) throw InvalidRequest.because("the file has no header row naming its latitude and longitude columns");
+        const found = coordinateColumns(row.fields);
+        if ("missing" in found) throw InvalidRequest.because(found.missing);
+        columns = { ...found, id: row.fields.findIndex((name) => name.trim().toLowerCase() === "id") };
+        continue;
+      }
+      if (points.length === maxJobPoints) throw tooMany();
+      if (!("fields" in row)) points.push({ id: null, refused: `line ${row.line}: ${row.problem}` });
+      else
+        points.push({
+          latitude: row.fields[columns.latitude],
+          longitude: row.fields[columns.longitude],
+          id: columns.id === -1 ? null : (row.fields[columns.id] ?? null),
+        });
+    }
+  };
+  for (const piece of piecesOf(text)) take(reader.read(piece));
+  take(reader.finish());
+  if (!columns) throw InvalidRequest.because("the file has no header row naming its latitude and longitude columns");
+  return points;
 }
 
 function ndjsonPoints(text: string): RawPoint[] {
   const points: RawPoint[] = [];
-  text.split(/\r\n|\n|\r/).forEach((line, index) => {
-    if (line.trim() === "") return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      parsed = undefined;
-    }
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      points.push({ id: null, refused: `line ${index + 1}: not a JSON object with latitude and longitude` });
-      return;
-    }
-    const { latitude, longitude, id } = parsed as Record<string, unknown>;
-    if (id !== undefined && id !== null && typeof id !== "string" && !(typeof id === "number" && Number.isFinite(id))) {
-      points.push({ id: null, refused: `line ${index + 1}: id must be a string or a number` });
-      return;
-    }
-    points.push({ latitude, longitude, id: (id as PointId | undefined) ?? null });
-  });
+  const lineBreak = /\r\n|\n|\r/g;
+  for (let start = 0, line = 1; start <= text.length; line++) {
+    const found = lineBreak.exec(text);
+    const end = found ? found.index : text.length;
+    const content = text.slice(start, end);
+    start = found ? end + found[0].length : text.length + 1;
+    if (content.trim() === "") continue;
+    if (points.length === maxJobPoints) throw tooMany();
+    points.push(ndjsonPoint(content, line));
+  }
   return points;
 }
 
-/** Each point checked: its coordinates as a batch checks them, its id's length; a refused one keeps its index with its error. */
-function checked(points: readonly RawPoint[], language: string | undefined): JobPointInput[] {
-  return points.map((point, index): JobPointInput => {
+function ndjsonPoint(content: string, line: number): RawPoint {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    return { id: null, refused: `line ${line}: not a JSON object with latitude and longitude` };
+  const { latitude, longitude, id } = parsed as Record<string, unknown>;
+  if (id !== undefined && id !== null && typeof id !== "string" && !(typeof id === "number" && Number.isFinite(id))) {
+    return { id: null, refused: `line ${line}: id must be a string or a number` };
+  }
+  return { latitude, longitude, id: (id as PointId | undefined) ?? null };
+}
+
+/**
+ * A job's points, each checked as a batch checks its points: its
+ * coordinates, its id's length; a refused one keeps its index with its
+ * error, never the job's.
+ */
+export function checkedPoints(input: JobInput, language: string | undefined): JobPointInput[] {
+  if (input.points.length === 0 || input.points.length > maxJobPoints) throw tooMany();
+  return input.points.map((point, index): JobPointInput => {
     const refuse = (error: PointError): JobPointInput => ({
       id: shortId(point.id),
       latitude: null,

@@ -1,11 +1,11 @@
-import { InvalidRequest, isJobFile, maxJobPoints } from "@linkgeo/shared";
+import { maxJobPoints } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import { checkedLanguage } from "../geocoding/coordinates.ts";
 import { FailureEnvelope } from "../geocoding/geocode-routes.ts";
 import type { ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
 import { JobNotFound } from "./job-errors.ts";
 import { jobIdHash, newJobId } from "./job-id.ts";
-import { pointsOfFile, pointsOfJson, maxPointIdLength } from "./job-input.ts";
+import { checkedPoints, JobRequest, readJobInput } from "./job-input.ts";
 import { resultCsvColumns, resultFormat, resultMediaTypes, streamResults } from "./job-results.ts";
 import type { JobRecord, JobStore } from "./job-store.ts";
 
@@ -33,22 +33,6 @@ const Job = t.Object(
     expires_at: t.Union([t.String({ format: "date-time" }), t.Null()], { description: "When a finished job and its results are deleted" }),
   },
   { title: "GeocodeJob" },
-);
-
-const JobRequest = t.Object(
-  {
-    points: t.Array(
-      t.Object({
-        latitude: t.Unknown({ description: "Decimal degrees, -90 to 90, as a number or a string", examples: [48.8584] }),
-        longitude: t.Unknown({ description: "Decimal degrees, -180 to 180, as a number or a string", examples: [2.2945] }),
-        id: t.Optional(t.Union([t.String({ maxLength: maxPointIdLength }), t.Number()], { description: "Yours, echoed in the point's result" })),
-      }),
-      { minItems: 1, maxItems: maxJobPoints },
-    ),
-    platform: t.Optional(t.String({ description: "A registered geocoder for every point, any case; default: the default chain" })),
-    language: t.Optional(t.String({ description: "Preferred language of the answers, e.g. en, de, pt-BR" })),
-  },
-  { title: "GeocodeJobRequest" },
 );
 
 const IdParams = t.Object({ id: t.String({ description: "The job's id, as its creation answered it" }) });
@@ -88,32 +72,23 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
   return new Elysia()
     .post(
       "/reverse-geocode/jobs",
-      async ({ body, query, request, set }) => {
-        // A file's options are in the query; a JSON body's in the body.
-        const file = isJobFile(request);
-        const options = file ? query : { platform: body?.platform, language: body?.language };
-        const language = checkedLanguage(options.language);
-        geocoder.checkPlatform(options.platform);
-        if (!file && !body?.points) throw InvalidRequest.because(`send {"points": […]} as JSON, or a CSV or NDJSON file`);
-        const points = file ? await pointsOfFile(request, language) : pointsOfJson(body!.points!, language);
+      async ({ query, request, set }) => {
+        const input = await readJobInput(request, query);
+        const language = checkedLanguage(input.language);
+        geocoder.checkPlatform(input.platform);
+        const points = checkedPoints(input, language);
         const id = newJobId();
         const createdAt = clock().getTime();
-        await store.create({ idHash: jobIdHash(id), platform: options.platform ?? null, language: language ?? null, points, createdAt }, ttlMs);
+        await store.create({ idHash: jobIdHash(id), platform: input.platform ?? null, language: language ?? null, points, createdAt }, ttlMs);
         wake();
         set.status = 202;
         set.headers.location = `/reverse-geocode/jobs/${id}`;
         return jobView(id, (await store.find(jobIdHash(id)))!);
       },
       {
-        // Before the schema: Elysia would coerce a string sent as `points` into a list of its characters.
-        transform: ({ body, request }) => {
-          if (isJobFile(request)) return;
-          const points = (body as { points?: unknown } | null)?.points;
-          if (!Array.isArray(points) || points.some((point) => typeof point !== "object" || point === null || Array.isArray(point))) {
-            throw InvalidRequest.because(`points must be a list of 1 to ${maxJobPoints} objects with latitude and longitude`);
-          }
-        },
-        body: t.Optional(JobRequest),
+        // The route reads its body itself (readJobInput): JSON, CSV or NDJSON, never more than a job may hold.
+        // Not parse: "none", which still runs Elysia's own parsers after a global hook that passes (as the import route).
+        parse: () => null,
         query: t.Object({
           platform: t.Optional(t.String({ description: "With a file: a registered geocoder for every point; default: the default chain" })),
           language: t.Optional(t.String({ description: "With a file: preferred language of the answers" })),
@@ -129,6 +104,16 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
             "its id in Location; every geocoder replica then answers its points, each exactly once, waiting for the providers' rate limits " +
             "rather than falling back. The id is the only key to the job: keep it.",
           tags,
+          requestBody: {
+            content: {
+              "application/json": {
+                schema: JobRequest as unknown as Record<string, unknown>,
+                example: { points: [{ id: "store-1", latitude: 48.8606, longitude: 2.3508 }], language: "fr" },
+              },
+              "text/csv": { schema: { type: "string" }, example: "id,latitude,longitude\nstore-1,48.8606,2.3508\n" },
+              "application/x-ndjson": { schema: { type: "string" }, example: '{"id":"store-1","latitude":48.8606,"longitude":2.3508}\n' },
+            },
+          },
         },
       },
     )
