@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { createApp } from "./app.ts";
 import { geocoderMetrics } from "./geocoding/geocoder-metrics.ts";
 import { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
+import { connectingJobStore } from "./jobs/connecting-job-store.ts";
 import { guardedJobStore } from "./jobs/guarded-job-store.ts";
 import { jobPace, startJobRunner } from "./jobs/job-runner.ts";
 import { PostgresJobStore } from "./jobs/postgres-job-store.ts";
@@ -63,8 +64,12 @@ if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=
 const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: config.chainTimeoutMs, observer });
 
 // Jobs: every replica answers their points, sharing them through the store.
+// Postgres is opened in the background: down at start, it costs the jobs' routes a 503, not the whole service.
+const { jobs: jobsTarget } = config;
 const jobStore = guardedJobStore(
-  config.jobs.engine === "postgres" ? await PostgresJobStore.open(config.jobs.url, jobStoreTimeoutMs) : new SqliteJobStore(openJobDatabase(config.jobs.path)),
+  jobsTarget.engine === "postgres"
+    ? connectingJobStore(() => PostgresJobStore.open(jobsTarget.url, jobStoreTimeoutMs), { log })
+    : new SqliteJobStore(openJobDatabase(jobsTarget.path)),
   jobStoreTimeoutMs,
 );
 const jobTtlMs = config.jobTtlHours * 3_600_000;
