@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { reply, startFakeProvider } from "@linkgeo/testing";
+import { reply, startFakeProvider, waitFor } from "@linkgeo/testing";
 import type { PatientPace } from "../src/geocoding/reverse-geocoder.ts";
 import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
@@ -46,5 +46,22 @@ describe("the patient pace of a job's points", () => {
     expect(again.map((outcome) => ("answer" in outcome ? [outcome.answer.provider, outcome.answer.cache] : "error"))).toEqual(
       fellBack.map(() => ["NOMINATIM", "MISS"]),
     );
+  });
+
+  test("a job fills the spare slots only: single queries made while it runs still get the provider's answer", async () => {
+    const fastSpacingMs = 40;
+    await using nominatim = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
+    const geocoder = startTestGeocoder({
+      providers: { nominatim: { userAgent: "test/1.0", url: nominatim.url().toString() }, rateLimits: { NOMINATIM: 1000 / fastSpacingMs } },
+      local: inProcessProvider([localVienna]),
+    }).geocoder;
+    // 80 points in flight at once: booked ahead, their slots would reach 3.2 s out, past a single query's 2 s.
+    const job = geocoder.reverseMany(points(100, 80), undefined, { ...patient, inFlight: 80 });
+    await waitFor("the job under way", () => nominatim.requests.length >= 5);
+    const singles: string[] = [];
+    for (const point of points(500, 5)) singles.push((await geocoder.reverse(point)).provider);
+    expect(singles).toEqual(["NOMINATIM", "NOMINATIM", "NOMINATIM", "NOMINATIM", "NOMINATIM"]);
+    const answered = await job;
+    expect(answered.every((outcome) => "answer" in outcome && outcome.answer.provider === "NOMINATIM")).toBe(true);
   });
 });

@@ -134,7 +134,7 @@ export class HttpProvider implements Provider {
     if (!admission.admitted) throw this.refused(admission);
     let addresses: Address[];
     try {
-      addresses = await this.exchange(query, signal, options.slotWaitMs ?? this.maxRateLimitWaitMs);
+      addresses = await this.exchange(query, signal, options.slotWaitMs);
     } catch (error) {
       if (error instanceof ProviderError && unwell.has(error.failure)) await this.recordFailure(error.failure);
       else await this.health.release(admission);
@@ -166,11 +166,12 @@ export class HttpProvider implements Provider {
   }
 
   /** One HTTP exchange, its one retry included; every failure a ProviderError except the caller's abort. */
-  private async exchange(query: ReverseQuery, signal: AbortSignal | undefined, slotWaitMs: number): Promise<Address[]> {
+  private async exchange(query: ReverseQuery, signal: AbortSignal | undefined, patientMs: number | undefined): Promise<Address[]> {
     const request = this.buildRequest(query);
     const secrets = secretsOf(request);
     try {
-      await this.takeSlot(slotWaitMs, signal);
+      if (patientMs === undefined) await this.takeSlot(this.maxRateLimitWaitMs, signal);
+      else await this.takeSpareSlot(patientMs, signal);
       const started = performance.now();
       const pending = this.http.get(request.url, {
         headers: { accept: "application/json", ...request.headers },
@@ -252,6 +253,31 @@ export class HttpProvider implements Provider {
     } catch (error) {
       if (!(error instanceof RateLimitExceeded)) throw error;
       throw new ProviderError(this.name, "rate_limited", "our own rate limit for it is used up", error.freeAt);
+    }
+  }
+
+  /**
+   * A slot for a patient call (a job's point): taken only when the next
+   * free one is at most one interval away, else waited for and asked again,
+   * for up to `patientMs`. So a job fills what the spacing leaves spare and
+   * never books slots far ahead: a single query or a batch, which books up
+   * to 2 s ahead, always finds the queue short and its provider's answer,
+   * not LOCAL's, however big the jobs running.
+   */
+  private async takeSpareSlot(patientMs: number, signal: AbortSignal | undefined): Promise<void> {
+    if (this.minIntervalMs <= 0) return;
+    const until = performance.now() + patientMs;
+    for (;;) {
+      try {
+        await this.rateLimiter.acquire(this.name, this.minIntervalMs, Math.min(this.minIntervalMs, Math.max(0, until - performance.now())), signal);
+        return;
+      } catch (error) {
+        if (!(error instanceof RateLimitExceeded)) throw error;
+        // The limiter's clock may be Redis's: wait at least half an interval, and no longer than the patience left.
+        const wait = Math.min(Math.max(this.minIntervalMs / 2, error.freeAt.getTime() - Date.now() - this.minIntervalMs), until - performance.now());
+        if (wait <= 0) throw new ProviderError(this.name, "rate_limited", "our own rate limit for it stayed used up", error.freeAt);
+        await abortableSleep(wait, signal);
+      }
     }
   }
 
@@ -407,4 +433,20 @@ function excerpt(text: string, secrets: string[]): string {
 function bodyText(data: unknown): string {
   if (data === undefined) return "";
   return typeof data === "string" ? data : JSON.stringify(data);
+}
+
+/** `ms` of waiting that ends early, with the signal's reason, when `signal` aborts. */
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+  });
 }

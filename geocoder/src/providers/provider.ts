@@ -22,10 +22,11 @@ export interface Provider {
 /** How patient one call may be. */
 export interface ReverseOptions {
   /**
-   * The longest wait for a slot of our own rate limit for the provider
-   * before answering rate_limited; default the provider's own (2 s). A
-   * job's points wait longer, so they are answered at the provider's pace
-   * rather than by the next provider (jobs/).
+   * A job's point (jobs/): wait up to this long for a spare slot of our
+   * own rate limit for the provider (one the spacing leaves free, never
+   * booked ahead of a single query or a batch), so it is answered at the
+   * provider's pace rather than by the next provider. Absent: book the
+   * next slot if it is at most the provider's own wait (2 s) away.
    */
   slotWaitMs?: number;
 }
