@@ -275,30 +275,55 @@ describe("geocoding jobs", () => {
 
   test("DELETE cancels: the points left are never asked, the results so far stay; a finished job expires and is gone", async () => {
     let now = Date.parse("2026-11-27T10:00:00Z");
-    await using nominatim = startFakeProvider({ otherwise: { ...reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json"), delayMs: 30 } });
+    await using nominatim = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
     const geocoder = startTestGeocoder({
-      providers: { nominatim: { userAgent: "test/1.0", url: nominatim.url().toString() } },
+      // 20 a second: a claim of 40 points would take 2 s.
+      providers: { nominatim: { userAgent: "test/1.0", url: nominatim.url().toString() }, rateLimits: { NOMINATIM: 20 } },
       clock: () => new Date(now),
-      jobs: { run: { idleMs: 20, claimSize: 2, pruneEveryMs: 0 }, ttlMs: 60_000 },
+      jobs: { run: { idleMs: 20, claimSize: 40, pruneEveryMs: 0, watchMs: 10 }, ttlMs: 60_000 },
     });
     const points = Array.from({ length: 40 }, (_, i) => ({ id: i, latitude: 48 + i / 100, longitude: 2 }));
     const { job } = await createJob(geocoder, { points });
-    await waitFor("a few points answered", async () => (await jobOf(geocoder, job.id)).done >= 2);
+    // A claim's results are written together at its end: the provider's requests say it is under way.
+    await waitFor("a few points asked", () => nominatim.requests.length >= 3);
     const cancelled = (await readJson(await request(geocoder, "DELETE", `/reverse-geocode/jobs/${job.id}`))) as JobView;
     expect(cancelled).toMatchObject({ status: "cancelled", finished_at: new Date(now).toISOString(), expires_at: new Date(now + 60_000).toISOString() });
     const asked = nominatim.requests.length;
     const lines = await resultLines(geocoder, job.id);
     expect(lines).toHaveLength(40);
-    expect(lines.filter((line) => line.status === "waiting").length).toBeGreaterThan(30);
+    // The claim's few answers came after the cancellation: none is written.
+    expect(lines.every((line) => line.status === "waiting")).toBe(true);
     expect((await jobOf(geocoder, job.id)).status).toBe("cancelled");
 
     now += 60_000;
     await waitFor("the job expired", async () => (await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}`)).status === 404);
     expect((await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}/results`)).status).toBe(404);
-    // Once the runner has stopped: of the points left, at most the claim in hand (2) was asked after the cancellation.
+    // Once the runner has stopped: the claim was stopped within a watch (10 ms) of the cancellation, so at most the
+    // points then in flight (4) and the one whose slot came meanwhile were asked after it, not the claim's 40.
     await geocoder[Symbol.asyncDispose]();
-    expect(nominatim.requests.length).toBeLessThanOrEqual(asked + 2);
-    expect(nominatim.requests.length).toBeLessThan(10);
+    expect(nominatim.requests.length).toBeLessThanOrEqual(asked + 5);
+  });
+
+  test("a claim stopped because the spacing can no longer be shared gives its points back unanswered, never to LOCAL", async () => {
+    let shared = true;
+    await using nominatim = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
+    await using geocoder = startTestGeocoder({
+      providers: { nominatim: { userAgent: "test/1.0", url: nominatim.url().toString() }, rateLimits: { NOMINATIM: 20 } },
+      local: inProcessProvider([localVienna]),
+      jobs: { run: { idleMs: 10, claimSize: 40, watchMs: 10, spacingShared: () => shared } },
+    });
+    const { job } = await createJob(geocoder, { points: Array.from({ length: 40 }, (_, i) => ({ id: i, latitude: 48 + i / 100, longitude: 2 })) });
+    await waitFor("a few points answered", () => nominatim.requests.length >= 3);
+    shared = false;
+    const asked = nominatim.requests.length;
+    await waitFor("the claim given back", async () => {
+      const lines = await resultLines(geocoder, job.id);
+      return lines.filter((line) => line.status === "done").length <= asked + 5 && (await geocoder.jobStore.claim("probe", 1, Date.now(), 1)).length === 1;
+    });
+    expect((await resultLines(geocoder, job.id)).filter((line) => line.provider === "LOCAL")).toEqual([]);
+    shared = true;
+    await finished(geocoder, job.id);
+    expect((await resultLines(geocoder, job.id)).every((line) => line.provider === "NOMINATIM")).toBe(true);
   });
 
   test("while the providers' spacing cannot be shared (Redis down), a replica answers no job's points; once it can, it does", async () => {

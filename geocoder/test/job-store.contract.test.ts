@@ -110,12 +110,20 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     expect(await store.claim("three", 10, 60_000, leaseMs)).toEqual([]);
   });
 
-  test("a renewed lease keeps the points; a cancelled job gives none out and takes no result", async () => {
+  test("a renewed lease keeps the points, a released one frees them; a cancelled job gives none out and takes no result", async () => {
     const job = await newJob([point(0), point(1)], 70_000);
     const mine = await store.claim("one", 1, 70_000, leaseMs);
     await store.renew("one", mine, 70_000 + 5 * leaseMs);
     await store.renew("intruder", mine, 70_000);
     expect((await store.claim("two", 10, 70_000 + 2 * leaseMs, leaseMs)).map((claimed) => claimed.index)).toEqual([1]);
+    // Given back: another claim takes it at once, its lease not run out; an intruder's release changes nothing.
+    await store.release("intruder", mine);
+    expect(await store.claim("three", 10, 70_000 + 2 * leaseMs, leaseMs)).toEqual([]);
+    await store.release("one", mine);
+    const again = await store.claim("three", 10, 70_000 + 2 * leaseMs, leaseMs);
+    expect(again.map((claimed) => claimed.index)).toEqual([0]);
+    expect(await store.complete("one", results(mine), 70_000 + 2 * leaseMs, ttlMs)).toBe(0);
+    await store.release("three", again);
 
     expect(await store.cancel(job, 73_000, ttlMs)).toMatchObject({ status: "cancelled", done: 0, finishedAt: 73_000, expiresAt: 73_000 + ttlMs });
     expect(await store.complete("one", results(mine), 74_000, ttlMs)).toBe(0);

@@ -53,6 +53,20 @@ export interface PatientPace {
   /** Each point's chain budget: at least slotWaitMs plus a provider call's. */
   chainTimeoutMs: number;
   inFlight: number;
+  /**
+   * Stops the pass: a point not asked yet, or waiting for its slot, is
+   * then left unanswered (NotAsked), never handed down the chain to LOCAL
+   * (its job was cancelled, or the spacing can no longer be shared).
+   */
+  stop?: AbortSignal;
+}
+
+/** A point of a patient pass that was stopped before its answer: it is still to be asked. */
+export class NotAsked extends Error {
+  constructor() {
+    super("the pass was stopped before this point was answered");
+    this.name = "NotAsked";
+  }
 }
 
 export const reverseGeocoderDefaults = {
@@ -156,7 +170,11 @@ export class ReverseGeocoder {
       const toKeep = new Map<string, CachedAnswer>();
       const ask = async (key: string): Promise<ReverseAnswer> => {
         using own = patient ? new ChainDeadline(patient.chainTimeoutMs) : undefined;
-        const { addresses, provider, fallback } = await this.askProviders(chain, queryOf.get(key)!, shared ?? own, patient?.slotWaitMs);
+        const { addresses, provider, fallback } = await this.askProviders(chain, queryOf.get(key)!, {
+          deadline: shared ?? own,
+          slotWaitMs: patient?.slotWaitMs,
+          stop: patient?.stop,
+        });
         toKeep.set(key, { addresses, provider, storedAt: this.clock().getTime(), fallback });
         return { addresses, provider, cache: "MISS" };
       };
@@ -165,8 +183,9 @@ export class ReverseGeocoder {
         while (next < misses.length) {
           const key = misses[next++]!;
           try {
-            // A single query's flight for the same point is joined (and caches its own answer).
-            outcomes.set(key, { answer: await this.inFlight.run(key, () => ask(key)) });
+            // A single query's flight for the same point is joined (and caches its own answer); a stoppable
+            // patient ask is not shared, so no single query ever gets its NotAsked.
+            outcomes.set(key, { answer: await (patient?.stop ? ask(key) : this.inFlight.run(key, () => ask(key))) });
           } catch (error) {
             outcomes.set(key, { error });
           }
@@ -213,17 +232,24 @@ export class ReverseGeocoder {
    * provider gave it after a network provider before it did not (failed,
    * was skipped, or ran out of time): LOCAL standing in for a street
    * address. LOCAL asked alone (the only provider, or `platform=local`) is
-   * a real answer. `shared`: a batch's budget, else the pass has its own.
-   * `slotWaitMs`: how long a network provider may wait for a slot of our
-   * rate limit (a job's patience); default its own.
+   * a real answer. `deadline`: a batch's budget, or a patient point's, else
+   * the pass has its own. `slotWaitMs`: how long a network provider may
+   * wait for a spare slot of our rate limit (a job's patience); default its
+   * own. `stop`: a patient pass stopped: NotAsked rather than the next
+   * provider.
    */
-  private async askProviders(chain: Provider[], query: ReverseQuery, shared?: ChainDeadline, slotWaitMs?: number): Promise<ChainAnswer> {
+  private async askProviders(
+    chain: Provider[],
+    query: ReverseQuery,
+    { deadline: given, slotWaitMs, stop }: { deadline?: ChainDeadline; slotWaitMs?: number; stop?: AbortSignal } = {},
+  ): Promise<ChainAnswer> {
     // A batch's points share its budget; a single query has its own.
-    using own = shared ? undefined : new ChainDeadline(this.chainTimeoutMs);
-    const deadline = shared ?? own!;
+    using own = given ? undefined : new ChainDeadline(this.chainTimeoutMs);
+    const deadline = given ?? own!;
     const failures: ProviderError[] = [];
     let networkMissed = false;
     for (const provider of chain) {
+      if (stop?.aborted) throw new NotAsked();
       if (!provider.offline && deadline.passed) {
         // Listed, so a 502 names every provider of the chain.
         failures.push(new ProviderError(provider.name, "timeout", `not asked: the chain's ${deadline.budgetMs} ms were used up`));
@@ -233,10 +259,12 @@ export class ReverseGeocoder {
       const startedAt = performance.now();
       try {
         // Each network provider gets at most the time left; an offline one needs no deadline.
-        const addresses = await provider.reverse(query, provider.offline ? undefined : deadline.signal, slotWaitMs === undefined ? undefined : { slotWaitMs });
+        const signal = provider.offline ? undefined : stop ? AbortSignal.any([deadline.signal, stop]) : deadline.signal;
+        const addresses = await provider.reverse(query, signal, slotWaitMs === undefined ? undefined : { slotWaitMs });
         this.observer?.providerCalled(provider.name, "ok", (performance.now() - startedAt) / 1000);
         return { addresses, provider: provider.name, fallback: provider.offline && networkMissed };
       } catch (error) {
+        if (stop?.aborted) throw new NotAsked();
         const failure = this.failureFrom(provider, error, deadline);
         this.observer?.providerCalled(provider.name, failure.failure, (performance.now() - startedAt) / 1000);
         failures.push(failure);

@@ -37,6 +37,7 @@ export function connectingJobStore(open: () => Promise<JobStore>, options: { log
     find: async (idHash) => opened().find(idHash),
     claim: async (owner, limit, now, leaseMs) => opened().claim(owner, limit, now, leaseMs),
     renew: async (owner, points, until) => opened().renew(owner, points, until),
+    release: async (owner, points) => opened().release(owner, points),
     complete: async (owner, results, now, ttlMs) => opened().complete(owner, results, now, ttlMs),
     cancel: async (idHash, now, ttlMs) => opened().cancel(idHash, now, ttlMs),
     points: async (idHash, afterIndex, limit) => opened().points(idHash, afterIndex, limit),

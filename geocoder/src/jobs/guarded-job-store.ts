@@ -24,6 +24,7 @@ export function guardedJobStore(store: JobStore, timeoutMs: number): JobStore {
     find: bounded((idHash) => store.find(idHash)),
     claim: bounded((owner, limit, now, leaseMs) => store.claim(owner, limit, now, leaseMs)),
     renew: bounded((owner, points, until) => store.renew(owner, points, until)),
+    release: bounded((owner, points) => store.release(owner, points)),
     complete: bounded((owner, results, now, ttlMs) => store.complete(owner, results, now, ttlMs)),
     cancel: bounded((idHash, now, ttlMs) => store.cancel(idHash, now, ttlMs)),
     points: bounded((idHash, afterIndex, limit) => store.points(idHash, afterIndex, limit)),

@@ -1,6 +1,6 @@
 import { describeError, type Logger } from "@linkgeo/shared";
 import { pointResultOf } from "../geocoding/batch-points.ts";
-import type { PatientPace, ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
+import { NotAsked, type PatientPace, type ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
 import type { ClaimedPoint, JobStore, PointResult } from "./job-store.ts";
 
 export const jobRunnerDefaults = {
@@ -49,16 +49,18 @@ export interface JobRunnerOptions {
   leaseMs?: number;
   idleMs?: number;
   pruneEveryMs?: number;
+  /** How often a replica at work checks that its claim's jobs still run and the spacing is still shared; default 1 s (a third of the lease at most). */
+  watchMs?: number;
 }
 
 export interface JobRunner {
   /** New work: look now rather than at the next idle tick. */
   wake(): void;
   /**
-   * No more claims. Resolves when the points in hand are written, or after
-   * `graceMs` at most: points still being asked then (a provider's slot can
-   * be a minute away) are left to their lease, and another replica answers
-   * them once it runs out.
+   * No more claims; the points in hand not asked yet are given back at
+   * once, for another replica. Resolves when the rest are written, or
+   * after `graceMs` at most: a point still at its provider then is left to
+   * its lease, and another replica answers it once the lease runs out.
    */
   stop(graceMs?: number): Promise<void>;
 }
@@ -79,6 +81,9 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   const idleMs = options.idleMs ?? jobRunnerDefaults.idleMs;
   const pruneEveryMs = options.pruneEveryMs ?? jobRunnerDefaults.pruneEveryMs;
   const spacingShared = options.spacingShared ?? (() => true);
+  // A turn's watch: whether to stop (a job cancelled, the spacing lost), and when to renew the lease.
+  const watchMs = options.watchMs ?? Math.min(1_000, leaseMs / 3);
+  const stopping = new Set<AbortController>();
   let stopped = false;
   let failing = false;
   let lastPrune = 0;
@@ -104,36 +109,60 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     if (!spacingShared()) return false;
     const claimed = await options.store.claim(options.owner, claimSize, now(), leaseMs);
     if (claimed.length === 0) return false;
-    const renewing = setInterval(() => {
+    // Stopped when a job of the claim is no longer running (cancelled), when the spacing can no longer be shared,
+    // or when this replica stops: the points not answered by then are given back, not handed to LOCAL.
+    const stop = new AbortController();
+    stopping.add(stop);
+    let lastRenewal = now();
+    const watching = setInterval(() => {
+      if (!spacingShared()) stop.abort();
+      void Promise.all([...new Set(claimed.map((point) => point.job))].map((job) => options.store.find(job)))
+        .then((jobs) => {
+          if (jobs.some((job) => job?.status !== "running")) stop.abort();
+        })
+        .catch(() => {});
+      if (now() - lastRenewal < leaseMs / 3) return;
+      lastRenewal = now();
       options.store
         .renew(options.owner, claimed, now() + leaseMs)
         .catch((error) => options.log.warn("renewing a job lease failed", { error: describeError(error) }));
-    }, leaseMs / 3);
+    }, watchMs);
     try {
-      const results = await answer(claimed);
+      const { results, notAsked } = await answer(claimed, stop.signal);
       await options.store.complete(options.owner, results, now(), options.ttlMs);
+      if (notAsked.length > 0) await options.store.release(options.owner, notAsked);
     } finally {
-      clearInterval(renewing);
+      clearInterval(watching);
+      stopping.delete(stop);
     }
     return true;
   };
 
-  /** The claimed points' results: each job's points asked together (a claim holds one job's, or the ends of two). */
-  const answer = async (claimed: readonly ClaimedPoint[]): Promise<Array<{ point: ClaimedPoint; result: PointResult }>> => {
+  /**
+   * The claimed points' results (each job's points asked together: a claim
+   * holds one job's, or the ends of two), and the points a stop left
+   * unasked.
+   */
+  const answer = async (claimed: readonly ClaimedPoint[], stop: AbortSignal) => {
     const byJob = Map.groupBy(claimed, (point) => point.job);
     const results: Array<{ point: ClaimedPoint; result: PointResult }> = [];
+    const notAsked: ClaimedPoint[] = [];
     for (const points of byJob.values()) {
       const { platform, language } = points[0]!;
       const queries = points.map(({ latitude, longitude }) => (language === null ? { latitude, longitude } : { latitude, longitude, language }));
       try {
-        const outcomes = await options.geocoder.reverseMany(queries, platform ?? undefined, options.pace);
-        for (const [i, point] of points.entries()) results.push({ point, result: pointResultOf(outcomes[i]!, point.index) });
+        const outcomes = await options.geocoder.reverseMany(queries, platform ?? undefined, { ...options.pace, stop });
+        for (const [i, point] of points.entries()) {
+          const outcome = outcomes[i]!;
+          if ("error" in outcome && outcome.error instanceof NotAsked) notAsked.push(point);
+          else results.push({ point, result: pointResultOf(outcome, point.index) });
+        }
       } catch (error) {
         // The job's platform is gone (the configuration changed since): each point says so.
         for (const point of points) results.push({ point, result: pointResultOf({ error }, point.index) });
       }
     }
-    return results;
+    return { results, notAsked };
   };
 
   const loop = (async () => {
@@ -156,6 +185,8 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     stop: async (graceMs = 2_000) => {
       stopped = true;
       woken?.();
+      // Points not asked yet are given back at once, for another replica.
+      for (const controller of stopping) controller.abort();
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([loop, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);

@@ -87,6 +87,8 @@ export interface JobStore {
   claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]>;
   /** Extends `owner`'s lease on these points (still its own) to `until`. */
   renew(owner: string, points: readonly ClaimedPoint[], until: number): Promise<void>;
+  /** Gives back `owner`'s lease on these points (still its own, not answered): another claim may take them at once. */
+  release(owner: string, points: readonly ClaimedPoint[]): Promise<void>;
   /**
    * Writes the results of points `owner` still holds, adds them to their
    * jobs' counts, and finishes a job whose last point this was (expiring

@@ -138,6 +138,14 @@ export class PostgresJobStore implements JobStore {
       WHERE p.job = c.job AND p.idx = c.idx AND p.lease_owner = ${owner} AND p.result IS NULL`;
   }
 
+  async release(owner: string, points: readonly ClaimedPoint[]): Promise<void> {
+    if (points.length === 0) return;
+    await this.sql`
+      UPDATE geocode_job_points p SET lease_owner = NULL, lease_until = NULL
+      FROM unnest(${points.map((point) => point.job)}::text[], ${points.map((point) => point.index)}::integer[]) AS c(job, idx)
+      WHERE p.job = c.job AND p.idx = c.idx AND p.lease_owner = ${owner} AND p.result IS NULL`;
+  }
+
   async complete(owner: string, results: ReadonlyArray<{ point: ClaimedPoint; result: PointResult }>, now: number, ttlMs: number): Promise<number> {
     if (results.length === 0) return 0;
     return this.sql.begin(async (tx) => {

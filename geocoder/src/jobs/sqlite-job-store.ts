@@ -159,6 +159,17 @@ export class SqliteJobStore implements JobStore {
       .immediate();
   }
 
+  async release(owner: string, points: readonly ClaimedPoint[]): Promise<void> {
+    this.db
+      .transaction(() => {
+        const release = this.db.query<unknown, [string, number, string]>(
+          "UPDATE geocode_job_points SET lease_owner = NULL, lease_until = NULL WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL",
+        );
+        for (const point of points) release.run(point.job, point.index, owner);
+      })
+      .immediate();
+  }
+
   async complete(owner: string, results: ReadonlyArray<{ point: ClaimedPoint; result: PointResult }>, now: number, ttlMs: number): Promise<number> {
     return this.db
       .transaction(() => {
