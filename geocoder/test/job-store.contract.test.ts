@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ClaimedPoint, JobPointInput, JobStore, PointResult } from "../src/jobs/job-store.ts";
+import { createTestDatabase, waitFor } from "@linkgeo/testing";
+import postgres from "postgres";
+import { PostgresJobStore } from "../src/jobs/postgres-job-store.ts";
 import { openJobDatabase, SqliteJobStore, waitingPointsSql } from "../src/jobs/sqlite-job-store.ts";
 import { jobStoreEngines } from "./support/job-store-engines.ts";
 
@@ -183,5 +186,42 @@ describe("a claim on SQLite", () => {
     const plan = db.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${waitingPointsSql}`).all();
     expect(plan.map((step) => step.detail)).toEqual(["SEARCH geocode_job_points USING INDEX geocode_job_points_waiting (job=?)"]);
     db.close();
+  });
+});
+
+describe("a completion on Postgres", () => {
+  test("racing a cancellation, writes either its results and their counts or nothing", async () => {
+    const database = await createTestDatabase("jobs_race");
+    const store = await PostgresJobStore.open(database.url, 5_000);
+    const other = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      await store.create({ idHash: "raced", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000 }, ttlMs);
+      const claimed = await store.claim("one", 2, 2_000, leaseMs);
+      // A cancellation under way, not committed yet, while the completion runs.
+      let commit!: () => void;
+      const cancelling = other.begin(async (tx) => {
+        await tx`UPDATE geocode_jobs SET status = 'cancelled', finished_at = 2500, expires_at = ${2_500 + ttlMs} WHERE id_hash = 'raced' AND status = 'running'`;
+        await new Promise<void>((resolve) => (commit = resolve));
+      });
+      await waitFor("the cancellation holds the job", async () => commit !== undefined);
+      const completing = store.complete("one", results(claimed), 3_000, ttlMs);
+      const watcher = postgres(database.url, { max: 1, onnotice: () => {} });
+      await waitFor("the completion waiting on a lock", async () => {
+        const [row] = await watcher<
+          { waiting: number }[]
+        >`SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+        return (row?.waiting ?? 0) > 0;
+      });
+      await watcher.end();
+      commit();
+      await cancelling;
+      expect(await completing).toBe(0);
+      expect(await store.find("raced")).toMatchObject({ status: "cancelled", done: 0 });
+      expect((await store.points("raced", -1, 10)).map((stored) => stored.result)).toEqual([null, null]);
+    } finally {
+      await other.end();
+      await store.close();
+      await database.drop();
+    }
   });
 });

@@ -149,6 +149,10 @@ export class PostgresJobStore implements JobStore {
   async complete(owner: string, results: ReadonlyArray<{ point: ClaimedPoint; result: PointResult }>, now: number, ttlMs: number): Promise<number> {
     if (results.length === 0) return 0;
     return this.sql.begin(async (tx) => {
+      // The jobs' rows first, in one order: a cancellation (which updates its job's row) then waits for this
+      // completion or this one for it, so results are never written to a job whose counts can no longer move.
+      const jobs = [...new Set(results.map(({ point }) => point.job))].sort();
+      await tx`SELECT 1 FROM geocode_jobs WHERE id_hash = ANY(${jobs}::text[]) ORDER BY id_hash FOR UPDATE`;
       const written = await tx<Array<{ job: string; failed: number }>>`
         UPDATE geocode_job_points p SET result = r.result, lease_owner = NULL, lease_until = NULL
         FROM unnest(${results.map(({ point }) => point.job)}::text[], ${results.map(({ point }) => point.index)}::integer[],
