@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ClaimedPoint, JobPointInput, JobStore, PointResult } from "../src/jobs/job-store.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createTestDatabase, waitFor } from "@linkgeo/testing";
 import postgres from "postgres";
 import { PostgresJobStore } from "../src/jobs/postgres-job-store.ts";
@@ -163,6 +166,17 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     expect(await store.find(done)).toBeUndefined();
   });
 
+  test("an expired job of many thousand points goes whole, a few thousand a step; reads lose it at once", async () => {
+    const big = await newJob(
+      Array.from({ length: 12_345 }, (_, i) => point(i)),
+      400_000,
+    );
+    await store.cancel(big, 400_000, ttlMs);
+    expect(await store.deleteExpired(400_000 + ttlMs)).toBeGreaterThanOrEqual(1);
+    expect(await store.find(big)).toBeUndefined();
+    expect(await store.points(big, -1, 10)).toEqual([]);
+  });
+
   test("two claims at once never take the same point", async () => {
     const job = await newJob(
       Array.from({ length: 200 }, (_, i) => point(i)),
@@ -186,6 +200,30 @@ describe("a claim on SQLite", () => {
     const plan = db.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${waitingPointsSql}`).all();
     expect(plan.map((step) => step.detail)).toEqual(["SEARCH geocode_job_points USING INDEX geocode_job_points_waiting (job=?)"]);
     db.close();
+  });
+});
+
+describe("a claim on SQLite while another process holds the file's lock", () => {
+  test("waits without blocking the event loop, and takes its points once the lock is free", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "jobs-lock-"));
+    const path = join(folder, "jobs.db");
+    const store = new SqliteJobStore(openJobDatabase(path));
+    const other = openJobDatabase(path);
+    try {
+      await store.create({ idHash: "locked", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000 }, ttlMs);
+      other.exec("BEGIN IMMEDIATE");
+      let ticked = false;
+      setTimeout(() => (ticked = true), 0);
+      const claiming = store.claim("one", 10, 2_000, leaseMs);
+      // Were the claim to wait inside SQLite (busy_timeout), this timer could not fire before it gave up.
+      await waitFor("the event loop turning while the claim waits", () => ticked);
+      other.exec("COMMIT");
+      expect((await claiming).map((claimed) => claimed.index)).toEqual([0, 1]);
+    } finally {
+      other.close();
+      await store.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

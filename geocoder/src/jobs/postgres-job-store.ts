@@ -14,6 +14,9 @@ import {
   storedPointOf,
 } from "./job-store.ts";
 
+/** Points deleted per statement when an expired job goes. */
+const pointsPerDelete = 10_000;
+
 /** Taken while the tables are made, so replicas starting together do not race for them. */
 const schemaLockId = 7_202_701;
 
@@ -92,7 +95,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   async find(idHash: string): Promise<JobRecord | undefined> {
-    const [row] = await this.sql<JobRow[]>`SELECT ${this.sql.unsafe(jobColumns)} FROM geocode_jobs WHERE id_hash = ${idHash}`;
+    const [row] = await this.sql<JobRow[]>`SELECT ${this.sql.unsafe(jobColumns)} FROM geocode_jobs WHERE id_hash = ${idHash} AND status <> 'deleting'`;
     return row ? jobRecordOf(row) : undefined;
   }
 
@@ -187,11 +190,20 @@ export class PostgresJobStore implements JobStore {
   }
 
   async deleteExpired(now: number): Promise<number> {
-    return this.sql.begin(async (tx) => {
-      const expired = await tx<Array<{ id_hash: string }>>`DELETE FROM geocode_jobs WHERE expires_at <= ${now} RETURNING id_hash`;
-      if (expired.length > 0) await tx`DELETE FROM geocode_job_points WHERE job = ANY(${expired.map((row) => row.id_hash)}::text[])`;
-      return expired.length;
-    });
+    // Marked first (no read sees them again), then their points a few thousand a statement, each under the statement
+    // timeout however many there are; jobs a replica was deleting when it stopped are among them, and go now.
+    await this.sql`UPDATE geocode_jobs SET status = 'deleting' WHERE expires_at <= ${now} AND status <> 'deleting'`;
+    const deleting = await this.sql<Array<{ id_hash: string }>>`SELECT id_hash FROM geocode_jobs WHERE status = 'deleting'`;
+    for (const { id_hash } of deleting) {
+      for (;;) {
+        const gone = await this.sql`
+          DELETE FROM geocode_job_points WHERE job = ${id_hash}
+            AND idx IN (SELECT idx FROM geocode_job_points WHERE job = ${id_hash} LIMIT ${pointsPerDelete})`;
+        if (gone.count === 0) break;
+      }
+      await this.sql`DELETE FROM geocode_jobs WHERE id_hash = ${id_hash}`;
+    }
+    return deleting.length;
   }
 
   async ping(): Promise<void> {

@@ -19,8 +19,10 @@ import {
 /**
  * Opens (creating it and its folder if needed) the SQLite file of the jobs,
  * beside L2's. Every replica on the machine opens the same file: WAL lets
- * their reads go on while one writes, and a writer waits for another's
- * lock instead of failing. synchronous=NORMAL: a power cut may take back
+ * their reads go on while one writes. A writer that finds another's lock
+ * waits 50 ms in SQLite (which blocks its event loop), then gives up and
+ * SqliteJobStore tries again after a pause that does not block it.
+ * synchronous=NORMAL: a power cut may take back
  * the last commits, never half of one, so it loses some results and their
  * counts together, and those points are simply answered again; a synced
  * commit per claim and per result cost a job ~90 µs a point
@@ -31,9 +33,15 @@ export function openJobDatabase(path: string): Database {
   const db = new Database(path, { create: true, strict: true });
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA busy_timeout = 50");
   return db;
 }
+
+/** How long a write keeps trying for another process's lock before it fails: under the store's 5 s deadline, so it gives up before its caller's 503 (a job made after its 503 would run with nobody holding its id). */
+const lockWaitMs = 4_000;
+
+/** Points deleted per transaction when an expired job goes: each delete holds the file's lock briefly. */
+const pointsPerDelete = 5_000;
 
 /** A job's waiting points a claim may take (no lease, or one that ran out), in order, from the index of waiting points. */
 export const waitingPointsSql = `SELECT idx, latitude, longitude FROM geocode_job_points INDEXED BY geocode_job_points_waiting
@@ -42,7 +50,9 @@ export const waitingPointsSql = `SELECT idx, latitude, longitude FROM geocode_jo
 /**
  * The jobs on bun:sqlite. A claim, a completion and a cancellation are each
  * one IMMEDIATE transaction: SQLite has one writer at a time over every
- * process on the file, so no two replicas take the same point.
+ * process on the file, so no two replicas take the same point. An expired
+ * job is first marked `deleting` (no read sees it again), then its points
+ * go a few thousand a transaction, the event loop free between them.
  */
 export class SqliteJobStore implements JobStore {
   constructor(private readonly db: Database) {
@@ -81,129 +91,136 @@ export class SqliteJobStore implements JobStore {
       "INSERT INTO geocode_job_points (job, idx, point_id, latitude, longitude, result) VALUES (?, ?, ?, ?, ?, ?)",
     );
     const finished = refused === job.points.length;
-    this.db
-      .transaction(() => {
-        this.db
-          .query(
-            `INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at)
+    await this.write(() => {
+      this.db
+        .query(
+          `INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            job.idHash,
-            finished ? "done" : "running",
-            job.platform,
-            job.language,
-            job.points.length,
-            refused,
-            refused,
-            job.createdAt,
-            finished ? job.createdAt : null,
-            finished ? job.createdAt + ttlMs : null,
-          );
-        job.points.forEach((point, index) => {
-          insertPoint.run(job.idHash, index, storedId(point.id), point.latitude, point.longitude, point.result ? JSON.stringify(point.result) : null);
-        });
-      })
-      .immediate();
+        )
+        .run(
+          job.idHash,
+          finished ? "done" : "running",
+          job.platform,
+          job.language,
+          job.points.length,
+          refused,
+          refused,
+          job.createdAt,
+          finished ? job.createdAt : null,
+          finished ? job.createdAt + ttlMs : null,
+        );
+      job.points.forEach((point, index) => {
+        insertPoint.run(job.idHash, index, storedId(point.id), point.latitude, point.longitude, point.result ? JSON.stringify(point.result) : null);
+      });
+    });
     insertPoint.finalize();
   }
 
   async find(idHash: string): Promise<JobRecord | undefined> {
-    const row = this.db.query<JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ?").get(idHash);
+    const row = this.db.query<JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ? AND status <> 'deleting'").get(idHash);
     return row ? jobRecordOf(row) : undefined;
   }
 
+  /**
+   * `work` in one IMMEDIATE transaction. When another process holds the
+   * file's write lock past SQLite's own short wait, it is tried again after
+   * 10-40 ms without blocking the event loop (single queries and /health
+   * go on meanwhile), for up to `lockWaitMs`.
+   */
+  private async write<T>(work: () => T): Promise<T> {
+    const started = performance.now();
+    for (;;) {
+      try {
+        return this.db.transaction(work).immediate();
+      } catch (error) {
+        const busy = (error as { code?: string }).code?.startsWith("SQLITE_BUSY") === true;
+        if (!busy || performance.now() - started > lockWaitMs) throw error;
+        await Bun.sleep(10 + Math.random() * 30);
+      }
+    }
+  }
+
   async claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]> {
-    return this.db
-      .transaction(() => {
-        const jobs = this.db
-          .query<{ id_hash: string; platform: string | null; language: string | null }, []>(
-            "SELECT id_hash, platform, language FROM geocode_jobs WHERE status = 'running' ORDER BY created_at, id_hash",
-          )
-          .all();
-        // Job by job, each one's waiting points in order, from the partial index of waiting points: one query over
-        // every job's points sorted them all, and the primary key (SQLite's own choice) walks every answered point
-        // first; either made each claim cost more as the job went on (bench:geocode-batch).
-        const waiting = this.db.query<{ idx: number; latitude: number; longitude: number }, [string, number, number]>(waitingPointsSql);
-        const lease = this.db.query<unknown, [string, number, string, number]>(
-          "UPDATE geocode_job_points SET lease_owner = ?, lease_until = ? WHERE job = ? AND idx = ?",
-        );
-        const claimed: ClaimedPoint[] = [];
-        for (const job of jobs) {
-          if (claimed.length >= limit) break;
-          for (const point of waiting.all(job.id_hash, now, limit - claimed.length)) {
-            lease.run(owner, now + leaseMs, job.id_hash, point.idx);
-            claimed.push({
-              job: job.id_hash,
-              index: point.idx,
-              latitude: point.latitude,
-              longitude: point.longitude,
-              platform: job.platform,
-              language: job.language,
-            });
-          }
+    return this.write(() => {
+      const jobs = this.db
+        .query<{ id_hash: string; platform: string | null; language: string | null }, []>(
+          "SELECT id_hash, platform, language FROM geocode_jobs WHERE status = 'running' ORDER BY created_at, id_hash",
+        )
+        .all();
+      // Job by job, each one's waiting points in order, from the partial index of waiting points: one query over
+      // every job's points sorted them all, and the primary key (SQLite's own choice) walks every answered point
+      // first; either made each claim cost more as the job went on (bench:geocode-batch).
+      const waiting = this.db.query<{ idx: number; latitude: number; longitude: number }, [string, number, number]>(waitingPointsSql);
+      const lease = this.db.query<unknown, [string, number, string, number]>(
+        "UPDATE geocode_job_points SET lease_owner = ?, lease_until = ? WHERE job = ? AND idx = ?",
+      );
+      const claimed: ClaimedPoint[] = [];
+      for (const job of jobs) {
+        if (claimed.length >= limit) break;
+        for (const point of waiting.all(job.id_hash, now, limit - claimed.length)) {
+          lease.run(owner, now + leaseMs, job.id_hash, point.idx);
+          claimed.push({
+            job: job.id_hash,
+            index: point.idx,
+            latitude: point.latitude,
+            longitude: point.longitude,
+            platform: job.platform,
+            language: job.language,
+          });
         }
-        return claimed;
-      })
-      .immediate();
+      }
+      return claimed;
+    });
   }
 
   async renew(owner: string, points: readonly ClaimedPoint[], until: number): Promise<void> {
-    this.db
-      .transaction(() => {
-        const renew = this.db.query<unknown, [number, string, number, string]>(
-          "UPDATE geocode_job_points SET lease_until = ? WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL",
-        );
-        for (const point of points) renew.run(until, point.job, point.index, owner);
-      })
-      .immediate();
+    await this.write(() => {
+      const renew = this.db.query<unknown, [number, string, number, string]>(
+        "UPDATE geocode_job_points SET lease_until = ? WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL",
+      );
+      for (const point of points) renew.run(until, point.job, point.index, owner);
+    });
   }
 
   async release(owner: string, points: readonly ClaimedPoint[]): Promise<void> {
-    this.db
-      .transaction(() => {
-        const release = this.db.query<unknown, [string, number, string]>(
-          "UPDATE geocode_job_points SET lease_owner = NULL, lease_until = NULL WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL",
-        );
-        for (const point of points) release.run(point.job, point.index, owner);
-      })
-      .immediate();
+    await this.write(() => {
+      const release = this.db.query<unknown, [string, number, string]>(
+        "UPDATE geocode_job_points SET lease_owner = NULL, lease_until = NULL WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL",
+      );
+      for (const point of points) release.run(point.job, point.index, owner);
+    });
   }
 
   async complete(owner: string, results: ReadonlyArray<{ point: ClaimedPoint; result: PointResult }>, now: number, ttlMs: number): Promise<number> {
-    return this.db
-      .transaction(() => {
-        const write = this.db.query<unknown, [string, string, number, string]>(
-          `UPDATE geocode_job_points SET result = ?, lease_owner = NULL, lease_until = NULL
+    return this.write(() => {
+      const write = this.db.query<unknown, [string, string, number, string]>(
+        `UPDATE geocode_job_points SET result = ?, lease_owner = NULL, lease_until = NULL
          WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL
            AND EXISTS (SELECT 1 FROM geocode_jobs WHERE id_hash = geocode_job_points.job AND status = 'running')`,
-        );
-        const written = results.filter(({ point, result }) => write.run(JSON.stringify(result), point.job, point.index, owner).changes > 0);
-        const perJob = countsPerJob(written.map(({ point, result }) => ({ job: point.job, failed: result.error !== null })));
-        // The CASEs read the row as it was: done + ?1 is the new count.
-        const count = this.db.query<unknown, [number, number, number, number, string]>(
-          `UPDATE geocode_jobs SET done = done + ?1, failed = failed + ?2,
+      );
+      const written = results.filter(({ point, result }) => write.run(JSON.stringify(result), point.job, point.index, owner).changes > 0);
+      const perJob = countsPerJob(written.map(({ point, result }) => ({ job: point.job, failed: result.error !== null })));
+      // The CASEs read the row as it was: done + ?1 is the new count.
+      const count = this.db.query<unknown, [number, number, number, number, string]>(
+        `UPDATE geocode_jobs SET done = done + ?1, failed = failed + ?2,
            status = CASE WHEN done + ?1 >= total THEN 'done' ELSE status END,
            finished_at = CASE WHEN done + ?1 >= total THEN ?3 ELSE finished_at END,
            expires_at = CASE WHEN done + ?1 >= total THEN ?4 ELSE expires_at END
          WHERE id_hash = ?5 AND status = 'running'`,
-        );
-        for (const [job, counts] of perJob) count.run(counts.done, counts.failed, now, now + ttlMs, job);
-        return written.length;
-      })
-      .immediate();
+      );
+      for (const [job, counts] of perJob) count.run(counts.done, counts.failed, now, now + ttlMs, job);
+      return written.length;
+    });
   }
 
   async cancel(idHash: string, now: number, ttlMs: number): Promise<JobRecord | undefined> {
-    return this.db
-      .transaction(() => {
-        this.db
-          .query("UPDATE geocode_jobs SET status = 'cancelled', finished_at = ?, expires_at = ? WHERE id_hash = ? AND status = 'running'")
-          .run(now, now + ttlMs, idHash);
-        const row = this.db.query<JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ?").get(idHash);
-        return row ? jobRecordOf(row) : undefined;
-      })
-      .immediate();
+    return this.write(() => {
+      this.db
+        .query("UPDATE geocode_jobs SET status = 'cancelled', finished_at = ?, expires_at = ? WHERE id_hash = ? AND status = 'running'")
+        .run(now, now + ttlMs, idHash);
+      const row = this.db.query<JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ? AND status <> 'deleting'").get(idHash);
+      return row ? jobRecordOf(row) : undefined;
+    });
   }
 
   async points(idHash: string, afterIndex: number, limit: number): Promise<StoredPoint[]> {
@@ -216,16 +233,17 @@ export class SqliteJobStore implements JobStore {
   }
 
   async deleteExpired(now: number): Promise<number> {
-    return this.db
-      .transaction(() => {
-        const expired = this.db.query<{ id_hash: string }, [number]>("SELECT id_hash FROM geocode_jobs WHERE expires_at <= ?").all(now);
-        for (const { id_hash } of expired) {
-          this.db.query("DELETE FROM geocode_job_points WHERE job = ?").run(id_hash);
-          this.db.query("DELETE FROM geocode_jobs WHERE id_hash = ?").run(id_hash);
-        }
-        return expired.length;
-      })
-      .immediate();
+    await this.write(() => this.db.query("UPDATE geocode_jobs SET status = 'deleting' WHERE expires_at <= ? AND status <> 'deleting'").run(now));
+    // Jobs a replica was deleting when it stopped are among them, and go now.
+    const deleting = this.db.query<{ id_hash: string }, []>("SELECT id_hash FROM geocode_jobs WHERE status = 'deleting'").all();
+    const deletePoints = this.db.query<unknown, [string, number]>(
+      "DELETE FROM geocode_job_points WHERE job = ?1 AND idx IN (SELECT idx FROM geocode_job_points WHERE job = ?1 LIMIT ?2)",
+    );
+    for (const { id_hash } of deleting) {
+      while ((await this.write(() => deletePoints.run(id_hash, pointsPerDelete))).changes > 0) await Bun.sleep(0);
+      await this.write(() => this.db.query("DELETE FROM geocode_jobs WHERE id_hash = ?").run(id_hash));
+    }
+    return deleting.length;
   }
 
   async ping(): Promise<void> {
