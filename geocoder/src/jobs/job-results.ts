@@ -33,31 +33,39 @@ export const resultCsvColumns = ["index", "id", "latitude", "longitude", "status
 
 /**
  * A job's points in order, as they are now (a point still waiting says so),
- * streamed a page at a time: NDJSON (one object per point), CSV (one row
+ * streamed a page at a time (a job deleted meanwhile cuts the transfer off,
+ * rather than ending it as if complete): NDJSON (one object per point), CSV (one row
  * per point, its first address) or GeoJSON (a FeatureCollection: one
  * feature per address at the point, RFC 7946 order, and one with null
  * address fields for a point with none, an error, or no answer yet).
  */
-export function streamResults(store: JobStore, idHash: string, format: ResultFormat): ReadableStream<Uint8Array> {
+export function streamResults(store: JobStore, idHash: string, total: number, format: ResultFormat): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let after = -1;
   let first = true;
-  let finished = false;
+  let sent = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      if (finished) return;
       const page = await store.points(idHash, after, pageSize);
       let text = first ? opening(format) : "";
       for (const point of page) {
         text += rendered(point, format, first);
         first = false;
       }
-      if (page.length < pageSize) {
-        text += closing(format);
-        finished = true;
-      } else after = page[page.length - 1]!.index;
-      controller.enqueue(encoder.encode(text));
-      if (finished) controller.close();
+      sent += page.length;
+      if (page.length === pageSize) {
+        after = page[page.length - 1]!.index;
+        controller.enqueue(encoder.encode(text));
+        return;
+      }
+      // Fewer points than the job holds: it expired while they were read. A cut transfer says so; a complete-looking one would not.
+      if (sent < total) {
+        controller.enqueue(encoder.encode(text));
+        controller.error(new Error(`the job was deleted while its results were read (${sent} of ${total} points sent)`));
+        return;
+      }
+      controller.enqueue(encoder.encode(text + closing(format)));
+      controller.close();
     },
   });
 }

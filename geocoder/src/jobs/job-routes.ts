@@ -126,8 +126,8 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
       "/reverse-geocode/jobs/:id/results",
       async ({ params, query, request }) => {
         const format = resultFormat(query.format, request.headers.get("accept"));
-        await find(params.id);
-        return new Response(streamResults(store, jobIdHash(params.id), format), {
+        const job = await find(params.id);
+        return new Response(streamResults(store, jobIdHash(params.id), job.total, format), {
           headers: { "content-type": resultMediaTypes[format], "cache-control": "no-store" },
         });
       },
