@@ -175,3 +175,11 @@ export function countsPerJob(written: Iterable<{ job: string; failed: boolean }>
   }
   return perJob;
 }
+
+/** A point a claim took, with its job's platform and language. */
+export function claimedPoint(
+  job: { id_hash: string; platform: string | null; language: string | null },
+  point: { idx: number; latitude: number; longitude: number },
+): ClaimedPoint {
+  return { job: job.id_hash, index: point.idx, latitude: point.latitude, longitude: point.longitude, platform: job.platform, language: job.language };
+}

@@ -1,5 +1,6 @@
 import postgres, { type Sql } from "postgres";
 import {
+  claimedPoint,
   countsPerJob,
   jobRecordOf,
   storedId,
@@ -118,16 +119,7 @@ export class PostgresJobStore implements JobStore {
           WHERE p.job = ${job.id_hash} AND p.idx = waiting.idx
           RETURNING p.idx, p.latitude, p.longitude`;
         // RETURNING keeps no order: the claim's is the points'.
-        for (const point of [...points].sort((a, b) => a.idx - b.idx)) {
-          claimed.push({
-            job: job.id_hash,
-            index: point.idx,
-            latitude: point.latitude,
-            longitude: point.longitude,
-            platform: job.platform,
-            language: job.language,
-          });
-        }
+        for (const point of [...points].sort((a, b) => a.idx - b.idx)) claimed.push(claimedPoint(job, point));
       }
       return claimed;
     });

@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import {
+  claimedPoint,
   countsPerJob,
   jobRecordOf,
   storedId,
@@ -159,14 +160,7 @@ export class SqliteJobStore implements JobStore {
         if (claimed.length >= limit) break;
         for (const point of waiting.all(job.id_hash, now, limit - claimed.length)) {
           lease.run(owner, now + leaseMs, job.id_hash, point.idx);
-          claimed.push({
-            job: job.id_hash,
-            index: point.idx,
-            latitude: point.latitude,
-            longitude: point.longitude,
-            platform: job.platform,
-            language: job.language,
-          });
+          claimed.push(claimedPoint(job, point));
         }
       }
       return claimed;
