@@ -25,6 +25,7 @@ const targets = [
   "/%2e%2e/%2e%2e/etc/passwd",
   "/\\\\127.0.0.1:{canary}",
   "/a?b=%00%ff",
+  "/reverse-geocode/jobs/%ff%00/results?format=%00",
 ];
 
 /** Host header lines; undefined: none at all. */
@@ -189,6 +190,55 @@ describe("hostile requests on raw sockets", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     await expectAllAlive();
   });
+
+  test.each(["gateway", "geocoder"])(
+    "%s: hostile geocoding jobs on the wire are refused whole or per point, never a 5xx, and the process lives",
+    async (name) => {
+      const service = services.find((s) => s.service === name)!;
+      const post = (type: string, headers: string, body: string, target = "/reverse-geocode/jobs") =>
+        `POST ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\n${headers}Connection: close\r\n\r\n${body}`;
+      const withLength = (type: string, body: string, target?: string) => post(type, `Content-Length: ${Buffer.byteLength(body)}\r\n`, body, target);
+      const cases: Array<[string, number[]]> = [
+        // Declared past the 16 MiB limit: refused before a byte of it is read.
+        [post("text/csv", "Content-Length: 900000000\r\n", "latitude,longitude\n"), [413]],
+        [withLength("application/json", "{not json"), [400]],
+        [withLength("application/json", '{"points":{"0":{"latitude":1,"longitude":2}}}'), [400]],
+        [withLength("application/json", '{"points":[{"latitude":{"__proto__":{"polluted":1}},"longitude":[]}]}'), [202]],
+        [withLength("text/plain", '{"latitude":1e999,"longitude":NaN}\n{"latitude":"48.2","longitude":"16.37"}\n'), [202]],
+        [withLength("text/csv", 'latitude,longitude\n"48.2,16.37\n'), [202]],
+        [withLength("text/csv", "\xff\xfe\x00\x00"), [415]],
+        [withLength("application/x-ndjson", "x\n".repeat(200_000)), [400]],
+        // A file's platform is in the query; a JSON body's in the body (the query's is not read then).
+        [withLength("text/csv", "latitude,longitude\n1,2\n", "/reverse-geocode/jobs?platform=%ff%fe&language=%00"), [400]],
+        [`GET /reverse-geocode/jobs/${"%00".repeat(40)}/results?format=%ff HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`, [400, 404]],
+        [`DELETE /reverse-geocode/jobs/..%2f..%2fetc%2fpasswd HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`, [404]],
+        [`GET /reverse-geocode/jobs/${"a".repeat(4000)} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`, [404]],
+      ];
+      for (const [request, expected] of cases) {
+        const response = await rawRequest(service.port, request);
+        expectNoServerError(service, request, response);
+        expect({ request: request.slice(0, 120), status: expected.includes(response.status ?? 0) ? "expected" : response.status }).toEqual({
+          request: request.slice(0, 120),
+          status: "expected",
+        });
+      }
+      // 17 MiB streamed with no length to refuse it by (chunked: fetch expresses it, where a raw socket's write
+      // blocks once the server stops reading): read until it passes 16 MiB, then refused.
+      const rows = new TextEncoder().encode("48.1,2.1\n".repeat(1_000));
+      let sent = 0;
+      const streamed = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent > 17 * 1024 * 1024) return controller.close();
+          controller.enqueue(sent === 0 ? new TextEncoder().encode("latitude,longitude\n") : rows);
+          sent += rows.byteLength;
+        },
+      });
+      const init = { method: "POST", headers: { "content-type": "text/csv" }, body: streamed, duplex: "half" };
+      expect((await fetch(`${service.url}/reverse-geocode/jobs`, init as RequestInit)).status).toBe(413);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      await expectAllAlive();
+    },
+  );
 
   test.each(["gateway", "shortener"])(
     "%s: hostile visitor headers on a redirect are counted as some visitor, and the visits report stays in step",
