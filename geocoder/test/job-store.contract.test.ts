@@ -203,6 +203,34 @@ describe("a claim on SQLite", () => {
   });
 });
 
+describe("a store made on SQLite while another process holds the file's lock", () => {
+  test("waits for it, as replicas starting together on one file do", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "jobs-start-"));
+    const path = join(folder, "jobs.db");
+    // Another process makes the file and takes its write lock for 300 ms, before this one made the tables.
+    const holder = Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        `const { Database } = require("bun:sqlite"); const db = new Database(${JSON.stringify(path)}); db.exec("PRAGMA journal_mode = WAL"); db.exec("BEGIN IMMEDIATE"); console.log("held"); await Bun.sleep(300); db.exec("COMMIT");`,
+      ],
+      { stdout: "pipe" },
+    );
+    try {
+      const reader = holder.stdout.getReader();
+      expect(new TextDecoder().decode((await reader.read()).value)).toStartWith("held");
+      const store = new SqliteJobStore(openJobDatabase(path));
+      await store.create({ idHash: "after", platform: null, language: null, points: [point(0)], createdAt: 1_000 }, ttlMs);
+      expect(await store.find("after")).toMatchObject({ status: "running", total: 1 });
+      await store.close();
+    } finally {
+      holder.kill();
+      await holder.exited;
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("a claim on SQLite while another process holds the file's lock", () => {
   test("waits without blocking the event loop, and takes its points once the lock is free", async () => {
     const folder = mkdtempSync(join(tmpdir(), "jobs-lock-"));

@@ -20,9 +20,11 @@ import {
 /**
  * Opens (creating it and its folder if needed) the SQLite file of the jobs,
  * beside L2's. Every replica on the machine opens the same file: WAL lets
- * their reads go on while one writes. A writer that finds another's lock
- * waits 50 ms in SQLite (which blocks its event loop), then gives up and
- * SqliteJobStore tries again after a pause that does not block it.
+ * their reads go on while one writes. Opening it and making its tables
+ * (replicas starting together) waits for another's lock up to 5 s; once
+ * the store is made, a writer that finds another's lock waits 50 ms in
+ * SQLite (which blocks its event loop), then gives up and SqliteJobStore
+ * tries again after a pause that does not block it.
  * synchronous=NORMAL: a power cut may take back
  * the last commits, never half of one, so it loses some results and their
  * counts together, and those points are simply answered again; a synced
@@ -34,9 +36,12 @@ export function openJobDatabase(path: string): Database {
   const db = new Database(path, { create: true, strict: true });
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA busy_timeout = 50");
+  db.exec("PRAGMA busy_timeout = 5000");
   return db;
 }
+
+/** How long SQLite itself waits for another process's lock once the store is made (it blocks the event loop meanwhile). */
+const sqliteLockWaitMs = 50;
 
 /** How long a write keeps trying for another process's lock before it fails: under the store's 5 s deadline, so it gives up before its caller's 503 (a job made after its 503 would run with nobody holding its id). */
 const lockWaitMs = 4_000;
@@ -84,6 +89,8 @@ export class SqliteJobStore implements JobStore {
     ) WITHOUT ROWID`);
     // The points still waiting, for the claims: a finished point leaves it.
     db.exec("CREATE INDEX IF NOT EXISTS geocode_job_points_waiting ON geocode_job_points (job, idx) WHERE result IS NULL");
+    // The tables are there: from now on SQLite waits briefly, and write() waits without blocking the event loop.
+    db.exec(`PRAGMA busy_timeout = ${sqliteLockWaitMs}`);
   }
 
   async create(job: NewJob, ttlMs: number): Promise<void> {
