@@ -17,7 +17,7 @@ import { checkPoint, type PointError, type SentPoint } from "../geocoding/batch-
 import type { JobPointInput, PointId } from "./job-store.ts";
 
 /** The longest id a point may carry, as in a batch. */
-export const maxPointIdLength = 200;
+const maxPointIdLength = 200;
 
 /** A job's JSON body: a batch's, with up to 100,000 points. */
 export const JobRequest = t.Object(

@@ -4,7 +4,7 @@ import { geoJsonType, pointFeatures } from "../geocoding/geojson.ts";
 import type { JobStore, StoredPoint } from "./job-store.ts";
 
 /** The formats a job's results come in; NDJSON by default. */
-export const resultFormats = ["ndjson", "csv", "geojson"] as const;
+const resultFormats = ["ndjson", "csv", "geojson"] as const;
 export type ResultFormat = (typeof resultFormats)[number];
 
 export const resultMediaTypes: Record<ResultFormat, string> = {

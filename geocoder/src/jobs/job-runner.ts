@@ -3,7 +3,7 @@ import { pointResultOf } from "../geocoding/batch-points.ts";
 import { NotAsked, type PatientPace, type ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
 import type { ClaimedPoint, JobStore, PointResult } from "./job-store.ts";
 
-export const jobRunnerDefaults = {
+const jobRunnerDefaults = {
   /** Points one claim takes. */
   claimSize: 64,
   /**
@@ -19,7 +19,7 @@ export const jobRunnerDefaults = {
 } as const;
 
 /** How long a job's point waits for a slot of a provider's rate limit: a minute of a public Nominatim's pace shared by 15 replicas' 4 points in flight. */
-export const jobSlotWaitMs = 60_000;
+const jobSlotWaitMs = 60_000;
 
 /** A job's pace: each point may wait `jobSlotWaitMs` for its slot, then has the chain's own budget; `inFlight` points at a time (GEOCODER_JOB_POINTS_IN_FLIGHT). */
 export function jobPace(chainTimeoutMs: number, inFlight: number): PatientPace {

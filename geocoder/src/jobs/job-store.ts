@@ -139,7 +139,7 @@ export function storedId(id: PointId): string | null {
   return id === null ? null : JSON.stringify(id);
 }
 
-export function idFromStore(text: string | null): PointId {
+function idFromStore(text: string | null): PointId {
   if (text === null) return null;
   const id = JSON.parse(text) as unknown;
   return typeof id === "string" || typeof id === "number" ? id : null;

@@ -4,7 +4,7 @@ import { otherValue } from "./named-values.ts";
 import type { VisitRange } from "./visit-range.ts";
 
 /** Whose visits the top lists rank: everyone's, humans' only, or bots' only. */
-export const visitorKinds = ["all", "humans", "bots"] as const;
+const visitorKinds = ["all", "humans", "bots"] as const;
 export type Visitors = (typeof visitorKinds)[number];
 
 /** The visits with one value of one breakdown (a country, a referrer…): what a filtered series counts. */
