@@ -106,20 +106,32 @@ export function parseUrl(raw: string, schemes: readonly string[]): URL {
   return url;
 }
 
-/** `redis://host:port/N` → the URL and the database number it names (0 when absent). */
 /**
- * Where a service's Redis is: one server (`redis://host:port/N`), or a
- * primary found through Redis Sentinel, which follows it across a failover
- * (`redis+sentinel://[:password@]host:port,host:port/<primary name>[/N]`).
+ * Where a service's Redis is: one server (`redis://host:port/N`), a primary
+ * found through Redis Sentinel, which follows it across a failover
+ * (`redis+sentinel://[:password@]host:port,host:port/<primary name>[/N]`),
+ * or a Redis Cluster (REDIS_CLUSTER_NODES, read by service-config.ts).
  */
-export type RedisTarget = { url: string; db: number } | RedisSentinelTarget;
+export type RedisTarget = { url: string; db: number } | RedisSentinelTarget | RedisClusterTarget;
+
+export interface HostPort {
+  host: string;
+  port: number;
+}
 
 export interface RedisSentinelTarget {
-  sentinels: Array<{ host: string; port: number }>;
+  sentinels: HostPort[];
   /** The primary's name in the sentinels' configuration (`sentinel monitor <name> …`). */
   name: string;
   db: number;
   /** The primary's password, when it has one (the sentinels themselves are asked without). */
+  password?: string;
+}
+
+export interface RedisClusterTarget {
+  /** Some of the cluster's nodes: the client asks them for the rest and for which node holds which slots. */
+  clusterNodes: HostPort[];
+  /** The nodes' password, when they have one. */
   password?: string;
 }
 
@@ -138,16 +150,25 @@ function parseSentinelUrl(raw: string): RedisSentinelTarget {
   const match = sentinelUrl.exec(raw);
   if (!match) throw new Error("must be redis+sentinel://host:port,host:port/<primary name>[/N]");
   const [, password, hosts, name, db] = match;
-  const sentinels = hosts!.split(",").map((entry) => {
-    const hostPort = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/.exec(entry.trim());
-    const port = Number(hostPort?.[2]);
-    if (!hostPort || port < 1 || port > 65_535) throw new Error(`names a sentinel "${entry}" that is not host:port`);
-    return { host: hostPort[1]!.replace(/^\[|\]$/g, ""), port };
-  });
   return {
-    sentinels,
+    sentinels: parseHostPorts(hosts!, "a sentinel"),
     name: decodeURIComponent(name!),
     db: db === undefined ? 0 : Number(db),
     ...(password ? { password: decodeURIComponent(password) } : {}),
   };
+}
+
+/** `host:port,host:port` (REDIS_CLUSTER_NODES) → the cluster nodes a client starts from. */
+export function parseRedisClusterNodes(raw: string): HostPort[] {
+  return parseHostPorts(raw, "a node");
+}
+
+/** A comma list of `host:port` (a name, an IPv4 address or a bracketed IPv6 address); `what` names an entry in the error. */
+function parseHostPorts(list: string, what: string): HostPort[] {
+  return list.split(",").map((entry) => {
+    const hostPort = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/.exec(entry.trim());
+    const port = Number(hostPort?.[2]);
+    if (!hostPort || port < 1 || port > 65_535) throw new Error(`names ${what} "${entry}" that is not host:port`);
+    return { host: hostPort[1]!.replace(/^\[|\]$/g, ""), port };
+  });
 }

@@ -1,4 +1,4 @@
-import { parseRedisUrl, type EnvReader, type RedisTarget } from "./config.ts";
+import { parseRedisClusterNodes, parseRedisUrl, type EnvReader, type RedisTarget } from "./config.ts";
 import type { LogFormat, LogLevel } from "./logger.ts";
 import { parseMetricsPort } from "./metrics/metrics-registry.ts";
 
@@ -20,8 +20,8 @@ export interface ServiceBasics {
 
 /**
  * The variables every service reads alike, read in one place: PORT, HOST,
- * NODE_ENV, REDIS_URL, REDIS_KEY_PREFIX, METRICS_PORT, LOG_LEVEL,
- * LOG_FORMAT and ACCESS_LOG. Each service's config.ts calls it with its own
+ * NODE_ENV, REDIS_URL or REDIS_CLUSTER_NODES (with REDIS_CLUSTER_PASSWORD),
+ * REDIS_KEY_PREFIX, METRICS_PORT, LOG_LEVEL, LOG_FORMAT and ACCESS_LOG. Each service's config.ts calls it with its own
  * port and key prefix, and reads its own variables beside.
  */
 export function readServiceBasics(vars: EnvReader, defaults: { port: number; redisKeyPrefix: string }): ServiceBasics {
@@ -30,11 +30,24 @@ export function readServiceBasics(vars: EnvReader, defaults: { port: number; red
     port: vars.integer("PORT", defaults.port, { min: 0, max: 65535 }),
     hostname: vars.string("HOST", "0.0.0.0"),
     production,
-    redis: vars.parsed("REDIS_URL", parseRedisUrl),
+    redis: readRedisTarget(vars),
     redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", defaults.redisKeyPrefix),
     metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
     logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
     logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
     accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",
   };
+}
+
+/** One server or Sentinel (REDIS_URL), or a Cluster (REDIS_CLUSTER_NODES): never both. */
+function readRedisTarget(vars: EnvReader): RedisTarget | undefined {
+  const url = vars.parsed("REDIS_URL", parseRedisUrl);
+  const clusterNodes = vars.parsed("REDIS_CLUSTER_NODES", parseRedisClusterNodes);
+  const password = vars.raw("REDIS_CLUSTER_PASSWORD");
+  if (vars.raw("REDIS_CLUSTER_NODES") === undefined) {
+    if (password !== undefined) vars.problem("REDIS_CLUSTER_PASSWORD is set without REDIS_CLUSTER_NODES (a single server's password goes in REDIS_URL)");
+    return url;
+  }
+  if (vars.raw("REDIS_URL") !== undefined) vars.problem("REDIS_URL and REDIS_CLUSTER_NODES are both set: a service uses one Redis, set one of them");
+  return clusterNodes && { clusterNodes, ...(password !== undefined ? { password } : {}) };
 }

@@ -114,4 +114,32 @@ describe("readServiceBasics", () => {
       'ACCESS_LOG must be one of true, false (got "yes")',
     ]);
   });
+
+  test("a Redis Cluster is REDIS_CLUSTER_NODES, a comma list of host:port, with its password apart; never beside REDIS_URL", () => {
+    expect(read({ REDIS_CLUSTER_NODES: "10.0.0.1:7000, redis-1.redis:7001,[::1]:7002" }).redis).toEqual({
+      clusterNodes: [
+        { host: "10.0.0.1", port: 7000 },
+        { host: "redis-1.redis", port: 7001 },
+        { host: "::1", port: 7002 },
+      ],
+    });
+    expect(read({ REDIS_CLUSTER_NODES: "r:7000", REDIS_CLUSTER_PASSWORD: "p@ss" }).redis).toEqual({
+      clusterNodes: [{ host: "r", port: 7000 }],
+      password: "p@ss",
+    });
+    expect(configProblems(read, { REDIS_CLUSTER_NODES: "r:7000,", REDIS_CLUSTER_PASSWORD: "secret-value" })).toEqual([
+      'REDIS_CLUSTER_NODES names a node "" that is not host:port',
+    ]);
+    expect(configProblems(read, { REDIS_CLUSTER_NODES: "r:7000,r" })).toEqual(['REDIS_CLUSTER_NODES names a node "r" that is not host:port']);
+    expect(configProblems(read, { REDIS_CLUSTER_NODES: "redis://r:7000" })).toEqual([
+      'REDIS_CLUSTER_NODES names a node "redis://r:7000" that is not host:port',
+    ]);
+    expect(configProblems(read, { REDIS_CLUSTER_NODES: "r:7000", REDIS_URL: "redis://r:6379" })).toEqual([
+      "REDIS_URL and REDIS_CLUSTER_NODES are both set: a service uses one Redis, set one of them",
+    ]);
+    // The password is never echoed, and is refused alone rather than ignored.
+    expect(configProblems(read, { REDIS_CLUSTER_PASSWORD: "secret-value" })).toEqual([
+      "REDIS_CLUSTER_PASSWORD is set without REDIS_CLUSTER_NODES (a single server's password goes in REDIS_URL)",
+    ]);
+  });
 });
