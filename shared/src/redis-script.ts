@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "./redis-client.ts";
 
 /** A Lua script bound to one client: call it with its keys, then its arguments. */
 export type RedisScript = (...keysThenArgs: (string | number)[]) => Promise<unknown>;
@@ -9,7 +9,7 @@ export type RedisScript = (...keysThenArgs: (string | number)[]) => Promise<unkn
  * script (restarted or flushed: NOSCRIPT), EVAL once; the client's keyPrefix
  * applies to the script's keys as to any command's.
  */
-export function redisScript(redis: Redis, name: string, lua: string, numberOfKeys: number): RedisScript {
+export function redisScript(redis: RedisClient, name: string, lua: string, numberOfKeys: number): RedisScript {
   const commands = redis as unknown as Record<string, RedisScript | undefined>;
   if (typeof commands[name] !== "function") redis.defineCommand(name, { lua, numberOfKeys });
   const command = commands[name]!;

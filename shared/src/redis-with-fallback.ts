@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "./redis-client.ts";
 import { withDeadline } from "./deadline.ts";
 import { describeError, type Logger } from "./logger.ts";
 import { throttledWarning } from "./throttled-warning.ts";
@@ -38,7 +38,7 @@ export class RedisWithFallback {
   private skipRedisUntil = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly options: RedisWithFallbackOptions,
   ) {
     this.commandTimeoutMs = options.commandTimeoutMs ?? 250;
@@ -47,7 +47,7 @@ export class RedisWithFallback {
   }
 
   /** `viaRedis` if Redis answers within the timeout (and its reply parses), else `viaFallback`. */
-  async run<T>(viaRedis: (redis: Redis) => Promise<T>, viaFallback: () => Promise<T>): Promise<T> {
+  async run<T>(viaRedis: (redis: RedisClient) => Promise<T>, viaFallback: () => Promise<T>): Promise<T> {
     let result: T;
     try {
       result = await this.withinTimeout(viaRedis);
@@ -65,7 +65,7 @@ export class RedisWithFallback {
     return result;
   }
 
-  private async withinTimeout<T>(viaRedis: (redis: Redis) => Promise<T>): Promise<T> {
+  private async withinTimeout<T>(viaRedis: (redis: RedisClient) => Promise<T>): Promise<T> {
     if (performance.now() < this.skipRedisUntil) throw new Error("Redis failed less than a second ago");
     if (disconnected.has(this.redis.status)) throw new Error(`Redis connection is ${this.redis.status}`);
     return withDeadline(

@@ -1,5 +1,4 @@
-import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisScript } from "@linkgeo/shared";
-import type Redis from "ioredis";
+import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisClient, type RedisScript } from "@linkgeo/shared";
 import type { RateRule } from "./token-bucket.ts";
 import { MemoryTokenBuckets } from "./memory-token-buckets.ts";
 import { decisionFor, peekDecision, type BucketDecision, type TokenBuckets } from "./token-bucket.ts";
@@ -89,7 +88,7 @@ export class RedisTokenBuckets implements TokenBuckets {
   private readonly takeToken: RedisScript;
   private readonly peekTokens: RedisScript;
 
-  constructor(redis: Redis, options: RedisTokenBucketsOptions = {}) {
+  constructor(redis: RedisClient, options: RedisTokenBucketsOptions = {}) {
     this.keyPrefix = options.keyPrefix ?? "rate-limit:";
     this.takeToken = redisScript(redis, "linkgeoTakeToken", takeScript, 1);
     this.peekTokens = redisScript(redis, "linkgeoPeekTokens", peekScript, 1);

@@ -1,13 +1,20 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "@linkgeo/shared";
+import { Cluster } from "ioredis";
 import type { CachedAnswer, CacheEntry, CacheLevel } from "./cached-answer.ts";
 
 /**
  * L1 shared by every replica. The client carries the database and key prefix;
  * main.ts makes it fail fast (no offline queue, a command timeout, one retry)
  * so that a dead Redis costs a request milliseconds, not seconds.
+ *
+ * A batch's keys are read with one MGET and written in one pipeline on a
+ * single server. On a Redis Cluster they spread over the slots of every
+ * primary, where a command or pipeline may only touch one slot: there each
+ * key is its own GET or SET, which the client's auto-pipelining sends as one
+ * pipeline per node.
  */
 export class RedisCacheLevel implements CacheLevel {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async get(key: string): Promise<CachedAnswer | undefined> {
     const json = await this.redis.get(key);
@@ -17,8 +24,7 @@ export class RedisCacheLevel implements CacheLevel {
   async getMany(keys: readonly string[]): Promise<Map<string, CachedAnswer>> {
     const found = new Map<string, CachedAnswer>();
     if (keys.length === 0) return found;
-    // One MGET: the keys of one geocoder share a node (no Redis Cluster yet, which would need them grouped by slot).
-    const values = await this.redis.mget(...keys);
+    const values = this.redis instanceof Cluster ? await Promise.all(keys.map((key) => this.redis.get(key))) : await this.redis.mget(...keys);
     for (const [i, json] of values.entries()) if (json !== null) found.set(keys[i]!, JSON.parse(json) as CachedAnswer);
     return found;
   }
@@ -37,6 +43,10 @@ export class RedisCacheLevel implements CacheLevel {
 
   async setMany(entries: readonly CacheEntry[]): Promise<void> {
     if (entries.length === 0) return;
+    if (this.redis instanceof Cluster) {
+      await Promise.all(entries.map(({ key, answer, ttlSeconds }) => this.set(key, answer, ttlSeconds)));
+      return;
+    }
     const pipeline = this.redis.pipeline();
     for (const { key, answer, ttlSeconds } of entries) {
       const ttlMs = Math.floor(ttlSeconds * 1000);

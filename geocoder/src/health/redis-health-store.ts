@@ -1,5 +1,4 @@
-import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisScript } from "@linkgeo/shared";
-import type Redis from "ioredis";
+import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisClient, type RedisScript } from "@linkgeo/shared";
 import type { ProviderFailure } from "../providers/provider-error.ts";
 import { healthyState, isHealthy, type HealthState, type Transition } from "./health-rules.ts";
 import type { HealthStore } from "./health-store.ts";
@@ -74,7 +73,7 @@ export class RedisHealthStore implements HealthStore {
   private readonly compareAndSet: RedisScript;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     options: RedisHealthStoreOptions = {},
   ) {
     this.keyPrefix = options.keyPrefix ?? "provider-health:";

@@ -1,5 +1,4 @@
-import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisScript } from "@linkgeo/shared";
-import type Redis from "ioredis";
+import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisClient, type RedisScript } from "@linkgeo/shared";
 import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { RateLimitExceeded, waitForSlot, type RateLimiter, type RateSlot } from "./rate-limiter.ts";
 
@@ -60,7 +59,7 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly redisFirst: RedisWithFallback;
   private readonly takeSlot: RedisScript;
 
-  constructor(redis: Redis, options: RedisRateLimiterOptions = {}) {
+  constructor(redis: RedisClient, options: RedisRateLimiterOptions = {}) {
     this.takeSlot = redisScript(redis, "linkgeoTakeSlot", takeSlotScript, 1);
     this.keyPrefix = options.keyPrefix ?? "rate-limit:";
     this.fallback = options.fallback ?? new MemoryRateLimiter();

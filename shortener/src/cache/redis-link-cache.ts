@@ -1,4 +1,4 @@
-import type Redis from "ioredis";
+import type { RedisClient } from "@linkgeo/shared";
 import { linkTtlSeconds, missingTtlSeconds, type LinkCache } from "./link-cache.ts";
 
 // A long URL never is a bare "-", so it can stand for "no such link".
@@ -6,7 +6,7 @@ const missing = "-";
 
 /** The shared cache of all replicas; the client carries the key prefix and database. */
 export class RedisLinkCache implements LinkCache {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async get(code: string): Promise<string | null | undefined> {
     const value = await this.redis.get(`link:${code}`);

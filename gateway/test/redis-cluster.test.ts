@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRedisClient, parseRedisClusterNodes, type RedisClient } from "@linkgeo/shared";
+import {
+  createTestDatabase,
+  reply,
+  startFakeProvider,
+  startRedisCluster,
+  startService,
+  tally,
+  waitFor,
+  type RedisClusterProcesses,
+  type ServiceProcess,
+} from "@linkgeo/testing";
+import { RedisTokenBuckets } from "../src/rate-limit/redis-token-buckets.ts";
+import { RedisCacheLevel } from "../../geocoder/src/cache/redis-cache-level.ts";
+import { healthyState } from "../../geocoder/src/health/health-rules.ts";
+import { RedisHealthStore } from "../../geocoder/src/health/redis-health-store.ts";
+import { RedisRateLimiter } from "../../geocoder/src/rate-limit/redis-rate-limiter.ts";
+import { RedisLinkCache } from "../../shortener/src/cache/redis-link-cache.ts";
+
+// A real Redis Cluster on loopback (3 primaries, each with a replica) under
+// the three services, each given REDIS_CLUSTER_NODES. A command or script
+// whose keys spread over two slots fails on a Cluster (CROSSSLOT), so each
+// concern's Redis work is run here against one, and a primary is killed
+// under load.
+
+let cluster: RedisClusterProcesses;
+const stack = new AsyncDisposableStack();
+
+beforeAll(async () => {
+  cluster = stack.use(await startRedisCluster({ primaryCount: 3, replicasPerPrimary: 1 }));
+}, 60_000);
+
+afterAll(async () => {
+  await stack.disposeAsync();
+});
+
+/** The keys under `prefix` on each primary serving slots now, by port. */
+async function keysByPrimary(prefix: string): Promise<Map<number, string[]>> {
+  const found = new Map<number, string[]>();
+  for (const port of await cluster.primaries()) found.set(port, await cluster.ask<string[]>(port, "KEYS", `${prefix}*`));
+  return found;
+}
+
+/** A service's client, started from one node only: it learns the others from it. */
+async function connectedClient(keyPrefix: string): Promise<RedisClient> {
+  const redis = createRedisClient({ clusterNodes: parseRedisClusterNodes(cluster.nodeList.split(",")[0]!), keyPrefix });
+  await waitFor("the cluster client ready", async () => (await redis.set("hello", "1").catch(() => null)) === "OK");
+  return redis;
+}
+
+describe("the services' Redis work on a Redis Cluster", () => {
+  test("every script runs (one key each), the link cache works, and the geocoder's L1 reads and writes a batch over every primary", async () => {
+    const prefix = "cluster-units:";
+    const redis = await connectedClient(prefix);
+    try {
+      // The scripts go through fail-soft wrappers that would answer from memory on an error: each
+      // one's key is looked for in the cluster afterwards, so a script that failed is seen.
+      const buckets = new RedisTokenBuckets(redis, { commandTimeoutMs: 2_000 });
+      const rule = { capacity: 5, perSecond: 0.01 };
+      expect((await buckets.take("client-a", rule)).remaining).toBe(4);
+      expect((await buckets.take("client-a", rule)).remaining).toBe(3);
+      // Three tokens and the refill since the first take.
+      expect(Math.floor(Number(await redis.hget("rate-limit:client-a", "tokens")))).toBe(3);
+
+      const limiter = new RedisRateLimiter(redis, { commandTimeoutMs: 2_000 });
+      const first = await limiter.acquire("nominatim", 40, 5_000);
+      const second = await limiter.acquire("nominatim", 40, 5_000);
+      expect(second.at - first.at).toBeGreaterThanOrEqual(40);
+      expect(Number(await redis.get("rate-limit:nominatim"))).toBe(second.at + 40);
+
+      const health = new RedisHealthStore(redis, { commandTimeoutMs: 2_000 });
+      const failed = { ...healthyState, failures: 1, lastFailure: "timeout" as const };
+      expect(await health.update("here", () => ({ state: failed, result: "written" }), Date.now())).toBe("written");
+      expect(await health.read("here")).toEqual(failed);
+      expect(JSON.parse((await redis.get("provider-health:here"))!)).toEqual(failed);
+
+      const links = new RedisLinkCache(redis);
+      await links.set("abc", "https://example.com/a");
+      await links.markMissing("gone");
+      expect([await links.get("abc"), await links.get("gone"), await links.get("never")]).toEqual(["https://example.com/a", null, undefined]);
+
+      const l1 = new RedisCacheLevel(redis);
+      const answer = (n: number) => ({ addresses: [], provider: "nominatim", storedAt: n });
+      const keys = Array.from({ length: 60 }, (_, n) => `reverse:${n}`);
+      await l1.setMany(keys.map((key, n) => ({ key, answer: answer(n), ttlSeconds: n === 0 ? 0 : 60 })));
+      const read = await l1.getMany([...keys, "reverse:absent"]);
+      expect(read.size).toBe(59);
+      expect(read.get("reverse:59")).toEqual(answer(59));
+      expect(read.has("reverse:0")).toBe(false);
+      // The batch's keys are on every primary: one MGET or pipeline could not have served them.
+      const reverseKeys = [...(await keysByPrimary(`${prefix}reverse:`)).values()];
+      expect(reverseKeys.map((onePrimary) => onePrimary.length > 0)).toEqual([true, true, true]);
+      expect(reverseKeys.flat().length).toBe(59);
+    } finally {
+      redis.disconnect();
+    }
+  }, 30_000);
+});
+
+describe("the three services on a Redis Cluster, a primary killed under load", () => {
+  const prefixes = { shortener: "cluster-shortener:", geocoder: "cluster-geocoder:", gateway: "cluster-gateway:" };
+  let gateway: ServiceProcess;
+
+  beforeAll(async () => {
+    const database = await createTestDatabase("redis_cluster");
+    stack.defer(() => database.drop());
+    const dir = mkdtempSync(join(tmpdir(), "redis-cluster-stack-"));
+    stack.defer(() => rmSync(dir, { recursive: true, force: true }));
+    const provider = stack.use(startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") }));
+    // Each service is given two of the six nodes: the client finds the rest, and the cluster's slots, from them.
+    const nodes = cluster.nodeList.split(",").slice(0, 2).join(",");
+    const [shortener, geocoder] = await Promise.all([
+      startService("shortener", { DATABASE_URL: database.url, REDIS_CLUSTER_NODES: nodes, REDIS_KEY_PREFIX: prefixes.shortener }),
+      startService("geocoder", {
+        REDIS_CLUSTER_NODES: nodes,
+        REDIS_KEY_PREFIX: prefixes.geocoder,
+        NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(),
+        NOMINATIM_RATE_LIMIT: "100",
+        GEOCODER_CACHE_PATH: join(dir, "l2.db"),
+      }),
+    ]);
+    stack.use(shortener);
+    stack.use(geocoder);
+    gateway = stack.use(
+      await startService("gateway", {
+        SHORTENER_URL: shortener.url,
+        GEOCODER_URL: geocoder.url,
+        REDIS_CLUSTER_NODES: nodes,
+        REDIS_KEY_PREFIX: prefixes.gateway,
+        // Twelve links an hour per client: the bucket is the state a failover must keep.
+        RATE_LIMIT_CREATE: "12/hour",
+        RATE_LIMIT_API: "off",
+        UPSTREAM_TIMEOUT_MS: "5000",
+      }),
+    );
+  }, 60_000);
+
+  const call = async (method: string, path: string, json?: unknown) => {
+    const response = await fetch(`${gateway.url}${path}`, {
+      method,
+      headers: json === undefined ? {} : { "content-type": "application/json" },
+      body: json === undefined ? undefined : JSON.stringify(json),
+      redirect: "manual",
+    }).catch(() => null);
+    if (!response) return { status: 0, location: null, body: null };
+    const text = await response.text();
+    return {
+      status: response.status,
+      location: response.headers.get("location"),
+      body: response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
+    };
+  };
+
+  test("redirects and geocodes answer through the failover, every redirect is counted once, and the create limit's bucket survives it", async () => {
+    const links: { code: string; longUrl: string }[] = [];
+    for (let i = 0; i < 8; i++) {
+      const longUrl = `https://example.com/cluster/${i}`;
+      const created = await call("POST", "/shorten/", { long_url: longUrl });
+      expect(created.status).toBe(201);
+      links.push({ code: created.body.short_url, longUrl });
+    }
+    // The create bucket (4 tokens left of 12) is on one primary; every primary's writes reach its replica.
+    const bucketPrimary = [...(await keysByPrimary(`${prefixes.gateway}rate-limit:`)).entries()].find(([, keys]) => keys.length > 0)?.[0];
+    expect(bucketPrimary).toBeNumber();
+    for (const port of await cluster.primaries()) expect(await cluster.ask<number>(port, "WAIT", 1, 5_000)).toBe(1);
+
+    // Load: redirects of the eight links, and geocodes of points never asked before (L1 written), until told to stop.
+    let stopping = false;
+    let redirectsDone = 0;
+    const redirects: string[] = [];
+    const geocodes: string[] = [];
+    const redirecting = Promise.all(
+      Array.from({ length: 6 }, async (_, worker) => {
+        for (let n = worker; !stopping; n += 6) {
+          const link = links[n % links.length]!;
+          const answer = await call("GET", `/${link.code}/`);
+          redirects.push(answer.status === 302 && answer.location === link.longUrl ? "redirected" : `${answer.status} ${answer.location}`);
+          redirectsDone++;
+        }
+      }),
+    );
+    const geocoding = (async () => {
+      for (let n = 0; !stopping; n++) {
+        const answer = await call("GET", `/reverse-geocode?latitude=${(10 + n / 1000).toFixed(3)}&longitude=20.5`);
+        geocodes.push(answer.status === 200 ? "answered" : String(answer.status));
+      }
+    })();
+
+    await waitFor("redirects before the kill", () => redirectsDone >= 150, 30_000);
+    await cluster.kill(bucketPrimary!);
+    const geocodesAtKill = geocodes.length;
+    await cluster.healthy(30_000);
+    // A third of the cluster's slots were down for about its node timeout (1 s) and the election:
+    // the geocoder's L1 calls failed at once meanwhile and it went on answering, it did not wait out the outage.
+    const geocodesDuringOutage = geocodes.length - geocodesAtKill;
+    expect(geocodesDuringOutage).toBeGreaterThanOrEqual(10);
+    const afterPromotion = redirectsDone;
+    await waitFor("redirects after the promotion", () => redirectsDone >= afterPromotion + 150, 30_000);
+    stopping = true;
+    await Promise.all([redirecting, geocoding]);
+
+    // Every client got its answer: Redis down for a while cost the services their cache, nothing else.
+    expect(tally(redirects)).toEqual({ redirected: redirects.length });
+    expect(tally(geocodes)).toEqual({ answered: geocodes.length });
+
+    // Counted exactly: no shortener died, so each redirect is one count, none lost, none twice.
+    const stats = await Promise.all(links.map((link) => call("GET", `/shorten/${link.code}/stats/`)));
+    expect(stats.reduce((sum, s) => sum + (s.body.access_count as number), 0)).toBe(redirects.length);
+
+    // The geocoder's L1 and the shortener's link cache are spread over the primaries.
+    const geocoderKeys = [...(await keysByPrimary(`${prefixes.geocoder}reverse:`)).values()];
+    expect(geocoderKeys.filter((keys) => keys.length > 0).length).toBeGreaterThanOrEqual(2);
+    expect((await keysByPrimary(`${prefixes.shortener}link:`)).size).toBe(3);
+
+    // The bucket went over to the promoted replica: 4 more links, not a fresh 12.
+    const afterFailover: number[] = [];
+    for (let i = 0; i < 6; i++) afterFailover.push((await call("POST", "/shorten/", { long_url: `https://example.com/cluster/after/${i}` })).status);
+    expect(afterFailover).toEqual([201, 201, 201, 201, 429, 429]);
+    console.log("Redis Cluster failover under load:", {
+      redirects: redirects.length,
+      geocodes: geocodes.length,
+      geocodesDuringOutage,
+      killedPrimary: bucketPrimary,
+    });
+  }, 120_000);
+});
