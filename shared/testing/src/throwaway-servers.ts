@@ -96,7 +96,7 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /** A Postgres program from Debian's versioned folder (newest version), installing the package when there is none. */
-function postgresBinary(name: string): string {
+export function postgresBinary(name: string): string {
   const find = () => {
     const root = "/usr/lib/postgresql";
     const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
@@ -133,28 +133,57 @@ function installOrExplain(debianPackage: string, server: string, variable: strin
 /** initdb refuses root: the cluster belongs to `postgres` (Debian's) or else `nobody`, and runs as that user. */
 function clusterUser(): { name: string; uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
+  if (owner) return owner;
   for (const name of ["postgres", "nobody"]) {
     const id = Bun.spawnSync(["id", "-u", name]);
     const gid = Bun.spawnSync(["id", "-g", name]);
-    if (id.success && gid.success) return { name, uid: Number(id.stdout.toString()), gid: Number(gid.stdout.toString()) };
+    if (id.success && gid.success) return (owner = { name, uid: Number(id.stdout.toString()), gid: Number(gid.stdout.toString()) });
   }
   throw new Error("test kit: running as root, and neither a postgres nor a nobody user exists to own a throwaway Postgres cluster");
 }
+let owner: { name: string; uid: number; gid: number } | undefined;
 
 async function startPostgres(initdb: string, dir: string, pids: number[]): Promise<string> {
-  const user = clusterUser();
   const data = join(dir, "postgres");
-  const as = (cmd: string[]) => (user ? ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", ...cmd] : cmd);
+  initPostgresCluster(initdb, dir, data);
+  const port = await freePort();
+  await spawnPostgres({ initdb, dir, data, port, pids });
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+}
+
+/** Runs `cmd` as the cluster's owner when the tests run as root (Postgres' programs refuse root). */
+export function asClusterOwner(cmd: string[]): string[] {
+  const user = clusterUser();
+  return user ? ["setpriv", `--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", ...cmd] : cmd;
+}
+
+/** Gives `dir` to the cluster's owner (when running as root), so its programs may write there. */
+export function giveToClusterOwner(dir: string): void {
+  const user = clusterUser();
   if (user) chownSync(dir, user.uid, user.gid);
-  const made = Bun.spawnSync(as([initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]), {
+}
+
+/** A new cluster in `data` (inside `dir`, given to its owner): user postgres, trust for every local and loopback connection, replication included. */
+export function initPostgresCluster(initdb: string, dir: string, data: string): void {
+  giveToClusterOwner(dir);
+  const made = Bun.spawnSync(asClusterOwner([initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]), {
     cwd: dir,
     stdout: "pipe",
     stderr: "pipe",
   });
   if (!made.success) throw new Error(`test kit: initdb failed (exit ${made.exitCode}):\n${made.stderr.toString().slice(-2000)}`);
-  const port = await freePort();
+}
+
+/**
+ * Starts `postgres` on the cluster in `data`, listening on 127.0.0.1:`port`
+ * only, its log in `dir/<log>`, and resolves once it takes connections.
+ * Returns the process; its pid is added to `pids`.
+ */
+export async function spawnPostgres(options: { initdb: string; dir: string; data: string; port: number; pids: number[]; log?: string }) {
+  const { initdb, dir, data, port, pids } = options;
+  const log = join(dir, options.log ?? "postgres.log");
   const server = Bun.spawn(
-    as([
+    asClusterOwner([
       join(initdb, "..", "postgres"),
       "-D",
       data,
@@ -169,16 +198,15 @@ async function startPostgres(initdb: string, dir: string, pids: number[]): Promi
       "-c",
       "fsync=off",
     ]),
-    { cwd: dir, stdout: "ignore", stderr: Bun.file(join(dir, "postgres.log")) },
+    { cwd: dir, stdout: "ignore", stderr: Bun.file(log) },
   );
   pids.push(server.pid);
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   await waitFor(`the throwaway Postgres on port ${port}`, async () => {
-    if (server.exitCode !== null) throw new Error(`test kit: the throwaway Postgres exited (${server.exitCode}); see its log in ${dir}`);
+    if (server.exitCode !== null) throw new Error(`test kit: the throwaway Postgres exited (${server.exitCode}); see its log ${log}`);
     const ready = Bun.spawnSync([join(initdb, "..", "pg_isready"), "-h", "127.0.0.1", "-p", String(port), "-q"]);
     return ready.success;
   });
-  return url;
+  return server;
 }
 
 async function startRedis(binary: string, pids: number[]): Promise<string> {
@@ -188,7 +216,7 @@ async function startRedis(binary: string, pids: number[]): Promise<string> {
 }
 
 /** SIGQUIT (Postgres' immediate stop; Redis quits on it too), then SIGKILL for any still there after two seconds. */
-function stopProcesses(pids: readonly number[]): void {
+export function stopProcesses(pids: readonly number[]): void {
   const signal = (pid: number, name: NodeJS.Signals) => {
     try {
       process.kill(pid, name);
