@@ -14,12 +14,17 @@ import {
 import { parseDomainList } from "./links/link-targets.ts";
 import { defaultDatabaseTimeoutMs } from "./storage/database-deadline.ts";
 import type { RedirectStatus } from "./links/link-options.ts";
-import { defaultSqlitePath, parseDatabaseUrl, type DatabaseTarget } from "./storage/database-target.ts";
+import { defaultSqlitePath, parseDatabaseUrl, parseReadUrls, type DatabaseTarget } from "./storage/database-target.ts";
+import { defaultReadMaxLagMs } from "./storage/postgres/read-replicas.ts";
 
 export interface ShortenerConfig extends ServiceBasics {
   database: DatabaseTarget;
   /** How long one database call may take before the request is answered 503. */
   databaseTimeoutMs: number;
+  /** Streaming replicas of the Postgres primary for the listing, exports and reports (DATABASE_READ_URL); none by default. */
+  databaseReadUrls: string[];
+  /** A replica further behind the primary than this is skipped. */
+  databaseReadMaxLagMs: number;
   secretKey: string;
   /** True when ELYSIA_SECRET_KEY was absent and a random key was made (development only). */
   secretKeyGenerated: boolean;
@@ -55,10 +60,12 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
     const secret = vars.raw("ELYSIA_SECRET_KEY");
     if (secret === undefined && basics.production) vars.problem("ELYSIA_SECRET_KEY is required when NODE_ENV=production");
     if (secret !== undefined && secret.length < 32) vars.problem("ELYSIA_SECRET_KEY must be at least 32 characters");
+    const database = readDatabaseTarget(vars);
     return {
       ...basics,
-      database: readDatabaseTarget(vars),
+      database,
       databaseTimeoutMs: vars.integer("DATABASE_TIMEOUT_MS", defaultDatabaseTimeoutMs, { min: 100, max: 60_000 }),
+      ...readReplicaConfig(vars, database),
       secretKey: secret ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
       secretKeyGenerated: secret === undefined,
       publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
@@ -73,6 +80,14 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       importMaxBytes: readImportMaxBytes(vars),
     };
   });
+}
+
+/** DATABASE_READ_URL and DATABASE_READ_MAX_LAG_MS: replicas of a Postgres primary only. */
+function readReplicaConfig(vars: EnvReader, database: DatabaseTarget): { databaseReadUrls: string[]; databaseReadMaxLagMs: number } {
+  const databaseReadUrls = vars.parsed("DATABASE_READ_URL", parseReadUrls) ?? [];
+  if (databaseReadUrls.length > 0 && database.engine !== "postgres")
+    vars.problem("DATABASE_READ_URL needs a postgres:// DATABASE_URL (replicas of a Postgres primary)");
+  return { databaseReadUrls, databaseReadMaxLagMs: vars.integer("DATABASE_READ_MAX_LAG_MS", defaultReadMaxLagMs, { min: 0, max: 3_600_000 }) };
 }
 
 /** IMPORT_MAX_BYTES: the shortener's import route and the gateway's both read it (1 MiB to 64 GiB, default 1 GiB). */

@@ -31,7 +31,11 @@ const log = createLogger({ service: "shortener", level: config.logLevel, format:
 keepServingOnUnexpectedErrors(log);
 if (config.secretKeyGenerated) log.warn("ELYSIA_SECRET_KEY is not set: using a random key, admin tokens will not survive a restart");
 
-const database = await openDatabase(config.database, { timeoutMs: config.databaseTimeoutMs }).catch((error) => {
+const database = await openDatabase(config.database, {
+  timeoutMs: config.databaseTimeoutMs,
+  readUrls: config.databaseReadUrls,
+  readMaxLagMs: config.databaseReadMaxLagMs,
+}).catch((error) => {
   log.error("cannot open the database", { engine: config.database.engine, error: describeError(error) });
   process.exit(1);
 });
@@ -86,7 +90,10 @@ const app = createApp({
   internalSecret: config.internalSecret,
   importMaxBytes: config.importMaxBytes,
   accessLog: config.accessLog,
-  readiness: { required: { database: () => database.ping() }, optional: redis ? { cache: () => cache.ping() } : {} },
+  readiness: {
+    required: { database: () => database.ping() },
+    optional: { ...database.readReplicaChecks, ...(redis ? { cache: () => cache.ping() } : {}) },
+  },
   trustedProxies: config.trustedProxies,
   accepting: lifecycle.accepting,
   metrics: metrics.registry,

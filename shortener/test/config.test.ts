@@ -41,6 +41,30 @@ describe("shortener configuration", () => {
     ]);
   });
 
+  test("DATABASE_READ_URL: no replicas by default; a comma list of postgres:// URLs beside a Postgres primary, never echoed; a 1 s lag bound", () => {
+    expect(readShortenerConfig({})).toMatchObject({ databaseReadUrls: [], databaseReadMaxLagMs: 1_000 });
+    const primary = "postgres://app:pw@primary:5432/linkgeo";
+    expect(
+      readShortenerConfig({
+        DATABASE_URL: primary,
+        DATABASE_READ_URL: "postgres://app:pw@replica-1/linkgeo, postgresql://app:pw@replica-2:5433/linkgeo",
+        DATABASE_READ_MAX_LAG_MS: "250",
+      }),
+    ).toMatchObject({ databaseReadUrls: ["postgres://app:pw@replica-1/linkgeo", "postgresql://app:pw@replica-2:5433/linkgeo"], databaseReadMaxLagMs: 250 });
+    expect(
+      configProblems(readShortenerConfig, { DATABASE_URL: primary, DATABASE_READ_URL: "postgres://app:secret-pw@replica/linkgeo,sqlite:///r.db" }),
+    ).toEqual(["DATABASE_READ_URL must be a comma list of postgres://user:pass@host:port/db (entry 2 is not)"]);
+    expect(configProblems(readShortenerConfig, { DATABASE_URL: primary, DATABASE_READ_URL: "postgres://app:secret-pw@replica" })).toEqual([
+      "DATABASE_READ_URL must be a comma list of postgres://user:pass@host:port/db (entry 1 is not)",
+    ]);
+    expect(configProblems(readShortenerConfig, { DATABASE_READ_URL: "postgres://app:secret-pw@replica/linkgeo" })).toEqual([
+      "DATABASE_READ_URL needs a postgres:// DATABASE_URL (replicas of a Postgres primary)",
+    ]);
+    expect(configProblems(readShortenerConfig, { DATABASE_URL: primary, DATABASE_READ_MAX_LAG_MS: "-1" })).toEqual([
+      'DATABASE_READ_MAX_LAG_MS must be a whole number from 0 to 3600000 (got "-1")',
+    ]);
+  });
+
   test("analytics on, 90 days of hours, this machine as the trusted proxy, unless told otherwise", () => {
     expect(readShortenerConfig({})).toMatchObject({ analytics: true, analyticsHourlyDays: 90, trustedProxies: parseIpRangeList("127.0.0.1/8, ::1/128") });
     expect(readShortenerConfig({ ANALYTICS: "off", ANALYTICS_HOURLY_DAYS: "30", TRUSTED_PROXIES: "10.0.0.0/8" })).toMatchObject({

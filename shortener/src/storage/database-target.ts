@@ -26,3 +26,19 @@ export function parseDatabaseUrl(raw: string): DatabaseTarget {
   }
   throw new Error("must be postgres://user:pass@host:port/db or sqlite:///path/file.db");
 }
+
+/** DATABASE_READ_URL: a comma list of `postgres://` URLs, the primary's streaming replicas. */
+export function parseReadUrls(raw: string): string[] {
+  return raw.split(",").map((entry, i) => {
+    const target = (() => {
+      try {
+        return parseDatabaseUrl(entry.trim());
+      } catch {
+        return undefined;
+      }
+    })();
+    // The entry is not echoed: it may hold a password.
+    if (target?.engine !== "postgres") throw new Error(`must be a comma list of postgres://user:pass@host:port/db (entry ${i + 1} is not)`);
+    return target.url;
+  });
+}

@@ -14,6 +14,8 @@ import type { VisitStore } from "../visits/visit-store.ts";
 import { FreshSingleFlight } from "../visits/fresh-single-flight.ts";
 import { defaultDatabaseTimeoutMs, storesWithDeadline } from "./database-deadline.ts";
 import { storesWatchingWrites, WriteHealth } from "./write-health.ts";
+import { readingFromReplicas } from "./read-routing.ts";
+import { defaultReadMaxLagMs, ReadReplicas } from "./postgres/read-replicas.ts";
 import type { DatabaseTarget } from "./database-target.ts";
 import { PostgresAdminSessionStore } from "./postgres/postgres-admin-session-store.ts";
 import { PostgresAdminStore } from "./postgres/postgres-admin-store.ts";
@@ -33,6 +35,8 @@ import { SqliteVisitStore } from "./sqlite/sqlite-visit-store.ts";
 
 export interface Database {
   engine: DatabaseTarget["engine"];
+  /** For `/ready`: one check per read replica (DATABASE_READ_URL), failing while it is skipped (down or lagging). */
+  readReplicaChecks: Record<string, () => Promise<void>>;
   links: LinkStore;
   admins: AdminStore;
   sessions: AdminSessionStore;
@@ -59,12 +63,19 @@ const migrationLockId = 7_202_611;
 export interface OpenDatabaseOptions {
   /** Deadline of every call (DATABASE_TIMEOUT_MS); see `storesWithDeadline`. */
   timeoutMs?: number;
+  /** Postgres streaming replicas for the reads that may be a moment old (DATABASE_READ_URL); see `readingFromReplicas`. */
+  readUrls?: readonly string[];
+  /** A replica further behind than this is skipped (DATABASE_READ_MAX_LAG_MS). */
+  readMaxLagMs?: number;
 }
 
 /** Connects, applies pending migrations, and returns the stores, every call bounded by the deadline. */
 export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
   const timeoutMs = options.timeoutMs ?? defaultDatabaseTimeoutMs;
-  const engine = target.engine === "postgres" ? await openPostgres(target.url, timeoutMs) : openSqliteFile(target.path);
+  const engine =
+    target.engine === "postgres"
+      ? await openPostgres(target.url, timeoutMs, { urls: options.readUrls ?? [], maxLagMs: options.readMaxLagMs ?? defaultReadMaxLagMs })
+      : openSqliteFile(target.path);
   return guarded(engine, timeoutMs);
 }
 
@@ -80,6 +91,7 @@ function guarded(engine: Engine, timeoutMs: number): Database {
   const writes = new WriteHealth(() => engine.probeWrite());
   return {
     engine: engine.engine,
+    readReplicaChecks: engine.readReplicaChecks,
     ...storesWatchingWrites(storesWithDeadline(engine, timeoutMs), writes),
     ping: async () => {
       await engine.ping();
@@ -89,31 +101,57 @@ function guarded(engine: Engine, timeoutMs: number): Database {
   };
 }
 
-async function openPostgres(url: string, timeoutMs: number): Promise<Engine> {
+async function openPostgres(url: string, timeoutMs: number, reads: { urls: readonly string[]; maxLagMs: number }): Promise<Engine> {
   await applyPostgresMigrations(url);
-  const client = postgres(url, {
-    max: 10,
-    connect_timeout: 5,
-    onnotice: () => {},
-    connection: postgresSessionLimits(timeoutMs),
-  });
+  const connect = (to: string) => postgres(to, { max: 10, connect_timeout: 5, onnotice: () => {}, connection: postgresSessionLimits(timeoutMs) });
+  const client = connect(url);
   const db = drizzlePostgres(client);
   // The visits reads and the listing's sorted pages sum the visit log first, sharing one run.
   const settling = new FreshSingleFlight(() => settleVisitLog(client));
   const links = new PostgresLinkStore(db, client, () => settling.run());
-  return {
-    engine: "postgres",
+  const stores = {
     links,
     admins: new PostgresAdminStore(db),
     sessions: new PostgresAdminSessionStore(db),
     visits: new PostgresVisitStore(client, settling),
     orphans: new PostgresOrphanVisitStore(client),
     apiKeys: new PostgresApiKeyStore(db, client),
+  };
+  // A replica's reads sum the log on the primary first too: they then lack only what the replica has not replayed yet.
+  const replicaClients = reads.urls.map(connect);
+  const replicas = new ReadReplicas(
+    client,
+    replicaClients.map((sql) => ({
+      sql,
+      stores: {
+        links: new PostgresLinkStore(drizzlePostgres(sql), sql, () => settling.run()),
+        visits: new PostgresVisitStore(sql, settling),
+        orphans: new PostgresOrphanVisitStore(sql),
+      },
+    })),
+    { maxLagMs: reads.maxLagMs },
+  );
+  if (replicaClients.length > 0) replicas.start();
+  return {
+    engine: "postgres",
+    ...(replicaClients.length > 0 ? readingFromReplicas(stores, replicas) : stores),
+    readReplicaChecks: Object.fromEntries(
+      replicas.replicas.map((replica) => [
+        replica.name,
+        async () => {
+          if (replica.state !== "ok") throw new Error(`${replica.name} is ${replica.state}`);
+        },
+      ]),
+    ),
     ping: () => links.ping(),
     probeWrite: async () => {
       await client`INSERT INTO write_probe (id, at) VALUES (1, now()) ON CONFLICT (id) DO UPDATE SET at = excluded.at`;
     },
-    close: () => links.end(),
+    close: async () => {
+      replicas.stop();
+      await Promise.all(replicaClients.map((sql) => sql.end({ timeout: 5 })));
+      await links.end();
+    },
   };
 }
 
@@ -179,6 +217,7 @@ function sqliteEngine(sqlite: SqliteDatabase): Engine {
     visits: new SqliteVisitStore(sqlite, visitLog),
     orphans: new SqliteOrphanVisitStore(sqlite),
     apiKeys: new SqliteApiKeyStore(db),
+    readReplicaChecks: {},
     ping: async () => {
       sqlite.query("SELECT 1").get();
     },

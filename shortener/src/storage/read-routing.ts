@@ -1,0 +1,66 @@
+import type { LinkStore } from "../links/link-store.ts";
+import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
+import type { VisitStore } from "../visits/visit-store.ts";
+import type { ReadReplicas } from "./postgres/read-replicas.ts";
+
+/** The stores whose reads a replica may answer. */
+export interface ReadStores {
+  links: LinkStore;
+  visits: VisitStore;
+  orphans: OrphanVisitStore;
+}
+
+/**
+ * The primary's stores, with the reads that may be a moment old sent to a
+ * fit read replica (DATABASE_READ_URL): the admin listing and search
+ * (`links.list`), exports (`links.exportPage`), and the visits reports
+ * (every `visits` and `orphans` read). Everything else stays on the
+ * primary: writes, and the reads a client must see its own writes in (a link
+ * by code or manage token, the redirect, a visit cap, keys, sessions). A
+ * read a replica fails is asked of the primary, and the replica skipped
+ * until the watch finds it fit again.
+ */
+export function readingFromReplicas<S extends ReadStores>(primary: S, replicas: ReadReplicas<ReadStores>): S {
+  const fromReplica =
+    <A extends unknown[], T>(read: (stores: ReadStores, ...args: A) => Promise<T>) =>
+    async (...args: A): Promise<T> => {
+      const replica = replicas.pick();
+      if (replica) {
+        try {
+          return await read(replica.stores, ...args);
+        } catch {
+          replicas.failed(replica);
+        }
+      }
+      return read(primary, ...args);
+    };
+  return {
+    ...primary,
+    links: overriding(primary.links, {
+      list: fromReplica((stores, query) => stores.links.list(query)),
+      exportPage: fromReplica((stores, after, limit) => stores.links.exportPage(after, limit)),
+    }),
+    visits: overriding(primary.visits, {
+      buckets: fromReplica((stores, scope, from, to) => stores.visits.buckets(scope, from, to)),
+      facts: fromReplica((stores, scope, fromDay, toDay) => stores.visits.facts(scope, fromDay, toDay)),
+      factDays: fromReplica((stores, scope, dimension, value, fromDay, toDay) => stores.visits.factDays(scope, dimension, value, fromDay, toDay)),
+      dailyCounts: fromReplica((stores, codes, from, to) => stores.visits.dailyCounts(codes, from, to)),
+      topLinks: fromReplica((stores, from, to, limit) => stores.visits.topLinks(from, to, limit)),
+    }),
+    orphans: overriding(primary.orphans, {
+      days: fromReplica((stores, fromDay, toDay) => stores.orphans.days(fromDay, toDay)),
+      breakdowns: fromReplica((stores, fromDay, toDay, limit) => stores.orphans.breakdowns(fromDay, toDay, limit)),
+    }),
+  };
+}
+
+/** `store` with some of its methods replaced; the others are its own, called on it. */
+function overriding<T extends object>(store: T, replaced: Partial<T>): T {
+  return new Proxy(store, {
+    get(target, key) {
+      if (Object.hasOwn(replaced, key)) return replaced[key as keyof T];
+      const value = Reflect.get(target, key);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
