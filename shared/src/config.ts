@@ -163,12 +163,16 @@ export function parseRedisClusterNodes(raw: string): HostPort[] {
   return parseHostPorts(raw, "a node");
 }
 
-/** A comma list of `host:port` (a name, an IPv4 address or a bracketed IPv6 address); `what` names an entry in the error. */
+/**
+ * A comma list of `host:port` (a name, an IPv4 address or a bracketed IPv6
+ * address); `what` names an entry in the error, by its place: its text is not
+ * echoed, since a URL with a password put there by mistake would be.
+ */
 function parseHostPorts(list: string, what: string): HostPort[] {
-  return list.split(",").map((entry) => {
+  return list.split(",").map((entry, i) => {
     const hostPort = /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\]):(\d{1,5})$/.exec(entry.trim());
     const port = Number(hostPort?.[2]);
-    if (!hostPort || port < 1 || port > 65_535) throw new Error(`names ${what} "${entry}" that is not host:port`);
+    if (!hostPort || port < 1 || port > 65_535) throw new Error(`names ${what} that is not host:port (entry ${i + 1})`);
     return { host: hostPort[1]!.replace(/^\[|\]$/g, ""), port };
   });
 }

@@ -58,8 +58,8 @@ describe("EnvReader (through readConfig)", () => {
       ["redis://cache/one", "must end with a database number (redis://host:port/N)"],
       ["not a url", "must be a URL (redis://… or rediss://…)"],
       ["redis+sentinel://s1:26379", "must be redis+sentinel://host:port,host:port/<primary name>[/N]"],
-      ["redis+sentinel://s1,s2:26379/primary", 'names a sentinel "s1" that is not host:port'],
-      ["redis+sentinel://s1:99999/primary", 'names a sentinel "s1:99999" that is not host:port'],
+      ["redis+sentinel://s1,s2:26379/primary", "names a sentinel that is not host:port (entry 1)"],
+      ["redis+sentinel://s1:99999/primary", "names a sentinel that is not host:port (entry 1)"],
       ["redis+sentinel://s1:26379/primary/one", "must be redis+sentinel://host:port,host:port/<primary name>[/N]"],
     ] as const) {
       expect(() => parseRedisUrl(raw)).toThrow(reason);
@@ -128,11 +128,12 @@ describe("readServiceBasics", () => {
       password: "p@ss",
     });
     expect(configProblems(read, { REDIS_CLUSTER_NODES: "r:7000,", REDIS_CLUSTER_PASSWORD: "secret-value" })).toEqual([
-      'REDIS_CLUSTER_NODES names a node "" that is not host:port',
+      "REDIS_CLUSTER_NODES names a node that is not host:port (entry 2)",
     ]);
-    expect(configProblems(read, { REDIS_CLUSTER_NODES: "r:7000,r" })).toEqual(['REDIS_CLUSTER_NODES names a node "r" that is not host:port']);
-    expect(configProblems(read, { REDIS_CLUSTER_NODES: "redis://r:7000" })).toEqual([
-      'REDIS_CLUSTER_NODES names a node "redis://r:7000" that is not host:port',
+    expect(configProblems(read, { REDIS_CLUSTER_NODES: "r:7000,r" })).toEqual(["REDIS_CLUSTER_NODES names a node that is not host:port (entry 2)"]);
+    // A URL with its password, put there by mistake, is not printed.
+    expect(configProblems(read, { REDIS_CLUSTER_NODES: "redis://:hunter2@r:7000" })).toEqual([
+      "REDIS_CLUSTER_NODES names a node that is not host:port (entry 1)",
     ]);
     expect(configProblems(read, { REDIS_CLUSTER_NODES: "r:7000", REDIS_URL: "redis://r:6379" })).toEqual([
       "REDIS_URL and REDIS_CLUSTER_NODES are both set: a service uses one Redis, set one of them",
