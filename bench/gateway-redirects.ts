@@ -73,7 +73,7 @@ const gatewayDir = join(import.meta.dir, "..", "gateway");
 // would change what is measured (RATE_LIMIT_REDIRECT would limit the very
 // requests under test).
 const gatewayVariable =
-  /^(PORT|HOST|NODE_ENV|SHORTENER_URL|GEOCODER_URL|UPSTREAM_|REDIS_URL|REDIS_KEY_PREFIX|RATE_LIMIT_|TRUSTED_PROXIES|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG|INTERNAL_SECRET)/;
+  /^(PORT|HOST|NODE_ENV|SHORTENER_URL|GEOCODER_URL|UPSTREAM_|REDIS_|RATE_LIMIT_|TRUSTED_PROXIES|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG|INTERNAL_SECRET)/;
 
 /** `internalSecret` undefined: the gateway proxies each redirect on its own. */
 async function startGateway(

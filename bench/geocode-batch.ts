@@ -45,7 +45,7 @@ const repeats = 7;
 
 // Each service's own variables are set here, never inherited: a provider key in the caller's environment would change what is measured.
 const serviceVariable =
-  /^(PORT|HOST|NODE_ENV|REDIS_URL|REDIS_KEY_PREFIX|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG|GEOCODER_|NOMINATIM_|GEOAPIFY_|HERE_|RATE_LIMIT_|SHORTENER_URL|INTERNAL_SECRET)/;
+  /^(PORT|HOST|NODE_ENV|REDIS_|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG|GEOCODER_|NOMINATIM_|GEOAPIFY_|HERE_|RATE_LIMIT_|SHORTENER_URL|INTERNAL_SECRET)/;
 const inherited = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !serviceVariable.test(name)));
 
 async function startService(name: "geocoder" | "gateway", env: Record<string, string>): Promise<string> {

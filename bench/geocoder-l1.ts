@@ -48,7 +48,7 @@ const query = { latitude: "48.8604416", longitude: "2.3503543" };
 
 // The geocoder's own variables are set here, never inherited: a provider key
 // or replica URL in the caller's environment would change what is measured.
-const geocoderVariable = /^(PORT|HOST|NODE_ENV|REDIS_URL|REDIS_KEY_PREFIX|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG|GEOCODER_|NOMINATIM_|GEOAPIFY_|HERE_)/;
+const geocoderVariable = /^(PORT|HOST|NODE_ENV|REDIS_|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG|GEOCODER_|NOMINATIM_|GEOAPIFY_|HERE_)/;
 
 async function startGeocoder(settings: Settings, options: { redisPrefix: string; nominatimUrl: string; cachePath: string }) {
   const port = await freePort();
