@@ -43,7 +43,8 @@ const cache = new TwoLevelCache({
   ttls: { l2Days: config.l2TtlDays, fallbackSeconds: config.fallbackTtlSeconds },
 });
 
-const rateLimiter = redis ? new RedisRateLimiter(redis, { fallback: new MemoryRateLimiter(), log }) : new MemoryRateLimiter();
+const sharedRateLimiter = redis ? new RedisRateLimiter(redis, { fallback: new MemoryRateLimiter(), log }) : undefined;
+const rateLimiter = sharedRateLimiter ?? new MemoryRateLimiter();
 const local = config.local ? loadLocalProvider() : undefined;
 if (local) log.info("local dataset loaded", { provider: local.provider.name, places: local.places, regions: local.regions, ms: local.loadMs });
 const healthStore = redis ? new RedisHealthStore(redis, { log }) : undefined;
@@ -80,8 +81,8 @@ const jobRunner = startJobRunner({
   owner: `${hostname()}:${process.pid}:${crypto.randomUUID()}`,
   ttlMs: jobTtlMs,
   leaseMs: config.jobLeaseMs,
-  // Redis connecting, or down: the spacing would be this process's only.
-  spacingShared: () => redis === undefined || redis.status === "ready",
+  // Redis connecting, down, or failing the spacing's calls (a Cluster's slots down, a server that hangs): the spacing would be this process's only.
+  spacingShared: () => sharedRateLimiter === undefined || (redis?.status === "ready" && sharedRateLimiter.sharesSpacing()),
   log,
 });
 

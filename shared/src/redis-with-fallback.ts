@@ -46,6 +46,16 @@ export class RedisWithFallback {
     this.warn = throttledWarning(options.log, options.fallbackWarning);
   }
 
+  /**
+   * Whether the next call would ask Redis: false while the connection is
+   * down and for `retryAfterMs` after a call Redis failed. A connection can
+   * look up while Redis fails every command (a Cluster whose slots are down,
+   * a server that hangs): this sees that too.
+   */
+  redisInUse(): boolean {
+    return performance.now() >= this.skipRedisUntil && !disconnected.has(this.redis.status);
+  }
+
   /** `viaRedis` if Redis answers within the timeout (and its reply parses), else `viaFallback`. */
   async run<T>(viaRedis: (redis: RedisClient) => Promise<T>, viaFallback: () => Promise<T>): Promise<T> {
     let result: T;

@@ -144,4 +144,29 @@ describe("RedisWithFallback", () => {
       redis.disconnect();
     }
   });
+
+  test("redisInUse: true while Redis answers, false from a failed call on a connection that still looks up until retryAfterMs has passed", async () => {
+    await using server = await startRedisProcess();
+    const redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+    try {
+      const runner = new RedisWithFallback(redis, { log: silentLogger, fallbackWarning, recoveredMessage, retryAfterMs: 300 });
+      expect(await whereItRan(runner)).toBe("redis:PONG");
+      expect(runner.redisInUse()).toBe(true);
+      // A command Redis fails while the connection stays up (a Cluster's slots down, a reply that does not parse).
+      const answer = await runner.run(
+        async (client) => String(await client.call("NO-SUCH-COMMAND")),
+        async () => "fallback",
+      );
+      expect(answer).toBe("fallback");
+      expect(redis.status).toBe("ready");
+      expect(runner.redisInUse()).toBe(false);
+      await waitFor("retryAfterMs to pass", () => runner.redisInUse(), 2_000);
+      expect(await whereItRan(runner)).toBe("redis:PONG");
+      await server.kill();
+      await waitFor("the connection seen down", () => redis.status !== "ready");
+      expect(runner.redisInUse()).toBe(false);
+    } finally {
+      redis.disconnect();
+    }
+  });
 });

@@ -72,6 +72,11 @@ export class RedisRateLimiter implements RateLimiter {
     });
   }
 
+  /** Whether slots come from Redis now, shared with every replica (false while the fallback spaces this process alone). */
+  sharesSpacing(): boolean {
+    return this.redisFirst.redisInUse();
+  }
+
   async acquire(key: string, minIntervalMs: number, maxWaitMs: number, signal?: AbortSignal): Promise<RateSlot> {
     if (signal?.aborted) throw signal.reason;
     const started = performance.now();
