@@ -1,5 +1,4 @@
-import type { RedisClient } from "@linkgeo/shared";
-import { Cluster } from "ioredis";
+import { isCluster, pingRedis, type RedisClient } from "@linkgeo/shared";
 import type { CachedAnswer, CacheEntry, CacheLevel } from "./cached-answer.ts";
 
 /**
@@ -11,7 +10,8 @@ import type { CachedAnswer, CacheEntry, CacheLevel } from "./cached-answer.ts";
  * single server. On a Redis Cluster they spread over the slots of every
  * primary, where a command or pipeline may only touch one slot: there each
  * key is its own GET or SET, which the client's auto-pipelining sends as one
- * pipeline per node.
+ * pipeline per node, and a primary that fails costs only its own keys (a
+ * miss, a write skipped): the others' are still read and written.
  */
 export class RedisCacheLevel implements CacheLevel {
   constructor(private readonly redis: RedisClient) {}
@@ -24,7 +24,7 @@ export class RedisCacheLevel implements CacheLevel {
   async getMany(keys: readonly string[]): Promise<Map<string, CachedAnswer>> {
     const found = new Map<string, CachedAnswer>();
     if (keys.length === 0) return found;
-    const values = this.redis instanceof Cluster ? await Promise.all(keys.map((key) => this.redis.get(key))) : await this.redis.mget(...keys);
+    const values = isCluster(this.redis) ? await eachKey(keys.map((key) => this.redis.get(key))) : await this.redis.mget(...keys);
     for (const [i, json] of values.entries()) if (json !== null) found.set(keys[i]!, JSON.parse(json) as CachedAnswer);
     return found;
   }
@@ -43,8 +43,8 @@ export class RedisCacheLevel implements CacheLevel {
 
   async setMany(entries: readonly CacheEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    if (this.redis instanceof Cluster) {
-      await Promise.all(entries.map(({ key, answer, ttlSeconds }) => this.set(key, answer, ttlSeconds)));
+    if (isCluster(this.redis)) {
+      await eachKey(entries.map(({ key, answer, ttlSeconds }) => this.set(key, answer, ttlSeconds)));
       return;
     }
     const pipeline = this.redis.pipeline();
@@ -58,6 +58,18 @@ export class RedisCacheLevel implements CacheLevel {
   }
 
   async ping(): Promise<void> {
-    await this.redis.ping();
+    await pingRedis(this.redis);
   }
+}
+
+/**
+ * A Cluster batch's per-key commands: each one's result, undefined for one
+ * that failed; throws only when every one failed (Redis is down, as for one
+ * server's MGET), so a failed batch is still seen and logged by the caller.
+ */
+async function eachKey<T>(commands: Promise<T>[]): Promise<(T | null)[]> {
+  const outcomes = await Promise.allSettled(commands);
+  const failed = outcomes.find((outcome) => outcome.status === "rejected");
+  if (failed && outcomes.every((outcome) => outcome.status === "rejected")) throw failed.reason;
+  return outcomes.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : null));
 }

@@ -14,12 +14,20 @@ export interface RedisClusterProcesses extends AsyncDisposable {
   primaryOf(key: string): Promise<number>;
   /** The ports of the primaries serving slots now. */
   primaries(): Promise<number[]>;
-  /** Resolves once every living node says the cluster is ok and knows `primaryCount` primaries serving slots. */
+  /**
+   * Resolves once every living node says the cluster is ok, `primaryCount`
+   * living primaries serve the slots, and every living replica's link to its
+   * primary is up (a replica still in its first sync cannot be promoted).
+   */
   healthy(timeoutMs?: number): Promise<void>;
   /** Asks the node on `port` with a client of its own (not a cluster client): `CLUSTER`, `INFO`, `SCAN`, `WAIT`… */
   ask<T = unknown>(port: number, command: string, ...args: (string | number)[]): Promise<T>;
   /** SIGKILLs the node on `port`. */
   kill(port: number): Promise<void>;
+  /** SIGSTOPs the node on `port`: it keeps its connections open and answers nothing (a hung host), until `resume`. */
+  pause(port: number): void;
+  /** SIGCONTs a paused node. */
+  resume(port: number): void;
 }
 
 /**
@@ -91,8 +99,13 @@ export async function startRedisCluster({ primaryCount = 3, replicasPerPrimary =
             const info = await ask<string>(node.port, "CLUSTER", "INFO").catch(() => "");
             if (!info.includes("cluster_state:ok")) return false;
           }
-          const serving = await primaries().catch(() => []);
-          return serving.length === primaryCount && serving.every((port) => !dead.has(port));
+          const serving: number[] = await primaries().catch(() => []);
+          if (serving.length !== primaryCount || serving.some((port) => dead.has(port))) return false;
+          for (const node of living().filter((n) => !serving.includes(n.port))) {
+            const replication = await ask<string>(node.port, "INFO", "replication").catch(() => "");
+            if (!replication.includes("master_link_status:up")) return false;
+          }
+          return true;
         },
         timeoutMs,
       );
@@ -101,6 +114,15 @@ export async function startRedisCluster({ primaryCount = 3, replicasPerPrimary =
     async kill(port) {
       dead.add(port);
       await nodes.find((n) => n.port === port)?.kill();
+    },
+    pause(port) {
+      // Not asked while paused: a question would wait for ever.
+      dead.add(port);
+      process.kill(nodes.find((n) => n.port === port)!.pid, "SIGSTOP");
+    },
+    resume(port) {
+      process.kill(nodes.find((n) => n.port === port)!.pid, "SIGCONT");
+      dead.delete(port);
     },
     [Symbol.asyncDispose]: stopAll,
   };

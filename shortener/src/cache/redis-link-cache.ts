@@ -1,4 +1,4 @@
-import type { RedisClient } from "@linkgeo/shared";
+import { pingRedis, type RedisClient } from "@linkgeo/shared";
 import { linkTtlSeconds, missingTtlSeconds, type LinkCache } from "./link-cache.ts";
 
 // A long URL never is a bare "-", so it can stand for "no such link".
@@ -38,6 +38,6 @@ export class RedisLinkCache implements LinkCache {
   }
 
   async ping(): Promise<void> {
-    await this.redis.ping();
+    await pingRedis(this.redis);
   }
 }
