@@ -35,6 +35,7 @@ const database = await openDatabase(config.database, {
   timeoutMs: config.databaseTimeoutMs,
   readUrls: config.databaseReadUrls,
   readMaxLagMs: config.databaseReadMaxLagMs,
+  log,
 }).catch((error) => {
   log.error("cannot open the database", { engine: config.database.engine, error: describeError(error) });
   process.exit(1);

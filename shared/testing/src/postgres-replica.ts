@@ -17,8 +17,8 @@ export interface PostgresWithReplica extends AsyncDisposable {
   resumeReplay(): Promise<void>;
   /** Resolves once the replica has replayed everything the primary had written when called. */
   caughtUp(): Promise<void>;
-  /** SIGKILLs the replica's postmaster. */
-  killReplica(): void;
+  /** SIGKILLs the replica's backends and postmaster, and resolves once it has exited. */
+  killReplica(): Promise<void>;
 }
 
 /**
@@ -97,7 +97,12 @@ export async function startPostgresWithReplica(): Promise<PostgresWithReplica> {
         await caughtUp();
       },
       caughtUp,
-      killReplica: () => replica.kill("SIGKILL"),
+      killReplica: async () => {
+        // Its backends first: a postmaster killed alone leaves them answering their connections for a while.
+        Bun.spawnSync(["pkill", "-KILL", "-P", String(replica.pid)]);
+        replica.kill("SIGKILL");
+        await replica.exited;
+      },
       [Symbol.asyncDispose]: async () => stop(),
     };
   } catch (error) {

@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
+import { asksForFresh } from "../http/fresh-read.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import { parseLinkState } from "./link-filters.ts";
 import { parseTag } from "./link-options.ts";
@@ -142,7 +143,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         requireScope(credential, "links:read", "listing every link needs an admin");
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
-        const result = await links.list({ page, pageSize, search: query.q || undefined, order, tag, state });
+        const result = await links.list({ page, pageSize, search: query.q || undefined, order, tag, state, fresh: asksForFresh(request.headers) });
         const view = fullView(base);
         const pageUrl = (n: number) => {
           const url = new URL(`${base}/shorten/`);

@@ -262,8 +262,9 @@ export class LinkService {
   }
 
   /** A page of every link; `state` is judged at this service's clock, as each record's state is. */
-  list(query: { page: number; pageSize: number; search?: string; order: LinkOrder; tag?: string; state?: LinkState }): Promise<LinkPage> {
+  list(query: { page: number; pageSize: number; search?: string; order: LinkOrder; tag?: string; state?: LinkState; fresh?: boolean }): Promise<LinkPage> {
     return this.deps.links.list({
+      fresh: query.fresh,
       offset: (query.page - 1) * query.pageSize,
       limit: query.pageSize,
       search: query.search,

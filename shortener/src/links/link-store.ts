@@ -130,6 +130,8 @@ export interface LinkQuery {
   tag?: string;
   /** Only links in this state (linkState) at `at`: the service's clock, never the database's. */
   state?: { is: LinkState; at: Date };
+  /** Read on the primary even with read replicas: the client asked for what it just wrote (`Cache-Control: no-cache`). */
+  fresh?: boolean;
 }
 
 /**

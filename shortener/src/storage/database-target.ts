@@ -27,7 +27,7 @@ export function parseDatabaseUrl(raw: string): DatabaseTarget {
   throw new Error("must be postgres://user:pass@host:port/db or sqlite:///path/file.db");
 }
 
-/** DATABASE_READ_URL: a comma list of `postgres://` URLs, the primary's streaming replicas. */
+/** DATABASE_READ_URL: a comma list of `postgres://` URLs of one host each, the primary's streaming replicas. */
 export function parseReadUrls(raw: string): string[] {
   return raw.split(",").map((entry, i) => {
     const target = (() => {

@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { migrate as migrateSqlite } from "drizzle-orm/bun-sqlite/migrator";
+import type { Logger } from "@linkgeo/shared";
 import postgres from "postgres";
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
@@ -67,6 +68,8 @@ export interface OpenDatabaseOptions {
   readUrls?: readonly string[];
   /** A replica further behind than this is skipped (DATABASE_READ_MAX_LAG_MS). */
   readMaxLagMs?: number;
+  /** Where a read replica's changes of state are told (skipped, answering again). */
+  log?: Logger;
 }
 
 /** Connects, applies pending migrations, and returns the stores, every call bounded by the deadline. */
@@ -74,7 +77,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
   const timeoutMs = options.timeoutMs ?? defaultDatabaseTimeoutMs;
   const engine =
     target.engine === "postgres"
-      ? await openPostgres(target.url, timeoutMs, { urls: options.readUrls ?? [], maxLagMs: options.readMaxLagMs ?? defaultReadMaxLagMs })
+      ? await openPostgres(target.url, timeoutMs, { urls: options.readUrls ?? [], maxLagMs: options.readMaxLagMs ?? defaultReadMaxLagMs, log: options.log })
       : openSqliteFile(target.path);
   return guarded(engine, timeoutMs);
 }
@@ -101,7 +104,7 @@ function guarded(engine: Engine, timeoutMs: number): Database {
   };
 }
 
-async function openPostgres(url: string, timeoutMs: number, reads: { urls: readonly string[]; maxLagMs: number }): Promise<Engine> {
+async function openPostgres(url: string, timeoutMs: number, reads: { urls: readonly string[]; maxLagMs: number; log?: Logger }): Promise<Engine> {
   await applyPostgresMigrations(url);
   const connect = (to: string) => postgres(to, { max: 10, connect_timeout: 5, onnotice: () => {}, connection: postgresSessionLimits(timeoutMs) });
   const client = connect(url);
@@ -117,19 +120,22 @@ async function openPostgres(url: string, timeoutMs: number, reads: { urls: reado
     orphans: new PostgresOrphanVisitStore(client),
     apiKeys: new PostgresApiKeyStore(db, client),
   };
-  // A replica's reads sum the log on the primary first too: they then lack only what the replica has not replayed yet.
+  // A replica's reads do not sum the visit log first: that is a write on the primary, whose result the replica
+  // would not have replayed yet anyway; every replica's summing step does it every 250 ms.
+  const noSummingFirst = () => Promise.resolve();
   const replicaClients = reads.urls.map(connect);
+  const watch = {
+    primary: postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} }),
+    replicas: reads.urls.map((to) => postgres(to, { max: 1, connect_timeout: 5, onnotice: () => {} })),
+  };
   const replicas = new ReadReplicas(
-    client,
+    watch,
     replicaClients.map((sql) => ({
-      sql,
-      stores: {
-        links: new PostgresLinkStore(drizzlePostgres(sql), sql, () => settling.run()),
-        visits: new PostgresVisitStore(sql, settling),
-        orphans: new PostgresOrphanVisitStore(sql),
-      },
+      links: new PostgresLinkStore(drizzlePostgres(sql), sql, noSummingFirst),
+      visits: new PostgresVisitStore(sql, new FreshSingleFlight(noSummingFirst)),
+      orphans: new PostgresOrphanVisitStore(sql),
     })),
-    { maxLagMs: reads.maxLagMs },
+    { maxLagMs: reads.maxLagMs, log: reads.log },
   );
   if (replicaClients.length > 0) replicas.start();
   return {
@@ -149,7 +155,7 @@ async function openPostgres(url: string, timeoutMs: number, reads: { urls: reado
     },
     close: async () => {
       replicas.stop();
-      await Promise.all(replicaClients.map((sql) => sql.end({ timeout: 5 })));
+      await Promise.all([...replicaClients, watch.primary, ...watch.replicas].map((sql) => sql.end({ timeout: 5 })));
       await links.end();
     },
   };

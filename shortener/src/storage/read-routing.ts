@@ -1,7 +1,8 @@
-import type { LinkStore } from "../links/link-store.ts";
+import type { LinkQuery, LinkStore } from "../links/link-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
 import type { ReadReplicas } from "./postgres/read-replicas.ts";
+import { lostConnection } from "./storage-unavailable.ts";
 
 /** The stores whose reads a replica may answer. */
 export interface ReadStores {
@@ -13,12 +14,14 @@ export interface ReadStores {
 /**
  * The primary's stores, with the reads that may be a moment old sent to a
  * fit read replica (DATABASE_READ_URL): the admin listing and search
- * (`links.list`), exports (`links.exportPage`), and the visits reports
- * (every `visits` and `orphans` read). Everything else stays on the
- * primary: writes, and the reads a client must see its own writes in (a link
- * by code or manage token, the redirect, a visit cap, keys, sessions). A
- * read a replica fails is asked of the primary, and the replica skipped
- * until the watch finds it fit again.
+ * (`links.list`, unless the client asked for a fresh answer), exports
+ * (`links.exportPage`), and the visits reports (every `visits` and `orphans`
+ * read). Everything else stays on the primary: writes, and the reads a
+ * client must see its own writes in (a link by code or manage token, the
+ * redirect, a visit cap, keys, sessions). A read a replica fails is asked of
+ * the primary; a replica out of reach is skipped until the watch finds it
+ * fit again, one that failed a statement (a conflict with its recovery, its
+ * statement timeout) is not.
  */
 export function readingFromReplicas<S extends ReadStores>(primary: S, replicas: ReadReplicas<ReadStores>): S {
   const fromReplica =
@@ -28,16 +31,17 @@ export function readingFromReplicas<S extends ReadStores>(primary: S, replicas: 
       if (replica) {
         try {
           return await read(replica.stores, ...args);
-        } catch {
-          replicas.failed(replica);
+        } catch (error) {
+          if (lostConnection(error)) replicas.failed(replica, error);
         }
       }
       return read(primary, ...args);
     };
+  const listFromReplica = fromReplica((stores, query: LinkQuery) => stores.links.list(query));
   return {
     ...primary,
     links: overriding(primary.links, {
-      list: fromReplica((stores, query) => stores.links.list(query)),
+      list: (query) => (query.fresh ? primary.links.list(query) : listFromReplica(query)),
       exportPage: fromReplica((stores, after, limit) => stores.links.exportPage(after, limit)),
     }),
     visits: overriding(primary.visits, {

@@ -196,24 +196,25 @@ signOutButton.addEventListener("click", async () => {
 /** After a deletion: the table loads again without the deleted rows, and only then the status says so. */
 function tableReloadedThenSay(text: string): void {
   linksTitle.focus();
-  void loadLinks().finally(() => {
+  void loadLinks({ fresh: true }).finally(() => {
     linksStatus.textContent = text;
   });
 }
 
-async function loadLinks(): Promise<void> {
+/** `fresh`: after the admin's own change, which the listing must show. */
+async function loadLinks({ fresh = false } = {}): Promise<void> {
   loading?.abort();
   const controller = new AbortController();
   loading = controller;
   rememberQuery(query);
   table.setAttribute("aria-busy", "true");
   try {
-    const list = await listLinks(query, controller.signal);
+    const list = await listLinks(query, controller.signal, fresh);
     const pages = Math.max(1, Math.ceil(list.count / query.pageSize));
     if (list.results.length === 0 && query.page > pages) {
       // Past the last page (an old URL, or the last row of a page deleted): show the last one.
       query = { ...query, page: pages };
-      return void loadLinks();
+      return void loadLinks({ fresh });
     }
     linksError.textContent = "";
     const rows = list.results.map((record) => ({ record, row: linkRow(record, rowHost) }));

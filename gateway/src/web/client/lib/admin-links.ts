@@ -50,12 +50,13 @@ export const sparklineDays = 14;
 
 const encode = encodeURIComponent;
 
-export function listLinks(query: LinkQuery, signal?: AbortSignal): Promise<LinkList> {
+/** `fresh`: right after the admin's own change, so the listing must have it (not a read replica's copy a moment old). */
+export function listLinks(query: LinkQuery, signal?: AbortSignal, fresh = false): Promise<LinkList> {
   const params = new URLSearchParams({ sort: query.sort, page: String(query.page), page_size: String(query.pageSize) });
   if (query.q) params.set("q", query.q);
   if (query.tag) params.set("tag", query.tag);
   if (query.state) params.set("state", query.state);
-  return api<LinkList>(`/shorten/?${params}`, { signal });
+  return api<LinkList>(`/shorten/?${params}`, { signal, fresh });
 }
 
 /** Visits per day of each link, oldest day first: one call for the whole page of links. */

@@ -10,6 +10,8 @@ export interface ApiOptions {
   signal?: AbortSignal;
   /** "blob": a successful answer's body as it came (a CSV download); errors are read as JSON all the same. */
   as?: "json" | "blob";
+  /** Sent with `Cache-Control: no-cache`: a read that must see the client's own writes just made (the server reads its primary). */
+  fresh?: boolean;
 }
 
 export class ApiError extends Error {
@@ -34,6 +36,8 @@ export async function apiResponse<T>(path: string, options: ApiOptions = {}): Pr
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (options.credential?.kind === "token") headers.authorization = `Bearer ${options.credential.token}`;
   if (options.credential?.kind === "session") headers["x-csrf-token"] = options.credential.csrfToken;
+  // The answer must have the client's own writes: read on the primary, not a read replica a moment behind.
+  if (options.fresh) headers["cache-control"] = "no-cache";
   let response: Response;
   try {
     response = await fetch(path, {

@@ -1,0 +1,10 @@
+/**
+ * Whether a read asks for what is on the primary now, not a replica's copy
+ * a moment old: `Cache-Control: no-cache` (what a browser sends on a hard
+ * reload, and the web app after its own writes), or the older
+ * `Pragma: no-cache`.
+ */
+export function asksForFresh(headers: Headers): boolean {
+  const noCache = /(^|,)\s*no-cache\s*(,|$)/i;
+  return noCache.test(headers.get("cache-control") ?? "") || noCache.test(headers.get("pragma") ?? "");
+}
