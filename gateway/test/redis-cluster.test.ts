@@ -1,25 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createRedisClient, parseRedisClusterNodes, pingRedis, type RedisClient } from "@linkgeo/shared";
-import {
-  createTestDatabase,
-  reply,
-  startFakeProvider,
-  startRedisCluster,
-  startService,
-  tally,
-  waitFor,
-  type RedisClusterProcesses,
-  type ServiceProcess,
-} from "@linkgeo/testing";
+import { startRedisCluster, waitFor, type RedisClusterProcesses } from "@linkgeo/testing";
 import { RedisTokenBuckets } from "../src/rate-limit/redis-token-buckets.ts";
 import { RedisCacheLevel } from "../../geocoder/src/cache/redis-cache-level.ts";
 import { healthyState } from "../../geocoder/src/health/health-rules.ts";
 import { RedisHealthStore } from "../../geocoder/src/health/redis-health-store.ts";
 import { RedisRateLimiter } from "../../geocoder/src/rate-limit/redis-rate-limiter.ts";
 import { RedisLinkCache } from "../../shortener/src/cache/redis-link-cache.ts";
+import { failoverPrefixes, loadThroughFailover, startFailoverStack } from "./support/redis-failover-stack.ts";
 
 // A real Redis Cluster on loopback (3 primaries, each with a replica) under
 // the three services, each given REDIS_CLUSTER_NODES. A command or script
@@ -114,7 +102,7 @@ describe("a primary that hangs", () => {
       const hanging = await cluster.primaryOf("cluster-hang:key");
       const onOthers: string[] = [];
       for (const key of keys) if ((await cluster.primaryOf(`cluster-hang:${key}`)) !== hanging) onOthers.push(key);
-      for (const port of await cluster.primaries()) expect(await cluster.ask<number>(port, "WAIT", 1, 5_000)).toBe(1);
+      await cluster.inSync();
       // Stopped, not killed: its connections stay open, so no reset tells the client, and no MOVED either.
       cluster.pause(hanging);
       try {
@@ -137,130 +125,29 @@ describe("a primary that hangs", () => {
 });
 
 describe("the three services on a Redis Cluster, a primary killed under load", () => {
-  const prefixes = { shortener: "cluster-shortener:", geocoder: "cluster-geocoder:", gateway: "cluster-gateway:" };
-  let gateway: ServiceProcess;
-
-  beforeAll(async () => {
-    const database = await createTestDatabase("redis_cluster");
-    stack.defer(() => database.drop());
-    const dir = mkdtempSync(join(tmpdir(), "redis-cluster-stack-"));
-    stack.defer(() => rmSync(dir, { recursive: true, force: true }));
-    const provider = stack.use(startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") }));
-    // Each service is given two of the six nodes: the client finds the rest, and the cluster's slots, from them.
-    const nodes = cluster.nodeList.split(",").slice(0, 2).join(",");
-    const [shortener, geocoder] = await Promise.all([
-      startService("shortener", { DATABASE_URL: database.url, REDIS_CLUSTER_NODES: nodes, REDIS_KEY_PREFIX: prefixes.shortener }),
-      startService("geocoder", {
-        REDIS_CLUSTER_NODES: nodes,
-        REDIS_KEY_PREFIX: prefixes.geocoder,
-        NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(),
-        NOMINATIM_RATE_LIMIT: "100",
-        GEOCODER_CACHE_PATH: join(dir, "l2.db"),
-      }),
-    ]);
-    stack.use(shortener);
-    stack.use(geocoder);
-    gateway = stack.use(
-      await startService("gateway", {
-        SHORTENER_URL: shortener.url,
-        GEOCODER_URL: geocoder.url,
-        REDIS_CLUSTER_NODES: nodes,
-        REDIS_KEY_PREFIX: prefixes.gateway,
-        // Twelve links an hour per client: the bucket is the state a failover must keep.
-        RATE_LIMIT_CREATE: "12/hour",
-        RATE_LIMIT_API: "off",
-        UPSTREAM_TIMEOUT_MS: "5000",
-      }),
-    );
-  }, 60_000);
-
-  const call = async (method: string, path: string, json?: unknown) => {
-    const response = await fetch(`${gateway.url}${path}`, {
-      method,
-      headers: json === undefined ? {} : { "content-type": "application/json" },
-      body: json === undefined ? undefined : JSON.stringify(json),
-      redirect: "manual",
-    }).catch(() => null);
-    if (!response) return { status: 0, location: null, body: null };
-    const text = await response.text();
-    return {
-      status: response.status,
-      location: response.headers.get("location"),
-      body: response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
-    };
-  };
-
   test("redirects and geocodes answer through the failover, every redirect is counted once, and the create limit's bucket survives it", async () => {
-    const links: { code: string; longUrl: string }[] = [];
-    for (let i = 0; i < 8; i++) {
-      const longUrl = `https://example.com/cluster/${i}`;
-      const created = await call("POST", "/shorten/", { long_url: longUrl });
-      expect(created.status).toBe(201);
-      links.push({ code: created.body.short_url, longUrl });
-    }
-    // The create bucket (4 tokens left of 12) is on one primary; every primary's writes reach its replica.
-    const bucketPrimary = [...(await keysByPrimary(`${prefixes.gateway}rate-limit:`)).entries()].find(([, keys]) => keys.length > 0)?.[0];
-    expect(bucketPrimary).toBeNumber();
-    for (const port of await cluster.primaries()) expect(await cluster.ask<number>(port, "WAIT", 1, 5_000)).toBe(1);
-
-    // Load: redirects of the eight links, and geocodes of points never asked before (L1 written), until told to stop.
-    let stopping = false;
-    let redirectsDone = 0;
-    const redirects: string[] = [];
-    const geocodes: string[] = [];
-    const redirecting = Promise.all(
-      Array.from({ length: 6 }, async (_, worker) => {
-        for (let n = worker; !stopping; n += 6) {
-          const link = links[n % links.length]!;
-          const answer = await call("GET", `/${link.code}/`);
-          redirects.push(answer.status === 302 && answer.location === link.longUrl ? "redirected" : `${answer.status} ${answer.location}`);
-          redirectsDone++;
-        }
-      }),
-    );
-    const geocoding = (async () => {
-      for (let n = 0; !stopping; n++) {
-        const answer = await call("GET", `/reverse-geocode?latitude=${(10 + n / 1000).toFixed(3)}&longitude=20.5`);
-        geocodes.push(answer.status === 200 ? "answered" : String(answer.status));
-      }
-    })();
-
-    await waitFor("redirects before the kill", () => redirectsDone >= 150, 30_000);
-    await cluster.kill(bucketPrimary!);
-    const geocodesAtKill = geocodes.length;
-    await cluster.healthy(30_000);
-    // A third of the cluster's slots were down for about its node timeout (1 s) and the election:
-    // the geocoder's L1 calls failed at once meanwhile and it went on answering, it did not wait out the outage.
-    const geocodesDuringOutage = geocodes.length - geocodesAtKill;
-    expect(geocodesDuringOutage).toBeGreaterThanOrEqual(10);
-    const afterPromotion = redirectsDone;
-    await waitFor("redirects after the promotion", () => redirectsDone >= afterPromotion + 150, 30_000);
-    stopping = true;
-    await Promise.all([redirecting, geocoding]);
-
-    // Every client got its answer: Redis down for a while cost the services their cache, nothing else.
-    expect(tally(redirects)).toEqual({ redirected: redirects.length });
-    expect(tally(geocodes)).toEqual({ answered: geocodes.length });
-
-    // Counted exactly: no shortener died, so each redirect is one count, none lost, none twice.
-    const stats = await Promise.all(links.map((link) => call("GET", `/shorten/${link.code}/stats/`)));
-    expect(stats.reduce((sum, s) => sum + (s.body.access_count as number), 0)).toBe(redirects.length);
-
-    // The geocoder's L1 and the shortener's link cache are spread over the primaries.
-    const geocoderKeys = [...(await keysByPrimary(`${prefixes.geocoder}reverse:`)).values()];
-    expect(geocoderKeys.filter((keys) => keys.length > 0).length).toBeGreaterThanOrEqual(2);
-    const linkKeys = new Set([...(await keysByPrimary(`${prefixes.shortener}link:`)).values()].flat());
-    expect(links.filter((link) => !linkKeys.has(`${prefixes.shortener}link:${link.code}`))).toEqual([]);
-
-    // The bucket went over to the promoted replica: 4 more links, not a fresh 12.
-    const afterFailover: number[] = [];
-    for (let i = 0; i < 6; i++) afterFailover.push((await call("POST", "/shorten/", { long_url: `https://example.com/cluster/after/${i}` })).status);
-    expect(afterFailover).toEqual([201, 201, 201, 201, 429, 429]);
-    console.log("Redis Cluster failover under load:", {
-      redirects: redirects.length,
-      geocodes: geocodes.length,
-      geocodesDuringOutage,
-      killedPrimary: bucketPrimary,
+    // Each service is given two of the six nodes: the client finds the rest, and the cluster's slots, from them.
+    const services = await startFailoverStack(stack, { REDIS_CLUSTER_NODES: cluster.nodeList.split(",").slice(0, 2).join(",") });
+    let killed: number | undefined;
+    const outcome = await loadThroughFailover(services, {
+      replicated: () => cluster.inSync(),
+      failOver: async () => {
+        // The primary holding the gateway's create bucket.
+        killed = [...(await keysByPrimary(`${failoverPrefixes.gateway}rate-limit:`)).entries()].find(([, keys]) => keys.length > 0)?.[0];
+        expect(killed).toBeNumber();
+        await cluster.kill(killed!);
+        await cluster.healthy(30_000);
+      },
     });
+    // A third of the cluster's slots were down for about its node timeout (1 s) and the election: the
+    // geocoder's L1 calls failed fast meanwhile and it went on answering, it did not wait out the outage.
+    expect(outcome.geocodesDuringOutage).toBeGreaterThanOrEqual(10);
+
+    // The geocoder's L1 is spread over the primaries, and every link has its cache key.
+    const geocoderKeys = [...(await keysByPrimary(`${failoverPrefixes.geocoder}reverse:`)).values()];
+    expect(geocoderKeys.filter((keys) => keys.length > 0).length).toBeGreaterThanOrEqual(2);
+    const linkKeys = new Set([...(await keysByPrimary(`${failoverPrefixes.shortener}link:`)).values()].flat());
+    expect(outcome.links.filter((link) => !linkKeys.has(`${failoverPrefixes.shortener}link:${link.code}`))).toEqual([]);
+    console.log("Redis Cluster failover under load:", { ...outcome, links: outcome.links.length, killedPrimary: killed });
   }, 120_000);
 });

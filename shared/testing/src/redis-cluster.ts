@@ -20,6 +20,8 @@ export interface RedisClusterProcesses extends AsyncDisposable {
    * primary is up (a replica still in its first sync cannot be promoted).
    */
   healthy(timeoutMs?: number): Promise<void>;
+  /** Resolves once every living replica has replayed what its primary had written when called. */
+  inSync(timeoutMs?: number): Promise<void>;
   /** Asks the node on `port` with a client of its own (not a cluster client): `CLUSTER`, `INFO`, `SCAN`, `WAIT`… */
   ask<T = unknown>(port: number, command: string, ...args: (string | number)[]): Promise<T>;
   /** SIGKILLs the node on `port`. */
@@ -110,6 +112,22 @@ export async function startRedisCluster({ primaryCount = 3, replicasPerPrimary =
         timeoutMs,
       );
     },
+    async inSync(timeoutMs = 10_000) {
+      const offsets = new Map<number, number>();
+      for (const port of await primaries()) offsets.set(port, replicationField(await ask<string>(port, "INFO", "replication"), "master_repl_offset"));
+      await waitFor(
+        "every replica in step with its primary",
+        async () => {
+          for (const node of living().filter((n) => !offsets.has(n.port))) {
+            const replication = await ask<string>(node.port, "INFO", "replication");
+            const primaryPort = replicationField(replication, "master_port");
+            if (replicationField(replication, "slave_repl_offset") < (offsets.get(primaryPort) ?? 0)) return false;
+          }
+          return true;
+        },
+        timeoutMs,
+      );
+    },
     ask,
     async kill(port) {
       dead.add(port);
@@ -133,4 +151,11 @@ export async function startRedisCluster({ primaryCount = 3, replicasPerPrimary =
     throw error;
   }
   return cluster;
+}
+
+/** A number from `INFO replication`: `master_repl_offset`, `slave_repl_offset`, `master_port`. */
+export function replicationField(info: string, field: string): number {
+  const match = new RegExp(`^${field}:(\\d+)\\r?$`, "m").exec(info);
+  if (!match) throw new Error(`INFO replication has no ${field}`);
+  return Number(match[1]);
 }
