@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { freePort } from "./free-port.ts";
-import { asClusterOwner, initPostgresCluster, postgresBinary, spawnPostgres, stopProcesses } from "./throwaway-servers.ts";
+import { asClusterOwner, initPostgresCluster, postgresBinary, serverFolder, spawnPostgres } from "./throwaway-servers.ts";
 import { waitFor } from "./wait-for.ts";
 
 export interface PostgresWithReplica extends AsyncDisposable {
@@ -29,15 +27,7 @@ export interface PostgresWithReplica extends AsyncDisposable {
  */
 export async function startPostgresWithReplica(): Promise<PostgresWithReplica> {
   const initdb = postgresBinary("initdb");
-  const dir = mkdtempSync(join(tmpdir(), "postgres-replica-"));
-  const pids: number[] = [];
-  let stopped = false;
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    stopProcesses(pids);
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const { dir, pids, stop } = serverFolder("postgres-replica-");
   try {
     const primaryPort = await freePort();
     initPostgresCluster(initdb, dir, join(dir, "primary"));

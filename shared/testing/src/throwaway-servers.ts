@@ -60,15 +60,7 @@ export async function useTestServers(): Promise<ThrowawayServers | undefined> {
 /** Starts the servers asked for; `stop()` ends them. */
 export async function startThrowawayServers(wanted: { postgres: boolean; redis: boolean }): Promise<ThrowawayServers> {
   const binaries = { initdb: wanted.postgres ? postgresBinary("initdb") : undefined, redis: wanted.redis ? redisBinary() : undefined };
-  const dir = mkdtempSync(join(tmpdir(), "linkgeo-test-servers-"));
-  const pids: number[] = [];
-  let stopped = false;
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    stopProcesses(pids);
-    rmSync(dir, { recursive: true, force: true });
-  };
+  const { dir, pids, stop } = serverFolder("linkgeo-test-servers-");
   try {
     const [postgresUrl, redisUrl] = await Promise.all([
       binaries.initdb ? startPostgres(binaries.initdb, dir, pids) : undefined,
@@ -80,6 +72,24 @@ export async function startThrowawayServers(wanted: { postgres: boolean; redis: 
     stop();
     throw error;
   }
+}
+
+/**
+ * A new temporary folder for servers, and the list their pids go in; `stop`
+ * (synchronous, so an exit handler may call it; safe to call twice) ends
+ * them and removes the folder.
+ */
+export function serverFolder(prefix: string): { dir: string; pids: number[]; stop: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const pids: number[] = [];
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    stopProcesses(pids);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { dir, pids, stop };
 }
 
 /** Whether something accepts a TCP connection at the URL's host and port within a second. */
@@ -216,7 +226,7 @@ async function startRedis(binary: string, pids: number[]): Promise<string> {
 }
 
 /** SIGQUIT (Postgres' immediate stop; Redis quits on it too), then SIGKILL for any still there after two seconds. */
-export function stopProcesses(pids: readonly number[]): void {
+function stopProcesses(pids: readonly number[]): void {
   const signal = (pid: number, name: NodeJS.Signals) => {
     try {
       process.kill(pid, name);
