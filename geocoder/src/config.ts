@@ -1,6 +1,5 @@
 import { type Env, type EnvReader, parseUrl, readConfig, readServiceBasics, type ServiceBasics } from "@linkgeo/shared";
 import { dirname, join } from "node:path";
-import type { OrderEntry } from "./providers/provider-registry.ts";
 
 export interface KeyedProviderConfig {
   apiKey: string;
@@ -19,8 +18,13 @@ export interface ReplicaConfig {
   url: string;
 }
 
-// LOCAL last: it always answers but knows no streets, so any network provider that answers is better.
-const orderEntries: readonly OrderEntry[] = ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"];
+/**
+ * The entries of the default order (GEOCODER_PROVIDER_ORDER): a provider kind, or all replicas (balanced).
+ * As listed, the default: LOCAL last, since it always answers but knows no streets, so any network provider
+ * that answers is better.
+ */
+export const orderEntries = ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"] as const;
+export type OrderEntry = (typeof orderEntries)[number];
 
 export interface GeocoderConfig extends ServiceBasics {
   geoapify: KeyedProviderConfig | undefined;

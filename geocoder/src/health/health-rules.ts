@@ -1,4 +1,4 @@
-import type { ProviderFailure } from "../providers/provider-error.ts";
+import type { ProviderFailure } from "./provider-failure.ts";
 
 /**
  * One provider's health, as kept by a HealthStore: plain JSON, so that

@@ -1,5 +1,5 @@
 import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisClient, type RedisScript } from "@linkgeo/shared";
-import type { ProviderFailure } from "../providers/provider-error.ts";
+import { providerFailures, type ProviderFailure } from "./provider-failure.ts";
 import { healthyState, isHealthy, type HealthState, type Transition } from "./health-rules.ts";
 import type { HealthStore } from "./health-store.ts";
 import { MemoryHealthStore } from "./memory-health-store.ts";
@@ -125,16 +125,7 @@ export class RedisHealthStore implements HealthStore {
   }
 }
 
-const knownFailures: ReadonlySet<string> = new Set<ProviderFailure>([
-  "timeout",
-  "unreachable",
-  "unauthorized",
-  "rate_limited",
-  "upstream_error",
-  "bad_request",
-  "bad_response",
-  "cooling_down",
-]);
+const knownFailures: ReadonlySet<string> = new Set(providerFailures);
 
 /**
  * The state a key holds. Anything unreadable (written by another version,

@@ -1,7 +1,5 @@
+import type { OrderEntry } from "../config.ts";
 import type { Provider } from "./provider.ts";
-
-/** An entry of the default order: a provider kind, or all replicas (balanced). */
-export type OrderEntry = "REPLICAS" | "NOMINATIM" | "GEOAPIFY" | "HERE" | "LOCAL";
 
 /**
  * The registered providers: who answers a named platform, and the default

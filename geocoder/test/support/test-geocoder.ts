@@ -17,7 +17,8 @@ import { SqliteCacheLevel } from "../../src/cache/sqlite-cache-level.ts";
 import { TwoLevelCache } from "../../src/cache/two-level-cache.ts";
 import type { GeocoderConfig } from "../../src/config.ts";
 import { buildProviders } from "../../src/providers/build-providers.ts";
-import { ProviderRegistry, type OrderEntry } from "../../src/providers/provider-registry.ts";
+import type { OrderEntry } from "../../src/config.ts";
+import { ProviderRegistry } from "../../src/providers/provider-registry.ts";
 import type { Provider } from "../../src/providers/provider.ts";
 import { MemoryRateLimiter } from "../../src/rate-limit/memory-rate-limiter.ts";
 
