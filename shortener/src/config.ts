@@ -12,7 +12,7 @@ import {
   type ServiceBasics,
 } from "@linkgeo/shared";
 import { parseDomainList } from "./links/link-targets.ts";
-import { defaultDatabaseTimeoutMs } from "./storage/database-deadline.ts";
+import { defaultDatabaseTimeoutMs } from "./database-deadline.ts";
 import type { RedirectStatus } from "./links/link-options.ts";
 import { defaultSqlitePath, parseDatabaseUrl, parseReadUrls, type DatabaseTarget } from "./storage/database-target.ts";
 import { defaultReadMaxLagMs } from "./storage/postgres/read-replicas.ts";
@@ -51,6 +51,23 @@ export interface ShortenerConfig extends ServiceBasics {
 /** DATABASE_URL: the service and createsuperuser read it here, so both name the same database. */
 export function readDatabaseTarget(vars: EnvReader): DatabaseTarget {
   return vars.parsed("DATABASE_URL", parseDatabaseUrl) ?? { engine: "sqlite", path: defaultSqlitePath };
+}
+
+/** What `bun run createsuperuser` reads: the service's database, and the admin's name and password if given. */
+export interface SuperuserCommandConfig {
+  database: DatabaseTarget;
+  username?: string;
+  password?: string;
+}
+
+/** DATABASE_URL is read by the service's own reader (readDatabaseTarget), so both use the same database. */
+export function readSuperuserCommandConfig(env: Env): SuperuserCommandConfig {
+  return readConfig(env, (vars) => ({
+    database: readDatabaseTarget(vars),
+    username: vars.raw("SUPERUSER_USERNAME"),
+    // Not trimmed like the other variables: spaces may be part of a password.
+    password: env.SUPERUSER_PASSWORD || undefined,
+  }));
 }
 
 /** The only place that knows the shortener's variable names. */

@@ -8,7 +8,6 @@ import { createSuperuser } from "../src/admins/superuser-creation.ts";
 import {
   parseSuperuserArgs,
   passwordProblem,
-  readSuperuserEnv,
   resolveSuperuser,
   SuperuserError,
   usernameProblem,
@@ -18,6 +17,7 @@ import {
 } from "../src/admins/superuser-input.ts";
 import { askForSuperuser } from "../src/admins/superuser-prompt.ts";
 import { createApp } from "../src/app.ts";
+import { readSuperuserCommandConfig } from "../src/config.ts";
 import { AdminTokens } from "../src/auth/admin-tokens.ts";
 import { MemoryLinkCache } from "../src/cache/memory-link-cache.ts";
 import { openDatabase, type Database } from "../src/storage/open-database.ts";
@@ -69,7 +69,7 @@ describe("parseSuperuserArgs", () => {
   });
 });
 
-describe("readSuperuserEnv", () => {
+describe("readSuperuserCommandConfig", () => {
   test.each([
     { name: "defaults to the service's SQLite file", env: {}, expected: { database: { engine: "sqlite", path: "./data/shortener.db" } } },
     {
@@ -93,13 +93,13 @@ describe("readSuperuserEnv", () => {
       expected: { database: { engine: "sqlite", path: "./data/shortener.db" } },
     },
   ])("$name", ({ env, expected }) => {
-    expect(readSuperuserEnv(env)).toEqual(expected);
+    expect(readSuperuserCommandConfig(env)).toEqual(expected);
   });
 
   test("reports a bad DATABASE_URL as the service does", () => {
     const thrown = (() => {
       try {
-        readSuperuserEnv({ DATABASE_URL: "mysql://db/app" });
+        readSuperuserCommandConfig({ DATABASE_URL: "mysql://db/app" });
       } catch (error) {
         return error;
       }
@@ -393,7 +393,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
   let tearDown: () => Promise<void>;
   // Opened only after the first run, so that run proves the command applies the migrations itself.
   let database: Database | undefined;
-  const db = async () => (database ??= await openDatabase(readSuperuserEnv({ DATABASE_URL: url }).database));
+  const db = async () => (database ??= await openDatabase(readSuperuserCommandConfig({ DATABASE_URL: url }).database));
 
   beforeAll(async () => {
     ({ url, tearDown } = await setUp());

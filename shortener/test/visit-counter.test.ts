@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { waitFor } from "@linkgeo/testing";
 import type { LinkStore } from "../src/links/link-store.ts";
-import { DatabaseTimeout } from "../src/storage/database-deadline.ts";
+import { DatabaseTimeout } from "../src/database-deadline.ts";
 import type { LinkVisits } from "../src/visits/link-visits.ts";
 import { plainDestination, type VisitClaim } from "../src/links/destination.ts";
 import { VisitCounter, type CountedVisit } from "../src/visits/visit-counter.ts";

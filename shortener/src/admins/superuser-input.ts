@@ -1,7 +1,4 @@
 import { parseArgs } from "node:util";
-import { readConfig, type Env } from "@linkgeo/shared";
-import { readDatabaseTarget } from "../config.ts";
-import { defaultSqlitePath, type DatabaseTarget } from "../storage/database-target.ts";
 import { passwordMaxLength, passwordMinLength, usernameMaxLength } from "./admin-limits.ts";
 
 /**
@@ -14,9 +11,10 @@ export class SuperuserError extends Error {
   override name = "SuperuserError";
 }
 
-export const usage = `Usage: bun run createsuperuser [--username NAME] [--password PASS | --password-stdin] [--no-input]
+/** The help text; `defaultDatabase` is DATABASE_URL's default, as the service has it. */
+export const usage = (defaultDatabase: string) => `Usage: bun run createsuperuser [--username NAME] [--password PASS | --password-stdin] [--no-input]
 
-Creates an admin in the database named by DATABASE_URL (default sqlite:///${defaultSqlitePath.replace(/^\.\//, "")}).
+Creates an admin in the database named by DATABASE_URL (default ${defaultDatabase}).
 Values missing from the flags come from SUPERUSER_USERNAME and SUPERUSER_PASSWORD,
 then, when stdin is a terminal and --no-input is absent, from prompts.
 
@@ -65,20 +63,10 @@ export function parseSuperuserArgs(argv: readonly string[]): SuperuserFlags {
   };
 }
 
+/** What the environment gave (SUPERUSER_USERNAME, SUPERUSER_PASSWORD: config.ts reads them). */
 export interface SuperuserEnv {
-  database: DatabaseTarget;
   username?: string;
   password?: string;
-}
-
-/** DATABASE_URL is read by the service's own reader (readDatabaseTarget), so both use the same database. */
-export function readSuperuserEnv(env: Env): SuperuserEnv {
-  return readConfig(env, (vars) => ({
-    database: readDatabaseTarget(vars),
-    username: vars.raw("SUPERUSER_USERNAME"),
-    // Not trimmed like the other variables: spaces may be part of a password.
-    password: env.SUPERUSER_PASSWORD || undefined,
-  }));
 }
 
 export const usernameRule = `1-${usernameMaxLength} characters: letters, digits and @ . + - _`;
@@ -106,7 +94,7 @@ export function passwordFromStdin(text: string): string {
 
 export interface SuperuserSources {
   flags: SuperuserFlags;
-  env: Pick<SuperuserEnv, "username" | "password">;
+  env: SuperuserEnv;
   /** The text read from stdin, when `--password-stdin` was given. */
   stdin?: string;
   stdinIsTTY: boolean;

@@ -1,7 +1,7 @@
 import { ClientClosedRequest, ServiceUnavailable } from "@linkgeo/shared";
 import type { CountedDestination, VisitClaim } from "../links/destination.ts";
 import type { LinkStore, VisitAccess } from "../links/link-store.ts";
-import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDatabaseDeadline } from "../storage/database-deadline.ts";
+import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDatabaseDeadline } from "../database-deadline.ts";
 import { LinkVisits } from "./link-visits.ts";
 import { visitorKey, type DescribeVisitor, type SeenVisitor } from "./seen-visitor.ts";
 import type { VisitFacts } from "./visit-facts.ts";

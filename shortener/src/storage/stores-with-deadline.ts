@@ -1,28 +1,10 @@
-import { withDeadline } from "@linkgeo/shared";
+import { withDatabaseDeadline } from "../database-deadline.ts";
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
-
-/** How long a database call may take before its request is answered 503 (DATABASE_TIMEOUT_MS). */
-export const defaultDatabaseTimeoutMs = 3_000;
-
-/** The database gave no answer in time; `storageUnavailable` makes it a 503. */
-export class DatabaseTimeout extends Error {
-  readonly code = "DATABASE_TIMEOUT";
-
-  constructor(timeoutMs: number) {
-    super(`the database gave no answer within ${timeoutMs} ms`);
-    this.name = "DatabaseTimeout";
-  }
-}
-
-/** `run` under the database deadline: past it, DatabaseTimeout (and `run`'s signal aborts). */
-export function withDatabaseDeadline<T>(timeoutMs: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  return withDeadline(timeoutMs, run, () => new DatabaseTimeout(timeoutMs));
-}
 
 interface Stores {
   links: LinkStore;

@@ -1,11 +1,14 @@
 import { ConfigError, describeError } from "@linkgeo/shared";
-import { openDatabase, type Database } from "../storage/open-database.ts";
-import { createSuperuser, type NewSuperuser } from "./superuser-creation.ts";
-import { parseSuperuserArgs, readSuperuserEnv, resolveSuperuser, SuperuserError, usage } from "./superuser-input.ts";
-import { askForSuperuser } from "./superuser-prompt.ts";
-import { PromptAborted, TerminalPrompt } from "./terminal-prompt.ts";
+import { createSuperuser, type NewSuperuser } from "./admins/superuser-creation.ts";
+import { parseSuperuserArgs, resolveSuperuser, SuperuserError, usage } from "./admins/superuser-input.ts";
+import { askForSuperuser } from "./admins/superuser-prompt.ts";
+import { PromptAborted, TerminalPrompt } from "./admins/terminal-prompt.ts";
+import { readSuperuserCommandConfig } from "./config.ts";
+import { defaultSqlitePath } from "./storage/database-target.ts";
+import { openDatabase, type Database } from "./storage/open-database.ts";
 
-// `bun run createsuperuser`: the only file of the command that reads argv, env and stdin.
+// `bun run createsuperuser`: the command's composition root, as main.ts is the service's, and the only file of
+// the command that reads argv, env and stdin.
 process.exit(await main());
 
 async function main(): Promise<number> {
@@ -14,10 +17,10 @@ async function main(): Promise<number> {
   try {
     const flags = parseSuperuserArgs(process.argv.slice(2));
     if (flags.help) {
-      process.stdout.write(`${usage}\n`);
+      process.stdout.write(`${usage(`sqlite:///${defaultSqlitePath.replace(/^\.\//, "")}`)}\n`);
       return 0;
     }
-    const env = readSuperuserEnv(process.env);
+    const env = readSuperuserCommandConfig(process.env);
     const given = resolveSuperuser({
       flags,
       env,
