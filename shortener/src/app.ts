@@ -38,8 +38,9 @@ import { importRoutes } from "./transfer/import-routes.ts";
 import { Importer } from "./transfer/importer.ts";
 import { transferRoutes } from "./transfer/transfer-routes.ts";
 import { VisitReports } from "./visits/visit-reports.ts";
-import { visitRoutes } from "./visits/visit-routes.ts";
+import { visitRoutes } from "./links/visit-routes.ts";
 import type { VisitStore } from "./visits/visit-store.ts";
+import type { CountedDestination } from "./links/destination.ts";
 import type { VisitCounter } from "./visits/visit-counter.ts";
 import type { DescribeVisitor } from "./visits/seen-visitor.ts";
 import type { OrphanVisits } from "./visits/orphan-visits.ts";
@@ -54,7 +55,7 @@ export interface ShortenerDeps {
   sessions: AdminSessionStore;
   visitStore: VisitStore;
   cache: LinkCache;
-  visits: VisitCounter;
+  visits: VisitCounter<CountedDestination>;
   /** Visits that led nowhere (an unknown code, an expired or used-up link, a wrong password): the redirect path records them here. */
   orphans: OrphanVisits;
   /** Where they are kept, for their report (GET /admin/visits/orphans/). */

@@ -3,7 +3,7 @@ import { waitFor } from "@linkgeo/testing";
 import type { LinkStore } from "../src/links/link-store.ts";
 import { DatabaseTimeout } from "../src/database-deadline.ts";
 import type { LinkVisits } from "../src/visits/link-visits.ts";
-import { plainDestination, type VisitClaim } from "../src/links/destination.ts";
+import { plainDestination, type CountedDestination, type VisitClaim } from "../src/links/destination.ts";
 import { VisitCounter, type CountedVisit } from "../src/visits/visit-counter.ts";
 
 /**
@@ -60,7 +60,7 @@ function claimOf(longUrl: string, granted: number): VisitClaim {
 }
 
 /** Where a counted visit was sent, or null for an unknown link. */
-const urlOf = (visit: CountedVisit | null) => (visit === null ? null : visit.destination.longUrl);
+const urlOf = (visit: CountedVisit<CountedDestination> | null) => (visit === null ? null : visit.destination.longUrl);
 
 describe("VisitCounter", () => {
   test("merges visits that arrive together into one write, per code", async () => {

@@ -1,3 +1,4 @@
+import type { VisitClaim as ClaimOf } from "../visits/visit-writer.ts";
 import { redirectStatuses, type LinkRule, type RedirectStatus } from "./link-options.ts";
 import type { Link } from "./link.ts";
 
@@ -18,12 +19,8 @@ export interface Destination {
 }
 
 /** What the count write made of one link's visits: its destination, and how many of the visits it let through (and counted). */
-export interface VisitClaim {
-  /** With the count after the write. */
-  destination: CountedDestination;
-  /** 0 … the visits asked for; the others lead nowhere (see `refusalOf`). */
-  granted: number;
-}
+/** A write's claim on a link's visits (visits/visit-writer.ts): its destination, and how many went through (see `refusalOf` for the others). */
+export type VisitClaim = ClaimOf<CountedDestination>;
 
 /** Why a link lets no visit through, or undefined when it does. */
 export type Refusal = "expired" | "exhausted" | "password";

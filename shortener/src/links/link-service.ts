@@ -8,7 +8,7 @@ import { requireScope } from "../auth/scopes.ts";
 import type { CountedVisit, VisitCounter } from "../visits/visit-counter.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound, WrongPassword } from "./link-errors.ts";
-import { decodeDestination, destinationOfLink, encodeDestination, type Destination, type LinkState } from "./destination.ts";
+import { decodeDestination, destinationOfLink, encodeDestination, type CountedDestination, type Destination, type LinkState } from "./destination.ts";
 import { parseOptions, type LinkOptions, type OptionsInput, type ParsedOptions } from "./link-options.ts";
 import type { LinkOrder } from "./link-order.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
@@ -48,7 +48,7 @@ interface BulkCandidate {
 export interface LinkServiceDeps {
   links: LinkStore;
   cache: LinkCache;
-  visits: VisitCounter;
+  visits: VisitCounter<CountedDestination>;
   targets: LinkTargets;
   clock: () => Date;
   generateCode: () => string;
@@ -211,7 +211,7 @@ export class LinkService {
    * closed before the count is written, the redirect is not counted
    * (VisitCounter). `unlocked`: the visit gave the link's password.
    */
-  async visit(code: string, visitor?: SeenVisitor, client?: AbortSignal, unlocked = false): Promise<CountedVisit> {
+  async visit(code: string, visitor?: SeenVisitor, client?: AbortSignal, unlocked = false): Promise<CountedVisit<CountedDestination>> {
     if (!couldBeCode(code)) throw LinkNotFound.for(code);
     // A hot link skips the shared cache: the count write below is the authority.
     const skipCache = this.recentCodes.has(code);
@@ -240,7 +240,7 @@ export class LinkService {
    * link without a password is visited as it is. The try itself is limited
    * by the gateway, per link and client and per link.
    */
-  async unlock(code: string, password: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<CountedVisit> {
+  async unlock(code: string, password: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<CountedVisit<CountedDestination>> {
     const link = await this.get(code);
     if (link.passwordHash === null) return this.visit(code, visitor, client);
     if (!(await linkPasswordMatches(password, link.passwordHash))) throw WrongPassword.forLink();

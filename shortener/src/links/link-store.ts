@@ -1,4 +1,6 @@
 import type { LinkVisits } from "../visits/link-visits.ts";
+import type { VisitAccess, VisitWriter } from "../visits/visit-writer.ts";
+import type { CountedDestination } from "./destination.ts";
 import type { LinkOrder } from "./link-order.ts";
 import type { LinkState, VisitClaim } from "./destination.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "./link.ts";
@@ -114,10 +116,7 @@ export function insertManyChunks<T extends { code: string }>(links: readonly T[]
   return chunks;
 }
 
-/** How visits came: `unlocked`, with the right password of a protected link (the only way such a link counts one). */
-export interface VisitAccess {
-  unlocked: boolean;
-}
+export type { VisitAccess } from "../visits/visit-writer.ts";
 
 export interface LinkQuery {
   offset: number;
@@ -138,7 +137,7 @@ export interface LinkQuery {
  * Where links live. One implementation per engine (Postgres, SQLite); both
  * pass the same contract suite (`shortener/test/link-store.contract.test.ts`).
  */
-export interface LinkStore {
+export interface LinkStore extends VisitWriter<CountedDestination> {
   /** Inserts the link, or returns null when its code is already taken. */
   insert(link: NewLink): Promise<Link | null>;
   /**

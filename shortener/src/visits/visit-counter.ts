@@ -1,23 +1,23 @@
 import { ClientClosedRequest, ServiceUnavailable } from "@linkgeo/shared";
-import type { CountedDestination, VisitClaim } from "../links/destination.ts";
-import type { LinkStore, VisitAccess } from "../links/link-store.ts";
 import { DatabaseTimeout, defaultDatabaseTimeoutMs, withDatabaseDeadline } from "../database-deadline.ts";
 import { LinkVisits } from "./link-visits.ts";
 import { visitorKey, type DescribeVisitor, type SeenVisitor } from "./seen-visitor.ts";
 import type { VisitFacts } from "./visit-facts.ts";
+import type { VisitAccess, VisitClaim, VisitWriter } from "./visit-writer.ts";
 
 const unknownVisitor: SeenVisitor = { peer: undefined, forwardedFor: null, userAgent: null, referer: null };
 
 /** What became of one visit: its link's destination, and whether this visit was let through (and counted). */
-export interface CountedVisit {
-  destination: CountedDestination;
+/** A visit as counted: where its link leads (the writer's `Destination`), and whether it went through. */
+export interface CountedVisit<Destination> {
+  destination: Destination;
   through: boolean;
   /** Analytics on: who its visitor is, as the write classified them; the link's rules read it instead of classifying again. */
   facts?: VisitFacts;
 }
 
-interface Waiter {
-  resolve: (visit: CountedVisit | null) => void;
+interface Waiter<Destination> {
+  resolve: (visit: CountedVisit<Destination> | null) => void;
   reject: (error: unknown) => void;
   /** The client's connection; aborted when it closed. */
   client: AbortSignal | undefined;
@@ -25,11 +25,11 @@ interface Waiter {
   visitorKey: string | undefined;
 }
 
-interface PendingCode {
+interface PendingCode<Destination> {
   count: number;
   /** Analytics on: the distinct visitors, with how many visits each made, and their facts once classified for the write. */
   visitors: Map<string, { visitor: SeenVisitor; count: number; facts?: VisitFacts }>;
-  waiters: Waiter[];
+  waiters: Waiter<Destination>[];
   /** When its first visit came (`now()`): how long the oldest has waited. */
   since: number;
 }
@@ -86,8 +86,8 @@ export interface VisitCounterObserver {
  * first request arrived, so this keeps those from being counted with no
  * answer. A client that hangs up once its batch has left is counted.
  */
-export class VisitCounter {
-  private readonly pending = new Map<string, PendingCode>();
+export class VisitCounter<Destination> {
+  private readonly pending = new Map<string, PendingCode<Destination>>();
   private flushing: Promise<void> | null = null;
   private scheduled = false;
   private waiting = 0;
@@ -99,10 +99,10 @@ export class VisitCounter {
   private readonly observer: VisitCounterObserver | undefined;
   private readonly access: VisitAccess | undefined;
   private readonly options: VisitCounterOptions;
-  private unlockedSibling: VisitCounter | undefined;
+  private unlockedSibling: VisitCounter<Destination> | undefined;
 
   constructor(
-    private readonly store: Pick<LinkStore, "recordVisits">,
+    private readonly store: VisitWriter<Destination>,
     private readonly clock: () => Date,
     options: VisitCounterOptions = {},
   ) {
@@ -121,8 +121,8 @@ export class VisitCounter {
    * form), with this one's options: a protected link counts only those.
    * Drained with this one.
    */
-  get unlocked(): VisitCounter {
-    this.unlockedSibling ??= new VisitCounter(this.store, this.clock, { ...this.options, access: { unlocked: true } });
+  get unlocked(): VisitCounter<Destination> {
+    this.unlockedSibling ??= new VisitCounter<Destination>(this.store, this.clock, { ...this.options, access: { unlocked: true } });
     return this.unlockedSibling;
   }
 
@@ -140,7 +140,7 @@ export class VisitCounter {
    * client's connection (a Request's signal): closed before the batch
    * leaves, the visit is not counted.
    */
-  visit(code: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<CountedVisit | null> {
+  visit(code: string, visitor?: SeenVisitor, client?: AbortSignal): Promise<CountedVisit<Destination> | null> {
     if (client?.aborted) return Promise.reject(ClientClosedRequest.gone());
     if (this.waiting >= this.maxWaiting) return Promise.reject(ServiceUnavailable.backlogFull("the database"));
     return new Promise((resolve, reject) => {
@@ -212,7 +212,7 @@ export class VisitCounter {
   }
 
   /** What a code's pending visits add to its link; each distinct visitor classified once. */
-  private linkVisits(entry: PendingCode): LinkVisits {
+  private linkVisits(entry: PendingCode<Destination>): LinkVisits {
     if (!this.describe || entry.visitors.size === 0) return LinkVisits.counting(entry.count);
     const visits = new LinkVisits();
     for (const seen of entry.visitors.values()) visits.add((seen.facts = this.describe(seen.visitor)), seen.count);
@@ -223,8 +223,8 @@ export class VisitCounter {
    * The next batch; codes that already waited past the deadline fail here,
    * unsent, and visits whose client has gone are taken out of it.
    */
-  private takeBatch(): Map<string, PendingCode> {
-    const batch = new Map<string, PendingCode>();
+  private takeBatch(): Map<string, PendingCode<Destination>> {
+    const batch = new Map<string, PendingCode<Destination>>();
     const now = this.now();
     for (const [code, entry] of this.pending) {
       if (batch.size === this.maxCodesPerBatch) break;
@@ -236,9 +236,9 @@ export class VisitCounter {
   }
 
   /** `entry` less the visits whose client's connection has closed: each is refused, uncounted. */
-  private withoutAbandoned(entry: PendingCode): PendingCode {
+  private withoutAbandoned(entry: PendingCode<Destination>): PendingCode<Destination> {
     if (!entry.waiters.some((waiter) => waiter.client?.aborted)) return entry;
-    const staying: Waiter[] = [];
+    const staying: Waiter<Destination>[] = [];
     for (const waiter of entry.waiters) {
       if (!waiter.client?.aborted) {
         staying.push(waiter);
@@ -262,13 +262,13 @@ export class VisitCounter {
    * LinkVisits.first takes them: visitor by visitor, as `linkVisits` added
    * them, so the visits counted are the visits whose analytics were written.
    */
-  private settleClaim(entry: PendingCode, claim: VisitClaim | undefined): void {
+  private settleClaim(entry: PendingCode<Destination>, claim: VisitClaim<Destination> | undefined): void {
     if (!claim) {
       this.settle(entry, (waiter) => waiter.resolve(null));
       return;
     }
     const { destination, granted } = claim;
-    const factsOf = (waiter: Waiter) => (waiter.visitorKey === undefined ? undefined : entry.visitors.get(waiter.visitorKey)?.facts);
+    const factsOf = (waiter: Waiter<Destination>) => (waiter.visitorKey === undefined ? undefined : entry.visitors.get(waiter.visitorKey)?.facts);
     if (granted >= entry.count) {
       this.settle(entry, (waiter) => waiter.resolve({ destination, through: true, facts: factsOf(waiter) }));
       return;
@@ -293,7 +293,7 @@ export class VisitCounter {
     });
   }
 
-  private settle(entry: PendingCode, answer: (waiter: Waiter) => void): void {
+  private settle(entry: PendingCode<Destination>, answer: (waiter: Waiter<Destination>) => void): void {
     this.waiting -= entry.waiters.length;
     for (const waiter of entry.waiters) answer(waiter);
   }

@@ -3,14 +3,14 @@ import { requireScope } from "../auth/scopes.ts";
 import { Elysia } from "elysia";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { readSecurity } from "../auth/security-schemes.ts";
-import { CodeParams } from "../links/link-schemas.ts";
-import type { LinkService } from "../links/link-service.ts";
-import { parseReportFilters } from "./report-filters.ts";
-import { parseVisitRange } from "./visit-range.ts";
-import type { VisitReports } from "./visit-reports.ts";
+import { CodeParams } from "./link-schemas.ts";
+import type { LinkService } from "./link-service.ts";
+import { parseReportFilters } from "../visits/report-filters.ts";
+import { parseVisitRange } from "../visits/visit-range.ts";
+import type { VisitReports } from "../visits/visit-reports.ts";
 import { parseCodeList, parseDays } from "./daily-visits-query.ts";
-import { parseOrphanVisitRange, type OrphanVisitReports } from "./orphan-visit-reports.ts";
-import { AllVisitReport, DailyVisits, DailyVisitsQuery, LinkVisitReport, OrphanVisitQuery, OrphanVisitReport, VisitQuery } from "./visit-schemas.ts";
+import { parseOrphanVisitRange, type OrphanVisitReports } from "../visits/orphan-visit-reports.ts";
+import { AllVisitReport, DailyVisits, DailyVisitsQuery, LinkVisitReport, OrphanVisitQuery, OrphanVisitReport, VisitQuery } from "../visits/visit-schemas.ts";
 
 export interface VisitRoutesDeps {
   links: LinkService;

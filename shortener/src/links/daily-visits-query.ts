@@ -1,5 +1,5 @@
 import { InvalidRequest } from "@linkgeo/shared";
-import { couldBeCode } from "../links/short-code.ts";
+import { couldBeCode } from "./short-code.ts";
 
 /** How many links one daily-visits request may name (a page of the admin listing at most). */
 export const maxCodesPerRequest = 100;
