@@ -12,6 +12,7 @@ import {
   type Client,
   type Logger,
   type MetricsRegistry,
+  type ReadinessCheck,
 } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
@@ -57,6 +58,8 @@ export interface GatewayDeps {
   accessLog?: boolean;
   clock: () => Date;
   accepting?: () => boolean;
+  /** More of `/ready`'s optional checks: Redis, when the rate limits are shared through it. */
+  readiness?: Record<string, ReadinessCheck>;
   fetch?: typeof fetch;
   /** The web app's bundled, fingerprinted files (`buildWebAssets()`). */
   web: WebAssets;
@@ -119,7 +122,7 @@ export function createApp(deps: GatewayDeps) {
       .use(
         health({
           required: {},
-          optional: { shortener: upstreamAnswers(deps.upstreams.shortener), geocoder: upstreamAnswers(deps.upstreams.geocoder) },
+          optional: { shortener: upstreamAnswers(deps.upstreams.shortener), geocoder: upstreamAnswers(deps.upstreams.geocoder), ...deps.readiness },
           accepting: deps.accepting ?? (() => true),
         }),
       )

@@ -3,6 +3,7 @@ import {
   createLogger,
   createRedisClient,
   keepServingOnUnexpectedErrors,
+  pingRedis,
   readConfigOrExit,
   ServiceLifecycle,
   startServiceMetrics,
@@ -54,6 +55,8 @@ const app = createApp({
   accessLog: config.accessLog,
   clock,
   accepting: lifecycle.accepting,
+  // Down, the limits hold per gateway (their fallback): degraded, not unavailable.
+  readiness: redis ? { "rate-limits": () => pingRedis(redis) } : {},
   web,
   redirectBatches,
   metrics: metrics.registry,

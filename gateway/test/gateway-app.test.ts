@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { clientOfRequest, maxBulkBodyBytes, maxReverseBatchBodyBytes, parseIpRangeList, silentLogger } from "@linkgeo/shared";
+import { clientOfRequest, createRedisClient, maxBulkBodyBytes, maxReverseBatchBodyBytes, parseIpRangeList, pingRedis, silentLogger } from "@linkgeo/shared";
 import { rawPipeline, readJson } from "@linkgeo/testing";
 import { createApp } from "../src/app.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
@@ -276,7 +276,8 @@ describe("the gateway app", () => {
 });
 
 describe("the gateway with an upstream down", () => {
-  test("answers 502 upstream_unavailable without naming an address, and /ready is degraded", async () => {
+  test("answers 502 upstream_unavailable without naming an address, and /ready is degraded (its shared rate limits' Redis too)", async () => {
+    const redisNowhere = createRedisClient({ url: "redis://127.0.0.1:1/0", db: 0, keyPrefix: "gateway:" });
     const upstreams = { shortener: pool("shortener", ["http://127.0.0.1:1"]), geocoder: pool("geocoder", ["http://127.0.0.1:1"]) };
     const app = createApp({
       upstreams,
@@ -287,6 +288,8 @@ describe("the gateway with an upstream down", () => {
       log: silentLogger,
       clock: () => new Date(),
       web: await buildWebAssets(),
+      // What main.ts gives it with REDIS_URL: a Redis that is down (nothing listens on port 1).
+      readiness: { "rate-limits": () => pingRedis(redisNowhere) },
     });
     await Promise.all([upstreams.shortener.start(), upstreams.geocoder.start()]);
     const response = await app.handle(new Request("http://localhost/abc1234"));
@@ -296,7 +299,8 @@ describe("the gateway with an upstream down", () => {
     expect(text).not.toContain("127.0.0.1");
     const ready = await app.handle(new Request("http://localhost/ready"));
     expect(ready.status).toBe(200);
-    expect(await readJson(ready)).toEqual({ status: "degraded", checks: { shortener: "failing", geocoder: "failing" } });
+    expect(await readJson(ready)).toEqual({ status: "degraded", checks: { shortener: "failing", geocoder: "failing", "rate-limits": "failing" } });
+    redisNowhere.disconnect();
   });
 });
 

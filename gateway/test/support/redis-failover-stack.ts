@@ -13,6 +13,8 @@ const linksBefore = 8;
 
 export interface FailoverStack {
   gateway: ServiceProcess;
+  /** Resolves once every service's `/ready` says all its checks pass (its Redis client among them). */
+  allReady(what: string): Promise<void>;
   // biome-ignore lint/suspicious/noExplicitAny: a parsed answer of any endpoint.
   call(method: string, path: string, json?: unknown): Promise<{ status: number; location: string | null; body: any }>;
 }
@@ -66,7 +68,20 @@ export async function startFailoverStack(stack: AsyncDisposableStack, redisEnv: 
       body: response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
     };
   };
-  return { gateway, call };
+  const allReady = (what: string) =>
+    waitFor(
+      what,
+      async () => {
+        for (const service of [shortener, geocoder, gateway]) {
+          const ready = (await (await fetch(`${service.url}/ready`)).json()) as { status: string };
+          if (ready.status !== "ready") return false;
+        }
+        return true;
+      },
+      30_000,
+    );
+  await allReady("the three services ready, their Redis clients connected");
+  return { gateway, allReady, call };
 }
 
 export interface FailoverSteps {
@@ -92,7 +107,7 @@ export interface FailoverOutcome {
  * exactly once (no shortener died), and the create bucket taken over by the
  * new primary: exactly its four tokens left, not a fresh twelve.
  */
-export async function loadThroughFailover({ call }: FailoverStack, steps: FailoverSteps): Promise<FailoverOutcome> {
+export async function loadThroughFailover({ call, allReady }: FailoverStack, steps: FailoverSteps): Promise<FailoverOutcome> {
   const links: { code: string; longUrl: string }[] = [];
   for (let i = 0; i < linksBefore; i++) {
     const longUrl = `https://example.com/failover/${i}`;
@@ -142,7 +157,9 @@ export async function loadThroughFailover({ call }: FailoverStack, steps: Failov
   // Counted exactly: no shortener died, so each redirect is one count, none lost, none twice.
   const stats = await Promise.all(links.map((link) => call("GET", `/shorten/${link.code}/stats/`)));
   expect(stats.reduce((sum, s) => sum + (s.body.access_count as number), 0)).toBe(redirects.length);
-  // The bucket went over to the new primary: the tokens it had left, not a fresh bucket.
+  // The bucket went over to the new primary: the tokens it had left, not a fresh bucket (asked once the
+  // gateway's client has found the new primary, not of its in-process fallback meanwhile).
+  await allReady("the three services ready again after the failover");
   const left = createsPerHour - linksBefore;
   const afterFailover: number[] = [];
   for (let i = 0; i < left + 2; i++) afterFailover.push((await call("POST", "/shorten/", { long_url: `https://example.com/failover/after/${i}` })).status);
