@@ -101,8 +101,12 @@ export async function seriousAccessibilityViolations(page: Page): Promise<Access
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
-/** Saves the whole page as `<name>-<width>.png` in `screenshotDir`. */
+/** Screenshots are for a person reviewing the pages, not for the checks: taken only with WEB_SCREENSHOTS=1. */
+const screenshotsWanted = process.env.WEB_SCREENSHOTS === "1";
+
+/** With WEB_SCREENSHOTS=1, saves the whole page as `<name>-<width>.png` in `screenshotDir`; otherwise nothing. */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!screenshotsWanted) return;
   mkdirSync(screenshotDir, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
   await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
