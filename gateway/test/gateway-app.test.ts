@@ -299,8 +299,11 @@ describe("the gateway with an upstream down", () => {
     expect(text).not.toContain("127.0.0.1");
     const ready = await app.handle(new Request("http://localhost/ready"));
     expect(ready.status).toBe(200);
-    expect(await readJson(ready)).toEqual({ status: "degraded", checks: { shortener: "failing", geocoder: "failing", "rate-limits": "failing" } });
-    redisNowhere.disconnect();
+    try {
+      expect(await readJson(ready)).toEqual({ status: "degraded", checks: { shortener: "failing", geocoder: "failing", "rate-limits": "failing" } });
+    } finally {
+      redisNowhere.disconnect();
+    }
   });
 });
 

@@ -19,7 +19,7 @@ export interface ReplicaConfig {
 }
 
 /**
- * The entries of the default order (GEOCODER_PROVIDER_ORDER): a provider kind, or all replicas (balanced).
+ * The entries of the default order (GEOCODER_DEFAULT_ORDER): a provider kind, or all replicas (balanced).
  * As listed, the default: LOCAL last, since it always answers but knows no streets, so any network provider
  * that answers is better.
  */

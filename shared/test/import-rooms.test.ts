@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 
 // Each service's source is a stack of rooms: the folders and files right
 // under its src/ (links/, visits/, config.ts…). An import may go down the
@@ -18,14 +19,24 @@ function sourceFiles(folder: string): string[] {
     .map((entry) => relative(folder, join(entry.parentPath, entry.name)));
 }
 
-/** The relative modules a file imports or re-exports (`import … from "./x.ts"`, `export … from`, `import("./x.ts")`). */
+/**
+ * The relative modules a file imports or re-exports, as TypeScript's own
+ * pre-processor finds them (static and type-only imports, `export … from`,
+ * `import("…")`, `require`), never words in comments or strings. An
+ * `import()` of anything but a plain string would hide an arrow: it throws.
+ */
 function relativeImports(source: string): string[] {
-  const found = [...source.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)["'](\.{1,2}\/[^"']+)["']/gm)].map((match) => match[1]!);
-  return [...new Set(found)];
+  if (/(?<![\w.$])import\(\s*[^"'\s)]/.test(source)) throw new Error("an import() of something other than a plain string: its arrow cannot be read");
+  const { importedFiles } = ts.preProcessFile(source, true, true);
+  return [...new Set(importedFiles.map((file) => file.fileName).filter((name) => name === ".." || name.startsWith("./") || name.startsWith("../")))];
 }
 
-/** The room a file of `src/` is in: its first folder, or the file itself. */
-const roomOf = (path: string) => path.split("/")[0]!;
+/**
+ * The room a file of `src/` is in: its first folder, or the file itself;
+ * the gateway's `web/client/` (the browser's code, a TypeScript project of
+ * its own) is a room apart from the rest of `web/`.
+ */
+const roomOf = (path: string) => (path.startsWith("web/client/") ? "web/client" : path.split("/")[0]!);
 
 /** Rooms → the rooms their files import, for the source under `src`. */
 function roomArrows(src: string): Map<string, Set<string>> {
@@ -96,8 +107,9 @@ describe("imports run down each service's stack of rooms", () => {
     expect(tangles(arrows)).toEqual([["a", "b", "c"]]);
     expect(
       relativeImports(
-        `import { x } from "./x.ts";\nexport { y } from "../y/y.ts";\nimport type { Z } from "@linkgeo/shared";\nconst w = await import("./w.ts");`,
+        `import {\n  x,\n} from "./x.ts";\nexport * from "../y/y.ts";\nimport type { Z } from "@linkgeo/shared";\nconst w = await import("./w.ts");\n// from "../comment.ts"\nconst s = 'import "../string.ts"';`,
       ),
     ).toEqual(["./x.ts", "../y/y.ts", "./w.ts"]);
+    expect(() => relativeImports("const m = await import(`../links/${name}.ts`);")).toThrow("an import() of something other than a plain string");
   });
 });

@@ -515,6 +515,8 @@ describe("bun run createsuperuser without a database", () => {
   test("--help prints the usage", async () => {
     const run = await runCommand(["--help"], {});
     expect(run).toEqual({ exitCode: 0, stdout: expect.stringMatching(/^Usage: bun run createsuperuser /), stderr: "" });
+    // The default database is the service's own, as its config reads it.
+    expect(run.stdout).toContain("Creates an admin in the database named by DATABASE_URL (default sqlite:///data/shortener.db).\n");
   });
 });
 

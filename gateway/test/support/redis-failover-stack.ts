@@ -73,8 +73,10 @@ export async function startFailoverStack(stack: AsyncDisposableStack, redisEnv: 
       what,
       async () => {
         for (const service of [shortener, geocoder, gateway]) {
-          const ready = (await (await fetch(`${service.url}/ready`)).json()) as { status: string };
-          if (ready.status !== "ready") return false;
+          const ready = await fetch(`${service.url}/ready`, { signal: AbortSignal.timeout(2_000) })
+            .then((response) => response.json() as Promise<{ status: string }>)
+            .catch(() => null);
+          if (ready?.status !== "ready") return false;
         }
         return true;
       },
@@ -157,8 +159,9 @@ export async function loadThroughFailover({ call, allReady }: FailoverStack, ste
   // Counted exactly: no shortener died, so each redirect is one count, none lost, none twice.
   const stats = await Promise.all(links.map((link) => call("GET", `/shorten/${link.code}/stats/`)));
   expect(stats.reduce((sum, s) => sum + (s.body.access_count as number), 0)).toBe(redirects.length);
-  // The bucket went over to the new primary: the tokens it had left, not a fresh bucket (asked once the
-  // gateway's client has found the new primary, not of its in-process fallback meanwhile).
+  // The bucket went over to the new primary: the tokens it had left, not a fresh bucket. Asked once every
+  // service's Redis client says it is connected (through Sentinel: reconnected; on a Cluster its CLUSTER INFO
+  // goes to any node, so this says less, and the creates below are what show the bucket was found).
   await allReady("the three services ready again after the failover");
   const left = createsPerHour - linksBefore;
   const afterFailover: number[] = [];

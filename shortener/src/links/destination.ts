@@ -18,8 +18,7 @@ export interface Destination {
   passwordProtected: boolean;
 }
 
-/** What the count write made of one link's visits: its destination, and how many of the visits it let through (and counted). */
-/** A write's claim on a link's visits (visits/visit-writer.ts): its destination, and how many went through (see `refusalOf` for the others). */
+/** What the count write made of one link's visits (visits/visit-writer.ts): its destination, and how many of the visits it let through and counted (see `refusalOf` for the others). */
 export type VisitClaim = ClaimOf<CountedDestination>;
 
 /** Why a link lets no visit through, or undefined when it does. */

@@ -1,8 +1,7 @@
 import type { LinkVisits } from "../visits/link-visits.ts";
 import type { VisitAccess, VisitWriter } from "../visits/visit-writer.ts";
-import type { CountedDestination } from "./destination.ts";
+import type { CountedDestination, LinkState, VisitClaim } from "./destination.ts";
 import type { LinkOrder } from "./link-order.ts";
-import type { LinkState, VisitClaim } from "./destination.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "./link.ts";
 
 export interface LinkPage {

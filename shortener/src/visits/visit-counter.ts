@@ -7,8 +7,7 @@ import type { VisitAccess, VisitClaim, VisitWriter } from "./visit-writer.ts";
 
 const unknownVisitor: SeenVisitor = { peer: undefined, forwardedFor: null, userAgent: null, referer: null };
 
-/** What became of one visit: its link's destination, and whether this visit was let through (and counted). */
-/** A visit as counted: where its link leads (the writer's `Destination`), and whether it went through. */
+/** What became of one visit: its link's destination (the writer's `Destination`), and whether this visit was let through (and counted). */
 export interface CountedVisit<Destination> {
   destination: Destination;
   through: boolean;

@@ -3,9 +3,9 @@ import type { Page } from "playwright-core";
 import { overflowsHorizontally, screenshot, seriousAccessibilityViolations, viewports, type ViewportName } from "./web-browser.ts";
 
 /**
- * Checks a page in the state it is in at both widths, and screenshots it
- * there as `<name>-<width>.png`: no serious axe violation, no sideways
- * scroll. The page is resized, not reopened, so states reached by a flow
+ * Checks a page in the state it is in at both widths, and (with
+ * WEB_SCREENSHOTS=1) screenshots it there as `<name>-<width>.png`: no
+ * serious axe violation, no sideways scroll. The page is resized, not reopened, so states reached by a flow
  * (a result, a confirmation) are kept; it ends at the desktop width.
  *
  * A page opened with scripts blocked gets the width check only: axe, like

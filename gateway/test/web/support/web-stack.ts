@@ -73,7 +73,7 @@ async function stopAll(services: ServiceProcess[]): Promise<void> {
 
 /** `bun run createsuperuser` as an operator runs it, password on stdin: `stackAdmin` in the database at `databaseUrl`. */
 export async function createAdmin(databaseUrl: string): Promise<void> {
-  const child = Bun.spawn([process.execPath, "run", "src/create-superuser.ts", "--username", stackAdmin.username, "--password-stdin", "--no-input"], {
+  const child = Bun.spawn([process.execPath, "run", "createsuperuser", "--username", stackAdmin.username, "--password-stdin", "--no-input"], {
     cwd: join(import.meta.dir, "../../../../shortener"),
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", DATABASE_URL: databaseUrl },
     stdin: new Blob([stackAdmin.password]),
