@@ -7,14 +7,9 @@ import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { migrate as migrateSqlite } from "drizzle-orm/bun-sqlite/migrator";
 import type { Logger } from "@linkgeo/shared";
 import postgres from "postgres";
-import type { AdminStore } from "../admins/admin-store.ts";
-import type { AdminSessionStore } from "../auth/admin-session-store.ts";
-import type { LinkStore } from "../links/link-store.ts";
-import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
-import type { VisitStore } from "../visits/visit-store.ts";
 import { FreshSingleFlight } from "../visits/fresh-single-flight.ts";
 import { defaultDatabaseTimeoutMs } from "../database-deadline.ts";
-import { storesWithDeadline } from "./stores-with-deadline.ts";
+import { storesWithDeadline, type Stores } from "./stores-with-deadline.ts";
 import { storesWatchingWrites, WriteHealth } from "./write-health.ts";
 import { readingFromReplicas } from "./read-routing.ts";
 import { defaultReadMaxLagMs, ReadReplicas } from "./postgres/read-replicas.ts";
@@ -30,22 +25,14 @@ import { SqliteAdminStore } from "./sqlite/sqlite-admin-store.ts";
 import { SqliteLinkStore } from "./sqlite/sqlite-link-store.ts";
 import { SqliteApiKeyStore } from "./sqlite/sqlite-api-key-store.ts";
 import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.ts";
-import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import { SqliteOrphanVisitStore } from "./sqlite/sqlite-orphan-visit-store.ts";
 import { SqliteVisitLog } from "./sqlite/sqlite-visit-log.ts";
 import { SqliteVisitStore } from "./sqlite/sqlite-visit-store.ts";
 
-export interface Database {
+export interface Database extends Stores {
   engine: DatabaseTarget["engine"];
   /** For `/ready`: one check per read replica (DATABASE_READ_URL), failing while it is skipped (down or lagging). */
   readReplicaChecks: Record<string, () => Promise<void>>;
-  links: LinkStore;
-  admins: AdminStore;
-  sessions: AdminSessionStore;
-  visits: VisitStore;
-  /** Visits that led nowhere (visits/orphan-visits.ts). */
-  orphans: OrphanVisitStore;
-  apiKeys: ApiKeyStore;
   /** Resolves when the database answers, and takes writes if the last one failed; for `/ready`. */
   ping(): Promise<void>;
   close(): Promise<void>;

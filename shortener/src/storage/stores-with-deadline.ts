@@ -6,11 +6,13 @@ import type { LinkStore } from "../links/link-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
 
-interface Stores {
+/** Every store of a database, each a port its users know it by. */
+export interface Stores {
   links: LinkStore;
   admins: AdminStore;
   sessions: AdminSessionStore;
   visits: VisitStore;
+  /** Visits that led nowhere (visits/orphan-visits.ts). */
   orphans: OrphanVisitStore;
   apiKeys: ApiKeyStore;
 }
