@@ -3,9 +3,10 @@ import type { ClaimedPoint, JobPointInput, JobStore, PointResult } from "../src/
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, waitFor } from "@linkgeo/testing";
+import { createTestDatabase, holdSqliteLock, waitFor } from "@linkgeo/testing";
 import postgres from "postgres";
 import { PostgresJobStore } from "../src/jobs/postgres-job-store.ts";
+import { openCacheDatabase } from "../src/cache/sqlite-cache-level.ts";
 import { openJobDatabase, SqliteJobStore, waitingPointsSql } from "../src/jobs/sqlite-job-store.ts";
 import { jobStoreEngines } from "./support/job-store-engines.ts";
 
@@ -226,6 +227,26 @@ describe("a store made on SQLite while another process holds the file's lock", (
     } finally {
       holder.kill();
       await holder.exited;
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the geocoder's SQLite files opened while another process holds a fresh file's lock", () => {
+  // Turning a fresh file to WAL takes its lock: a CI run's two geocoders starting together on one jobs file failed
+  // there ("database is locked" before the lock wait was set), and one never listened.
+  test.each([
+    ["the jobs file", openJobDatabase],
+    ["the L2 cache file", openCacheDatabase],
+  ])("%s waits for the lock, then is in WAL mode", async (_, open) => {
+    const folder = mkdtempSync(join(tmpdir(), "sqlite-open-"));
+    const path = join(folder, "shared.db");
+    try {
+      await using _holder = await holdSqliteLock(path, 300);
+      const db = open(path);
+      expect(db.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+      db.close();
+    } finally {
       rmSync(folder, { recursive: true, force: true });
     }
   });

@@ -3,8 +3,8 @@ import { Database as SqliteDatabase } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readJson } from "@linkgeo/testing";
-import { openSqliteDatabase } from "../src/storage/open-database.ts";
+import { holdSqliteLock, readJson } from "@linkgeo/testing";
+import { openDatabase, openSqliteDatabase } from "../src/storage/open-database.ts";
 import { redirectsTo, startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
 /**
@@ -86,5 +86,20 @@ describe("a SQLite database that stops taking writes", () => {
     expect(await readiness(api)).toEqual(ready);
     expect((await redirect()).status).toBe(302);
     expect(await api.db.links.find(link.short_url)).toMatchObject({ accessCount: redirects.seen, longUrl: "https://example.com/read-only" });
+  });
+});
+
+describe("a SQLite file another process is making", () => {
+  test("opening it waits for that process's lock (turning a fresh file to WAL takes it), as replicas starting together on one file do", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "shortener-open-"));
+    try {
+      const path = join(folder, "shortener.db");
+      await using _holder = await holdSqliteLock(path, 300);
+      const db = await openDatabase({ engine: "sqlite", path });
+      expect(await db.links.find("none")).toBeNull();
+      await db.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

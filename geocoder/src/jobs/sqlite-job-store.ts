@@ -34,9 +34,10 @@ import {
 export function openJobDatabase(path: string): Database {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { create: true, strict: true });
+  // First: turning a fresh file to WAL takes its write lock, which a replica starting beside this one may hold.
+  db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
-  db.exec("PRAGMA busy_timeout = 5000");
   return db;
 }
 

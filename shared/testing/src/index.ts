@@ -4,6 +4,7 @@ export * from "./read-json.ts";
 export * from "./redis-process.ts";
 export * from "./redis-cluster.ts";
 export * from "./postgres-replica.ts";
+export * from "./sqlite-lock-holder.ts";
 export * from "./rejection-of.ts";
 export * from "./run-bounded.ts";
 export * from "./service-process.ts";
