@@ -36,6 +36,7 @@ export * from "./upload-text.ts";
 export * from "./redis-client.ts";
 export * from "./redis-script.ts";
 export * from "./redis-with-fallback.ts";
+export * from "./sqlite-wal.ts";
 export * from "./request-context.ts";
 export * from "./request-target.ts";
 export * from "./service-app.ts";

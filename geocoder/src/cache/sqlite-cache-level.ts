@@ -1,6 +1,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { useWal } from "@linkgeo/shared";
 import type { CachedAnswer, CacheEntry, CacheLevel } from "./cached-answer.ts";
 
 /**
@@ -11,12 +12,8 @@ import type { CachedAnswer, CacheEntry, CacheLevel } from "./cached-answer.ts";
 export function openCacheDatabase(path: string): Database {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { create: true, strict: true });
-  // Two processes on one file (a restart overlapping the old one) wait for
-  // each other's write lock instead of failing at once: set first, since
-  // turning a fresh file to WAL takes that lock too.
-  db.exec("PRAGMA busy_timeout = 5000");
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA synchronous = NORMAL");
+  // Two processes on one file (a restart overlapping the old one) wait for each other's write lock.
+  useWal(db);
   // A write-heavy cache (a batch writes a thousand answers in one transaction): 40 MB of WAL between checkpoints
   // rather than 4, each one an fsync, and 32 MB of pages kept in memory rather than 2 (bench:geocode-batch).
   db.exec("PRAGMA wal_autocheckpoint = 10000");

@@ -1,3 +1,4 @@
+import { useWal } from "@linkgeo/shared";
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -34,10 +35,7 @@ import {
 export function openJobDatabase(path: string): Database {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { create: true, strict: true });
-  // First: turning a fresh file to WAL takes its write lock, which a replica starting beside this one may hold.
-  db.exec("PRAGMA busy_timeout = 5000");
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA synchronous = NORMAL");
+  useWal(db);
   return db;
 }
 

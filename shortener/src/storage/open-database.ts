@@ -5,7 +5,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { migrate as migrateSqlite } from "drizzle-orm/bun-sqlite/migrator";
-import type { Logger } from "@linkgeo/shared";
+import { useWal, type Logger } from "@linkgeo/shared";
 import postgres from "postgres";
 import { FreshSingleFlight } from "../visits/fresh-single-flight.ts";
 import { defaultDatabaseTimeoutMs } from "../database-deadline.ts";
@@ -188,10 +188,7 @@ function openSqliteFile(path: string): Engine {
 }
 
 function sqliteEngine(sqlite: SqliteDatabase): Engine {
-  // First: turning a fresh file to WAL takes its write lock, which a replica starting beside this one may hold.
-  sqlite.exec("PRAGMA busy_timeout = 5000");
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  sqlite.exec("PRAGMA synchronous = NORMAL");
+  useWal(sqlite);
   // 40 MB of WAL between checkpoints, not 4: a page that many write batches change (an import's, a busy link's) is copied
   // back into the file once per checkpoint rather than every batch or two (docs/shortener.md, "Where the time goes").
   sqlite.exec("PRAGMA wal_autocheckpoint = 10000");
