@@ -12,4 +12,15 @@ describe("asksForFresh", () => {
       false,
     ]);
   });
+
+  test("hostile values: long runs of commas and spaces, control-free junk, repeats joined by the Headers class: read, never thrown on", () => {
+    const asks = (value: string) => asksForFresh(new Headers({ "cache-control": value }));
+    expect(asks(`${",".repeat(16_000)}${" ".repeat(16_000)}no-cach`)).toBe(false);
+    expect(asks(`${" ,".repeat(8_000)}no-cache`)).toBe(true);
+    expect(asks("\u00a0no-cache")).toBe(false);
+    const repeated = new Headers();
+    repeated.append("cache-control", "max-age=0");
+    repeated.append("cache-control", "no-cache");
+    expect(asksForFresh(repeated)).toBe(true);
+  });
 });

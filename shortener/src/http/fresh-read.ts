@@ -5,6 +5,7 @@
  * `Pragma: no-cache`.
  */
 export function asksForFresh(headers: Headers): boolean {
-  const noCache = /(^|,)\s*no-cache\s*(,|$)/i;
+  // HTTP's optional whitespace is spaces and tabs only.
+  const noCache = /(^|,)[ \t]*no-cache[ \t]*(,|$)/i;
   return noCache.test(headers.get("cache-control") ?? "") || noCache.test(headers.get("pragma") ?? "");
 }
