@@ -11,7 +11,7 @@ import { FreshSingleFlight } from "../visits/fresh-single-flight.ts";
 import { defaultDatabaseTimeoutMs } from "../database-deadline.ts";
 import { storesWithDeadline, type Stores } from "./stores-with-deadline.ts";
 import { storesWatchingWrites, WriteHealth } from "./write-health.ts";
-import { readingFromReplicas } from "./read-routing.ts";
+import { readingFromReplicas, type ReadStores } from "./read-routing.ts";
 import { defaultReadMaxLagMs, ReadReplicas } from "./postgres/read-replicas.ts";
 import type { DatabaseTarget } from "./database-target.ts";
 import { PostgresAdminSessionStore } from "./postgres/postgres-admin-session-store.ts";
@@ -108,29 +108,12 @@ async function openPostgres(url: string, timeoutMs: number, reads: { urls: reado
     orphans: new PostgresOrphanVisitStore(client),
     apiKeys: new PostgresApiKeyStore(db, client),
   };
-  // A replica's reads do not sum the visit log first: that is a write on the primary, whose result the replica
-  // would not have replayed yet anyway; every replica's summing step does it every 250 ms.
-  const noSummingFirst = () => Promise.resolve();
-  const replicaClients = reads.urls.map(connect);
-  const watch = {
-    primary: postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} }),
-    replicas: reads.urls.map((to) => postgres(to, { max: 1, connect_timeout: 5, onnotice: () => {} })),
-  };
-  const replicas = new ReadReplicas(
-    watch,
-    replicaClients.map((sql) => ({
-      links: new PostgresLinkStore(drizzlePostgres(sql), sql, noSummingFirst),
-      visits: new PostgresVisitStore(sql, new FreshSingleFlight(noSummingFirst)),
-      orphans: new PostgresOrphanVisitStore(sql),
-    })),
-    { maxLagMs: reads.maxLagMs, log: reads.log },
-  );
-  if (replicaClients.length > 0) replicas.start();
+  const replicas = reads.urls.length > 0 ? openReadReplicas(url, reads, connect) : undefined;
   return {
     engine: "postgres",
-    ...(replicaClients.length > 0 ? readingFromReplicas(stores, replicas) : stores),
+    ...(replicas ? readingFromReplicas(stores, replicas.watch) : stores),
     readReplicaChecks: Object.fromEntries(
-      replicas.replicas.map((replica) => [
+      (replicas?.watch.replicas ?? []).map((replica) => [
         replica.name,
         async () => {
           if (replica.state !== "ok") throw new Error(`${replica.name} is ${replica.state}`);
@@ -142,11 +125,45 @@ async function openPostgres(url: string, timeoutMs: number, reads: { urls: reado
       await client`INSERT INTO write_probe (id, at) VALUES (1, now()) ON CONFLICT (id) DO UPDATE SET at = excluded.at`;
     },
     close: async () => {
-      replicas.stop();
+      await replicas?.close();
+      await links.end();
+    },
+  };
+}
+
+/**
+ * The read replicas of DATABASE_READ_URL: each one's stores, the watch on
+ * connections of its own (started now), and how to close them all. Only
+ * made when there are replicas: without, nothing of it is opened.
+ */
+function openReadReplicas(
+  primaryUrl: string,
+  reads: { urls: readonly string[]; maxLagMs: number; log?: Logger },
+  connect: (url: string) => postgres.Sql,
+): { watch: ReadReplicas<ReadStores>; close(): Promise<void> } {
+  // A replica's reads do not sum the visit log first: that is a write on the primary, whose result the replica
+  // would not have replayed yet anyway; every replica's summing step does it every 250 ms.
+  const noSummingFirst = () => Promise.resolve();
+  const replicaClients = reads.urls.map(connect);
+  const watchConnection = (to: string) => postgres(to, { max: 1, connect_timeout: 5, onnotice: () => {} });
+  const connections = { primary: watchConnection(primaryUrl), replicas: reads.urls.map(watchConnection) };
+  const watch = new ReadReplicas(
+    connections,
+    replicaClients.map((sql) => ({
+      links: new PostgresLinkStore(drizzlePostgres(sql), sql, noSummingFirst),
+      visits: new PostgresVisitStore(sql, new FreshSingleFlight(noSummingFirst)),
+      orphans: new PostgresOrphanVisitStore(sql),
+    })),
+    { maxLagMs: reads.maxLagMs, log: reads.log },
+  );
+  watch.start();
+  return {
+    watch,
+    close: async () => {
+      watch.stop();
       // At once: requests are drained before the database is closed, and a client of a replica that died could
       // wait out a whole timeout here (postgres.js sometimes does, 5 s each, found by the replica test).
-      await Promise.all([...replicaClients, watch.primary, ...watch.replicas].map((sql) => sql.end({ timeout: 0 })));
-      await links.end();
+      await Promise.all([...replicaClients, connections.primary, ...connections.replicas].map((sql) => sql.end({ timeout: 0 })));
     },
   };
 }
