@@ -1,0 +1,57 @@
+import { afterAll, beforeAll } from "bun:test";
+import { freePort, startService, type ServiceProcess } from "@linkgeo/testing";
+import { browserSetupTimeoutMs } from "@linkgeo/testing/offline-browser";
+import { launchWebBrowser, type WebBrowser } from "./web-browser.ts";
+import { startWebStack, type WebStack, type WebStackOptions } from "../../support/web-stack.ts";
+
+/** Something started before a file's tests and disposed after them, read through a getter in the tests. */
+function forTheFile<T extends AsyncDisposable>(start: () => Promise<T>): () => T {
+  let started: T | undefined;
+  beforeAll(async () => {
+    started = await start();
+  }, browserSetupTimeoutMs);
+  afterAll(async () => {
+    await started?.[Symbol.asyncDispose]();
+  });
+  return () => started!;
+}
+
+/**
+ * The three services (startWebStack) and a browser for the tests of one
+ * file: started before them, stopped after. Read `stack` and `browser` in
+ * the tests, not at the top of the file.
+ */
+export function useWebStack(options: WebStackOptions = {}): { readonly stack: WebStack; readonly browser: WebBrowser } {
+  const stack = forTheFile(() => startWebStack(options));
+  const browser = forTheFile(launchWebBrowser);
+  return {
+    get stack() {
+      return stack();
+    },
+    get browser() {
+      return browser();
+    },
+  };
+}
+
+/**
+ * The gateway alone, its shortener and geocoder on a port nothing listens
+ * on (every page is the gateway's own; the pages' API calls answer 502),
+ * redirects proxied one by one, and a browser: for a file that tests the
+ * pages' frame and not the services.
+ */
+export function useLoneGateway(): { readonly gateway: ServiceProcess; readonly browser: WebBrowser } {
+  const gateway = forTheFile(async () => {
+    const nowhere = `http://127.0.0.1:${await freePort()}`;
+    return startService("gateway", { SHORTENER_URL: nowhere, GEOCODER_URL: nowhere, INTERNAL_SECRET: "" });
+  });
+  const browser = forTheFile(launchWebBrowser);
+  return {
+    get gateway() {
+      return gateway();
+    },
+    get browser() {
+      return browser();
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { describe, expect, test } from "bun:test";
+import { reply, startFakeProvider, waitFor } from "@linkgeo/testing";
+import type { PatientPace } from "../../src/geocoding/reverse-geocoder.ts";
+import { inProcessProvider, localVienna } from "../support/in-process-provider.ts";
+import { startTestGeocoder } from "../support/test-geocoder.ts";
+
+/** Distinct points near Paris, `from` on. */
+const points = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ latitude: 48.8 + (from + i) / 10_000, longitude: 2.35 }));
+
+const spacingMs = 20;
+const patient: PatientPace = { slotWaitMs: 10_000, chainTimeoutMs: 5_000, inFlight: 4 };
+
+/**
+ * A job's pace (jobs/): where a batch hands what the provider's spacing
+ * cannot take in its budget to LOCAL, a patient pass waits for the
+ * provider's slots, so every point gets the provider's own answer, never
+ * faster than the spacing.
+ */
+describe("the patient pace of a job's points", () => {
+  test("a batch's budget hands the rest to LOCAL; a patient pass waits for the provider's slots and asks again what LOCAL stood in for", async () => {
+    await using nominatim = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
+    const geocoder = startTestGeocoder({
+      providers: { nominatim: { userAgent: "test/1.0", url: nominatim.url().toString() }, rateLimits: { NOMINATIM: 1000 / spacingMs } },
+      // A batch's whole budget holds about 6 of the provider's slots.
+      chainTimeoutMs: 120,
+      local: inProcessProvider([localVienna]),
+    }).geocoder;
+
+    const batch = await geocoder.reverseMany(points(0, 30));
+    const byProvider = (outcomes: typeof batch) => outcomes.map((outcome) => ("answer" in outcome ? outcome.answer.provider : "error"));
+    expect(byProvider(batch)).toContain("LOCAL");
+    expect(byProvider(batch)).toContain("NOMINATIM");
+
+    const before = nominatim.requests.length;
+    const paced = await geocoder.reverseMany(points(30, 30), undefined, patient);
+    expect(byProvider(paced)).toEqual(Array.from({ length: 30 }, () => "NOMINATIM"));
+    const arrivals = nominatim.requests.slice(before).map((request) => request.at);
+    expect(arrivals).toHaveLength(30);
+    // Slots are spaced on the limiter's clock and a request never leaves before its slot, only after it, by as
+    // much as a loaded machine makes it: the j-th comes at least j spacings after the first, less the first
+    // one's lateness (10 ms allowed). Pair by pair every request's lateness counted against the next gap: a CI
+    // run saw two requests 7.6 ms apart, their slots 20.
+    for (let j = 1; j < arrivals.length; j++) expect(arrivals[j]! - arrivals[0]!).toBeGreaterThanOrEqual(j * spacingMs - 10);
+
+    // The batch's fallbacks are cached, briefly: a batch takes them, a patient pass asks the provider.
+    const fellBack = points(0, 30).filter((_, i) => byProvider(batch)[i] === "LOCAL");
+    expect(byProvider(await geocoder.reverseMany(fellBack))).toEqual(fellBack.map(() => "LOCAL"));
+    const again = await geocoder.reverseMany(fellBack, undefined, patient);
+    expect(again.map((outcome) => ("answer" in outcome ? [outcome.answer.provider, outcome.answer.cache] : "error"))).toEqual(
+      fellBack.map(() => ["NOMINATIM", "MISS"]),
+    );
+  });
+
+  test("a job fills the spare slots only: single queries made while it runs still get the provider's answer", async () => {
+    const fastSpacingMs = 40;
+    await using nominatim = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
+    const geocoder = startTestGeocoder({
+      providers: { nominatim: { userAgent: "test/1.0", url: nominatim.url().toString() }, rateLimits: { NOMINATIM: 1000 / fastSpacingMs } },
+      local: inProcessProvider([localVienna]),
+    }).geocoder;
+    // 80 points in flight at once: booked ahead, their slots would reach 3.2 s out, past a single query's 2 s.
+    const job = geocoder.reverseMany(points(100, 80), undefined, { ...patient, inFlight: 80 });
+    await waitFor("the job under way", () => nominatim.requests.length >= 5);
+    const singles: string[] = [];
+    for (const point of points(500, 5)) singles.push((await geocoder.reverse(point)).provider);
+    expect(singles).toEqual(["NOMINATIM", "NOMINATIM", "NOMINATIM", "NOMINATIM", "NOMINATIM"]);
+    const answered = await job;
+    expect(answered.every((outcome) => "answer" in outcome && outcome.answer.provider === "NOMINATIM")).toBe(true);
+  });
+});

@@ -1,0 +1,178 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { configProblems, freePort, freePortRun, waitFor } from "@linkgeo/testing";
+import { readGatewayConfig } from "../../../gateway/src/config.ts";
+import { readGeocoderConfig } from "../../../geocoder/src/config.ts";
+import { readShortenerConfig } from "../../../shortener/src/config.ts";
+import { defaultPorts, readStartConfig, type ServiceName } from "../../start.ts";
+
+const root = join(import.meta.dir, "../../..");
+
+// The gateway's main.ts may not be written yet; until it is, the run is checked
+// on the other two (the script takes service names) and the gateway joins by itself once it exists.
+const gatewayBuilt = existsSync(join(root, "gateway/src/main.ts"));
+const services: ServiceName[] = gatewayBuilt ? ["shortener", "geocoder", "gateway"] : ["shortener", "geocoder"];
+
+/** The script as a child, its output gathered line by line. */
+class StartScript {
+  readonly lines: string[] = [];
+  readonly proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  private readonly done: Promise<void>;
+
+  constructor(args: string[], env: Record<string, string>) {
+    this.proc = Bun.spawn([process.execPath, "run", "scripts/start.ts", ...args], {
+      cwd: root,
+      // Each service gets a throwaway database so a test never touches the data/ of a developer's `bun run start`.
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite:///:memory:", GEOCODER_CACHE_PATH: ":memory:", ...env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    this.done = Promise.all([this.collect(this.proc.stdout), this.collect(this.proc.stderr)]).then(() => {});
+  }
+
+  get running(): boolean {
+    return this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
+  async waitForLine(what: string, match: (line: string) => boolean, timeoutMs = 20_000): Promise<string> {
+    await waitFor(
+      what,
+      () => {
+        if (this.lines.some(match)) return true;
+        if (!this.running) throw new Error(`the script exited (${this.proc.exitCode}) before ${what}:\n${this.lines.join("\n")}`);
+        return false;
+      },
+      timeoutMs,
+    );
+    return this.lines.find(match)!;
+  }
+
+  /** The exit code, once the output is fully read. */
+  async exited(): Promise<number> {
+    const code = await this.proc.exited;
+    await this.done;
+    return code;
+  }
+
+  private async collect(stream: ReadableStream<Uint8Array>): Promise<void> {
+    let partial = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      partial += decoder.decode(chunk, { stream: true });
+      const parts = partial.split("\n");
+      partial = parts.pop() ?? "";
+      this.lines.push(...parts);
+    }
+    if (partial) this.lines.push(partial);
+  }
+}
+
+async function portsFor(): Promise<Record<ServiceName, number>> {
+  return { shortener: await freePort(), geocoder: await freePort(), gateway: await freePort() };
+}
+
+function portEnv(ports: Record<ServiceName, number>): Record<string, string> {
+  return { SHORTENER_PORT: String(ports.shortener), GEOCODER_PORT: String(ports.geocoder), GATEWAY_PORT: String(ports.gateway) };
+}
+
+async function answers(port: number): Promise<boolean> {
+  const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) }).catch(() => null);
+  await response?.body?.cancel();
+  return response !== null;
+}
+
+let script: StartScript | undefined;
+afterEach(async () => {
+  // A failed test must not leave services holding ports: the script stops them on SIGTERM.
+  if (script?.running) {
+    script.proc.kill("SIGTERM");
+    await script.exited();
+  }
+  script = undefined;
+});
+
+describe("bun run start", () => {
+  test(`starts ${services.join(", ")}, prefixes their lines, each with its own metrics port, and stops them all on SIGINT`, async () => {
+    const ports = await portsFor();
+    const firstMetricsPort = await freePortRun(services.length);
+    script = new StartScript(services, { ...portEnv(ports), METRICS_PORT: String(firstMetricsPort) });
+
+    const ready = await script.waitForLine("the ready line", (line) => line.startsWith("start     | ready: "));
+    expect(ready).toBe(
+      gatewayBuilt
+        ? `start     | ready: open http://localhost:${ports.gateway}`
+        : `start     | ready: shortener http://localhost:${ports.shortener}, geocoder http://localhost:${ports.geocoder}`,
+    );
+    for (const [index, name] of services.entries()) {
+      expect(await answers(ports[name])).toBe(true);
+      const metrics = await fetch(`http://127.0.0.1:${firstMetricsPort + index}/metrics`);
+      expect(await metrics.text()).toContain(`service="${name}"`);
+      // Each service's own log line, behind its padded name (no colour: the output is not a terminal).
+      expect(script.lines.some((line) => line.startsWith(`${name.padEnd(9)} | `) && line.includes(`${name}  listening`))).toBe(true);
+    }
+    // The gateway and the shortener were given one secret: redirects go in batches.
+    if (gatewayBuilt) expect(script.lines.some((line) => line.startsWith("gateway   | ") && line.includes("redirects=batched"))).toBe(true);
+    expect(script.lines.every((line) => !line.includes("\x1b["))).toBe(true);
+
+    script.proc.kill("SIGINT");
+    expect(await script.exited()).toBe(0);
+    for (const name of services) {
+      // "stopped" is the last line of a service's own graceful shutdown: it drained, it was not killed.
+      expect(script.lines).toContainEqual(expect.stringMatching(new RegExp(`^${name.padEnd(9)} \\| .*${name}  stopped$`)));
+      expect(await answers(ports[name])).toBe(false);
+    }
+  });
+
+  test("when one service dies, stops the others and exits non-zero", async () => {
+    const ports = await portsFor();
+    // A bad variable only the geocoder reads: it exits at once, the shortener starts fine.
+    script = new StartScript(["shortener", "geocoder"], { ...portEnv(ports), GEOCODER_DEFAULT_ORDER: "NOWHERE" });
+
+    await script.waitForLine("the geocoder's death", (line) => line.startsWith("start     | geocoder exited unexpectedly (exit code 1)"));
+    expect(await script.exited()).toBe(1);
+    expect(script.lines).toContainEqual(expect.stringMatching(/^geocoder {2}\| geocoder: GEOCODER_DEFAULT_ORDER has unknown entries NOWHERE/));
+    expect(await answers(ports.shortener)).toBe(false);
+  });
+
+  test("a bad port or an unknown service name stops it before anything starts, naming the problem", async () => {
+    script = new StartScript(["shortener", "nope"], { SHORTENER_PORT: "0" });
+    expect(await script.exited()).toBe(1);
+    expect(script.lines).toEqual([
+      'start: SHORTENER_PORT must be a whole number from 1 to 65535 (got "0")',
+      'start: unknown service "nope": name some of shortener, geocoder, gateway',
+    ]);
+  });
+});
+
+describe("start configuration", () => {
+  test("defaults to the services' own ports and all three services", () => {
+    expect(readStartConfig({}, [])).toEqual({
+      ports: { shortener: 3001, geocoder: 3002, gateway: 8080 },
+      metricsPorts: undefined,
+      services: ["shortener", "geocoder", "gateway"],
+      colour: true,
+      internalSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
+    // A new one each run, unless the caller names one.
+    expect(readStartConfig({}, []).internalSecret).not.toBe(readStartConfig({}, []).internalSecret);
+    expect(readStartConfig({ INTERNAL_SECRET: "s".repeat(32) }, []).internalSecret).toBe("s".repeat(32));
+    expect(defaultPorts).toEqual({ shortener: readShortenerConfig({}).port, geocoder: readGeocoderConfig({}).port, gateway: readGatewayConfig({}).port });
+  });
+
+  test("METRICS_PORT gives each service a metrics port of its own, counting up from it", () => {
+    expect(readStartConfig({ METRICS_PORT: "9464" }, []).metricsPorts).toEqual({ shortener: 9464, geocoder: 9465, gateway: 9466 });
+    expect(configProblems((env) => readStartConfig(env, []), { METRICS_PORT: "65534" })).toEqual([
+      "METRICS_PORT must leave room for 3 ports, one per service (at most 65533)",
+    ]);
+    expect(configProblems((env) => readStartConfig(env, []), { METRICS_PORT: "0" })).toEqual(["METRICS_PORT must be a whole number from 1 to 65535"]);
+  });
+
+  test("keeps the start order whatever order the names are given in, and honours NO_COLOR", () => {
+    expect(readStartConfig({ NO_COLOR: "1" }, ["gateway", "shortener"])).toMatchObject({ services: ["shortener", "gateway"], colour: false });
+    expect(configProblems((env) => readStartConfig(env, []), { GATEWAY_PORT: "http" })).toEqual([
+      'GATEWAY_PORT must be a whole number from 1 to 65535 (got "http")',
+    ]);
+  });
+});
