@@ -5,7 +5,7 @@ const day = 24 * hour;
 
 /** How long an answer lives in each level, counted from when the provider answered (`storedAt`). */
 export interface CacheTtls {
-  /** L1, an answer with addresses. 24 hours (README: "The geocoder"). */
+  /** L1, an answer with addresses. 24 hours (docs/configuration.md: "The geocoder"). */
   l1Seconds: number;
   /** L1, an empty answer (nothing there). Shorter: a provider may have been incomplete, or data gets added. */
   l1EmptySeconds: number;

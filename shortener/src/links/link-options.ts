@@ -15,7 +15,7 @@ export interface LinkRule {
 }
 
 /**
- * What an owner may say about a link besides its long URL (README: "Link
+ * What an owner may say about a link besides its long URL (docs/api.md: "Link
  * options"). Every one is optional; a link without any behaves as links
  * always did. The password is kept only as its argon2id hash.
  */

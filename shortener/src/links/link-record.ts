@@ -9,7 +9,7 @@ export interface RecordView {
   reveal: boolean;
 }
 
-/** The API's link record (README: "API"); `origin` is where clients reach the gateway. */
+/** The API's link record (docs/api.md: "API"); `origin` is where clients reach the gateway. */
 export function toRecord(link: Link, view: RecordView): LinkRecord {
   const shown = view.reveal || link.passwordHash === null;
   return {

@@ -24,7 +24,7 @@ const RuleRecord = t.Object(
   { title: "LinkRule" },
 );
 
-/** The options of a link as records show them (README: "Link options"). */
+/** The options of a link as records show them (docs/api.md: "Link options"). */
 const OptionFields = {
   expires_at: t.Union([t.String({ format: "date-time" }), t.Null()], { description: "After it, the link no longer leads to long_url" }),
   max_visits: t.Union([t.Integer({ minimum: 1, maximum: maxVisitsLimit }), t.Null()], {

@@ -85,8 +85,8 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, m
         description:
           "Send the file as the body (text/csv, application/x-ndjson or text/plain; UTF-8; up to IMPORT_MAX_BYTES, 1 GiB by default). " +
           "Each row is checked as a create is; codes already taken are skipped, never overwritten, so running the same file twice changes " +
-          "nothing. The answer streams as NDJSON: a line per row not imported, progress lines, and a summary line. README: " +
-          '"Moving from another shortener".',
+          "nothing. The answer streams as NDJSON: a line per row not imported, progress lines, and a summary line (docs/migrating.md " +
+          "in the repository).",
         tags: ["export and import"],
         security: changeSecurity,
         requestBody: {

@@ -60,7 +60,7 @@ interface Pending {
 }
 
 /**
- * Stores the links of an import (README: "Moving from another shortener").
+ * Stores the links of an import (docs/migrating.md).
  * Each row is checked as a create checks it (the long URL's rules and the
  * hosts it may not name, the alias's, every option's), then stored in
  * batches with its count and dates; a code already taken is skipped,

@@ -6,7 +6,7 @@ import { csvRow } from "@linkgeo/shared";
 export const visitCsvColumns = ["section", "value", "visits", "humans", "bots"] as const;
 
 /**
- * A visits report as one CSV table (README: "Exports"): rows `from`, `to`,
+ * A visits report as one CSV table (docs/migrating.md): rows `from`, `to`,
  * `granularity` and `visitors` (the query, in `value`), `filter` (the one
  * value the series counts, as `breakdown:value`, empty for every visit),
  * `total`, then `series` (one row per bucket, its start in `value`, every

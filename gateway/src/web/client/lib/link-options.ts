@@ -1,4 +1,4 @@
-/** A link's options as the API shows and takes them (README: "Link options"), and how a person reads them. */
+/** A link's options as the API shows and takes them (docs/api.md: "Link options"), and how a person reads them. */
 
 export type RedirectStatus = 301 | 302 | 307 | 308;
 export const ruleDevices = ["ios", "android", "mobile", "tablet", "desktop"] as const;
