@@ -130,7 +130,7 @@ function classifierWithCountries(required: boolean): VisitClassifier | undefined
     const loaded = loadIpCountries();
     log.info(required ? "visit analytics on" : "visit analytics off; countries for link rules", {
       countries: loaded.dataset,
-      ranges: loaded.ranges,
+      built: loaded.builtAt.toISOString().slice(0, 10),
       ms: loaded.loadMs,
     });
     return new VisitClassifier({ countries: loaded.countries });

