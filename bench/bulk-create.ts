@@ -21,10 +21,10 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { maxBulkItems } from "@linkgeo/shared";
-import { createTestDatabase, deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import { AdminTokens } from "../shortener/src/auth/admin-tokens.ts";
 import { maxBulkPasswords } from "../shortener/src/links/link-service.ts";
-import { BenchError, isInterrupted, onCleanup, runBench } from "./support/lifecycle.ts";
+import { BenchError, onCleanup, runBench } from "./support/lifecycle.ts";
+import { benchDatabase, benchRedisPrefix } from "./support/bench-storage.ts";
 import { describeMachine, median } from "./support/report.ts";
 import { intFromEnv, readSettings } from "./support/settings.ts";
 import { startShortener } from "./support/shortener.ts";
@@ -37,14 +37,8 @@ async function main(): Promise<number> {
   const secretKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   const admin = { authorization: `Bearer ${new AdminTokens(secretKey, () => new Date()).issue("bench").token}` };
 
-  const database = await createTestDatabase("bench");
-  if (isInterrupted()) {
-    await database.drop();
-    throw new BenchError("interrupted");
-  }
-  onCleanup(`drop database ${database.name}`, () => database.drop());
-  const redisPrefix = uniqueRedisPrefix("bench");
-  onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
+  const database = await benchDatabase("bench");
+  const redisPrefix = benchRedisPrefix("bench");
   const sqliteFile = join(tmpdir(), `bench-bulk-${process.pid}.db`);
   onCleanup(`delete ${sqliteFile}`, () => Promise.all(["", "-wal", "-shm"].map((suffix) => rm(sqliteFile + suffix, { force: true }))).then(() => {}));
 

@@ -51,11 +51,12 @@
  * met, and 1 only on errors (including a count that lost redirects).
  */
 import { join } from "node:path";
-import { createTestDatabase, deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
+import { freePort, testRedisUrl } from "@linkgeo/testing";
 import { startBareServer } from "./support/bare.ts";
 import { spawnChild, waitForReady, type Child } from "./support/children.ts";
-import { compareWithBare, non2xx3xxTotal, reportComparison, reportCpu, type Comparison, type Target } from "./support/compare.ts";
-import { BenchError, isInterrupted, onCleanup, runBench } from "./support/lifecycle.ts";
+import { compareWithBare, reportComparison, reportCpu, reportRedirectRunProblems, type Comparison, type Target } from "./support/compare.ts";
+import { runBench } from "./support/lifecycle.ts";
+import { benchDatabase, benchRedisPrefix } from "./support/bench-storage.ts";
 import { countingRedirects, reportCounts } from "./support/redirect-count.ts";
 import { findNginx, startNginx } from "./support/nginx.ts";
 import { describeMachine, median } from "./support/report.ts";
@@ -116,16 +117,9 @@ async function main(): Promise<number> {
   requireWrk();
   const settings = readSettings();
 
-  const database = await createTestDatabase("bench_gateway");
-  if (isInterrupted()) {
-    await database.drop();
-    throw new BenchError("interrupted");
-  }
-  onCleanup(`drop database ${database.name}`, () => database.drop());
-  const shortenerPrefix = uniqueRedisPrefix("bench-gateway-shortener");
-  onCleanup(`delete Redis keys ${shortenerPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, shortenerPrefix));
-  const gatewayPrefix = uniqueRedisPrefix("bench-gateway");
-  onCleanup(`delete Redis keys ${gatewayPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, gatewayPrefix));
+  const database = await benchDatabase("bench_gateway");
+  const shortenerPrefix = benchRedisPrefix("bench-gateway-shortener");
+  const gatewayPrefix = benchRedisPrefix("bench-gateway");
 
   // One per run, as `bun run start` makes one: the batching gateway and the shortener share it.
   const internalSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
@@ -213,16 +207,7 @@ async function main(): Promise<number> {
   ].some(Boolean);
   console.log(`log during the run: ${logged.every((n) => n === 0) ? "nothing" : children.map((child, i) => `${child.name} ${logged[i]} line(s)`).join(", ")}`);
 
-  let failed = false;
-  if (countFailed) {
-    console.error("bench: the access count does not match the redirects served");
-    failed = true;
-  }
-  const non2xx = non2xx3xxTotal(comparison);
-  if (non2xx > 0) {
-    console.error(`bench: ${non2xx} answers were not 2xx/3xx; the numbers above are not redirect throughput`);
-    failed = true;
-  }
+  const failed = reportRedirectRunProblems(countFailed, comparison);
   if (failed || logged.some((n) => n > 0)) {
     for (const child of [...children, ...(nginx ? [nginx.child] : [])])
       if (child.output()) console.error(`${child.name} output (last lines):\n${child.output()}`);

@@ -37,12 +37,22 @@
  * This is a report, not a test: it exits 0 whether or not the ratio reaches
  * the target, and 1 only on errors (including a count that lost redirects).
  */
-import { createTestDatabase, deleteKeysWithPrefix, freePort, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
+import { freePort } from "@linkgeo/testing";
 import { startBareServer } from "./support/bare.ts";
 import { baseTreeFromEnv } from "./support/base-tree.ts";
 import { startCommitServer } from "./support/commit-ceiling.ts";
-import { compareWithBare, non2xx3xxTotal, reportComparison, reportCpu, type Comparison, type MeasuredRun, type Target } from "./support/compare.ts";
-import { BenchError, isInterrupted, onCleanup, runBench } from "./support/lifecycle.ts";
+import {
+  compareWithBare,
+  non2xx3xxTotal,
+  reportComparison,
+  reportCpu,
+  reportRedirectRunProblems,
+  type Comparison,
+  type MeasuredRun,
+  type Target,
+} from "./support/compare.ts";
+import { BenchError, runBench } from "./support/lifecycle.ts";
+import { benchDatabase, benchRedisPrefix } from "./support/bench-storage.ts";
 import { countingRedirects, reportCounts } from "./support/redirect-count.ts";
 import { describeMachine, median } from "./support/report.ts";
 import { readSettings, type Settings } from "./support/settings.ts";
@@ -81,14 +91,8 @@ async function main(): Promise<number> {
   requireWrk();
   const settings = readSettings();
 
-  const database = await createTestDatabase("bench");
-  if (isInterrupted()) {
-    await database.drop();
-    throw new BenchError("interrupted");
-  }
-  onCleanup(`drop database ${database.name}`, () => database.drop());
-  const redisPrefix = uniqueRedisPrefix("bench");
-  onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
+  const database = await benchDatabase("bench");
+  const redisPrefix = benchRedisPrefix("bench");
 
   const shortener = await startShortener(settings, database, redisPrefix);
   const code = await createLink(shortener.base);
@@ -169,17 +173,10 @@ async function main(): Promise<number> {
   console.log();
   const countFailed = reportCounts(counting.checks, settings.connections);
 
-  let failed = false;
-  if (countFailed) {
-    console.error("bench: the access count does not match the redirects served");
-    failed = true;
-  }
-  const non2xx = non2xx3xxTotal(comparison);
-  if (non2xx > 0) {
-    console.error(`bench: ${non2xx} answers were not 2xx/3xx; the numbers above are not redirect throughput`);
+  const failed = reportRedirectRunProblems(countFailed, comparison);
+  if (non2xx3xxTotal(comparison) > 0) {
     if (shortener.child.output()) console.error(`shortener output (last lines):\n${shortener.child.output()}`);
     if (plain.child.output()) console.error(`shortener (analytics off) output (last lines):\n${plain.child.output()}`);
-    failed = true;
   }
   return failed ? 1 : 0;
 }
@@ -240,10 +237,8 @@ async function probeRules(url: string): Promise<void> {
 async function startBaseShortener(settings: Settings): Promise<{ url: string; pid: number; tree: string; commit: string } | undefined> {
   const base = baseTreeFromEnv();
   if (base === undefined) return undefined;
-  const database = await createTestDatabase("bench_base");
-  onCleanup(`drop database ${database.name}`, () => database.drop());
-  const redisPrefix = uniqueRedisPrefix("bench-base");
-  onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
+  const database = await benchDatabase("bench_base");
+  const redisPrefix = benchRedisPrefix("bench-base");
   const shortener = await startShortener(settings, database, redisPrefix, {}, base.shortenerDir);
   return { url: `${shortener.base}/${await createLink(shortener.base)}/`, pid: shortener.child.proc.pid, tree: base.tree, commit: base.commit };
 }

@@ -138,3 +138,15 @@ export function reportCpu(comparison: Comparison, targets: { bare: Target; subje
 export function non2xx3xxTotal(comparison: Comparison): number {
   return [...comparison.bare, ...comparison.subject, ...comparison.context.flatMap((entry) => entry.runs)].reduce((sum, r) => sum + r.non2xx3xx, 0);
 }
+
+/**
+ * Says on stderr what makes a redirect run's figures untrustworthy: counts
+ * that do not match the redirects served, answers that were not 2xx/3xx.
+ * True when there was any.
+ */
+export function reportRedirectRunProblems(countFailed: boolean, comparison: Comparison): boolean {
+  if (countFailed) console.error("bench: the access count does not match the redirects served");
+  const non2xx = non2xx3xxTotal(comparison);
+  if (non2xx > 0) console.error(`bench: ${non2xx} answers were not 2xx/3xx; the numbers above are not redirect throughput`);
+  return countFailed || non2xx > 0;
+}

@@ -107,14 +107,8 @@ export interface JobStore {
   close(): Promise<void>;
 }
 
-/** A job's row as both engines keep it (instants in ms since the epoch). */
-export interface JobRow {
-  status: JobStatus;
-  platform: string | null;
-  language: string | null;
-  total: number;
-  done: number;
-  failed: number;
+/** A job's row as both engines keep it: the record's counts and words, its instants (ms since the epoch) in snake case. */
+export interface JobRow extends Pick<JobRecord, "status" | "platform" | "language" | "total" | "done" | "failed"> {
   created_at: number;
   finished_at: number | null;
   expires_at: number | null;

@@ -12,20 +12,12 @@ import { optionFields } from "./lib/option-fields.ts";
 import { fieldOf, plainWords } from "./lib/plain-words.ts";
 import { OfferedFiles } from "./lib/offered-files.ts";
 import { plainLook, qrCode, qrSvg } from "./lib/qr-code.ts";
+import type { LinkRecord } from "./lib/admin-links.ts";
 import { offerQrFiles } from "./lib/qr-kit.ts";
 import { readableUrl } from "./lib/readable-url.ts";
 import { showSavedLinks, linkPage } from "./lib/saved-link-list.ts";
 import { saveLink, savedLinks } from "./lib/saved-links.ts";
 import { webAddressOf } from "./lib/web-address.ts";
-
-interface LinkRecord {
-  short_url: string;
-  long_url: string;
-  link: string;
-  access_count: number;
-  created_at: string;
-  updated_at: string;
-}
 
 // Shorten
 
