@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { linkState, linkStates, plainDestination, type LinkState } from "../src/links/destination.ts";
 import type { Link, NewLink } from "../src/links/link.ts";
 import { noOptions } from "../src/links/link-options.ts";
-import { estimatedCount, exactCountLimit, insertManyRows } from "../src/links/link-store.ts";
+import { defaultCountLimits, estimatedCount, insertManyRows } from "../src/links/link-store.ts";
 import { linkOrders, type LinkOrder } from "../src/links/link-order.ts";
 import type { Database } from "../src/storage/open-database.ts";
 import { LinkVisits } from "../src/visits/link-visits.ts";
@@ -327,48 +327,64 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
   });
 
   describe("counting past the exact limit", () => {
+    // A store of its own whose limits are crossed with a hundred links, not ten thousand: the rule is what is tested.
+    const limits = { exact: 50, sample: 25 };
+    const total = limits.exact + 50;
     const marker = `many${Date.now().toString(36)}`;
-    const total = exactCountLimit + 50;
+    let small: Database;
+    let cleanupSmall: () => Promise<void>;
     beforeAll(async () => {
-      // Set-based (insertMany, a few statements), not ten thousand single inserts: the limit is what is tested, not inserting.
+      ({ db: small, cleanup: cleanupSmall } = await open({ countLimits: limits }));
       const links = Array.from({ length: total }, (_, i) => ({
         ...newLink(`${marker}${i}`, { longUrl: `https://many.example/${marker}/${i}`, createdAt: later }),
-        tags: i % 1000 === 0 ? [marker, `${marker}-k`] : [marker],
+        tags: i % 10 === 0 ? [marker, `${marker}-k`] : [marker],
       }));
-      expect(await db.links.insertMany(links)).toHaveLength(total);
-    }, 60_000);
+      expect(await small.links.insertMany(links)).toHaveLength(total);
+    });
+    afterAll(async () => {
+      await small.close();
+      await cleanupSmall();
+    });
 
-    test(`up to ${exactCountLimit} matches the count is exact; past it, an estimate flagged as one`, async () => {
-      const few = await db.links.list({ offset: 0, limit: 5, search: `${marker}1000` });
-      expect(few).toMatchObject({ count: 11, countIsEstimate: false }); // ${marker}1000 and ${marker}10000 to ${marker}10009
-      const many = await db.links.list({ offset: 0, limit: 5, search: marker });
+    test(`up to the limit (${limits.exact} here) matches the count is exact; past it, an estimate flagged as one`, async () => {
+      const few = await small.links.list({ offset: 0, limit: 5, search: `${marker}1` });
+      expect(few).toMatchObject({ count: 11, countIsEstimate: false }); // ${marker}1 and ${marker}10 to ${marker}19
+      const many = await small.links.list({ offset: 0, limit: 5, search: marker });
       expect(many.countIsEstimate).toBe(true);
-      expect(many.count).toBeGreaterThan(exactCountLimit);
+      expect(many.count).toBeGreaterThan(limits.exact);
       expect(many.links).toHaveLength(5);
       expect(many.hasMore).toBe(true);
-      // Every link of the table matches "https": the estimate is about the table's size.
-      const everything = await db.links.list({ offset: 0, limit: 5 });
+      // Every link of the table matches: the estimate is about the table's size.
+      const everything = await small.links.list({ offset: 0, limit: 5 });
       expect(everything.count).toBeGreaterThanOrEqual(total);
     });
 
-    test(`a tag or a state alone: exact up to ${exactCountLimit}, an estimate flagged as one past it`, async () => {
-      expect(await db.links.list({ offset: 0, limit: 5, tag: `${marker}-k` })).toMatchObject({ count: 11, countIsEstimate: false });
-      const many = await db.links.list({ offset: 0, limit: 5, tag: marker });
+    test("a tag or a state alone: exact up to the limit, an estimate flagged as one past it", async () => {
+      expect(await small.links.list({ offset: 0, limit: 5, tag: `${marker}-k` })).toMatchObject({ count: 10, countIsEstimate: false });
+      const many = await small.links.list({ offset: 0, limit: 5, tag: marker });
       expect(many).toMatchObject({ countIsEstimate: true, hasMore: true });
-      expect(many.count).toBeGreaterThan(exactCountLimit);
-      const active = await db.links.list({ offset: 0, limit: 5, tag: marker, state: { is: "active", at: later } });
+      expect(many.count).toBeGreaterThan(limits.exact);
+      const active = await small.links.list({ offset: 0, limit: 5, tag: marker, state: { is: "active", at: later } });
       expect(active).toMatchObject({ countIsEstimate: true, hasMore: true });
-      expect(await db.links.list({ offset: 0, limit: 5, tag: marker, state: { is: "expired", at: later } })).toMatchObject({
+      expect(await small.links.list({ offset: 0, limit: 5, tag: marker, state: { is: "expired", at: later } })).toMatchObject({
         count: 0,
         countIsEstimate: false,
         links: [],
       });
     });
 
+    test("the default store counts the same hundred links exactly: its limit is ten thousand", async () => {
+      const same = Array.from({ length: total }, (_, i) => newLink(`${marker}d${i}`, { longUrl: `https://many.example/${marker}/d${i}`, createdAt: later }));
+      expect(await db.links.insertMany(same)).toHaveLength(total);
+      expect(await db.links.list({ offset: 0, limit: 5, search: `${marker}d` })).toMatchObject({ count: total, countIsEstimate: false });
+      expect(defaultCountLimits).toEqual({ exact: 10_000, sample: 5_000 });
+    });
+
     test("the estimate: the table's size times the share of matches in the sample, never below the exact limit", () => {
-      expect(estimatedCount(1_000_000, 2_500, 10_000)).toBe(250_000);
-      expect(estimatedCount(12_000, 10, 10_000)).toBe(exactCountLimit + 1);
-      expect(estimatedCount(50_000, 0, 0)).toBe(exactCountLimit + 1);
+      expect(estimatedCount(defaultCountLimits, 1_000_000, 2_500, 10_000)).toBe(250_000);
+      expect(estimatedCount(defaultCountLimits, 12_000, 10, 10_000)).toBe(defaultCountLimits.exact + 1);
+      expect(estimatedCount(defaultCountLimits, 50_000, 0, 0)).toBe(defaultCountLimits.exact + 1);
+      expect(estimatedCount(limits, 100, 0, 25)).toBe(limits.exact + 1);
     });
   });
 
@@ -445,7 +461,7 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
       expect(page.links.filter((link) => linkState(link, later) !== state)).toEqual([]);
       expect(codesOf(page.links).filter((code) => code.startsWith(prefix))).toEqual(await expected("newest", undefined, state));
       // Other blocks add thousands of active links: past the exact limit the count is an estimate.
-      if (page.links.length > exactCountLimit) expect(page.countIsEstimate).toBe(true);
+      if (page.links.length > defaultCountLimits.exact) expect(page.countIsEstimate).toBe(true);
       else expect({ count: page.count, countIsEstimate: page.countIsEstimate }).toEqual({ count: page.links.length, countIsEstimate: false });
     });
 

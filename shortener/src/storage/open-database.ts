@@ -7,6 +7,7 @@ import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { migrate as migrateSqlite } from "drizzle-orm/bun-sqlite/migrator";
 import { useWal, type Logger } from "@linkgeo/shared";
 import postgres from "postgres";
+import { type CountLimits, defaultCountLimits } from "../links/link-store.ts";
 import { FreshSingleFlight } from "../visits/fresh-single-flight.ts";
 import { defaultDatabaseTimeoutMs } from "../database-deadline.ts";
 import { storesWithDeadline, type Stores } from "./stores-with-deadline.ts";
@@ -58,15 +59,23 @@ export interface OpenDatabaseOptions {
   readMaxLagMs?: number;
   /** Where a read replica's changes of state are told (skipped, answering again). */
   log?: Logger;
+  /** How far the listing counts exactly (`defaultCountLimits` unless a test crosses them with fewer links). */
+  countLimits?: CountLimits;
 }
 
 /** Connects, applies pending migrations, and returns the stores, every call bounded by the deadline. */
 export async function openDatabase(target: DatabaseTarget, options: OpenDatabaseOptions = {}): Promise<Database> {
   const timeoutMs = options.timeoutMs ?? defaultDatabaseTimeoutMs;
+  const countLimits = options.countLimits ?? defaultCountLimits;
   const engine =
     target.engine === "postgres"
-      ? await openPostgres(target.url, timeoutMs, { urls: options.readUrls ?? [], maxLagMs: options.readMaxLagMs ?? defaultReadMaxLagMs, log: options.log })
-      : openSqliteFile(target.path);
+      ? await openPostgres(
+          target.url,
+          timeoutMs,
+          { urls: options.readUrls ?? [], maxLagMs: options.readMaxLagMs ?? defaultReadMaxLagMs, log: options.log },
+          countLimits,
+        )
+      : openSqliteFile(target.path, countLimits);
   return guarded(engine, timeoutMs);
 }
 
@@ -75,7 +84,7 @@ export async function openDatabase(target: DatabaseTarget, options: OpenDatabase
  * change: `query_only`, `max_page_count`); migrations applied.
  */
 export function openSqliteDatabase(sqlite: SqliteDatabase, options: OpenDatabaseOptions = {}): Database {
-  return guarded(sqliteEngine(sqlite), options.timeoutMs ?? defaultDatabaseTimeoutMs);
+  return guarded(sqliteEngine(sqlite, options.countLimits ?? defaultCountLimits), options.timeoutMs ?? defaultDatabaseTimeoutMs);
 }
 
 function guarded(engine: Engine, timeoutMs: number): Database {
@@ -92,14 +101,19 @@ function guarded(engine: Engine, timeoutMs: number): Database {
   };
 }
 
-async function openPostgres(url: string, timeoutMs: number, reads: { urls: readonly string[]; maxLagMs: number; log?: Logger }): Promise<Engine> {
+async function openPostgres(
+  url: string,
+  timeoutMs: number,
+  reads: { urls: readonly string[]; maxLagMs: number; log?: Logger },
+  countLimits: CountLimits,
+): Promise<Engine> {
   await applyPostgresMigrations(url);
   const connect = (to: string) => postgres(to, { max: 10, connect_timeout: 5, onnotice: () => {}, connection: postgresSessionLimits(timeoutMs) });
   const client = connect(url);
   const db = drizzlePostgres(client);
   // The visits reads and the listing's sorted pages sum the visit log first, sharing one run.
   const settling = new FreshSingleFlight(() => settleVisitLog(client));
-  const links = new PostgresLinkStore(db, client, () => settling.run());
+  const links = new PostgresLinkStore(db, client, () => settling.run(), countLimits);
   const stores = {
     links,
     admins: new PostgresAdminStore(db),
@@ -108,7 +122,7 @@ async function openPostgres(url: string, timeoutMs: number, reads: { urls: reado
     orphans: new PostgresOrphanVisitStore(client),
     apiKeys: new PostgresApiKeyStore(db, client),
   };
-  const replicas = reads.urls.length > 0 ? openReadReplicas(url, reads, connect) : undefined;
+  const replicas = reads.urls.length > 0 ? openReadReplicas(url, reads, connect, countLimits) : undefined;
   return {
     engine: "postgres",
     ...(replicas ? readingFromReplicas(stores, replicas.watch) : stores),
@@ -140,6 +154,7 @@ function openReadReplicas(
   primaryUrl: string,
   reads: { urls: readonly string[]; maxLagMs: number; log?: Logger },
   connect: (url: string) => postgres.Sql,
+  countLimits: CountLimits,
 ): { watch: ReadReplicas<ReadStores>; close(): Promise<void> } {
   // A replica's reads do not sum the visit log first: that is a write on the primary, whose result the replica
   // would not have replayed yet anyway; every replica's summing step does it every 250 ms.
@@ -150,7 +165,7 @@ function openReadReplicas(
   const watch = new ReadReplicas(
     connections,
     replicaClients.map((sql) => ({
-      links: new PostgresLinkStore(drizzlePostgres(sql), sql, noSummingFirst),
+      links: new PostgresLinkStore(drizzlePostgres(sql), sql, noSummingFirst, countLimits),
       visits: new PostgresVisitStore(sql, new FreshSingleFlight(noSummingFirst)),
       orphans: new PostgresOrphanVisitStore(sql),
     })),
@@ -199,12 +214,12 @@ async function applyPostgresMigrations(url: string): Promise<void> {
   }
 }
 
-function openSqliteFile(path: string): Engine {
+function openSqliteFile(path: string, countLimits: CountLimits): Engine {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  return sqliteEngine(new SqliteDatabase(path, { create: true, strict: true }));
+  return sqliteEngine(new SqliteDatabase(path, { create: true, strict: true }), countLimits);
 }
 
-function sqliteEngine(sqlite: SqliteDatabase): Engine {
+function sqliteEngine(sqlite: SqliteDatabase, countLimits: CountLimits): Engine {
   useWal(sqlite);
   // 40 MB of WAL between checkpoints, not 4: a page that many write batches change (an import's, a busy link's) is copied
   // back into the file once per checkpoint rather than every batch or two (docs/shortener.md, "Where the time goes").
@@ -222,7 +237,7 @@ function sqliteEngine(sqlite: SqliteDatabase): Engine {
   });
   return {
     engine: "sqlite",
-    links: new SqliteLinkStore(db, visitLog),
+    links: new SqliteLinkStore(db, visitLog, countLimits),
     admins: new SqliteAdminStore(db),
     sessions: new SqliteAdminSessionStore(db),
     visits: new SqliteVisitStore(sqlite, visitLog),

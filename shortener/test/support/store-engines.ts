@@ -1,24 +1,28 @@
 import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
 import postgres from "postgres";
-import { openDatabase, type Database } from "../../src/storage/open-database.ts";
+import { openDatabase, type Database, type OpenDatabaseOptions } from "../../src/storage/open-database.ts";
 
 /**
  * Every engine the stores run on, for one suite per interface: SQLite is what
  * `bun run start` uses, Postgres what production uses; both must behave the
- * same. Each `open` makes a fresh database; `cleanup` drops it.
+ * same. Each `open` makes a fresh database (with the options given, the
+ * deadline and the count limits say); `cleanup` drops it.
  */
 export const storeEngines = [
-  { engine: "sqlite", open: async () => ({ db: await openDatabase({ engine: "sqlite", path: ":memory:" }), cleanup: async () => {} }) },
+  {
+    engine: "sqlite",
+    open: async (options: OpenDatabaseOptions = {}) => ({ db: await openDatabase({ engine: "sqlite", path: ":memory:" }, options), cleanup: async () => {} }),
+  },
   {
     engine: "postgres",
-    open: async (): Promise<{ db: Database; cleanup: () => Promise<void> }> => {
+    open: async (options: OpenDatabaseOptions = {}): Promise<{ db: Database; cleanup: () => Promise<void> }> => {
       const testDb: TestDatabase = await createTestDatabase("store");
       try {
         // Sessions in a zone behind UTC, as a server's default may be: a date taken from a
         // timestamp without AT TIME ZONE 'UTC' lands on the day before, and the suites see it.
         const owner = postgres(testDb.url, { max: 1, onnotice: () => {} });
         await owner.unsafe(`ALTER DATABASE "${testDb.name}" SET timezone = 'America/New_York'`).finally(() => owner.end());
-        const db = await openDatabase({ engine: "postgres", url: testDb.url });
+        const db = await openDatabase({ engine: "postgres", url: testDb.url }, options);
         return { db, cleanup: () => testDb.drop() };
       } catch (error) {
         await testDb.drop();

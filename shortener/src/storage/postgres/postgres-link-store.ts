@@ -4,9 +4,9 @@ import type { PendingQuery, Row, Sql } from "postgres";
 import { grantedVisits, type CountedDestination, type LinkState, type VisitClaim } from "../../links/destination.ts";
 import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
 import {
-  countSampleSize,
   estimatedCount,
-  exactCountLimit,
+  type CountLimits,
+  defaultCountLimits,
   fewestMatches,
   filterCount,
   insertManyChunks,
@@ -51,6 +51,7 @@ export class PostgresLinkStore implements LinkStore {
     private readonly client: Sql,
     /** Sums the visit log, and with it the listing's sort keys; shared with the visit store (one run for both). */
     private readonly settleVisitLog: () => Promise<void>,
+    private readonly limits: CountLimits = defaultCountLimits,
   ) {}
 
   async insert(link: NewLink): Promise<Link | null> {
@@ -230,24 +231,25 @@ export class PostgresLinkStore implements LinkStore {
   private async count(filter: Filter | undefined): Promise<Pick<LinkPage, "count" | "countIsEstimate">> {
     if (filter === undefined) {
       const exact = await this.countUpTo(undefined);
-      if (exact <= exactCountLimit) return { count: exact, countIsEstimate: false };
-      return { count: estimatedCount(await this.tableSize(), 1, 1), countIsEstimate: true };
+      if (exact <= this.limits.exact) return { count: exact, countIsEstimate: false };
+      return { count: estimatedCount(this.limits, await this.tableSize(), 1, 1), countIsEstimate: true };
     }
     const sample = () => this.sample(filter.plain);
     if (!filter.searched)
       return filterCount(
+        this.limits,
         () => this.countUpTo(filter.indexed),
         () => this.tableSize(),
         sample,
       );
-    return searchCount(await this.tableSize(), await sample(), () => this.countUpTo(filter.indexed));
+    return searchCount(this.limits, await this.tableSize(), await sample(), () => this.countUpTo(filter.indexed));
   }
 
-  /** How many of the newest `countSampleSize` links meet `condition`. */
+  /** How many of the newest `limits.sample` links meet `condition`. */
   private async sample(condition: SQL): Promise<CountSample> {
     const [sample] = await this.db.execute<{ matches: string; sampled: string }>(
       sql`SELECT count(*) FILTER (WHERE ${condition}) AS matches, count(*) AS sampled
-          FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS ${links}`,
+          FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${this.limits.sample}) AS ${links}`,
     );
     return { matches: Number(sample!.matches), sampled: Number(sample!.sampled) };
   }
@@ -256,14 +258,14 @@ export class PostgresLinkStore implements LinkStore {
     return this.db.select(linkColumns).from(links).where(where).orderBy(sql.raw(linkOrderSql[order])).limit(limit).offset(offset);
   }
 
-  /** Matches, counted up to one past `exactCountLimit`. */
+  /** Matches, counted up to one past `limits.exact`. */
   private async countUpTo(where: SQL | undefined): Promise<number> {
     const counted = await this.db.select({ value: count() }).from(
       this.db
         .select({ one: sql`1` })
         .from(links)
         .where(where)
-        .limit(exactCountLimit + 1)
+        .limit(this.limits.exact + 1)
         .as("matches"),
     );
     return counted[0]?.value ?? 0;
@@ -296,7 +298,7 @@ export class PostgresLinkStore implements LinkStore {
   /** The filters as one, the matches read through the index fewestMatches picks. */
   private async filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Promise<Filter | undefined> {
     const upTo = (query: SQL) => async () => {
-      const [counted] = await this.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${query} LIMIT ${exactCountLimit + 1}) AS matches`);
+      const [counted] = await this.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${query} LIMIT ${this.limits.exact + 1}) AS matches`);
       return counted!.n;
     };
     const parts: Partial<Record<FilterName, FilterPart>> = {};
@@ -331,11 +333,11 @@ export class PostgresLinkStore implements LinkStore {
         sql`, `,
       );
       const [share] = await this.db.execute<Record<FilterName, number>>(
-        sql`SELECT ${columns} FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS ${links}`,
+        sql`SELECT ${columns} FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${this.limits.sample}) AS ${links}`,
       );
       return share!;
     };
-    const driver = (await fewestMatches(indexed, parts.search !== undefined, shares)) ?? (parts.search ? "search" : undefined);
+    const driver = (await fewestMatches(this.limits, indexed, parts.search !== undefined, shares)) ?? (parts.search ? "search" : undefined);
     const tested = (except: FilterName | undefined) => and(...named.filter(([name]) => name !== except).map(([, part]) => part.test));
     return {
       plain: and(...named.map(([, part]) => part.plain))!,

@@ -2,8 +2,8 @@ import { and, asc, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } fro
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import {
-  countSampleSize,
-  exactCountLimit,
+  type CountLimits,
+  defaultCountLimits,
   fewestMatches,
   filterCount,
   insertManyChunks,
@@ -95,6 +95,7 @@ export class SqliteLinkStore implements LinkStore {
   constructor(
     private readonly db: BunSQLiteDatabase & { $client: Database },
     private readonly visitLog: SqliteVisitLog,
+    private readonly limits: CountLimits = defaultCountLimits,
   ) {
     this.counting = countStatements(db);
     // Prepared once, run per link in one transaction: SQLite's fastest bulk insert (no statement of a thousand rows to parse).
@@ -221,7 +222,7 @@ export class SqliteLinkStore implements LinkStore {
     const sample = () =>
       this.db.all<CountSample>(
         sql`SELECT count(*) FILTER (WHERE ${filter.plain}) AS matches, count(*) AS sampled
-            FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS ${links}`,
+            FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${this.limits.sample}) AS ${links}`,
       )[0]!;
     // Read from link_tags when the tag is the index: SQLite would build `code IN (SELECT … link_tags …)` whole first.
     const matches =
@@ -235,18 +236,19 @@ export class SqliteLinkStore implements LinkStore {
     const countUpTo = async () =>
       this.db
         .select({ value: count() })
-        .from(matches.limit(exactCountLimit + 1).as("matches"))
+        .from(matches.limit(this.limits.exact + 1).as("matches"))
         .get()?.value ?? 0;
     if (!filter.searched)
       return {
         ...page,
         ...(await filterCount(
+          this.limits,
           countUpTo,
           async () => tableSize(),
           async () => sample(),
         )),
       };
-    return { ...page, ...(await searchCount(tableSize(), sample(), countUpTo)) };
+    return { ...page, ...(await searchCount(this.limits, tableSize(), sample(), countUpTo)) };
   }
 
   async exportPage(after: string | null, limit: number): Promise<Link[]> {
@@ -313,7 +315,7 @@ export class SqliteLinkStore implements LinkStore {
 
   /** The filters as one, the matches read through the index fewestMatches picks. */
   private async filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Promise<Filter | undefined> {
-    const upTo = (query: SQL) => async () => this.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${query} LIMIT ${exactCountLimit + 1})`)[0]!.n;
+    const upTo = (query: SQL) => async () => this.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${query} LIMIT ${this.limits.exact + 1})`)[0]!.n;
     const parts: Partial<Record<FilterName, FilterPart>> = {};
     if (tag !== undefined) {
       // Tags are [a-z0-9_-]: JSON writes them without escapes, so a quoted tag in the array's text is that tag.
@@ -349,10 +351,10 @@ export class SqliteLinkStore implements LinkStore {
         sql`, `,
       );
       return this.db.all<Record<FilterName, number>>(
-        sql`SELECT ${columns} FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${countSampleSize}) AS ${links}`,
+        sql`SELECT ${columns} FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${this.limits.sample}) AS ${links}`,
       )[0]!;
     };
-    const driver = (await fewestMatches(indexed, parts.search?.through !== undefined, shares)) ?? (parts.search?.through ? "search" : undefined);
+    const driver = (await fewestMatches(this.limits, indexed, parts.search?.through !== undefined, shares)) ?? (parts.search?.through ? "search" : undefined);
     const tested = (except: FilterName | undefined) => and(...named.filter(([name]) => name !== except).map(([, part]) => part.test));
     return {
       plain: and(...named.map(([, part]) => part.plain))!,
