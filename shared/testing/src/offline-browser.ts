@@ -1,5 +1,6 @@
 import { chromium, type Browser } from "playwright-core";
 import { installDebianPackageIfMissing } from "./debian-package.ts";
+import { forTheRun } from "./for-the-run.ts";
 
 /** Debian's Chromium. Playwright's own browser download cannot work here (no internet, only Debian's packages). */
 const chromiumPath = "/usr/bin/chromium";
@@ -40,9 +41,22 @@ export async function launchOfflineChromium(): Promise<Browser> {
   });
 }
 
-/** The API page (Swagger UI) as an operator offline would see it; see `launchOfflineChromium`. */
+/**
+ * The run's one offline Chromium (`forTheRun`): launched by the first file
+ * that asks, closed after the last, launched again if it crashed. A file
+ * opens its own contexts in it and closes them; it never closes the browser.
+ */
+export const runChromium = forTheRun(
+  async () => {
+    const browser = await launchOfflineChromium();
+    return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
+  },
+  (browser) => browser.isConnected(),
+);
+
+/** The API page (Swagger UI) as an operator offline would see it, in the run's browser (`runChromium`). */
 export async function launchOfflineBrowser(): Promise<OfflineBrowser> {
-  const browser = await launchOfflineChromium();
+  const browser = await runChromium();
 
   return {
     async renderDocsPage(url, timeoutMs = 15_000) {
@@ -74,6 +88,7 @@ export async function launchOfflineBrowser(): Promise<OfflineBrowser> {
         await context.close();
       }
     },
-    [Symbol.asyncDispose]: () => browser.close(),
+    // Each page's context is closed as it is rendered; the browser is the run's.
+    [Symbol.asyncDispose]: async () => {},
   };
 }

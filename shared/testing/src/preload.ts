@@ -1,12 +1,17 @@
 import { plugin } from "bun";
 import { afterAll } from "bun:test";
+import { disposeRunResources } from "./for-the-run.ts";
 import { useTestServers } from "./throwaway-servers.ts";
 
 // Postgres and Redis: the ones that answer at TEST_POSTGRES_URL / TEST_REDIS_URL, or throwaway ones for this run
 // (throwaway-servers.ts). Before any suite loads, so every `testPostgresAdminUrl` and `testRedisUrl` reads the answer.
-// `bun test` emits no "exit" event: an afterAll here runs once, after the last file.
+// `bun test` emits no "exit" event: an afterAll here runs once, after the last file (after each file under --parallel).
 const servers = await useTestServers();
-afterAll(() => servers?.stop());
+afterAll(async () => {
+  // What files shared (the run's browser, forTheRun) goes first: it may still be talking to those servers.
+  await disposeRunResources();
+  await servers?.stop();
+});
 
 // Loaded before every suite by bunfig.toml's [test] preload.
 //

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchOfflineChromium } from "@linkgeo/testing/offline-browser";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { runChromium } from "@linkgeo/testing/offline-browser";
+import type { BrowserContext, Page } from "playwright-core";
 
 /** Where every page is screenshotted, at each width, for a reviewer to look at (git-ignored). */
 export const screenshotDir = join(import.meta.dir, "..", "screenshots");
@@ -34,9 +34,14 @@ export interface WebBrowser extends AsyncDisposable {
   open(url: string, viewport?: ViewportName, options?: OpenOptions): Promise<OpenedPage>;
 }
 
-/** Headless Chromium with no internet (`launchOfflineChromium`); each `open` is a fresh profile. */
+/**
+ * A file's use of the run's headless Chromium with no internet
+ * (`runChromium`): each `open` is a fresh profile, and disposing it closes
+ * every profile it opened, leaving the browser to the next file.
+ */
 export async function launchWebBrowser(): Promise<WebBrowser> {
-  const browser: Browser = await launchOfflineChromium();
+  const browser = await runChromium();
+  const contexts = new Set<BrowserContext>();
   return {
     async open(url, viewport = "desktop", { javaScript = true, colorScheme = "light" } = {}) {
       const context = await browser.newContext({
@@ -45,12 +50,15 @@ export async function launchWebBrowser(): Promise<WebBrowser> {
         javaScriptEnabled: javaScript,
         colorScheme,
       });
+      contexts.add(context);
       const page = await context.newPage();
       const problems = watchProblems(page, new URL(url).origin);
       await page.goto(url);
       return { page, context, problems };
     },
-    [Symbol.asyncDispose]: () => browser.close(),
+    async [Symbol.asyncDispose]() {
+      await Promise.all([...contexts].map((context) => context.close().catch(() => {})));
+    },
   };
 }
 
