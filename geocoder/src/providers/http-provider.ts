@@ -1,10 +1,12 @@
 import { readStreamLimited, silentLogger, type LimitedBody, type Logger } from "@linkgeo/shared";
 import { isHTTPError, isNetworkError, isTimeoutError, type HTTPError, type KyInstance } from "ky";
 import type { Address } from "../addresses/address.ts";
-import { RateLimitExceeded, type RateLimiter } from "../rate-limit/rate-limiter.ts";
+import type { RateLimiter } from "../rate-limit/rate-limiter.ts";
 import { ProviderError, UnexpectedPayload, type ProviderFailure } from "./provider-error.ts";
 import type { Admission, ProviderHealth } from "./provider-health.ts";
 import type { Provider, ReverseOptions } from "./provider.ts";
+import { bodyText, excerpt, redactUrl, secretsOf } from "./provider-secrets.ts";
+import { ProviderSpacing } from "./provider-spacing.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
 
 /** What a provider's request builder makes of a query. The URL may carry a key. */
@@ -67,6 +69,11 @@ export interface HttpProviderOptions {
   onHealth?: (change: ProviderHealthChange) => void;
 }
 
+/** The exchange's budgets and pauses, each given or its default (`httpProviderDefaults`; no spacing of our own unless given). */
+type HttpProviderTiming = Required<
+  Pick<HttpProviderOptions, "timeoutMs" | "retryDelayMs" | "minIntervalMs" | "maxRateLimitWaitMs" | "retryAfterDefaultMs" | "retryAfterMaxMs">
+>;
+
 /** What happens to a provider's health: out of rotation (opened), back (closed), asked to wait (cooled_down). */
 export type ProviderHealthChange = "opened" | "closed" | "cooled_down";
 
@@ -93,56 +100,43 @@ export class HttpProvider implements Provider {
   readonly name: string;
   readonly url: string;
   readonly offline = false;
-  private readonly buildRequest: (query: ReverseQuery) => ProviderRequest;
-  private readonly mapPayload: (body: unknown) => Address[];
-  private readonly http: KyInstance;
-  private readonly rateLimiter: RateLimiter;
-  private readonly health: ProviderHealth;
+  private readonly timing: HttpProviderTiming;
+  private readonly spacing: ProviderSpacing;
   private readonly clock: () => Date;
-  private readonly timeoutMs: number;
-  private readonly retryDelayMs: number;
-  private readonly minIntervalMs: number;
-  private readonly maxRateLimitWaitMs: number;
-  private readonly retryAfterDefaultMs: number;
-  private readonly retryAfterMaxMs: number;
   private readonly log: Logger;
-  private readonly onHealth: ((change: ProviderHealthChange) => void) | undefined;
 
-  constructor(options: HttpProviderOptions) {
+  constructor(private readonly options: HttpProviderOptions) {
     this.name = options.name;
     // Redacted all the same: a key in it would be shown to every client.
     this.url = redactUrl(options.publicUrl);
-    this.buildRequest = options.buildRequest;
-    this.mapPayload = options.mapPayload;
-    this.http = options.http;
-    this.rateLimiter = options.rateLimiter;
-    this.health = options.health;
+    this.timing = {
+      timeoutMs: options.timeoutMs ?? httpProviderDefaults.timeoutMs,
+      retryDelayMs: options.retryDelayMs ?? httpProviderDefaults.retryDelayMs,
+      minIntervalMs: options.minIntervalMs ?? 0,
+      maxRateLimitWaitMs: options.maxRateLimitWaitMs ?? httpProviderDefaults.maxRateLimitWaitMs,
+      retryAfterDefaultMs: options.retryAfterDefaultMs ?? httpProviderDefaults.retryAfterDefaultMs,
+      retryAfterMaxMs: options.retryAfterMaxMs ?? httpProviderDefaults.retryAfterMaxMs,
+    };
+    this.spacing = new ProviderSpacing(options.name, options.rateLimiter, this.timing.minIntervalMs);
     this.clock = options.clock ?? (() => new Date());
-    this.timeoutMs = options.timeoutMs ?? httpProviderDefaults.timeoutMs;
-    this.retryDelayMs = options.retryDelayMs ?? httpProviderDefaults.retryDelayMs;
-    this.minIntervalMs = options.minIntervalMs ?? 0;
-    this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? httpProviderDefaults.maxRateLimitWaitMs;
-    this.retryAfterDefaultMs = options.retryAfterDefaultMs ?? httpProviderDefaults.retryAfterDefaultMs;
-    this.retryAfterMaxMs = options.retryAfterMaxMs ?? httpProviderDefaults.retryAfterMaxMs;
     this.log = options.log ?? silentLogger;
-    this.onHealth = options.onHealth;
   }
 
   async reverse(query: ReverseQuery, signal?: AbortSignal, options: ReverseOptions = {}): Promise<Address[]> {
     signal?.throwIfAborted();
-    const admission = await this.health.admit(this.clock());
+    const admission = await this.options.health.admit(this.clock());
     if (!admission.admitted) throw this.refused(admission);
     let addresses: Address[];
     try {
       addresses = await this.exchange(query, signal, options.slotWaitMs);
     } catch (error) {
       if (error instanceof ProviderError && unwell.has(error.failure)) await this.recordFailure(error.failure);
-      else await this.health.release(admission);
+      else await this.options.health.release(admission);
       throw error;
     }
-    if ((await this.health.recordSuccess()) === "closed") {
+    if ((await this.options.health.recordSuccess()) === "closed") {
       this.log.info("provider back in rotation", { provider: this.name });
-      this.onHealth?.("closed");
+      this.options.onHealth?.("closed");
     }
     return addresses;
   }
@@ -160,30 +154,34 @@ export class HttpProvider implements Provider {
 
   private async recordFailure(failure: ProviderFailure): Promise<void> {
     const now = this.clock();
-    if ((await this.health.recordFailure(failure, now)) !== "opened") return;
-    this.onHealth?.("opened");
-    this.log.warn("provider out of rotation: it failed repeatedly", { provider: this.name, failure, until: (await this.health.retryAt(now))?.toISOString() });
+    if ((await this.options.health.recordFailure(failure, now)) !== "opened") return;
+    this.options.onHealth?.("opened");
+    this.log.warn("provider out of rotation: it failed repeatedly", {
+      provider: this.name,
+      failure,
+      until: (await this.options.health.retryAt(now))?.toISOString(),
+    });
   }
 
   /** One HTTP exchange, its one retry included; every failure a ProviderError except the caller's abort. */
   private async exchange(query: ReverseQuery, signal: AbortSignal | undefined, patientMs: number | undefined): Promise<Address[]> {
-    const request = this.buildRequest(query);
+    const request = this.options.buildRequest(query);
     const secrets = secretsOf(request);
     try {
-      if (patientMs === undefined) await this.takeSlot(this.maxRateLimitWaitMs, signal);
-      else await this.takeSpareSlot(patientMs, signal);
+      if (patientMs === undefined) await this.spacing.take(this.timing.maxRateLimitWaitMs, signal);
+      else await this.spacing.takeSpare(patientMs, signal);
       const started = performance.now();
-      const pending = this.http.get(request.url, {
+      const pending = this.options.http.get(request.url, {
         headers: { accept: "application/json", ...request.headers },
         signal,
         // Per attempt and for the whole exchange: a retry only gets what the first attempt left.
-        timeout: this.timeoutMs,
-        totalTimeout: this.timeoutMs,
+        timeout: this.timing.timeoutMs,
+        totalTimeout: this.timing.timeoutMs,
         throwHttpErrors: true,
         retry: {
           limit: 1,
           methods: ["get"],
-          delay: () => this.retryDelayMs,
+          delay: () => this.timing.retryDelayMs,
           // Every case decided here: ky's own defaults would retry 429 and 408,
           // and do not recognise Bun's connection errors as network errors.
           shouldRetry: ({ error }) => isWorthRetrying(error),
@@ -210,7 +208,7 @@ export class HttpProvider implements Provider {
         throw this.failure("bad_response", "the body is not JSON");
       }
       try {
-        return this.mapPayload(body);
+        return this.options.mapPayload(body);
       } catch (error) {
         if (!(error instanceof UnexpectedPayload)) throw error;
         throw this.failure("bad_response", `unexpected payload: ${excerpt(error.message, secrets)}`);
@@ -229,7 +227,7 @@ export class HttpProvider implements Provider {
    * body has a deadline of its own.
    */
   private async readBody(response: Response, started: number, signal: AbortSignal | undefined): Promise<string> {
-    const deadline = AbortSignal.timeout(Math.max(0, this.timeoutMs - (performance.now() - started)));
+    const deadline = AbortSignal.timeout(Math.max(0, this.timing.timeoutMs - (performance.now() - started)));
     let read: LimitedBody;
     try {
       read = await readStreamLimited(response.body, {
@@ -239,53 +237,18 @@ export class HttpProvider implements Provider {
       });
     } catch {
       if (signal?.aborted) throw signal.reason;
-      if (deadline.aborted) throw this.failure("timeout", `no complete answer within ${this.timeoutMs} ms`);
+      if (deadline.aborted) throw this.failure("timeout", `no complete answer within ${this.timing.timeoutMs} ms`);
       throw this.failure("bad_response", "the body was cut off");
     }
     if (read.tooLarge) throw this.failure("bad_response", `the body is larger than ${maxProviderBodyText}`);
     return read.bytes === null ? "" : new TextDecoder().decode(read.bytes);
   }
 
-  private async takeSlot(maxWaitMs: number, signal: AbortSignal | undefined): Promise<void> {
-    if (this.minIntervalMs <= 0) return;
-    try {
-      await this.rateLimiter.acquire(this.name, this.minIntervalMs, maxWaitMs, signal);
-    } catch (error) {
-      if (!(error instanceof RateLimitExceeded)) throw error;
-      throw new ProviderError(this.name, "rate_limited", "our own rate limit for it is used up", error.freeAt);
-    }
-  }
-
-  /**
-   * A slot for a patient call (a job's point): taken only when the next
-   * free one is at most one interval away, else waited for and asked again,
-   * for up to `patientMs`. So a job fills what the spacing leaves spare and
-   * never books slots far ahead: a single query or a batch, which books up
-   * to 2 s ahead, always finds the queue short and its provider's answer,
-   * not LOCAL's, however big the jobs running.
-   */
-  private async takeSpareSlot(patientMs: number, signal: AbortSignal | undefined): Promise<void> {
-    if (this.minIntervalMs <= 0) return;
-    const until = performance.now() + patientMs;
-    for (;;) {
-      try {
-        await this.rateLimiter.acquire(this.name, this.minIntervalMs, Math.min(this.minIntervalMs, Math.max(0, until - performance.now())), signal);
-        return;
-      } catch (error) {
-        if (!(error instanceof RateLimitExceeded)) throw error;
-        // The limiter's clock may be Redis's: wait at least half an interval, and no longer than the patience left.
-        const wait = Math.min(Math.max(this.minIntervalMs / 2, error.freeAt.getTime() - Date.now() - this.minIntervalMs), until - performance.now());
-        if (wait <= 0) throw new ProviderError(this.name, "rate_limited", "our own rate limit for it stayed used up", error.freeAt);
-        await abortableSleep(wait, signal);
-      }
-    }
-  }
-
   private async takeRetrySlot(cause: Error, started: number, signal: AbortSignal | undefined): Promise<void> {
     // No longer than the budget left: a slot after the deadline is a request we could not wait for.
-    const left = Math.max(0, this.timeoutMs - (performance.now() - started));
+    const left = Math.max(0, this.timing.timeoutMs - (performance.now() - started));
     try {
-      await this.takeSlot(Math.min(this.maxRateLimitWaitMs, left), signal);
+      await this.spacing.take(Math.min(this.timing.maxRateLimitWaitMs, left), signal);
     } catch (error) {
       if (error instanceof ProviderError) throw new RetryForgone(cause);
       throw error;
@@ -296,7 +259,7 @@ export class HttpProvider implements Provider {
     if (signal?.aborted) return signal.reason;
     const error = thrown instanceof RetryForgone ? thrown.cause : thrown;
     if (error instanceof ProviderError) return error;
-    if (isTimeoutError(error)) return this.failure("timeout", `no answer within ${this.timeoutMs} ms`);
+    if (isTimeoutError(error)) return this.failure("timeout", `no answer within ${this.timing.timeoutMs} ms`);
     if (isHTTPError(error)) return this.statusFailure(error, secrets);
     if (isWorthRetrying(error)) return this.failure("unreachable", `could not connect (${connectionCode(error)})`);
     // Not a known transport failure; its own message may hold the URL, and so the key.
@@ -322,10 +285,10 @@ export class HttpProvider implements Provider {
 
   private async rateLimited(retryAfter: string | null): Promise<ProviderError> {
     const now = this.clock();
-    const asked = parseRetryAfter(retryAfter, now) ?? this.retryAfterDefaultMs;
-    const retryAt = new Date(now.getTime() + Math.min(Math.max(0, asked), this.retryAfterMaxMs));
-    await this.health.coolDownUntil(retryAt, now);
-    this.onHealth?.("cooled_down");
+    const asked = parseRetryAfter(retryAfter, now) ?? this.timing.retryAfterDefaultMs;
+    const retryAt = new Date(now.getTime() + Math.min(Math.max(0, asked), this.timing.retryAfterMaxMs));
+    await this.options.health.coolDownUntil(retryAt, now);
+    this.options.onHealth?.("cooled_down");
     this.log.warn("provider out of rotation: it asked us to wait", { provider: this.name, until: retryAt.toISOString() });
     return new ProviderError(this.name, "rate_limited", `answered 429: wait until ${retryAt.toISOString()}`, retryAt);
   }
@@ -388,65 +351,4 @@ export function parseRetryAfter(value: string | null, now: Date): number | undef
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : date - now.getTime();
-}
-
-// Query parameters that carry credentials in the providers we call
-// (Geoapify `apiKey`, HERE `apiKey`, others `api_key`/`key`/tokens).
-const secretParameter = /^(api[-_]?key|key|access[-_]?token|token|app[-_]?code)$/i;
-const secretHeader = /^(authorization|proxy-authorization)$|key|token|secret/i;
-
-/** The URL with credentials replaced, for anything printed; unchanged (as given) when it has none. */
-export function redactUrl(url: URL | string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return String(url);
-  }
-  const names = [...new Set(parsed.searchParams.keys())].filter((name) => secretParameter.test(name));
-  if (names.length === 0 && parsed.password === "" && parsed.username === "") return String(url);
-  for (const name of names) parsed.searchParams.set(name, "REDACTED");
-  if (parsed.username !== "") parsed.username = "REDACTED";
-  if (parsed.password !== "") parsed.password = "REDACTED";
-  return parsed.toString();
-}
-
-/** Every credential a request carries, to scrub from upstream text before it is printed. */
-function secretsOf(request: ProviderRequest): string[] {
-  const values = [...request.url.searchParams].filter(([name]) => secretParameter.test(name)).map(([, value]) => value);
-  for (const [name, value] of Object.entries(request.headers)) {
-    // Whole, and without a scheme word such as "Bearer".
-    if (secretHeader.test(name)) values.push(value, value.split(/\s+/).at(-1) ?? value);
-  }
-  if (request.url.password) values.push(request.url.password, decodeURIComponent(request.url.password));
-  // Longest first, so a key is scrubbed whole before any part of it; very short values would scrub noise.
-  return [...new Set(values)].filter((value) => value.length >= 4).sort((a, b) => b.length - a.length);
-}
-
-/** At most 200 characters of upstream text, credentials removed. */
-function excerpt(text: string, secrets: string[]): string {
-  let scrubbed = text;
-  for (const secret of secrets) scrubbed = scrubbed.replaceAll(secret, "[redacted]");
-  return scrubbed.length > 200 ? `${scrubbed.slice(0, 200)}…` : scrubbed;
-}
-
-function bodyText(data: unknown): string {
-  if (data === undefined) return "";
-  return typeof data === "string" ? data : JSON.stringify(data);
-}
-
-/** `ms` of waiting that ends early, with the signal's reason, when `signal` aborts. */
-function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    signal?.throwIfAborted();
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", abort);
-      resolve();
-    }, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener("abort", abort, { once: true });
-  });
 }
