@@ -1,7 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import { InvalidRequest } from "./http-error.ts";
-import { isAcceptableRequestId } from "./request-context.ts";
+import { redirectBatchAnswer, redirectBatchItem, type RedirectBatchAnswer, type RedirectBatchItem } from "./redirect-batch-schemas.ts";
 import { pathOf } from "./request-target.ts";
+
+export type { RedirectBatchAnswer, RedirectBatchItem } from "./redirect-batch-schemas.ts";
 
 /**
  * The internal batch of redirects between the gateway and the shortener.
@@ -25,34 +27,6 @@ export const redirectBatchMediaType = "application/vnd.linkgeo.redirect-batch+js
 export const maxBatchItems = 100;
 /** Bytes of one batch's body, at most (the shortener's read limit for the route). */
 export const maxBatchBytes = 1024 * 1024;
-
-/** One redirect request, as much of it as its answer and its visit depend on. */
-export interface RedirectBatchItem {
-  /** The path segment, as the client sent it (the gateway batches only plain ones). */
-  code: string;
-  /** The client's path (`/<code>` or `/<code>/`), for the shortener's access log. */
-  path: string;
-  /** The gateway's id for the client request: the shortener logs it and echoes it. */
-  requestId: string;
-  /** The client's address as the gateway worked it out: what it sends as X-Forwarded-For. */
-  forwardedFor: string;
-  userAgent: string | null;
-  referer: string | null;
-  /** Decides between the JSON and the HTML not-found answer. */
-  accept: string | null;
-  /** For a link's rules by language. Absent (an older gateway): none sent. */
-  acceptLanguage?: string | null;
-  /** The client's query string without `?`, for a link with forward_query. Absent (an older gateway): none. */
-  query?: string;
-}
-
-/** What to send the client: exactly what the shortener would have sent. */
-export interface RedirectBatchAnswer {
-  status: number;
-  headers: Record<string, string>;
-  /** The body as text; null when the response had none (a redirect). */
-  body: string | null;
-}
 
 /** A request to the batch route in the batch's media type (the route itself checks the secret). */
 export function isRedirectBatch(request: Request): boolean {
@@ -85,7 +59,7 @@ export function parseBatchItems(text: string): RedirectBatchItem[] {
     throw InvalidRequest.because(`items must be an array of 1 to ${maxBatchItems} redirects`);
   }
   return items.map((item, index) => {
-    if (!isBatchItem(item)) throw InvalidRequest.because(`items.${index} is not a redirect item`);
+    if (!redirectBatchItem.Check(item)) throw InvalidRequest.because(`items.${index} is not a redirect item`);
     return item;
   });
 }
@@ -102,7 +76,7 @@ export function parseBatchAnswers(text: string, expected: number): RedirectBatch
     return undefined;
   }
   const answers = isRecord(parsed) ? parsed.answers : undefined;
-  if (!Array.isArray(answers) || answers.length !== expected || !answers.every(isBatchAnswer)) return undefined;
+  if (!Array.isArray(answers) || answers.length !== expected || !answers.every((answer) => redirectBatchAnswer.Check(answer))) return undefined;
   return answers;
 }
 
@@ -125,30 +99,4 @@ export function secretsMatch(offered: string | null, expected: string): boolean 
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-const optionalString = (value: unknown) => value === null || typeof value === "string";
-
-function isBatchItem(value: unknown): value is RedirectBatchItem {
-  return (
-    isRecord(value) &&
-    typeof value.code === "string" &&
-    typeof value.path === "string" &&
-    // It becomes the answer's X-Request-Id: a CR LF in it would fail the whole batch's Response.
-    typeof value.requestId === "string" &&
-    isAcceptableRequestId(value.requestId) &&
-    typeof value.forwardedFor === "string" &&
-    optionalString(value.userAgent) &&
-    optionalString(value.referer) &&
-    optionalString(value.accept) &&
-    (value.acceptLanguage === undefined || optionalString(value.acceptLanguage)) &&
-    (value.query === undefined || typeof value.query === "string")
-  );
-}
-
-function isBatchAnswer(value: unknown): value is RedirectBatchAnswer {
-  if (!isRecord(value) || !Number.isInteger(value.status) || !optionalString(value.body)) return false;
-  const status = value.status as number;
-  if (status < 200 || status > 599 || !isRecord(value.headers)) return false;
-  return Object.values(value.headers).every((header) => typeof header === "string");
 }

@@ -8,7 +8,9 @@ import { pathOf } from "./request-target.ts";
 const ids = new WeakMap<Request, string>();
 const startTimes = new WeakMap<Request, number>();
 
-const acceptableId = /^[A-Za-z0-9._:-]{1,128}$/;
+/** What a caller's request id may be: short and plain, as it goes into a header and every log line. */
+export const acceptableRequestIdPattern = "^[A-Za-z0-9._:-]{1,128}$";
+const acceptableId = new RegExp(acceptableRequestIdPattern);
 
 /** Whether an id a caller offers may be used as a request's id: it goes into a header and every log line, so it is short and plain. */
 export function isAcceptableRequestId(id: string): boolean {
