@@ -2,7 +2,7 @@ import { expect } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, reply, startFakeProvider, startService, tally, waitFor, type ServiceProcess } from "@linkgeo/testing";
+import { createTestDatabase, reply, startFakeProvider, startService, startServicesTogether, tally, waitFor, type ServiceProcess } from "@linkgeo/testing";
 
 /** Each service's key prefix in a failover test's Redis. */
 export const failoverPrefixes = { shortener: "failover-shortener:", geocoder: "failover-geocoder:", gateway: "failover-gateway:" } as const;
@@ -30,20 +30,21 @@ export async function startFailoverStack(stack: AsyncDisposableStack, redisEnv: 
   const dir = mkdtempSync(join(tmpdir(), "redis-failover-stack-"));
   stack.defer(() => rmSync(dir, { recursive: true, force: true }));
   const provider = stack.use(startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") }));
-  const [shortener, geocoder] = await Promise.all([
-    startService("shortener", { ...redisEnv, DATABASE_URL: database.url, REDIS_KEY_PREFIX: failoverPrefixes.shortener }),
-    startService("geocoder", {
-      ...redisEnv,
-      REDIS_KEY_PREFIX: failoverPrefixes.geocoder,
-      NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(),
-      NOMINATIM_RATE_LIMIT: "100",
-      GEOCODER_CACHE_PATH: join(dir, "l2.db"),
-      // The fake replica answers every point: LOCAL, last in the chain, would only lengthen the start.
-      GEOCODER_LOCAL: "false",
-    }),
+  const [shortener, geocoder] = await startServicesTogether(stack, [
+    { service: "shortener", env: { ...redisEnv, DATABASE_URL: database.url, REDIS_KEY_PREFIX: failoverPrefixes.shortener } },
+    {
+      service: "geocoder",
+      env: {
+        ...redisEnv,
+        REDIS_KEY_PREFIX: failoverPrefixes.geocoder,
+        NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(),
+        NOMINATIM_RATE_LIMIT: "100",
+        GEOCODER_CACHE_PATH: join(dir, "l2.db"),
+        // The fake replica answers every point: LOCAL, last in the chain, would only lengthen the start.
+        GEOCODER_LOCAL: "false",
+      },
+    },
   ]);
-  stack.use(shortener);
-  stack.use(geocoder);
   const gateway = stack.use(
     await startService("gateway", {
       ...redisEnv,

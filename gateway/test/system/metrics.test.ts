@@ -10,6 +10,7 @@ import {
   startFakeProvider,
   startPrometheus,
   startService,
+  startServicesTogether,
   testRedisUrl,
   uniqueRedisPrefix,
   waitFor,
@@ -37,28 +38,32 @@ beforeAll(async () => {
   stack.defer(() => rmSync(dir, { recursive: true, force: true }));
   provider = stack.use(startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") }));
   for (const name of Object.keys(metricsPorts) as (keyof typeof metricsPorts)[]) metricsPorts[name] = await freePort();
-  const [shortener, geocoder] = await Promise.all([
-    startService("shortener", {
-      DATABASE_URL: database.url,
-      REDIS_URL: testRedisUrl,
-      REDIS_KEY_PREFIX: uniqueRedisPrefix("metrics"),
-      METRICS_PORT: String(metricsPorts.shortener),
-    }),
+  const [shortener, geocoder] = await startServicesTogether(stack, [
+    {
+      service: "shortener",
+      env: {
+        DATABASE_URL: database.url,
+        REDIS_URL: testRedisUrl,
+        REDIS_KEY_PREFIX: uniqueRedisPrefix("metrics"),
+        METRICS_PORT: String(metricsPorts.shortener),
+      },
+    },
     // Its own level-2 file: answers cached by an earlier run would never reach the provider.
-    startService("geocoder", {
-      NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(),
-      GEOCODER_CACHE_PATH: join(dir, "l2.db"),
-      METRICS_PORT: String(metricsPorts.geocoder),
-      // The fake provider answers every point: LOCAL, last in the chain, would only lengthen the start.
-      GEOCODER_LOCAL: "false",
-    }),
+    {
+      service: "geocoder",
+      env: {
+        NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(),
+        GEOCODER_CACHE_PATH: join(dir, "l2.db"),
+        METRICS_PORT: String(metricsPorts.geocoder),
+        // The fake provider answers every point: LOCAL, last in the chain, would only lengthen the start.
+        GEOCODER_LOCAL: "false",
+      },
+    },
   ]);
-  stack.use(shortener!);
-  stack.use(geocoder!);
   gateway = stack.use(
     await startService("gateway", {
-      SHORTENER_URL: shortener!.url,
-      GEOCODER_URL: geocoder!.url,
+      SHORTENER_URL: shortener.url,
+      GEOCODER_URL: geocoder.url,
       METRICS_PORT: String(metricsPorts.gateway),
       RATE_LIMIT_CREATE: "off",
     }),

@@ -6,6 +6,7 @@ import {
   readJson,
   runBounded,
   startService,
+  startServicesTogether,
   testInternalSecret,
   testRedisUrl,
   uniqueRedisPrefix,
@@ -36,12 +37,10 @@ beforeAll(async () => {
     ),
   );
   const gatewayEnv = { SHORTENER_URL: shortener.url, GEOCODER_URL: shortener.url, RATE_LIMIT_CREATE: "off", RATE_LIMIT_API: "off" };
-  [batching, proxying] = await Promise.all([
-    startService("gateway", { ...gatewayEnv, ...accessLogged }, { name: "gateway-batching", echo: false }),
-    startService("gateway", { ...gatewayEnv, INTERNAL_SECRET: "", LOG_LEVEL: "info" }, { name: "gateway-proxying", echo: false }),
-  ]);
-  stack.use(batching);
-  stack.use(proxying);
+  [batching, proxying] = (await startServicesTogether(stack, [
+    { service: "gateway", env: { ...gatewayEnv, ...accessLogged }, options: { name: "gateway-batching", echo: false } },
+    { service: "gateway", env: { ...gatewayEnv, INTERNAL_SECRET: "", LOG_LEVEL: "info" }, options: { name: "gateway-proxying", echo: false } },
+  ])) as [ServiceProcess, ServiceProcess];
 }, 60_000);
 
 afterAll(() => stack.disposeAsync());

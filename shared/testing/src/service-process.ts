@@ -98,12 +98,15 @@ export interface ServiceSpec {
  * database, say), each added to `stack` as soon as it is up, so none is left
  * running when another one fails to start.
  */
-export async function startServicesTogether(stack: AsyncDisposableStack, specs: ServiceSpec[]): Promise<ServiceProcess[]> {
+export async function startServicesTogether<const Specs extends readonly ServiceSpec[]>(
+  stack: AsyncDisposableStack,
+  specs: Specs,
+): Promise<{ -readonly [K in keyof Specs]: ServiceProcess }> {
   const results = await Promise.allSettled(specs.map((spec) => startService(spec.service, spec.env, spec.options)));
   for (const result of results) if (result.status === "fulfilled") stack.use(result.value);
   const failure = results.find((result) => result.status === "rejected");
   if (failure) throw failure.reason;
-  return results.map((result) => (result as PromiseFulfilledResult<ServiceProcess>).value);
+  return results.map((result) => (result as PromiseFulfilledResult<ServiceProcess>).value) as { -readonly [K in keyof Specs]: ServiceProcess };
 }
 
 class PortTaken extends Error {}
