@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { waitFor } from "@linkgeo/testing";
 import type { BrowserContext, Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, viewports, type WebBrowser } from "./support/web-browser.ts";
-import { stackAdmin, startWebStack, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
+import { viewports } from "./support/web-browser.ts";
+import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
+import { useWebStack } from "./support/fixtures.ts";
 
 interface CreatedLink {
   short_url: string;
@@ -44,8 +45,9 @@ function parseCsv(text: string): string[][] {
 }
 
 describe("the admin page in a real browser", () => {
+  // The stack and the browser for the file (useWebStack); `stack` is read in the tests, set once it is up.
+  const web = useWebStack(withoutLocalGeocoder);
   let stack: WebStack;
-  let browser: WebBrowser;
   let page: Page;
   let context: BrowserContext;
   let problems: string[];
@@ -58,8 +60,7 @@ describe("the admin page in a real browser", () => {
   const apiStatus = async (path: string, init: RequestInit = {}) => (await fetch(stack.url + path, init)).status;
 
   beforeAll(async () => {
-    stack = await startWebStack(withoutLocalGeocoder);
-    browser = await launchWebBrowser();
+    stack = web.stack;
     for (const seed of seeds) {
       const response = await fetch(`${stack.url}/shorten/`, {
         method: "POST",
@@ -77,14 +78,8 @@ describe("the admin page in a real browser", () => {
         return stats.access_count === seed.visits;
       });
     }
-    ({ page, context, problems } = await browser.open(`${stack.url}/app/admin`, "desktop"));
+    ({ page, context, problems } = await web.browser.open(`${stack.url}/app/admin`, "desktop"));
   }, browserSetupTimeoutMs);
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
 
   test(
     "signed out, it offers a sign-in form; a wrong password is refused in plain words",

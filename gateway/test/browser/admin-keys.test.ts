@@ -1,18 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
-import { stackAdmin, startWebStack, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
+import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
+import { useWebStack } from "./support/fixtures.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
 
 describe("the admin page's API keys in a real browser", () => {
+  // The stack and the browser for the file (useWebStack); `stack` is read in the tests, set once it is up.
+  const web = useWebStack(withoutLocalGeocoder);
   let stack: WebStack;
-  let browser: WebBrowser;
   let page: Page;
-  let context: BrowserContext;
   let problems: string[];
   /** The key the flow makes, as the page showed it once. */
   let shownKey = "";
@@ -22,18 +22,11 @@ describe("the admin page's API keys in a real browser", () => {
   const listingWith = async (key: string) => (await fetch(`${stack.url}/shorten/`, { headers: { authorization: `Bearer ${key}` } })).status;
 
   beforeAll(async () => {
-    stack = await startWebStack(withoutLocalGeocoder);
-    browser = await launchWebBrowser();
-    ({ page, context, problems } = await browser.open(`${stack.url}/`));
+    stack = web.stack;
+    ({ page, problems } = await web.browser.open(`${stack.url}/`));
     expect((await page.request.post(`${stack.url}/admin/session`, { data: stackAdmin })).status()).toBe(200);
     await page.goto(`${stack.url}/app/admin`);
   }, browserSetupTimeoutMs);
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
 
   test(
     "signed in, the keys have a section of their own: none yet, and a form with a name, the four scopes and an optional expiry",

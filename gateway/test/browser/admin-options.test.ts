@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { LinkListQuery } from "../../../shortener/src/links/link-schemas.ts";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
-import { stackAdmin, startWebStack, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
+import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
+import { useWebStack } from "./support/fixtures.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
@@ -26,18 +26,17 @@ const seeds: { short_url: string; options: Record<string, unknown>; visits?: num
 ];
 
 describe("the admin table's options in a real browser", () => {
+  // The stack and the browser for the file (useWebStack); `stack` is read in the tests, set once it is up.
+  const web = useWebStack(withoutLocalGeocoder);
   let stack: WebStack;
-  let browser: WebBrowser;
   let page: Page;
-  let context: BrowserContext;
   let problems: string[];
 
   const codesShown = () => page.locator("#links-body tr").evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-code")));
   const badgesOf = (code: string) => page.locator(`#links-body tr[data-code="${code}"] .badge`).allInnerTexts();
 
   beforeAll(async () => {
-    stack = await startWebStack(withoutLocalGeocoder);
-    browser = await launchWebBrowser();
+    stack = web.stack;
     for (const seed of seeds) {
       const response = await fetch(`${stack.url}/shorten/`, {
         method: "POST",
@@ -56,15 +55,9 @@ describe("the admin table's options in a real browser", () => {
         expect(change.status).toBe(200);
       }
     }
-    ({ page, context, problems } = await browser.open(`${stack.url}/`));
+    ({ page, problems } = await web.browser.open(`${stack.url}/`));
     expect((await page.request.post(`${stack.url}/admin/session`, { data: stackAdmin })).status()).toBe(200);
   }, browserSetupTimeoutMs);
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.[Symbol.asyncDispose]();
-    await stack?.[Symbol.asyncDispose]();
-  });
 
   test(
     "every row says when its link is expired, used up or behind a password",

@@ -5,6 +5,7 @@ import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import type { OpenedPage } from "./support/web-browser.ts";
 import { useWebStack } from "./support/fixtures.ts";
 import { stackAdmin, withoutLocalGeocoder } from "../support/web-stack.ts";
+import { unsetOptions } from "../../../shortener/test/support/unset-options.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
@@ -19,19 +20,6 @@ interface CreatedLink {
 const optionsOf = (record: Record<string, unknown>) => {
   const { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state } = record;
   return { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state };
-};
-
-const noOptions = {
-  expires_at: null,
-  max_visits: null,
-  expired_url: null,
-  redirect_status: null,
-  password_protected: false,
-  tags: [],
-  title: null,
-  forward_query: false,
-  rules: [],
-  state: "active",
 };
 
 describe("a link's options in a real browser", () => {
@@ -281,7 +269,7 @@ describe("a link's options in a real browser", () => {
         expect(await page.getByLabel("New password").isDisabled()).toBe(true);
         await save();
         await page.locator("#options-status", { hasText: "Saved: 9 options changed." }).waitFor();
-        expect(optionsOf(await recordOf(link.short_url, link.manage_token))).toEqual(noOptions);
+        expect(optionsOf(await recordOf(link.short_url, link.manage_token))).toEqual(unsetOptions);
         expect(await page.locator("#link-badges .badge").allInnerTexts()).toEqual(["Active"]);
         expect(await page.getByLabel("Remove the password").isVisible()).toBe(false);
         expect(await shownOptions(page)).toMatchObject({ Expires: "never", "Visits allowed": "no limit", Tags: "none", Rules: "none", Password: "no" });
