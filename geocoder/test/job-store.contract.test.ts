@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, holdSqliteLock, waitFor } from "@linkgeo/testing";
 import postgres from "postgres";
-import { PostgresJobStore } from "../src/jobs/postgres-job-store.ts";
+import { deletePointsSql, PostgresJobStore } from "../src/jobs/postgres-job-store.ts";
 import { openCacheDatabase } from "../src/cache/sqlite-cache-level.ts";
 import { openJobDatabase, SqliteJobStore, waitingPointsSql } from "../src/jobs/sqlite-job-store.ts";
 import { jobStoreEngines } from "./support/job-store-engines.ts";
@@ -191,6 +191,31 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     const written = await Promise.all(claims.map((claimed, i) => store.complete(`replica-${i}`, results(claimed), 300_001, ttlMs)));
     expect(written.reduce((sum, count) => sum + count, 0)).toBe(200);
     expect(await store.find(job)).toMatchObject({ status: "done", done: 200, failed: 0 });
+  });
+});
+
+describe("deleting an expired job on Postgres", () => {
+  test("reads its points as one range of the primary key, even when the statistics have seen only small jobs", async () => {
+    const database = await createTestDatabase("jobs-plan");
+    const store = await PostgresJobStore.open(database.url, 5_000);
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      for (let job = 0; job < 50; job++) {
+        await store.create({ idHash: `small-${job}`, platform: null, language: null, points: [point(0), point(1)], createdAt: job }, ttlMs);
+      }
+      await sql`ANALYZE geocode_job_points`;
+      await store.create({ idHash: "big", platform: null, language: null, points: Array.from({ length: 12_345 }, (_, i) => point(i)), createdAt: 99 }, ttlMs);
+      await sql.unsafe(`PREPARE delete_points(text, integer) AS ${deletePointsSql}`);
+      const plan = (await sql.unsafe<Array<{ "QUERY PLAN": string }>>("EXPLAIN EXECUTE delete_points('big', 10000)"))
+        .map((row) => row["QUERY PLAN"])
+        .join("\n");
+      expect(plan).not.toContain("Nested Loop");
+      expect(plan).toMatch(/Index Cond: \(\(job = 'big'::text\) AND \(idx < COALESCE\(\$\d+, 2147483647\)\)\)/);
+    } finally {
+      await sql.end();
+      await store.close();
+      await database.drop();
+    }
   });
 });
 
