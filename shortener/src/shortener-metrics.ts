@@ -1,5 +1,4 @@
-import type { MetricsRegistry } from "@linkgeo/shared";
-import { Counter } from "prom-client";
+import { declareMetrics, type MetricsRegistry } from "@linkgeo/shared";
 import type { CacheObserver } from "./cache/fail-soft-link-cache.ts";
 import type { VisitCounterObserver } from "./visits/visit-counter.ts";
 import { visitMetrics } from "./visits/visit-metrics.ts";
@@ -20,25 +19,13 @@ export type ShortenerMetrics = VisitCounterObserver & CacheObserver & AppObserve
  * are fixed lists.
  */
 export function shortenerMetrics(registry: MetricsRegistry): ShortenerMetrics {
-  const registers = [registry];
-  const cacheReads = new Counter({
-    name: "shortener_cache_reads_total",
-    help: "Link cache reads, by outcome: hit (a URL, or a code known missing) or miss.",
-    labelNames: ["outcome"],
-    registers,
-  });
-  const cacheErrors = new Counter({
-    name: "shortener_cache_errors_total",
-    help: "Link cache operations that failed (the database answered instead), by operation.",
-    labelNames: ["operation"],
-    registers,
-  });
-  const links = new Counter({ name: "shortener_links_changed_total", help: "Links created, updated and deleted.", labelNames: ["change"], registers });
-  const database = new Counter({
-    name: "shortener_database_errors_total",
-    help: "Database failures a client got as a 503 (down, full, read-only, I/O).",
-    registers,
-  });
+  const declare = declareMetrics(registry);
+  const cacheReads = declare.counter("shortener_cache_reads_total", "Link cache reads, by outcome: hit (a URL, or a code known missing) or miss.", ["outcome"]);
+  const cacheErrors = declare.counter("shortener_cache_errors_total", "Link cache operations that failed (the database answered instead), by operation.", [
+    "operation",
+  ]);
+  const links = declare.counter("shortener_links_changed_total", "Links created, updated and deleted.", ["change"]);
+  const database = declare.counter("shortener_database_errors_total", "Database failures a client got as a 503 (down, full, read-only, I/O).");
   return {
     ...visitMetrics(registry),
     cacheRead: (outcome) => cacheReads.labels(outcome).inc(),

@@ -1,5 +1,4 @@
-import type { MetricsRegistry } from "@linkgeo/shared";
-import { Counter, Gauge, Histogram } from "prom-client";
+import { declareMetrics, type MetricsRegistry, requestSecondsBuckets } from "@linkgeo/shared";
 import type { RateClass } from "../rate-limit/rate-limit-plugin.ts";
 import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
 
@@ -25,47 +24,24 @@ export interface GatewayObserver {
  * (2xx … 5xx), rate classes the five of the route table.
  */
 export function gatewayMetrics(registry: MetricsRegistry, pools: readonly UpstreamPool[]): GatewayObserver {
-  const registers = [registry];
-  const requests = new Counter({
-    name: "gateway_upstream_requests_total",
-    help: "Attempts on upstream replicas, by upstream, replica and outcome (a status class, or refused, dropped, timeout).",
-    labelNames: ["upstream", "replica", "outcome"],
-    registers,
-  });
-  const latency = new Histogram({
-    name: "gateway_upstream_response_seconds",
-    help: "Time from sending to a replica to its response head, by upstream.",
-    labelNames: ["upstream"],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
-  const retries = new Counter({
-    name: "gateway_upstream_retries_total",
-    help: "Requests sent again to another replica, by upstream.",
-    labelNames: ["upstream"],
-    registers,
-  });
-  const ejections = new Counter({
-    name: "gateway_upstream_ejections_total",
-    help: "Replicas left out after a failure, by upstream and replica.",
-    labelNames: ["upstream", "replica"],
-    registers,
-  });
-  const refusals = new Counter({ name: "gateway_rate_limited_total", help: "Requests refused 429, by rate-limit class.", labelNames: ["class"], registers });
-  const batches = new Histogram({
-    name: "gateway_redirect_batch_size",
-    help: "Redirects per batch sent to the shortener.",
-    buckets: [1, 2, 5, 10, 20, 50, 100],
-    registers,
-  });
-  new Gauge({
-    name: "gateway_upstream_replicas",
-    help: "Replicas known per upstream (resolved from its names), ejected ones included.",
-    labelNames: ["upstream"],
-    registers,
-    collect() {
-      for (const pool of pools) this.labels(pool.name).set(pool.size);
-    },
+  const declare = declareMetrics(registry);
+  const requests = declare.counter(
+    "gateway_upstream_requests_total",
+    "Attempts on upstream replicas, by upstream, replica and outcome (a status class, or refused, dropped, timeout).",
+    ["upstream", "replica", "outcome"],
+  );
+  const latency = declare.histogram(
+    "gateway_upstream_response_seconds",
+    "Time from sending to a replica to its response head, by upstream.",
+    requestSecondsBuckets,
+    ["upstream"],
+  );
+  const retries = declare.counter("gateway_upstream_retries_total", "Requests sent again to another replica, by upstream.", ["upstream"]);
+  const ejections = declare.counter("gateway_upstream_ejections_total", "Replicas left out after a failure, by upstream and replica.", ["upstream", "replica"]);
+  const refusals = declare.counter("gateway_rate_limited_total", "Requests refused 429, by rate-limit class.", ["class"]);
+  const batches = declare.histogram("gateway_redirect_batch_size", "Redirects per batch sent to the shortener.", [1, 2, 5, 10, 20, 50, 100]);
+  declare.gauge("gateway_upstream_replicas", "Replicas known per upstream (resolved from its names), ejected ones included.", ["upstream"], (gauge) => {
+    for (const pool of pools) gauge.labels(pool.name).set(pool.size);
   });
   return {
     upstreamAnswered(upstream, replica, status, seconds) {

@@ -1,5 +1,4 @@
-import type { MetricsRegistry } from "@linkgeo/shared";
-import { Counter, Histogram } from "prom-client";
+import { declareMetrics, type MetricsRegistry } from "@linkgeo/shared";
 import type { ProviderHealthChange } from "../providers/http-provider.ts";
 import type { GeocoderObserver } from "./reverse-geocoder.ts";
 
@@ -18,37 +17,21 @@ export interface GeocoderMetrics extends GeocoderObserver {
  * identical one already in flight instead of calling a provider again.
  */
 export function geocoderMetrics(registry: MetricsRegistry): GeocoderMetrics {
-  const registers = [registry];
-  const answers = new Counter({
-    name: "geocoder_answers_total",
-    help: "Queries answered, by where the answer came from (L1, L2, MISS).",
-    labelNames: ["cache"],
-    registers,
-  });
-  const calls = new Counter({
-    name: "geocoder_provider_calls_total",
-    help: "Provider calls, by provider and outcome.",
-    labelNames: ["provider", "outcome"],
-    registers,
-  });
-  const seconds = new Histogram({
-    name: "geocoder_provider_call_seconds",
-    help: "Time of one provider call, by provider.",
-    labelNames: ["provider"],
-    buckets: [0.0001, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 8],
-    registers,
-  });
-  const health = new Counter({
-    name: "geocoder_provider_health_changes_total",
-    help: "Provider breaker and cooldown changes: opened (out of rotation), closed (back), cooled_down (asked to wait by a 429).",
-    labelNames: ["provider", "change"],
-    registers,
-  });
-  const joins = new Counter({
-    name: "geocoder_single_flight_joins_total",
-    help: "Cache misses that joined an identical one in flight instead of calling a provider.",
-    registers,
-  });
+  const declare = declareMetrics(registry);
+  const answers = declare.counter("geocoder_answers_total", "Queries answered, by where the answer came from (L1, L2, MISS).", ["cache"]);
+  const calls = declare.counter("geocoder_provider_calls_total", "Provider calls, by provider and outcome.", ["provider", "outcome"]);
+  const seconds = declare.histogram(
+    "geocoder_provider_call_seconds",
+    "Time of one provider call, by provider.",
+    [0.0001, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 8],
+    ["provider"],
+  );
+  const health = declare.counter(
+    "geocoder_provider_health_changes_total",
+    "Provider breaker and cooldown changes: opened (out of rotation), closed (back), cooled_down (asked to wait by a 429).",
+    ["provider", "change"],
+  );
+  const joins = declare.counter("geocoder_single_flight_joins_total", "Cache misses that joined an identical one in flight instead of calling a provider.");
   return {
     healthChanged(provider, change) {
       health.labels(provider, change).inc();

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import type { Counter, Histogram, Registry } from "prom-client";
+import { declareMetrics } from "./metric-declarations.ts";
 
 export interface HttpMetricsOptions {
   registry: Registry;
@@ -14,8 +15,8 @@ export interface HttpMetricsOptions {
 /** Methods named as they are; any other becomes "other", so a client cannot mint label values. */
 const namedMethods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** Seconds: from a cached redirect (about a millisecond) to the gateway's 10 s timeout. */
-const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Buckets for a request's seconds: from a cached redirect (about a millisecond) to the gateway's 10 s timeout. */
+export const requestSecondsBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
  * Requests by route template, method and status, their duration, and how
@@ -24,17 +25,16 @@ const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
  * other hooks refuse (400, 405, 429) are counted too.
  */
 export function httpMetrics(options: HttpMetricsOptions) {
-  const registers = [options.registry];
+  const declare = declareMetrics(options.registry);
   const labelNames = ["route", "method", "status"] as const;
-  const requests = new Counter({ name: "http_requests_total", help: "Requests answered, by route template, method and status.", labelNames, registers });
-  const duration = new Histogram({
-    name: "http_request_duration_seconds",
-    help: "Time from a request's arrival to its answer, by route template, method and status.",
+  const requests = declare.counter("http_requests_total", "Requests answered, by route template, method and status.", labelNames);
+  const duration = declare.histogram(
+    "http_request_duration_seconds",
+    "Time from a request's arrival to its answer, by route template, method and status.",
+    requestSecondsBuckets,
     labelNames,
-    buckets: durationBuckets,
-    registers,
-  });
-  const inFlight = new Gauge({ name: "http_requests_in_flight", help: "Requests received and not yet answered.", registers });
+  );
+  const inFlight = declare.gauge("http_requests_in_flight", "Requests received and not yet answered.");
   const routeOf = options.routeOf ?? ((_request: Request, matched: string | undefined) => matched ?? "unmatched");
 
   // One labelled child per series, made once: no label object per request.
