@@ -4,6 +4,9 @@ import {
   health,
   httpMetrics,
   bodyLimitOf,
+  bulkCreateBody,
+  jobCreationBody,
+  reverseBatchBody,
   requestContext,
   requestIdOf,
   requestTarget,
@@ -70,6 +73,9 @@ export interface GatewayDeps {
   /** Redirects to the shortener in batches (INTERNAL_SECRET set); absent: each is proxied on its own. */
   redirectBatches?: RedirectBatcher;
 }
+
+/** The bodies the gateway reads whole past 64 KiB before proxying them (an import's file is streamed instead). */
+const proxiedBodies = [bulkCreateBody, reverseBatchBody, jobCreationBody];
 
 /** The gateway: its own /health, /ready, /docs and web pages; everything the route table knows goes upstream. */
 export function createApp(deps: GatewayDeps) {
@@ -181,7 +187,7 @@ export function createApp(deps: GatewayDeps) {
           if (!target) throw RouteNotFound.here();
           // Read (at most 64 KiB, more for a bulk create or a geocoding batch) before any upstream sees the request; an import's file is streamed.
           const body = await requestBody(request, {
-            limitBytes: bodyLimitOf(request),
+            limitBytes: bodyLimitOf(request, proxiedBodies),
             importMaxBytes: deps.importMaxBytes ?? defaultImportMaxBytes,
           });
           if (target.limit === "login" && deps.rateLimits.loginPerUser && !(body instanceof ReadableStream)) {

@@ -1,4 +1,4 @@
-import { serviceApp, type ErrorBody, type Logger, type MetricsRegistry, type ReadinessCheck } from "@linkgeo/shared";
+import { jobCreationBody, reverseBatchBody, serviceApp, type ErrorBody, type Logger, type MetricsRegistry, type ReadinessCheck } from "@linkgeo/shared";
 import { geocodeRoutes } from "./geocoding/geocode-routes.ts";
 import { jobRoutes, type JobRoutesDeps } from "./jobs/job-routes.ts";
 import type { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
@@ -33,6 +33,7 @@ export function createApp(deps: GeocoderDeps) {
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
     metrics: deps.metrics,
+    bodies: [reverseBatchBody, jobCreationBody],
   })
     .use(geocodeRoutes({ geocoder: deps.geocoder, registry: deps.registry }))
     .use(jobRoutes({ ...deps.jobs, geocoder: deps.geocoder }));

@@ -1,3 +1,4 @@
+import type { SpecialBody } from "./json-body.ts";
 import { pathOf } from "./request-target.ts";
 
 /**
@@ -15,3 +16,5 @@ export const maxBulkBodyBytes = 4 * 1024 * 1024;
 export function isBulkCreate(request: Request): boolean {
   return request.method === "POST" && /^\/shorten\/bulk\/?$/.test(pathOf(request));
 }
+
+export const bulkCreateBody: SpecialBody = { matches: isBulkCreate, maxBytes: maxBulkBodyBytes };

@@ -1,3 +1,4 @@
+import type { SpecialBody } from "./json-body.ts";
 import { pathOf } from "./request-target.ts";
 
 /**
@@ -18,6 +19,9 @@ export const jobFileMediaTypes: readonly string[] = ["text/csv", "application/x-
 export function isJobCreation(request: Request): boolean {
   return request.method === "POST" && /^\/reverse-geocode\/jobs\/?$/.test(pathOf(request));
 }
+
+/** Up to `maxJobBodyBytes` (the gateway reads it whole before proxying), read by the job route itself (JSON or a file). */
+export const jobCreationBody: SpecialBody = { matches: isJobCreation, maxBytes: maxJobBodyBytes, readByRoute: true };
 
 const jobIdInPath = /^(\/reverse-geocode\/jobs\/)[^/]+/;
 

@@ -1,3 +1,4 @@
+import type { SpecialBody } from "./json-body.ts";
 import { pathOf } from "./request-target.ts";
 
 /** Where an admin sends a file of links to import (the shortener's POST /admin/import). */
@@ -21,3 +22,5 @@ export function isImportUpload(request: Request): boolean {
   const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   return mediaType !== undefined && importMediaTypes.includes(mediaType) && /^\/admin\/import\/?$/.test(pathOf(request));
 }
+
+export const importUploadBody: SpecialBody = { matches: isImportUpload, readByRoute: true };

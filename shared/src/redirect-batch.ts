@@ -1,5 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { InvalidRequest } from "./http-error.ts";
+import type { SpecialBody } from "./json-body.ts";
 import { redirectBatchAnswer, redirectBatchItem, type RedirectBatchAnswer, type RedirectBatchItem } from "./redirect-batch-schemas.ts";
 import { pathOf } from "./request-target.ts";
 
@@ -32,6 +33,9 @@ export const maxBatchBytes = 1024 * 1024;
 export function isRedirectBatch(request: Request): boolean {
   return request.headers.get("content-type") === redirectBatchMediaType && pathOf(request) === redirectBatchPath;
 }
+
+/** Read by the batch route itself, under `maxBatchBytes`. */
+export const redirectBatchBody: SpecialBody = { matches: isRedirectBatch, readByRoute: true };
 
 /** The request body of a batch, from items already encoded with `encodeBatchItem`. */
 export function batchBody(encodedItems: readonly string[]): string {

@@ -1,3 +1,4 @@
+import type { SpecialBody } from "./json-body.ts";
 import { pathOf } from "./request-target.ts";
 
 /**
@@ -14,3 +15,5 @@ export const maxReverseBatchBodyBytes = 512 * 1024;
 export function isReverseBatch(request: Request): boolean {
   return request.method === "POST" && /^\/reverse-geocode\/batch\/?$/.test(pathOf(request));
 }
+
+export const reverseBatchBody: SpecialBody = { matches: isReverseBatch, maxBytes: maxReverseBatchBodyBytes };

@@ -3,7 +3,7 @@ import { docsRoutes } from "./docs/docs-routes.ts";
 import { serviceSpec, type ServiceSpecInfo } from "./docs/service-spec.ts";
 import { errorRenderer, type ErrorRendererOptions } from "./error-renderer.ts";
 import { health, type HealthOptions } from "./health.ts";
-import { jsonBody } from "./json-body.ts";
+import { jsonBody, type SpecialBody } from "./json-body.ts";
 import type { Logger } from "./logger.ts";
 import type { Registry } from "prom-client";
 import { httpMetrics } from "./metrics/http-metrics.ts";
@@ -18,6 +18,8 @@ export interface ServiceAppOptions {
   docs: ServiceSpecInfo;
   readiness: Omit<HealthOptions, "accepting">;
   accepting: () => boolean;
+  /** The bodies of the service's routes that are bigger than every other, or that their routes read themselves. */
+  bodies?: readonly SpecialBody[];
   /** METRICS_PORT set: requests are recorded here (served by serveMetrics on that port). */
   metrics?: Registry;
 }
@@ -33,7 +35,7 @@ export function serviceApp(options: ServiceAppOptions) {
     .use(requestTarget())
     .use(requestContext({ log: options.log, accessLog: options.accessLog }))
     .use(errorRenderer({ log: options.log, ...options.errors }))
-    .use(jsonBody);
+    .use(jsonBody(options.bodies));
   // The spec is generated from `app` when first asked, so it covers the routes the service adds after this.
   return app
     .use(docsRoutes({ title: options.docs.title, spec: serviceSpec(app, options.docs) }))

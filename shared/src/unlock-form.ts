@@ -1,3 +1,4 @@
+import type { SpecialBody } from "./json-body.ts";
 import { pathOf } from "./request-target.ts";
 
 /** An unlock form's body at most: a password of 128 characters, percent-encoded, is well under it. */
@@ -15,3 +16,5 @@ export function isUnlockForm(request: Request): boolean {
   // One segment, but not /shorten, the one API route of one segment that takes a body (JSON only).
   return mediaType === "application/x-www-form-urlencoded" && /^\/(?!shorten\/?$)[^/]+\/?$/.test(pathOf(request));
 }
+
+export const unlockFormBody: SpecialBody = { matches: isUnlockForm, readByRoute: true };

@@ -7,7 +7,7 @@ import { readJson } from "@linkgeo/testing";
 function app(log = silentLogger) {
   return new Elysia()
     .use(errorRenderer({ log, translate: (error) => (error instanceof RangeError ? InvalidRequest.because("translated") : undefined) }))
-    .use(jsonBody)
+    .use(jsonBody())
     .post("/things", () => "ok", { body: t.Object({ name: t.String({ minLength: 1 }), size: t.Integer({ minimum: 1 }) }) })
     .get("/pages", () => "ok", { query: t.Object({ page: t.Integer({ minimum: 1 }) }) })
     .get("/things/:id", () => "ok", { params: t.Object({ id: t.Integer() }) })

@@ -33,7 +33,7 @@ describe("serviceSpec", () => {
   });
 
   test("documents a body read by the shared JSON parser as JSON alone, with its schema", () => {
-    const app = new Elysia().use(jsonBody).post("/things", ({ body }) => body, { body: Thing });
+    const app = new Elysia().use(jsonBody()).post("/things", ({ body }) => body, { body: Thing });
 
     const operation = served(app).paths["/things"].post;
 

@@ -1,9 +1,13 @@
 import {
+  bulkCreateBody,
   clientOf,
   defaultImportMaxBytes,
   defaultTrustedProxies,
   parseIpRangeList,
+  importUploadBody,
+  redirectBatchBody,
   serviceApp,
+  unlockFormBody,
   type IpRange,
   type Logger,
   type ReadinessCheck,
@@ -146,6 +150,7 @@ export function createApp(deps: ShortenerDeps) {
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
     metrics: deps.metrics,
+    bodies: [bulkCreateBody, redirectBatchBody, unlockFormBody, importUploadBody],
   })
     .use(adminRoutes({ login: adminLogin, tokens: adminTokens }))
     .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, secureCookies: deps.secureCookies ?? false }))
