@@ -166,7 +166,7 @@ function spawnService(name: ServiceName, env: Record<string, string | undefined>
     stderr: "pipe",
     // Its own process group: a terminal's Ctrl-C reaches the whole foreground
     // group, and a service that got that SIGINT and then our SIGTERM would take
-    // the second signal as "exit now" (shared/src/graceful-shutdown.ts) and skip
+    // the second signal as "exit now" (shared/src/service/graceful-shutdown.ts) and skip
     // draining. This way each service gets exactly one signal, from us.
     detached: true,
   });

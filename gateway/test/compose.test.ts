@@ -59,7 +59,7 @@ function containerEnv(name: string, env: Record<string, string> = operatorEnv): 
 /** The variable names a service's config.ts reads, taken from its source (and from the shared reader of the common ones it calls). */
 function variablesReadBy(name: AppName): { names: Set<string>; patterns: RegExp[] } {
   const own = readRepositoryFile(`${name}/src/config.ts`);
-  const source = own.includes("readServiceBasics(") ? own + readRepositoryFile("shared/src/service-config.ts") : own;
+  const source = own.includes("readServiceBasics(") ? own + readRepositoryFile("shared/src/service/service-config.ts") : own;
   // `vars.integer("PORT", …)`, `httpUrl("GEOAPIFY_URL")`, `rule(vars, "RATE_LIMIT_API", …)`: a call whose first argument is an upper-case name.
   const names = new Set([...source.matchAll(/\(\s*(?:vars\s*,\s*)?"([A-Z][A-Z0-9_]*)"/g)].map((match) => match[1]!));
   // Numbered families such as NOMINATIM_REVERSER_REPLICA_URL_<n>, matched with a regex literal.
@@ -398,9 +398,9 @@ describe("Dockerfile", () => {
   });
 });
 
-/** The paths shared/src/health.ts serves. */
+/** The paths shared/src/service/health.ts serves. */
 function healthRoutes(): string[] {
-  return [...readRepositoryFile("shared/src/health.ts").matchAll(/\.get\(\s*"(\/[a-z]+)"/g)].map((match) => match[1]!);
+  return [...readRepositoryFile("shared/src/service/health.ts").matchAll(/\.get\(\s*"(\/[a-z]+)"/g)].map((match) => match[1]!);
 }
 
 /** Every file under `dir`, as a path relative to the repository root. */

@@ -82,7 +82,7 @@ describe("routeFor", () => {
     // The shortener decodes the segment: an escaped spelling is the same link and the same budget.
     ["POST", "/%41b3dE9x", unlock("Ab3dE9x")],
     // What cannot be a code gets no bucket of its own: the API budget, as before.
-    // Shorter than 3 or longer than 32: no link has such a code (shared/src/short-code-shape.ts).
+    // Shorter than 3 or longer than 32: no link has such a code (shared/src/wire/short-code-shape.ts).
     ["POST", "/ab", shortenerApi],
     ["POST", `/${"x".repeat(33)}`, shortenerApi],
     ["POST", "/favicon.ico", shortenerApi],

@@ -97,6 +97,27 @@ describe("imports run down each service's stack of rooms", () => {
     expect(tangles(roomArrows(join(repositoryRoot, src)))).toEqual([...none]);
   });
 
+  test("shared/src: the browser's layers (wire, csv) import nothing beyond themselves, and the browser's code no other layer", () => {
+    const shared = join(repositoryRoot, "shared/src");
+    for (const layer of ["wire", "csv"]) {
+      for (const file of sourceFiles(join(shared, layer))) {
+        const { importedFiles } = ts.preProcessFile(readFileSync(join(shared, layer, file), "utf8"), true, true);
+        expect({ file: `${layer}/${file}`, imports: importedFiles.map((imported) => imported.fileName).filter((name) => !name.startsWith("./")) }).toEqual({
+          file: `${layer}/${file}`,
+          imports: [],
+        });
+      }
+    }
+    const client = join(repositoryRoot, "gateway/src/web/client");
+    const sharedImports = sourceFiles(client).flatMap((file) =>
+      ts
+        .preProcessFile(readFileSync(join(client, file), "utf8"), true, true)
+        .importedFiles.map((imported) => imported.fileName)
+        .filter((name) => name.includes("shared")),
+    );
+    expect(new Set(sharedImports)).toEqual(new Set(["@linkgeo/shared/wire", "@linkgeo/shared/csv"]));
+  });
+
   test("the reader finds a tangle: two rooms that import each other through different files", () => {
     const arrows = new Map([
       ["a", new Set(["b"])],

@@ -13,3 +13,12 @@ test.each(["shortener", "gateway", "geocoder"])("docs/%s.md names every folder o
   const doc = readFileSync(join(repositoryRoot, "docs", `${service}.md`), "utf8");
   expect(folders.filter((folder) => !doc.includes(`| \`${folder}/\` |`))).toEqual([]);
 });
+
+test("docs/development.md names every layer of shared/src in its table", () => {
+  const folders = readdirSync(join(repositoryRoot, "shared", "src"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const doc = readFileSync(join(repositoryRoot, "docs", "development.md"), "utf8");
+  expect(folders.filter((folder) => !doc.includes(`| \`${folder}/\` |`))).toEqual([]);
+  expect(folders.length).toBeGreaterThan(5);
+});

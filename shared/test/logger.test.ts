@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createLogger, type LogFormat } from "../src/logger.ts";
+import { createLogger, type LogFormat } from "../src/core/logger.ts";
 
 const at = () => new Date("2026-11-23T10:11:12.000Z");
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { PayloadTooLarge } from "@linkgeo/shared";
 import { rejectionOf, waitFor } from "@linkgeo/testing";
-import { readBodyLimited, readStreamLimited } from "../src/read-body.ts";
+import { readBodyLimited, readStreamLimited } from "../src/http/read-body.ts";
 
 /**
  * A body that arrives in `count` chunks of `size` bytes (endless when

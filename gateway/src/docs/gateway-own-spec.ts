@@ -12,7 +12,7 @@ const json = (description: string, schema: Record<string, unknown>) => ({
   content: { "application/json": { schema } },
 });
 
-/** The body of /ready, as shared/src/health.ts answers it. */
+/** The body of /ready, as shared/src/service/health.ts answers it. */
 const readiness = {
   type: "object",
   required: ["status", "checks"],

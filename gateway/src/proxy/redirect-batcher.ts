@@ -51,7 +51,7 @@ interface Waiting {
 }
 
 /**
- * Redirects to the shortener in batches (see shared/src/redirect-batch.ts).
+ * Redirects to the shortener in batches (see shared/src/protocol/redirect-batch.ts).
  * The redirects that arrive in one turn of the event loop leave together,
  * as one request to one replica, at the end of that turn: a lone redirect
  * leaves at once, and under load one round trip carries tens of them.

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { storedCodingFor } from "../accept-encoding.ts";
-import { RouteNotFound } from "../http-error.ts";
+import { storedCodingFor } from "../http/accept-encoding.ts";
+import { RouteNotFound } from "../http/http-error.ts";
 import { contentTypes, DocsAssets, swaggerUiSources } from "./docs-assets.ts";
 import { docsPage, docsPagePolicy, initScript, initScriptName, type DocsPageContent } from "./docs-page.ts";
 

@@ -1,8 +1,8 @@
 import type { Server } from "bun";
 import type { Registry } from "prom-client";
-import { listenOrExit, type Exit } from "../listen-or-exit.ts";
-import { describeError, type Logger } from "../logger.ts";
-import { requestUrl } from "../request-target.ts";
+import { listenOrExit, type Exit } from "../http/listen-or-exit.ts";
+import { describeError, type Logger } from "../core/logger.ts";
+import { requestUrl } from "../http/request-target.ts";
 import { createMetricsRegistry } from "./metrics-registry.ts";
 
 export interface MetricsListenerOptions {

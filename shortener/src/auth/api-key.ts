@@ -1,8 +1,7 @@
+import type { ApiKeyScope } from "@linkgeo/shared";
 import { timingSafeEqual } from "node:crypto";
 
-/** What a key may do: read links, change them, read visits, or all an admin may. */
-export const apiKeyScopes = ["links:read", "links:write", "visits:read", "admin"] as const;
-export type ApiKeyScope = (typeof apiKeyScopes)[number];
+export { apiKeyScopes, type ApiKeyScope } from "@linkgeo/shared";
 
 /** Every key starts so: a token that does not is a manage or admin token, and a leaked key is easy to find in a repository. */
 export const apiKeyPrefix = "lgk_";

@@ -1,4 +1,4 @@
-import { BoundedMap, describeError, HttpError, InvalidRequest, type Logger } from "@linkgeo/shared";
+import { BoundedMap, describeError, HttpError, InvalidRequest, type ApiKeyView, type Logger } from "@linkgeo/shared";
 import { nanoid } from "nanoid";
 import { parseInstant } from "../http/instant.ts";
 import { apiKeyScopes, hashApiKey, newApiKey, type ApiKey, type ApiKeyScope } from "./api-key.ts";
@@ -30,16 +30,6 @@ export interface ApiKeysDeps {
   recordUsesEveryMs?: number;
   /** Milliseconds on a monotonic clock; tests pass one they move. */
   now?: () => number;
-}
-
-/** A key as the API shows it: never the key, nor its hash. */
-export interface ApiKeyView {
-  id: string;
-  name: string;
-  scopes: ApiKeyScope[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
 }
 
 const maxNameLength = 100;

@@ -35,7 +35,7 @@ export interface RedirectBatchRoutesDeps {
 
 /**
  * `POST /internal/redirects`: the gateway's batch of redirects (see
- * shared/src/redirect-batch.ts). Every item is counted through the same
+ * shared/src/protocol/redirect-batch.ts). Every item is counted through the same
  * VisitCounter as a lone redirect, so the whole batch joins one group commit,
  * and each answer is what that redirect alone would have received: the
  * redirect, the not-found page or JSON, or the error (503 when the database

@@ -1,18 +1,9 @@
 /** The API calls of the admin page's API keys: list, make (the key is in that answer only) and revoke. */
+import type { ApiKeyScope, ApiKeyView } from "@linkgeo/shared/wire";
 import { api, type Credential } from "./api.ts";
 
-export const apiKeyScopes = ["links:read", "links:write", "visits:read", "admin"] as const;
-export type ApiKeyScope = (typeof apiKeyScopes)[number];
-
-/** A key as the API lists it: never the key itself. */
-export interface ApiKeyRecord {
-  id: string;
-  name: string;
-  scopes: ApiKeyScope[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-}
+export { apiKeyScopes } from "@linkgeo/shared/wire";
+export type ApiKeyRecord = ApiKeyView;
 
 export interface NewApiKey {
   name: string;

@@ -5,7 +5,7 @@
  * then, with the reason), so the page says only that no link has it. For a
  * taken alias, up to two free variants are offered.
  */
-import { shortCodeShape } from "../../../../../shared/src/short-code-shape.ts";
+import { shortCodeShape } from "@linkgeo/shared/wire";
 import { api, ApiError } from "./api.ts";
 
 /** What the API takes as an alias: the page checks it before asking anything (link.ts too, for a code in its address). */

@@ -4,7 +4,7 @@
  * a link can hold is quoted when it must be, so a destination with commas,
  * quotes or a line break stays one field.
  */
-import { csvRow } from "../../../../../shared/src/csv/csv-writer.ts";
+import { csvRow } from "@linkgeo/shared/csv";
 import type { LinkRecord } from "./admin-links.ts";
 
 const columns = ["short_url", "link", "long_url", "visits", "created_at", "last_accessed_at", "state", "tags"] as const;

@@ -7,9 +7,7 @@
  * (CSV), and one FeatureCollection. No DOM here, so the tests read it
  * directly.
  */
-import { coordinateColumns } from "../../../../../shared/src/csv/coordinate-columns.ts";
-import { CsvRowReader } from "../../../../../shared/src/csv/csv-rows.ts";
-import { csvRow } from "../../../../../shared/src/csv/csv-writer.ts";
+import { coordinateColumns, CsvRowReader, csvRow } from "@linkgeo/shared/csv";
 import { coordinatePairOf } from "./coordinate-pair.ts";
 import { addressFields } from "./geocode-words.ts";
 

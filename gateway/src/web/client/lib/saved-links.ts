@@ -1,4 +1,4 @@
-import { shortCodeShape } from "../../../../../shared/src/short-code-shape.ts";
+import { shortCodeShape } from "@linkgeo/shared/wire";
 
 /**
  * The links this browser created (or was given the manage token of), with

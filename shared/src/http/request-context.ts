@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import type { Logger } from "./logger.ts";
-import { loggablePath } from "./geocode-jobs.ts";
+import type { Logger } from "../core/logger.ts";
+import { loggablePath } from "./loggable-path.ts";
 import { pathOf } from "./request-target.ts";
 
 // Keyed by the Request itself, so the id is there for the error renderer even

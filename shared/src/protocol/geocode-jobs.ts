@@ -1,5 +1,6 @@
-import type { SpecialBody } from "./json-body.ts";
-import { pathOf } from "./request-target.ts";
+import type { SpecialBody } from "../http/json-body.ts";
+import { pathOf } from "../http/request-target.ts";
+import { geocodeJobsPath } from "../wire/geocode-jobs-path.ts";
 
 /**
  * `POST /reverse-geocode/jobs`: up to `maxJobPoints` points answered in the
@@ -17,18 +18,9 @@ export const jobFileMediaTypes: readonly string[] = ["text/csv", "application/x-
 
 /** A job being made, with or without the trailing slash: its route reads the body (JSON or a file) itself. */
 export function isJobCreation(request: Request): boolean {
-  return request.method === "POST" && /^\/reverse-geocode\/jobs\/?$/.test(pathOf(request));
+  const path = pathOf(request);
+  return request.method === "POST" && (path === geocodeJobsPath || path === `${geocodeJobsPath}/`);
 }
 
 /** Up to `maxJobBodyBytes` (the gateway reads it whole before proxying), read by the job route itself (JSON or a file). */
 export const jobCreationBody: SpecialBody = { matches: isJobCreation, maxBytes: maxJobBodyBytes, readByRoute: true };
-
-const jobIdInPath = /^(\/reverse-geocode\/jobs\/)[^/]+/;
-
-/**
- * A path as a log may show it: a job's id is the key to its results (no
- * other credential guards them), so it is never written down.
- */
-export function loggablePath(path: string): string {
-  return path.replace(jobIdInPath, "$1:id");
-}

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "./error-codes.ts";
+import type { ErrorCode } from "../wire/error-codes.ts";
 
 export interface HttpErrorOptions {
   headers?: Record<string, string>;

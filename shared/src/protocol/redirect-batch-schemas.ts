@@ -1,6 +1,6 @@
 import { t, type Static } from "elysia";
 import { TypeCompiler } from "elysia/type-system";
-import { acceptableRequestIdPattern } from "./request-context.ts";
+import { acceptableRequestIdPattern } from "../http/request-context.ts";
 
 /**
  * The shapes of the internal redirect batch (redirect-batch.ts), as

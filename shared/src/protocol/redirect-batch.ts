@@ -1,8 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
-import { InvalidRequest } from "./http-error.ts";
-import type { SpecialBody } from "./json-body.ts";
+import { InvalidRequest } from "../http/http-error.ts";
+import type { SpecialBody } from "../http/json-body.ts";
 import { redirectBatchAnswer, redirectBatchItem, type RedirectBatchAnswer, type RedirectBatchItem } from "./redirect-batch-schemas.ts";
-import { pathOf } from "./request-target.ts";
+import { pathOf } from "../http/request-target.ts";
 
 export type { RedirectBatchAnswer, RedirectBatchItem } from "./redirect-batch-schemas.ts";
 

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { withDeadline } from "./deadline.ts";
+import { withDeadline } from "../core/deadline.ts";
 
 /** A dependency check for `/ready`: resolves when the dependency answers. */
 export type ReadinessCheck = () => Promise<void>;

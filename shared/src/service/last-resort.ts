@@ -1,4 +1,4 @@
-import { describeError, type Logger } from "./logger.ts";
+import { describeError, type Logger } from "../core/logger.ts";
 
 /**
  * The last line of defence: an error no handler caught (a throw in a timer,

@@ -1,5 +1,5 @@
 import { t, type Static } from "elysia";
-import { type ErrorCode, errorCodes } from "./error-codes.ts";
+import { type ErrorCode, errorCodes } from "../wire/error-codes.ts";
 
 /** The API's error shape (docs/api.md: "API"), used by every non-2xx JSON response. */
 export const ErrorBody = t.Object(

@@ -1,7 +1,7 @@
 import { onShutdownSignal, type ShutdownStep } from "./graceful-shutdown.ts";
-import { listenOrExit, type Exit } from "./listen-or-exit.ts";
-import type { LogFields, Logger } from "./logger.ts";
-import type { ServiceMetrics } from "./metrics/metrics-listener.ts";
+import { listenOrExit, type Exit } from "../http/listen-or-exit.ts";
+import type { LogFields, Logger } from "../core/logger.ts";
+import type { ServiceMetrics } from "../metrics/metrics-listener.ts";
 
 /** What the lifecycle needs of an app: Elysia's listen and server, nothing more. */
 export interface ListeningApp {

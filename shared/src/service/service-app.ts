@@ -1,14 +1,14 @@
 import { Elysia } from "elysia";
-import { docsRoutes } from "./docs/docs-routes.ts";
-import { serviceSpec, type ServiceSpecInfo } from "./docs/service-spec.ts";
-import { errorRenderer, type ErrorRendererOptions } from "./error-renderer.ts";
+import { docsRoutes } from "../docs/docs-routes.ts";
+import { serviceSpec, type ServiceSpecInfo } from "../docs/service-spec.ts";
+import { errorRenderer, type ErrorRendererOptions } from "../http/error-renderer.ts";
 import { health, type HealthOptions } from "./health.ts";
-import { jsonBody, type SpecialBody } from "./json-body.ts";
-import type { Logger } from "./logger.ts";
+import { jsonBody, type SpecialBody } from "../http/json-body.ts";
+import type { Logger } from "../core/logger.ts";
 import type { Registry } from "prom-client";
-import { httpMetrics } from "./metrics/http-metrics.ts";
-import { requestContext } from "./request-context.ts";
-import { requestTarget } from "./request-target.ts";
+import { httpMetrics } from "../metrics/http-metrics.ts";
+import { requestContext } from "../http/request-context.ts";
+import { requestTarget } from "../http/request-target.ts";
 
 export interface ServiceAppOptions {
   log: Logger;

@@ -1,5 +1,5 @@
-import type { SpecialBody } from "./json-body.ts";
-import { pathOf } from "./request-target.ts";
+import type { SpecialBody } from "../http/json-body.ts";
+import { pathOf } from "../http/request-target.ts";
 
 /** Where an admin sends a file of links to import (the shortener's POST /admin/import). */
 export const importPath = "/admin/import";

@@ -1,7 +1,7 @@
 import type { RedisClient } from "./redis-client.ts";
-import { withDeadline } from "./deadline.ts";
-import { describeError, type Logger } from "./logger.ts";
-import { throttledWarning } from "./throttled-warning.ts";
+import { withDeadline } from "../core/deadline.ts";
+import { describeError, type Logger } from "../core/logger.ts";
+import { throttledWarning } from "../core/throttled-warning.ts";
 
 // ioredis states in which a command cannot reach Redis: go straight to the
 // fallback instead of waiting for the command to fail or time out.

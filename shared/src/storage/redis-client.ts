@@ -1,5 +1,5 @@
 import Redis, { Cluster, type RedisOptions } from "ioredis";
-import type { RedisTarget } from "./config.ts";
+import type { RedisTarget } from "../core/config.ts";
 
 /** A service's Redis: one server (perhaps found through Sentinel) or a Redis Cluster. */
 export type RedisClient = Redis | Cluster;

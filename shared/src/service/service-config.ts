@@ -1,6 +1,6 @@
-import { parseRedisClusterNodes, parseRedisUrl, type EnvReader, type RedisTarget } from "./config.ts";
-import type { LogFormat, LogLevel } from "./logger.ts";
-import { parseMetricsPort } from "./metrics/metrics-registry.ts";
+import { parseRedisClusterNodes, parseRedisUrl, type EnvReader, type RedisTarget } from "../core/config.ts";
+import type { LogFormat, LogLevel } from "../core/logger.ts";
+import { parseMetricsPort } from "../metrics/metrics-registry.ts";
 
 /** What every service is configured with alike. */
 export interface ServiceBasics {

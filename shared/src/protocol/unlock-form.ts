@@ -1,5 +1,5 @@
-import type { SpecialBody } from "./json-body.ts";
-import { pathOf } from "./request-target.ts";
+import type { SpecialBody } from "../http/json-body.ts";
+import { pathOf } from "../http/request-target.ts";
 
 /** An unlock form's body at most: a password of 128 characters, percent-encoded, is well under it. */
 export const unlockFormBytes = 4096;

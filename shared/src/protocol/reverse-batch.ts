@@ -1,5 +1,5 @@
-import type { SpecialBody } from "./json-body.ts";
-import { pathOf } from "./request-target.ts";
+import type { SpecialBody } from "../http/json-body.ts";
+import { pathOf } from "../http/request-target.ts";
 
 /**
  * `POST /reverse-geocode/batch`: up to `maxBatchPoints` points in one

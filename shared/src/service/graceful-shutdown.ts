@@ -1,4 +1,4 @@
-import { describeError, type Logger } from "./logger.ts";
+import { describeError, type Logger } from "../core/logger.ts";
 
 export interface ShutdownStep {
   name: string;

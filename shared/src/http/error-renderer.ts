@@ -1,7 +1,7 @@
 import { Elysia, ValidationError } from "elysia";
 import { errorBody, type ErrorBody } from "./error-body.ts";
 import { ClientClosedRequest, HttpError } from "./http-error.ts";
-import { describeError, type Logger } from "./logger.ts";
+import { describeError, type Logger } from "../core/logger.ts";
 import { requestIdOf } from "./request-context.ts";
 
 export interface ErrorRendererOptions {

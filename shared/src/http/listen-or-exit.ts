@@ -1,4 +1,4 @@
-import { describeError, type Logger } from "./logger.ts";
+import { describeError, type Logger } from "../core/logger.ts";
 
 /** Ends the process; tests pass one that records the code instead. */
 export type Exit = (code: number) => never;

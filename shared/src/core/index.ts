@@ -1,0 +1,5 @@
+export * from "./bounded-map.ts";
+export * from "./config.ts";
+export * from "./deadline.ts";
+export * from "./logger.ts";
+export * from "./throttled-warning.ts";

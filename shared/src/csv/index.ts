@@ -1,0 +1,3 @@
+export * from "./coordinate-columns.ts";
+export * from "./csv-rows.ts";
+export * from "./csv-writer.ts";

@@ -1,0 +1,6 @@
+export * from "./graceful-shutdown.ts";
+export * from "./health.ts";
+export * from "./last-resort.ts";
+export * from "./service-app.ts";
+export * from "./service-config.ts";
+export * from "./service-lifecycle.ts";

@@ -1,0 +1,4 @@
+export * from "./redis-client.ts";
+export * from "./redis-script.ts";
+export * from "./redis-with-fallback.ts";
+export * from "./sqlite-wal.ts";

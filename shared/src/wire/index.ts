@@ -1,0 +1,4 @@
+export * from "./api-keys.ts";
+export * from "./error-codes.ts";
+export * from "./geocode-jobs-path.ts";
+export * from "./short-code-shape.ts";
