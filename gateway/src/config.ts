@@ -1,20 +1,17 @@
 import type { RateRule } from "./rate-limit/token-bucket.ts";
 import {
-  defaultImportMaxBytes,
-  defaultTrustedProxies,
   maxBatchPoints,
   type Env,
   type EnvReader,
-  type IpRange,
-  parseInternalSecret,
-  parseIpRangeList,
   parseUrl,
+  type ProxyPairVariables,
   readConfig,
+  readProxyPairVariables,
   readServiceBasics,
   type ServiceBasics,
 } from "@linkgeo/shared";
 
-export interface GatewayConfig extends ServiceBasics {
+export interface GatewayConfig extends ServiceBasics, ProxyPairVariables {
   /** Replicas; a host name that resolves to several addresses counts as that many. */
   shortenerUrls: string[];
   geocoderUrls: string[];
@@ -43,12 +40,6 @@ export interface GatewayConfig extends ServiceBasics {
     badKey: RateRule | undefined;
     geocodePoints: RateRule | undefined;
   };
-  /** Addresses and CIDR ranges whose X-Forwarded-* headers are believed. */
-  trustedProxies: IpRange[];
-  /** Shared with the shortener: redirects go to it in batches. Absent: each redirect is proxied on its own. */
-  internalSecret: string | undefined;
-  /** The largest file POST /admin/import may stream through (IMPORT_MAX_BYTES, as the shortener's); every other body is at most 64 KiB. */
-  importMaxBytes: number;
 }
 
 /** The only place that knows the gateway's variable names. */
@@ -79,9 +70,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
         // Points of geocoding batches: ten full batches at once, refilled at 3,000 a minute ("3000/min,burst=10000").
         geocodePoints: pointsRule(vars),
       },
-      trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
-      internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
-      importMaxBytes: vars.integer("IMPORT_MAX_BYTES", defaultImportMaxBytes, { min: 1024 * 1024, max: 64 * 1024 * 1024 * 1024 }),
+      ...readProxyPairVariables(vars),
     };
   });
 }

@@ -56,10 +56,14 @@ function containerEnv(name: string, env: Record<string, string> = operatorEnv): 
   return Object.fromEntries(Object.entries(service(name).environment).map(([key, value]) => [key, interpolate(value, env).value]));
 }
 
-/** The variable names a service's config.ts reads, taken from its source (and from the shared reader of the common ones it calls). */
+/** The variable names a service's config.ts reads, taken from its source (and from the shared readers of the common ones it calls). */
 function variablesReadBy(name: AppName): { names: Set<string>; patterns: RegExp[] } {
   const own = readRepositoryFile(`${name}/src/config.ts`);
-  const source = own.includes("readServiceBasics(") ? own + readRepositoryFile("shared/src/service/service-config.ts") : own;
+  const sharedReaders = [
+    ["readServiceBasics(", "shared/src/service/service-config.ts"],
+    ["readProxyPairVariables(", "shared/src/service/proxy-pair-variables.ts"],
+  ] as const;
+  const source = sharedReaders.reduce((text, [call, file]) => (own.includes(call) ? text + readRepositoryFile(file) : text), own);
   // `vars.integer("PORT", …)`, `httpUrl("GEOAPIFY_URL")`, `rule(vars, "RATE_LIMIT_API", …)`: a call whose first argument is an upper-case name.
   const names = new Set([...source.matchAll(/\(\s*(?:vars\s*,\s*)?"([A-Z][A-Z0-9_]*)"/g)].map((match) => match[1]!));
   // Numbered families such as NOMINATIM_REVERSER_REPLICA_URL_<n>, matched with a regex literal.

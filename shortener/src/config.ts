@@ -1,13 +1,10 @@
 import {
-  defaultImportMaxBytes,
-  defaultTrustedProxies,
   type Env,
   type EnvReader,
-  type IpRange,
-  parseInternalSecret,
-  parseIpRangeList,
   parseUrl,
+  type ProxyPairVariables,
   readConfig,
+  readProxyPairVariables,
   readServiceBasics,
   type ServiceBasics,
 } from "@linkgeo/shared";
@@ -17,7 +14,7 @@ import type { RedirectStatus } from "./links/link-options.ts";
 import { defaultSqlitePath, parseDatabaseUrl, parseReadUrls, type DatabaseTarget } from "./storage/database-target.ts";
 import { defaultReadMaxLagMs } from "./storage/postgres/read-replicas.ts";
 
-export interface ShortenerConfig extends ServiceBasics {
+export interface ShortenerConfig extends ServiceBasics, ProxyPairVariables {
   database: DatabaseTarget;
   /** How long one database call may take before the request is answered 503. */
   databaseTimeoutMs: number;
@@ -29,8 +26,6 @@ export interface ShortenerConfig extends ServiceBasics {
   /** True when ELYSIA_SECRET_KEY was absent and a random key was made (development only). */
   secretKeyGenerated: boolean;
   publicBaseUrl: URL | undefined;
-  /** Shared with the gateway: lets it send redirects in batches (POST /internal/redirects). Absent: the route does not exist. */
-  internalSecret: string | undefined;
   redirectStatus: RedirectStatus;
   /** Seconds a browser may keep a link's own 301 or 308 (Cache-Control max-age); its repeats are then not counted. */
   permanentRedirectMaxAgeSeconds: number;
@@ -42,10 +37,6 @@ export interface ShortenerConfig extends ServiceBasics {
   analytics: boolean;
   /** Hourly visit buckets of days older than this are folded into one per day. */
   analyticsHourlyDays: number;
-  /** Addresses and ranges whose X-Forwarded-* headers are believed (the gateway). */
-  trustedProxies: IpRange[];
-  /** The largest file POST /admin/import reads (IMPORT_MAX_BYTES); a larger one is refused before it is read. */
-  importMaxBytes: number;
 }
 
 /** DATABASE_URL: the service and createsuperuser read it here, so both name the same database. */
@@ -86,15 +77,13 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       secretKey: secret ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
       secretKeyGenerated: secret === undefined,
       publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
-      internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
       redirectStatus: Number(vars.oneOf("REDIRECT_STATUS", ["301", "302", "307", "308"], "302")) as RedirectStatus,
       permanentRedirectMaxAgeSeconds: vars.integer("PERMANENT_REDIRECT_MAX_AGE", 30, { min: 0, max: 31_536_000 }),
       blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
       blockedDomains: vars.parsed("BLOCKED_DOMAINS", parseDomainList) ?? [],
       analytics: vars.oneOf("ANALYTICS", ["on", "off"], "on") === "on",
       analyticsHourlyDays: vars.integer("ANALYTICS_HOURLY_DAYS", 90, { min: 2, max: 36_500 }),
-      trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
-      importMaxBytes: readImportMaxBytes(vars),
+      ...readProxyPairVariables(vars),
     };
   });
 }
@@ -105,11 +94,6 @@ function readReplicaConfig(vars: EnvReader, database: DatabaseTarget): { databas
   if (databaseReadUrls.length > 0 && database.engine !== "postgres")
     vars.problem("DATABASE_READ_URL needs a postgres:// DATABASE_URL (replicas of a Postgres primary)");
   return { databaseReadUrls, databaseReadMaxLagMs: vars.integer("DATABASE_READ_MAX_LAG_MS", defaultReadMaxLagMs, { min: 0, max: 3_600_000 }) };
-}
-
-/** IMPORT_MAX_BYTES: the shortener's import route and the gateway's both read it (1 MiB to 64 GiB, default 1 GiB). */
-export function readImportMaxBytes(vars: EnvReader): number {
-  return vars.integer("IMPORT_MAX_BYTES", defaultImportMaxBytes, { min: 1024 * 1024, max: 64 * 1024 * 1024 * 1024 });
 }
 
 /** What `bun run import` reads: the database, and the rules long URLs are checked by, as the service has them. */
