@@ -113,35 +113,12 @@ export function optionFields(prefix: string): OptionFields {
       h("option", { value: "" }, "Any device"),
       ruleDevices.map((value) => h("option", { value }, deviceNames[value])),
     );
-    const country = h("input", {
-      id: `${id}-country`,
-      type: "text",
-      maxlength: 2,
-      autocomplete: "off",
-      autocapitalize: "characters",
-      spellcheck: "false",
-      placeholder: "DE",
-      "aria-describedby": errorId,
-    });
-    const language = h("input", {
-      id: `${id}-language`,
-      type: "text",
-      maxlength: 3,
-      autocomplete: "off",
-      autocapitalize: "off",
-      spellcheck: "false",
-      placeholder: "de",
-      "aria-describedby": errorId,
-    });
-    const url = h("input", {
-      id: `${id}-url`,
-      type: "url",
-      inputmode: "url",
-      autocomplete: "off",
-      spellcheck: "false",
-      placeholder: "https://example.com/for-them",
-      "aria-describedby": errorId,
-    });
+    // A rule's typed fields: codes and an address, never words to complete or correct; one error line for the row.
+    const typed = (name: string, placeholder: string, attributes: Record<string, string | number>) =>
+      h("input", { id: `${id}-${name}`, autocomplete: "off", spellcheck: "false", placeholder, "aria-describedby": errorId, ...attributes });
+    const country = typed("country", "DE", { type: "text", maxlength: 2, autocapitalize: "characters" });
+    const language = typed("language", "de", { type: "text", maxlength: 3, autocapitalize: "off" });
+    const url = typed("url", "https://example.com/for-them", { type: "url", inputmode: "url" });
     device.value = rule?.when.device ?? "";
     country.value = rule?.when.country ?? "";
     language.value = rule?.when.language ?? "";
