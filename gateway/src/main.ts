@@ -1,13 +1,4 @@
-import {
-  clientOfRequest,
-  createLogger,
-  createRedisClient,
-  keepServingOnUnexpectedErrors,
-  pingRedis,
-  readConfigOrExit,
-  ServiceLifecycle,
-  startServiceMetrics,
-} from "@linkgeo/shared";
+import { beginService, clientOfRequest, createRedisClient, pingRedis, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { readGatewayConfig } from "./config.ts";
 import { gatewayMetrics, type GatewayObserver } from "./metrics/gateway-metrics.ts";
@@ -18,9 +9,7 @@ import { RedisTokenBuckets } from "./rate-limit/redis-token-buckets.ts";
 import { UpstreamPool } from "./upstreams/upstream-pool.ts";
 import { buildWebAssets } from "./web/web-assets.ts";
 
-const config = readConfigOrExit("gateway", readGatewayConfig);
-const log = createLogger({ service: "gateway", level: config.logLevel, format: config.logFormat });
-keepServingOnUnexpectedErrors(log);
+const { config, log } = beginService("gateway", readGatewayConfig);
 const clock = () => new Date();
 
 // While Redis is down each gateway process limits on its own.

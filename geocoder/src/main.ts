@@ -1,4 +1,4 @@
-import { createLogger, createRedisClient, keepServingOnUnexpectedErrors, readConfigOrExit, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
+import { beginService, createRedisClient, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
 import ky from "ky";
 import { hostname } from "node:os";
 import { createApp } from "./app.ts";
@@ -22,10 +22,7 @@ import { ProviderRegistry } from "./providers/provider-registry.ts";
 import { MemoryRateLimiter } from "./rate-limit/memory-rate-limiter.ts";
 import { RedisRateLimiter } from "./rate-limit/redis-rate-limiter.ts";
 
-const config = readConfigOrExit("geocoder", readGeocoderConfig);
-
-const log = createLogger({ service: "geocoder", level: config.logLevel, format: config.logFormat });
-keepServingOnUnexpectedErrors(log);
+const { config, log } = beginService("geocoder", readGeocoderConfig);
 const clock = () => new Date();
 /** Every call of the jobs' store gives up after this long (a statement on Postgres, a call on either engine). */
 const jobStoreTimeoutMs = 5_000;

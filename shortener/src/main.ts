@@ -1,12 +1,4 @@
-import {
-  createLogger,
-  createRedisClient,
-  describeError,
-  keepServingOnUnexpectedErrors,
-  readConfigOrExit,
-  ServiceLifecycle,
-  startServiceMetrics,
-} from "@linkgeo/shared";
+import { beginService, createRedisClient, describeError, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
 import { networkInterfaces } from "node:os";
 import { createApp } from "./app.ts";
 import { shortenerMetrics } from "./shortener-metrics.ts";
@@ -25,10 +17,7 @@ import { OrphanVisits } from "./visits/orphan-visits.ts";
 import { startVisitLogSumming } from "./visits/visit-log-summing.ts";
 import { startVisitRetention } from "./visits/visit-retention.ts";
 
-const config = readConfigOrExit("shortener", readShortenerConfig);
-
-const log = createLogger({ service: "shortener", level: config.logLevel, format: config.logFormat });
-keepServingOnUnexpectedErrors(log);
+const { config, log } = beginService("shortener", readShortenerConfig);
 if (config.secretKeyGenerated) log.warn("ELYSIA_SECRET_KEY is not set: using a random key, admin tokens will not survive a restart");
 
 const database = await openDatabase(config.database, {

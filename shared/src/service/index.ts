@@ -1,3 +1,4 @@
+export * from "./begin-service.ts";
 export * from "./graceful-shutdown.ts";
 export * from "./health.ts";
 export * from "./last-resort.ts";
