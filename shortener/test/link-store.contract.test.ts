@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { linkState, linkStates, plainDestination, type LinkState } from "../src/links/destination.ts";
 import type { Link, NewLink } from "../src/links/link.ts";
 import { noOptions } from "../src/links/link-options.ts";
-import { defaultCountLimits, estimatedCount, insertManyRows } from "../src/links/link-store.ts";
+import { insertManyRows } from "../src/storage/insert-many.ts";
+import { defaultCountLimits, estimatedCount } from "../src/storage/listing-counts.ts";
 import { linkOrders, type LinkOrder } from "../src/links/link-order.ts";
 import type { Database } from "../src/storage/open-database.ts";
 import { LinkVisits } from "../src/visits/link-visits.ts";

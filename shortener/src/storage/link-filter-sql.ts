@@ -28,3 +28,8 @@ export interface FilterPart {
   through?: SQL;
   matchesUpTo?: () => Promise<number>;
 }
+
+/** `%`, `_` and `\` in a search are literal characters, not LIKE wildcards. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

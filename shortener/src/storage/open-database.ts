@@ -7,7 +7,7 @@ import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { migrate as migrateSqlite } from "drizzle-orm/bun-sqlite/migrator";
 import { useWal, type Logger } from "@linkgeo/shared";
 import postgres from "postgres";
-import { type CountLimits, defaultCountLimits } from "../links/link-store.ts";
+import { type CountLimits, defaultCountLimits } from "./listing-counts.ts";
 import { FreshSingleFlight } from "../visits/fresh-single-flight.ts";
 import { defaultDatabaseTimeoutMs } from "../database-deadline.ts";
 import { storesWithDeadline, type Stores } from "./stores-with-deadline.ts";

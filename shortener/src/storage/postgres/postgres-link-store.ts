@@ -3,27 +3,14 @@ import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { PendingQuery, Row, Sql } from "postgres";
 import { grantedVisits, type CountedDestination, type LinkState, type VisitClaim } from "../../links/destination.ts";
 import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
-import {
-  estimatedCount,
-  type CountLimits,
-  defaultCountLimits,
-  fewestMatches,
-  filterCount,
-  insertManyChunks,
-  likePattern,
-  searchCount,
-  searchProbeRows,
-  type CountSample,
-  type LinkPage,
-  type LinkQuery,
-  type LinkStore,
-  type VisitAccess,
-} from "../../links/link-store.ts";
+import type { LinkPage, LinkQuery, LinkStore, VisitAccess } from "../../links/link-store.ts";
+import { insertManyChunks } from "../insert-many.ts";
+import * as counts from "../listing-counts.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { loggedFacts } from "../../visits/visit-log.ts";
-import type { Filter, FilterName, FilterPart } from "../link-filter-sql.ts";
+import { likePattern, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import { deleteLinkVisits } from "./postgres-visit-log.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
@@ -51,7 +38,7 @@ export class PostgresLinkStore implements LinkStore {
     private readonly client: Sql,
     /** Sums the visit log, and with it the listing's sort keys; shared with the visit store (one run for both). */
     private readonly settleVisitLog: () => Promise<void>,
-    private readonly limits: CountLimits = defaultCountLimits,
+    private readonly limits: counts.CountLimits = counts.defaultCountLimits,
   ) {}
 
   async insert(link: NewLink): Promise<Link | null> {
@@ -232,21 +219,21 @@ export class PostgresLinkStore implements LinkStore {
     if (filter === undefined) {
       const exact = await this.countUpTo(undefined);
       if (exact <= this.limits.exact) return { count: exact, countIsEstimate: false };
-      return { count: estimatedCount(this.limits, await this.tableSize(), 1, 1), countIsEstimate: true };
+      return { count: counts.estimatedCount(this.limits, await this.tableSize(), 1, 1), countIsEstimate: true };
     }
     const sample = () => this.sample(filter.plain);
     if (!filter.searched)
-      return filterCount(
+      return counts.filterCount(
         this.limits,
         () => this.countUpTo(filter.indexed),
         () => this.tableSize(),
         sample,
       );
-    return searchCount(this.limits, await this.tableSize(), await sample(), () => this.countUpTo(filter.indexed));
+    return counts.searchCount(this.limits, await this.tableSize(), await sample(), () => this.countUpTo(filter.indexed));
   }
 
   /** How many of the newest `limits.sample` links meet `condition`. */
-  private async sample(condition: SQL): Promise<CountSample> {
+  private async sample(condition: SQL): Promise<counts.CountSample> {
     const [sample] = await this.db.execute<{ matches: string; sampled: string }>(
       sql`SELECT count(*) FILTER (WHERE ${condition}) AS matches, count(*) AS sampled
           FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${this.limits.sample}) AS ${links}`,
@@ -281,7 +268,7 @@ export class PostgresLinkStore implements LinkStore {
    */
   private async filteredPage(filter: Filter, order: LinkOrder, offset: number, limit: number): Promise<Link[]> {
     const [probed] = await this.db.execute<{ found: number }>(
-      sql`SELECT count(*)::int AS found FROM (SELECT 1 FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql[order])} LIMIT ${searchProbeRows}) AS ${links} WHERE ${filter.plain} LIMIT ${offset + limit}) AS probe`,
+      sql`SELECT count(*)::int AS found FROM (SELECT 1 FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql[order])} LIMIT ${counts.searchProbeRows}) AS ${links} WHERE ${filter.plain} LIMIT ${offset + limit}) AS probe`,
     );
     if (probed!.found === offset + limit) return this.pageOf(filter.plain, order, offset, limit);
     if (filter.byTag === undefined || order !== "newest") return this.pageOf(filter.indexed, order, offset, limit);
@@ -295,7 +282,7 @@ export class PostgresLinkStore implements LinkStore {
       .offset(offset);
   }
 
-  /** The filters as one, the matches read through the index fewestMatches picks. */
+  /** The filters as one, the matches read through the index counts.fewestMatches picks. */
   private async filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Promise<Filter | undefined> {
     const upTo = (query: SQL) => async () => {
       const [counted] = await this.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${query} LIMIT ${this.limits.exact + 1}) AS matches`);
@@ -337,7 +324,7 @@ export class PostgresLinkStore implements LinkStore {
       );
       return share!;
     };
-    const driver = (await fewestMatches(this.limits, indexed, parts.search !== undefined, shares)) ?? (parts.search ? "search" : undefined);
+    const driver = (await counts.fewestMatches(this.limits, indexed, parts.search !== undefined, shares)) ?? (parts.search ? "search" : undefined);
     const tested = (except: FilterName | undefined) => and(...named.filter(([name]) => name !== except).map(([, part]) => part.test));
     return {
       plain: and(...named.map(([, part]) => part.plain))!,

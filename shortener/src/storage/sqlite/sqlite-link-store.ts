@@ -1,26 +1,14 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import {
-  type CountLimits,
-  defaultCountLimits,
-  fewestMatches,
-  filterCount,
-  insertManyChunks,
-  likePattern,
-  searchCount,
-  searchProbeRows,
-  type CountSample,
-  type LinkPage,
-  type LinkQuery,
-  type LinkStore,
-  type VisitAccess,
-} from "../../links/link-store.ts";
+import type { LinkPage, LinkQuery, LinkStore, VisitAccess } from "../../links/link-store.ts";
+import { insertManyChunks } from "../insert-many.ts";
+import * as counts from "../listing-counts.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import { grantedVisits, type LinkState, type VisitClaim } from "../../links/destination.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
-import type { Filter, FilterName, FilterPart } from "../link-filter-sql.ts";
+import { likePattern, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
 import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
@@ -95,7 +83,7 @@ export class SqliteLinkStore implements LinkStore {
   constructor(
     private readonly db: BunSQLiteDatabase & { $client: Database },
     private readonly visitLog: SqliteVisitLog,
-    private readonly limits: CountLimits = defaultCountLimits,
+    private readonly limits: counts.CountLimits = counts.defaultCountLimits,
   ) {
     this.counting = countStatements(db);
     // Prepared once, run per link in one transaction: SQLite's fastest bulk insert (no statement of a thousand rows to parse).
@@ -220,7 +208,7 @@ export class SqliteLinkStore implements LinkStore {
     if (filter === undefined) return { ...page, count: tableSize(), countIsEstimate: false };
 
     const sample = () =>
-      this.db.all<CountSample>(
+      this.db.all<counts.CountSample>(
         sql`SELECT count(*) FILTER (WHERE ${filter.plain}) AS matches, count(*) AS sampled
             FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${this.limits.sample}) AS ${links}`,
       )[0]!;
@@ -241,14 +229,14 @@ export class SqliteLinkStore implements LinkStore {
     if (!filter.searched)
       return {
         ...page,
-        ...(await filterCount(
+        ...(await counts.filterCount(
           this.limits,
           countUpTo,
           async () => tableSize(),
           async () => sample(),
         )),
       };
-    return { ...page, ...(await searchCount(this.limits, tableSize(), sample(), countUpTo)) };
+    return { ...page, ...(await counts.searchCount(this.limits, tableSize(), sample(), countUpTo)) };
   }
 
   async exportPage(after: string | null, limit: number): Promise<Link[]> {
@@ -298,7 +286,7 @@ export class SqliteLinkStore implements LinkStore {
   private filteredPage(filter: Filter, order: LinkOrder, offset: number, limit: number): Link[] {
     const orderSql = sql.raw(linkOrderSql[order]);
     const [probed] = this.db.all<{ found: number }>(
-      sql`SELECT count(*) AS found FROM (SELECT 1 FROM (SELECT * FROM ${links} ORDER BY ${orderSql} LIMIT ${searchProbeRows}) AS ${links} WHERE ${filter.plain} LIMIT ${offset + limit})`,
+      sql`SELECT count(*) AS found FROM (SELECT 1 FROM (SELECT * FROM ${links} ORDER BY ${orderSql} LIMIT ${counts.searchProbeRows}) AS ${links} WHERE ${filter.plain} LIMIT ${offset + limit})`,
     );
     if (probed!.found === offset + limit) return this.pageOf(filter.plain, order, offset, limit);
     if (filter.byTag === undefined || order !== "newest") return this.pageOf(filter.indexed, order, offset, limit);
@@ -313,7 +301,7 @@ export class SqliteLinkStore implements LinkStore {
       .all();
   }
 
-  /** The filters as one, the matches read through the index fewestMatches picks. */
+  /** The filters as one, the matches read through the index counts.fewestMatches picks. */
   private async filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Promise<Filter | undefined> {
     const upTo = (query: SQL) => async () => this.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${query} LIMIT ${this.limits.exact + 1})`)[0]!.n;
     const parts: Partial<Record<FilterName, FilterPart>> = {};
@@ -354,7 +342,8 @@ export class SqliteLinkStore implements LinkStore {
         sql`SELECT ${columns} FROM (SELECT * FROM ${links} ORDER BY ${sql.raw(linkOrderSql.newest)} LIMIT ${this.limits.sample}) AS ${links}`,
       )[0]!;
     };
-    const driver = (await fewestMatches(this.limits, indexed, parts.search?.through !== undefined, shares)) ?? (parts.search?.through ? "search" : undefined);
+    const driver =
+      (await counts.fewestMatches(this.limits, indexed, parts.search?.through !== undefined, shares)) ?? (parts.search?.through ? "search" : undefined);
     const tested = (except: FilterName | undefined) => and(...named.filter(([name]) => name !== except).map(([, part]) => part.test));
     return {
       plain: and(...named.map(([, part]) => part.plain))!,
