@@ -1,19 +1,6 @@
 import postgres, { type Sql } from "postgres";
-import {
-  claimedPoint,
-  countsPerJob,
-  jobRecordOf,
-  storedId,
-  type ClaimedPoint,
-  type JobRecord,
-  type JobRow,
-  type JobStore,
-  type NewJob,
-  type PointResult,
-  type PointRow,
-  type StoredPoint,
-  storedPointOf,
-} from "./job-store.ts";
+import type { ClaimedPoint, JobRecord, JobStore, NewJob, PointResult, StoredPoint } from "./job-store.ts";
+import * as rows from "./job-rows.ts";
 
 /** Points deleted per statement when an expired job goes. */
 const pointsPerDelete = 10_000;
@@ -97,7 +84,7 @@ export class PostgresJobStore implements JobStore {
         await tx`
           INSERT INTO geocode_job_points (job, idx, point_id, latitude, longitude, result)
           SELECT ${job.idHash}, ${from}::integer + ord::integer - 1, point_id, latitude, longitude, result
-          FROM unnest(${slice.map((point) => storedId(point.id))}::text[], ${slice.map((point) => point.latitude)}::float8[],
+          FROM unnest(${slice.map((point) => rows.storedId(point.id))}::text[], ${slice.map((point) => point.latitude)}::float8[],
             ${slice.map((point) => point.longitude)}::float8[], ${slice.map((point) => (point.result ? JSON.stringify(point.result) : null))}::text[])
             WITH ORDINALITY AS p(point_id, latitude, longitude, result, ord)`;
       }
@@ -105,8 +92,8 @@ export class PostgresJobStore implements JobStore {
   }
 
   async find(idHash: string): Promise<JobRecord | undefined> {
-    const [row] = await this.sql<JobRow[]>`SELECT ${this.sql.unsafe(jobColumns)} FROM geocode_jobs WHERE id_hash = ${idHash} AND status <> 'deleting'`;
-    return row ? jobRecordOf(row) : undefined;
+    const [row] = await this.sql<rows.JobRow[]>`SELECT ${this.sql.unsafe(jobColumns)} FROM geocode_jobs WHERE id_hash = ${idHash} AND status <> 'deleting'`;
+    return row ? rows.jobRecordOf(row) : undefined;
   }
 
   async claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]> {
@@ -128,7 +115,7 @@ export class PostgresJobStore implements JobStore {
           WHERE p.job = ${job.id_hash} AND p.idx = waiting.idx
           RETURNING p.idx, p.latitude, p.longitude`;
         // RETURNING keeps no order: the claim's is the points'.
-        for (const point of [...points].sort((a, b) => a.idx - b.idx)) claimed.push(claimedPoint(job, point));
+        for (const point of [...points].sort((a, b) => a.idx - b.idx)) claimed.push(rows.claimedPoint(job, point));
       }
       return claimed;
     });
@@ -165,7 +152,7 @@ export class PostgresJobStore implements JobStore {
         WHERE p.job = r.job AND p.idx = r.idx AND p.lease_owner = ${owner} AND p.result IS NULL
           AND EXISTS (SELECT 1 FROM geocode_jobs j WHERE j.id_hash = p.job AND j.status = 'running')
         RETURNING p.job, r.failed`;
-      for (const [job, counts] of countsPerJob(written.map(({ job, failed }) => ({ job, failed: failed === 1 })))) {
+      for (const [job, counts] of rows.countsPerJob(written.map(({ job, failed }) => ({ job, failed: failed === 1 })))) {
         // The CASEs read the row as it was: done + the new ones is the new count.
         await tx`
           UPDATE geocode_jobs SET done = done + ${counts.done}, failed = failed + ${counts.failed},
@@ -185,9 +172,9 @@ export class PostgresJobStore implements JobStore {
   }
 
   async points(idHash: string, afterIndex: number, limit: number): Promise<StoredPoint[]> {
-    const rows = await this.sql<PointRow[]>`
+    const points = await this.sql<rows.PointRow[]>`
       SELECT idx, point_id, latitude, longitude, result FROM geocode_job_points WHERE job = ${idHash} AND idx > ${afterIndex} ORDER BY idx LIMIT ${limit}`;
-    return rows.map(storedPointOf);
+    return points.map(rows.storedPointOf);
   }
 
   async deleteExpired(now: number): Promise<number> {

@@ -2,21 +2,8 @@ import { useWal } from "@linkgeo/shared";
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import {
-  claimedPoint,
-  countsPerJob,
-  jobRecordOf,
-  storedId,
-  type ClaimedPoint,
-  type JobRecord,
-  type JobRow,
-  type JobStore,
-  type NewJob,
-  type PointResult,
-  type PointRow,
-  type StoredPoint,
-  storedPointOf,
-} from "./job-store.ts";
+import type { ClaimedPoint, JobRecord, JobStore, NewJob, PointResult, StoredPoint } from "./job-store.ts";
+import * as rows from "./job-rows.ts";
 
 /**
  * Opens (creating it and its folder if needed) the SQLite file of the jobs,
@@ -117,15 +104,15 @@ export class SqliteJobStore implements JobStore {
           finished ? job.createdAt + ttlMs : null,
         );
       job.points.forEach((point, index) => {
-        insertPoint.run(job.idHash, index, storedId(point.id), point.latitude, point.longitude, point.result ? JSON.stringify(point.result) : null);
+        insertPoint.run(job.idHash, index, rows.storedId(point.id), point.latitude, point.longitude, point.result ? JSON.stringify(point.result) : null);
       });
     });
     insertPoint.finalize();
   }
 
   async find(idHash: string): Promise<JobRecord | undefined> {
-    const row = this.db.query<JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ? AND status <> 'deleting'").get(idHash);
-    return row ? jobRecordOf(row) : undefined;
+    const row = this.db.query<rows.JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ? AND status <> 'deleting'").get(idHash);
+    return row ? rows.jobRecordOf(row) : undefined;
   }
 
   /**
@@ -166,7 +153,7 @@ export class SqliteJobStore implements JobStore {
         if (claimed.length >= limit) break;
         for (const point of waiting.all(job.id_hash, now, limit - claimed.length)) {
           lease.run(owner, now + leaseMs, job.id_hash, point.idx);
-          claimed.push(claimedPoint(job, point));
+          claimed.push(rows.claimedPoint(job, point));
         }
       }
       return claimed;
@@ -199,7 +186,7 @@ export class SqliteJobStore implements JobStore {
            AND EXISTS (SELECT 1 FROM geocode_jobs WHERE id_hash = geocode_job_points.job AND status = 'running')`,
       );
       const written = results.filter(({ point, result }) => write.run(JSON.stringify(result), point.job, point.index, owner).changes > 0);
-      const perJob = countsPerJob(written.map(({ point, result }) => ({ job: point.job, failed: result.error !== null })));
+      const perJob = rows.countsPerJob(written.map(({ point, result }) => ({ job: point.job, failed: result.error !== null })));
       // The CASEs read the row as it was: done + ?1 is the new count.
       const count = this.db.query<unknown, [number, number, number, number, string]>(
         `UPDATE geocode_jobs SET done = done + ?1, failed = failed + ?2,
@@ -218,18 +205,18 @@ export class SqliteJobStore implements JobStore {
       this.db
         .query("UPDATE geocode_jobs SET status = 'cancelled', finished_at = ?, expires_at = ? WHERE id_hash = ? AND status = 'running'")
         .run(now, now + ttlMs, idHash);
-      const row = this.db.query<JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ? AND status <> 'deleting'").get(idHash);
-      return row ? jobRecordOf(row) : undefined;
+      const row = this.db.query<rows.JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ? AND status <> 'deleting'").get(idHash);
+      return row ? rows.jobRecordOf(row) : undefined;
     });
   }
 
   async points(idHash: string, afterIndex: number, limit: number): Promise<StoredPoint[]> {
     return this.db
-      .query<PointRow, [string, number, number]>(
+      .query<rows.PointRow, [string, number, number]>(
         "SELECT idx, point_id, latitude, longitude, result FROM geocode_job_points WHERE job = ? AND idx > ? ORDER BY idx LIMIT ?",
       )
       .all(idHash, afterIndex, limit)
-      .map(storedPointOf);
+      .map(rows.storedPointOf);
   }
 
   async deleteExpired(now: number): Promise<number> {

@@ -1,0 +1,75 @@
+import type { ClaimedPoint, JobRecord, PointId, PointResult, StoredPoint } from "./job-store.ts";
+
+// The rows both engines keep jobs and points in, and how each becomes what the JobStore port answers. Imported as a
+// namespace (`rows.jobRecordOf`) by each engine's store.
+
+/** A job's row as both engines keep it: the record's counts and words, its instants (ms since the epoch) in snake case. */
+export interface JobRow extends Pick<JobRecord, "status" | "platform" | "language" | "total" | "done" | "failed"> {
+  created_at: number;
+  finished_at: number | null;
+  expires_at: number | null;
+}
+
+export function jobRecordOf(row: JobRow): JobRecord {
+  return {
+    status: row.status,
+    platform: row.platform,
+    language: row.language,
+    total: row.total,
+    done: row.done,
+    failed: row.failed,
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** A point's id as both engines store it: JSON, so a number stays a number and the string "7" a string. */
+export function storedId(id: PointId): string | null {
+  return id === null ? null : JSON.stringify(id);
+}
+
+function idFromStore(text: string | null): PointId {
+  if (text === null) return null;
+  const id = JSON.parse(text) as unknown;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+/** A point's row as both engines keep it. */
+export interface PointRow {
+  idx: number;
+  point_id: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  result: string | null;
+}
+
+export function storedPointOf(row: PointRow): StoredPoint {
+  return {
+    index: row.idx,
+    id: idFromStore(row.point_id),
+    latitude: row.latitude,
+    longitude: row.longitude,
+    result: row.result === null ? null : (JSON.parse(row.result) as PointResult),
+  };
+}
+
+/** The results a completion wrote, counted per job: what each job's `done` and `failed` move by. */
+export function countsPerJob(written: Iterable<{ job: string; failed: boolean }>): Map<string, { done: number; failed: number }> {
+  const perJob = new Map<string, { done: number; failed: number }>();
+  for (const { job, failed } of written) {
+    const counts = perJob.get(job) ?? { done: 0, failed: 0 };
+    counts.done += 1;
+    if (failed) counts.failed += 1;
+    perJob.set(job, counts);
+  }
+  return perJob;
+}
+
+/** A point a claim took, with its job's platform and language. */
+export function claimedPoint(
+  job: { id_hash: string; platform: string | null; language: string | null },
+  point: { idx: number; latitude: number; longitude: number },
+): ClaimedPoint {
+  return { job: job.id_hash, index: point.idx, latitude: point.latitude, longitude: point.longitude, platform: job.platform, language: job.language };
+}
