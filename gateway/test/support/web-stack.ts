@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startService, type ServiceProcess } from "@linkgeo/testing";
+import { forTheRun, startService, startServicesTogether, type ServiceProcess } from "@linkgeo/testing";
 
 /** The admin every web stack has, for the admin pages. */
 export const stackAdmin = { username: "admin", password: "correct horse battery" };
@@ -31,44 +31,44 @@ export interface WebStackOptions {
  */
 export const withoutLocalGeocoder: WebStackOptions = { geocoderEnv: { GEOCODER_LOCAL: "false" } };
 
+/**
+ * A SQLite file with `stackAdmin` in it, made once per run: `createsuperuser`
+ * (a process, the migrations, an argon2id hash) is most of a second, and
+ * every stack starts from a copy of this file instead.
+ */
+const adminDatabase = forTheRun(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "linkgeo-web-admin-"));
+  const path = join(dir, "shortener.db");
+  await createAdmin(sqliteUrl(path));
+  return { path, [Symbol.asyncDispose]: async () => rmSync(dir, { recursive: true, force: true }) };
+});
+
+/** DATABASE_URL of a SQLite file: `sqlite:///` then the path, so an absolute path makes four slashes (three would be relative). */
+const sqliteUrl = (absolutePath: string) => `sqlite:///${absolutePath}`;
+
 export async function startWebStack(options: WebStackOptions = {}): Promise<WebStack> {
+  await using cleanup = new AsyncDisposableStack();
   const dir = mkdtempSync(join(tmpdir(), "linkgeo-web-"));
-  const started: ServiceProcess[] = [];
-  try {
-    const databaseUrl = `sqlite://${join(dir, "shortener.db")}`;
-    await createAdmin(databaseUrl);
-    const shortener = await startService("shortener", { DATABASE_URL: databaseUrl });
-    started.push(shortener);
-    const geocoder = await startService("geocoder", { GEOCODER_CACHE_PATH: join(dir, "geocoder-cache.db"), ...options.geocoderEnv });
-    started.push(geocoder);
-    const gateway = await startService("gateway", {
+  cleanup.defer(() => rmSync(dir, { recursive: true, force: true }));
+  const databasePath = join(dir, "shortener.db");
+  copyFileSync((await adminDatabase()).path, databasePath);
+  // The gateway needs both origins; the two services do not need each other.
+  const [shortener, geocoder] = await startServicesTogether(cleanup, [
+    { service: "shortener", env: { DATABASE_URL: sqliteUrl(databasePath) } },
+    { service: "geocoder", env: { GEOCODER_CACHE_PATH: join(dir, "geocoder-cache.db"), ...options.geocoderEnv } },
+  ]);
+  const gateway = cleanup.use(
+    await startService("gateway", {
       SHORTENER_URL: shortener.url,
       GEOCODER_URL: geocoder.url,
       RATE_LIMIT_CREATE: "off",
       RATE_LIMIT_API: "off",
       RATE_LIMIT_LOGIN: "off",
       RATE_LIMIT_LOGIN_USER: "off",
-    });
-    started.push(gateway);
-    return {
-      url: gateway.url,
-      shortener,
-      geocoder,
-      gateway,
-      async [Symbol.asyncDispose]() {
-        await stopAll(started);
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    await stopAll(started);
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-}
-
-async function stopAll(services: ServiceProcess[]): Promise<void> {
-  await Promise.all(services.map((service) => service[Symbol.asyncDispose]()));
+    }),
+  );
+  const owned = cleanup.move();
+  return { url: gateway.url, shortener, geocoder, gateway, [Symbol.asyncDispose]: () => owned.disposeAsync() };
 }
 
 /** `bun run createsuperuser` as an operator runs it, password on stdin: `stackAdmin` in the database at `databaseUrl`. */
