@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
-import { overflowsHorizontally, screenshot, seriousAccessibilityViolations, viewports, type ViewportName } from "./support/web-browser.ts";
+import { overflowsHorizontally, requestsSettled, screenshot, seriousAccessibilityViolations, viewports, type ViewportName } from "./support/web-browser.ts";
 import { useWebStack } from "./support/fixtures.ts";
 
 /** Every page of the web app, as a first-time visitor opens it. */
@@ -28,7 +28,7 @@ describe("every page in a real browser, offline", () => {
           try {
             expect((await page.reload())?.status()).toBe(status);
             expect(await page.getByRole("heading", { level: 1 }).first().innerText()).toMatch(heading);
-            await page.waitForLoadState("networkidle");
+            await requestsSettled(page);
             // The same navigation on every page, with the current one marked.
             expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents()).toEqual([
               "Shorten",

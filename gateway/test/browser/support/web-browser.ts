@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runChromium } from "@linkgeo/testing/offline-browser";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page, Request } from "playwright-core";
 
 /** Where every page is screenshotted, at each width, for a reviewer to look at (git-ignored). */
 export const screenshotDir = join(import.meta.dir, "..", "screenshots");
@@ -70,7 +70,47 @@ export async function openAs(opened: OpenedPage, url: string): Promise<OpenedPag
   return { page, context: opened.context, problems };
 }
 
+/** The requests each opened page has in flight (from before its first navigation). */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+function trackRequests(page: Page): void {
+  const requests = new Set<Request>();
+  inFlight.set(page, requests);
+  page.on("request", (request) => requests.add(request));
+  page.on("requestfinished", (request) => requests.delete(request));
+  page.on("requestfailed", (request) => requests.delete(request));
+}
+
+/**
+ * Waits until an opened page has no request in flight and starts none in
+ * its next frame and task: what it asked for as it loaded is answered and
+ * drawn. (Playwright's "networkidle" waits for 500 ms of quiet instead, on
+ * every page.) Request events and evaluate's answer come in order on one
+ * connection, so a request the page starts before that frame is seen.
+ */
+export async function requestsSettled(page: Page): Promise<void> {
+  const requests = inFlight.get(page);
+  if (!requests) throw new Error("requestsSettled: the page was not opened by the web browser's open()");
+  for (;;) {
+    if (requests.size > 0) {
+      await new Promise<void>((resolve) => {
+        const check = () => {
+          if (requests.size > 0) return;
+          page.off("requestfinished", check);
+          page.off("requestfailed", check);
+          resolve();
+        };
+        page.on("requestfinished", check);
+        page.on("requestfailed", check);
+      });
+    }
+    await page.evaluate("new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))");
+    if (requests.size === 0) return;
+  }
+}
+
 export function watchProblems(page: Page, origin: string): string[] {
+  trackRequests(page);
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
   page.on("console", (message) => {
