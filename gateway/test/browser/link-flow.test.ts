@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import type { OpenedPage } from "./support/web-browser.ts";
+import type { OpenedPage, OpenOptions } from "./support/web-browser.ts";
+import { liveUpdateMs } from "../../src/web/client/lib/live-update.ts";
 import { useWebStack } from "./support/fixtures.ts";
 import { stackAdmin, withoutLocalGeocoder } from "../support/web-stack.ts";
 
@@ -34,8 +35,8 @@ describe("a link's page in a real browser", () => {
   const linkStatus = async (code: string) => (await fetch(`${web.stack.url}/shorten/${code}/`)).status;
 
   /** The link's page in a new profile, given the manage token through its form. */
-  async function openWithToken(link: CreatedLink): Promise<OpenedPage> {
-    const opened = await web.browser.open(`${web.stack.url}/app/links/${link.short_url}`);
+  async function openWithToken(link: CreatedLink, options: OpenOptions = {}): Promise<OpenedPage> {
+    const opened = await web.browser.open(`${web.stack.url}/app/links/${link.short_url}`, "desktop", options);
     await opened.page.getByRole("textbox", { name: "Manage token" }).fill(link.manage_token);
     await opened.page.getByRole("button", { name: "Use this token" }).click();
     await opened.page.locator("#chart svg").waitFor();
@@ -88,7 +89,7 @@ describe("a link's page in a real browser", () => {
     "visits arrive while the page is open; each value has its share, countries are shaded on the map; dates chosen, and the report as CSV",
     async () => {
       const link = await createLink("https://example.com/analytics");
-      const { page, context, problems } = await openWithToken(link);
+      const { page, context, problems } = await openWithToken(link, { clock: true });
       try {
         expect(await page.locator("#visits-live").innerText()).toBe("Updates by itself while open.");
         // Three visits from elsewhere while the page is open (the gateway trusts its loopback proxy's address).
@@ -100,6 +101,8 @@ describe("a link's page in a real browser", () => {
           });
           expect(visit.status).toBe(302);
         }
+        // The page's next update, without waiting for it: its timer fires once.
+        await page.clock.fastForward(liveUpdateMs);
         await page.locator("#visits-totals", { hasText: "3 visits in this range: 3 humans, 0 bots." }).waitFor();
         expect(await page.locator("#stat-count").innerText()).toBe("3");
         expect(await page.locator("#top-countries li").allInnerTexts()).toEqual(["Germany\n2 · 67%", "Japan\n1 · 33%"]);

@@ -27,6 +27,12 @@ export interface OpenOptions {
   javaScript?: boolean;
   /** The system's colour scheme the profile reports (`prefers-color-scheme`); light unless said. */
   colorScheme?: "light" | "dark";
+  /**
+   * Playwright's clock installed before the first navigation: time flows as
+   * usual, and a test may jump it forward (`page.clock.fastForward`) instead
+   * of waiting for a page's timer.
+   */
+  clock?: boolean;
 }
 
 export interface WebBrowser extends AsyncDisposable {
@@ -43,7 +49,7 @@ export async function launchWebBrowser(): Promise<WebBrowser> {
   const browser = await runChromium();
   const contexts = new Set<BrowserContext>();
   return {
-    async open(url, viewport = "desktop", { javaScript = true, colorScheme = "light" } = {}) {
+    async open(url, viewport = "desktop", { javaScript = true, colorScheme = "light", clock = false } = {}) {
       const context = await browser.newContext({
         viewport: viewports[viewport],
         permissions: ["clipboard-read", "clipboard-write"],
@@ -51,6 +57,7 @@ export async function launchWebBrowser(): Promise<WebBrowser> {
         colorScheme,
       });
       contexts.add(context);
+      if (clock) await context.clock.install();
       const page = await context.newPage();
       const problems = watchProblems(page, new URL(url).origin);
       await page.goto(url);

@@ -11,6 +11,7 @@
  */
 import { api, ApiError, type Credential } from "./api.ts";
 import { byId, fill, h, show } from "./dom.ts";
+import { liveUpdateMs } from "./live-update.ts";
 import { formatCount, plural, regionName } from "./format.ts";
 import { plainWords } from "./plain-words.ts";
 import { visitsChart, type Granularity, type VisitBucket } from "./visits-chart.ts";
@@ -71,8 +72,6 @@ const dayMs = 86_400_000;
 const stepMs: Record<Granularity, number> = { hour: 3_600_000, day: dayMs };
 /** The API's own bounds: a year of hours, ten years of days. */
 const maxBuckets: Record<Granularity, number> = { hour: 366 * 24, day: 3_660 };
-/** How often an open, shown page asks whether the count moved: one small public read. */
-export const liveUpdateMs = 5_000;
 
 /** The query of a range: `from` and `to` as the API reads them. */
 interface Range {
