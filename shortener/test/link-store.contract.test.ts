@@ -68,6 +68,14 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     expect(await db.links.find(c)).toEqual(cleared);
   });
 
+  test("reads a rule back with its keys in one order, however they were written or stored", async () => {
+    const c = code("ord");
+    const rules = [{ url: "https://example.com/fr-ios", when: { language: "fr", device: "ios" as const } }];
+    const canonical = '[{"when":{"device":"ios","language":"fr"},"url":"https://example.com/fr-ios"}]';
+    expect(JSON.stringify((await db.links.insert({ ...newLink(c), rules }))!.rules)).toBe(canonical);
+    expect(JSON.stringify((await db.links.find(c))!.rules)).toBe(canonical);
+  });
+
   test("refuses a taken code and keeps the first link", async () => {
     const c = code("dup");
     await db.links.insert(newLink(c));

@@ -165,6 +165,20 @@ function parseTitle(value: unknown): string | null {
   return text.trim() === "" ? null : text;
 }
 
+/**
+ * A rule with its keys in one order: `when` (device, country, language),
+ * then `url`. Postgres' jsonb keeps an object's keys sorted its own way (by
+ * length), SQLite's JSON as a client wrote them: both stores read rules
+ * through this, so an answer and an export are the same on either engine.
+ */
+export function ruleInFixedOrder(rule: LinkRule): LinkRule {
+  const { device, country, language } = rule.when;
+  return {
+    when: { ...(device === undefined ? {} : { device }), ...(country === undefined ? {} : { country }), ...(language === undefined ? {} : { language }) },
+    url: rule.url,
+  };
+}
+
 function parseRules(value: unknown, checkUrl: (raw: string, field: string) => string): LinkRule[] {
   if (value === null) return [];
   if (!Array.isArray(value) || value.length > maxRules) throw invalid(`rules must be a list of at most ${maxRules} rules`);

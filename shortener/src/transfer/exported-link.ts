@@ -63,7 +63,7 @@ export function toExported(link: Link, now: Date): ExportedLink {
     redirect_status: link.redirectStatus,
     password_protected: link.passwordHash !== null,
     forward_query: link.forwardQuery,
-    rules: link.rules.map(inFixedOrder),
+    rules: link.rules,
     state: linkState(link, now),
     access_count: link.accessCount,
     last_accessed_at: link.lastAccessedAt?.toISOString() ?? null,
@@ -85,17 +85,4 @@ export function exportedCsvFields(link: ExportedLink): string[] {
     if (column === "rules") return JSON.stringify(link.rules);
     return String(value);
   });
-}
-
-/**
- * A rule with its keys in one order: Postgres' jsonb keeps an object's keys
- * sorted its own way (by length), SQLite's JSON as they were written, and
- * an export must not depend on the engine.
- */
-function inFixedOrder(rule: LinkRule): LinkRule {
-  const { device, country, language } = rule.when;
-  return {
-    when: { ...(device === undefined ? {} : { device }), ...(country === undefined ? {} : { country }), ...(language === undefined ? {} : { language }) },
-    url: rule.url,
-  };
 }

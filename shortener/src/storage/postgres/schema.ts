@@ -1,7 +1,7 @@
 import { getTableColumns, sql } from "drizzle-orm";
 import type { ApiKeyScope } from "../../auth/api-key.ts";
-import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
-import { bigint, boolean, customType, jsonb, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { ruleInFixedOrder, type LinkRule, type RedirectStatus } from "../../links/link-options.ts";
+import { bigint, boolean, customType, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * Every table the Postgres migrations (./migrations) create, as Drizzle sees
@@ -16,6 +16,13 @@ import { bigint, boolean, customType, jsonb, date, index, integer, pgTable, prim
 const byteOrderText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+/** A link's rules as jsonb, read back with each rule's keys in one order (jsonb keeps them sorted by length). */
+const ruleList = customType<{ data: LinkRule[]; driverData: unknown }>({
+  dataType: () => "jsonb",
+  toDriver: (rules) => JSON.stringify(rules),
+  fromDriver: (value) => ((typeof value === "string" ? JSON.parse(value) : value) as LinkRule[]).map(ruleInFixedOrder),
+});
 
 export const links = pgTable(
   "links",
@@ -36,7 +43,7 @@ export const links = pgTable(
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     title: text("title"),
     forwardQuery: boolean("forward_query").notNull().default(false),
-    rules: jsonb("rules").$type<LinkRule[]>().notNull().default(sql`'[]'::jsonb`),
+    rules: ruleList("rules").notNull().default(sql`'[]'::jsonb`),
     // What the listing sorts on (migration 0015): copies of the two counts, refreshed by the visit log's summing step.
     sortedAccessCount: bigint("sorted_access_count", { mode: "number" }).notNull().default(0),
     sortedLastAccessedAt: instant("sorted_last_accessed_at"),

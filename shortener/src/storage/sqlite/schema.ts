@@ -1,7 +1,7 @@
 import { getTableColumns, sql } from "drizzle-orm";
 import type { ApiKeyScope } from "../../auth/api-key.ts";
-import type { LinkRule, RedirectStatus } from "../../links/link-options.ts";
-import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { ruleInFixedOrder, type LinkRule, type RedirectStatus } from "../../links/link-options.ts";
+import { blob, customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * Every table the SQLite migrations (./migrations) create, as Drizzle sees
@@ -14,6 +14,13 @@ import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from
  */
 
 const instant = (name: string) => integer(name, { mode: "timestamp_ms" });
+
+/** A link's rules as JSON text, read back with each rule's keys in one order (as a client wrote them, else). */
+const ruleList = customType<{ data: LinkRule[]; driverData: string }>({
+  dataType: () => "text",
+  toDriver: (rules) => JSON.stringify(rules),
+  fromDriver: (text) => (JSON.parse(text) as LinkRule[]).map(ruleInFixedOrder),
+});
 
 export const links = sqliteTable(
   "links",
@@ -34,7 +41,7 @@ export const links = sqliteTable(
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     title: text("title"),
     forwardQuery: integer("forward_query", { mode: "boolean" }).notNull().default(false),
-    rules: text("rules", { mode: "json" }).$type<LinkRule[]>().notNull().default(sql`'[]'`),
+    rules: ruleList("rules").notNull().default(sql`'[]'`),
     // What the listing sorts on (migration 0014): copies of the two counts, refreshed by the visit log's summing step.
     sortedAccessCount: integer("sorted_access_count").notNull().default(0),
     sortedLastAccessedAt: instant("sorted_last_accessed_at"),
