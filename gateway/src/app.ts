@@ -11,6 +11,7 @@ import {
   requestIdOf,
   requestTarget,
   requestUrl,
+  rootApp,
   RouteNotFound,
   type Client,
   type Logger,
@@ -115,7 +116,7 @@ export function createApp(deps: GatewayDeps) {
   };
 
   return (
-    new Elysia()
+    rootApp()
       // First, so the requests the next hooks refuse (400, 405, 429) are counted too.
       .use(
         deps.metrics

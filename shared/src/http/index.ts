@@ -10,4 +10,5 @@ export * from "./prefers-html.ts";
 export * from "./read-body.ts";
 export * from "./request-context.ts";
 export * from "./request-target.ts";
+export * from "./root-app.ts";
 export * from "./upload-text.ts";

@@ -9,6 +9,7 @@ import type { Registry } from "prom-client";
 import { httpMetrics } from "../metrics/http-metrics.ts";
 import { requestContext } from "../http/request-context.ts";
 import { requestTarget } from "../http/request-target.ts";
+import { rootApp } from "../http/root-app.ts";
 
 export interface ServiceAppOptions {
   log: Logger;
@@ -29,7 +30,7 @@ export interface ServiceAppOptions {
  * error renderer, the JSON body parser, the API page, /health and /ready.
  */
 export function serviceApp(options: ServiceAppOptions) {
-  const app = new Elysia()
+  const app = rootApp()
     // First, so the requests the next hooks refuse are counted too; registered only when wanted.
     .use(options.metrics ? httpMetrics({ registry: options.metrics }) : new Elysia({ name: "no-metrics" }))
     .use(requestTarget())
