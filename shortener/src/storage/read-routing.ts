@@ -1,6 +1,6 @@
 import type { LinkQuery, LinkStore } from "../links/link-store.ts";
-import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
-import type { VisitStore } from "../visits/visit-store.ts";
+import type { OrphanVisitReads, OrphanVisitStore } from "../visits/orphan-visit-store.ts";
+import type { VisitReads, VisitStore } from "../visits/visit-store.ts";
 import type { ReadReplicas } from "./postgres/read-replicas.ts";
 import { lostConnection } from "./storage-unavailable.ts";
 
@@ -50,10 +50,13 @@ export function readingFromReplicas<S extends ReadStores>(primary: S, replicas: 
       factDays: fromReplica((stores, scope, dimension, value, fromDay, toDay) => stores.visits.factDays(scope, dimension, value, fromDay, toDay)),
       dailyCounts: fromReplica((stores, codes, from, to) => stores.visits.dailyCounts(codes, from, to)),
       topLinks: fromReplica((stores, from, to, limit) => stores.visits.topLinks(from, to, limit)),
+      // A report's reads on one replica, in one transaction: parts from two replicas, or from one a moment apart, would not add up.
+      snapshot: <T>(read: (reads: VisitReads) => Promise<T>) => fromReplica((stores) => stores.visits.snapshot(read))(),
     }),
     orphans: overriding(primary.orphans, {
       days: fromReplica((stores, fromDay, toDay) => stores.orphans.days(fromDay, toDay)),
       breakdowns: fromReplica((stores, fromDay, toDay, limit) => stores.orphans.breakdowns(fromDay, toDay, limit)),
+      snapshot: <T>(read: (reads: OrphanVisitReads) => Promise<T>) => fromReplica((stores) => stores.orphans.snapshot(read))(),
     }),
   };
 }

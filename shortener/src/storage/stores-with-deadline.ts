@@ -55,6 +55,8 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       deleteExpired: bounded((now) => sessions.deleteExpired(now)),
     },
     visits: {
+      // One deadline for the whole snapshot (a report's reads); the reads inside it are the engine's own.
+      snapshot: bounded((read) => visits.snapshot(read)),
       buckets: bounded((scope, from, to) => visits.buckets(scope, from, to)),
       facts: bounded((scope, fromDay, toDay) => visits.facts(scope, fromDay, toDay)),
       factDays: bounded((scope, dimension, value, fromDay, toDay) => visits.factDays(scope, dimension, value, fromDay, toDay)),
@@ -70,6 +72,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       add: bounded((counts) => orphans.add(counts)),
       days: bounded((fromDay, toDay) => orphans.days(fromDay, toDay)),
       breakdowns: bounded((fromDay, toDay, limit) => orphans.breakdowns(fromDay, toDay, limit)),
+      snapshot: bounded((read) => orphans.snapshot(read)),
     },
     apiKeys: {
       insert: bounded((key) => apiKeys.insert(key)),

@@ -73,6 +73,7 @@ export function storesWatchingWrites<
       add: (counts) => health.watch(() => orphans.add(counts)),
       days: (fromDay, toDay) => orphans.days(fromDay, toDay),
       breakdowns: (fromDay, toDay, limit) => orphans.breakdowns(fromDay, toDay, limit),
+      snapshot: (read) => orphans.snapshot(read),
     },
     apiKeys: {
       insert: (key) => health.watch(() => apiKeys.insert(key)),

@@ -32,11 +32,11 @@ export function parseOrphanVisitRange(query: { from?: string; to?: string; granu
  * "other" for the rest and for what a day did not name) and the kinds.
  */
 export class OrphanVisitReports {
-  constructor(private readonly store: Pick<OrphanVisitStore, "days" | "breakdowns">) {}
+  constructor(private readonly store: Pick<OrphanVisitStore, "snapshot">) {}
 
   async report(range: VisitRange): Promise<OrphanVisitReport> {
     const [fromDay, toDay] = [utcDay(range.from), utcDay(range.to)];
-    const [days, breakdowns] = await Promise.all([this.store.days(fromDay, toDay), this.store.breakdowns(fromDay, toDay, topListSize)]);
+    const [days, breakdowns] = await this.store.snapshot((reads) => Promise.all([reads.days(fromDay, toDay), reads.breakdowns(fromDay, toDay, topListSize)]));
     const first = bucketStart(range.from, "day");
     const series: SeriesPoint[] = [];
     for (let t = first; t <= bucketStart(range.to, "day"); t += granularityMs.day) series.push({ t: new Date(t).toISOString(), visits: 0, humans: 0, bots: 0 });

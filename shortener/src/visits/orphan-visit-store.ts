@@ -57,4 +57,9 @@ export interface OrphanVisitStore {
    * referrer and are never listed.
    */
   breakdowns(fromDay: string, toDay: string, limit: number): Promise<{ kinds: OrphanKindCount[]; referrers: OrphanValueCount[] }>;
+  /** `read` with reads that all see one state of the database, as VisitStore.snapshot: a report's days and breakdowns add up. */
+  snapshot<T>(read: (reads: OrphanVisitReads) => Promise<T>): Promise<T>;
 }
+
+/** The reads of the orphan visits' report, as `OrphanVisitStore.snapshot` hands them over. */
+export type OrphanVisitReads = Pick<OrphanVisitStore, "days" | "breakdowns">;

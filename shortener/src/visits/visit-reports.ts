@@ -2,7 +2,7 @@ import { dimensions, type Dimension } from "./link-visits.ts";
 import { otherValue } from "./named-values.ts";
 import { everyVisit, type ReportFilters, type ValueFilter, type Visitors } from "./report-filters.ts";
 import { bucketStart, granularityMs, utcDay, type VisitRange } from "./visit-range.ts";
-import type { FactCount, FactDay, VisitBucket, VisitScope, VisitStore } from "./visit-store.ts";
+import type { FactCount, FactDay, VisitBucket, VisitReads, VisitScope, VisitStore } from "./visit-store.ts";
 
 export interface Totals {
   visits: number;
@@ -67,12 +67,14 @@ export class VisitReports {
 
   /** One link's report. */
   forLink(code: string, range: VisitRange, filters: ReportFilters = everyVisit): Promise<VisitReport> {
-    return this.report({ code }, range, filters);
+    return this.store.snapshot((reads) => this.report(reads, { code }, range, filters));
   }
 
   /** Every link's, with the links that had the most visits (all visitors, whatever the filters). */
   async forAllLinks(range: VisitRange, filters: ReportFilters = everyVisit): Promise<VisitReport & { top: { links: TopEntry[] } }> {
-    const [report, links] = await Promise.all([this.report({}, range, filters), this.store.topLinks(...this.bucketRange(range), topListSize + 1)]);
+    const [report, links] = await this.store.snapshot((reads) =>
+      Promise.all([this.report(reads, {}, range, filters), reads.topLinks(...this.bucketRange(range), topListSize + 1)]),
+    );
     const named = links.slice(0, topListSize).map((link) => ({ value: link.code, visits: link.visits }));
     // The rest: whatever the named links do not account for.
     const rest = report.totals.visits - named.reduce((sum, entry) => sum + entry.visits, 0);
@@ -99,12 +101,13 @@ export class VisitReports {
     return { from: new Date(firstDay).toISOString(), to: now.toISOString(), days, links: Object.fromEntries(perLink) };
   }
 
-  private async report(scope: VisitScope, range: VisitRange, { visitors, only }: ReportFilters): Promise<VisitReport> {
+  /** A report from `reads`, which see one state of the database (VisitStore.snapshot): its totals, series and top lists add up. */
+  private async report(reads: VisitReads, scope: VisitScope, range: VisitRange, { visitors, only }: ReportFilters): Promise<VisitReport> {
     const [from, to] = this.bucketRange(range);
     const [fromDay, toDay] = [utcDay(from), utcDay(to.getTime() - 1)];
     const [buckets, facts] = await Promise.all([
-      only ? this.store.factDays(scope, only.breakdown, only.value, fromDay, toDay).then(dayBuckets) : this.store.buckets(scope, from, to),
-      this.store.facts(scope, fromDay, toDay),
+      only ? reads.factDays(scope, only.breakdown, only.value, fromDay, toDay).then(dayBuckets) : reads.buckets(scope, from, to),
+      reads.facts(scope, fromDay, toDay),
     ]);
     const series = this.series(buckets, range);
     return {

@@ -47,6 +47,9 @@ export interface VisitScope {
  * cost grows with days, not with links. One implementation per engine; both
  * pass the same suite.
  */
+/** The reads of a report, as `VisitStore.snapshot` hands them over. */
+export type VisitReads = Pick<VisitStore, "buckets" | "facts" | "factDays" | "dailyCounts" | "topLinks">;
+
 export interface VisitStore {
   /** Buckets starting in [from, to), oldest first; for every link, summed per start. */
   buckets(scope: VisitScope, from: Date, to: Date): Promise<VisitBucket[]>;
@@ -58,6 +61,14 @@ export interface VisitStore {
   dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]>;
   /** The links with the most visits in buckets starting in [from, to), most first, at most `limit`. */
   topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>>;
+  /**
+   * `read` with reads that all see one state of the database: a report's
+   * series, breakdowns and top links add up however many visits are
+   * written meanwhile. The log is summed once, first. On Postgres the reads
+   * are one REPEATABLE READ, READ ONLY transaction (on a read replica too);
+   * on SQLite they run back to back on the service's one connection.
+   */
+  snapshot<T>(read: (reads: VisitReads) => Promise<T>): Promise<T>;
   /**
    * One replica's turn at the visit log: sums what it holds into the
    * buckets and breakdowns, a step (visitLogRowsPerStep rows) per

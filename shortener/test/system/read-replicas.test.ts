@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { startPostgresWithReplica, startService, waitFor, type PostgresWithReplica } from "@linkgeo/testing";
 import postgres from "postgres";
 import type { NewLink } from "../../src/links/link.ts";
+import { LinkVisits } from "../../src/visits/link-visits.ts";
 import { openDatabase, type Database } from "../../src/storage/open-database.ts";
 import { parseLsn, ReadReplicas } from "../../src/storage/postgres/read-replicas.ts";
 
@@ -80,6 +81,41 @@ describe("reads on a Postgres streaming replica", () => {
       expect(await db.orphans.days(today, today)).toEqual(before);
     } finally {
       await pair.resumeReplay();
+    }
+  }, 30_000);
+
+  test("a report's reads run on one replica in one transaction: replay resumed between them changes none of them", async () => {
+    const db = await openWithReplica(60_000);
+    const link = newLink("report");
+    await db.links.insert(link);
+    const visits = (count: number) => {
+      const batch = new LinkVisits();
+      for (let i = 0; i < count; i++) batch.add({ bot: false, referrer: "direct", country: "DE", browser: "Firefox", os: "Linux", device: "desktop" });
+      return new Map([[link.code, batch]]);
+    };
+    const allTime = [new Date("2000-01-01T00:00:00Z"), new Date("2100-01-01T00:00:00Z")] as const;
+    const total = (buckets: Array<{ humans: number; bots: number }>) => buckets.reduce((sum, bucket) => sum + bucket.humans + bucket.bots, 0);
+    await db.links.recordVisits(visits(1), new Date());
+    await db.visits.sumVisitLog();
+    await pair.caughtUp();
+
+    await pair.pauseReplay();
+    let replaying = false;
+    try {
+      await db.links.recordVisits(visits(2), new Date());
+      await db.visits.sumVisitLog();
+      const seen = await db.visits.snapshot(async (reads) => {
+        const first = total(await reads.buckets({ code: link.code }, ...allTime));
+        await pair.resumeReplay();
+        replaying = true;
+        await pair.caughtUp();
+        return { first, second: total(await reads.buckets({ code: link.code }, ...allTime)) };
+      });
+      // The replica answered (the primary had 3 by then), and its transaction kept the state it began with.
+      expect(seen).toEqual({ first: 1, second: 1 });
+      expect(total(await db.visits.snapshot((reads) => reads.buckets({ code: link.code }, ...allTime)))).toBe(3);
+    } finally {
+      if (!replaying) await pair.resumeReplay();
     }
   }, 30_000);
 

@@ -1,7 +1,7 @@
-import type { Sql } from "postgres";
+import type { Sql, TransactionSql } from "postgres";
 import { otherValue } from "../../visits/named-values.ts";
 import { orphanCountsByDay, withinNamedReferrers } from "../../visits/orphan-referrers.ts";
-import type { OrphanCount, OrphanDay, OrphanKindCount, OrphanValueCount, OrphanVisitStore } from "../../visits/orphan-visit-store.ts";
+import type { OrphanCount, OrphanDay, OrphanKindCount, OrphanValueCount, OrphanVisitReads, OrphanVisitStore } from "../../visits/orphan-visit-store.ts";
 
 /**
  * Taken, with the day's number as the second key, by a write to one UTC day
@@ -13,7 +13,15 @@ import type { OrphanCount, OrphanDay, OrphanKindCount, OrphanValueCount, OrphanV
 export const orphanVisitsLockId = 7_202_613;
 
 export class PostgresOrphanVisitStore implements OrphanVisitStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    /** Where the reads go: the pool, or a snapshot's transaction. */
+    private readonly reads: Sql | TransactionSql = sql,
+  ) {}
+
+  async snapshot<T>(read: (reads: OrphanVisitReads) => Promise<T>): Promise<T> {
+    return (await this.sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", (tx) => read(new PostgresOrphanVisitStore(this.sql, tx)))) as T;
+  }
 
   async add(counts: readonly OrphanCount[]): Promise<void> {
     if (counts.length === 0) return;
@@ -38,7 +46,7 @@ export class PostgresOrphanVisitStore implements OrphanVisitStore {
   }
 
   async days(fromDay: string, toDay: string): Promise<OrphanDay[]> {
-    return this.sql<OrphanDay[]>`
+    return this.reads<OrphanDay[]>`
       SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(humans)::float8 AS humans, sum(bots)::float8 AS bots FROM orphan_visits
       WHERE day BETWEEN ${fromDay}::date AND ${toDay}::date
       GROUP BY day ORDER BY day`;
@@ -46,11 +54,11 @@ export class PostgresOrphanVisitStore implements OrphanVisitStore {
 
   async breakdowns(fromDay: string, toDay: string, limit: number): Promise<{ kinds: OrphanKindCount[]; referrers: OrphanValueCount[] }> {
     const [kinds, referrers] = await Promise.all([
-      this.sql<OrphanKindCount[]>`
+      this.reads<OrphanKindCount[]>`
         SELECT kind AS value, sum(humans + bots)::float8 AS visits FROM orphan_visits
         WHERE day BETWEEN ${fromDay}::date AND ${toDay}::date
         GROUP BY kind ORDER BY visits DESC, kind COLLATE "C"`,
-      this.sql<OrphanValueCount[]>`
+      this.reads<OrphanValueCount[]>`
         SELECT referrer AS value, sum(humans + bots)::float8 AS visits FROM orphan_visits
         WHERE day BETWEEN ${fromDay}::date AND ${toDay}::date AND referrer <> ${otherValue}
         GROUP BY referrer ORDER BY visits DESC, referrer COLLATE "C" LIMIT ${limit}`,

@@ -1,19 +1,29 @@
-import type { Sql } from "postgres";
+import type { Sql, TransactionSql } from "postgres";
 import type { Dimension } from "../../visits/link-visits.ts";
 import { utcDay } from "../../visits/visit-range.ts";
 import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
-import type { DailyCount, FactCount, FactDay, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
+import type { DailyCount, FactCount, FactDay, VisitBucket, VisitReads, VisitScope, VisitStore } from "../../visits/visit-store.ts";
 import { FreshSingleFlight } from "../../visits/fresh-single-flight.ts";
 import { settleVisitLog, sumVisitLog } from "./postgres-visit-log.ts";
 import { foldTotals, rolledUpThrough, rollUpStep, visitUpkeepLockId } from "./postgres-visit-rollups.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** `run` in a transaction of its own on the pool, or in a savepoint of the transaction `queries` is (a snapshot's). */
+function inTransaction<T>(queries: Sql | TransactionSql, run: (tx: TransactionSql) => Promise<T>) {
+  return "savepoint" in queries ? queries.savepoint(run) : queries.begin(run);
+}
+
+/** For the reads of a snapshot: the log was summed before it began (a write, which a read-only transaction refuses). */
+const summedAlready = new FreshSingleFlight(() => Promise.resolve());
+
 export class PostgresVisitStore implements VisitStore {
   constructor(
     private readonly sql: Sql,
     /** Reads sum the log first; concurrent ones share one summing run (one connection waiting for the lock, not one each). */
     private readonly settling: FreshSingleFlight = new FreshSingleFlight(() => settleVisitLog(sql)),
+    /** Where the reads go: the pool, or a snapshot's transaction. */
+    private readonly reads: Sql | TransactionSql = sql,
   ) {}
 
   async buckets({ code }: VisitScope, from: Date, to: Date): Promise<VisitBucket[]> {
@@ -21,13 +31,13 @@ export class PostgresVisitStore implements VisitStore {
     type Row = { starts_at: Date; hours: number; humans: number; bots: number };
     let rows: Row[];
     if (code !== undefined) {
-      rows = await this.sql<Row[]>`
+      rows = await this.reads<Row[]>`
         SELECT starts_at, hours, humans::float8 AS humans, bots::float8 AS bots FROM link_visit_buckets
         WHERE code = ${code} AND starts_at >= ${from.toISOString()}::timestamptz AND starts_at < ${to.toISOString()}::timestamptz ORDER BY starts_at`;
     } else {
       // Finished days from the sums, the rest (normally today) from every link's buckets.
-      const { rolledUp, live } = splitAtRollups({ from: from.getTime(), to: to.getTime() }, await rolledUpThrough(this.sql));
-      rows = await this.sql<Row[]>`
+      const { rolledUp, live } = splitAtRollups({ from: from.getTime(), to: to.getTime() }, await rolledUpThrough(this.reads));
+      rows = await this.reads<Row[]>`
         SELECT starts_at, max(hours) AS hours, sum(humans)::float8 AS humans, sum(bots)::float8 AS bots FROM (
           SELECT starts_at, hours, humans, bots FROM visit_totals WHERE starts_at >= ${iso(rolledUp.from)}::timestamptz AND starts_at < ${iso(rolledUp.to)}::timestamptz
           UNION ALL
@@ -42,13 +52,13 @@ export class PostgresVisitStore implements VisitStore {
     await this.settling.run();
     type Row = { dimension: Dimension; value: string; visits: number; bots: number };
     if (code !== undefined) {
-      return this.sql<Row[]>`
+      return this.reads<Row[]>`
         SELECT dimension, value, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM link_visit_facts
         WHERE code = ${code} AND day BETWEEN ${fromDay}::date AND ${toDay}::date
         GROUP BY dimension, value`;
     }
-    const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, await rolledUpThrough(this.sql));
-    return this.sql<Row[]>`
+    const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, await rolledUpThrough(this.reads));
+    return this.reads<Row[]>`
       SELECT dimension, value, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM (
         SELECT dimension, value, visits, bots FROM visit_fact_totals WHERE day >= ${rolledUp.fromDay}::date AND day < ${rolledUp.toDay}::date
         UNION ALL
@@ -61,13 +71,13 @@ export class PostgresVisitStore implements VisitStore {
     await this.settling.run();
     if (code !== undefined) {
       // The primary key (code, day, dimension, value) serves the link's days.
-      return this.sql<FactDay[]>`
+      return this.reads<FactDay[]>`
         SELECT day::text AS day, visits::float8 AS visits, bots::float8 AS bots FROM link_visit_facts
         WHERE code = ${code} AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND dimension = ${dimension} AND value = ${value}
         ORDER BY day`;
     }
-    const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, await rolledUpThrough(this.sql));
-    return this.sql<FactDay[]>`
+    const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, await rolledUpThrough(this.reads));
+    return this.reads<FactDay[]>`
       SELECT day::text AS day, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM (
         SELECT day, visits, bots FROM visit_fact_totals
         WHERE day >= ${rolledUp.fromDay}::date AND day < ${rolledUp.toDay}::date AND dimension = ${dimension} AND value = ${value}
@@ -81,7 +91,7 @@ export class PostgresVisitStore implements VisitStore {
   async dailyCounts(codes: readonly string[], from: Date, to: Date): Promise<DailyCount[]> {
     await this.settling.run();
     // The primary key (code, starts_at) serves each code's range.
-    return this.sql<DailyCount[]>`
+    return this.reads<DailyCount[]>`
       SELECT code, to_char(starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(humans + bots)::float8 AS visits
       FROM link_visit_buckets
       WHERE code = ANY(${[...codes]}::text[])
@@ -91,10 +101,10 @@ export class PostgresVisitStore implements VisitStore {
 
   async topLinks(from: Date, to: Date, limit: number): Promise<Array<{ code: string; visits: number }>> {
     await this.settling.run();
-    const { months, days, buckets } = topLinksSources({ from: from.getTime(), to: to.getTime() }, await rolledUpThrough(this.sql));
+    const { months, days, buckets } = topLinksSources({ from: from.getTime(), to: to.getTime() }, await rolledUpThrough(this.reads));
     // Without parallel workers: Postgres cannot estimate the groups of a UNION ALL (it guesses 200)
     // and plans a parallel aggregate that, for a year of 10,000 links, took 130 ms instead of 46.
-    return this.sql.begin(async (tx) => {
+    return inTransaction(this.reads, async (tx) => {
       await tx`SET LOCAL max_parallel_workers_per_gather = 0`;
       const parts = [
         tx`SELECT code, visits FROM link_visit_months WHERE month >= ${utcDay(months.from)}::date AND month < ${utcDay(months.to)}::date`,
@@ -108,6 +118,11 @@ export class PostgresVisitStore implements VisitStore {
         SELECT code, sum(visits)::float8 AS visits FROM (${parts.reduce((all, part) => tx`${all} UNION ALL ${part}`)}) AS visits
         GROUP BY code ORDER BY visits DESC, code LIMIT ${limit}`;
     });
+  }
+
+  async snapshot<T>(read: (reads: VisitReads) => Promise<T>): Promise<T> {
+    await this.settling.run();
+    return (await this.sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", (tx) => read(new PostgresVisitStore(this.sql, summedAlready, tx)))) as T;
   }
 
   async sumVisitLog(): Promise<number> {

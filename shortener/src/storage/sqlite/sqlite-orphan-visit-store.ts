@@ -1,11 +1,16 @@
 import type { Database } from "bun:sqlite";
 import { otherValue } from "../../visits/named-values.ts";
 import { orphanCountsByDay, withinNamedReferrers } from "../../visits/orphan-referrers.ts";
-import type { OrphanCount, OrphanDay, OrphanKindCount, OrphanValueCount, OrphanVisitStore } from "../../visits/orphan-visit-store.ts";
+import type { OrphanCount, OrphanDay, OrphanKindCount, OrphanValueCount, OrphanVisitReads, OrphanVisitStore } from "../../visits/orphan-visit-store.ts";
 
 /** The same as PostgresOrphanVisitStore on bun:sqlite, `day` as YYYY-MM-DD. No lock: SQLite has one writer, and a write is one transaction. */
 export class SqliteOrphanVisitStore implements OrphanVisitStore {
   constructor(private readonly sqlite: Database) {}
+
+  async snapshot<T>(read: (reads: OrphanVisitReads) => Promise<T>): Promise<T> {
+    // Each read is one synchronous statement, and a report starts them in one turn of the event loop (as SqliteVisitStore's).
+    return read(this);
+  }
 
   async add(counts: readonly OrphanCount[]): Promise<void> {
     if (counts.length === 0) return;

@@ -2,7 +2,7 @@ import type { Database } from "bun:sqlite";
 import type { Dimension } from "../../visits/link-visits.ts";
 import { utcDay } from "../../visits/visit-range.ts";
 import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
-import type { DailyCount, FactCount, FactDay, VisitBucket, VisitScope, VisitStore } from "../../visits/visit-store.ts";
+import type { DailyCount, FactCount, FactDay, VisitBucket, VisitReads, VisitScope, VisitStore } from "../../visits/visit-store.ts";
 
 import { visitLogRowsPerStep } from "../../visits/visit-log.ts";
 import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
@@ -120,6 +120,13 @@ export class SqliteVisitStore implements VisitStore {
         `SELECT code, sum(visits) AS visits FROM (${parts.map(([part]) => part).join(" UNION ALL ")}) GROUP BY code ORDER BY visits DESC, code LIMIT ?`,
       )
       .all(...parts.flatMap(([, values]) => values), limit);
+  }
+
+  async snapshot<T>(read: (reads: VisitReads) => Promise<T>): Promise<T> {
+    // Each read is one synchronous statement on the service's connection, and a report starts its reads in one
+    // turn of the event loop (Promise.all): nothing of this process writes between them.
+    this.log.settle();
+    return read(this);
   }
 
   async sumVisitLog(): Promise<number> {
