@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Database } from "../src/storage/open-database.ts";
 import { namedValuesPerDay } from "../src/visits/named-values.ts";
 import type { OrphanCount, OrphanKind } from "../src/visits/orphan-visit-store.ts";
-import { storeEngines } from "./support/store-engines.ts";
+import { postgresStores, storeEngines } from "./support/store-engines.ts";
 
 const count = (day: string, kind: OrphanKind, referrer: string, humans: number, bots = 0): OrphanCount => ({ day, kind, referrer, humans, bots });
 
@@ -179,28 +179,18 @@ describe.each(storeEngines)("orphan visits on $engine", ({ open }) => {
 });
 
 describe("the orphan visits' report snapshot on Postgres", () => {
-  const postgresEngine = storeEngines.find((engine) => engine.engine === "postgres")!;
-  let db: Database;
-  let cleanup: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ db, cleanup } = await postgresEngine.open());
-  });
-  afterAll(async () => {
-    await db.close();
-    await cleanup();
-  });
+  const stores = postgresStores();
 
   test("reads one state of the database: counts added between its days and its breakdowns are in neither", async () => {
     const day = "2031-03-01";
-    await db.orphans.add([count(day, "unknown", "direct", 1)]);
-    const seen = await db.orphans.snapshot(async (reads) => {
+    await stores.db.orphans.add([count(day, "unknown", "direct", 1)]);
+    const seen = await stores.db.orphans.snapshot(async (reads) => {
       const days = await reads.days(day, day);
-      await db.orphans.add([count(day, "expired", "news.example", 5)]);
+      await stores.db.orphans.add([count(day, "expired", "news.example", 5)]);
       const { kinds } = await reads.breakdowns(day, day, 10);
       return { days: days.map((one) => one.humans), kinds: kinds.map((one) => [one.value, one.visits]) };
     });
     expect(seen).toEqual({ days: [1], kinds: [["unknown", 1]] });
-    expect((await db.orphans.snapshot((reads) => reads.days(day, day))).map((one) => one.humans)).toEqual([6]);
+    expect((await stores.db.orphans.snapshot((reads) => reads.days(day, day))).map((one) => one.humans)).toEqual([6]);
   });
 });

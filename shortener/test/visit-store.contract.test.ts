@@ -5,7 +5,7 @@ import { namedValuesPerDay } from "../src/visits/named-values.ts";
 import { visitLogRowsPerStep } from "../src/visits/visit-log.ts";
 import type { VisitFacts } from "../src/visits/visit-facts.ts";
 import type { FactCount } from "../src/visits/visit-store.ts";
-import { storeEngines } from "./support/store-engines.ts";
+import { postgresStores, storeEngines } from "./support/store-engines.ts";
 
 const human: VisitFacts = { bot: false, referrer: "news.example", country: "DE", browser: "Firefox", os: "Linux", device: "desktop" };
 const phone: VisitFacts = { bot: false, referrer: "direct", country: "JP", browser: "Safari", os: "iOS", device: "mobile" };
@@ -536,29 +536,19 @@ describe.each(storeEngines)("every-link visits summed by day on $engine", ({ ope
 });
 
 describe("a report's snapshot on Postgres", () => {
-  const postgresEngine = storeEngines.find((engine) => engine.engine === "postgres")!;
-  let db: Database;
-  let cleanup: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ db, cleanup } = await postgresEngine.open());
-  });
-  afterAll(async () => {
-    await db.close();
-    await cleanup();
-  });
+  const stores = postgresStores();
 
   test("reads one state of the database: visits committed between its reads are in none of them, and in the next report", async () => {
     const code = "snap";
-    await db.links.insert({ code, longUrl: "https://example.com/snap", manageTokenHash: "hash-snap", createdAt: at("2026-01-01T00:00:00Z") });
-    await db.links.recordVisits(new Map([[code, visitsOf(human)]]), at("2026-11-22T07:00:00Z"));
+    await stores.db.links.insert({ code, longUrl: "https://example.com/snap", manageTokenHash: "hash-snap", createdAt: at("2026-01-01T00:00:00Z") });
+    await stores.db.links.recordVisits(new Map([[code, visitsOf(human)]]), at("2026-11-22T07:00:00Z"));
     const visitsIn = (buckets: Array<{ humans: number; bots: number }>) => buckets.reduce((sum, bucket) => sum + bucket.humans + bucket.bots, 0);
     const browsersIn = (facts: FactCount[]) => facts.filter((fact) => fact.dimension === "browsers").reduce((sum, fact) => sum + fact.visits, 0);
 
-    const seen = await db.visits.snapshot(async (reads) => {
+    const seen = await stores.db.visits.snapshot(async (reads) => {
       const first = visitsIn(await reads.buckets({ code }, ...allTimeRange));
-      await db.links.recordVisits(new Map([[code, visitsOf(human, phone)]]), at("2026-11-22T08:00:00Z"));
-      await db.visits.buckets({ code }, ...allTimeRange); // sums the log, outside the snapshot
+      await stores.db.links.recordVisits(new Map([[code, visitsOf(human, phone)]]), at("2026-11-22T08:00:00Z"));
+      await stores.db.visits.buckets({ code }, ...allTimeRange); // sums the log, outside the snapshot
       return {
         first,
         second: visitsIn(await reads.buckets({ code }, ...allTimeRange)),
@@ -566,7 +556,7 @@ describe("a report's snapshot on Postgres", () => {
       };
     });
     expect(seen).toEqual({ first: 1, second: 1, browsers: 1 });
-    expect(visitsIn(await db.visits.snapshot((reads) => reads.buckets({ code }, ...allTimeRange)))).toBe(3);
+    expect(visitsIn(await stores.db.visits.snapshot((reads) => reads.buckets({ code }, ...allTimeRange)))).toBe(3);
   });
 });
 

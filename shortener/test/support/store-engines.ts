@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "bun:test";
 import { createTestDatabase, type TestDatabase } from "@linkgeo/testing";
 import postgres from "postgres";
 import { openDatabase, type Database, type OpenDatabaseOptions } from "../../src/storage/open-database.ts";
@@ -31,3 +32,22 @@ export const storeEngines = [
     },
   },
 ] as const;
+
+/** The stores on a Postgres database of their own for one describe block (a case only Postgres has): opened before its tests, dropped after. */
+export function postgresStores(): { readonly db: Database } {
+  const postgresEngine = storeEngines.find((engine) => engine.engine === "postgres")!;
+  let opened: { db: Database; cleanup: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    opened = await postgresEngine.open();
+  });
+  afterAll(async () => {
+    await opened?.db.close();
+    await opened?.cleanup();
+  });
+  return {
+    get db() {
+      if (!opened) throw new Error("postgresStores: the stores are opened in beforeAll");
+      return opened.db;
+    },
+  };
+}
