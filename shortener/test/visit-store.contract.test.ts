@@ -19,6 +19,9 @@ function visitsOf(...facts: VisitFacts[]): LinkVisits {
 
 const at = (iso: string) => new Date(iso);
 
+/** Every bucket a test may write. */
+const allTime = [at("2000-01-01T00:00:00Z"), at("2100-01-01T00:00:00Z")] as const;
+
 /** `count` Referer hosts never seen before, `${prefix}-000.example` on. */
 const hosts = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${String(i).padStart(3, "0")}.example`);
 
@@ -55,8 +58,6 @@ describe.each(storeEngines)("visit analytics on $engine", ({ open }) => {
     await db.links.insert({ code, longUrl: `https://example.com/${code}`, manageTokenHash: `hash-${code}`, createdAt: at("2026-01-01T00:00:00Z") });
     return code;
   }
-
-  const allTime = [at("2000-01-01T00:00:00Z"), at("2100-01-01T00:00:00Z")] as const;
 
   /** Sum of a link's buckets, and of each breakdown, over all time, next to its access_count. */
   async function totalsOf(code: string): Promise<Record<string, number>> {
@@ -546,18 +547,16 @@ describe("a report's snapshot on Postgres", () => {
     const browsersIn = (facts: FactCount[]) => facts.filter((fact) => fact.dimension === "browsers").reduce((sum, fact) => sum + fact.visits, 0);
 
     const seen = await stores.db.visits.snapshot(async (reads) => {
-      const first = visitsIn(await reads.buckets({ code }, ...allTimeRange));
+      const first = visitsIn(await reads.buckets({ code }, ...allTime));
       await stores.db.links.recordVisits(new Map([[code, visitsOf(human, phone)]]), at("2026-11-22T08:00:00Z"));
-      await stores.db.visits.buckets({ code }, ...allTimeRange); // sums the log, outside the snapshot
+      await stores.db.visits.buckets({ code }, ...allTime); // sums the log, outside the snapshot
       return {
         first,
-        second: visitsIn(await reads.buckets({ code }, ...allTimeRange)),
+        second: visitsIn(await reads.buckets({ code }, ...allTime)),
         browsers: browsersIn(await reads.facts({ code }, "2000-01-01", "2100-01-01")),
       };
     });
     expect(seen).toEqual({ first: 1, second: 1, browsers: 1 });
-    expect(visitsIn(await stores.db.visits.snapshot((reads) => reads.buckets({ code }, ...allTimeRange)))).toBe(3);
+    expect(visitsIn(await stores.db.visits.snapshot((reads) => reads.buckets({ code }, ...allTime)))).toBe(3);
   });
 });
-
-const allTimeRange = [at("2000-01-01T00:00:00Z"), at("2100-01-01T00:00:00Z")] as const;

@@ -1,4 +1,4 @@
-import { maxJobPoints } from "@linkgeo/shared";
+import { geocodeJobsPath, maxJobPoints } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import { checkedLanguage } from "../geocoding/coordinates.ts";
 import { FailureEnvelope } from "../geocoding/geocode-routes.ts";
@@ -71,7 +71,7 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
   };
   return new Elysia()
     .post(
-      "/reverse-geocode/jobs",
+      geocodeJobsPath,
       async ({ query, request, set }) => {
         const input = await readJobInput(request, query);
         const language = checkedLanguage(input.language);
@@ -82,7 +82,7 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
         await store.create({ idHash: jobIdHash(id), platform: input.platform ?? null, language: language ?? null, points, createdAt }, ttlMs);
         wake();
         set.status = 202;
-        set.headers.location = `/reverse-geocode/jobs/${id}`;
+        set.headers.location = `${geocodeJobsPath}/${id}`;
         return jobView(id, (await store.find(jobIdHash(id)))!);
       },
       {
@@ -117,13 +117,13 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
         },
       },
     )
-    .get("/reverse-geocode/jobs/:id", async ({ params }) => jobView(params.id, await find(params.id)), {
+    .get(`${geocodeJobsPath}/:id`, async ({ params }) => jobView(params.id, await find(params.id)), {
       params: IdParams,
       response: { 200: Job, 404: FailureEnvelope },
       detail: { summary: "A job's progress", tags },
     })
     .get(
-      "/reverse-geocode/jobs/:id/results",
+      `${geocodeJobsPath}/:id/results`,
       async ({ params, query, request }) => {
         const format = resultFormat(query.format, request.headers.get("accept"));
         const job = await find(params.id);
@@ -160,7 +160,7 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
       },
     )
     .delete(
-      "/reverse-geocode/jobs/:id",
+      `${geocodeJobsPath}/:id`,
       async ({ params }) => {
         const job = await store.cancel(jobIdHash(params.id), clock().getTime(), ttlMs);
         if (!job) throw JobNotFound.forId();
