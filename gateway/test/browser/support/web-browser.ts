@@ -147,9 +147,11 @@ export interface AccessibilityViolation {
  * axe-core's check of the page as it is now, keeping only serious and
  * critical violations. axe is evaluated through the debugging protocol, which
  * the page's Content Security Policy does not govern: the policy stays on.
+ * A navigation drops it, and the next check gives it again.
  */
 export async function seriousAccessibilityViolations(page: Page): Promise<AccessibilityViolation[]> {
-  await page.evaluate(axeSource);
+  // Once per document: a state checked at both widths and in both themes is given axe's 650 KB of script once.
+  if (await page.evaluate(`typeof axe === "undefined"`)) await page.evaluate(axeSource);
   // A string, evaluated in the page: this file is type-checked without the DOM's types.
   const violations = (await page.evaluate(`axe.run(document, { resultTypes: ["violations"] }).then((result) =>
     result.violations.map((v) => ({ id: v.id, impact: v.impact || "unknown", help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) })))`)) as AccessibilityViolation[];
