@@ -64,7 +64,9 @@ async function serviceClients(port: number): Promise<number> {
   return list.split("\n").filter((line) => line.startsWith("id=") && !/ name=sentinel-/.test(line) && !/ cmd=client\|list /.test(line)).length;
 }
 
-describe("Redis through Sentinel", () => {
+// The two cases run side by side: each starts a set of its own (own ports, own processes) and spends most of
+// its time waiting for the sentinels' timers, which no amount of CPU shortens.
+describe.concurrent("Redis through Sentinel", () => {
   test("a service's client finds the primary through the sentinels, runs the rate-limit script there, and after the primary dies finds the promoted replica", async () => {
     const set = await startSentinelSet();
     const redis = createRedisClient({ ...parseRedisUrl(set.url), keyPrefix: "sentinel-test:" });
