@@ -13,10 +13,15 @@ export interface RedisProcess extends AsyncDisposable {
  * service runs, and for a run's throwaway Redis (throwaway-servers.ts).
  * Uses the same binary as the machine's own Redis unless given another;
  * `args` are more of its options (`--replicaof 127.0.0.1 <port>` for a replica).
+ *
+ * A primary sends a replica its data as soon as it asks (Redis waits 5 s by
+ * default, for more replicas to share one transfer): a replica that joins,
+ * or an old primary that comes back as one, is in step at once.
  */
 export async function startRedisProcess({ binary = "redis-server", args = [] as string[] } = {}): Promise<RedisProcess> {
   const port = await freePort();
-  const child = Bun.spawn([binary, "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", ...args], {
+  const options = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--repl-diskless-sync-delay", "0"];
+  const child = Bun.spawn([binary, ...options, ...args], {
     stdout: "ignore",
     stderr: "inherit",
   });
