@@ -38,6 +38,13 @@ beforeAll(async () => {
   stack.defer(() => rmSync(dir, { recursive: true, force: true }));
   provider = stack.use(startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") }));
   for (const name of Object.keys(metricsPorts) as (keyof typeof metricsPorts)[]) metricsPorts[name] = await freePort();
+  // Prometheus starts beside the services (its targets are down until they listen): the two start-ups overlap.
+  const prometheusStarting = startPrometheus({
+    shortener: [`127.0.0.1:${metricsPorts.shortener}`],
+    geocoder: [`127.0.0.1:${metricsPorts.geocoder}`],
+    gateway: [`127.0.0.1:${metricsPorts.gateway}`],
+  });
+  stack.defer(async () => (await prometheusStarting.catch(() => undefined))?.[Symbol.asyncDispose]());
   const [shortener, geocoder] = await startServicesTogether(stack, [
     {
       service: "shortener",
@@ -68,13 +75,7 @@ beforeAll(async () => {
       RATE_LIMIT_CREATE: "off",
     }),
   );
-  prometheus = stack.use(
-    await startPrometheus({
-      shortener: [`127.0.0.1:${metricsPorts.shortener}`],
-      geocoder: [`127.0.0.1:${metricsPorts.geocoder}`],
-      gateway: [`127.0.0.1:${metricsPorts.gateway}`],
-    }),
-  );
+  prometheus = await prometheusStarting;
   await prometheus.targetsUp();
 }, prometheusSetupTimeoutMs);
 
