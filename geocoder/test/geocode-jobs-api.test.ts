@@ -56,7 +56,9 @@ const resultLines = async (geocoder: TestGeocoder, id: string) =>
 
 const paris = { latitude: 48.8606, longitude: 2.3508 };
 
-describe("geocoding jobs", () => {
+// Side by side: each case makes its own fake providers and geocoder (in-process caches and job
+// store) and spends most of its time waiting on their deadlines and pace.
+describe.concurrent("geocoding jobs", () => {
   test("a JSON job: 202 with its id in Location, answered in the background in the points' order, equal points asked once, bad points their own errors", async () => {
     await using nominatim = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
     await using geocoder = startTestGeocoder({

@@ -17,7 +17,9 @@ async function samples(registry: Registry, name: string): Promise<Record<string,
   );
 }
 
-describe("geocoder metrics", () => {
+// Side by side: each case makes its own fake providers and geocoder (in-process caches and a
+// registry of its own) and spends most of its time waiting on their deadlines and pace.
+describe.concurrent("geocoder metrics", () => {
   test("count answers by cache level and provider calls by provider and outcome", async () => {
     await using replica = startFakeProvider({ otherwise: reply.status(500) });
     await using nominatim = startFakeProvider({ otherwise: reply.html(503) });

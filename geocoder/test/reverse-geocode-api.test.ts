@@ -18,7 +18,9 @@ const parisAddress = {
   house: expect.anything(),
 };
 
-describe("GET /reverse-geocode", () => {
+// Side by side: each case makes its own fake providers and geocoder (in-process caches; the one case on
+// Redis has the prefix below to itself) and spends most of its time waiting on their deadlines.
+describe.concurrent("GET /reverse-geocode", () => {
   const prefix = uniqueRedisPrefix("geocoder-api");
   const redis = new Redis(testRedisUrl, { keyPrefix: prefix });
   afterAll(async () => {
