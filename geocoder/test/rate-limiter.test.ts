@@ -11,6 +11,9 @@ import { RedisRateLimiter } from "../src/rate-limit/redis-rate-limiter.ts";
 // bound (a busy machine makes it longer, never shorter), and the tolerance
 // covers timers and the loopback, never the interval.
 const tolerance = 15;
+//
+// The cases run side by side: each waits on slots of keys of its own (`freshKey`), on its own limiter where
+// it needs one, and does almost nothing while it waits.
 
 const prefix = uniqueRedisPrefix("rate_limit");
 const clients: Redis[] = [];
@@ -47,7 +50,7 @@ function expectEachWaitedFor(slots: Array<RateSlot & { resolvedAt: number }>) {
 
 const gaps = (values: number[]) => values.toSorted((a, b) => a - b).flatMap((value, i, all) => (i === 0 ? [] : [value - all[i - 1]!]));
 
-describe.each([
+describe.concurrent.each([
   ["memory", () => new MemoryRateLimiter()],
   ["redis", () => new RedisRateLimiter(client())],
 ] as Array<[string, () => RateLimiter]>)("rate limiter on %s", (_, make) => {
@@ -104,7 +107,7 @@ describe.each([
   });
 });
 
-describe("rate limiter on Redis, shared by replicas", () => {
+describe.concurrent("rate limiter on Redis, shared by replicas", () => {
   test("two limiters on two clients never grant slots of one key closer than the interval", async () => {
     const key = freshKey();
     const replicas = [new RedisRateLimiter(client()), new RedisRateLimiter(client())];
@@ -126,7 +129,7 @@ describe("rate limiter on Redis, shared by replicas", () => {
   });
 });
 
-describe("rate limiter on Redis, when Redis is unreachable", () => {
+describe.concurrent("rate limiter on Redis, when Redis is unreachable", () => {
   const capture = () => {
     const lines: string[] = [];
     const log: Logger = { ...silentLogger, warn: (message) => lines.push(`warn ${message}`), info: (message) => lines.push(`info ${message}`) };
