@@ -52,13 +52,13 @@ describe("the patient pace of a job's points", () => {
   });
 
   test("a job fills the spare slots only: single queries made while it runs still get the provider's answer", async () => {
-    const fastSpacingMs = 40;
     await using nominatim = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
     const geocoder = startTestGeocoder({
-      providers: { nominatim: { userAgent: "test/1.0", url: nominatim.url().toString() }, rateLimits: { NOMINATIM: 1000 / fastSpacingMs } },
+      providers: { nominatim: { userAgent: "test/1.0", url: nominatim.url().toString() }, rateLimits: { NOMINATIM: 1000 / spacingMs } },
       local: inProcessProvider([localVienna]),
+      chainTimeoutMs: 1_000,
     }).geocoder;
-    // 80 points in flight at once: booked ahead, their slots would reach 3.2 s out, past a single query's 2 s.
+    // 80 points in flight at once: booked ahead, their slots would reach 1.6 s out, past a single query's 1 s.
     const job = geocoder.reverseMany(points(100, 80), undefined, { ...patient, inFlight: 80 });
     await waitFor("the job under way", () => nominatim.requests.length >= 5);
     const singles: string[] = [];
