@@ -45,7 +45,8 @@ function parseCsv(text: string): string[][] {
 }
 
 describe("the admin page in a real browser", () => {
-  // The stack and the browser for the file (useWebStack); `stack` is read in the tests, set once it is up.
+  // A stack of the file's own (useWebStack: the admin's table lists every link there is) and the browser;
+  // `stack` is read in the tests, set once it is up.
   const web = useWebStack(withoutLocalGeocoder);
   let stack: WebStack;
   let page: Page;

@@ -9,7 +9,8 @@ import { useWebStack } from "./support/fixtures.ts";
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
 
 describe("the admin page's API keys in a real browser", () => {
-  // The stack and the browser for the file (useWebStack); `stack` is read in the tests, set once it is up.
+  // A stack of the file's own (useWebStack: the admin's table lists every key there is) and the browser;
+  // `stack` is read in the tests, set once it is up.
   const web = useWebStack(withoutLocalGeocoder);
   let stack: WebStack;
   let page: Page;

@@ -26,7 +26,8 @@ const seeds: { short_url: string; options: Record<string, unknown>; visits?: num
 ];
 
 describe("the admin table's options in a real browser", () => {
-  // The stack and the browser for the file (useWebStack); `stack` is read in the tests, set once it is up.
+  // A stack of the file's own (useWebStack: the admin's table lists every link there is) and the browser;
+  // `stack` is read in the tests, set once it is up.
   const web = useWebStack(withoutLocalGeocoder);
   let stack: WebStack;
   let page: Page;

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { unexpectedProblems } from "./support/page-states.ts";
-import { useWebStack } from "./support/fixtures.ts";
-import { stackAdmin, withoutLocalGeocoder } from "../support/web-stack.ts";
+import { useSharedWebStack } from "./support/fixtures.ts";
+import { stackAdmin } from "../support/web-stack.ts";
 
 /**
  * The admin's session cookie is SameSite=Strict, but a page on another port
@@ -13,7 +13,7 @@ import { stackAdmin, withoutLocalGeocoder } from "../support/web-stack.ts";
  * path, which the browser then sends before the real one.
  */
 describe("cross-site request forgery against an admin's session", () => {
-  const web = useWebStack(withoutLocalGeocoder);
+  const web = useSharedWebStack();
 
   const createLink = async (code: string) => {
     const response = await fetch(`${web.stack.url}/shorten/`, {

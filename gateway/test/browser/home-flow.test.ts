@@ -3,14 +3,13 @@ import { readFileSync } from "node:fs";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { customize, result, shorten } from "./support/shorten-flow.ts";
-import { useWebStack } from "./support/fixtures.ts";
-import { withoutLocalGeocoder } from "../support/web-stack.ts";
+import { useSharedWebStack } from "./support/fixtures.ts";
 
 /** A flow that visits several pages and checks each at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
 
 describe("the home page in a real browser", () => {
-  const web = useWebStack(withoutLocalGeocoder);
+  const web = useSharedWebStack();
 
   test(
     "shortens a URL: short link, copy, QR code and its downloads, the token; following it is counted on its page and in Your links",

@@ -5,8 +5,8 @@ import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import type { OpenedPage, OpenOptions } from "./support/web-browser.ts";
 import { liveUpdateMs } from "../../src/web/client/lib/live-update.ts";
-import { useWebStack } from "./support/fixtures.ts";
-import { stackAdmin, withoutLocalGeocoder } from "../support/web-stack.ts";
+import { useSharedWebStack } from "./support/fixtures.ts";
+import { stackAdmin } from "../support/web-stack.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
@@ -19,7 +19,7 @@ interface CreatedLink {
 }
 
 describe("a link's page in a real browser", () => {
-  const web = useWebStack(withoutLocalGeocoder);
+  const web = useSharedWebStack();
 
   /** A link made with the API, as by another client. */
   async function createLink(longUrl: string): Promise<CreatedLink> {

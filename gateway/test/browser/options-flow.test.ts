@@ -3,8 +3,8 @@ import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import type { OpenedPage } from "./support/web-browser.ts";
-import { useWebStack } from "./support/fixtures.ts";
-import { stackAdmin, withoutLocalGeocoder } from "../support/web-stack.ts";
+import { useSharedWebStack } from "./support/fixtures.ts";
+import { stackAdmin } from "../support/web-stack.ts";
 import { unsetOptions } from "../../../shortener/test/support/unset-options.ts";
 
 /** A flow that checks some states at two widths. */
@@ -23,7 +23,7 @@ const optionsOf = (record: Record<string, unknown>) => {
 };
 
 describe("a link's options in a real browser", () => {
-  const web = useWebStack(withoutLocalGeocoder);
+  const web = useSharedWebStack();
 
   async function createLink(body: Record<string, unknown>): Promise<CreatedLink> {
     const response = await fetch(`${web.stack.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -2,8 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { useWebStack } from "./support/fixtures.ts";
-import { withoutLocalGeocoder } from "../support/web-stack.ts";
+import { useSharedWebStack } from "./support/fixtures.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
@@ -11,7 +10,7 @@ const flowTimeoutMs = 2 * browserTestTimeoutMs;
 const password = "open sesame, please";
 
 describe("the pages a visitor of a short link may get instead of the redirect, in a real browser", () => {
-  const web = useWebStack(withoutLocalGeocoder);
+  const web = useSharedWebStack();
 
   async function createLink(body: Record<string, unknown>): Promise<{ short_url: string; link: string; manage_token: string }> {
     const response = await fetch(`${web.stack.url}/shorten/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

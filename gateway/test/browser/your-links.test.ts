@@ -2,8 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { useWebStack } from "./support/fixtures.ts";
-import { withoutLocalGeocoder } from "../support/web-stack.ts";
+import { useSharedWebStack } from "./support/fixtures.ts";
 import { result, shorten } from "./support/shorten-flow.ts";
 
 /** A flow that visits several pages and checks each at two widths. */
@@ -18,7 +17,7 @@ interface Created {
 }
 
 describe("the Your links page in a real browser", () => {
-  const web = useWebStack(withoutLocalGeocoder);
+  const web = useSharedWebStack();
 
   /** Links made with the API, as another browser would have made them. */
   async function madeElsewhere(count: number): Promise<Created[]> {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from "bun:test";
-import { freePort, startService, type ServiceProcess } from "@linkgeo/testing";
+import { forTheRun, freePort, startService, type ServiceProcess } from "@linkgeo/testing";
 import { browserSetupTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { launchWebBrowser, type WebBrowser } from "./web-browser.ts";
-import { startWebStack, type WebStack, type WebStackOptions } from "../../support/web-stack.ts";
+import { startWebStack, type WebStack, type WebStackOptions, withoutLocalGeocoder } from "../../support/web-stack.ts";
 
 /** Something started before a file's tests and disposed after them, read through a getter in the tests. */
 function forTheFile<T extends AsyncDisposable>(start: () => Promise<T>): () => T {
@@ -19,10 +19,32 @@ function forTheFile<T extends AsyncDisposable>(start: () => Promise<T>): () => T
 /**
  * The three services (startWebStack) and a browser for the tests of one
  * file: started before them, stopped after. Read `stack` and `browser` in
- * the tests, not at the top of the file.
+ * the tests, not at the top of the file. For a file whose checks need a
+ * database of its own (the admin's table lists every link); the others
+ * take `useSharedWebStack`.
  */
 export function useWebStack(options: WebStackOptions = {}): { readonly stack: WebStack; readonly browser: WebBrowser } {
-  const stack = forTheFile(() => startWebStack(options));
+  return withBrowser(forTheFile(() => startWebStack(options)));
+}
+
+/**
+ * The run's one stack without LOCAL (`forTheRun`, disposed after the last
+ * file) and a browser for the tests of one file. Its database holds the
+ * links, keys and sessions the files before made: a file that takes it
+ * finds its own by what it made (a code, a token, a profile's list), never
+ * by counting what is there.
+ */
+export function useSharedWebStack(): { readonly stack: WebStack; readonly browser: WebBrowser } {
+  let stack: WebStack | undefined;
+  beforeAll(async () => {
+    stack = await sharedWebStack();
+  }, browserSetupTimeoutMs);
+  return withBrowser(() => stack!);
+}
+
+const sharedWebStack = forTheRun(() => startWebStack(withoutLocalGeocoder));
+
+function withBrowser(stack: () => WebStack): { readonly stack: WebStack; readonly browser: WebBrowser } {
   const browser = forTheFile(launchWebBrowser);
   return {
     get stack() {
