@@ -54,7 +54,8 @@ describe("the gateway's own error answers: pages for a person's browser, JSON fo
     expect(program.status).toBe(502);
     expect(((await program.json()) as { error: { code: string } }).error.code).toBe("upstream_unavailable");
 
-    const { page, context, problems } = await browser.open(`${gateway.url}/`);
+    // The profile's clock is Playwright's: the pages' 5 s checks are moved on to instead of waited for.
+    const { page, context, problems } = await browser.open(`${gateway.url}/`, "desktop", { clock: true });
     let shortener: ReturnType<typeof Bun.serve> | undefined;
     try {
       const answer = await page.goto(`${gateway.url}/abc1234/`);
@@ -69,6 +70,8 @@ describe("the gateway's own error answers: pages for a person's browser, JSON fo
       await stopped.goto(`${gateway.url}/abc1234/`);
       await stopped.getByRole("button", { name: "Stop checking" }).click();
       expect(await stopped.getByRole("status").innerText()).toBe("Stopped: this page no longer tries again by itself.");
+      const askedByStopped: string[] = [];
+      stopped.on("request", (request) => askedByStopped.push(request.url()));
 
       // The shortener comes back (a stand-in on its port that knows no link): the first page loads again by itself.
       shortener = Bun.serve({
@@ -79,7 +82,11 @@ describe("the gateway's own error answers: pages for a person's browser, JSON fo
             ? Response.json({ status: "ok" })
             : new Response("<!doctype html><title>Not found</title>", { status: 404, headers: { "content-type": "text/html", "link-page": "not-found" } }),
       });
+      // Both tabs' next check comes due: the first loads again, the stopped one stays as it is.
+      await context.clock.fastForward(5_000);
       await page.getByRole("heading", { name: "This short link does not exist" }).waitFor({ timeout: 15_000 });
+      // The stopped tab's check would have left with the first one's: it asked nothing, and stays as it was.
+      expect(askedByStopped).toEqual([]);
       expect(await stopped.getByRole("heading", { name: "This service is not available right now" }).count()).toBe(1);
       expect(unexpectedProblems(problems, [404, 502])).toEqual([]);
     } finally {
