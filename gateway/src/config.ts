@@ -1,4 +1,5 @@
 import type { RateRule } from "./rate-limit/token-bucket.ts";
+import { defaultEjectMs } from "./upstreams/upstream-pool.ts";
 import {
   maxBatchPoints,
   type Env,
@@ -19,6 +20,8 @@ export interface GatewayConfig extends ServiceBasics, ProxyPairVariables {
   upstreamTimeoutMs: number;
   /** How often host names of upstreams are resolved again (compose --scale). */
   dnsRefreshMs: number;
+  /** How long a replica that refused or dropped a connection is left out of the rotation. */
+  upstreamEjectMs: number;
   /**
    * Per client address (`loginPerUser`: per admin username; `unlock`: per
    * protected link and client address; `unlockPerLink`: per protected link;
@@ -52,6 +55,7 @@ export function readGatewayConfig(env: Env): GatewayConfig {
       geocoderUrls: vars.parsed("GEOCODER_URL", parseUrlList) ?? ["http://127.0.0.1:3002"],
       upstreamTimeoutMs: vars.integer("UPSTREAM_TIMEOUT_MS", 10_000, { min: 100, max: 300_000 }),
       dnsRefreshMs: vars.integer("UPSTREAM_DNS_REFRESH_MS", 5_000, { min: 500, max: 600_000 }),
+      upstreamEjectMs: vars.integer("UPSTREAM_EJECT_MS", defaultEjectMs, { min: 100, max: 600_000 }),
       rateLimits: {
         create: rule(vars, "RATE_LIMIT_CREATE", { capacity: 20, perSecond: 20 / 60 }),
         // Requests of up to 1,000 links each: 5 at once, refilled at 30 an hour ("30/hour,burst=5").

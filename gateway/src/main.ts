@@ -20,7 +20,15 @@ const metrics = startServiceMetrics({ service: "gateway", port: config.metricsPo
 // Made once the pools exist (it reports how many replicas each knows); the pools tell it of ejections.
 let observer: GatewayObserver | undefined;
 const pool = (name: string, urls: string[]) =>
-  new UpstreamPool({ name, urls, refreshMs: config.dnsRefreshMs, log, clock, onEject: (replica) => observer?.ejected(name, replica) });
+  new UpstreamPool({
+    name,
+    urls,
+    refreshMs: config.dnsRefreshMs,
+    ejectMs: config.upstreamEjectMs,
+    log,
+    clock,
+    onEject: (replica) => observer?.ejected(name, replica),
+  });
 const upstreams = { shortener: pool("shortener", config.shortenerUrls), geocoder: pool("geocoder", config.geocoderUrls) };
 observer = metrics.registry && gatewayMetrics(metrics.registry, [upstreams.shortener, upstreams.geocoder]);
 await Promise.all([upstreams.shortener.start(), upstreams.geocoder.start()]);

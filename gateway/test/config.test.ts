@@ -10,6 +10,7 @@ describe("gateway configuration", () => {
       shortenerUrls: ["http://127.0.0.1:3001"],
       geocoderUrls: ["http://127.0.0.1:3002"],
       upstreamTimeoutMs: 10_000,
+      upstreamEjectMs: 5_000,
       redis: undefined,
       rateLimits: {
         create: { capacity: 20, perSecond: 20 / 60 },
@@ -101,6 +102,12 @@ describe("gateway configuration", () => {
       'RATE_LIMIT_CREATE must be like "20/min", "2/s" or "600/hour,burst=50", or "off"',
       'TRUSTED_PROXIES has "everyone", which is not an IP address or CIDR range',
     ]);
+  });
+
+  test("UPSTREAM_EJECT_MS sets how long a failed replica is left out, within bounds", () => {
+    expect(readGatewayConfig({ UPSTREAM_EJECT_MS: "1000" }).upstreamEjectMs).toBe(1_000);
+    expect(configProblems(readGatewayConfig, { UPSTREAM_EJECT_MS: "50" })).toEqual(['UPSTREAM_EJECT_MS must be a whole number from 100 to 600000 (got "50")']);
+    expect(configProblems(readGatewayConfig, { UPSTREAM_EJECT_MS: "5s" })).toEqual(['UPSTREAM_EJECT_MS must be a whole number from 100 to 600000 (got "5s")']);
   });
 
   test.each(["999.0.0.1", "10.0.0.0/33", "fe80::1::2", "1.2.3.4/8/8"])("refuses TRUSTED_PROXIES=%p at start, with the parser requests use", (raw) => {

@@ -10,12 +10,15 @@ export interface UpstreamPoolOptions {
   refreshMs: number;
   log: Logger;
   resolve?: Resolver;
-  /** How long a replica that refused or dropped a connection is left out. */
+  /** How long a replica that refused or dropped a connection is left out (`defaultEjectMs` unless said). */
   ejectMs?: number;
   clock?: () => Date;
   /** Told of each ejection (the metrics). */
   onEject?: (replica: string) => void;
 }
+
+/** How long a failed replica is left out unless configured (UPSTREAM_EJECT_MS), as nginx's fail_timeout. */
+export const defaultEjectMs = 5_000;
 
 /**
  * The replicas of one upstream service, balanced round-robin. Host names are
@@ -47,7 +50,7 @@ export class UpstreamPool {
     this.targets = options.urls.map(upstreamTarget);
     this.resolve = options.resolve ?? systemResolver;
     this.refreshMs = options.refreshMs;
-    this.ejectMs = options.ejectMs ?? 5_000;
+    this.ejectMs = options.ejectMs ?? defaultEjectMs;
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log;
     this.onEject = options.onEject;
