@@ -108,6 +108,9 @@ describe("gateway configuration", () => {
     expect(readGatewayConfig({ UPSTREAM_EJECT_MS: "1000" }).upstreamEjectMs).toBe(1_000);
     expect(configProblems(readGatewayConfig, { UPSTREAM_EJECT_MS: "50" })).toEqual(['UPSTREAM_EJECT_MS must be a whole number from 100 to 600000 (got "50")']);
     expect(configProblems(readGatewayConfig, { UPSTREAM_EJECT_MS: "5s" })).toEqual(['UPSTREAM_EJECT_MS must be a whole number from 100 to 600000 (got "5s")']);
+    expect(configProblems(readGatewayConfig, { UPSTREAM_EJECT_MS: "600001" })).toEqual([
+      'UPSTREAM_EJECT_MS must be a whole number from 100 to 600000 (got "600001")',
+    ]);
   });
 
   test.each(["999.0.0.1", "10.0.0.0/33", "fe80::1::2", "1.2.3.4/8/8"])("refuses TRUSTED_PROXIES=%p at start, with the parser requests use", (raw) => {

@@ -57,7 +57,8 @@ const resultLines = async (geocoder: TestGeocoder, id: string) =>
 const paris = { latitude: 48.8606, longitude: 2.3508 };
 
 // Side by side: each case makes its own fake providers and geocoder (in-process caches and job
-// store) and spends most of its time waiting on their deadlines and pace.
+// store) and spends most of its time waiting on their deadlines and pace; the two that read
+// megabytes on this thread run alone (test.serial).
 describe.concurrent("geocoding jobs", () => {
   test("a JSON job: 202 with its id in Location, answered in the background in the points' order, equal points asked once, bad points their own errors", async () => {
     await using nominatim = startFakeProvider({ otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
@@ -202,7 +203,8 @@ describe.concurrent("geocoding jobs", () => {
     }
   });
 
-  test("16 MiB of tiny items is refused as more points than a job holds, before they are made into points", async () => {
+  // Alone (test.serial): its 16 MiB are read on this thread, which would hold up the timers of the cases beside it.
+  test.serial("16 MiB of tiny items is refused as more points than a job holds, before they are made into points", async () => {
     await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]) });
     const limit = maxJobBodyBytes - 1024;
     const bodies: Array<[string, string]> = [
@@ -238,7 +240,8 @@ describe.concurrent("geocoding jobs", () => {
     expect(((await readJson(response)) as { error: { code: string } }).error.code).toBe(code);
   });
 
-  test("files that are not text, too big, empty, or JSON that is not an object are refused with 415, 413 and 400", async () => {
+  // Alone, as the one above: a file past the limit is read on this thread.
+  test.serial("files that are not text, too big, empty, or JSON that is not an object are refused with 415, 413 and 400", async () => {
     await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]) });
     const post = (body: string | Uint8Array, type: string) => request(geocoder, "POST", "/reverse-geocode/jobs", { body, type });
     expect((await post(new Uint8Array([0x6c, 0x61, 0x74, 0x00, 0x0a]), "text/csv")).status).toBe(415);

@@ -12,8 +12,8 @@ import { RedisRateLimiter } from "../src/rate-limit/redis-rate-limiter.ts";
 // covers timers and the loopback, never the interval.
 const tolerance = 15;
 //
-// The cases run side by side: each waits on slots of keys of its own (`freshKey`), on its own limiter where
-// it needs one, and does almost nothing while it waits.
+// The cases run side by side: each waits on slots of keys of its own (`freshKey`; the cases of one engine
+// share its limiter, which keeps keys apart), and does almost nothing while it waits.
 
 const prefix = uniqueRedisPrefix("rate_limit");
 const clients: Redis[] = [];

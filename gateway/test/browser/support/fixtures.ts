@@ -20,8 +20,8 @@ function forTheFile<T extends AsyncDisposable>(start: () => Promise<T>): () => T
  * The three services (startWebStack) and a browser for the tests of one
  * file: started before them, stopped after. Read `stack` and `browser` in
  * the tests, not at the top of the file. For a file whose checks need a
- * database of its own (the admin's table lists every link); the others
- * take `useSharedWebStack`.
+ * database of its own (the admin's tables list every link and every key)
+ * or other settings; the others take `useSharedWebStack`.
  */
 export function useWebStack(options: WebStackOptions = {}): { readonly stack: WebStack; readonly browser: WebBrowser } {
   return withBrowser(forTheFile(() => startWebStack(options)));
@@ -42,7 +42,16 @@ export function useSharedWebStack(): { readonly stack: WebStack; readonly browse
   return withBrowser(() => stack!);
 }
 
-const sharedWebStack = forTheRun(() => startWebStack(withoutLocalGeocoder));
+/** Stacks one of whose services has ended: the next file to ask starts another, as it would a crashed Chromium. */
+const endedStacks = new WeakSet<WebStack>();
+const sharedWebStack = forTheRun(
+  async () => {
+    const stack = await startWebStack(withoutLocalGeocoder);
+    for (const service of [stack.shortener, stack.geocoder, stack.gateway]) void service.exited.then(() => endedStacks.add(stack));
+    return stack;
+  },
+  (stack) => !endedStacks.has(stack),
+);
 
 function withBrowser(stack: () => WebStack): { readonly stack: WebStack; readonly browser: WebBrowser } {
   const browser = forTheFile(launchWebBrowser);
