@@ -487,7 +487,8 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
   });
 });
 
-describe("bun run createsuperuser without a database", () => {
+// Each case is a process of its own with no database: they run side by side.
+describe.concurrent("bun run createsuperuser without a database", () => {
   test.each<{ name: string; args: string[]; env: Record<string, string>; stderr: string }>([
     { name: "an unknown option", args: ["--bogus"], env: {}, stderr: "createsuperuser: Unknown option '--bogus' (see --help)\n" },
     {
@@ -567,7 +568,8 @@ function openTerminal(args: readonly string[], env: Record<string, string>) {
   };
 }
 
-describe.skipIf(!Bun.which("script"))("bun run createsuperuser on a terminal", () => {
+// Each case types into a terminal of its own and names an admin of its own: they run side by side.
+describe.skipIf(!Bun.which("script")).concurrent("bun run createsuperuser on a terminal", () => {
   let dir: string;
   let env: Record<string, string>;
   let database: Database;
