@@ -14,10 +14,12 @@ export interface TestDatabase extends AsyncDisposable {
 
 /**
  * How many emptied databases the server keeps for the next suites, named
- * `test_spare_…`. CREATE DATABASE copies template1 (7.5 MB) through the WAL:
- * 120-340 ms of Postgres' CPU here, and a `bun test` run asks for about 60
- * databases. Renaming a spare costs a millisecond. A few are enough: suites
- * run one at a time, or four at a time under `bun run test:fast`.
+ * `test_spare_…` (a few more when suites give theirs back at the same
+ * moment: each counts before it renames). CREATE DATABASE copies template1
+ * (7.5 MB) through the WAL: 120-340 ms of Postgres' CPU here, and a
+ * `bun test` run asks for about 60 databases. Renaming a spare costs a
+ * millisecond. A few are enough: suites run one at a time, or four at a
+ * time under `bun run test:fast`.
  */
 const maxSpares = 8;
 const sparePrefix = "test_spare_";
