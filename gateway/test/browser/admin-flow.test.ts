@@ -7,6 +7,7 @@ import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { viewports } from "./support/web-browser.ts";
 import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
 import { useWebStack } from "./support/fixtures.ts";
+import { typingPauseMs } from "../../src/web/client/lib/typing-pause.ts";
 
 interface CreatedLink {
   short_url: string;
@@ -79,7 +80,8 @@ describe("the admin page in a real browser", () => {
         return stats.access_count === seed.visits;
       });
     }
-    ({ page, context, problems } = await web.browser.open(`${stack.url}/app/admin`, "desktop"));
+    // On the profile's clock: a search typed is asked for once typing pauses, and the tests move the clock past that pause.
+    ({ page, context, problems } = await web.browser.open(`${stack.url}/app/admin`, "desktop", { clock: true }));
   }, browserSetupTimeoutMs);
 
   test(
@@ -151,6 +153,7 @@ describe("the admin page in a real browser", () => {
     "search narrows the table (typing or Enter), survives a reload through the URL, and says when nothing matches",
     async () => {
       await page.getByLabel("Search").fill("blog");
+      await page.clock.fastForward(typingPauseMs);
       await pageInfo("Page 1 of 1 · 1 link");
       expect(await codesShown()).toEqual(["blog-post"]);
       expect(new URL(page.url()).search).toBe("?q=blog");
@@ -181,6 +184,7 @@ describe("the admin page in a real browser", () => {
       await page.goto(`${stack.url}/app/admin`);
       await pageInfo("Page 1 of 1 · 5 links");
       await page.getByLabel("Search").fill("example.com");
+      await page.clock.fastForward(typingPauseMs);
       await pageInfo("Page 1 of 1 · 3 links");
       await page.getByLabel("Sort by").selectOption("most_visited");
       await page.locator("#links-body tr").first().and(row("docs-home")).waitFor();
@@ -201,6 +205,7 @@ describe("the admin page in a real browser", () => {
       await pageInfo("Page 1 of 1 · 3 links");
       expect(await page.getByLabel("Search").inputValue()).toBe("example.com");
       await page.getByLabel("Search").fill("");
+      await page.clock.fastForward(typingPauseMs);
       await pageInfo("Page 1 of 1 · 5 links");
     },
     browserTestTimeoutMs,

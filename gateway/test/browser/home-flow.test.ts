@@ -4,6 +4,7 @@ import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { customize, result, shorten } from "./support/shorten-flow.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
+import { typingPauseMs } from "../../src/web/client/lib/typing-pause.ts";
 
 /** A flow that visits several pages and checks each at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
@@ -178,16 +179,19 @@ describe("the home page in a real browser", () => {
   });
 
   test("an alias is checked while it is typed: a taken one comes with free variants to pick", async () => {
-    const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
+    // On the profile's clock, moved past each pause in typing instead of waiting for it.
+    const { page, context, problems } = await web.browser.open(`${web.stack.url}/`, "desktop", { clock: true });
     try {
       await shorten(page, "https://example.com/spring", "spring-sale");
       await result(page, "https://example.com/spring");
       await customize(page);
       const aliasField = page.getByLabel(/Custom alias/);
       await aliasField.fill("spring-sale");
+      await page.clock.fastForward(typingPauseMs);
       await page.locator("#alias-status", { hasText: "“spring-sale” is taken." }).waitFor();
       await page.getByRole("button", { name: "Use spring-sale-2" }).click();
       expect(await aliasField.inputValue()).toBe("spring-sale-2");
+      await page.clock.fastForward(typingPauseMs);
       await page.locator("#alias-status", { hasText: "No link has “spring-sale-2” yet." }).waitFor();
       expect(await page.getByRole("button", { name: /^Use / }).count()).toBe(0);
       await checkEveryWidth(page, "home-alias-free");

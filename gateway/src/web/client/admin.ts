@@ -17,6 +17,7 @@ import { ApiError, type Credential } from "./lib/api.ts";
 import { byId, fill, show } from "./lib/dom.ts";
 import { qrKit } from "./lib/qr-kit.ts";
 import { plural } from "./lib/format.ts";
+import { typingPauseMs } from "./lib/typing-pause.ts";
 
 const checking = byId("admin-checking");
 const failure = byId("admin-failure");
@@ -54,7 +55,6 @@ const nextButton = byId<HTMLButtonElement>("page-next");
 const pageInfo = byId("page-info");
 
 const summaryDays = 30;
-const searchDelayMs = 300;
 
 let session: AdminSession | null = null;
 let query: LinkQuery = queryFromUrl(location.search);
@@ -328,7 +328,7 @@ const tagShape = /^[a-z0-9_-]{1,32}$/;
 for (const input of [searchInput, tagInput]) {
   input.addEventListener("input", () => {
     clearTimeout(searchTimer);
-    searchTimer = setTimeout(search, searchDelayMs);
+    searchTimer = setTimeout(search, typingPauseMs);
   });
 }
 filters.addEventListener("submit", (event) => {

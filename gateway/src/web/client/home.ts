@@ -17,6 +17,7 @@ import { offerQrFiles } from "./lib/qr-kit.ts";
 import { readableUrl } from "./lib/readable-url.ts";
 import { showSavedLinks, linkPage } from "./lib/saved-link-list.ts";
 import { saveLink, savedLinks } from "./lib/saved-links.ts";
+import { typingPauseMs } from "./lib/typing-pause.ts";
 import { webAddressOf } from "./lib/web-address.ts";
 
 // Shorten
@@ -69,7 +70,7 @@ aliasInput.addEventListener("input", () => {
         return button;
       }),
     );
-  }, 400);
+  }, typingPauseMs);
 });
 
 shortenForm.addEventListener("submit", async (event) => {
