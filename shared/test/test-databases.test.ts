@@ -9,6 +9,8 @@ async function leaveThingsBehind(url: string, name: string): Promise<void> {
     await sql.unsafe(`CREATE TABLE links (code text PRIMARY KEY); INSERT INTO links VALUES ('left-behind')`);
     await sql.unsafe(`CREATE SCHEMA jobs; CREATE TABLE jobs.points (id int); CREATE TYPE public.mood AS ENUM ('ok')`);
     await sql.unsafe(`CREATE FUNCTION public.answer() RETURNS int LANGUAGE sql AS 'SELECT 42'`);
+    // As the shortener's search migration does.
+    await sql.unsafe("CREATE EXTENSION IF NOT EXISTS pg_trgm");
     await sql.unsafe(`ALTER DATABASE "${name}" SET timezone = 'America/New_York'`);
   } finally {
     await sql.end();
@@ -26,12 +28,19 @@ async function whatIsThere(url: string) {
       SELECT (SELECT count(*)::int FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname NOT LIKE 'pg\\_%' AND n.nspname <> 'information_schema') AS relations,
              (SELECT count(*)::int FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname NOT LIKE 'pg\\_%' AND n.nspname <> 'information_schema') AS types,
              (SELECT count(*)::int FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname NOT LIKE 'pg\\_%' AND n.nspname <> 'information_schema') AS functions`;
+    const extensions = await sql<{ extname: string }[]>`SELECT extname FROM pg_extension ORDER BY 1`;
     const [settings] = await sql<
       { count: number }[]
     >`SELECT count(*)::int FROM pg_db_role_setting WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())`;
     const [publicSchema] = await sql<{ owner: string; usable: boolean }[]>`
       SELECT nspowner::regrole::text AS owner, has_schema_privilege('public', 'public', 'USAGE') AS usable FROM pg_namespace WHERE nspname = 'public'`;
-    return { schemas: schemas.map((row) => row.nspname), ...objects, settings: settings?.count, publicSchema };
+    return {
+      schemas: schemas.map((row) => row.nspname),
+      ...objects,
+      extensions: extensions.map((row) => row.extname),
+      settings: settings?.count,
+      publicSchema,
+    };
   } finally {
     await sql.end();
   }
@@ -40,7 +49,7 @@ async function whatIsThere(url: string) {
 const admin = () => postgres(testPostgresAdminUrl, { max: 1, onnotice: () => {} });
 
 describe("the suites' Postgres databases", () => {
-  test("a database given back is found by the next suite as a new one is: no schema, table, type, function or setting left", async () => {
+  test("a database given back is found by the next suite as a new one is: no schema, table, type, function, extension or setting left", async () => {
     const sql = admin();
     const oidOf = async (name: string) => (await sql<{ oid: number }[]>`SELECT oid::int FROM pg_database WHERE datname = ${name}`)[0]?.oid;
     const nameOf = async (oid: number | undefined) => (await sql<{ datname: string }[]>`SELECT datname FROM pg_database WHERE oid = ${oid ?? 0}`)[0]?.datname;
@@ -53,7 +62,15 @@ describe("the suites' Postgres databases", () => {
       const fresh = await createTestDatabase("fresh");
       held.push(fresh);
       const asNew = await whatIsThere(fresh.url);
-      expect(asNew).toMatchObject({ schemas: ["public"], relations: 0, types: 0, functions: 0, settings: 0, publicSchema: { usable: true } });
+      expect(asNew).toMatchObject({
+        schemas: ["public"],
+        relations: 0,
+        types: 0,
+        functions: 0,
+        extensions: ["plpgsql"],
+        settings: 0,
+        publicSchema: { usable: true },
+      });
       await leaveThingsBehind(fresh.url, fresh.name);
       const oid = await oidOf(fresh.name);
       // A connection never closed: it is ended, not waited on forever.
