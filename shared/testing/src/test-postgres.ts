@@ -13,48 +13,60 @@ export interface TestDatabase extends AsyncDisposable {
 }
 
 /**
- * How many emptied databases the server keeps for the next suites, named
- * `test_spare_…` (a few more when suites give theirs back at the same
- * moment: each counts before it renames). CREATE DATABASE copies template1
- * (7.5 MB) through the WAL: 120-340 ms of Postgres' CPU here, and a
- * `bun test` run asks for about 60 databases. Renaming a spare costs a
- * millisecond. A few are enough: suites run one at a time, or four at a
- * time under `bun run test:fast`.
+ * Where emptied databases wait for the next suites. CREATE DATABASE copies
+ * template1 (7.5 MB) through the WAL: 120-340 ms of Postgres' CPU here, and
+ * a `bun test` run asks for about 60 databases; renaming a spare costs a
+ * millisecond.
  */
-const maxSpares = 8;
-const sparePrefix = "test_spare_";
+export interface SparePool {
+  /** The spares' names start with it. */
+  prefix: string;
+  /** How many spares the server keeps at most; a database given back beyond that is dropped. */
+  maxSpares: number;
+}
+
+/** The suites' pool: a few spares are enough, as suites run one at a time, or a few at a time under `--parallel`. */
+const suitesPool: SparePool = { prefix: "test_spare_", maxSpares: 8 };
 
 /** How long a given-back database's connections have to end before it is dropped instead of kept. */
 const connectionsEndMs = 2_000;
 
+/** Held while a database is counted into a pool, so the pool never grows past its bound. */
+const poolLockId = 0x7e57db;
+
 /**
  * A fresh, empty Postgres database for one suite, so suites and runs never
  * collide. `await using db = await createTestDatabase()` gives it back
- * afterwards. It is a spare when one is left (emptied as it was given back:
- * no schema but a new `public`, no setting of its own), else a new one.
+ * afterwards. It is a spare when one is left (one that was found as a new
+ * database is, once emptied: see `giveBack`), else a new one.
  */
-export async function createTestDatabase(label: string): Promise<TestDatabase> {
-  const name = `test_${label}_${Date.now().toString(36)}_${crypto.randomUUID().slice(0, 8)}`.replace(/[^a-z0-9_]/g, "_");
-  await withAdmin(testPostgresAdminUrl, async (admin) => {
-    if (!(await takeSpare(admin, name))) await admin.unsafe(`CREATE DATABASE "${name}"`);
+export function createTestDatabase(label: string, pool: SparePool = suitesPool): Promise<TestDatabase> {
+  return testDatabaseFrom(pool, label);
+}
+
+async function testDatabaseFrom(pool: SparePool, label: string): Promise<TestDatabase> {
+  const name = uniqueName(`test_${label}`);
+  await withClient(testPostgresAdminUrl, async (admin) => {
+    if (!(await takeSpare(admin, pool, name))) await admin.unsafe(`CREATE DATABASE "${name}"`);
   });
-  const url = urlOf(name);
   let given: Promise<void> | undefined;
   const drop = () => {
-    given ??= giveBack(name);
+    given ??= giveBack(pool, name);
     return given;
   };
-  return { url, name, drop, [Symbol.asyncDispose]: drop };
+  return { url: urlOf(name), name, drop, [Symbol.asyncDispose]: drop };
 }
 
 type Sql = postgres.Sql;
 
-async function withAdmin<T>(url: string, work: (admin: Sql) => Promise<T>): Promise<T> {
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
+const uniqueName = (stem: string) => `${stem}_${Date.now().toString(36)}_${crypto.randomUUID().slice(0, 8)}`.replace(/[^a-z0-9_]/g, "_");
+
+async function withClient<T>(url: string, work: (sql: Sql) => Promise<T>): Promise<T> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    return await work(admin);
+    return await work(sql);
   } finally {
-    await admin.end();
+    await sql.end();
   }
 }
 
@@ -65,8 +77,8 @@ function urlOf(database: string): string {
 }
 
 /** Renames a spare to `name`; false when there is none (another suite may take one first: the rename is the claim). */
-async function takeSpare(admin: Sql, name: string): Promise<boolean> {
-  const spares = await admin<{ datname: string }[]>`SELECT datname FROM pg_database WHERE starts_with(datname, ${sparePrefix})`;
+async function takeSpare(admin: Sql, pool: SparePool, name: string): Promise<boolean> {
+  const spares = await admin<{ datname: string }[]>`SELECT datname FROM pg_database WHERE starts_with(datname, ${pool.prefix})`;
   for (const { datname } of spares) {
     const taken = await admin
       .unsafe(`ALTER DATABASE "${datname}" RENAME TO "${name}"`)
@@ -78,38 +90,72 @@ async function takeSpare(admin: Sql, name: string): Promise<boolean> {
 }
 
 /**
- * Ends the database's connections, empties it and keeps it as a spare while
- * fewer than `maxSpares` are kept; otherwise, or if it cannot be emptied and
- * renamed (a connection that will not end), drops it as before.
+ * Keeps the database as a spare when it can be made new again, else drops
+ * it as before. Its connections are ended and it is renamed at once, so a
+ * client that reconnects by its name (a service's retrying store) cannot
+ * add to it while it is emptied. Emptied: every schema with what is in it
+ * (public made anew, as template1 has it), its own settings and its roles'
+ * settings in it, its large objects. Then it is checked against what a
+ * new database holds, and kept only if nothing else is there (an event
+ * trigger, a publication, default privileges); the pool's bound is kept
+ * under an advisory lock.
  */
-async function giveBack(name: string): Promise<void> {
-  await withAdmin(testPostgresAdminUrl, async (admin) => {
-    const [spareCount] = await admin<{ spares: number }[]>`SELECT count(*)::int AS spares FROM pg_database WHERE starts_with(datname, ${sparePrefix})`;
-    const kept = (spareCount?.spares ?? maxSpares) < maxSpares && (await emptyAndRename(admin, name).catch(() => false));
-    if (!kept) await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+async function giveBack(pool: SparePool, name: string): Promise<void> {
+  await withClient(testPostgresAdminUrl, async (admin) => {
+    const emptying = uniqueName("test_emptying");
+    const renamed = (await endConnections(admin, name)) && (await rename(admin, name, emptying));
+    const current = renamed ? emptying : name;
+    const kept =
+      renamed && (await emptied(admin, emptying).catch(() => false)) && (await endConnections(admin, emptying)) && (await intoPool(admin, pool, emptying));
+    if (!kept) await admin.unsafe(`DROP DATABASE IF EXISTS "${current}" WITH (FORCE)`);
   });
 }
 
-async function emptyAndRename(admin: Sql, name: string): Promise<boolean> {
-  if (!(await endConnections(admin, name))) return false;
+const rename = (admin: Sql, from: string, to: string) =>
+  admin
+    .unsafe(`ALTER DATABASE "${from}" RENAME TO "${to}"`)
+    .then(() => true)
+    .catch(() => false);
+
+async function emptied(admin: Sql, name: string): Promise<boolean> {
   await admin.unsafe(`ALTER DATABASE "${name}" RESET ALL`);
-  await withAdmin(urlOf(name), async (database) => {
-    // Every schema but the system's, public included; then public as template1 has it.
+  const roles = await admin<{ role: string }[]>`
+    SELECT setrole::regrole::text AS role FROM pg_db_role_setting WHERE setrole <> 0 AND setdatabase = (SELECT oid FROM pg_database WHERE datname = ${name})`;
+  for (const { role } of roles) await admin.unsafe(`ALTER ROLE ${role} IN DATABASE "${name}" RESET ALL`);
+  return withClient(urlOf(name), async (database) => {
     await database.unsafe(`DO $$ DECLARE s name; BEGIN
       FOR s IN SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema' LOOP
         EXECUTE format('DROP SCHEMA %I CASCADE', s);
       END LOOP;
     END $$`);
     await database.unsafe(
-      Number((await database`SHOW server_version_num`)[0]!.server_version_num) >= 150000
+      Number((await database`SHOW server_version_num`)[0]?.server_version_num) >= 150000
         ? "CREATE SCHEMA public AUTHORIZATION pg_database_owner; GRANT USAGE ON SCHEMA public TO PUBLIC"
         : "CREATE SCHEMA public; GRANT ALL ON SCHEMA public TO PUBLIC",
     );
+    await database`SELECT lo_unlink(oid) FROM pg_largeobject_metadata`;
+    const [left] = await database<{ left: number }[]>`
+      SELECT (SELECT count(*) FROM pg_namespace WHERE nspname NOT LIKE 'pg\\_%' AND nspname NOT IN ('information_schema', 'public'))
+        + (SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace)
+        + (SELECT count(*) FROM pg_type WHERE typnamespace = 'public'::regnamespace)
+        + (SELECT count(*) FROM pg_proc WHERE pronamespace = 'public'::regnamespace)
+        + (SELECT count(*) FROM pg_extension WHERE extname <> 'plpgsql')
+        + (SELECT count(*) FROM pg_event_trigger) + (SELECT count(*) FROM pg_publication) + (SELECT count(*) FROM pg_default_acl)
+        + (SELECT count(*) FROM pg_db_role_setting WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database()))
+        AS left`;
+    return Number(left?.left) === 0;
   });
-  // The emptying connection itself ends as the client closes: wait for it too.
-  if (!(await endConnections(admin, name))) return false;
-  await admin.unsafe(`ALTER DATABASE "${name}" RENAME TO "${sparePrefix}${crypto.randomUUID().slice(0, 8)}"`);
-  return true;
+}
+
+/** Renames an emptied database into the pool unless the pool is full; under the pool's lock, so suites giving back at once keep the bound. */
+async function intoPool(admin: Sql, pool: SparePool, name: string): Promise<boolean> {
+  await admin`SELECT pg_advisory_lock(${poolLockId})`;
+  try {
+    const [counted] = await admin<{ spares: number }[]>`SELECT count(*)::int AS spares FROM pg_database WHERE starts_with(datname, ${pool.prefix})`;
+    return (counted?.spares ?? pool.maxSpares) < pool.maxSpares && (await rename(admin, name, uniqueName(pool.prefix.replace(/_$/, ""))));
+  } finally {
+    await admin`SELECT pg_advisory_unlock(${poolLockId})`;
+  }
 }
 
 /** Ends every connection to the database and waits until they are gone; false if some are still there after `connectionsEndMs`. */
