@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { overflowsHorizontally, requestsSettled, screenshot, seriousAccessibilityViolations, viewports, type ViewportName } from "./support/web-browser.ts";
-import { useSharedWebStack } from "./support/fixtures.ts";
+import { useWebStack } from "./support/fixtures.ts";
 
 /** Every page of the web app, as a first-time visitor opens it. */
 const pages: { name: string; path: string; heading: RegExp; status: number; apiStatuses?: number[] }[] = [
@@ -17,7 +17,8 @@ const pages: { name: string; path: string; heading: RegExp; status: number; apiS
 ];
 
 describe("every page in a real browser, offline", () => {
-  const web = useSharedWebStack();
+  // A stack of its own: the shared one has no LOCAL, and a first-time visitor of a default server sees its geocoder.
+  const web = useWebStack();
 
   for (const viewport of Object.keys(viewports) as ViewportName[]) {
     for (const { name, path, heading, status, apiStatuses = [] } of pages) {
