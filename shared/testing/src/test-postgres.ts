@@ -40,11 +40,7 @@ const poolLockId = 0x7e57db;
  * afterwards. It is a spare when one is left (one that was found as a new
  * database is, once emptied: see `giveBack`), else a new one.
  */
-export function createTestDatabase(label: string, pool: SparePool = suitesPool): Promise<TestDatabase> {
-  return testDatabaseFrom(pool, label);
-}
-
-async function testDatabaseFrom(pool: SparePool, label: string): Promise<TestDatabase> {
+export async function createTestDatabase(label: string, pool: SparePool = suitesPool): Promise<TestDatabase> {
   const name = uniqueName(`test_${label}`);
   await withClient(testPostgresAdminUrl, async (admin) => {
     if (!(await takeSpare(admin, pool, name))) await admin.unsafe(`CREATE DATABASE "${name}"`);
@@ -76,16 +72,17 @@ function urlOf(database: string): string {
   return url.toString();
 }
 
+/** Renames a database; false when it is gone or still in use (the rename is also how a spare is claimed). */
+const rename = (admin: Sql, from: string, to: string) =>
+  admin
+    .unsafe(`ALTER DATABASE "${from}" RENAME TO "${to}"`)
+    .then(() => true)
+    .catch(() => false);
+
 /** Renames a spare to `name`; false when there is none (another suite may take one first: the rename is the claim). */
 async function takeSpare(admin: Sql, pool: SparePool, name: string): Promise<boolean> {
   const spares = await admin<{ datname: string }[]>`SELECT datname FROM pg_database WHERE starts_with(datname, ${pool.prefix})`;
-  for (const { datname } of spares) {
-    const taken = await admin
-      .unsafe(`ALTER DATABASE "${datname}" RENAME TO "${name}"`)
-      .then(() => true)
-      .catch(() => false);
-    if (taken) return true;
-  }
+  for (const { datname } of spares) if (await rename(admin, datname, name)) return true;
   return false;
 }
 
@@ -110,12 +107,6 @@ async function giveBack(pool: SparePool, name: string): Promise<void> {
     if (!kept) await admin.unsafe(`DROP DATABASE IF EXISTS "${current}" WITH (FORCE)`);
   });
 }
-
-const rename = (admin: Sql, from: string, to: string) =>
-  admin
-    .unsafe(`ALTER DATABASE "${from}" RENAME TO "${to}"`)
-    .then(() => true)
-    .catch(() => false);
 
 async function emptied(admin: Sql, name: string): Promise<boolean> {
   await admin.unsafe(`ALTER DATABASE "${name}" RESET ALL`);
