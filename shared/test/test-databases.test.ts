@@ -80,30 +80,6 @@ describe("the suites' Postgres databases", () => {
     }
   });
 
-  test("a database a client reconnects to while it is given back is not kept with what that client made", async () => {
-    const database = await createTestDatabase("reconnecting", pool);
-    // A store that keeps reopening its database by name and making its table, as the geocoder's job store does.
-    let giving = true;
-    const reconnecting = (async () => {
-      while (giving) {
-        const sql = connect(database.url);
-        await sql`CREATE TABLE IF NOT EXISTS geocode_jobs (id int)`.catch(() => {});
-        await sql.end().catch(() => {});
-      }
-    })();
-    await database.drop();
-    giving = false;
-    await reconnecting;
-    // Kept as a spare only if emptied of it; either way nothing of it is in the pool.
-    for (const { datname } of await admin<{ datname: string }[]>`SELECT datname FROM pg_database WHERE starts_with(datname, ${pool.prefix})`) {
-      const url = new URL(testPostgresAdminUrl);
-      url.pathname = `/${datname}`;
-      expect(await whatIsThere(url.toString())).toMatchObject({ relations: 0 });
-    }
-    // Its old name is gone: no client can add to it while it waits in the pool.
-    expect(await oidOf(database.name)).toBeUndefined();
-  });
-
   test("suites asking at once get a database each; given back at once, the pool keeps no more than its bound", async () => {
     const databases = await Promise.all(Array.from({ length: 5 }, (_, i) => createTestDatabase(`at_once_${i}`, pool)));
     const names = databases.map((database) => database.name);
