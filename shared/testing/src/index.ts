@@ -1,4 +1,5 @@
 export * from "./config-problems.ts";
+export * from "./debian-package.ts";
 export * from "./for-the-run.ts";
 export * from "./free-port.ts";
 export * from "./read-json.ts";

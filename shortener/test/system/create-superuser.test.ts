@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ConfigError, silentLogger } from "@linkgeo/shared";
-import { waitFor } from "@linkgeo/testing";
+import { installDebianPackageIfMissing, waitFor } from "@linkgeo/testing";
 import { createSuperuser } from "../../src/admins/superuser-creation.ts";
 import {
   parseSuperuserArgs,
@@ -569,11 +569,13 @@ function openTerminal(args: readonly string[], env: Record<string, string>) {
 }
 
 // Each case types into a terminal of its own and names an admin of its own: they run side by side.
-describe.skipIf(!Bun.which("script")).concurrent("bun run createsuperuser on a terminal", () => {
+describe.concurrent("bun run createsuperuser on a terminal", () => {
   let dir: string;
   let env: Record<string, string>;
   let database: Database;
   beforeAll(async () => {
+    // util-linux's `script` is in every Debian (bsdutils is essential), but not in every slim image.
+    installDebianPackageIfMissing("/usr/bin/script", "bsdutils");
     dir = mkdtempSync(join(tmpdir(), "createsuperuser-tty-"));
     const path = join(dir, "shortener.db");
     env = { DATABASE_URL: `sqlite:///${path}` };
