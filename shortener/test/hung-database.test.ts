@@ -72,19 +72,9 @@ describe("a Postgres whose connections freeze", () => {
 
   test("a replica that freezes while it holds the visit log's lock holds it for twice the deadline, not for good", async () => {
     await using testDb = await createTestDatabase("frozen_summer");
-    const timeoutMs = 300;
+    const timeoutMs = 400;
     const db = await openDatabase({ engine: "postgres", url: testDb.url }, { timeoutMs });
-    // The frozen replica: a session with the limits every replica's sessions have, in the middle of a summing
-    // step (the log's lock taken), whose process stops before its next statement.
     const frozen = postgres(testDb.url, { max: 1, onnotice: () => {}, connection: postgresSessionLimits(timeoutMs) });
-    const frozenStep = frozen.begin(async (tx) => {
-      await tx`SELECT pg_advisory_xact_lock(${visitLogLockId})`;
-      await new Promise(() => {});
-    });
-    const ended = frozenStep.then(
-      () => "committed",
-      (error: { code?: string }) => error.code ?? String(error),
-    );
     try {
       const code = "frozen1";
       await db.links.insert({ code, longUrl: "https://example.com/frozen", manageTokenHash: "hash-frozen", createdAt: new Date() });
@@ -92,6 +82,22 @@ describe("a Postgres whose connections freeze", () => {
       for (const country of ["DE", "JP"]) visits.add({ bot: false, referrer: "direct", country, browser: "Firefox", os: "Linux", device: "desktop" });
       await db.links.recordVisits(new Map([[code, visits]]), new Date());
       const read = () => db.visits.buckets({ code }, new Date(0), new Date(Date.now() + 3_600_000));
+
+      // The frozen replica: a session with the limits every replica's sessions have, in the middle of a summing
+      // step (the log's lock taken), whose process stops before its next statement. The server ends it
+      // 2 × timeoutMs after the lock; the read below starts as soon as the lock is held.
+      const { promise: locked, resolve: lockTaken } = Promise.withResolvers<void>();
+      const ended = frozen
+        .begin(async (tx) => {
+          await tx`SELECT pg_advisory_xact_lock(${visitLogLockId})`;
+          lockTaken();
+          await new Promise(() => {});
+        })
+        .then(
+          () => "committed",
+          (error: { code?: string }) => error.code ?? String(error),
+        );
+      await locked;
       // While the lock is held, a read waits for it until its deadline (a 503 for a client).
       await expect(read()).rejects.toThrow();
       // Then the server ends the idle session, the lock with it, and reads sum the log again.
