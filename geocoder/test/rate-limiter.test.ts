@@ -60,7 +60,8 @@ describe.concurrent.each([
     const started = performance.now();
     const slot = await limiter.acquire(freshKey(), 1_000, 0);
     expect(slot.waitedMs).toBe(0);
-    expect(performance.now() - started).toBeLessThan(100);
+    // Waiting for a slot would take the interval; a busy process may take a tenth of it on its own.
+    expect(performance.now() - started).toBeLessThan(1_000 / 2);
   });
 
   test("spaces the slots of one key by the interval, in order of arrival", async () => {
@@ -89,8 +90,9 @@ describe.concurrent.each([
     const key = freshKey();
     const first = await limiter.acquire(key, 300, 0);
     const started = performance.now();
-    const error = await rejectionOf(limiter.acquire(key, 300, 100));
-    expect(performance.now() - started).toBeLessThan(50);
+    const error = await rejectionOf(limiter.acquire(key, 300, 200));
+    // Within the 200 ms it may wait, which a limiter that waits and then gives up would use.
+    expect(performance.now() - started).toBeLessThan(200);
     expect(error).toBeInstanceOf(RateLimitExceeded);
     expect((error as RateLimitExceeded).freeAt).toEqual(new Date(first.at + 300));
     // The rejected caller took nothing: the next slot is still the one it was refused.

@@ -19,10 +19,10 @@ const parisAddress = {
 };
 
 /**
- * A provider timeout that a fake answering at once always beats, even in a
- * test process starved of CPU (four files at a time on two cores stalled one
- * past 300 ms); the cases that wait on it run side by side, so it costs the
- * file about one such wait.
+ * A provider timeout (or chain time) that a fake answering at once always
+ * beats, even in a test process starved of CPU (four files at a time on two
+ * cores stalled one past 300 ms); the cases that wait on it run side by side,
+ * so it costs the file about one such wait.
  */
 const answeringProviderMs = 1000;
 
@@ -315,7 +315,7 @@ describe.concurrent("GET /reverse-geocode", () => {
 
     test("is also what LOCAL answers when the chain's time ran out", async () => {
       await using nominatim = startFakeProvider({ replies: [reply.never()], otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
-      const { time, ask } = setUpWithNominatim(nominatim.url().toString(), { providerTimeoutMs: 5_000, chainTimeoutMs: 200 });
+      const { time, ask } = setUpWithNominatim(nominatim.url().toString(), { providerTimeoutMs: 5_000, chainTimeoutMs: answeringProviderMs });
       const start = time.now;
       expect(await ask(paris)).toMatchObject({ cache: "MISS", provider: "LOCAL" });
       time.now = start + 5 * minute;
