@@ -16,7 +16,7 @@ const pages: { name: string; path: string; heading: RegExp; status: number; apiS
   { name: "not-found-page", path: "/app/no-such-page", heading: /page not found/i, status: 404 },
 ];
 
-describe("every page in a real browser, offline", () => {
+describe.concurrent("every page in a real browser, offline", () => {
   // A stack of its own: the shared one has no LOCAL, and a first-time visitor of a default server sees its geocoder.
   const web = useWebStack();
 
