@@ -21,7 +21,7 @@ import { startWebStack, type WebStack } from "../support/web-stack.ts";
 const paris = { latitude: 48.8566, longitude: 2.3522 };
 const parisFixture = "nominatim-01-paris-rue-quincampoix-fr-jsonv2.json";
 
-describe("the geocoder playground in a real browser, offline", () => {
+describe.concurrent("the geocoder playground in a real browser, offline", () => {
   let stack: WebStack;
   let browser: WebBrowser;
   let nominatim: FakeProvider;
@@ -82,30 +82,10 @@ describe("the geocoder playground in a real browser, offline", () => {
       (problem) => !statuses.some((status) => problem.startsWith(`console: Failed to load resource: the server responded with a status of ${status}`)),
     );
 
-  test(
-    "lists the registered geocoders and offers each as a provider after the default chain",
-    async () => {
-      const { page, context, problems } = await openPlayground();
-      try {
-        const items = page.locator("#geocoder-list li");
-        // In the server's order of registration (the default chain's order is its own setting).
-        expect(await items.locator(".geocoder-name").allInnerTexts()).toEqual(["NOMINATIM", "LOCAL"]);
-        expect(await items.nth(0).locator(".geocoder-url").innerText()).toBe(nominatim.url().toString());
-        expect(await items.nth(1).locator(".geocoder-url").innerText()).toContain("GeoNames");
-        const options = page.locator("#platform option");
-        expect(await options.allInnerTexts()).toEqual(["Default chain", "NOMINATIM", "LOCAL"]);
-        expect(await options.evaluateAll((all) => all.map((o) => (o as unknown as { value: string }).value))).toEqual(["", "nominatim", "local"]);
-        expect(await page.locator("svg.world-map path.country").count()).toBeGreaterThan(200);
-        expect(await page.locator("#geocode-status").innerText()).toMatch(/click the map or enter coordinates/i);
-        expect(problems).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    },
-    browserTestTimeoutMs,
-  );
-
-  test(
+  // Side by side, but for the cases that must not be (test.serial, in this order, before the others):
+  // those that script or count the one fake Nominatim, the one that reads the clipboard every profile
+  // shares, and the first click at Paris, which must be the one that finds it missing from the cache.
+  test.serial(
     "a click on the map near Paris fills the coordinates, pins the point and finds France, asked of LOCAL; the same click again comes from level 1",
     async () => {
       const { page, context, problems } = await openPlayground();
@@ -156,7 +136,7 @@ describe("the geocoder playground in a real browser, offline", () => {
     browserTestTimeoutMs,
   );
 
-  test(
+  test.serial(
     "a pair pasted into one field fills both; a pair in degrees typed into one is split when sent; a word is asked to be a number",
     async () => {
       const { page, context, problems } = await openPlayground();
@@ -186,28 +166,7 @@ describe("the geocoder playground in a real browser, offline", () => {
     browserTestTimeoutMs,
   );
 
-  test(
-    "typed coordinates are looked up on Enter, and the pin moves to them",
-    async () => {
-      const { page, context, problems } = await openPlayground();
-      try {
-        await page.getByLabel("Latitude").fill("52.52");
-        await page.getByLabel("Longitude").fill("13.405");
-        await page.getByLabel("Longitude").press("Enter");
-        await field(page, "country").waitFor();
-        expect(await field(page, "country").innerText()).toBe("Germany");
-        expect(await field(page, "settlement").innerText()).toBe("Berlin");
-        expect(await page.locator("#geocode-status").innerText()).toBe("Found 1 address at 52.52, 13.405.");
-        expect(await page.locator("svg.world-map circle.pin").getAttribute("cx")).toBe(String(13.405 + 180));
-        expect(problems).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    },
-    browserTestTimeoutMs,
-  );
-
-  test(
+  test.serial(
     "choosing a provider sends platform, and the language goes with it to the provider",
     async () => {
       const { page, context, problems } = await openPlayground();
@@ -224,6 +183,112 @@ describe("the geocoder playground in a real browser, offline", () => {
         expect(await field(page, "cache").innerText()).toBe("asked the provider\nX-Cache: MISS");
         expect(nominatim.requests.length).toBe(before + 1);
         expect(nominatim.requests.at(-1)!.url.searchParams.get("accept-language")).toBe("fr");
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  test.serial(
+    "an address with markup in it, from a provider, is shown as text",
+    async () => {
+      const { page, context, problems } = await openPlayground();
+      try {
+        const hostile = JSON.parse(fixtureText(parisFixture));
+        hostile.address.road = '<img src="x" onerror="alert(1)">Rue';
+        hostile.display_name = "<script>alert(1)</script>";
+        nominatim.script(reply.json(hostile));
+        page.on("dialog", (dialog) => problems.push(`dialog: ${dialog.message()}`));
+        await typeAndSubmit(page, { latitude: "48.1", longitude: "2.1", platform: "nominatim" });
+        await field(page, "street").waitFor();
+        expect(await field(page, "street").innerText()).toBe('<img src="x" onerror="alert(1)">Rue');
+        expect(await field(page, "formatted_address").innerText()).toBe("<script>alert(1)</script>");
+        expect(await page.locator("#geocode-result img, #geocode-result script").count()).toBe(0);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  test.serial(
+    "when every provider asked fails, each one's reason is given",
+    async () => {
+      const { page, context, problems } = await openPlayground();
+      try {
+        // A 400 is neither retried nor counted against the provider's health.
+        nominatim.script(reply.status(400));
+        await typeAndSubmit(page, { latitude: "48.2", longitude: "2.2", platform: "nominatim" });
+        await page.locator(".provider-failures").waitFor();
+        expect(await page.locator("#geocode-error p").innerText()).toBe("No provider could answer:");
+        expect(await page.locator(".provider-failures li").allInnerTexts()).toEqual(["NOMINATIM refused the request"]);
+        await checkState(page, "geocoder-providers-failed");
+        expect(unexpected(problems, 502)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  // Last of those that ask Nominatim: it is resting for 30 s afterwards.
+  test.serial(
+    "a provider that asks us to wait is a rate limit, with the time to wait",
+    async () => {
+      const { page, context, problems } = await openPlayground();
+      try {
+        nominatim.script(reply.status(429, { "retry-after": "30" }));
+        await typeAndSubmit(page, { latitude: "48.3", longitude: "2.3", platform: "nominatim" });
+        await page.locator(".provider-failures").waitFor();
+        expect(await page.locator("#geocode-error p").innerText()).toMatch(/^The providers asked us to wait: try again in (29|30) s\.$/);
+        expect(await page.locator(".provider-failures li").allInnerTexts()).toEqual(["NOMINATIM asked us to wait (rate limited)"]);
+        expect(unexpected(problems, 429)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "lists the registered geocoders and offers each as a provider after the default chain",
+    async () => {
+      const { page, context, problems } = await openPlayground();
+      try {
+        const items = page.locator("#geocoder-list li");
+        // In the server's order of registration (the default chain's order is its own setting).
+        expect(await items.locator(".geocoder-name").allInnerTexts()).toEqual(["NOMINATIM", "LOCAL"]);
+        expect(await items.nth(0).locator(".geocoder-url").innerText()).toBe(nominatim.url().toString());
+        expect(await items.nth(1).locator(".geocoder-url").innerText()).toContain("GeoNames");
+        const options = page.locator("#platform option");
+        expect(await options.allInnerTexts()).toEqual(["Default chain", "NOMINATIM", "LOCAL"]);
+        expect(await options.evaluateAll((all) => all.map((o) => (o as unknown as { value: string }).value))).toEqual(["", "nominatim", "local"]);
+        expect(await page.locator("svg.world-map path.country").count()).toBeGreaterThan(200);
+        expect(await page.locator("#geocode-status").innerText()).toMatch(/click the map or enter coordinates/i);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
+    "typed coordinates are looked up on Enter, and the pin moves to them",
+    async () => {
+      const { page, context, problems } = await openPlayground();
+      try {
+        await page.getByLabel("Latitude").fill("52.52");
+        await page.getByLabel("Longitude").fill("13.405");
+        await page.getByLabel("Longitude").press("Enter");
+        await field(page, "country").waitFor();
+        expect(await field(page, "country").innerText()).toBe("Germany");
+        expect(await field(page, "settlement").innerText()).toBe("Berlin");
+        expect(await page.locator("#geocode-status").innerText()).toBe("Found 1 address at 52.52, 13.405.");
+        expect(await page.locator("svg.world-map circle.pin").getAttribute("cx")).toBe(String(13.405 + 180));
         expect(problems).toEqual([]);
       } finally {
         await context.close();
@@ -272,68 +337,6 @@ describe("the geocoder playground in a real browser, offline", () => {
         expect(await alertText(page)).toBe("That request is not valid: language must be a language tag such as en, de or pt-BR.");
         expect(await page.getByLabel(/^Language/).getAttribute("aria-invalid")).toBe("true");
         expect(unexpected(problems, 400)).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    },
-    browserTestTimeoutMs,
-  );
-
-  test(
-    "an address with markup in it, from a provider, is shown as text",
-    async () => {
-      const { page, context, problems } = await openPlayground();
-      try {
-        const hostile = JSON.parse(fixtureText(parisFixture));
-        hostile.address.road = '<img src="x" onerror="alert(1)">Rue';
-        hostile.display_name = "<script>alert(1)</script>";
-        nominatim.script(reply.json(hostile));
-        page.on("dialog", (dialog) => problems.push(`dialog: ${dialog.message()}`));
-        await typeAndSubmit(page, { latitude: "48.1", longitude: "2.1", platform: "nominatim" });
-        await field(page, "street").waitFor();
-        expect(await field(page, "street").innerText()).toBe('<img src="x" onerror="alert(1)">Rue');
-        expect(await field(page, "formatted_address").innerText()).toBe("<script>alert(1)</script>");
-        expect(await page.locator("#geocode-result img, #geocode-result script").count()).toBe(0);
-        expect(problems).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    },
-    browserTestTimeoutMs,
-  );
-
-  test(
-    "when every provider asked fails, each one's reason is given",
-    async () => {
-      const { page, context, problems } = await openPlayground();
-      try {
-        // A 400 is neither retried nor counted against the provider's health.
-        nominatim.script(reply.status(400));
-        await typeAndSubmit(page, { latitude: "48.2", longitude: "2.2", platform: "nominatim" });
-        await page.locator(".provider-failures").waitFor();
-        expect(await page.locator("#geocode-error p").innerText()).toBe("No provider could answer:");
-        expect(await page.locator(".provider-failures li").allInnerTexts()).toEqual(["NOMINATIM refused the request"]);
-        await checkState(page, "geocoder-providers-failed");
-        expect(unexpected(problems, 502)).toEqual([]);
-      } finally {
-        await context.close();
-      }
-    },
-    browserTestTimeoutMs,
-  );
-
-  // Last of those that ask Nominatim: it is resting for 30 s afterwards.
-  test(
-    "a provider that asks us to wait is a rate limit, with the time to wait",
-    async () => {
-      const { page, context, problems } = await openPlayground();
-      try {
-        nominatim.script(reply.status(429, { "retry-after": "30" }));
-        await typeAndSubmit(page, { latitude: "48.3", longitude: "2.3", platform: "nominatim" });
-        await page.locator(".provider-failures").waitFor();
-        expect(await page.locator("#geocode-error p").innerText()).toMatch(/^The providers asked us to wait: try again in (29|30) s\.$/);
-        expect(await page.locator(".provider-failures li").allInnerTexts()).toEqual(["NOMINATIM asked us to wait (rate limited)"]);
-        expect(unexpected(problems, 429)).toEqual([]);
       } finally {
         await context.close();
       }
