@@ -18,7 +18,7 @@ interface CreatedLink {
   manage_token: string;
 }
 
-describe("a link's page in a real browser", () => {
+describe.concurrent("a link's page in a real browser", () => {
   const web = useSharedWebStack();
 
   /** A link made with the API, as by another client. */
