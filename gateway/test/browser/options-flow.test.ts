@@ -22,7 +22,7 @@ const optionsOf = (record: Record<string, unknown>) => {
   return { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state };
 };
 
-describe("a link's options in a real browser", () => {
+describe.concurrent("a link's options in a real browser", () => {
   const web = useSharedWebStack();
 
   async function createLink(body: Record<string, unknown>): Promise<CreatedLink> {
