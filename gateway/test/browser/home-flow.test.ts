@@ -9,10 +9,12 @@ import { typingPauseMs } from "../../src/web/client/lib/typing-pause.ts";
 /** A flow that visits several pages and checks each at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
 
-describe("the home page in a real browser", () => {
+// Side by side: each case opens its own profile and makes its own links. The one that reads the
+// clipboard, which every profile of the browser shares, runs alone (test.serial), before the others.
+describe.concurrent("the home page in a real browser", () => {
   const web = useSharedWebStack();
 
-  test(
+  test.serial(
     "shortens a URL: short link, copy, QR code and its downloads, the token; following it is counted on its page and in Your links",
     async () => {
       const target = "https://example.com/landing?from=home-flow";
