@@ -7,7 +7,7 @@ import { useLoneGateway } from "./support/fixtures.ts";
 const pageBackground = (page: Page) => page.evaluate("getComputedStyle(document.body).backgroundColor");
 
 // The gateway alone: its own operations make the page; the merged spec with both services is docs-page.test.ts's.
-describe("/docs inside the web app: its header, navigation and theme around the API's operations", () => {
+describe.concurrent("/docs inside the web app: its header, navigation and theme around the API's operations", () => {
   const web = useLoneGateway();
 
   test(

@@ -12,7 +12,7 @@ const pageBackground = (page: Page) => page.evaluate("getComputedStyle(document.
 const storedTheme = (page: Page) => page.evaluate(`localStorage.getItem("linkgeo.theme")`);
 
 // The gateway alone serves every page; the menu needs no upstream, so none runs (the pages' own API calls answer 502).
-describe("the header's Theme menu: system, light or dark, kept in this browser", () => {
+describe.concurrent("the header's Theme menu: system, light or dark, kept in this browser", () => {
   const web = useLoneGateway();
 
   test(

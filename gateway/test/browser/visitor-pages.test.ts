@@ -9,7 +9,7 @@ const flowTimeoutMs = 2 * browserTestTimeoutMs;
 
 const password = "open sesame, please";
 
-describe("the pages a visitor of a short link may get instead of the redirect, in a real browser", () => {
+describe.concurrent("the pages a visitor of a short link may get instead of the redirect, in a real browser", () => {
   const web = useSharedWebStack();
 
   async function createLink(body: Record<string, unknown>): Promise<{ short_url: string; link: string; manage_token: string }> {

@@ -16,7 +16,7 @@ interface Created {
   created_at: string;
 }
 
-describe("the Your links page in a real browser", () => {
+describe.concurrent("the Your links page in a real browser", () => {
   const web = useSharedWebStack();
 
   /** Links made with the API, as another browser would have made them. */
