@@ -518,12 +518,11 @@ describe("an HTTP provider", () => {
     test("spaces requests by the interval", async () => {
       await using fake = startFakeProvider({ otherwise: reply.fixture("nominatim-07-null-island-0-0-unable-to-geocode.json") });
       const { provider } = setUp(fake, { minIntervalMs: 250 });
-      // The k-th request's slot is k intervals after the first, which is not before the call: it arrives no
-      // sooner (a busy fake may read any of them late, so gaps between arrivals prove nothing). 10 ms for the
-      // limiter's Date.now against performance.now.
+      // The k-th slot is k intervals after the first, which is not before the call, and a request arrives no
+      // sooner than its slot: nor does the k-th arrival (a busy fake may read any of them late, so the gaps
+      // between arrivals prove nothing). 10 ms for the limiter's Date.now against performance.now.
       const called = performance.now();
-      await provider.reverse(paris);
-      await Promise.all([provider.reverse(paris), provider.reverse(paris), provider.reverse(paris)]);
+      await Promise.all(Array.from({ length: 4 }, () => provider.reverse(paris)));
       const times = fake.requests.map((request) => request.at);
       expect(times.length).toBe(4);
       for (const [k, at] of times.entries()) expect(at - called).toBeGreaterThanOrEqual(k * 250 - 10);

@@ -24,7 +24,7 @@ const parisAddress = {
  * cores stalled one past 300 ms); the cases that wait on it run side by side,
  * so it costs the file about one such wait.
  */
-const answeringProviderMs = 1000;
+const answeringFakeDeadlineMs = 1000;
 
 // Side by side: each case makes its own fake providers and geocoder (in-process caches; the one case on
 // Redis has the prefix below to itself) and spends most of its time waiting on their deadlines.
@@ -142,7 +142,7 @@ describe.concurrent("GET /reverse-geocode", () => {
     await using here = startFakeProvider({ otherwise: reply.fixture("here-01-vienna-at-official-docs.json") });
     const geocoder = startTestGeocoder({
       providers: { nominatim: { userAgent: "t", url: silent.url().toString() }, here: { apiKey: "k", url: here.url().toString() } },
-      providerTimeoutMs: answeringProviderMs,
+      providerTimeoutMs: answeringFakeDeadlineMs,
     });
     const response = await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.4");
     expect(response.status).toBe(200);
@@ -159,7 +159,7 @@ describe.concurrent("GET /reverse-geocode", () => {
         geoapify: { apiKey: "geo-secret-key", url: geoapify.url().toString() },
         here: { apiKey: "here-secret-key", url: here.url().toString() },
       },
-      providerTimeoutMs: answeringProviderMs,
+      providerTimeoutMs: answeringFakeDeadlineMs,
     });
     const response = await geocoder.get("/reverse-geocode?latitude=1&longitude=1");
     expect(response.status).toBe(502);
@@ -315,7 +315,7 @@ describe.concurrent("GET /reverse-geocode", () => {
 
     test("is also what LOCAL answers when the chain's time ran out", async () => {
       await using nominatim = startFakeProvider({ replies: [reply.never()], otherwise: reply.fixture("nominatim-01-paris-rue-quincampoix-fr-jsonv2.json") });
-      const { time, ask } = setUpWithNominatim(nominatim.url().toString(), { providerTimeoutMs: 5_000, chainTimeoutMs: answeringProviderMs });
+      const { time, ask } = setUpWithNominatim(nominatim.url().toString(), { providerTimeoutMs: 5_000, chainTimeoutMs: answeringFakeDeadlineMs });
       const start = time.now;
       expect(await ask(paris)).toMatchObject({ cache: "MISS", provider: "LOCAL" });
       time.now = start + 5 * minute;
