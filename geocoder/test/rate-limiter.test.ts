@@ -88,15 +88,17 @@ describe.concurrent.each([
 
   test("rejects at once, taking nothing, when the wait would exceed maxWaitMs", async () => {
     const key = freshKey();
-    const first = await limiter.acquire(key, 300, 0);
+    // Slots 10 s apart: no stall of a busy machine brings the next one within the 5 s a caller may wait.
+    const first = await limiter.acquire(key, 10_000, 0);
     const started = performance.now();
-    const error = await rejectionOf(limiter.acquire(key, 300, 200));
-    // Within the 200 ms it may wait, which a limiter that waits and then gives up would use.
-    expect(performance.now() - started).toBeLessThan(200);
+    const error = await rejectionOf(limiter.acquire(key, 10_000, 5_000));
+    // Well within the 5 s it may wait, which a limiter that waits and then gives up would use.
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(error).toBeInstanceOf(RateLimitExceeded);
-    expect((error as RateLimitExceeded).freeAt).toEqual(new Date(first.at + 300));
-    // The rejected caller took nothing: the next slot is still the one it was refused.
-    expect((await limiter.acquire(key, 300, 1_000)).at).toBe(first.at + 300);
+    expect((error as RateLimitExceeded).freeAt).toEqual(new Date(first.at + 10_000));
+    // The rejected caller took nothing: the next slot is still the one it was refused (not the one after).
+    const again = await rejectionOf(limiter.acquire(key, 10_000, 0));
+    expect((again as RateLimitExceeded).freeAt).toEqual(new Date(first.at + 10_000));
   });
 
   test("stops waiting when the signal aborts, with its reason", async () => {

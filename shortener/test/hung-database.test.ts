@@ -72,7 +72,8 @@ describe("a Postgres whose connections freeze", () => {
 
   test("a replica that freezes while it holds the visit log's lock holds it for twice the deadline, not for good", async () => {
     await using testDb = await createTestDatabase("frozen_summer");
-    const timeoutMs = 400;
+    // The read below must reach the server within this of the lock: more than a busy machine stalls.
+    const timeoutMs = 1_000;
     const db = await openDatabase({ engine: "postgres", url: testDb.url }, { timeoutMs });
     const frozen = postgres(testDb.url, { max: 1, onnotice: () => {}, connection: postgresSessionLimits(timeoutMs) });
     try {
@@ -97,7 +98,12 @@ describe("a Postgres whose connections freeze", () => {
           () => "committed",
           (error: { code?: string }) => error.code ?? String(error),
         );
-      await locked;
+      await Promise.race([
+        locked,
+        ended.then((how) => {
+          throw new Error(`the frozen step ended before it held the lock: ${how}`);
+        }),
+      ]);
       // While the lock is held, a read waits for it until its deadline (a 503 for a client).
       await expect(read()).rejects.toThrow();
       // Then the server ends the idle session, the lock with it, and reads sum the log again.
