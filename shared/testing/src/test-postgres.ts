@@ -100,12 +100,17 @@ async function takeSpare(admin: Sql, pool: SparePool, name: string): Promise<boo
 async function giveBack(pool: SparePool, name: string): Promise<void> {
   await withClient(testPostgresAdminUrl, async (admin) => {
     const emptying = uniqueName("test_emptying");
-    const renamed = (await endConnections(admin, name)) && (await rename(admin, name, emptying));
-    const current = renamed ? emptying : name;
-    const kept =
-      renamed && (await emptied(admin, emptying).catch(() => false)) && (await endConnections(admin, emptying)) && (await intoPool(admin, pool, emptying));
-    if (!kept) await admin.unsafe(`DROP DATABASE IF EXISTS "${current}" WITH (FORCE)`);
+    const renamed = await endConnections(admin, name)
+      .then((ended) => ended && rename(admin, name, emptying))
+      .catch(() => false);
+    // Any failure on the way to the pool (a statement, a lost connection) drops the database instead of leaving it.
+    const kept = renamed && (await keptAsSpare(admin, pool, emptying).catch(() => false));
+    if (!kept) await admin.unsafe(`DROP DATABASE IF EXISTS "${renamed ? emptying : name}" WITH (FORCE)`);
   });
+}
+
+async function keptAsSpare(admin: Sql, pool: SparePool, name: string): Promise<boolean> {
+  return (await emptied(admin, name)) && (await endConnections(admin, name)) && intoPool(admin, pool, name);
 }
 
 async function emptied(admin: Sql, name: string): Promise<boolean> {
