@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { createLogger } from "@linkgeo/shared";
-import { freePort, rejectionOf, waitFor } from "@linkgeo/testing";
+import { createLogger, maxJsonDepth } from "@linkgeo/shared";
+import { freePort, nestedJson, rejectionOf, waitFor } from "@linkgeo/testing";
 import ky from "ky";
 import type { Address } from "../src/addresses/address.ts";
 import { HttpProvider, type HttpProviderOptions } from "../src/providers/http-provider.ts";
@@ -345,6 +345,17 @@ describe("an HTTP provider", () => {
         provider: "TESTGEO",
         failure: "bad_response",
         message: "TESTGEO: the body is not JSON",
+        retryAt: undefined,
+      });
+    });
+
+    test(`JSON nested deeper than ${maxJsonDepth} levels is bad_response, refused before it is parsed`, async () => {
+      await using fake = startFakeProvider({ replies: [{ status: 200, body: `[${nestedJson(100_000)}]`, headers: { "content-type": "application/json" } }] });
+      const { provider } = setUp(fake);
+      expect(await failureOf(provider.reverse(paris))).toEqual({
+        provider: "TESTGEO",
+        failure: "bad_response",
+        message: `TESTGEO: the body nests deeper than ${maxJsonDepth} levels of arrays and objects`,
         retryAt: undefined,
       });
     });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
-import { bodyLimitOf, errorRenderer, jsonBody, maxBodyBytes, silentLogger, type SpecialBody } from "../src/index.ts";
-import { readJson } from "@linkgeo/testing";
+import { bodyLimitOf, errorRenderer, jsonBody, maxBodyBytes, maxJsonDepth, silentLogger, type SpecialBody } from "../src/index.ts";
+import { nestedJson, readJson } from "@linkgeo/testing";
 
 const at = (path: string) => (request: Request) => new URL(request.url).pathname === path;
 const bigBody: SpecialBody = { matches: at("/big"), maxBytes: 2 * maxBodyBytes };
@@ -30,6 +30,16 @@ describe("the JSON body parser, given a service's special bodies", () => {
   test("leaves a body its route reads to that route, in whatever type it comes; every other must be JSON", async () => {
     expect(await readJson(await post("/form", "password=a%20b", "application/x-www-form-urlencoded"))).toEqual({ read: "password=a%20b" });
     expect((await post("/small", "password=a", "application/x-www-form-urlencoded")).status).toBe(415);
+  });
+
+  test(`refuses a body nested deeper than ${maxJsonDepth} levels with a 400 naming the bound, before any schema sees it`, async () => {
+    const deep = await post("/small", `{"title":${nestedJson(10_000)}}`);
+    expect([deep.status, await readJson(deep)]).toEqual([
+      400,
+      { error: { code: "invalid_request", message: `request body nests deeper than ${maxJsonDepth} levels of arrays and objects` } },
+    ]);
+    const atTheBound = `{"title":${nestedJson(maxJsonDepth - 1)}}`;
+    expect(await readJson(await post("/small", atTheBound))).toEqual(JSON.parse(atTheBound));
   });
 
   test("says the limit of a request: 64 KiB unless a special body with a limit matches", () => {

@@ -1,4 +1,4 @@
-import { maxBodyBytes, readBodyLimited, RouteNotFound, storedCodingFor } from "@linkgeo/shared";
+import { maxBodyBytes, mediaTypeOf, readBodyLimited, RouteNotFound, storedCodingFor } from "@linkgeo/shared";
 import { Elysia } from "elysia";
 import { shortCodeIn } from "../routing/route-table.ts";
 import { adminPage } from "./pages/admin-page.ts";
@@ -66,7 +66,7 @@ export function webRoutes(assets: WebAssets, linkIsKnown: LinkIsKnown) {
  */
 async function sentShortenForm(request: Request): Promise<SentShortenForm | undefined> {
   const bytes = await readBodyLimited(request, maxBodyBytes);
-  const isForm = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() === "application/x-www-form-urlencoded";
+  const isForm = mediaTypeOf(request) === "application/x-www-form-urlencoded";
   const form = new URLSearchParams(isForm && bytes ? new TextDecoder().decode(bytes) : "");
   if (!form.has("long_url")) return undefined;
   const text = (name: string) => form.get(name) ?? undefined;

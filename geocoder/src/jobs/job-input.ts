@@ -4,10 +4,16 @@ import {
   CsvRowReader,
   describeValidation,
   InvalidRequest,
+  isJsonMediaType,
   jobFileMediaTypes,
+  jsonShapeOf,
+  JsonTooDeep,
   maxJobBodyBytes,
   maxJobPoints,
+  mediaTypeOf,
   notUtf8,
+  parseJson,
+  parseJsonBody,
   readBodyLimited,
   UnsupportedMediaType,
 } from "@linkgeo/shared";
@@ -70,8 +76,8 @@ const tooMany = () => InvalidRequest.because(`a job holds 1 to ${maxJobPoints} p
  * its own error, so its index still lines up with the file.
  */
 export async function readJobInput(request: Request, query: { platform?: string; language?: string }): Promise<JobInput> {
-  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
-  const json = mediaType === "application/json" || mediaType.endsWith("+json");
+  const mediaType = mediaTypeOf(request) ?? "";
+  const json = isJsonMediaType(mediaType);
   if (!json && !jobFileMediaTypes.includes(mediaType)) {
     throw UnsupportedMediaType.because(`send the points as application/json, or a file as ${jobFileMediaTypes.join(", ")}`);
   }
@@ -95,13 +101,8 @@ async function bodyText(request: Request): Promise<string> {
 
 function jsonInput(text: string): JobInput {
   // Each point is one object: more objects than points a job may hold is refused before JSON.parse makes them.
-  if (objectsIn(text) > maxJobPoints + 1) throw tooMany();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw InvalidRequest.because("request body is not valid JSON");
-  }
+  if (jsonShapeOf(text).objects > maxJobPoints + 1) throw tooMany();
+  const body = parseJsonBody(text);
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw InvalidRequest.because("request body must be a JSON object");
   const points = (body as { points?: unknown }).points;
   if (!Array.isArray(points) || points.some((point) => typeof point !== "object" || point === null || Array.isArray(point))) {
@@ -109,21 +110,6 @@ function jsonInput(text: string): JobInput {
   }
   if (!jobRequest.Check(body)) throw InvalidRequest.because(describeValidation(new ValidationError("body", JobRequest, body)));
   return { points: body.points.map((point) => ({ ...point, id: point.id ?? null })), platform: body.platform, language: body.language };
-}
-
-/** How many JSON objects the text opens, braces inside strings aside. */
-function objectsIn(text: string): number {
-  let objects = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i++;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x7b) objects++;
-  }
-  return objects;
 }
 
 /** A file's text in pieces, so rows are counted as they are read and reading stops past the limit. */
@@ -178,9 +164,9 @@ function ndjsonPoints(text: string): RawPoint[] {
 function ndjsonPoint(content: string, line: number): RawPoint {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(content);
-  } catch {
-    parsed = undefined;
+    parsed = parseJson(content);
+  } catch (error) {
+    if (error instanceof JsonTooDeep) return { id: null, refused: `line ${line}: ${error.message}` };
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
     return { id: null, refused: `line ${line}: not a JSON object with latitude and longitude` };

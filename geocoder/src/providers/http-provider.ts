@@ -1,4 +1,4 @@
-import { readStreamLimited, silentLogger, type LimitedBody, type Logger } from "@linkgeo/shared";
+import { JsonTooDeep, parseJson, readStreamLimited, silentLogger, type LimitedBody, type Logger } from "@linkgeo/shared";
 import { isHTTPError, isNetworkError, isTimeoutError, type HTTPError, type KyInstance } from "ky";
 import type { Address } from "../addresses/address.ts";
 import type { RateLimiter } from "../rate-limit/rate-limiter.ts";
@@ -203,9 +203,9 @@ export class HttpProvider implements Provider {
       const text = await this.readBody(response, started, signal);
       let body: unknown;
       try {
-        body = JSON.parse(text);
-      } catch {
-        throw this.failure("bad_response", "the body is not JSON");
+        body = parseJson(text);
+      } catch (error) {
+        throw this.failure("bad_response", error instanceof JsonTooDeep ? `the body ${error.message}` : "the body is not JSON");
       }
       try {
         return this.options.mapPayload(body);

@@ -6,6 +6,7 @@ export * from "./http-error.ts";
 export * from "./json-body.ts";
 export * from "./listen-or-exit.ts";
 export * from "./loggable-path.ts";
+export * from "./media-type.ts";
 export * from "./prefers-html.ts";
 export * from "./read-body.ts";
 export * from "./request-context.ts";

@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
+import { JsonTooDeep, jsonShapeOf, maxJsonDepth, parseJson } from "../core/bounded-json.ts";
 import { InvalidRequest, UnsupportedMediaType } from "./http-error.ts";
+import { isJsonMediaType, mediaTypeOf } from "./media-type.ts";
 import { readBodyLimited } from "./read-body.ts";
 
 export const maxBodyBytes = 64 * 1024;
@@ -26,8 +28,8 @@ export function bodyLimitOf(request: Request, bodies: readonly SpecialBody[]): n
  * The one body parser of every service: JSON only (415 otherwise), at most
  * 64 KiB or a special body's own limit (413, checked on Content-Length
  * before reading and again while reading a chunked body), and malformed
- * JSON or a body that is not an object is a 400, never a 500. A body its
- * route reads itself is left to that route.
+ * JSON, JSON nested too deep or a body that is not an object is a 400,
+ * never a 500. A body its route reads itself is left to that route.
  */
 export function jsonBody(bodies: readonly SpecialBody[] = []) {
   const readByRoutes = bodies.filter((body) => body.readByRoute);
@@ -36,19 +38,41 @@ export function jsonBody(bodies: readonly SpecialBody[] = []) {
     // readBodyLimited refuses a declared Content-Length over the limit before reading.
     const bytes = await readBodyLimited(request, bodyLimitOf(request, bodies));
     const text = bytes ? new TextDecoder().decode(bytes) : "";
-    const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+    const mediaType = mediaTypeOf(request);
     if (text === "" && mediaType === undefined) return undefined;
-    if (mediaType !== "application/json" && !mediaType?.endsWith("+json")) throw UnsupportedMediaType.notJson();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw InvalidRequest.because("request body is not valid JSON");
-    }
+    if (!isJsonMediaType(mediaType)) throw UnsupportedMediaType.notJson();
+    const parsed = parseJsonBody(text);
     // Every request body of the API is an object; Elysia would coerce anything else into {}.
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw InvalidRequest.because("request body must be a JSON object");
     }
     return parsed;
   });
+}
+
+/**
+ * A JSON request body's text, parsed behind the nesting bound: 400 naming
+ * the bound when it nests deeper, 400 when it is not JSON. How every service
+ * reads a JSON body, whether this parser or its route reads it.
+ */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch (error) {
+    throw error instanceof JsonTooDeep ? bodyTooDeep() : InvalidRequest.because("request body is not valid JSON");
+  }
+}
+
+/**
+ * The gateway's check of a JSON body it passes on: 400 naming the bound when
+ * it nests deeper, so no upstream spends a moment on it. Whether it is JSON at
+ * all is the service's to say.
+ */
+export function refuseDeepJsonBody(text: string): void {
+  if (jsonShapeOf(text).tooDeep) throw bodyTooDeep();
+}
+
+/** 400 for a body nested deeper than `maxJsonDepth`, naming the bound. */
+export function bodyTooDeep(): InvalidRequest {
+  return InvalidRequest.because(`request body nests deeper than ${maxJsonDepth} levels of arrays and objects`);
 }

@@ -1,4 +1,5 @@
 import type { SpecialBody } from "../http/json-body.ts";
+import { mediaTypeOf } from "../http/media-type.ts";
 import { pathOf } from "../http/request-target.ts";
 
 /** Where an admin sends a file of links to import (the shortener's POST /admin/import). */
@@ -19,7 +20,7 @@ export const defaultImportMaxBytes = 1024 * 1024 * 1024;
  */
 export function isImportUpload(request: Request): boolean {
   if (request.method !== "POST") return false;
-  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  const mediaType = mediaTypeOf(request);
   return mediaType !== undefined && importMediaTypes.includes(mediaType) && /^\/admin\/import\/?$/.test(pathOf(request));
 }
 

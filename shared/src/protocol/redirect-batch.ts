@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { InvalidRequest } from "../http/http-error.ts";
-import type { SpecialBody } from "../http/json-body.ts";
+import { parseJson } from "../core/bounded-json.ts";
+import { parseJsonBody, type SpecialBody } from "../http/json-body.ts";
 import { redirectBatchAnswer, redirectBatchItem, type RedirectBatchAnswer, type RedirectBatchItem } from "./redirect-batch-schemas.ts";
 import { pathOf } from "../http/request-target.ts";
 
@@ -52,12 +53,7 @@ export function encodeBatchItem(item: RedirectBatchItem): string {
  * gets a 400, never a crash.
  */
 export function parseBatchItems(text: string): RedirectBatchItem[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw InvalidRequest.because("request body is not valid JSON");
-  }
+  const parsed = parseJsonBody(text);
   const items = isRecord(parsed) ? parsed.items : undefined;
   if (!Array.isArray(items) || items.length === 0 || items.length > maxBatchItems) {
     throw InvalidRequest.because(`items must be an array of 1 to ${maxBatchItems} redirects`);
@@ -75,7 +71,7 @@ export function parseBatchItems(text: string): RedirectBatchItem[] {
 export function parseBatchAnswers(text: string, expected: number): RedirectBatchAnswer[] | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseJson(text);
   } catch {
     return undefined;
   }

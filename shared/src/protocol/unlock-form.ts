@@ -1,4 +1,5 @@
 import type { SpecialBody } from "../http/json-body.ts";
+import { mediaTypeOf } from "../http/media-type.ts";
 import { pathOf } from "../http/request-target.ts";
 
 /** An unlock form's body at most: a password of 128 characters, percent-encoded, is well under it. */
@@ -12,7 +13,7 @@ export const unlockFormBytes = 4096;
  */
 export function isUnlockForm(request: Request): boolean {
   if (request.method !== "POST") return false;
-  const mediaType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  const mediaType = mediaTypeOf(request);
   // One segment, but not /shorten, the one API route of one segment that takes a body (JSON only).
   return mediaType === "application/x-www-form-urlencoded" && /^\/(?!shorten\/?$)[^/]+\/?$/.test(pathOf(request));
 }

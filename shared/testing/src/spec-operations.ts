@@ -10,3 +10,36 @@ export function specOperations(spec: { paths: Record<string, Record<string, unkn
     )
     .sort();
 }
+
+interface JsonBodySpec {
+  paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: SchemaOrRef }> } }>>;
+  components?: { schemas?: Record<string, SchemaOrRef> };
+}
+type SchemaOrRef = { $ref?: string; properties?: Record<string, unknown> };
+
+/**
+ * Every operation of an OpenAPI document that takes a JSON body: its method,
+ * its path with each parameter filled in with `parameter`, and the top-level
+ * fields of its body's schema (a `$ref` to the document's own schemas followed).
+ */
+export function jsonBodyOperations(spec: JsonBodySpec, parameter = "abc1234"): Array<{ method: string; path: string; fields: string[] }> {
+  const resolved = (schema: SchemaOrRef | undefined) => (schema?.$ref ? spec.components?.schemas?.[schema.$ref.replace("#/components/schemas/", "")] : schema);
+  return Object.entries(spec.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method, operation]) => methods.includes(method) && operation.requestBody?.content?.["application/json"])
+      .map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        path: path.replace(/\{[^}]+\}/g, parameter),
+        fields: Object.keys(resolved(operation.requestBody!.content!["application/json"]!.schema)?.properties ?? {}),
+      })),
+  );
+}
+
+/** JSON text of arrays and objects nested `levels` deep, in turns: `{"a":[{"a":[…1…]}]}`. */
+export function nestedJson(levels: number): string {
+  const opening = Array.from({ length: levels }, (_, i) => (i % 2 === 0 ? '{"a":' : "[")).join("");
+  const closing = Array.from({ length: levels }, (_, i) => (i % 2 === 0 ? "}" : "]"))
+    .reverse()
+    .join("");
+  return `${opening}1${closing}`;
+}

@@ -1,4 +1,4 @@
-import { readCsvRows } from "@linkgeo/shared";
+import { JsonTooDeep, parseJson, readCsvRows } from "@linkgeo/shared";
 import { csvTagSeparator, exportColumns } from "./exported-link.ts";
 import type { ImportParser, ImportRow } from "./import-record.ts";
 import { importRecordOf } from "./linkgeo-record.ts";
@@ -42,9 +42,9 @@ function recordOfRow(line: number, columns: readonly string[], fields: readonly 
     else if (column === "tags") value.tags = text.split(csvTagSeparator).filter(Boolean);
     else if (column === "rules") {
       try {
-        value.rules = JSON.parse(text);
-      } catch {
-        return { line, problem: "rules must be JSON" };
+        value.rules = parseJson(text);
+      } catch (error) {
+        return { line, problem: error instanceof JsonTooDeep ? `rules ${error.message}` : "rules must be JSON" };
       }
     } else if (numberColumns.has(column)) value[column] = /^\d+$/.test(text) ? Number(text) : text;
     else if (booleanColumns.has(column)) value[column] = text === "true" ? true : text === "false" ? false : text;

@@ -1,3 +1,4 @@
+import { JsonTooDeep, parseJson } from "@linkgeo/shared";
 import type { ImportParser } from "./import-record.ts";
 import { importRecordOf } from "./linkgeo-record.ts";
 import { textLines } from "./text-lines.ts";
@@ -8,9 +9,9 @@ export const parseLinkgeoNdjson: ImportParser = async function* (chunks) {
     if (text.trim() === "") continue;
     let value: unknown;
     try {
-      value = JSON.parse(text);
-    } catch {
-      yield { line, problem: "not valid JSON" };
+      value = parseJson(text);
+    } catch (error) {
+      yield { line, problem: error instanceof JsonTooDeep ? `the line ${error.message}` : "not valid JSON" };
       continue;
     }
     yield importRecordOf(line, value);
