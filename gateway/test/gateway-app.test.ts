@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { clientOfRequest, createRedisClient, maxBulkBodyBytes, maxReverseBatchBodyBytes, parseIpRangeList, pingRedis, silentLogger } from "@linkgeo/shared";
-import { rawPipeline, readJson } from "@linkgeo/testing";
+import {
+  clientOfRequest,
+  createRedisClient,
+  maxBulkBodyBytes,
+  maxJsonDepth,
+  maxReverseBatchBodyBytes,
+  parseIpRangeList,
+  pingRedis,
+  silentLogger,
+} from "@linkgeo/shared";
+import { nestedJson, rawPipeline, readJson } from "@linkgeo/testing";
 import { createApp } from "../src/app.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
@@ -113,6 +122,40 @@ describe("the gateway app", () => {
     expect(response.status).toBe(413);
     expect((await readJson(response)).error.code).toBe("payload_too_large");
     expect(shortener.requests.length).toBe(before);
+  });
+
+  test(`a JSON body nested deeper than ${maxJsonDepth} levels is a 400 naming the bound before any upstream sees it, on every route`, async () => {
+    const before = { s: shortener.requests.length, g: geocoder.requests.length };
+    const deep = nestedJson(10_000);
+    const sent: Array<[method: string, path: string, body: string]> = [
+      ["POST", "/shorten/", `{"long_url":"https://example.com/","title":${deep}}`],
+      ["PUT", "/shorten/abc1234/", `{"long_url":${deep}}`],
+      ["POST", "/shorten/bulk/", `{"links":[{"long_url":"https://example.com/"},{"long_url":"https://example.com/","title":${nestedJson(20_000)}}]}`],
+      ["POST", "/shorten/stats/", `{"codes":${deep}}`],
+      ["POST", "/admin/login", `{"username":${deep},"password":"x"}`],
+      ["POST", "/reverse-geocode/batch", `{"points":[{"latitude":1,"longitude":2}],"language":${deep}}`],
+      ["POST", "/reverse-geocode/jobs", `{"points":[{"latitude":1,"longitude":2}],"language":${deep}}`],
+    ];
+    const answers: Array<{ path: string; status: number; body: unknown }> = [];
+    for (const [method, path, body] of sent) {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers: { "content-type": "application/json; charset=utf-8", "x-forwarded-for": `203.0.113.${answers.length + 60}` },
+        body,
+      });
+      answers.push({ path, status: response.status, body: await readJson(response) });
+    }
+    const refusal = { error: { code: "invalid_request", message: `request body nests deeper than ${maxJsonDepth} levels of arrays and objects` } };
+    expect(answers).toEqual(sent.map(([, path]) => ({ path, status: 400, body: refusal })));
+    expect({ s: shortener.requests.length, g: geocoder.requests.length }).toEqual(before);
+
+    const atTheBound = await fetch(`${base}/shorten/`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.70" },
+      body: `{"title":${nestedJson(maxJsonDepth - 1)}}`,
+    });
+    expect(atTheBound.status).toBe(201);
+    expect(shortener.requests.length).toBe(before.s + 1);
   });
 
   test("a bulk create may carry up to its own 4 MiB, and no more reaches the shortener, even streamed", async () => {

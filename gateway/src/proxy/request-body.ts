@@ -1,4 +1,4 @@
-import { isImportUpload, PayloadTooLarge, readBodyLimited } from "@linkgeo/shared";
+import { isImportUpload, isJsonMediaType, mediaTypeOf, PayloadTooLarge, readBodyLimited, refuseDeepJsonBody } from "@linkgeo/shared";
 
 /**
  * The body to send upstream. Every body is read whole first, at most
@@ -7,12 +7,18 @@ import { isImportUpload, PayloadTooLarge, readBodyLimited } from "@linkgeo/share
  * gigabyte: refused at once when its Content-Length says more than
  * `importMaxBytes`, else streamed through as it arrives, cut off (the
  * upstream's request fails) if it grows past the limit all the same.
+ * A JSON body nested deeper than the services take is refused here (400),
+ * as every service would refuse it, so no upstream spends a moment on it.
  */
 export async function requestBody(
   request: Request,
   { limitBytes, importMaxBytes }: { limitBytes: number; importMaxBytes: number },
 ): Promise<ArrayBuffer | ReadableStream<Uint8Array> | null> {
-  if (!isImportUpload(request) || request.body === null) return readBodyLimited(request, limitBytes);
+  if (!isImportUpload(request) || request.body === null) {
+    const body = await readBodyLimited(request, limitBytes);
+    if (body !== null && isJsonMediaType(mediaTypeOf(request))) refuseDeepJsonBody(new TextDecoder().decode(body));
+    return body;
+  }
   const declared = request.headers.get("content-length")?.trim();
   if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > importMaxBytes) {
     void request.body.cancel().catch(() => {});

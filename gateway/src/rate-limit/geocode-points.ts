@@ -1,4 +1,4 @@
-import { isReverseBatch, maxBatchPoints } from "@linkgeo/shared";
+import { isReverseBatch, maxBatchPoints, parseJson } from "@linkgeo/shared";
 import { RateLimited } from "./rate-limited.ts";
 import type { RateRule, TokenBuckets } from "./token-bucket.ts";
 
@@ -25,7 +25,7 @@ export async function takeGeocodePoints(buckets: TokenBuckets, rule: RateRule, r
 function pointsIn(body: ArrayBuffer | null): number {
   if (body === null) return 0;
   try {
-    const points = (JSON.parse(new TextDecoder().decode(body)) as { points?: unknown } | null)?.points;
+    const points = (parseJson(new TextDecoder().decode(body)) as { points?: unknown } | null)?.points;
     return Array.isArray(points) && points.length <= maxBatchPoints ? points.length : 0;
   } catch {
     return 0;

@@ -1,3 +1,4 @@
+import { parseJson } from "@linkgeo/shared";
 import type { RateRule } from "./token-bucket.ts";
 import { RateLimited } from "./rate-limited.ts";
 import type { TokenBuckets } from "./token-bucket.ts";
@@ -23,7 +24,7 @@ export async function takeLoginAttempt(buckets: TokenBuckets, rule: RateRule, bo
 function usernameIn(body: ArrayBuffer | null): string | undefined {
   if (body === null) return undefined;
   try {
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
+    const parsed: unknown = parseJson(new TextDecoder().decode(body));
     const username = (parsed as { username?: unknown } | null)?.username;
     return typeof username === "string" && username !== "" ? username : undefined;
   } catch {
