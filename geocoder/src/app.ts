@@ -1,4 +1,13 @@
-import { jobCreationBody, reverseBatchBody, serviceApp, type ErrorBody, type Logger, type MetricsRegistry, type ReadinessCheck } from "@linkgeo/shared";
+import {
+  jobCreationBody,
+  reverseBatchBody,
+  serviceApp,
+  terseBodyFailures,
+  type ErrorBody,
+  type Logger,
+  type MetricsRegistry,
+  type ReadinessCheck,
+} from "@linkgeo/shared";
 import { geocodeRoutes } from "./geocoding/geocode-routes.ts";
 import { jobRoutes, type JobRoutesDeps } from "./jobs/job-routes.ts";
 import type { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
@@ -22,7 +31,7 @@ export interface GeocoderDeps {
 const envelope = (body: ErrorBody) => ({ success: false, data: [], error: body.error });
 
 export function createApp(deps: GeocoderDeps) {
-  return serviceApp({
+  const app = serviceApp({
     log: deps.log,
     accessLog: deps.accessLog ?? false,
     errors: { wrap: envelope },
@@ -37,4 +46,5 @@ export function createApp(deps: GeocoderDeps) {
   })
     .use(geocodeRoutes({ geocoder: deps.geocoder, registry: deps.registry }))
     .use(jobRoutes({ ...deps.jobs, geocoder: deps.geocoder }));
+  return terseBodyFailures(app);
 }

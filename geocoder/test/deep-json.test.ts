@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { maxJsonDepth } from "@linkgeo/shared";
-import { jsonBodyOperations, nestedJson, readJson, waitFor } from "@linkgeo/testing";
+import { jsonBodyOperations, nestedJson, readJson, verboseBodySchemas, waitFor } from "@linkgeo/testing";
 import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
 import { startTestGeocoder, type TestGeocoder } from "./support/test-geocoder.ts";
 
@@ -33,6 +33,12 @@ describe("a JSON body nested too deep, on every JSON route of the geocoder", () 
       })),
     );
     expect(answers.map(({ field }) => field)).toEqual(expect.arrayContaining(["points", "language", "platform", "no_such_field"]));
+  });
+
+  test("no route's body schema prints a failing body into Elysia's error message", async () => {
+    await using geocoder = startTestGeocoder({ providers: {} });
+    expect(geocoder.app.routes.filter((route) => route.hooks.body).length).toBeGreaterThan(0);
+    expect(verboseBodySchemas(geocoder.app)).toEqual([]);
   });
 
   test("a line of a job's NDJSON file nested too deep is that point's error; the points beside it are answered", async () => {

@@ -7,6 +7,7 @@ import {
   importUploadBody,
   redirectBatchBody,
   serviceApp,
+  terseBodyFailures,
   unlockFormBody,
   type IpRange,
   type Logger,
@@ -186,8 +187,8 @@ export function createApp(deps: ShortenerDeps) {
       }),
     )
     .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, peerOf }));
-  if (deps.internalSecret === undefined) return app;
-  return app.use(
+  if (deps.internalSecret === undefined) return terseBodyFailures(app);
+  const withBatches = app.use(
     redirectBatchRoutes({
       respond: respondToRedirect,
       secret: deps.internalSecret,
@@ -197,6 +198,7 @@ export function createApp(deps: ShortenerDeps) {
       translate,
     }),
   );
+  return terseBodyFailures(withBatches);
 }
 
 export type ShortenerApp = ReturnType<typeof createApp>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { maxJsonDepth } from "@linkgeo/shared";
-import { jsonBodyOperations, nestedJson, readJson } from "@linkgeo/testing";
+import { jsonBodyOperations, nestedJson, readJson, verboseBodySchemas } from "@linkgeo/testing";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
 const tooDeep = { error: { code: "invalid_request", message: `request body nests deeper than ${maxJsonDepth} levels of arrays and objects` } };
@@ -51,6 +51,11 @@ describe("JSON nested too deep, in every body and file the shortener reads", () 
     expect([response.status, await readJson(response)]).toEqual([400, tooDeep]);
     const after = await readJson(await api.request("GET", "/shorten/?page_size=1", { headers: { authorization: `Bearer ${api.adminToken()}` } }));
     expect(after.count).toBe(before.count);
+  });
+
+  test("no route's body schema prints a failing body into Elysia's error message", () => {
+    expect(api.app.routes.filter((route) => route.hooks.body).length).toBeGreaterThan(5);
+    expect(verboseBodySchemas(api.app)).toEqual([]);
   });
 
   test("a body at the bound reaches the schema, which answers for the field", async () => {

@@ -2,7 +2,7 @@ import {
   binaryFile,
   coordinateColumns,
   CsvRowReader,
-  describeValidation,
+  describeBodyFailure,
   InvalidRequest,
   isJsonMediaType,
   jobFileMediaTypes,
@@ -17,7 +17,7 @@ import {
   readBodyLimited,
   UnsupportedMediaType,
 } from "@linkgeo/shared";
-import { t, ValidationError } from "elysia";
+import { t } from "elysia";
 import { TypeCompiler } from "elysia/type-system";
 import { checkPoint, type PointError, type SentPoint } from "../geocoding/batch-points.ts";
 import type { JobPointInput, PointId } from "./job-store.ts";
@@ -108,7 +108,7 @@ function jsonInput(text: string): JobInput {
   if (!Array.isArray(points) || points.some((point) => typeof point !== "object" || point === null || Array.isArray(point))) {
     throw InvalidRequest.because(`points must be a list of 1 to ${maxJobPoints} objects with latitude and longitude`);
   }
-  if (!jobRequest.Check(body)) throw InvalidRequest.because(describeValidation(new ValidationError("body", JobRequest, body)));
+  if (!jobRequest.Check(body)) throw InvalidRequest.because(describeBodyFailure(jobRequest, body));
   return { points: body.points.map((point) => ({ ...point, id: point.id ?? null })), platform: body.platform, language: body.language };
 }
 

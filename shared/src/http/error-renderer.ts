@@ -3,6 +3,7 @@ import { errorBody, type ErrorBody } from "./error-body.ts";
 import { ClientClosedRequest, HttpError } from "./http-error.ts";
 import { describeError, type Logger } from "../core/logger.ts";
 import { requestIdOf } from "./request-context.ts";
+import { describeValidation } from "./schema-failure.ts";
 
 export interface ErrorRendererOptions {
   log: Logger;
@@ -88,21 +89,4 @@ export function errorResponder(options: ErrorRendererOptions) {
     options.log.error("unhandled error", { request_id: failed.requestId, error: describeError(error) });
     return respond(failed, 500, errorBody("internal_error", "internal server error"), failed.headers);
   };
-}
-
-/**
- * What a schema failure is answered with (400 invalid_request): "field
- * long_url is required", "query parameter page: expected integer". A route
- * that checks items of a body against a schema itself (the bulk create)
- * words each item's failure with it too.
- */
-export function describeValidation(error: ValidationError): string {
-  const detail = error.valueError;
-  if (!detail) return `invalid ${error.type}`;
-  const where = error.type === "query" ? "query parameter" : error.type === "params" ? "path parameter" : "field";
-  const segments = detail.path.split("/").filter(Boolean);
-  const field = segments.join(".");
-  if (!field) return `invalid ${error.type}: ${detail.message.toLowerCase()}`;
-  const value = segments.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], error.value);
-  return value === undefined ? `${where} ${field} is required` : `${where} ${field}: ${detail.message.toLowerCase()}`;
 }

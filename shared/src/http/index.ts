@@ -12,4 +12,5 @@ export * from "./read-body.ts";
 export * from "./request-context.ts";
 export * from "./request-target.ts";
 export * from "./root-app.ts";
+export * from "./schema-failure.ts";
 export * from "./upload-text.ts";

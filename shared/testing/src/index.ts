@@ -20,3 +20,4 @@ export * from "./prometheus-process.ts";
 export * from "./fake-provider.ts";
 export * from "./throwaway-servers.ts";
 export * from "./text-pieces.ts";
+export * from "./verbose-body-schemas.ts";

@@ -1,5 +1,4 @@
-import { describeValidation, type HttpError, InvalidRequest } from "@linkgeo/shared";
-import { ValidationError } from "elysia";
+import { describeBodyFailure, type HttpError, InvalidRequest } from "@linkgeo/shared";
 import { TypeCompiler } from "elysia/type-system";
 import { CreateLinkBody } from "./link-schemas.ts";
 import type { CreateRequest } from "./link-service.ts";
@@ -13,7 +12,7 @@ const createBody = TypeCompiler.Compile(CreateLinkBody);
  */
 export function bulkItem(item: unknown): CreateRequest | HttpError {
   if (typeof item !== "object" || item === null || Array.isArray(item)) return InvalidRequest.because("request body must be a JSON object");
-  if (!createBody.Check(item)) return InvalidRequest.because(describeValidation(new ValidationError("body", CreateLinkBody, item)));
+  if (!createBody.Check(item)) return InvalidRequest.because(describeBodyFailure(createBody, item));
   const { long_url: longUrl, short_url: alias, ...options } = item;
   return { longUrl, alias, options };
 }

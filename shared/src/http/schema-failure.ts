@@ -1,0 +1,69 @@
+import type { AnyElysia, ValidationError } from "elysia";
+
+type ValueError = NonNullable<ValidationError["valueError"]>;
+
+/** What marks an object as a TypeBox schema (TypeBox's `Kind`, a registered symbol). */
+const typeBoxKind = Symbol.for("TypeBox.Kind");
+
+/** A compiled schema (TypeCompiler.Compile) as far as wording its failure goes. */
+export interface CompiledCheck {
+  Errors(value: unknown): { First(): ValueError | undefined };
+}
+
+/**
+ * What a schema failure is answered with (400 invalid_request): "field
+ * long_url is required", "query parameter page: expected integer", from the
+ * first error alone.
+ */
+export function describeValidation(error: ValidationError): string {
+  return describeValueError(error.type, error.valueError, error.value);
+}
+
+/**
+ * Why a body fails a schema its route checks itself (a bulk create's item,
+ * a geocoding job), worded as describeValidation words it. Never through
+ * Elysia's ValidationError, whose message prints the whole value (see
+ * `terseBodyFailures`): this costs one pass to the first error.
+ */
+export function describeBodyFailure(check: CompiledCheck, value: unknown): string {
+  return describeValueError("body", check.Errors(value).First(), value);
+}
+
+function describeValueError(type: string, detail: ValueError | undefined, value: unknown): string {
+  if (!detail) return `invalid ${type}`;
+  const where = type === "query" ? "query parameter" : type === "params" ? "path parameter" : "field";
+  const segments = detail.path.split("/").filter(Boolean);
+  const field = segments.join(".");
+  if (!field) return `invalid ${type}: ${detail.message.toLowerCase()}`;
+  const found = segments.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value);
+  return found === undefined ? `${where} ${field} is required` : `${where} ${field}: ${detail.message.toLowerCase()}`;
+}
+
+/**
+ * Keeps a body that fails its route's schema as cheap to refuse as to read.
+ * Elysia's ValidationError puts the whole value into its message, which we
+ * never send (describeValidation words the answer from the first error):
+ * pretty-printed, with two spaces a level, outside production, and once on
+ * one line in it. A 60 KB title of arrays nested 30 deep printed as 4 MB;
+ * a failing bulk body of 4 MiB would print as hundreds of MB (seconds of a
+ * blocked replica, once Out of memory). A schema node with an `error` of its
+ * own is worded with that instead (Elysia's custom validation error), so
+ * every node of every route's body schema is given one, not enumerable, so
+ * the OpenAPI document does not show it. Called by each service's createApp
+ * once its routes are all added; query, path and header schemas are
+ * bounded by the URL and header limits, and left as they are.
+ */
+export function terseBodyFailures<App extends AnyElysia>(app: App): App {
+  const marked = new WeakSet<object>();
+  const mark = (node: unknown) => {
+    if (typeof node !== "object" || node === null || marked.has(node)) return;
+    marked.add(node);
+    // Only the schemas themselves: a map of properties is read by its names, and "error" would be one.
+    if (typeBoxKind in node && !Object.hasOwn(node, "error")) {
+      Object.defineProperty(node, "error", { value: "the body does not match its schema", enumerable: false });
+    }
+    for (const child of Object.values(node)) mark(child);
+  };
+  for (const route of app.routes) mark(route.hooks.body);
+  return app;
+}
