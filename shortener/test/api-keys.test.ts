@@ -171,6 +171,8 @@ describe.each(["sqlite", "postgres"] as const)("API keys through the API on %s",
       { scope: "visits:read", method: "GET", path: "/admin/visits/orphans/" },
       { scope: "admin", method: "GET", path: "/admin/api-keys" },
       { scope: "links:write", method: "PUT", path: `/shorten/${link.short_url}/`, json: { title: "changed by a key" } },
+      { scope: "links:write", method: "POST", path: "/shorten/", json: { long_url: "https://example.com/by-key" } },
+      { scope: "links:write", method: "POST", path: "/shorten/bulk/", json: { links: [{ long_url: "https://example.com/by-key" }] } },
       { scope: "links:write", method: "DELETE", path: async () => `/shorten/${(await api.createLink()).short_url}/` },
     ];
     for (const scope of ["links:read", "links:write", "visits:read", "admin"]) {
@@ -196,7 +198,7 @@ describe.each(["sqlite", "postgres"] as const)("API keys through the API on %s",
   });
 
   test("creating needs no credential, but a key sent must be live: a revoked or made-up one is 401 and creates nothing", async () => {
-    const { id, key } = await makeKey(["links:read"]);
+    const { id, key } = await makeKey(["links:write"]);
     const create = (headers: Record<string, string>) => api.request("POST", "/shorten/", { json: { long_url: "https://example.com/by-key" }, headers });
     expect((await create({})).status).toBe(201);
     expect((await create({ authorization: `Bearer ${key}` })).status).toBe(201);
@@ -205,6 +207,44 @@ describe.each(["sqlite", "postgres"] as const)("API keys through the API on %s",
     await api.request("DELETE", `/admin/api-keys/${id}`, { headers: admin() });
     expect((await create({ authorization: `Bearer ${key}` })).status).toBe(401);
     expect((await readJson(await api.request("GET", "/shorten/?page_size=1", { headers: admin() }))).count).toBe(before);
+  });
+
+  test("a key without links:read gets a protected link's URLs as null in every answer: create, bulk, PUT and GET", async () => {
+    const protectedLink = {
+      long_url: "https://example.com/hidden",
+      expired_url: "https://example.com/hidden-over",
+      rules: [{ when: { device: "ios" }, url: "https://example.com/hidden-ios" }],
+      password: "a long password",
+    };
+    const urls = { long_url: protectedLink.long_url, expired_url: protectedLink.expired_url, rules: protectedLink.rules };
+    const hidden = { long_url: null, expired_url: null, rules: [{ when: { device: "ios" }, url: null }] };
+    const urlsOf = (record: Record<string, unknown>) => ({ long_url: record.long_url, expired_url: record.expired_url, rules: record.rules });
+    // A link the keys did not make, whose manage token they never saw.
+    const theirs = await readJson(await api.request("POST", "/shorten/", { json: protectedLink }));
+    for (const [scopes, expected] of [
+      [["links:write"], hidden],
+      [["links:write", "links:read"], urls],
+    ] as const) {
+      const auth = { authorization: `Bearer ${(await makeKey([...scopes])).key}` };
+      const created = await api.request("POST", "/shorten/", { json: protectedLink, headers: auth });
+      const bulk = await api.request("POST", "/shorten/bulk/", { json: { links: [protectedLink] }, headers: auth });
+      const changed = await api.request("PUT", `/shorten/${theirs.short_url}/`, { json: { title: "by a key" }, headers: auth });
+      const read = await api.request("GET", `/shorten/${theirs.short_url}/`, { headers: auth });
+      const [createdRecord, bulkRecord, changedRecord, readRecord] = [
+        await readJson(created),
+        (await readJson(bulk)).results[0].record,
+        await readJson(changed),
+        await readJson(read),
+      ];
+      expect({
+        scopes,
+        statuses: [created.status, bulk.status, changed.status, read.status],
+        created: urlsOf(createdRecord),
+        bulk: urlsOf(bulkRecord),
+        changed: { ...urlsOf(changedRecord), title: changedRecord.title },
+        read: urlsOf(readRecord),
+      }).toEqual({ scopes, statuses: [201, 200, 200, 200], created: expected, bulk: expected, changed: { ...expected, title: "by a key" }, read: expected });
+    }
   });
 
   test("the key never appears in the API page or an error", async () => {

@@ -8,10 +8,9 @@ import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import { parseLinkState } from "./link-filters.ts";
 import { parseTag } from "./link-options.ts";
 import { parseLinkOrder } from "./link-order.ts";
-import { manageTokenMatches } from "../auth/manage-token.ts";
-import { mayDo, requireScope } from "../auth/scopes.ts";
+import { requireScope } from "../auth/scopes.ts";
 import type { Link } from "./link.ts";
-import { toListedRecord, toRecord, type RecordView } from "./link-record.ts";
+import { toListedRecord, toRecord, type Reader, type RecordView } from "./link-record.ts";
 import { bulkItem } from "./bulk-item.ts";
 import {
   BulkCreateBody,
@@ -50,38 +49,41 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     return { origin: publicOrigin(request, publicBaseUrl, trusted), hosts: ownHosts(request, publicBaseUrl, trusted) };
   };
   const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
-  // Records for whoever may see every URL of the link: its creator, its manager, an admin.
-  const fullView = (base: string): RecordView => ({ origin: base, now: clock(), reveal: true });
-  // A protected link's URLs only for its manage token or an admin; anyone else (or a bad credential) sees the record without them.
-  const mayReveal = async (link: Link, request: Request, server: Server | null): Promise<boolean> => {
-    if (link.passwordHash === null) return true;
-    if (!request.headers.has("authorization") && !request.headers.has("cookie")) return false;
-    const credential = await credentials.resolve(request, server).catch(() => undefined);
-    if (credential?.kind === "manage-token") return manageTokenMatches(credential.token, link.manageTokenHash);
-    return credential !== undefined && mayDo(credential, "links:read");
+  // Every record goes through toRecord, which shows a protected link's URLs only to a reader mayReadUrls lets read them.
+  const view = (base: string, reader: Reader): RecordView => ({ origin: base, now: clock(), reader });
+  // Who reads a public answer: a credential sent that verifies, else no one (a bad credential reads as none, never as a 401).
+  const readerOf = async (request: Request, server: Server | null): Promise<Reader> => {
+    if (!request.headers.has("authorization") && !request.headers.has("cookie")) return undefined;
+    return await credentials.resolve(request, server).catch(() => undefined);
   };
 
   return new Elysia({ prefix: "/shorten" })
     .post(
       "/",
       async ({ body, request, server, set }) => {
-        // Anyone may create a link; a program that sends its API key must send a live one (its budget at the gateway is the key's).
-        await credentials.apiKeyOf(request);
+        // Anyone may create a link. A program that sends its API key is judged by the key: it must be live (the gateway
+        // spends its budget) and have links:write, and the answer shows what its scopes may read.
+        const key = await credentials.apiKeyOf(request);
+        if (key) requireScope(key, "links:write", "creating links with an API key needs links:write");
         const from = seenFrom(request, server);
         const { long_url: longUrl, short_url: alias, ...options } = body;
         const { link, manageToken } = await links.create({ longUrl, alias, options, requestHosts: from.hosts });
         set.status = 201;
         set.headers.location = `/shorten/${link.code}/`;
-        return { ...toRecord(link, fullView(from.origin)), manage_token: manageToken };
+        // Anyone else reads the answer as the holder of the manage token it hands over.
+        const reader: Reader = key ?? { kind: "manage-token", token: manageToken };
+        return { ...toRecord(link, view(from.origin, reader)), manage_token: manageToken };
       },
       {
         body: CreateLinkBody,
-        response: { 201: CreatedLink, ...errors(400, 401, 409, 413, 415, 429) },
+        response: { 201: CreatedLink, ...errors(400, 401, 403, 409, 413, 415, 429) },
         detail: {
           summary: "Create a short URL (optionally with a custom alias)",
           description:
-            "Needs no credential. A program may send its API key (Bearer lgk_…): it must then be live (401 otherwise), and the gateway " +
-            "counts the request against the key's budget instead of the address's.",
+            "Needs no credential. A program may send its API key (Bearer lgk_…): it must then be live (401 otherwise) and have links:write " +
+            "or admin (403 naming the scope otherwise), and the gateway counts the request against the key's budget instead of the address's. " +
+            "With a password, the answer to a key without links:read shows the link's URLs as null, as its record does. " +
+            "An unknown field is a 400 naming it; the record's read-only fields are accepted and ignored.",
           tags,
           security: [{}, { bearer: [] }],
         },
@@ -90,18 +92,19 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     .post(
       "/bulk",
       async ({ body, request, server }) => {
-        requireScope(await credentials.resolve(request, server), "links:write", "creating links in bulk needs an admin or an API key with links:write");
+        const credential = await credentials.resolve(request, server);
+        requireScope(credential, "links:write", "creating links in bulk needs an admin or an API key with links:write");
         const from = seenFrom(request, server);
         const items = body.links.map(bulkItem);
         const outcomes = await links.createMany(
           items.filter((item): item is CreateRequest => !(item instanceof HttpError)),
           from.hosts,
         );
-        const view = fullView(from.origin);
+        const shown = view(from.origin, credential);
         let next = 0;
         const resultOf = (outcome: CreateOutcome) =>
           outcome.ok
-            ? { status: 201 as const, record: { ...toRecord(outcome.link, view), manage_token: outcome.manageToken } }
+            ? { status: 201 as const, record: { ...toRecord(outcome.link, shown), manage_token: outcome.manageToken } }
             : { status: outcome.error.status, error: { code: outcome.error.code, message: outcome.error.message } };
         return { results: items.map((item) => resultOf(item instanceof HttpError ? { ok: false, error: item } : outcomes[next++]!)) };
       },
@@ -113,6 +116,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
           description:
             "Each item of links is the body of POST /shorten/ and is answered in its place, in order: 201 with its record and manage token, " +
             "or the 400 or 409 that create alone would have met; one bad or taken item never stops the rest. " +
+            "A record shows what the caller may read: a protected link's URLs are null to a key without links:read. " +
             "An alias twice in the request goes to the first. " +
             `At most ${maxBulkItems} items (${maxBulkBodyBytes / 1024 / 1024} MiB), and at most ${maxBulkPasswords} with a password: more is a 400 for the whole request. ` +
             "Through the gateway, a request spends one token of the bulk budget (RATE_LIMIT_BULK), whatever its size.",
@@ -137,14 +141,14 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
             count_is_estimate: false,
             next: null,
             previous: null,
-            results: [toListedRecord(await links.managedBy(credential.token), fullView(base))],
+            results: [toListedRecord(await links.managedBy(credential.token), view(base, credential))],
           };
         }
         requireScope(credential, "links:read", "listing every link needs an admin");
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
         const result = await links.list({ page, pageSize, search: query.q || undefined, order, tag, state, fresh: asksForFresh(request.headers) });
-        const view = fullView(base);
+        const shown = view(base, credential);
         const pageUrl = (n: number) => {
           const url = new URL(`${base}/shorten/`);
           url.searchParams.set("page", String(n));
@@ -160,7 +164,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
           count_is_estimate: result.countIsEstimate,
           next: result.hasMore ? pageUrl(page + 1) : null,
           previous: page > 1 ? pageUrl(Math.min(page - 1, Math.max(1, Math.ceil(result.count / pageSize)))) : null,
-          results: result.links.map((link) => toListedRecord(link, view)),
+          results: result.links.map((link) => toListedRecord(link, shown)),
         };
       },
       {
@@ -181,14 +185,17 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
       "/:short_url",
       async ({ params, request, server }) => {
         const link = await links.get(params.short_url);
-        return toRecord(link, { origin: origin(request, server), now: clock(), reveal: await mayReveal(link, request, server) });
+        // The credential is looked for only where it may change the answer: a session cookie costs a database read.
+        const reader = link.passwordHash === null ? undefined : await readerOf(request, server);
+        return toRecord(link, view(origin(request, server), reader));
       },
       {
         params: CodeParams,
         response: { 200: LinkRecord, ...errors(404) },
         detail: {
           summary: "Read a short URL (does not count as an access)",
-          description: "A password-protected link's URLs (long_url, expired_url, the rules') are null unless its manage token or an admin asks.",
+          description:
+            "A password-protected link's URLs (long_url, expired_url, the rules') are null unless its manage token, an admin or a key with links:read asks.",
           tags,
         },
       },
@@ -215,7 +222,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         const credential = await credentials.resolve(request, server);
         const from = seenFrom(request, server);
         const link = await links.update(params.short_url, body, credential, from.hosts);
-        return toRecord(link, fullView(from.origin));
+        return toRecord(link, view(from.origin, credential));
       },
       {
         params: CodeParams,
@@ -223,7 +230,9 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         response: { 200: LinkRecord, ...errors(400, 401, 403, 404, 413, 415) },
         detail: {
           summary: "Change the long URL or options (manage token, or an admin's token or session)",
-          description: "Each field sent is set; null clears an option; fields not sent stay as they are.",
+          description:
+            "Each field sent is set; null clears an option; fields not sent stay as they are. The answer shows what the caller may read: " +
+            "a protected link's URLs are null to a key without links:read, which may change what it may not read.",
           tags,
           security: changeSecurity,
         },
