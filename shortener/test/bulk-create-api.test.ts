@@ -99,6 +99,18 @@ describe.each(["sqlite", "postgres"] as const)("POST /shorten/bulk/ on %s", (eng
     expect((await readJson(managed)).results.map((link: { short_url: string }) => link.short_url)).toEqual([sample.short_url]);
   });
 
+  test("an item with unknown fields is a 400 in its place naming them, as alone; one sending back a record's read-only fields is created", async () => {
+    const [typo, echoed] = [alias("typo"), alias("echoed")];
+    const misspelled = { long_url: "https://example.com/typo", short_url: typo, max_visit: 5, expire_at: "2027-01-01T00:00:00Z" };
+    const readOnly = { link: "http://localhost/x/", access_count: 7, created_at: "2020-01-01T00:00:00.000Z", state: "exhausted", password_protected: true };
+    const { results } = await readJson(await bulk([misspelled, { long_url: "https://example.com/echoed", short_url: echoed, ...readOnly }]));
+    const refusal = { code: "invalid_request", message: 'unknown fields "max_visit", "expire_at": not among the fields this request takes' };
+    expect(results[0]).toEqual({ status: 400, error: refusal });
+    expect(await aloneAnswer(misspelled)).toEqual({ status: 400, error: refusal });
+    expect((await api.request("GET", `/shorten/${typo}/`)).status).toBe(404);
+    expect(results[1]).toMatchObject({ status: 201, record: { short_url: echoed, access_count: 0, state: "active", password_protected: false } });
+  });
+
   test("a retried request answers 409 for its aliases and creates nothing twice", async () => {
     const links = [alias("again"), alias("again"), alias("again")].map((code) => ({ long_url: `https://example.com/${code}`, short_url: code }));
     const first = await readJson(await bulk([...links, { long_url: "https://example.com/generated" }]));
@@ -207,8 +219,8 @@ describe.each(["sqlite", "postgres"] as const)("POST /shorten/bulk/ on %s", (eng
     test.each([
       [{}, "field links is required"],
       [{ links: "https://example.com/" }, "field links: expected array"],
-      [{ items: [] }, "field links is required"],
-    ])("a body that is not {links: [...]} (%p) is a 400 naming links", async (body, message) => {
+      [{ items: [] }, 'unknown field "items": not among the fields this request takes'],
+    ])("a body that is not {links: [...]} (%p) is a 400 naming what is wrong", async (body, message) => {
       const response = await api.request("POST", "/shorten/bulk", { json: body, headers: writer });
       expect(response.status).toBe(400);
       expect(await readJson(response)).toEqual({ error: { code: "invalid_request", message } });

@@ -156,6 +156,73 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
     });
   });
 
+  describe("unknown and read-only fields", () => {
+    const unknownTail = ": not among the fields this request takes";
+
+    test("a misspelled option is a 400 naming every unknown field, on create and on PUT, and stores nothing", async () => {
+      const before = await linkCount();
+      const misspelled = await api.request("POST", "/shorten/", {
+        json: { long_url: "https://example.com/typo", max_visit: 5, expire_at: "2026-12-31T00:00:00Z" },
+      });
+      expect([misspelled.status, await readJson(misspelled)]).toEqual([
+        400,
+        { error: { code: "invalid_request", message: `unknown fields "max_visit", "expire_at"${unknownTail}` } },
+      ]);
+      expect(await linkCount()).toBe(before);
+      const created = await create({ title: "kept" });
+      const put = await api.request("PUT", `/shorten/${created.short_url}/`, {
+        json: { titel: "lost", max_visits: 5 },
+        headers: { authorization: `Bearer ${created.manage_token}` },
+      });
+      expect([put.status, await readJson(put)]).toEqual([400, { error: { code: "invalid_request", message: `unknown field "titel"${unknownTail}` } }]);
+      expect(await readJson(await api.request("GET", `/shorten/${created.short_url}/`))).toMatchObject({ title: "kept", max_visits: null });
+    });
+
+    test("thousands of unknown fields, or a long one, are answered with a short message: the first ten, cut short, and how many more", async () => {
+      const many = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, i]));
+      const response = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/", ...many } });
+      const firstTen = Array.from({ length: 10 }, (_, i) => `"k${i}"`).join(", ");
+      expect([response.status, await readJson(response)]).toEqual([
+        400,
+        { error: { code: "invalid_request", message: `unknown fields ${firstTen} and 4990 more${unknownTail}` } },
+      ]);
+      const long = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/", ["x".repeat(10_000)]: 1 } });
+      expect((await readJson(long)).error.message).toBe(`unknown field "${"x".repeat(40)}…"${unknownTail}`);
+    });
+
+    test("a record read may be sent back whole: its read-only fields are accepted and ignored", async () => {
+      const created = await create({ title: "round trip", tags: ["a"], max_visits: 10, rules: [{ when: { device: "ios" }, url: "https://example.com/ios" }] });
+      const auth = { authorization: `Bearer ${created.manage_token}` };
+      await follow(created.short_url);
+      const page = await readJson(await api.request("GET", `/shorten/?q=${created.short_url}`, { headers: admin() }));
+      const listed = page.results.find((record: { short_url: string }) => record.short_url === created.short_url);
+      // The listing's record (with last_accessed_at) and the create's answer (with manage_token) alike.
+      const sentBack = { ...listed, manage_token: created.manage_token, long_url: "https://example.com/moved", access_count: 1000, state: "expired" };
+      const put = await api.request("PUT", `/shorten/${created.short_url}/`, { json: sentBack, headers: auth });
+      expect(put.status).toBe(200);
+      const { updated_at: _changed, last_accessed_at: _notInRecord, manage_token: _notShown, ...unchanged } = sentBack;
+      expect(await readJson(put)).toEqual({ ...unchanged, access_count: 1, state: "active", updated_at: expect.any(String) });
+      // Read-only fields on create are ignored too: a record copied into a new link under another alias.
+      const { short_url: _code, manage_token: _token, last_accessed_at: _last, ...copy } = sentBack;
+      const copied = await api.request("POST", "/shorten/", { json: { ...copy, short_url: `copy-${engine}` } });
+      expect(copied.status).toBe(201);
+      expect(await readJson(copied)).toMatchObject({ short_url: `copy-${engine}`, access_count: 0, state: "active", title: "round trip" });
+    });
+
+    test("a PUT may send the link's own short_url, never another: a link is not renamed", async () => {
+      const created = await create({ title: "named" });
+      const auth = { authorization: `Bearer ${created.manage_token}` };
+      const same = await api.request("PUT", `/shorten/${created.short_url}/`, { json: { short_url: created.short_url, title: "renamed?" }, headers: auth });
+      expect([same.status, (await readJson(same)).title]).toEqual([200, "renamed?"]);
+      const other = await api.request("PUT", `/shorten/${created.short_url}/`, { json: { short_url: `other-${engine}`, title: "lost" }, headers: auth });
+      expect([other.status, await readJson(other)]).toEqual([
+        400,
+        { error: { code: "invalid_request", message: "short_url cannot be changed: send the link's own code, or leave it out" } },
+      ]);
+      expect((await readJson(await api.request("GET", `/shorten/${created.short_url}/`))).title).toBe("renamed?");
+    });
+  });
+
   describe("following a link", () => {
     test("a cap lets exactly that many redirects through, then 410 (or expired_url); the count stays at the cap", async () => {
       const capped = await create({ max_visits: 3 });

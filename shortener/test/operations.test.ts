@@ -194,6 +194,18 @@ describe("OpenAPI", () => {
     });
   });
 
+  test("/docs/json says the link bodies take no field they do not declare, and which are read-only", async () => {
+    await using api = await startTestShortener();
+    const spec = await readJson(await api.request("GET", "/docs/json"));
+    const bodyOf = (operation: { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } }) =>
+      operation.requestBody.content["application/json"]!.schema;
+    for (const schema of [bodyOf(spec.paths["/shorten/"].post), bodyOf(spec.paths["/shorten/{short_url}"].put), bodyOf(spec.paths["/shorten/bulk"].post)]) {
+      expect(schema.additionalProperties).toBe(false);
+    }
+    const create = bodyOf(spec.paths["/shorten/"].post).properties as Record<string, { description?: string }>;
+    expect(create.access_count?.description).toStartWith("Read-only: accepted and ignored");
+  });
+
   test("/docs/json describes the session endpoints and who may call what, and shows no token value", async () => {
     await using api = await startTestShortener();
     await api.db.admins.insert({

@@ -4,6 +4,7 @@ import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { asksForFresh } from "../http/fresh-read.ts";
+import { refuseUnknownFields } from "../http/unknown-fields.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import { parseLinkState } from "./link-filters.ts";
 import { parseTag } from "./link-options.ts";
@@ -76,6 +77,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
       },
       {
         body: CreateLinkBody,
+        transform: refuseUnknownFields(CreateLinkBody),
         response: { 201: CreatedLink, ...errors(400, 401, 403, 409, 413, 415, 429) },
         detail: {
           summary: "Create a short URL (optionally with a custom alias)",
@@ -110,6 +112,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
       },
       {
         body: BulkCreateBody,
+        transform: refuseUnknownFields(BulkCreateBody),
         response: { 200: BulkCreated, ...errors(400, 401, 403, 413, 415, 429) },
         detail: {
           summary: "Create many short URLs in one request (API key with links:write, or an admin)",
@@ -227,6 +230,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
       {
         params: CodeParams,
         body: UpdateLinkBody,
+        transform: refuseUnknownFields(UpdateLinkBody),
         response: { 200: LinkRecord, ...errors(400, 401, 403, 404, 413, 415) },
         detail: {
           summary: "Change the long URL or options (manage token, or an admin's token or session)",

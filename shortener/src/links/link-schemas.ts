@@ -98,13 +98,36 @@ const OptionInputs = {
   ),
 };
 
+const readOnly = t.Optional(t.Unknown({ description: "Read-only: accepted and ignored, so a record read may be sent back as it is" }));
+
+/**
+ * What a record (or a listing's, or a create's answer) shows but no request
+ * sets: accepted with any value and ignored, so a client may send back what
+ * it read. Any other field a body does not declare is a 400 naming it
+ * (refuseUnknownFields): a misspelled option must not be a silent no-op.
+ */
+const ReadOnlyInputs = {
+  link: readOnly,
+  access_count: readOnly,
+  created_at: readOnly,
+  updated_at: readOnly,
+  last_accessed_at: readOnly,
+  password_protected: readOnly,
+  state: readOnly,
+  manage_token: readOnly,
+};
+
 // Field types are checked here; what makes a URL, an alias or an option acceptable is
 // checked by the service, which answers invalid_url or invalid_request naming the field.
-export const CreateLinkBody = t.Object({
-  long_url: t.String({ description: "Absolute http(s) URL, at most 2048 characters" }),
-  short_url: t.Optional(t.String({ description: "Custom alias: 3–32 of A-Z a-z 0-9 _ -, not a reserved word" })),
-  ...OptionInputs,
-});
+export const CreateLinkBody = t.Object(
+  {
+    long_url: t.String({ description: "Absolute http(s) URL, at most 2048 characters" }),
+    short_url: t.Optional(t.String({ description: "Custom alias: 3–32 of A-Z a-z 0-9 _ -, not a reserved word" })),
+    ...OptionInputs,
+    ...ReadOnlyInputs,
+  },
+  { additionalProperties: false, description: "An unknown field is a 400 naming it" },
+);
 
 const bulkExample = {
   links: [
@@ -126,7 +149,7 @@ export const BulkCreateBody = t.Object(
       description: `Up to ${maxBulkItems} links, each exactly the body of POST /shorten/; at most ${maxBulkPasswords} of them with a password`,
     }),
   },
-  { examples: [bulkExample] },
+  { additionalProperties: false, examples: [bulkExample] },
 );
 
 /** One item's answer: 201 with the created record (and its manage token), or the 400 or 409 the same create alone would have met. */
@@ -154,11 +177,16 @@ export const BulkCreated = t.Object(
   { title: "BulkCreateResults" },
 );
 
-/** A change: each field given is set (null clears an option), each absent one stays. */
-export const UpdateLinkBody = t.Object({
-  long_url: t.Optional(t.String({ description: "Absolute http(s) URL, at most 2048 characters" })),
-  ...OptionInputs,
-});
+/** A change: each field given is set (null clears an option), each absent one stays; a record read may be sent back whole. */
+export const UpdateLinkBody = t.Object(
+  {
+    long_url: t.Optional(t.String({ description: "Absolute http(s) URL, at most 2048 characters" })),
+    short_url: t.Optional(t.String({ description: "Read-only: the link's own code is accepted and ignored; another is a 400 (a link is never renamed)" })),
+    ...OptionInputs,
+    ...ReadOnlyInputs,
+  },
+  { additionalProperties: false, description: "An unknown field is a 400 naming it" },
+);
 
 export const LinkStats = t.Object(
   {

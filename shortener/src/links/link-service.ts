@@ -173,8 +173,20 @@ export class LinkService {
     return link;
   }
 
-  /** Replaces what `changes` names: the long URL and any option (`null` clears one); the rest stays. */
-  async update(code: string, changes: { long_url?: string } & OptionsInput, credential: Credential, requestHosts: Iterable<string>): Promise<Link> {
+  /**
+   * Replaces what `changes` names: the long URL and any option (`null` clears
+   * one); the rest stays. `short_url` may be sent (a record sent back whole)
+   * but must be the link's own: a link is never renamed.
+   */
+  async update(
+    code: string,
+    changes: { long_url?: string; short_url?: string } & OptionsInput,
+    credential: Credential,
+    requestHosts: Iterable<string>,
+  ): Promise<Link> {
+    if (changes.short_url !== undefined && changes.short_url !== code) {
+      throw InvalidRequest.because("short_url cannot be changed: send the link's own code, or leave it out");
+    }
     const now = this.deps.clock();
     const longUrl = changes.long_url === undefined ? undefined : this.validUrl(changes.long_url, requestHosts);
     const parsed = this.parsedOptions(changes, requestHosts, now, false);
