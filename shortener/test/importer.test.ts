@@ -94,6 +94,12 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
     expect((await db.links.find("imp-tags"))?.tags).toEqual(["no-spaces-please"]);
   });
 
+  test("keeps a tag that is already one of ours as it is, a hyphen at either end included", async () => {
+    const events = await run([{ line: 2, longUrl: "https://example.com/edge-tags", code: "imp-edge-tags", tags: ["-2-3", "q4-", "-", "Spring Sale -"] }]);
+    expect(events).toEqual([{ summary: { lines: 2, imported: 1, skipped: 0, problems: 0, dry_run: false } }]);
+    expect((await db.links.find("imp-edge-tags"))?.tags).toEqual(["-2-3", "q4-", "-", "spring-sale"]);
+  });
+
   test("a second run of the same rows changes nothing: codes and rows without one are skipped, not doubled", async () => {
     const rows: ImportRow[] = [
       { line: 2, longUrl: "https://example.com/rerun-coded", code: "imp-rerun" },

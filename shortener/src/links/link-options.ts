@@ -50,7 +50,8 @@ export const maxTitleLength = 200;
 export const passwordLength = { min: 8, max: 128 } as const;
 export const redirectStatuses: readonly RedirectStatus[] = [301, 302, 307, 308];
 
-const tagPattern = /^[a-z0-9_-]{1,32}$/;
+/** A tag as links hold them; an import makes other tools' tags into this shape (transfer/source-text.ts). */
+export const tagPattern = /^[a-z0-9_-]{1,32}$/;
 const countryPattern = /^[A-Z]{2}$/;
 const languagePattern = /^[a-z]{2,3}$/;
 // C0, DEL and C1: never in a title or a password (a NUL ends a Postgres text, an escape rewrites a terminal).
