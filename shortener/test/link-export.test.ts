@@ -2,33 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
 import type { Link } from "../src/links/link.ts";
 import type { LinkStore } from "../src/links/link-store.ts";
-import { csvField, csvRow } from "@linkgeo/shared";
 import { exportColumns } from "../src/transfer/exported-link.ts";
 import { linkExport } from "../src/transfer/link-export.ts";
 import { visitReportCsv } from "../src/transfer/visit-export.ts";
+import { VisitClassifier } from "../src/visits/visit-classifier.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
 const t0 = new Date("2026-11-22T07:09:09.291Z");
 const now = new Date("2026-12-01T00:00:00.000Z");
-
-describe("the CSV writer (RFC 4180)", () => {
-  test.each([
-    ["plain", "plain"],
-    ["", ""],
-    ["a,b", '"a,b"'],
-    ['say "hi"', '"say ""hi"""'],
-    ["two\nlines", '"two\nlines"'],
-    ["cr\rhere", '"cr\rhere"'],
-    ["ünïcödé ✓", "ünïcödé ✓"],
-    [" spaced ", " spaced "],
-  ])("writes %j as %j", (value, written) => {
-    expect(csvField(value)).toBe(written);
-  });
-
-  test("ends each record with CRLF", () => {
-    expect(csvRow(["a", "b,c", ""])).toBe('a,"b,c",\r\n');
-  });
-});
 
 /** `count` links in a store that counts its page reads. */
 function pagedStore(count: number) {
@@ -235,5 +216,61 @@ describe("the visits export", () => {
     ]);
     expect((await api.request("GET", path, { headers: { authorization: `Bearer ${other.manage_token}` } })).status).toBe(403);
     expect((await api.request("GET", `${path.replace("csv", "json")}`, { headers: { authorization: `Bearer ${link.manage_token}` } })).status).toBe(400);
+  });
+});
+
+describe.each(["sqlite", "postgres"] as const)("cells a spreadsheet would run, on %s", (engine) => {
+  let api: TestShortener;
+  beforeAll(async () => {
+    api = await startTestShortener({ engine, clock: () => now, visitClassifier: new VisitClassifier({ countries: { countryOf: () => "unknown" } }) });
+  });
+  afterAll(async () => {
+    await api[Symbol.asyncDispose]();
+  });
+  const admin = () => ({ authorization: `Bearer ${api.adminToken()}` });
+  const times = `${now.toISOString()},${now.toISOString()}`;
+
+  test("the links export writes titles, tags and aliases anyone may create as text, and real numbers as they are", async () => {
+    const links = [
+      { long_url: "https://example.com/1", short_url: "-2-3", title: '=HYPERLINK("https://evil.example","click")', tags: ["-2-3", "launch"] },
+      { long_url: "https://example.com/2", short_url: "at-sum", title: "@SUM(A1:A9)", tags: ["-5"] },
+      { long_url: "https://example.com/3", short_url: "plus", title: "+1+1" },
+      { long_url: "https://example.com/4", short_url: "-55", title: "'=1+2" },
+      { long_url: "https://example.com/5", short_url: "wide", title: "＝1+2" },
+      { long_url: "https://example.com/6", short_url: "tis", title: "'Tis -5 a=b" },
+    ];
+    for (const json of links) expect((await api.request("POST", "/shorten/", { json })).status).toBe(201);
+
+    const response = await api.request("GET", "/admin/export/links?format=csv", { headers: admin() });
+    expect(response.status).toBe(200);
+    expect((await response.text()).split("\r\n")).toEqual([
+      exportColumns.join(","),
+      `"'-2-3",https://example.com/1,"'=HYPERLINK(""https://evil.example"",""click"")","'-2-3 launch",,,,,false,false,[],active,0,,${times}`,
+      `-55,https://example.com/4,"''=1+2",,,,,,false,false,[],active,0,,${times}`,
+      `at-sum,https://example.com/2,"'@SUM(A1:A9)",-5,,,,,false,false,[],active,0,,${times}`,
+      `plus,https://example.com/3,"'+1+1",,,,,,false,false,[],active,0,,${times}`,
+      `tis,https://example.com/6,'Tis -5 a=b,,,,,,false,false,[],active,0,,${times}`,
+      `wide,https://example.com/5,"'＝1+2",,,,,,false,false,[],active,0,,${times}`,
+      "",
+    ]);
+  });
+
+  test("a link's visits CSV writes the referrer hosts visitors send as text", async () => {
+    const link = await api.createLink("https://example.com/visited");
+    const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+    const referers = ["http://=1+2/", "http://=1+2/x", "http://=1+2/y", "http://+1+1/", "http://+1+1/", "https://-2-3.example/"];
+    for (const referer of referers) {
+      expect((await api.request("GET", `/${link.short_url}/`, { headers: { referer, "user-agent": chrome } })).status).toBe(302);
+    }
+    const response = await api.request("GET", `/shorten/${link.short_url}/visits/export?format=csv&from=2026-11-29T00:00:00Z`, {
+      headers: { authorization: `Bearer ${link.manage_token}` },
+    });
+    expect(response.status).toBe(200);
+    const lines = (await response.text()).split("\r\n");
+    expect(lines.filter((line) => line.startsWith("referrers,"))).toEqual([
+      `referrers,"'=1+2",3,3,0`,
+      `referrers,"'+1+1",2,2,0`,
+      `referrers,"'-2-3.example",1,1,0`,
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { splitCsvLine } from "@linkgeo/shared";
 import type { ImportedLink } from "../src/links/link.ts";
 import { LinkTargets } from "../src/links/link-targets.ts";
 import type { Database } from "../src/storage/open-database.ts";
@@ -91,6 +92,67 @@ describe.each(directions)("a round trip from $from.engine to $to.engine", ({ fro
     } finally {
       await target.db.close();
       await target.cleanup();
+    }
+  });
+});
+
+/** Titles, tags and aliases a spreadsheet would run, and values that really start with the text mark `'`. */
+const spreadsheetValues: Array<{ code: string; title: string; tags: string[]; titleCell: string; tagsCell: string }> = [
+  {
+    code: "-2-3",
+    title: '=HYPERLINK("https://evil.example","click")',
+    tags: ["-2-3", "launch"],
+    titleCell: `'=HYPERLINK("https://evil.example","click")`,
+    tagsCell: "'-2-3 launch",
+  },
+  { code: "-55", title: "'=1+2", tags: ["-5"], titleCell: "''=1+2", tagsCell: "-5" },
+  { code: "at-sum", title: "@SUM(A1:A9)", tags: [], titleCell: "'@SUM(A1:A9)", tagsCell: "" },
+  { code: "marks", title: "''-5", tags: [], titleCell: "'''-5", tagsCell: "" },
+  { code: "plus", title: "+1+1", tags: ["-1-1"], titleCell: "'+1+1", tagsCell: "'-1-1" },
+  { code: "tis", title: "'Tis -5", tags: [], titleCell: "'Tis -5", tagsCell: "" },
+  { code: "wide", title: "＝1+2", tags: [], titleCell: "'＝1+2", tagsCell: "" },
+];
+
+function spreadsheetLinks(): ImportedLink[] {
+  return spreadsheetValues.map(({ code, title, tags }, i) => ({
+    code,
+    longUrl: `https://example.com/${i}`,
+    manageTokenHash: `hash-${i}`,
+    createdAt: new Date(now.getTime() - day),
+    updatedAt: new Date(now.getTime() - day),
+    accessCount: 0,
+    lastAccessedAt: null,
+    tags,
+    title,
+    expiresAt: null,
+    maxVisits: null,
+    expiredUrl: null,
+    redirectStatus: null,
+    forwardQuery: false,
+    rules: [],
+  }));
+}
+
+describe.each(directions)("cells a spreadsheet would run, from $from.engine to $to.engine", ({ from, to }) => {
+  test("leave as text in the CSV and come back as they were, a real leading ' included", async () => {
+    const source = await from.open();
+    const target = await to.open();
+    try {
+      await source.db.links.insertImported(spreadsheetLinks());
+      const exported = await exportText(source.db, "csv");
+      const rows = exported.split("\r\n").slice(1, -1).map(splitCsvLine);
+      expect(rows.map((fields) => ({ code: fields[0], title: fields[2], tags: fields[3] }))).toEqual(
+        spreadsheetValues.map(({ code, titleCell, tagsCell }) => ({ code: code === "-2-3" ? "'-2-3" : code, title: titleCell, tags: tagsCell })),
+      );
+
+      expect(await importText(target.db, "csv", exported)).toEqual([
+        { summary: { lines: spreadsheetValues.length + 1, imported: spreadsheetValues.length, skipped: 0, problems: 0, dry_run: false } },
+      ]);
+      for (const { code, title, tags } of spreadsheetValues) expect(await target.db.links.find(code)).toMatchObject({ code, title, tags });
+      expect(await exportText(target.db, "csv")).toBe(exported);
+    } finally {
+      await Promise.all([source.db.close(), target.db.close()]);
+      await Promise.all([source.cleanup(), target.cleanup()]);
     }
   });
 });

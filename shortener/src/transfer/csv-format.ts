@@ -17,6 +17,8 @@ type Column = "longUrl" | "shortUrl" | "title" | "tags";
  * optional. `short_url` is a code (`promo`) or a short URL whose path is
  * the code (`https://s.test/promo`). Tags are separated by `|`, `;`, `,`
  * or spaces: a tag is letters, digits, `_` and `-`, so none is ambiguous.
+ * A cell's `'` before a formula is the text mark (the admin page's
+ * selected links are such a file): read without it.
  */
 const plainCsv: CsvLayout<Column> = {
   columns: {
@@ -26,6 +28,7 @@ const plainCsv: CsvLayout<Column> = {
     tags: ["tags", "tag"],
   },
   longUrl: "longUrl",
+  textMarks: "restored",
   headerless: {
     isData: (fields) => /^https?:\/\//i.test(fields[0]?.trim() ?? ""),
     order: ["longUrl", "shortUrl", "title", "tags"],

@@ -1,4 +1,4 @@
-import { readCsvRows } from "@linkgeo/shared";
+import { readCsvRows, restoredCell } from "@linkgeo/shared";
 import { optionalText, UnreadableCell } from "./foreign-cells.ts";
 import type { ImportRecord, ImportRow } from "./import-record.ts";
 
@@ -20,6 +20,12 @@ export interface CsvLayout<Column extends string> {
   longUrl: Column;
   /** For exports that may come without a header: whether a first row is data, and the columns in file order then (null: a column not read). */
   headerless?: { isData: (fields: string[]) => boolean; order: readonly (Column | null)[]; minFields: number };
+  /**
+   * Whether a cell's leading `'` before a formula is the text mark our CSV
+   * writer and spreadsheets use (formula-cells.ts), read without it; other
+   * tools' exports are read as they wrote them.
+   */
+  textMarks?: "restored";
   /** The row's other fields, read from its cells; throws UnreadableCell for a cell out of shape. */
   details: (cells: Cells<Column>) => RecordDetails;
 }
@@ -46,7 +52,8 @@ export async function* readCsvTable<Column extends string>(chunks: AsyncIterable
       yield row;
       continue;
     }
-    const { line, fields } = row;
+    const line = row.line;
+    const fields = layout.textMarks === "restored" ? row.fields.map(restoredCell) : row.fields;
     // A row of empty fields is what spreadsheets leave below a table.
     if (fields.every((field) => field.trim() === "")) continue;
     if (indexes === undefined || fieldCount === undefined) {

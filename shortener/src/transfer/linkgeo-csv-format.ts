@@ -1,4 +1,4 @@
-import { JsonTooDeep, parseJson, readCsvRows } from "@linkgeo/shared";
+import { JsonTooDeep, parseJson, readCsvRows, restoredCell } from "@linkgeo/shared";
 import { csvTagSeparator, exportColumns } from "./exported-link.ts";
 import type { ImportParser, ImportRow } from "./import-record.ts";
 import { importRecordOf } from "./linkgeo-record.ts";
@@ -6,7 +6,9 @@ import { importRecordOf } from "./linkgeo-record.ts";
 /**
  * Our own CSV export (GET /admin/export/links?format=csv): the header names
  * the columns (in any order; short_url and long_url at least), then one link
- * a row, read back into the very values the export wrote (exported-link.ts).
+ * a row, read back into the very values the export wrote (exported-link.ts):
+ * each cell the writer marked as text for spreadsheets is read without the
+ * mark (restoredCell).
  */
 export const parseLinkgeoCsv: ImportParser = async function* (chunks) {
   let columns: string[] | undefined;
@@ -27,7 +29,7 @@ export const parseLinkgeoCsv: ImportParser = async function* (chunks) {
       yield { line: row.line, problem: `has ${row.fields.length} fields, the header ${columns.length}` };
       continue;
     }
-    yield recordOfRow(row.line, columns, row.fields);
+    yield recordOfRow(row.line, columns, row.fields.map(restoredCell));
   }
 };
 

@@ -49,7 +49,8 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
           summary: "Every link with its options, counts and dates, streamed as CSV or NDJSON (admin, or an API key with links:read)",
           description:
             "In code order, read in pages: any number of links in constant memory. The password's hash is never exported (password_protected says " +
-            "whether there is one). CSV: RFC 4180, the header names the fields, tags separated by spaces, rules as JSON. What `POST /admin/import` " +
+            "whether there is one). CSV: RFC 4180, the header names the fields, tags separated by spaces, rules as JSON; a cell a spreadsheet would " +
+            "run (=, +, -, @ first, a negative number aside) has a ' before it, which the import takes off again. What `POST /admin/import` " +
             "and `bun run import` read back (formats linkgeo-csv, linkgeo-ndjson).",
           tags,
           security: readSecurity,
@@ -100,7 +101,7 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
             "The same numbers as GET /shorten/<code>/visits/, for the same credentials (manage token, admin, or an API key with visits:read). " +
             "One table with the columns section, value, visits, humans, bots: rows from, to, granularity and visitors (the query), filter " +
             "(breakdown:value, empty for every visit), total, one series row per bucket, then one row per top value of referrers, countries, " +
-            "browsers, os and devices, and one per bot by name (section bots).",
+            "browsers, os and devices, and one per bot by name (section bots). A value a spreadsheet would run (a referrer host =1+2) is written as text ('=1+2).",
           tags,
           security: readSecurity,
           responses: {

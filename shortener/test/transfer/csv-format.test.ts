@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { csvRow } from "@linkgeo/shared";
 import { readPlainCsv } from "../../src/transfer/csv-format.ts";
 import { asUnixText, importSample, rowsOf, rowsThatDifferWhenCut } from "../support/import-pieces.ts";
 
@@ -52,6 +53,21 @@ describe("readPlainCsv", () => {
     ["LONG_URL,Short_URL", "LONG_URL"],
   ])("finds the columns of header %j", async (header) => {
     expect(await rowsOf(readPlainCsv, `${header}\nhttps://example.com/a,abc\n`)).toEqual([{ line: 2, longUrl: "https://example.com/a", code: "abc" }]);
+  });
+
+  test("reads the cells our writer marked as text for spreadsheets (the admin page's selected links) back as they were", async () => {
+    const text = [
+      ["short_url", "long_url", "title", "tags"],
+      ["-2-3", "https://example.com/a", '=HYPERLINK("https://evil.example")', "-2-3 launch"],
+      ["-55", "https://example.com/b", "'=1+2", "-5"],
+    ]
+      .map(csvRow)
+      .join("");
+    expect(text.split("\r\n")[1]).toBe(`"'-2-3",https://example.com/a,"'=HYPERLINK(""https://evil.example"")","'-2-3 launch"`);
+    expect(await rowsOf(readPlainCsv, text)).toEqual([
+      { line: 2, longUrl: "https://example.com/a", code: "-2-3", title: '=HYPERLINK("https://evil.example")', tags: ["-2-3", "launch"] },
+      { line: 3, longUrl: "https://example.com/b", code: "-55", title: "'=1+2", tags: ["-5"] },
+    ]);
   });
 
   test("ignores columns it does not know, and rows of empty fields", async () => {
