@@ -168,6 +168,32 @@ describe.concurrent("geocoding jobs", () => {
     expect(((await readJson(noColumns)) as { error: { message: string } }).error.message).toContain("no latitude column");
   });
 
+  test("a CSV file's text marks (') are taken off; the results CSV writes ids and addresses a spreadsheet would run as text, negative coordinates as numbers", async () => {
+    const hostile = { ...localVienna, formatted_address: "@SUM(A1:A9)", street: '=HYPERLINK("https://evil.example","click")' };
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([hostile]), jobs: { run: { idleMs: 20 } } });
+    // A results CSV of ours sent again (its id marked), and a negative latitude a spreadsheet tool marked as text.
+    const file = "id,latitude,longitude\r\n\"'=1+2\",-33.8688,151.2093\r\n-2-3,'-33.9,151.2\r\n'Tis,-1,-2\r\n";
+    const response = await request(geocoder, "POST", "/reverse-geocode/jobs", { body: file, type: "text/csv" });
+    expect(response.status).toBe(202);
+    const job = (await readJson(response)) as JobView;
+    await finished(geocoder, job.id);
+    expect((await resultLines(geocoder, job.id)).map((line) => [line.id, line.latitude, line.longitude, line.error])).toEqual([
+      ["=1+2", -33.8688, 151.2093, null],
+      ["-2-3", -33.9, 151.2, null],
+      ["'Tis", -1, -2, null],
+    ]);
+
+    const csv = await (await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}/results?format=csv`)).text();
+    const address = `"'@SUM(A1:A9)",,Austria,AT,Vienna,,Vienna,"'=HYPERLINK(""https://evil.example"",""click"")",`;
+    expect(csv.split("\r\n")).toEqual([
+      "index,id,latitude,longitude,status,formatted_address,postcode,country,country_code,state,district,settlement,street,house,provider,cache,error",
+      `0,"'=1+2",-33.8688,151.2093,done,${address},LOCAL,MISS,`,
+      `1,"'-2-3",-33.9,151.2,done,${address},LOCAL,MISS,`,
+      `2,'Tis,-1,-2,done,${address},LOCAL,MISS,`,
+      "",
+    ]);
+  });
+
   test("an NDJSON file: one point per line, a line that is not a point is its own error", async () => {
     await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]), jobs: { run: { idleMs: 20 } } });
     const file = [

@@ -1,4 +1,4 @@
-import { coordinateColumns, CsvRowReader, csvRow, maxBatchPoints, type CsvProblem, type CsvRow } from "@linkgeo/shared";
+import { coordinateColumns, CsvRowReader, csvRow, maxBatchPoints, restoredCell, type CsvProblem, type CsvRow } from "@linkgeo/shared";
 import { addressFieldNames } from "../addresses/address.ts";
 
 /** What is added to each row: the first address's fields, who answered, and why not when nothing did. */
@@ -37,7 +37,9 @@ export class MissingColumns extends Error {}
  * answer of its point, rows asked `pointsPerAsk` at a time (a batch's
  * 1,000, or a job's more) and written in their order. A row that cannot be read is reported and left
  * out; a row whose point is refused (not a coordinate) keeps its columns
- * and says why in `error`.
+ * and says why in `error`. A cell's `'` before a formula is read as the
+ * text mark (restoredCell), and the output marks what it must: a marked
+ * cell comes out as it came in, an unmarked formula comes out marked.
  */
 export async function geocodeFile(
   input: AsyncIterable<string>,
@@ -75,12 +77,14 @@ export async function geocodeFile(
         progress.problem(item);
         continue;
       }
+      // Read as written before the text marks (formula-cells.ts): the writer puts back what it must, so a cell passes through as it came.
+      const row = { line: item.line, fields: item.fields.map(restoredCell) };
       if (!columns) {
-        columns = columnsOf(item.fields);
-        write(csvRow([...item.fields, ...addedColumns]));
+        columns = columnsOf(row.fields);
+        write(csvRow([...row.fields, ...addedColumns]));
         continue;
       }
-      pending.push(item);
+      pending.push(row);
       if (pending.length >= pointsPerAsk) await flush();
     }
   };

@@ -15,6 +15,7 @@ import {
   parseJson,
   parseJsonBody,
   readBodyLimited,
+  restoredCell,
   UnsupportedMediaType,
 } from "@linkgeo/shared";
 import { t } from "elysia";
@@ -70,7 +71,10 @@ const tooMany = () => InvalidRequest.because(`a job holds 1 to ${maxJobPoints} p
  *
  * CSV: the header names the coordinate columns (as `bun run geocode`
  * reads them: latitude/lat, longitude/lon/lng/long, any case; a file
- * without them is a 400) and an optional `id` column. NDJSON: one JSON
+ * without them is a 400) and an optional `id` column; a cell's `'` before
+ * a formula is the text mark our CSV writer and spreadsheets put there
+ * (formula-cells.ts), taken off, so a results CSV can be sent again and a
+ * `'-33.9` is -33.9. NDJSON: one JSON
  * object per line, `{"latitude", "longitude", "id"?}`. A row that cannot
  * be read (broken quoting, a line that is not an object) is a point with
  * its own error, so its index still lines up with the file.
@@ -132,12 +136,10 @@ function csvPoints(text: string): RawPoint[] {
       }
       if (points.length === maxJobPoints) throw tooMany();
       if (!("fields" in row)) points.push({ id: null, refused: `line ${row.line}: ${row.problem}` });
-      else
-        points.push({
-          latitude: row.fields[columns.latitude],
-          longitude: row.fields[columns.longitude],
-          id: columns.id === -1 ? null : (row.fields[columns.id] ?? null),
-        });
+      else {
+        const fields = row.fields.map(restoredCell);
+        points.push({ latitude: fields[columns.latitude], longitude: fields[columns.longitude], id: columns.id === -1 ? null : (fields[columns.id] ?? null) });
+      }
     }
   };
   for (const piece of piecesOf(text)) take(reader.read(piece));

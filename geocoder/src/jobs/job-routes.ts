@@ -98,7 +98,8 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
           summary: "Start a job: up to 100,000 points answered in the background, at the providers' pace",
           description:
             'The body is a batch\'s ({"points": [...], "platform", "language"}), or a file: text/csv with a header naming the latitude and ' +
-            "longitude columns (latitude/lat, longitude/lon/lng/long) and an optional id column, or application/x-ndjson with one " +
+            "longitude columns (latitude/lat, longitude/lon/lng/long) and an optional id column (a cell's ' before a formula, the text mark of " +
+            "the results CSV and of spreadsheets, is taken off), or application/x-ndjson with one " +
             '{"latitude", "longitude", "id"} per line; a file\'s platform and language go in the query. At most 16 MiB. ' +
             "Each point is checked as a batch's: a bad one (or a row that cannot be read) is that point's error. Answered 202 with the job and " +
             "its id in Location; every geocoder replica then answers its points, each exactly once, waiting for the providers' rate limits " +
@@ -138,7 +139,8 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
             t.String({
               description:
                 "ndjson (the default; one object per point), csv (one row per point, its first address: " +
-                `${resultCsvColumns.join(", ")}) or geojson (a FeatureCollection, RFC 7946). Accept: text/csv or application/geo+json asks for them too`,
+                `${resultCsvColumns.join(", ")}; a cell a spreadsheet would run has a ' before it) or geojson (a FeatureCollection, RFC 7946). ` +
+                "Accept: text/csv or application/geo+json asks for them too",
             }),
           ),
         }),

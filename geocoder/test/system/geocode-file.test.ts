@@ -123,6 +123,24 @@ describe("geocoding a CSV file through the batch and job endpoints", () => {
     expect(polls.every((ms) => ms === 500)).toBe(true);
   });
 
+  test("a cell marked as text (') is read without the mark and written with it; a formula the file left unmarked comes out marked", async () => {
+    const text = "name,lat,lng\r\n\"'=1+2\",'-33.9,151.2\r\n=cmd|' /C calc'!A0,48.2,16.37\r\n'Tis,-1,-2\r\n";
+    let written = "";
+    const counts = await geocodeFile(piecesOf(text), (chunk) => void (written += chunk), batchAsker({ input: "", output: "", url }), {
+      rows: () => {},
+      problem: () => {},
+    });
+    expect(counts).toEqual({ rows: 3, answered: 3, failed: 0, problems: 0 });
+    const vienna = '"Vienna, Vienna, Austria",,Austria,AT,Vienna,,Vienna,,,LOCAL,';
+    expect(written.split("\r\n")).toEqual([
+      "name,lat,lng,formatted_address,postcode,country,country_code,state,district,settlement,street,house,provider,error",
+      `"'=1+2",-33.9,151.2,${vienna}`,
+      `"'=cmd|' /C calc'!A0",48.2,16.37,${vienna}`,
+      `'Tis,-1,-2,${vienna}`,
+      "",
+    ]);
+  });
+
   test("a file without the coordinate columns, or empty, is refused before anything is asked", async () => {
     const asked: unknown[] = [];
     const ask = async (points: unknown[]) => {
