@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { pointsFromCsv, pointsFromLines, resultsCsv, type PointFeature } from "../../src/web/client/lib/many-points.ts";
+import { pointsFromCsv, pointsFromLines, resultsCsv, type PointFeature, type PointsInput } from "../../src/web/client/lib/many-points.ts";
 
 const feature = (id: number, properties: Record<string, unknown>): PointFeature => ({
   type: "Feature",
@@ -45,5 +45,29 @@ describe("many points on the playground, read and written", () => {
       '3,"1, 1",,,,,,,,,,,not asked',
       "",
     ]);
+  });
+
+  test("a CSV file's text marks (') are taken off as it is read; the download writes what a spreadsheet would run as text", () => {
+    const input = pointsFromCsv("name,lat,lng\r\n\"'=1+2\",'-33.9,151.2\r\n=cmd|' /C calc'!A0,-33.8688,151.2093\r\n");
+    expect(input).toEqual({
+      header: ["name", "lat", "lng"],
+      rows: [
+        { columns: ["=1+2", "-33.9", "151.2"], latitude: "-33.9", longitude: "151.2" },
+        { columns: ["=cmd|' /C calc'!A0", "-33.8688", "151.2093"], latitude: "-33.8688", longitude: "151.2093" },
+      ],
+      problems: [],
+    });
+    const address = { formatted_address: "@SUM(A1:A9)", street: "+1+1", country_code: "AU", provider: "LOCAL", error: null };
+    const csv = resultsCsv(input as PointsInput, [feature(0, address), feature(1, address)]);
+    expect(csv.split("\r\n")).toEqual([
+      "name,lat,lng,formatted_address,postcode,country,country_code,state,district,settlement,street,house,provider,error",
+      `"'=1+2",-33.9,151.2,"'@SUM(A1:A9)",,,AU,,,,"'+1+1",,LOCAL,`,
+      `"'=cmd|' /C calc'!A0",-33.8688,151.2093,"'@SUM(A1:A9)",,,AU,,,,"'+1+1",,LOCAL,`,
+      "",
+    ]);
+    // A pasted line is its own column: one that a spreadsheet would take for a formula is written as text too.
+    expect(resultsCsv(pointsFromLines("-33.86, 151.2"), [feature(0, { provider: "LOCAL", error: null })]).split("\r\n")[1]).toBe(
+      `1,"'-33.86, 151.2",,,,,,,,,,LOCAL,`,
+    );
   });
 });

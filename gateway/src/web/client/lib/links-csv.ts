@@ -2,7 +2,8 @@
  * Links as CSV (RFC 4180, with the shortener's own writer): the
  * admin table's selected rows, with the columns the table shows. Every field
  * a link can hold is quoted when it must be, so a destination with commas,
- * quotes or a line break stays one field.
+ * quotes or a line break stays one field, and a cell a spreadsheet would
+ * run (a tag `-2-3`) is written as text (formula-cells.ts).
  */
 import { csvRow } from "@linkgeo/shared/csv";
 import type { LinkRecord } from "./admin-links.ts";

@@ -7,7 +7,7 @@
  * (CSV), and one FeatureCollection. No DOM here, so the tests read it
  * directly.
  */
-import { coordinateColumns, CsvRowReader, csvRow } from "@linkgeo/shared/csv";
+import { coordinateColumns, CsvRowReader, csvRow, restoredCell } from "@linkgeo/shared/csv";
 import { coordinatePairOf } from "./coordinate-pair.ts";
 import { addressFields } from "./geocode-words.ts";
 
@@ -51,14 +51,16 @@ export function pointsFromCsv(text: string): PointsInput | string {
       input.problems.push(`line ${row.line}: ${row.problem}`);
       continue;
     }
+    // A cell's ' before a formula is the text mark (as bun run geocode reads it): off here, put back by the download's writer.
+    const fields = row.fields.map(restoredCell);
     if (!columns) {
-      const found = coordinateColumns(row.fields);
+      const found = coordinateColumns(fields);
       if ("missing" in found) return `This file cannot be read: ${found.missing}.`;
       columns = found;
-      input.header = row.fields;
+      input.header = fields;
       continue;
     }
-    input.rows.push({ columns: row.fields, latitude: row.fields[columns.latitude] ?? "", longitude: row.fields[columns.longitude] ?? "" });
+    input.rows.push({ columns: fields, latitude: fields[columns.latitude] ?? "", longitude: fields[columns.longitude] ?? "" });
   }
   if (!columns) return "This file is empty: it needs a header with latitude and longitude columns.";
   return input;
