@@ -62,6 +62,9 @@ function variablesReadBy(name: AppName): { names: Set<string>; patterns: RegExp[
   const sharedReaders = [
     ["readServiceBasics(", "shared/src/service/service-config.ts"],
     ["readProxyPairVariables(", "shared/src/service/proxy-pair-variables.ts"],
+    // TRUSTED_PROXIES: read with the pair's variables, or on its own (the geocoder).
+    ["readProxyPairVariables(", "shared/src/service/trusted-proxies.ts"],
+    ["readTrustedProxies(", "shared/src/service/trusted-proxies.ts"],
   ] as const;
   const source = sharedReaders.reduce((text, [call, file]) => (own.includes(call) ? text + readRepositoryFile(file) : text), own);
   // `vars.integer("PORT", …)`, `httpUrl("GEOAPIFY_URL")`, `rule(vars, "RATE_LIMIT_API", …)`: a call whose first argument is an upper-case name.

@@ -6,3 +6,4 @@ export * from "./proxy-pair-variables.ts";
 export * from "./service-app.ts";
 export * from "./service-config.ts";
 export * from "./service-lifecycle.ts";
+export * from "./trusted-proxies.ts";

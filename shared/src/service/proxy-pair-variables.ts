@@ -1,8 +1,8 @@
 import type { EnvReader } from "../core/config.ts";
-import { defaultTrustedProxies } from "../net/client-address.ts";
-import { parseIpRangeList, type IpRange } from "../net/ip-range.ts";
+import type { IpRange } from "../net/ip-range.ts";
 import { defaultImportMaxBytes } from "../protocol/import-upload.ts";
 import { parseInternalSecret } from "../protocol/redirect-batch.ts";
+import { readTrustedProxies } from "./trusted-proxies.ts";
 
 /**
  * The variables the gateway and the shortener both read, each by one rule
@@ -22,7 +22,7 @@ export interface ProxyPairVariables {
 
 export function readProxyPairVariables(vars: EnvReader): ProxyPairVariables {
   return {
-    trustedProxies: vars.parsed("TRUSTED_PROXIES", parseIpRangeList) ?? parseIpRangeList(defaultTrustedProxies),
+    trustedProxies: readTrustedProxies(vars),
     internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
     importMaxBytes: vars.integer("IMPORT_MAX_BYTES", defaultImportMaxBytes, { min: 1024 * 1024, max: 64 * 1024 * 1024 * 1024 }),
   };
