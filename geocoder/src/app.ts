@@ -1,14 +1,20 @@
 import {
+  clientOf,
+  defaultTrustedProxies,
   jobCreationBody,
+  parseIpRangeList,
   reverseBatchBody,
   serviceApp,
   terseBodyFailures,
   type ErrorBody,
+  type IpRange,
   type Logger,
   type MetricsRegistry,
   type ReadinessCheck,
 } from "@linkgeo/shared";
+import type { Server } from "elysia/universal";
 import { geocodeRoutes } from "./geocoding/geocode-routes.ts";
+import { jobClientDigest } from "./jobs/job-client.ts";
 import { jobRoutes, type JobRoutesDeps } from "./jobs/job-routes.ts";
 import type { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
 import type { ProviderRegistry } from "./providers/provider-registry.ts";
@@ -17,8 +23,15 @@ export interface GeocoderDeps {
   registry: ProviderRegistry;
   /** Answers the queries, over the registry and the cache. */
   geocoder: ReverseGeocoder;
-  /** The jobs' store, the runner's wake-up, the clock and how long a finished job is kept. */
-  jobs: Omit<JobRoutesDeps, "geocoder">;
+  /**
+   * The jobs' store, the runner's wake-up, the clock, how long a finished job is kept, the quotas, and how a
+   * client's address is kept with its jobs (`jobClientDigest`; default: under a random secret of this process).
+   */
+  jobs: Omit<JobRoutesDeps, "geocoder" | "clientOf"> & { clientDigest?: (address: string) => string };
+  /** TRUSTED_PROXIES: whose X-Forwarded-For names a job's client; default this machine only. */
+  trustedProxies?: readonly IpRange[];
+  /** The socket's peer; default what Bun says (tests without a socket name one). */
+  peerOf?: (request: Request, server: Server | null) => string | undefined;
   log: Logger;
   accessLog?: boolean;
   readiness: { required: Record<string, ReadinessCheck>; optional?: Record<string, ReadinessCheck> };
@@ -31,6 +44,12 @@ export interface GeocoderDeps {
 const envelope = (body: ErrorBody) => ({ success: false, data: [], error: body.error });
 
 export function createApp(deps: GeocoderDeps) {
+  const trustedProxies = deps.trustedProxies ?? parseIpRangeList(defaultTrustedProxies);
+  const peerOf = deps.peerOf ?? ((request: Request, server: Server | null) => server?.requestIP(request)?.address);
+  const { clientDigest = jobClientDigest(undefined), ...jobs } = deps.jobs;
+  // The client as the gateway (a trusted proxy) forwarded it, else the socket's peer: never a header anyone else wrote.
+  const jobClientOf = (request: Request, server: Server | null) =>
+    clientDigest(clientOf(peerOf(request, server), request.headers.get("x-forwarded-for"), trustedProxies).address);
   const app = serviceApp({
     log: deps.log,
     accessLog: deps.accessLog ?? false,
@@ -45,6 +64,6 @@ export function createApp(deps: GeocoderDeps) {
     bodies: [reverseBatchBody, jobCreationBody],
   })
     .use(geocodeRoutes({ geocoder: deps.geocoder, registry: deps.registry }))
-    .use(jobRoutes({ ...deps.jobs, geocoder: deps.geocoder }));
+    .use(jobRoutes({ ...jobs, geocoder: deps.geocoder, clientOf: jobClientOf }));
   return terseBodyFailures(app);
 }

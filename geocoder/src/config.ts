@@ -1,4 +1,14 @@
-import { type Env, type EnvReader, parseUrl, readConfig, readServiceBasics, type ServiceBasics } from "@linkgeo/shared";
+import {
+  type Env,
+  type EnvReader,
+  type IpRange,
+  maxJobPoints,
+  parseUrl,
+  readConfig,
+  readServiceBasics,
+  readTrustedProxies,
+  type ServiceBasics,
+} from "@linkgeo/shared";
 import { dirname, join } from "node:path";
 
 export interface KeyedProviderConfig {
@@ -51,6 +61,12 @@ export interface GeocoderConfig extends ServiceBasics {
   jobPointsInFlight: number;
   /** How long a dead replica's points of a job wait before another replica takes them. */
   jobLeaseMs: number;
+  /** How much a client's jobs, and all jobs, may hold (jobs/job-quota.ts: JobQuota). */
+  jobQuota: { clientPoints: number; clientBytes: number; storeBytes: number; diskFloorBytes: number };
+  /** GEOCODER_JOBS_SECRET: keys the digest of a client's address kept with its jobs; absent, a random one per process. */
+  jobsSecret: string | undefined;
+  /** TRUSTED_PROXIES: the proxies (the gateway) whose X-Forwarded-For names a job's client. */
+  trustedProxies: IpRange[];
 }
 
 const replicaVariable = /^NOMINATIM_REVERSER_REPLICA_URL_(\d+)$/;
@@ -83,6 +99,12 @@ export function readGeocoderConfig(env: Env): GeocoderConfig {
       jobTtlHours: vars.integer("GEOCODER_JOB_TTL_HOURS", 168, { min: 1, max: 8_760 }),
       jobPointsInFlight: vars.integer("GEOCODER_JOB_POINTS_IN_FLIGHT", 4, { min: 1, max: 64 }),
       jobLeaseMs: vars.integer("GEOCODER_JOB_LEASE_SECONDS", 30, { min: 1, max: 3_600 }) * 1_000,
+      jobQuota: readJobQuota(vars),
+      jobsSecret: vars.parsed("GEOCODER_JOBS_SECRET", (raw) => {
+        if (raw.length < 32) throw new Error("must be at least 32 characters");
+        return raw;
+      }),
+      trustedProxies: readTrustedProxies(vars),
     };
   });
 }
@@ -97,6 +119,30 @@ function readJobStore(vars: EnvReader, cachePath: string): GeocoderConfig["jobs"
   if (url) return { engine: "postgres", url };
   const besideCache = cachePath === ":memory:" ? ":memory:" : join(dirname(cachePath), "geocoder-jobs.db");
   return { engine: "sqlite", path: vars.string("GEOCODER_JOBS_PATH", besideCache) };
+}
+
+const mib = 1024 * 1024;
+
+/**
+ * The jobs' quotas. A client may have 200,000 points waiting (two full
+ * jobs: one running, the next queued) and keep 1 GiB of jobs (8 running
+ * of 100,000 points, about 12 answered, for GEOCODER_JOB_TTL_HOURS); all
+ * jobs together 10 GiB; a SQLite store keeps 1 GiB of its disk free. A
+ * client's points may not be fewer than one full job's, nor its bytes
+ * fewer than 256 MiB (the largest job is charged about 160 MiB), nor the
+ * store's fewer than one client's.
+ */
+function readJobQuota(vars: EnvReader): GeocoderConfig["jobQuota"] {
+  const problemsBefore = vars.problems.length;
+  const clientPoints = vars.integer("GEOCODER_JOB_CLIENT_MAX_POINTS", 200_000, { min: maxJobPoints, max: 100_000_000 });
+  const clientMib = vars.integer("GEOCODER_JOB_CLIENT_MAX_MIB", 1_024, { min: 256, max: 1_048_576 });
+  const storeMib = vars.integer("GEOCODER_JOBS_MAX_MIB", 10_240, { min: 256, max: 16_777_216 });
+  const freeMib = vars.integer("GEOCODER_JOBS_MIN_FREE_MIB", 1_024, { min: 0, max: 1_048_576 });
+  // Compared only when both were read: a bad one has already been reported.
+  if (vars.problems.length === problemsBefore && storeMib < clientMib) {
+    vars.problem(`GEOCODER_JOBS_MAX_MIB (${storeMib}) must be at least GEOCODER_JOB_CLIENT_MAX_MIB (${clientMib}): one client's jobs must fit in the store`);
+  }
+  return { clientPoints, clientBytes: clientMib * mib, storeBytes: storeMib * mib, diskFloorBytes: freeMib * mib };
 }
 
 function readReplicas(vars: EnvReader, env: Env): ReplicaConfig[] {

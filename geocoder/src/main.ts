@@ -6,6 +6,7 @@ import { geocoderMetrics } from "./geocoding/geocoder-metrics.ts";
 import { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
 import { connectingJobStore } from "./jobs/connecting-job-store.ts";
 import { guardedJobStore } from "./jobs/guarded-job-store.ts";
+import { jobClientDigest } from "./jobs/job-client.ts";
 import { jobPace, startJobRunner } from "./jobs/job-runner.ts";
 import { PostgresJobStore } from "./jobs/postgres-job-store.ts";
 import { openJobDatabase, SqliteJobStore } from "./jobs/sqlite-job-store.ts";
@@ -71,6 +72,9 @@ const jobStore = guardedJobStore(
   jobStoreTimeoutMs,
 );
 const jobTtlMs = config.jobTtlHours * 3_600_000;
+if (config.production && config.jobsSecret === undefined) {
+  log.warn("GEOCODER_JOBS_SECRET is not set: each replica (and each start) counts a client's jobs apart, so its quotas multiply by the replicas");
+}
 const jobRunner = startJobRunner({
   store: jobStore,
   geocoder,
@@ -87,7 +91,8 @@ const lifecycle = new ServiceLifecycle(log, metrics);
 const app = createApp({
   registry,
   geocoder,
-  jobs: { store: jobStore, wake: jobRunner.wake, clock, ttlMs: jobTtlMs },
+  jobs: { store: jobStore, wake: jobRunner.wake, clock, ttlMs: jobTtlMs, quota: config.jobQuota, clientDigest: jobClientDigest(config.jobsSecret) },
+  trustedProxies: config.trustedProxies,
   log,
   accessLog: config.accessLog,
   readiness: {

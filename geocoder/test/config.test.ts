@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { parseIpRangeList } from "@linkgeo/shared";
 import { configProblems } from "@linkgeo/testing";
 import { readGatewayConfig } from "../../gateway/src/config.ts";
 import { readGeocoderConfig } from "../src/config.ts";
@@ -110,6 +111,47 @@ describe("geocoder configuration", () => {
       'GEOCODER_JOB_TTL_HOURS must be a whole number from 1 to 8760 (got "0")',
       'GEOCODER_JOB_POINTS_IN_FLIGHT must be a whole number from 1 to 64 (got "65")',
       'GEOCODER_JOB_LEASE_SECONDS must be a whole number from 1 to 3600 (got "forever")',
+    ]);
+  });
+
+  test("jobs' quotas: per client in points waiting and MiB kept, for the store in MiB and a SQLite disk's free MiB; one client's must fit in the store", () => {
+    const mib = 1024 * 1024;
+    expect(readGeocoderConfig({}).jobQuota).toEqual({ clientPoints: 200_000, clientBytes: 1_024 * mib, storeBytes: 10_240 * mib, diskFloorBytes: 1_024 * mib });
+    expect(
+      readGeocoderConfig({
+        GEOCODER_JOB_CLIENT_MAX_POINTS: "100000",
+        GEOCODER_JOB_CLIENT_MAX_MIB: "256",
+        GEOCODER_JOBS_MAX_MIB: "256",
+        GEOCODER_JOBS_MIN_FREE_MIB: "0",
+      }).jobQuota,
+    ).toEqual({ clientPoints: 100_000, clientBytes: 256 * mib, storeBytes: 256 * mib, diskFloorBytes: 0 });
+    expect(
+      configProblems(readGeocoderConfig, {
+        GEOCODER_JOB_CLIENT_MAX_POINTS: "99999",
+        GEOCODER_JOB_CLIENT_MAX_MIB: "255",
+        GEOCODER_JOBS_MAX_MIB: "1GiB",
+        GEOCODER_JOBS_MIN_FREE_MIB: "-1",
+      }),
+    ).toEqual([
+      'GEOCODER_JOB_CLIENT_MAX_POINTS must be a whole number from 100000 to 100000000 (got "99999")',
+      'GEOCODER_JOB_CLIENT_MAX_MIB must be a whole number from 256 to 1048576 (got "255")',
+      'GEOCODER_JOBS_MAX_MIB must be a whole number from 256 to 16777216 (got "1GiB")',
+      'GEOCODER_JOBS_MIN_FREE_MIB must be a whole number from 0 to 1048576 (got "-1")',
+    ]);
+    expect(configProblems(readGeocoderConfig, { GEOCODER_JOB_CLIENT_MAX_MIB: "2048", GEOCODER_JOBS_MAX_MIB: "1024" })).toEqual([
+      "GEOCODER_JOBS_MAX_MIB (1024) must be at least GEOCODER_JOB_CLIENT_MAX_MIB (2048): one client's jobs must fit in the store",
+    ]);
+  });
+
+  test("who made a job: TRUSTED_PROXIES (default this machine) and GEOCODER_JOBS_SECRET, at least 32 characters and never echoed", () => {
+    expect(readGeocoderConfig({})).toMatchObject({ jobsSecret: undefined, trustedProxies: parseIpRangeList("127.0.0.1/8,::1/128") });
+    expect(readGeocoderConfig({ TRUSTED_PROXIES: "10.0.0.0/8", GEOCODER_JOBS_SECRET: "s".repeat(32) })).toMatchObject({
+      jobsSecret: "s".repeat(32),
+      trustedProxies: parseIpRangeList("10.0.0.0/8"),
+    });
+    expect(configProblems(readGeocoderConfig, { TRUSTED_PROXIES: "10.0.0.0/33", GEOCODER_JOBS_SECRET: "short-secret" })).toEqual([
+      "GEOCODER_JOBS_SECRET must be at least 32 characters",
+      'TRUSTED_PROXIES has "10.0.0.0/33", which is not an IP address or CIDR range',
     ]);
   });
 

@@ -2,6 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { check } from "@placemarkio/check-geojson";
 import { createLogger, maxJobBodyBytes, maxJobPoints } from "@linkgeo/shared";
 import { readJson, reply, startFakeProvider, waitFor } from "@linkgeo/testing";
+import { readGeocoderConfig } from "../src/config.ts";
+import { pointsRetryAfterSeconds, type JobQuota } from "../src/jobs/job-quota.ts";
+import { minJobBytes } from "../src/jobs/job-size.ts";
 import { openJobDatabase, SqliteJobStore } from "../src/jobs/sqlite-job-store.ts";
 import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
 import { startTestGeocoder, type TestGeocoder } from "./support/test-geocoder.ts";
@@ -445,5 +448,136 @@ describe.concurrent("geocoding jobs", () => {
     await waitFor("three access lines", () => paths().length === 3);
     expect(paths()).toEqual(["/reverse-geocode/jobs", "/reverse-geocode/jobs/:id", "/reverse-geocode/jobs/:id/results"]);
     expect(written.join("\n")).not.toContain(job.id);
+  });
+});
+
+/** A request from `peer` (the socket's address as the test names it), with the X-Forwarded-For it sends, if any. */
+const fromClient = (geocoder: TestGeocoder, client: { peer: string; forwardedFor?: string }, method: string, path: string, body?: string) =>
+  geocoder.app.handle(
+    new Request(`http://localhost${path}`, {
+      method,
+      headers: {
+        "x-test-peer": client.peer,
+        ...(client.forwardedFor === undefined ? {} : { "x-forwarded-for": client.forwardedFor }),
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body,
+    }),
+  );
+
+/** Through the gateway (this machine, trusted by default): the client is what it forwarded for. */
+const viaGateway = (address: string) => ({ peer: "127.0.0.1", forwardedFor: address });
+const jobOfPoints = (count: number) => JSON.stringify({ points: Array.from({ length: count }, (_, i) => ({ id: i, latitude: 48, longitude: 2 + i / 100 })) });
+const quotaGeocoder = (quota: Partial<JobQuota>, clock?: () => Date) =>
+  startTestGeocoder({
+    clock,
+    providers: {},
+    local: inProcessProvider([localVienna]),
+    // Nothing answers the points: a job's points wait until it is cancelled.
+    jobs: { quota: { ...readGeocoderConfig({}).jobQuota, ...quota } },
+    peerOf: (request) => request.headers.get("x-test-peer") ?? undefined,
+  });
+const errorOf = async (response: Response) => ((await readJson(response)) as { success: false; data: []; error: Record<string, unknown> }).error;
+
+describe.concurrent("geocoding jobs' quotas", () => {
+  test("a client over its points waiting is refused 429 quota_exceeded with Retry-After, before its body is read, while another is served; a cancelled job frees them", async () => {
+    await using geocoder = quotaGeocoder({ clientPoints: 3 });
+    const alice = viaGateway("203.0.113.7");
+    const first = await fromClient(geocoder, alice, "POST", "/reverse-geocode/jobs", jobOfPoints(3));
+    expect(first.status).toBe(202);
+    const refused = await fromClient(geocoder, alice, "POST", "/reverse-geocode/jobs", jobOfPoints(1));
+    expect({ status: refused.status, retryAfter: refused.headers.get("retry-after") }).toEqual({ status: 429, retryAfter: String(pointsRetryAfterSeconds) });
+    expect(await readJson(refused)).toEqual({
+      success: false,
+      data: [],
+      error: {
+        code: "quota_exceeded",
+        message:
+          "your jobs have 3 points waiting and this one would add 1, over the 3 a client may have waiting: " +
+          "send it once they are answered (their progress says when), or cancel one",
+        quota: "points_waiting",
+        limit: 3,
+        in_use: 3,
+        requested: 1,
+      },
+    });
+    // A body that is not even JSON: refused for the quota, so never read.
+    const unread = await fromClient(geocoder, alice, "POST", "/reverse-geocode/jobs", "{not json");
+    expect({ status: unread.status, code: (await errorOf(unread)).code }).toEqual({ status: 429, code: "quota_exceeded" });
+
+    expect((await fromClient(geocoder, viaGateway("198.51.100.4"), "POST", "/reverse-geocode/jobs", jobOfPoints(3))).status).toBe(202);
+
+    const { id } = (await readJson(first)) as JobView;
+    expect((await fromClient(geocoder, alice, "DELETE", `/reverse-geocode/jobs/${id}`)).status).toBe(200);
+    expect((await fromClient(geocoder, alice, "POST", "/reverse-geocode/jobs", jobOfPoints(3))).status).toBe(202);
+  });
+
+  test("a client is the address a trusted proxy forwarded for, else the socket's peer, never a header it wrote itself; an IPv6 one by its /64", async () => {
+    await using geocoder = quotaGeocoder({ clientPoints: 2 });
+    const post = (client: { peer: string; forwardedFor?: string }) => fromClient(geocoder, client, "POST", "/reverse-geocode/jobs", jobOfPoints(2));
+    // Straight from 192.0.2.10 (not a proxy of ours): whatever it says it forwarded for, it is 192.0.2.10.
+    expect((await post({ peer: "192.0.2.10" })).status).toBe(202);
+    expect((await post({ peer: "192.0.2.10", forwardedFor: "198.51.100.99" })).status).toBe(429);
+    expect((await post({ peer: "192.0.2.10", forwardedFor: "10.1.2.3, 198.51.100.100" })).status).toBe(429);
+    // The gateway forwarding for 192.0.2.10 speaks for the same client; for another address, for another.
+    expect((await post(viaGateway("192.0.2.10"))).status).toBe(429);
+    expect((await post(viaGateway("192.0.2.11"))).status).toBe(202);
+
+    expect((await post(viaGateway("2001:db8:1:2::1"))).status).toBe(202);
+    expect((await post(viaGateway("2001:db8:1:2:ffff:ffff:ffff:ffff"))).status).toBe(429);
+    expect((await post(viaGateway("2001:db8:1:3::1"))).status).toBe(202);
+  });
+
+  test("a full store is 507 insufficient_storage for every client, a job too big for any client's quota 413", async () => {
+    await using geocoder = quotaGeocoder({ storeBytes: 2 * minJobBytes, clientBytes: minJobBytes });
+    expect((await fromClient(geocoder, viaGateway("192.0.2.1"), "POST", "/reverse-geocode/jobs", jobOfPoints(1))).status).toBe(202);
+    const tooBig = await fromClient(geocoder, viaGateway("192.0.2.2"), "POST", "/reverse-geocode/jobs", jobOfPoints(100));
+    expect({ status: tooBig.status, error: await errorOf(tooBig) }).toEqual({
+      status: 413,
+      error: { code: "payload_too_large", message: "this job would keep 126 KiB, more than the 64 KiB a client may keep: send it as smaller jobs" },
+    });
+    expect((await fromClient(geocoder, viaGateway("192.0.2.2"), "POST", "/reverse-geocode/jobs", jobOfPoints(1))).status).toBe(202);
+    const full = await fromClient(geocoder, viaGateway("192.0.2.3"), "POST", "/reverse-geocode/jobs", jobOfPoints(1));
+    expect({ status: full.status, error: await errorOf(full) }).toEqual({
+      status: 507,
+      error: {
+        code: "insufficient_storage",
+        message: "the geocoding jobs' store is full: no new job can be kept until older ones expire; send it later, or as batches",
+      },
+    });
+  });
+
+  test("a client over the bytes its jobs may keep is refused 429 until its first job expires", async () => {
+    // A clock that stands still: the job cancelled and the refusal at the same instant.
+    const now = new Date("2026-12-01T10:00:00Z");
+    await using geocoder = quotaGeocoder({ clientBytes: 2 * minJobBytes }, () => now);
+    const bob = viaGateway("198.51.100.20");
+    const first = (await readJson(await fromClient(geocoder, bob, "POST", "/reverse-geocode/jobs", jobOfPoints(1)))) as JobView;
+    expect((await fromClient(geocoder, bob, "POST", "/reverse-geocode/jobs", jobOfPoints(1))).status).toBe(202);
+    await fromClient(geocoder, bob, "DELETE", `/reverse-geocode/jobs/${first.id}`);
+    const refused = await fromClient(geocoder, bob, "POST", "/reverse-geocode/jobs", jobOfPoints(1));
+    // The test geocoder keeps a job an hour after it ends: the cancelled one expires then.
+    expect({ status: refused.status, retryAfter: refused.headers.get("retry-after"), error: await errorOf(refused) }).toEqual({
+      status: 429,
+      retryAfter: "3600",
+      error: {
+        code: "quota_exceeded",
+        message:
+          "your jobs keep 128 KiB and this one would add 64 KiB, over the 128 KiB a client may keep: " +
+          "a job's share is freed when it expires (Retry-After: when your first one does)",
+        quota: "bytes_kept",
+        limit: 2 * minJobBytes,
+        in_use: 2 * minJobBytes,
+        requested: minJobBytes,
+      },
+    });
+  });
+
+  test("jobs one client sends at once never pass its quota together", async () => {
+    await using geocoder = quotaGeocoder({ clientPoints: 5 });
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, () => fromClient(geocoder, viaGateway("203.0.113.50"), "POST", "/reverse-geocode/jobs", jobOfPoints(2)).then((r) => r.status)),
+    );
+    expect(statuses.sort()).toEqual([202, 202, 429, 429, 429, 429]);
   });
 });

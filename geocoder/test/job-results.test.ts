@@ -1,16 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import { streamResults } from "../src/jobs/job-results.ts";
 import { openJobDatabase, SqliteJobStore } from "../src/jobs/sqlite-job-store.ts";
+import { roomyQuota } from "./support/job-store-engines.ts";
 
 describe("a job's results as a stream", () => {
   test("all of them end the stream; a job deleted while they are read cuts it off, never ends it as if complete", async () => {
     const store = new SqliteJobStore(openJobDatabase(":memory:"));
     const points = Array.from({ length: 2_500 }, (_, i) => ({ id: i, latitude: 48, longitude: 2 }));
-    await store.create({ idHash: "whole", platform: null, language: null, points, createdAt: 0 }, 1_000);
+    await store.create({ idHash: "whole", platform: null, language: null, points, createdAt: 0, client: "c" }, 1_000, roomyQuota);
     const whole = await new Response(streamResults(store, "whole", 2_500, "ndjson")).text();
     expect(whole.trim().split("\n")).toHaveLength(2_500);
 
-    await store.create({ idHash: "cut", platform: null, language: null, points, createdAt: 0 }, 1_000);
+    await store.create({ idHash: "cut", platform: null, language: null, points, createdAt: 0, client: "c" }, 1_000, roomyQuota);
     const reader = streamResults(store, "cut", 2_500, "geojson").getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toStartWith('{"type":"FeatureCollection","features":[');

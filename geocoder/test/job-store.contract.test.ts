@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ClaimedPoint, JobPointInput, JobStore, PointResult } from "../src/jobs/job-store.ts";
+import { pointsRetryAfterSeconds, type JobQuota } from "../src/jobs/job-quota.ts";
+import { jobSize, legacyPointBytes, minJobBytes, resultBytesChange, unansweredBytes } from "../src/jobs/job-size.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +10,7 @@ import postgres from "postgres";
 import { deletePointsSql, PostgresJobStore } from "../src/jobs/postgres-job-store.ts";
 import { openCacheDatabase } from "../src/cache/sqlite-cache-level.ts";
 import { openJobDatabase, SqliteJobStore, waitingPointsSql } from "../src/jobs/sqlite-job-store.ts";
-import { jobStoreEngines } from "./support/job-store-engines.ts";
+import { jobStoreEngines, roomyQuota } from "./support/job-store-engines.ts";
 
 const ttlMs = 60_000;
 const leaseMs = 1_000;
@@ -34,7 +36,7 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
   /** A job id hash no other test uses; jobs are made at `createdAt` so tests order them. */
   const newJob = async (points: JobPointInput[], createdAt: number, extra: { platform?: string; language?: string } = {}) => {
     const idHash = `job-${++seq}-${createdAt}`;
-    await store.create({ idHash, platform: extra.platform ?? null, language: extra.language ?? null, points, createdAt }, ttlMs);
+    await store.create({ idHash, platform: extra.platform ?? null, language: extra.language ?? null, points, createdAt, client: "someone" }, ttlMs, roomyQuota);
     return idHash;
   };
   /** Claims and completes everything waiting, so the next test starts from an empty queue. */
@@ -192,6 +194,134 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     expect(written.reduce((sum, count) => sum + count, 0)).toBe(200);
     expect(await store.find(job)).toMatchObject({ status: "done", done: 200, failed: 0 });
   });
+
+  // The quotas' cases run last, at instants after every case above: their pruning deletes what those left.
+  /** A job of `client`'s, made at `createdAt` under `quota`: its id hash and the refusal, if any. */
+  const makeFor = async (client: string, points: JobPointInput[], createdAt: number, quota: JobQuota) => {
+    const idHash = `job-${++seq}-${client}`;
+    const refusal = await store.create({ idHash, platform: null, language: null, points, createdAt, client }, ttlMs, quota);
+    return { idHash, refusal };
+  };
+  const points = (count: number) => Array.from({ length: count }, (_, i) => point(i));
+
+  test("a client's jobs are charged by what they keep: points and ids, answers in place of their reserve, a cancelled job's reserve given back", async () => {
+    const at = 1_000_000;
+    // What the cases above left, finished and deleted: the store's sum moves by this case's job alone.
+    await drain(at - ttlMs);
+    await store.deleteExpired(at);
+    const before = (await store.usage("dana", at)).storeBytes;
+    const sent = points(300);
+    const { bytes } = jobSize(sent);
+    const { idHash, refusal } = await makeFor("dana", sent, at, roomyQuota);
+    expect(refusal).toBeUndefined();
+    expect(await store.usage("dana", at)).toEqual({ clientPointsWaiting: 300, clientBytes: bytes, clientNextExpiry: null, storeBytes: before + bytes });
+    // Another client's jobs are not dana's.
+    expect(await store.usage("erin", at)).toEqual({ clientPointsWaiting: 0, clientBytes: 0, clientNextExpiry: null, storeBytes: before + bytes });
+
+    await store.complete("one", results(await store.claim("one", 40, at, leaseMs)), at, ttlMs);
+    const answeredBytes = bytes + 40 * resultBytesChange(JSON.stringify(answered()));
+    expect(await store.usage("dana", at)).toMatchObject({ clientPointsWaiting: 260, clientBytes: answeredBytes });
+
+    await store.cancel(idHash, at + 1, ttlMs);
+    const kept = answeredBytes - 260 * unansweredBytes(1);
+    // Above the least a job is charged, so every figure here is the job's own.
+    expect(kept).toBeGreaterThan(minJobBytes);
+    expect(await store.usage("dana", at + 1)).toEqual({
+      clientPointsWaiting: 0,
+      clientBytes: kept,
+      clientNextExpiry: at + 1 + ttlMs,
+      storeBytes: before + kept,
+    });
+    // Expired: no longer the client's share; still on disk until the pruning deletes it.
+    expect(await store.usage("dana", at + 1 + ttlMs)).toEqual({ clientPointsWaiting: 0, clientBytes: 0, clientNextExpiry: null, storeBytes: before + kept });
+    await store.deleteExpired(at + 1 + ttlMs);
+    expect((await store.usage("dana", at + 1 + ttlMs)).storeBytes).toBe(before);
+  });
+
+  test("a client's points waiting are bounded: past them a job is refused and nothing of it kept, another client is served; finished or cancelled jobs free them", async () => {
+    const at = 2_000_000;
+    await drain(at);
+    const quota = { ...roomyQuota, clientPoints: 5 };
+    const first = await makeFor("fay", points(3), at, quota);
+    expect(first.refusal).toBeUndefined();
+    const over = await makeFor("fay", points(3), at, quota);
+    expect(over.refusal).toEqual({ kind: "points_waiting", waiting: 3, adding: 3, limit: 5, retryAfterSeconds: pointsRetryAfterSeconds });
+    expect(await store.find(over.idHash)).toBeUndefined();
+    expect(await store.points(over.idHash, -1, 10)).toEqual([]);
+    // Refused points wait for nothing: they do not count.
+    expect((await makeFor("fay", [point(0), point(1), { id: 2, latitude: null, longitude: null, result: refused(2) }], at, quota)).refusal).toBeUndefined();
+    expect((await makeFor("gus", points(5), at, quota)).refusal).toBeUndefined();
+
+    await drain(at + 1);
+    expect((await store.usage("fay", at + 1)).clientPointsWaiting).toBe(0);
+    const big = await makeFor("fay", points(5), at + 1, quota);
+    expect(big.refusal).toBeUndefined();
+    expect((await makeFor("fay", points(1), at + 1, quota)).refusal).toMatchObject({ kind: "points_waiting", waiting: 5 });
+    await store.cancel(big.idHash, at + 2, ttlMs);
+    expect((await makeFor("fay", points(1), at + 2, quota)).refusal).toBeUndefined();
+    await drain(at + 3);
+  });
+
+  test("a client's bytes count its finished jobs until they expire; Retry-After is when the first one does; a job over the whole quota is refused as such", async () => {
+    const at = 3_000_000;
+    await drain(at);
+    const quota = { ...roomyQuota, clientBytes: 2 * minJobBytes };
+    // Small jobs are charged the least a job is: two fit.
+    const first = await makeFor("hal", points(2), at, quota);
+    expect((await makeFor("hal", points(2), at, quota)).refusal).toBeUndefined();
+    expect(first.refusal).toBeUndefined();
+    // None finished yet: a share is freed no sooner than a job's lifetime from now.
+    expect((await makeFor("hal", points(1), at, quota)).refusal).toEqual({
+      kind: "bytes_kept",
+      kept: 2 * minJobBytes,
+      adding: minJobBytes,
+      limit: 2 * minJobBytes,
+      retryAfterSeconds: ttlMs / 1000,
+    });
+    await store.cancel(first.idHash, at + 5_000, ttlMs);
+    expect((await makeFor("hal", points(1), at + 10_000, quota)).refusal).toMatchObject({ kind: "bytes_kept", retryAfterSeconds: (ttlMs - 5_000) / 1000 });
+    expect((await makeFor("ida", points(1), at + 10_000, quota)).refusal).toBeUndefined();
+    // Once the first has expired, its share is free, whether or not the pruning has run.
+    expect((await makeFor("hal", points(1), at + 5_000 + ttlMs, quota)).refusal).toBeUndefined();
+    expect((await makeFor("hal", points(100), at + 5_000 + ttlMs, { ...quota, clientBytes: minJobBytes })).refusal).toEqual({
+      kind: "job_too_large",
+      bytes: jobSize(points(100)).bytes,
+      limit: minJobBytes,
+    });
+    await drain(at + 5_000 + ttlMs);
+  });
+
+  test("the store's bytes count every job until it is deleted, an expired one too: past them any client is refused", async () => {
+    const at = 4_000_000;
+    await drain(at);
+    await store.deleteExpired(at);
+    const quota = { ...roomyQuota, storeBytes: (await store.usage("jay", at)).storeBytes + 2 * minJobBytes };
+    const first = await makeFor("jay", points(1), at, quota);
+    expect((await makeFor("kim", points(1), at, quota)).refusal).toBeUndefined();
+    expect((await makeFor("lou", points(1), at, quota)).refusal).toEqual({ kind: "store_full" });
+    await store.cancel(first.idHash, at, ttlMs);
+    expect((await makeFor("lou", points(1), at + ttlMs, quota)).refusal).toEqual({ kind: "store_full" });
+    await store.deleteExpired(at + ttlMs);
+    expect((await makeFor("lou", points(1), at + ttlMs, quota)).refusal).toBeUndefined();
+    await drain(at + ttlMs);
+  });
+
+  test("jobs made at once never pass a quota together: a client's, or the store's over many clients", async () => {
+    const at = 5_000_000;
+    await drain(at);
+    const attempts = (quota: JobQuota, clientOf: (i: number) => string) =>
+      Promise.all(Array.from({ length: 8 }, (_, i) => makeFor(clientOf(i), points(3), at, quota)));
+    const own = await attempts({ ...roomyQuota, clientPoints: 10 }, () => "max");
+    expect(own.filter(({ refusal }) => refusal === undefined)).toHaveLength(3);
+    expect(own.filter(({ refusal }) => refusal?.kind === "points_waiting")).toHaveLength(5);
+    expect((await store.usage("max", at)).clientPointsWaiting).toBe(9);
+
+    const storeQuota = { ...roomyQuota, storeBytes: (await store.usage("none", at)).storeBytes + 3 * minJobBytes };
+    const many = await attempts(storeQuota, (i) => `client-${i}`);
+    expect(many.filter(({ refusal }) => refusal === undefined)).toHaveLength(3);
+    expect(many.filter(({ refusal }) => refusal?.kind === "store_full")).toHaveLength(5);
+    await drain(at);
+  });
 });
 
 describe("deleting an expired job on Postgres", () => {
@@ -201,10 +331,18 @@ describe("deleting an expired job on Postgres", () => {
     const sql = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
       for (let job = 0; job < 50; job++) {
-        await store.create({ idHash: `small-${job}`, platform: null, language: null, points: [point(0), point(1)], createdAt: job }, ttlMs);
+        await store.create(
+          { idHash: `small-${job}`, platform: null, language: null, points: [point(0), point(1)], createdAt: job, client: "someone" },
+          ttlMs,
+          roomyQuota,
+        );
       }
       await sql`ANALYZE geocode_job_points`;
-      await store.create({ idHash: "big", platform: null, language: null, points: Array.from({ length: 12_345 }, (_, i) => point(i)), createdAt: 99 }, ttlMs);
+      await store.create(
+        { idHash: "big", platform: null, language: null, points: Array.from({ length: 12_345 }, (_, i) => point(i)), createdAt: 99, client: "someone" },
+        ttlMs,
+        roomyQuota,
+      );
       await sql.unsafe(`PREPARE delete_points(text, integer) AS ${deletePointsSql}`);
       const plan = (await sql.unsafe<Array<{ "QUERY PLAN": string }>>("EXPLAIN EXECUTE delete_points('big', 10000)"))
         .map((row) => row["QUERY PLAN"])
@@ -246,7 +384,7 @@ describe("a store made on SQLite while another process holds the file's lock", (
       const reader = holder.stdout.getReader();
       expect(new TextDecoder().decode((await reader.read()).value)).toStartWith("held");
       const store = new SqliteJobStore(openJobDatabase(path));
-      await store.create({ idHash: "after", platform: null, language: null, points: [point(0)], createdAt: 1_000 }, ttlMs);
+      await store.create({ idHash: "after", platform: null, language: null, points: [point(0)], createdAt: 1_000, client: "someone" }, ttlMs, roomyQuota);
       expect(await store.find("after")).toMatchObject({ status: "running", total: 1 });
       await store.close();
     } finally {
@@ -284,7 +422,11 @@ describe("a claim on SQLite while another process holds the file's lock", () => 
     const store = new SqliteJobStore(openJobDatabase(path));
     const other = openJobDatabase(path);
     try {
-      await store.create({ idHash: "locked", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000 }, ttlMs);
+      await store.create(
+        { idHash: "locked", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000, client: "someone" },
+        ttlMs,
+        roomyQuota,
+      );
       other.exec("BEGIN IMMEDIATE");
       let ticked = false;
       setTimeout(() => (ticked = true), 0);
@@ -307,7 +449,11 @@ describe("a completion on Postgres", () => {
     const store = await PostgresJobStore.open(database.url, 5_000);
     const other = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
-      await store.create({ idHash: "raced", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000 }, ttlMs);
+      await store.create(
+        { idHash: "raced", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000, client: "someone" },
+        ttlMs,
+        roomyQuota,
+      );
       const claimed = await store.claim("one", 2, 2_000, leaseMs);
       // A cancellation under way, not committed yet, while the completion runs.
       let commit!: () => void;
@@ -334,6 +480,114 @@ describe("a completion on Postgres", () => {
       await other.end();
       await store.close();
       await database.drop();
+    }
+  });
+});
+
+describe("a job on SQLite", () => {
+  test("is refused while it would leave less free than the floor on the file's disk, read from the file's folder", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "jobs-disk-"));
+    const job = (idHash: string) => ({ idHash, platform: null, language: null, points: [point(0)], createdAt: 1_000, client: "c" });
+    try {
+      const onDisk = new SqliteJobStore(openJobDatabase(join(folder, "jobs.db")));
+      const { diskFreeBytes } = await onDisk.usage("c", 1_000);
+      expect(diskFreeBytes).toBeGreaterThan(0);
+      expect(await onDisk.create(job("too-much"), ttlMs, { ...roomyQuota, diskFloorBytes: 2 * diskFreeBytes! })).toEqual({ kind: "disk_low" });
+      expect(await onDisk.find("too-much")).toBeUndefined();
+      await onDisk.close();
+
+      let free = 10 * minJobBytes;
+      const store = new SqliteJobStore(openJobDatabase(":memory:"), { diskFree: () => free });
+      const quota = { ...roomyQuota, diskFloorBytes: 9 * minJobBytes };
+      expect(await store.create(job("fits"), ttlMs, quota)).toBeUndefined();
+      free = 10 * minJobBytes - 1;
+      expect(await store.create(job("would-not"), ttlMs, quota)).toEqual({ kind: "disk_low" });
+      await store.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a job on Postgres whose points cannot be written", () => {
+  test("is counted while they are written, read by no one, and gives its share back once they fail", async () => {
+    const database = await createTestDatabase("jobs_reserve");
+    const store = await PostgresJobStore.open(database.url, 500);
+    const locker = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      let release: (() => void) | undefined;
+      const holding = locker.begin(async (tx) => {
+        await tx`LOCK TABLE geocode_job_points IN EXCLUSIVE MODE`;
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+      await waitFor("the points' table locked", async () => release !== undefined);
+      const creating = store.create(
+        { idHash: "blocked", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000, client: "c" },
+        ttlMs,
+        roomyQuota,
+      );
+      await waitFor("the job's share reserved", async () => (await store.usage("c", 1_000)).clientPointsWaiting === 2);
+      expect(await store.find("blocked")).toBeUndefined();
+      expect(await store.claim("one", 10, 1_000, leaseMs)).toEqual([]);
+      // Its points wait for the lock past the statement timeout.
+      expect(
+        await creating.then(
+          () => "kept",
+          (error: Error) => error.message,
+        ),
+      ).toBe("canceling statement due to statement timeout");
+      release!();
+      await holding;
+      expect(await store.usage("c", 1_000)).toEqual({ clientPointsWaiting: 0, clientBytes: 0, clientNextExpiry: null, storeBytes: 0 });
+      expect(await store.find("blocked")).toBeUndefined();
+    } finally {
+      await locker.end();
+      await store.close();
+      await database.drop();
+    }
+  });
+});
+
+// The jobs' table as it was before the quotas: a store opened on it adds what they need, and charges its jobs.
+const tableBeforeQuotas = `CREATE TABLE geocode_jobs (
+  id_hash TEXT PRIMARY KEY, status TEXT NOT NULL, platform TEXT, language TEXT, total INTEGER NOT NULL, done INTEGER NOT NULL,
+  failed INTEGER NOT NULL, created_at BIGINT NOT NULL, finished_at BIGINT, expires_at BIGINT)`;
+const jobBeforeQuotas = "INSERT INTO geocode_jobs VALUES ('old', 'running', NULL, NULL, 1000, 10, 0, 1, NULL, NULL)";
+
+describe("a store opened on the jobs of a version before the quotas", () => {
+  test.each([
+    [
+      "sqlite",
+      async () => {
+        const db = openJobDatabase(":memory:");
+        db.exec(tableBeforeQuotas);
+        db.exec(jobBeforeQuotas);
+        return { store: new SqliteJobStore(db) as JobStore, cleanup: async () => {} };
+      },
+    ],
+    [
+      "postgres",
+      async () => {
+        const database = await createTestDatabase("jobs_before");
+        const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+        await sql.unsafe(tableBeforeQuotas);
+        await sql.unsafe(jobBeforeQuotas);
+        await sql.end();
+        return { store: (await PostgresJobStore.open(database.url, 5_000)) as JobStore, cleanup: () => database.drop() };
+      },
+    ],
+  ])("on %s keeps them, charged as points without ids waiting for answers, and no client's", async (_, open) => {
+    const { store, cleanup } = await open();
+    try {
+      expect(await store.find("old")).toMatchObject({ status: "running", total: 1000, done: 10 });
+      expect(await store.usage("anyone", 2)).toEqual({ clientPointsWaiting: 0, clientBytes: 0, clientNextExpiry: null, storeBytes: 1000 * legacyPointBytes });
+      expect(
+        await store.create({ idHash: "new", platform: null, language: null, points: [point(0)], createdAt: 2, client: "anyone" }, ttlMs, roomyQuota),
+      ).toBeUndefined();
+      expect((await store.usage("anyone", 2)).clientBytes).toBe(minJobBytes);
+    } finally {
+      await store.close();
+      await cleanup();
     }
   });
 });

@@ -33,7 +33,8 @@ export function connectingJobStore(open: () => Promise<JobStore>, options: { log
     return store;
   };
   return {
-    create: async (job, ttlMs) => opened().create(job, ttlMs),
+    create: async (job, ttlMs, quota) => opened().create(job, ttlMs, quota),
+    usage: async (client, now) => opened().usage(client, now),
     find: async (idHash) => opened().find(idHash),
     claim: async (owner, limit, now, leaseMs) => opened().claim(owner, limit, now, leaseMs),
     renew: async (owner, points, until) => opened().renew(owner, points, until),

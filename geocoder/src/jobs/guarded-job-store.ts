@@ -20,7 +20,8 @@ export function guardedJobStore(store: JobStore, timeoutMs: number): JobStore {
         throw error instanceof HttpError ? error : ServiceUnavailable.dependency("the jobs' store", error);
       });
   return {
-    create: bounded((job, ttlMs) => store.create(job, ttlMs), 6 * timeoutMs),
+    create: bounded((job, ttlMs, quota) => store.create(job, ttlMs, quota), 6 * timeoutMs),
+    usage: bounded((client, now) => store.usage(client, now)),
     find: bounded((idHash) => store.find(idHash)),
     claim: bounded((owner, limit, now, leaseMs) => store.claim(owner, limit, now, leaseMs)),
     renew: bounded((owner, points, until) => store.renew(owner, points, until)),

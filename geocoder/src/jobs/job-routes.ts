@@ -1,11 +1,14 @@
 import { geocodeJobsPath, maxJobPoints } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
+import type { Server } from "elysia/universal";
 import { checkedLanguage } from "../geocoding/coordinates.ts";
 import { FailureEnvelope } from "../geocoding/geocode-routes.ts";
 import type { ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
-import { JobNotFound } from "./job-errors.ts";
+import { JobNotFound, quotaError } from "./job-errors.ts";
 import { jobIdHash, newJobId } from "./job-id.ts";
 import { checkedPoints, JobRequest, readJobInput } from "./job-input.ts";
+import { type JobQuota, type QuotaRefusal, quotaRefusal } from "./job-quota.ts";
+import { minJobBytes } from "./job-size.ts";
 import { resultCsvColumns, resultFormat, resultMediaTypes, streamResults } from "./job-results.ts";
 import type { JobRecord, JobStore } from "./job-store.ts";
 
@@ -17,6 +20,10 @@ export interface JobRoutesDeps {
   clock: () => Date;
   /** A finished or cancelled job is kept this long. */
   ttlMs: number;
+  /** How much a client's jobs, and all jobs, may hold. */
+  quota: JobQuota;
+  /** Who sent a request, as the quotas count clients: a digest of its address, as `jobClientDigest` makes it. */
+  clientOf: (request: Request, server: Server | null) => string;
 }
 
 const Job = t.Object(
@@ -63,23 +70,33 @@ function jobView(id: string, job: JobRecord) {
  * The id is the key: anyone who has it reads and cancels the job, no one
  * else can find it.
  */
-export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps) {
+export function jobRoutes({ store, geocoder, wake, clock, ttlMs, quota, clientOf }: JobRoutesDeps) {
   const find = async (id: string) => {
     const job = await store.find(jobIdHash(id));
     if (!job) throw JobNotFound.forId();
     return job;
   };
+  const refuse = (refusal: QuotaRefusal | undefined) => {
+    if (refusal) throw quotaError(refusal);
+  };
   return new Elysia()
     .post(
       geocodeJobsPath,
-      async ({ query, request, set }) => {
+      async ({ query, request, server, set }) => {
+        const client = clientOf(request, server);
+        // A client (or a store) with no room for a job of one point is refused before its body is read. This look
+        // is not the check: jobs made meanwhile pass it together; `create` checks again as it keeps the job.
+        const now = clock().getTime();
+        refuse(quotaRefusal(await store.usage(client, now), { bytes: minJobBytes, waiting: 1 }, quota, { now, ttlMs }));
         const input = await readJobInput(request, query);
         const language = checkedLanguage(input.language);
         geocoder.checkPlatform(input.platform);
         const points = checkedPoints(input, language);
         const id = newJobId();
         const createdAt = clock().getTime();
-        await store.create({ idHash: jobIdHash(id), platform: input.platform ?? null, language: language ?? null, points, createdAt }, ttlMs);
+        refuse(
+          await store.create({ idHash: jobIdHash(id), platform: input.platform ?? null, language: language ?? null, points, createdAt, client }, ttlMs, quota),
+        );
         wake();
         set.status = 202;
         set.headers.location = `${geocodeJobsPath}/${id}`;
@@ -93,7 +110,15 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
           platform: t.Optional(t.String({ description: "With a file: a registered geocoder for every point; default: the default chain" })),
           language: t.Optional(t.String({ description: "With a file: preferred language of the answers" })),
         }),
-        response: { 202: Job, 400: FailureEnvelope, 413: FailureEnvelope, 415: FailureEnvelope, 503: FailureEnvelope },
+        response: {
+          202: Job,
+          400: FailureEnvelope,
+          413: FailureEnvelope,
+          415: FailureEnvelope,
+          429: FailureEnvelope,
+          503: FailureEnvelope,
+          507: FailureEnvelope,
+        },
         detail: {
           summary: "Start a job: up to 100,000 points answered in the background, at the providers' pace",
           description:
@@ -103,7 +128,9 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs }: JobRoutesDeps
             '{"latitude", "longitude", "id"} per line; a file\'s platform and language go in the query. At most 16 MiB. ' +
             "Each point is checked as a batch's: a bad one (or a row that cannot be read) is that point's error. Answered 202 with the job and " +
             "its id in Location; every geocoder replica then answers its points, each exactly once, waiting for the providers' rate limits " +
-            "rather than falling back. The id is the only key to the job: keep it.",
+            "rather than falling back. The id is the only key to the job: keep it. " +
+            "Each client (its address; an IPv6 one by its /64) may have 200,000 points waiting and keep 1 GiB of jobs until they expire " +
+            "(by default): past either, 429 quota_exceeded with Retry-After; a full store is 507 insufficient_storage.",
           tags,
           requestBody: {
             content: {

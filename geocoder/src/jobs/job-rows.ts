@@ -54,13 +54,14 @@ export function storedPointOf(row: PointRow): StoredPoint {
   };
 }
 
-/** The results a completion wrote, counted per job: what each job's `done` and `failed` move by. */
-export function countsPerJob(written: Iterable<{ job: string; failed: boolean }>): Map<string, { done: number; failed: number }> {
-  const perJob = new Map<string, { done: number; failed: number }>();
-  for (const { job, failed } of written) {
-    const counts = perJob.get(job) ?? { done: 0, failed: 0 };
+/** The results a completion wrote, counted per job: what each job's `done`, `failed` and `bytes` (`resultBytesChange`) move by. */
+export function countsPerJob(written: Iterable<{ job: string; failed: boolean; bytes: number }>): Map<string, { done: number; failed: number; bytes: number }> {
+  const perJob = new Map<string, { done: number; failed: number; bytes: number }>();
+  for (const { job, failed, bytes } of written) {
+    const counts = perJob.get(job) ?? { done: 0, failed: 0, bytes: 0 };
     counts.done += 1;
     if (failed) counts.failed += 1;
+    counts.bytes += bytes;
     perJob.set(job, counts);
   }
   return perJob;

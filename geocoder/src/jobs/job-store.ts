@@ -1,4 +1,5 @@
 import type { Address } from "../addresses/address.ts";
+import type { JobQuota, JobUsage, QuotaRefusal } from "./job-quota.ts";
 
 /** A job runs until every point has its result, or until it is cancelled. */
 export type JobStatus = "running" | "done" | "cancelled";
@@ -30,6 +31,8 @@ export interface NewJob {
   language: string | null;
   points: readonly JobPointInput[];
   createdAt: number;
+  /** Who made it, as the quotas count clients: a digest of the client's address (`jobClientDigest`), never the address. */
+  client: string;
 }
 
 export interface JobRecord {
@@ -76,8 +79,16 @@ export interface StoredPoint {
  * same suite.
  */
 export interface JobStore {
-  /** Keeps a new job; one whose every point was refused is done at once, and expires `ttlMs` later. */
-  create(job: NewJob, ttlMs: number): Promise<void>;
+  /**
+   * Keeps a new job, unless it would take its client or the store past
+   * `quota`: then nothing of it is written and the refusal says why. The
+   * check and the keeping are one step for every replica on the store (two
+   * jobs made at once cannot both pass on the same room). A job whose every
+   * point was refused is done at once, and expires `ttlMs` later.
+   */
+  create(job: NewJob, ttlMs: number, quota: JobQuota): Promise<QuotaRefusal | undefined>;
+  /** What `client`'s jobs and the whole store hold at `now` (job-quota.ts), as `create` counts it. */
+  usage(client: string, now: number): Promise<JobUsage>;
   find(idHash: string): Promise<JobRecord | undefined>;
   /**
    * Up to `limit` points of running jobs that wait (no lease, or one that

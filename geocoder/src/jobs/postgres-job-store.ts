@@ -1,4 +1,6 @@
-import postgres, { type Sql } from "postgres";
+import postgres, { type Sql, type TransactionSql } from "postgres";
+import { type JobQuota, type JobUsage, quotaRefusal, type QuotaRefusal } from "./job-quota.ts";
+import { chargedBytes, jobSize, legacyPointBytes, minJobBytes, resultBytesChange, unansweredBytes } from "./job-size.ts";
 import type { ClaimedPoint, JobRecord, JobStore, NewJob, PointResult, StoredPoint } from "./job-store.ts";
 import * as rows from "./job-rows.ts";
 
@@ -17,6 +19,15 @@ export const deletePointsSql = `DELETE FROM geocode_job_points WHERE job = $1
 /** Taken while the tables are made, so replicas starting together do not race for them. */
 const schemaLockId = 7_202_701;
 
+/** Taken by every creation while it checks the quotas and reserves its share, so two at once, on any replicas, cannot both pass on the same room. */
+const quotaLockId = 7_202_702;
+
+/**
+ * How long a job's reservation (its row, `creating`) may wait for its points: far past the creation's own
+ * deadline (30 s). A replica that died between the two leaves a row the pruning deletes then, giving its share back.
+ */
+const creatingForMs = 3_600_000;
+
 // Instants as ms since the epoch (bigint columns read as float8): the store's callers count in ms.
 const jobColumns =
   "status, platform, language, total, done, failed, created_at::float8 AS created_at, finished_at::float8 AS finished_at, expires_at::float8 AS expires_at";
@@ -25,7 +36,10 @@ const jobColumns =
  * The jobs on Postgres (GEOCODER_JOBS_DATABASE_URL), for replicas on many
  * machines. A claim takes its points FOR UPDATE SKIP LOCKED, so replicas
  * claiming at once each get other points; a result is written only where
- * the writer still holds the lease.
+ * the writer still holds the lease. A creation checks the quotas and
+ * writes its job's row (`creating`, counted, read by no one) in one short
+ * transaction under an advisory lock, then its points in another: the
+ * creations of every replica wait for each other only for the first.
  */
 export class PostgresJobStore implements JobStore {
   private constructor(private readonly sql: Sql) {}
@@ -46,10 +60,16 @@ export class PostgresJobStore implements JobStore {
           failed integer NOT NULL,
           created_at bigint NOT NULL,
           finished_at bigint,
-          expires_at bigint
+          expires_at bigint,
+          client text,
+          bytes bigint
         )`;
+        // A database made before the quotas: its jobs are charged from their size (job-size.ts) and belong to no client.
+        await tx`ALTER TABLE geocode_jobs ADD COLUMN IF NOT EXISTS client text, ADD COLUMN IF NOT EXISTS bytes bigint`;
+        await tx`UPDATE geocode_jobs SET bytes = total::bigint * ${legacyPointBytes} WHERE bytes IS NULL`;
         await tx`CREATE INDEX IF NOT EXISTS geocode_jobs_running ON geocode_jobs (created_at) WHERE status = 'running'`;
         await tx`CREATE INDEX IF NOT EXISTS geocode_jobs_expires_at ON geocode_jobs (expires_at) WHERE expires_at IS NOT NULL`;
+        await tx`CREATE INDEX IF NOT EXISTS geocode_jobs_client ON geocode_jobs (client, expires_at)`;
         await tx`CREATE TABLE IF NOT EXISTS geocode_job_points (
           job text NOT NULL,
           idx integer NOT NULL,
@@ -70,14 +90,36 @@ export class PostgresJobStore implements JobStore {
     return new PostgresJobStore(sql);
   }
 
-  async create(job: NewJob, ttlMs: number): Promise<void> {
-    const refused = job.points.filter((point) => point.result).length;
-    const finished = refused === job.points.length;
-    await this.sql.begin(async (tx) => {
+  async create(job: NewJob, ttlMs: number, quota: JobQuota): Promise<QuotaRefusal | undefined> {
+    const size = jobSize(job.points);
+    const refused = job.points.length - size.waiting;
+    const finished = size.waiting === 0;
+    const refusal = await this.sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${quotaLockId})`;
+      // Every creation that passed before this one has committed its row: the sums count it.
+      const share = { bytes: chargedBytes(size.bytes), waiting: size.waiting };
+      const refusal = quotaRefusal(await usageIn(tx, job.client, job.createdAt), share, quota, { now: job.createdAt, ttlMs });
+      if (refusal) return refusal;
       await tx`
-        INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at)
-        VALUES (${job.idHash}, ${finished ? "done" : "running"}, ${job.platform}, ${job.language}, ${job.points.length}, ${refused}, ${refused},
-          ${job.createdAt}, ${finished ? job.createdAt : null}, ${finished ? job.createdAt + ttlMs : null})`;
+        INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at, client, bytes)
+        VALUES (${job.idHash}, 'creating', ${job.platform}, ${job.language}, ${job.points.length}, ${refused}, ${refused},
+          ${job.createdAt}, NULL, ${job.createdAt + creatingForMs}, ${job.client}, ${size.bytes})`;
+      return undefined;
+    });
+    if (refusal) return refusal;
+    try {
+      await this.writePoints(job, finished, ttlMs);
+    } catch (error) {
+      // Its share given back at once; should this fail too, the pruning deletes the row once `creatingForMs` is over.
+      await this.sql`DELETE FROM geocode_jobs WHERE id_hash = ${job.idHash} AND status = 'creating'`.catch(() => {});
+      throw error;
+    }
+    return undefined;
+  }
+
+  /** A reserved job's points, and the job then running (or done, when every point was refused): one transaction. */
+  private async writePoints(job: NewJob, finished: boolean, ttlMs: number): Promise<void> {
+    await this.sql.begin(async (tx) => {
       // Ten thousand points a statement: four arrays of a few hundred kB at most.
       for (let from = 0; from < job.points.length; from += 10_000) {
         const slice = job.points.slice(from, from + 10_000);
@@ -88,11 +130,22 @@ export class PostgresJobStore implements JobStore {
             ${slice.map((point) => point.longitude)}::float8[], ${slice.map((point) => (point.result ? JSON.stringify(point.result) : null))}::text[])
             WITH ORDINALITY AS p(point_id, latitude, longitude, result, ord)`;
       }
+      const made = await tx`
+        UPDATE geocode_jobs SET status = ${finished ? "done" : "running"}, finished_at = ${finished ? job.createdAt : null},
+          expires_at = ${finished ? job.createdAt + ttlMs : null}
+        WHERE id_hash = ${job.idHash} AND status = 'creating'`;
+      if (made.count === 0) throw new Error("the job's reservation was deleted before its points were written");
     });
   }
 
+  async usage(client: string, now: number): Promise<JobUsage> {
+    return usageIn(this.sql, client, now);
+  }
+
   async find(idHash: string): Promise<JobRecord | undefined> {
-    const [row] = await this.sql<rows.JobRow[]>`SELECT ${this.sql.unsafe(jobColumns)} FROM geocode_jobs WHERE id_hash = ${idHash} AND status <> 'deleting'`;
+    const [row] = await this.sql<
+      rows.JobRow[]
+    >`SELECT ${this.sql.unsafe(jobColumns)} FROM geocode_jobs WHERE id_hash = ${idHash} AND status NOT IN ('deleting', 'creating')`;
     return row ? rows.jobRecordOf(row) : undefined;
   }
 
@@ -144,18 +197,19 @@ export class PostgresJobStore implements JobStore {
       // completion or this one for it, so results are never written to a job whose counts can no longer move.
       const jobs = [...new Set(results.map(({ point }) => point.job))].sort();
       await tx`SELECT 1 FROM geocode_jobs WHERE id_hash = ANY(${jobs}::text[]) ORDER BY id_hash FOR UPDATE`;
-      const written = await tx<Array<{ job: string; failed: number }>>`
+      const texts = results.map(({ result }) => JSON.stringify(result));
+      const written = await tx<Array<{ job: string; failed: number; bytes: number }>>`
         UPDATE geocode_job_points p SET result = r.result, lease_owner = NULL, lease_until = NULL
         FROM unnest(${results.map(({ point }) => point.job)}::text[], ${results.map(({ point }) => point.index)}::integer[],
-          ${results.map(({ result }) => JSON.stringify(result))}::text[], ${results.map(({ result }) => (result.error === null ? 0 : 1))}::integer[])
-          AS r(job, idx, result, failed)
+          ${texts}::text[], ${results.map(({ result }) => (result.error === null ? 0 : 1))}::integer[], ${texts.map(resultBytesChange)}::integer[])
+          AS r(job, idx, result, failed, bytes)
         WHERE p.job = r.job AND p.idx = r.idx AND p.lease_owner = ${owner} AND p.result IS NULL
           AND EXISTS (SELECT 1 FROM geocode_jobs j WHERE j.id_hash = p.job AND j.status = 'running')
-        RETURNING p.job, r.failed`;
-      for (const [job, counts] of rows.countsPerJob(written.map(({ job, failed }) => ({ job, failed: failed === 1 })))) {
+        RETURNING p.job, r.failed, r.bytes`;
+      for (const [job, counts] of rows.countsPerJob(written.map(({ job, failed, bytes }) => ({ job, failed: failed === 1, bytes })))) {
         // The CASEs read the row as it was: done + the new ones is the new count.
         await tx`
-          UPDATE geocode_jobs SET done = done + ${counts.done}, failed = failed + ${counts.failed},
+          UPDATE geocode_jobs SET done = done + ${counts.done}, failed = failed + ${counts.failed}, bytes = bytes + ${counts.bytes},
             status = CASE WHEN done + ${counts.done} >= total THEN 'done' ELSE status END,
             finished_at = CASE WHEN done + ${counts.done} >= total THEN ${now} ELSE finished_at END,
             expires_at = CASE WHEN done + ${counts.done} >= total THEN ${now + ttlMs} ELSE expires_at END
@@ -166,8 +220,10 @@ export class PostgresJobStore implements JobStore {
   }
 
   async cancel(idHash: string, now: number, ttlMs: number): Promise<JobRecord | undefined> {
-    await this
-      .sql`UPDATE geocode_jobs SET status = 'cancelled', finished_at = ${now}, expires_at = ${now + ttlMs} WHERE id_hash = ${idHash} AND status = 'running'`;
+    // Its points left will never have a result: their reserve is given back.
+    await this.sql`
+      UPDATE geocode_jobs SET status = 'cancelled', finished_at = ${now}, expires_at = ${now + ttlMs}, bytes = bytes - (total - done)::bigint * ${unansweredBytes(1)}
+      WHERE id_hash = ${idHash} AND status = 'running'`;
     return this.find(idHash);
   }
 
@@ -199,4 +255,20 @@ export class PostgresJobStore implements JobStore {
   async close(): Promise<void> {
     await this.sql.end({ timeout: 5 });
   }
+}
+
+/**
+ * What a client's jobs and the store hold at `now` (JobUsage): the client's points waiting in running jobs and
+ * reservations, the bytes of its jobs not expired and the first to expire, and every job's bytes. Sums over the
+ * client's rows (an index) and over the jobs' table, which `minJobBytes` keeps short.
+ */
+async function usageIn(sql: Sql | TransactionSql, client: string, now: number): Promise<JobUsage> {
+  const [own] = await sql<Array<{ points_waiting: number; bytes: number; next_expiry: number | null }>>`
+    SELECT
+      COALESCE(SUM(total - done) FILTER (WHERE status IN ('running', 'creating')), 0)::float8 AS points_waiting,
+      COALESCE(SUM(GREATEST(bytes, ${minJobBytes})) FILTER (WHERE expires_at IS NULL OR expires_at > ${now}), 0)::float8 AS bytes,
+      (MIN(expires_at) FILTER (WHERE expires_at > ${now}))::float8 AS next_expiry
+    FROM geocode_jobs WHERE client = ${client}`;
+  const [store] = await sql<Array<{ bytes: number }>>`SELECT COALESCE(SUM(GREATEST(bytes, ${minJobBytes})), 0)::float8 AS bytes FROM geocode_jobs`;
+  return { clientPointsWaiting: own!.points_waiting, clientBytes: own!.bytes, clientNextExpiry: own!.next_expiry, storeBytes: store!.bytes };
 }

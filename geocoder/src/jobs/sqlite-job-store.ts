@@ -1,7 +1,9 @@
 import { useWal } from "@linkgeo/shared";
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
+import { type JobQuota, type JobUsage, quotaRefusal, type QuotaRefusal } from "./job-quota.ts";
+import { chargedBytes, jobSize, legacyPointBytes, minJobBytes, resultBytesChange, unansweredBytes } from "./job-size.ts";
 import type { ClaimedPoint, JobRecord, JobStore, NewJob, PointResult, StoredPoint } from "./job-store.ts";
 import * as rows from "./job-rows.ts";
 
@@ -39,15 +41,31 @@ const pointsPerDelete = 5_000;
 export const waitingPointsSql = `SELECT idx, latitude, longitude FROM geocode_job_points INDEXED BY geocode_job_points_waiting
   WHERE job = ?1 AND result IS NULL AND (lease_until IS NULL OR lease_until <= ?2) ORDER BY idx LIMIT ?3`;
 
+/** A client's points waiting, the bytes of its jobs not expired and the first of them to expire; ?1 the client, ?2 now, ?3 `minJobBytes`. */
+const clientUsageSql = `SELECT
+    COALESCE(SUM(CASE WHEN status = 'running' THEN total - done END), 0) AS points_waiting,
+    COALESCE(SUM(CASE WHEN expires_at IS NULL OR expires_at > ?2 THEN MAX(bytes, ?3) END), 0) AS bytes,
+    MIN(CASE WHEN expires_at > ?2 THEN expires_at END) AS next_expiry
+  FROM geocode_jobs WHERE client = ?1`;
+
 /**
- * The jobs on bun:sqlite. A claim, a completion and a cancellation are each
- * one IMMEDIATE transaction: SQLite has one writer at a time over every
- * process on the file, so no two replicas take the same point. An expired
- * job is first marked `deleting` (no read sees it again), then its points
- * go a few thousand a transaction, the event loop free between them.
+ * The jobs on bun:sqlite. A creation, a claim, a completion and a
+ * cancellation are each one IMMEDIATE transaction: SQLite has one writer at
+ * a time over every process on the file, so no two replicas take the same
+ * point, and a creation's quota check sees every job made before it. An
+ * expired job is first marked `deleting` (no read sees it again), then its
+ * points go a few thousand a transaction, the event loop free between them.
+ * `diskFree`: the free bytes of the file's disk (default: statfs of its
+ * folder; none for `:memory:`).
  */
 export class SqliteJobStore implements JobStore {
-  constructor(private readonly db: Database) {
+  private readonly diskFree: () => number | undefined;
+
+  constructor(
+    private readonly db: Database,
+    options: { diskFree?: () => number | undefined } = {},
+  ) {
+    this.diskFree = options.diskFree ?? diskFreeOf(db.filename);
     db.exec(`CREATE TABLE IF NOT EXISTS geocode_jobs (
       id_hash TEXT PRIMARY KEY,
       status TEXT NOT NULL,
@@ -58,10 +76,23 @@ export class SqliteJobStore implements JobStore {
       failed INTEGER NOT NULL,
       created_at INTEGER NOT NULL,
       finished_at INTEGER,
-      expires_at INTEGER
+      expires_at INTEGER,
+      client TEXT,
+      bytes INTEGER
     )`);
+    // A file made before the quotas: its jobs are charged from their size (job-size.ts) and belong to no client.
+    db.transaction(() => {
+      const columns = db
+        .query<{ name: string }, []>("PRAGMA table_info(geocode_jobs)")
+        .all()
+        .map((column) => column.name);
+      if (!columns.includes("client")) db.exec("ALTER TABLE geocode_jobs ADD COLUMN client TEXT");
+      if (!columns.includes("bytes")) db.exec("ALTER TABLE geocode_jobs ADD COLUMN bytes INTEGER");
+      db.query("UPDATE geocode_jobs SET bytes = total * ? WHERE bytes IS NULL").run(legacyPointBytes);
+    }).immediate();
     db.exec("CREATE INDEX IF NOT EXISTS geocode_jobs_running ON geocode_jobs (created_at) WHERE status = 'running'");
     db.exec("CREATE INDEX IF NOT EXISTS geocode_jobs_expires_at ON geocode_jobs (expires_at) WHERE expires_at IS NOT NULL");
+    db.exec("CREATE INDEX IF NOT EXISTS geocode_jobs_client ON geocode_jobs (client, expires_at)");
     db.exec(`CREATE TABLE IF NOT EXISTS geocode_job_points (
       job TEXT NOT NULL,
       idx INTEGER NOT NULL,
@@ -79,17 +110,24 @@ export class SqliteJobStore implements JobStore {
     db.exec(`PRAGMA busy_timeout = ${sqliteLockWaitMs}`);
   }
 
-  async create(job: NewJob, ttlMs: number): Promise<void> {
-    const refused = job.points.filter((point) => point.result).length;
+  async create(job: NewJob, ttlMs: number, quota: JobQuota): Promise<QuotaRefusal | undefined> {
+    const size = jobSize(job.points);
+    const refused = job.points.length - size.waiting;
     const insertPoint = this.db.prepare<unknown, [string, number, string | null, number | null, number | null, string | null]>(
       "INSERT INTO geocode_job_points (job, idx, point_id, latitude, longitude, result) VALUES (?, ?, ?, ?, ?, ?)",
     );
-    const finished = refused === job.points.length;
-    await this.write(() => {
+    const finished = size.waiting === 0;
+    const refusal = await this.write(() => {
+      // Under the write lock: every job made before this one is counted, none can be made meanwhile.
+      const refusal = quotaRefusal(this.usageNow(job.client, job.createdAt), { bytes: chargedBytes(size.bytes), waiting: size.waiting }, quota, {
+        now: job.createdAt,
+        ttlMs,
+      });
+      if (refusal) return refusal;
       this.db
         .query(
-          `INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at, client, bytes)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           job.idHash,
@@ -102,12 +140,35 @@ export class SqliteJobStore implements JobStore {
           job.createdAt,
           finished ? job.createdAt : null,
           finished ? job.createdAt + ttlMs : null,
+          job.client,
+          size.bytes,
         );
       job.points.forEach((point, index) => {
         insertPoint.run(job.idHash, index, rows.storedId(point.id), point.latitude, point.longitude, point.result ? JSON.stringify(point.result) : null);
       });
+      return undefined;
     });
     insertPoint.finalize();
+    return refusal;
+  }
+
+  async usage(client: string, now: number): Promise<JobUsage> {
+    return this.usageNow(client, now);
+  }
+
+  private usageNow(client: string, now: number): JobUsage {
+    const own = this.db
+      .query<{ points_waiting: number; bytes: number; next_expiry: number | null }, [string, number, number]>(clientUsageSql)
+      .get(client, now, minJobBytes)!;
+    const store = this.db.query<{ bytes: number }, [number]>("SELECT COALESCE(SUM(MAX(bytes, ?)), 0) AS bytes FROM geocode_jobs").get(minJobBytes)!;
+    const diskFreeBytes = this.diskFree();
+    return {
+      clientPointsWaiting: own.points_waiting,
+      clientBytes: own.bytes,
+      clientNextExpiry: own.next_expiry,
+      storeBytes: store.bytes,
+      ...(diskFreeBytes === undefined ? {} : { diskFreeBytes }),
+    };
   }
 
   async find(idHash: string): Promise<JobRecord | undefined> {
@@ -179,32 +240,38 @@ export class SqliteJobStore implements JobStore {
   }
 
   async complete(owner: string, results: ReadonlyArray<{ point: ClaimedPoint; result: PointResult }>, now: number, ttlMs: number): Promise<number> {
+    const stored = results.map(({ point, result }) => ({ point, result, text: JSON.stringify(result) }));
     return this.write(() => {
       const write = this.db.query<unknown, [string, string, number, string]>(
         `UPDATE geocode_job_points SET result = ?, lease_owner = NULL, lease_until = NULL
          WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL
            AND EXISTS (SELECT 1 FROM geocode_jobs WHERE id_hash = geocode_job_points.job AND status = 'running')`,
       );
-      const written = results.filter(({ point, result }) => write.run(JSON.stringify(result), point.job, point.index, owner).changes > 0);
-      const perJob = rows.countsPerJob(written.map(({ point, result }) => ({ job: point.job, failed: result.error !== null })));
-      // The CASEs read the row as it was: done + ?1 is the new count.
-      const count = this.db.query<unknown, [number, number, number, number, string]>(
-        `UPDATE geocode_jobs SET done = done + ?1, failed = failed + ?2,
-           status = CASE WHEN done + ?1 >= total THEN 'done' ELSE status END,
-           finished_at = CASE WHEN done + ?1 >= total THEN ?3 ELSE finished_at END,
-           expires_at = CASE WHEN done + ?1 >= total THEN ?4 ELSE expires_at END
-         WHERE id_hash = ?5 AND status = 'running'`,
+      const written = stored.filter(({ point, text }) => write.run(text, point.job, point.index, owner).changes > 0);
+      const perJob = rows.countsPerJob(
+        written.map(({ point, result, text }) => ({ job: point.job, failed: result.error !== null, bytes: resultBytesChange(text) })),
       );
-      for (const [job, counts] of perJob) count.run(counts.done, counts.failed, now, now + ttlMs, job);
+      // The CASEs read the row as it was: done + ?1 is the new count.
+      const count = this.db.query<unknown, [number, number, number, number, number, string]>(
+        `UPDATE geocode_jobs SET done = done + ?1, failed = failed + ?2, bytes = bytes + ?3,
+           status = CASE WHEN done + ?1 >= total THEN 'done' ELSE status END,
+           finished_at = CASE WHEN done + ?1 >= total THEN ?4 ELSE finished_at END,
+           expires_at = CASE WHEN done + ?1 >= total THEN ?5 ELSE expires_at END
+         WHERE id_hash = ?6 AND status = 'running'`,
+      );
+      for (const [job, counts] of perJob) count.run(counts.done, counts.failed, counts.bytes, now, now + ttlMs, job);
       return written.length;
     });
   }
 
   async cancel(idHash: string, now: number, ttlMs: number): Promise<JobRecord | undefined> {
     return this.write(() => {
+      // Its points left will never have a result: their reserve is given back.
       this.db
-        .query("UPDATE geocode_jobs SET status = 'cancelled', finished_at = ?, expires_at = ? WHERE id_hash = ? AND status = 'running'")
-        .run(now, now + ttlMs, idHash);
+        .query(
+          "UPDATE geocode_jobs SET status = 'cancelled', finished_at = ?, expires_at = ?, bytes = bytes - (total - done) * ? WHERE id_hash = ? AND status = 'running'",
+        )
+        .run(now, now + ttlMs, unansweredBytes(1), idHash);
       const row = this.db.query<rows.JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ? AND status <> 'deleting'").get(idHash);
       return row ? rows.jobRecordOf(row) : undefined;
     });
@@ -240,4 +307,14 @@ export class SqliteJobStore implements JobStore {
   async close(): Promise<void> {
     this.db.close();
   }
+}
+
+/** The free bytes of the disk a SQLite file is on, read when asked; none for a database in memory. */
+function diskFreeOf(filename: string): () => number | undefined {
+  if (filename === "" || filename === ":memory:") return () => undefined;
+  const folder = dirname(filename);
+  return () => {
+    const disk = statfsSync(folder);
+    return disk.bavail * disk.bsize;
+  };
 }

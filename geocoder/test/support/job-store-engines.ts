@@ -1,4 +1,5 @@
 import { createTestDatabase } from "@linkgeo/testing";
+import type { JobQuota } from "../../src/jobs/job-quota.ts";
 import type { JobStore } from "../../src/jobs/job-store.ts";
 import { PostgresJobStore } from "../../src/jobs/postgres-job-store.ts";
 import { openJobDatabase, SqliteJobStore } from "../../src/jobs/sqlite-job-store.ts";
@@ -20,3 +21,6 @@ export const jobStoreEngines = [
     },
   },
 ] as const;
+
+/** Quotas no test reaches, for the cases about something else. */
+export const roomyQuota: JobQuota = { clientPoints: 1e12, clientBytes: 2 ** 50, storeBytes: 2 ** 50, diskFloorBytes: 0 };

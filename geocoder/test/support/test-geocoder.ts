@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { silentLogger, type Logger, type MetricsRegistry } from "@linkgeo/shared";
+import { silentLogger, type IpRange, type Logger, type MetricsRegistry } from "@linkgeo/shared";
 import type Redis from "ioredis";
 import ky from "ky";
 import { createApp } from "../../src/app.ts";
@@ -7,6 +7,7 @@ import { geocoderMetrics } from "../../src/geocoding/geocoder-metrics.ts";
 import { ReverseGeocoder } from "../../src/geocoding/reverse-geocoder.ts";
 import { guardedJobStore } from "../../src/jobs/guarded-job-store.ts";
 import { jobPace, startJobRunner, type JobRunnerOptions } from "../../src/jobs/job-runner.ts";
+import type { JobQuota } from "../../src/jobs/job-quota.ts";
 import type { JobStore } from "../../src/jobs/job-store.ts";
 import { openJobDatabase, SqliteJobStore } from "../../src/jobs/sqlite-job-store.ts";
 import { FailSoftCacheLevel } from "../../src/cache/fail-soft-cache-level.ts";
@@ -15,7 +16,7 @@ import { MemoryCacheLevel } from "../../src/cache/memory-cache-level.ts";
 import { RedisCacheLevel } from "../../src/cache/redis-cache-level.ts";
 import { SqliteCacheLevel } from "../../src/cache/sqlite-cache-level.ts";
 import { TwoLevelCache } from "../../src/cache/two-level-cache.ts";
-import type { GeocoderConfig } from "../../src/config.ts";
+import { readGeocoderConfig, type GeocoderConfig } from "../../src/config.ts";
 import { buildProviders } from "../../src/providers/build-providers.ts";
 import type { OrderEntry } from "../../src/config.ts";
 import { ProviderRegistry } from "../../src/providers/provider-registry.ts";
@@ -46,7 +47,18 @@ export interface TestGeocoderOptions {
    * runner when `run` is set (stopped by disposing of the geocoder); by
    * default nothing answers them.
    */
-  jobs?: { store?: JobStore; run?: Partial<Omit<JobRunnerOptions, "store" | "geocoder" | "log" | "ttlMs">>; ttlMs?: number; timeoutMs?: number };
+  jobs?: {
+    store?: JobStore;
+    run?: Partial<Omit<JobRunnerOptions, "store" | "geocoder" | "log" | "ttlMs">>;
+    ttlMs?: number;
+    timeoutMs?: number;
+    /** The quotas; default the service's defaults (readGeocoderConfig). */
+    quota?: JobQuota;
+  };
+  /** The socket's peer of every request (app.handle has none); default none, so every client is `unknown`. */
+  peerOf?: (request: Request) => string | undefined;
+  /** TRUSTED_PROXIES; default this machine only. */
+  trustedProxies?: IpRange[];
 }
 
 export interface TestGeocoder extends AsyncDisposable {
@@ -107,7 +119,9 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
   const app = createApp({
     registry,
     geocoder,
-    jobs: { store: jobStore, wake: () => runner?.wake(), clock, ttlMs },
+    jobs: { store: jobStore, wake: () => runner?.wake(), clock, ttlMs, quota: options.jobs?.quota ?? readGeocoderConfig({}).jobQuota },
+    peerOf: options.peerOf,
+    trustedProxies: options.trustedProxies,
     log,
     accessLog: options.accessLog,
     readiness: { required: { l2: () => l2.ping() } },

@@ -16,6 +16,8 @@ export const errorCodes = [
   "payload_too_large",
   "unsupported_media_type",
   "rate_limited",
+  "quota_exceeded",
+  "insufficient_storage",
   "internal_error",
   "providers_failed",
   "upstream_unavailable",
