@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { Env } from "@linkgeo/shared";
+import { inAnyIpRange, parseIp, type Env } from "@linkgeo/shared";
 import { configProblems } from "@linkgeo/testing";
 import { readGeocoderConfig } from "../../geocoder/src/config.ts";
 import { readShortenerConfig } from "../../shortener/src/config.ts";
@@ -156,6 +156,17 @@ describe("compose.yaml: the services and their variables", () => {
       password: postgres.POSTGRES_PASSWORD!,
       database: postgres.POSTGRES_DB!,
     });
+  });
+
+  test("the shortener and the geocoder believe the gateway's X-Forwarded-For from the compose network's private addresses, the gateway nobody's", () => {
+    // Docker's default bridge networks are in 172.16.0.0/12; a user-defined pool may be in 10/8 or 192.168/16.
+    const trusts = (config: { trustedProxies: Parameters<typeof inAnyIpRange>[1] }, address: string) => inAnyIpRange(parseIp(address)!, config.trustedProxies);
+    for (const address of ["172.18.0.5", "10.0.3.7", "192.168.16.4"]) {
+      expect({ address, shortener: trusts(readShortenerConfig(containerEnv("shortener")), address) }).toEqual({ address, shortener: true });
+      // Who made a geocoding job: its quotas count the address the gateway forwards.
+      expect({ address, geocoder: trusts(readGeocoderConfig(containerEnv("geocoder")), address) }).toEqual({ address, geocoder: true });
+      expect({ address, gateway: trusts(readGatewayConfig(containerEnv("gateway")), address) }).toEqual({ address, gateway: false });
+    }
   });
 
   test("each service has its own Redis database on the redis service", () => {

@@ -9,6 +9,7 @@ import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBu
 import { Service } from "kubernetes-models/v1/Service";
 import { readGeocoderConfig } from "../../geocoder/src/config.ts";
 import { readShortenerConfig } from "../../shortener/src/config.ts";
+import { inAnyIpRange, parseIp } from "@linkgeo/shared";
 import { configProblems } from "@linkgeo/testing";
 import { readGatewayConfig } from "../src/config.ts";
 import { readRepositoryFile, repositoryRoot } from "./support/deployment-files.ts";
@@ -54,6 +55,7 @@ function withSecrets(name: AppName): Record<string, string> {
     "gateway-redis-url": "redis://redis:6379/3",
     "elysia-secret-key": "0123456789abcdef".repeat(4),
     "internal-secret": "fedcba9876543210".repeat(4),
+    "geocoder-jobs-secret": "0011223344556677".repeat(4),
   };
   return Object.fromEntries(
     envOf(name).flatMap((variable) => {
@@ -114,6 +116,16 @@ describe("deploy/kubernetes: the manifests", () => {
         }
       }
     }
+  });
+
+  test("the shortener and the geocoder believe the gateway's X-Forwarded-For from the cluster's private addresses", () => {
+    for (const address of ["10.244.1.17", "172.20.0.9", "192.168.3.4"]) {
+      const trusted = (config: { trustedProxies: Parameters<typeof inAnyIpRange>[1] }) => inAnyIpRange(parseIp(address)!, config.trustedProxies);
+      expect({ address, shortener: trusted(readShortenerConfig(withSecrets("shortener"))) }).toEqual({ address, shortener: true });
+      // Who made a geocoding job: its quotas count the address the gateway forwards, the same on every pod (one secret).
+      expect({ address, geocoder: trusted(readGeocoderConfig(withSecrets("geocoder"))) }).toEqual({ address, geocoder: true });
+    }
+    expect(readGeocoderConfig(withSecrets("geocoder")).jobsSecret).toBeString();
   });
 
   test("ports, probes and the metrics port match what each service listens on", () => {
