@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
+import type { Link } from "../src/links/link.ts";
 import { exportColumns } from "../src/transfer/exported-link.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
@@ -158,5 +159,164 @@ describe("POST /admin/import", () => {
     expect((await post("/admin/import", file, { authorization: `Bearer ${admin}` })).status).toBe(200);
     const link = await api.createLink("https://example.com/managed");
     expect((await post("/admin/import", file, { authorization: `Bearer ${link.manage_token}` })).status).toBe(403);
+  });
+});
+
+/** A file of one format: its bad rows, each between good ones, and what every good one is stored with. */
+interface Probe {
+  header?: string;
+  good: (n: number) => string;
+  /** Each bad row, and the reason it is reported with. */
+  bad: Array<[string, string]>;
+  /** What every good row is stored with. */
+  stored: Partial<Link>;
+}
+
+const instantOut = (field: string) => `${field} must be from 1970 to 9998`;
+
+// One bad value costs its own row: every engine stores the same rows, and the summary is sent.
+const probes: Record<string, Probe> = {
+  "linkgeo-ndjson": {
+    // The edges of what every engine stores, and a NUL and lone surrogates where a title or a tag makes them harmless.
+    good: (n) =>
+      JSON.stringify({
+        short_url: `nd-good-${n}`,
+        long_url: `https://example.com/${n}`,
+        created_at: "1970-01-01T00:00:00.000Z",
+        updated_at: "1970-01-01T00:00:00+00:00",
+        last_accessed_at: "9998-12-31T23:59:59.999Z",
+        expires_at: "9998-12-31T23:59:59.999Z",
+        access_count: Number.MAX_SAFE_INTEGER,
+        title: "a\u0000b\ud800",
+        tags: ["x\u0000y\udc00"],
+      }),
+    stored: {
+      createdAt: new Date(0),
+      updatedAt: new Date(0),
+      lastAccessedAt: new Date("9998-12-31T23:59:59.999Z"),
+      expiresAt: new Date("9998-12-31T23:59:59.999Z"),
+      accessCount: Number.MAX_SAFE_INTEGER,
+      title: "a b\ufffd",
+      tags: ["x-y"],
+    },
+    bad: [
+      [JSON.stringify({ long_url: "https://example.com/b", created_at: "0000-01-01T00:00:00Z" }), instantOut("created_at")],
+      [JSON.stringify({ long_url: "https://example.com/b", created_at: "0001-01-01T00:30:00+01:00" }), instantOut("created_at")],
+      [JSON.stringify({ long_url: "https://example.com/b", created_at: "9999-12-31T23:59:59-01:00" }), instantOut("created_at")],
+      [JSON.stringify({ long_url: "https://example.com/b", created_at: "1969-12-31T23:59:59.999Z" }), instantOut("created_at")],
+      [
+        JSON.stringify({ long_url: "https://example.com/b", created_at: "2026-02-30T00:00:00Z" }),
+        "created_at must be an ISO 8601 date and time with a zone, as 2026-12-31T23:59:59Z",
+      ],
+      [
+        JSON.stringify({ long_url: "https://example.com/b", created_at: "-000001-01-01T00:00:00Z" }),
+        "created_at must be an ISO 8601 date and time with a zone, as 2026-12-31T23:59:59Z",
+      ],
+      [JSON.stringify({ long_url: "https://example.com/b", updated_at: "0000-06-01T00:00:00Z" }), instantOut("updated_at")],
+      [JSON.stringify({ long_url: "https://example.com/b", last_accessed_at: "0000-06-01T00:00:00Z" }), instantOut("last_accessed_at")],
+      [JSON.stringify({ long_url: "https://example.com/b", expires_at: "0000-06-01T00:00:00Z" }), instantOut("expires_at")],
+      ['{"long_url":"https://example.com/b","access_count":1e20}', "access_count must be a whole number"],
+      [JSON.stringify({ long_url: "https://example.com/b", access_count: Number.MAX_SAFE_INTEGER + 1 }), "access_count must be a whole number"],
+      [JSON.stringify({ long_url: "https://example.com/b", max_visits: 2 ** 31 }), "max_visits must be a whole number from 1 to 2147483647"],
+      [JSON.stringify({ long_url: "https://example.com/\u0000" }), "long_url must not contain spaces at its ends or control characters"],
+      [
+        JSON.stringify({ long_url: "https://example.com/b", expired_url: "https://example.com/\u0000" }),
+        "expired_url must not contain spaces at its ends or control characters",
+      ],
+      [
+        JSON.stringify({ long_url: "https://example.com/b", rules: [{ when: { country: "DE" }, url: "https://example.com/\u0000" }] }),
+        "rules.0.url must not contain spaces at its ends or control characters",
+      ],
+    ],
+  },
+  "linkgeo-csv": {
+    header: exportColumns.join(","),
+    good: (n) => `csv-good-${n},https://example.com/${n},,,,,,,false,false,[],active,9,,1970-01-01T00:00:00.000Z,1970-01-01T00:00:00.000Z`,
+    bad: [
+      ["csv-bad-1,https://example.com/b,,,,,,,false,false,[],active,9,,0000-01-01T00:00:00.000Z,", instantOut("created_at")],
+      [
+        "csv-bad-2,https://example.com/b,,,,,,,false,false,[],active,9,,,+010000-01-01T00:00:00.000Z",
+        "updated_at must be an ISO 8601 date and time with a zone, as 2026-12-31T23:59:59Z",
+      ],
+      ["csv-bad-3,https://example.com/b,,,,,,,false,false,[],active,99999999999999999999,,,", "access_count must be a whole number"],
+    ],
+    stored: { createdAt: new Date(0), accessCount: 9 },
+  },
+  shlink: {
+    header: '"createdAt","domain","shortCode","shortUrl","longUrl","title","tags","visits"',
+    good: (n) => `"1970-01-01T00:00:00Z","s.test","sh-good-${n}","https://s.test/sh-good-${n}","https://example.com/${n}","","",3`,
+    bad: [
+      [
+        '"0000-01-01T00:00:00Z","s.test","sh-bad","https://s.test/sh-bad","https://example.com/b","","",3',
+        `${instantOut("createdAt")}, not "0000-01-01T00:00:00Z"`,
+      ],
+      [
+        '"9999-12-31T23:59:59-01:00","s.test","sh-bad","https://s.test/sh-bad","https://example.com/b","","",3',
+        `${instantOut("createdAt")}, not "9999-12-31T23:59:59-01:00"`,
+      ],
+      [
+        '"2024-05-01T00:00:00Z","s.test","sh-bad","https://s.test/sh-bad","https://example.com/b","","",99999999999999999999',
+        'visits must be a whole number, not "99999999999999999999"',
+      ],
+    ],
+    stored: { createdAt: new Date(0), accessCount: 3 },
+  },
+  bitly: {
+    header: "long_url,link,title,created_at,clicks",
+    good: (n) => `https://example.com/${n},bit.ly/bl-good-${n},,0000000000,1`,
+    bad: [
+      ["https://example.com/b,bit.ly/bl-bad,,1969-12-31 23:59:59,1", `${instantOut("created")}, not "1969-12-31 23:59:59"`],
+      ["https://example.com/b,bit.ly/bl-bad,,0000-01-01,1", `${instantOut("created")}, not "0000-01-01"`],
+    ],
+    stored: { createdAt: new Date(0), accessCount: 1 },
+  },
+  yourls: {
+    header: "keyword,url,title,timestamp,ip,clicks",
+    good: (n) => `yl-good-${n},https://example.com/${n},,9998-12-31 23:59:59,192.0.2.1,1`,
+    bad: [
+      ["yl-bad,https://example.com/b,,1970-01-01 00:00:00+01:00,192.0.2.1,1", `${instantOut("timestamp")}, not "1970-01-01 00:00:00+01:00"`],
+      ["yl-bad,https://example.com/b,,9998-12-31 23:59:59-00:01,192.0.2.1,1", `${instantOut("timestamp")}, not "9998-12-31 23:59:59-00:01"`],
+    ],
+    stored: { createdAt: new Date("9998-12-31T23:59:59.000Z"), accessCount: 1 },
+  },
+};
+
+describe.each(["sqlite", "postgres"] as const)("POST /admin/import on %s: a bad value costs its own row only", (engine) => {
+  let api: TestShortener;
+  beforeAll(async () => {
+    api = await startTestShortener({ clock: () => now, engine });
+  });
+  afterAll(async () => {
+    await api[Symbol.asyncDispose]();
+  });
+
+  const post = (format: string, body: string) =>
+    api.app.handle(
+      new Request(`http://localhost/admin/import?format=${format}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${api.adminToken()}`, "content-type": "text/plain" },
+        body,
+      }),
+    );
+
+  test.each(Object.entries(probes))("%s: each bad row is reported with its line, every good one is stored, and the summary is sent", async (format, probe) => {
+    const first = probe.header === undefined ? 1 : 2;
+    const rows = [...probe.bad.flatMap(([row], n) => [probe.good(n), row]), probe.good(probe.bad.length)];
+    const file = [...(probe.header === undefined ? [] : [probe.header]), ...rows].join("\n");
+
+    const answer = (await (await post(format, `${file}\n`)).text())
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+
+    expect(answer).toEqual([
+      { import: { format, dry_run: false } },
+      ...probe.bad.map(([, reason], n) => ({ line: first + 2 * n + 1, status: "problem", reason })),
+      { summary: { lines: first + rows.length - 1, imported: probe.bad.length + 1, skipped: 0, problems: probe.bad.length, dry_run: false } },
+    ]);
+    const prefix = { "linkgeo-ndjson": "nd", "linkgeo-csv": "csv", shlink: "sh", bitly: "bl", yourls: "yl" }[format];
+    const codes = Array.from({ length: probe.bad.length + 1 }, (_, n) => `${prefix}-good-${n}`);
+    const stored = (await api.db.links.findMany(codes)).sort((a, b) => a.code.localeCompare(b.code));
+    expect(stored).toEqual(codes.sort().map((code) => expect.objectContaining({ ...probe.stored, code })));
   });
 });

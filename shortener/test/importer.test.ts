@@ -3,7 +3,7 @@ import { manageTokenMatches, newManageToken } from "../src/auth/manage-token.ts"
 import { LinkTargets } from "../src/links/link-targets.ts";
 import type { Database } from "../src/storage/open-database.ts";
 import { contentKey, derivedCode } from "../src/transfer/derived-code.ts";
-import type { ImportRow } from "../src/transfer/import-record.ts";
+import type { ImportRecord, ImportRow } from "../src/transfer/import-record.ts";
 import { Importer, type ImportEvent, type ImportOptions } from "../src/transfer/importer.ts";
 import { storeEngines } from "./support/store-engines.ts";
 
@@ -163,6 +163,51 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
       { summary: { lines: 4, imported: 1, skipped: 2, problems: 0, dry_run: true } },
     ]);
     expect(await db.links.find("imp-dry")).toBeNull();
+  });
+
+  test("a date or count an engine cannot store is its row's problem, named with its line; the rows around it are stored", async () => {
+    const inYear = (year: number) => new Date(new Date("2026-06-01T12:00:00.000Z").setUTCFullYear(year));
+    const bad: Array<[Partial<ImportRecord>, string]> = [
+      [{ createdAt: inYear(0) }, "created_at must be from 1970 to 9998"],
+      [{ createdAt: inYear(-1) }, "created_at must be from 1970 to 9998"],
+      [{ createdAt: inYear(10_000) }, "created_at must be from 1970 to 9998"],
+      [{ createdAt: new Date("1969-12-31T23:59:59.999Z") }, "created_at must be from 1970 to 9998"],
+      [{ createdAt: new Date(Number.NaN) }, "created_at must be from 1970 to 9998"],
+      [{ updatedAt: inYear(0) }, "updated_at must be from 1970 to 9998"],
+      [{ lastAccessedAt: inYear(10_000) }, "last_accessed_at must be from 1970 to 9998"],
+      [{ expiresAt: inYear(0) }, "expires_at must be from 1970 to 9998"],
+      [{ expiresAt: new Date(Number.NaN) }, "expires_at must be from 1970 to 9998"],
+      [{ accessCount: Number.MAX_SAFE_INTEGER + 2 }, `access_count must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`],
+      [{ accessCount: -1 }, `access_count must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`],
+      [{ accessCount: 1.5 }, `access_count must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`],
+    ];
+    // A good row before each bad one, and one after the last; the edges of what every engine stores are good.
+    const first = new Date("1970-01-01T00:00:00.000Z");
+    const last = new Date("9998-12-31T23:59:59.999Z");
+    const good = (n: number): ImportRecord => ({
+      line: 0,
+      longUrl: `https://example.com/around/${n}`,
+      code: `imp-around-${n}`,
+      createdAt: first,
+      lastAccessedAt: last,
+      accessCount: Number.MAX_SAFE_INTEGER,
+    });
+    const rows: ImportRow[] = [
+      ...bad.flatMap(([fields], n) => [good(n), { line: 0, longUrl: `https://example.com/bad/${n}`, code: `imp-bad-${n}`, ...fields }]),
+      good(bad.length),
+    ].map((row, index) => ({ ...row, line: index + 2 }));
+
+    const events = await run(rows, { batchSize: 4 });
+
+    expect(events).toEqual([
+      ...bad.map(([, reason], n) => ({ outcome: { line: 2 * n + 3, status: "problem" as const, reason } })),
+      { summary: { lines: rows.length + 1, imported: bad.length + 1, skipped: 0, problems: bad.length, dry_run: false } },
+    ]);
+    const stored = await db.links.findMany(Array.from({ length: bad.length + 1 }, (_, n) => `imp-around-${n}`));
+    expect(stored.map(({ createdAt, updatedAt, lastAccessedAt, accessCount }) => ({ createdAt, updatedAt, lastAccessedAt, accessCount }))).toEqual(
+      Array.from({ length: bad.length + 1 }, () => ({ createdAt: first, updatedAt: first, lastAccessedAt: last, accessCount: Number.MAX_SAFE_INTEGER })),
+    );
+    expect(await db.links.findMany(bad.map((_, n) => `imp-bad-${n}`))).toEqual([]);
   });
 
   test("tells its progress every so many lines", async () => {

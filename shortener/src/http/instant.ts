@@ -4,9 +4,39 @@ import { InvalidRequest } from "@linkgeo/shared";
 const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /**
+ * The instants every engine stores and reads back alike, the one window for
+ * every date we take (a link's or a key's `expires_at`, a visits range, each
+ * date of an import): from the Unix epoch, before which no link was made nor
+ * visited, to the end of the year 9998. Postgres reads no year 0, no year
+ * before it and no five-digit year (JavaScript writes 10000 as "+010000"),
+ * where SQLite would keep them; and a visits range's last bucket ends a step
+ * after its `to`.
+ */
+export const firstInstant = new Date("1970-01-01T00:00:00.000Z");
+export const lastInstant = new Date("9998-12-31T23:59:59.999Z");
+const instantYears = `from ${firstInstant.getUTCFullYear()} to ${lastInstant.getUTCFullYear()}`;
+
+/** Whether `at` is a real instant (not an Invalid Date) within [firstInstant, lastInstant]. */
+export function isStorableInstant(at: Date): boolean {
+  const time = at.getTime();
+  return time >= firstInstant.getTime() && time <= lastInstant.getTime();
+}
+
+/** `at` when it is within [firstInstant, lastInstant]; otherwise a 400 naming `field`. */
+export function storableInstant(at: Date, field: string): Date {
+  if (!isStorableInstant(at)) throw InvalidRequest.because(instantOutOfRange(field));
+  return at;
+}
+
+/** What is wrong with an instant of `field` outside the window: "created_at must be from 1970 to 9998". */
+export function instantOutOfRange(field: string): string {
+  return `${field} must be ${instantYears}`;
+}
+
+/**
  * An instant a client names in a body (a link's or a key's `expires_at`):
- * ISO 8601 with a zone, on a day that exists, from 1970 to 9998 (what
- * every engine stores, as the visit ranges); otherwise a 400 naming `field`.
+ * ISO 8601 with a zone, on a day that exists, within [firstInstant,
+ * lastInstant]; otherwise a 400 naming `field`.
  */
 export function parseInstant(value: unknown, field: string): Date {
   const text = typeof value === "string" ? value : "";
@@ -15,8 +45,7 @@ export function parseInstant(value: unknown, field: string): Date {
   if (Number.isNaN(at.getTime()) || !isCalendarDate(text)) {
     throw InvalidRequest.because(`${field} must be an ISO 8601 date and time with a zone, as 2026-12-31T23:59:59Z`);
   }
-  if (at.getUTCFullYear() < 1970 || at.getUTCFullYear() > 9998) throw InvalidRequest.because(`${field} must be from 1970 to 9998`);
-  return at;
+  return storableInstant(at, field);
 }
 
 /** Whether the day written at the start of `text` is a real one. */

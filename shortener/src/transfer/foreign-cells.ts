@@ -1,3 +1,5 @@
+import { instantOutOfRange, isStorableInstant } from "../http/instant.ts";
+
 /**
  * Reading the cells other shorteners write (their short URLs, dates,
  * counts and tag lists) into an import record's fields. A cell that cannot
@@ -74,16 +76,15 @@ const unixSeconds = /^\d{10}$/;
  * offset with or without its colon), a SQL timestamp `2024-05-01 10:20:30`
  * (YOURLS), a bare date, or Unix seconds. A time without a zone is taken
  * as UTC: the exporting server's zone is not in the file. Days that do not
- * exist and years outside 1970 to 9998 (what every engine here stores) are
- * refused, as for a link's own dates.
+ * exist are refused, and instants outside what every engine here stores
+ * (1970 to 9998, http/instant.ts), as for a link's own dates.
  */
 export function readInstant(value: string | undefined, column: string): Date | undefined {
   const text = optionalText(value);
   if (text === undefined) return undefined;
   const at = unixSeconds.test(text) ? new Date(Number(text) * 1000) : dateTimeOf(text);
-  if (at === undefined || at.getUTCFullYear() < 1970 || at.getUTCFullYear() > 9998) {
-    throw UnreadableCell.because(`${column} must be a date and time, as 2024-05-01T10:20:30Z, not "${text}"`);
-  }
+  if (at === undefined) throw UnreadableCell.because(`${column} must be a date and time, as 2024-05-01T10:20:30Z, not "${text}"`);
+  if (!isStorableInstant(at)) throw UnreadableCell.because(`${instantOutOfRange(column)}, not "${text}"`);
   return at;
 }
 

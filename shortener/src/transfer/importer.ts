@@ -1,5 +1,6 @@
-import { HttpError } from "@linkgeo/shared";
+import { HttpError, InvalidRequest } from "@linkgeo/shared";
 import { unmanagedTokenHashes } from "../auth/manage-token.ts";
+import { storableInstant } from "../http/instant.ts";
 import { InvalidUrl } from "../links/link-errors.ts";
 import { parseOptions, type OptionsInput, type ParsedOptions } from "../links/link-options.ts";
 import type { LinkStore } from "../links/link-store.ts";
@@ -122,6 +123,7 @@ export class Importer {
     let longUrl: string;
     let options: ParsedOptions;
     try {
+      checkStorable(record);
       longUrl = this.checkedUrl(record.longUrl, hosts, "long_url");
       options = parseOptions(optionsInput(record), (raw, field) => this.checkedUrl(raw, hosts, field), now, false);
     } catch (error) {
@@ -212,6 +214,21 @@ function rowsFindingTaken(rows: Pending[], free: Set<string>): Set<Pending> {
     else taken.add(row);
   }
   return taken;
+}
+
+/**
+ * The record's dates and count are ones every engine stores alike (each
+ * parser reads them so already; this holds for a record of any source):
+ * a date Postgres refuses and SQLite keeps (year 0, year 10000) would fail
+ * the batch on one engine only. Throws an HttpError naming the field.
+ */
+function checkStorable(record: ImportRecord): void {
+  const dates = { created_at: record.createdAt, updated_at: record.updatedAt, last_accessed_at: record.lastAccessedAt, expires_at: record.expiresAt };
+  for (const [field, at] of Object.entries(dates)) if (at) storableInstant(at, field);
+  const count = record.accessCount;
+  if (count !== undefined && !(Number.isSafeInteger(count) && count >= 0)) {
+    throw InvalidRequest.because(`access_count must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  }
 }
 
 /** A record's options as a request would send them, for parseOptions: only those the record has. */

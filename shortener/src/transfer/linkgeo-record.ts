@@ -1,3 +1,5 @@
+import { HttpError } from "@linkgeo/shared";
+import { parseInstant } from "../http/instant.ts";
 import type { LinkRule, RedirectStatus } from "../links/link-options.ts";
 import type { ImportRecord, ImportRow } from "./import-record.ts";
 
@@ -82,13 +84,14 @@ function optionalBoolean(fields: Record<string, unknown>, name: string): boolean
   return value;
 }
 
-// As our export writes instants (toISOString), and as any ISO 8601 writer with a zone does.
-const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
-
+/** An instant as our export writes it (toISOString), read by the rule of every date a client names (http/instant.ts). */
 function optionalInstant(fields: Record<string, unknown>, name: string): Date | null | undefined {
   const value = fields[name];
   if (value === undefined || value === null) return value;
-  const at = typeof value === "string" && isoInstant.test(value) ? new Date(value) : undefined;
-  if (at === undefined || Number.isNaN(at.getTime())) throw new FieldProblem(`${name} must be an ISO 8601 date and time with a zone`);
-  return at;
+  try {
+    return parseInstant(value, name);
+  } catch (error) {
+    if (error instanceof HttpError) throw new FieldProblem(error.message);
+    throw error;
+  }
 }

@@ -23,7 +23,11 @@ export function importedTags(tags: readonly string[]): string[] {
   return [...new Set(kept)].slice(0, maxTags);
 }
 
-/** Another tool's title as ours: control characters (a line break in a CSV field) made spaces, at most 200 characters. */
+/**
+ * Another tool's title as ours: control characters (a line break in a CSV
+ * field, a NUL, which Postgres' text refuses) made spaces, a lone UTF-16
+ * surrogate (valid JSON, not Unicode) made U+FFFD, at most 200 characters.
+ */
 export function importedTitle(title: string): string {
-  return [...title.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ")].slice(0, maxTitleLength).join("");
+  return [...title.replace(/[\u0000-\u001f\u007f-\u009f]+/g, " ").toWellFormed()].slice(0, maxTitleLength).join("");
 }

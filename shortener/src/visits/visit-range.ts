@@ -1,4 +1,5 @@
 import { InvalidRequest } from "@linkgeo/shared";
+import { firstInstant, lastInstant } from "../http/instant.ts";
 
 export type Granularity = "hour" | "day";
 
@@ -19,20 +20,11 @@ const defaultDays = 30;
 const isoInstant = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-](\d{2}):(\d{2})))?$/;
 
 /**
- * The instants a range may name: from the Unix epoch, before which no visit
- * can have been made, to the end of the year 9998. Both engines store far
- * beyond, but a range's last bucket ends one step after `to`, and Postgres
- * reads no year 0 and no five-digit year (JavaScript writes 10000 as
- * "+010000"); outside this window a query would fail instead of answering.
- */
-export const firstInstant = new Date("1970-01-01T00:00:00Z");
-export const lastInstant = new Date("9998-12-31T23:59:59.999Z");
-
-/**
  * The range of `?from=&to=&granularity=`: `to` defaults to now, `from` to 30
  * days before `to`, the granularity to days. Refused with 400: a value that
  * is not an ISO 8601 instant or names a day or time that does not exist
- * (2026-02-30), one outside [firstInstant, lastInstant], `from` after `to`,
+ * (2026-02-30), one outside [firstInstant, lastInstant] (what every engine
+ * stores, http/instant.ts), `from` after `to`,
  * a granularity other than hour or day, and more buckets than `maxBuckets`
  * (a year of hours).
  */

@@ -59,11 +59,27 @@ describe("readInstant", () => {
     ["a day that does not exist", "2023-02-29"],
     ["an hour that does not exist", "2024-05-01 24:00:00"],
     ["MySQL's zero date", "0000-00-00 00:00:00"],
-    ["a year before 1970", "1969-12-31"],
     ["a US date", "05/04/2024"],
     ["words", "yesterday"],
   ])("refuses %s", (_, value) => {
     expect(() => readInstant(value, "created")).toThrow(`created must be a date and time, as 2024-05-01T10:20:30Z, not "${value}"`);
+  });
+
+  test.each([
+    ["a year before 1970", "1969-12-31"],
+    ["year 0", "0000-01-01"],
+    ["an instant before 1970 by its offset", "1970-01-01 00:00:00+00:01"],
+    ["an instant after 9998 by its offset", "9998-12-31 23:59:59-00:01"],
+  ])("refuses %s: what every engine stores is from 1970 to 9998", (_, value) => {
+    expect(() => readInstant(value, "created")).toThrow(`created must be from 1970 to 9998, not "${value}"`);
+  });
+
+  test.each([
+    ["1970-01-01 00:00:00", "1970-01-01T00:00:00.000Z"],
+    ["0000000000", "1970-01-01T00:00:00.000Z"],
+    ["9998-12-31T23:59:59.999Z", "9998-12-31T23:59:59.999Z"],
+  ])("reads the edge %s", (value, iso) => {
+    expect(readInstant(value, "created")?.toISOString()).toBe(iso);
   });
 });
 
