@@ -173,6 +173,7 @@ export function createApp(deps: ShortenerDeps) {
           store: deps.links,
           targets,
           clock: deps.clock,
+          log: deps.log,
           // A deleted link's tombstone is cached for as long as a URL is: an imported link must not stay missing behind it.
           onInserted: async (codes) => {
             await Promise.all(codes.map((code) => deps.cache.forget(code)));

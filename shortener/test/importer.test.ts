@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { silentLogger } from "@linkgeo/shared";
 import { manageTokenMatches, newManageToken } from "../src/auth/manage-token.ts";
 import { LinkTargets } from "../src/links/link-targets.ts";
 import type { Database } from "../src/storage/open-database.ts";
 import { contentKey, derivedCode } from "../src/transfer/derived-code.ts";
 import type { ImportRecord, ImportRow } from "../src/transfer/import-record.ts";
 import { Importer, type ImportEvent, type ImportOptions } from "../src/transfer/importer.ts";
+import { openRawDatabase, type RawDatabase } from "./support/raw-database.ts";
 import { storeEngines } from "./support/store-engines.ts";
 
 const now = new Date("2026-12-01T00:00:00.000Z");
@@ -218,6 +220,71 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
       { progress: { lines: 4, imported: 2, skipped: 0, problems: 0 } },
       { progress: { lines: 6, imported: 4, skipped: 0, problems: 0 } },
       { summary: { lines: 6, imported: 5, skipped: 0, problems: 0, dry_run: false } },
+    ]);
+  });
+});
+
+// What the importer's checks let through every engine stores; should the database refuse a row anyway (here a trigger
+// stands for a value the checks missed), its batch's transaction stores nothing, and the importer stores the batch again
+// row by row.
+describe.each(["sqlite", "postgres"] as const)("the importer on %s, when the database refuses a row", (engine) => {
+  let raw: RawDatabase;
+  const refusedCode = { sqlite: "SQLITE_CONSTRAINT_TRIGGER", postgres: "23514" }[engine];
+
+  beforeAll(async () => {
+    raw = await openRawDatabase(engine);
+    if (engine === "sqlite") {
+      await raw.query(
+        "CREATE TRIGGER refuse_row BEFORE INSERT ON links WHEN NEW.long_url LIKE '%/refused%' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+      );
+    } else {
+      await raw.query(
+        "CREATE FUNCTION refuse_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.long_url LIKE '%/refused%' THEN RAISE EXCEPTION 'refused by the test' USING ERRCODE = '23514'; END IF; RETURN NEW; END $$",
+      );
+      await raw.query("CREATE TRIGGER refuse_row BEFORE INSERT ON links FOR EACH ROW EXECUTE FUNCTION refuse_row()");
+    }
+  });
+  afterAll(async () => {
+    await raw[Symbol.asyncDispose]();
+  });
+
+  test("only the refused row is reported, with its line; the rest of its batch is stored and the summary sent", async () => {
+    const inserted: string[] = [];
+    const warnings: unknown[] = [];
+    const importer = new Importer({
+      store: raw.db.links,
+      targets: new LinkTargets({ blockPrivate: false, blockedDomains: [], ownAddresses: [] }),
+      clock: () => now,
+      log: { ...silentLogger, warn: (message, fields) => warnings.push({ message, rows: fields?.rows }) },
+      onInserted: async (codes) => {
+        inserted.push(...codes);
+      },
+    });
+    const rows: ImportRow[] = [
+      { line: 2, longUrl: "https://example.com/kept/1", code: "imp-kept-1" },
+      { line: 3, longUrl: "https://example.com/refused", code: "imp-refused" },
+      { line: 4, longUrl: "https://example.com/kept/2" },
+      { line: 5, longUrl: "https://example.com/kept/1-again", code: "imp-kept-1" },
+      { line: 6, longUrl: "https://example.com/kept/3", code: "imp-kept-3" },
+      { line: 7, longUrl: "https://example.com/refused/again" },
+      { line: 8, longUrl: "https://example.com/kept/4", code: "imp-kept-4" },
+    ];
+    const events: ImportEvent[] = [];
+    for await (const event of importer.run(rowsOf(rows), { dryRun: false, requestHosts: [], batchSize: 4 })) events.push(event);
+
+    const refused = `the database refused to store it (${refusedCode})`;
+    expect(events).toEqual([
+      { outcome: { line: 3, status: "problem", reason: refused } },
+      { outcome: { line: 5, status: "skipped", short_url: "imp-kept-1", reason: 'short_url "imp-kept-1" is taken' } },
+      { outcome: { line: 7, status: "problem", reason: refused } },
+      { summary: { lines: 8, imported: 4, skipped: 1, problems: 2, dry_run: false } },
+    ]);
+    const kept = await raw.db.links.exportPage(null, 100);
+    expect(kept.map((link) => link.longUrl).sort()).toEqual([1, 2, 3, 4].map((n) => `https://example.com/kept/${n}`));
+    expect(inserted.sort()).toEqual(kept.map((link) => link.code).sort());
+    expect(warnings).toEqual([
+      { message: "an import batch was refused; storing it row by row", rows: 4 },
+      { message: "an import batch was refused; storing it row by row", rows: 3 },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { HttpError, InvalidRequest } from "@linkgeo/shared";
+import { describeError, HttpError, InvalidRequest, type Logger } from "@linkgeo/shared";
 import { unmanagedTokenHashes } from "../auth/manage-token.ts";
 import { storableInstant } from "../http/instant.ts";
 import { InvalidUrl } from "../links/link-errors.ts";
@@ -8,6 +8,7 @@ import type { LinkTargets } from "../links/link-targets.ts";
 import type { ImportedLink } from "../links/link.ts";
 import { checkLongUrl } from "../links/long-url.ts";
 import { aliasProblem } from "../links/short-code.ts";
+import { storageUnavailable } from "../storage/storage-unavailable.ts";
 import { contentKey, derivedCode, derivedCodeAttempts } from "./derived-code.ts";
 import type { ImportRecord, ImportRow } from "./import-record.ts";
 import { importedTags, importedTitle } from "./source-text.ts";
@@ -16,6 +17,8 @@ export interface ImporterDeps {
   store: Pick<LinkStore, "insertImported" | "findMany">;
   targets: LinkTargets;
   clock: () => Date;
+  /** Told why a batch the database refused was stored row by row (its checks missed something). */
+  log?: Logger;
   /** Told of the codes each batch inserted: the app drops what its link cache holds for them (a tombstone of a deleted link). */
   onInserted?: (codes: readonly string[]) => Promise<void>;
 }
@@ -167,10 +170,11 @@ export class Importer {
     const outcomes: ImportOutcome[] = [];
     let pending = batch;
     while (pending.length > 0) {
-      const taken = dryRun ? await this.takenInDryRun(pending) : await this.insert(pending);
+      const { taken, refused } = dryRun ? { taken: await this.takenInDryRun(pending), refused: new Map<Pending, string>() } : await this.insert(pending);
+      for (const [row, reason] of refused) outcomes.push({ line: row.line, status: "problem", reason });
       const again: Pending[] = [];
       const conflicts = pending.filter((row) => taken.has(row));
-      counts.imported += pending.length - conflicts.length;
+      counts.imported += pending.length - conflicts.length - refused.size;
       const derivedConflicts = conflicts.filter((row) => row.derivedFrom !== undefined);
       const existing = new Map((await this.deps.store.findMany(derivedConflicts.map((row) => row.link.code))).map((link) => [link.code, link.longUrl]));
       for (const row of conflicts) {
@@ -192,8 +196,35 @@ export class Importer {
     return outcomes.sort((a, b) => a.line - b.line);
   }
 
-  /** Inserts the batch; answers its rows whose codes were taken (before, or by an earlier row of it). */
-  private async insert(rows: Pending[]): Promise<Set<Pending>> {
+  /**
+   * Inserts the batch; answers its rows whose codes were taken (before, or
+   * by an earlier row of it), and those the database refused, with why.
+   * The checks above let through only what every engine stores; should a
+   * value still be refused, the batch's transaction stores none of it, so
+   * the batch is inserted again row by row: the refused row is reported,
+   * the others are stored. A database out of reach stops the import.
+   */
+  private async insert(rows: Pending[]): Promise<{ taken: Set<Pending>; refused: Map<Pending, string> }> {
+    try {
+      return { taken: await this.insertNow(rows), refused: new Map() };
+    } catch (error) {
+      if (storageUnavailable(error)) throw error;
+      this.deps.log?.warn("an import batch was refused; storing it row by row", { rows: rows.length, error: describeError(error) });
+    }
+    const taken = new Set<Pending>();
+    const refused = new Map<Pending, string>();
+    for (const row of rows) {
+      try {
+        for (const found of await this.insertNow([row])) taken.add(found);
+      } catch (error) {
+        if (storageUnavailable(error)) throw error;
+        refused.set(row, refusal(error));
+      }
+    }
+    return { taken, refused };
+  }
+
+  private async insertNow(rows: Pending[]): Promise<Set<Pending>> {
     const inserted = await this.deps.store.insertImported(rows.map((row) => row.link));
     await this.deps.onInserted?.(inserted);
     return rowsFindingTaken(rows, new Set(inserted));
@@ -204,6 +235,12 @@ export class Importer {
     const existing = new Set((await this.deps.store.findMany(rows.map((row) => row.link.code))).map((link) => link.code));
     return rowsFindingTaken(rows, new Set(rows.map((row) => row.link.code).filter((code) => !existing.has(code))));
   }
+}
+
+/** Why the database refused a row, as a report says it: the engine's code (a Postgres SQLSTATE, SQLite's result code), not its message. */
+function refusal(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? `the database refused to store it (${code})` : "the database refused to store it";
 }
 
 /** Of rows whose `free` codes were inserted, the first row with each took it; every other row found its code taken. */
