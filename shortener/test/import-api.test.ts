@@ -281,7 +281,7 @@ const probes: Record<string, Probe> = {
   },
 };
 
-describe.each(["sqlite", "postgres"] as const)("POST /admin/import on %s: a bad value costs its own row only", (engine) => {
+describe.each(["sqlite", "postgres"] as const)("POST /admin/import on %s: a bad row, or a file that breaks, costs no other row", (engine) => {
   let api: TestShortener;
   beforeAll(async () => {
     api = await startTestShortener({ clock: () => now, engine });
@@ -290,7 +290,7 @@ describe.each(["sqlite", "postgres"] as const)("POST /admin/import on %s: a bad 
     await api[Symbol.asyncDispose]();
   });
 
-  const post = (format: string, body: string) =>
+  const post = (format: string, body: string | ReadableStream<Uint8Array>) =>
     api.app.handle(
       new Request(`http://localhost/admin/import?format=${format}`, {
         method: "POST",
@@ -318,5 +318,31 @@ describe.each(["sqlite", "postgres"] as const)("POST /admin/import on %s: a bad 
     const codes = Array.from({ length: probe.bad.length + 1 }, (_, n) => `${prefix}-good-${n}`);
     const stored = (await api.db.links.findMany(codes)).sort((a, b) => a.code.localeCompare(b.code));
     expect(stored).toEqual(codes.sort().map((code) => expect.objectContaining({ ...probe.stored, code })));
+  });
+
+  test.each([
+    [
+      "turns binary (a NUL byte)",
+      new Uint8Array([0x7b, 0, 0x7d, 10]),
+      { code: "unsupported_media_type", message: "the file is binary (it holds NUL bytes): send CSV or NDJSON as UTF-8 text" },
+    ],
+    [
+      "is no longer UTF-8",
+      new Uint8Array([0xff, 0xfe, 10]),
+      { code: "unsupported_media_type", message: "the file is not UTF-8 text: send CSV or NDJSON as UTF-8" },
+    ],
+  ])("a file that %s midway keeps the rows read before: they are stored, then the error line ends the answer", async (_, tail, error) => {
+    const code = `nd-before-${tail[1]}`;
+    const before = ndjson({ short_url: code, long_url: "https://example.com/before" }, { short_url: "admin", long_url: "https://example.com/reserved" });
+    const answer = (await (await post("linkgeo-ndjson", streamed([before, tail]).body)).text())
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(answer).toEqual([
+      { import: { format: "linkgeo-ndjson", dry_run: false } },
+      { line: 2, status: "skipped", short_url: "admin", reason: 'short_url "admin" is a reserved word' },
+      { error },
+    ]);
+    expect(await api.db.links.find(code)).toMatchObject({ longUrl: "https://example.com/before" });
   });
 });

@@ -94,7 +94,12 @@ export class Importer {
     };
     let batch: Pending[] = [];
     let progressAt = progressEvery;
-    for await (const row of rows) {
+    let fault: SourceFault | undefined;
+    for await (const row of untilFault(rows)) {
+      if ("fault" in row) {
+        fault = row;
+        break;
+      }
       counts.lines = Math.max(counts.lines, row.line);
       const checked = "problem" in row ? { line: row.line, status: "problem" as const, reason: row.problem } : this.check(row, now, hosts, tokenHashes);
       if ("status" in checked) yield tell(checked);
@@ -108,7 +113,9 @@ export class Importer {
         yield { progress: { ...counts } };
       }
     }
+    // The rows read before a fault of the file are stored as any others; the fault then ends the import.
     for (const outcome of await this.store(batch, options.dryRun, counts)) yield tell(outcome);
+    if (fault) throw fault.fault;
     yield { summary: { ...counts, dry_run: options.dryRun } };
   }
 
@@ -241,6 +248,20 @@ export class Importer {
 function refusal(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" ? `the database refused to store it (${code})` : "the database refused to store it";
+}
+
+/** Reading the file failed midway: it turned binary or not UTF-8, or grew past its limit. */
+interface SourceFault {
+  fault: unknown;
+}
+
+/** The rows of `rows`, then, if reading them fails, the fault (as the last item, not thrown). */
+async function* untilFault(rows: AsyncIterable<ImportRow>): AsyncGenerator<ImportRow | SourceFault> {
+  try {
+    yield* rows;
+  } catch (fault) {
+    yield { fault };
+  }
 }
 
 /** Of rows whose `free` codes were inserted, the first row with each took it; every other row found its code taken. */
