@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { exportColumns } from "../src/transfer/exported-link.ts";
 import type { ImportParser, ImportRow } from "../src/transfer/import-record.ts";
 import { parseLinkgeoCsv } from "../src/transfer/linkgeo-csv-format.ts";
-import { parseLinkgeoNdjson } from "../src/transfer/linkgeo-ndjson-format.ts";
+import { maxNdjsonLineLength, parseLinkgeoNdjson } from "../src/transfer/linkgeo-ndjson-format.ts";
 
 async function* chunked(text: string, size: number): AsyncGenerator<string> {
   for (let at = 0; at < text.length; at += size) yield text.slice(at, at + size);
@@ -82,6 +82,36 @@ describe("linkgeo-ndjson", () => {
       { line: 5, problem: "access_count must be a whole number" },
       { line: 6, problem: "long_url is missing" },
       { line: 7, problem: "a line must be a JSON object" },
+    ]);
+  });
+});
+
+describe("linkgeo-ndjson's longest line", () => {
+  // A line of `length` characters: a link whose title fills it (the importer cuts titles to 200 characters later).
+  const lineOf = (length: number, code: string) => {
+    const start = `{"short_url":"${code}","long_url":"https://example.com/long","title":"`;
+    return `${start}${"t".repeat(length - start.length - 2)}"}`;
+  };
+
+  test.each([
+    ["LF", "\n"],
+    ["CRLF", "\r\n"],
+  ])("a line longer than the limit is its problem; the lines around it are read (%s line ends)", async (_, end) => {
+    const atLimit = lineOf(maxNdjsonLineLength, "at-limit");
+    const text = [
+      atLimit,
+      lineOf(maxNdjsonLineLength + 1, "over"),
+      JSON.stringify(bare),
+      lineOf(3 * maxNdjsonLineLength, "far-over"),
+      lineOf(maxNdjsonLineLength + 1, "last"),
+    ].join(end);
+    const rows = await parse(parseLinkgeoNdjson, text, 4096);
+    expect(rows.map((row) => ("problem" in row ? row : { line: row.line, code: row.code }))).toEqual([
+      { line: 1, code: "at-limit" },
+      { line: 2, problem: `the line is longer than ${maxNdjsonLineLength} characters` },
+      { line: 3, code: undefined },
+      { line: 4, problem: `the line is longer than ${maxNdjsonLineLength} characters` },
+      { line: 5, problem: `the line is longer than ${maxNdjsonLineLength} characters` },
     ]);
   });
 });
