@@ -2,6 +2,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createTestDatabase } from "@linkgeo/testing";
 import { exportColumns } from "../../src/transfer/exported-link.ts";
 import { ImportArgsError, parseImportArgs, type ImportArgs } from "../../src/transfer/import-args.ts";
 
@@ -34,7 +35,10 @@ describe("bun run import", () => {
   const env = { ...process.env, DATABASE_URL: `sqlite:///${join(dir, "links.db")}`, NO_COLOR: "1" };
 
   async function runImport(...args: string[]) {
-    const child = Bun.spawn(["bun", "run", "import", ...args], { cwd: shortenerDir, env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    return runImportOn(env, ...args);
+  }
+  async function runImportOn(on: Record<string, string | undefined>, ...args: string[]) {
+    const child = Bun.spawn(["bun", "run", "import", ...args], { cwd: shortenerDir, env: on, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     return { stdout, stderr, code };
   }
@@ -77,4 +81,22 @@ describe("bun run import", () => {
     writeFileSync(odd, "name,age\nx,1\n");
     expect(await runImport(odd)).toMatchObject({ code: 1, stderr: "import: cannot tell the file's format from its first line: name it with --format\n" });
   });
+
+  test.each(["sqlite", "postgres"] as const)(
+    "on %s, a row whose date no engine stores alike is its line's problem; the six good rows around it are stored",
+    async (engine) => {
+      await using postgres = engine === "postgres" ? await createTestDatabase("import_cli") : undefined;
+      const databaseUrl = postgres?.url ?? `sqlite:///${join(dir, "dates.db")}`;
+      const file = join(dir, `dates-${engine}.ndjson`);
+      const good = (n: number) => JSON.stringify({ short_url: `cli-date-${n}`, long_url: `https://example.com/${n}`, created_at: "2026-11-01T00:00:00.000Z" });
+      const bad = JSON.stringify({ short_url: "cli-year-0", long_url: "https://example.com/year-0", created_at: "0000-01-01T00:00:00Z" });
+      writeFileSync(file, [good(1), good(2), good(3), bad, good(4), good(5), good(6), ""].join("\n"));
+
+      const run = await runImportOn({ ...env, DATABASE_URL: databaseUrl }, file);
+
+      expect(run).toMatchObject({ code: 0, stderr: "" });
+      expect(run.stdout).toContain("line 4: problem: created_at must be from 1970 to 9998\n");
+      expect(summaryOf(run.stdout)).toEqual({ format: "linkgeo-ndjson", "dry run": "no", lines: "7", imported: "6", skipped: "0", problems: "1" });
+    },
+  );
 });
