@@ -124,9 +124,13 @@ class ImportProgress {
   }
 }
 
+/** A row not imported, as a line of the terminal: what the file wrote (a code, a cell in a reason) with its control characters escaped, never run. */
 function describeOutcome(outcome: ImportOutcome): string {
   const code = outcome.short_url === undefined ? "" : ` (${outcome.short_url})`;
-  return `line ${outcome.line}: ${outcome.status}${code}: ${outcome.reason}`;
+  return `line ${outcome.line}: ${outcome.status}${code}: ${outcome.reason}`.replace(
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** The closing table: what was read, what became of it, how fast. */

@@ -99,4 +99,14 @@ describe("bun run import", () => {
       expect(summaryOf(run.stdout)).toEqual({ format: "linkgeo-ndjson", "dry run": "no", lines: "7", imported: "6", skipped: "0", problems: "1" });
     },
   );
+
+  test("prints what a file wrote with its control characters escaped: a code cannot send the terminal an escape sequence", async () => {
+    const file = join(dir, "escapes.csv");
+    writeFileSync(file, "long_url,short_url\nhttps://example.com/escape,\u001b[2J\u001b]0;owned\u0007x\n");
+
+    const run = await runImport(file, "--format", "csv");
+
+    expect(run.stdout).toContain("line 2: skipped (\\u001b[2J\\u001b]0;owned\\u0007x): short_url must be 3 to 32 characters of A-Z, a-z, 0-9, _ and -\n");
+    expect(run.stdout).not.toContain("\u001b");
+  });
 });
