@@ -177,7 +177,8 @@ const instantOut = (field: string) => `${field} must be from 1970 to 9998`;
 // One bad value costs its own row: every engine stores the same rows, and the summary is sent.
 const probes: Record<string, Probe> = {
   "linkgeo-ndjson": {
-    // The edges of what every engine stores, and a NUL and lone surrogates where a title or a tag makes them harmless.
+    // The edges of what every engine stores, a NUL and lone surrogates where a title or a tag makes them harmless, and a
+    // tag an array literal would read as NULL.
     good: (n) =>
       JSON.stringify({
         short_url: `nd-good-${n}`,
@@ -188,7 +189,7 @@ const probes: Record<string, Probe> = {
         expires_at: "9998-12-31T23:59:59.999Z",
         access_count: Number.MAX_SAFE_INTEGER,
         title: "a\u0000b\ud800",
-        tags: ["x\u0000y\udc00"],
+        tags: ["x\u0000y\udc00", "NULL"],
       }),
     stored: {
       createdAt: new Date(0),
@@ -197,7 +198,7 @@ const probes: Record<string, Probe> = {
       expiresAt: new Date("9998-12-31T23:59:59.999Z"),
       accessCount: Number.MAX_SAFE_INTEGER,
       title: "a b\ufffd",
-      tags: ["x-y"],
+      tags: ["x-y", "null"],
     },
     bad: [
       [JSON.stringify({ long_url: "https://example.com/b", created_at: "0000-01-01T00:00:00Z" }), instantOut("created_at")],

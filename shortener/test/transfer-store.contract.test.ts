@@ -110,6 +110,15 @@ describe.each(storeEngines)("the link store's export and import on $engine", ({ 
     expect(await codesOf({ state: { is: "exhausted", at: t1 } })).toEqual(["imp-sort-many"]);
   });
 
+  test("keeps every tag as given, one named null too (a word an array literal reads as NULL), and finds the link by it", async () => {
+    expect(await db.links.insertImported([imported("imp-null-tag", { tags: ["null", "x-null", "nul"] }), imported("imp-beside")])).toEqual([
+      "imp-null-tag",
+      "imp-beside",
+    ]);
+    expect((await db.links.find("imp-null-tag"))?.tags).toEqual(["null", "x-null", "nul"]);
+    expect((await db.links.list({ offset: 0, limit: 10, tag: "null" })).links.map((link) => link.code)).toEqual(["imp-null-tag"]);
+  });
+
   test("an empty batch inserts nothing", async () => {
     expect(await db.links.insertImported([])).toEqual([]);
   });

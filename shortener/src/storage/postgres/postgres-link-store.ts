@@ -364,7 +364,7 @@ export class PostgresLinkStore implements LinkStore {
     // One statement, its rows as array parameters (a row of 16 values built by the query builder cost more
     // than the insert itself: 37 µs a link). unnest keeps their order, so of two with one code the first is
     // inserted and the second does nothing. Dates go as ISO text (this client sends dates as text, which its
-    // array serializers do not take), and booleans too; tags as array literals of checked tags (a-z 0-9 _ -), rules as JSON.
+    // array serializers do not take), and booleans too; tags as array literals (arrayLiteral), rules as JSON.
     const column = <T>(value: (link: ImportedLink) => T) => batch.map(value);
     const instant = (at: Date | null | undefined) => at?.toISOString() ?? null;
     const rows = await this.client<{ code: string }[]>`
@@ -379,7 +379,7 @@ export class PostgresLinkStore implements LinkStore {
         ${column((link) => instant(link.createdAt))}::text[], ${column((link) => instant(link.updatedAt))}::text[],
         ${column((link) => instant(link.expiresAt))}::text[], ${column((link) => link.maxVisits ?? null)}::int[],
         ${column((link) => link.expiredUrl ?? null)}::text[], ${column((link) => link.redirectStatus ?? null)}::smallint[],
-        ${column((link) => link.passwordHash ?? null)}::text[], ${column((link) => `{${(link.tags ?? []).join(",")}}`)}::text[],
+        ${column((link) => link.passwordHash ?? null)}::text[], ${column((link) => arrayLiteral(link.tags ?? []))}::text[],
         ${column((link) => link.title ?? null)}::text[], ${column((link) => String(link.forwardQuery ?? false))}::text[],
         ${column((link) => JSON.stringify(link.rules ?? []))}::text[]
       ) WITH ORDINALITY AS imported(code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at, expires_at,
@@ -400,6 +400,15 @@ export class PostgresLinkStore implements LinkStore {
   async ping(): Promise<void> {
     await this.db.execute(sql`SELECT 1`);
   }
+}
+
+/**
+ * A text[] literal of `values`, each quoted: unquoted, a tag `null` (any
+ * case) is read as a NULL element, which link_tags refuses (the import's
+ * whole batch failed on Postgres, where SQLite kept the tag).
+ */
+function arrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/["\\]/g, "\\$&")}"`).join(",")}}`;
 }
 
 /**
