@@ -212,6 +212,25 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
     expect(await db.links.findMany(bad.map((_, n) => `imp-bad-${n}`))).toEqual([]);
   });
 
+  test("a failure after the insert (telling the cache) stops the import; it is no refusal, and no row is called taken", async () => {
+    const failing = new Importer({
+      store: db.links,
+      targets: new LinkTargets({ blockPrivate: false, blockedDomains: [], ownAddresses: [] }),
+      clock: () => now,
+      onInserted: async () => {
+        throw new Error("the cache is out of reach");
+      },
+    });
+    const events: ImportEvent[] = [];
+    const rows: ImportRow[] = [{ line: 2, longUrl: "https://example.com/told", code: "imp-told" }];
+    const run = async () => {
+      for await (const event of failing.run(rowsOf(rows), { dryRun: false, requestHosts: [] })) events.push(event);
+    };
+    await expect(run()).rejects.toThrow("the cache is out of reach");
+    expect(events).toEqual([]);
+    expect((await db.links.find("imp-told"))?.longUrl).toBe("https://example.com/told");
+  });
+
   test("tells its progress every so many lines", async () => {
     const rows: ImportRow[] = Array.from({ length: 5 }, (_, i) => ({ line: i + 2, longUrl: `https://example.com/progress/${i}`, code: `imp-progress-${i}` }));
     const events = await run(rows, { progressEvery: 2, batchSize: 2 });

@@ -212,29 +212,41 @@ export class Importer {
    * the others are stored. A database out of reach stops the import.
    */
   private async insert(rows: Pending[]): Promise<{ taken: Set<Pending>; refused: Map<Pending, string> }> {
+    let inserted: string[];
     try {
-      return { taken: await this.insertNow(rows), refused: new Map() };
+      inserted = await this.deps.store.insertImported(rows.map((row) => row.link));
     } catch (error) {
       if (storageUnavailable(error)) throw error;
       this.deps.log?.warn("an import batch was refused; storing it row by row", { rows: rows.length, error: describeError(error) });
+      return this.insertOneByOne(rows);
     }
-    const taken = new Set<Pending>();
-    const refused = new Map<Pending, string>();
-    for (const row of rows) {
-      try {
-        for (const found of await this.insertNow([row])) taken.add(found);
-      } catch (error) {
-        if (storageUnavailable(error)) throw error;
-        refused.set(row, refusal(error));
-      }
-    }
-    return { taken, refused };
+    await this.deps.onInserted?.(inserted);
+    return { taken: rowsFindingTaken(rows, new Set(inserted)), refused: new Map() };
   }
 
-  private async insertNow(rows: Pending[]): Promise<Set<Pending>> {
-    const inserted = await this.deps.store.insertImported(rows.map((row) => row.link));
-    await this.deps.onInserted?.(inserted);
-    return rowsFindingTaken(rows, new Set(inserted));
+  private async insertOneByOne(rows: Pending[]): Promise<{ taken: Set<Pending>; refused: Map<Pending, string> }> {
+    const inserted: string[] = [];
+    const refused = new Map<Pending, string>();
+    try {
+      for (const row of rows) {
+        try {
+          inserted.push(...(await this.deps.store.insertImported([row.link])));
+        } catch (error) {
+          if (storageUnavailable(error)) throw error;
+          refused.set(row, refusal(error));
+        }
+      }
+    } finally {
+      // Told even when the database goes away midway: the rows stored so far are stored.
+      if (inserted.length > 0) await this.deps.onInserted?.(inserted);
+    }
+    return {
+      taken: rowsFindingTaken(
+        rows.filter((row) => !refused.has(row)),
+        new Set(inserted),
+      ),
+      refused,
+    };
   }
 
   /** The rows an insert would find taken, without inserting: codes taken in the store, and repeats within the batch. */
