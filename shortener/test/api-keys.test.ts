@@ -247,6 +247,37 @@ describe.each(["sqlite", "postgres"] as const)("API keys through the API on %s",
     }
   });
 
+  test("a key without links:read may not change or remove a protected link's password, which would hand it the URLs", async () => {
+    const theirs = await readJson(
+      await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/kept-hidden", password: "a long password" } }),
+    );
+    const unprotected = await readJson(await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/open" } }));
+    const answers = [];
+    for (const scopes of [["links:write"], ["links:write", "links:read"]]) {
+      const auth = { authorization: `Bearer ${(await makeKey(scopes)).key}` };
+      for (const [code, password] of [
+        [theirs.short_url, null],
+        [theirs.short_url, "one the key knows"],
+        [unprotected.short_url, "one the key knows"],
+      ] as const) {
+        const response = await api.request("PUT", `/shorten/${code}/`, { json: { password }, headers: auth });
+        answers.push({ scopes, code, status: response.status, body: response.ok ? undefined : await readJson(response) });
+        // What a key may do changes nothing for the next: the link is protected again for each try.
+        if (code === theirs.short_url && response.ok) await api.db.links.update(code, { passwordHash: await Bun.password.hash("a long password") }, new Date());
+      }
+    }
+    const refusal = { error: { code: "forbidden", message: "this API key lacks the scope links:read" } };
+    expect(answers).toEqual([
+      { scopes: ["links:write"], code: theirs.short_url, status: 403, body: refusal },
+      { scopes: ["links:write"], code: theirs.short_url, status: 403, body: refusal },
+      { scopes: ["links:write"], code: unprotected.short_url, status: 200, body: undefined },
+      { scopes: ["links:write", "links:read"], code: theirs.short_url, status: 200, body: undefined },
+      { scopes: ["links:write", "links:read"], code: theirs.short_url, status: 200, body: undefined },
+      { scopes: ["links:write", "links:read"], code: unprotected.short_url, status: 200, body: undefined },
+    ]);
+    expect((await api.db.links.find(theirs.short_url))?.passwordHash).not.toBeNull();
+  });
+
   test("the key never appears in the API page or an error", async () => {
     const { key } = await makeKey(["links:read"]);
     expect(await (await api.request("GET", "/docs/json")).text()).not.toContain(key);

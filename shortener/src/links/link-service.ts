@@ -17,6 +17,7 @@ import type { LinkTargets } from "./link-targets.ts";
 import { checkLongUrl } from "./long-url.ts";
 import { aliasProblem, couldBeCode, isReserved } from "./short-code.ts";
 import { hashLinkPassword, linkPasswordMatches } from "./link-password.ts";
+import { mayReadUrls } from "./url-readers.ts";
 
 /** One link to create, as a client asked for it (the body of POST /shorten/). */
 export interface CreateRequest {
@@ -192,7 +193,11 @@ export class LinkService {
     const parsed = this.parsedOptions(changes, requestHosts, now, false);
     if (longUrl === undefined && Object.keys(parsed).length === 0) throw InvalidRequest.because("send long_url or an option to change");
     // Who may change the link is known before a password is hashed: argon2id is too costly to spend on anyone.
-    await this.authorized(code, credential);
+    const link = await this.authorized(code, credential);
+    // A protected link's password keeps its URLs from whoever may not read them: setting one the caller knows, or
+    // none, would hand them over (a visit with it, or a GET), so only a reader may change it.
+    if (parsed.password !== undefined && !mayReadUrls(link, credential))
+      requireScope(credential, "links:read", "only a reader of the link may change its password");
     const options = await this.stored(parsed);
     const updated = await this.deps.links.update(code, { ...options, ...(longUrl === undefined ? {} : { longUrl }) }, now);
     if (!updated) throw LinkNotFound.for(code);
