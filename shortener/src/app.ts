@@ -120,7 +120,7 @@ export function createApp(deps: ShortenerDeps) {
     clientOf(peerOf(request, server), request.headers.get("x-forwarded-for"), trustedProxies);
   const adminLogin = new AdminLogin(deps.admins);
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
-  const adminSessions = new AdminSessions(deps.sessions, deps.secretKey, deps.clock);
+  const adminSessions = new AdminSessions(deps.sessions, deps.clock);
   const credentials = new CredentialResolver({
     adminTokens,
     apiKeys: deps.apiKeys,

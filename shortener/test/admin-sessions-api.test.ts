@@ -279,6 +279,26 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
       expect([await aliveAs(own.cookie), await aliveAs(tossed.cookie)]).toEqual([401, 401]);
     });
 
+    test.each([
+      ["first", (id: string) => `linkgeo_admin=junk; linkgeo_admin=${id}`],
+      ["last", (id: string) => `linkgeo_admin=${id}; linkgeo_admin=junk`],
+    ])("with junk sent %s, the page's token read on one replica signs out on another with its own ELYSIA_SECRET_KEY", async (_, header) => {
+      // What the admin page does behind a gateway's round robin: who am I on one replica, sign out on the next,
+      // each started with its own key (as every replica is when ELYSIA_SECRET_KEY is unset: a random one).
+      await using other = await startTestShortener({ database: raw.db, clock: () => now, secretKey: "another-replica-key-that-is-long-enough-9876543210" });
+      const { id } = await signIn();
+      const cookie = header(id);
+      const shown = await api.request("GET", "/admin/session", withCookie(cookie));
+      expect(shown.status).toBe(200);
+      const { csrf_token } = await readJson(shown);
+
+      const response = await other.request("DELETE", "/admin/session", withCookie(cookie, { "x-csrf-token": csrf_token }));
+      expect(response.status).toBe(204);
+      expect([await aliveAs(`linkgeo_admin=${id}`), (await other.request("GET", "/admin/session", withCookie(`linkgeo_admin=${id}`))).status]).toEqual([
+        401, 401,
+      ]);
+    });
+
     test("sign-out with junk sent first ends the real session and clears the cookie on every path the request came with", async () => {
       const { id, csrf } = await signIn();
       const response = await api.request("DELETE", "/admin/session", withCookie(`linkgeo_admin=junk; linkgeo_admin=${id}`, { "x-csrf-token": csrf }));

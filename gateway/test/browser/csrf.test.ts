@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { unexpectedProblems } from "./support/page-states.ts";
-import { useSharedWebStack } from "./support/fixtures.ts";
-import { stackAdmin } from "../support/web-stack.ts";
+import { useSharedWebStack, useWebStack } from "./support/fixtures.ts";
+import { stackAdmin, withoutLocalGeocoder } from "../support/web-stack.ts";
 
 /**
  * The admin's session cookie is SameSite=Strict, but a page on another port
@@ -154,6 +154,57 @@ describe("cross-site request forgery against an admin's session", () => {
         await page.reload();
         await page.getByRole("heading", { name: "Sign in" }).waitFor();
 
+        expect(unexpectedProblems(problems, [401])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+});
+
+describe("an admin's session behind two shortener replicas, each with its own ELYSIA_SECRET_KEY", () => {
+  // As `bun run start`-style replicas are when the variable is unset: each makes a random key.
+  const web = useWebStack({
+    ...withoutLocalGeocoder,
+    shortenerReplicaKeys: ["replica-one-key-that-is-long-enough-0123456789", "replica-two-key-that-is-long-enough-9876543210"],
+  });
+
+  test(
+    "with junk tossed onto /admin from another port, Sign out ends the real session whichever replica answers it",
+    async () => {
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/admin`, "desktop");
+      await using attacker = serveAttacker(web.stack.url, "tossed");
+      const realCookie = async () => (await context.cookies()).find((cookie) => cookie.name === "linkgeo_admin" && cookie.path === "/")?.value;
+      try {
+        // The gateway takes turns: with one request more in between, the second round's sign-out reaches
+        // the other replica than the first round's, so one of them is not the replica that gave the page its token.
+        for (const oneMoreRequest of [false, true]) {
+          await page.getByLabel("Username").fill(stackAdmin.username);
+          await page.getByLabel("Password").fill(stackAdmin.password);
+          await page.getByRole("button", { name: "Sign in" }).click();
+          await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
+          const real = await realCookie();
+          expect(real).toBeDefined();
+
+          const attackerPage = await context.newPage();
+          await attackerPage.goto(`${attacker.url}toss`);
+          await attackerPage.close();
+
+          // Who is signed in, then everything the page loads with it, before the sign-out.
+          const loaded = ["/shorten/?", "/admin/visits/?", "/admin/api-keys"].map((path) => page.waitForResponse((response) => response.url().includes(path)));
+          await page.reload();
+          await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
+          await Promise.all(loaded);
+          if (oneMoreRequest) expect((await fetch(`${web.stack.url}/admin/session`)).status).toBe(401);
+
+          await page.getByRole("button", { name: "Sign out" }).click();
+          await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+          // Dead on both replicas (two requests: one each).
+          for (let i = 0; i < 2; i++) {
+            expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${real}` } })).status).toBe(401);
+          }
+        }
         expect(unexpectedProblems(problems, [401])).toEqual([]);
       } finally {
         await context.close();

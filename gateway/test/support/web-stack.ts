@@ -23,6 +23,13 @@ export interface WebStack extends AsyncDisposable {
 export interface WebStackOptions {
   /** More of the geocoder's variables (its fake provider's URL, say). */
   geocoderEnv?: Record<string, string>;
+  /**
+   * Shortener replicas on the same database, one per key, each started with
+   * that ELYSIA_SECRET_KEY (as replicas started without the variable each
+   * make a random one); the gateway takes turns among them. Absent: one
+   * shortener with the kit's key. `shortener` is the first replica.
+   */
+  shortenerReplicaKeys?: readonly string[];
 }
 
 /**
@@ -53,13 +60,19 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
   const databasePath = join(dir, "shortener.db");
   copyFileSync((await adminDatabase()).path, databasePath);
   // The gateway needs both origins; the two services do not need each other.
-  const [shortener, geocoder] = await startServicesTogether(cleanup, [
-    { service: "shortener", env: { DATABASE_URL: sqliteUrl(databasePath) } },
+  const replicaEnvs = options.shortenerReplicaKeys?.map((key) => ({ ELYSIA_SECRET_KEY: key })) ?? [{}];
+  const [geocoder, ...shorteners] = await startServicesTogether(cleanup, [
     { service: "geocoder", env: { GEOCODER_CACHE_PATH: join(dir, "geocoder-cache.db"), ...options.geocoderEnv } },
+    ...replicaEnvs.map((env, i) => ({
+      service: "shortener" as const,
+      env: { DATABASE_URL: sqliteUrl(databasePath), ...env },
+      options: { name: replicaEnvs.length > 1 ? `shortener-${i + 1}` : "shortener" },
+    })),
   ]);
+  const shortener = shorteners[0]!;
   const gateway = cleanup.use(
     await startService("gateway", {
-      SHORTENER_URL: shortener.url,
+      SHORTENER_URL: shorteners.map((replica) => replica.url).join(","),
       GEOCODER_URL: geocoder.url,
       RATE_LIMIT_CREATE: "off",
       RATE_LIMIT_API: "off",

@@ -29,7 +29,6 @@ const maxLookups = 8;
 export class AdminSessions {
   constructor(
     private readonly store: AdminSessionStore,
-    private readonly secret: string,
     private readonly clock: () => Date,
     readonly lifetimeMs = adminLifetimeMs,
   ) {}
@@ -42,7 +41,7 @@ export class AdminSessions {
     const expiresAt = new Date(now.getTime() + this.lifetimeMs);
     // The admin may have been removed since the password was checked.
     if (!(await this.store.insert({ idHash: hashOf(id), username, createdAt: now, expiresAt }))) throw Unauthorized.because("invalid username or password");
-    return { id, username, csrfToken: csrfTokenFor(this.secret, id), expiresAt };
+    return { id, username, csrfToken: csrfTokenFor(id), expiresAt };
   }
 
   /**
@@ -59,7 +58,7 @@ export class AdminSessions {
     const stored = await this.store.findLive([...idOfHash.keys()], this.clock());
     return stored.map(({ idHash, username, expiresAt }) => {
       const id = idOfHash.get(idHash)!;
-      return { id, username, csrfToken: csrfTokenFor(this.secret, id), expiresAt };
+      return { id, username, csrfToken: csrfTokenFor(id), expiresAt };
     });
   }
 
@@ -70,7 +69,7 @@ export class AdminSessions {
 
   /** Whether `offered` (X-CSRF-Token, maybe absent) is this session's CSRF token. */
   csrfTokenMatches(session: ActiveSession, offered: string | null): boolean {
-    return csrfTokenMatches(this.secret, session.id, offered);
+    return csrfTokenMatches(session.id, offered);
   }
 }
 
