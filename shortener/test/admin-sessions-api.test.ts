@@ -279,6 +279,30 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
       expect([await aliveAs(own.cookie), await aliveAs(tossed.cookie)]).toEqual([401, 401]);
     });
 
+    const deadIds = (count: number) => Array.from({ length: count }, (_, i) => `linkgeo_admin=${String(i).padStart(43, "x")}`).join("; ");
+    test.each([
+      ["8 well-shaped dead ids last", (id: string) => `linkgeo_admin=${id}; ${deadIds(8)}`],
+      ["200 well-shaped dead ids last", (id: string) => `linkgeo_admin=${id}; ${deadIds(200)}`],
+      [
+        "ours amid dead ids and junk",
+        (id: string) => `${deadIds(5)}; linkgeo_admin=junk; linkgeo_admin=${id}; ${deadIds(8).replaceAll("x", "y")}; linkgeo_admin=`,
+      ],
+    ])("with %s (any order: a client chooses it), who-am-I and a change work, and sign-out ends the real session", async (_, header) => {
+      const { id, csrf, body } = await signIn();
+      const cookie = header(id);
+      const link = await api.createLink("https://example.com/any-order");
+
+      const session = await api.request("GET", "/admin/session", withCookie(cookie));
+      expect([session.status, await readJson(session)]).toEqual([200, body]);
+      const put = await api.request("PUT", `/shorten/${link.short_url}/`, {
+        json: { long_url: "https://example.com/any-order-changed" },
+        ...withCookie(cookie, { "x-csrf-token": csrf }),
+      });
+      expect(put.status).toBe(200);
+      expect((await api.request("DELETE", "/admin/session", withCookie(cookie, { "x-csrf-token": csrf }))).status).toBe(204);
+      expect(await aliveAs(`linkgeo_admin=${id}`)).toBe(401);
+    });
+
     test.each([
       ["first", (id: string) => `linkgeo_admin=junk; linkgeo_admin=${id}`],
       ["last", (id: string) => `linkgeo_admin=${id}; linkgeo_admin=junk`],

@@ -15,11 +15,6 @@ export interface ActiveSession {
 // 32 random bytes in base64url: what start() makes, and all liveAmong() looks up.
 const sessionIdShape = /^[A-Za-z0-9_-]{43}$/;
 
-// The most cookie values one request looks up (in one query). Browsers send
-// cookies of longer paths first (RFC 6265 §5.4) and ours has Path=/, so it
-// is among the last values sent, which are the ones looked up.
-const maxLookups = 8;
-
 /**
  * Server-side admin sessions for the web app's cookie. The id is 32 random
  * bytes; the store keeps only its SHA-256 (a full-entropy secret needs no
@@ -49,11 +44,14 @@ export class AdminSessions {
    * sessionIdsFrom): junk, dead and expired ids are skipped. A browser sends
    * one value per cookie path and domain, and a page on another port or a
    * sibling subdomain of the host can add its own ("cookie tossing"), before
-   * ours or after it. Only distinct well-shaped values count, the last
-   * maxLookups of them, looked up in one query.
+   * ours or after it. Every distinct well-shaped value is looked up, in one
+   * query, wherever it stands: a cap on how many would make the answer
+   * depend on the order, and a client choosing the order could push ours
+   * out (an earlier cap of 8 did). The header bounds them: Bun refuses a
+   * header section over 16 KiB (431), about 270 such values.
    */
   async liveAmong(ids: readonly string[]): Promise<ActiveSession[]> {
-    const candidates = [...new Set([...ids].reverse().filter((id) => sessionIdShape.test(id)))].slice(0, maxLookups);
+    const candidates = [...new Set(ids.filter((id) => sessionIdShape.test(id)))];
     const idOfHash = new Map(candidates.map((id) => [hashOf(id), id]));
     const stored = await this.store.findLive([...idOfHash.keys()], this.clock());
     return stored.map(({ idHash, username, expiresAt }) => {
