@@ -174,7 +174,7 @@ describe("proxying a request", () => {
       new Request("http://sho.rt/reverse-geocode?latitude=1&longitude=2", {
         headers: {
           authorization: "Bearer admin.token",
-          cookie: 'other_app=secret; linkgeo_admin=junk; theme=dark; linkgeo_admin="real-session"',
+          cookie: 'other_app=secret; linkgeo_admin=junk; __Host-linkgeo_admin=host-session; theme=dark; linkgeo_admin="real-session"; __Host-other=x',
           "x-csrf-token": "csrf-of-the-session",
           "x-custom": "kept",
         },
@@ -190,10 +190,10 @@ describe("proxying a request", () => {
       expect(await seenBy("geocoder")).toEqual({ authorization: undefined, cookie: undefined, csrf: undefined, custom: "kept" });
     });
 
-    test("the shortener gets Authorization, its admin session cookie (every value of it, no other cookie) and the CSRF token", async () => {
+    test("the shortener gets Authorization, its admin session cookie (every value under either name, no other cookie) and the CSRF token", async () => {
       expect(await seenBy("shortener")).toEqual({
         authorization: "Bearer admin.token",
-        cookie: "linkgeo_admin=junk; linkgeo_admin=real-session",
+        cookie: "linkgeo_admin=junk; linkgeo_admin=real-session; __Host-linkgeo_admin=host-session",
         csrf: "csrf-of-the-session",
         custom: "kept",
       });

@@ -25,7 +25,8 @@ import { AdminTokens } from "./auth/admin-tokens.ts";
 import { apiKeyRoutes } from "./auth/api-key-routes.ts";
 import type { ApiKeys } from "./auth/api-keys.ts";
 import { CredentialResolver } from "./auth/credential-resolver.ts";
-import { securitySchemes } from "./auth/security-schemes.ts";
+import { securitySchemesFor } from "./auth/security-schemes.ts";
+import { SessionCookie } from "./auth/session-cookie.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
 import { ownOrigins } from "./http/public-origin.ts";
 import { linkRoutes } from "./links/link-routes.ts";
@@ -68,7 +69,7 @@ export interface ShortenerDeps {
   clock: () => Date;
   log: Logger;
   secretKey: string;
-  /** Mark the admin session cookie Secure (HTTPS only); main.ts sets it in production. */
+  /** The admin session cookie Secure (HTTPS only) and named `__Host-linkgeo_admin` (SessionCookie); main.ts sets it in production. */
   secureCookies?: boolean;
   publicBaseUrl?: URL;
   /** Which hosts long URLs may not name besides loopback and this service (default: no more). */
@@ -121,10 +122,12 @@ export function createApp(deps: ShortenerDeps) {
   const adminLogin = new AdminLogin(deps.admins);
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
   const adminSessions = new AdminSessions(deps.sessions, deps.clock);
+  const sessionCookie = new SessionCookie(deps.secureCookies ?? false);
   const credentials = new CredentialResolver({
     adminTokens,
     apiKeys: deps.apiKeys,
     sessions: adminSessions,
+    cookie: sessionCookie,
     ownOriginsOf: (request, server) => ownOrigins(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
   });
 
@@ -146,7 +149,7 @@ export function createApp(deps: ShortenerDeps) {
     docs: {
       title: "Shortener API",
       description: 'Short URLs with exact access counts. Errors have the shape {"error": {"code", "message"}}.',
-      components: { securitySchemes },
+      components: { securitySchemes: securitySchemesFor(sessionCookie.name) },
     },
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
@@ -154,7 +157,7 @@ export function createApp(deps: ShortenerDeps) {
     bodies: [bulkCreateBody, redirectBatchBody, unlockFormBody, importUploadBody],
   })
     .use(adminRoutes({ login: adminLogin, tokens: adminTokens }))
-    .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, secureCookies: deps.secureCookies ?? false }))
+    .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, cookie: sessionCookie }))
     .use(apiKeyRoutes({ keys: deps.apiKeys, credentials }))
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock }))
     .use(

@@ -486,33 +486,65 @@ describe.each(["sqlite", "postgres"] as const)("admin sessions by cookie on %s",
   });
 });
 
-describe("the session cookie of a shortener started with NODE_ENV=production", () => {
-  test("is Secure, and so is the cookie that clears it", async () => {
-    const folder = mkdtempSync(join(tmpdir(), "shortener-production-"));
-    const path = join(folder, "shortener.db");
-    try {
-      await using shortener = await startShortener({ NODE_ENV: "production", DATABASE_URL: `sqlite:///${path}`, ANALYTICS: "off" });
-      // The same SQLite file, beside the process (WAL): what `bun run createsuperuser` would do.
-      const database = await openDatabase({ engine: "sqlite", path });
-      await database.admins.insert({ username: "alice", passwordHash: await Bun.password.hash(password, { algorithm: "bcrypt", cost: 4 }), createdAt: t0 });
-      await database.close();
+describe("the session cookie of a shortener started with NODE_ENV=production (HTTPS)", () => {
+  let folder: string;
+  let shortener: AsyncDisposable & { url: string };
 
-      const signIn = await fetch(`${shortener.url}/admin/session`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ username: "alice", password }),
-      });
-      expect(signIn.status).toBe(200);
-      const setCookie = signIn.headers.get("set-cookie") ?? "";
-      expect(setCookie).toMatch(/^linkgeo_admin=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=43200; Secure$/);
-      const headers = { cookie: setCookie.split(";")[0]!, "x-csrf-token": (await readJson(signIn)).csrf_token };
-      const signOut = await fetch(`${shortener.url}/admin/session`, { method: "DELETE", headers });
-      expect(signOut.status).toBe(204);
-      expect(signOut.headers.getSetCookie()).toEqual(
-        ["/", "/admin", "/admin/", "/admin/session"].map((path) => `linkgeo_admin=; Max-Age=0; Path=${path}; HttpOnly; SameSite=Strict; Secure`),
-      );
-    } finally {
-      rmSync(folder, { recursive: true, force: true });
+  beforeAll(async () => {
+    folder = mkdtempSync(join(tmpdir(), "shortener-production-"));
+    const path = join(folder, "shortener.db");
+    shortener = await startShortener({ NODE_ENV: "production", DATABASE_URL: `sqlite:///${path}`, ANALYTICS: "off" });
+    // The same SQLite file, beside the process (WAL): what `bun run createsuperuser` would do.
+    const database = await openDatabase({ engine: "sqlite", path });
+    for (const username of ["alice", "bob"]) {
+      await database.admins.insert({ username, passwordHash: await Bun.password.hash(password, { algorithm: "bcrypt", cost: 4 }), createdAt: t0 });
     }
+    await database.close();
   }, 20_000);
+  afterAll(async () => {
+    await shortener?.[Symbol.asyncDispose]();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  const signIn = async (username: string) => {
+    const response = await fetch(`${shortener.url}/admin/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, password }),
+    });
+    expect(response.status).toBe(200);
+    const setCookie = response.headers.get("set-cookie") ?? "";
+    return { setCookie, id: /^[^=]+=([^;]+);/.exec(setCookie)?.[1] ?? "", csrf: (await readJson(response)).csrf_token as string };
+  };
+  const whoIs = async (cookie: string) => {
+    const response = await fetch(`${shortener.url}/admin/session`, { headers: { cookie } });
+    return response.status === 200 ? (await readJson(response)).username : response.status;
+  };
+
+  test("is __Host-linkgeo_admin, Secure with Path=/ and no Domain, and sign-out clears it where alone it can be", async () => {
+    const { setCookie, id, csrf } = await signIn("alice");
+    expect(setCookie).toMatch(/^__Host-linkgeo_admin=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=43200; Secure$/);
+    const signOut = await fetch(`${shortener.url}/admin/session`, {
+      method: "DELETE",
+      headers: { cookie: `__Host-linkgeo_admin=${id}`, "x-csrf-token": csrf },
+    });
+    expect(signOut.status).toBe(204);
+    expect(signOut.headers.getSetCookie()).toEqual(["__Host-linkgeo_admin=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict; Secure"]);
+    expect(await whoIs(`__Host-linkgeo_admin=${id}`)).toBe(401);
+  });
+
+  test("a plain linkgeo_admin, which any page of the host may toss onto any path, is never read: not alone, not beside ours", async () => {
+    const own = await signIn("alice");
+    const tossed = await signIn("bob");
+    // Another admin's live session, tossed: it makes this browser no one, and locks no one out.
+    expect(await whoIs(`linkgeo_admin=${tossed.id}`)).toBe(401);
+    expect(await whoIs(`linkgeo_admin=${tossed.id}; __Host-linkgeo_admin=${own.id}`)).toBe("alice");
+    expect(await whoIs(`__Host-linkgeo_admin=${own.id}; linkgeo_admin=${tossed.id}`)).toBe("alice");
+    const signOut = await fetch(`${shortener.url}/admin/session`, {
+      method: "DELETE",
+      headers: { cookie: `linkgeo_admin=junk; linkgeo_admin=${tossed.id}; __Host-linkgeo_admin=${own.id}`, "x-csrf-token": own.csrf },
+    });
+    expect(signOut.status).toBe(204);
+    expect([await whoIs(`__Host-linkgeo_admin=${own.id}`), await whoIs(`__Host-linkgeo_admin=${tossed.id}`)]).toEqual([401, "bob"]);
+  });
 });

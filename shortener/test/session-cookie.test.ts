@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { clearedSessionCookies, sessionIdsFrom } from "../src/auth/session-cookie.ts";
+import { SessionCookie } from "../src/auth/session-cookie.ts";
 
 const real = "r".repeat(43);
+const overHttp = new SessionCookie(false);
+const overHttps = new SessionCookie(true);
 
-describe("sessionIdsFrom", () => {
+describe("SessionCookie.idsFrom over plain HTTP", () => {
   // [what, Cookie header, the values read]
   const cases: Array<[string, string | null, string[]]> = [
     ["no header", null, []],
@@ -30,18 +32,35 @@ describe("sessionIdsFrom", () => {
   ];
 
   test.each(cases)("%s", (_, header, expected) => {
-    expect(sessionIdsFrom(header)).toEqual(expected);
+    expect(overHttp.idsFrom(header)).toEqual(expected);
   });
 
   test("200 values are all read, in order", () => {
     const values = Array.from({ length: 200 }, (_, i) => `v${i}`);
-    expect(sessionIdsFrom(values.map((value) => `linkgeo_admin=${value}`).join("; "))).toEqual(values);
+    expect(overHttp.idsFrom(values.map((value) => `linkgeo_admin=${value}`).join("; "))).toEqual(values);
   });
 });
 
-describe("clearedSessionCookies", () => {
+describe("SessionCookie.idsFrom over HTTPS", () => {
+  test("reads only __Host-linkgeo_admin, every value of it: a plain linkgeo_admin is any page's", () => {
+    expect(overHttps.idsFrom(`linkgeo_admin=junk; __Host-linkgeo_admin=${real}; linkgeo_admin=${"A".repeat(43)}; __Host-linkgeo_admin=x`)).toEqual([real, "x"]);
+    expect(overHttps.idsFrom(`linkgeo_admin=${real}`)).toEqual([]);
+  });
+});
+
+describe("SessionCookie.set", () => {
+  test("over plain HTTP: linkgeo_admin, HttpOnly, SameSite=Strict, Path=/", () => {
+    expect(overHttp.set(real, 43200)).toBe(`linkgeo_admin=${real}; HttpOnly; SameSite=Strict; Path=/; Max-Age=43200`);
+  });
+
+  test("over HTTPS: __Host-linkgeo_admin, and Secure, as the prefix requires", () => {
+    expect(overHttps.set(real, 43200)).toBe(`__Host-linkgeo_admin=${real}; HttpOnly; SameSite=Strict; Path=/; Max-Age=43200; Secure`);
+  });
+});
+
+describe("SessionCookie.cleared", () => {
   test("clears ours at Path=/ and at every path the sign-out route lies under", () => {
-    expect(clearedSessionCookies("/admin/session", false)).toEqual([
+    expect(overHttp.cleared("/admin/session")).toEqual([
       "linkgeo_admin=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict",
       "linkgeo_admin=; Max-Age=0; Path=/admin; HttpOnly; SameSite=Strict",
       "linkgeo_admin=; Max-Age=0; Path=/admin/; HttpOnly; SameSite=Strict",
@@ -49,11 +68,11 @@ describe("clearedSessionCookies", () => {
     ]);
   });
 
-  test("marks each Secure in production", () => {
-    expect(clearedSessionCookies("/admin/session", true).every((cookie) => cookie.endsWith("; Secure"))).toBe(true);
+  test("over HTTPS, only ours at Path=/: no __Host- cookie can be anywhere else", () => {
+    expect(overHttps.cleared("/admin/session")).toEqual(["__Host-linkgeo_admin=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict; Secure"]);
   });
 
   test("at the root, only ours", () => {
-    expect(clearedSessionCookies("/", false)).toEqual(["linkgeo_admin=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict"]);
+    expect(overHttp.cleared("/")).toEqual(["linkgeo_admin=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict"]);
   });
 });

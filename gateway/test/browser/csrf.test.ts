@@ -214,6 +214,65 @@ describe("an admin's session behind two shortener replicas, each with its own EL
   );
 });
 
+describe("an admin's session over HTTPS (the shortener in production: __Host-linkgeo_admin)", () => {
+  // 127.0.0.1 is a secure context for Chromium, as localhost is: it keeps Secure and __Host- cookies over plain HTTP.
+  const web = useWebStack({ ...withoutLocalGeocoder, shortenerEnv: { NODE_ENV: "production" } });
+
+  test(
+    "a page on another port can toss no second session cookie: the browser refuses a __Host- one off Path=/, the shortener never reads a plain one",
+    async () => {
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/admin`, "desktop");
+      try {
+        await page.getByLabel("Username").fill(stackAdmin.username);
+        await page.getByLabel("Password").fill(stackAdmin.password);
+        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
+        const sessionCookies = async () =>
+          (await context.cookies())
+            .filter((cookie) => cookie.name.endsWith("linkgeo_admin"))
+            .map(({ name, path, value, secure }) => ({ name, path, value, secure }))
+            .sort((a, b) => `${a.name}${a.path}`.localeCompare(`${b.name}${b.path}`));
+        const [real] = await sessionCookies();
+        expect(real).toEqual({ name: "__Host-linkgeo_admin", path: "/", value: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), secure: true });
+
+        // What the tossing page holds: a live session of its own (another admin's, in life), signed in by API.
+        const signIn = await fetch(`${web.stack.url}/admin/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(stackAdmin),
+        });
+        const live = /^__Host-linkgeo_admin=([^;]+);/.exec(signIn.headers.get("set-cookie") ?? "")?.[1];
+        expect(live).toBeDefined();
+        await using attacker = serveAttacker(web.stack.url, "tossed-https", [
+          "__Host-linkgeo_admin=junk; Path=/admin; Secure",
+          "__Host-linkgeo_admin=junk; Path=/",
+          `linkgeo_admin=${live}; Path=/admin`,
+          `linkgeo_admin=${live}; Path=/`,
+        ]);
+        const attackerPage = await context.newPage();
+        await attackerPage.goto(`${attacker.url}toss`);
+        await attackerPage.close();
+        // The two __Host- ones were refused; the plain ones were kept, beside ours.
+        expect(await sessionCookies()).toEqual([
+          real!,
+          { name: "linkgeo_admin", path: "/", value: live!, secure: false },
+          { name: "linkgeo_admin", path: "/admin", value: live!, secure: false },
+        ]);
+
+        await page.reload();
+        await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
+        await page.getByRole("button", { name: "Sign out" }).click();
+        await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+        expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: `__Host-linkgeo_admin=${real!.value}` } })).status).toBe(401);
+        expect(unexpectedProblems(problems, [401])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+});
+
 /** What the attacker's `/toss` page leaves in the browser: its own `linkgeo_admin` on narrower paths. */
 const tossedCookies = [
   { path: "/admin", value: "junk" },
@@ -224,10 +283,11 @@ const tossedCookies = [
  * The attacker: a page on its own port of 127.0.0.1 that tries, from its
  * script, every change an admin could make, a second page whose form posts
  * a sign-in to the gateway by itself, and a third (`/toss`) that sets
- * `tossedCookies` for 127.0.0.1, the gateway's host too. Inline script is
+ * `tossed` (Set-Cookie values; by default `tossedCookies`) for 127.0.0.1,
+ * the gateway's host too. Inline script is
  * fine here: this is not one of our pages.
  */
-function serveAttacker(gateway: string, code: string) {
+function serveAttacker(gateway: string, code: string, tossed = tossedCookies.map(({ path, value }) => `linkgeo_admin=${value}; Path=${path}`)) {
   const page = (body: string) =>
     new Response(`<!doctype html><html lang="en"><head><title>Win a prize</title></head><body>${body}</body></html>`, {
       headers: { "content-type": "text/html" },
@@ -239,7 +299,7 @@ function serveAttacker(gateway: string, code: string) {
     fetch(request) {
       if (new URL(request.url).pathname === "/toss") {
         const headers = new Headers({ "content-type": "text/html" });
-        for (const { path, value } of tossedCookies) headers.append("set-cookie", `linkgeo_admin=${value}; Path=${path}`);
+        for (const cookie of tossed) headers.append("set-cookie", cookie);
         return new Response(page("<h1>Win a prize</h1>").body, { headers });
       }
       if (new URL(request.url).pathname === "/form") {

@@ -30,6 +30,8 @@ export interface WebStackOptions {
    * shortener with the kit's key. `shortener` is the first replica.
    */
   shortenerReplicaKeys?: readonly string[];
+  /** More of the shortener's variables (NODE_ENV=production, say), for every replica. */
+  shortenerEnv?: Record<string, string>;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
     { service: "geocoder", env: { GEOCODER_CACHE_PATH: join(dir, "geocoder-cache.db"), ...options.geocoderEnv } },
     ...replicaEnvs.map((env, i) => ({
       service: "shortener" as const,
-      env: { DATABASE_URL: sqliteUrl(databasePath), ...env },
+      env: { DATABASE_URL: sqliteUrl(databasePath), ...options.shortenerEnv, ...env },
       options: { name: replicaEnvs.length > 1 ? `shortener-${i + 1}` : "shortener" },
     })),
   ]);

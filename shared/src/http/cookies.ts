@@ -1,9 +1,21 @@
 /**
- * The cookie that carries an admin's session id in the web app. Set and read
- * by the shortener; named here because the gateway passes it, and no other
- * cookie, to the shortener (see the gateway's upstream-credentials.ts).
+ * The cookie that carries an admin's session id in the web app over plain
+ * HTTP (development). Set and read by the shortener; named here because the
+ * gateway passes it, and no other cookie, to the shortener (see the
+ * gateway's upstream-credentials.ts).
  */
 export const adminSessionCookieName = "linkgeo_admin";
+
+/**
+ * The same cookie where it is Secure (NODE_ENV=production, HTTPS). Browsers
+ * keep a `__Host-` cookie only when it is Secure, has `Path=/` and no
+ * `Domain`, so no page can set one on a narrower path or for a parent
+ * domain beside ours, and no page served over plain HTTP can set one at all.
+ */
+export const hostOnlyAdminSessionCookieName = `__Host-${adminSessionCookieName}`;
+
+/** Both names: the gateway passes either on, not knowing how the shortener runs. */
+export const adminSessionCookieNames: readonly string[] = [adminSessionCookieName, hostOnlyAdminSessionCookieName];
 
 /**
  * Every value of the cookie `name` in a Cookie header, in the order sent,

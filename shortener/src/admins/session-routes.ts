@@ -2,7 +2,7 @@ import { ErrorBody } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { ActiveSession, AdminSessions } from "../auth/admin-sessions.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
-import { clearedSessionCookies, sessionCookie } from "../auth/session-cookie.ts";
+import type { SessionCookie } from "../auth/session-cookie.ts";
 import type { AdminLogin } from "./admin-login.ts";
 import { LoginBody, SignedInAdmin } from "./admin-schemas.ts";
 
@@ -10,8 +10,7 @@ export interface SessionRoutesDeps {
   login: AdminLogin;
   sessions: AdminSessions;
   credentials: CredentialResolver;
-  /** Mark the cookie Secure (HTTPS only): in production. */
-  secureCookies: boolean;
+  cookie: SessionCookie;
 }
 
 const tags = ["admin"];
@@ -21,7 +20,7 @@ const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) =>
 const noStore = "no-store";
 
 /** `/admin/session`: the web app's sign-in by cookie (POST), who is signed in (GET), sign-out (DELETE). */
-export function sessionRoutes({ login, sessions, credentials, secureCookies }: SessionRoutesDeps) {
+export function sessionRoutes({ login, sessions, credentials, cookie }: SessionRoutesDeps) {
   const signedIn = (session: ActiveSession) => ({ username: session.username, csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() });
 
   return new Elysia({ prefix: "/admin" })
@@ -35,7 +34,7 @@ export function sessionRoutes({ login, sessions, credentials, secureCookies }: S
         // in, which would otherwise stand beside the new one (two live sessions are refused).
         await sessions.end(...(await credentials.liveSessions(request)));
         const session = await sessions.start(username);
-        set.headers["set-cookie"] = sessionCookie(session.id, Math.floor(sessions.lifetimeMs / 1000), secureCookies);
+        set.headers["set-cookie"] = cookie.set(session.id, Math.floor(sessions.lifetimeMs / 1000));
         set.headers["cache-control"] = noStore;
         return signedIn(session);
       },
@@ -45,7 +44,7 @@ export function sessionRoutes({ login, sessions, credentials, secureCookies }: S
         detail: {
           summary: "Sign in as an admin with a session cookie (the web app)",
           description:
-            "Checks the password like POST /admin/login, then sets the HttpOnly cookie linkgeo_admin (12 hours). " +
+            `Checks the password like POST /admin/login, then sets the HttpOnly cookie ${cookie.name} (12 hours). ` +
             "Requests with the cookie act as this admin; every change (any method but GET and HEAD) also needs the returned csrf_token in X-CSRF-Token.",
           tags,
         },
@@ -67,7 +66,7 @@ export function sessionRoutes({ login, sessions, credentials, secureCookies }: S
       "/session",
       async ({ request, route, server, set }) => {
         await sessions.end(...(await credentials.sessionsToEnd(request, server)));
-        set.headers["set-cookie"] = clearedSessionCookies(route, secureCookies);
+        set.headers["set-cookie"] = cookie.cleared(route);
         set.status = 204;
       },
       {
@@ -76,7 +75,9 @@ export function sessionRoutes({ login, sessions, credentials, secureCookies }: S
           summary: "Sign out: end the session for good and clear the cookie",
           description:
             "Needs X-CSRF-Token like every change made with the cookie. The old cookie value never works again, wherever it was copied. " +
-            "Clears linkgeo_admin at Path=/ and at every path this one lies under, where another page of the host may have set its own.",
+            (cookie.secure
+              ? `Clears ${cookie.name} (Path=/, the only place a __Host- cookie can be).`
+              : `Clears ${cookie.name} at Path=/ and at every path this one lies under, where another page of the host may have set its own.`),
           tags,
           security: [{ adminSession: [], csrfToken: [] }],
         },

@@ -6,12 +6,14 @@ import { AdminTokens } from "./admin-tokens.ts";
 import { looksLikeApiKey } from "./api-key.ts";
 import type { ApiKeys } from "./api-keys.ts";
 import type { ActiveSession, AdminSessions } from "./admin-sessions.ts";
-import { sessionIdsFrom } from "./session-cookie.ts";
+import type { SessionCookie } from "./session-cookie.ts";
 
 export interface CredentialResolverDeps {
   adminTokens: AdminTokens;
   apiKeys: Pick<ApiKeys, "verify">;
   sessions: AdminSessions;
+  /** The session cookie's name and reader (its name depends on HTTPS). */
+  cookie: SessionCookie;
   /** Every origin the request could have reached this service by (ownOrigins). */
   ownOriginsOf: (request: Request, server: Server | null) => ReadonlySet<string>;
 }
@@ -26,9 +28,10 @@ const safeMethods = new Set(["GET", "HEAD"]);
  * 1. `Authorization` decides when it is present: `Bearer <token>` is an API
  *    key (`lgk_…`: unknown, revoked or expired is 401), an admin token (it
  *    has a dot) or else a manage token; anything else is 401.
- * 2. Without it, the `linkgeo_admin` session cookie of a signed-in admin
- *    makes the request an admin's: the one live session among every value
- *    sent, as another page of the host may have added values of its own.
+ * 2. Without it, the session cookie of a signed-in admin (SessionCookie:
+ *    `linkgeo_admin`, `__Host-linkgeo_admin` over HTTPS) makes the request
+ *    an admin's: the one live session among every value sent, as another
+ *    page of the host may have added values of its own.
  *    Two live sessions are 401, not a choice: one of them may be another
  *    admin's, tossed to make this browser act as them (signing in again
  *    ends both). A change (any method but GET and HEAD) needs the
@@ -42,7 +45,7 @@ export class CredentialResolver {
   async resolve(request: Request, server: Server | null): Promise<Credential> {
     const authorization = request.headers.get("authorization");
     if (authorization !== null) return await this.fromAuthorization(authorization);
-    if (sessionIdsFrom(request.headers.get("cookie")).length === 0) {
+    if (this.deps.cookie.idsFrom(request.headers.get("cookie")).length === 0) {
       throw Unauthorized.because("send Authorization: Bearer <manage_token or admin token>, or sign in as an admin");
     }
     const session = await this.session(request, server);
@@ -87,7 +90,7 @@ export class CredentialResolver {
 
   /** The live sessions among the request's cookie values, with no check: signing in ends them. */
   liveSessions(request: Request): Promise<ActiveSession[]> {
-    return this.deps.sessions.liveAmong(sessionIdsFrom(request.headers.get("cookie")));
+    return this.deps.sessions.liveAmong(this.deps.cookie.idsFrom(request.headers.get("cookie")));
   }
 
   /** Refuses a cookie-authenticated change that another site could have made the browser send. */

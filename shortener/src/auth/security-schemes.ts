@@ -1,7 +1,5 @@
-import { sessionCookieName } from "./session-cookie.ts";
-
-/** The OpenAPI security schemes of the shortener (the /docs page's "Authorize"). */
-export const securitySchemes = {
+/** The OpenAPI security schemes of the shortener (the /docs page's "Authorize"), the session cookie named as it runs (SessionCookie). */
+export const securitySchemesFor = (sessionCookieName: string) => ({
   bearer: {
     type: "http",
     scheme: "bearer",
@@ -19,7 +17,7 @@ export const securitySchemes = {
     name: "X-CSRF-Token",
     description: "The csrf_token of the admin session; every change made with the session cookie needs it",
   },
-};
+});
 
 type SecurityRequirements = Array<Record<string, string[]>>;
 

@@ -1,28 +1,61 @@
-import { adminSessionCookieName, cookieValues } from "@linkgeo/shared";
-
-/** The cookie that carries an admin's session id in the web app. */
-export const sessionCookieName = adminSessionCookieName;
-
-// HttpOnly: page scripts never see the id. SameSite=Strict: other sites'
-// pages never make the browser send it. Secure in production (HTTPS only).
-
-/** The Set-Cookie value that stores the session id for `maxAgeSeconds`. */
-export function sessionCookie(sessionId: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${sessionCookieName}=${sessionId}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${secure ? "; Secure" : ""}`;
-}
+import { adminSessionCookieName, cookieValues, hostOnlyAdminSessionCookieName } from "@linkgeo/shared";
 
 /**
- * The Set-Cookie values that make the browser forget the session cookie:
- * ours (Path=/), and any `linkgeo_admin` another page of this host set on a
- * path that `routePath` lies under (`/admin`, `/admin/`, `/admin/session`
- * for sign-out), since those came with the request. One set on another path,
- * or for a parent domain, is out of reach: the request did not carry it, so
- * nothing says where it lives.
+ * The cookie that carries an admin's session id in the web app: its name,
+ * the Set-Cookie values that store and clear it, and how a request's values
+ * are read. HttpOnly: page scripts never see the id. SameSite=Strict: other
+ * sites' pages never make the browser send it.
+ *
+ * `secure` (production, HTTPS): `Secure`, and named `__Host-linkgeo_admin`.
+ * Browsers keep a `__Host-` cookie only when it is Secure, has Path=/ and no
+ * Domain, so a page on another port or a sibling subdomain cannot set one
+ * beside ours ("cookie tossing"): it can only replace ours, from an HTTPS
+ * page of this very host. A plain `linkgeo_admin`, which any page of the host
+ * can set on any path, is then never read. Over plain HTTP (development) the
+ * cookie is `linkgeo_admin`, and several values may come: every one is read
+ * (AdminSessions.liveAmong looks for a live one among them).
  */
-export function clearedSessionCookies(routePath: string, secure: boolean): string[] {
-  return pathsCarryingCookiesTo(routePath).map(
-    (path) => `${sessionCookieName}=; Max-Age=0; Path=${path}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`,
-  );
+export class SessionCookie {
+  readonly name: string;
+
+  constructor(readonly secure: boolean) {
+    this.name = secure ? hostOnlyAdminSessionCookieName : adminSessionCookieName;
+  }
+
+  /** The Set-Cookie value that stores the session id for `maxAgeSeconds`. */
+  set(sessionId: string, maxAgeSeconds: number): string {
+    return `${this.name}=${sessionId}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${maxAgeSeconds}${this.attributesAfter()}`;
+  }
+
+  /**
+   * The Set-Cookie values that make the browser forget the session cookie.
+   * Secure: ours, the only `__Host-` one there can be (Path=/). Otherwise
+   * ours (Path=/) and any `linkgeo_admin` another page of this host set on a
+   * path that `routePath` lies under (`/admin`, `/admin/`, `/admin/session`
+   * for sign-out), since those came with the request. One set on another
+   * path, or for a parent domain, is out of reach: the request did not carry
+   * it, so nothing says where it lives.
+   */
+  cleared(routePath: string): string[] {
+    const paths = this.secure ? ["/"] : pathsCarryingCookiesTo(routePath);
+    return paths.map((path) => `${this.name}=; Max-Age=0; Path=${path}; HttpOnly; SameSite=Strict${this.attributesAfter()}`);
+  }
+
+  /**
+   * Every value of the cookie in a Cookie header, in the order sent (see
+   * cookieValues). Over plain HTTP a page on another port of the same host
+   * (cookies ignore ports) can set its own `linkgeo_admin` on a narrower
+   * path such as `/admin`, which the browser then sends before ours. So no
+   * one value is the session: AdminSessions.liveAmong looks for a live one
+   * among them (a session id is plain base64url, and it refuses anything else).
+   */
+  idsFrom(cookieHeader: string | null): string[] {
+    return cookieValues(cookieHeader, this.name);
+  }
+
+  private attributesAfter(): string {
+    return this.secure ? "; Secure" : "";
+  }
 }
 
 /** `/`, then every cookie path a browser would send a cookie of to `path` (RFC 6265 §5.1.4): `/a/b` gives `/`, `/a`, `/a/`, `/a/b`. */
@@ -35,16 +68,4 @@ function pathsCarryingCookiesTo(path: string): string[] {
     if (i < segments.length - 1) paths.push(`${prefix}/`);
   });
   return paths;
-}
-
-/**
- * Every value of `linkgeo_admin` in a Cookie header, in the order sent (see
- * cookieValues). A page on another port of the same host (cookies ignore
- * ports) can set its own `linkgeo_admin` on a narrower path such as
- * `/admin`, which the browser then sends before ours ("cookie tossing"). So
- * no one value is the session: AdminSessions.findAmong looks for a live one
- * among them (a session id is plain base64url, and it refuses anything else).
- */
-export function sessionIdsFrom(cookieHeader: string | null): string[] {
-  return cookieValues(cookieHeader, sessionCookieName);
 }
