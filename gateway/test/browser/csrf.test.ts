@@ -163,6 +163,44 @@ describe("cross-site request forgery against an admin's session", () => {
   );
 });
 
+describe("signing out of a page whose session is no longer the browser's", () => {
+  const web = useSharedWebStack();
+
+  test(
+    "after another tab signed in again, Sign out on the first tab ends the session the browser now holds",
+    async () => {
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/admin`, "desktop");
+      const signIn = async (tab: typeof page) => {
+        await tab.getByLabel("Username").fill(stackAdmin.username);
+        await tab.getByLabel("Password").fill(stackAdmin.password);
+        await tab.getByRole("button", { name: "Sign in" }).click();
+        await tab.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
+        return (await context.cookies()).find((cookie) => cookie.name === "linkgeo_admin" && cookie.path === "/")!.value;
+      };
+      try {
+        const first = await signIn(page);
+        // A second tab signs in again (from its sign-in form): that ends the first session and starts another.
+        const other = await context.newPage();
+        await other.goto(`${web.stack.url}/app/admin`);
+        await other.getByRole("button", { name: "Sign out" }).click();
+        await other.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+        expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${first}` } })).status).toBe(401);
+        const second = await signIn(other);
+        await other.close();
+
+        // The first tab still shows the admin, with the token of a session that has ended.
+        await page.getByRole("button", { name: "Sign out" }).click();
+        await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+        expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${second}` } })).status).toBe(401);
+        expect(unexpectedProblems(problems, [401, 403])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+});
+
 describe("an admin's session behind two shortener replicas, each with its own ELYSIA_SECRET_KEY", () => {
   // As `bun run start`-style replicas are when the variable is unset: each makes a random key.
   const web = useWebStack({

@@ -21,6 +21,23 @@ export function signIn(username: string, password: string): Promise<AdminSession
   return api<AdminSession>("/admin/session", { method: "POST", body: { username, password } });
 }
 
-export function signOut(session: AdminSession): Promise<void> {
+/**
+ * Signs this browser out: ends the session its cookie carries. A 403 says the
+ * CSRF token this page holds is not that session's: since the page loaded,
+ * another tab signed in again (which ended this page's session) or a page of
+ * the host replaced the cookie. The page then asks whose session the cookie
+ * now carries and ends that one, so Sign out never leaves one live.
+ */
+export async function signOut(session: AdminSession): Promise<void> {
+  try {
+    await endSession(session);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 403)) throw error;
+    const current = await currentAdminSession();
+    if (current) await endSession(current);
+  }
+}
+
+function endSession(session: AdminSession): Promise<void> {
   return api<void>("/admin/session", { method: "DELETE", credential: { kind: "session", csrfToken: session.csrf_token } });
 }
