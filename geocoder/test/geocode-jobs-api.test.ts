@@ -232,6 +232,24 @@ describe.concurrent("geocoding jobs", () => {
     }
   });
 
+  // Alone (test.serial): answering 20,000 points keeps this thread busy.
+  test.serial("a job answered offline leaves the process free to serve requests between its claims", async () => {
+    await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]), jobs: { run: { idleMs: 20 } } });
+    const server = geocoder.app.listen({ hostname: "127.0.0.1", port: 0 });
+    try {
+      // Distinct points, so each is asked: a few seconds of work at LOCAL's pace, settled without any I/O.
+      const points = Array.from({ length: 20_000 }, (_, i) => ({ latitude: 48 + i / 100_000, longitude: 16 }));
+      const { job } = await createJob(geocoder, { points });
+      const health = await fetch(`http://127.0.0.1:${server.server!.port}/health`);
+      expect(health.status).toBe(200);
+      // Answered while the job runs, not once it is done.
+      const progress = await jobOf(geocoder, job.id);
+      expect({ status: progress.status, doneBeforeAll: progress.done < progress.total }).toEqual({ status: "running", doneBeforeAll: true });
+    } finally {
+      await server.stop(true);
+    }
+  });
+
   // Alone (test.serial): its 16 MiB are read on this thread, which would hold up the timers of the cases beside it.
   test.serial("16 MiB of tiny items is refused as more points than a job holds, before they are made into points", async () => {
     await using geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]) });
