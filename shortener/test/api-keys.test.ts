@@ -278,6 +278,29 @@ describe.each(["sqlite", "postgres"] as const)("API keys through the API on %s",
     expect((await api.db.links.find(theirs.short_url))?.passwordHash).not.toBeNull();
   });
 
+  test("a key without links:read that sends back the record it read keeps the protected link's hidden URLs", async () => {
+    const theirs = await readJson(
+      await api.request("POST", "/shorten/", {
+        json: { long_url: "https://example.com/kept", expired_url: "https://example.com/kept-over", password: "a long password" },
+      }),
+    );
+    const writer = { authorization: `Bearer ${(await makeKey(["links:write"])).key}` };
+    const read = await readJson(await api.request("GET", `/shorten/${theirs.short_url}/`, { headers: writer }));
+    const { long_url: _hidden, ...sentBack } = { ...read, title: "by a writer" };
+    const asRead = await api.request("PUT", `/shorten/${theirs.short_url}/`, { json: sentBack, headers: writer });
+    const without = await api.request("PUT", `/shorten/${theirs.short_url}/`, {
+      json: { ...sentBack, expired_url: undefined },
+      headers: writer,
+    });
+    expect([asRead.status, await readJson(asRead), without.status]).toEqual([
+      400,
+      { error: { code: "invalid_request", message: "expired_url is hidden from this caller (the link has a password): leave it out to keep it" } },
+      200,
+    ]);
+    const stored = await api.db.links.find(theirs.short_url);
+    expect({ expiredUrl: stored?.expiredUrl, title: stored?.title }).toEqual({ expiredUrl: "https://example.com/kept-over", title: "by a writer" });
+  });
+
   test("the key never appears in the API page or an error", async () => {
     const { key } = await makeKey(["links:read"]);
     expect(await (await api.request("GET", "/docs/json")).text()).not.toContain(key);

@@ -196,8 +196,11 @@ export class LinkService {
     const link = await this.authorized(code, credential);
     // A protected link's password keeps its URLs from whoever may not read them: setting one the caller knows, or
     // none, would hand them over (a visit with it, or a GET), so only a reader may change it.
-    if (parsed.password !== undefined && !mayReadUrls(link, credential))
-      requireScope(credential, "links:read", "only a reader of the link may change its password");
+    if (!mayReadUrls(link, credential)) {
+      if (parsed.password !== undefined) requireScope(credential, "links:read", "only a reader of the link may change its password");
+      // Such a caller read expired_url as null: sending the record back must not clear the owner's URL unseen.
+      if (parsed.expiredUrl === null) throw InvalidRequest.because("expired_url is hidden from this caller (the link has a password): leave it out to keep it");
+    }
     const options = await this.stored(parsed);
     const updated = await this.deps.links.update(code, { ...options, ...(longUrl === undefined ? {} : { longUrl }) }, now);
     if (!updated) throw LinkNotFound.for(code);
