@@ -27,11 +27,11 @@ describe("cells a spreadsheet would run", () => {
     ["+1+1", '"\'+1+1"'],
     ["-2-3", '"\'-2-3"'],
     ["=cmd|' /C calc'!A0", "\"'=cmd|' /C calc'!A0\""],
-    ["\t=1+2", '"\'\t=1+2"'],
+    ["\t=1+2", "\"'\t'=1+2\""],
     ["\tjust a tab first", '"\'\tjust a tab first"'],
-    ["\r=1+2", '"\'\r=1+2"'],
+    ["\r=1+2", "\"'\r'=1+2\""],
     ["  =1+2", '"\'  =1+2"'],
-    ["\n@x", '"\'\n@x"'],
+    ["\n@x", '"\n\'@x"'],
     ["\u00A0=1+2", '"\'\u00A0=1+2"'],
     ["\u3000=1+2", '"\'\u3000=1+2"'],
     ["＝1+2", '"\'＝1+2"'],
@@ -81,7 +81,7 @@ describe("cells a spreadsheet would run", () => {
   );
 
   test("reads back every value of up to four characters of marks, formula starts, digits and spaces exactly", () => {
-    const alphabet = ["'", "=", "-", "+", "5", ".", " ", "\t", "a"];
+    const alphabet = ["'", "=", "-", "+", "5", ".", " ", "\t", ";", "\n", "a"];
     let values = [""];
     for (let length = 1; length <= 4; length++) {
       values = [...values, ...values.filter((value) => value.length === length - 1).flatMap((value) => alphabet.map((c) => value + c))];
@@ -97,9 +97,26 @@ describe("cells a spreadsheet would run", () => {
 
 describe("separators a spreadsheet may split on", () => {
   test.each([
-    ["a;=1+2", '"a;=1+2"'],
-    ["a\t=1+2", '"a\t=1+2"'],
-  ])("quotes %j, so no cell starts inside it: %j", (value, written) => {
+    ["a;=1+2", '"a;\'=1+2"'],
+    ["a\t=1+2", '"a\t\'=1+2"'],
+    ["x;=cmd|' /C calc'!A0;y", "\"x;'=cmd|' /C calc'!A0;y\""],
+    ["a\n@SUM(1)", '"a\n\'@SUM(1)"'],
+    ["-5;x", '"\'-5;x"'],
+    ["x;-5", '"x;-5"'],
+    ["a;b", '"a;b"'],
+  ])("marks each piece a spreadsheet splitting on ; or a tab would make a cell of, and quotes %j: %j", (value, written) => {
     expect(csvField(value)).toBe(written);
+  });
+
+  test("no cell starts a formula however a spreadsheet splits a row of ours, on , ; or a tab", () => {
+    const values = ["x;=1+1;y", "x\t=1+1\ty", "a;b", "=1", "x;'=1", "'=1;=2", "-5;x", "y\n+1"];
+    const row = csvRow(values);
+    const formula = /^[^\S\t\r\n]*[=+\-@]/;
+    const cellsSplitOn = (separator: string) => row.split(/\r\n|\n|\r/).flatMap((line) => line.split(separator));
+    // Split on , the quotes hold: each field is read back as written.
+    expect(splitCsvLine(row.trimEnd()).map(restoredCell)).toEqual(values);
+    for (const separator of [";", "\t"]) {
+      expect({ separator, formulas: cellsSplitOn(separator).filter((cell) => formula.test(cell.replace(/^"+/, ""))) }).toEqual({ separator, formulas: [] });
+    }
   });
 });

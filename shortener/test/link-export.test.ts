@@ -238,6 +238,7 @@ describe.each(["sqlite", "postgres"] as const)("cells a spreadsheet would run, o
       { long_url: "https://example.com/4", short_url: "-55", title: "'=1+2" },
       { long_url: "https://example.com/5", short_url: "wide", title: "＝1+2" },
       { long_url: "https://example.com/6", short_url: "tis", title: "'Tis -5 a=b" },
+      { long_url: "https://example.com/7", short_url: "semi", title: "x;=1+1;y" },
     ];
     for (const json of links) expect((await api.request("POST", "/shorten/", { json })).status).toBe(201);
 
@@ -249,6 +250,7 @@ describe.each(["sqlite", "postgres"] as const)("cells a spreadsheet would run, o
       `-55,https://example.com/4,"''=1+2",,,,,,false,false,[],active,0,,${times}`,
       `at-sum,https://example.com/2,"'@SUM(A1:A9)",-5,,,,,false,false,[],active,0,,${times}`,
       `plus,https://example.com/3,"'+1+1",,,,,,false,false,[],active,0,,${times}`,
+      `semi,https://example.com/7,"x;'=1+1;y",,,,,,false,false,[],active,0,,${times}`,
       `tis,https://example.com/6,'Tis -5 a=b,,,,,,false,false,[],active,0,,${times}`,
       `wide,https://example.com/5,"'＝1+2",,,,,,false,false,[],active,0,,${times}`,
       "",
@@ -258,7 +260,7 @@ describe.each(["sqlite", "postgres"] as const)("cells a spreadsheet would run, o
   test("a link's visits CSV writes the referrer hosts visitors send as text", async () => {
     const link = await api.createLink("https://example.com/visited");
     const chrome = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-    const referers = ["http://=1+2/", "http://=1+2/x", "http://=1+2/y", "http://+1+1/", "http://+1+1/", "https://-2-3.example/"];
+    const referers = ["http://=1+2/", "http://=1+2/x", "http://=1+2/y", "http://+1+1/", "http://+1+1/", "https://-2-3.example/", "http://x;=1+1;y/"];
     for (const referer of referers) {
       expect((await api.request("GET", `/${link.short_url}/`, { headers: { referer, "user-agent": chrome } })).status).toBe(302);
     }
@@ -271,6 +273,8 @@ describe.each(["sqlite", "postgres"] as const)("cells a spreadsheet would run, o
       `referrers,"'=1+2",3,3,0`,
       `referrers,"'+1+1",2,2,0`,
       `referrers,"'-2-3.example",1,1,0`,
+      // A spreadsheet told to split on ; would start a cell at each piece: each is marked too.
+      `referrers,"x;'=1+1;y",1,1,0`,
     ]);
   });
 });

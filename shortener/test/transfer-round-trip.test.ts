@@ -109,6 +109,7 @@ const spreadsheetValues: Array<{ code: string; title: string; tags: string[]; ti
   { code: "at-sum", title: "@SUM(A1:A9)", tags: [], titleCell: "'@SUM(A1:A9)", tagsCell: "" },
   { code: "marks", title: "''-5", tags: [], titleCell: "'''-5", tagsCell: "" },
   { code: "plus", title: "+1+1", tags: ["-1-1"], titleCell: "'+1+1", tagsCell: "'-1-1" },
+  { code: "semi", title: "x;=1+1;'=2", tags: [], titleCell: "x;'=1+1;''=2", tagsCell: "" },
   { code: "tis", title: "'Tis -5", tags: [], titleCell: "'Tis -5", tagsCell: "" },
   { code: "wide", title: "＝1+2", tags: [], titleCell: "'＝1+2", tagsCell: "" },
 ];
