@@ -134,7 +134,10 @@ describe("POST /admin/import", () => {
   test("a NUL further in ends the import with an error line", async () => {
     const answer = await lines(await post("/admin/import?dry_run=true", streamed([ndjson({ long_url: "https://example.com/a" }), new Uint8Array([0])]).body));
     expect(answer.at(-1)).toEqual({
-      error: { code: "unsupported_media_type", message: "the file is binary (it holds NUL bytes): send CSV or NDJSON as UTF-8 text" },
+      error: {
+        code: "unsupported_media_type",
+        message: "line 2 holds a NUL byte (the file is binary): the lines before it were read; send CSV or NDJSON as UTF-8 text",
+      },
     });
   });
 
@@ -322,28 +325,51 @@ describe.each(["sqlite", "postgres"] as const)("POST /admin/import on %s: a bad 
   });
 
   test.each([
+    ["turns binary (a NUL byte)", new Uint8Array([0x7b, 0, 0x7d, 10]), "holds a NUL byte (the file is binary)"],
+    ["is no longer UTF-8", new Uint8Array([0xff, 0xfe, 10]), "is not UTF-8 text"],
     [
-      "turns binary (a NUL byte)",
-      new Uint8Array([0x7b, 0, 0x7d, 10]),
-      { code: "unsupported_media_type", message: "the file is binary (it holds NUL bytes): send CSV or NDJSON as UTF-8 text" },
+      "has one Latin-1 byte",
+      new Uint8Array([...new TextEncoder().encode('{"short_url":"caf'), 0xe9, ...new TextEncoder().encode('"}\n')]),
+      "is not UTF-8 text",
     ],
-    [
-      "is no longer UTF-8",
-      new Uint8Array([0xff, 0xfe, 10]),
-      { code: "unsupported_media_type", message: "the file is not UTF-8 text: send CSV or NDJSON as UTF-8" },
-    ],
-  ])("a file that %s midway keeps the rows read before: they are stored, then the error line ends the answer", async (_, tail, error) => {
-    const code = `nd-before-${tail[1]}`;
-    const before = ndjson({ short_url: code, long_url: "https://example.com/before" }, { short_url: "admin", long_url: "https://example.com/reserved" });
-    const answer = (await (await post("linkgeo-ndjson", streamed([before, tail]).body)).text())
-      .split("\n")
-      .filter(Boolean)
-      .map((line) => JSON.parse(line));
-    expect(answer).toEqual([
-      { import: { format: "linkgeo-ndjson", dry_run: false } },
-      { line: 2, status: "skipped", short_url: "admin", reason: 'short_url "admin" is a reserved word' },
-      { error },
-    ]);
-    expect(await api.db.links.find(code)).toMatchObject({ longUrl: "https://example.com/before" });
+  ])("a file that %s midway keeps every row before it, in its chunk too: stored, then the error line names the line", async (_, bad, problem) => {
+    // 2,000 good rows, the bad line and one more, sent in one chunk and in pieces that cut the rows anywhere.
+    const fileOf = (code: string) => {
+      const good = Array.from({ length: 2_000 }, (_, n) => ({ short_url: `${code}-${n}`, long_url: `https://example.com/before/${n}` }));
+      const after = new TextEncoder().encode(ndjson({ short_url: `${code}-after`, long_url: "https://example.com/after" }));
+      return { code, good, file: new Uint8Array([...new TextEncoder().encode(ndjson(...good)), ...bad, ...after]) };
+    };
+    for (const [{ code, good, file }, cut] of [
+      [fileOf(`nd-whole-${bad[1]}-${bad.length}`), false],
+      [fileOf(`nd-cut-${bad[1]}-${bad.length}`), true],
+    ] as const) {
+      const pieces = cut ? [file.subarray(0, 777), file.subarray(777, file.length - 5), file.subarray(file.length - 5)] : [file];
+      const answer = (await (await post("linkgeo-ndjson", streamed(pieces).body)).text())
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
+      expect(answer.filter((line) => !("progress" in line))).toEqual([
+        { import: { format: "linkgeo-ndjson", dry_run: false } },
+        {
+          error: {
+            code: "unsupported_media_type",
+            message: `line 2001 ${problem}: the lines before it were read; send CSV or NDJSON as UTF-8 text`,
+          },
+        },
+      ]);
+      const stored = await api.db.links.findMany(good.map((link) => link.short_url));
+      expect(stored.length).toBe(good.length);
+      expect(await api.db.links.find(`${code}-after`)).toBeNull();
+    }
+  });
+
+  test("a file binary or not UTF-8 from its first line is a 415, before anything is imported", async () => {
+    for (const [file, message] of [
+      [new Uint8Array([0x7b, 0, 0x7d, 10]), "the file is binary (it holds NUL bytes): send CSV or NDJSON as UTF-8 text"],
+      [new Uint8Array([0xff, 0xfe, 10, 0x7b, 0x7d]), "the file is not UTF-8 text: send CSV or NDJSON as UTF-8"],
+    ] as const) {
+      const response = await post("linkgeo-ndjson", streamed([file]).body);
+      expect([response.status, await readJson(response)]).toEqual([415, { error: { code: "unsupported_media_type", message } }]);
+    }
   });
 });
