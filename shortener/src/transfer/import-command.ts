@@ -124,11 +124,16 @@ class ImportProgress {
   }
 }
 
-/** A row not imported, as a line of the terminal: what the file wrote (a code, a cell in a reason) with its control characters escaped, never run. */
+/**
+ * A row not imported, as a line of the terminal: what the file wrote (a
+ * code, a cell in a reason) with its control characters escaped, never run;
+ * so are the marks that reorder text (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069), which could make one line read as another.
+ */
 function describeOutcome(outcome: ImportOutcome): string {
   const code = outcome.short_url === undefined ? "" : ` (${outcome.short_url})`;
   return `line ${outcome.line}: ${outcome.status}${code}: ${outcome.reason}`.replace(
-    /[\u0000-\u001f\u007f-\u009f]/g,
+    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
     (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }

@@ -100,13 +100,15 @@ describe("bun run import", () => {
     },
   );
 
-  test("prints what a file wrote with its control characters escaped: a code cannot send the terminal an escape sequence", async () => {
+  test("prints what a file wrote with its control characters and bidi marks escaped: a code cannot send the terminal an escape sequence nor reorder a line", async () => {
     const file = join(dir, "escapes.csv");
-    writeFileSync(file, "long_url,short_url\nhttps://example.com/escape,\u001b[2J\u001b]0;owned\u0007x\n");
+    writeFileSync(file, "long_url,short_url\nhttps://example.com/escape,\u001b[2J\u001b]0;owned\u0007x\nhttps://example.com/bidi,a\u202egpj.exe\n");
 
     const run = await runImport(file, "--format", "csv");
 
     expect(run.stdout).toContain("line 2: skipped (\\u001b[2J\\u001b]0;owned\\u0007x): short_url must be 3 to 32 characters of A-Z, a-z, 0-9, _ and -\n");
+    expect(run.stdout).toContain("line 3: skipped (a\\u202egpj.exe): short_url must be 3 to 32 characters of A-Z, a-z, 0-9, _ and -\n");
     expect(run.stdout).not.toContain("\u001b");
+    expect(run.stdout).not.toContain("\u202e");
   });
 });
