@@ -333,9 +333,9 @@ describe.each(["sqlite", "postgres"] as const)("POST /admin/import on %s: a bad 
       "is not UTF-8 text",
     ],
   ])("a file that %s midway keeps every row before it, in its chunk too: stored, then the error line names the line", async (_, bad, problem) => {
-    // 2,000 good rows, the bad line and one more, sent in one chunk and in pieces that cut the rows anywhere.
+    // 1,100 good rows (more than a batch), the bad line and one more, sent in one chunk and in pieces that cut the rows anywhere.
     const fileOf = (code: string) => {
-      const good = Array.from({ length: 2_000 }, (_, n) => ({ short_url: `${code}-${n}`, long_url: `https://example.com/before/${n}` }));
+      const good = Array.from({ length: 1_100 }, (_, n) => ({ short_url: `${code}-${n}`, long_url: `https://example.com/before/${n}` }));
       const after = new TextEncoder().encode(ndjson({ short_url: `${code}-after`, long_url: "https://example.com/after" }));
       return { code, good, file: new Uint8Array([...new TextEncoder().encode(ndjson(...good)), ...bad, ...after]) };
     };
@@ -353,7 +353,7 @@ describe.each(["sqlite", "postgres"] as const)("POST /admin/import on %s: a bad 
         {
           error: {
             code: "unsupported_media_type",
-            message: `line 2001 ${problem}: the lines before it were read; send CSV or NDJSON as UTF-8 text`,
+            message: `line 1101 ${problem}: the lines before it were read; send CSV or NDJSON as UTF-8 text`,
           },
         },
       ]);
