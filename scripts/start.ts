@@ -17,7 +17,7 @@
  * (NOMINATIM_USER_AGENT, DATABASE_URL, …) reaches the services unchanged.
  */
 import { join } from "node:path";
-import { parseInternalSecret, parseMetricsPort, readConfig, readConfigOrExit, type Env } from "@linkgeo/shared";
+import { parseMetricsPort, parseSecret, readConfig, readConfigOrExit, type Env } from "@linkgeo/shared";
 import { readGatewayConfig } from "../gateway/src/config.ts";
 import { readGeocoderConfig } from "../geocoder/src/config.ts";
 import { readShortenerConfig } from "../shortener/src/config.ts";
@@ -62,7 +62,7 @@ export function readStartConfig(env: Env, args: string[]): StartConfig {
       services: args.length === 0 ? [...serviceNames] : serviceNames.filter((name) => args.includes(name)),
       // https://no-color.org: present and not empty disables colour.
       colour: vars.raw("NO_COLOR") === undefined,
-      internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret) ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
+      internalSecret: vars.parsed("INTERNAL_SECRET", parseSecret) ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
     };
   });
 }

@@ -3,6 +3,7 @@ import {
   type EnvReader,
   type IpRange,
   maxJobPoints,
+  parseSecret,
   parseUrl,
   readConfig,
   readServiceBasics,
@@ -100,10 +101,7 @@ export function readGeocoderConfig(env: Env): GeocoderConfig {
       jobPointsInFlight: vars.integer("GEOCODER_JOB_POINTS_IN_FLIGHT", 4, { min: 1, max: 64 }),
       jobLeaseMs: vars.integer("GEOCODER_JOB_LEASE_SECONDS", 30, { min: 1, max: 3_600 }) * 1_000,
       jobQuota: readJobQuota(vars),
-      jobsSecret: vars.parsed("GEOCODER_JOBS_SECRET", (raw) => {
-        if (raw.length < 32) throw new Error("must be at least 32 characters");
-        return raw;
-      }),
+      jobsSecret: vars.parsed("GEOCODER_JOBS_SECRET", parseSecret),
       trustedProxies: readTrustedProxies(vars),
     };
   });

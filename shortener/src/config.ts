@@ -1,6 +1,7 @@
 import {
   type Env,
   type EnvReader,
+  parseSecret,
   parseUrl,
   type ProxyPairVariables,
   readConfig,
@@ -65,9 +66,8 @@ export function readSuperuserCommandConfig(env: Env): SuperuserCommandConfig {
 export function readShortenerConfig(env: Env): ShortenerConfig {
   return readConfig(env, (vars) => {
     const basics = readServiceBasics(vars, { port: 3001, redisKeyPrefix: "shortener:" });
-    const secret = vars.raw("ELYSIA_SECRET_KEY");
-    if (secret === undefined && basics.production) vars.problem("ELYSIA_SECRET_KEY is required when NODE_ENV=production");
-    if (secret !== undefined && secret.length < 32) vars.problem("ELYSIA_SECRET_KEY must be at least 32 characters");
+    const secret = vars.parsed("ELYSIA_SECRET_KEY", parseSecret);
+    if (vars.raw("ELYSIA_SECRET_KEY") === undefined && basics.production) vars.problem("ELYSIA_SECRET_KEY is required when NODE_ENV=production");
     const database = readDatabaseTarget(vars);
     return {
       ...basics,

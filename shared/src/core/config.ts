@@ -92,6 +92,15 @@ export function readConfigOrExit<T>(service: string, read: (env: Env) => T, env:
   }
 }
 
+/**
+ * A secret of ours (ELYSIA_SECRET_KEY, INTERNAL_SECRET, GEOCODER_JOBS_SECRET):
+ * long enough not to be guessed; throws with a readable reason.
+ */
+export function parseSecret(raw: string): string {
+  if (raw.length < 32) throw new Error("must be at least 32 characters");
+  return raw;
+}
+
 /** Parses a URL whose scheme must be one of `schemes`; throws with a readable reason. */
 export function parseUrl(raw: string, schemes: readonly string[]): URL {
   let url: URL;

@@ -84,12 +84,6 @@ export function answersBody(answers: readonly RedirectBatchAnswer[]): string {
   return JSON.stringify({ answers });
 }
 
-/** INTERNAL_SECRET's rule, for both services' configs: long enough not to be guessed. */
-export function parseInternalSecret(raw: string): string {
-  if (raw.length < 32) throw new Error("must be at least 32 characters");
-  return raw;
-}
-
 /** Compares in constant time (over hashes, so the length leaks nothing either). */
 export function secretsMatch(offered: string | null, expected: string): boolean {
   if (offered === null) return false;

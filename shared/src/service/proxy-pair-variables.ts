@@ -1,7 +1,6 @@
-import type { EnvReader } from "../core/config.ts";
+import { parseSecret, type EnvReader } from "../core/config.ts";
 import type { IpRange } from "../net/ip-range.ts";
 import { defaultImportMaxBytes } from "../protocol/import-upload.ts";
-import { parseInternalSecret } from "../protocol/redirect-batch.ts";
 import { readTrustedProxies } from "./trusted-proxies.ts";
 
 /**
@@ -23,7 +22,7 @@ export interface ProxyPairVariables {
 export function readProxyPairVariables(vars: EnvReader): ProxyPairVariables {
   return {
     trustedProxies: readTrustedProxies(vars),
-    internalSecret: vars.parsed("INTERNAL_SECRET", parseInternalSecret),
+    internalSecret: vars.parsed("INTERNAL_SECRET", parseSecret),
     importMaxBytes: vars.integer("IMPORT_MAX_BYTES", defaultImportMaxBytes, { min: 1024 * 1024, max: 64 * 1024 * 1024 * 1024 }),
   };
 }
