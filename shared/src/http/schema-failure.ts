@@ -54,16 +54,22 @@ function describeValueError(type: string, detail: ValueError | undefined, value:
  * bounded by the URL and header limits, and left as they are.
  */
 export function terseBodyFailures<App extends AnyElysia>(app: App): App {
-  const marked = new WeakSet<object>();
-  const mark = (node: unknown) => {
-    if (typeof node !== "object" || node === null || marked.has(node)) return;
-    marked.add(node);
-    // Only the schemas themselves: a map of properties is read by its names, and "error" would be one.
-    if (typeBoxKind in node && !Object.hasOwn(node, "error")) {
-      Object.defineProperty(node, "error", { value: "the body does not match its schema", enumerable: false });
+  for (const route of app.routes) {
+    for (const node of schemaNodes(route.hooks.body)) {
+      if (!Object.hasOwn(node, "error")) Object.defineProperty(node, "error", { value: "the body does not match its schema", enumerable: false });
     }
-    for (const child of Object.values(node)) mark(child);
-  };
-  for (const route of app.routes) mark(route.hooks.body);
+  }
   return app;
+}
+
+/**
+ * Every TypeBox schema within `schema` (itself included), each once: the
+ * schemas only, not the maps that hold them (a map of properties is read by
+ * its names, and "error" would be one).
+ */
+export function* schemaNodes(schema: unknown, seen = new WeakSet<object>()): Generator<object> {
+  if (typeof schema !== "object" || schema === null || seen.has(schema)) return;
+  seen.add(schema);
+  if (typeBoxKind in schema) yield schema;
+  for (const child of Object.values(schema)) yield* schemaNodes(child, seen);
 }
