@@ -1,7 +1,7 @@
 import { t, type Static } from "elysia";
 import { type ErrorCode, errorCodes } from "../wire/error-codes.ts";
 
-/** The API's error shape (docs/api.md: "API"), used by every non-2xx JSON response. */
+/** The API's error shape (docs/api.md: "Errors"), used by every non-2xx JSON response. */
 export const ErrorBody = t.Object(
   {
     error: t.Object(

@@ -20,7 +20,7 @@ export interface ErrorRendererOptions {
 }
 
 /**
- * The one place that turns a thrown error into the API's error body (docs/api.md: "API").
+ * The one place that turns a thrown error into the API's error body (docs/api.md: "Errors").
  * HttpError keeps its status and code; schema and parse failures are 400
  * `invalid_request`; an unknown route is 404 `not_found`; anything else is
  * logged once with the request id and answered with a bare 500.
