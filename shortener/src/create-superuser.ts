@@ -17,7 +17,7 @@ async function main(): Promise<number> {
   try {
     const flags = parseSuperuserArgs(process.argv.slice(2));
     if (flags.help) {
-      process.stdout.write(`${usage(`sqlite:///${defaultSqlitePath.replace(/^\.\//, "")}`)}\n`);
+      process.stdout.write(`${usage(`sqlite:///${defaultSqlitePath}`)}\n`);
       return 0;
     }
     const env = readSuperuserCommandConfig(process.env);

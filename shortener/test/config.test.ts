@@ -1,14 +1,18 @@
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { parseIpRangeList } from "@linkgeo/shared";
 import { configProblems } from "@linkgeo/testing";
 import { readShortenerConfig } from "../src/config.ts";
+
+// SQLite paths are the shortener folder's, whatever folder a command runs in (the root's `bun run createsuperuser`).
+const shortenerFolder = join(import.meta.dir, "..");
 
 describe("shortener configuration", () => {
   test("runs with embedded defaults when nothing is set", () => {
     const config = readShortenerConfig({});
     expect(config).toMatchObject({
       port: 3001,
-      database: { engine: "sqlite", path: "./data/shortener.db" },
+      database: { engine: "sqlite", path: join(shortenerFolder, "data/shortener.db") },
       redis: undefined,
       redirectStatus: 302,
       production: false,
@@ -95,7 +99,8 @@ describe("shortener configuration", () => {
   });
 
   test.each([
-    ["sqlite:///data/links.db", "data/links.db"],
+    ["sqlite:///data/links.db", join(shortenerFolder, "data/links.db")],
+    ["sqlite:///../links.db", join(shortenerFolder, "../links.db")],
     ["sqlite:////var/lib/links.db", "/var/lib/links.db"],
     ["sqlite:///:memory:", ":memory:"],
   ])("reads %p as the SQLite file %p", (url, path) => {

@@ -1,12 +1,23 @@
+import { join, resolve } from "node:path";
+
 /** Which engine and where, from `DATABASE_URL`. */
 export type DatabaseTarget = { engine: "postgres"; url: string } | { engine: "sqlite"; path: string };
 
-export const defaultSqlitePath = "./data/shortener.db";
+/**
+ * The shortener's folder. A SQLite path is anchored here, not to the working
+ * directory: `bun run start` runs the service in this folder while
+ * `bun run createsuperuser` and `bun run import` may run at the repository
+ * root, and all of them must open the same file.
+ */
+const shortenerFolder = resolve(import.meta.dir, "../..");
+
+export const defaultSqlitePath = join(shortenerFolder, "data", "shortener.db");
 
 /**
  * `postgres://user:pass@host:port/db` (or `postgresql://`) selects Postgres.
  * `sqlite:///relative/file.db`, `sqlite:////absolute/file.db` and
- * `sqlite:///:memory:` select bun:sqlite (the SQLAlchemy convention).
+ * `sqlite:///:memory:` select bun:sqlite (the SQLAlchemy convention); a
+ * relative path is relative to the shortener's folder, whatever the working directory.
  */
 export function parseDatabaseUrl(raw: string): DatabaseTarget {
   if (/^postgres(ql)?:\/\//.test(raw)) {
@@ -22,7 +33,7 @@ export function parseDatabaseUrl(raw: string): DatabaseTarget {
   if (raw.startsWith("sqlite:///")) {
     const path = raw.slice("sqlite:///".length);
     if (path === "") throw new Error("must name a file (sqlite:///data/shortener.db)");
-    return { engine: "sqlite", path };
+    return { engine: "sqlite", path: path === ":memory:" ? path : resolve(shortenerFolder, path) };
   }
   throw new Error("must be postgres://user:pass@host:port/db or sqlite:///path/file.db");
 }

@@ -71,7 +71,7 @@ describe("parseSuperuserArgs", () => {
 
 describe("readSuperuserCommandConfig", () => {
   test.each([
-    { name: "defaults to the service's SQLite file", env: {}, expected: { database: { engine: "sqlite", path: "./data/shortener.db" } } },
+    { name: "defaults to the service's SQLite file", env: {}, expected: { database: { engine: "sqlite", path: join(shortenerDir, "data/shortener.db") } } },
     {
       name: "reads an absolute sqlite path (four slashes)",
       env: { DATABASE_URL: "sqlite:////tmp/admins.db" },
@@ -85,12 +85,12 @@ describe("readSuperuserCommandConfig", () => {
     {
       name: "trims the username but keeps spaces in the password",
       env: { SUPERUSER_USERNAME: " alice ", SUPERUSER_PASSWORD: " pass word " },
-      expected: { database: { engine: "sqlite", path: "./data/shortener.db" }, username: "alice", password: " pass word " },
+      expected: { database: { engine: "sqlite", path: join(shortenerDir, "data/shortener.db") }, username: "alice", password: " pass word " },
     },
     {
       name: "treats blank values as absent",
       env: { SUPERUSER_USERNAME: "  ", SUPERUSER_PASSWORD: "" },
-      expected: { database: { engine: "sqlite", path: "./data/shortener.db" } },
+      expected: { database: { engine: "sqlite", path: join(shortenerDir, "data/shortener.db") } },
     },
   ])("$name", ({ env, expected }) => {
     expect(readSuperuserCommandConfig(env)).toEqual(expected);
@@ -516,8 +516,8 @@ describe.concurrent("bun run createsuperuser without a database", () => {
   test("--help prints the usage", async () => {
     const run = await runCommand(["--help"], {});
     expect(run).toEqual({ exitCode: 0, stdout: expect.stringMatching(/^Usage: bun run createsuperuser /), stderr: "" });
-    // The default database is the service's own, as its config reads it.
-    expect(run.stdout).toContain("Creates an admin in the database named by DATABASE_URL (default sqlite:///data/shortener.db).\n");
+    // The default database is the service's own, as its config reads it: in its folder, wherever the command runs.
+    expect(run.stdout).toContain(`Creates an admin in the database named by DATABASE_URL (default sqlite:///${join(shortenerDir, "data/shortener.db")}).\n`);
   });
 });
 
