@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { configProblems, freePort, freePortRun, waitFor } from "@linkgeo/testing";
+import { configProblems, freePort, freePortRun } from "@linkgeo/testing";
 import { readGatewayConfig } from "../../../gateway/src/config.ts";
 import { readGeocoderConfig } from "../../../geocoder/src/config.ts";
 import { readShortenerConfig } from "../../../shortener/src/config.ts";
 import { defaultPorts, readStartConfig, type ServiceName } from "../../start.ts";
+import { StartScript } from "../support/start-script.ts";
 
 const root = join(import.meta.dir, "../../..");
 
@@ -14,60 +15,9 @@ const root = join(import.meta.dir, "../../..");
 const gatewayBuilt = existsSync(join(root, "gateway/src/main.ts"));
 const services: ServiceName[] = gatewayBuilt ? ["shortener", "geocoder", "gateway"] : ["shortener", "geocoder"];
 
-/** The script as a child, its output gathered line by line. */
-class StartScript {
-  readonly lines: string[] = [];
-  readonly proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
-  private readonly done: Promise<void>;
-
-  constructor(args: string[], env: Record<string, string>) {
-    this.proc = Bun.spawn([process.execPath, "run", "scripts/start.ts", ...args], {
-      cwd: root,
-      // Each service gets a throwaway database so a test never touches the data/ of a developer's `bun run start`.
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite:///:memory:", GEOCODER_CACHE_PATH: ":memory:", ...env },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    this.done = Promise.all([this.collect(this.proc.stdout), this.collect(this.proc.stderr)]).then(() => {});
-  }
-
-  get running(): boolean {
-    return this.proc.exitCode === null && this.proc.signalCode === null;
-  }
-
-  async waitForLine(what: string, match: (line: string) => boolean, timeoutMs = 20_000): Promise<string> {
-    await waitFor(
-      what,
-      () => {
-        if (this.lines.some(match)) return true;
-        if (!this.running) throw new Error(`the script exited (${this.proc.exitCode}) before ${what}:\n${this.lines.join("\n")}`);
-        return false;
-      },
-      timeoutMs,
-    );
-    return this.lines.find(match)!;
-  }
-
-  /** The exit code, once the output is fully read. */
-  async exited(): Promise<number> {
-    const code = await this.proc.exited;
-    await this.done;
-    return code;
-  }
-
-  private async collect(stream: ReadableStream<Uint8Array>): Promise<void> {
-    let partial = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of stream) {
-      partial += decoder.decode(chunk, { stream: true });
-      const parts = partial.split("\n");
-      partial = parts.pop() ?? "";
-      this.lines.push(...parts);
-    }
-    if (partial) this.lines.push(partial);
-  }
-}
+/** The script at the repository's root; each service gets a throwaway database, so a test never touches the data/ of a developer's `bun run start`. */
+const startScript = (args: string[], env: Record<string, string>) =>
+  new StartScript(root, args, { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite:///:memory:", GEOCODER_CACHE_PATH: ":memory:", ...env });
 
 async function portsFor(): Promise<Record<ServiceName, number>> {
   return { shortener: await freePort(), geocoder: await freePort(), gateway: await freePort() };
@@ -86,10 +36,7 @@ async function answers(port: number): Promise<boolean> {
 let script: StartScript | undefined;
 afterEach(async () => {
   // A failed test must not leave services holding ports: the script stops them on SIGTERM.
-  if (script?.running) {
-    script.proc.kill("SIGTERM");
-    await script.exited();
-  }
+  await script?.stop();
   script = undefined;
 });
 
@@ -97,7 +44,7 @@ describe("bun run start", () => {
   test(`starts ${services.join(", ")}, prefixes their lines, each with its own metrics port, and stops them all on SIGINT`, async () => {
     const ports = await portsFor();
     const firstMetricsPort = await freePortRun(services.length);
-    script = new StartScript(services, { ...portEnv(ports), METRICS_PORT: String(firstMetricsPort) });
+    script = startScript(services, { ...portEnv(ports), METRICS_PORT: String(firstMetricsPort) });
 
     const ready = await script.waitForLine("the ready line", (line) => line.startsWith("start     | ready: "));
     expect(ready).toBe(
@@ -128,7 +75,7 @@ describe("bun run start", () => {
   test("when one service dies, stops the others and exits non-zero", async () => {
     const ports = await portsFor();
     // A bad variable only the geocoder reads: it exits at once, the shortener starts fine.
-    script = new StartScript(["shortener", "geocoder"], { ...portEnv(ports), GEOCODER_DEFAULT_ORDER: "NOWHERE" });
+    script = startScript(["shortener", "geocoder"], { ...portEnv(ports), GEOCODER_DEFAULT_ORDER: "NOWHERE" });
 
     await script.waitForLine("the geocoder's death", (line) => line.startsWith("start     | geocoder exited unexpectedly (exit code 1)"));
     expect(await script.exited()).toBe(1);
@@ -137,7 +84,7 @@ describe("bun run start", () => {
   });
 
   test("a bad port or an unknown service name stops it before anything starts, naming the problem", async () => {
-    script = new StartScript(["shortener", "nope"], { SHORTENER_PORT: "0" });
+    script = startScript(["shortener", "nope"], { SHORTENER_PORT: "0" });
     expect(await script.exited()).toBe(1);
     expect(script.lines).toEqual([
       'start: SHORTENER_PORT must be a whole number from 1 to 65535 (got "0")',
