@@ -1,6 +1,6 @@
 /**
- * `bun run geocode <in.csv> <out.csv>` (in geocoder/): every row of a CSV
- * file geocoded by a running gateway or geocoder, the input's columns kept
+ * `bun run geocode <in.csv> <out.csv>` (at the root or in geocoder/, the
+ * files named from there): every row of a CSV file geocoded by a running gateway or geocoder, the input's columns kept
  * and the address fields added (batch/geocode-file.ts): as jobs of 10,000
  * rows (POST /reverse-geocode/jobs, answered at the providers' pace), or
  * with --batch as batches of 1,000 (answered at once, LOCAL standing in
