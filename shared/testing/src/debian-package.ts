@@ -13,9 +13,14 @@ export function installDebianPackageIfMissing(binary: string, debianPackage: str
   if (!existsSync(binary)) throw new Error(`Debian's ${debianPackage} is installed, but ${binary} is not there`);
 }
 
-/** `apt-get install` of one package (root only); throws with apt-get's last words when it fails. */
+/**
+ * `apt-get install` of one package (root only); throws with apt-get's last
+ * words when it fails. Test files run side by side may install at once, so
+ * each waits for the other's lock rather than failing on it.
+ */
 export function installDebianPackage(debianPackage: string): void {
-  const install = Bun.spawnSync(["sh", "-c", `apt-get update -qq && apt-get install -y -qq ${debianPackage}`], {
+  const waitForLock = "-o DPkg::Lock::Timeout=300";
+  const install = Bun.spawnSync(["sh", "-c", `apt-get update -qq ${waitForLock} && apt-get install -y -qq ${waitForLock} ${debianPackage}`], {
     env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
     stdout: "pipe",
     stderr: "pipe",

@@ -21,3 +21,5 @@ export * from "./fake-provider.ts";
 export * from "./throwaway-servers.ts";
 export * from "./text-pieces.ts";
 export * from "./verbose-body-schemas.ts";
+export * from "./doc-blocks.ts";
+export * from "./doc-shell.ts";

@@ -1,0 +1,33 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { tmpdir } from "node:os";
+import { commandsOf, installDebianPackageIfMissing, runInShell, waitFor } from "@linkgeo/testing";
+
+beforeAll(() => installDebianPackageIfMissing("/usr/bin/zsh", "zsh"));
+
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
+
+describe.concurrent("runInShell", () => {
+  for (const shell of ["bash", "zsh"] as const) {
+    test(`${shell}: one session, each command's output and status apart`, async () => {
+      const commands = commandsOf(["name=world", 'echo "hello $name"', "printf 'no newline'", "echo oops >&2; false", "echo after"]);
+      const run = await runInShell(commands, { shell, cwd: tmpdir(), env, timeoutMs: 10_000 });
+      expect(run.stopped).toBeUndefined();
+      expect(run.ran.map(({ printed, status }) => ({ printed, status }))).toEqual([
+        { printed: "", status: 0 },
+        { printed: "hello world\n", status: 0 },
+        { printed: "no newline", status: 0 },
+        { printed: "oops\n", status: 1 },
+        { printed: "after\n", status: 0 },
+      ]);
+    });
+  }
+
+  test("a command still running at the deadline is named, and what it started is ended with it", async () => {
+    const marker = `doc-shell-${crypto.randomUUID()}`;
+    const commands = commandsOf(["echo first", `bash -c 'exec -a ${marker} sleep 600' &`, "echo started; sleep 600"]);
+    const run = await runInShell(commands, { shell: "bash", cwd: tmpdir(), env, timeoutMs: 1_000 });
+    expect(run.ran.map(({ command }) => command.text)).toEqual(["echo first", commands[1]!.text]);
+    expect(run.stopped).toEqual({ during: commands[2], reason: "still running after 1000 ms", printed: "started\n" });
+    await waitFor("the background sleep to be gone", () => Bun.spawnSync(["pgrep", "-f", marker]).exitCode === 1, 5_000);
+  });
+});
