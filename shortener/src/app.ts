@@ -131,7 +131,9 @@ export function createApp(deps: ShortenerDeps) {
     ownOriginsOf: (request, server) => ownOrigins(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
   });
 
-  const visitReports = new VisitReports(deps.visitStore);
+  // ANALYTICS: the counter is given each visitor only with them on (main.ts), and the reports say whether they are.
+  const analytics = deps.visits.analysing ? "on" : "off";
+  const visitReports = new VisitReports(deps.visitStore, analytics);
   const redirectStatus = deps.redirectStatus ?? 302;
   const respondToRedirect = redirectResponder({
     links,
@@ -164,7 +166,7 @@ export function createApp(deps: ShortenerDeps) {
       visitRoutes({
         links,
         reports: visitReports,
-        orphans: new OrphanVisitReports(deps.orphanStore),
+        orphans: new OrphanVisitReports(deps.orphanStore, analytics),
         credentials,
         clock: deps.clock,
       }),

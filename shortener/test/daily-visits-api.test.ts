@@ -46,6 +46,7 @@ describe.each(["sqlite", "postgres"] as const)("GET /admin/visits/daily/ on %s",
       from: "2026-11-09T00:00:00.000Z",
       to: today.toISOString(),
       days: 14,
+      analytics: "on",
       links: {
         [a.short_url]: [2, ...zeros(12), 3],
         [b.short_url]: [...zeros(12), 1, 4],
@@ -63,7 +64,7 @@ describe.each(["sqlite", "postgres"] as const)("GET /admin/visits/daily/ on %s",
     const link = await api.createLink();
     await redirects(link.short_url, 2, today);
     const one = await readJson(await asAdmin(`/admin/visits/daily?codes=${link.short_url}&days=1`));
-    expect(one).toEqual({ from: "2026-11-22T00:00:00.000Z", to: today.toISOString(), days: 1, links: { [link.short_url]: [2] } });
+    expect(one).toEqual({ from: "2026-11-22T00:00:00.000Z", to: today.toISOString(), days: 1, analytics: "on", links: { [link.short_url]: [2] } });
     const ninety = await readJson(await asAdmin(`/admin/visits/daily?codes=${link.short_url}&days=90`));
     expect(ninety.links[link.short_url]).toHaveLength(90);
     expect(ninety.from).toBe("2026-08-25T00:00:00.000Z");
@@ -73,7 +74,7 @@ describe.each(["sqlite", "postgres"] as const)("GET /admin/visits/daily/ on %s",
     const response = await asAdmin("/admin/visits/daily?codes=__proto__,constructor,__proto__&days=2");
     expect(response.status).toBe(200);
     expect(await response.text()).toBe(
-      `{"from":"2026-11-21T00:00:00.000Z","to":"${today.toISOString()}","days":2,"links":{"__proto__":[0,0],"constructor":[0,0]}}`,
+      `{"from":"2026-11-21T00:00:00.000Z","to":"${today.toISOString()}","days":2,"analytics":"on","links":{"__proto__":[0,0],"constructor":[0,0]}}`,
     );
   });
 

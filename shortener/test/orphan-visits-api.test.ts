@@ -52,6 +52,7 @@ describe.each(["sqlite", "postgres"] as const)("GET /admin/visits/orphans/ on %s
       from: "2026-05-03T00:00:00.000Z",
       to: "2026-05-07T12:00:00.000Z",
       granularity: "day",
+      analytics: "on",
       totals: { visits: 8, humans: 5, bots: 3 },
       series: [
         zeroDay("2026-05-03T00:00:00.000Z"),
@@ -108,6 +109,7 @@ describe.each(["sqlite", "postgres"] as const)("GET /admin/visits/orphans/ on %s
       from: "2030-01-01T10:00:00.000Z",
       to: "2030-01-31T10:00:00.000Z",
       granularity: "day",
+      analytics: "on",
       totals: { visits: 0, humans: 0, bots: 0 },
       series: Array.from({ length: 31 }, (_, i) => zeroDay(new Date(Date.UTC(2030, 0, 1 + i)).toISOString())),
       top: { referrers: [], kinds: [] },
@@ -181,7 +183,7 @@ describe.each(["sqlite", "postgres"] as const)("GET /admin/visits/orphans/ on %s
 // On a real socket: Bun's router, not app.handle, decides which route a path reaches.
 describe("GET /admin/visits/orphans/ through Bun's router", () => {
   test("reaches its own route, not the every-link report nor a redirect, and /docs/json describes it", async () => {
-    await using api = await startTestShortener();
+    await using api = await startTestShortener({ visitClassifier: new VisitClassifier({ countries: { countryOf: () => "unknown" } }) });
     api.app.listen({ port: 0, hostname: "127.0.0.1" });
     try {
       const origin = `http://127.0.0.1:${api.app.server!.port}`;

@@ -24,7 +24,8 @@ const googlebot: VisitFacts = { bot: true, referrer: "direct", country: "US", br
 describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
   let api: TestShortener;
   beforeAll(async () => {
-    api = await startTestShortener({ engine, clock: () => now });
+    // Analytics on (a visitor's country unknown): the visits below are recorded through the store.
+    api = await startTestShortener({ engine, clock: () => now, visitClassifier: new VisitClassifier({ countries: { countryOf: () => "unknown" } }) });
   });
   afterAll(async () => {
     await api[Symbol.asyncDispose]();
@@ -59,6 +60,7 @@ describe.each(["sqlite", "postgres"] as const)("visits API on %s", (engine) => {
       from: "2026-10-23T10:30:00.000Z",
       to: "2026-11-22T10:30:00.000Z",
       granularity: "day",
+      analytics: "on",
       totals: { visits: 6, humans: 5, bots: 1 },
       visitors: "all",
       filter: null,

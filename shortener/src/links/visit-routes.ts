@@ -43,7 +43,9 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
         detail: {
           summary: "Visits of a short URL: totals, a series, and top referrers, countries, browsers, OS and devices",
           description:
-            "Manage token, or an admin's token or session. Totals always agree with access_count (bots included in both, split here). " +
+            "Manage token, or an admin's token or session. Every visit counted with analytics on is in the totals (bots included, split here), " +
+            "in the same transaction as access_count; visits counted with ANALYTICS=off and an imported count are in access_count only. " +
+            'With ANALYTICS=off the report says "analytics": "off" and totals, series and top are null. ' +
             "No client address and no full User-Agent is stored: only the country and the browser, OS and device families. " +
             "Countries: [IP Geolocation by DB-IP](https://db-ip.com) (CC BY 4.0).",
           tags: ["visits"],
@@ -82,7 +84,7 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
           summary: "Visits per UTC day of up to 100 links, for sparklines (admin only)",
           description:
             "The same numbers, day by day, as each link's visits report from `from` to `to` by day. " +
-            "Counted from the analytics: with ANALYTICS=off they are zeros.",
+            'Counted from the analytics: with ANALYTICS=off the answer says "analytics": "off" and links is null.',
           tags: ["visits"],
           security: readSecurity,
         },
@@ -102,7 +104,7 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
           description:
             "Counted per UTC day, kind and referrer host, humans and bots apart; by day only (granularity=hour is 400). " +
             "Never stored: the path or short URL asked for, the client address, the User-Agent. " +
-            "Counted from the analytics: with ANALYTICS=off nothing is.",
+            'Counted from the analytics: with ANALYTICS=off nothing is, and the report says "analytics": "off" with totals, series and top null.',
           tags: ["visits"],
           security: readSecurity,
         },

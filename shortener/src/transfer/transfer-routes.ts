@@ -100,7 +100,8 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
           description:
             "The same numbers as GET /shorten/<code>/visits/, for the same credentials (manage token, admin, or an API key with visits:read). " +
             "One table with the columns section, value, visits, humans, bots: rows from, to, granularity and visitors (the query), filter " +
-            "(breakdown:value, empty for every visit), total, one series row per bucket, then one row per top value of referrers, countries, " +
+            "(breakdown:value, empty for every visit), analytics (on, or off: then no row of numbers follows), total, one series row per bucket, " +
+            "then one row per top value of referrers, countries, " +
             "browsers, os and devices, and one per bot by name (section bots). A value a spreadsheet would run (a referrer host =1+2) is written as text ('=1+2).",
           tags,
           security: readSecurity,
@@ -112,7 +113,7 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
                   schema: { type: "string" },
                   example:
                     "section,value,visits,humans,bots\nfrom,2026-10-27T00:00:00.000Z,,,\nto,2026-11-26T12:00:00.000Z,,,\ngranularity,day,,,\n" +
-                    "total,,42,40,2\nseries,2026-11-20T00:00:00.000Z,42,40,2\nreferrers,news.ycombinator.com,30,30,0\n",
+                    "visitors,all,,,\nfilter,,,,\nanalytics,on,,,\ntotal,,42,40,2\nseries,2026-11-20T00:00:00.000Z,42,40,2\nreferrers,news.ycombinator.com,30,30,0\n",
                 },
               },
             },

@@ -2,16 +2,22 @@ import { InvalidRequest } from "@linkgeo/shared";
 import { otherValue } from "./named-values.ts";
 import type { OrphanKindCount, OrphanVisitStore } from "./orphan-visit-store.ts";
 import { bucketStart, granularityMs, parseVisitRange, utcDay, type VisitRange } from "./visit-range.ts";
-import { topListSize, type SeriesPoint, type TopEntry, type Totals } from "./visit-reports.ts";
+import { noNumbers, topListSize, type Analytics, type NoNumbers, type SeriesPoint, type TopEntry, type Totals } from "./visit-reports.ts";
 
-export interface OrphanVisitReport {
+interface OrphanReportQuery {
   from: string;
   to: string;
   granularity: "day";
-  totals: Totals;
-  series: SeriesPoint[];
-  top: { referrers: TopEntry[]; kinds: OrphanKindCount[] };
 }
+
+export type OrphanVisitReport =
+  | (OrphanReportQuery & {
+      analytics: "on";
+      totals: Totals;
+      series: SeriesPoint[];
+      top: { referrers: TopEntry[]; kinds: OrphanKindCount[] };
+    })
+  | (OrphanReportQuery & NoNumbers);
 
 /**
  * The range of `?from=&to=`, read as for every visits report, by day only:
@@ -30,11 +36,16 @@ export function parseOrphanVisitRange(query: { from?: string; to?: string; granu
  * totals, a series with every UTC day the range touches (0 where nothing
  * happened), and the top referrers (the 10 with the most visits, then
  * "other" for the rest and for what a day did not name) and the kinds.
+ * With analytics off none are counted: it says so and has no numbers.
  */
 export class OrphanVisitReports {
-  constructor(private readonly store: Pick<OrphanVisitStore, "snapshot">) {}
+  constructor(
+    private readonly store: Pick<OrphanVisitStore, "snapshot">,
+    private readonly analytics: Analytics = "on",
+  ) {}
 
   async report(range: VisitRange): Promise<OrphanVisitReport> {
+    if (this.analytics === "off") return { from: range.from.toISOString(), to: range.to.toISOString(), granularity: "day", ...noNumbers };
     const [fromDay, toDay] = [utcDay(range.from), utcDay(range.to)];
     const [days, breakdowns] = await this.store.snapshot((reads) => Promise.all([reads.days(fromDay, toDay), reads.breakdowns(fromDay, toDay, topListSize)]));
     const first = bucketStart(range.from, "day");
@@ -58,6 +69,7 @@ export class OrphanVisitReports {
       from: range.from.toISOString(),
       to: range.to.toISOString(),
       granularity: "day",
+      analytics: "on",
       totals,
       series,
       top: {

@@ -26,17 +26,36 @@ export interface SplitEntry extends TopEntry {
   bots: number;
 }
 
-/** Each link's visits per UTC day, oldest first, ending today. */
+/**
+ * ANALYTICS. Off, a visit is only counted (access_count): nothing says
+ * when, from where or by whom, so a report has no numbers to give and
+ * answers null where they would be, never zeros that read as "nobody
+ * came". What was recorded while they were on stays in the database and
+ * is reported again once they are back on.
+ */
+export type Analytics = "on" | "off";
+
+/** The numbers of a report with analytics off: none. */
+export interface NoNumbers {
+  analytics: "off";
+  totals: null;
+  series: null;
+  top: null;
+}
+
+/** Each link's visits per UTC day, oldest first, ending today; null with analytics off. */
 export interface DailyVisitsReport {
+  analytics: Analytics;
   /** Start of the first day. */
   from: string;
   /** Now: today is counted so far. */
   to: string;
   days: number;
-  links: Record<string, number[]>;
+  links: Record<string, number[]> | null;
 }
 
-export interface VisitReport {
+/** What a report answers: the range and filters asked for. */
+interface ReportQuery {
   from: string;
   to: string;
   granularity: VisitRange["granularity"];
@@ -44,11 +63,19 @@ export interface VisitReport {
   visitors: Visitors;
   /** The one value whose visits the series and totals count; null: every visit. */
   filter: ValueFilter | null;
+}
+
+export interface RecordedVisitReport extends ReportQuery {
+  analytics: "on";
   totals: Totals;
   series: SeriesPoint[];
   /** Each breakdown's top values, and the bots by name (the browsers of bot visits). */
   top: Record<Dimension | "bots", SplitEntry[]>;
 }
+
+export type VisitReport = RecordedVisitReport | (ReportQuery & NoNumbers);
+
+export const noNumbers: NoNumbers = { analytics: "off", totals: null, series: null, top: null };
 
 /** How many values each top list names before the rest is summed up as "other". */
 export const topListSize = 10;
@@ -60,18 +87,27 @@ export const topListSize = 10;
  * list of their own. Totals and series come from the hourly buckets; a day
  * folded by retention shows, by hour, at its midnight. Breakdowns are kept
  * per UTC day, so the top lists cover the whole days the range touches, and
- * a series of one value's visits (`filters.only`) is by day.
+ * a series of one value's visits (`filters.only`) is by day. With
+ * analytics off, every report says so and has no numbers (`Analytics`).
  */
 export class VisitReports {
-  constructor(private readonly store: VisitStore) {}
+  constructor(
+    private readonly store: VisitStore,
+    private readonly analytics: Analytics = "on",
+  ) {}
 
   /** One link's report. */
-  forLink(code: string, range: VisitRange, filters: ReportFilters = everyVisit): Promise<VisitReport> {
+  async forLink(code: string, range: VisitRange, filters: ReportFilters = everyVisit): Promise<VisitReport> {
+    if (this.analytics === "off") return { ...this.query(range, filters), ...noNumbers };
     return this.store.snapshot((reads) => this.report(reads, { code }, range, filters));
   }
 
   /** Every link's, with the links that had the most visits (all visitors, whatever the filters). */
-  async forAllLinks(range: VisitRange, filters: ReportFilters = everyVisit): Promise<VisitReport & { top: { links: TopEntry[] } }> {
+  async forAllLinks(
+    range: VisitRange,
+    filters: ReportFilters = everyVisit,
+  ): Promise<(RecordedVisitReport & { top: { links: TopEntry[] } }) | (ReportQuery & NoNumbers)> {
+    if (this.analytics === "off") return { ...this.query(range, filters), ...noNumbers };
     const [report, links] = await this.store.snapshot((reads) =>
       Promise.all([this.report(reads, {}, range, filters), reads.topLinks(...this.bucketRange(range), topListSize + 1)]),
     );
@@ -89,6 +125,7 @@ export class VisitReports {
    */
   async dailyPerLink(codes: readonly string[], days: number, now: Date): Promise<DailyVisitsReport> {
     const firstDay = bucketStart(now, "day") - (days - 1) * granularityMs.day;
+    if (this.analytics === "off") return { analytics: "off", from: new Date(firstDay).toISOString(), to: now.toISOString(), days, links: null };
     const end = bucketStart(now, "day") + granularityMs.day;
     const counts = await this.store.dailyCounts(codes, new Date(firstDay), new Date(end));
     // A Map, not an object: a code is client input, and "__proto__" is a valid one.
@@ -98,11 +135,17 @@ export class VisitReports {
       const index = (Date.parse(`${count.day}T00:00:00Z`) - firstDay) / granularityMs.day;
       if (series && index >= 0 && index < days) series[index] = count.visits;
     }
-    return { from: new Date(firstDay).toISOString(), to: now.toISOString(), days, links: Object.fromEntries(perLink) };
+    return { analytics: "on", from: new Date(firstDay).toISOString(), to: now.toISOString(), days, links: Object.fromEntries(perLink) };
   }
 
   /** A report from `reads`, which see one state of the database (VisitStore.snapshot): its totals, series and top lists add up. */
-  private async report(reads: VisitReads, scope: VisitScope, range: VisitRange, { visitors, only }: ReportFilters): Promise<VisitReport> {
+  /** The range and filters a report answers, as it says them. */
+  private query(range: VisitRange, { visitors, only }: ReportFilters): ReportQuery {
+    return { from: range.from.toISOString(), to: range.to.toISOString(), granularity: range.granularity, visitors, filter: only };
+  }
+
+  private async report(reads: VisitReads, scope: VisitScope, range: VisitRange, filters: ReportFilters): Promise<RecordedVisitReport> {
+    const { visitors, only } = filters;
     const [from, to] = this.bucketRange(range);
     const [fromDay, toDay] = [utcDay(from), utcDay(to.getTime() - 1)];
     const [buckets, facts] = await Promise.all([
@@ -111,11 +154,8 @@ export class VisitReports {
     ]);
     const series = this.series(buckets, range);
     return {
-      from: range.from.toISOString(),
-      to: range.to.toISOString(),
-      granularity: range.granularity,
-      visitors,
-      filter: only,
+      ...this.query(range, filters),
+      analytics: "on",
       totals: series.reduce((sum, point) => ({ visits: sum.visits + point.visits, humans: sum.humans + point.humans, bots: sum.bots + point.bots }), {
         visits: 0,
         humans: 0,

@@ -35,14 +35,25 @@ const Top = t.Object({
   bots: t.Array(SplitList.items, { description: 'The bots by name (the browsers of bot visits), most visits first, then "other"' }),
 });
 
+const offNull = "; null with analytics off";
+
+const Analytics = t.UnionEnum(["on", "off"], {
+  description:
+    "ANALYTICS on this server. Off, visits are counted (access_count) but not recorded: totals, series and top are null, " +
+    "as nothing says how many visits a range had. What was recorded while they were on shows again once they are back on.",
+});
+
 const reportFields = {
   from: t.String({ format: "date-time" }),
   to: t.String({ format: "date-time" }),
   granularity: t.Union([t.Literal("hour"), t.Literal("day")]),
-  totals: Totals,
-  series: t.Array(t.Composite([t.Object({ t: t.String({ format: "date-time", description: "Start of the hour or UTC day" }) }), Totals]), {
-    description: "Every bucket of the range, oldest first; 0 where nothing happened",
-  }),
+  analytics: Analytics,
+  totals: t.Nullable(Totals, { description: `The series summed${offNull}` }),
+  series: t.Nullable(
+    t.Array(t.Composite([t.Object({ t: t.String({ format: "date-time", description: "Start of the hour or UTC day" }) }), Totals]), {
+      description: `Every bucket of the range, oldest first; 0 where nothing happened${offNull}`,
+    }),
+  ),
 };
 
 const filterFields = {
@@ -52,13 +63,19 @@ const filterFields = {
   }),
 };
 
-export const LinkVisitReport = t.Object({ short_url: t.String(), ...reportFields, ...filterFields, top: Top }, { title: "LinkVisits" });
+export const LinkVisitReport = t.Object(
+  { short_url: t.String(), ...reportFields, ...filterFields, top: t.Nullable(Top, { description: `The top lists${offNull}` }) },
+  { title: "LinkVisits" },
+);
 
 export const AllVisitReport = t.Object(
   {
     ...reportFields,
     ...filterFields,
-    top: t.Composite([Top, t.Object({ links: t.Array(TopList.items, { description: "The 10 links with the most visits (humans and bots), then other" }) })]),
+    top: t.Nullable(
+      t.Composite([Top, t.Object({ links: t.Array(TopList.items, { description: "The 10 links with the most visits (humans and bots), then other" }) })]),
+      { description: `The top lists and links${offNull}` },
+    ),
   },
   { title: "AllVisits" },
 );
@@ -74,14 +91,18 @@ export const DailyVisits = t.Object(
     from: t.String({ format: "date-time", description: "Start (UTC midnight) of the first day" }),
     to: t.String({ format: "date-time", description: "Now: the last day is today, so far" }),
     days: t.Integer({ minimum: 1, maximum: 90 }),
+    analytics: Analytics,
     // Not t.Record: Elysia's response normalizer copies a Record key by key into a
     // plain object, where a code named "__proto__" (a valid alias) would vanish.
-    links: t.Object(
-      {},
-      {
-        additionalProperties: t.Array(t.Integer({ minimum: 0 })),
-        description: "Per code asked for, one count of visits (humans and bots) per UTC day, oldest first; all zeros for a code without a link or visits",
-      },
+    links: t.Nullable(
+      t.Object(
+        {},
+        {
+          additionalProperties: t.Array(t.Integer({ minimum: 0 })),
+          description: "Per code asked for, one count of visits (humans and bots) per UTC day, oldest first; all zeros for a code without a link or visits",
+        },
+      ),
+      { description: `The counts per code${offNull}` },
     ),
   },
   { title: "DailyVisits" },
@@ -113,15 +134,20 @@ export const OrphanVisitReport = t.Object(
   {
     ...reportFields,
     granularity: t.Literal("day"),
-    series: t.Array(t.Composite([t.Object({ t: t.String({ format: "date-time", description: "Start of the UTC day" }) }), Totals]), {
-      description: "Every UTC day of the range, oldest first; 0 where nothing happened",
-    }),
-    top: t.Object({
-      referrers: TopList,
-      kinds: t.Array(t.Object({ value: t.UnionEnum(orphanKinds), visits: t.Integer({ minimum: 0 }) }), {
-        description: "Each kind with visits, most first: unknown (no such short URL), expired, exhausted (visit cap used up), password (wrong password)",
+    series: t.Nullable(
+      t.Array(t.Composite([t.Object({ t: t.String({ format: "date-time", description: "Start of the UTC day" }) }), Totals]), {
+        description: `Every UTC day of the range, oldest first; 0 where nothing happened${offNull}`,
       }),
-    }),
+    ),
+    top: t.Nullable(
+      t.Object({
+        referrers: TopList,
+        kinds: t.Array(t.Object({ value: t.UnionEnum(orphanKinds), visits: t.Integer({ minimum: 0 }) }), {
+          description: "Each kind with visits, most first: unknown (no such short URL), expired, exhausted (visit cap used up), password (wrong password)",
+        }),
+      }),
+      { description: `The top lists${offNull}` },
+    ),
   },
   { title: "OrphanVisits" },
 );
