@@ -267,7 +267,10 @@ function keepFocusOnPager(): void {
 async function loadSummary(): Promise<void> {
   try {
     const visits = await allVisits(new Date(Date.now() - summaryDays * 24 * 60 * 60 * 1000));
-    showVisitSummary(byId("visit-totals"), byId("top-links"), visits);
+    showVisitSummary(
+      { figures: byId("visit-summary-figures"), totalsList: byId("visit-totals"), topList: byId("top-links"), analyticsOff: byId("visit-summary-off") },
+      visits,
+    );
     show(summary, true);
   } catch (error) {
     // The summary is a nicety: without it the table still does the job.

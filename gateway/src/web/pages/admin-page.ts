@@ -43,7 +43,8 @@ export const adminPage: Page = {
 
   <section id="visit-summary" class="panel" aria-labelledby="visit-summary-title" hidden>
     <h2 id="visit-summary-title">Visits across all links, last 30 days</h2>
-    <div class="grid">
+    <p id="visit-summary-off" class="message" hidden><strong>Analytics are off on this server.</strong> Each visit is counted in its link's count, but not when, so there is no total over days to show.</p>
+    <div id="visit-summary-figures" class="grid">
       <dl id="visit-totals" class="stats"></dl>
       <div>
         <h3 id="top-links-title">Most visited</h3>

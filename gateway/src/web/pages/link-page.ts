@@ -72,7 +72,7 @@ ${qrKitFields}
 <section id="visits-panel" class="panel" aria-labelledby="visits-heading" hidden>
 <div class="visits-header">
 <h2 id="visits-heading">Visits</h2>
-<div class="chart-controls">
+<div id="chart-controls" class="chart-controls">
 <div class="field">
 <label for="range">Range</label>
 <select id="range">
@@ -105,6 +105,8 @@ ${qrKitFields}
 </div>
 <p id="range-error" class="field-error" role="alert"></p>
 <p id="visits-error" class="message error" role="alert"></p>
+<p id="analytics-off" class="message" hidden><strong>Analytics are off on this server.</strong> Each visit is counted (the count above), but not when, from where or by whom, so there is no chart or list to show.</p>
+<div id="visits-report">
 <div class="row spread visits-summary">
 <p id="visits-totals" class="visits-totals" aria-live="polite"></p>
 <p class="row"><span id="visits-live" class="hint"></span><button type="button" id="visits-csv" class="secondary small">Download CSV</button></p>
@@ -120,6 +122,7 @@ ${qrKitFields}
 <section aria-labelledby="top-os-heading"><h3 id="top-os-heading">Operating systems</h3><div id="top-os"></div></section>
 <section aria-labelledby="top-devices-heading"><h3 id="top-devices-heading">Devices</h3><div id="top-devices"></div></section>
 <section aria-labelledby="top-bots-heading"><h3 id="top-bots-heading">Bots</h3><div id="top-bots"></div></section>
+</div>
 </div>
 </section>
 <section id="manage-panel" class="panel" aria-labelledby="edit-heading" hidden>

@@ -62,7 +62,8 @@ export function listLinks(query: LinkQuery, signal?: AbortSignal, fresh = false)
 /** Visits per day of each link, oldest day first: one call for the whole page of links. */
 export async function dailyVisits(codes: readonly string[], signal?: AbortSignal): Promise<Map<string, number[]>> {
   const params = new URLSearchParams({ codes: codes.join(","), days: String(sparklineDays) });
-  const body = await api<{ links: Record<string, unknown> }>(`/admin/visits/daily/?${params}`, { signal });
+  // `links` is null with analytics off on the server: no row then has counts to draw.
+  const body = await api<{ links: Record<string, unknown> | null }>(`/admin/visits/daily/?${params}`, { signal });
   const days = new Map<string, number[]>();
   for (const code of codes) {
     const counts = body.links?.[code];
@@ -85,10 +86,10 @@ export interface VisitTotals {
   bots: number;
 }
 
-export interface AllVisits {
-  totals: VisitTotals;
-  top: { links: { value: string; visits: number }[] };
-}
+/** With analytics off on the server a visit is only counted: the report has no numbers, and says why. */
+export type AllVisits =
+  | { analytics: "on"; totals: VisitTotals; top: { links: { value: string; visits: number }[] } }
+  | { analytics: "off"; totals: null; top: null };
 
 /** Visits across every link since `from`, with the most visited links. */
 export function allVisits(from: Date, signal?: AbortSignal): Promise<AllVisits> {

@@ -1,9 +1,21 @@
-/** The admin page's "Visits across all links" panel: totals and the most visited links. */
+/** The admin page's "Visits across all links" panel: totals and the most visited links, or that analytics are off. */
 import type { AllVisits } from "./admin-links.ts";
-import { fill, h } from "./dom.ts";
+import { fill, h, show } from "./dom.ts";
 import { formatCount, plural } from "./format.ts";
 
-export function showVisitSummary(totalsList: HTMLElement, topList: HTMLElement, visits: AllVisits): void {
+export interface VisitSummaryParts {
+  /** The totals and the list, hidden with analytics off. */
+  figures: HTMLElement;
+  totalsList: HTMLElement;
+  topList: HTMLElement;
+  /** Says analytics are off, in place of figures that would read as no visits. */
+  analyticsOff: HTMLElement;
+}
+
+export function showVisitSummary({ figures, totalsList, topList, analyticsOff }: VisitSummaryParts, visits: AllVisits): void {
+  show(analyticsOff, visits.analytics === "off");
+  show(figures, visits.analytics === "on");
+  if (visits.analytics === "off") return;
   const stat = (label: string, n: number) => h("div", { class: "stat" }, h("dt", {}, label), h("dd", {}, formatCount(n)));
   fill(totalsList, stat("Visits", visits.totals.visits), stat("Humans", visits.totals.humans), stat("Bots", visits.totals.bots));
 

@@ -7,7 +7,8 @@
  * chart and the lists; a row chosen to chart that value's visits alone (by
  * day: breakdowns are kept per day); the report as CSV; and live updates
  * while the page is open and shown: a cheap poll of the link's public
- * stats, the report read again only when the count moved.
+ * stats, the report read again only when the count moved. With analytics
+ * off on the server, it says so instead.
  */
 import { api, ApiError, type Credential } from "./api.ts";
 import { byId, fill, h, show } from "./dom.ts";
@@ -29,14 +30,18 @@ type Dimension = (typeof dimensions)[number];
 /** A list on the page: a breakdown, or the bots by name. */
 type List = Dimension | "bots";
 
-interface VisitReport {
+interface RecordedReport {
   from: string;
   to: string;
   granularity: Granularity;
+  analytics: "on";
   totals: { visits: number; humans: number; bots: number };
   series: VisitBucket[];
   top: Record<List, TopEntry[]>;
 }
+
+/** With analytics off on the server a visit is only counted: the report has no numbers, and says why. */
+type VisitReport = RecordedReport | { analytics: "off"; totals: null; series: null; top: null };
 
 /** The one value whose visits the chart shows: a row chosen in a list. */
 interface ChartFilter {
@@ -93,8 +98,11 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
   const countriesMap = byId("top-countries-map");
   const humansOnly = byId<HTMLInputElement>("humans-only");
   const filterNote = byId("chart-filter");
+  const controls = byId("chart-controls");
+  const reportBox = byId("visits-report");
+  const analyticsOff = byId("analytics-off");
 
-  let shownReport: VisitReport | null = null;
+  let shownReport: RecordedReport | null = null;
   let shownRange: Range | null = null;
   let drawnWidth = 0;
   let loading: AbortController | null = null;
@@ -180,6 +188,15 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
   }
 
   function showReport(report: VisitReport): void {
+    const off = report.analytics === "off";
+    // Not an empty chart, which would read as "nobody came": the count above still grows.
+    show(analyticsOff, off);
+    show(controls, !off);
+    show(reportBox, !off);
+    if (off) {
+      shownReport = null;
+      return;
+    }
     shownReport = report;
     const { visits, humans, bots } = report.totals;
     const counted = humansOnly.checked
