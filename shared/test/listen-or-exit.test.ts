@@ -32,6 +32,16 @@ describe("a port that cannot be had", () => {
     ]);
   });
 
+  test("stops the service when the port is another server's that shares ports (SO_REUSEPORT), as another of our services would", () => {
+    // Elysia listens with reusePort by default: a second stack started on the same port would bind it too and take half the requests.
+    using taken = Bun.serve({ hostname: "127.0.0.1", port: 0, reusePort: true, fetch: () => new Response("someone else") });
+    const { lines, log, exits, exit } = recorder();
+    const lifecycle = new ServiceLifecycle(log, { registry: undefined, stop: () => {} }, exit);
+    expect(() => lifecycle.serve(new Elysia(), { port: taken.port!, hostname: "127.0.0.1", afterStop: [] })).toThrow("exit 1");
+    expect(exits).toEqual([1]);
+    expect(lines).toEqual([expect.objectContaining({ level: "error", msg: "cannot listen", listener: "api", address: `127.0.0.1:${taken.port}` })]);
+  });
+
   test("stops the service with exit code 1 and one line naming the metrics listener and its address", () => {
     using taken = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("someone else") });
     const { lines, log, exits, exit } = recorder();

@@ -5,7 +5,7 @@ import type { ServiceMetrics } from "../metrics/metrics-listener.ts";
 
 /** What the lifecycle needs of an app: Elysia's listen and server, nothing more. */
 export interface ListeningApp {
-  listen(options: { port: number; hostname: string; maxRequestBodySize: number }): unknown;
+  listen(options: { port: number; hostname: string; maxRequestBodySize: number; reusePort: boolean }): unknown;
   server: { port?: number; stop(): Promise<unknown> } | null;
 }
 
@@ -45,7 +45,9 @@ export class ServiceLifecycle {
     listenOrExit(
       this.log,
       { what: "api", hostname: options.hostname, port: options.port },
-      () => app.listen({ port: options.port, hostname: options.hostname, maxRequestBodySize }),
+      // Elysia asks for SO_REUSEPORT unless told not to: another of our processes on the same port would then
+      // share it silently, each answering half the requests from its own database, instead of being refused.
+      () => app.listen({ port: options.port, hostname: options.hostname, maxRequestBodySize, reusePort: false }),
       this.exit,
     );
     this.log.info("listening", { url: `http://${options.hostname}:${app.server?.port}`, ...options.listening });
