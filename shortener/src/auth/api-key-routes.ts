@@ -6,6 +6,7 @@ import type { ApiKeys } from "./api-keys.ts";
 import type { CredentialResolver } from "./credential-resolver.ts";
 import { requireScope } from "./scopes.ts";
 import { changeSecurity, readSecurity } from "./security-schemes.ts";
+import { adminsOr } from "./callers.ts";
 
 const tags = ["API keys"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
@@ -44,7 +45,7 @@ export interface ApiKeyRoutesDeps {
 /** `/admin/api-keys`: admins (or a key with the admin scope) make, list and revoke API keys. */
 export function apiKeyRoutes({ keys, credentials }: ApiKeyRoutesDeps) {
   const asAdmin = async (request: Request, server: Server | null) =>
-    requireScope(await credentials.resolve(request, server), "admin", "API keys are managed by admins");
+    requireScope(await credentials.resolve(request, server, adminsOr("admin")), "admin", "API keys are managed by admins");
 
   return new Elysia({ prefix: "/admin/api-keys" })
     .post(

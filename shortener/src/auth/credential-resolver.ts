@@ -1,5 +1,6 @@
 import { Forbidden, Unauthorized } from "@linkgeo/shared";
 import type { Server } from "elysia/universal";
+import { type Callers, credentialsWanted } from "./callers.ts";
 import type { Credential } from "./credential.ts";
 import { isForeignOrigin } from "../http/foreign-origin.ts";
 import { AdminTokens } from "./admin-tokens.ts";
@@ -37,17 +38,15 @@ const safeMethods = new Set(["GET", "HEAD"]);
  *    ends both). A change (any method but GET and HEAD) needs the
  *    session's X-CSRF-Token too, and may not come with an Origin of another
  *    site: 403 otherwise.
- * 3. Neither: 401.
+ * 3. Neither: 401, naming the credentials the route takes (`callers`).
  */
 export class CredentialResolver {
   constructor(private readonly deps: CredentialResolverDeps) {}
 
-  async resolve(request: Request, server: Server | null): Promise<Credential> {
+  async resolve(request: Request, server: Server | null, callers: Callers): Promise<Credential> {
     const authorization = request.headers.get("authorization");
     if (authorization !== null) return await this.fromAuthorization(authorization);
-    if (this.deps.cookie.idsFrom(request.headers.get("cookie")).length === 0) {
-      throw Unauthorized.because("send Authorization: Bearer <manage_token or admin token>, or sign in as an admin");
-    }
+    if (this.deps.cookie.idsFrom(request.headers.get("cookie")).length === 0) throw Unauthorized.because(credentialsWanted(callers));
     const session = await this.session(request, server);
     return { kind: "admin", username: session.username };
   }

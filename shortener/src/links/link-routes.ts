@@ -29,6 +29,7 @@ import {
   UpdateLinkBody,
 } from "./link-schemas.ts";
 import { maxBulkPasswords, type CreateOutcome, type CreateRequest, type LinkService } from "./link-service.ts";
+import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
 
 export interface LinkRoutesDeps {
   links: LinkService;
@@ -55,7 +56,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
   // Who reads a public answer: a credential sent that verifies, else no one (a bad credential reads as none, never as a 401).
   const readerOf = async (request: Request, server: Server | null): Promise<Reader> => {
     if (!request.headers.has("authorization") && !request.headers.has("cookie")) return undefined;
-    return await credentials.resolve(request, server).catch(() => undefined);
+    return await credentials.resolve(request, server, linkOwnersOr("links:read")).catch(() => undefined);
   };
 
   return new Elysia({ prefix: "/shorten" })
@@ -94,7 +95,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     .post(
       "/bulk",
       async ({ body, request, server }) => {
-        const credential = await credentials.resolve(request, server);
+        const credential = await credentials.resolve(request, server, adminsOr("links:write"));
         requireScope(credential, "links:write", "creating links in bulk needs an admin or an API key with links:write");
         const from = seenFrom(request, server);
         const items = body.links.map(bulkItem);
@@ -131,7 +132,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     .get(
       "/",
       async ({ query, request, server }) => {
-        const credential = await credentials.resolve(request, server);
+        const credential = await credentials.resolve(request, server, linkOwnersOr("links:read"));
         const order = parseLinkOrder(query.sort);
         const tag = query.tag === undefined ? undefined : parseTag(query.tag);
         const state = parseLinkState(query.state);
@@ -222,7 +223,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     .put(
       "/:short_url",
       async ({ params, body, request, server }) => {
-        const credential = await credentials.resolve(request, server);
+        const credential = await credentials.resolve(request, server, linkOwnersOr("links:write"));
         const from = seenFrom(request, server);
         const link = await links.update(params.short_url, body, credential, from.hosts);
         return toRecord(link, view(from.origin, credential));
@@ -245,7 +246,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     .delete(
       "/:short_url",
       async ({ params, request, server, set }) => {
-        await links.delete(params.short_url, await credentials.resolve(request, server));
+        await links.delete(params.short_url, await credentials.resolve(request, server, linkOwnersOr("links:write")));
         set.status = 204;
       },
       {

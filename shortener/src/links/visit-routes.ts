@@ -11,6 +11,7 @@ import type { VisitReports } from "../visits/visit-reports.ts";
 import { parseCodeList, parseDays } from "./daily-visits-query.ts";
 import { parseOrphanVisitRange, type OrphanVisitReports } from "../visits/orphan-visit-reports.ts";
 import { AllVisitReport, DailyVisits, DailyVisitsQuery, LinkVisitReport, OrphanVisitQuery, OrphanVisitReport, VisitQuery } from "../visits/visit-schemas.ts";
+import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
 
 export interface VisitRoutesDeps {
   links: LinkService;
@@ -32,7 +33,7 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
     .get(
       "/shorten/:short_url/visits",
       async ({ params, query, request, server }) => {
-        const link = await links.authorized(params.short_url, await credentials.resolve(request, server), "visits:read");
+        const link = await links.authorized(params.short_url, await credentials.resolve(request, server, linkOwnersOr("visits:read")), "visits:read");
         const range = parseVisitRange(query, clock());
         return { short_url: link.code, ...(await reports.forLink(link.code, range, parseReportFilters(query, range))) };
       },
@@ -56,7 +57,7 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
     .get(
       "/admin/visits",
       async ({ query, request, server }) => {
-        requireScope(await credentials.resolve(request, server), "visits:read", "visits across all links need an admin token");
+        requireScope(await credentials.resolve(request, server, adminsOr("visits:read")), "visits:read", "visits across all links need an admin token");
         const range = parseVisitRange(query, clock());
         return reports.forAllLinks(range, parseReportFilters(query, range));
       },
@@ -74,7 +75,11 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
     .get(
       "/admin/visits/daily",
       async ({ query, request, server }) => {
-        requireScope(await credentials.resolve(request, server), "visits:read", "daily visits of many links need an admin token or session");
+        requireScope(
+          await credentials.resolve(request, server, adminsOr("visits:read")),
+          "visits:read",
+          "daily visits of many links need an admin token or session",
+        );
         return reports.dailyPerLink(parseCodeList(query.codes), parseDays(query.days), clock());
       },
       {
@@ -93,7 +98,11 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
     .get(
       "/admin/visits/orphans",
       async ({ query, request, server }) => {
-        requireScope(await credentials.resolve(request, server), "visits:read", "visits that led nowhere need an admin token or session");
+        requireScope(
+          await credentials.resolve(request, server, adminsOr("visits:read")),
+          "visits:read",
+          "visits that led nowhere need an admin token or session",
+        );
         return orphans.report(parseOrphanVisitRange(query, clock()));
       },
       {

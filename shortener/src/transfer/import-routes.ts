@@ -20,6 +20,7 @@ import { ownHosts } from "../http/public-origin.ts";
 import { guessFormat, parseImportFormat, parserFor } from "./format-registry.ts";
 import type { ImportFormat } from "./import-record.ts";
 import type { ImportEvent, Importer } from "./importer.ts";
+import { adminsOr } from "../auth/callers.ts";
 
 export interface ImportRoutesDeps {
   importer: Importer;
@@ -50,7 +51,7 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, m
     async ({ query, request, server }) => {
       try {
         // Importing sets codes, counts and dates as no create may: a power of admins (and keys with the admin scope) only.
-        requireScope(await credentials.resolve(request, server), "admin", "importing links needs an admin token or session");
+        requireScope(await credentials.resolve(request, server, adminsOr("admin")), "admin", "importing links needs an admin token or session");
         if (!isImportUpload(request)) throw UnsupportedMediaType.because(`send the file as ${importMediaTypes.join(", ")}`);
         const declared = request.headers.get("content-length");
         if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw PayloadTooLarge.over(maxBytes);

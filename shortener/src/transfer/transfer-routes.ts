@@ -12,6 +12,7 @@ import type { VisitReports } from "../visits/visit-reports.ts";
 import { VisitQuery } from "../visits/visit-schemas.ts";
 import { exportFormats, linkExport, type ExportFormat } from "./link-export.ts";
 import { visitReportCsv } from "./visit-export.ts";
+import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
 
 export interface TransferRoutesDeps {
   store: Pick<LinkStore, "exportPage">;
@@ -31,7 +32,7 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
     .get(
       "/admin/export/links",
       async ({ query, request, server }) => {
-        requireScope(await credentials.resolve(request, server), "links:read", "exporting every link needs an admin token or session");
+        requireScope(await credentials.resolve(request, server, adminsOr("links:read")), "links:read", "exporting every link needs an admin token or session");
         const format = parseExportFormat(query.format);
         const now = clock();
         return new Response(linkExport(store, { format, now }), {
@@ -79,7 +80,7 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
     .get(
       "/shorten/:short_url/visits/export",
       async ({ params, query, request, server }) => {
-        const link = await links.authorized(params.short_url, await credentials.resolve(request, server), "visits:read");
+        const link = await links.authorized(params.short_url, await credentials.resolve(request, server, linkOwnersOr("visits:read")), "visits:read");
         if (query.format !== undefined && query.format !== "csv") throw InvalidRequest.because("format must be csv");
         const range = parseVisitRange(query, clock());
         const report = await reports.forLink(link.code, range, parseReportFilters(query, range));
