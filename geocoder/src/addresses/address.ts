@@ -2,7 +2,7 @@ import { t, type Static } from "elysia";
 
 const nullableString = (description: string) => t.Union([t.String(), t.Null()], { description });
 
-/** The API's address object (docs/configuration.md: "The geocoder"): a field the provider does not give is null, never "". */
+/** The API's address object (docs/geocoder.md: "Addresses"): a field the provider does not give is null, never "". */
 export const Address = t.Object(
   {
     formatted_address: t.String({ minLength: 1, description: "Never empty" }),

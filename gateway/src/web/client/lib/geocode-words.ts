@@ -4,7 +4,7 @@
  * check the wording directly.
  */
 
-/** The geocoder's address object (docs/configuration.md: "The geocoder"); a field the provider does not give is null. */
+/** The geocoder's address object (docs/geocoder.md: "Addresses"); a field the provider does not give is null. */
 export interface Address {
   formatted_address: string;
   postcode: string | null;
