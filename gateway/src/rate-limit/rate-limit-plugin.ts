@@ -47,9 +47,10 @@ export interface RateLimitOptions {
  * limited class, allowed or refused, carries RateLimit-Limit, -Remaining,
  * -Reset and -Policy.
  *
- * The token is taken in onRequest, before the route is looked up or the
- * body read: a refused request costs no parsing, and probing unknown paths
- * spends the same budget as calling real ones.
+ * The token is taken in onRequest, before the body is read or the request
+ * proxied: a refused request costs no parsing. `classify` says which budget;
+ * a request it has no class for (the gateway's app gives none to a path
+ * with no route) takes no token.
  */
 export function rateLimit(options: RateLimitOptions) {
   const warnFailure = throttledWarning(options.log, "rate limit check failed: requests pass unlimited");
