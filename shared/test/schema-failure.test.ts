@@ -63,3 +63,24 @@ describe("a body that fails its route's schema", () => {
     expect(describeBodyFailure(check, { points: [], language: deepLanguage })).toBe("field language: expected string");
   });
 });
+
+describe("a union that fails", () => {
+  const Body = t.Object({
+    title: t.Optional(t.Union([t.String({ maxLength: 5 }), t.Null()])),
+    id: t.Optional(t.Union([t.String({ maxLength: 3 }), t.Number({ minimum: 0 })])),
+    status: t.Optional(t.Union([t.Literal(301), t.Literal(302), t.Null()])),
+  });
+  const check = TypeCompiler.Compile(Body);
+
+  test("is worded by the member of the value's type, naming its limit", () => {
+    expect(describeBodyFailure(check, { title: "far too long" })).toBe("field title: expected string length less or equal to 5");
+    expect(describeBodyFailure(check, { id: "abcd" })).toBe("field id: expected string length less or equal to 3");
+    expect(describeBodyFailure(check, { id: -1 })).toBe("field id: expected number to be greater or equal to 0");
+  });
+
+  test("of constants says which it takes; a value of no member's type is told the types", () => {
+    expect(describeBodyFailure(check, { status: 303 })).toBe("field status: expected one of 301, 302, null");
+    expect(describeBodyFailure(check, { title: 5 })).toBe("field title: expected string or null");
+    expect(describeBodyFailure(check, { id: true })).toBe("field id: expected string or number");
+  });
+});

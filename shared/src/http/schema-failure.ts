@@ -29,7 +29,8 @@ export function describeBodyFailure(check: CompiledCheck, value: unknown): strin
   return describeValueError("body", check.Errors(value).First(), value);
 }
 
-function describeValueError(type: string, detail: ValueError | undefined, value: unknown): string {
+function describeValueError(type: string, failure: ValueError | undefined, value: unknown): string {
+  const detail = failure && unionFailure(failure);
   if (!detail) return `invalid ${type}`;
   const where = type === "query" ? "query parameter" : type === "params" ? "path parameter" : "field";
   const segments = detail.path.split("/").filter(Boolean);
@@ -37,6 +38,41 @@ function describeValueError(type: string, detail: ValueError | undefined, value:
   if (!field) return `invalid ${type}: ${detail.message.toLowerCase()}`;
   const found = segments.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value);
   return found === undefined ? `${where} ${field} is required` : `${where} ${field}: ${detail.message.toLowerCase()}`;
+}
+
+interface MemberSchema {
+  type?: string;
+  const?: unknown;
+}
+
+/**
+ * A union's failure as the member the value was meant for words it: a
+ * title of 300 characters fails `string | null` as "expected string length
+ * less or equal to 200", not TypeBox's "expected union value". The member
+ * is the one of the value's JSON type, when one alone is; a value of none
+ * of their types is told the types (`expected string or null`), and a
+ * union of constants says which it takes. Any other failure is as it came.
+ */
+function unionFailure(failure: ValueError): ValueError {
+  const members = (failure.schema as { anyOf?: MemberSchema[] }).anyOf;
+  if (!members || failure.errors.length !== members.length) return failure;
+  if (members.every((member) => "const" in member || member.type === "null")) {
+    const taken = members.map((member) => ("const" in member ? JSON.stringify(member.const) : "null")).join(", ");
+    return { ...failure, message: `expected one of ${taken}` };
+  }
+  const meant = members.flatMap((member, index) => (member.type !== undefined && takesJsonType(member.type, failure.value) ? [index] : []));
+  const first = meant.length === 1 ? failure.errors[meant[0]!]!.First() : undefined;
+  if (first) return unionFailure(first);
+  if (meant.length > 0 || members.some((member) => member.type === undefined)) return failure;
+  return { ...failure, message: `expected ${[...new Set(members.map((member) => member.type))].join(" or ")}` };
+}
+
+/** Whether a schema's `type` is the JSON type of `value` (an integer's schema takes any number: its own check says which). */
+function takesJsonType(schemaType: string, value: unknown): boolean {
+  if (value === null) return schemaType === "null";
+  if (Array.isArray(value)) return schemaType === "array";
+  if (typeof value === "number") return schemaType === "number" || schemaType === "integer";
+  return schemaType === typeof value;
 }
 
 /**
