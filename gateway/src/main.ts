@@ -1,4 +1,4 @@
-import { beginService, clientOfRequest, createRedisClient, pingRedis, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
+import { beginService, clientOfRequest, openServiceRedis, pingRedis, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
 import { createApp } from "./app.ts";
 import { readGatewayConfig } from "./config.ts";
 import { gatewayMetrics, type GatewayObserver } from "./metrics/gateway-metrics.ts";
@@ -13,7 +13,7 @@ const { config, log } = beginService("gateway", readGatewayConfig);
 const clock = () => new Date();
 
 // While Redis is down each gateway process limits on its own.
-const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: config.redisKeyPrefix }) : undefined;
+const redis = openServiceRedis(config, log);
 const buckets = redis ? new RedisTokenBuckets(redis, { fallback: new MemoryTokenBuckets(), log }) : new MemoryTokenBuckets();
 
 const metrics = startServiceMetrics({ service: "gateway", port: config.metricsPort, hostname: config.hostname, log });

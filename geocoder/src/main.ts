@@ -1,4 +1,4 @@
-import { beginService, createRedisClient, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
+import { beginService, openServiceRedis, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
 import ky from "ky";
 import { hostname } from "node:os";
 import { createApp } from "./app.ts";
@@ -30,7 +30,7 @@ const jobStoreTimeoutMs = 5_000;
 
 // While Redis is down, L1 turns into misses, and the rate limits and the
 // providers' cooldowns and breakers into per-process ones.
-const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: config.redisKeyPrefix }) : undefined;
+const redis = openServiceRedis(config, log);
 
 const l2Database = openCacheDatabase(config.cachePath);
 const l2 = new SqliteCacheLevel(l2Database);

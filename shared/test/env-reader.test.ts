@@ -94,6 +94,7 @@ describe("readServiceBasics", () => {
       hostname: "0.0.0.0",
       production: false,
       redis: undefined,
+      redisSource: undefined,
       redisKeyPrefix: "svc:",
       metricsPort: undefined,
       logLevel: "info",
@@ -113,6 +114,14 @@ describe("readServiceBasics", () => {
       'LOG_FORMAT must be one of json, pretty (got "xml")',
       'ACCESS_LOG must be one of true, false (got "yes")',
     ]);
+  });
+
+  test("where Redis comes from, for the logs: the variable and its address, password redacted", () => {
+    expect(read({ REDIS_URL: "redis://app:hunter2@cache:6379/1" }).redisSource).toEqual({ variable: "REDIS_URL", address: "redis://app:***@cache:6379/1" });
+    expect(read({ REDIS_CLUSTER_NODES: "r1:7000,r2:7000", REDIS_CLUSTER_PASSWORD: "hunter2" }).redisSource).toEqual({
+      variable: "REDIS_CLUSTER_NODES",
+      address: "r1:7000,r2:7000",
+    });
   });
 
   test("a Redis Cluster is REDIS_CLUSTER_NODES, a comma list of host:port, with its password apart; never beside REDIS_URL", () => {

@@ -1,4 +1,4 @@
-import { beginService, createRedisClient, describeError, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
+import { beginService, openServiceRedis, describeError, ServiceLifecycle, startServiceMetrics } from "@linkgeo/shared";
 import { networkInterfaces } from "node:os";
 import { createApp } from "./app.ts";
 import { shortenerMetrics } from "./shortener-metrics.ts";
@@ -32,7 +32,7 @@ const database = await openDatabase(config.database, {
 log.info("database ready", { engine: database.engine });
 
 // While Redis is down the cache falls back to the database.
-const redis = config.redis ? createRedisClient({ ...config.redis, keyPrefix: config.redisKeyPrefix }) : undefined;
+const redis = openServiceRedis(config, log);
 const cache: LinkCache = redis ? new RedisLinkCache(redis) : new MemoryLinkCache();
 
 // Loaded once, before the first request, for analytics and for the links' rules by device and country. With analytics

@@ -123,6 +123,12 @@ export function parseUrl(raw: string, schemes: readonly string[]): URL {
  */
 export type RedisTarget = { url: string; db: number } | RedisSentinelTarget | RedisClusterTarget;
 
+/** The variable a service's Redis comes from and the address it gives, password redacted: what its logs show. */
+export interface RedisSource {
+  variable: "REDIS_URL" | "REDIS_CLUSTER_NODES";
+  address: string;
+}
+
 export interface HostPort {
   host: string;
   port: number;

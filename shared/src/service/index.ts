@@ -6,4 +6,5 @@ export * from "./proxy-pair-variables.ts";
 export * from "./service-app.ts";
 export * from "./service-config.ts";
 export * from "./service-lifecycle.ts";
+export * from "./service-redis.ts";
 export * from "./trusted-proxies.ts";

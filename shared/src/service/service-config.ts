@@ -1,4 +1,5 @@
-import { parseRedisClusterNodes, parseRedisUrl, type EnvReader, type RedisTarget } from "../core/config.ts";
+import { parseRedisClusterNodes, parseRedisUrl, type EnvReader, type RedisSource, type RedisTarget } from "../core/config.ts";
+import { redactedUrl } from "../core/redacted-url.ts";
 import type { LogFormat, LogLevel } from "../core/logger.ts";
 import { parseMetricsPort } from "../metrics/metrics-registry.ts";
 
@@ -10,6 +11,8 @@ export interface ServiceBasics {
   production: boolean;
   /** Absent: the service keeps its state in the process (single instance). */
   redis: RedisTarget | undefined;
+  /** Which variable named that Redis, and where, as it may be printed (set with `redis`). */
+  redisSource: RedisSource | undefined;
   redisKeyPrefix: string;
   /** Prometheus metrics on this port (GET /metrics); absent: none recorded. */
   metricsPort: number | undefined;
@@ -31,12 +34,20 @@ export function readServiceBasics(vars: EnvReader, defaults: { port: number; red
     hostname: vars.string("HOST", "0.0.0.0"),
     production,
     redis: readRedisTarget(vars),
+    redisSource: readRedisSource(vars),
     redisKeyPrefix: vars.string("REDIS_KEY_PREFIX", defaults.redisKeyPrefix),
     metricsPort: vars.parsed("METRICS_PORT", parseMetricsPort),
     logLevel: vars.oneOf("LOG_LEVEL", ["debug", "info", "warn", "error"], "info"),
     logFormat: vars.oneOf("LOG_FORMAT", ["json", "pretty"], production ? "json" : "pretty"),
     accessLog: vars.oneOf("ACCESS_LOG", ["true", "false"], "true") === "true",
   };
+}
+
+function readRedisSource(vars: EnvReader): RedisSource | undefined {
+  const clusterNodes = vars.raw("REDIS_CLUSTER_NODES");
+  if (clusterNodes !== undefined) return { variable: "REDIS_CLUSTER_NODES", address: clusterNodes };
+  const url = vars.raw("REDIS_URL");
+  return url === undefined ? undefined : { variable: "REDIS_URL", address: redactedUrl(url) };
 }
 
 /** One server or Sentinel (REDIS_URL), or a Cluster (REDIS_CLUSTER_NODES): never both. */
