@@ -65,18 +65,19 @@ const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeout
 // Jobs: every replica answers their points, sharing them through the store.
 // Postgres is opened in the background: down at start, it costs the jobs' routes a 503, not the whole service.
 const { jobs: jobsTarget } = config;
-const jobStore = guardedJobStore(
+const unguardedJobStore =
   jobsTarget.engine === "postgres"
     ? connectingJobStore(() => PostgresJobStore.open(jobsTarget.url, jobStoreTimeoutMs), { log })
-    : new SqliteJobStore(openJobDatabase(jobsTarget.path)),
-  jobStoreTimeoutMs,
-);
+    : new SqliteJobStore(openJobDatabase(jobsTarget.path));
+const jobStore = guardedJobStore(unguardedJobStore, jobStoreTimeoutMs);
 const jobTtlMs = config.jobTtlHours * 3_600_000;
 if (config.production && config.jobsSecret === undefined) {
   log.warn("GEOCODER_JOBS_SECRET is not set: each replica (and each start) counts a client's jobs apart, so its quotas multiply by the replicas");
 }
 const jobRunner = startJobRunner({
   store: jobStore,
+  // Postgres still opening at start: the first claim waits for it rather than failing.
+  storeOpened: "opened" in unguardedJobStore ? unguardedJobStore.opened : undefined,
   geocoder,
   pace: jobPace(config.chainTimeoutMs, config.jobPointsInFlight),
   owner: `${hostname()}:${process.pid}:${crypto.randomUUID()}`,

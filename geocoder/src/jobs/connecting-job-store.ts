@@ -6,10 +6,12 @@ import type { JobStore } from "./job-store.ts";
  * when the geocoder starts): until `open` succeeds every call is a 503, and
  * it is tried again every `retryMs`, so single queries and batches are
  * served from the start whatever the jobs' database does. Once open, calls
- * go to the store as they are.
+ * go to the store as they are. `opened` resolves then (and never while it
+ * cannot be opened), for the runner to wait for rather than fail on.
  */
-export function connectingJobStore(open: () => Promise<JobStore>, options: { log: Logger; retryMs?: number }): JobStore {
+export function connectingJobStore(open: () => Promise<JobStore>, options: { log: Logger; retryMs?: number }): JobStore & { opened: Promise<void> } {
   const retryMs = options.retryMs ?? 5_000;
+  const opening = Promise.withResolvers<void>();
   let store: JobStore | undefined;
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -19,6 +21,7 @@ export function connectingJobStore(open: () => Promise<JobStore>, options: { log
       if (closed) await opened.close();
       else {
         store = opened;
+        opening.resolve();
         if (failures > 0) options.log.info("the jobs' store is reachable again");
       }
     } catch (error) {
@@ -33,6 +36,7 @@ export function connectingJobStore(open: () => Promise<JobStore>, options: { log
     return store;
   };
   return {
+    opened: opening.promise,
     create: async (job, ttlMs, quota) => opened().create(job, ttlMs, quota),
     usage: async (client, now) => opened().usage(client, now),
     find: async (idHash) => opened().find(idHash),

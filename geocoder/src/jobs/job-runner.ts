@@ -46,6 +46,13 @@ export interface JobRunnerOptions {
    * always (one replica, no Redis).
    */
   spacingShared?: () => boolean;
+  /**
+   * Resolves once the store can be used, when it is opened in the background
+   * (Postgres: `connectingJobStore`): the runner's first claim waits for it.
+   * A store still opening is no failure of the runner's (it logged one
+   * warning at every start); the store says itself when it cannot be opened.
+   */
+  storeOpened?: Promise<void>;
   log: Logger;
   now?: () => number;
   claimSize?: number;
@@ -91,6 +98,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   let failing = false;
   let lastPrune = 0;
   let woken: (() => void) | undefined;
+  const stopRequested = Promise.withResolvers<void>();
 
   const rest = () =>
     new Promise<void>((resolve) => {
@@ -169,6 +177,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   };
 
   const loop = (async () => {
+    if (options.storeOpened) await Promise.race([options.storeOpened, stopRequested.promise]);
     while (!stopped) {
       try {
         const busy = await turn();
@@ -190,6 +199,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     wake: () => woken?.(),
     stop: async (graceMs = 2_000) => {
       stopped = true;
+      stopRequested.resolve();
       woken?.();
       // Points not asked yet are given back at once, for another replica.
       for (const controller of stopping) controller.abort();
