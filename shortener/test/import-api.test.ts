@@ -141,10 +141,30 @@ describe("POST /admin/import", () => {
     });
   });
 
-  test("answers 415 to a body that is not CSV or NDJSON", async () => {
-    const response = await post("/admin/import", "{}", { "content-type": "application/json" });
-    expect(response.status).toBe(415);
-    expect((await readJson(response)).error.message).toBe("send the file as text/csv, application/x-ndjson, application/ndjson, application/jsonl, text/plain");
+  test.each([
+    ["JSON", "{}", { "content-type": "application/json" }, "not application/json"],
+    // Not "request body is not valid JSON": the route reads its body whatever the media type.
+    [
+      "NDJSON sent as application/json",
+      ndjson({ long_url: "https://example.com/a" }, { long_url: "https://example.com/b" }),
+      { "content-type": "application/json" },
+      "not application/json",
+    ],
+    // Not "request body must be application/json".
+    ["CSV sent with no Content-Type", new TextEncoder().encode("long_url\nhttps://example.com/\n"), { "content-type": "" }, "none was sent"],
+  ])("answers 415 to %s, naming the media types it takes and ?format=", async (_, body, headers, sent) => {
+    const response = await post("/admin/import", body, headers);
+    expect([response.status, await readJson(response)]).toEqual([
+      415,
+      {
+        error: {
+          code: "unsupported_media_type",
+          message:
+            `an import's Content-Type must be one of text/csv, application/x-ndjson, application/ndjson, application/jsonl, text/plain (${sent}); ` +
+            "the file's format is told from its first line, or named with ?format= (one of linkgeo-ndjson, linkgeo-csv, csv, shlink, bitly, yourls)",
+        },
+      },
+    ]);
   });
 
   test("answers 400 when the format is neither named nor told by the first line", async () => {

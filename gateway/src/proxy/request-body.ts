@@ -1,9 +1,9 @@
-import { isImportUpload, isJsonMediaType, mediaTypeOf, PayloadTooLarge, readBodyLimited, refuseDeepJsonBody } from "@linkgeo/shared";
+import { isImportRequest, isJsonMediaType, mediaTypeOf, PayloadTooLarge, readBodyLimited, refuseDeepJsonBody } from "@linkgeo/shared";
 
 /**
  * The body to send upstream. Every body is read whole first, at most
  * `limitBytes` (64 KiB, a bulk create's 4 MiB; 413 past it: no upstream
- * ever sees an oversized one, and a retry can send it again), except an import's file (isImportUpload), which may be a
+ * ever sees an oversized one, and a retry can send it again), except an import's file (isImportRequest), which may be a
  * gigabyte: refused at once when its Content-Length says more than
  * `importMaxBytes`, else streamed through as it arrives, cut off (the
  * upstream's request fails) if it grows past the limit all the same.
@@ -14,7 +14,7 @@ export async function requestBody(
   request: Request,
   { limitBytes, importMaxBytes }: { limitBytes: number; importMaxBytes: number },
 ): Promise<ArrayBuffer | ReadableStream<Uint8Array> | null> {
-  if (!isImportUpload(request) || request.body === null) {
+  if (!isImportRequest(request) || request.body === null) {
     const body = await readBodyLimited(request, limitBytes);
     if (body !== null && isJsonMediaType(mediaTypeOf(request))) refuseDeepJsonBody(new TextDecoder().decode(body));
     return body;

@@ -7,6 +7,7 @@ import {
   isImportUpload,
   type Client,
   type Logger,
+  mediaTypeOf,
   PayloadTooLarge,
   UnsupportedMediaType,
   uploadText,
@@ -18,7 +19,7 @@ import { requireScope } from "../auth/scopes.ts";
 import { changeSecurity } from "../auth/security-schemes.ts";
 import { ownHosts } from "../http/public-origin.ts";
 import { guessFormat, parseImportFormat, parserFor } from "./format-registry.ts";
-import type { ImportFormat } from "./import-record.ts";
+import { importFormats, type ImportFormat } from "./import-record.ts";
 import type { ImportEvent, Importer } from "./importer.ts";
 import { adminsOr } from "../auth/callers.ts";
 
@@ -52,7 +53,7 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, m
       try {
         // Importing sets codes, counts and dates as no create may: a power of admins (and keys with the admin scope) only.
         requireScope(await credentials.resolve(request, server, adminsOr("admin")), "admin", "importing links needs an admin token or session");
-        if (!isImportUpload(request)) throw UnsupportedMediaType.because(`send the file as ${importMediaTypes.join(", ")}`);
+        if (!isImportUpload(request)) throw notAnImportUpload(mediaTypeOf(request));
         const declared = request.headers.get("content-length");
         if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw PayloadTooLarge.over(maxBytes);
         const dryRun = parseDryRun(query.dry_run);
@@ -74,7 +75,7 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, m
       }
     },
     {
-      // The body is the file, read by the route as it goes (the JSON parser leaves it alone: isImportUpload).
+      // The body is the file, read by the route as it goes (the JSON parser leaves it alone: isImportRequest).
       // Not parse: "none", which still runs Elysia's own parsers after a global hook that passes.
       parse: () => null,
       query: t.Object({
@@ -113,6 +114,20 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, m
         },
       },
     },
+  );
+}
+
+/**
+ * 415 for a body in a media type the route does not take (an NDJSON file
+ * sent as application/json, a file sent with no Content-Type): what it
+ * takes, and how the format is chosen.
+ */
+function notAnImportUpload(mediaType: string | undefined): UnsupportedMediaType {
+  // Echoed only when it has a media type's shape: a header is the client's text.
+  const sent = !mediaType ? "none was sent" : /^[\w.+-]{1,64}\/[\w.+-]{1,64}$/.test(mediaType) ? `not ${mediaType}` : "not the one sent";
+  return UnsupportedMediaType.because(
+    `an import's Content-Type must be one of ${importMediaTypes.join(", ")} (${sent}); ` +
+      `the file's format is told from its first line, or named with ?format= (one of ${importFormats.join(", ")})`,
   );
 }
 
