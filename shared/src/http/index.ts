@@ -8,6 +8,7 @@ export * from "./listen-or-exit.ts";
 export * from "./loggable-path.ts";
 export * from "./media-type.ts";
 export * from "./prefers-html.ts";
+export * from "./query-schema.ts";
 export * from "./read-body.ts";
 export * from "./request-context.ts";
 export * from "./request-target.ts";

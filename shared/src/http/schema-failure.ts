@@ -13,9 +13,12 @@ export interface CompiledCheck {
 /**
  * What a schema failure is answered with (400 invalid_request): "field
  * long_url is required", "query parameter page: expected integer", from the
- * first error alone.
+ * first error alone, or "page_size must be a whole number from 1 to 100"
+ * for a query parameter with words of its own (querySchema).
  */
 export function describeValidation(error: ValidationError): string {
+  // A query parameter's own words (querySchema): a number of the query is checked apart from the rest ("property"), naming nothing.
+  if ((error.type === "query" || error.type === "property") && typeof error.customError === "string") return error.customError;
   return describeValueError(error.type, error.valueError, error.value);
 }
 

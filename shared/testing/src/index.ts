@@ -11,6 +11,7 @@ export * from "./rejection-of.ts";
 export * from "./run-bounded.ts";
 export * from "./service-process.ts";
 export * from "./spec-operations.ts";
+export * from "./query-parameter-cases.ts";
 export * from "./test-postgres.ts";
 export * from "./test-redis.ts";
 export * from "./wait-for.ts";

@@ -1,4 +1,4 @@
-import { ErrorBody, maxBulkItems } from "@linkgeo/shared";
+import { ErrorBody, maxBulkItems, querySchema } from "@linkgeo/shared";
 import { t, type Static } from "elysia";
 import { noControlCharacters } from "../http/plain-text.ts";
 import { maxVisitsLimit, ruleDevices } from "./link-options.ts";
@@ -197,7 +197,7 @@ export const LinkStats = t.Object(
   { title: "ShortUrlStats" },
 );
 
-export const LinkListQuery = t.Object({
+export const LinkListQuery = querySchema({
   // A million pages of 100 is far past any real listing, and keeps the offset a safe integer.
   page: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
   page_size: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 })),

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { queryParameterCases, readJson } from "@linkgeo/testing";
+import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
+import { startTestGeocoder, type TestGeocoder } from "./support/test-geocoder.ts";
+
+/**
+ * Every query parameter of every route the OpenAPI document describes, sent
+ * values no rule takes (queryParameterCases): each 400 names the parameter,
+ * so a client can tell which of its parameters to mend.
+ */
+describe("a query parameter no rule takes", () => {
+  let geocoder: TestGeocoder;
+  let answers: Array<{ parameter: string; value: string; status: number; message?: string }>;
+
+  const request = (method: string, path: string, sent?: { body: string; type: string }) =>
+    geocoder.app.handle(new Request(`http://localhost${path}`, { method, headers: sent ? { "content-type": sent.type } : {}, body: sent?.body }));
+
+  beforeAll(async () => {
+    geocoder = startTestGeocoder({ providers: {}, local: inProcessProvider([localVienna]) });
+    const points = { type: "application/json", body: JSON.stringify({ points: [{ latitude: 48.2, longitude: 16.37 }] }) };
+    const created = await request("POST", "/reverse-geocode/jobs", points);
+    expect(created.status).toBe(202);
+    const job = (await readJson(created)) as { id: string };
+    const spec = await readJson(await request("GET", "/docs/json"));
+    // A job's platform and language are read from the query when the body is a file.
+    const bodies: Record<string, { body: string; type: string }> = {
+      "POST /reverse-geocode/batch": points,
+      "POST /reverse-geocode/jobs": { type: "text/csv", body: "latitude,longitude\n48.2,16.37\n" },
+    };
+    answers = [];
+    for (const parameter of queryParameterCases(spec, { id: job.id, latitude: "48.2", longitude: "16.37" })) {
+      for (const value of parameter.badValues) {
+        const response = await request(parameter.method, parameter.target(value), bodies[parameter.operation]);
+        const body = await readJson(response).catch(() => undefined);
+        const message = response.status === 400 ? body.error.message : undefined;
+        answers.push({ parameter: `${parameter.operation} ${parameter.name}`, value, status: response.status, message });
+      }
+    }
+  });
+  afterAll(async () => {
+    await geocoder[Symbol.asyncDispose]();
+  });
+
+  test("is a 400 whose message names it", () => {
+    const refusals = answers.filter((answer) => answer.status === 400);
+    const nameless = refusals.filter(({ parameter, message }) => !new RegExp(`\\b${parameter.split(" ").at(-1)}\\b`).test(message ?? ""));
+    expect(nameless).toEqual([]);
+  });
+
+  test("is refused on each parameter by one of the values sent, so the check above saw every one", () => {
+    const refused = new Set(answers.filter((answer) => answer.status === 400).map((answer) => answer.parameter));
+    const neverRefused = [...new Set(answers.map((answer) => answer.parameter))].filter((parameter) => !refused.has(parameter));
+    expect(refused.size).toBeGreaterThan(5);
+    expect(neverRefused).toEqual([]);
+  });
+});

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { queryParameterCases, readJson } from "@linkgeo/testing";
+import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+
+/**
+ * Every query parameter of every route the OpenAPI document describes, sent
+ * values no rule takes (queryParameterCases): each 400 names the parameter,
+ * so a client can tell which of its parameters to mend.
+ */
+
+describe("a query parameter no rule takes", () => {
+  let api: TestShortener;
+  let answers: Array<{ parameter: string; value: string; status: number; message?: string }>;
+
+  beforeAll(async () => {
+    api = await startTestShortener();
+    const auth = { authorization: `Bearer ${api.adminToken()}` };
+    expect((await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/", short_url: "query-case" }, headers: auth })).status).toBe(201);
+    const spec = await readJson(await api.request("GET", "/docs/json"));
+    const bodies: Record<string, { body: string; headers: Record<string, string> }> = {
+      "POST /admin/import": { body: '{"long_url":"https://example.com/imported"}\n', headers: { "content-type": "application/x-ndjson" } },
+    };
+    answers = [];
+    for (const parameter of queryParameterCases(spec, { short_url: "query-case", codes: "query-case" })) {
+      for (const value of parameter.badValues) {
+        const sent = bodies[parameter.operation];
+        const response = await api.request(parameter.method, parameter.target(value), { body: sent?.body, headers: { ...auth, ...sent?.headers } });
+        const body = await readJson(response).catch(() => undefined);
+        const message = response.status === 400 ? body.error.message : undefined;
+        answers.push({ parameter: `${parameter.operation} ${parameter.name}`, value, status: response.status, message });
+      }
+    }
+  });
+  afterAll(async () => {
+    await api[Symbol.asyncDispose]();
+  });
+
+  test("is a 400 whose message names it", () => {
+    const refusals = answers.filter((answer) => answer.status === 400);
+    expect(refusals.length).toBeGreaterThan(0);
+    const nameless = refusals.filter(({ parameter, message }) => !new RegExp(`\\b${parameter.split(" ").at(-1)}\\b`).test(message ?? ""));
+    expect(nameless).toEqual([]);
+  });
+
+  test("is refused on each parameter by one of the values sent, so the check above saw every one", () => {
+    const refused = new Set(answers.filter((answer) => answer.status === 400).map((answer) => answer.parameter));
+    const neverRefused = [...new Set(answers.map((answer) => answer.parameter))].filter((parameter) => !refused.has(parameter));
+    expect(refused.size).toBeGreaterThan(30);
+    expect(neverRefused).toEqual([]);
+  });
+
+  test.each([
+    ["page_size=101", "page_size must be a whole number from 1 to 100"],
+    ["page_size=0", "page_size must be a whole number from 1 to 100"],
+    ["page_size=twenty", "page_size must be a whole number from 1 to 100"],
+    ["page=0", "page must be a whole number from 1 to 1000000"],
+    ["page=1.5", "page must be a whole number from 1 to 1000000"],
+  ])("GET /shorten/?%s names the parameter and its range", async (query, message) => {
+    const response = await api.request("GET", `/shorten/?${query}`, { headers: { authorization: `Bearer ${api.adminToken()}` } });
+    expect([response.status, await readJson(response)]).toEqual([400, { error: { code: "invalid_request", message } }]);
+  });
+});
