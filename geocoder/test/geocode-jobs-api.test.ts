@@ -27,7 +27,7 @@ interface ResultLine {
   id: string | number | null;
   latitude: number | null;
   longitude: number | null;
-  status: "done" | "waiting";
+  status: "done" | "waiting" | "cancelled";
   data: Array<Record<string, unknown>>;
   error: { code: string; message: string; index: number } | null;
   provider: string | null;
@@ -338,13 +338,18 @@ describe.concurrent("geocoding jobs", () => {
     const { job } = await createJob(geocoder, { points });
     // A claim's results are written together at its end: the provider's requests say it is under way.
     await waitFor("a few points asked", () => nominatim.requests.length >= 3);
+    expect(new Set((await resultLines(geocoder, job.id)).map((line) => line.status))).toEqual(new Set(["waiting"]));
     const cancelled = (await readJson(await request(geocoder, "DELETE", `/reverse-geocode/jobs/${job.id}`))) as JobView;
     expect(cancelled).toMatchObject({ status: "cancelled", finished_at: new Date(now).toISOString(), expires_at: new Date(now + 60_000).toISOString() });
     const asked = nominatim.requests.length;
     const lines = await resultLines(geocoder, job.id);
     expect(lines).toHaveLength(40);
-    // The claim's few answers came after the cancellation: none is written.
-    expect(lines.every((line) => line.status === "waiting")).toBe(true);
+    // The claim's few answers came after the cancellation: none is written. No point is left waiting: none ever will be asked.
+    expect(new Set(lines.map((line) => line.status))).toEqual(new Set(["cancelled"]));
+    const csv = (await (await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}/results?format=csv`)).text()).trim().split("\n");
+    expect(new Set(csv.slice(1).map((row) => row.split(",")[4]))).toEqual(new Set(["cancelled"]));
+    const geojson = await readJson(await request(geocoder, "GET", `/reverse-geocode/jobs/${job.id}/results?format=geojson`));
+    expect(new Set(geojson.features.map((feature: { properties: { status: string } }) => feature.properties.status))).toEqual(new Set(["cancelled"]));
     expect((await jobOf(geocoder, job.id)).status).toBe("cancelled");
 
     now += 60_000;

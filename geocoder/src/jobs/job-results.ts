@@ -32,14 +32,28 @@ export function resultFormat(format: string | undefined, accept: string | null):
 export const resultCsvColumns = ["index", "id", "latitude", "longitude", "status", ...addressFieldNames, "provider", "cache", "error"] as const;
 
 /**
- * A job's points in order, as they are now (a point still waiting says so),
+ * What a point without a result is: `waiting` in a running job; in a
+ * cancelled job, `cancelled`, for good (it is never asked, and an answer
+ * that comes back after the cancel is dropped).
+ */
+export type UnansweredStatus = "waiting" | "cancelled";
+
+/**
+ * A job's points in order, as they are now (a point without a result says
+ * whether it waits or was cancelled: `unanswered`),
  * streamed a page at a time (a job deleted meanwhile cuts the transfer off,
  * rather than ending it as if complete): NDJSON (one object per point), CSV (one row
  * per point, its first address) or GeoJSON (a FeatureCollection: one
  * feature per address at the point, RFC 7946 order, and one with null
  * address fields for a point with none, an error, or no answer yet).
  */
-export function streamResults(store: JobStore, idHash: string, total: number, format: ResultFormat): ReadableStream<Uint8Array> {
+export function streamResults(
+  store: JobStore,
+  idHash: string,
+  job: { total: number; unanswered: UnansweredStatus },
+  format: ResultFormat,
+): ReadableStream<Uint8Array> {
+  const { total, unanswered } = job;
   const encoder = new TextEncoder();
   let after = -1;
   let first = true;
@@ -49,7 +63,7 @@ export function streamResults(store: JobStore, idHash: string, total: number, fo
       const page = await store.points(idHash, after, pageSize);
       let text = first ? opening(format) : "";
       for (const point of page) {
-        text += rendered(point, format, first);
+        text += rendered(point, unanswered, format, first);
         first = false;
       }
       sent += page.length;
@@ -80,8 +94,8 @@ function closing(format: ResultFormat): string {
   return format === "geojson" ? "]}\n" : "";
 }
 
-function rendered(point: StoredPoint, format: ResultFormat, first: boolean): string {
-  const status = point.result === null ? "waiting" : "done";
+function rendered(point: StoredPoint, unanswered: UnansweredStatus, format: ResultFormat, first: boolean): string {
+  const status = point.result === null ? unanswered : "done";
   const result = point.result ?? { data: [], error: null, provider: null, cache: null };
   if (format === "ndjson") {
     return `${JSON.stringify({ index: point.index, id: point.id, latitude: point.latitude, longitude: point.longitude, status, ...result })}\n`;

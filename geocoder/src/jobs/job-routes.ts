@@ -155,7 +155,8 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs, quota, clientOf
       async ({ params, query, request }) => {
         const format = resultFormat(query.format, request.headers.get("accept"));
         const job = await find(params.id);
-        return new Response(streamResults(store, jobIdHash(params.id), job.total, format), {
+        const unanswered = job.status === "cancelled" ? "cancelled" : "waiting";
+        return new Response(streamResults(store, jobIdHash(params.id), { total: job.total, unanswered }, format), {
           headers: { "content-type": resultMediaTypes[format], "cache-control": "no-store" },
         });
       },
@@ -173,7 +174,7 @@ export function jobRoutes({ store, geocoder, wake, clock, ttlMs, quota, clientOf
         }),
         response: { 400: FailureEnvelope, 404: FailureEnvelope },
         detail: {
-          summary: "A job's results, in the points' order, streamed: those still waiting say so",
+          summary: "A job's results, in the points' order, streamed: those still waiting say so (status cancelled in a cancelled job: never asked)",
           tags,
           responses: {
             200: {
