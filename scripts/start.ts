@@ -2,7 +2,8 @@
  * `bun run start` at the root: the shortener and the geocoder, then the
  * gateway, each with its embedded defaults (SQLite under its own data/,
  * in-process caches, no keys), in one terminal. Every line a service writes
- * is prefixed by its name; Ctrl-C stops the three cleanly.
+ * is prefixed by its name; Ctrl-C stops the three cleanly, and a second
+ * Ctrl-C (half a second or more after the first) kills what is left.
  *
  *   bun run start                              # then open http://localhost:8080
  *   bun run start shortener geocoder           # only these
@@ -72,6 +73,32 @@ function metricsPortsFrom(first: number): Record<ServiceName, number> {
   return Object.fromEntries(serviceNames.map((name, index) => [name, first + index])) as Record<ServiceName, number>;
 }
 
+/**
+ * How soon after a press (a stopping signal) another signal is the same press,
+ * not a second. A signal sent to the whole process group (a terminal's
+ * Ctrl-C, `kill -INT -<pgid>`) reaches this script twice when it runs as
+ * `bun run start`: from the sender, and again from `bun run`, which passes
+ * on the one it got itself, a moment later. Taken for a second press, it
+ * killed the services still draining.
+ */
+export const sameSignalMs = 500;
+
+/**
+ * Tells each stopping signal apart: the `first` press, a press `again`
+ * (which forces the stop), or the `same` press as the one before it (within
+ * `sameSignalMs` of it).
+ */
+export function signalPresses(now: () => number = () => performance.now()): () => "first" | "same" | "again" {
+  let lastPressAt: number | undefined;
+  return () => {
+    const at = now();
+    if (lastPressAt !== undefined && at - lastPressAt < sameSignalMs) return "same";
+    const kind = lastPressAt === undefined ? "first" : "again";
+    lastPressAt = at;
+    return kind;
+  };
+}
+
 const root = join(import.meta.dir, "..");
 const shutdownTimeoutMs = 10_000;
 const colours: Record<ServiceName | "start", string> = { shortener: "36", geocoder: "35", gateway: "33", start: "32" };
@@ -106,16 +133,20 @@ async function main(): Promise<void> {
     for (const service of running) if (service.proc.exitCode === null && service.proc.signalCode === null) service.proc.kill("SIGKILL");
   });
 
-  let signals = 0;
+  const press = signalPresses();
+  let forced = false;
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.on(signal, () => {
-      if (++signals > 1) {
+      const kind = press();
+      if (kind === "same") return;
+      if (kind === "again") {
+        forced = true;
         say(`${signal} again: killing what is left`);
         for (const service of running) service.proc.kill("SIGKILL");
         return;
       }
       say(`${signal}: stopping ${running.map((service) => service.name).join(", ")}`);
-      void stopAll().then((clean) => finish(clean && signals === 1 ? 0 : 1));
+      void stopAll().then((clean) => finish(clean && !forced ? 0 : 1));
     });
   }
 

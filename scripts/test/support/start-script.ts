@@ -1,14 +1,31 @@
 import { waitFor } from "@linkgeo/testing";
 
-/** `bun run start` as a child in `root` (a repository), its output gathered line by line. */
+export interface StartScriptOptions {
+  /**
+   * Run as the package script, `bun run start` (bun then runs the script as
+   * its own child), in a process group of its own: `process.kill(-pid, …)`
+   * signals the group, as a terminal's Ctrl-C does. Otherwise
+   * `bun run scripts/start.ts`.
+   */
+  asPackageScript?: boolean;
+}
+
+/** The start script as a child in `root` (a repository), its output gathered line by line. */
 export class StartScript {
   readonly lines: string[] = [];
   readonly proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   private readonly done: Promise<void>;
 
   /** `env` is the whole environment: nothing of the test runner's leaks in. */
-  constructor(root: string, args: string[], env: Record<string, string | undefined>) {
-    this.proc = Bun.spawn([process.execPath, "run", "scripts/start.ts", ...args], { cwd: root, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  constructor(root: string, args: string[], env: Record<string, string | undefined>, { asPackageScript = false }: StartScriptOptions = {}) {
+    this.proc = Bun.spawn([process.execPath, "run", asPackageScript ? "start" : "scripts/start.ts", ...args], {
+      cwd: root,
+      env,
+      detached: asPackageScript,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     this.done = Promise.all([this.collect(this.proc.stdout), this.collect(this.proc.stderr)]).then(() => {});
   }
 

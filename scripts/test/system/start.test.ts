@@ -5,8 +5,8 @@ import { configProblems, freePort, freePortRun } from "@linkgeo/testing";
 import { readGatewayConfig } from "../../../gateway/src/config.ts";
 import { readGeocoderConfig } from "../../../geocoder/src/config.ts";
 import { readShortenerConfig } from "../../../shortener/src/config.ts";
-import { defaultPorts, readStartConfig, type ServiceName } from "../../start.ts";
-import { StartScript } from "../support/start-script.ts";
+import { defaultPorts, readStartConfig, sameSignalMs, type ServiceName, signalPresses } from "../../start.ts";
+import { StartScript, type StartScriptOptions } from "../support/start-script.ts";
 
 const root = join(import.meta.dir, "../../..");
 
@@ -16,8 +16,8 @@ const gatewayBuilt = existsSync(join(root, "gateway/src/main.ts"));
 const services: ServiceName[] = gatewayBuilt ? ["shortener", "geocoder", "gateway"] : ["shortener", "geocoder"];
 
 /** The script at the repository's root; each service gets a throwaway database, so a test never touches the data/ of a developer's `bun run start`. */
-const startScript = (args: string[], env: Record<string, string>) =>
-  new StartScript(root, args, { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite:///:memory:", GEOCODER_CACHE_PATH: ":memory:", ...env });
+const startScript = (args: string[], env: Record<string, string>, options: StartScriptOptions = {}) =>
+  new StartScript(root, args, { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite:///:memory:", GEOCODER_CACHE_PATH: ":memory:", ...env }, options);
 
 async function portsFor(): Promise<Record<ServiceName, number>> {
   return { shortener: await freePort(), geocoder: await freePort(), gateway: await freePort() };
@@ -31,6 +31,24 @@ async function answers(port: number): Promise<boolean> {
   const response = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) }).catch(() => null);
   await response?.body?.cancel();
   return response !== null;
+}
+
+/**
+ * A request to `port` whose body never comes: a service's graceful stop
+ * waits for it. Resolves once the route reads the body (its "100
+ * Continue"); ending it (or disposing of it) lets the stop go on.
+ */
+async function heldRequest(port: number): Promise<{ end(): void } & Disposable> {
+  const { promise: bodyAwaited, resolve: awaitingBody } = Promise.withResolvers<void>();
+  const socket = await Bun.connect({
+    hostname: "127.0.0.1",
+    port,
+    socket: { data: (_, bytes) => void (new TextDecoder().decode(bytes).includes("100 Continue") && awaitingBody()) },
+  });
+  socket.write("POST /shorten/ HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n");
+  await bodyAwaited;
+  const end = () => void socket.end();
+  return { end, [Symbol.dispose]: end };
 }
 
 let script: StartScript | undefined;
@@ -72,6 +90,64 @@ describe("bun run start", () => {
     }
   });
 
+  test("one SIGINT to the whole process group of `bun run start` (a terminal's Ctrl-C) stops the services cleanly, none killed", async () => {
+    const ports = await portsFor();
+    script = startScript(services, portEnv(ports), { asPackageScript: true });
+    await script.waitForLine("the ready line", (line) => line.startsWith("start     | ready: "));
+
+    // To bun and to the script alike; bun passes its own on to the script too.
+    process.kill(-script.proc.pid, "SIGINT");
+    expect(await script.exited()).toBe(0);
+    expect(script.lines.filter((line) => line.startsWith("start     | "))).toEqual([
+      expect.stringMatching(/^start {5}\| starting /),
+      expect.stringMatching(/^start {5}\| ready: /),
+      `start     | SIGINT: stopping ${services.join(", ")}`,
+    ]);
+    for (const name of services) {
+      expect(script.lines).toContainEqual(expect.stringMatching(new RegExp(`^${name.padEnd(9)} \\| .*${name}  stopped$`)));
+      expect(await answers(ports[name])).toBe(false);
+    }
+  });
+
+  test("a SIGINT that comes again within a moment of the first is the same press (bun run's copy): the stop stays clean", async () => {
+    const ports = await portsFor();
+    script = startScript(["shortener"], portEnv(ports));
+    await script.waitForLine("the ready line", (line) => line.startsWith("start     | ready: "));
+    // The shortener is still draining when the copy comes.
+    using request = await heldRequest(ports.shortener);
+
+    const firstAt = performance.now();
+    script.proc.kill("SIGINT");
+    await script.waitForLine("the shortener draining", (line) => line.startsWith("shortener | ") && line.endsWith("shutting down  signal=SIGTERM"));
+    script.proc.kill("SIGINT");
+    expect(performance.now() - firstAt).toBeLessThan(sameSignalMs);
+    request.end();
+    expect(await script.exited()).toBe(0);
+    expect(script.lines).not.toContain("start     | SIGINT again: killing what is left");
+    expect(script.lines).toContainEqual(expect.stringMatching(/^shortener \| .*shortener {2}stopped$/));
+  });
+
+  test("a second SIGINT to the group after that forces the stop: the service still draining is killed", async () => {
+    const ports = await portsFor();
+    script = startScript(["shortener"], portEnv(ports), { asPackageScript: true });
+    await script.waitForLine("the ready line", (line) => line.startsWith("start     | ready: "));
+    // The shortener is still draining when the second press comes.
+    using _request = await heldRequest(ports.shortener);
+
+    const firstAt = performance.now();
+    process.kill(-script.proc.pid, "SIGINT");
+    await script.waitForLine("the shortener draining", (line) => line.startsWith("shortener | ") && line.endsWith("shutting down  signal=SIGTERM"));
+    // A second press is one that comes later than the same press twice can.
+    await Bun.sleep(sameSignalMs + 100 - (performance.now() - firstAt));
+    process.kill(-script.proc.pid, "SIGINT");
+    expect(await script.exited()).toBe(1);
+    expect(script.lines.filter((line) => line.startsWith("start     | ")).slice(2)).toEqual([
+      "start     | SIGINT: stopping shortener",
+      "start     | SIGINT again: killing what is left",
+      "start     | shortener stopped with signal SIGKILL",
+    ]);
+  });
+
   test("when one service dies, stops the others and exits non-zero", async () => {
     const ports = await portsFor();
     // A bad variable only the geocoder reads: it exits at once, the shortener starts fine.
@@ -90,6 +166,23 @@ describe("bun run start", () => {
       'start: SHORTENER_PORT must be a whole number from 1 to 65535 (got "0")',
       'start: unknown service "nope": name some of shortener, geocoder, gateway',
     ]);
+  });
+});
+
+describe("signalPresses", () => {
+  test("a signal within sameSignalMs of a press is that press again; one after it is a press again", () => {
+    let now = 1_000;
+    const press = signalPresses(() => now);
+    const seen = [press()];
+    now += 5;
+    seen.push(press());
+    now += sameSignalMs - 10;
+    seen.push(press());
+    now += 5;
+    seen.push(press(), press());
+    now += sameSignalMs;
+    seen.push(press());
+    expect(seen).toEqual(["first", "same", "same", "again", "same", "again"]);
   });
 });
 
