@@ -17,7 +17,12 @@ const services: ServiceName[] = gatewayBuilt ? ["shortener", "geocoder", "gatewa
 
 /** The script at the repository's root; each service gets a throwaway database, so a test never touches the data/ of a developer's `bun run start`. */
 const startScript = (args: string[], env: Record<string, string>, options: StartScriptOptions = {}) =>
-  new StartScript(root, args, { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite:///:memory:", GEOCODER_CACHE_PATH: ":memory:", ...env }, options);
+  new StartScript(
+    root,
+    args,
+    { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite:///:memory:", GEOCODER_CACHE_PATH: ":memory:", ...env },
+    options,
+  );
 
 async function portsFor(): Promise<Record<ServiceName, number>> {
   return { shortener: await freePort(), geocoder: await freePort(), gateway: await freePort() };
