@@ -4,7 +4,7 @@ import { parseSuperuserArgs, resolveSuperuser, SuperuserError, usage } from "./a
 import { askForSuperuser } from "./admins/superuser-prompt.ts";
 import { PromptAborted, TerminalPrompt } from "./admins/terminal-prompt.ts";
 import { readSuperuserCommandConfig } from "./config.ts";
-import { defaultSqlitePath } from "./storage/database-target.ts";
+import { defaultSqlitePath, databaseWhere } from "./storage/database-target.ts";
 import { openDatabase, type Database } from "./storage/open-database.ts";
 
 // `bun run createsuperuser`: the command's composition root, as main.ts is the service's, and the only file of
@@ -30,7 +30,7 @@ async function main(): Promise<number> {
 
     // Opened before any prompt: an unreachable database fails at once, and taken usernames are refused as typed.
     database = await openDatabase(env.database).catch((error: unknown) => {
-      throw new SuperuserError(`cannot open the ${env.database.engine} database: ${describeError(error)}`);
+      throw new SuperuserError(`cannot open the database, ${databaseWhere(env.database)}: ${describeError(error)}`);
     });
     const admins = database.admins;
 

@@ -8,6 +8,7 @@ import { MemoryLinkCache } from "./cache/memory-link-cache.ts";
 import { RedisLinkCache } from "./cache/redis-link-cache.ts";
 import { readShortenerConfig } from "./config.ts";
 import { openDatabase } from "./storage/open-database.ts";
+import { databaseWhere } from "./storage/database-target.ts";
 import { ApiKeys } from "./auth/api-keys.ts";
 import { VisitCounter } from "./visits/visit-counter.ts";
 import { loadIpCountries } from "./visits/load-ip-countries.ts";
@@ -26,7 +27,7 @@ const database = await openDatabase(config.database, {
   readMaxLagMs: config.databaseReadMaxLagMs,
   log,
 }).catch((error) => {
-  log.error("cannot open the database", { engine: config.database.engine, error: describeError(error) });
+  log.error("cannot open the database", { engine: config.database.engine, at: databaseWhere(config.database), error: describeError(error) });
   process.exit(1);
 });
 log.info("database ready", { engine: database.engine });

@@ -1,3 +1,4 @@
+import { redactedUrl } from "@linkgeo/shared";
 import { join, resolve } from "node:path";
 
 /** Which engine and where, from `DATABASE_URL`. */
@@ -52,4 +53,14 @@ export function parseReadUrls(raw: string): string[] {
     if (target?.engine !== "postgres") throw new Error(`must be a comma list of postgres://user:pass@host:port/db (entry ${i + 1} is not)`);
     return target.url;
   });
+}
+
+/**
+ * Where a target points, as a log or a command prints it when the database
+ * cannot be opened: the variable to fix and its address, a Postgres URL's
+ * password redacted (`DATABASE_URL=postgres://app:***@db:5432/links`), or
+ * the SQLite file it names or defaults to.
+ */
+export function databaseWhere(target: DatabaseTarget): string {
+  return target.engine === "postgres" ? `DATABASE_URL=${redactedUrl(target.url)}` : `the SQLite file ${target.path} (DATABASE_URL)`;
 }

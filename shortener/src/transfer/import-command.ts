@@ -1,3 +1,4 @@
+import { databaseWhere } from "../storage/database-target.ts";
 import { ConfigError, describeError, HttpError, uploadText } from "@linkgeo/shared";
 import { MultiBar, Presets } from "cli-progress";
 import { readImportCommandConfig } from "../config.ts";
@@ -26,7 +27,7 @@ async function main(): Promise<number> {
     if (!(await file.exists())) throw new ImportFailed(`no such file: ${args.file}`);
     const size = file.size;
     database = await openDatabase(config.database, { timeoutMs: databaseTimeoutMs }).catch((error: unknown) => {
-      throw new ImportFailed(`cannot open the ${config.database.engine} database: ${describeError(error)}`);
+      throw new ImportFailed(`cannot open the database, ${databaseWhere(config.database)}: ${describeError(error)}`);
     });
 
     const progress = new ImportProgress(size);

@@ -23,7 +23,7 @@ describe("starting the shortener", () => {
   test("an unreachable database stops it with a clear error, not a hang", async () => {
     const child = Bun.spawn(["bun", "run", "src/main.ts"], {
       cwd: shortenerDir,
-      env: { PATH: process.env.PATH, PORT: "0", DATABASE_URL: "postgres://nobody@127.0.0.1:1/none", LOG_FORMAT: "json" },
+      env: { PATH: process.env.PATH, PORT: "0", DATABASE_URL: "postgres://nobody:hunter2secret@127.0.0.1:1/none", LOG_FORMAT: "json" },
       stdout: "pipe",
       stderr: "pipe",
     });
@@ -33,7 +33,15 @@ describe("starting the shortener", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line));
-    expect(lines.at(-1)).toMatchObject({ level: "error", service: "shortener", msg: "cannot open the database", engine: "postgres" });
+    // It names the variable to fix and the address, never the password.
+    expect(lines.at(-1)).toMatchObject({
+      level: "error",
+      service: "shortener",
+      msg: "cannot open the database",
+      engine: "postgres",
+      at: "DATABASE_URL=postgres://nobody:***@127.0.0.1:1/none",
+    });
+    expect(stdout).not.toContain("hunter2secret");
   });
 
   test("a metrics port another process holds stops it with exit code 1 and one clear line, not a clean exit", async () => {
