@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
-import type { Page } from "playwright-core";
+import type { Page, Request, Route } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import type { OpenedPage, OpenOptions } from "./support/web-browser.ts";
+import { requestsSettled, type OpenedPage, type OpenOptions } from "./support/web-browser.ts";
 import { liveUpdateMs } from "../../src/web/client/lib/live-update.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { stackAdmin } from "../support/web-stack.ts";
@@ -41,6 +41,29 @@ describe.concurrent("a link's page in a real browser", () => {
     await opened.page.getByRole("button", { name: "Use this token" }).click();
     await opened.page.locator("#chart svg").waitFor();
     return opened;
+  }
+
+  /** The page's reads of the link's count from now on (its live poll). */
+  function countReads(page: Page, code: string): Request[] {
+    const reads: Request[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === `/shorten/${code}/stats/`) reads.push(request);
+    });
+    return reads;
+  }
+
+  /** Resolves when `request` has its answer or has failed (aborted, refused). */
+  function ended(page: Page, request: Request): Promise<void> {
+    return new Promise((resolve) => {
+      const check = (done: Request) => {
+        if (done !== request) return;
+        page.off("requestfinished", check);
+        page.off("requestfailed", check);
+        resolve();
+      };
+      page.on("requestfinished", check);
+      page.on("requestfailed", check);
+    });
   }
 
   const savedCodes = async (page: Page) =>
@@ -307,6 +330,101 @@ describe.concurrent("a link's page in a real browser", () => {
         expect(await linkStatus(link.short_url)).toBe(404);
         expect(await savedCodes(page)).toEqual([]);
         expect(unexpectedProblems(problems, [401])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "a poll under way when the deletion is confirmed is dropped: nothing asks for the link once it is deleted",
+    async () => {
+      const link = await createLink("https://example.com/deleted-mid-poll");
+      const { page, context, problems } = await openWithToken(link, { clock: true });
+      try {
+        await requestsSettled(page);
+        // The page's next poll, held on its way to the gateway until the link is deleted.
+        const held = Promise.withResolvers<Route>();
+        await page.route(`${web.stack.url}/shorten/${link.short_url}/stats/`, (route) => held.resolve(route));
+        await page.clock.fastForward(liveUpdateMs);
+        const poll = await held.promise;
+        const pollEnded = ended(page, poll.request());
+
+        await page.getByRole("button", { name: "Delete this link…" }).click();
+        await page.getByRole("button", { name: "Delete", exact: true }).click();
+        await page.locator("#link-deleted").waitFor();
+        expect(await linkStatus(link.short_url)).toBe(404);
+        // Let it go on: a page still waiting for it would be told 404.
+        await poll.continue().catch(() => {});
+        await pollEnded;
+        await requestsSettled(page);
+
+        expect(unexpectedProblems(problems, [401])).toEqual([]);
+        expect(poll.request().failure()?.errorText).toBe("net::ERR_ABORTED");
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "a deletion that fails leaves the page live: its next tick asks for the count again",
+    async () => {
+      const link = await createLink("https://example.com/deletion-refused");
+      const { page, context, problems } = await openWithToken(link, { clock: true });
+      try {
+        await requestsSettled(page);
+        await page.route(`${web.stack.url}/shorten/${link.short_url}/`, (route) =>
+          route.request().method() === "DELETE"
+            ? route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "The service is busy." } } })
+            : route.continue(),
+        );
+        await page.getByRole("button", { name: "Delete this link…" }).click();
+        await page.getByRole("button", { name: "Delete", exact: true }).click();
+        await page.locator("#delete-error", { hasText: "The link was not deleted." }).waitFor();
+
+        const answer = page.waitForResponse((response) => response.url() === `${web.stack.url}/shorten/${link.short_url}/stats/`);
+        await page.clock.fastForward(liveUpdateMs);
+        expect((await answer).status()).toBe(200);
+        expect(await linkStatus(link.short_url)).toBe(200);
+        expect(unexpectedProblems(problems, [401, 503])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "a link deleted elsewhere while its page is open: the next poll finds it gone, the page says so and asks no more",
+    async () => {
+      const link = await createLink("https://example.com/deleted-elsewhere");
+      const { page, context, problems } = await openWithToken(link, { clock: true });
+      try {
+        await requestsSettled(page);
+        const deleted = await fetch(`${web.stack.url}/shorten/${link.short_url}/`, {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${link.manage_token}` },
+        });
+        expect(deleted.status).toBe(204);
+
+        const reads = countReads(page, link.short_url);
+        const answer = page.waitForResponse((response) => response.url() === `${web.stack.url}/shorten/${link.short_url}/stats/`);
+        await page.clock.fastForward(liveUpdateMs);
+        expect((await answer).status()).toBe(404);
+        await page.locator("#link-missing").waitFor();
+        expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("This short link does not exist");
+        expect(await page.locator("#link-view").isHidden()).toBe(true);
+
+        // Three more of its ticks: not one asks again.
+        await page.clock.fastForward(3 * liveUpdateMs);
+        await requestsSettled(page);
+        expect(reads.length).toBe(1);
+        // The one 404 that told it, and nothing else.
+        expect(problems.filter((problem) => problem.includes("status of 404 ")).length).toBe(1);
+        expect(unexpectedProblems(problems, [401, 404])).toEqual([]);
       } finally {
         await context.close();
       }

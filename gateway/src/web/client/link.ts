@@ -61,6 +61,7 @@ function say(message: string, kind: "error" | "plain"): void {
 }
 
 function showMissing(): void {
+  visits.stop();
   document.title = "Link not found · linkgeo";
   heading.textContent = "This short link does not exist";
   show(status, false);
@@ -358,12 +359,15 @@ byId("delete-yes").addEventListener("click", async () => {
   if (!access) return;
   const yes = byId<HTMLButtonElement>("delete-yes");
   yes.disabled = true;
+  // No read of the link once the deletion may have reached it: the answer would be a 404.
+  visits.stop();
   try {
     await api<void>(linkPath, { method: "DELETE", credential: access.credential });
     showDeleted();
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return showDeleted();
     deleteError.textContent = `The link was not deleted. ${plainWords(error)}`;
+    visits.resume();
   } finally {
     yes.disabled = false;
   }

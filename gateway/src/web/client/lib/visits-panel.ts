@@ -68,8 +68,14 @@ export interface VisitsPanelHost {
 export interface VisitsPanel {
   /** Reads and shows the report of the chosen range, and keeps it live from then on. */
   load(): Promise<void>;
-  /** No more reading: the link is gone, or the credential with it. */
+  /**
+   * No more reading: the link is gone, or the credential with it, or it is
+   * about to be deleted. A read under way is dropped, so none is answered
+   * after this (a poll's 404 would be an error in the console).
+   */
   stop(): void;
+  /** Live again after a stop that was not needed (the deletion failed): polling from now, the report as shown. */
+  resume(): void;
 }
 
 const rangeDays: Record<string, number> = { "24h": 1, "7d": 7, "30d": 30, "90d": 90 };
@@ -108,7 +114,10 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
   let loading: AbortController | null = null;
   let reading = false;
   let lastCount: number | null = null;
+  /** Set while live: the poll's timer. */
   let polling: ReturnType<typeof setInterval> | undefined;
+  /** What a stop aborts: the reads of the count under way. */
+  let countReads = new AbortController();
   let filter: ChartFilter | null = null;
   const map = fetchWorldMap(host.mapUrl).then(
     (svg) => {
@@ -176,7 +185,7 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
       keepLive();
     } catch (error) {
       if (controller.signal.aborted) return;
-      if (error instanceof ApiError && error.status === 404) return host.missing();
+      if (error instanceof ApiError && error.status === 404) return gone();
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return host.refused();
       byId("visits-error").textContent = `The visits could not be loaded. ${plainWords(error)}`;
     } finally {
@@ -257,23 +266,42 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
   /** Live: while the range ends now and the page is shown, the count is asked for now and then; a change reads the report again. */
   function keepLive(): void {
     clearInterval(polling);
+    polling = undefined;
     const live = shownRange?.live === true;
     liveNote.textContent = live ? "Updates by itself while open." : "";
     if (!live) return;
     polling = setInterval(() => void poll(), liveUpdateMs);
   }
 
+  function stop(): void {
+    loading?.abort();
+    countReads.abort();
+    countReads = new AbortController();
+    clearInterval(polling);
+    polling = undefined;
+  }
+
+  /** The link is gone: asking again every few seconds would only be told so again. */
+  function gone(): void {
+    stop();
+    host.missing();
+  }
+
+  /** The link's public count: a cheap read, which a stop drops. */
+  const readCount = () => api<LinkStats>(`${host.linkPath}stats/`, { signal: countReads.signal });
+
   async function poll(): Promise<void> {
-    if (document.visibilityState !== "visible" || reading) return;
+    if (polling === undefined || document.visibilityState !== "visible" || reading) return;
     try {
-      const stats = await api<LinkStats>(`${host.linkPath}stats/`);
+      const stats = await readCount();
       if (lastCount !== null && stats.access_count !== lastCount) {
         host.counted(stats);
         await load();
       }
       lastCount = stats.access_count;
-    } catch {
-      // A missed poll is no news: the next one asks again.
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return gone();
+      // Otherwise a missed poll is no news: the next one asks again.
     }
   }
 
@@ -309,7 +337,7 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
   toInput.addEventListener("change", () => void load());
   // Shown again after a while away: catch up at once rather than at the next tick.
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && shownRange?.live) void poll();
+    if (document.visibilityState === "visible") void poll();
   });
 
   byId("visits-csv").addEventListener("click", () => void downloadCsv());
@@ -337,17 +365,16 @@ export function visitsPanel(host: VisitsPanelHost): VisitsPanel {
   }
 
   return {
-    stop() {
-      loading?.abort();
-      clearInterval(polling);
-    },
+    stop,
+    resume: keepLive,
     async load() {
       await load();
       if (lastCount === null) {
         try {
-          lastCount = (await api<LinkStats>(`${host.linkPath}stats/`)).access_count;
-        } catch {
-          // The first poll sets it.
+          lastCount = (await readCount()).access_count;
+        } catch (error) {
+          if (error instanceof ApiError && error.status === 404) return gone();
+          // Otherwise the first poll sets it.
         }
       }
     },
