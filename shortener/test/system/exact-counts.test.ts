@@ -3,6 +3,7 @@ import { createTestDatabase, deleteKeysWithPrefix, runBounded, tally, type TestD
 import postgres from "postgres";
 import { settleVisitLog, visitLogLockId } from "../../src/storage/postgres/postgres-visit-log.ts";
 import { namedValuesPerDay, otherValue } from "../../src/visits/named-values.ts";
+import { visitLogRowsPerStep } from "../../src/visits/visit-log.ts";
 import { analyticsBeside, expectAnalyticsInStep, type AnalyticsSample } from "../support/analytics-in-step.ts";
 import { startShortener, startShortenersTogether, type ShortenerProcess } from "../support/shortener-process.ts";
 
@@ -198,11 +199,13 @@ describe("exact access counts across processes", () => {
   });
 
   test("a replica killed in the middle of a summing step: every logged visit is summed once", async () => {
-    // A backlog, as a burst leaves it when no replica summed for a while: 300 links with 200 logged visits each,
-    // every visit counted in access_count and waiting in the log.
+    // A backlog, as a burst leaves it when no replica summed for a while: links with 200 logged visits each,
+    // every visit counted in access_count and waiting in the log. Twelve summing steps of it: room for the kill to
+    // land in one after others committed, and no more for the witness to sum (sized in steps, so a change of the
+    // step's size changes neither the check nor its time).
     const prefix = `kill${Date.now().toString(36)}`;
-    const linkCount = 300;
     const perLink = 200;
+    const linkCount = (12 * visitLogRowsPerStep) / perLink;
     await sql`
       INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at)
       SELECT ${prefix} || n, 'https://example.com/backlog/' || n, md5(${prefix} || n), ${perLink}, now(), now() FROM generate_series(1, ${linkCount}) AS n`;
