@@ -19,10 +19,12 @@ const parisAddress = {
 };
 
 /**
- * A provider timeout (or chain time) that a fake answering at once always
- * beats, even in a test process starved of CPU (four files at a time on two
- * cores stalled one past 300 ms); the cases that wait on it run side by side,
- * so it costs the file about one such wait.
+ * A provider timeout (or chain time) for the cases where a fake that never
+ * answers must time out beside one that answers at once, which must beat it
+ * even in a test process starved of CPU (four files at a time on two cores
+ * stalled one past 300 ms); the cases that wait on it run side by side, so
+ * it costs the file about one such wait. The other cases leave the deadlines
+ * to startTestGeocoder: none a case outlives.
  */
 const answeringFakeDeadlineMs = 1000;
 
@@ -34,6 +36,87 @@ describe.concurrent("GET /reverse-geocode", () => {
   afterAll(async () => {
     redis.disconnect();
     await deleteKeysWithPrefix(testRedisUrl, prefix);
+  });
+
+  describe("the chain's time budget", () => {
+    // Each call may take 400 ms, the chain 700: the first provider that
+    // hangs times out on its own, the second is cut off by the chain's
+    // deadline, the third is never asked.
+    const budget = { providerTimeoutMs: 400, chainTimeoutMs: 700 };
+
+    // Alone, first (test.serial): within its 400 ms each request must reach its fake, which the file's other
+    // cases, side by side, could delay past that on a loaded machine.
+    test.serial(
+      "with network providers hanging, LOCAL still answers within it; the one cut off sees its request abandoned, the next is not asked",
+      async () => {
+        await using nominatim = startFakeProvider({ otherwise: reply.never() });
+        await using geoapify = startFakeProvider({ otherwise: reply.never() });
+        await using here = startFakeProvider({ otherwise: reply.never() });
+        const local = inProcessProvider([localVienna]);
+        const geocoder = startTestGeocoder({
+          providers: {
+            nominatim: { userAgent: "t", url: nominatim.url().toString() },
+            geoapify: { apiKey: "k", url: geoapify.url().toString() },
+            here: { apiKey: "k", url: here.url().toString() },
+          },
+          local,
+          ...budget,
+        });
+        const started = performance.now();
+        const response = await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.4");
+        const elapsed = performance.now() - started;
+        expect([response.status, response.headers.get("x-geocoder-provider")]).toEqual([200, "LOCAL"]);
+        expect(await readJson(response)).toEqual({ success: true, data: [localVienna], error: null });
+        expect(local.asked).toEqual([{ latitude: 48.2, longitude: 16.4 }]);
+        await waitFor("both requests to be seen abandoned", () => nominatim.requests[0]?.abandoned === true && geoapify.requests[0]?.abandoned === true);
+        // Within it: the chain's deadline, not three timeouts (3 × 400 ms), ended the network providers' turn, as
+        // HERE was never asked; and LOCAL was asked once it passed, no sooner (the wall time after it is the machine's).
+        expect([nominatim.requests.length, geoapify.requests.length, here.requests.length]).toEqual([1, 1, 0]);
+        expect(elapsed).toBeGreaterThanOrEqual(budget.chainTimeoutMs);
+      },
+    );
+
+    test("without an offline provider it is 502 providers_failed, each provider listed with a timeout", async () => {
+      await using nominatim = startFakeProvider({ otherwise: reply.never() });
+      await using geoapify = startFakeProvider({ otherwise: reply.never() });
+      await using here = startFakeProvider({ otherwise: reply.never() });
+      const geocoder = startTestGeocoder({
+        providers: {
+          nominatim: { userAgent: "t", url: nominatim.url().toString() },
+          geoapify: { apiKey: "k", url: geoapify.url().toString() },
+          here: { apiKey: "k", url: here.url().toString() },
+        },
+        ...budget,
+      });
+      const response = await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.4");
+      expect(response.status).toBe(502);
+      expect((await readJson(response)).error).toEqual({
+        code: "providers_failed",
+        message: "every provider failed (NOMINATIM: timeout; GEOAPIFY: timeout; HERE: timeout)",
+        providers: [
+          { name: "NOMINATIM", reason: "timeout" },
+          { name: "GEOAPIFY", reason: "timeout" },
+          { name: "HERE", reason: "timeout" },
+        ],
+      });
+      expect(here.requests).toHaveLength(0);
+    });
+
+    test("a provider cut off by it is not counted against its breaker", async () => {
+      // Three cut-off calls would open the breaker (three failures in a row) if they counted.
+      await using nominatim = startFakeProvider({ otherwise: reply.never() });
+      const geocoder = startTestGeocoder({
+        providers: { nominatim: { userAgent: "t", url: nominatim.url().toString() } },
+        local: inProcessProvider([localVienna]),
+        providerTimeoutMs: 5_000,
+        chainTimeoutMs: 200,
+      });
+      for (let i = 0; i < 4; i++) {
+        const response = await geocoder.get(`/reverse-geocode?latitude=48.${i}&longitude=16.4`);
+        expect(response.headers.get("x-geocoder-provider")).toBe("LOCAL");
+      }
+      expect(nominatim.requests).toHaveLength(4);
+    });
   });
 
   test("answers in the envelope from the provider, then from L1, then from L2, calling the provider once", async () => {
@@ -180,81 +263,6 @@ describe.concurrent("GET /reverse-geocode", () => {
     expect(text).not.toMatch(/secret|127\.0\.0\.1|apiKey/);
     await geocoder.get("/reverse-geocode?latitude=1&longitude=1");
     expect(geoapify.requests).toHaveLength(2);
-  });
-
-  describe("the chain's time budget", () => {
-    // Each call may take 400 ms, the chain 700: the first provider that
-    // hangs times out on its own, the second is cut off by the chain's
-    // deadline, the third is never asked.
-    const budget = { providerTimeoutMs: 400, chainTimeoutMs: 700 };
-
-    test("with network providers hanging, LOCAL still answers within it; the one cut off sees its request abandoned, the next is not asked", async () => {
-      await using nominatim = startFakeProvider({ otherwise: reply.never() });
-      await using geoapify = startFakeProvider({ otherwise: reply.never() });
-      await using here = startFakeProvider({ otherwise: reply.never() });
-      const local = inProcessProvider([localVienna]);
-      const geocoder = startTestGeocoder({
-        providers: {
-          nominatim: { userAgent: "t", url: nominatim.url().toString() },
-          geoapify: { apiKey: "k", url: geoapify.url().toString() },
-          here: { apiKey: "k", url: here.url().toString() },
-        },
-        local,
-        ...budget,
-      });
-      const started = performance.now();
-      const response = await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.4");
-      const elapsed = performance.now() - started;
-      expect([response.status, response.headers.get("x-geocoder-provider")]).toEqual([200, "LOCAL"]);
-      expect(await readJson(response)).toEqual({ success: true, data: [localVienna], error: null });
-      expect(local.asked).toEqual([{ latitude: 48.2, longitude: 16.4 }]);
-      await waitFor("both requests to be seen abandoned", () => nominatim.requests[0]?.abandoned === true && geoapify.requests[0]?.abandoned === true);
-      expect([nominatim.requests.length, geoapify.requests.length, here.requests.length]).toEqual([1, 1, 0]);
-      // On time: the budget and a margin for a busy machine, far from the 3 × 400 ms of three timeouts.
-      expect(elapsed).toBeLessThan(budget.chainTimeoutMs + 400);
-    });
-
-    test("without an offline provider it is 502 providers_failed, each provider listed with a timeout", async () => {
-      await using nominatim = startFakeProvider({ otherwise: reply.never() });
-      await using geoapify = startFakeProvider({ otherwise: reply.never() });
-      await using here = startFakeProvider({ otherwise: reply.never() });
-      const geocoder = startTestGeocoder({
-        providers: {
-          nominatim: { userAgent: "t", url: nominatim.url().toString() },
-          geoapify: { apiKey: "k", url: geoapify.url().toString() },
-          here: { apiKey: "k", url: here.url().toString() },
-        },
-        ...budget,
-      });
-      const response = await geocoder.get("/reverse-geocode?latitude=48.2&longitude=16.4");
-      expect(response.status).toBe(502);
-      expect((await readJson(response)).error).toEqual({
-        code: "providers_failed",
-        message: "every provider failed (NOMINATIM: timeout; GEOAPIFY: timeout; HERE: timeout)",
-        providers: [
-          { name: "NOMINATIM", reason: "timeout" },
-          { name: "GEOAPIFY", reason: "timeout" },
-          { name: "HERE", reason: "timeout" },
-        ],
-      });
-      expect(here.requests).toHaveLength(0);
-    });
-
-    test("a provider cut off by it is not counted against its breaker", async () => {
-      // Three cut-off calls would open the breaker (three failures in a row) if they counted.
-      await using nominatim = startFakeProvider({ otherwise: reply.never() });
-      const geocoder = startTestGeocoder({
-        providers: { nominatim: { userAgent: "t", url: nominatim.url().toString() } },
-        local: inProcessProvider([localVienna]),
-        providerTimeoutMs: 5_000,
-        chainTimeoutMs: 200,
-      });
-      for (let i = 0; i < 4; i++) {
-        const response = await geocoder.get(`/reverse-geocode?latitude=48.${i}&longitude=16.4`);
-        expect(response.headers.get("x-geocoder-provider")).toBe("LOCAL");
-      }
-      expect(nominatim.requests).toHaveLength(4);
-    });
   });
 
   describe("a fallback answer (LOCAL standing in for failed network providers)", () => {

@@ -1,4 +1,5 @@
 import { Database } from "bun:sqlite";
+import { defaultTestTimeoutMs } from "@linkgeo/testing";
 import { silentLogger, type IpRange, type Logger, type MetricsRegistry } from "@linkgeo/shared";
 import type Redis from "ioredis";
 import ky from "ky";
@@ -28,8 +29,12 @@ export interface TestGeocoderOptions {
   order?: OrderEntry[];
   /** A Redis client (with its key prefix) for L1; default an in-process L1. */
   redis?: Redis;
+  /**
+   * A provider call's deadline, and the chain's: by default none a case
+   * outlives (defaultTestTimeoutMs), so a fake that answers is never timed
+   * out, however starved the test's process. A case about deadlines sets them.
+   */
   providerTimeoutMs?: number;
-  /** The provider chain's time budget; default the service's. */
   chainTimeoutMs?: number;
   /** How long both cache levels keep a fallback answer; default the cache's. */
   fallbackTtlSeconds?: number;
@@ -93,13 +98,13 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
       nominatim: undefined,
       replicas: [],
       rateLimits: {},
-      providerTimeoutMs: options.providerTimeoutMs ?? 2000,
+      providerTimeoutMs: options.providerTimeoutMs ?? defaultTestTimeoutMs,
       ...options.providers,
     },
     { http: ky.create({}), rateLimiter: new MemoryRateLimiter(), clock, log, local: options.local, onHealth: observer?.healthChanged },
   );
   const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"]);
-  const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: options.chainTimeoutMs, observer });
+  const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: options.chainTimeoutMs ?? defaultTestTimeoutMs, observer });
   const jobStore = guardedJobStore(options.jobs?.store ?? new SqliteJobStore(openJobDatabase(":memory:")), options.jobs?.timeoutMs ?? 5_000);
   const ttlMs = options.jobs?.ttlMs ?? 3_600_000;
   const run = options.jobs?.run;

@@ -14,6 +14,7 @@ export * from "./spec-operations.ts";
 export * from "./query-parameter-cases.ts";
 export * from "./test-postgres.ts";
 export * from "./test-redis.ts";
+export * from "./test-timeout.ts";
 export * from "./wait-for.ts";
 export * from "./raw-http.ts";
 export * from "./tcp-proxy.ts";

@@ -1,6 +1,7 @@
 import { plugin } from "bun";
 import { afterAll } from "bun:test";
 import { disposeRunResources } from "./for-the-run.ts";
+import { defaultTestTimeoutMs } from "./test-timeout.ts";
 import { useTestServers } from "./throwaway-servers.ts";
 
 // Postgres and Redis: the ones that answer at TEST_POSTGRES_URL / TEST_REDIS_URL, or throwaway ones for this run
@@ -15,15 +16,12 @@ afterAll(async () => {
 
 // Loaded before every suite by bunfig.toml's [test] preload.
 //
-// Suites start real servers, processes and databases, for which Bun's 5 s
-// default per test is too short on a loaded 2-core machine. bunfig.toml has
+// Every test gets defaultTestTimeoutMs (test-timeout.ts). bunfig.toml has
 // no timeout key, `bun test --timeout` would not be the README's plain
 // `bun test`, and setDefaultTimeout() called here reaches only the first test
 // file of a run (Bun keeps the default per file). So every test file gets the
 // call as it is loaded, in front of its first line, so that the line numbers
 // of failures stay those of the file.
-const defaultTestTimeoutMs = 30_000;
-
 plugin({
   name: "default-test-timeout",
   setup(build) {
