@@ -342,8 +342,11 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
 
   describe("a password-protected link", () => {
     let link: { short_url: string; manage_token: string };
+    /** Another link's manage token: a real one, that may not manage this link. */
+    let notItsToken: string;
     beforeAll(async () => {
       link = await create({ password: "open sesame", expired_url: "https://example.com/secret-over" }, "https://example.com/secret");
+      notItsToken = (await create({})).manage_token;
     });
 
     test("GET answers 401 without the destination: a JSON error for API clients, the unlock form for browsers", async () => {
@@ -363,7 +366,7 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
     test("the record hides its URLs from anyone but its manager and admins", async () => {
       const anonymous = await readJson(await api.request("GET", `/shorten/${link.short_url}/`));
       expect(anonymous).toMatchObject({ long_url: null, expired_url: null, password_protected: true });
-      const wrongToken = await readJson(await api.request("GET", `/shorten/${link.short_url}/`, { headers: { authorization: "Bearer not-its-token" } }));
+      const wrongToken = await readJson(await api.request("GET", `/shorten/${link.short_url}/`, { headers: { authorization: `Bearer ${notItsToken}` } }));
       expect(wrongToken.long_url).toBeNull();
       const managed = await readJson(await api.request("GET", `/shorten/${link.short_url}/`, { headers: { authorization: `Bearer ${link.manage_token}` } }));
       expect(managed).toMatchObject({ long_url: "https://example.com/secret", expired_url: "https://example.com/secret-over" });
@@ -464,8 +467,8 @@ describe.each(["sqlite", "postgres"] as const)("link options on %s", (engine) =>
       const hash = spyOn(Bun.password, "hash");
       try {
         const json = { password: "x".repeat(128) };
-        const foreign = await api.request("PUT", `/shorten/${target.short_url}/`, { json, headers: { authorization: "Bearer not-its-token" } });
-        const missing = await api.request("PUT", "/shorten/NoSuchCode1/", { json, headers: { authorization: "Bearer not-its-token" } });
+        const foreign = await api.request("PUT", `/shorten/${target.short_url}/`, { json, headers: { authorization: `Bearer ${notItsToken}` } });
+        const missing = await api.request("PUT", "/shorten/NoSuchCode1/", { json, headers: { authorization: `Bearer ${notItsToken}` } });
         expect([foreign.status, missing.status]).toEqual([403, 404]);
         expect(hash).toHaveBeenCalledTimes(0);
       } finally {

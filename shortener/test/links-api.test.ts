@@ -299,9 +299,10 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
     });
 
     test("PUT on an unknown code with a token answers 404", async () => {
+      const { manage_token } = await api.createLink();
       const response = await api.request("PUT", "/shorten/unknown-code/", {
         json: { long_url: "https://example.com/" },
-        headers: { authorization: "Bearer whatever" },
+        headers: { authorization: `Bearer ${manage_token}` },
       });
       expect(response.status).toBe(404);
     });

@@ -5,6 +5,7 @@ import type { Credential } from "./credential.ts";
 import { isForeignOrigin } from "../http/foreign-origin.ts";
 import { AdminTokens } from "./admin-tokens.ts";
 import { looksLikeApiKey } from "./api-key.ts";
+import { looksLikeManageToken } from "./manage-token.ts";
 import type { ApiKeys } from "./api-keys.ts";
 import type { ActiveSession, AdminSessions } from "./admin-sessions.ts";
 import type { SessionCookie } from "./session-cookie.ts";
@@ -19,6 +20,9 @@ export interface CredentialResolverDeps {
   ownOriginsOf: (request: Request, server: Server | null) => ReadonlySet<string>;
 }
 
+/** For a bearer token of no kind's shape, such as the `null` a failed login leaves in a shell variable. */
+const notAToken = "the bearer token is not a manage token, an admin token or an API key: log in again (POST /admin/login) or check the token";
+
 /** Methods that change nothing: the only ones a session cookie alone may authenticate. */
 const safeMethods = new Set(["GET", "HEAD"]);
 
@@ -28,7 +32,8 @@ const safeMethods = new Set(["GET", "HEAD"]);
  *
  * 1. `Authorization` decides when it is present: `Bearer <token>` is an API
  *    key (`lgk_…`: unknown, revoked or expired is 401), an admin token (it
- *    has a dot) or else a manage token; anything else is 401.
+ *    has a dot) or a manage token (43 base64url characters); a token of
+ *    none of these shapes, and anything else, is 401.
  * 2. Without it, the session cookie of a signed-in admin (SessionCookie:
  *    `linkgeo_admin`, `__Host-linkgeo_admin` over HTTPS) makes the request
  *    an admin's: the one live session among every value sent, as another
@@ -116,9 +121,13 @@ export class CredentialResolver {
       if (!key) throw Unauthorized.because("the API key is unknown, revoked or expired");
       return { kind: "api-key", id: key.id, scopes: key.scopes };
     }
-    if (!AdminTokens.looksLikeAdminToken(token)) return { kind: "manage-token", token };
-    const username = this.deps.adminTokens.verify(token);
-    if (!username) throw Unauthorized.because("admin token is invalid or expired");
-    return { kind: "admin", username };
+    if (AdminTokens.looksLikeAdminToken(token)) {
+      const username = this.deps.adminTokens.verify(token);
+      if (!username) throw Unauthorized.because("admin token is invalid or expired");
+      return { kind: "admin", username };
+    }
+    // Never echo the token: it may be a real secret pasted into the wrong place.
+    if (!looksLikeManageToken(token)) throw Unauthorized.because(notAToken);
+    return { kind: "manage-token", token };
   }
 }

@@ -10,6 +10,18 @@ export function newManageToken(): { token: string; hash: string } {
   return { token, hash: hashManageToken(token) };
 }
 
+/** What newManageToken makes: 32 bytes in unpadded base64url are 43 of its characters. */
+const manageTokenShape = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Whether `token` could be a manage token at all: one that could not (a
+ * shell's `null` after a failed login, a truncated copy) is no link's, and
+ * the caller should hear that, not that this link is not theirs.
+ */
+export function looksLikeManageToken(token: string): boolean {
+  return manageTokenShape.test(token);
+}
+
 export function hashManageToken(token: string): string {
   return new Bun.CryptoHasher("sha256").update(token).digest("hex");
 }
