@@ -41,6 +41,8 @@ export interface StartConfig {
   colour: boolean;
   /** The gateway's and the shortener's INTERNAL_SECRET. */
   internalSecret: string;
+  /** The services' "listening" lines are shown: LOG_LEVEL does not hide info lines. */
+  listeningShown: boolean;
 }
 
 export function readStartConfig(env: Env, args: string[]): StartConfig {
@@ -64,6 +66,8 @@ export function readStartConfig(env: Env, args: string[]): StartConfig {
       // https://no-color.org: present and not empty disables colour.
       colour: vars.raw("NO_COLOR") === undefined,
       internalSecret: vars.parsed("INTERNAL_SECRET", parseSecret) ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
+      // Passed on to the services, which check it; here only: does it hide their "listening" lines (logged at info)?
+      listeningShown: !["warn", "error"].includes(vars.raw("LOG_LEVEL") ?? ""),
     };
   });
 }
@@ -109,6 +113,8 @@ interface Running {
   proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   /** Resolves once every line the service wrote has been printed. */
   printed: Promise<void>;
+  /** True once the service printed its own "listening" line (it holds its port); false if its output ended without one. */
+  listening: Promise<boolean>;
 }
 
 if (import.meta.main) await main();
@@ -161,6 +167,12 @@ async function main(): Promise<void> {
     return service;
   };
 
+  const taken = (await Promise.all(config.services.map(async (name) => ((await answersOn(config.ports[name])) ? [name] : [])))).flat();
+  if (taken.length > 0) {
+    for (const name of taken) say(`port ${config.ports[name]} (${name}) is already in use: another process answers there`);
+    process.exit(1);
+  }
+
   const upstreams = config.services.filter((name) => name !== "gateway");
   const metricsOf = (name: ServiceName) => (config.metricsPorts ? ` (metrics on :${config.metricsPorts[name]})` : "");
   say(`starting ${config.services.map((name) => `${name} on :${config.ports[name]}${metricsOf(name)}`).join(", ")}`);
@@ -201,11 +213,42 @@ function spawnService(name: ServiceName, env: Record<string, string | undefined>
     // draining. This way each service gets exactly one signal, from us.
     detached: true,
   });
+  const { promise: listening, resolve: heard } = Promise.withResolvers<boolean>();
+  const writeOut = lineWriter(name, process.stdout, colour);
   const printed = Promise.all([
-    forwardLines(proc.stdout, lineWriter(name, process.stdout, colour)),
+    forwardLines(proc.stdout, (line) => {
+      writeOut(line);
+      if (isListeningLine(line)) heard(true);
+    }).finally(() => heard(false)),
     forwardLines(proc.stderr, lineWriter(name, process.stderr, colour)),
   ]).then(() => {});
-  return { name, proc, printed };
+  return { name, proc, printed, listening };
+}
+
+/**
+ * The line a service logs once it holds its port (shared/src/service/service-lifecycle.ts),
+ * in either LOG_FORMAT: `12:00:00 INFO  shortener  listening  url=…` or JSON with `"msg":"listening"`.
+ */
+export function isListeningLine(line: string): boolean {
+  if (/^\d\d:\d\d:\d\d INFO +\S+ {2}listening( {2}|$)/.test(line)) return true;
+  if (!line.startsWith("{")) return false;
+  try {
+    const entry = JSON.parse(line) as { level?: unknown; msg?: unknown };
+    return entry.level === "info" && entry.msg === "listening";
+  } catch {
+    return false;
+  }
+}
+
+/** Whether something already accepts connections on `port`: a service of ours could not listen there. */
+async function answersOn(port: number): Promise<boolean> {
+  try {
+    const socket = await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } });
+    socket.end();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -251,28 +294,32 @@ async function stopTogether(running: Running[], say: (line: string) => void): Pr
   return clean;
 }
 
-/** Polls each service's /ready until it answers 200; false if stopping began (or a service died) first. */
-async function waitUntilReady(services: Running[], config: StartConfig, say: (line: string) => void, stopping: () => boolean) {
-  const slowAfter = Date.now() + 30_000;
-  let warned = false;
+/**
+ * Waits for each service's own "listening" line, then polls its /ready until it answers 200;
+ * false if stopping began (or a service died) first. Before that line, a 200 on the port would
+ * come from another process: ours has not listened yet, and will then fail to (it asks for the
+ * port alone). When LOG_LEVEL hides the line, the answer of a service still running counts.
+ */
+async function waitUntilReady(services: Running[], config: StartConfig, say: (line: string) => void, stopping: () => boolean): Promise<boolean> {
   const pending = new Set(services.map((service) => service.name));
-  while (pending.size > 0) {
-    if (stopping()) return false;
-    await Promise.all(
-      [...pending].map(async (name) => {
-        const response = await fetch(`http://127.0.0.1:${config.ports[name]}/ready`, { signal: AbortSignal.timeout(1000) }).catch(() => null);
+  const slow = setTimeout(() => say(`still waiting for ${[...pending].join(", ")} to listen and answer /ready`), 30_000);
+  const ready = await Promise.all(
+    services.map(async (service) => {
+      if (config.listeningShown && !(await service.listening)) return false;
+      while (!stopping() && service.proc.exitCode === null && service.proc.signalCode === null) {
+        const response = await fetch(`http://127.0.0.1:${config.ports[service.name]}/ready`, { signal: AbortSignal.timeout(1000) }).catch(() => null);
         await response?.body?.cancel();
-        if (response?.status === 200) pending.delete(name);
-      }),
-    );
-    if (pending.size === 0) break;
-    if (!warned && Date.now() > slowAfter) {
-      warned = true;
-      say(`still waiting for /ready of ${[...pending].join(", ")}`);
-    }
-    await Bun.sleep(100);
-  }
-  return !stopping();
+        if (response?.status === 200) {
+          pending.delete(service.name);
+          return true;
+        }
+        await Bun.sleep(100);
+      }
+      return false;
+    }),
+  );
+  clearTimeout(slow);
+  return ready.every(Boolean) && !stopping();
 }
 
 /** Writes whole lines behind a padded label, coloured only on a terminal. */

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { createLogger } from "@linkgeo/shared";
 import { configProblems, freePort, freePortRun } from "@linkgeo/testing";
 import { readGatewayConfig } from "../../../gateway/src/config.ts";
 import { readGeocoderConfig } from "../../../geocoder/src/config.ts";
 import { readShortenerConfig } from "../../../shortener/src/config.ts";
-import { defaultPorts, readStartConfig, sameSignalMs, type ServiceName, signalPresses } from "../../start.ts";
+import { defaultPorts, isListeningLine, readStartConfig, sameSignalMs, type ServiceName, signalPresses } from "../../start.ts";
 import { StartScript, type StartScriptOptions } from "../support/start-script.ts";
 
 const root = join(import.meta.dir, "../../..");
@@ -54,6 +55,11 @@ async function heldRequest(port: number): Promise<{ end(): void } & Disposable> 
   await bodyAwaited;
   const end = () => void socket.end();
   return { end, [Symbol.dispose]: end };
+}
+
+/** Another process on `port` that says it is ready, as another linkgeo stack would; it shares the port, ours would not. */
+function readyImpostor(port: number): Bun.Server<undefined> {
+  return Bun.serve({ port, reusePort: true, fetch: () => Response.json({ status: "ready", checks: {} }) });
 }
 
 let script: StartScript | undefined;
@@ -164,6 +170,30 @@ describe("bun run start", () => {
     expect(await answers(ports.shortener)).toBe(false);
   });
 
+  test("a port another process answers on stops it before anything starts, naming the port, and never says ready", async () => {
+    const ports = await portsFor();
+    using _impostor = readyImpostor(ports.shortener);
+    script = startScript(["shortener"], portEnv(ports));
+
+    expect(await script.exited()).toBe(1);
+    expect(script.lines).toEqual([`start     | port ${ports.shortener} (shortener) is already in use: another process answers there`]);
+  });
+
+  test("a port taken once the check is past: another process's /ready is not taken for the service's, which fails to listen", async () => {
+    const ports = await portsFor();
+    script = startScript(services, portEnv(ports));
+    // The gateway starts only once the others are ready: long after its port was checked.
+    await script.waitForLine("the start", (line) => line.startsWith("start     | starting "));
+    using _impostor = readyImpostor(ports.gateway);
+
+    expect(await script.exited()).toBe(1);
+    expect(script.lines.filter((line) => line.startsWith("start     | ready: "))).toEqual([]);
+    expect(script.lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^gateway {3}\\| .*cannot listen  listener=api address=0\\.0\\.0\\.0:${ports.gateway} `)),
+    );
+    expect(script.lines).toContain("start     | gateway exited unexpectedly (exit code 1); stopping the others");
+  });
+
   test("a bad port or an unknown service name stops it before anything starts, naming the problem", async () => {
     script = startScript(["shortener", "nope"], { SHORTENER_PORT: "0" });
     expect(await script.exited()).toBe(1);
@@ -191,6 +221,18 @@ describe("signalPresses", () => {
   });
 });
 
+describe("isListeningLine", () => {
+  test.each(["pretty", "json"] as const)("knows a service's own listening line in %s logs, and no other line", (format) => {
+    const lines: string[] = [];
+    const log = createLogger({ service: "shortener", level: "info", format, write: (line) => lines.push(line) });
+    log.info("listening", { url: "http://0.0.0.0:3001", cache: "memory" });
+    log.info("metrics", { url: "http://0.0.0.0:9464/metrics" });
+    log.error("cannot listen", { listener: "api", address: "0.0.0.0:3001" });
+    log.info("GET /listening", { status: 404 });
+    expect(lines.map(isListeningLine)).toEqual([true, false, false, false]);
+  });
+});
+
 describe("start configuration", () => {
   test("defaults to the services' own ports and all three services", () => {
     expect(readStartConfig({}, [])).toEqual({
@@ -199,6 +241,7 @@ describe("start configuration", () => {
       services: ["shortener", "geocoder", "gateway"],
       colour: true,
       internalSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      listeningShown: true,
     });
     // A new one each run, unless the caller names one.
     expect(readStartConfig({}, []).internalSecret).not.toBe(readStartConfig({}, []).internalSecret);
@@ -212,6 +255,12 @@ describe("start configuration", () => {
       "METRICS_PORT must leave room for 3 ports, one per service (at most 65533)",
     ]);
     expect(configProblems((env) => readStartConfig(env, []), { METRICS_PORT: "0" })).toEqual(["METRICS_PORT must be a whole number from 1 to 65535"]);
+  });
+
+  test("a LOG_LEVEL above info hides the services' listening lines", () => {
+    expect(readStartConfig({ LOG_LEVEL: "warn" }, []).listeningShown).toBe(false);
+    expect(readStartConfig({ LOG_LEVEL: "error" }, []).listeningShown).toBe(false);
+    expect(readStartConfig({ LOG_LEVEL: "debug" }, []).listeningShown).toBe(true);
   });
 
   test("keeps the start order whatever order the names are given in, and honours NO_COLOR", () => {
