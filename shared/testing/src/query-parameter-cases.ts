@@ -75,3 +75,54 @@ function badValuesFor(schema: NonNullable<ParameterSpec["schema"]>): string[] {
   if (schema.maxLength !== undefined) values.push("a".repeat(schema.maxLength + 1));
   return values;
 }
+
+/** What a route answered one bad value of one of its query parameters. */
+export interface QueryParameterAnswer {
+  /** `GET /shorten/ page_size`. */
+  parameter: string;
+  value: string;
+  status: number;
+  /** The error's message, for a 400. */
+  message?: string;
+}
+
+/** Sends each bad value of each case (`send` makes the request of the case's method to the target) and keeps what each answer says. */
+export async function askQueryParameterCases(
+  cases: readonly QueryParameterCase[],
+  send: (queryCase: QueryParameterCase, target: string) => Promise<Response>,
+): Promise<QueryParameterAnswer[]> {
+  const answers: QueryParameterAnswer[] = [];
+  for (const queryCase of cases) {
+    for (const value of queryCase.badValues) {
+      const response = await send(queryCase, queryCase.target(value));
+      const body = (await response.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
+      answers.push({
+        parameter: `${queryCase.operation} ${queryCase.name}`,
+        value,
+        status: response.status,
+        message: response.status === 400 ? body?.error?.message : undefined,
+      });
+    }
+  }
+  return answers;
+}
+
+/** The 400s whose message does not name the parameter refused. */
+export function namelessRefusals(answers: readonly QueryParameterAnswer[]): QueryParameterAnswer[] {
+  return refusals(answers).filter(({ parameter, message }) => !new RegExp(`\\b${parameter.split(" ").at(-1)}\\b`).test(message ?? ""));
+}
+
+/** The parameters refused by at least one value sent: those whose messages `namelessRefusals` saw. */
+export function refusedParameters(answers: readonly QueryParameterAnswer[]): Set<string> {
+  return new Set(refusals(answers).map((answer) => answer.parameter));
+}
+
+/** The parameters no value sent was refused on, so no message of theirs was seen. */
+export function neverRefusedParameters(answers: readonly QueryParameterAnswer[]): string[] {
+  const refused = refusedParameters(answers);
+  return [...new Set(answers.map((answer) => answer.parameter))].filter((parameter) => !refused.has(parameter));
+}
+
+function refusals(answers: readonly QueryParameterAnswer[]): QueryParameterAnswer[] {
+  return answers.filter((answer) => answer.status === 400);
+}
