@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { commandsOf, outputMatches, shellBlocksOf } from "@linkgeo/testing";
+import { commandsOf, outputMatches, saysNothing, shellBlocksOf } from "@linkgeo/testing";
 
 describe("shellBlocksOf", () => {
   test("finds the shell blocks with their lines, and tells the no-run ones", () => {
@@ -84,5 +84,36 @@ describe("outputMatches", () => {
   test("regular-expression characters in the page are plain text", () => {
     expect(outputMatches("a.b (c)?", "a.b (c)?")).toBe(true);
     expect(outputMatches("a.b", "axb")).toBe(false);
+  });
+});
+
+describe("what a review found", () => {
+  test("a page with CRLF line endings is read, not skipped", () => {
+    expect(shellBlocksOf("p.md", "```sh\r\nfalse\r\n```\r\n").map((block) => block.commands.map((command) => command.text))).toEqual([["false"]]);
+  });
+
+  test("a fence with an info string does not close a block, and the language is any case", () => {
+    const blocks = shellBlocksOf("p.md", ["```Bash", "echo a", "```bash", "echo b", "```"].join("\n"));
+    expect(blocks.map((block) => block.commands.map((command) => command.text))).toEqual([["echo a", "```bash", "echo b"]]);
+  });
+
+  test("a note inside a pipeline keeps the command going; a # after ; starts a note", () => {
+    expect(commandsOf(["printf '{\"a\":1}' |", "  # keep the field", "  jq .a", "# 1"])).toEqual([
+      { line: 1, text: "printf '{\"a\":1}' |\n  # keep the field\n  jq .a", output: "1" },
+    ]);
+    expect(commandsOf(["echo hi;# it's fine"]).map((command) => command.text)).toEqual(["echo hi;# it's fine"]);
+  });
+
+  test("the matcher anchors both ends and finds the pieces in order, without overlap", () => {
+    expect(outputMatches("a…b…c", "axxbyyc")).toBe(true);
+    expect(outputMatches("a…c…b", "axxbyyc")).toBe(false);
+    expect(outputMatches("ab…ba", "aba")).toBe(false);
+    expect(outputMatches("…", "")).toBe(true);
+    const series = `{"series":[${Array.from({ length: 400 }, () => '{"t":"x","visits":1}').join(",")}]}`;
+    expect(outputMatches('{"series":[…{"t":"…","visits":2}]}', series)).toBe(false);
+  });
+
+  test("an output of nothing but … says nothing, and is refused by the doc test", () => {
+    expect([saysNothing("…"), saysNothing(" … \n …"), saysNothing("{…}")]).toEqual([true, true, false]);
   });
 });

@@ -30,4 +30,41 @@ describe.concurrent("runInShell", () => {
     expect(run.stopped).toEqual({ during: commands[2], reason: "still running after 1000 ms", printed: "started\n" });
     await waitFor("the background sleep to be gone", () => Bun.spawnSync(["pgrep", "-f", marker]).exitCode === 1, 5_000);
   });
+
+  test("a pipeline fails when any of its commands does (pipefail), in both shells", async () => {
+    for (const shell of ["bash", "zsh"] as const) {
+      const run = await runInShell(commandsOf(["false | cat", "true | cat"]), { shell, cwd: tmpdir(), env, timeoutMs: 10_000 });
+      expect(run.ran.map(({ status }) => status)).toEqual([1, 0]);
+    }
+  });
+
+  test("a command the page split otherwise than the shell runs it (a loop) stops the run, never passes", async () => {
+    const run = await runInShell(commandsOf(["for i in 1 2; do", "  echo $i", "done", "false", "echo never"]), {
+      shell: "bash",
+      cwd: tmpdir(),
+      env,
+      timeoutMs: 10_000,
+    });
+    expect(run.stopped).toBeDefined();
+    expect(run.ran.length).toBeLessThan(5);
+  });
+
+  test("a process left in the background does not hold the run to its deadline", async () => {
+    // Waited for, the run would stop at its deadline (30 s of sleep against 20): it ends with the shell's group instead.
+    const run = await runInShell(commandsOf(["sleep 30 &", "echo hi"]), { shell: "bash", cwd: tmpdir(), env, timeoutMs: 20_000 });
+    expect(run.stopped).toBeUndefined();
+    expect(run.ran.map(({ printed }) => printed)).toEqual(["", "hi\n"]);
+  });
+
+  test("one that leaves the group and keeps the output open is named after a short grace", async () => {
+    const marker = `doc-shell-${crypto.randomUUID()}`;
+    const run = await runInShell(commandsOf([`setsid bash -c 'exec -a ${marker} sleep 30' &`, "echo hi"]), {
+      shell: "bash",
+      cwd: tmpdir(),
+      env,
+      timeoutMs: 20_000,
+    });
+    Bun.spawnSync(["pkill", "-f", marker]);
+    expect(run.stopped?.reason).toBe("a process it started kept its output open after it ended");
+  });
 });

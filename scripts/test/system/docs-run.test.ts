@@ -11,6 +11,7 @@ import {
   outputMatches,
   type RanCommand,
   runInShell,
+  saysNothing,
   type ShellRun,
   shellBlocksOf,
   startFakeProvider,
@@ -26,9 +27,8 @@ import {
  */
 
 const root = join(import.meta.dir, "../../..");
-const pages = ["README.md", ...new Bun.Glob("{docs,deploy}/**/*.md").scanSync({ cwd: root })].sort((a, b) =>
-  a === "README.md" ? -1 : b === "README.md" ? 1 : a.localeCompare(b),
-);
+/** Reading order: the README, then docs/, then deploy/, each alphabetically. */
+const pages = ["README.md", ...["docs", "deploy"].flatMap((folder) => [...new Bun.Glob(`${folder}/**/*.md`).scanSync({ cwd: root })].sort())];
 const blocks: DocBlock[] = pages.flatMap((page) => shellBlocksOf(page, readFileSync(join(root, page), "utf8")));
 /** The pages with a block to run, in the order a person reads them: the README, then docs/ and deploy/ alphabetically. */
 const runnablePages = pages.filter((page) => blocks.some((block) => block.page === page && block.runs));
@@ -78,15 +78,23 @@ async function startStack(): Promise<Stack> {
   });
   const printed: string[] = [];
   for (const stream of [start.stdout, start.stderr]) void new Response(stream).text().then((text) => printed.push(text));
-  await waitFor(
-    "the stack's gateway to be ready",
-    async () => {
-      if (start.exitCode !== null) throw new Error(`bun run start exited (${start.exitCode}):\n${printed.join("\n")}`);
-      const response = await fetch(`http://127.0.0.1:${ports.gateway}/ready`).catch(() => null);
-      return response?.status === 200;
-    },
-    30_000,
-  );
+  try {
+    await waitFor(
+      "the stack's gateway to be ready",
+      async () => {
+        if (start.exitCode !== null) throw new Error(`bun run start exited (${start.exitCode}):\n${printed.join("\n")}`);
+        const response = await fetch(`http://127.0.0.1:${ports.gateway}/ready`).catch(() => null);
+        return response?.status === 200;
+      },
+      30_000,
+    );
+  } catch (error) {
+    // Nothing is left holding ports or files when the stack never came up.
+    start.kill("SIGTERM");
+    await start.exited;
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     dir,
     env,
@@ -116,7 +124,8 @@ function disagreement(ran: RanCommand<PageCommand>): string | undefined {
   const problems: string[] = [];
   // What the page shows is the check; a command it shows nothing of must succeed.
   if (written.output !== undefined) {
-    if (!outputMatches(ran.command.output!, ran.printed)) problems.push(`the page says it prints\n${indent(written.output)}`);
+    if (saysNothing(written.output)) problems.push("the page shows only … under it: a check that cannot fail");
+    else if (!outputMatches(ran.command.output!, ran.printed)) problems.push(`the page says it prints\n${indent(written.output)}`);
   } else if (ran.status !== 0) problems.push(`it exited with status ${ran.status}`);
   if (problems.length === 0) return undefined;
   return `line ${written.line}:\n${indent(`$ ${written.text}`)}\n${problems.join("; ")}\nit printed\n${indent(ran.printed.trim() || "(nothing)")}`;

@@ -31,7 +31,7 @@ export interface DocBlock {
 
 /** Every shell block of a page, in order, `no-run` ones included (with `runs: false`). */
 export function shellBlocksOf(page: string, markdown: string): DocBlock[] {
-  const lines = markdown.split("\n");
+  const lines = markdown.split(/\r?\n/);
   const blocks: DocBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
     const fence = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)(.*)$/.exec(lines[i]!);
@@ -39,8 +39,10 @@ export function shellBlocksOf(page: string, markdown: string): DocBlock[] {
     const [, indent, marker, language, rest] = fence;
     const body: string[] = [];
     let end = i + 1;
-    while (end < lines.length && !lines[end]!.trim().startsWith(marker!)) body.push(lines[end++]!.slice(indent!.length));
-    if (shellLanguages.has(language!)) {
+    // A closing fence is the opening's characters alone (CommonMark): a line with an info string is inside the block.
+    const closes = (line: string) => line.trim().startsWith(marker!) && /^[`~]+$/.test(line.trim());
+    while (end < lines.length && !closes(lines[end]!)) body.push(lines[end++]!.slice(indent!.length));
+    if (shellLanguages.has(language!.toLowerCase())) {
       const words = rest!.trim().split(/\s+/);
       blocks.push({ page, line: i + 1, runs: !words.includes(noRunMark), commands: commandsOf(body, i + 2) });
     }
@@ -63,6 +65,8 @@ export function commandsOf(lines: readonly string[], firstLine = 1): DocCommand[
   for (const [index, line] of lines.entries()) {
     if (current) {
       current.text.push(line);
+      // A note inside a pipeline or a chain goes with it: the command goes on after it.
+      if (quote === "none" && line.trim().startsWith("#")) continue;
     } else if (line.trim() === "") {
       outputOf = undefined;
       continue;
@@ -101,7 +105,7 @@ function scanLine(line: string, quote: Quote): { quote: Quote; continues: boolea
       quote = "single";
     } else if (char === '"') {
       quote = "double";
-    } else if (char === "#" && (i === 0 || /\s/.test(line[i - 1]!))) {
+    } else if (char === "#" && (i === 0 || /[\s;&|(]/.test(line[i - 1]!))) {
       break;
     }
     if (quote === "none") code += char;
@@ -115,10 +119,26 @@ function scanLine(line: string, quote: Quote): { quote: Quote; continues: boolea
  * stands for any text, line breaks included; the rest must match exactly.
  */
 export function outputMatches(written: string, printed: string): boolean {
-  const pattern = written
-    .replace(/\s+/g, "")
-    .split("…")
-    .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
-    .join("[^]*?");
-  return new RegExp(`^${pattern}$`).test(printed.replace(/\s+/g, ""));
+  const pieces = written.replace(/\s+/g, "").split("…");
+  const text = printed.replace(/\s+/g, "");
+  // Leftmost matching is right when `…` is the only wildcard: the first piece is a prefix, the last a suffix, and each
+  // one between is found after the one before. Linear, where a regular expression of lazy wildcards backtracks for
+  // seconds on a long answer that does not match.
+  const first = pieces[0]!;
+  const last = pieces.at(-1)!;
+  if (pieces.length === 1) return text === first;
+  if (!text.startsWith(first) || !text.endsWith(last) || text.length < first.length + last.length) return false;
+  let cursor = first.length;
+  const end = text.length - last.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const at = text.indexOf(piece, cursor);
+    if (at === -1 || at + piece.length > end) return false;
+    cursor = at + piece.length;
+  }
+  return true;
+}
+
+/** Whether a page's output says nothing but "anything": a check that cannot fail, refused. */
+export function saysNothing(written: string): boolean {
+  return written.replace(/[\s…]/g, "") === "";
 }
