@@ -58,7 +58,9 @@ describe.concurrent("runInShell", () => {
 
   test("one that leaves the group and keeps the output open is named after a short grace", async () => {
     const marker = `doc-shell-${crypto.randomUUID()}`;
-    const run = await runInShell(commandsOf([`setsid bash -c 'exec -a ${marker} sleep 30' &`, "echo hi"]), {
+    // The shell waits until the sleep has left its group: ended before its setsid, it would go with the group and close the output.
+    const leftTheGroup = `until pgrep -f '^${marker} ' > /dev/null; do sleep 0.01; done`;
+    const run = await runInShell(commandsOf([`setsid bash -c 'exec -a ${marker} sleep 30' &`, leftTheGroup, "echo hi"]), {
       shell: "bash",
       cwd: tmpdir(),
       env,
