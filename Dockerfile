@@ -24,6 +24,7 @@ COPY shared/testing/package.json shared/testing/
 COPY shortener/package.json shortener/
 COPY geocoder/package.json geocoder/
 COPY gateway/package.json gateway/
+COPY webapp/package.json webapp/
 RUN bun install --frozen-lockfile --production
 
 FROM oven/bun:${BUN_VERSION}-slim
@@ -37,6 +38,9 @@ COPY --from=deps /app/node_modules node_modules
 # The workspace root's manifest; bunfig.toml only matters to the install.
 COPY package.json ./
 COPY shared shared
+# The web app is the gateway's; the other two images carry its few hundred KB
+# unused rather than a second recipe.
+COPY webapp webapp
 COPY ${SERVICE} ${SERVICE}
 # The code stays root-owned, read-only to the service; only data/ is its own,
 # for SQLite files (the shortener without DATABASE_URL, the geocoder's L2

@@ -1,5 +1,5 @@
 /**
- * Writes `gateway/src/web/assets/world-map.svg`, the country map the web
+ * Writes `webapp/src/assets/world-map.svg`, the country map the web
  * app's geocoder playground is clicked on: drawn from the regions the
  * geocoder already ships (`geocoder/assets/regions.bin.gz`, Natural Earth's
  * 1:10m admin-1 polygons, public domain), so it needs no tile server and
@@ -11,7 +11,7 @@
  *
  * Projection: plate carrée in a viewBox of 0 0 360 180, x = longitude + 180
  * and y = 90 − latitude, so a click maps back to coordinates with one
- * subtraction each (gateway/src/web/world-map.ts).
+ * subtraction each (webapp/src/world-map.ts).
  *
  * The regions of each country are merged into one outline: a border two of
  * its regions share runs through both of their rings and cancels out, as it
@@ -24,7 +24,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readRegionsExtract, regionsExtractPath, unitsPerDegree, type RegionsExtract } from "../geocoder/src/local/regions-extract.ts";
 
-export const worldMapPath = join(import.meta.dir, "../gateway/src/web/assets/world-map.svg");
+export const worldMapPath = join(import.meta.dir, "../webapp/src/assets/world-map.svg");
 
 /** What the map is drawn from: this script, the extract's reader and the extract itself. */
 export const worldMapInputs = [import.meta.path, join(import.meta.dir, "../geocoder/src/local/regions-extract.ts"), regionsExtractPath];

@@ -37,12 +37,7 @@ import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
 import { unlockLimits } from "./rate-limit/unlock-limits.ts";
 import { routeFor, type GatewayRoute } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
-import { renderPage } from "./web/page-shell.ts";
-import { apiDocsPage } from "./web/pages/api-docs-page.ts";
-import { pageForPerson } from "./web/people-pages.ts";
-import { linkPageHeader, visitorPageOf } from "./web/visitor-page.ts";
-import type { WebAssets } from "./web/web-assets.ts";
-import { webRoutes } from "./web/web-routes.ts";
+import { apiDocsPage, linkPageHeader, pageForPerson, renderPage, visitorPageOf, webRoutes, type WebAssets } from "@linkgeo/webapp";
 
 export interface GatewayDeps {
   upstreams: Record<ServiceName, UpstreamPool>;

@@ -7,7 +7,7 @@ import { addressDigest } from "./rate-limit/address-digest.ts";
 import { MemoryTokenBuckets } from "./rate-limit/memory-token-buckets.ts";
 import { RedisTokenBuckets } from "./rate-limit/redis-token-buckets.ts";
 import { UpstreamPool } from "./upstreams/upstream-pool.ts";
-import { buildWebAssets } from "./web/web-assets.ts";
+import { buildWebAssets } from "@linkgeo/webapp";
 
 const { config, log } = beginService("gateway", readGatewayConfig);
 const clock = () => new Date();

@@ -6,7 +6,7 @@ import { addressDigest } from "../src/rate-limit/address-digest.ts";
 import { apiKeyOf } from "../src/rate-limit/api-key-budgets.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import type { RateRule, TokenBuckets } from "../src/rate-limit/token-bucket.ts";
-import { buildWebAssets, type WebAssets } from "../src/web/web-assets.ts";
+import { buildWebAssets, type WebAssets } from "@linkgeo/webapp";
 import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";
 import { sharedRedisBuckets } from "./support/shared-redis-buckets.ts";
 import { unlockGateway } from "./support/unlock-gateway.ts";

@@ -13,7 +13,7 @@ import { nestedJson, rawPipeline, readJson } from "@linkgeo/testing";
 import { createApp } from "../src/app.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
-import { buildWebAssets } from "../src/web/web-assets.ts";
+import { buildWebAssets } from "@linkgeo/webapp";
 import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";
 
 const pool = (name: string, urls: string[]) => new UpstreamPool({ name, urls, refreshMs: 60_000, log: silentLogger });

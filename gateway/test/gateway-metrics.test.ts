@@ -8,7 +8,7 @@ import { proxyRequest } from "../src/proxy/proxy-request.ts";
 import { RedirectBatcher } from "../src/proxy/redirect-batcher.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
-import { buildWebAssets } from "../src/web/web-assets.ts";
+import { buildWebAssets } from "@linkgeo/webapp";
 import { startFakeUpstream } from "./support/fake-upstream.ts";
 
 /** Every sample of one metric as `label=value,…` → value. */

@@ -5,7 +5,7 @@ import { readGatewayConfig } from "../src/config.ts";
 import { addressDigest } from "../src/rate-limit/address-digest.ts";
 import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
 import type { RateRule, TokenBuckets } from "../src/rate-limit/token-bucket.ts";
-import { buildWebAssets, type WebAssets } from "../src/web/web-assets.ts";
+import { buildWebAssets, type WebAssets } from "@linkgeo/webapp";
 import type { FakeUpstream } from "./support/fake-upstream.ts";
 import { passwordTry, rightPassword, startProtectedShortener, triesSeen, unlockGateway } from "./support/unlock-gateway.ts";
 

@@ -31,12 +31,8 @@ function relativeImports(source: string): string[] {
   return [...new Set(importedFiles.map((file) => file.fileName).filter((name) => name === ".." || name.startsWith("./") || name.startsWith("../")))];
 }
 
-/**
- * The room a file of `src/` is in: its first folder, or the file itself;
- * the gateway's `web/client/` (the browser's code, a TypeScript project of
- * its own) is a room apart from the rest of `web/`.
- */
-const roomOf = (path: string) => (path.startsWith("web/client/") ? "web/client" : path.split("/")[0]!);
+/** The room a file of `src/` is in: its first folder, or the file itself. */
+const roomOf = (path: string) => path.split("/")[0]!;
 
 /** Rooms → the rooms their files import, for the source under `src`. */
 function roomArrows(src: string): Map<string, Set<string>> {
@@ -93,6 +89,7 @@ describe("imports run down each service's stack of rooms", () => {
     ["geocoder/src", []],
     ["shared/src", []],
     ["shortener/src", []],
+    ["webapp/src", []],
   ] as const)("%s: no rooms that import each other", (src, none) => {
     expect(tangles(roomArrows(join(repositoryRoot, src)))).toEqual([...none]);
   });
@@ -108,7 +105,7 @@ describe("imports run down each service's stack of rooms", () => {
         });
       }
     }
-    const client = join(repositoryRoot, "gateway/src/web/client");
+    const client = join(repositoryRoot, "webapp/src/client");
     const sharedImports = sourceFiles(client).flatMap((file) =>
       ts
         .preProcessFile(readFileSync(join(client, file), "utf8"), true, true)

@@ -1,4 +1,4 @@
-import { shortCodeShape } from "@linkgeo/shared";
+import { shortCodeIn } from "@linkgeo/shared";
 
 /**
  * Which upstream answers a request, and which rate limit it counts against.
@@ -103,23 +103,6 @@ function checksCredential(method: string, segments: readonly string[]): boolean 
       routeMethod === upper && pattern.length === segments.length && pattern.every((part, i) => (part === "*" ? segments[i] !== "" : part === segments[i]))
     );
   });
-}
-
-/**
- * The code a path segment names as the shortener will read it (its router
- * decodes `%41bc` to `Abc`, so the gateway must too, or an escaped spelling
- * would dodge the link's budget). Undefined for anything that cannot be a
- * code: the shortener answers that 404 without a lookup, so it stays API
- * traffic and gets no bucket of its own.
- */
-export function shortCodeIn(segment: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-  return shortCodeShape.test(decoded) ? decoded : undefined;
 }
 
 /** The segments after /reverse-geocode of a job route: `jobs`, `jobs/<id>`, `jobs/<id>/results`. */

@@ -4,7 +4,7 @@ import { readGatewayConfig } from "../../src/config.ts";
 import { addressDigest } from "../../src/rate-limit/address-digest.ts";
 import type { TokenBuckets } from "../../src/rate-limit/token-bucket.ts";
 import { UpstreamPool } from "../../src/upstreams/upstream-pool.ts";
-import type { WebAssets } from "../../src/web/web-assets.ts";
+import type { WebAssets } from "@linkgeo/webapp";
 import { startFakeUpstream, type FakeUpstream } from "./fake-upstream.ts";
 
 /** The one password the fake shortener takes, for every link. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestDatabase, readJson, startService, startServicesTogether, waitFor, type ServiceProcess } from "@linkgeo/testing";
-import { createAdmin, stackAdmin } from "../support/web-stack.ts";
+import { createAdmin, stackAdmin } from "../../../webapp/test/support/web-stack.ts";
 
 /**
  * API keys across shortener replicas as processes: three on one Postgres

@@ -13,7 +13,7 @@ export interface ErrorRendererOptions {
   translate?: (error: unknown) => HttpError | undefined;
   /**
    * Given the request and the JSON answer, the answer to send instead: the
-   * gateway's pages for a person's browser (gateway/src/web/people-pages.ts).
+   * gateway's pages for a person's browser (webapp/src/people-pages.ts).
    * Absent: the JSON answer.
    */
   present?: (request: Request, answer: Response) => Response;

@@ -10,3 +10,20 @@
 export const shortCodeCharacters = "[A-Za-z0-9_-]{3,32}";
 
 export const shortCodeShape = new RegExp(`^${shortCodeCharacters}$`);
+
+/**
+ * The code a path segment names as the shortener will read it (its router
+ * decodes `%41bc` to `Abc`, so the gateway must too, or an escaped spelling
+ * would dodge the link's budget). Undefined for anything that cannot be a
+ * code: the shortener answers that 404 without a lookup, so it stays API
+ * traffic and gets no bucket of its own.
+ */
+export function shortCodeIn(segment: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  return shortCodeShape.test(decoded) ? decoded : undefined;
+}

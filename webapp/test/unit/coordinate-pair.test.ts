@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { coordinatePairOf } from "../../src/web/client/lib/coordinate-pair.ts";
+import { coordinatePairOf } from "../../src/client/lib/coordinate-pair.ts";
 
 describe("a coordinate pair as people paste it", () => {
   test.each([

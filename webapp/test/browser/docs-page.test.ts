@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { silentLogger } from "@linkgeo/shared";
 import { readJson, specOperations } from "@linkgeo/testing";
 import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/testing/offline-browser";
-import { createApp } from "../../src/app.ts";
-import { MemoryTokenBuckets } from "../../src/rate-limit/memory-token-buckets.ts";
-import { UpstreamPool } from "../../src/upstreams/upstream-pool.ts";
-import { buildWebAssets } from "../../src/web/web-assets.ts";
-import { serveServices, type ServedServices } from "../support/served-services.ts";
+import { createApp } from "../../../gateway/src/app.ts";
+import { MemoryTokenBuckets } from "../../../gateway/src/rate-limit/memory-token-buckets.ts";
+import { UpstreamPool } from "../../../gateway/src/upstreams/upstream-pool.ts";
+import { buildWebAssets } from "../../src/web-assets.ts";
+import { serveServices, type ServedServices } from "../../../gateway/test/support/served-services.ts";
 
 describe("the gateway's /docs in a browser with no internet", () => {
   let services: ServedServices;

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readRegionsExtract } from "../../geocoder/src/local/regions-extract.ts";
-import { drawingHash, recordedHashes, worldMapInputs, worldMapInputsHash } from "../../scripts/build-world-map.ts";
-import { coordinatesToPoint, pointToCoordinates } from "../src/web/world-map.ts";
+import { readRegionsExtract } from "../../../geocoder/src/local/regions-extract.ts";
+import { drawingHash, recordedHashes, worldMapInputs, worldMapInputsHash } from "../../../scripts/build-world-map.ts";
+import { coordinatesToPoint, pointToCoordinates } from "../../src/world-map.ts";
 
-const svgPath = join(import.meta.dir, "../src/web/assets/world-map.svg");
-const modulePath = join(import.meta.dir, "../src/web/world-map.ts");
+const svgPath = join(import.meta.dir, "../../src/assets/world-map.svg");
+const modulePath = join(import.meta.dir, "../../src/world-map.ts");
 
 const svg = readFileSync(svgPath, "utf8");
 const countryPaths = new Map([...svg.matchAll(/<path class="country" data-country="([A-Z]{2})" d="([^"]*)">/g)].map((m) => [m[1]!, parsePath(m[2]!)] as const));

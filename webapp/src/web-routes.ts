@@ -1,6 +1,5 @@
-import { maxBodyBytes, mediaTypeOf, readBodyLimited, RouteNotFound, storedCodingFor } from "@linkgeo/shared";
+import { maxBodyBytes, mediaTypeOf, readBodyLimited, RouteNotFound, shortCodeIn, storedCodingFor } from "@linkgeo/shared";
 import { Elysia } from "elysia";
-import { shortCodeIn } from "../routing/route-table.ts";
 import { adminPage } from "./pages/admin-page.ts";
 import { geocoderPage } from "./pages/geocoder-page.ts";
 import { homePage, type SentShortenForm } from "./pages/home-page.ts";

@@ -7,7 +7,7 @@ import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { viewports } from "./support/web-browser.ts";
 import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
 import { useWebStack } from "./support/fixtures.ts";
-import { typingPauseMs } from "../../src/web/client/lib/typing-pause.ts";
+import { typingPauseMs } from "../../src/client/lib/typing-pause.ts";
 
 interface CreatedLink {
   short_url: string;

@@ -4,7 +4,7 @@ import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { customize, result, shorten } from "./support/shorten-flow.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
-import { typingPauseMs } from "../../src/web/client/lib/typing-pause.ts";
+import { typingPauseMs } from "../../src/client/lib/typing-pause.ts";
 
 /** A flow that visits several pages and checks each at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { gunzipSync } from "bun";
 import { Elysia } from "elysia";
-import { ownSegments } from "../../src/routing/route-table.ts";
-import { contentSecurityPolicy } from "../../src/web/page-shell.ts";
-import { buildWebAssets, pageScripts, type WebAssets } from "../../src/web/web-assets.ts";
-import { webPrefix, webRoutes } from "../../src/web/web-routes.ts";
+import { ownSegments } from "../../../gateway/src/routing/route-table.ts";
+import { contentSecurityPolicy } from "../../src/page-shell.ts";
+import { buildWebAssets, pageScripts, type WebAssets } from "../../src/web-assets.ts";
+import { webPrefix, webRoutes } from "../../src/web-routes.ts";
 
 describe("the web app's routes", () => {
   let assets: WebAssets;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { pointsFromCsv, pointsFromLines, resultsCsv, type PointFeature, type PointsInput } from "../../src/web/client/lib/many-points.ts";
+import { pointsFromCsv, pointsFromLines, resultsCsv, type PointFeature, type PointsInput } from "../../src/client/lib/many-points.ts";
 
 const feature = (id: number, properties: Record<string, unknown>): PointFeature => ({
   type: "Feature",

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { centreOf, maxZoom, pannedView, viewBoxOf, viewCentredOn, wholeWorld, zoomedView, zoomOf } from "../../src/web/client/lib/map-view.ts";
-import { coordinatesToPoint } from "../../src/web/world-map.ts";
+import { centreOf, maxZoom, pannedView, viewBoxOf, viewCentredOn, wholeWorld, zoomedView, zoomOf } from "../../src/client/lib/map-view.ts";
+import { coordinatesToPoint } from "../../src/world-map.ts";
 
 describe("the part of the world map on show", () => {
   const paris = coordinatesToPoint(48.8566, 2.3522);

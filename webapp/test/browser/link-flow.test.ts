@@ -4,7 +4,7 @@ import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page, Request, Route } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { requestsSettled, type OpenedPage, type OpenOptions } from "./support/web-browser.ts";
-import { liveUpdateMs } from "../../src/web/client/lib/live-update.ts";
+import { liveUpdateMs } from "../../src/client/lib/live-update.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { stackAdmin } from "../support/web-stack.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The options' fields of a form (gateway/src/web/pages/link-option-fields.ts
+ * The options' fields of a form (webapp/src/pages/link-option-fields.ts
  * renders them, under an id prefix): reads them as the API takes them, fills
  * them from a record, builds the rules' rows (add, remove), and shows an API
  * error on the field it names.

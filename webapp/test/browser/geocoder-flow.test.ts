@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { fixtureText, reply, startFakeProvider, type FakeProvider } from "@linkgeo/testing";
-import { cacheLevelWords, geocodeErrorWords, type GeocodeErrorLike, type GeocodeErrorWords } from "../../src/web/client/lib/geocode-words.ts";
-import { coordinatesToPoint } from "../../src/web/world-map.ts";
+import { cacheLevelWords, geocodeErrorWords, type GeocodeErrorLike, type GeocodeErrorWords } from "../../src/client/lib/geocode-words.ts";
+import { coordinatesToPoint } from "../../src/world-map.ts";
 import { checkEveryWidth } from "./support/page-states.ts";
 import {
   launchWebBrowser,
