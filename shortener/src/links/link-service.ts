@@ -77,7 +77,7 @@ export class LinkService {
     const createdAt = this.deps.clock();
     const options = await this.stored(this.parsedOptions(input.options ?? {}, input.requestHosts, createdAt, true));
     const { token, hash } = newManageToken();
-    // A generated code collides with probability ~n/3.5e12; a few retries make
+    // A generated code collides with probability ~n/1.95e12; a few retries make
     // a failure practically impossible, and a custom alias never retries.
     const attempts = input.alias === undefined ? 5 : 1;
     for (let attempt = 0; attempt < attempts; attempt++) {

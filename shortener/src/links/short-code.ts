@@ -1,11 +1,16 @@
 import { shortCodeShape } from "@linkgeo/shared";
 import { customAlphabet } from "nanoid";
 
-export const alphanumeric = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/**
+ * What a generated code is made of: [A-Za-z0-9] without the characters
+ * people take for one another when they read a code off a poster or type
+ * it from a screenshot (0 and O; 1, l and I).
+ */
+export const unmistakableCharacters = "23456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 export const generatedCodeLength = 7;
 
-/** 7 characters of [A-Za-z0-9]: 62^7 ≈ 3.5e12 codes. */
-export const generateCode: () => string = customAlphabet(alphanumeric, generatedCodeLength);
+/** 7 of the 57 unmistakable characters: 57^7 ≈ 1.95e12 codes. */
+export const generateCode: () => string = customAlphabet(unmistakableCharacters, generatedCodeLength);
 
 /**
  * Paths the gateway and the services route themselves, so no alias may take
