@@ -3,6 +3,7 @@
 export { apiDocsPage } from "./pages/api-docs-page.ts";
 export { renderPage, type Page } from "./page-shell.ts";
 export { pageForPerson } from "./people-pages.ts";
+export { present, type AnswerSource } from "./present.ts";
 export { linkPageHeader, visitorPageOf } from "./visitor-page.ts";
 export { buildWebAssets, type WebAssets } from "./web-assets.ts";
 export { webRoutes } from "./web-routes.ts";
