@@ -2,8 +2,6 @@
 // place of an error for a person, and the bundled browser code.
 export { apiDocsPage } from "./pages/api-docs-page.ts";
 export { renderPage, type Page } from "./page-shell.ts";
-export { pageForPerson } from "./people-pages.ts";
 export { present, type AnswerSource } from "./present.ts";
-export { linkPageHeader, visitorPageOf } from "./visitor-page.ts";
 export { buildWebAssets, type WebAssets } from "./web-assets.ts";
 export { webRoutes } from "./web-routes.ts";

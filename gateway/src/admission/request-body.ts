@@ -1,5 +1,8 @@
 import { isImportRequest, isJsonMediaType, mediaTypeOf, PayloadTooLarge, readBodyLimited, refuseDeepJsonBody } from "@linkgeo/shared";
 
+/** A request's body as the gateway sends it upstream: read whole, none, or an import's file, streamed. */
+export type RequestBody = ArrayBuffer | ReadableStream<Uint8Array> | null;
+
 /**
  * The body to send upstream. Every body is read whole first, at most
  * `limitBytes` (64 KiB, a bulk create's 4 MiB; 413 past it: no upstream
@@ -10,10 +13,7 @@ import { isImportRequest, isJsonMediaType, mediaTypeOf, PayloadTooLarge, readBod
  * A JSON body nested deeper than the services take is refused here (400),
  * as every service would refuse it, so no upstream spends a moment on it.
  */
-export async function requestBody(
-  request: Request,
-  { limitBytes, importMaxBytes }: { limitBytes: number; importMaxBytes: number },
-): Promise<ArrayBuffer | ReadableStream<Uint8Array> | null> {
+export async function requestBody(request: Request, { limitBytes, importMaxBytes }: { limitBytes: number; importMaxBytes: number }): Promise<RequestBody> {
   if (!isImportRequest(request) || request.body === null) {
     const body = await readBodyLimited(request, limitBytes);
     if (body !== null && isJsonMediaType(mediaTypeOf(request))) refuseDeepJsonBody(new TextDecoder().decode(body));

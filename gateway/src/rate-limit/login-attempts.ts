@@ -1,24 +1,22 @@
 import { parseJson } from "@linkgeo/shared";
-import type { RateRule } from "./token-bucket.ts";
-import { RateLimited } from "./rate-limited.ts";
-import type { TokenBuckets } from "./token-bucket.ts";
 
 /**
  * The second budget of admin login, per username across all client
  * addresses: a guesser with many addresses still gets only so many tries at
  * one account. Taken after the body is read (the name is in it) and before
- * the shortener sees it; a refusal is 429 with Retry-After. A body without a
- * usable username costs nothing here: the shortener answers it 400.
+ * the shortener sees it (admission/admission.ts); a refusal is 429 with
+ * Retry-After. A body without a usable username costs nothing here: the
+ * shortener answers it 400.
  *
  * The price: someone who knows an admin's name can spend that admin's
  * budget, which blocks new logins under that name (not tokens already
  * issued) until it refills. RATE_LIMIT_LOGIN_USER=off turns it off.
+ *
+ * The bucket of the username a login body names; undefined: it names none.
  */
-export async function takeLoginAttempt(buckets: TokenBuckets, rule: RateRule, body: ArrayBuffer | null): Promise<void> {
+export function loginAttemptBucket(body: ArrayBuffer | null): string | undefined {
   const username = usernameIn(body);
-  if (username === undefined) return;
-  const decision = await buckets.take(`login-user:${keyOf(username)}`, rule);
-  if (!decision.allowed) throw RateLimited.refused(decision, rule);
+  return username === undefined ? undefined : `login-user:${keyOf(username)}`;
 }
 
 function usernameIn(body: ArrayBuffer | null): string | undefined {

@@ -20,5 +20,19 @@ export function rateLimitHeaders(decision: BucketDecision, rule: RateRule): Reco
   };
 }
 
-/** The names above, for moving them from `set.headers` onto a Response. */
-export const rateLimitHeaderNames = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "ratelimit-policy"] as const;
+const rateLimitHeaderNames = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "ratelimit-policy"] as const;
+
+/**
+ * `response` with the RateLimit-* admission wrote into the answer's headers
+ * (Elysia's `set.headers`, where an error answer finds them) moved onto it:
+ * left there, they would make Elysia copy the whole Response.
+ */
+export function withRateLimitHeaders(response: Response, answerHeaders: Record<string, unknown>): Response {
+  for (const name of rateLimitHeaderNames) {
+    const value = answerHeaders[name];
+    if (value === undefined) continue;
+    response.headers.set(name, String(value));
+    delete answerHeaders[name];
+  }
+  return response;
+}

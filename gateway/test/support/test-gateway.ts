@@ -1,6 +1,6 @@
 import { defaultImportMaxBytes, errorBody, HttpError, maxBodyBytes, requestIdOf } from "@linkgeo/shared";
 import { proxyRequest } from "../../src/proxy/proxy-request.ts";
-import { requestBody } from "../../src/proxy/request-body.ts";
+import { requestBody } from "../../src/admission/request-body.ts";
 import type { UpstreamPool } from "../../src/upstreams/upstream-pool.ts";
 
 export interface TestGateway extends AsyncDisposable {
