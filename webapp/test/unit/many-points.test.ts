@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { pointsFromCsv, pointsFromLines, resultsCsv, type PointFeature, type PointsInput } from "../../src/client/lib/many-points.ts";
+import { pointError, pointsFromCsv, pointsFromLines, resultsCsv, type PointFeature, type PointsInput } from "../../src/client/lib/many-points.ts";
 
 const feature = (id: number, properties: Record<string, unknown>): PointFeature => ({
   type: "Feature",
@@ -45,6 +45,16 @@ describe("many points on the playground, read and written", () => {
       '3,"1, 1",,,,,,,,,,,not asked',
       "",
     ]);
+  });
+
+  test("a point's error is read only in the batch's shape, {code, message}: any other is no error rather than 'undefined: undefined'", () => {
+    expect(pointError({ error: { code: "invalid_coordinates", message: "latitude must be a number" } })).toEqual({
+      code: "invalid_coordinates",
+      message: "latitude must be a number",
+    });
+    for (const error of [null, undefined, "providers_failed", 7, [], { code: "x" }, { code: 1, message: "m" }]) expect(pointError({ error })).toBeNull();
+    const csv = resultsCsv(pointsFromLines("1, 1"), [feature(0, { error: { message: "no code" } })]);
+    expect(csv.split("\r\n")[1]).toBe('1,"1, 1",,,,,,,,,,,');
   });
 
   test("a CSV file's text marks (') are taken off as it is read; the download writes what a spreadsheet would run as text", () => {

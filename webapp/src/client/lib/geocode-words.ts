@@ -3,19 +3,10 @@
  * response came from and each error it can give. No DOM here, so the tests
  * check the wording directly.
  */
+import type { Answer } from "./api-call.ts";
 
-/** The geocoder's address object (docs/geocoder.md: "Addresses"); a field the provider does not give is null. */
-export interface Address {
-  formatted_address: string;
-  postcode: string | null;
-  country: string | null;
-  country_code: string | null;
-  state: string | null;
-  district: string | null;
-  settlement: string | null;
-  street: string | null;
-  house: string | null;
-}
+/** The geocoder's address object (docs/geocoder.md: "Addresses"), as GET /reverse-geocode answers it; a field the provider does not give is null. */
+export type Address = Extract<Answer<"GET /reverse-geocode">, { data: unknown }>["data"][number];
 
 /** Every field of an address, in the API's order, with its label. */
 export const addressFields: ReadonlyArray<{ key: keyof Address; label: string }> = [

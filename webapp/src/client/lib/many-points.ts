@@ -8,6 +8,7 @@
  * directly.
  */
 import { coordinateColumns, CsvRowReader, csvRow, restoredCell } from "@linkgeo/shared/csv";
+import type { Answer } from "./api-call.ts";
 import { coordinatePairOf } from "./coordinate-pair.ts";
 import { addressFields } from "./geocode-words.ts";
 
@@ -66,11 +67,16 @@ export function pointsFromCsv(text: string): PointsInput | string {
   return input;
 }
 
-/** A Point feature of the batch's GeoJSON answer: the address fields, provider, cache, the point's id (its row) and error. */
-export interface PointFeature {
-  type: "Feature";
-  geometry: { type: "Point"; coordinates: [number, number] } | null;
-  properties: Record<string, unknown> & { id?: unknown; error?: { code: string; message: string } | null; provider?: string | null };
+/** A Point feature of the batch's GeoJSON answer: the address fields, provider, cache, the point's id (its row) and error as properties. */
+export type PointFeature = Extract<Answer<"POST /reverse-geocode/batch">, { features: unknown }>["features"][number];
+
+/** The point's error, as the batch gives one: `{code, message}`; null when it has none (or none in that shape). */
+export function pointError(properties: PointFeature["properties"]): { code: string; message: string } | null {
+  const { code, message } = (typeof properties.error === "object" && properties.error !== null ? properties.error : {}) as {
+    code?: unknown;
+    message?: unknown;
+  };
+  return typeof code === "string" && typeof message === "string" ? { code, message } : null;
 }
 
 /** The first feature of each row (its first address), by row number. */
@@ -91,12 +97,13 @@ export function resultsCsv(input: PointsInput, features: readonly PointFeature[]
   const lines = [csvRow([...input.header, ...addedColumns])];
   for (const [row, point] of input.rows.entries()) {
     const properties = byRow.get(row)?.properties ?? {};
-    const error = properties.error ? `${properties.error.code}: ${properties.error.message}` : byRow.has(row) ? "" : "not asked";
+    const error = pointError(properties);
+    const said = error ? `${error.code}: ${error.message}` : byRow.has(row) ? "" : "not asked";
     const fields = addressFields.map((field) => {
       const value = properties[field.key];
       return typeof value === "string" ? value : "";
     });
-    lines.push(csvRow([...point.columns, ...fields, typeof properties.provider === "string" ? properties.provider : "", error]));
+    lines.push(csvRow([...point.columns, ...fields, typeof properties.provider === "string" ? properties.provider : "", said]));
   }
   return lines.join("");
 }
