@@ -21,3 +21,12 @@ function parsed(text: string): URL | null {
     return null;
   }
 }
+
+/**
+ * A typed address as a form sends it: with `https://` added when it was
+ * typed without a scheme (`example.com/sorry`), else exactly as typed, for
+ * the API to judge and name its error (an `ftp:` address, a stray word).
+ */
+export function addressToSend(typed: string): string {
+  return webAddressOf(typed)?.url ?? typed;
+}
