@@ -1,0 +1,191 @@
+/**
+ * A link's page, `/app/links/<code>`: the public card and QR code for
+ * anyone; with the link's manage token (saved in this browser or pasted
+ * here) or an admin session, its visits, a new destination, its options
+ * changed, deletion.
+ */
+import { aliasShape } from "../../client/lib/alias-check.ts";
+import { api, ApiError, type Credential } from "../../client/lib/api.ts";
+import { show } from "../../client/lib/dom.ts";
+import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
+import { linkCredential, type LinkCredential } from "../../client/lib/link-credential.ts";
+import type { LinkRecord, LinkStats } from "../../client/lib/link-record.ts";
+import { plainWords } from "../../client/lib/plain-words.ts";
+import { forgetLink, saveLink, savedLink } from "../../client/lib/saved-links.ts";
+import { mountLinkAccess, type LinkAccess } from "../link-access/script.ts";
+import { mountLinkDelete } from "../link-delete/script.ts";
+import { mountLinkDestination, type LinkDestination } from "../link-destination/script.ts";
+import { mountLinkOptionsForm, type LinkOptionsForm } from "../link-options-form/script.ts";
+import { mountLinkSummary, type LinkSummary } from "../link-summary/script.ts";
+import { mountQrKit, type QrKit } from "../qr-kit/script.ts";
+import { mountVisitsPanel, type VisitsPanel } from "../visits-panel/script.ts";
+import { linkDashboardParts } from "./parts.ts";
+
+type Parts = FoundParts<typeof linkDashboardParts.spec>;
+
+/** The page of the link `code` (from the page's address: lib/link-record.ts), under `root`. */
+export function mountLinkDashboard(root: HTMLElement, code: string): void {
+  void new LinkDashboard(findParts(root, linkDashboardParts), code).start();
+}
+
+class LinkDashboard {
+  private readonly linkPath: string;
+  /** The record and its count as last read or changed; the credential, once there is one. */
+  private record: LinkRecord | null = null;
+  private stats: LinkStats | null = null;
+  private access: LinkCredential | null = null;
+  private readonly summary: LinkSummary;
+  private readonly qr: QrKit;
+  private readonly tokenForm: LinkAccess;
+  private readonly visits: VisitsPanel;
+  private readonly destination: LinkDestination;
+  private readonly options: LinkOptionsForm;
+
+  constructor(
+    private readonly ui: Parts,
+    private readonly code: string,
+  ) {
+    const linkPath = (this.linkPath = `/shorten/${encodeURIComponent(code)}/`);
+    const credential = () => this.access?.credential ?? null;
+    const missing = () => this.showMissing();
+    this.summary = mountLinkSummary(ui.summaryRoot);
+    this.qr = mountQrKit(ui.qrRoot);
+    this.tokenForm = mountLinkAccess(ui.accessRoot, { code, granted: (given, token) => this.granted(given, token) });
+    this.visits = mountVisitsPanel(ui.visitsRoot, {
+      linkPath,
+      code,
+      credential,
+      missing,
+      refused: () => this.askForToken(this.refusal()),
+      counted: (stats) => {
+        this.stats = stats;
+        this.showLink();
+      },
+    });
+    this.destination = mountLinkDestination(ui.destinationRoot, { linkPath, credential, missing, saved: (record) => this.destinationSaved(record) });
+    this.options = mountLinkOptionsForm(ui.optionsRoot, { linkPath, credential, missing, record: () => this.record, saved: (record) => this.changed(record) });
+    mountLinkDelete(ui.deleteRoot, {
+      linkPath,
+      credential,
+      link: () => this.record?.link ?? code,
+      stopReading: () => this.visits.stop(),
+      resumeReading: () => this.visits.resume(),
+      deleted: () => this.showDeleted(),
+    });
+  }
+
+  async start(): Promise<void> {
+    if (!aliasShape.test(this.code)) return this.showMissing();
+    document.title = `Link ${this.code} · linkgeo`;
+    this.ui.linkHeading.textContent = `Short link ${this.code}`;
+    let record: LinkRecord;
+    try {
+      [record, this.stats] = await Promise.all([api<LinkRecord>(this.linkPath), api<LinkStats>(`${this.linkPath}stats/`)]);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return this.showMissing();
+      return this.say(`The link could not be loaded. ${plainWords(error)}`, "error");
+    }
+    this.changed(record);
+    this.qr.show(record.link, record.short_url);
+    show(this.ui.linkStatus, false);
+    show(this.ui.linkView, true);
+    this.access = await linkCredential(this.code);
+    await this.readWithCredential();
+    if (this.access) await this.manage();
+    else this.askForToken(null);
+  }
+
+  private say(message: string, kind: "error" | "plain"): void {
+    this.ui.linkStatus.textContent = message;
+    this.ui.linkStatus.classList.toggle("error", kind === "error");
+    show(this.ui.linkStatus, true);
+  }
+
+  /** The card and the destination field, as the record and the count last read have them. */
+  private showLink(): void {
+    if (!this.record || !this.stats) return;
+    this.summary.show(this.record, this.stats);
+    this.destination.fill(this.record.long_url);
+  }
+
+  private changed(record: LinkRecord): void {
+    this.record = record;
+    this.showLink();
+  }
+
+  private destinationSaved(record: LinkRecord): void {
+    this.changed(record);
+    const saved = savedLink(this.code);
+    if (saved && record.long_url !== null) saveLink({ ...saved, long_url: record.long_url });
+  }
+
+  /** A protected link's record shows its addresses only to a credential: read again with it. */
+  private async readWithCredential(): Promise<void> {
+    if (!this.access || !this.record?.password_protected || this.record.long_url !== null) return;
+    try {
+      this.changed(await api<LinkRecord>(this.linkPath, { credential: this.access.credential }));
+    } catch {
+      // The visits' call says what is wrong with the credential; the public record stays.
+    }
+  }
+
+  // Without a credential: the token form; with one: visits, change, delete.
+
+  private askForToken(problem: string | null): void {
+    this.access = null;
+    this.visits.stop();
+    show(this.ui.visitsRoot, false);
+    show(this.ui.manageRoot, false);
+    this.summary.showAccess("");
+    this.tokenForm.ask(problem);
+  }
+
+  /** Why the credential the page had no longer reads the visits. */
+  private refusal(): string {
+    return this.access?.source === "token"
+      ? "The manage token saved in this browser no longer manages this link."
+      : "Your admin session has ended: sign in again, or use the link's manage token.";
+  }
+
+  private async granted(credential: Credential, token: string): Promise<void> {
+    this.access = { credential, source: "token" };
+    await this.readWithCredential();
+    const record = this.record;
+    if (record && record.long_url !== null)
+      saveLink({ short_url: record.short_url, manage_token: token, link: record.link, long_url: record.long_url, created_at: record.created_at });
+    await this.manage();
+    this.visits.focus();
+  }
+
+  private async manage(): Promise<void> {
+    if (!this.access) return;
+    this.summary.showAccess(
+      this.access.source === "token"
+        ? "You manage this link with its manage token, saved in this browser."
+        : `You are signed in as the admin ${this.access.username}.`,
+    );
+    show(this.ui.visitsRoot, true);
+    show(this.ui.manageRoot, true);
+    if (this.record) this.options.fill(this.record);
+    await this.visits.load();
+  }
+
+  private showMissing(): void {
+    this.visits.stop();
+    document.title = "Link not found · linkgeo";
+    this.ui.linkHeading.textContent = "This short link does not exist";
+    show(this.ui.linkStatus, false);
+    show(this.ui.linkView, false);
+    show(this.ui.linkMissing, true);
+  }
+
+  private showDeleted(): void {
+    forgetLink(this.code);
+    this.visits.stop();
+    document.title = "Link deleted · linkgeo";
+    this.ui.linkHeading.textContent = `Link ${this.code} deleted`;
+    show(this.ui.linkView, false);
+    show(this.ui.linkDeleted, true);
+    this.ui.linkHeading.focus();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Changing where a link goes: an address typed without a scheme
+ * (`example.com/page`) gets `https://`, as on the home page; a stray word is
+ * refused on the spot, and what the API refuses is said on the field.
+ */
+import { api, ApiError, type Credential } from "../../client/lib/api.ts";
+import { findParts, showFieldError } from "../../client/lib/find-parts.ts";
+import type { LinkRecord } from "../../client/lib/link-record.ts";
+import { plainWords } from "../../client/lib/plain-words.ts";
+import { readableUrl } from "../../client/lib/readable-url.ts";
+import { webAddressOf } from "../../client/lib/web-address.ts";
+import { linkDestinationParts } from "./parts.ts";
+
+export interface LinkDestinationHost {
+  /** The link's API path, `/shorten/<code>/`. */
+  linkPath: string;
+  credential(): Credential | null;
+  /** The link as changed. */
+  saved(record: LinkRecord): void;
+  /** The link is gone. */
+  missing(): void;
+}
+
+export interface LinkDestination {
+  /** The field as the link has it (null: hidden from this credential, left as it is). */
+  fill(longUrl: string | null): void;
+}
+
+export function mountLinkDestination(root: HTMLElement, host: LinkDestinationHost): LinkDestination {
+  const ui = findParts(root, linkDestinationParts);
+  const fail = (message: string) => {
+    showFieldError(ui.newUrl, message);
+    ui.newUrl.focus();
+  };
+  ui.editForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const credential = host.credential();
+    if (!credential) return;
+    const typed = ui.newUrl.value.trim();
+    ui.editStatus.textContent = "";
+    showFieldError(ui.newUrl, null);
+    if (typed === "") return fail("Enter the new destination.");
+    const address = webAddressOf(typed);
+    if (!address) return fail("Enter a web address, like example.com/page or https://example.com/page.");
+    ui.editButton.disabled = true;
+    try {
+      const record = await api<LinkRecord>(host.linkPath, { method: "PUT", body: { long_url: address.url }, credential });
+      host.saved(record);
+      ui.editStatus.textContent = `Saved: the short link now goes to ${readableUrl(record.long_url ?? address.url)}.`;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return host.missing();
+      fail(plainWords(error));
+    } finally {
+      ui.editButton.disabled = false;
+    }
+  });
+  return {
+    fill(longUrl) {
+      if (longUrl !== null) ui.newUrl.value = longUrl;
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Changing a link's options: only those that changed are sent (an emptied
+ * field clears its option; "Nothing to save" when none did), and an error
+ * the API names a field for is said on that field.
+ */
+import { api, ApiError, type Credential } from "../../client/lib/api.ts";
+import { findParts } from "../../client/lib/find-parts.ts";
+import { plural } from "../../client/lib/format.ts";
+import { changedOptions } from "../../client/lib/link-options.ts";
+import type { LinkRecord } from "../../client/lib/link-record.ts";
+import { plainWords } from "../../client/lib/plain-words.ts";
+import { mountOptionFields } from "../option-fields/script.ts";
+import { linkOptionsFormParts } from "./parts.ts";
+
+export interface LinkOptionsFormHost {
+  /** The link's API path, `/shorten/<code>/`. */
+  linkPath: string;
+  credential(): Credential | null;
+  /** The link as last read or changed. */
+  record(): LinkRecord | null;
+  /** The link as changed. */
+  saved(record: LinkRecord): void;
+  /** The link is gone. */
+  missing(): void;
+}
+
+export interface LinkOptionsForm {
+  /** The fields as `record` has them. */
+  fill(record: LinkRecord): void;
+}
+
+export function mountLinkOptionsForm(root: HTMLElement, host: LinkOptionsFormHost): LinkOptionsForm {
+  const ui = findParts(root, linkOptionsFormParts);
+  const fields = mountOptionFields(ui.optionFieldsRoot);
+  ui.optionsForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const credential = host.credential();
+    const record = host.record();
+    if (!credential || !record) return;
+    ui.optionsStatus.textContent = "";
+    ui.optionsError.textContent = "";
+    const chosen = fields.read();
+    if (!chosen) return;
+    const changes = changedOptions(record, chosen.options, chosen.password);
+    if (Object.keys(changes).length === 0) {
+      ui.optionsStatus.textContent = "Nothing to save: the options are as they were.";
+      return;
+    }
+    ui.optionsButton.disabled = true;
+    try {
+      const changed = await api<LinkRecord>(host.linkPath, { method: "PUT", body: changes, credential });
+      host.saved(changed);
+      fields.fill(changed);
+      ui.optionsStatus.textContent = `Saved: ${plural(Object.keys(changes).length, "option")} changed.`;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return host.missing();
+      if (!fields.showError(error)) ui.optionsError.textContent = `The options were not saved. ${plainWords(error)}`;
+    } finally {
+      ui.optionsButton.disabled = false;
+    }
+  });
+  return { fill: (record) => fields.fill(record) };
+}

@@ -1,0 +1,31 @@
+import { defineParts } from "../../kit/parts.ts";
+
+/** The visits panel's controls, messages, chart and lists (view.ts marks them). */
+export const visitsPanelParts = defineParts({
+  visitsHeading: "h2",
+  chartControls: "div",
+  range: "select",
+  customRange: "div",
+  rangeFrom: "input",
+  rangeTo: "input",
+  barSize: "select",
+  humansOnly: "input",
+  rangeError: "p",
+  visitsError: "p",
+  analyticsOff: "p",
+  visitsReport: "div",
+  visitsTotals: "p",
+  visitsLive: "span",
+  visitsCsv: "button",
+  chartFilter: "p",
+  chartFilterText: "span",
+  chartFilterClear: "button",
+  chart: "div",
+  countriesMap: "div",
+  topReferrers: "div",
+  topCountries: "div",
+  topBrowsers: "div",
+  topOs: "div",
+  topDevices: "div",
+  topBots: "div",
+});
