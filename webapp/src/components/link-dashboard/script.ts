@@ -2,7 +2,9 @@
  * A link's page, `/app/links/<code>`: the public card and QR code for
  * anyone; with the link's manage token (saved in this browser or pasted
  * here) or an admin session, its visits, a new destination, its options
- * changed, deletion.
+ * changed, deletion. While the service does not answer (down, restarting,
+ * the network gone) the page says so and loads again by itself once it
+ * does (lib/outage-retry.ts).
  */
 import { aliasShape } from "../../client/lib/alias-check.ts";
 import { api, ApiError, type Credential } from "../../client/lib/api.ts";
@@ -10,6 +12,7 @@ import { show } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { linkCredential, type LinkCredential } from "../../client/lib/link-credential.ts";
 import type { LinkRecord, LinkStats } from "../../client/lib/link-record.ts";
+import { outageWords, untilAnswered } from "../../client/lib/outage-retry.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
 import { forgetLink, saveLink, savedLink } from "../../client/lib/saved-links.ts";
 import { mountLinkAccess, type LinkAccess } from "../link-access/script.ts";
@@ -80,7 +83,10 @@ class LinkDashboard {
     this.ui.linkHeading.textContent = `Short link ${this.code}`;
     let record: LinkRecord;
     try {
-      [record, this.stats] = await Promise.all([api<LinkRecord>(this.linkPath), api<LinkStats>(`${this.linkPath}stats/`)]);
+      // An outage is waited out, said as it is; the page loads by itself once the service answers.
+      [record, this.stats] = await untilAnswered(() => Promise.all([api<LinkRecord>(this.linkPath), api<LinkStats>(`${this.linkPath}stats/`)]), {
+        waiting: (seconds) => this.say(outageWords(seconds), "plain"),
+      });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return this.showMissing();
       return this.say(`The link could not be loaded. ${plainWords(error)}`, "error");

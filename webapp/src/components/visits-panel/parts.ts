@@ -12,6 +12,7 @@ export const visitsPanelParts = defineParts({
   humansOnly: "input",
   rangeError: "p",
   visitsError: "p",
+  visitsWaiting: "p",
   analyticsOff: "p",
   visitsReport: "div",
   visitsTotals: "p",

@@ -8,7 +8,8 @@
  * the chart and the lists; a row chosen to chart that value's visits alone
  * (by day at the finest: breakdowns are kept per day); the report as CSV;
  * and live updates while the page is open and shown (lib/live-count.ts).
- * With analytics off on the server, it says so instead.
+ * With analytics off on the server, it says so instead. A report asked
+ * during an outage is asked again by itself (lib/outage-retry.ts).
  */
 import { api, ApiError, type Credential } from "../../client/lib/api.ts";
 import { barSizesFor, dayMs, fittingBarSize, seriesBy, type BarSize } from "../../client/lib/bar-sizes.ts";
@@ -19,6 +20,7 @@ import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { plural } from "../../client/lib/format.ts";
 import type { LinkStats } from "../../client/lib/link-record.ts";
 import { LiveCount } from "../../client/lib/live-count.ts";
+import { outageWords, untilAnswered } from "../../client/lib/outage-retry.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
 import { topList } from "../../client/lib/top-list.ts";
 import {
@@ -149,7 +151,11 @@ class VisitsPanelScript {
     this.ui.chart.setAttribute("aria-busy", "true");
     this.ui.visitsError.textContent = "";
     try {
-      const report = await api<VisitReport>(`${this.host.linkPath}visits/?${this.reportQuery(range)}`, { credential, signal: controller.signal });
+      const path = `${this.host.linkPath}visits/?${this.reportQuery(range)}`;
+      const report = await untilAnswered(() => api<VisitReport>(path, { credential, signal: controller.signal }), {
+        signal: controller.signal,
+        waiting: (seconds) => (this.ui.visitsWaiting.textContent = outageWords(seconds)),
+      });
       this.shownRange = range;
       this.showReport(report);
       this.keepLive();
@@ -158,6 +164,7 @@ class VisitsPanelScript {
     } finally {
       if (this.loading === controller) {
         this.loading = null;
+        this.ui.visitsWaiting.textContent = "";
         this.ui.chart.removeAttribute("aria-busy");
       }
     }

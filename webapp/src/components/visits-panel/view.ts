@@ -16,6 +16,7 @@ ${chartControls()}
 </div>
 <p id="range-error" class="field-error" ${ui.mark("rangeError")} role="alert"></p>
 <p id="visits-error" class="message error" ${ui.mark("visitsError")} role="alert"></p>
+<p id="visits-waiting" class="message" ${ui.mark("visitsWaiting")} role="status"></p>
 <p id="analytics-off" class="message" ${ui.mark("analyticsOff")} hidden><strong>Analytics are off on this server.</strong> Each visit is counted (the count above), but not when, from where or by whom, so there is no chart or list to show.</p>
 <div id="visits-report" ${ui.mark("visitsReport")}>
 <div class="row spread visits-summary">
