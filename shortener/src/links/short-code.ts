@@ -1,4 +1,4 @@
-import { shortCodeShape } from "@linkgeo/shared";
+import { isReserved, shortCodeShape } from "@linkgeo/shared";
 import { customAlphabet } from "nanoid";
 
 /**
@@ -12,32 +12,8 @@ export const generatedCodeLength = 7;
 /** 7 of the 57 unmistakable characters: 57^7 ≈ 1.95e12 codes. */
 export const generateCode: () => string = customAlphabet(unmistakableCharacters, generatedCodeLength);
 
-/**
- * Paths the gateway and the services route themselves, so no alias may take
- * them. Compared without regard to case.
- */
-export const reservedWords: ReadonlySet<string> = new Set([
-  "shorten",
-  "docs",
-  "health",
-  "ready",
-  "metrics",
-  "admin",
-  "geocoders",
-  "reverse-geocode",
-  "static",
-  "api",
-  // The gateway serves the web app under /app/.
-  "app",
-  // The gateway's redirect batches arrive under /internal/ (never proxied from outside).
-  "internal",
-  "favicon.ico",
-  "robots.txt",
-]);
-
-export function isReserved(code: string): boolean {
-  return reservedWords.has(code.toLowerCase());
-}
+// The reserved words live with the code's shape in the wire kit: the web app checks an alias typed against the same list.
+export { isReserved, reservedWords } from "@linkgeo/shared";
 
 /** Why `alias` cannot be a custom alias, or null when it can. */
 export function aliasProblem(alias: string): string | null {
