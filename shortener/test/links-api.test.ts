@@ -5,6 +5,9 @@ import { unsetOptions } from "./support/unset-options.ts";
 
 const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
+/** The stats of a link just made, neither visited, expired nor protected. */
+const fresh = { access_count: 0, last_accessed_at: null, state: "active", password_protected: false };
+
 describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) => {
   let api: TestShortener;
   // Each reading of the clock is a second later, so "newest first" is well defined.
@@ -184,14 +187,14 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
         expect(await readJson(response)).toEqual(record);
       }
       const stats = await api.request("GET", `/shorten/${created.short_url}/stats/`);
-      expect(await readJson(stats)).toEqual({ short_url: created.short_url, access_count: 0, last_accessed_at: null });
+      expect(await readJson(stats)).toEqual({ short_url: created.short_url, ...fresh });
     });
 
     test("reports counts and the last access time after redirects", async () => {
       const created = await api.createLink("https://example.com/stats");
       for (let i = 0; i < 3; i++) await api.request("GET", `/${created.short_url}/`);
       const stats = await await readJson(await api.request("GET", `/shorten/${created.short_url}/stats`));
-      expect(stats).toEqual({ short_url: created.short_url, access_count: 3, last_accessed_at: iso });
+      expect(stats).toEqual({ short_url: created.short_url, ...fresh, access_count: 3, last_accessed_at: iso });
     });
 
     test.each(["/shorten/nope404/", "/shorten/nope404/stats/", "/shorten/bad.code/"])("answers 404 not_found for %p", async (path) => {
@@ -212,10 +215,37 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       expect(response.status).toBe(200);
       expect(await readJson(response)).toEqual({
         results: [
-          { short_url: second.short_url, access_count: 2, last_accessed_at: iso },
-          { short_url: first.short_url, access_count: 0, last_accessed_at: null },
+          { short_url: second.short_url, ...fresh, access_count: 2, last_accessed_at: iso },
+          { short_url: first.short_url, ...fresh },
         ],
       });
+    });
+
+    test("says each link's state and protection, as its public record does: a list badges them without reading each record", async () => {
+      const protectedOne = await readJson(
+        await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/locked", password: "a long enough one" } }),
+      );
+      const usedUp = await readJson(await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/once", max_visits: 1 } }));
+      await api.request("GET", `/${usedUp.short_url}/`);
+      // A new link's expiry must lie ahead: it is moved into the past afterwards.
+      const expired = await api.createLink("https://example.com/over");
+      const change = await api.request("PUT", `/shorten/${expired.short_url}/`, {
+        json: { expires_at: "2020-01-01T00:00:00Z" },
+        headers: { authorization: `Bearer ${expired.manage_token}` },
+      });
+      expect(change.status).toBe(200);
+      const response = await api.request("POST", "/shorten/stats/", { json: { short_urls: [protectedOne.short_url, usedUp.short_url, expired.short_url] } });
+      const said = (await readJson(response)).results.map(({ state, password_protected }: { state: string; password_protected: boolean }) => ({
+        state,
+        password_protected,
+      }));
+      expect(said).toEqual([
+        { state: "active", password_protected: true },
+        { state: "exhausted", password_protected: false },
+        { state: "expired", password_protected: false },
+      ]);
+      const one = await readJson(await api.request("GET", `/shorten/${protectedOne.short_url}/stats/`));
+      expect({ state: one.state, password_protected: one.password_protected }).toEqual({ state: "active", password_protected: true });
     });
 
     test.each([

@@ -6,6 +6,7 @@ import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { asksForFresh } from "../http/fresh-read.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
+import { linkState } from "./destination.ts";
 import { parseLinkState } from "./link-filters.ts";
 import { parseTag } from "./link-options.ts";
 import { parseLinkOrder } from "./link-order.ts";
@@ -204,7 +205,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         },
       },
     )
-    .post("/stats", async ({ body }) => ({ results: (await links.getMany(body.short_urls)).map(statsOf) }), {
+    .post("/stats", async ({ body }) => ({ results: (await links.getMany(body.short_urls)).map((link) => statsOf(link, clock())) }), {
       body: ManyStatsBody,
       response: { 200: ManyStats, ...errors(400, 413, 415) },
       detail: {
@@ -215,7 +216,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         tags,
       },
     })
-    .get("/:short_url/stats", async ({ params }) => statsOf(await links.get(params.short_url)), {
+    .get("/:short_url/stats", async ({ params }) => statsOf(await links.get(params.short_url), clock()), {
       params: CodeParams,
       response: { 200: LinkStats, ...errors(404) },
       detail: { summary: "Access statistics of a short URL", tags },
@@ -257,7 +258,13 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     );
 }
 
-/** A link's public statistics (LinkStats). */
-function statsOf(link: Link): { short_url: string; access_count: number; last_accessed_at: string | null } {
-  return { short_url: link.code, access_count: link.accessCount, last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
+/** A link's public statistics (LinkStats): its count, and its state and protection as its public record says them. */
+function statsOf(link: Link, now: Date): LinkStats {
+  return {
+    short_url: link.code,
+    access_count: link.accessCount,
+    last_accessed_at: link.lastAccessedAt?.toISOString() ?? null,
+    state: linkState(link, now),
+    password_protected: link.passwordHash !== null,
+  };
 }

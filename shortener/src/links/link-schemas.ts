@@ -193,9 +193,13 @@ export const LinkStats = t.Object(
     short_url: t.String(),
     access_count: t.Integer({ minimum: 0 }),
     last_accessed_at: t.Union([t.String({ format: "date-time" }), t.Null()]),
+    // As the record says them, and as public: a list of links (the web app's Your links) badges each without reading each record.
+    state: OptionFields.state,
+    password_protected: OptionFields.password_protected,
   },
   { title: "ShortUrlStats" },
 );
+export type LinkStats = Static<typeof LinkStats>;
 
 export const LinkListQuery = querySchema({
   // A million pages of 100 is far past any real listing, and keeps the offset a safe integer.

@@ -33,7 +33,13 @@ test("routes, options and answers are the operations' own", () => {
   expectTypeOf<"PATCH /shorten/{short_url}">().not.toExtend<Route>();
   expectTypeOf<"GET /no/such/path">().not.toExtend<Route>();
 
-  expectTypeOf<Answer<"GET /shorten/{short_url}/stats">>().toEqualTypeOf<{ short_url: string; access_count: number; last_accessed_at: string | null }>();
+  expectTypeOf<Answer<"GET /shorten/{short_url}/stats">>().toEqualTypeOf<{
+    short_url: string;
+    access_count: number;
+    last_accessed_at: string | null;
+    state: "active" | "expired" | "exhausted";
+    password_protected: boolean;
+  }>();
   expectTypeOf<Answer<"GET /geocoders">>().toEqualTypeOf<{ geocoders: { name: string; url: string }[] }>();
   // A 204 has no body; a 201 is the answer of a create.
   expectTypeOf<Answer<"DELETE /shorten/{short_url}">>().toEqualTypeOf<undefined>();

@@ -1561,6 +1561,10 @@ export interface operations {
                             access_count: number;
                             /** Format: date-time */
                             last_accessed_at: string | null;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "exhausted";
+                            /** @description Visitors must give the link's password (POST it to the short URL) */
+                            password_protected: boolean;
                         }[];
                     };
                 };
@@ -1589,6 +1593,10 @@ export interface operations {
                         access_count: number;
                         /** Format: date-time */
                         last_accessed_at: string | null;
+                        /** @enum {string} */
+                        state: "active" | "expired" | "exhausted";
+                        /** @description Visitors must give the link's password (POST it to the short URL) */
+                        password_protected: boolean;
                     };
                 };
             };
