@@ -375,7 +375,9 @@ describe("a dead short link through the gateway", () => {
     expect(browser.headers.get("content-security-policy")).toContain("script-src 'self'");
     const page = await browser.text();
     expect(page).toContain("This short link does not exist");
-    expect(page).toContain('<nav aria-label="Main">');
+    // The web app's page for a visitor: its brand, none of the operator's navigation.
+    expect(page).toContain('<a class="brand" href="/">');
+    expect(page).not.toContain("<nav");
 
     const client = await app.handle(new Request("http://localhost/Dead123/"));
     expect(client.status).toBe(404);
@@ -432,7 +434,9 @@ describe("a short link the shortener does not send a browser on from, through th
     const page = await response.text();
     expect({ status: response.status, linkPage: response.headers.get("link-page") }).toEqual({ status, linkPage: null });
     expect(page).toContain(`${heading}</h1>`);
-    expect(page).toContain('<nav aria-label="Main">');
+    // The web app's page for a visitor: its brand, none of the operator's navigation.
+    expect(page).toContain('<a class="brand" href="/">');
+    expect(page).not.toContain("<nav");
     expect(page).not.toContain("the shortener's own page");
     expect(page.includes('role="alert"')).toBe(wrong);
     expect(page.includes('aria-invalid="true" aria-describedby="password-error"')).toBe(wrong);

@@ -1,20 +1,14 @@
 import { docsPagePolicy } from "@linkgeo/shared";
+import { siteFooter, siteHeader, type Audience, type NavItem } from "./components/site-header/view.ts";
 import { html, type SafeHtml } from "./html.ts";
 import type { PageScript, WebAssets } from "./web-assets.ts";
 
-/** The one navigation every page shows, in this order. */
-const navigation = [
-  { id: "home", href: "/", label: "Shorten" },
-  { id: "links", href: "/app/links", label: "Your links" },
-  { id: "geocoder", href: "/app/geocoder", label: "Geocoder" },
-  { id: "admin", href: "/app/admin", label: "Admin" },
-  { id: "docs", href: "/docs", label: "API docs" },
-] as const;
-
-export type NavItem = (typeof navigation)[number]["id"];
+export type { Audience, NavItem } from "./components/site-header/view.ts";
 
 export interface Page {
   title: string;
+  /** Who the page is for ("app" unless said): a visitor's page shows the brand only, none of the operator's navigation. */
+  audience?: Audience;
   /** The navigation entry marked as the current page. */
   current?: NavItem;
   /** The page's own script, if it has one. */
@@ -65,12 +59,8 @@ const pageHeaders = {
   "cache-control": "no-cache",
 };
 
-/** The header's theme menu, shown by the theme script (client/theme.ts): without scripts it could not work. */
-const themeMenu = html`<p class="theme-menu" hidden><label for="theme-choice">Theme</label>
-<select id="theme-choice"><option value="system">System</option><option value="light">Light</option><option value="dark">Dark</option></select></p>`;
-
 export function renderPage(assets: WebAssets, page: Page): Response {
-  const nav = navigation.map((item) => html`<li><a href="${item.href}"${item.id === page.current ? html` aria-current="page"` : null}>${item.label}</a></li>`);
+  const audience = page.audience ?? "app";
   const script = page.script ? html`<script type="module" src="${assets.scriptUrl(page.script)}"></script>` : null;
   const document = html`<!doctype html>
 <html lang="en">
@@ -87,15 +77,11 @@ ${script}
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
-<header class="site-header">
-<a class="brand" href="/"><img src="${assets.staticUrl("icon.svg")}" alt="" width="28" height="28"> linkgeo</a>
-<nav aria-label="Main"><ul>${nav}</ul></nav>
-${themeMenu}
-</header>
+${siteHeader(assets.staticUrl("icon.svg"), audience, page.current)}
 <main id="main" tabindex="-1">
 ${page.main}
 </main>
-<footer class="site-footer"><p>Self-hosted URL shortener and reverse geocoder · <a href="/docs">API docs</a></p></footer>
+${siteFooter(audience)}
 ${page.swaggerUi?.scripts.map((src) => html`<script src="${src}"></script>`) ?? null}
 </body>
 </html>

@@ -37,7 +37,7 @@ export function pageForPerson(assets: WebAssets, request: Request, answer: Respo
 }
 
 function pageFor(status: number, retryAfterSeconds: number, upstream: string | undefined): Page | undefined {
-  if (status === 404) return notFoundPage("page");
+  if (status === 404) return notFoundPage("page", "visitor");
   if (status === 429) return rateLimitedPage(retryAfterSeconds);
   if (status === 502 || status === 503 || status === 504) return unavailablePage(status, retryAfterSeconds, upstream);
   return undefined;

@@ -10,7 +10,7 @@ import type { Page } from "./page-shell.ts";
 export const linkPageHeader = "link-page";
 
 const pages: Record<string, { status: number; page: () => Page }> = {
-  "not-found": { status: 404, page: () => notFoundPage("link") },
+  "not-found": { status: 404, page: () => notFoundPage("link", "visitor") },
   gone: { status: 410, page: gonePage },
   unlock: { status: 401, page: () => unlockPage(false) },
   "wrong-password": { status: 401, page: () => unlockPage(true) },

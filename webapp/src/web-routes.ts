@@ -46,14 +46,14 @@ export function webRoutes(assets: WebAssets, linkIsKnown: LinkIsKnown) {
           // The segment as sent, decoded once here (a malformed escape is no code), as the route table reads codes.
           const code = shortCodeIn(new URL(request.url).pathname.split("/")[3] ?? "");
           const known = code === undefined ? false : await linkIsKnown(code);
-          return renderPage(assets, known === false ? notFoundPage("link") : linkPage(assets));
+          return renderPage(assets, known === false ? notFoundPage("link", "app") : linkPage(assets));
         },
         { detail: { hide: true } },
       )
       .get(`${webPrefix}/admin`, () => renderPage(assets, adminPage), { detail: { hide: true } })
       .get(`${webPrefix}/geocoder`, () => renderPage(assets, geocoderPage(assets)), { detail: { hide: true } })
       .get(`${assetPrefix}*`, ({ request }) => serveAsset(assets, request), { detail: { hide: true } })
-      .get(`${webPrefix}/*`, () => renderPage(assets, notFoundPage("page")), { detail: { hide: true } })
+      .get(`${webPrefix}/*`, () => renderPage(assets, notFoundPage("page", "app")), { detail: { hide: true } })
   );
 }
 

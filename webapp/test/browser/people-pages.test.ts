@@ -2,9 +2,17 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { freePort, startService, type ServiceProcess } from "@linkgeo/testing";
 import { browserSetupTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import type { Page } from "playwright-core";
 import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
 
 const asProgram = { accept: "application/json" };
+
+/** A page anyone may get, a visitor of a short link first: the brand, and none of the operator's navigation or theme menu. */
+async function expectBrandOnly(page: Page): Promise<void> {
+  expect(await page.getByRole("banner").getByRole("link", { name: "linkgeo" }).isVisible()).toBe(true);
+  expect(await page.getByRole("navigation").count()).toBe(0);
+  expect(await page.getByRole("combobox", { name: "Theme" }).count()).toBe(0);
+}
 
 // The gateway alone, its shortener and geocoder on ports nothing listens on: every upstream is down.
 describe("the gateway's own error answers: pages for a person's browser, JSON for programs", () => {
@@ -38,6 +46,7 @@ describe("the gateway's own error answers: pages for a person's browser, JSON fo
       expect(answer!.status()).toBe(404);
       expect(answer!.headers()["content-type"]).toBe("text/html; charset=utf-8");
       await page.getByRole("heading", { name: "Page not found" }).waitFor();
+      await expectBrandOnly(page);
       await checkEveryWidth(page, "gateway-not-found");
       expect(unexpectedProblems(problems, [404, 502])).toEqual([]);
     } finally {
@@ -63,6 +72,7 @@ describe("the gateway's own error answers: pages for a person's browser, JSON fo
       expect(answer!.headers()["retry-after"]).toBe("5");
       await page.getByRole("heading", { name: "This service is not available right now" }).waitFor();
       expect(await page.getByRole("status").innerText()).toBe("This page checks every 5 seconds and loads again once the service answers.");
+      await expectBrandOnly(page);
       await checkEveryWidth(page, "gateway-unavailable");
 
       // A second tab stops checking when asked to.
@@ -113,6 +123,7 @@ describe("the gateway's own error answers: pages for a person's browser, JSON fo
       expect(Number(answer!.headers()["retry-after"])).toBeWithin(300, 361);
       await page.getByRole("heading", { name: "Too many requests" }).waitFor();
       expect(await page.locator("main").innerText()).toContain("This address has asked for many pages in a short time. Try again in 6 minutes.");
+      await expectBrandOnly(page);
       await checkEveryWidth(page, "gateway-rate-limited");
       expect(unexpectedProblems(problems, [404, 429])).toEqual([]);
     } finally {

@@ -89,6 +89,8 @@ describe.concurrent("the header's Theme menu: system, light or dark, kept in thi
         await page.evaluate(`localStorage.setItem("linkgeo.theme", "<img src=x onerror=alert(1)>")`);
         await page.reload();
         expect(await page.evaluate("document.documentElement.dataset.theme ?? null")).toBeNull();
+        // On a phone the menu is in the header's Menu.
+        await page.getByRole("banner").getByText("Menu", { exact: true }).click();
         expect(await page.getByRole("combobox", { name: "Theme" }).inputValue()).toBe("system");
         expect(await pageBackground(page)).toBe(background.dark);
         expect(unexpectedProblems(problems, [502])).toEqual([]);
@@ -97,6 +99,9 @@ describe.concurrent("the header's Theme menu: system, light or dark, kept in thi
       }
       const blocked = await web.browser.open(`${web.gateway.url}/`, "phone", { javaScript: false });
       try {
+        // Menu opens without a script (a <details>): the navigation is there, the theme menu is not.
+        await blocked.page.getByRole("banner").getByText("Menu", { exact: true }).click();
+        await blocked.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Your links" }).waitFor();
         expect(await blocked.page.getByText("Theme").isVisible()).toBe(false);
         expect(await pageBackground(blocked.page)).toBe(background.light);
         await checkEveryWidth(blocked.page, "theme-scripts-blocked", { scriptsBlocked: true });
