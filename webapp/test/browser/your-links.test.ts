@@ -56,7 +56,7 @@ describe.concurrent("the Your links page in a real browser", () => {
         await page.getByRole("button", { name: "Add these links" }).click();
         await page.locator("#file-status", { hasText: "Added 7 links. 2 entries were no link, left out." }).waitFor();
         for (const { short_url } of made) await page.locator(`li[data-code="${short_url}"] .count`, { hasText: "0 visits" }).waitFor();
-        expect(statsRequests).toEqual(["POST /shorten/stats/"]);
+        expect(statsRequests).toEqual(["POST /shorten/stats"]);
         // The file's order, newest first as it was there.
         expect(await page.locator("li[data-code]").evaluateAll((items) => items.map((item) => item.getAttribute("data-code")))).toEqual(
           made.map((link) => link.short_url),

@@ -4,17 +4,10 @@
  * not spend the rate budget link by link. A code missing from the answer is
  * a link that no longer exists.
  */
-import { api } from "./api.ts";
-import type { LinkState } from "./link-options.ts";
+import { call, type Answer } from "./api-call.ts";
 
-export interface LinkStats {
-  short_url: string;
-  access_count: number;
-  last_accessed_at: string | null;
-  /** As the link's public record says them (a shortener older than these fields leaves them out). */
-  state?: LinkState;
-  password_protected?: boolean;
-}
+/** A link's stats: its visits, and its state and protection as its public record says them. */
+export type LinkStats = Answer<"POST /shorten/stats">["results"][number];
 
 /** As many codes as POST /shorten/stats/ takes in one request. */
 const maxStatsCodes = 500;
@@ -28,7 +21,7 @@ export async function readLinkStats(codes: readonly string[]): Promise<Map<strin
   try {
     for (let start = 0; start < codes.length; start += maxStatsCodes) {
       const asked = codes.slice(start, start + maxStatsCodes);
-      const { results } = await api<{ results: LinkStats[] }>("/shorten/stats/", { method: "POST", body: { short_urls: asked } });
+      const { results } = await call("POST /shorten/stats", { body: { short_urls: asked } });
       for (const stats of results) if (found.has(stats.short_url)) found.set(stats.short_url, stats);
     }
   } catch {

@@ -3,7 +3,8 @@
  * as hostile, or one link by its manage token, asked of the API. Each link
  * brought is saved in this browser; `added` then lists them.
  */
-import { api, ApiError } from "../../client/lib/api.ts";
+import { ApiError } from "../../client/lib/api.ts";
+import { call } from "../../client/lib/api-call.ts";
 import { findParts, showFieldError, type FoundParts } from "../../client/lib/find-parts.ts";
 import { plural } from "../../client/lib/format.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
@@ -14,13 +15,6 @@ import { bringLinksParts } from "./parts.ts";
 const maxLinksFileBytes = 5 * 1024 * 1024;
 
 type Parts = FoundParts<typeof bringLinksParts.spec>;
-
-interface LinkRecord {
-  short_url: string;
-  long_url: string;
-  link: string;
-  created_at: string;
-}
 
 export function mount(root: HTMLElement, { added }: { added: () => Promise<void> }): void {
   const parts = findParts(root, bringLinksParts);
@@ -75,9 +69,10 @@ async function bringByToken(parts: Parts, added: () => Promise<void>): Promise<v
   if (!manageTokenShape.test(token)) return refuse("This is not a manage token: a manage token is letters, digits, - and _ only.");
   parts.tokenButton.disabled = true;
   try {
-    const { results } = await api<{ results: LinkRecord[] }>("/shorten/", { credential: { kind: "token", token } });
+    const { results } = await call("GET /shorten/", { credential: { kind: "token", token } });
     const record = results.length === 1 ? results[0] : undefined;
-    if (!record) return refuse("No link has this manage token.");
+    // Read with its manage token, the record shows the destination; without it, it is no link this token manages.
+    if (!record || record.long_url === null) return refuse("No link has this manage token.");
     saveLink({ short_url: record.short_url, manage_token: token, link: record.link, long_url: record.long_url, created_at: record.created_at });
     parts.tokenForm.reset();
     parts.tokenStatus.textContent = `Added ${record.link} to your links.`;

@@ -4,26 +4,24 @@
  * page; the API's refusals are said on the field they are about, with
  * "Customize" opened when that field waits inside it.
  */
-import type { LinkRecord } from "../../client/lib/admin-links.ts";
-import { api, ApiError } from "../../client/lib/api.ts";
+import { ApiError } from "../../client/lib/api.ts";
+import { call } from "../../client/lib/api-call.ts";
 import { findParts, showFieldError, type FoundParts } from "../../client/lib/find-parts.ts";
 import { newLinkOptions } from "../../client/lib/link-options.ts";
 import { optionFields, type OptionFields } from "../../client/lib/option-fields.ts";
 import { fieldOf, plainWords } from "../../client/lib/plain-words.ts";
-import { saveLink } from "../../client/lib/saved-links.ts";
+import { saveLink, type SavedLink } from "../../client/lib/saved-links.ts";
 import { webAddressOf } from "../../client/lib/web-address.ts";
 import { mount as mountAliasField, type AliasField } from "../alias-field/script.ts";
 import { mount as mountUtmBuilder } from "../utm-builder/script.ts";
 import { shortenFormParts } from "./parts.ts";
 
-type Created = LinkRecord & { manage_token: string };
-
 export interface ShortenFormDeps {
   typingPauseMs: number;
   /** A new attempt begins: the previous result must go, so that an error never sits under an earlier "ready". */
   attempting(): void;
-  /** The link was made (and saved in this browser); `addedScheme`: https:// was added to what was typed. */
-  created(link: Created, addedScheme: boolean): void;
+  /** The link was made, and saved in this browser as `link`; `addedScheme`: https:// was added to what was typed. */
+  created(link: SavedLink, addedScheme: boolean): void;
 }
 
 interface Form {
@@ -56,22 +54,18 @@ async function submit(form: Form, deps: ShortenFormDeps): Promise<void> {
   parts.button.disabled = true;
   parts.button.textContent = "Shortening…";
   try {
-    const created = await api<Created>("/shorten/", {
-      method: "POST",
+    const created = await call("POST /shorten/", {
       body: { long_url: address.url, ...(alias === "" ? {} : { short_url: alias }), ...newLinkOptions(chosen.options, chosen.password) },
     });
-    saveLink({
-      short_url: created.short_url,
-      manage_token: created.manage_token,
-      link: created.link,
-      long_url: created.long_url,
-      created_at: created.created_at,
-    });
+    const { short_url, manage_token, link, created_at } = created;
+    // The destination is shown to the holder of its manage token: null would be a service that hid it anyway.
+    const saved: SavedLink = { short_url, manage_token, link, long_url: created.long_url ?? address.url, created_at };
+    saveLink(saved);
     parts.form.reset();
     form.alias.reset();
     options.reset();
     parts.customize.open = false;
-    deps.created(created, address.addedScheme);
+    deps.created(saved, address.addedScheme);
   } catch (error) {
     showRefusal(form, error);
   } finally {
