@@ -12,7 +12,7 @@ import { formatDateTime, plural } from "./format.ts";
 import { stateNames } from "./link-options.ts";
 import type { OfferedFiles } from "./offered-files.ts";
 import { plainLook, qrCode, qrSvg } from "./qr-code.ts";
-import { offerQrFiles } from "./qr-kit.ts";
+import { offerQrFiles } from "./qr-files.ts";
 import { readableUrl } from "./readable-url.ts";
 import type { LinkStats } from "./saved-link-stats.ts";
 import type { SavedLink } from "./saved-links.ts";

@@ -7,6 +7,7 @@ export const shortenFormParts = defineParts({
   utm: "details",
   customize: "details",
   alias: "div",
+  options: "div",
   button: "button",
   error: "p",
 });

@@ -8,11 +8,11 @@ import { ApiError } from "../../client/lib/api.ts";
 import { call } from "../../client/lib/api-call.ts";
 import { findParts, showFieldError, type FoundParts } from "../../client/lib/find-parts.ts";
 import { newLinkOptions } from "../../client/lib/link-options.ts";
-import { optionFields, type OptionFields } from "../../client/lib/option-fields.ts";
 import { fieldOf, plainWords } from "../../client/lib/plain-words.ts";
 import { saveLink, type SavedLink } from "../../client/lib/saved-links.ts";
 import { webAddressOf } from "../../client/lib/web-address.ts";
 import { mount as mountAliasField, type AliasField } from "../alias-field/script.ts";
+import { mountOptionFields, type OptionFields } from "../option-fields/script.ts";
 import { mount as mountUtmBuilder } from "../utm-builder/script.ts";
 import { shortenFormParts } from "./parts.ts";
 
@@ -32,7 +32,11 @@ interface Form {
 
 export function mount(root: HTMLElement, deps: ShortenFormDeps): void {
   const parts = findParts(root, shortenFormParts);
-  const form: Form = { parts, alias: mountAliasField(parts.alias, { typingPauseMs: deps.typingPauseMs }), options: optionFields("new") };
+  const form: Form = {
+    parts,
+    alias: mountAliasField(parts.alias, { typingPauseMs: deps.typingPauseMs }),
+    options: mountOptionFields(parts.options),
+  };
   mountUtmBuilder(parts.utm, { target: parts.url, targetName: "the URL to shorten" });
   parts.url.addEventListener("input", () => showFieldError(parts.url, null));
   parts.form.addEventListener("submit", (event) => {

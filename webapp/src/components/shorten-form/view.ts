@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from "../../html.ts";
-import { linkOptionFields, type OptionValues } from "../../pages/link-option-fields.ts";
+import { optionFieldsView, type OptionValues } from "../option-fields/view.ts";
 import { aliasFieldView } from "../alias-field/view.ts";
 import { utmBuilderView } from "../utm-builder/view.ts";
 import { shortenFormParts as ui } from "./parts.ts";
@@ -39,7 +39,7 @@ ${utmBuilderView("utm", ui.mark("utm"))}
 <details id="customize" class="more-options"${customized ? html` open` : null} ${ui.mark("customize")}>
 <summary>Customize <span class="summary-hint">alias, expiry, password and more</span></summary>
 ${aliasFieldView(sent?.alias, ui.mark("alias"))}
-${linkOptionFields("new", { values: sent })}
+${optionFieldsView("new", { values: sent, rootPart: ui.mark("options") })}
 </details>
 <div class="shorten-submit">
 <button type="submit" id="shorten-button" ${ui.mark("button")}>Shorten</button>

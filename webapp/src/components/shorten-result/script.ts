@@ -7,7 +7,7 @@ import { fill } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { OfferedFiles } from "../../client/lib/offered-files.ts";
 import { plainLook, qrCode, qrSvg } from "../../client/lib/qr-code.ts";
-import { offerQrFiles } from "../../client/lib/qr-kit.ts";
+import { offerQrFiles } from "../../client/lib/qr-files.ts";
 import { readableUrl } from "../../client/lib/readable-url.ts";
 import { linkPage } from "../../client/lib/saved-link-row.ts";
 import { shortenResultParts } from "./parts.ts";
