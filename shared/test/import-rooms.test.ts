@@ -31,8 +31,12 @@ function relativeImports(source: string): string[] {
   return [...new Set(importedFiles.map((file) => file.fileName).filter((name) => name === ".." || name.startsWith("./") || name.startsWith("../")))];
 }
 
-/** The room a file of `src/` is in: its first folder, or the file itself. */
-const roomOf = (path: string) => path.split("/")[0]!;
+/**
+ * The room a file of `src/` is in: its first folder, or the file itself; the
+ * web app's `client/lib/` (the browser's kit, under every component) is a
+ * room apart from `client/`'s page entries (which mount the components).
+ */
+const roomOf = (path: string) => (path.startsWith("client/lib/") ? "client/lib" : path.split("/")[0]!);
 
 /** Rooms → the rooms their files import, for the source under `src`. */
 function roomArrows(src: string): Map<string, Set<string>> {

@@ -15,18 +15,12 @@ import { geocodePointsIn } from "../rate-limit/geocode-points.ts";
 import { loginAttemptBucket } from "../rate-limit/login-attempts.ts";
 import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
 import { RateLimited } from "../rate-limit/rate-limited.ts";
+import type { RateClass } from "../rate-limit/rate-class.ts";
 import type { BucketDecision, RateRule, TokenBuckets } from "../rate-limit/token-bucket.ts";
 import type { GatewayRoute } from "../routing/route-table.ts";
 import { requestBody, type RequestBody } from "./request-body.ts";
 
-/**
- * The budgets a client address has, one per kind of request (the route
- * table's `limit`), and `key`, an API key's own budget, reported as a class
- * of its own. `unlock` (password tries) is limited per link; a try spends
- * the address's `api` budget too. `bulk` takes one token per request,
- * whatever its size.
- */
-export type RateClass = "create" | "bulk" | "api" | "redirect" | "login" | "unlock" | "key";
+export type { RateClass };
 
 /** Every rule admission applies; a budget without one is not limited (RATE_LIMIT_…=off). */
 export type RateRules = Partial<Record<RateClass, RateRule>> & {

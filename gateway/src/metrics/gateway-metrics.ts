@@ -1,5 +1,5 @@
 import { declareMetrics, type MetricsRegistry, requestSecondsBuckets } from "@linkgeo/shared";
-import type { RateClass } from "../admission/admission.ts";
+import type { RateClass } from "../rate-limit/rate-class.ts";
 import type { UpstreamPool } from "../upstreams/upstream-pool.ts";
 
 /** What the gateway's proxy, pools, rate limit and redirect batches report. */

@@ -15,7 +15,8 @@ import { showVisitSummary } from "./lib/admin-summary.ts";
 import { linkRow, type LinkRow, type RowHost } from "./lib/admin-table.ts";
 import { ApiError, type Credential } from "./lib/api.ts";
 import { byId, fill, show } from "./lib/dom.ts";
-import { qrKit } from "./lib/qr-kit.ts";
+import { mountQrKit } from "../components/qr-kit/script.ts";
+import { rootOf } from "./lib/find-parts.ts";
 import { plural } from "./lib/format.ts";
 import { typingPauseMs } from "./lib/typing-pause.ts";
 
@@ -75,7 +76,7 @@ function handled(error: unknown): boolean {
 
 // A row's QR code, in a modal dialog: Escape or Close shuts it, and the focus goes back to the row's QR button.
 const qrDialog = byId<HTMLDialogElement>("qr-dialog");
-const rowQr = qrKit();
+const rowQr = mountQrKit(rootOf("qr-kit"));
 let qrOpener: HTMLElement | null = null;
 byId("qr-dialog-close").addEventListener("click", () => qrDialog.close());
 qrDialog.addEventListener("close", () => qrOpener?.focus());
