@@ -63,7 +63,9 @@ describe("the admin table's options in a real browser", () => {
       expect(await badgesOf("used-once")).toEqual(["Used up"]);
       expect(await badgesOf("launch-locked")).toEqual(["Password"]);
       // The admin sees what a password hides from visitors.
-      expect(await page.locator('#links-body tr[data-code="launch-locked"] .destination').innerText()).toBe("https://example.com/launch-locked");
+      const destination = page.locator('#links-body tr[data-code="launch-locked"] .destination-link');
+      expect(await destination.getAttribute("href")).toBe("https://example.com/launch-locked");
+      expect(await destination.innerText()).toBe("example.com\n/launch-locked");
       await checkEveryWidth(page, "admin-badges");
 
       // A tag the API could not take is said on its field; the table stays.

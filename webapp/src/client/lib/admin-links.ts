@@ -6,6 +6,8 @@ export interface LinkRecord {
   short_url: string;
   long_url: string;
   link: string;
+  /** For people: what the link is (null without one). */
+  title: string | null;
   access_count: number;
   created_at: string;
   updated_at: string;

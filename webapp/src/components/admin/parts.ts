@@ -1,0 +1,17 @@
+import { defineParts } from "../../kit/parts.ts";
+
+/** The admin page's own elements, and the roots of the components it is made of. */
+export const adminParts = defineParts({
+  checking: "p",
+  failure: "p",
+  signIn: "section",
+  adminView: "div",
+  who: "p",
+  adminName: "strong",
+  signOut: "button",
+  signOutError: "p",
+  summary: "section",
+  links: "section",
+  qrDialog: "dialog",
+  apiKeys: "section",
+});

@@ -1,0 +1,28 @@
+import { defineParts } from "../../kit/parts.ts";
+
+export const apiKeysParts = defineParts({
+  keysTitle: "h2",
+  keyForm: "form",
+  keyName: "input",
+  keyNameError: "p",
+  keyScopes: "fieldset",
+  keyScopesError: "p",
+  keyExpires: "input",
+  keyExpiresHint: "p",
+  keyExpiresError: "p",
+  keyFormError: "p",
+  keyCreate: "button",
+  keyCreated: "div",
+  keyCreatedTitle: "h3",
+  keyCreatedName: "strong",
+  keyValue: "input",
+  keyCopy: "button",
+  keyCopyStatus: "p",
+  keyDone: "button",
+  keysStatus: "p",
+  keysError: "p",
+  keysTable: "table",
+  keysBody: "tbody",
+  keysEmpty: "p",
+  keyQuestionTemplate: "template",
+});

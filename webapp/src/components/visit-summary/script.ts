@@ -1,0 +1,55 @@
+/** The admin page's "Visits across all links" panel: totals and the most visited links, or that analytics are off. */
+import { allVisits, type AllVisits } from "../../client/lib/admin-links.ts";
+import { fill, h, show } from "../../client/lib/dom.ts";
+import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
+import { formatCount, plural } from "../../client/lib/format.ts";
+import { visitSummaryParts } from "./parts.ts";
+
+export interface VisitSummaryDeps {
+  /** Handles what is not the panel's business (the session ended); true when it did. */
+  handled(error: unknown): boolean;
+}
+
+export interface VisitSummary {
+  load(): Promise<void>;
+}
+
+const summaryDays = 30;
+
+export function mount(root: HTMLElement, deps: VisitSummaryDeps): VisitSummary {
+  const ui = findParts(root, visitSummaryParts);
+  async function load(): Promise<void> {
+    try {
+      showVisits(ui, await allVisits(new Date(Date.now() - summaryDays * 24 * 60 * 60 * 1000)));
+      show(root, true);
+    } catch (error) {
+      // The summary is a nicety: without it the table still does the job.
+      if (deps.handled(error)) return;
+      show(root, false);
+    }
+  }
+  return { load };
+}
+
+function showVisits(ui: FoundParts<typeof visitSummaryParts.spec>, visits: AllVisits): void {
+  show(ui.summaryOff, visits.analytics === "off");
+  show(ui.summaryFigures, visits.analytics === "on");
+  if (visits.analytics === "off") return;
+  const stat = (label: string, n: number) => h("div", { class: "stat" }, h("dt", {}, label), h("dd", {}, formatCount(n)));
+  fill(ui.summaryTotals, stat("Visits", visits.totals.visits), stat("Humans", visits.totals.humans), stat("Bots", visits.totals.bots));
+  const links = visits.top.links.slice(0, 5);
+  fill(
+    ui.summaryTop,
+    links.length === 0
+      ? h("li", { class: "muted" }, "No visits yet.")
+      : links.map(({ value, visits: n }) =>
+          h(
+            "li",
+            {},
+            // "other" sums the links below the top ones; it has no page.
+            value === "other" ? h("span", {}, "Other links") : h("a", { href: `/app/links/${encodeURIComponent(value)}`, class: "mono" }, value),
+            h("span", {}, plural(n, "visit")),
+          ),
+        ),
+  );
+}
