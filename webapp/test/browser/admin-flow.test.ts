@@ -293,7 +293,12 @@ describe("the admin page in a real browser", () => {
       expect(await field.inputValue()).toBe(created.get("to-edit")!.long_url);
       await checkEveryWidth(page, "admin-edit-row");
 
+      // No web address: said before anything is sent.
       await field.fill("javascript:alert(1)");
+      await target.getByRole("button", { name: "Save" }).click();
+      await target.getByRole("alert").filter({ hasText: "That is not a web address" }).waitFor();
+      // A web address the service refuses (one that points back at it): its reason, in the row.
+      await field.fill("http://localhost/loop");
       await target.getByRole("button", { name: "Save" }).click();
       await target.getByRole("alert").filter({ hasText: "That destination cannot be used" }).waitFor();
       expect(((await (await fetch(`${stack.url}/shorten/to-edit/`)).json()) as { long_url: string }).long_url).toBe(created.get("to-edit")!.long_url);

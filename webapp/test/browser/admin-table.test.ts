@@ -191,4 +191,30 @@ describe("the admin table, readable at both widths", () => {
     },
     flowTimeoutMs,
   );
+  test(
+    "the inline edit takes an address typed without https://, as the home page does, and says it added it",
+    async () => {
+      const target = row("to-edit");
+      await menuButton("to-edit").click();
+      await menu("to-edit").getByRole("menuitem", { name: "Edit destination" }).click();
+      const field = target.getByLabel("New destination for to-edit");
+      // What is no web address is said before anything is sent.
+      await field.fill("just words");
+      await target.getByRole("button", { name: "Save" }).click();
+      await target.getByRole("alert").filter({ hasText: "That is not a web address: enter one like example.com/page" }).waitFor();
+
+      await field.fill("example.com/new-page?from=admin");
+      await target.getByRole("button", { name: "Save" }).click();
+      await page
+        .getByRole("status")
+        .filter({ hasText: "The destination of to-edit is now https://example.com/new-page?from=admin (https:// added)." })
+        .waitFor();
+      expect(await target.locator(".destination-host").innerText()).toBe("example.com");
+      expect(await target.locator(".destination-rest").innerText()).toBe("/new-page?from=admin");
+      const record = (await (await fetch(`${stack.url}/shorten/to-edit/`)).json()) as { long_url: string };
+      expect(record.long_url).toBe("https://example.com/new-page?from=admin");
+      expect(unexpectedProblems(problems, [400])).toEqual([]);
+    },
+    flowTimeoutMs,
+  );
 });

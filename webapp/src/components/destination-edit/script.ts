@@ -2,21 +2,25 @@ import { changeDestination, type LinkRecord } from "../../client/lib/admin-links
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { cloneTemplate } from "../../client/lib/clone-template.ts";
 import { findParts, showFieldError } from "../../client/lib/find-parts.ts";
+import { webAddressOf } from "../../client/lib/web-address.ts";
 import { destinationEditParts } from "./parts.ts";
 
 export interface DestinationEditDeps {
   credential(): Credential;
   /** Handles what is not the form's business (the session ended); true when it did. */
   handled(error: unknown): boolean;
-  /** Saved: the link as it is now. */
-  saved(record: LinkRecord): void;
+  /** Saved: the link as it is now, and whether https:// was added to what was typed. */
+  saved(record: LinkRecord, addedScheme: boolean): void;
   /** Cancel or Escape. */
   cancelled(): void;
 }
 
 /**
- * The form, ready to place in the row, holding the destination as it is.
- * The API's refusal (no web address, a blocked host) is said on the field.
+ * The form, ready to place in the row, holding the destination as it is. An
+ * address typed without a scheme (`example.com/page`) is taken as https, as
+ * the home page takes it (lib/web-address.ts); anything else that is no web
+ * address is said on the field before anything is sent, and the API's
+ * refusal (a blocked host, a private address) the same way.
  */
 export function mount(template: HTMLTemplateElement, record: LinkRecord, deps: DestinationEditDeps): HTMLFormElement {
   const form = cloneTemplate<HTMLFormElement>(template);
@@ -35,11 +39,13 @@ export function mount(template: HTMLTemplateElement, record: LinkRecord, deps: D
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     showFieldError(editInput, null);
-    const longUrl = editInput.value.trim();
-    if (!longUrl) return refuse("Enter the new destination: a web address starting with http:// or https://.");
+    const typed = editInput.value.trim();
+    if (!typed) return refuse("Enter the new destination: a web address, like example.com/page.");
+    const address = webAddressOf(typed);
+    if (!address) return refuse("That is not a web address: enter one like example.com/page or https://example.com/page.");
     editSave.disabled = editCancel.disabled = true;
     try {
-      deps.saved(await changeDestination(record.short_url, longUrl, deps.credential()));
+      deps.saved(await changeDestination(record.short_url, address.url, deps.credential()), address.addedScheme);
     } catch (error) {
       editSave.disabled = editCancel.disabled = false;
       if (!deps.handled(error)) refuse(editError(error));
@@ -54,7 +60,7 @@ function editError(error: unknown): string {
   switch (error.code) {
     case "invalid_url":
     case "invalid_request":
-      return `That destination cannot be used (${error.message.replace(/\.$/, "")}). Enter a full web address starting with http:// or https://.`;
+      return `That destination cannot be used (${error.message.replace(/\.$/, "")}). Enter a web address, like example.com/page.`;
     case "not_found":
       return "This link no longer exists.";
     case "forbidden":

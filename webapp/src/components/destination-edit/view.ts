@@ -12,6 +12,7 @@ export function destinationEditTemplate(mark: SafeHtml): SafeHtml {
     <label>New destination for <code ${ui.mark("editCode")}></code>
       <input name="long_url" type="url" inputmode="url" required autocomplete="off" autocapitalize="none" spellcheck="false" ${ui.mark("editInput")}>
     </label>
+    <p class="hint">A web address: example.com/page, or with https://.</p>
     <p class="field-error" role="alert"></p>
   </div>
   <div class="row">

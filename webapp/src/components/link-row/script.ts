@@ -73,11 +73,11 @@ export function mount(template: HTMLTemplateElement, initial: LinkRecord, host: 
       credential: host.credential,
       handled: host.handled,
       cancelled: closePanel,
-      saved(changed) {
+      saved(changed, addedScheme) {
         record = changed;
         showRecord(ui, record, host);
         closePanel();
-        host.announce(`The destination of ${code} is now ${record.long_url}.`);
+        host.announce(`The destination of ${code} is now ${record.long_url}${addedScheme ? " (https:// added)" : ""}.`);
       },
     });
     showPanel(ui, form);
