@@ -30,10 +30,15 @@ export function mount(root: HTMLElement, subject: string): ActionMenu {
     if ((event as ToggleEvent).newState === "open") items()[0]?.focus();
   });
   menu.addEventListener("keydown", (event) => moveFocus(event, items(), close));
-  // Choosing an item closes the menu first: what the item does next (a form, a dialog) takes the focus from the button.
-  menu.addEventListener("click", (event) => {
-    if (event.target instanceof Element && event.target.closest('[role="menuitem"]')) close();
-  });
+  // Choosing an item closes the menu first (capture: before the item's own listener), so the focus is back
+  // on the button when what the item does (a form, a dialog) takes it, and comes back there after.
+  menu.addEventListener(
+    "click",
+    (event) => {
+      if (event.target instanceof Element && event.target.closest('[role="menuitem"]')) close();
+    },
+    { capture: true },
+  );
   return { button: menuButton, close };
 }
 
