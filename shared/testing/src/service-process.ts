@@ -37,6 +37,12 @@ export interface StartServiceOptions {
    * access log does not flood the test's output.
    */
   echo?: boolean | ((line: string) => boolean);
+  /**
+   * The port to listen on, instead of a free one: a service started again
+   * where its clients already look for it (a shortener back after an
+   * outage, behind the same gateway).
+   */
+  port?: number;
 }
 
 /**
@@ -75,6 +81,7 @@ const serviceBase: Record<ServiceName, Record<string, string>> = {
  * the scope if it is still running.
  */
 export async function startService(service: ServiceName, env: Record<string, string>, options: StartServiceOptions = {}): Promise<ServiceProcess> {
+  if (options.port !== undefined) return startOnce(service, options.port, env, options);
   // The port is free when freePort looks, but another process may take it
   // before the service binds: start again on a new port in that case.
   for (let attempt = 1; ; attempt++) {

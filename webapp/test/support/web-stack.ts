@@ -9,9 +9,18 @@ export const stackAdmin = { username: "admin", password: "correct horse battery"
 export interface WebStack extends AsyncDisposable {
   /** The gateway's origin: the one URL the pages are opened at. */
   url: string;
-  shortener: ServiceProcess;
+  /** The shortener (the first replica), as it runs now: another process after `startShortener`. */
+  readonly shortener: ServiceProcess;
   geocoder: ServiceProcess;
   gateway: ServiceProcess;
+  /**
+   * Ends the shortener (the first replica) as a deploy or a crash does
+   * (SIGTERM), and resolves once it has exited: the gateway stays up and
+   * answers its 502s, as in a real outage.
+   */
+  stopShortener(): Promise<void>;
+  /** Starts the stopped shortener again, on its port and database: the gateway finds it where it was. */
+  startShortener(): Promise<void>;
 }
 
 /**
@@ -63,15 +72,16 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
   copyFileSync((await adminDatabase()).path, databasePath);
   // The gateway needs both origins; the two services do not need each other.
   const replicaEnvs = options.shortenerReplicaKeys?.map((key) => ({ ELYSIA_SECRET_KEY: key })) ?? [{}];
+  const replicas = replicaEnvs.map((env, i) => ({
+    service: "shortener" as const,
+    env: { DATABASE_URL: sqliteUrl(databasePath), ...options.shortenerEnv, ...env },
+    options: { name: replicaEnvs.length > 1 ? `shortener-${i + 1}` : "shortener" },
+  }));
   const [geocoder, ...shorteners] = await startServicesTogether(cleanup, [
     { service: "geocoder", env: { GEOCODER_CACHE_PATH: join(dir, "geocoder-cache.db"), ...options.geocoderEnv } },
-    ...replicaEnvs.map((env, i) => ({
-      service: "shortener" as const,
-      env: { DATABASE_URL: sqliteUrl(databasePath), ...options.shortenerEnv, ...env },
-      options: { name: replicaEnvs.length > 1 ? `shortener-${i + 1}` : "shortener" },
-    })),
+    ...replicas,
   ]);
-  const shortener = shorteners[0]!;
+  let shortener = shorteners[0]!;
   const gateway = cleanup.use(
     await startService("gateway", {
       SHORTENER_URL: shorteners.map((replica) => replica.url).join(","),
@@ -83,7 +93,22 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
     }),
   );
   const owned = cleanup.move();
-  return { url: gateway.url, shortener, geocoder, gateway, [Symbol.asyncDispose]: () => owned.disposeAsync() };
+  return {
+    url: gateway.url,
+    get shortener() {
+      return shortener;
+    },
+    geocoder,
+    gateway,
+    async stopShortener() {
+      shortener.kill("SIGTERM");
+      await shortener.exited;
+    },
+    async startShortener() {
+      shortener = owned.use(await startService("shortener", replicas[0]!.env, { ...replicas[0]!.options, port: shortener.port }));
+    },
+    [Symbol.asyncDispose]: () => owned.disposeAsync(),
+  };
 }
 
 /** `bun run createsuperuser` as an operator runs it, password on stdin: `stackAdmin` in the database at `databaseUrl`. */

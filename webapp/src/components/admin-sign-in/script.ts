@@ -1,6 +1,7 @@
 import { signIn, type AdminSession } from "../../client/lib/admin-session.ts";
 import { ApiError } from "../../client/lib/api.ts";
 import { findParts } from "../../client/lib/find-parts.ts";
+import { isOutage } from "../../client/lib/outage-retry.ts";
 import { signInParts } from "./parts.ts";
 
 export interface SignInDeps {
@@ -60,6 +61,7 @@ function signInProblem(error: unknown): string {
   if (!(error instanceof ApiError)) return "Signing in failed. Try again.";
   if (error.status === 401) return "Wrong username or password.";
   if (error.status === 400) return "Enter your username and password.";
+  if (isOutage(error)) return "The service is not answering right now, so nobody can sign in. Try again in a moment.";
   // 429 carries the wait in plain words already; the rest say what went wrong.
   return error.message;
 }

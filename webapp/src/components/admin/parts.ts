@@ -4,6 +4,7 @@ import { defineParts } from "../../kit/parts.ts";
 export const adminParts = defineParts({
   checking: "p",
   failure: "p",
+  outage: "div",
   signIn: "section",
   adminView: "div",
   who: "p",

@@ -2,7 +2,9 @@
  * The admin page (view.ts). Signed out: the sign-in form. Signed in: the
  * visits summary, every link (link-table) and the API keys (api-keys). The session is an HttpOnly cookie this script
  * never sees; it keeps only the session's CSRF token, in memory, and asks
- * for it again (GET /admin/session) each time the page loads.
+ * for it again (GET /admin/session) each time the page loads. While the
+ * service is down, the outage notice says so and each part loads again by
+ * itself once it answers.
  */
 import { currentAdminSession, signOut, type AdminSession } from "../../client/lib/admin-session.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
@@ -11,6 +13,7 @@ import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { mount as mountSignIn, type SignInForm } from "../admin-sign-in/script.ts";
 import { mount as mountApiKeys, type ApiKeys } from "../api-keys/script.ts";
 import { mount as mountLinkTable, type LinkTable } from "../link-table/script.ts";
+import { mount as mountOutage, type Outage } from "../outage-notice/script.ts";
 import { mount as mountQrDialog } from "../qr-dialog/script.ts";
 import { mount as mountSummary, type VisitSummary } from "../visit-summary/script.ts";
 import { adminParts } from "./parts.ts";
@@ -22,6 +25,7 @@ export function mount(root: HTMLElement): void {
 
 class AdminPage {
   private session: AdminSession | null = null;
+  private readonly outage: Outage;
   private readonly signIn: SignInForm;
   private readonly summary: VisitSummary;
   private readonly links: LinkTable;
@@ -30,6 +34,7 @@ class AdminPage {
   constructor(private readonly ui: FoundParts<typeof adminParts.spec>) {
     const credential = () => this.credential();
     const handled = (error: unknown) => this.handled(error);
+    this.outage = mountOutage(ui.outage);
     this.signIn = mountSignIn(ui.signIn, {
       signedIn: (session) => {
         this.showAdmin(session);
@@ -37,9 +42,9 @@ class AdminPage {
       },
     });
     const qr = mountQrDialog(ui.qrDialog);
-    this.summary = mountSummary(ui.summary, { handled });
-    this.links = mountLinkTable(ui.links, { credential, handled, showQr: qr.show });
-    this.keys = mountApiKeys(ui.apiKeys, { credential, handled });
+    this.summary = mountSummary(ui.summary, { handled, outage: this.outage });
+    this.links = mountLinkTable(ui.links, { credential, handled, outage: this.outage, showQr: qr.show });
+    this.keys = mountApiKeys(ui.apiKeys, { credential, handled, outage: this.outage });
     ui.signOut.addEventListener("click", () => void this.signOut());
   }
 
@@ -47,9 +52,12 @@ class AdminPage {
   async start(): Promise<void> {
     try {
       const current = await currentAdminSession();
+      this.outage.answered("session");
+      this.ui.failure.textContent = "";
       if (current) this.showAdmin(current);
       else this.showSignIn();
     } catch (error) {
+      if (this.outage.retryLater("session", error, () => this.start())) return;
       this.ui.failure.textContent = `Could not check whether you are signed in: ${error instanceof ApiError ? error.message : "the server did not answer."} Reload the page to try again.`;
     } finally {
       show(this.ui.checking, false);
@@ -71,6 +79,7 @@ class AdminPage {
 
   private showSignIn(note = ""): void {
     this.session = null;
+    this.outage.clear();
     this.links.clear();
     this.keys.clear();
     this.ui.signOutError.textContent = "";

@@ -2,6 +2,7 @@ import { html, type SafeHtml } from "../../html.ts";
 import { signInView } from "../admin-sign-in/view.ts";
 import { apiKeysView } from "../api-keys/view.ts";
 import { linkTableView } from "../link-table/view.ts";
+import { outageNoticeView } from "../outage-notice/view.ts";
 import { qrDialogView } from "../qr-dialog/view.ts";
 import { visitSummaryView } from "../visit-summary/view.ts";
 import { adminParts as ui } from "./parts.ts";
@@ -17,6 +18,7 @@ export function adminView(): SafeHtml {
 <p id="admin-checking" class="muted" role="status" ${ui.mark("checking")}>Checking whether you are signed in…</p>
 <noscript><p class="message error">The admin page needs JavaScript.</p></noscript>
 <p id="admin-failure" class="message error" role="alert" ${ui.mark("failure")}></p>
+${outageNoticeView(ui.mark("outage"))}
 ${signInView(ui.mark("signIn"))}
 <div id="admin-view" hidden ${ui.mark("adminView")}>
   <div class="row spread admin-bar">

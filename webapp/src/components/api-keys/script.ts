@@ -13,6 +13,7 @@ import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { formatDateTime } from "../../client/lib/format.ts";
 import { isoOfLocal, localZone } from "../../client/lib/link-options.ts";
 import { focusCancel, mount as mountQuestion } from "../confirm-question/script.ts";
+import type { Outage } from "../outage-notice/script.ts";
 import { apiKeysParts } from "./parts.ts";
 
 export interface ApiKeysDeps {
@@ -20,6 +21,7 @@ export interface ApiKeysDeps {
   credential(): Credential;
   /** Handles what is not the panel's business (the session ended); true when it did. */
   handled(error: unknown): boolean;
+  outage: Outage;
 }
 
 type Parts = FoundParts<typeof apiKeysParts.spec>;
@@ -58,6 +60,7 @@ export class ApiKeys {
     this.ui.keysTable.setAttribute("aria-busy", "true");
     try {
       const keys = await listApiKeys(controller.signal);
+      this.deps.outage.answered("keys");
       this.ui.keysError.textContent = "";
       fill(
         this.ui.keysBody,
@@ -66,7 +69,7 @@ export class ApiKeys {
       show(this.ui.keysTable.parentElement!, keys.length > 0);
       show(this.ui.keysEmpty, keys.length === 0);
     } catch (error) {
-      if (controller.signal.aborted || this.deps.handled(error)) return;
+      if (controller.signal.aborted || this.deps.handled(error) || this.deps.outage.retryLater("keys", error, () => this.load())) return;
       this.ui.keysError.textContent = error instanceof ApiError ? `The API keys could not be loaded: ${error.message}` : "The API keys could not be loaded.";
     } finally {
       if (this.loading === controller) this.ui.keysTable.removeAttribute("aria-busy");

@@ -2,7 +2,8 @@
  * The admin's table of links: a page at a time from `GET /shorten/`, with
  * the search, filters, sort and page in the page's address (Back and
  * Forward step through them), one call for every row's sparkline, a
- * selection (link-selection) and each row's menu (link-row).
+ * selection (link-selection) and each row's menu (link-row). While the
+ * service is down, the outage notice retries the listing by itself.
  */
 import { dailyVisits, listLinks, type LinkQuery, type LinkRecord, type LinkSort } from "../../client/lib/admin-links.ts";
 import { queryFromUrl, rememberQuery } from "../../client/lib/admin-query.ts";
@@ -13,12 +14,14 @@ import { plural } from "../../client/lib/format.ts";
 import { mount as mountFilters, type LinkFilters } from "../link-filters/script.ts";
 import { mount as mountRow, type LinkRow, type RowHost } from "../link-row/script.ts";
 import { mount as mountSelection, type Selection } from "../link-selection/script.ts";
+import type { Outage } from "../outage-notice/script.ts";
 import { linkTableParts } from "./parts.ts";
 
 export interface LinkTableDeps {
   credential(): Credential;
   /** Handles what is not the table's business (the session ended); true when it did. */
   handled(error: unknown): boolean;
+  outage: Outage;
   showQr(record: LinkRecord, from: HTMLElement): void;
 }
 
@@ -132,11 +135,12 @@ export class LinkTable {
         this.query = { ...this.query, page: pages };
         return void this.load({ fresh });
       }
+      this.deps.outage.answered("links");
       this.ui.linksError.textContent = "";
       this.showRows(list.results, controller.signal);
       this.showPager(list.count, list.count_is_estimate, pages, list.next !== null);
     } catch (error) {
-      if (controller.signal.aborted || this.deps.handled(error)) return;
+      if (controller.signal.aborted || this.deps.handled(error) || this.deps.outage.retryLater("links", error, () => this.load({ fresh }))) return;
       this.ui.linksError.textContent = error instanceof ApiError ? `The links could not be loaded: ${error.message}` : "The links could not be loaded.";
     } finally {
       if (this.loading === controller) this.ui.linksTable.removeAttribute("aria-busy");

@@ -3,9 +3,11 @@ import { allVisits, type AllVisits } from "../../client/lib/admin-links.ts";
 import { fill, h, show } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { formatCount, plural } from "../../client/lib/format.ts";
+import type { Outage } from "../outage-notice/script.ts";
 import { visitSummaryParts } from "./parts.ts";
 
 export interface VisitSummaryDeps {
+  outage: Outage;
   /** Handles what is not the panel's business (the session ended); true when it did. */
   handled(error: unknown): boolean;
 }
@@ -21,10 +23,11 @@ export function mount(root: HTMLElement, deps: VisitSummaryDeps): VisitSummary {
   async function load(): Promise<void> {
     try {
       showVisits(ui, await allVisits(new Date(Date.now() - summaryDays * 24 * 60 * 60 * 1000)));
+      deps.outage.answered("summary");
       show(root, true);
     } catch (error) {
       // The summary is a nicety: without it the table still does the job.
-      if (deps.handled(error)) return;
+      if (deps.handled(error) || deps.outage.retryLater("summary", error, load)) return;
       show(root, false);
     }
   }
