@@ -62,7 +62,8 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
   return (await apiResponse<T>(path, options)).body;
 }
 
-function errorOf(response: Response, body: unknown): ApiError {
+/** The API's error shape (or an answer without one) as an ApiError: for a call that reads its answer itself (an import's NDJSON). */
+export function errorOf(response: Response, body: unknown): ApiError {
   const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   const details =
     typeof error === "object" && error !== null ? Object.fromEntries(Object.entries(error).filter(([key]) => key !== "code" && key !== "message")) : {};

@@ -14,5 +14,6 @@ export const adminParts = defineParts({
   summary: "section",
   links: "section",
   qrDialog: "dialog",
+  linkImport: "section",
   apiKeys: "section",
 });

@@ -1,6 +1,7 @@
 /**
  * The admin page (view.ts). Signed out: the sign-in form. Signed in: the
- * visits summary, every link (link-table) and the API keys (api-keys). The session is an HttpOnly cookie this script
+ * visits summary, every link (link-table), the import (link-import) and
+ * the API keys (api-keys). The session is an HttpOnly cookie this script
  * never sees; it keeps only the session's CSRF token, in memory, and asks
  * for it again (GET /admin/session) each time the page loads. While the
  * service is down, the outage notice says so and each part loads again by
@@ -12,6 +13,7 @@ import { show } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { mount as mountSignIn, type SignInForm } from "../admin-sign-in/script.ts";
 import { mount as mountApiKeys, type ApiKeys } from "../api-keys/script.ts";
+import { mount as mountImport, type LinkImport } from "../link-import/script.ts";
 import { mount as mountLinkTable, type LinkTable } from "../link-table/script.ts";
 import { mount as mountOutage, type Outage } from "../outage-notice/script.ts";
 import { mount as mountQrDialog } from "../qr-dialog/script.ts";
@@ -29,6 +31,7 @@ class AdminPage {
   private readonly signIn: SignInForm;
   private readonly summary: VisitSummary;
   private readonly links: LinkTable;
+  private readonly linkImport: LinkImport;
   private readonly keys: ApiKeys;
 
   constructor(private readonly ui: FoundParts<typeof adminParts.spec>) {
@@ -44,6 +47,7 @@ class AdminPage {
     const qr = mountQrDialog(ui.qrDialog);
     this.summary = mountSummary(ui.summary, { handled, outage: this.outage });
     this.links = mountLinkTable(ui.links, { credential, handled, outage: this.outage, showQr: qr.show });
+    this.linkImport = mountImport(ui.linkImport, { credential, handled, imported: (text) => this.links.reloadThenSay(text) });
     this.keys = mountApiKeys(ui.apiKeys, { credential, handled, outage: this.outage });
     ui.signOut.addEventListener("click", () => void this.signOut());
   }
@@ -81,6 +85,7 @@ class AdminPage {
     this.session = null;
     this.outage.clear();
     this.links.clear();
+    this.linkImport.clear();
     this.keys.clear();
     this.ui.signOutError.textContent = "";
     show(this.ui.adminView, false);

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from "../../html.ts";
 import { signInView } from "../admin-sign-in/view.ts";
 import { apiKeysView } from "../api-keys/view.ts";
+import { linkImportView } from "../link-import/view.ts";
 import { linkTableView } from "../link-table/view.ts";
 import { outageNoticeView } from "../outage-notice/view.ts";
 import { qrDialogView } from "../qr-dialog/view.ts";
@@ -10,7 +11,7 @@ import { adminParts as ui } from "./parts.ts";
 /**
  * The admin page. Both views start hidden: the script asks
  * `GET /admin/session` who is signed in, then shows the sign-in form or the
- * links and the API keys.
+ * links, the import and the API keys.
  */
 export function adminView(): SafeHtml {
   return html`<div id="admin" class="admin">
@@ -29,6 +30,7 @@ ${signInView(ui.mark("signIn"))}
   ${visitSummaryView(ui.mark("summary"))}
   ${linkTableView(ui.mark("links"))}
   ${qrDialogView(ui.mark("qrDialog"))}
+  ${linkImportView(ui.mark("linkImport"))}
   ${apiKeysView(ui.mark("apiKeys"))}
 </div>
 </div>`;

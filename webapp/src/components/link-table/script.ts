@@ -88,7 +88,7 @@ export class LinkTable {
     this.ui.linksStatus.textContent = "";
   }
 
-  /** After a change of the admin's (a deletion): the table loads again with it, and only then the status says so. */
+  /** After a change of the admin's (a deletion, an import): the table loads again with it, and only then the status says so. */
   reloadThenSay(text: string): void {
     this.ui.linksTitle.focus();
     void this.load({ fresh: true }).finally(() => {
