@@ -36,12 +36,6 @@ export function s<K extends keyof SVGElementTagNameMap>(tag: K, attributes?: Att
   return element;
 }
 
-/** The element with this id; the page's HTML has it, so its absence is a bug worth an error. */
-export function byId<T extends HTMLElement = HTMLElement>(id: string): T {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`the page has no #${id}`);
-  return element as T;
-}
 
 export function show(element: HTMLElement, visible: boolean): void {
   element.hidden = !visible;
@@ -51,12 +45,4 @@ export function show(element: HTMLElement, visible: boolean): void {
 export function fill(element: Element, ...children: Child[]): void {
   element.replaceChildren();
   append(element, children);
-}
-
-/** Shows `message` under a field (the element `<id>-error`) and marks the field invalid, or clears both. */
-export function fieldError(input: HTMLInputElement | HTMLTextAreaElement, message: string | null): void {
-  const error = byId(`${input.id}-error`);
-  error.textContent = message ?? "";
-  if (message) input.setAttribute("aria-invalid", "true");
-  else input.removeAttribute("aria-invalid");
 }
