@@ -4,6 +4,8 @@ import type { Page } from "playwright-core";
 import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { result } from "./support/shorten-flow.ts";
+import type { OpenedPage, OpenOptions } from "./support/web-browser.ts";
+import { liveUpdateMs } from "../../src/client/lib/live-update.ts";
 
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
@@ -13,8 +15,35 @@ async function openBuilder(page: Page): Promise<void> {
   if ((await page.locator("#utm-builder").getAttribute("open")) === null) await page.locator("#utm-builder > summary").click();
 }
 
-describe.concurrent("the home page's UTM builder: campaign tags added to the URL being shortened, in the page", () => {
+/** Opens "Add UTM tags" under a link page's new destination, unless it is open. */
+async function openLinkBuilder(page: Page): Promise<void> {
+  if ((await page.locator("#edit-utm-builder").getAttribute("open")) === null) await page.locator("#edit-utm-builder > summary").click();
+}
+
+describe.concurrent("the UTM builder: campaign tags added in the page to the URL being shortened, or to a link's new destination", () => {
   const web = useSharedWebStack();
+
+  /** A link made with the API, as by another client. */
+  async function createLink(longUrl: string): Promise<{ short_url: string; manage_token: string }> {
+    const response = await fetch(`${web.stack.url}/shorten/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ long_url: longUrl }),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as { short_url: string; manage_token: string };
+  }
+
+  /** The link's page on a phone, given the manage token through its form: the destination can be changed. */
+  async function openWithToken(link: { short_url: string; manage_token: string }, options: OpenOptions = {}): Promise<OpenedPage> {
+    const opened = await web.browser.open(`${web.stack.url}/app/links/${link.short_url}`, "phone", options);
+    await opened.page.getByRole("textbox", { name: "Manage token" }).fill(link.manage_token);
+    await opened.page.getByRole("button", { name: "Use this token" }).click();
+    await opened.page.locator("#chart svg").waitFor();
+    // The last the page does with a token taken is to move the focus (and, on a phone, the view) to the visits: clicks after it land where they aim.
+    await opened.page.locator("#visits-heading:focus").waitFor();
+    return opened;
+  }
 
   test(
     "source, medium and campaign go on the URL typed without https://, after its own query; the link made goes there",
@@ -118,4 +147,91 @@ describe.concurrent("the home page's UTM builder: campaign tags added to the URL
       await context.close();
     }
   });
+  test(
+    "on a link's page it reads the destination's tags, replaces them on the new destination, and Save sends the tagged address",
+    async () => {
+      const link = await createLink("https://example.com/spring?ref=site&utm_source=old#offers");
+      const { page, context, problems } = await openWithToken(link);
+      try {
+        const changes: string[] = [];
+        page.on("request", (request) => {
+          if (request.method() === "PUT") changes.push(new URL(request.url()).pathname);
+        });
+        const field = page.getByLabel("New destination");
+        await openLinkBuilder(page);
+        // The tags the link already goes with are the builder's to start from.
+        expect(await page.getByLabel("Source", { exact: true }).inputValue()).toBe("old");
+        expect(await page.getByLabel("Medium", { exact: true }).inputValue()).toBe("");
+
+        await page.getByLabel("Source", { exact: true }).fill("newsletter");
+        await page.getByLabel("Medium", { exact: true }).fill("email");
+        await page.getByLabel("Campaign", { exact: true }).fill("spring sale");
+        await checkEveryWidth(page, "link-utm-builder");
+        // Enter adds the tags to the field and saves nothing.
+        await page.getByLabel("Campaign", { exact: true }).press("Enter");
+        const tagged = "https://example.com/spring?ref=site&utm_source=newsletter&utm_medium=email&utm_campaign=spring%20sale#offers";
+        expect(await field.inputValue()).toBe(tagged);
+        expect(await page.locator("#edit-utm-status").innerText()).toBe("Added to the new destination.");
+        expect(changes).toEqual([]);
+
+        await page.getByRole("button", { name: "Save destination" }).click();
+        await page.locator("#edit-status", { hasText: "Saved: the short link now goes to" }).waitFor();
+        const redirect = await fetch(`${web.stack.url}/${link.short_url}/`, { redirect: "manual" });
+        expect(redirect.headers.get("location")).toBe(tagged);
+        expect(changes.length).toBe(1);
+        expect(await field.inputValue()).toBe(tagged);
+        expect(unexpectedProblems(problems, [401])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "on a link's page an emptied destination is asked for on its own field before any tag is added",
+    async () => {
+      const link = await createLink("https://example.com/emptied");
+      const { page, context, problems } = await openWithToken(link);
+      try {
+        await page.getByLabel("New destination").fill("");
+        await openLinkBuilder(page);
+        await page.getByLabel("Source", { exact: true }).fill("newsletter");
+        await page.getByRole("button", { name: "Add to the URL" }).click();
+        await page.locator("#new-url-error", { hasText: "Type the new destination first, then add its tags." }).waitFor();
+        expect(await page.evaluate("document.activeElement.id")).toBe("new-url");
+        await checkEveryWidth(page, "link-utm-no-destination");
+        expect(unexpectedProblems(problems, [401])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
+  test(
+    "on a link's page a visit counted while the new destination is being tagged leaves the field as the person made it",
+    async () => {
+      const link = await createLink("https://example.com/counted-meanwhile");
+      const { page, context, problems } = await openWithToken(link, { clock: true });
+      try {
+        await openLinkBuilder(page);
+        await page.getByLabel("Source", { exact: true }).fill("newsletter");
+        await page.getByLabel("Medium", { exact: true }).fill("email");
+        await page.getByLabel("Campaign", { exact: true }).fill("launch");
+        await page.getByRole("button", { name: "Add to the URL" }).click();
+        const tagged = "https://example.com/counted-meanwhile?utm_source=newsletter&utm_medium=email&utm_campaign=launch";
+        expect(await page.getByLabel("New destination").inputValue()).toBe(tagged);
+
+        // A visit, and the page's next poll: the card counts it, the field keeps the tags not saved yet.
+        expect((await fetch(`${web.stack.url}/${link.short_url}/`, { redirect: "manual" })).status).toBe(302);
+        await page.clock.fastForward(liveUpdateMs);
+        await page.locator("#stat-count", { hasText: "1" }).waitFor();
+        expect(await page.getByLabel("New destination").inputValue()).toBe(tagged);
+        expect(unexpectedProblems(problems, [401])).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    flowTimeoutMs,
+  );
 });

@@ -1,7 +1,9 @@
 /**
  * Changing where a link goes: an address typed without a scheme
  * (`example.com/page`) gets `https://`, as on the home page; a stray word is
- * refused on the spot, and what the API refuses is said on the field.
+ * refused on the spot, and what the API refuses is said on the field. The
+ * UTM builder puts campaign tags on the address in the field, as on the
+ * home page; what is in the field is sent on Save, not before.
  */
 import { api, ApiError, type Credential } from "../../client/lib/api.ts";
 import { findParts, showFieldError } from "../../client/lib/find-parts.ts";
@@ -9,6 +11,7 @@ import type { LinkRecord } from "../../client/lib/link-record.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
 import { readableUrl } from "../../client/lib/readable-url.ts";
 import { webAddressOf } from "../../client/lib/web-address.ts";
+import { mount as mountUtmBuilder } from "../utm-builder/script.ts";
 import { linkDestinationParts } from "./parts.ts";
 
 export interface LinkDestinationHost {
@@ -22,12 +25,24 @@ export interface LinkDestinationHost {
 }
 
 export interface LinkDestination {
-  /** The field as the link has it (null: hidden from this credential, left as it is). */
+  /**
+   * The field as the link has it (null: hidden from this credential, left as
+   * it is), unless the person changed what it showed: a record read again
+   * (a visit counted, the options saved) does not take away an address being
+   * typed or tagged.
+   */
   fill(longUrl: string | null): void;
 }
 
 export function mountLinkDestination(root: HTMLElement, host: LinkDestinationHost): LinkDestination {
   const ui = findParts(root, linkDestinationParts);
+  mountUtmBuilder(ui.utm, { target: ui.newUrl, targetName: "the new destination" });
+  /** The destination the field was last given, to tell it from one the person made. */
+  let shown: string | null = null;
+  const showSaved = (longUrl: string) => {
+    ui.newUrl.value = longUrl;
+    shown = longUrl;
+  };
   const fail = (message: string) => {
     showFieldError(ui.newUrl, message);
     ui.newUrl.focus();
@@ -45,6 +60,7 @@ export function mountLinkDestination(root: HTMLElement, host: LinkDestinationHos
     ui.editButton.disabled = true;
     try {
       const record = await api<LinkRecord>(host.linkPath, { method: "PUT", body: { long_url: address.url }, credential });
+      showSaved(record.long_url ?? address.url);
       host.saved(record);
       ui.editStatus.textContent = `Saved: the short link now goes to ${readableUrl(record.long_url ?? address.url)}.`;
     } catch (error) {
@@ -56,7 +72,7 @@ export function mountLinkDestination(root: HTMLElement, host: LinkDestinationHos
   });
   return {
     fill(longUrl) {
-      if (longUrl !== null) ui.newUrl.value = longUrl;
+      if (longUrl !== null && (shown === null || ui.newUrl.value === shown)) showSaved(longUrl);
     },
   };
 }
