@@ -6,7 +6,8 @@
  * taken alias, up to two free variants are offered.
  */
 import { shortCodeShape } from "@linkgeo/shared/wire";
-import { api, ApiError } from "./api.ts";
+import { ApiError } from "./api.ts";
+import { call } from "./api-call.ts";
 
 /** What the API takes as an alias: the page checks it before asking anything (link.ts too, for a code in its address). */
 export const aliasShape = shortCodeShape;
@@ -25,7 +26,7 @@ export async function checkAlias(alias: string, signal: AbortSignal): Promise<Al
 
 async function isTaken(alias: string, signal: AbortSignal): Promise<boolean | undefined> {
   try {
-    await api(`/shorten/${encodeURIComponent(alias)}/stats/`, { signal });
+    await call("GET /shorten/{short_url}/stats", { params: { short_url: alias }, signal });
     return true;
   } catch (error) {
     return error instanceof ApiError && error.status === 404 ? false : undefined;

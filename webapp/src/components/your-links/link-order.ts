@@ -3,6 +3,7 @@
  * the search, in the order chosen, a page at a time. Pure (no DOM, no
  * storage): the list's script and the unit tests use it alike.
  */
+import type { LinkStats } from "../../client/lib/saved-link-stats.ts";
 
 /** A saved link as far as the list's order needs it. */
 export interface ListedLink {
@@ -13,10 +14,7 @@ export interface ListedLink {
 }
 
 /** A link's counts as the API said them; null: it no longer exists; undefined: not known (yet). */
-export interface ListedStats {
-  access_count: number;
-  last_accessed_at: string | null;
-}
+export type ListedStats = Pick<LinkStats, "access_count" | "last_accessed_at">;
 
 /** The orders, each with its words in the Sort by menu; the first is the default. */
 export const linkOrders = {
