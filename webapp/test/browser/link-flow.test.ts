@@ -18,6 +18,10 @@ interface CreatedLink {
   manage_token: string;
 }
 
+/** A path of the link `code`'s API (`rest` after its code), as the page asks for it: with or without the trailing slash. */
+const linkApiPath = (code: string, rest = "") => new RegExp(`^/shorten/${code}${rest}/?$`);
+const isStatsOf = (code: string, url: string) => linkApiPath(code, "/stats").test(new URL(url).pathname);
+
 describe.concurrent("a link's page in a real browser", () => {
   const web = useSharedWebStack();
 
@@ -47,7 +51,7 @@ describe.concurrent("a link's page in a real browser", () => {
   function countReads(page: Page, code: string): Request[] {
     const reads: Request[] = [];
     page.on("request", (request) => {
-      if (new URL(request.url()).pathname === `/shorten/${code}/stats/`) reads.push(request);
+      if (isStatsOf(code, request.url())) reads.push(request);
     });
     return reads;
   }
@@ -347,7 +351,10 @@ describe.concurrent("a link's page in a real browser", () => {
         await requestsSettled(page);
         // The page's next poll, held on its way to the gateway until the link is deleted.
         const held = Promise.withResolvers<Route>();
-        await page.route(`${web.stack.url}/shorten/${link.short_url}/stats/`, (route) => held.resolve(route));
+        await page.route(
+          (url) => isStatsOf(link.short_url, url.href),
+          (route) => held.resolve(route),
+        );
         await page.clock.fastForward(liveUpdateMs);
         const poll = await held.promise;
         const pollEnded = ended(page, poll.request());
@@ -377,16 +384,18 @@ describe.concurrent("a link's page in a real browser", () => {
       const { page, context, problems } = await openWithToken(link, { clock: true });
       try {
         await requestsSettled(page);
-        await page.route(`${web.stack.url}/shorten/${link.short_url}/`, (route) =>
-          route.request().method() === "DELETE"
-            ? route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "The service is busy." } } })
-            : route.continue(),
+        await page.route(
+          (url) => linkApiPath(link.short_url).test(url.pathname),
+          (route) =>
+            route.request().method() === "DELETE"
+              ? route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "The service is busy." } } })
+              : route.continue(),
         );
         await page.getByRole("button", { name: "Delete this link…" }).click();
         await page.getByRole("button", { name: "Delete", exact: true }).click();
         await page.locator("#delete-error", { hasText: "The link was not deleted." }).waitFor();
 
-        const answer = page.waitForResponse((response) => response.url() === `${web.stack.url}/shorten/${link.short_url}/stats/`);
+        const answer = page.waitForResponse((response) => isStatsOf(link.short_url, response.url()));
         await page.clock.fastForward(liveUpdateMs);
         expect((await answer).status()).toBe(200);
         expect(await linkStatus(link.short_url)).toBe(200);
@@ -412,7 +421,7 @@ describe.concurrent("a link's page in a real browser", () => {
         expect(deleted.status).toBe(204);
 
         const reads = countReads(page, link.short_url);
-        const answer = page.waitForResponse((response) => response.url() === `${web.stack.url}/shorten/${link.short_url}/stats/`);
+        const answer = page.waitForResponse((response) => isStatsOf(link.short_url, response.url()));
         await page.clock.fastForward(liveUpdateMs);
         expect((await answer).status()).toBe(404);
         await page.locator("#link-missing").waitFor();

@@ -38,7 +38,8 @@ describe("a link's page through an outage, in a real browser", () => {
         let outage = true;
         const failures: string[] = [];
         await page.route(
-          (url) => url.pathname.startsWith(`/shorten/${link.short_url}/`),
+          // The link's record, count and visits, asked for with or without the trailing slash.
+          (url) => new RegExp(`^/shorten/${link.short_url}(/|$)`).test(url.pathname),
           (route: Route) => {
             if (!outage) return route.continue();
             failures.push(route.request().url());

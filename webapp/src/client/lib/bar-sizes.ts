@@ -7,16 +7,13 @@
  * tests run it as it is.
  */
 
+import type { Answer } from "./api-call.ts";
+
 export type BarSize = "hour" | "day" | "week" | "month";
 export const barSizes: readonly BarSize[] = ["hour", "day", "week", "month"];
 
 /** One bucket of the visits API's series, or of a series added up by week or month: its start, and its visits split into humans and bots. */
-export interface VisitBucket {
-  t: string;
-  visits: number;
-  humans: number;
-  bots: number;
-}
+export type VisitBucket = NonNullable<Answer<"GET /shorten/{short_url}/visits">["series"]>[number];
 
 const hourMs = 3_600_000;
 export const dayMs = 86_400_000;

@@ -1,49 +1,36 @@
-/** A link's options as the API shows and takes them (docs/api.md: "Link options"), and how a person reads them. */
+/**
+ * A link's options as the API shows and takes them (docs/api.md: "Link
+ * options"; their types are the API's, from its record), and how a person
+ * reads them.
+ */
+import type { RequestBody } from "./api-call.ts";
+import type { LinkRecord } from "./link-record.ts";
 
-export type RedirectStatus = 301 | 302 | 307 | 308;
-export const ruleDevices = ["ios", "android", "mobile", "tablet", "desktop"] as const;
-export type RuleDevice = (typeof ruleDevices)[number];
-export type LinkState = "active" | "expired" | "exhausted";
-
-export interface RuleCondition {
-  device?: RuleDevice;
-  country?: string;
-  language?: string;
-}
+export type RedirectStatus = NonNullable<LinkRecord["redirect_status"]>;
+export type LinkState = LinkRecord["state"];
 
 /** `url` is null in a protected link's record for whoever neither manages it nor is an admin. */
-export interface LinkRule {
-  when: RuleCondition;
-  url: string | null;
-}
+export type LinkRule = LinkRecord["rules"][number];
+export type RuleCondition = LinkRule["when"];
+export type RuleDevice = NonNullable<RuleCondition["device"]>;
 
 /** The options in a link's record. */
-export interface LinkOptions {
-  expires_at: string | null;
-  max_visits: number | null;
-  expired_url: string | null;
-  redirect_status: RedirectStatus | null;
-  password_protected: boolean;
-  tags: string[];
-  title: string | null;
-  forward_query: boolean;
-  rules: LinkRule[];
-  state: LinkState;
-}
+export type LinkOptions = Pick<
+  LinkRecord,
+  "expires_at" | "max_visits" | "expired_url" | "redirect_status" | "password_protected" | "tags" | "title" | "forward_query" | "rules" | "state"
+>;
 
-/** The options a form holds, as a request sends them; the password apart (it is write-only). */
-export interface OptionInputs {
-  expires_at: string | null;
-  max_visits: number | null;
-  expired_url: string | null;
-  redirect_status: RedirectStatus | null;
-  tags: string[];
-  title: string | null;
-  forward_query: boolean;
-  rules: { when: RuleCondition; url: string }[];
-}
+/** The options a form holds, as a request sends them (each rule with its address); the password apart (it is write-only). */
+export type OptionInputs = Omit<LinkOptions, "password_protected" | "state" | "rules"> & { rules: (Omit<LinkRule, "url"> & { url: string })[] };
 
+/** The options of a new link, as its create sends them. */
+export type NewLinkOptions = Omit<RequestBody<"POST /shorten/">, "long_url" | "short_url">;
+/** A change of a link, as its PUT sends it. */
+export type LinkChanges = RequestBody<"PUT /shorten/{short_url}">;
+
+/** Each device a rule may name (a record of them all: one the API adds is a type error here until it has its words). */
 export const deviceNames: Record<RuleDevice, string> = { ios: "iOS", android: "Android", mobile: "Mobile", tablet: "Tablet", desktop: "Desktop" };
+export const ruleDevices = Object.keys(deviceNames) as RuleDevice[];
 
 /** A state as its badge says it. */
 export const stateNames: Record<LinkState, string> = { active: "Active", expired: "Expired", exhausted: "Used up" };
@@ -52,14 +39,14 @@ export const stateNames: Record<LinkState, string> = { active: "Active", expired
  * The body of a new link's options: only those that say something, so a
  * link made without touching "Customize" is a plain link.
  */
-export function newLinkOptions(options: OptionInputs, password: string | null | undefined): Record<string, unknown> {
+export function newLinkOptions(options: OptionInputs, password: string | null | undefined): NewLinkOptions {
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) {
     if (value === null || value === false || (Array.isArray(value) && value.length === 0)) continue;
     body[key] = value;
   }
   if (typeof password === "string") body.password = password;
-  return body;
+  return body as NewLinkOptions;
 }
 
 /**
@@ -67,7 +54,7 @@ export function newLinkOptions(options: OptionInputs, password: string | null | 
  * (an empty field clears its option: null, or [] for lists), and the
  * password when one was typed (set) or its removal asked (null).
  */
-export function changedOptions(record: LinkOptions, options: OptionInputs, password: string | null | undefined): Record<string, unknown> {
+export function changedOptions(record: LinkOptions, options: OptionInputs, password: string | null | undefined): LinkChanges {
   const body: Record<string, unknown> = {};
   const before: Record<string, unknown> = { ...record, expires_at: instant(record.expires_at) };
   const after: Record<string, unknown> = { ...options, expires_at: instant(options.expires_at) };
@@ -75,7 +62,7 @@ export function changedOptions(record: LinkOptions, options: OptionInputs, passw
     if (JSON.stringify(after[key]) !== JSON.stringify(before[key])) body[key] = options[key];
   }
   if (password !== undefined) body.password = password;
-  return body;
+  return body as LinkChanges;
 }
 
 const instant = (iso: string | null) => (iso === null ? null : new Date(iso).getTime());

@@ -1,22 +1,11 @@
-/** A link as its page reads it from the API: the record, and its public count. */
-import type { LinkOptions } from "./link-options.ts";
+/** A link as its page reads it from the API: the record, and its public count, as the API's schemas type them (lib/api-types.ts). */
+import type { Answer } from "./api-call.ts";
 
 /** `long_url` (and the options' addresses) are null for a protected link, unless its manage token or an admin asks. */
-export interface LinkRecord extends LinkOptions {
-  short_url: string;
-  long_url: string | null;
-  link: string;
-  access_count: number;
-  created_at: string;
-  updated_at: string;
-}
+export type LinkRecord = Answer<"GET /shorten/{short_url}">;
 
-/** `GET /shorten/<code>/stats/`: public, cheap, what the page polls. */
-export interface LinkStats {
-  short_url: string;
-  access_count: number;
-  last_accessed_at: string | null;
-}
+/** `GET /shorten/<code>/stats`: public, cheap, what the page polls. */
+export type LinkStats = Answer<"GET /shorten/{short_url}/stats">;
 
 /**
  * The code in a link page's address, decoded; "" (which no link has) when

@@ -5,13 +5,14 @@
  * way, so none is answered after it (a poll's 404 would be an error in the
  * console once the link is deleted).
  */
-import { api, ApiError } from "./api.ts";
+import { ApiError } from "./api.ts";
+import { call } from "./api-call.ts";
 import type { LinkStats } from "./link-record.ts";
 import { liveUpdateMs } from "./live-update.ts";
 
 export interface LiveCountHost {
-  /** The link's public stats, `/shorten/<code>/stats/`. */
-  statsPath: string;
+  /** The link's code: its public stats are what the polls read. */
+  code: string;
   /** A read of the host's own is under way: this tick is skipped, the next one asks. */
   busy(): boolean;
   /** The count moved since the last read. */
@@ -57,7 +58,7 @@ export class LiveCount {
   }
 
   private read(): Promise<LinkStats> {
-    return api<LinkStats>(this.host.statsPath, { signal: this.reads.signal });
+    return call("GET /shorten/{short_url}/stats", { params: { short_url: this.host.code }, signal: this.reads.signal });
   }
 
   private async poll(): Promise<void> {

@@ -1,26 +1,25 @@
-/** A link's visits report as the API answers it (`GET /shorten/<code>/visits/`), and how a person reads its values. */
-import type { VisitBucket } from "./bar-sizes.ts";
+/** A link's visits report as the API answers it (`GET /shorten/<code>/visits`), and how a person reads its values. */
+import type { Answer } from "./api-call.ts";
 import { regionName } from "./format.ts";
 
-export type TopEntry = { value: string; visits: number; humans: number; bots: number };
-export const dimensions = ["referrers", "countries", "browsers", "os", "devices"] as const;
-export type Dimension = (typeof dimensions)[number];
-/** A list on the page: a breakdown, or the bots by name. */
-export type List = Dimension | "bots";
-export const lists: readonly List[] = [...dimensions, "bots"];
+/** With analytics off on the server a visit is only counted: the report has no numbers (totals, series and top are null), and says why. */
+export type VisitReport = Answer<"GET /shorten/{short_url}/visits">;
 
-export interface RecordedReport {
-  from: string;
-  to: string;
-  granularity: "hour" | "day";
-  analytics: "on";
-  totals: { visits: number; humans: number; bots: number };
-  series: VisitBucket[];
-  top: Record<List, TopEntry[]>;
+type Numbers = { [Key in "totals" | "series" | "top"]: NonNullable<VisitReport[Key]> };
+/** A report with its numbers: analytics on. */
+export type RecordedReport = Omit<VisitReport, keyof Numbers> & Numbers;
+
+/** The report's numbers, or null when it has none (analytics off). */
+export function recordedReport(report: VisitReport): RecordedReport | null {
+  const { totals, series, top } = report;
+  return report.analytics === "on" && totals && series && top ? { ...report, totals, series, top } : null;
 }
 
-/** With analytics off on the server a visit is only counted: the report has no numbers, and says why. */
-export type VisitReport = RecordedReport | { analytics: "off"; totals: null; series: null; top: null };
+/** A list on the page: a breakdown, or the bots by name. */
+export type List = keyof RecordedReport["top"];
+export type TopEntry = RecordedReport["top"][List][number];
+/** The lists in the order the page shows them. */
+export const lists: readonly List[] = ["referrers", "countries", "browsers", "os", "devices", "bots"];
 
 /** The one value whose visits the chart shows: a row chosen in a list. */
 export interface ChartFilter {

@@ -2,10 +2,10 @@
  * The manage-token form: a token pasted is checked against the links it
  * manages (this one, or it is not this link's token) before the page uses it.
  */
-import { api, ApiError, type Credential } from "../../client/lib/api.ts";
+import { ApiError, type Credential } from "../../client/lib/api.ts";
+import { call } from "../../client/lib/api-call.ts";
 import { show } from "../../client/lib/dom.ts";
 import { findParts, showFieldError } from "../../client/lib/find-parts.ts";
-import type { LinkRecord } from "../../client/lib/link-record.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
 import { manageTokenShape } from "../../client/lib/saved-links.ts";
 import { linkAccessParts } from "./parts.ts";
@@ -53,7 +53,7 @@ export function mountLinkAccess(root: HTMLElement, host: LinkAccessHost): LinkAc
 /** Why `credential` cannot manage the link `code`, or null when it can: the links a token manages are this one, or it is not this link's token. */
 async function tokenRefusal(credential: Credential, code: string): Promise<string | null> {
   try {
-    const { results } = await api<{ results: LinkRecord[] }>("/shorten/", { credential });
+    const { results } = await call("GET /shorten/", { credential });
     return results.some((managed) => managed.short_url === code) ? null : "This token does not manage this link.";
   } catch (error) {
     return error instanceof ApiError && (error.status === 401 || error.status === 403) ? "This token does not manage this link." : plainWords(error);

@@ -7,7 +7,8 @@
  * does (lib/outage-retry.ts).
  */
 import { aliasShape } from "../../client/lib/alias-check.ts";
-import { api, ApiError, type Credential } from "../../client/lib/api.ts";
+import { ApiError, type Credential } from "../../client/lib/api.ts";
+import { call } from "../../client/lib/api-call.ts";
 import { show } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { linkCredential, type LinkCredential } from "../../client/lib/link-credential.ts";
@@ -32,7 +33,6 @@ export function mountLinkDashboard(root: HTMLElement, code: string): void {
 }
 
 class LinkDashboard {
-  private readonly linkPath: string;
   /** The record and its count as last read or changed; the credential, once there is one. */
   private record: LinkRecord | null = null;
   private stats: LinkStats | null = null;
@@ -48,14 +48,12 @@ class LinkDashboard {
     private readonly ui: Parts,
     private readonly code: string,
   ) {
-    const linkPath = (this.linkPath = `/shorten/${encodeURIComponent(code)}/`);
     const credential = () => this.access?.credential ?? null;
     const missing = () => this.showMissing();
     this.summary = mountLinkSummary(ui.summaryRoot);
     this.qr = mountQrKit(ui.qrRoot);
     this.tokenForm = mountLinkAccess(ui.accessRoot, { code, granted: (given, token) => this.granted(given, token) });
     this.visits = mountVisitsPanel(ui.visitsRoot, {
-      linkPath,
       code,
       credential,
       missing,
@@ -65,10 +63,10 @@ class LinkDashboard {
         this.showLink();
       },
     });
-    this.destination = mountLinkDestination(ui.destinationRoot, { linkPath, credential, missing, saved: (record) => this.destinationSaved(record) });
-    this.options = mountLinkOptionsForm(ui.optionsRoot, { linkPath, credential, missing, record: () => this.record, saved: (record) => this.changed(record) });
+    this.destination = mountLinkDestination(ui.destinationRoot, { code, credential, missing, saved: (record) => this.destinationSaved(record) });
+    this.options = mountLinkOptionsForm(ui.optionsRoot, { code, credential, missing, record: () => this.record, saved: (record) => this.changed(record) });
     mountLinkDelete(ui.deleteRoot, {
-      linkPath,
+      code,
       credential,
       link: () => this.record?.link ?? code,
       stopReading: () => this.visits.stop(),
@@ -84,9 +82,9 @@ class LinkDashboard {
     let record: LinkRecord;
     try {
       // An outage is waited out, said as it is; the page loads by itself once the service answers.
-      [record, this.stats] = await untilAnswered(() => Promise.all([api<LinkRecord>(this.linkPath), api<LinkStats>(`${this.linkPath}stats/`)]), {
-        waiting: (seconds) => this.say(outageWords(seconds), "plain"),
-      });
+      const params = { short_url: this.code };
+      const read = () => Promise.all([call("GET /shorten/{short_url}", { params }), call("GET /shorten/{short_url}/stats", { params })]);
+      [record, this.stats] = await untilAnswered(read, { waiting: (seconds) => this.say(outageWords(seconds), "plain") });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return this.showMissing();
       return this.say(`The link could not be loaded. ${plainWords(error)}`, "error");
@@ -129,7 +127,7 @@ class LinkDashboard {
   private async readWithCredential(): Promise<void> {
     if (!this.access || !this.record?.password_protected || this.record.long_url !== null) return;
     try {
-      this.changed(await api<LinkRecord>(this.linkPath, { credential: this.access.credential }));
+      this.changed(await call("GET /shorten/{short_url}", { params: { short_url: this.code }, credential: this.access.credential }));
     } catch {
       // The visits' call says what is wrong with the credential; the public record stays.
     }

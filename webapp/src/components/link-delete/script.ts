@@ -4,15 +4,16 @@
  * reads of the link stop before the deletion may reach it: their answer
  * would be a 404.
  */
-import { api, ApiError, type Credential } from "../../client/lib/api.ts";
+import { ApiError, type Credential } from "../../client/lib/api.ts";
+import { call } from "../../client/lib/api-call.ts";
 import { show } from "../../client/lib/dom.ts";
 import { findParts } from "../../client/lib/find-parts.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
 import { linkDeleteParts } from "./parts.ts";
 
 export interface LinkDeleteHost {
-  /** The link's API path, `/shorten/<code>/`. */
-  linkPath: string;
+  /** The link's code. */
+  code: string;
   credential(): Credential | null;
   /** The short link, as the question names it. */
   link(): string;
@@ -47,7 +48,7 @@ export function mountLinkDelete(root: HTMLElement, host: LinkDeleteHost): void {
     ui.deleteYes.disabled = true;
     host.stopReading();
     try {
-      await api<void>(host.linkPath, { method: "DELETE", credential });
+      await call("DELETE /shorten/{short_url}", { params: { short_url: host.code }, credential });
       host.deleted();
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return host.deleted();

@@ -5,7 +5,8 @@
  * UTM builder puts campaign tags on the address in the field, as on the
  * home page; what is in the field is sent on Save, not before.
  */
-import { api, ApiError, type Credential } from "../../client/lib/api.ts";
+import { ApiError, type Credential } from "../../client/lib/api.ts";
+import { call } from "../../client/lib/api-call.ts";
 import { findParts, showFieldError } from "../../client/lib/find-parts.ts";
 import type { LinkRecord } from "../../client/lib/link-record.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
@@ -15,8 +16,8 @@ import { mount as mountUtmBuilder } from "../utm-builder/script.ts";
 import { linkDestinationParts } from "./parts.ts";
 
 export interface LinkDestinationHost {
-  /** The link's API path, `/shorten/<code>/`. */
-  linkPath: string;
+  /** The link's code. */
+  code: string;
   credential(): Credential | null;
   /** The link as changed. */
   saved(record: LinkRecord): void;
@@ -59,7 +60,7 @@ export function mountLinkDestination(root: HTMLElement, host: LinkDestinationHos
     if (!address) return fail("Enter a web address, like example.com/page or https://example.com/page.");
     ui.editButton.disabled = true;
     try {
-      const record = await api<LinkRecord>(host.linkPath, { method: "PUT", body: { long_url: address.url }, credential });
+      const record = await call("PUT /shorten/{short_url}", { params: { short_url: host.code }, body: { long_url: address.url }, credential });
       showSaved(record.long_url ?? address.url);
       host.saved(record);
       ui.editStatus.textContent = `Saved: the short link now goes to ${readableUrl(record.long_url ?? address.url)}.`;

@@ -3,7 +3,8 @@
  * field clears its option; "Nothing to save" when none did), and an error
  * the API names a field for is said on that field.
  */
-import { api, ApiError, type Credential } from "../../client/lib/api.ts";
+import { ApiError, type Credential } from "../../client/lib/api.ts";
+import { call } from "../../client/lib/api-call.ts";
 import { findParts } from "../../client/lib/find-parts.ts";
 import { plural } from "../../client/lib/format.ts";
 import { changedOptions } from "../../client/lib/link-options.ts";
@@ -13,8 +14,8 @@ import { mountOptionFields } from "../option-fields/script.ts";
 import { linkOptionsFormParts } from "./parts.ts";
 
 export interface LinkOptionsFormHost {
-  /** The link's API path, `/shorten/<code>/`. */
-  linkPath: string;
+  /** The link's code. */
+  code: string;
   credential(): Credential | null;
   /** The link as last read or changed. */
   record(): LinkRecord | null;
@@ -48,7 +49,7 @@ export function mountLinkOptionsForm(root: HTMLElement, host: LinkOptionsFormHos
     }
     ui.optionsButton.disabled = true;
     try {
-      const changed = await api<LinkRecord>(host.linkPath, { method: "PUT", body: changes, credential });
+      const changed = await call("PUT /shorten/{short_url}", { params: { short_url: host.code }, body: changes, credential });
       host.saved(changed);
       fields.fill(changed);
       ui.optionsStatus.textContent = `Saved: ${plural(Object.keys(changes).length, "option")} changed.`;

@@ -11,7 +11,8 @@
  * With analytics off on the server, it says so instead. A report asked
  * during an outage is asked again by itself (lib/outage-retry.ts).
  */
-import { api, ApiError, type Credential } from "../../client/lib/api.ts";
+import { ApiError, type Credential } from "../../client/lib/api.ts";
+import { call, filledPath, queryString, type QueryParams } from "../../client/lib/api-call.ts";
 import { barSizesFor, dayMs, fittingBarSize, seriesBy, type BarSize } from "../../client/lib/bar-sizes.ts";
 import { CountryShading } from "../../client/lib/country-shading.ts";
 import { downloadWithCredential } from "../../client/lib/credential-download.ts";
@@ -27,19 +28,18 @@ import {
   capitalized,
   filterName,
   lists,
+  recordedReport,
   type ChartFilter,
   type List,
   type RecordedReport,
   type TopEntry,
-  type VisitReport,
 } from "../../client/lib/visit-report.ts";
 import { chosenRange, chosenSpan, type RangeChoice, type VisitRange } from "../../client/lib/visits-range.ts";
 import { visitsChart } from "../../client/lib/visits-chart.ts";
 import { visitsPanelParts } from "./parts.ts";
 
 export interface VisitsPanelHost {
-  /** The link's API path, `/shorten/<code>/`. */
-  linkPath: string;
+  /** The link's code. */
   code: string;
   /** What reads the visits; null: nothing does (yet). */
   credential(): Credential | null;
@@ -67,6 +67,8 @@ export interface VisitsPanel {
 }
 
 type Parts = FoundParts<typeof visitsPanelParts.spec>;
+/** What a report is asked for with: its range, bars, visitors and chosen value. */
+type ReportQuery = QueryParams<"GET /shorten/{short_url}/visits">;
 
 export function mountVisitsPanel(root: HTMLElement, host: VisitsPanelHost): VisitsPanel {
   const panel = new VisitsPanelScript(findParts(root, visitsPanelParts), host);
@@ -98,7 +100,7 @@ class VisitsPanelScript {
     this.map = new CountryShading(ui.countriesMap);
     this.lists = { referrers: ui.topReferrers, countries: ui.topCountries, browsers: ui.topBrowsers, os: ui.topOs, devices: ui.topDevices, bots: ui.topBots };
     this.live = new LiveCount({
-      statsPath: `${host.linkPath}stats/`,
+      code: host.code,
       busy: () => this.loading !== null,
       moved: async (stats) => {
         host.counted(stats);
@@ -129,13 +131,13 @@ class VisitsPanelScript {
     this.ui.barSize.value = fittingBarSize(span);
   }
 
-  private reportQuery(range: VisitRange): URLSearchParams {
-    const query = new URLSearchParams({ from: range.from.toISOString(), to: range.to.toISOString(), granularity: this.barSize() === "hour" ? "hour" : "day" });
-    if (this.ui.humansOnly.checked) query.set("visitors", "humans");
+  private reportQuery(range: VisitRange): ReportQuery {
+    const query: ReportQuery = { from: range.from.toISOString(), to: range.to.toISOString(), granularity: this.barSize() === "hour" ? "hour" : "day" };
+    if (this.ui.humansOnly.checked) query.visitors = "humans";
     if (this.filter) {
       // The bots' list names browsers: a bot's name is its browser.
-      query.set("breakdown", this.filter.list === "bots" ? "browsers" : this.filter.list);
-      query.set("value", this.filter.value);
+      query.breakdown = this.filter.list === "bots" ? "browsers" : this.filter.list;
+      query.value = this.filter.value;
     }
     return query;
   }
@@ -151,13 +153,16 @@ class VisitsPanelScript {
     this.ui.chart.setAttribute("aria-busy", "true");
     this.ui.visitsError.textContent = "";
     try {
-      const path = `${this.host.linkPath}visits/?${this.reportQuery(range)}`;
-      const report = await untilAnswered(() => api<VisitReport>(path, { credential, signal: controller.signal }), {
+      const asked = { params: { short_url: this.host.code }, query: this.reportQuery(range), credential, signal: controller.signal };
+      const report = await untilAnswered(() => call("GET /shorten/{short_url}/visits", asked), {
         signal: controller.signal,
         waiting: (seconds) => (this.ui.visitsWaiting.textContent = outageWords(seconds)),
       });
+      const recorded = recordedReport(report);
+      // Analytics on and no numbers is no report: said as the error it is, not as analytics off.
+      if (!recorded && report.analytics !== "off") throw new TypeError("a visits report without its numbers");
       this.shownRange = range;
-      this.showReport(report);
+      this.showReport(recorded);
       this.keepLive();
     } catch (error) {
       if (!controller.signal.aborted) this.failed(error);
@@ -181,13 +186,14 @@ class VisitsPanelScript {
     }
   }
 
-  private showReport(report: VisitReport): void {
-    const off = report.analytics === "off";
+  /** A report with its numbers; null: analytics are off. */
+  private showReport(report: RecordedReport | null): void {
+    const off = report === null;
     // Not an empty chart, which would read as "nobody came": the count above still grows.
     show(this.ui.analyticsOff, off);
     show(this.ui.chartControls, !off);
     show(this.ui.visitsReport, !off);
-    this.shownReport = off ? null : report;
+    this.shownReport = report;
     if (off) return;
     const { visits, humans, bots } = report.totals;
     const counted = this.ui.humansOnly.checked
@@ -303,9 +309,9 @@ class VisitsPanelScript {
     if (!credential || typeof range === "string") return;
     this.ui.visitsError.textContent = "";
     try {
-      const query = this.reportQuery(range);
-      query.set("format", "csv");
-      await downloadWithCredential(`${this.host.linkPath}visits/export?${query}`, credential, `${this.host.code}-visits.csv`);
+      const query: QueryParams<"GET /shorten/{short_url}/visits/export"> = { ...this.reportQuery(range), format: "csv" };
+      const path = filledPath("/shorten/{short_url}/visits/export", { short_url: this.host.code }) + queryString(query);
+      await downloadWithCredential(path, credential, `${this.host.code}-visits.csv`);
     } catch (error) {
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return this.host.refused();
       this.ui.visitsError.textContent = `The visits could not be downloaded. ${plainWords(error)}`;
