@@ -48,10 +48,8 @@ describe("the web app's shape", () => {
   test("the checks find what they look for", () => {
     const long = `function f() {\n${"  x();\n".repeat(80)}}\nconst g = () => 1;`;
     expect(longFunctions(join(src, "x.ts"), long, 80)).toEqual(["82 lines x.ts:1"]);
-    expect(idLookups(join(src, "x.ts"), 'a();\nbyId("x");\ndocument.getElementById("y");\nroot.querySelector("#z");\nroot.querySelector("[data-part=a]");')).toEqual([
-      "x.ts:2",
-      "x.ts:3",
-      "x.ts:4",
-    ]);
+    expect(
+      idLookups(join(src, "x.ts"), 'a();\nbyId("x");\ndocument.getElementById("y");\nroot.querySelector("#z");\nroot.querySelector("[data-part=a]");'),
+    ).toEqual(["x.ts:2", "x.ts:3", "x.ts:4"]);
   });
 });

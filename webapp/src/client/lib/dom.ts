@@ -36,7 +36,6 @@ export function s<K extends keyof SVGElementTagNameMap>(tag: K, attributes?: Att
   return element;
 }
 
-
 export function show(element: HTMLElement, visible: boolean): void {
   element.hidden = !visible;
 }
