@@ -103,11 +103,11 @@ describe("a shortener whose Redis dies", () => {
     // Every 302, before and after the kill, is counted; nothing else is.
     expect(await call(shortener, "GET", `/shorten/${code}/stats/`)).toEqual({
       status: 200,
-      body: { short_url: code, access_count: 10 + 10 + 5, last_accessed_at: expect.any(String) },
+      body: { short_url: code, access_count: 10 + 10 + 5, last_accessed_at: expect.any(String), state: "active", password_protected: false },
     });
     expect(await call(shortener, "GET", `/shorten/${duringCode}/stats/`)).toEqual({
       status: 200,
-      body: { short_url: duringCode, access_count: 5, last_accessed_at: expect.any(String) },
+      body: { short_url: duringCode, access_count: 5, last_accessed_at: expect.any(String), state: "active", password_protected: false },
     });
 
     // Deleting: gone from the API and from redirects.
