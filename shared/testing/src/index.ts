@@ -1,6 +1,7 @@
 export * from "./config-problems.ts";
 export * from "./debian-package.ts";
 export * from "./for-the-run.ts";
+export * from "./run-host.ts";
 export * from "./free-port.ts";
 export * from "./read-json.ts";
 export * from "./redis-process.ts";

@@ -1,6 +1,7 @@
-import { chromium, type Browser } from "playwright-core";
+import { chromium } from "playwright-core";
 import { installDebianPackageIfMissing } from "./debian-package.ts";
 import { forTheRun } from "./for-the-run.ts";
+import { type Hosted, hostedForTheRun } from "./run-host.ts";
 
 /**
  * Debian's build of Chromium's headless shell (package chromium-headless-shell):
@@ -36,27 +37,41 @@ export interface OfflineBrowser extends AsyncDisposable {
   renderDocsPage(url: string, timeoutMs?: number): Promise<RenderedDocsPage>;
 }
 
-/**
- * Headless Chromium on a network without internet: every host name but
- * 127.0.0.1 fails to resolve, so a page that needs a CDN breaks here as it
- * would for an operator offline, instead of quietly fetching it.
- */
-export async function launchOfflineChromium(): Promise<Browser> {
+/** What Chromium is started with: every host name but 127.0.0.1 fails to resolve, and no QUIC. */
+const offlineArgs = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--disable-quic"];
+
+function installedChromium(): string {
   if (chromiumPath === headlessShellPath) installDebianPackageIfMissing(headlessShellPath, "chromium-headless-shell");
-  return chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--disable-quic"],
-  });
+  return chromiumPath;
 }
 
 /**
- * The run's one offline Chromium (`forTheRun`): launched by the first file
- * that asks, closed after the last, launched again if it crashed. A file
- * opens its own contexts in it and closes them; it never closes the browser.
+ * The run's Chromium as its host keeps it (run-host.ts): a browser server
+ * that the test files of every process connect to. Offline: every host name
+ * but 127.0.0.1 fails to resolve, so a page that needs a CDN breaks here as
+ * it would for an operator offline, instead of quietly fetching it.
+ */
+export async function hostedChromium(): Promise<Hosted<{ wsEndpoint: string }>> {
+  const server = await chromium.launchServer({ executablePath: installedChromium(), args: offlineArgs });
+  let running = true;
+  server.process().once("exit", () => {
+    running = false;
+  });
+  return { description: { wsEndpoint: server.wsEndpoint() }, usable: () => running, [Symbol.asyncDispose]: () => server.close() };
+}
+
+const askForChromium = hostedForTheRun<{ wsEndpoint: string }>({ module: import.meta.path, exportName: "hostedChromium" });
+
+/**
+ * The run's one offline Chromium: launched by the run's host for the first
+ * file that asks, in whichever process (`bun test --parallel` has several),
+ * closed after the last, launched again if it crashed. This process connects
+ * to it once (`forTheRun`); a file opens its own contexts in it and closes
+ * them, and never closes the browser.
  */
 export const runChromium = forTheRun(
   async () => {
-    const browser = await launchOfflineChromium();
+    const browser = await chromium.connect((await askForChromium()).wsEndpoint);
     return Object.assign(browser, { [Symbol.asyncDispose]: () => browser.close() });
   },
   (browser) => browser.isConnected(),

@@ -1,6 +1,7 @@
 import { plugin } from "bun";
 import { afterAll } from "bun:test";
 import { disposeRunResources } from "./for-the-run.ts";
+import { stopRunHostAfterTheRun } from "./run-host.ts";
 import { defaultTestTimeoutMs } from "./test-timeout.ts";
 import { useTestServers } from "./throwaway-servers.ts";
 
@@ -9,8 +10,9 @@ import { useTestServers } from "./throwaway-servers.ts";
 // `bun test` emits no "exit" event: an afterAll here runs once, after the last file (after each file under --parallel).
 const servers = await useTestServers();
 afterAll(async () => {
-  // What files shared (the run's browser, forTheRun) goes first: it may still be talking to those servers.
+  // What files shared (forTheRun, and the run's host: its browser and web stack) goes first: it may still be talking to those servers.
   await disposeRunResources();
+  await stopRunHostAfterTheRun();
   await servers?.stop();
 });
 

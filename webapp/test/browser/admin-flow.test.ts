@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { waitFor } from "@linkgeo/testing";
 import type { BrowserContext, Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { viewports } from "./support/web-browser.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
+import { downloaded, viewports } from "./support/web-browser.ts";
 import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
 import { useWebStack } from "./support/fixtures.ts";
 import { typingPauseMs } from "../../src/client/lib/typing-pause.ts";
@@ -97,14 +96,14 @@ describe("the admin page in a real browser", () => {
       expect(await page.getByLabel("Username").getAttribute("autocomplete")).toBe("username");
       expect(await page.getByLabel("Password").getAttribute("autocomplete")).toBe("current-password");
       expect(await page.locator("#admin-view").isHidden()).toBe(true);
-      await checkEveryWidth(page, "admin-login");
+      await checkPageState(page, "admin-login");
 
       await page.getByLabel("Username").fill(stackAdmin.username);
       await page.getByLabel("Password").fill("not the password");
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.getByRole("alert").filter({ hasText: "Wrong username or password." }).waitFor();
       expect(await page.locator("#admin-view").isHidden()).toBe(true);
-      await checkEveryWidth(page, "admin-login-error");
+      await checkPageState(page, "admin-login-error");
     },
     browserTestTimeoutMs,
   );
@@ -142,7 +141,7 @@ describe("the admin page in a real browser", () => {
       expect(await page.locator("#visit-totals .stat").first().innerText()).toMatch(/Visits\s+4/);
       expect(await page.locator("#top-links li").first().innerText()).toMatch(/docs-home\s+3 visits/);
 
-      await checkEveryWidth(page, "admin-table");
+      await checkPageState(page, "admin-table");
       // On a phone each row is a card, its destination across the whole card.
       await page.setViewportSize(viewports.phone);
       const card = (await row("docs-home").boundingBox())!;
@@ -152,7 +151,7 @@ describe("the admin page in a real browser", () => {
       await page.setViewportSize(viewports.desktop);
       // Dark follows the system: the same contrast rules hold there.
       await page.emulateMedia({ colorScheme: "dark" });
-      await checkEveryWidth(page, "admin-table-dark");
+      await checkPageState(page, "admin-table-dark");
       await page.emulateMedia({ colorScheme: "light" });
     },
     browserTestTimeoutMs,
@@ -177,7 +176,7 @@ describe("the admin page in a real browser", () => {
       await page.getByText("No links match.").waitFor();
       await pageInfo("Page 1 of 1 · 0 links");
       expect(await rows().count()).toBe(0);
-      await checkEveryWidth(page, "admin-empty");
+      await checkPageState(page, "admin-empty");
 
       await page.getByLabel("Search").fill("");
       await page.getByLabel("Search").press("Enter");
@@ -240,7 +239,7 @@ describe("the admin page in a real browser", () => {
       expect(await page.getByLabel("Rows per page").inputValue()).toBe("50");
       await page.getByLabel("Rows per page").selectOption("20");
       await page.waitForURL(`${stack.url}/app/admin`);
-      await checkEveryWidth(page, "admin-table-tools");
+      await checkPageState(page, "admin-table-tools");
     },
     browserTestTimeoutMs,
   );
@@ -268,7 +267,7 @@ describe("the admin page in a real browser", () => {
       await (await menuItem("someone-else", "Delete")).click();
       const question = target.getByRole("group", { name: "Delete someone-else?" });
       await question.waitFor();
-      await checkEveryWidth(page, "admin-delete-confirmation");
+      await checkPageState(page, "admin-delete-confirmation");
 
       await question.getByRole("button", { name: "Cancel" }).click();
       await question.waitFor({ state: "detached" });
@@ -291,7 +290,7 @@ describe("the admin page in a real browser", () => {
       await (await menuItem("to-edit", "Edit destination")).click();
       const field = target.getByLabel("New destination for to-edit");
       expect(await field.inputValue()).toBe(created.get("to-edit")!.long_url);
-      await checkEveryWidth(page, "admin-edit-row");
+      await checkPageState(page, "admin-edit-row");
 
       // No web address: said before anything is sent.
       await field.fill("javascript:alert(1)");
@@ -361,7 +360,7 @@ describe("the admin page in a real browser", () => {
       expect(await pageBox.evaluate((box) => (box as unknown as { indeterminate: boolean }).indeterminate)).toBe(true);
       const [download] = await Promise.all([page.waitForEvent("download"), bar.getByRole("link", { name: "Download as CSV" }).click()]);
       expect(download.suggestedFilename()).toBe("linkgeo-selected-links.csv");
-      const csv = parseCsv(readFileSync(await download.path(), "utf8"));
+      const csv = parseCsv((await downloaded(download)).toString("utf8"));
       expect(csv[0]).toEqual(["short_url", "link", "long_url", "visits", "created_at", "last_accessed_at", "state", "tags"]);
       const byCode = new Map(csv.slice(1).map((fields) => [fields[0], fields]));
       expect([...byCode.keys()].sort()).toEqual(["bulk-a", "hostile"]);
@@ -385,7 +384,7 @@ describe("the admin page in a real browser", () => {
       await bar.getByRole("button", { name: "Delete" }).click();
       const question = page.getByRole("group", { name: "Delete 3 links? Their visits go with them; this cannot be undone." });
       await question.waitFor();
-      await checkEveryWidth(page, "admin-bulk-delete");
+      await checkPageState(page, "admin-bulk-delete");
       await question.getByRole("button", { name: "Cancel" }).click();
       await question.waitFor({ state: "hidden" });
       await bar.getByRole("button", { name: "Delete" }).click();
@@ -427,8 +426,8 @@ describe("the admin page in a real browser", () => {
       const side = Number((await dialog.locator("#qr-size-note").innerText()).split(" ")[0]);
       const [svg] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("link", { name: "Download SVG" }).click()]);
       expect(svg.suggestedFilename()).toBe("docs-home.svg");
-      expect(readFileSync(await svg.path(), "utf8")).toContain(`width="${side}" height="${side}"`);
-      await checkEveryWidth(page, "admin-qr-dialog");
+      expect((await downloaded(svg)).toString("utf8")).toContain(`width="${side}" height="${side}"`);
+      await checkPageState(page, "admin-qr-dialog");
 
       await page.keyboard.press("Escape");
       await dialog.waitFor({ state: "hidden" });
@@ -461,7 +460,7 @@ describe("the admin page in a real browser", () => {
       await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
       expect(await page.locator("#admin-view").isHidden()).toBe(true);
       expect(await rows().count()).toBe(0);
-      await checkEveryWidth(page, "admin-logged-out");
+      await checkPageState(page, "admin-logged-out");
 
       expect(await apiStatus("/admin/session", { headers: header })).toBe(401);
       expect(await apiStatus("/shorten/", { headers: header })).toBe(401);

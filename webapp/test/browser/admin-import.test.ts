@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
 import { useWebStack } from "./support/fixtures.ts";
 
@@ -86,7 +86,7 @@ describe("importing links on the admin page", () => {
       // A dry run: nothing stored.
       expect(await linkStatus("imported-one")).toBe(404);
       await panel().getByRole("button", { name: "Import 2 links" }).waitFor();
-      await checkEveryWidth(page, "admin-import-dry-run");
+      await checkPageState(page, "admin-import-dry-run");
     },
     flowTimeoutMs,
   );
@@ -109,7 +109,7 @@ describe("importing links on the admin page", () => {
           .getByRole("button", { name: /^Import \d/ })
           .count(),
       ).toBe(0);
-      await checkEveryWidth(page, "admin-import-done");
+      await checkPageState(page, "admin-import-done");
 
       // Once more: every code is taken now, so nothing would be imported.
       await panel().getByRole("button", { name: "Check the file" }).click();

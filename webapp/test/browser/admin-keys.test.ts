@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
 import { useWebStack } from "./support/fixtures.ts";
 
@@ -38,7 +38,7 @@ describe("the admin page's API keys in a real browser", () => {
       for (const label of ["Read links", "Change links", "Read visits", "Admin"]) expect(await section().getByLabel(label).isChecked()).toBe(false);
       expect(await section().getByLabel("Expires").getAttribute("type")).toBe("datetime-local");
       expect(await page.locator("#key-created").isHidden()).toBe(true);
-      await checkEveryWidth(page, "admin-keys-empty");
+      await checkPageState(page, "admin-keys-empty");
     },
     flowTimeoutMs,
   );
@@ -64,7 +64,7 @@ describe("the admin page's API keys in a real browser", () => {
       expect(await section().getByLabel("Expires").getAttribute("aria-invalid")).toBe("true");
       expect(await page.evaluate("document.activeElement.id")).toBe("key-expires");
       expect(await section().getByText("No API keys yet.").isVisible()).toBe(true);
-      await checkEveryWidth(page, "admin-keys-errors");
+      await checkPageState(page, "admin-keys-errors");
     },
     flowTimeoutMs,
   );
@@ -99,9 +99,9 @@ describe("the admin page's API keys in a real browser", () => {
       }).toEqual({ name: "import script", scopes: ["links:read", "visits:read"], expires: "never", lastUsed: "never" });
       expect(await cell("Created").innerText()).toMatch(/\d{4}/);
       expect(await page.locator("#keys-body").innerText()).not.toContain("lgk_");
-      await checkEveryWidth(page, "admin-key-created");
+      await checkPageState(page, "admin-key-created");
       await page.emulateMedia({ colorScheme: "dark" });
-      await checkEveryWidth(page, "admin-key-created-dark");
+      await checkPageState(page, "admin-key-created-dark");
       await page.emulateMedia({ colorScheme: "light" });
 
       expect(await listingWith(shownKey)).toBe(200);
@@ -146,7 +146,7 @@ describe("the admin page's API keys in a real browser", () => {
       const question = target.getByRole("group", { name: "Revoke import script?" });
       await question.waitFor();
       expect(await page.evaluate("document.activeElement.textContent")).toBe("Cancel");
-      await checkEveryWidth(page, "admin-key-revoke");
+      await checkPageState(page, "admin-key-revoke");
 
       await page.keyboard.press("Escape");
       await question.waitFor({ state: "detached" });

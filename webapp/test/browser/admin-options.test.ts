@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
 import { useWebStack } from "./support/fixtures.ts";
 
@@ -66,7 +66,7 @@ describe("the admin table's options in a real browser", () => {
       const destination = page.locator('#links-body tr[data-code="launch-locked"] .destination-link');
       expect(await destination.getAttribute("href")).toBe("https://example.com/launch-locked");
       expect(await destination.innerText()).toBe("example.com\n/launch-locked");
-      await checkEveryWidth(page, "admin-badges");
+      await checkPageState(page, "admin-badges");
 
       // A tag the API could not take is said on its field; the table stays.
       await page.getByLabel("Tag").fill("not a tag!");
@@ -98,7 +98,7 @@ describe("the admin table's options in a real browser", () => {
       await page.getByLabel("Tag").press("Enter");
       await page.locator('#links-body tr[data-code="promo-over"]').waitFor();
       expect(await codesShown()).toEqual(["promo-over"]);
-      await checkEveryWidth(page, "admin-filtered");
+      await checkPageState(page, "admin-filtered");
 
       await page.getByLabel("State").selectOption("exhausted");
       await page.locator('#links-body tr[data-code="used-once"]').waitFor();

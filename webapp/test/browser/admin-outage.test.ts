@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { waitFor } from "@linkgeo/testing";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
 import { useWebStack } from "./support/fixtures.ts";
 import { typingPauseMs } from "../../src/client/lib/typing-pause.ts";
@@ -61,7 +61,7 @@ describe("the admin page while the link service is down", () => {
       // No error box with a status code, no sign-in form: the page waits.
       expect(await page.locator("#admin-failure").innerText()).toBe("");
       for (const part of ["#sign-in", "#admin-view"]) expect(await page.locator(part).isHidden()).toBe(true);
-      await checkEveryWidth(page, "admin-outage");
+      await checkPageState(page, "admin-outage");
 
       // A mark on this document: a reload would drop it.
       await page.evaluate("window.notReloaded = true");

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { waitFor } from "@linkgeo/testing";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Locator, Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { viewports, type ViewportName } from "./support/web-browser.ts";
 import { stackAdmin, type WebStack, withoutLocalGeocoder } from "../support/web-stack.ts";
 import { useWebStack } from "./support/fixtures.ts";
@@ -93,7 +93,7 @@ describe("the admin table, readable at both widths", () => {
         "Last 14 days",
         "Actions",
       ]);
-      await checkEveryWidth(page, "admin-table-readable");
+      await checkPageState(page, "admin-table-readable");
 
       // A tag shows the links that have it.
       await row("cafe").getByRole("button", { name: /^food/ }).click();
@@ -138,7 +138,7 @@ describe("the admin table, readable at both widths", () => {
         const box = (await menu("guide").boundingBox())!;
         expect(box.x).toBeGreaterThanOrEqual(0);
         expect(box.x + box.width).toBeLessThanOrEqual(viewports[viewport].width);
-        await checkEveryWidth(page, `admin-row-menu-${viewport}`);
+        await checkPageState(page, `admin-row-menu-${viewport}`);
         await page.setViewportSize(viewports[viewport]);
 
         await page.keyboard.press("Escape");
@@ -179,7 +179,7 @@ describe("the admin table, readable at both widths", () => {
         expect(await inside(refusal, panel)).toBe(true);
         expect(await inside(refusal, target)).toBe(true);
         for (const neighbour of ["td.code", "td.title", "td.actions"]) expect(await overlap(refusal, target.locator(neighbour))).toBe(false);
-        await checkEveryWidth(page, `admin-edit-refused-${viewport}`);
+        await checkPageState(page, `admin-edit-refused-${viewport}`);
         await page.setViewportSize(viewports[viewport]);
         await field.press("Escape");
         await field.waitFor({ state: "detached" });

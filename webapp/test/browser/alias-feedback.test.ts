@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { customize } from "./support/shorten-flow.ts";
 import { typingPauseMs } from "../../src/client/lib/typing-pause.ts";
@@ -44,7 +44,7 @@ describe.concurrent("the alias field says one thing at a time, and forgets it as
         await page.locator("#alias-status", { hasText: "reserved" }).waitFor();
         expect(await expectSaidOnce(page)).toBe("“Admin” is a reserved word: the service uses it for its own pages. Choose another alias.");
         expect(checks).toEqual([]);
-        await checkEveryWidth(page, "home-alias-reserved");
+        await checkPageState(page, "home-alias-reserved");
 
         // Refused on Shorten before anything is sent, said once, on the field.
         await page.getByLabel("URL to shorten").fill("example.com/reserved");
@@ -93,7 +93,7 @@ describe.concurrent("the alias field says one thing at a time, and forgets it as
         await page.locator("#alias-error", { hasText: "Choose another alias." }).waitFor();
         expect(await expectSaidOnce(page)).toBe(`The alias "${taken}" is already taken. Choose another alias.`);
         expect(await page.getByRole("button", { name: `Use ${taken}-2` }).isVisible()).toBe(true);
-        await checkEveryWidth(page, "home-alias-taken-refused");
+        await checkPageState(page, "home-alias-taken-refused");
 
         // One more character: the refusal was about the old alias, and goes with it.
         await alias.press("End");

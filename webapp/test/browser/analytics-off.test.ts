@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { waitFor } from "@linkgeo/testing";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useWebStack } from "./support/fixtures.ts";
 import { stackAdmin, withoutLocalGeocoder } from "../support/web-stack.ts";
 
@@ -34,7 +34,7 @@ describe("the pages of a stack whose shortener runs with ANALYTICS=off", () => {
         expect(await page.locator("#analytics-off").innerText()).toStartWith("Analytics are off on this server.");
         expect(await page.locator("#stat-count").innerText()).toBe("2");
         for (const part of ["#chart-controls", "#visits-report"]) expect(await page.locator(part).isHidden()).toBe(true);
-        await checkEveryWidth(page, "link-analytics-off");
+        await checkPageState(page, "link-analytics-off");
 
         await page.goto(`${web.stack.url}/app/admin`);
         await page.getByLabel("Username").fill(stackAdmin.username);
@@ -43,7 +43,7 @@ describe("the pages of a stack whose shortener runs with ANALYTICS=off", () => {
         await page.locator("#visit-summary-off").waitFor();
         expect(await page.locator("#visit-summary-off").innerText()).toStartWith("Analytics are off on this server.");
         expect(await page.locator("#visit-summary-figures").isHidden()).toBe(true);
-        await checkEveryWidth(page, "admin-analytics-off");
+        await checkPageState(page, "admin-analytics-off");
 
         expect(unexpectedProblems(problems, [401])).toEqual([]);
       } finally {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useLoneGateway } from "./support/fixtures.ts";
 
 const pageBackground = (page: Page) => page.evaluate("getComputedStyle(document.body).backgroundColor");
@@ -22,7 +22,7 @@ describe.concurrent("/docs inside the web app: its header, navigation and theme 
         expect(await nav.getByRole("link", { name: "API docs" }).getAttribute("aria-current")).toBe("page");
         expect(await page.locator(".swagger-ui .opblock-summary-path[data-path='/docs']").count()).toBeGreaterThan(0);
         expect(await page.evaluate("document.documentElement.classList.contains('dark-mode')")).toBe(false);
-        await checkEveryWidth(page, "api-docs");
+        await checkPageState(page, "api-docs");
 
         await page.getByRole("combobox", { name: "Theme" }).selectOption("dark");
         expect(await page.evaluate("document.documentElement.classList.contains('dark-mode')")).toBe(true);
@@ -31,7 +31,7 @@ describe.concurrent("/docs inside the web app: its header, navigation and theme 
         await page.reload();
         await page.locator(".swagger-ui .opblock").first().waitFor();
         expect(await page.evaluate("document.documentElement.classList.contains('dark-mode')")).toBe(true);
-        await checkEveryWidth(page, "api-docs-dark");
+        await checkPageState(page, "api-docs-dark");
 
         // Opened, an operation is Swagger UI's as ever.
         await page.locator(".swagger-ui .opblock-summary-path[data-path='/health']").first().click();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { overflowsHorizontally, requestsSettled, screenshot, seriousAccessibilityViolations, viewports, type ViewportName } from "./support/web-browser.ts";
-import { useWebStack } from "./support/fixtures.ts";
+import { useSharedWebStack } from "./support/fixtures.ts";
 
 /** Every page of the web app, as a first-time visitor opens it. */
 const pages: { name: string; path: string; heading: RegExp; status: number; apiStatuses?: number[]; visitor?: boolean }[] = [
@@ -18,8 +18,8 @@ const pages: { name: string; path: string; heading: RegExp; status: number; apiS
 ];
 
 describe.concurrent("every page in a real browser, offline", () => {
-  // A stack of its own: the shared one has no LOCAL, and a first-time visitor of a default server sees its geocoder.
-  const web = useWebStack();
+  // The run's stack: a default server, as a first-time visitor sees it (its geocoder with LOCAL).
+  const web = useSharedWebStack();
 
   for (const viewport of Object.keys(viewports) as ViewportName[]) {
     for (const { name, path, heading, status, apiStatuses = [], visitor = false } of pages) {

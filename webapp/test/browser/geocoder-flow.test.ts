@@ -1,21 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { browserSetupTimeoutMs, browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
 import { fixtureText, reply, startFakeProvider, type FakeProvider } from "@linkgeo/testing";
 import { cacheLevelWords, geocodeErrorWords, type GeocodeErrorLike, type GeocodeErrorWords } from "../../src/client/lib/geocode-words.ts";
 import { coordinatesToPoint } from "../../src/world-map.ts";
-import { checkEveryWidth } from "./support/page-states.ts";
-import {
-  launchWebBrowser,
-  overflowsHorizontally,
-  screenshot,
-  seriousAccessibilityViolations,
-  viewports,
-  type OpenedPage,
-  type ViewportName,
-  type WebBrowser,
-} from "./support/web-browser.ts";
+import { checkPageState } from "./support/page-states.ts";
+import { launchWebBrowser, viewports, type OpenedPage, type ViewportName, type WebBrowser, downloaded } from "./support/web-browser.ts";
 import { startWebStack, type WebStack } from "../support/web-stack.ts";
 
 const paris = { latitude: 48.8566, longitude: 2.3522 };
@@ -225,7 +215,7 @@ describe.concurrent("the geocoder playground in a real browser, offline", () => 
         await page.locator(".provider-failures").waitFor();
         expect(await page.locator("#geocode-error p").innerText()).toBe("No provider could answer:");
         expect(await page.locator(".provider-failures li").allInnerTexts()).toEqual(["NOMINATIM refused the request"]);
-        await checkState(page, "geocoder-providers-failed");
+        await checkPageState(page, "geocoder-providers-failed");
         expect(unexpected(problems, 502)).toEqual([]);
       } finally {
         await context.close();
@@ -362,7 +352,7 @@ describe.concurrent("the geocoder playground in a real browser, offline", () => 
           const still = await screenPointOf(page, paris.latitude, paris.longitude);
           expect(Math.hypot(still.x - at.x, still.y - at.y)).toBeLessThan(1);
         }
-        await checkEveryWidth(page, "geocoder-zoomed");
+        await checkPageState(page, "geocoder-zoomed");
         await clickMapAt(page, paris.latitude, paris.longitude);
         await field(page, "country").waitFor();
         const latitude = Number(await page.getByLabel("Latitude").inputValue());
@@ -414,7 +404,7 @@ describe.concurrent("the geocoder playground in a real browser, offline", () => 
         const [x0] = centred!.split(" ").map(Number);
         const [x1, , width] = (await page.locator("svg.world-map").getAttribute("viewBox"))!.split(" ").map(Number);
         expect(x1! - x0!).toBeCloseTo(width! * 0.1, 3);
-        await checkEveryWidth(page, "geocoder-map-focused");
+        await checkPageState(page, "geocoder-map-focused");
 
         // Enter looks up the point under the crosshair: the view's centre.
         await map.focus();
@@ -456,15 +446,15 @@ describe.concurrent("the geocoder playground in a real browser, offline", () => 
         expect(await panel.locator("#many-rows tr").first().innerText()).toContain("France");
         expect(await page.locator("svg.world-map g.points circle.point").count()).toBe(3);
         expect(await page.locator("#many-progress").evaluate((bar) => (bar as unknown as { value: number }).value)).toBe(3);
-        await checkEveryWidth(page, "geocoder-many-points");
+        await checkPageState(page, "geocoder-many-points");
 
         const [csv] = await Promise.all([page.waitForEvent("download"), panel.getByRole("link", { name: "Download CSV" }).click()]);
         expect(csv.suggestedFilename()).toBe("addresses.csv");
-        const csvLines = readFileSync(await csv.path(), "utf8").split("\r\n");
+        const csvLines = (await downloaded(csv)).toString("utf8").split("\r\n");
         expect(csvLines[0]).toBe("line,input,formatted_address,postcode,country,country_code,state,district,settlement,street,house,provider,error");
         expect(csvLines[3]).toContain(",JP,");
         const [geojson] = await Promise.all([page.waitForEvent("download"), panel.getByRole("link", { name: "Download GeoJSON" }).click()]);
-        const collection = JSON.parse(readFileSync(await geojson.path(), "utf8")) as { type: string; features: Array<{ properties: { id: number } }> };
+        const collection = JSON.parse((await downloaded(geojson)).toString("utf8")) as { type: string; features: Array<{ properties: { id: number } }> };
         expect(collection.type).toBe("FeatureCollection");
         expect(collection.features.map((feature) => feature.properties.id)).toEqual([0, 1, 2]);
 
@@ -521,46 +511,38 @@ describe.concurrent("the geocoder playground in a real browser, offline", () => 
     browserTestTimeoutMs,
   );
 
-  /** Accessibility, width and a screenshot of the page as it is now. */
-  async function checkState(page: Page, name: string): Promise<void> {
-    expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    expect(await overflowsHorizontally(page)).toBe(false);
-    await screenshot(page, name);
-  }
+  test(
+    "the empty page, a result and an error pass axe and fit both widths, in light and dark; a phone sees the answer where it tapped",
+    async () => {
+      const { page, context, problems } = await openPlayground("phone");
+      try {
+        await checkPageState(page, "geocoder-empty");
 
-  for (const viewport of Object.keys(viewports) as ViewportName[]) {
-    test(
-      `at ${viewports[viewport].width} px the empty page, a result and an error pass axe, fit the width, in light and dark`,
-      async () => {
-        const { page, context, problems } = await openPlayground(viewport);
-        try {
-          await checkState(page, "geocoder-empty");
+        await page.setViewportSize(viewports.phone);
+        await clickMapAt(page, paris.latitude, paris.longitude);
+        await field(page, "country").waitFor();
+        expect(await field(page, "country").innerText()).toBe("France");
+        // The answer is in sight of whoever tapped the map, however narrow the screen.
+        expect(await page.evaluate('document.getElementById("result-panel").getBoundingClientRect().top < innerHeight')).toBe(true);
+        await checkPageState(page, "geocoder-result");
+        await page.emulateMedia({ colorScheme: "dark" });
+        await checkPageState(page, "geocoder-result-dark");
+        await page.emulateMedia({ colorScheme: "light" });
 
-          await clickMapAt(page, paris.latitude, paris.longitude);
-          await field(page, "country").waitFor();
-          expect(await field(page, "country").innerText()).toBe("France");
-          // The answer is in sight of whoever tapped the map, however narrow the screen.
-          expect(await page.evaluate('document.getElementById("result-panel").getBoundingClientRect().top < innerHeight')).toBe(true);
-          await checkState(page, "geocoder-result");
-          await page.emulateMedia({ colorScheme: "dark" });
-          await checkState(page, "geocoder-result-dark");
-          await page.emulateMedia({ colorScheme: "light" });
+        await typeAndSubmit(page, { latitude: "-91.5", longitude: "200" });
+        await page.getByRole("alert").filter({ hasText: "not valid" }).waitFor();
+        await checkPageState(page, "geocoder-error");
 
-          await typeAndSubmit(page, { latitude: "-91.5", longitude: "200" });
-          await page.getByRole("alert").filter({ hasText: "not valid" }).waitFor();
-          await checkState(page, "geocoder-error");
-
-          await typeAndSubmit(page, { latitude: "0", longitude: "-30" });
-          await page.locator(".no-address").waitFor();
-          await checkState(page, "geocoder-no-address");
-          expect(unexpected(problems, 400)).toEqual([]);
-        } finally {
-          await context.close();
-        }
-      },
-      browserTestTimeoutMs,
-    );
-  }
+        await typeAndSubmit(page, { latitude: "0", longitude: "-30" });
+        await page.locator(".no-address").waitFor();
+        await checkPageState(page, "geocoder-no-address");
+        expect(unexpected(problems, 400)).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
 });
 
 describe("the geocoder's answers in words", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { customize, result, shorten } from "./support/shorten-flow.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { typingPauseMs } from "../../src/client/lib/typing-pause.ts";
+import { downloaded } from "./support/web-browser.ts";
 
 /** A flow that visits several pages and checks each at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
@@ -21,7 +21,7 @@ describe.concurrent("the home page in a real browser", () => {
       const { page, context, problems } = await web.browser.open(`${web.stack.url}/`);
       try {
         await page.locator("#links-empty").waitFor();
-        await checkEveryWidth(page, "home-empty");
+        await checkPageState(page, "home-empty");
 
         await shorten(page, target);
         const { shortLink, code, token } = await result(page, target);
@@ -52,14 +52,14 @@ describe.concurrent("the home page in a real browser", () => {
 
         const [png] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download PNG" }).click()]);
         expect(png.suggestedFilename()).toBe(`${code}.png`);
-        expect([...readFileSync(await png.path()).subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+        expect([...(await downloaded(png)).subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
         const [svg] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download SVG" }).click()]);
         expect(svg.suggestedFilename()).toBe(`${code}.svg`);
-        const svgText = readFileSync(await svg.path(), "utf8");
+        const svgText = (await downloaded(svg)).toString("utf8");
         expect(svgText).toStartWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"');
         expect(svgText).toContain('fill="#000000"');
 
-        await checkEveryWidth(page, "home-result");
+        await checkPageState(page, "home-result");
 
         // A real navigation, in a tab of its own: the browser gets the 302 and
         // follows it to the destination, whose host does not resolve offline.
@@ -81,7 +81,7 @@ describe.concurrent("the home page in a real browser", () => {
         expect(await page.getByRole("img", { name: /^Visits by day from .+: 1 visit in all/ }).count()).toBe(1);
         expect(await page.locator("#visits-totals").innerText()).toStartWith("1 visit in this range");
         expect(await page.locator("#top-referrers li").allInnerTexts()).toEqual(["Direct (no referrer)\n1 · 100%"]);
-        await checkEveryWidth(page, "link-chart");
+        await checkPageState(page, "link-chart");
 
         // By the hour for the last 24 hours: the visit is in this hour's bar, the last.
         await page.getByLabel("Range").selectOption("24h");
@@ -94,7 +94,7 @@ describe.concurrent("the home page in a real browser", () => {
         await saved.locator(".count", { hasText: "1 visit" }).waitFor();
         expect(await saved.getByRole("link").getAttribute("href")).toBe(`/app/links/${code}`);
         expect(await saved.locator(".saved-link-destination").getAttribute("title")).toBe(target);
-        await checkEveryWidth(page, "home-links");
+        await checkPageState(page, "home-links");
 
         expect(unexpectedProblems(problems)).toEqual([]);
       } finally {
@@ -115,13 +115,13 @@ describe.concurrent("the home page in a real browser", () => {
         await shorten(page, "example.com/typed-bare?from=home-flow");
         const { code } = await result(page, "https://example.com/typed-bare?from=home-flow");
         expect(await page.locator("#result-scheme-note").innerText()).toBe("You typed no http:// or https://, so the link uses https://.");
-        await checkEveryWidth(page, "home-result-added-scheme");
+        await checkPageState(page, "home-result-added-scheme");
 
         // The same alias again: refused, and the card of the link just made is gone rather than left above the error.
         await shorten(page, "https://example.com/another", code);
         await page.locator("#alias-error", { hasText: "Choose another alias." }).waitFor();
         expect(await page.locator("#result").isHidden()).toBe(true);
-        await checkEveryWidth(page, "home-failed-after-success");
+        await checkPageState(page, "home-failed-after-success");
 
         // A stray word is no address: said under the field, nothing sent.
         await shorten(page, "notanaddress");
@@ -163,7 +163,7 @@ describe.concurrent("the home page in a real browser", () => {
       expect(await page.evaluate("document.activeElement.id")).toBe("long-url");
       expect(await page.getByLabel(/Custom alias/).isVisible()).toBe(false);
       expect(await page.locator("#customize > summary").innerText()).toContain("Customize");
-      await checkEveryWidth(page, "home-first-sight");
+      await checkPageState(page, "home-first-sight");
 
       await customize(page);
       await page.getByLabel(/Custom alias/).fill("no spaces please");
@@ -197,7 +197,7 @@ describe.concurrent("the home page in a real browser", () => {
       await page.clock.fastForward(typingPauseMs);
       await page.locator("#alias-status", { hasText: "No link has “spring-sale-2” yet." }).waitFor();
       expect(await page.getByRole("button", { name: /^Use / }).count()).toBe(0);
-      await checkEveryWidth(page, "home-alias-free");
+      await checkPageState(page, "home-alias-free");
 
       await shorten(page, "https://example.com/spring-again", "spring-sale-2");
       await result(page, "https://example.com/spring-again");
@@ -253,7 +253,7 @@ describe.concurrent("the home page in a real browser", () => {
         expect(await aliasField.getAttribute("aria-invalid")).toBe("true");
         expect(await urlField.getAttribute("aria-invalid")).toBeNull();
         expect(await page.evaluate("document.activeElement.id")).toBe("alias");
-        await checkEveryWidth(page, "home-error");
+        await checkPageState(page, "home-error");
 
         // The gateway's rate limit, and no network at all (the browser's own request, refused here).
         await page.route(`${web.stack.url}/shorten/`, (route) =>

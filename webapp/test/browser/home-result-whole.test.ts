@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Locator } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { result, shorten } from "./support/shorten-flow.ts";
 import { viewports, type ViewportName } from "./support/web-browser.ts";
@@ -35,7 +35,7 @@ describe.concurrent("the home page's result on a phone: the short link and its t
           expect({ viewport, tokenWhole: await showsWhole(tokenField) }).toEqual({ viewport, tokenWhole: true });
           expect(await tokenField.evaluate((element) => element.ownerDocument.defaultView!.getComputedStyle(element).textOverflow)).not.toBe("ellipsis");
         }
-        await checkEveryWidth(page, "home-result-long-alias");
+        await checkPageState(page, "home-result-long-alias");
         expect(unexpectedProblems(problems, [404])).toEqual([]);
       } finally {
         await context.close();

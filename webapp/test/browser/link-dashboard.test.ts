@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { overflowsHorizontally, viewports, type OpenedPage } from "./support/web-browser.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 
@@ -88,7 +88,7 @@ describe.concurrent("a link's page as a dashboard, in a real browser", () => {
         expect(new Set(phone.map((box) => Math.round(box.x))).size).toBe(1);
         for (let i = 1; i < phone.length; i++) expect(phone[i]!.y).toBeGreaterThanOrEqual(phone[i - 1]!.y + phone[i - 1]!.height);
         expect(Math.max(...phone.map((box) => box.x + box.width))).toBeLessThanOrEqual(viewports.phone.width);
-        await checkEveryWidth(page, "link-dashboard");
+        await checkPageState(page, "link-dashboard");
         expect(unexpectedProblems(problems, [401])).toEqual([]);
       } finally {
         await context.close();
@@ -107,7 +107,7 @@ describe.concurrent("a link's page as a dashboard, in a real browser", () => {
         const [summary, access] = await Promise.all([boxOf(page, summarySection), boxOf(page, "#access-panel")]);
         expect(access.x).toBeGreaterThanOrEqual(summary.x + summary.width);
         expect(Math.abs(access.y - summary.y)).toBeLessThan(2);
-        await checkEveryWidth(page, "link-dashboard-public");
+        await checkPageState(page, "link-dashboard-public");
         expect(unexpectedProblems(problems, [401])).toEqual([]);
       } finally {
         await context.close();
@@ -154,7 +154,7 @@ describe.concurrent("a link's page as a dashboard, in a real browser", () => {
         // Another size that fits, chosen: days.
         await barSize.selectOption("day");
         await shownBy("day");
-        await checkEveryWidth(page, "link-bars-by-week");
+        await checkPageState(page, "link-bars-by-week");
 
         // The hours of one day, then 35 days chosen: days, not 840 hourly slivers.
         await page.getByLabel("Range").selectOption("24h");

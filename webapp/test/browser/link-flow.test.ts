@@ -1,9 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page, Request, Route } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
-import { requestsSettled, type OpenedPage, type OpenOptions } from "./support/web-browser.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
+import { requestsSettled, type OpenedPage, type OpenOptions, downloaded } from "./support/web-browser.ts";
 import { liveUpdateMs } from "../../src/client/lib/live-update.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { stackAdmin } from "../support/web-stack.ts";
@@ -88,7 +87,7 @@ describe.concurrent("a link's page in a real browser", () => {
         expect(await page.locator("#stat-last").innerText()).toBe("never");
         expect(await page.locator("#visits-panel").isHidden()).toBe(true);
         expect(await page.locator("#manage-panel").isHidden()).toBe(true);
-        await checkEveryWidth(page, "link-public");
+        await checkPageState(page, "link-public");
 
         const tokenField = page.getByRole("textbox", { name: "Manage token" });
         await tokenField.fill(other.manage_token);
@@ -148,7 +147,7 @@ describe.concurrent("a link's page in a real browser", () => {
             .locator('path[data-country="JP"]')
             .evaluate((path) => (path as unknown as { style: { getPropertyValue(n: string): string } }).style.getPropertyValue("--share")),
         ).toBe("60%");
-        await checkEveryWidth(page, "link-analytics");
+        await checkPageState(page, "link-analytics");
 
         // Dates chosen: today alone holds the three; a range before the link has none; a backwards one is refused on the spot.
         await page.getByLabel("Range").selectOption("custom");
@@ -162,14 +161,14 @@ describe.concurrent("a link's page in a real browser", () => {
         expect(await page.locator("#visits-live").innerText()).toBe("");
         await page.getByLabel("First day").fill("2024-02-10");
         await page.locator("#range-error", { hasText: "The first day must come before the last, and not after today." }).waitFor();
-        await checkEveryWidth(page, "link-analytics-dates");
+        await checkPageState(page, "link-analytics-dates");
 
         // The report of the range shown, as CSV, fetched with the token.
         await page.getByLabel("Range").selectOption("7d");
         await page.locator("#visits-totals", { hasText: "3 visits in this range" }).waitFor();
         const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
         expect(csv.suggestedFilename()).toBe(`${link.short_url}-visits.csv`);
-        const text = readFileSync(await csv.path(), "utf8");
+        const text = (await downloaded(csv)).toString("utf8");
         expect(text).toStartWith("section,value,visits,humans,bots");
         expect(text).toContain("countries,DE,2,2,0");
         expect(text).toContain("total,,3,3,0");
@@ -218,7 +217,7 @@ describe.concurrent("a link's page in a real browser", () => {
         expect(await page.locator("#top-bots li").allInnerTexts()).toEqual(["Googlebot\n3 · 75%", "curl\n1 · 25%"]);
         expect(await page.locator("#chart svg").getAttribute("aria-label")).toContain("Human visits by day");
         expect(await page.locator("#chart svg g.bar rect.bots").count()).toBe(0);
-        await checkEveryWidth(page, "link-analytics-humans");
+        await checkPageState(page, "link-analytics-humans");
 
         // A row chosen, by keyboard: the chart shows that value's visits alone, by day; the row stays focused and pressed.
         const germany = page.locator("#top-countries").getByRole("button", { name: /^Germany/ });
@@ -235,7 +234,7 @@ describe.concurrent("a link's page in a real browser", () => {
         expect(await page.locator("#chart svg").getAttribute("aria-label")).toMatch(/^Human visits from Germany by day .*: 2 visits in all/);
         // The lists stay those of the whole range; "other" is no value to chart.
         expect(await page.locator("#top-countries li").count()).toBe(2);
-        await checkEveryWidth(page, "link-analytics-filtered");
+        await checkPageState(page, "link-analytics-filtered");
 
         // A bot's row, everyone again: the chart shows that bot's visits; the CSV is the view shown.
         await page.getByRole("switch", { name: "Humans only" }).uncheck();
@@ -245,7 +244,7 @@ describe.concurrent("a link's page in a real browser", () => {
           .click();
         await page.locator("#visits-totals", { hasText: "Visits of the bot Googlebot: 3 visits in this range: 0 humans, 3 bots." }).waitFor();
         const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
-        const text = readFileSync(await csv.path(), "utf8");
+        const text = (await downloaded(csv)).toString("utf8");
         expect(text).toContain("filter,browsers:Googlebot,,,");
         expect(text).toContain("total,,3,0,3");
         expect(text).toContain("bots,Googlebot,3,0,3");
@@ -314,7 +313,7 @@ describe.concurrent("a link's page in a real browser", () => {
         expect(await deleteButton.getAttribute("aria-expanded")).toBe("true");
         // The safe answer has the focus.
         expect(await page.evaluate("document.activeElement.id")).toBe("delete-no");
-        await checkEveryWidth(page, "link-delete-confirm");
+        await checkPageState(page, "link-delete-confirm");
 
         await page.getByRole("button", { name: "Cancel" }).click();
         await page.locator("#delete-confirm").waitFor({ state: "hidden" });
@@ -330,7 +329,7 @@ describe.concurrent("a link's page in a real browser", () => {
         expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe(`Link ${link.short_url} deleted`);
         expect(await page.getByRole("link", { name: "Back to the home page" }).getAttribute("href")).toBe("/");
         expect(await page.locator("#link-view").isHidden()).toBe(true);
-        await checkEveryWidth(page, "link-deleted");
+        await checkPageState(page, "link-deleted");
 
         expect(await linkStatus(link.short_url)).toBe(404);
         expect(await savedCodes(page)).toEqual([]);
@@ -466,11 +465,11 @@ describe.concurrent("a link's page in a real browser", () => {
         await page.getByLabel("Light colour").fill("#fafad2");
         const sized = robust - 6;
         await note.filter({ hasText: `${sized * 16} × ${sized * 16} pixels` }).waitFor();
-        await checkEveryWidth(page, "link-qr-kit");
+        await checkPageState(page, "link-qr-kit");
 
         const [svg] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download SVG" }).click()]);
         expect(svg.suggestedFilename()).toBe(`${link.short_url}.svg`);
-        const svgText = readFileSync(await svg.path(), "utf8");
+        const svgText = (await downloaded(svg)).toString("utf8");
         expect(svgText).toContain(`viewBox="0 0 ${sized} ${sized}" width="${sized * 16}" height="${sized * 16}"`);
         expect(svgText).toContain('fill="#fafad2"');
         expect(svgText).toContain('fill="#123456"');
@@ -478,7 +477,7 @@ describe.concurrent("a link's page in a real browser", () => {
 
         const [png] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download PNG" }).click()]);
         expect(png.suggestedFilename()).toBe(`${link.short_url}.png`);
-        const bytes = readFileSync(await png.path());
+        const bytes = await downloaded(png);
         expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
         // IHDR: width and height, big-endian, at bytes 16 and 20.
         expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([sized * 16, sized * 16]);
@@ -519,7 +518,7 @@ describe.concurrent("a link's page in a real browser", () => {
         expect(await page.locator("main noscript").innerText()).toBe("This page shows the link with its script: turn on JavaScript to see it.");
         expect(await page.getByRole("textbox", { name: "Manage token" }).count()).toBe(0);
         expect(await page.locator("#token-form").getAttribute("method")).toBe("post");
-        await checkEveryWidth(page, "link-no-script", { scriptsBlocked: true });
+        await checkPageState(page, "link-no-script", { scriptsBlocked: true });
         expect(unexpectedProblems(problems)).toEqual([]);
       } finally {
         await context.close();

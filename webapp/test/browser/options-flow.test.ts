@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import type { OpenedPage } from "./support/web-browser.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { stackAdmin } from "../support/web-stack.ts";
@@ -91,7 +91,7 @@ describe.concurrent("a link's options in a real browser", () => {
         await page.getByRole("button", { name: "Remove rule 2" }).click();
         expect(await page.locator(".rule-row").count()).toBe(1);
         expect(await page.evaluate("document.activeElement.id")).toBe(await rule(page, 0).getByLabel("Device").getAttribute("id"));
-        await checkEveryWidth(page, "home-options");
+        await checkPageState(page, "home-options");
 
         await page.getByRole("button", { name: "Shorten" }).click();
         await page.locator("#result-destination").getByText("https://example.com/spring").waitFor();
@@ -135,7 +135,7 @@ describe.concurrent("a link's options in a real browser", () => {
           Rules: "iOS, in Germany → https://apps.example.com/ios-de",
         });
         expect(shown.Expires).toMatch(/2031/);
-        await checkEveryWidth(page, "link-options");
+        await checkPageState(page, "link-options");
 
         // Anyone else sees the options, but not what the password hides.
         const stranger = await web.browser.open(`${web.stack.url}/app/links/${code}`);
@@ -148,7 +148,7 @@ describe.concurrent("a link's options in a real browser", () => {
             Rules: "iOS, in Germany → hidden by the password",
           });
           expect(await stranger.page.locator("main").innerText()).not.toContain("example.com");
-          await checkEveryWidth(stranger.page, "link-protected-public");
+          await checkPageState(stranger.page, "link-protected-public");
           expect(unexpectedProblems(stranger.problems, [401])).toEqual([]);
         } finally {
           await stranger.context.close();
@@ -183,7 +183,7 @@ describe.concurrent("a link's options in a real browser", () => {
         expect(await page.locator("#customize").getAttribute("open")).toBe("");
         expect(await maxVisits.getAttribute("aria-invalid")).toBe("true");
         expect(await page.evaluate("document.activeElement.id")).toBe("new-max-visits");
-        await checkEveryWidth(page, "home-options-error");
+        await checkPageState(page, "home-options-error");
 
         await maxVisits.fill("3");
         await page.getByRole("button", { name: "Shorten" }).click();
@@ -254,7 +254,7 @@ describe.concurrent("a link's options in a real browser", () => {
         expect(await page.locator("#link-badges .badge").allInnerTexts()).toEqual(["Active", "Password"]);
         expect(await page.getByLabel("New password").inputValue()).toBe("");
         expect(await page.getByLabel("Remove the password").isVisible()).toBe(true);
-        await checkEveryWidth(page, "link-options-edit");
+        await checkPageState(page, "link-options-edit");
 
         // The new password opens the link.
         const unlocked = await fetch(link.link, { method: "POST", body: new URLSearchParams({ password: "a brand new secret" }), redirect: "manual" });
@@ -291,7 +291,7 @@ describe.concurrent("a link's options in a real browser", () => {
       try {
         expect(await page.locator("#link-badges .badge").allInnerTexts()).toEqual(["Used up"]);
         expect((await shownOptions(page))["Visits allowed"]).toBe("1 (1 used)");
-        await checkEveryWidth(page, "link-used-up");
+        await checkPageState(page, "link-used-up");
 
         // Changed to a past expiry on the page itself: the badge follows the record.
         await page.getByLabel("Maximum of visits").fill("");
@@ -341,7 +341,7 @@ describe.concurrent("a link's options in a real browser", () => {
         expect(await page.getByLabel("Password", { exact: true }).inputValue()).toBe("");
         expect(await page.content()).not.toContain("secret that must not travel back");
         expect(await page.locator("main b").count()).toBe(0);
-        await checkEveryWidth(page, "home-options-no-script", { scriptsBlocked: true });
+        await checkPageState(page, "home-options-no-script", { scriptsBlocked: true });
         // Nothing was made.
         const list = await fetch(`${web.stack.url}/shorten/?q=typed-alias`, { headers: { authorization: `Bearer ${await adminToken()}` } });
         expect(((await list.json()) as { count: number }).count).toBe(0);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { freePort, startService, type ServiceProcess } from "@linkgeo/testing";
 import { browserSetupTimeoutMs } from "@linkgeo/testing/offline-browser";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import type { Page } from "playwright-core";
 import { launchWebBrowser, type WebBrowser } from "./support/web-browser.ts";
 
@@ -47,7 +47,7 @@ describe("the gateway's own error answers: pages for a person's browser, JSON fo
       expect(answer!.headers()["content-type"]).toBe("text/html; charset=utf-8");
       await page.getByRole("heading", { name: "Page not found" }).waitFor();
       await expectBrandOnly(page);
-      await checkEveryWidth(page, "gateway-not-found");
+      await checkPageState(page, "gateway-not-found");
       expect(unexpectedProblems(problems, [404, 502])).toEqual([]);
     } finally {
       await context.close();
@@ -73,7 +73,7 @@ describe("the gateway's own error answers: pages for a person's browser, JSON fo
       await page.getByRole("heading", { name: "This service is not available right now" }).waitFor();
       expect(await page.getByRole("status").innerText()).toBe("This page checks every 5 seconds and loads again once the service answers.");
       await expectBrandOnly(page);
-      await checkEveryWidth(page, "gateway-unavailable");
+      await checkPageState(page, "gateway-unavailable");
 
       // A second tab stops checking when asked to.
       const stopped = await context.newPage();
@@ -124,7 +124,7 @@ describe("the gateway's own error answers: pages for a person's browser, JSON fo
       await page.getByRole("heading", { name: "Too many requests" }).waitFor();
       expect(await page.locator("main").innerText()).toContain("This address has asked for many pages in a short time. Try again in 6 minutes.");
       await expectBrandOnly(page);
-      await checkEveryWidth(page, "gateway-rate-limited");
+      await checkPageState(page, "gateway-rate-limited");
       expect(unexpectedProblems(problems, [404, 429])).toEqual([]);
     } finally {
       await context.close();

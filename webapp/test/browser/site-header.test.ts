@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Locator, Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { viewports } from "./support/web-browser.ts";
 
@@ -45,7 +45,7 @@ describe.concurrent("the header: one row on a phone, Menu holding the navigation
         // Folded: the navigation and the theme menu wait behind Menu.
         expect(await nav.getByRole("link").count()).toBe(0);
         expect(await theme.isVisible()).toBe(false);
-        await checkEveryWidth(page, "header-menu-folded");
+        await checkPageState(page, "header-menu-folded");
 
         await page.setViewportSize(viewports.phone);
         await menu.click();
@@ -54,7 +54,7 @@ describe.concurrent("the header: one row on a phone, Menu holding the navigation
         expect(await theme.isVisible()).toBe(true);
         // Open, the menu lies over the page: the header stays one row, the page does not scroll sideways.
         await expectOneRow(page, [brand, menu]);
-        await checkEveryWidth(page, "header-menu-open");
+        await checkPageState(page, "header-menu-open");
         await page.setViewportSize(viewports.phone);
         await nav.getByRole("link", { name: "Geocoder" }).click();
         await page.waitForURL(`${web.stack.url}/app/geocoder`);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useLoneGateway } from "./support/fixtures.ts";
 import { openAs } from "./support/web-browser.ts";
 
@@ -23,7 +23,7 @@ describe.concurrent("the header's Theme menu: system, light or dark, kept in thi
         const menu = page.getByRole("combobox", { name: "Theme" });
         expect(await menu.inputValue()).toBe("system");
         expect(await pageBackground(page)).toBe(background.dark);
-        await checkEveryWidth(page, "theme-system-dark");
+        await checkPageState(page, "theme-system-dark");
 
         await menu.selectOption("light");
         expect(await pageBackground(page)).toBe(background.light);
@@ -51,7 +51,7 @@ describe.concurrent("the header's Theme menu: system, light or dark, kept in thi
   );
 
   test(
-    "on a light system, Dark passes the accessibility check at both widths, another tab follows, and System forgets the choice",
+    "on a light system, Dark passes the accessibility check and fits both widths, another tab follows, and System forgets the choice",
     async () => {
       const { page, context, problems } = await web.browser.open(`${web.gateway.url}/`, "desktop", { colorScheme: "light" });
       try {
@@ -59,7 +59,7 @@ describe.concurrent("the header's Theme menu: system, light or dark, kept in thi
         const other = await openAs({ page, context, problems }, `${web.gateway.url}/app/geocoder`);
         await page.getByRole("combobox", { name: "Theme" }).selectOption("dark");
         expect(await pageBackground(page)).toBe(background.dark);
-        await checkEveryWidth(page, "theme-dark");
+        await checkPageState(page, "theme-dark");
 
         // The other tab hears of it through storage and follows, its menu too.
         await other.page.getByRole("combobox", { name: "Theme" }).and(other.page.locator("select")).waitFor();
@@ -104,7 +104,7 @@ describe.concurrent("the header's Theme menu: system, light or dark, kept in thi
         await blocked.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Your links" }).waitFor();
         expect(await blocked.page.getByText("Theme").isVisible()).toBe(false);
         expect(await pageBackground(blocked.page)).toBe(background.light);
-        await checkEveryWidth(blocked.page, "theme-scripts-blocked", { scriptsBlocked: true });
+        await checkPageState(blocked.page, "theme-scripts-blocked", { scriptsBlocked: true });
       } finally {
         await blocked.context.close();
       }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { result } from "./support/shorten-flow.ts";
 import type { OpenedPage, OpenOptions } from "./support/web-browser.ts";
@@ -56,7 +56,7 @@ describe.concurrent("the UTM builder: campaign tags added in the page to the URL
         await page.getByLabel("Source").fill("newsletter");
         await page.getByLabel("Medium").fill("email");
         await page.getByLabel("Campaign").fill("spring sale");
-        await checkEveryWidth(page, "home-utm-builder");
+        await checkPageState(page, "home-utm-builder");
         await page.getByRole("button", { name: "Add to the URL" }).click();
         const tagged = "example.com/sale?ref=home&utm_source=newsletter&utm_medium=email&utm_campaign=spring%20sale#offers";
         expect(await urlField.inputValue()).toBe(tagged);
@@ -110,7 +110,7 @@ describe.concurrent("the UTM builder: campaign tags added in the page to the URL
         expect(await page.locator("#utm-campaign-error").innerText()).toBe("Name the campaign, like spring_sale.");
         expect(await page.evaluate("document.activeElement.id")).toBe("utm-source");
         expect(await urlField.inputValue()).toBe("https://example.com/a?utm_source=old&utm_term=shoes&x=1");
-        await checkEveryWidth(page, "home-utm-missing");
+        await checkPageState(page, "home-utm-missing");
 
         // Filled, an emptied term leaves the URL; Enter adds them and shortens nothing.
         await page.getByLabel("Source").fill("newsletter");
@@ -166,7 +166,7 @@ describe.concurrent("the UTM builder: campaign tags added in the page to the URL
         await page.getByLabel("Source", { exact: true }).fill("newsletter");
         await page.getByLabel("Medium", { exact: true }).fill("email");
         await page.getByLabel("Campaign", { exact: true }).fill("spring sale");
-        await checkEveryWidth(page, "link-utm-builder");
+        await checkPageState(page, "link-utm-builder");
         // Enter adds the tags to the field and saves nothing.
         await page.getByLabel("Campaign", { exact: true }).press("Enter");
         const tagged = "https://example.com/spring?ref=site&utm_source=newsletter&utm_medium=email&utm_campaign=spring%20sale#offers";
@@ -200,7 +200,7 @@ describe.concurrent("the UTM builder: campaign tags added in the page to the URL
         await page.getByRole("button", { name: "Add to the URL" }).click();
         await page.locator("#new-url-error", { hasText: "Type the new destination first, then add its tags." }).waitFor();
         expect(await page.evaluate("document.activeElement.id")).toBe("new-url");
-        await checkEveryWidth(page, "link-utm-no-destination");
+        await checkPageState(page, "link-utm-no-destination");
         expect(unexpectedProblems(problems, [401])).toEqual([]);
       } finally {
         await context.close();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { viewports, type ViewportName } from "./support/web-browser.ts";
 
@@ -52,7 +52,7 @@ describe.concurrent("the pages a short link's visitor gets show the brand, not t
           await page.getByRole("button", { name: "Continue" }).click();
           await page.getByRole("alert").waitFor();
           await expectBrandOnly(page);
-          await checkEveryWidth(page, `unlock-brand-only${javaScript ? "" : "-no-script"}`, { scriptsBlocked: !javaScript });
+          await checkPageState(page, `unlock-brand-only${javaScript ? "" : "-no-script"}`, { scriptsBlocked: !javaScript });
           expect(unexpectedProblems(problems, [401])).toEqual([]);
         } finally {
           await context.close();
@@ -97,7 +97,7 @@ describe.concurrent("the pages a short link's visitor gets show the brand, not t
         await page.getByRole("heading", { name: "This link is protected" }).waitFor();
         expect(await page.evaluate("document.documentElement.dataset.theme")).toBe("dark");
         expect(await page.getByRole("combobox", { name: "Theme" }).count()).toBe(0);
-        await checkEveryWidth(page, "unlock-brand-only-dark");
+        await checkPageState(page, "unlock-brand-only-dark");
         expect(unexpectedProblems(problems, [401])).toEqual([]);
       } finally {
         await context.close();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 
 /** A flow that checks some states at two widths. */
@@ -59,7 +59,7 @@ describe.concurrent("the pages a visitor of a short link may get instead of the 
           expect(await page.getByRole("alert").count()).toBe(0);
           // A visitor gets the brand, none of the operator's navigation (visitor-brand-only.test.ts has the rest).
           expect(await page.getByRole("navigation").count()).toBe(0);
-          await checkEveryWidth(page, `unlock${suffix}`, { scriptsBlocked: !javaScript });
+          await checkPageState(page, `unlock${suffix}`, { scriptsBlocked: !javaScript });
 
           const wrong = await tryPassword(page, "not the password");
           expect(wrong.status()).toBe(401);
@@ -70,7 +70,7 @@ describe.concurrent("the pages a visitor of a short link may get instead of the 
           expect(await field.inputValue()).toBe("");
           expect(page.url()).toBe(link.link);
           expect(await page.content()).not.toContain(destination);
-          await checkEveryWidth(page, `unlock-wrong${suffix}`, { scriptsBlocked: !javaScript });
+          await checkPageState(page, `unlock-wrong${suffix}`, { scriptsBlocked: !javaScript });
 
           await unlock(page, destination);
           expect(expectedProblems(problems, destination)).toEqual([]);
@@ -108,7 +108,7 @@ describe.concurrent("the pages a visitor of a short link may get instead of the 
         expect((await page.reload())?.status()).toBe(410);
         expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("This link is no longer available");
         expect(await page.locator("main").innerText()).toContain("It has expired, or it has been used as many times as its owner allowed.");
-        await checkEveryWidth(page, "link-gone");
+        await checkPageState(page, "link-gone");
 
         const expired = await createLink({ long_url: "https://example.com/expired" });
         const change = await fetch(`${web.stack.url}/shorten/${expired.short_url}/`, {

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { waitFor } from "@linkgeo/testing";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page } from "playwright-core";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
+import { downloaded } from "./support/web-browser.ts";
 
 /** A flow that visits several states and checks each at two widths. */
 const flowTimeoutMs = 4 * browserTestTimeoutMs;
@@ -100,14 +100,14 @@ describe("Your links as a list: a row's copy and QR code, state badges, sort, pa
           .waitFor();
         const [png] = await Promise.all([page.waitForEvent("download"), row(visited).getByRole("link", { name: "Download PNG" }).click()]);
         expect(png.suggestedFilename()).toBe(`${visited.short_url}.png`);
-        expect([...readFileSync(await png.path()).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+        expect([...(await downloaded(png)).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
         // A deleted link has nothing to copy nor to scan.
         expect(
           await row(deleted)
             .getByRole("button", { name: /^(Copy|QR code)/ })
             .count(),
         ).toBe(0);
-        await checkEveryWidth(page, "your-links-list");
+        await checkPageState(page, "your-links-list");
 
         // Sorted by the visits, the most first; by when the links were made, either way.
         await page.getByLabel("Sort by").selectOption({ label: "Most visited" });
@@ -122,7 +122,7 @@ describe("Your links as a list: a row's copy and QR code, state badges, sort, pa
         await page.getByText("Page 2 of 2", { exact: true }).waitFor();
         expect(await page.locator("#links-list li[data-code]").count()).toBe(10);
         expect(await page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
-        await checkEveryWidth(page, "your-links-page-2");
+        await checkPageState(page, "your-links-page-2");
         await page.getByRole("button", { name: "Previous page" }).click();
         await page.getByText("Page 1 of 2", { exact: true }).waitFor();
         // A search starts again at the first page of what matches.
@@ -142,7 +142,7 @@ describe("Your links as a list: a row's copy and QR code, state badges, sort, pa
         expect(await notice.isHidden()).toBe(true);
         const stored = JSON.parse((await page.evaluate(`localStorage.getItem("linkgeo.links")`)) as string) as Made[];
         expect(stored.map((link) => link.short_url)).toEqual(kept.filter((link) => link !== deleted).map((link) => link.short_url));
-        await checkEveryWidth(page, "your-links-forgotten");
+        await checkPageState(page, "your-links-forgotten");
 
         expect(unexpectedProblems(problems)).toEqual([]);
       } finally {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
-import { checkEveryWidth, unexpectedProblems } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 import { result, shorten } from "./support/shorten-flow.ts";
+import { downloaded } from "./support/web-browser.ts";
 
 /** A flow that visits several pages and checks each at two widths. */
 const flowTimeoutMs = 3 * browserTestTimeoutMs;
@@ -42,7 +42,7 @@ describe.concurrent("the Your links page in a real browser", () => {
       const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/links`, "phone");
       try {
         await page.locator("#links-empty").waitFor();
-        await checkEveryWidth(page, "your-links-empty");
+        await checkPageState(page, "your-links-empty");
 
         // The other browser's download, with two entries that are no link: a code that is a path, and a string.
         const file = [...made, { ...made[0]!, short_url: "../admin" }, "not a link"];
@@ -74,7 +74,7 @@ describe.concurrent("the Your links page in a real browser", () => {
         await search.fill("nowhere-to-be-found");
         expect(await page.locator("#links-summary").innerText()).toBe("No link matches “nowhere-to-be-found”.");
         expect(await page.locator("li[data-code]:visible").count()).toBe(0);
-        await checkEveryWidth(page, "your-links-no-match");
+        await checkPageState(page, "your-links-no-match");
         await search.fill("");
 
         // Deleted meanwhile: marked, and forgotten on request.
@@ -86,7 +86,7 @@ describe.concurrent("the Your links page in a real browser", () => {
         expect(gone.status).toBe(204);
         await page.reload();
         await page.locator(`li[data-code="${deleted.short_url}"] .badge.deleted`).waitFor();
-        await checkEveryWidth(page, "your-links");
+        await checkPageState(page, "your-links");
         await page.getByRole("button", { name: `Forget ${deleted.short_url}` }).click();
         await page.locator("#links-summary", { hasText: "6 links" }).waitFor();
         expect(await page.locator(`li[data-code="${deleted.short_url}"]`).count()).toBe(0);
@@ -98,7 +98,7 @@ describe.concurrent("the Your links page in a real browser", () => {
           page.getByRole("link", { name: "Download your links, with their tokens" }).click(),
         ]);
         expect(exported.suggestedFilename()).toBe("linkgeo-links.json");
-        expect(JSON.parse(readFileSync(await exported.path(), "utf8"))).toEqual(made.filter((link) => link !== deleted));
+        expect(JSON.parse((await downloaded(exported)).toString("utf8"))).toEqual(made.filter((link) => link !== deleted));
 
         // The same file again adds only the forgotten one; a file that is no links file is refused on its field.
         await page
@@ -175,7 +175,7 @@ describe.concurrent("the Your links page in a real browser", () => {
         expect(await page.getByRole("textbox", { name: "Manage token" }).count()).toBe(0);
         expect(await page.getByRole("button", { name: "Add link" }).count()).toBe(0);
         expect(await page.getByRole("button", { name: "Add these links" }).count()).toBe(0);
-        await checkEveryWidth(page, "your-links-no-script", { scriptsBlocked: true });
+        await checkPageState(page, "your-links-no-script", { scriptsBlocked: true });
 
         // Submitted all the same (the browser's own submission, no script to stop it),
         // the token travels in a POST body: never in the address, nor in the history.

@@ -1,7 +1,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { forTheRun, startService, startServicesTogether, type ServiceProcess } from "@linkgeo/testing";
+import { forTheRun, type Hosted, startService, startServicesTogether, type ServiceProcess } from "@linkgeo/testing";
 
 /** The admin every web stack has, for the admin pages. */
 export const stackAdmin = { username: "admin", password: "correct horse battery" };
@@ -109,6 +109,27 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
     },
     [Symbol.asyncDispose]: () => owned.disposeAsync(),
   };
+}
+
+/** What test files get of the run's web stack: the gateway's origin, the one URL its pages are opened at. */
+export interface SharedWebStack {
+  url: string;
+}
+
+/**
+ * The run's one web stack, as its host keeps it (run-host.ts) for every
+ * browser file that runs the default settings: the three services with
+ * LOCAL, as a first-time operator starts them. Its database holds what the
+ * files before made. Usable while none of its services has ended.
+ */
+export async function hostedWebStack(): Promise<Hosted<SharedWebStack>> {
+  const stack = await startWebStack();
+  let running = true;
+  for (const service of [stack.shortener, stack.geocoder, stack.gateway])
+    void service.exited.then(() => {
+      running = false;
+    });
+  return { description: { url: stack.url }, usable: () => running, [Symbol.asyncDispose]: () => stack[Symbol.asyncDispose]() };
 }
 
 /** `bun run createsuperuser` as an operator runs it, password on stdin: `stackAdmin` in the database at `databaseUrl`. */

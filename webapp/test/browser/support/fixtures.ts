@@ -1,8 +1,9 @@
 import { afterAll, beforeAll } from "bun:test";
-import { forTheRun, freePort, startService, type ServiceProcess } from "@linkgeo/testing";
+import { join } from "node:path";
+import { freePort, hostedForTheRun, startService, type ServiceProcess } from "@linkgeo/testing";
 import { browserSetupTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { launchWebBrowser, type WebBrowser } from "./web-browser.ts";
-import { startWebStack, type WebStack, type WebStackOptions, withoutLocalGeocoder } from "../../support/web-stack.ts";
+import { type SharedWebStack, startWebStack, type WebStack, type WebStackOptions } from "../../support/web-stack.ts";
 
 /** Something started before a file's tests and disposed after them, read through a getter in the tests. */
 function forTheFile<T extends AsyncDisposable>(start: () => Promise<T>): () => T {
@@ -20,40 +21,32 @@ function forTheFile<T extends AsyncDisposable>(start: () => Promise<T>): () => T
  * The three services (startWebStack) and a browser for the tests of one
  * file: started before them, stopped after. Read `stack` and `browser` in
  * the tests, not at the top of the file. For a file whose checks need a
- * database of its own (the admin's tables list every link and every key)
- * or other settings; the others take `useSharedWebStack`.
+ * database of its own (the admin's tables list every link and every key),
+ * other settings, or a service it ends; the others take `useSharedWebStack`.
  */
 export function useWebStack(options: WebStackOptions = {}): { readonly stack: WebStack; readonly browser: WebBrowser } {
   return withBrowser(forTheFile(() => startWebStack(options)));
 }
 
 /**
- * The run's one stack without LOCAL (`forTheRun`, disposed after the last
- * file) and a browser for the tests of one file. Its database holds the
- * links, keys and sessions the files before made: a file that takes it
- * finds its own by what it made (a code, a token, a profile's list), never
- * by counting what is there.
+ * The run's one web stack (`hostedWebStack`, shared by every file of the
+ * run in every process, ended after the last) and a browser for the tests
+ * of one file. Its database holds the links, keys and sessions the files
+ * before made, or other files make at the same time under `--parallel`: a
+ * file that takes it finds its own by what it made (a code, a token, a
+ * profile's list), never by counting what is there.
  */
-export function useSharedWebStack(): { readonly stack: WebStack; readonly browser: WebBrowser } {
-  let stack: WebStack | undefined;
+export function useSharedWebStack(): { readonly stack: SharedWebStack; readonly browser: WebBrowser } {
+  let stack: SharedWebStack | undefined;
   beforeAll(async () => {
     stack = await sharedWebStack();
   }, browserSetupTimeoutMs);
   return withBrowser(() => stack!);
 }
 
-/** Stacks one of whose services has ended: the next file to ask starts another, as it would a crashed Chromium. */
-const endedStacks = new WeakSet<WebStack>();
-const sharedWebStack = forTheRun(
-  async () => {
-    const stack = await startWebStack(withoutLocalGeocoder);
-    for (const service of [stack.shortener, stack.geocoder, stack.gateway]) void service.exited.then(() => endedStacks.add(stack));
-    return stack;
-  },
-  (stack) => !endedStacks.has(stack),
-);
+const sharedWebStack = hostedForTheRun<SharedWebStack>({ module: join(import.meta.dir, "../../support/web-stack.ts"), exportName: "hostedWebStack" });
 
-function withBrowser(stack: () => WebStack): { readonly stack: WebStack; readonly browser: WebBrowser } {
+function withBrowser<Stack>(stack: () => Stack): { readonly stack: Stack; readonly browser: WebBrowser } {
   const browser = forTheFile(launchWebBrowser);
   return {
     get stack() {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runChromium } from "@linkgeo/testing/offline-browser";
-import type { BrowserContext, Page, Request } from "playwright-core";
+import type { BrowserContext, Download, Page, Request } from "playwright-core";
 
 /** Where every page is screenshotted, at each width, for a reviewer to look at (git-ignored). */
 export const screenshotDir = join(import.meta.dir, "..", "screenshots");
@@ -67,6 +67,13 @@ export async function launchWebBrowser(): Promise<WebBrowser> {
       await Promise.all([...contexts].map((context) => context.close().catch(() => {})));
     },
   };
+}
+
+/** A download's bytes, read through Playwright's connection: the browser runs in the run's host, and its files are not this process's to open. */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** The same page in a new profile of the same browser, for a second visitor. */
