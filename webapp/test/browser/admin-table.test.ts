@@ -192,9 +192,15 @@ describe("the admin table, readable at both widths", () => {
     flowTimeoutMs,
   );
   test(
-    "the inline edit takes an address typed without https://, as the home page does, and says it added it",
+    "the inline edit takes an address typed without https://, as the home page does, says it added it, and keeps the row's last visit",
     async () => {
+      // A visit first, so the row has a last visit for the edit to keep (the PUT's answer has none).
+      expect((await fetch(`${stack.url}/to-edit`, { redirect: "manual" })).status).toBe(302);
+      await page.reload();
       const target = row("to-edit");
+      const lastVisited = target.locator('td[data-label="Last visited"]');
+      await lastVisited.filter({ hasNotText: "never" }).waitFor();
+      const lastVisitShown = await lastVisited.innerText();
       await menuButton("to-edit").click();
       await menu("to-edit").getByRole("menuitem", { name: "Edit destination" }).click();
       const field = target.getByLabel("New destination for to-edit");
@@ -211,6 +217,7 @@ describe("the admin table, readable at both widths", () => {
         .waitFor();
       expect(await target.locator(".destination-host").innerText()).toBe("example.com");
       expect(await target.locator(".destination-rest").innerText()).toBe("/new-page?from=admin");
+      expect(await lastVisited.innerText()).toBe(lastVisitShown);
       const record = (await (await fetch(`${stack.url}/shorten/to-edit/`)).json()) as { long_url: string };
       expect(record.long_url).toBe("https://example.com/new-page?from=admin");
       expect(unexpectedProblems(problems, [400])).toEqual([]);

@@ -1,30 +1,15 @@
 /** The API calls of the admin page: every link, a page at a time, and what an admin may do to one. */
-import { api, type Credential } from "./api.ts";
+import type { Credential } from "./api.ts";
+import { type Answer, call, type QueryParams } from "./api-call.ts";
 import type { LinkState } from "./link-options.ts";
 
-export interface LinkRecord {
-  short_url: string;
-  long_url: string;
-  link: string;
-  /** For people: what the link is (null without one). */
-  title: string | null;
-  access_count: number;
-  created_at: string;
-  updated_at: string;
-  last_accessed_at: string | null;
-  state: LinkState;
-  password_protected: boolean;
-  tags: string[];
-}
+/** A link as the listing gives it: code, destination, title, count, dates, state, protection, tags. */
+export type LinkRecord = LinkList["results"][number];
 
-export interface LinkList {
-  count: number;
-  /** Past 10,000 matches the count is the shortener's estimate. */
-  count_is_estimate: boolean;
-  next: string | null;
-  previous: string | null;
-  results: LinkRecord[];
-}
+/** A page of the listing: the count (past 10,000 matches the shortener's estimate), the pages before and after, the rows. */
+export type LinkList = Answer<"GET /shorten/">;
+
+export type ChangedLink = Answer<"PUT /shorten/{short_url}">;
 
 export const linkSorts = ["newest", "most_visited", "last_visited"] as const;
 export type LinkSort = (typeof linkSorts)[number];
@@ -50,22 +35,19 @@ export type PageSize = (typeof pageSizes)[number];
 /** How many days each row's sparkline covers. */
 export const sparklineDays = 14;
 
-const encode = encodeURIComponent;
-
 /** `fresh`: right after the admin's own change, so the listing must have it (not a read replica's copy a moment old). */
 export function listLinks(query: LinkQuery, signal?: AbortSignal, fresh = false): Promise<LinkList> {
-  const params = new URLSearchParams({ sort: query.sort, page: String(query.page), page_size: String(query.pageSize) });
-  if (query.q) params.set("q", query.q);
-  if (query.tag) params.set("tag", query.tag);
-  if (query.state) params.set("state", query.state);
-  return api<LinkList>(`/shorten/?${params}`, { signal, fresh });
+  const asked: QueryParams<"GET /shorten/"> = { sort: query.sort, page: query.page, page_size: query.pageSize };
+  if (query.q) asked.q = query.q;
+  if (query.tag) asked.tag = query.tag;
+  if (query.state) asked.state = query.state;
+  return call("GET /shorten/", { query: asked, signal, fresh });
 }
 
 /** Visits per day of each link, oldest day first: one call for the whole page of links. */
 export async function dailyVisits(codes: readonly string[], signal?: AbortSignal): Promise<Map<string, number[]>> {
-  const params = new URLSearchParams({ codes: codes.join(","), days: String(sparklineDays) });
   // `links` is null with analytics off on the server: no row then has counts to draw.
-  const body = await api<{ links: Record<string, unknown> | null }>(`/admin/visits/daily/?${params}`, { signal });
+  const body = await call("GET /admin/visits/daily", { query: { codes: codes.join(","), days: String(sparklineDays) }, signal });
   const days = new Map<string, number[]>();
   for (const code of codes) {
     const counts = body.links?.[code];
@@ -74,26 +56,19 @@ export async function dailyVisits(codes: readonly string[], signal?: AbortSignal
   return days;
 }
 
-export function changeDestination(code: string, longUrl: string, credential: Credential): Promise<LinkRecord> {
-  return api<LinkRecord>(`/shorten/${encode(code)}/`, { method: "PUT", body: { long_url: longUrl }, credential });
+/** The link as changed; the PUT's answer has no `last_accessed_at`: the listing's row keeps its own. */
+export function changeDestination(code: string, longUrl: string, credential: Credential): Promise<ChangedLink> {
+  return call("PUT /shorten/{short_url}", { params: { short_url: code }, body: { long_url: longUrl }, credential });
 }
 
 export function deleteLink(code: string, credential: Credential): Promise<void> {
-  return api<void>(`/shorten/${encode(code)}/`, { method: "DELETE", credential });
+  return call("DELETE /shorten/{short_url}", { params: { short_url: code }, credential });
 }
 
-export interface VisitTotals {
-  visits: number;
-  humans: number;
-  bots: number;
-}
-
-/** With analytics off on the server a visit is only counted: the report has no numbers, and says why. */
-export type AllVisits =
-  | { analytics: "on"; totals: VisitTotals; top: { links: { value: string; visits: number }[] } }
-  | { analytics: "off"; totals: null; top: null };
+/** Visits across every link: with analytics off on the server a visit is only counted, and the report has no numbers. */
+export type AllVisits = Answer<"GET /admin/visits">;
 
 /** Visits across every link since `from`, with the most visited links. */
 export function allVisits(from: Date, signal?: AbortSignal): Promise<AllVisits> {
-  return api<AllVisits>(`/admin/visits/?${new URLSearchParams({ from: from.toISOString() })}`, { signal });
+  return call("GET /admin/visits", { query: { from: from.toISOString() }, signal });
 }

@@ -1,16 +1,13 @@
-import { api, ApiError } from "./api.ts";
+import { ApiError } from "./api.ts";
+import { type Answer, call } from "./api-call.ts";
 
-/** The admin signed in with this browser: the session itself is an HttpOnly cookie, never seen by scripts. */
-export interface AdminSession {
-  username: string;
-  csrf_token: string;
-  expires_at: string;
-}
+/** The admin signed in with this browser (username, CSRF token, expiry): the session itself is an HttpOnly cookie, never seen by scripts. */
+export type AdminSession = Answer<"GET /admin/session">;
 
 /** The current admin session, or null when nobody is signed in. */
 export async function currentAdminSession(): Promise<AdminSession | null> {
   try {
-    return await api<AdminSession>("/admin/session");
+    return await call("GET /admin/session");
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
@@ -18,7 +15,7 @@ export async function currentAdminSession(): Promise<AdminSession | null> {
 }
 
 export function signIn(username: string, password: string): Promise<AdminSession> {
-  return api<AdminSession>("/admin/session", { method: "POST", body: { username, password } });
+  return call("POST /admin/session", { body: { username, password } });
 }
 
 /**
@@ -39,5 +36,5 @@ export async function signOut(session: AdminSession): Promise<void> {
 }
 
 function endSession(session: AdminSession): Promise<void> {
-  return api<void>("/admin/session", { method: "DELETE", credential: { kind: "session", csrfToken: session.csrf_token } });
+  return call("DELETE /admin/session", { credential: { kind: "session", csrfToken: session.csrf_token } });
 }

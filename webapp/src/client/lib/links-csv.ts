@@ -14,7 +14,7 @@ export function linksCsv(records: readonly LinkRecord[]): string {
   const rows = records.map((record) => [
     record.short_url,
     record.link,
-    record.long_url,
+    record.long_url ?? "",
     String(record.access_count),
     record.created_at,
     record.last_accessed_at ?? "",

@@ -1,4 +1,4 @@
-import { changeDestination, type LinkRecord } from "../../client/lib/admin-links.ts";
+import { type ChangedLink, changeDestination, type LinkRecord } from "../../client/lib/admin-links.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { cloneTemplate } from "../../client/lib/clone-template.ts";
 import { findParts, showFieldError } from "../../client/lib/find-parts.ts";
@@ -10,7 +10,7 @@ export interface DestinationEditDeps {
   /** Handles what is not the form's business (the session ended); true when it did. */
   handled(error: unknown): boolean;
   /** Saved: the link as it is now, and whether https:// was added to what was typed. */
-  saved(record: LinkRecord, addedScheme: boolean): void;
+  saved(changed: ChangedLink, addedScheme: boolean): void;
   /** Cancel or Escape. */
   cancelled(): void;
 }
@@ -26,7 +26,7 @@ export function mount(template: HTMLTemplateElement, record: LinkRecord, deps: D
   const form = cloneTemplate<HTMLFormElement>(template);
   const { editCode, editInput, editSave, editCancel } = findParts(form, destinationEditParts);
   editCode.textContent = record.short_url;
-  editInput.value = record.long_url;
+  editInput.value = record.long_url ?? "";
   const refuse = (text: string) => {
     showFieldError(editInput, text);
     editInput.focus();

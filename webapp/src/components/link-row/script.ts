@@ -74,7 +74,7 @@ export function mount(template: HTMLTemplateElement, initial: LinkRecord, host: 
       handled: host.handled,
       cancelled: closePanel,
       saved(changed, addedScheme) {
-        record = changed;
+        record = { ...record, ...changed };
         showRecord(ui, record, host);
         closePanel();
         host.announce(`The destination of ${code} is now ${record.long_url}${addedScheme ? " (https:// added)" : ""}.`);
@@ -140,7 +140,7 @@ function showRecord(ui: RowParts, record: LinkRecord, host: RowHost): void {
   fill(ui.rowBadges, gone, locked);
   ui.rowBadges.hidden = !gone && !locked;
   fill(ui.rowTitle, record.title ? record.title : none("no title"));
-  fill(ui.rowDestination, destination(record.long_url));
+  fill(ui.rowDestination, record.long_url === null ? none("hidden") : destination(record.long_url));
   fill(ui.rowTags, record.tags.length === 0 ? none("no tags") : tagList(record.tags, host));
   ui.rowVisits.textContent = formatCount(record.access_count);
   fill(ui.rowCreated, when(record.created_at));

@@ -35,12 +35,15 @@ export function mount(root: HTMLElement, deps: VisitSummaryDeps): VisitSummary {
 }
 
 function showVisits(ui: FoundParts<typeof visitSummaryParts.spec>, visits: AllVisits): void {
-  show(ui.summaryOff, visits.analytics === "off");
-  show(ui.summaryFigures, visits.analytics === "on");
-  if (visits.analytics === "off") return;
+  // With analytics off on the server a visit is only counted: no totals, no top links.
+  const { totals, top } = visits;
+  const figures = totals !== null && top !== null;
+  show(ui.summaryOff, !figures);
+  show(ui.summaryFigures, figures);
+  if (!figures) return;
   const stat = (label: string, n: number) => h("div", { class: "stat" }, h("dt", {}, label), h("dd", {}, formatCount(n)));
-  fill(ui.summaryTotals, stat("Visits", visits.totals.visits), stat("Humans", visits.totals.humans), stat("Bots", visits.totals.bots));
-  const links = visits.top.links.slice(0, 5);
+  fill(ui.summaryTotals, stat("Visits", totals.visits), stat("Humans", totals.humans), stat("Bots", totals.bots));
+  const links = top.links.slice(0, 5);
   fill(
     ui.summaryTop,
     links.length === 0
