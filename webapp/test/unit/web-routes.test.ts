@@ -95,11 +95,44 @@ describe("the web app's routes", () => {
     },
   );
 
-  test("the home page's script, with every chunk it imports, stays under 60 KB gzipped, every other page's under 30 KB", () => {
-    for (const page of pageScripts) expect(assets.scriptWeight(page)).toBeGreaterThan(0);
-    expect(assets.scriptWeight("home")).toBeLessThan(60 * 1024);
-    const heavy = pageScripts.filter((page) => page !== "home" && assets.scriptWeight(page) >= 30 * 1024);
-    expect(heavy).toEqual([]);
+  /**
+   * What a first visit downloads to run each page (gzipped, chunks it
+   * imports up front included): no more than when the web app became a
+   * workspace of its own (issue 46's start, 6ad5884's parent line: home
+   * 14,201, link 21,324, admin 16,466, geocoder 10,253 bytes), but Your
+   * links, which became a list (copy, QR code, states, sort, pages: 4,841
+   * then). The QR encoder is fetched when a code is first drawn, not counted.
+   */
+  const scriptBudgets: Record<(typeof pageScripts)[number], number> = {
+    home: 14_201,
+    links: 7_500,
+    link: 21_324,
+    admin: 16_466,
+    geocoder: 10_253,
+    "try-again": 1_024,
+    theme: 1_024,
+  };
+
+  test("no page's script weighs more than its budget, gzipped, with every chunk it imports up front", () => {
+    const weights = Object.fromEntries(pageScripts.map((page) => [page, assets.scriptWeight(page)]));
+    for (const page of pageScripts) expect({ page, weight: weights[page] }).toEqual({ page, weight: expect.any(Number) });
+    expect(pageScripts.filter((page) => !(weights[page]! > 0 && weights[page]! <= scriptBudgets[page]))).toEqual([]);
+  });
+
+  test("the QR encoder is no page's first download: a file of its own, fetched when a code is first drawn", () => {
+    // A message only the encoder (uqr) has, which minifying keeps.
+    const encoderText = "String contains unencodable characters in alphanumeric mode";
+    const textOf = (url: string) => new TextDecoder().decode(assets.get(url)!.body);
+    for (const page of ["home", "links", "link", "admin"] as const) {
+      const entry = textOf(assets.scriptUrl(page));
+      const upFront = [entry, ...[...entry.matchAll(/from\s*"(\/app\/assets\/[^"]+)"/g)].map((m) => textOf(m[1]!))];
+      const later = [...entry.matchAll(/import\("(\/app\/assets\/[^"]+)"\)/g)].map((m) => textOf(m[1]!));
+      expect({ page, upFront: upFront.some((text) => text.includes(encoderText)), later: later.some((text) => text.includes(encoderText)) }).toEqual({
+        page,
+        upFront: false,
+        later: true,
+      });
+    }
   });
 
   test("an unknown page under the prefix is a 404 page in the same look; the bare prefix goes home", async () => {

@@ -1,4 +1,3 @@
-import { encode } from "uqr";
 import { s } from "./dom.ts";
 
 /** A QR code's modules, quiet zone included: `dark[y][x]`. */
@@ -19,8 +18,24 @@ export interface QrLook {
 
 export const plainLook: QrLook = { pixelsPerModule: 8, dark: "#000000", light: "#ffffff" };
 
+/**
+ * The encoder (uqr: two thirds of the QR code's bytes) is fetched the first
+ * time a code is drawn, not with every page that may draw one; a fetch that
+ * failed (an outage) is tried again by the next code.
+ */
+let encoder: Promise<typeof import("uqr")> | undefined;
+const loadEncoder = () =>
+  (encoder ??= import("uqr").catch((error: unknown) => {
+    encoder = undefined;
+    throw error;
+  }));
+
 /** By default error correction M, and the 4-module quiet zone (`margin`) the standard asks for. */
-export function qrCode(text: string, { errorCorrection = "M", margin = 4 }: { errorCorrection?: QrErrorCorrection; margin?: number } = {}): QrCode {
+export async function qrCode(
+  text: string,
+  { errorCorrection = "M", margin = 4 }: { errorCorrection?: QrErrorCorrection; margin?: number } = {},
+): Promise<QrCode> {
+  const { encode } = await loadEncoder();
   const { size, data } = encode(text, { ecc: errorCorrection, border: margin });
   return { size, dark: data };
 }

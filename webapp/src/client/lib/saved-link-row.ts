@@ -7,7 +7,7 @@
  * or the API holds never becomes markup.
  */
 import { copyText } from "./copy-text.ts";
-import { h } from "./dom.ts";
+import { fill, h } from "./dom.ts";
 import { formatDateTime, plural } from "./format.ts";
 import { stateNames } from "./link-options.ts";
 import type { OfferedFiles } from "./offered-files.ts";
@@ -99,18 +99,22 @@ function qrToggle(link: SavedLink, panel: HTMLElement, files: OfferedFiles): HTM
     { type: "button", class: "secondary small", "aria-expanded": "false", "aria-controls": panel.id, "aria-label": `QR code of ${link.short_url}` },
     "QR code",
   );
+  let drawn: Promise<void> | undefined;
   button.addEventListener("click", () => {
-    if (panel.childElementCount === 0) drawQr(link, panel, files);
+    drawn ??= drawQr(link, panel, files).catch(() => {
+      drawn = undefined;
+      fill(panel, h("p", { class: "muted" }, "The QR code could not be drawn: try again."));
+    });
     panel.hidden = !panel.hidden;
     button.setAttribute("aria-expanded", String(!panel.hidden));
   });
   return button;
 }
 
-function drawQr(link: SavedLink, panel: HTMLElement, files: OfferedFiles): void {
-  const qr = qrCode(link.link);
+async function drawQr(link: SavedLink, panel: HTMLElement, files: OfferedFiles): Promise<void> {
+  const qr = await qrCode(link.link);
   const svg = h("a", { class: "button secondary small", download: "" }, "Download SVG");
   const png = h("a", { class: "button secondary small", download: "" }, "Download PNG");
   offerQrFiles(files, qr, plainLook, { svg, png }, link.short_url);
-  panel.append(h("div", { class: "qr" }, qrSvg(qr, `QR code of ${link.link}`)), h("div", { class: "row" }, svg, png));
+  fill(panel, h("div", { class: "qr" }, qrSvg(qr, `QR code of ${link.link}`)), h("div", { class: "row" }, svg, png));
 }

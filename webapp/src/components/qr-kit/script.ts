@@ -24,7 +24,11 @@ export function mountQrKit(root: HTMLElement): QrKit {
   const files = new OfferedFiles();
   let shown: { link: string; code: string } | null = null;
   const draw = () => {
-    if (shown) drawQr(ui, files, shown.link, shown.code);
+    // Draws resolve in the order they were asked (one encoder), so the form's last choice is what stays.
+    if (shown)
+      void drawQr(ui, files, shown.link, shown.code).catch(() =>
+        fill(ui.preview, h("p", { class: "muted" }, "The QR code could not be drawn: reload the page.")),
+      );
   };
   ui.form.addEventListener("input", draw);
   ui.form.addEventListener("submit", (event) => event.preventDefault());
@@ -42,14 +46,14 @@ function whole(control: HTMLSelectElement, min: number, max: number, fallback: n
   return Number.isInteger(number) && number >= min && number <= max ? number : fallback;
 }
 
-function drawQr(ui: FoundParts<typeof qrKitParts.spec>, files: OfferedFiles, link: string, code: string): void {
+async function drawQr(ui: FoundParts<typeof qrKitParts.spec>, files: OfferedFiles, link: string, code: string): Promise<void> {
   const errorCorrection = (errorCorrections.has(ui.errorCorrection.value) ? ui.errorCorrection.value : "M") as QrErrorCorrection;
   const look: QrLook = {
     pixelsPerModule: whole(ui.scale, 2, 32, 8),
     dark: colour.test(ui.dark.value) ? ui.dark.value : "#000000",
     light: colour.test(ui.light.value) ? ui.light.value : "#ffffff",
   };
-  const qr = qrCode(link, { errorCorrection, margin: whole(ui.margin, 0, 8, 4) });
+  const qr = await qrCode(link, { errorCorrection, margin: whole(ui.margin, 0, 8, 4) });
   files.clear();
   const svgUrl = offerQrFiles(files, qr, look, { svg: ui.svgLink, png: ui.pngLink }, code);
   fill(ui.preview, h("img", { src: svgUrl, alt: `QR code of ${link}`, width: "200", height: "200" }));

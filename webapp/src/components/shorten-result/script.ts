@@ -3,7 +3,7 @@
  * drawn in the page and offered as SVG and PNG files.
  */
 import { copyButton } from "../../client/lib/copy-text.ts";
-import { fill } from "../../client/lib/dom.ts";
+import { fill, h } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { OfferedFiles } from "../../client/lib/offered-files.ts";
 import { plainLook, qrCode, qrSvg } from "../../client/lib/qr-code.ts";
@@ -41,9 +41,14 @@ export function mount(root: HTMLElement): ShortenResult {
       fillCard(parts, created, addedScheme);
       // The previous result's files are no longer offered: free them.
       downloads.clear();
-      const qr = qrCode(created.link);
-      fill(parts.qr, qrSvg(qr, `QR code of ${created.link}`));
-      offerQrFiles(downloads, qr, plainLook, { svg: parts.downloadSvg, png: parts.downloadPng }, created.short_url);
+      fill(parts.qr);
+      void qrCode(created.link).then(
+        (qr) => {
+          fill(parts.qr, qrSvg(qr, `QR code of ${created.link}`));
+          offerQrFiles(downloads, qr, plainLook, { svg: parts.downloadSvg, png: parts.downloadPng }, created.short_url);
+        },
+        () => fill(parts.qr, h("p", { class: "muted" }, "The QR code could not be drawn: reload the page.")),
+      );
       root.hidden = false;
       fitToText(parts.url);
       fitToText(parts.token);
