@@ -230,7 +230,7 @@ describe("an admin's session behind two shortener replicas, each with its own EL
           await attackerPage.close();
 
           // Who is signed in, then everything the page loads with it, before the sign-out.
-          const loaded = ["/shorten/?", "/admin/visits/?", "/admin/api-keys"].map((path) => page.waitForResponse((response) => response.url().includes(path)));
+          const loaded = ["/shorten/?", "/admin/visits?", "/admin/api-keys"].map((path) => page.waitForResponse((response) => response.url().includes(path)));
           await page.reload();
           await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
           await Promise.all(loaded);
