@@ -49,4 +49,15 @@ describe("forTheRun", () => {
     await disposeRunResources();
     expect(disposed).toEqual([2]);
   });
+
+  test("once disposed, it is never handed out again: the next ask starts another (a worker that keeps its modules across files)", async () => {
+    const { log, start } = counted();
+    const shared = forTheRun(start);
+    expect((await shared()).id).toBe(1);
+    await disposeRunResources();
+    expect((await shared()).id).toBe(2);
+    expect((await shared()).id).toBe(2);
+    await disposeRunResources();
+    expect(log).toEqual(["start 1", "dispose 1", "start 2", "dispose 2"]);
+  });
 });

@@ -1,6 +1,7 @@
 import { plugin } from "bun";
 import { afterAll } from "bun:test";
 import { disposeRunResources } from "./for-the-run.ts";
+import { parallelCommandLine, runInstead } from "./parallel-files.ts";
 import { stopRunHostAfterTheRun } from "./run-host.ts";
 import { defaultTestTimeoutMs } from "./test-timeout.ts";
 import { useTestServers } from "./throwaway-servers.ts";
@@ -9,6 +10,16 @@ import { useTestServers } from "./throwaway-servers.ts";
 // (throwaway-servers.ts). Before any suite loads, so every `testPostgresAdminUrl` and `testRedisUrl` reads the answer.
 // `bun test` emits no "exit" event: an afterAll here runs once, after the last file (after each file under --parallel).
 const servers = await useTestServers();
+
+// A plain `bun test` runs its files side by side, one worker per core, each file in a fresh global
+// (parallel-files.ts): this process starts that run with the servers above, and ends with its code.
+const parallel = parallelCommandLine();
+if (parallel) {
+  const code = await runInstead(parallel);
+  servers?.stop();
+  process.exit(code);
+}
+
 afterAll(async () => {
   // What files shared (forTheRun, and the run's host: its browser and web stack) goes first: it may still be talking to those servers.
   await disposeRunResources();

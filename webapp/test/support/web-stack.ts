@@ -1,7 +1,7 @@
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { forTheRun, type Hosted, startService, startServicesTogether, type ServiceProcess } from "@linkgeo/testing";
+import { type Hosted, hostedForTheRun, startService, startServicesTogether, type ServiceProcess } from "@linkgeo/testing";
 
 /** The admin every web stack has, for the admin pages. */
 export const stackAdmin = { username: "admin", password: "correct horse battery" };
@@ -50,16 +50,19 @@ export interface WebStackOptions {
 export const withoutLocalGeocoder: WebStackOptions = { geocoderEnv: { GEOCODER_LOCAL: "false" } };
 
 /**
- * A SQLite file with `stackAdmin` in it, made once per run: `createsuperuser`
- * (a process, the migrations, an argon2id hash) is most of a second, and
- * every stack starts from a copy of this file instead.
+ * A SQLite file with `stackAdmin` in it, made once per run by the run's host
+ * (run-host.ts) for every process: `createsuperuser` (a process, the
+ * migrations, an argon2id hash) is most of a second, and every stack starts
+ * from a copy of this file instead.
  */
-const adminDatabase = forTheRun(async () => {
+export async function hostedAdminDatabase(): Promise<Hosted<{ path: string }>> {
   const dir = mkdtempSync(join(tmpdir(), "linkgeo-web-admin-"));
   const path = join(dir, "shortener.db");
   await createAdmin(sqliteUrl(path));
-  return { path, [Symbol.asyncDispose]: async () => rmSync(dir, { recursive: true, force: true }) };
-});
+  return { description: { path }, usable: () => existsSync(path), [Symbol.asyncDispose]: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const adminDatabase = hostedForTheRun<{ path: string }>({ module: import.meta.path, exportName: "hostedAdminDatabase" });
 
 /** DATABASE_URL of a SQLite file: `sqlite:///` then the path, so an absolute path makes four slashes (three would be relative). */
 const sqliteUrl = (absolutePath: string) => `sqlite:///${absolutePath}`;
