@@ -12,12 +12,32 @@ const flowTimeoutMs = 2 * browserTestTimeoutMs;
 
 /** Opens "Add UTM tags" under the URL field, unless it is open. */
 async function openBuilder(page: Page): Promise<void> {
-  if ((await page.locator("#utm-builder").getAttribute("open")) === null) await page.locator("#utm-builder > summary").click();
+  await openDetails(page, "utm-builder");
 }
 
 /** Opens "Add UTM tags" under a link page's new destination, unless it is open. */
 async function openLinkBuilder(page: Page): Promise<void> {
-  if ((await page.locator("#edit-utm-builder").getAttribute("open")) === null) await page.locator("#edit-utm-builder > summary").click();
+  await openDetails(page, "edit-utm-builder");
+}
+
+/**
+ * Opens the <details> `id` unless it is open, and resolves once its toggle
+ * event has been handled: the builder reads the URL's tags then, a task
+ * after the click (a click that closed it just before may still have its
+ * own toggle event queued, so the wait is for one that finds it open).
+ */
+async function openDetails(page: Page, id: string): Promise<void> {
+  if ((await page.locator(`#${id}`).getAttribute("open")) !== null) return;
+  const opened = page.evaluate(`new Promise((resolve) => {
+    const details = document.getElementById(${JSON.stringify(id)});
+    details.addEventListener("toggle", function handled() {
+      if (!details.open) return;
+      details.removeEventListener("toggle", handled);
+      resolve();
+    });
+  })`);
+  await page.locator(`#${id} > summary`).click();
+  await opened;
 }
 
 describe.concurrent("the UTM builder: campaign tags added in the page to the URL being shortened, or to a link's new destination", () => {
