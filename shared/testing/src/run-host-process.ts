@@ -78,3 +78,7 @@ setInterval(() => {
   }
 }, 200);
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop());
+// What one kept thing throws by itself (a service's stream, a browser's socket) is logged, and the host serves on:
+// every later file of the run depends on it, and a crashed browser or stack is started again on the next ask.
+process.on("uncaughtException", (error) => console.error("run host:", error));
+process.on("unhandledRejection", (error) => console.error("run host:", error));
