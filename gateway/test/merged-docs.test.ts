@@ -11,6 +11,8 @@ import { unresolvedRefs } from "./support/unresolved-refs.ts";
 const shortenerPaths = [
   "/admin/api-keys",
   "/admin/api-keys/{id}",
+  "/admin/domains",
+  "/admin/domains/{id}",
   "/admin/export/links",
   "/admin/import",
   "/admin/login",

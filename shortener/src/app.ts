@@ -22,13 +22,16 @@ import type { AdminStore } from "./admins/admin-store.ts";
 import { AdminSessions } from "./auth/admin-sessions.ts";
 import type { AdminSessionStore } from "./auth/admin-session-store.ts";
 import { AdminTokens } from "./auth/admin-tokens.ts";
+import { domainRoutes } from "./domains/domain-routes.ts";
+import { Domains } from "./domains/domains.ts";
+import type { DomainStore } from "./domains/domain-store.ts";
 import { apiKeyRoutes } from "./auth/api-key-routes.ts";
 import type { ApiKeys } from "./auth/api-keys.ts";
 import { CredentialResolver } from "./auth/credential-resolver.ts";
 import { securitySchemesFor } from "./auth/security-schemes.ts";
 import { SessionCookie } from "./auth/session-cookie.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
-import { ownOrigins } from "./http/public-origin.ts";
+import { ownOrigins, seenFrom } from "./http/public-origin.ts";
 import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
 import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
@@ -57,6 +60,8 @@ export interface ShortenerDeps {
   links: LinkStore;
   /** API keys (made in main.ts on the database's store, drained at shutdown). */
   apiKeys: ApiKeys;
+  /** The hosts links are served on (/admin/domains). */
+  domainStore: DomainStore;
   admins: AdminStore;
   sessions: AdminSessionStore;
   visitStore: VisitStore;
@@ -131,6 +136,8 @@ export function createApp(deps: ShortenerDeps) {
     ownOriginsOf: (request, server) => ownOrigins(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
   });
 
+  const domains = new Domains({ store: deps.domainStore, targets, clock: deps.clock, publicHost: deps.publicBaseUrl?.hostname });
+
   // ANALYTICS: the counter is given each visitor only with them on (main.ts), and the reports say whether they are.
   const analytics = deps.visits.analysing ? "on" : "off";
   const visitReports = new VisitReports(deps.visitStore, analytics);
@@ -161,6 +168,13 @@ export function createApp(deps: ShortenerDeps) {
     .use(adminRoutes({ login: adminLogin, tokens: adminTokens }))
     .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, cookie: sessionCookie }))
     .use(apiKeyRoutes({ keys: deps.apiKeys, credentials }))
+    .use(
+      domainRoutes({
+        domains,
+        credentials,
+        seenFrom: (request, server) => seenFrom(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
+      }),
+    )
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock }))
     .use(
       visitRoutes({

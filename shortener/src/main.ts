@@ -64,6 +64,7 @@ const app = createApp({
   orphans,
   orphanStore: database.orphans,
   apiKeys,
+  domainStore: database.domains,
   clock,
   log,
   secretKey: config.secretKey,

@@ -31,6 +31,10 @@ const routes: Route[] = [
   { method: "GET", path: "/admin/export/links" },
   { method: "POST", path: "/admin/import?dry_run=true", body: "long_url\nhttps://example.com/imported\n", headers: { "content-type": "text/csv" } },
   { method: "GET", path: "/admin/api-keys" },
+  { method: "GET", path: "/admin/domains" },
+  { method: "POST", path: "/admin/domains", body: '{"host": "go.example.com"}', headers: { "content-type": "application/json" } },
+  { method: "PATCH", path: "/admin/domains/0", body: "{}", headers: { "content-type": "application/json" } },
+  { method: "DELETE", path: "/admin/domains/1" },
 ];
 
 describe("a route's 401 without credentials", () => {

@@ -295,6 +295,7 @@ const allTables = [
   "admin_sessions",
   "admins",
   "api_keys",
+  "domains",
   "link_tags",
   "link_visit_buckets",
   "link_visit_days",

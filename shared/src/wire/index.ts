@@ -1,4 +1,5 @@
 export * from "./api-keys.ts";
+export * from "./domains.ts";
 export * from "./error-codes.ts";
 export * from "./geocode-jobs-path.ts";
 export * from "./reserved-words.ts";

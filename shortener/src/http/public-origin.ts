@@ -35,6 +35,11 @@ export function ownHosts(request: Request, configured: URL | undefined, viaTrust
   return new Set(hosts.filter((h): h is string => Boolean(h)).map((h) => h.toLowerCase()));
 }
 
+/** Where a request came from, asked once: the origin of its links (publicOrigin), and every host it could name us by (ownHosts). */
+export function seenFrom(request: Request, configured: URL | undefined, viaTrustedProxy: boolean): { origin: string; hosts: ReadonlySet<string> } {
+  return { origin: publicOrigin(request, configured, viaTrustedProxy), hosts: ownHosts(request, configured, viaTrustedProxy) };
+}
+
 // requestTarget() answered 400 to any request without a URL before a route ran.
 function ownUrl(request: Request): URL {
   return requestUrl(request) ?? new URL("http://localhost/");

@@ -123,7 +123,8 @@ function parseMaxVisits(value: unknown): number | null {
   return value;
 }
 
-function parseRedirectStatus(value: unknown): RedirectStatus | null {
+/** A link's or a domain's `redirect_status`: 301, 302, 307, 308, or null for the default. */
+export function parseRedirectStatus(value: unknown): RedirectStatus | null {
   if (value === null) return null;
   if (!redirectStatuses.includes(value as RedirectStatus)) throw invalid("redirect_status must be 301, 302, 307, 308 or null");
   return value as RedirectStatus;

@@ -5,7 +5,7 @@ import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { asksForFresh } from "../http/fresh-read.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
-import { ownHosts, publicOrigin } from "../http/public-origin.ts";
+import { publicOrigin, seenFrom as seenFromRequest } from "../http/public-origin.ts";
 import { linkState } from "./destination.ts";
 import { parseLinkState } from "./link-filters.ts";
 import { parseTag } from "./link-options.ts";
@@ -47,10 +47,7 @@ const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) =>
 /** `/shorten/…`: create (one or in bulk), read, stats, update, delete, and the admin listing. */
 export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock }: LinkRoutesDeps) {
   // Where the request came from, asked once per request: the origin of its links, and every host it could name us by.
-  const seenFrom = (request: Request, server: Server | null) => {
-    const trusted = clientOf(request, server).viaTrustedProxy;
-    return { origin: publicOrigin(request, publicBaseUrl, trusted), hosts: ownHosts(request, publicBaseUrl, trusted) };
-  };
+  const seenFrom = (request: Request, server: Server | null) => seenFromRequest(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   // Every record goes through toRecord, which shows a protected link's URLs only to a reader mayReadUrls lets read them.
   const view = (base: string, reader: Reader): RecordView => ({ origin: base, now: clock(), reader });

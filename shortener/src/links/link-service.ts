@@ -7,14 +7,13 @@ import type { Credential } from "../auth/credential.ts";
 import { requireScope } from "../auth/scopes.ts";
 import type { CountedVisit, VisitCounter } from "../visits/visit-counter.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
-import { AliasTaken, InvalidAlias, InvalidUrl, LinkNotFound, WrongPassword } from "./link-errors.ts";
+import { AliasTaken, InvalidAlias, LinkNotFound, WrongPassword } from "./link-errors.ts";
 import { decodeDestination, destinationOfLink, encodeDestination, type CountedDestination, type Destination, type LinkState } from "./destination.ts";
 import { parseOptions, type LinkOptions, type OptionsInput, type ParsedOptions } from "./link-options.ts";
 import type { LinkOrder } from "./link-order.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
 import type { Link, NewLink } from "./link.ts";
 import type { LinkTargets } from "./link-targets.ts";
-import { checkLongUrl } from "./long-url.ts";
 import { aliasProblem, couldBeCode, isReserved } from "./short-code.ts";
 import { hashLinkPassword, linkPasswordMatches } from "./link-password.ts";
 import { mayReadUrls } from "./url-readers.ts";
@@ -300,11 +299,7 @@ export class LinkService {
    * are the hosts the request came by (never a target).
    */
   private validUrl(raw: string, requestHosts: Iterable<string>, field = "long_url"): string {
-    const check = checkLongUrl(raw, field);
-    if (!check.ok) throw InvalidUrl.because(check.reason);
-    const refusal = this.deps.targets.refusal(check.url, requestHosts, field);
-    if (refusal) throw InvalidUrl.because(refusal);
-    return check.url.href;
+    return this.deps.targets.destination(raw, requestHosts, field);
   }
 
   /** InvalidAlias unless `alias` (when given) may be a custom alias. */

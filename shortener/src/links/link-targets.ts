@@ -1,3 +1,5 @@
+import { InvalidUrl } from "./link-errors.ts";
+import { checkLongUrl } from "./long-url.ts";
 import { formatIp, inAnyIpRange, loopbackOrUnspecified, parseIp, privateNetworks, type IpAddress } from "@linkgeo/shared";
 
 export interface LinkTargetRules {
@@ -32,6 +34,20 @@ export class LinkTargets {
 
   constructor(private readonly rules: LinkTargetRules) {
     this.ownAddresses = rules.ownAddresses.flatMap((address) => parseIp(address) ?? []);
+  }
+
+  /**
+   * The normalised URL, or InvalidUrl naming `field`: the rule of every URL
+   * a visitor may be sent to (a long URL, `expired_url`, a rule's `url`, a
+   * domain's). `requestHosts` are the hosts the request came by and the
+   * domains' (never a target).
+   */
+  destination(raw: string, requestHosts: Iterable<string>, field = "long_url"): string {
+    const check = checkLongUrl(raw, field);
+    if (!check.ok) throw InvalidUrl.because(check.reason);
+    const refusal = this.refusal(check.url, requestHosts, field);
+    if (refusal) throw InvalidUrl.because(refusal);
+    return check.url.href;
   }
 
   /** Why `url` may not be a long URL here (in words naming `field`), or undefined. `requestHosts`: `host[:port]`s the request came by. */

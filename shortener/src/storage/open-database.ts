@@ -26,6 +26,8 @@ import { SqliteAdminStore } from "./sqlite/sqlite-admin-store.ts";
 import { SqliteLinkStore } from "./sqlite/sqlite-link-store.ts";
 import { SqliteApiKeyStore } from "./sqlite/sqlite-api-key-store.ts";
 import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.ts";
+import { PostgresDomainStore } from "./postgres/postgres-domain-store.ts";
+import { SqliteDomainStore } from "./sqlite/sqlite-domain-store.ts";
 import { SqliteOrphanVisitStore } from "./sqlite/sqlite-orphan-visit-store.ts";
 import { SqliteVisitLog } from "./sqlite/sqlite-visit-log.ts";
 import { SqliteVisitStore } from "./sqlite/sqlite-visit-store.ts";
@@ -121,6 +123,7 @@ async function openPostgres(
     visits: new PostgresVisitStore(client, settling),
     orphans: new PostgresOrphanVisitStore(client),
     apiKeys: new PostgresApiKeyStore(db, client),
+    domains: new PostgresDomainStore(db),
   };
   const replicas = reads.urls.length > 0 ? openReadReplicas(url, reads, connect, countLimits) : undefined;
   return {
@@ -243,6 +246,7 @@ function sqliteEngine(sqlite: SqliteDatabase, countLimits: CountLimits): Engine 
     visits: new SqliteVisitStore(sqlite, visitLog),
     orphans: new SqliteOrphanVisitStore(sqlite),
     apiKeys: new SqliteApiKeyStore(db),
+    domains: new SqliteDomainStore(db),
     readReplicaChecks: {},
     ping: async () => {
       sqlite.query("SELECT 1").get();

@@ -2,6 +2,7 @@ import { withDatabaseDeadline } from "../database-deadline.ts";
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
+import type { DomainStore } from "../domains/domain-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
@@ -15,6 +16,7 @@ export interface Stores {
   /** Visits that led nowhere (visits/orphan-visits.ts). */
   orphans: OrphanVisitStore;
   apiKeys: ApiKeyStore;
+  domains: DomainStore;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface Stores {
  * store, which must not commit once it has passed.
  */
 export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
-  const { links, admins, sessions, visits, orphans, apiKeys } = stores;
+  const { links, admins, sessions, visits, orphans, apiKeys, domains } = stores;
   const bounded =
     <A extends unknown[], T>(call: (...args: A) => Promise<T>) =>
     (...args: A) =>
@@ -80,6 +82,12 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       list: bounded(() => apiKeys.list()),
       delete: bounded((id) => apiKeys.delete(id)),
       recordUses: bounded((uses) => apiKeys.recordUses(uses)),
+    },
+    domains: {
+      insert: bounded((domain) => domains.insert(domain)),
+      list: bounded(() => domains.list()),
+      update: bounded((id, changes) => domains.update(id, changes)),
+      delete: bounded((id) => domains.delete(id)),
     },
   };
 }

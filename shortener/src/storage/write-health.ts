@@ -1,4 +1,5 @@
 import type { AdminStore } from "../admins/admin-store.ts";
+import type { DomainStore } from "../domains/domain-store.ts";
 import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
@@ -41,9 +42,9 @@ export class WriteHealth {
 
 /** The stores with every write watched by `health`; reads pass through. */
 export function storesWatchingWrites<
-  S extends { links: LinkStore; admins: AdminStore; sessions: AdminSessionStore; orphans: OrphanVisitStore; apiKeys: ApiKeyStore },
+  S extends { links: LinkStore; admins: AdminStore; sessions: AdminSessionStore; orphans: OrphanVisitStore; apiKeys: ApiKeyStore; domains: DomainStore },
 >(stores: S, health: WriteHealth): S {
-  const { links, admins, sessions, orphans, apiKeys } = stores;
+  const { links, admins, sessions, orphans, apiKeys, domains } = stores;
   return {
     ...stores,
     links: {
@@ -81,6 +82,12 @@ export function storesWatchingWrites<
       list: () => apiKeys.list(),
       delete: (id) => health.watch(() => apiKeys.delete(id)),
       recordUses: (uses) => health.watch(() => apiKeys.recordUses(uses)),
+    },
+    domains: {
+      insert: (domain) => health.watch(() => domains.insert(domain)),
+      list: () => domains.list(),
+      update: (id, changes) => health.watch(() => domains.update(id, changes)),
+      delete: (id) => health.watch(() => domains.delete(id)),
     },
   };
 }

@@ -77,6 +77,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     orphans,
     orphanStore: db.orphans,
     apiKeys,
+    domainStore: db.domains,
     clock,
   });
   const request: TestShortener["request"] = (method, path, init = {}) => {

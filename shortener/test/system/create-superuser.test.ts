@@ -461,6 +461,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
       orphans: new OrphanVisits({ store: database.orphans, clock, log: silentLogger }),
       orphanStore: database.orphans,
       apiKeys: new ApiKeys({ store: database.apiKeys, clock, log: silentLogger }),
+      domainStore: database.domains,
       clock,
       log: silentLogger,
       secretKey,

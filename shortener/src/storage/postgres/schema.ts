@@ -121,6 +121,21 @@ export const apiKeys = pgTable(
   (t) => [uniqueIndex("api_keys_key_hash_idx").on(t.keyHash)],
 );
 
+/** Domains (migration 0018): the default one is id 0 with no host. */
+export const domains = pgTable(
+  "domains",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity({ startWith: 1 }),
+    host: text("host"),
+    rootUrl: text("root_url"),
+    notFoundUrl: text("not_found_url"),
+    expiredUrl: text("expired_url"),
+    redirectStatus: smallint("redirect_status").$type<RedirectStatus>(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("domains_host_idx").on(t.host)],
+);
+
 export const adminSessions = pgTable(
   "admin_sessions",
   {

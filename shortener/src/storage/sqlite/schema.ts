@@ -100,6 +100,21 @@ export const apiKeys = sqliteTable(
   (t) => [uniqueIndex("api_keys_key_hash_idx").on(t.keyHash)],
 );
 
+/** Domains (migration 0016): the default one is id 0 with no host. */
+export const domains = sqliteTable(
+  "domains",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    host: text("host"),
+    rootUrl: text("root_url"),
+    notFoundUrl: text("not_found_url"),
+    expiredUrl: text("expired_url"),
+    redirectStatus: integer("redirect_status").$type<RedirectStatus>(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("domains_host_idx").on(t.host)],
+);
+
 export const adminSessions = sqliteTable(
   "admin_sessions",
   {

@@ -1,0 +1,17 @@
+/** A domain as `/admin/domains` shows it: the host its links are served on, and what it does besides them. */
+export interface DomainView {
+  /** 0 is the default domain, which always exists. */
+  id: number;
+  /** The default domain's is PUBLIC_BASE_URL's host, or the request's when that is unset. */
+  host: string;
+  default: boolean;
+  /** Where `/` on this host sends a visitor; null: the web app's home on the default domain, a 404 on another. */
+  root_url: string | null;
+  /** Where an unknown code on this host sends a visitor; null: the not-found page. */
+  not_found_url: string | null;
+  /** Where an expired or used-up link of this host sends a visitor when it names none; null: 410. */
+  expired_url: string | null;
+  /** The redirect status of this host's links that name none; null: the service's REDIRECT_STATUS. */
+  redirect_status: 301 | 302 | 307 | 308 | null;
+  created_at: string;
+}
