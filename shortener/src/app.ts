@@ -2,6 +2,7 @@ import {
   bulkCreateBody,
   clientOf,
   defaultImportMaxBytes,
+  forwardedOrigin,
   defaultTrustedProxies,
   parseIpRangeList,
   importUploadBody,
@@ -24,6 +25,7 @@ import type { AdminSessionStore } from "./auth/admin-session-store.ts";
 import { AdminTokens } from "./auth/admin-tokens.ts";
 import { domainRoutes } from "./domains/domain-routes.ts";
 import { Domains } from "./domains/domains.ts";
+import { DomainDirectory, type UnknownHosts } from "./domains/domain-directory.ts";
 import type { DomainStore } from "./domains/domain-store.ts";
 import { apiKeyRoutes } from "./auth/api-key-routes.ts";
 import type { ApiKeys } from "./auth/api-keys.ts";
@@ -31,7 +33,7 @@ import { CredentialResolver } from "./auth/credential-resolver.ts";
 import { securitySchemesFor } from "./auth/security-schemes.ts";
 import { SessionCookie } from "./auth/session-cookie.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
-import { ownOrigins, seenFrom } from "./http/public-origin.ts";
+import { ownOrigins, publicOrigin, seenFrom } from "./http/public-origin.ts";
 import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
 import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
@@ -62,6 +64,8 @@ export interface ShortenerDeps {
   apiKeys: ApiKeys;
   /** The hosts links are served on (/admin/domains). */
   domainStore: DomainStore;
+  /** UNKNOWN_HOSTS: a redirect on a host no domain has is the default domain's (default), or a 404. */
+  unknownHosts?: UnknownHosts;
   admins: AdminStore;
   sessions: AdminSessionStore;
   visitStore: VisitStore;
@@ -124,6 +128,12 @@ export function createApp(deps: ShortenerDeps) {
   const peerOf = deps.peerOf ?? ((request: Request, server: Server | null) => server?.requestIP(request)?.address);
   const clientOfRequest = (request: Request, server: Server | null) =>
     clientOf(peerOf(request, server), request.headers.get("x-forwarded-for"), trustedProxies);
+  // The default domain's origin for a request: PUBLIC_BASE_URL's, or as the gateway forwarded it.
+  const originOf = (request: Request, server: Server | null) => publicOrigin(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy);
+  // The host a redirect asked, which picks the link's domain: a trusted proxy's (the gateway's) X-Forwarded-Host, else Host.
+  const redirectHostOf = (request: Request, server: Server | null) =>
+    (clientOf(peerOf(request, server), null, trustedProxies).viaTrustedProxy ? forwardedOrigin(request.headers).host : undefined) ??
+    request.headers.get("host");
   const adminLogin = new AdminLogin(deps.admins);
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
   const adminSessions = new AdminSessions(deps.sessions, deps.clock);
@@ -136,7 +146,19 @@ export function createApp(deps: ShortenerDeps) {
     ownOriginsOf: (request, server) => ownOrigins(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
   });
 
-  const domains = new Domains({ store: deps.domainStore, targets, clock: deps.clock, publicHost: deps.publicBaseUrl?.hostname });
+  const domainDirectory = new DomainDirectory({
+    store: deps.domainStore,
+    publicHost: deps.publicBaseUrl?.hostname,
+    unknownHosts: deps.unknownHosts ?? "default",
+    log: deps.log,
+  });
+  const domains = new Domains({
+    store: deps.domainStore,
+    directory: domainDirectory,
+    links,
+    destination: (raw, ownHosts, field) => targets.destination(raw, ownHosts, field),
+    clock: deps.clock,
+  });
 
   // ANALYTICS: the counter is given each visitor only with them on (main.ts), and the reports say whether they are.
   const analytics = deps.visits.analysing ? "on" : "off";
@@ -144,6 +166,7 @@ export function createApp(deps: ShortenerDeps) {
   const redirectStatus = deps.redirectStatus ?? 302;
   const respondToRedirect = redirectResponder({
     links,
+    domains: domainDirectory,
     status: redirectStatus,
     permanentMaxAgeSeconds: deps.permanentRedirectMaxAgeSeconds ?? 30,
     describe: deps.describeVisitor,
@@ -175,7 +198,7 @@ export function createApp(deps: ShortenerDeps) {
         seenFrom: (request, server) => seenFrom(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
       }),
     )
-    .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock }))
+    .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock, domains: domainDirectory }))
     .use(
       visitRoutes({
         links,
@@ -183,9 +206,11 @@ export function createApp(deps: ShortenerDeps) {
         orphans: new OrphanVisitReports(deps.orphanStore, analytics),
         credentials,
         clock: deps.clock,
+        domains: domainDirectory,
+        originOf,
       }),
     )
-    .use(transferRoutes({ store: deps.links, links, reports: visitReports, credentials, clock: deps.clock }))
+    .use(transferRoutes({ store: deps.links, links, reports: visitReports, credentials, clock: deps.clock, domains: domainDirectory, originOf }))
     .use(
       importRoutes({
         importer: new Importer({
@@ -201,12 +226,14 @@ export function createApp(deps: ShortenerDeps) {
         credentials,
         publicBaseUrl: deps.publicBaseUrl,
         clientOf: clientOfRequest,
+        domains: domainDirectory,
+        addDomain: async (host, defaultHost) => (await domains.create({ host }, { hostName: defaultHost, requestHosts: [] })).id,
         maxBytes: deps.importMaxBytes ?? defaultImportMaxBytes,
         translate,
         log: deps.log,
       }),
     )
-    .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, peerOf }));
+    .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, peerOf, hostOf: redirectHostOf }));
   if (deps.internalSecret === undefined) return terseBodyFailures(app);
   const withBatches = app.use(
     redirectBatchRoutes({

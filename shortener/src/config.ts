@@ -11,6 +11,7 @@ import {
 } from "@linkgeo/shared";
 import { parseDomainList } from "./links/link-targets.ts";
 import { defaultDatabaseTimeoutMs } from "./database-deadline.ts";
+import type { UnknownHosts } from "./domains/domain-directory.ts";
 import type { RedirectStatus } from "./links/link-options.ts";
 import { defaultSqlitePath, parseDatabaseUrl, parseReadUrls, type DatabaseTarget } from "./storage/database-target.ts";
 import { defaultReadMaxLagMs } from "./storage/postgres/read-replicas.ts";
@@ -27,6 +28,8 @@ export interface ShortenerConfig extends ServiceBasics, ProxyPairVariables {
   /** True when ELYSIA_SECRET_KEY was absent and a random key was made (development only). */
   secretKeyGenerated: boolean;
   publicBaseUrl: URL | undefined;
+  /** UNKNOWN_HOSTS: a request on a host no domain has is the default domain's (`default`), or a 404. */
+  unknownHosts: UnknownHosts;
   redirectStatus: RedirectStatus;
   /** Seconds a browser may keep a link's own 301 or 308 (Cache-Control max-age); its repeats are then not counted. */
   permanentRedirectMaxAgeSeconds: number;
@@ -77,6 +80,7 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       secretKey: secret ?? Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"),
       secretKeyGenerated: secret === undefined,
       publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
+      unknownHosts: readUnknownHosts(vars),
       redirectStatus: Number(vars.oneOf("REDIRECT_STATUS", ["301", "302", "307", "308"], "302")) as RedirectStatus,
       permanentRedirectMaxAgeSeconds: vars.integer("PERMANENT_REDIRECT_MAX_AGE", 30, { min: 0, max: 31_536_000 }),
       blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
@@ -86,6 +90,15 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       ...readProxyPairVariables(vars),
     };
   });
+}
+
+/** UNKNOWN_HOSTS: with 404, only the default domain's host and the added ones are served, so the default domain's must be known. */
+function readUnknownHosts(vars: EnvReader): UnknownHosts {
+  const unknownHosts = vars.oneOf("UNKNOWN_HOSTS", ["default", "404"], "default") as UnknownHosts;
+  if (unknownHosts === "404" && vars.raw("PUBLIC_BASE_URL") === undefined) {
+    vars.problem("UNKNOWN_HOSTS=404 needs PUBLIC_BASE_URL: its host is the default domain's, the one host served besides the added domains");
+  }
+  return unknownHosts;
 }
 
 /** DATABASE_READ_URL and DATABASE_READ_MAX_LAG_MS: replicas of a Postgres primary only. */

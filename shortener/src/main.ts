@@ -70,6 +70,7 @@ const app = createApp({
   secretKey: config.secretKey,
   secureCookies: config.production,
   publicBaseUrl: config.publicBaseUrl,
+  unknownHosts: config.unknownHosts,
   linkTargets: {
     blockPrivate: config.blockPrivateTargets,
     blockedDomains: config.blockedDomains,

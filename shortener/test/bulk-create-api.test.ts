@@ -71,6 +71,7 @@ describe.each(["sqlite", "postgres"] as const)("POST /shorten/bulk/ on %s", (eng
       status: 201,
       record: {
         short_url: custom,
+        domain: "localhost",
         long_url: "https://example.com/custom",
         link: `http://localhost/${custom}/`,
         access_count: 0,

@@ -83,6 +83,15 @@ describe("shortener configuration", () => {
     ]);
   });
 
+  test("serves a host no domain has as the default domain, unless UNKNOWN_HOSTS=404, which needs PUBLIC_BASE_URL", () => {
+    expect(readShortenerConfig({})).toMatchObject({ unknownHosts: "default" });
+    expect(readShortenerConfig({ UNKNOWN_HOSTS: "404", PUBLIC_BASE_URL: "https://sho.rt" })).toMatchObject({ unknownHosts: "404" });
+    expect(configProblems(readShortenerConfig, { UNKNOWN_HOSTS: "404" })).toEqual([
+      "UNKNOWN_HOSTS=404 needs PUBLIC_BASE_URL: its host is the default domain's, the one host served besides the added domains",
+    ]);
+    expect(configProblems(readShortenerConfig, { UNKNOWN_HOSTS: "drop" })).toEqual(['UNKNOWN_HOSTS must be one of default, 404 (got "drop")']);
+  });
+
   test("blocks nothing more than loopback and itself unless asked", () => {
     expect(readShortenerConfig({})).toMatchObject({ blockPrivateTargets: false, blockedDomains: [] });
     expect(readShortenerConfig({ BLOCK_PRIVATE_TARGETS: "true", BLOCKED_DOMAINS: "Evil.Example, spam.example." })).toMatchObject({

@@ -99,11 +99,11 @@ describe("JSON nested too deep, in every body and file the shortener reads", () 
     expect(answers).toEqual([
       [
         { line: 2, status: "problem", reason: `the line nests deeper than ${maxJsonDepth} levels of arrays and objects` },
-        { summary: { lines: 3, imported: 2, skipped: 0, problems: 1, dry_run: false } },
+        { summary: { lines: 3, imported: 2, skipped: 0, problems: 1, dry_run: false, unknown_domains: [] } },
       ],
       [
         { line: 3, status: "problem", reason: `rules nests deeper than ${maxJsonDepth} levels of arrays and objects` },
-        { summary: { lines: 4, imported: 2, skipped: 0, problems: 1, dry_run: false } },
+        { summary: { lines: 4, imported: 2, skipped: 0, problems: 1, dry_run: false, unknown_domains: [] } },
       ],
     ]);
   });

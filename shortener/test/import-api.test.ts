@@ -63,29 +63,29 @@ describe("POST /admin/import", () => {
       { import: { format: "linkgeo-ndjson", dry_run: false } },
       { line: 2, status: "skipped", short_url: "admin", reason: 'short_url "admin" is a reserved word' },
       { line: 4, status: "problem", reason: "long_url must be an http or https URL" },
-      { summary: { lines: 4, imported: 2, skipped: 1, problems: 1, dry_run: false } },
+      { summary: { lines: 4, imported: 2, skipped: 1, problems: 1, dry_run: false, unknown_domains: [] } },
     ]);
     expect(await api.db.links.find("api-one")).toMatchObject({ longUrl: "https://example.com/one", accessCount: 3, tags: ["x"] });
 
     const again = await lines(await post("/admin/import?format=linkgeo-ndjson", file));
-    expect(again.at(-1)).toEqual({ summary: { lines: 4, imported: 0, skipped: 3, problems: 1, dry_run: false } });
+    expect(again.at(-1)).toEqual({ summary: { lines: 4, imported: 0, skipped: 3, problems: 1, dry_run: false, unknown_domains: [] } });
   });
 
   test("a dry run stores nothing", async () => {
     const answer = await lines(await post("/admin/import?dry_run=true", ndjson({ short_url: "api-dry", long_url: "https://example.com/dry" })));
     expect(answer).toEqual([
       { import: { format: "linkgeo-ndjson", dry_run: true } },
-      { summary: { lines: 1, imported: 1, skipped: 0, problems: 0, dry_run: true } },
+      { summary: { lines: 1, imported: 1, skipped: 0, problems: 0, dry_run: true, unknown_domains: [] } },
     ]);
     expect(await api.db.links.find("api-dry")).toBeNull();
   });
 
   test("tells our CSV by its header", async () => {
-    const file = `${exportColumns.join(",")}\r\napi-csv,https://example.com/csv,,,,,,,false,false,[],active,9,,2026-11-01T00:00:00.000Z,2026-11-01T00:00:00.000Z\r\n`;
+    const file = `${exportColumns.join(",")}\r\napi-csv,,https://example.com/csv,,,,,,,false,false,[],active,9,,2026-11-01T00:00:00.000Z,2026-11-01T00:00:00.000Z\r\n`;
     const answer = await lines(await post("/admin/import", file, { "content-type": "text/csv" }));
     expect(answer).toEqual([
       { import: { format: "linkgeo-csv", dry_run: false } },
-      { summary: { lines: 2, imported: 1, skipped: 0, problems: 0, dry_run: false } },
+      { summary: { lines: 2, imported: 1, skipped: 0, problems: 0, dry_run: false, unknown_domains: [] } },
     ]);
     expect(await api.db.links.find("api-csv")).toMatchObject({ accessCount: 9 });
   });
@@ -193,6 +193,8 @@ interface Probe {
   bad: Array<[string, string]>;
   /** What every good row is stored with. */
   stored: Partial<Link>;
+  /** The domains its rows name that are none here (the summary's unknown_domains). */
+  unknownDomains?: string[];
 }
 
 const instantOut = (field: string) => `${field} must be from 1970 to 9998`;
@@ -255,14 +257,14 @@ const probes: Record<string, Probe> = {
   },
   "linkgeo-csv": {
     header: exportColumns.join(","),
-    good: (n) => `csv-good-${n},https://example.com/${n},,,,,,,false,false,[],active,9,,1970-01-01T00:00:00.000Z,1970-01-01T00:00:00.000Z`,
+    good: (n) => `csv-good-${n},,https://example.com/${n},,,,,,,false,false,[],active,9,,1970-01-01T00:00:00.000Z,1970-01-01T00:00:00.000Z`,
     bad: [
-      ["csv-bad-1,https://example.com/b,,,,,,,false,false,[],active,9,,0000-01-01T00:00:00.000Z,", instantOut("created_at")],
+      ["csv-bad-1,,https://example.com/b,,,,,,,false,false,[],active,9,,0000-01-01T00:00:00.000Z,", instantOut("created_at")],
       [
-        "csv-bad-2,https://example.com/b,,,,,,,false,false,[],active,9,,,+010000-01-01T00:00:00.000Z",
+        "csv-bad-2,,https://example.com/b,,,,,,,false,false,[],active,9,,,+010000-01-01T00:00:00.000Z",
         "updated_at must be an ISO 8601 date and time with a zone, as 2026-12-31T23:59:59Z",
       ],
-      ["csv-bad-3,https://example.com/b,,,,,,,false,false,[],active,99999999999999999999,,,", "access_count must be a whole number"],
+      ["csv-bad-3,,https://example.com/b,,,,,,,false,false,[],active,99999999999999999999,,,", "access_count must be a whole number"],
     ],
     stored: { createdAt: new Date(0), accessCount: 9 },
   },
@@ -284,6 +286,8 @@ const probes: Record<string, Probe> = {
       ],
     ],
     stored: { createdAt: new Date(0), accessCount: 3 },
+    // Its rows name Shlink's domain, which is none here: they go on the default domain, and the summary says so.
+    unknownDomains: ["s.test"],
   },
   bitly: {
     header: "long_url,link,title,created_at,clicks",
@@ -336,7 +340,16 @@ describe.each(["sqlite", "postgres"] as const)("POST /admin/import on %s: a bad 
     expect(answer).toEqual([
       { import: { format, dry_run: false } },
       ...probe.bad.map(([, reason], n) => ({ line: first + 2 * n + 1, status: "problem", reason })),
-      { summary: { lines: first + rows.length - 1, imported: probe.bad.length + 1, skipped: 0, problems: probe.bad.length, dry_run: false } },
+      {
+        summary: {
+          lines: first + rows.length - 1,
+          imported: probe.bad.length + 1,
+          skipped: 0,
+          problems: probe.bad.length,
+          dry_run: false,
+          unknown_domains: probe.unknownDomains ?? [],
+        },
+      },
     ]);
     const prefix = { "linkgeo-ndjson": "nd", "linkgeo-csv": "csv", shlink: "sh", bitly: "bl", yourls: "yl" }[format];
     const codes = Array.from({ length: probe.bad.length + 1 }, (_, n) => `${prefix}-good-${n}`);

@@ -79,7 +79,7 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
       // Lines 2, 10 and 11 make a batch of three: written before line 12 is read.
       { outcome: { line: 10, status: "skipped", short_url: "imp-one", reason: 'short_url "imp-one" is taken' } },
       { outcome: { line: 12, status: "problem", reason: "rules.0.when must name at least one condition" } },
-      { summary: { lines: 12, imported: 2, skipped: 4, problems: 5, dry_run: false } },
+      { summary: { lines: 12, imported: 2, skipped: 4, problems: 5, dry_run: false, unknown_domains: [] } },
     ]);
     expect(await db.links.find("imp-one")).toMatchObject({
       longUrl: "https://example.com/one",
@@ -98,7 +98,7 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
 
   test("keeps a tag that is already one of ours as it is, a hyphen at either end included", async () => {
     const events = await run([{ line: 2, longUrl: "https://example.com/edge-tags", code: "imp-edge-tags", tags: ["-2-3", "q4-", "-", "Spring Sale -"] }]);
-    expect(events).toEqual([{ summary: { lines: 2, imported: 1, skipped: 0, problems: 0, dry_run: false } }]);
+    expect(events).toEqual([{ summary: { lines: 2, imported: 1, skipped: 0, problems: 0, dry_run: false, unknown_domains: [] } }]);
     expect((await db.links.find("imp-edge-tags"))?.tags).toEqual(["-2-3", "q4-", "-", "spring-sale"]);
   });
 
@@ -110,7 +110,7 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
       { line: 5, longUrl: "https://example.com/rerun-plain", title: "another title" },
     ];
     const first = await run(rows);
-    expect(first.at(-1)).toEqual({ summary: { lines: 5, imported: 3, skipped: 1, problems: 0, dry_run: false } });
+    expect(first.at(-1)).toEqual({ summary: { lines: 5, imported: 3, skipped: 1, problems: 0, dry_run: false, unknown_domains: [] } });
     const plainCode = derivedCode(contentKey({ longUrl: "https://example.com/rerun-plain", title: "plain", tags: [] }, undefined), 0);
     expect(first[0]).toEqual({
       outcome: { line: 4, status: "skipped", short_url: plainCode, reason: "already imported (the same link, without a code in the file)" },
@@ -118,7 +118,7 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
     const before = await db.links.exportPage(null, 10_000);
 
     const second = await run(rows);
-    expect(second.at(-1)).toEqual({ summary: { lines: 5, imported: 0, skipped: 4, problems: 0, dry_run: false } });
+    expect(second.at(-1)).toEqual({ summary: { lines: 5, imported: 0, skipped: 4, problems: 0, dry_run: false, unknown_domains: [] } });
     expect(await db.links.exportPage(null, 10_000)).toEqual(before);
   });
 
@@ -162,7 +162,7 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
     expect(await run(rows, { dryRun: true })).toEqual([
       { outcome: { line: 3, status: "skipped", short_url: "imp-dry", reason: 'short_url "imp-dry" is taken' } },
       { outcome: { line: 4, status: "skipped", short_url: "imp-one", reason: 'short_url "imp-one" is taken' } },
-      { summary: { lines: 4, imported: 1, skipped: 2, problems: 0, dry_run: true } },
+      { summary: { lines: 4, imported: 1, skipped: 2, problems: 0, dry_run: true, unknown_domains: [] } },
     ]);
     expect(await db.links.find("imp-dry")).toBeNull();
   });
@@ -203,7 +203,7 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
 
     expect(events).toEqual([
       ...bad.map(([, reason], n) => ({ outcome: { line: 2 * n + 3, status: "problem" as const, reason } })),
-      { summary: { lines: rows.length + 1, imported: bad.length + 1, skipped: 0, problems: bad.length, dry_run: false } },
+      { summary: { lines: rows.length + 1, imported: bad.length + 1, skipped: 0, problems: bad.length, dry_run: false, unknown_domains: [] } },
     ]);
     const stored = await db.links.findMany(Array.from({ length: bad.length + 1 }, (_, n) => `imp-around-${n}`));
     expect(stored.map(({ createdAt, updatedAt, lastAccessedAt, accessCount }) => ({ createdAt, updatedAt, lastAccessedAt, accessCount }))).toEqual(
@@ -238,7 +238,7 @@ describe.each(storeEngines)("the importer on $engine", ({ open }) => {
       { progress: { lines: 2, imported: 0, skipped: 0, problems: 0 } },
       { progress: { lines: 4, imported: 2, skipped: 0, problems: 0 } },
       { progress: { lines: 6, imported: 4, skipped: 0, problems: 0 } },
-      { summary: { lines: 6, imported: 5, skipped: 0, problems: 0, dry_run: false } },
+      { summary: { lines: 6, imported: 5, skipped: 0, problems: 0, dry_run: false, unknown_domains: [] } },
     ]);
   });
 });
@@ -296,7 +296,7 @@ describe.each(["sqlite", "postgres"] as const)("the importer on %s, when the dat
       { outcome: { line: 3, status: "problem", reason: refused } },
       { outcome: { line: 5, status: "skipped", short_url: "imp-kept-1", reason: 'short_url "imp-kept-1" is taken' } },
       { outcome: { line: 7, status: "problem", reason: refused } },
-      { summary: { lines: 8, imported: 4, skipped: 1, problems: 2, dry_run: false } },
+      { summary: { lines: 8, imported: 4, skipped: 1, problems: 2, dry_run: false, unknown_domains: [] } },
     ]);
     const kept = await raw.db.links.exportPage(null, 100);
     expect(kept.map((link) => link.longUrl).sort()).toEqual([1, 2, 3, 4].map((n) => `https://example.com/kept/${n}`));

@@ -42,10 +42,13 @@ function pagedStore(count: number) {
   return { store, reads };
 }
 
+/** Every link on the default domain, whose host is sho.rt. */
+const placeOf = (key: string) => ({ code: key, domain: "sho.rt" });
+
 describe("the link export", () => {
   test("reads the store one page at a time, only as the reader takes them", async () => {
     const { store, reads } = pagedStore(10_000);
-    const reader = linkExport(store, { format: "ndjson", now, pageSize: 100 }).getReader();
+    const reader = linkExport(store, { format: "ndjson", now, pageSize: 100, placeOf }).getReader();
 
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value).split("\n").length).toBe(101);
@@ -62,11 +65,11 @@ describe("the link export", () => {
 
   test("CSV: the header, then one row per link", async () => {
     const { store } = pagedStore(2);
-    const text = await new Response(linkExport(store, { format: "csv", now })).text();
+    const text = await new Response(linkExport(store, { format: "csv", now, placeOf })).text();
     expect(text.split("\r\n")).toEqual([
       exportColumns.join(","),
-      "c000000,https://example.com/0,,,,,,,false,false,[],active,0,,2026-11-22T07:09:09.291Z,2026-11-22T07:09:09.291Z",
-      "c000001,https://example.com/1,,,,,,,false,false,[],active,1,,2026-11-22T07:09:09.291Z,2026-11-22T07:09:09.291Z",
+      "c000000,sho.rt,https://example.com/0,,,,,,,false,false,[],active,0,,2026-11-22T07:09:09.291Z,2026-11-22T07:09:09.291Z",
+      "c000001,sho.rt,https://example.com/1,,,,,,,false,false,[],active,1,,2026-11-22T07:09:09.291Z,2026-11-22T07:09:09.291Z",
       "",
     ]);
   });
@@ -105,6 +108,7 @@ describe("GET /admin/export/links", () => {
     expect(ndjson.headers.get("content-type")).toBe("application/x-ndjson");
     const exported = {
       short_url: "export-a",
+      domain: "localhost",
       long_url: "https://example.com/a?x=1,2",
       title: 'Quotes "and", commas',
       tags: ["launch", "q4"],
@@ -128,7 +132,7 @@ describe("GET /admin/export/links", () => {
     expect(csv.headers.get("content-disposition")).toBe('attachment; filename="links-2026-12-01.csv"');
     expect(await csv.text()).toBe(
       `${exportColumns.join(",")}\r\n` +
-        'export-a,"https://example.com/a?x=1,2","Quotes ""and"", commas",launch q4,2030-01-01T00:00:00.000Z,10,' +
+        'export-a,localhost,"https://example.com/a?x=1,2","Quotes ""and"", commas",launch q4,2030-01-01T00:00:00.000Z,10,' +
         'https://example.com/over,308,true,true,"[{""when"":{""country"":""DE""},""url"":""https://example.com/de""}]",active,0,,' +
         `${now.toISOString()},${now.toISOString()}\r\n`,
     );
@@ -248,13 +252,13 @@ describe.each(["sqlite", "postgres"] as const)("cells a spreadsheet would run, o
     expect(response.status).toBe(200);
     expect((await response.text()).split("\r\n")).toEqual([
       exportColumns.join(","),
-      `"'-2-3",https://example.com/1,"'=HYPERLINK(""https://evil.example"",""click"")","'-2-3 launch",,,,,false,false,[],active,0,,${times}`,
-      `-55,https://example.com/4,"''=1+2",,,,,,false,false,[],active,0,,${times}`,
-      `at-sum,https://example.com/2,"'@SUM(A1:A9)",-5,,,,,false,false,[],active,0,,${times}`,
-      `plus,https://example.com/3,"'+1+1",,,,,,false,false,[],active,0,,${times}`,
-      `semi,https://example.com/7,"x;'=1+1;y",,,,,,false,false,[],active,0,,${times}`,
-      `tis,https://example.com/6,'Tis -5 a=b,,,,,,false,false,[],active,0,,${times}`,
-      `wide,https://example.com/5,"'＝1+2",,,,,,false,false,[],active,0,,${times}`,
+      `"'-2-3",localhost,https://example.com/1,"'=HYPERLINK(""https://evil.example"",""click"")","'-2-3 launch",,,,,false,false,[],active,0,,${times}`,
+      `-55,localhost,https://example.com/4,"''=1+2",,,,,,false,false,[],active,0,,${times}`,
+      `at-sum,localhost,https://example.com/2,"'@SUM(A1:A9)",-5,,,,,false,false,[],active,0,,${times}`,
+      `plus,localhost,https://example.com/3,"'+1+1",,,,,,false,false,[],active,0,,${times}`,
+      `semi,localhost,https://example.com/7,"x;'=1+1;y",,,,,,false,false,[],active,0,,${times}`,
+      `tis,localhost,https://example.com/6,'Tis -5 a=b,,,,,,false,false,[],active,0,,${times}`,
+      `wide,localhost,https://example.com/5,"'＝1+2",,,,,,false,false,[],active,0,,${times}`,
       "",
     ]);
   });

@@ -16,6 +16,7 @@ async function parse(parser: ImportParser, text: string, size = 7): Promise<Impo
 
 const full = {
   short_url: "launch",
+  domain: "go.brand.test",
   long_url: "https://example.com/a,b",
   title: 'A "title", with commas',
   tags: ["launch", "q4"],
@@ -36,6 +37,7 @@ const full = {
 const fullRecord = (line: number): ImportRow => ({
   line,
   code: "launch",
+  domain: "go.brand.test",
   longUrl: "https://example.com/a,b",
   title: 'A "title", with commas',
   tags: ["launch", "q4"],
@@ -121,17 +123,17 @@ describe("linkgeo-csv", () => {
 
   test("reads every field of our export", async () => {
     const row =
-      'launch,"https://example.com/a,b","A ""title"", with commas",launch q4,2030-01-01T00:00:00.000Z,10,https://example.com/over,308,false,true,' +
+      'launch,go.brand.test,"https://example.com/a,b","A ""title"", with commas",launch q4,2030-01-01T00:00:00.000Z,10,https://example.com/over,308,false,true,' +
       '"[{""when"":{""country"":""DE""},""url"":""https://example.com/de""}]",active,7,2026-11-30T10:00:00.000Z,2026-11-01T00:00:00.000Z,2026-11-02T00:00:00.000Z';
     expect(await parse(parseLinkgeoCsv, `${header}\r\n${row}\r\n`)).toEqual([fullRecord(2)]);
   });
 
   test("reports rows it cannot read with their lines", async () => {
-    const text = `${header}\n,,,,,,,,,,,,,,,\nx,https://example.com/,,,,,,,,,not json,,,,,\nx,y\nx,https://example.com/,,,,,,,maybe,,,,,,,\n`;
+    const text = `${header}\n,,,,,,,,,,,,,,,,\nx,,https://example.com/,,,,,,,,,not json,,,,,\nx,y\nx,,https://example.com/,,,,,,,maybe,,,,,,,\n`;
     expect(await parse(parseLinkgeoCsv, text)).toEqual([
       { line: 2, problem: "long_url is missing" },
       { line: 3, problem: "rules must be JSON" },
-      { line: 4, problem: "has 2 fields, the header 16" },
+      { line: 4, problem: "has 2 fields, the header 17" },
       { line: 5, problem: "password_protected must be true or false" },
     ]);
   });

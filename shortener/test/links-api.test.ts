@@ -27,6 +27,7 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       const body = await readJson(response);
       expect(body).toEqual({
         short_url: expect.stringMatching(/^[A-Za-z0-9]{7}$/),
+        domain: "localhost",
         long_url: "https://example.com/a",
         link: `http://localhost/${body.short_url}/`,
         access_count: 0,

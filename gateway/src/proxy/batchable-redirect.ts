@@ -1,4 +1,5 @@
 import { shortCodeCharacters, type RedirectBatchItem } from "@linkgeo/shared";
+import { forwardedHost } from "./forwarded-headers.ts";
 
 /** One plain path segment, with or without its trailing slash: a link's code as the batch carries it. */
 const plainCode = new RegExp(`^/(${shortCodeCharacters})/?$`);
@@ -9,7 +10,11 @@ const plainCode = new RegExp(`^/(${shortCodeCharacters})/?$`);
  * no body, is batched. HEAD, an escaped or dotted segment and anything else
  * unusual take the proxy, whose answer is the shortener's own, byte for byte.
  */
-export function batchableRedirect(request: Request, url: URL, client: { requestId: string; address: string }): RedirectBatchItem | undefined {
+export function batchableRedirect(
+  request: Request,
+  url: URL,
+  client: { requestId: string; address: string; viaTrustedProxy: boolean },
+): RedirectBatchItem | undefined {
   if (request.method !== "GET") return undefined;
   const headers = request.headers;
   if (headers.has("transfer-encoding") || (headers.get("content-length") ?? "0") !== "0") return undefined;
@@ -26,5 +31,7 @@ export function batchableRedirect(request: Request, url: URL, client: { requestI
     accept: headers.get("accept"),
     acceptLanguage: headers.get("accept-language"),
     query: url.search.slice(1),
+    // What the proxy would send as X-Forwarded-Host: the link's domain is the host's.
+    host: forwardedHost(request, url, client.viaTrustedProxy),
   };
 }

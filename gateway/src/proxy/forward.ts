@@ -32,7 +32,8 @@ export function forwarding(options: ForwardingOptions) {
     const url = requestUrl(request);
     const redirect = route.limit === "redirect";
     const batcher = redirect ? options.redirectBatches : undefined;
-    const batched = batcher && url ? batchableRedirect(request, url, { requestId, address: client.address }) : undefined;
+    const batched =
+      batcher && url ? batchableRedirect(request, url, { requestId, address: client.address, viaTrustedProxy: client.viaTrustedProxy }) : undefined;
     // A shortener that does not take batches leaves the redirect to the proxy (undefined).
     const batchAnswer = batcher && batched ? await batcher.redirect(batched, request.signal) : undefined;
     if (batchAnswer) return batchAnswer;

@@ -21,6 +21,16 @@ export interface ForwardingFacts {
 const forwardingHeader = /^(x-forwarded-|x-real-ip$|forwarded$)/;
 
 /**
+ * The host a client asked for, as the services are told it (X-Forwarded-Host,
+ * a batched redirect's `host`): a trusted proxy's well-formed X-Forwarded-Host,
+ * else the request's own. It picks a link's domain, so a client that is not
+ * a trusted proxy cannot name another.
+ */
+export function forwardedHost(request: Request, url: URL, viaTrustedProxy: boolean): string {
+  return (viaTrustedProxy ? forwardedOrigin(request.headers).host : undefined) ?? url.host;
+}
+
+/**
  * The headers an upstream receives: the client's, minus hop-by-hop ones,
  * minus any forwarding header and minus the credentials it does not read
  * (withOwnCredentials), plus the gateway's own account of where the
@@ -44,7 +54,7 @@ export function forwardedRequestHeaders(request: Request, facts: ForwardingFacts
   const proto = proxied.proto ?? facts.url.protocol.slice(0, -1);
   headers.set("x-forwarded-for", facts.clientAddress);
   headers.set("x-forwarded-proto", proto);
-  headers.set("x-forwarded-host", proxied.host ?? facts.url.host);
+  headers.set("x-forwarded-host", forwardedHost(request, facts.url, facts.viaTrustedProxy));
   headers.set("x-request-id", facts.requestId);
 
   // The body is sent from a buffer: fetch frames it and sets its own length.

@@ -28,6 +28,8 @@ export const RedirectBatchItemSchema = t.Object({
   acceptLanguage: t.Optional(optionalText),
   /** The client's query string without `?`, for a link with forward_query. Absent (an older gateway): none. */
   query: t.Optional(t.String()),
+  /** The host the client asked (what the proxy sends as X-Forwarded-Host): it picks the link's domain. Absent (an older gateway): the default domain. */
+  host: t.Optional(t.String({ maxLength: 300 })),
 });
 export type RedirectBatchItem = Static<typeof RedirectBatchItemSchema>;
 

@@ -25,7 +25,26 @@ export class DomainConflict extends HttpError {
     return new DomainConflict(`host "${host}" is the default domain's`);
   }
 
+  static hasLinks(id: number): DomainConflict {
+    return new DomainConflict(`the domain has links: DELETE /admin/domains/${id}?links=delete deletes them with it`);
+  }
+
   static defaultDomain(what: string): DomainConflict {
     return new DomainConflict(`the default domain ${what}`);
+  }
+}
+
+/** 400 `invalid_request`: a `domain` no domain has (it was never added, or was deleted). */
+export class UnknownDomain extends HttpError {
+  private constructor(host: string) {
+    super(
+      400,
+      "invalid_request",
+      `domain ${JSON.stringify(host.length > 64 ? `${host.slice(0, 64)}…` : host)} is not a domain of this service (GET /admin/domains lists them)`,
+    );
+  }
+
+  static named(host: string): UnknownDomain {
+    return new UnknownDomain(host);
   }
 }

@@ -1,4 +1,4 @@
-import { ErrorBody } from "@linkgeo/shared";
+import { ErrorBody, InvalidRequest } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
@@ -113,15 +113,26 @@ export function domainRoutes({ domains, credentials, seenFrom }: DomainRoutesDep
     )
     .delete(
       "/:id",
-      async ({ params, request, server, set }) => {
+      async ({ params, query, request, server, set }) => {
         await asAdmin(request, server);
-        await domains.remove(params.id);
+        if (query.links !== undefined && query.links !== "delete") throw InvalidRequest.because("links must be delete, or left out");
+        await domains.remove(params.id, query.links ?? "refuse");
         set.status = 204;
       },
       {
         params: t.Object({ id: t.String() }),
-        response: { 204: t.Void(), ...errors(401, 403, 404, 409) },
-        detail: { summary: "Delete an added domain (admin); the default one always exists", tags, security: changeSecurity },
+        query: t.Object({
+          links: t.Optional(
+            t.String({ description: "delete: the domain's links are deleted with it. Left out: a domain with links is a 409", examples: ["delete"] }),
+          ),
+        }),
+        response: { 204: t.Void(), ...errors(400, 401, 403, 404, 409) },
+        detail: {
+          summary: "Delete an added domain (admin); the default one always exists",
+          description: "A domain with links is deleted only with ?links=delete, which deletes its links (their counts and visits) with it.",
+          tags,
+          security: changeSecurity,
+        },
       },
     );
 }

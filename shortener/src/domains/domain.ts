@@ -1,4 +1,4 @@
-import type { RedirectStatus } from "../links/link-options.ts";
+import type { RedirectStatus } from "../http/redirect-status.ts";
 
 /** The default domain's id: it always exists, and its host is PUBLIC_BASE_URL's (or the request's). */
 export const defaultDomainId = 0;

@@ -1,10 +1,10 @@
 import { InvalidRequest, type DomainView } from "@linkgeo/shared";
-import { parseRedirectStatus } from "../links/link-options.ts";
-import type { LinkTargets } from "../links/link-targets.ts";
+import { parseRedirectStatus } from "../http/redirect-status.ts";
 import { defaultDomainId, type Domain, type DomainChanges, type DomainSettings } from "./domain.ts";
 import { DomainConflict, DomainNotFound } from "./domain-errors.ts";
 import { parseDomainHost } from "./domain-host.ts";
 import type { DomainStore } from "./domain-store.ts";
+import type { DomainDirectory } from "./domain-directory.ts";
 
 /** A domain's body as a client sends it (POST and PATCH /admin/domains): checked here, each bad field a 400 naming it. */
 export interface DomainInput {
@@ -17,11 +17,17 @@ export interface DomainInput {
 
 export interface DomainsDeps {
   store: DomainStore;
-  targets: LinkTargets;
+  /** Told of every change, so this replica sees it at once; knows the default domain's host. */
+  directory: DomainDirectory;
+  /** A deleted domain's links go with it (LinkService). */
+  links: { hasLinksOn(domainId: number): Promise<boolean>; deleteAllOn(domainId: number): Promise<number> };
+  /** The rule of every URL a visitor may be sent to (LinkTargets.destination): the normalised URL, or InvalidUrl naming `field`. */
+  destination: (raw: string, ownHosts: Iterable<string>, field: string) => string;
   clock: () => Date;
-  /** PUBLIC_BASE_URL's host; absent: the default domain's host is the request's. */
-  publicHost?: string;
 }
+
+/** What becomes of a deleted domain's links: nothing may (the default: a domain with links is not deleted), or they are deleted with it. */
+export type DeletedDomainLinks = "refuse" | "delete";
 
 /** Whom a call is for: the host the request came by (the default domain's, when PUBLIC_BASE_URL is unset), and every `host[:port]` it names. */
 export interface DomainRequest {
@@ -51,6 +57,7 @@ export class Domains {
     Object.assign(settings, await this.settings(input, host, request));
     const created = await this.deps.store.insert({ ...settings, host, createdAt: this.deps.clock() });
     if (!created) throw DomainConflict.hostTaken(host);
+    this.deps.directory.changed();
     return this.view(created, request);
   }
 
@@ -66,18 +73,30 @@ export class Domains {
     const updated = await this.deps.store.update(domainId, changes);
     if (updated === "not found") throw DomainNotFound.withId(id);
     if (updated === "host taken") throw DomainConflict.hostTaken(changes.host ?? "");
+    this.deps.directory.changed();
     return this.view(updated, request);
   }
 
-  async remove(id: string): Promise<void> {
+  /**
+   * Deletes an added domain. One with links is refused unless `links` is
+   * `delete`: its links are then deleted first, as each one alone would be
+   * (count, visits, caches), then the domain, then any link another replica
+   * made on it meanwhile. Returns how many links went.
+   */
+  async remove(id: string, links: DeletedDomainLinks): Promise<number> {
     const domainId = parseDomainId(id);
     if (domainId === defaultDomainId) throw DomainConflict.defaultDomain("always exists: it cannot be deleted");
+    if (links === "refuse" && (await this.deps.links.hasLinksOn(domainId))) throw DomainConflict.hasLinks(domainId);
+    let deleted = links === "delete" ? await this.deps.links.deleteAllOn(domainId) : 0;
     if (!(await this.deps.store.delete(domainId))) throw DomainNotFound.withId(id);
+    this.deps.directory.changed();
+    if (links === "delete") deleted += await this.deps.links.deleteAllOn(domainId);
+    return deleted;
   }
 
   /** The default domain's host for this request: PUBLIC_BASE_URL's, else the one it came by. */
-  defaultHost(request: DomainRequest): string {
-    return this.deps.publicHost ?? request.hostName ?? "";
+  private defaultHost(request: DomainRequest): string {
+    return this.deps.directory.hostOf({ host: null }, request.hostName);
   }
 
   private host(raw: unknown, request: DomainRequest): string {
@@ -97,14 +116,14 @@ export class Domains {
       const value = input[field];
       if (value === undefined) continue;
       if (value !== null && typeof value !== "string") throw InvalidRequest.because(`${field} must be a string or null`);
-      settings[key] = value === null ? null : this.deps.targets.destination(value, ownHosts, field);
+      settings[key] = value === null ? null : this.deps.destination(value, ownHosts, field);
     }
     if (input.redirect_status !== undefined) settings.redirectStatus = parseRedirectStatus(input.redirect_status);
     return settings;
   }
 
   private async hosts(): Promise<string[]> {
-    return (await this.deps.store.list()).flatMap((domain) => domain.host ?? []);
+    return (await this.deps.directory.current()).hosts;
   }
 
   private view(domain: Domain, request: DomainRequest): DomainView {

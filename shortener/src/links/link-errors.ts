@@ -1,4 +1,5 @@
 import { HttpError } from "@linkgeo/shared";
+import { codeOfKey } from "./link-key.ts";
 
 /** 404 `not_found`: no link has this code (or it was deleted). */
 export class LinkNotFound extends HttpError {
@@ -6,8 +7,9 @@ export class LinkNotFound extends HttpError {
     super(404, "not_found", `no short URL "${code}"`);
   }
 
-  static for(code: string): LinkNotFound {
-    return new LinkNotFound(code);
+  /** `key`: the link's key (link-key.ts); the message names its code. */
+  static for(key: string): LinkNotFound {
+    return new LinkNotFound(codeOfKey(key));
   }
 }
 

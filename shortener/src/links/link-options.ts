@@ -1,8 +1,8 @@
+import { parseRedirectStatus, type RedirectStatus } from "../http/redirect-status.ts";
 import { InvalidRequest } from "@linkgeo/shared";
 import { parseInstant } from "../http/instant.ts";
 
 /** The statuses a redirect may answer with: the service default (REDIRECT_STATUS) or a link's own. */
-export type RedirectStatus = 301 | 302 | 307 | 308;
 
 /** What a rule may ask of a visitor's device: its OS (`ios`, `android`) or its kind. */
 export const ruleDevices = ["ios", "android", "mobile", "tablet", "desktop"] as const;
@@ -48,7 +48,6 @@ export const maxTags = 10;
 export const maxRules = 20;
 export const maxTitleLength = 200;
 export const passwordLength = { min: 8, max: 128 } as const;
-export const redirectStatuses: readonly RedirectStatus[] = [301, 302, 307, 308];
 
 /** A tag as links hold them; an import makes other tools' tags into this shape (transfer/source-text.ts). */
 export const tagPattern = /^[a-z0-9_-]{1,32}$/;
@@ -121,13 +120,6 @@ function parseMaxVisits(value: unknown): number | null {
     throw invalid(`max_visits must be a whole number from 1 to ${maxVisitsLimit}`);
   }
   return value;
-}
-
-/** A link's or a domain's `redirect_status`: 301, 302, 307, 308, or null for the default. */
-export function parseRedirectStatus(value: unknown): RedirectStatus | null {
-  if (value === null) return null;
-  if (!redirectStatuses.includes(value as RedirectStatus)) throw invalid("redirect_status must be 301, 302, 307, 308 or null");
-  return value as RedirectStatus;
 }
 
 /** A password as a person types it: 8 to 128 characters, none of them a control character. */
@@ -219,3 +211,5 @@ function parseWhen(value: unknown, field: string): LinkRule["when"] {
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+export { parseRedirectStatus, redirectStatuses, type RedirectStatus } from "../http/redirect-status.ts";

@@ -2,23 +2,32 @@ import { linkState } from "./destination.ts";
 import type { Link } from "./link.ts";
 import type { LinkRecord, ListedLink } from "./link-schemas.ts";
 import { mayReadUrls, type Reader } from "./url-readers.ts";
+import { defaultDomainId } from "../domains/domain.ts";
+import { keyParts } from "./link-key.ts";
 
 export type { Reader } from "./url-readers.ts";
 
 /** How a record is shown: where clients reach the gateway, the clock of its state, and who reads it. */
 export interface RecordView {
+  /** The default domain's origin: PUBLIC_BASE_URL's, or the request's. */
   origin: string;
   now: Date;
   reader: Reader;
+  /** An added domain's host by its id (DomainSnapshot); absent or unknown, the link is shown on the default domain. */
+  hostOf?: (domainId: number) => string | null | undefined;
 }
 
 /** The API's link record (docs/api.md: "API"), with what `view.reader` may not read as null. */
 export function toRecord(link: Link, view: RecordView): LinkRecord {
   const shown = mayReadUrls(link, view.reader);
+  const { domainId, code } = keyParts(link.code);
+  const host = domainId === defaultDomainId ? undefined : (view.hostOf?.(domainId) ?? undefined);
+  const origin = host === undefined ? view.origin : `${view.origin.slice(0, view.origin.indexOf("//"))}//${host}`;
   return {
-    short_url: link.code,
+    short_url: code,
+    domain: host ?? hostNameOf(view.origin),
     long_url: shown ? link.longUrl : null,
-    link: `${view.origin}/${link.code}/`,
+    link: `${origin}/${code}/`,
     access_count: link.accessCount,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
@@ -38,4 +47,9 @@ export function toRecord(link: Link, view: RecordView): LinkRecord {
 /** The record as a listing shows it: with the last visit. */
 export function toListedRecord(link: Link, view: RecordView): ListedLink {
   return { ...toRecord(link, view), last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
+}
+
+/** The host name of an origin (no port): the default domain's, as a record names it. */
+function hostNameOf(origin: string): string {
+  return URL.parse(origin)?.hostname ?? "";
 }

@@ -1,4 +1,4 @@
-import { ErrorBody, HttpError, maxBulkBodyBytes, maxBulkItems, type Client } from "@linkgeo/shared";
+import { ErrorBody, HttpError, InvalidRequest, maxBulkBodyBytes, maxBulkItems, type Client } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
@@ -31,6 +31,12 @@ import {
 } from "./link-schemas.ts";
 import { maxBulkPasswords, type CreateOutcome, type CreateRequest, type LinkService } from "./link-service.ts";
 import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
+import { defaultDomainId } from "../domains/domain.ts";
+import type { DomainDirectory } from "../domains/domain-directory.ts";
+import { DomainQuery } from "../domains/domain-query.ts";
+import { UnknownDomain } from "../domains/domain-errors.ts";
+import { domainsSeen, hostsOf, namedDomain, namedLinkKey, type DomainsSeen } from "./link-address.ts";
+import { codeOfKey, keyParts } from "./link-key.ts";
 
 export interface LinkRoutesDeps {
   links: LinkService;
@@ -39,18 +45,26 @@ export interface LinkRoutesDeps {
   /** Whether a request came through a trusted proxy, whose X-Forwarded-Host/-Proto are then believed. */
   clientOf: (request: Request, server: Server | null) => Client;
   clock: () => Date;
+  /** Which domain a host is (`domain`, `?domain=`), and the hosts of links on added domains. */
+  domains: DomainDirectory;
 }
 
 const tags = ["short URLs"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
 /** `/shorten/…`: create (one or in bulk), read, stats, update, delete, and the admin listing. */
-export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock }: LinkRoutesDeps) {
+export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock, domains }: LinkRoutesDeps) {
   // Where the request came from, asked once per request: the origin of its links, and every host it could name us by.
   const seenFrom = (request: Request, server: Server | null) => seenFromRequest(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   // Every record goes through toRecord, which shows a protected link's URLs only to a reader mayReadUrls lets read them.
-  const view = (base: string, reader: Reader): RecordView => ({ origin: base, now: clock(), reader });
+  const view = (base: string, reader: Reader, seen: DomainsSeen): RecordView => ({ origin: base, now: clock(), reader, hostOf: hostsOf(seen) });
+  // The domain a create names: absent, the default one; one never added is a 400.
+  const creatingOn = (seen: DomainsSeen, host: string | undefined): number => {
+    const domain = namedDomain(seen, host);
+    if (!domain) throw UnknownDomain.named(host ?? "");
+    return domain.id;
+  };
   // Who reads a public answer: a credential sent that verifies, else no one (a bad credential reads as none, never as a 401).
   const readerOf = async (request: Request, server: Server | null): Promise<Reader> => {
     if (!request.headers.has("authorization") && !request.headers.has("cookie")) return undefined;
@@ -66,13 +80,17 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         const key = await credentials.apiKeyOf(request);
         if (key) requireScope(key, "links:write", "creating links with an API key needs links:write");
         const from = seenFrom(request, server);
-        const { long_url: longUrl, short_url: alias, ...options } = body;
-        const { link, manageToken } = await links.create({ longUrl, alias, options, requestHosts: from.hosts });
-        set.status = 201;
-        set.headers.location = `/shorten/${link.code}/`;
+        const seen = await domainsSeen(domains, from.origin);
+        const { long_url: longUrl, short_url: alias, domain, ...options } = body;
+        const domainId = creatingOn(seen, domain);
+        // A link may lead to no host of ours: the request's, nor any domain's.
+        const { link, manageToken } = await links.create({ longUrl, alias, options, domainId, requestHosts: [...from.hosts, ...seen.snapshot.hosts] });
         // Anyone else reads the answer as the holder of the manage token it hands over.
         const reader: Reader = key ?? { kind: "manage-token", token: manageToken };
-        return { ...toRecord(link, view(from.origin, reader)), manage_token: manageToken };
+        const record = toRecord(link, view(from.origin, reader, seen));
+        set.status = 201;
+        set.headers.location = `/shorten/${record.short_url}/${domainId === defaultDomainId ? "" : `?domain=${record.domain}`}`;
+        return { ...record, manage_token: manageToken };
       },
       {
         body: CreateLinkBody,
@@ -96,12 +114,18 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         const credential = await credentials.resolve(request, server, adminsOr("links:write"));
         requireScope(credential, "links:write", "creating links in bulk needs an admin or an API key with links:write");
         const from = seenFrom(request, server);
-        const items = body.links.map(bulkItem);
+        const seen = await domainsSeen(domains, from.origin);
+        const items = body.links.map((body): CreateRequest | HttpError => {
+          const item = bulkItem(body);
+          if (item instanceof HttpError) return item;
+          const domain = namedDomain(seen, item.domain);
+          return domain ? { ...item, domainId: domain.id } : UnknownDomain.named(item.domain ?? "");
+        });
         const outcomes = await links.createMany(
           items.filter((item): item is CreateRequest => !(item instanceof HttpError)),
-          from.hosts,
+          [...from.hosts, ...seen.snapshot.hosts],
         );
-        const shown = view(from.origin, credential);
+        const shown = view(from.origin, credential, seen);
         let next = 0;
         const resultOf = (outcome: CreateOutcome) =>
           outcome.ok
@@ -136,6 +160,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         const state = parseLinkState(query.state);
         // Worked out once for the page, not once per link.
         const base = origin(request, server);
+        const seen = await domainsSeen(domains, base);
         // A manage token's listing is its own link: how a browser adds a link made elsewhere.
         if (credential.kind === "manage-token") {
           return {
@@ -143,14 +168,15 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
             count_is_estimate: false,
             next: null,
             previous: null,
-            results: [toListedRecord(await links.managedBy(credential.token), view(base, credential))],
+            results: [toListedRecord(await links.managedBy(credential.token), view(base, credential, seen))],
           };
         }
         requireScope(credential, "links:read", "listing every link needs an admin");
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
-        const result = await links.list({ page, pageSize, search: query.q || undefined, order, tag, state, fresh: asksForFresh(request.headers) });
-        const shown = view(base, credential);
+        const domainId = query.domain === undefined ? undefined : creatingOn(seen, query.domain);
+        const result = await links.list({ page, pageSize, search: query.q || undefined, order, tag, state, domainId, fresh: asksForFresh(request.headers) });
+        const shown = view(base, credential, seen);
         const pageUrl = (n: number) => {
           const url = new URL(`${base}/shorten/`);
           url.searchParams.set("page", String(n));
@@ -159,6 +185,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
           if (query.sort !== undefined) url.searchParams.set("sort", order);
           if (tag !== undefined) url.searchParams.set("tag", tag);
           if (state !== undefined) url.searchParams.set("state", state);
+          if (query.domain !== undefined) url.searchParams.set("domain", query.domain);
           return url.toString();
         };
         return {
@@ -185,14 +212,17 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     )
     .get(
       "/:short_url",
-      async ({ params, request, server }) => {
-        const link = await links.get(params.short_url);
+      async ({ params, query, request, server }) => {
+        const base = origin(request, server);
+        const seen = await domainsSeen(domains, base);
+        const link = await links.get(namedLinkKey(seen, params.short_url, query.domain));
         // The credential is looked for only where it may change the answer: a session cookie costs a database read.
         const reader = link.passwordHash === null ? undefined : await readerOf(request, server);
-        return toRecord(link, view(origin(request, server), reader));
+        return toRecord(link, view(base, reader, seen));
       },
       {
         params: CodeParams,
+        query: DomainQuery,
         response: { 200: LinkRecord, ...errors(404) },
         detail: {
           summary: "Read a short URL (does not count as an access)",
@@ -213,21 +243,36 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
         tags,
       },
     })
-    .get("/:short_url/stats", async ({ params }) => statsOf(await links.get(params.short_url), clock()), {
-      params: CodeParams,
-      response: { 200: LinkStats, ...errors(404) },
-      detail: { summary: "Access statistics of a short URL", tags },
-    })
-    .put(
-      "/:short_url",
-      async ({ params, body, request, server }) => {
-        const credential = await credentials.resolve(request, server, linkOwnersOr("links:write"));
-        const from = seenFrom(request, server);
-        const link = await links.update(params.short_url, body, credential, from.hosts);
-        return toRecord(link, view(from.origin, credential));
+    .get(
+      "/:short_url/stats",
+      async ({ params, query, request, server }) => {
+        const seen = await domainsSeen(domains, origin(request, server));
+        return statsOf(await links.get(namedLinkKey(seen, params.short_url, query.domain)), clock());
       },
       {
         params: CodeParams,
+        query: DomainQuery,
+        response: { 200: LinkStats, ...errors(404) },
+        detail: { summary: "Access statistics of a short URL", tags },
+      },
+    )
+    .put(
+      "/:short_url",
+      async ({ params, query, body, request, server }) => {
+        const credential = await credentials.resolve(request, server, linkOwnersOr("links:write"));
+        const from = seenFrom(request, server);
+        const seen = await domainsSeen(domains, from.origin);
+        const key = namedLinkKey(seen, params.short_url, query.domain);
+        const { domain, ...changes } = body;
+        if (domain !== undefined && namedDomain(seen, domain)?.id !== keyParts(key).domainId) {
+          throw InvalidRequest.because("domain cannot be changed: send the link's own domain, or leave it out");
+        }
+        const link = await links.update(key, changes, credential, [...from.hosts, ...seen.snapshot.hosts]);
+        return toRecord(link, view(from.origin, credential, seen));
+      },
+      {
+        params: CodeParams,
+        query: DomainQuery,
         body: UpdateLinkBody,
         transform: refuseUnknownFields(UpdateLinkBody),
         response: { 200: LinkRecord, ...errors(400, 401, 403, 404, 413, 415) },
@@ -243,12 +288,14 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
     )
     .delete(
       "/:short_url",
-      async ({ params, request, server, set }) => {
-        await links.delete(params.short_url, await credentials.resolve(request, server, linkOwnersOr("links:write")));
+      async ({ params, query, request, server, set }) => {
+        const seen = await domainsSeen(domains, origin(request, server));
+        await links.delete(namedLinkKey(seen, params.short_url, query.domain), await credentials.resolve(request, server, linkOwnersOr("links:write")));
         set.status = 204;
       },
       {
         params: CodeParams,
+        query: DomainQuery,
         response: { 204: t.Void(), ...errors(401, 403, 404) },
         detail: { summary: "Delete a short URL (manage token, or an admin's token or session)", tags, security: changeSecurity },
       },
@@ -258,7 +305,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock 
 /** A link's public statistics (LinkStats): its count, and its state and protection as its public record says them. */
 function statsOf(link: Link, now: Date): LinkStats {
   return {
-    short_url: link.code,
+    short_url: codeOfKey(link.code),
     access_count: link.accessCount,
     last_accessed_at: link.lastAccessedAt?.toISOString() ?? null,
     state: linkState(link, now),

@@ -47,6 +47,7 @@ const OptionFields = {
 export const LinkRecord = t.Object(
   {
     short_url: t.String({ examples: ["Ab3dE9x"] }),
+    domain: t.String({ description: "The host of the link's domain: the code is unique on it", examples: ["localhost"] }),
     long_url: t.Union([t.String({ examples: ["https://example.com/a"] }), t.Null()], { description: `The destination; ${hiddenWithoutPassword}` }),
     link: t.String({ description: "The short link to share", examples: ["http://localhost:8080/Ab3dE9x/"] }),
     access_count: t.Integer({ minimum: 0 }),
@@ -123,6 +124,9 @@ export const CreateLinkBody = t.Object(
   {
     long_url: t.String({ description: "Absolute http(s) URL, at most 2048 characters" }),
     short_url: t.Optional(t.String({ description: "Custom alias: 3–32 of A-Z a-z 0-9 _ -, not a reserved word" })),
+    domain: t.Optional(
+      t.String({ maxLength: 260, description: "The host of an added domain (GET /admin/domains), or the default one's; absent: the default domain" }),
+    ),
     ...OptionInputs,
     ...ReadOnlyInputs,
   },
@@ -182,6 +186,9 @@ export const UpdateLinkBody = t.Object(
   {
     long_url: t.Optional(t.String({ description: "Absolute http(s) URL, at most 2048 characters" })),
     short_url: t.Optional(t.String({ description: "Read-only: the link's own code is accepted and ignored; another is a 400 (a link is never renamed)" })),
+    domain: t.Optional(
+      t.String({ maxLength: 260, description: "Read-only: the link's own domain is accepted and ignored; another is a 400 (a link never moves)" }),
+    ),
     ...OptionInputs,
     ...ReadOnlyInputs,
   },
@@ -217,6 +224,7 @@ export const LinkListQuery = querySchema({
       examples: ["newest", "most_visited", "last_visited"],
     }),
   ),
+  domain: t.Optional(t.String({ maxLength: 260, description: "Only the links of this domain (its host)", examples: ["go.example.com"] })),
   // Checked by parseTag and parseLinkState, whose 400s name the rule and the values.
   tag: t.Optional(t.String({ description: "Only links with this tag: 1 to 32 of a-z 0-9 _ - (any case; tags are lower case)", examples: ["launch"] })),
   state: t.Optional(

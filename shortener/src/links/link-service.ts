@@ -14,7 +14,9 @@ import type { LinkOrder } from "./link-order.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
 import type { Link, NewLink } from "./link.ts";
 import type { LinkTargets } from "./link-targets.ts";
-import { aliasProblem, couldBeCode, isReserved } from "./short-code.ts";
+import { aliasProblem, isReserved } from "./short-code.ts";
+import { codeOfKey, couldBeKey, linkKey } from "./link-key.ts";
+import { defaultDomainId } from "../domains/domain.ts";
 import { hashLinkPassword, linkPasswordMatches } from "./link-password.ts";
 import { mayReadUrls } from "./url-readers.ts";
 
@@ -23,6 +25,10 @@ export interface CreateRequest {
   longUrl: string;
   alias?: string;
   options?: OptionsInput;
+  /** The domain the link is made on (its id); the default domain when absent. */
+  domainId?: number;
+  /** The domain as the client named it (a bulk item's `domain`), until the route finds its id. */
+  domain?: string;
 }
 
 /** What became of one item of a bulk create: its link, or the error the same create alone would have met. */
@@ -40,6 +46,7 @@ export const maxBulkPasswords = 5;
 interface BulkCandidate {
   index: number;
   alias?: string;
+  domainId: number;
   code: string;
   link: Omit<NewLink, "code">;
   manageToken: string;
@@ -65,12 +72,7 @@ export class LinkService {
     this.recentCodes = deps.recentCodes ?? new RecentCodes();
   }
 
-  async create(input: {
-    longUrl: string;
-    alias?: string;
-    options?: OptionsInput;
-    requestHosts: Iterable<string>;
-  }): Promise<{ link: Link; manageToken: string }> {
+  async create(input: CreateRequest & { requestHosts: Iterable<string> }): Promise<{ link: Link; manageToken: string }> {
     const longUrl = this.validUrl(input.longUrl, input.requestHosts);
     this.checkAlias(input.alias);
     const createdAt = this.deps.clock();
@@ -82,10 +84,11 @@ export class LinkService {
     for (let attempt = 0; attempt < attempts; attempt++) {
       const code = input.alias ?? this.deps.generateCode();
       if (input.alias === undefined && isReserved(code)) continue;
-      const link = await this.deps.links.insert({ ...options, code, longUrl, manageTokenHash: hash, createdAt });
+      const key = linkKey(input.domainId ?? defaultDomainId, code);
+      const link = await this.deps.links.insert({ ...options, code: key, longUrl, manageTokenHash: hash, createdAt });
       if (link) {
         this.deps.onChange?.("created");
-        await this.deps.cache.set(code, encodeDestination(destinationOfLink(link)));
+        await this.deps.cache.set(key, encodeDestination(destinationOfLink(link)));
         return { link, manageToken: token };
       }
       if (input.alias !== undefined) throw AliasTaken.for(code);
@@ -110,18 +113,20 @@ export class LinkService {
     const hosts = [...requestHosts];
     const createdAt = this.deps.clock();
     const outcomes: CreateOutcome[] = new Array(items.length);
-    const checked: Array<{ index: number; longUrl: string; alias?: string; options: ParsedOptions }> = [];
+    const checked: Array<{ index: number; longUrl: string; alias?: string; domainId: number; options: ParsedOptions }> = [];
+    // The batch's aliases as keys: the same alias on two domains is two links.
     const aliases = new Set<string>();
     items.forEach((item, index) => {
       try {
         const longUrl = this.validUrl(item.longUrl, hosts);
         this.checkAlias(item.alias);
         const options = this.parsedOptions(item.options ?? {}, hosts, createdAt, true);
+        const domainId = item.domainId ?? defaultDomainId;
         if (item.alias !== undefined) {
-          if (aliases.has(item.alias)) throw AliasTaken.for(item.alias);
-          aliases.add(item.alias);
+          if (aliases.has(linkKey(domainId, item.alias))) throw AliasTaken.for(item.alias);
+          aliases.add(linkKey(domainId, item.alias));
         }
-        checked.push({ index, longUrl, alias: item.alias, options });
+        checked.push({ index, longUrl, alias: item.alias, domainId, options });
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         outcomes[index] = { ok: false, error };
@@ -129,15 +134,15 @@ export class LinkService {
     });
     // Bun hashes on its thread pool, which bounds how many run at once; maxBulkPasswords bounds how many there are.
     let waiting: BulkCandidate[] = await Promise.all(
-      checked.map(async ({ index, longUrl, alias, options }) => {
+      checked.map(async ({ index, longUrl, alias, domainId, options }) => {
         const { token, hash } = newManageToken();
         const link = { ...(await this.stored(options)), longUrl, manageTokenHash: hash, createdAt };
-        return { index, alias, code: alias ?? this.freshCode(aliases), link, manageToken: token };
+        return { index, alias, domainId, code: alias ?? this.freshCode(domainId, aliases), link, manageToken: token };
       }),
     );
     // As in create: a few tries make a failure of generated codes practically impossible; an alias never retries.
     for (let attempt = 0; attempt < 5 && waiting.length > 0; attempt++) {
-      const inserted = await this.deps.links.insertMany(waiting.map((candidate) => ({ ...candidate.link, code: candidate.code })));
+      const inserted = await this.deps.links.insertMany(waiting.map((candidate) => ({ ...candidate.link, code: linkKey(candidate.domainId, candidate.code) })));
       // By manage token, not by code alone: a generated code may have met an alias of this very batch.
       const ours = new Map(inserted.map((link) => [link.manageTokenHash, link]));
       const retry: BulkCandidate[] = [];
@@ -145,7 +150,7 @@ export class LinkService {
         const link = ours.get(candidate.link.manageTokenHash);
         if (link) outcomes[candidate.index] = { ok: true, link, manageToken: candidate.manageToken };
         else if (candidate.alias !== undefined) outcomes[candidate.index] = { ok: false, error: AliasTaken.for(candidate.alias) };
-        else retry.push({ ...candidate, code: this.freshCode(aliases) });
+        else retry.push({ ...candidate, code: this.freshCode(candidate.domainId, aliases) });
       }
       waiting = retry;
     }
@@ -160,15 +165,16 @@ export class LinkService {
     return outcomes;
   }
 
-  /** The links of these codes that exist, in the order asked, each once; codes no link could have are left out unasked. */
+  /** The links of these keys that exist, in the order asked, each once; keys no link could have are left out unasked. */
   async getMany(codes: readonly string[]): Promise<Link[]> {
-    const asked = [...new Set(codes.filter(couldBeCode))];
+    const asked = [...new Set(codes.filter(couldBeKey))];
     const found = new Map((await this.deps.links.findMany(asked)).map((link) => [link.code, link]));
     return asked.flatMap((code) => found.get(code) ?? []);
   }
 
+  /** `code`, here and below: the link's key (link-key.ts), which is its code on the default domain. */
   async get(code: string): Promise<Link> {
-    const link = couldBeCode(code) ? await this.deps.links.find(code) : null;
+    const link = couldBeKey(code) ? await this.deps.links.find(code) : null;
     if (!link) throw LinkNotFound.for(code);
     return link;
   }
@@ -184,7 +190,7 @@ export class LinkService {
     credential: Credential,
     requestHosts: Iterable<string>,
   ): Promise<Link> {
-    if (changes.short_url !== undefined && changes.short_url !== code) {
+    if (changes.short_url !== undefined && changes.short_url !== codeOfKey(code)) {
       throw InvalidRequest.because("short_url cannot be changed: send the link's own code, or leave it out");
     }
     const now = this.deps.clock();
@@ -215,6 +221,27 @@ export class LinkService {
     await this.deps.cache.markDeleted(code);
   }
 
+  /** Whether an added domain has a link. */
+  async hasLinksOn(domainId: number): Promise<boolean> {
+    return (await this.deps.links.keysOn(domainId, 1)).length > 0;
+  }
+
+  /** Deletes every link of an added domain, a batch at a time, as one link is deleted; returns how many. */
+  async deleteAllOn(domainId: number): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const keys = await this.deps.links.keysOn(domainId, 500);
+      for (const key of keys) {
+        if (await this.deps.links.delete(key)) {
+          deleted++;
+          this.deps.onChange?.("deleted");
+        }
+        await this.deps.cache.markDeleted(key);
+      }
+      if (keys.length < 500) return deleted;
+    }
+  }
+
   /** The one link this manage token manages; 401 when no link has it (a mistyped token, or its link was deleted). */
   async managedBy(token: string): Promise<Link> {
     const link = await this.deps.links.findByManageTokenHash(hashManageToken(token));
@@ -231,7 +258,7 @@ export class LinkService {
    * (VisitCounter). `unlocked`: the visit gave the link's password.
    */
   async visit(code: string, visitor?: SeenVisitor, client?: AbortSignal, unlocked = false): Promise<CountedVisit<CountedDestination>> {
-    if (!couldBeCode(code)) throw LinkNotFound.for(code);
+    if (!couldBeKey(code)) throw LinkNotFound.for(code);
     // A hot link skips the shared cache: the count write below is the authority.
     const skipCache = this.recentCodes.has(code);
     const cached = skipCache ? undefined : await this.deps.cache.get(code);
@@ -268,7 +295,7 @@ export class LinkService {
 
   /** Where a redirect would go, without counting it (HEAD); with the count when the link has a cap. */
   async peek(code: string): Promise<Destination & { accessCount?: number }> {
-    if (!couldBeCode(code)) throw LinkNotFound.for(code);
+    if (!couldBeKey(code)) throw LinkNotFound.for(code);
     const cached = await this.deps.cache.get(code);
     if (cached === null) throw LinkNotFound.for(code);
     const destination = cached === undefined ? undefined : decodeDestination(cached);
@@ -281,9 +308,19 @@ export class LinkService {
   }
 
   /** A page of every link; `state` is judged at this service's clock, as each record's state is. */
-  list(query: { page: number; pageSize: number; search?: string; order: LinkOrder; tag?: string; state?: LinkState; fresh?: boolean }): Promise<LinkPage> {
+  list(query: {
+    page: number;
+    pageSize: number;
+    search?: string;
+    order: LinkOrder;
+    tag?: string;
+    state?: LinkState;
+    domainId?: number;
+    fresh?: boolean;
+  }): Promise<LinkPage> {
     return this.deps.links.list({
       fresh: query.fresh,
+      domainId: query.domainId,
       offset: (query.page - 1) * query.pageSize,
       limit: query.pageSize,
       search: query.search,
@@ -308,11 +345,11 @@ export class LinkService {
     if (problem) throw InvalidAlias.because(problem);
   }
 
-  /** A generated code that is neither a reserved word nor one of `aliases` (a batch's own, which must not lose their code to it). */
-  private freshCode(aliases: ReadonlySet<string>): string {
+  /** A generated code that is neither a reserved word nor one of `aliases` (a batch's own keys, which must not lose their code to it). */
+  private freshCode(domainId: number, aliases: ReadonlySet<string>): string {
     for (let draw = 0; draw < 100; draw++) {
       const code = this.deps.generateCode();
-      if (!isReserved(code) && !aliases.has(code)) return code;
+      if (!isReserved(code) && !aliases.has(linkKey(domainId, code))) return code;
     }
     throw new Error("the code generator gave no usable code in 100 draws");
   }
@@ -336,10 +373,10 @@ export class LinkService {
   async authorized(code: string, credential: Credential, scope: ApiKeyScope = "links:write"): Promise<Link> {
     const link = await this.get(code);
     if (credential.kind === "manage-token") {
-      if (!manageTokenMatches(credential.token, link.manageTokenHash)) throw Forbidden.because(`this token may not manage short URL "${link.code}"`);
+      if (!manageTokenMatches(credential.token, link.manageTokenHash)) throw Forbidden.because(`this token may not manage short URL "${codeOfKey(link.code)}"`);
       return link;
     }
-    requireScope(credential, scope, `this token may not manage short URL "${link.code}"`);
+    requireScope(credential, scope, `this token may not manage short URL "${codeOfKey(link.code)}"`);
     return link;
   }
 }

@@ -26,6 +26,8 @@ export interface LinkQuery {
   tag?: string;
   /** Only links in this state (linkState) at `at`: the service's clock, never the database's. */
   state?: { is: LinkState; at: Date };
+  /** Only the links of this domain (links/link-key.ts). */
+  domainId?: number;
   /** Read on the primary even with read replicas: the client asked for what it just wrote (`Cache-Control: no-cache`). */
   fresh?: boolean;
 }
@@ -79,6 +81,8 @@ export interface LinkStore extends VisitWriter<CountedDestination> {
   exportPage(after: string | null, limit: number): Promise<Link[]>;
   /** The links with these codes that exist, in any order. */
   findMany(codes: readonly string[]): Promise<Link[]>;
+  /** Up to `limit` keys of an added domain's links (links/link-key.ts), in key order: what deleting the domain deletes first. */
+  keysOn(domainId: number, limit: number): Promise<string[]>;
   /**
    * Inserts the imported links whose codes are free, in one transaction,
    * with their counts and dates as given, and answers the codes it

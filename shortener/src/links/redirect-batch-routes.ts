@@ -51,6 +51,8 @@ export function redirectBatchRoutes(deps: RedirectBatchRoutesDeps) {
     try {
       answer = await deps.respond({
         code: item.code,
+        // The gateway's account of the host asked, as it sends X-Forwarded-Host: the caller showed the secret.
+        host: item.host,
         counted: true,
         visitor,
         accept: item.accept,

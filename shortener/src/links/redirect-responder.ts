@@ -8,11 +8,17 @@ import type { RedirectStatus } from "./link-options.ts";
 import type { LinkService } from "./link-service.ts";
 import { couldBeCode, isReserved } from "./short-code.ts";
 import { visitorDestination } from "./visitor-destination.ts";
+import type { Domain } from "../domains/domain.ts";
+import type { DomainDirectory } from "../domains/domain-directory.ts";
+import { requestHostName } from "../domains/domain-host.ts";
+import { linkKey } from "./link-key.ts";
 import { gonePage, notFoundPage, unlockPage } from "./visitor-pages.ts";
 
 /** One request to follow a link, however it arrived (on its own, or in the gateway's batch). */
 export interface RedirectRequest {
   code: string;
+  /** The host asked (`host[:port]`: the gateway's X-Forwarded-Host, or Host): the link's domain is this host's. */
+  host: string | null | undefined;
   /** HEAD answers alike without counting. */
   counted: boolean;
   /** Who followed it, as the request said: for the link's rules, and (analytics on) its visit's facts. */
@@ -40,6 +46,8 @@ export function toResponse(answer: RedirectAnswer): Response {
 
 export interface RedirectResponderDeps {
   links: LinkService;
+  /** Which domain the host asked is: its links, and where it sends what leads nowhere. */
+  domains: DomainDirectory;
   /** REDIRECT_STATUS: for links without their own. */
   status: RedirectStatus;
   /** PERMANENT_REDIRECT_MAX_AGE: how long a browser may keep a link's own 301 or 308. */
@@ -65,14 +73,19 @@ export function redirectResponder(deps: RedirectResponderDeps) {
   const { links, clock } = deps;
 
   // `known`: the visitor's facts, when the count write classified them already (analytics on).
-  const sendOn = (destination: Destination, request: RedirectRequest, known?: Pick<VisitFacts, "os" | "device" | "country">): RedirectAnswer => {
+  const sendOn = (
+    destination: Destination,
+    request: RedirectRequest,
+    domain: Domain,
+    known?: Pick<VisitFacts, "os" | "device" | "country">,
+  ): RedirectAnswer => {
     const location = visitorDestination(destination, {
       facts: () => known ?? (deps.describe ? deps.describe(request.visitor) : unknownFacts),
       acceptLanguage: request.acceptLanguage,
       query: request.query,
     });
     if (request.password !== undefined) return afterUnlock(location);
-    const status = destination.redirectStatus ?? deps.status;
+    const status = destination.redirectStatus ?? domain.redirectStatus ?? deps.status;
     return { status, headers: { location, "cache-control": cacheControl(destination, status) }, body: null };
   };
 
@@ -93,43 +106,55 @@ export function redirectResponder(deps: RedirectResponderDeps) {
     return `private, max-age=${Math.max(0, seconds)}`;
   };
 
-  const refuse = (refusal: Refusal, destination: Destination, request: RedirectRequest): RedirectAnswer => {
+  const refuse = (refusal: Refusal, destination: Destination, request: RedirectRequest, domain: Domain): RedirectAnswer => {
     if (request.counted && refusal !== "password") deps.orphans?.record(refusal, request.visitor);
     if (refusal === "password") {
       if (prefersHtml(request.accept)) return unlockPage(false);
       throw PasswordRequired.forLink();
     }
-    if (destination.expiredUrl !== null) {
-      if (request.password !== undefined) return afterUnlock(destination.expiredUrl);
-      return { status: 302, headers: { location: destination.expiredUrl, "cache-control": "private, max-age=0" }, body: null };
+    // The link's own expired_url, else its domain's.
+    const expiredUrl = destination.expiredUrl ?? domain.expiredUrl;
+    if (expiredUrl !== null) {
+      if (request.password !== undefined) return afterUnlock(expiredUrl);
+      return { status: 302, headers: { location: expiredUrl, "cache-control": "private, max-age=0" }, body: null };
     }
     if (prefersHtml(request.accept)) return gonePage(refusal);
     throw LinkGone.because(refusal);
   };
 
-  const answer = async (request: RedirectRequest): Promise<RedirectAnswer> => {
+  // `key`: the code on the domain of the host asked (link-key.ts).
+  const answer = async (request: RedirectRequest, domain: Domain): Promise<RedirectAnswer> => {
+    const key = linkKey(domain.id, request.code);
     if (!request.counted) {
-      const destination = await links.peek(request.code);
+      const destination = await links.peek(key);
       const refusal = refusalOf({ ...destination, accessCount: destination.accessCount ?? 0 }, clock(), false);
-      return refusal ? refuse(refusal, destination, request) : sendOn(destination, request);
+      return refusal ? refuse(refusal, destination, request, domain) : sendOn(destination, request, domain);
     }
     const visit =
       request.password === undefined
-        ? await links.visit(request.code, request.visitor, request.client)
-        : await links.unlock(request.code, request.password, request.visitor, request.client);
-    if (visit.through) return sendOn(visit.destination, request, visit.facts);
-    return refuse(refusalAfterWrite(visit.destination, clock(), request.password !== undefined), visit.destination, request);
+        ? await links.visit(key, request.visitor, request.client)
+        : await links.unlock(key, request.password, request.visitor, request.client);
+    if (visit.through) return sendOn(visit.destination, request, domain, visit.facts);
+    return refuse(refusalAfterWrite(visit.destination, clock(), request.password !== undefined), visit.destination, request, domain);
   };
 
   return async (request: RedirectRequest): Promise<RedirectAnswer> => {
+    let domain: Domain | undefined;
     try {
-      return await answer(request);
+      domain = deps.domains.resolve(await deps.domains.current(), requestHostName(request.host));
+      // A host no domain has, with UNKNOWN_HOSTS=404: nothing is found on it.
+      if (domain === undefined) throw LinkNotFound.for(request.code);
+      return await answer(request, domain);
     } catch (error) {
       // A visit that led nowhere: no such link (not a path no link could have, as /favicon.ico), or the wrong password.
       if (request.counted && error instanceof LinkNotFound && couldBeCode(request.code) && !isReserved(request.code)) {
         deps.orphans?.record("unknown", request.visitor);
       }
       if (request.counted && error instanceof WrongPassword) deps.orphans?.record("password", request.visitor);
+      // The domain's not-found URL, for people and programs alike: it is where the domain's owner sends what is not a link.
+      if (error instanceof LinkNotFound && domain?.notFoundUrl) {
+        return { status: 302, headers: { location: domain.notFoundUrl, "cache-control": "private, max-age=0" }, body: null };
+      }
       if (!prefersHtml(request.accept)) throw error;
       if (error instanceof LinkNotFound) return notFoundPage(request.code);
       if (error instanceof WrongPassword) return unlockPage(true);

@@ -13,6 +13,8 @@ export interface RedirectRoutesDeps {
   status: RedirectStatus;
   /** The socket's peer address. */
   peerOf: (request: Request, server: Server | null) => string | undefined;
+  /** The host the request asked: a trusted proxy's X-Forwarded-Host, else Host. */
+  hostOf: (request: Request, server: Server | null) => string | null | undefined;
 }
 
 type Context = { params: { short_url: string }; request: Request; server: Server | null };
@@ -22,13 +24,14 @@ type Context = { params: { short_url: string }; request: Request; server: Server
  * counting; `POST` with the link's password (an HTML form's or JSON's
  * `password` field) unlocks a protected link: the redirect, counted.
  */
-export function redirectRoutes({ respond, status, peerOf }: RedirectRoutesDeps) {
+export function redirectRoutes({ respond, status, peerOf, hostOf }: RedirectRoutesDeps) {
   // Taken as they are; classified once per distinct visitor when the batch is written, and for a link's rules.
   const redirectRequest = ({ params, request, server }: Context, password?: string): RedirectRequest => {
     const headers = request.headers;
     const query = request.url.indexOf("?");
     return {
       code: params.short_url,
+      host: hostOf(request, server),
       counted: request.method !== "HEAD",
       visitor: {
         peer: peerOf(request, server),

@@ -1,6 +1,7 @@
 import { ErrorBody } from "@linkgeo/shared";
 import { requireScope } from "../auth/scopes.ts";
 import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { readSecurity } from "../auth/security-schemes.ts";
 import { CodeParams } from "./link-schemas.ts";
@@ -10,7 +11,18 @@ import { parseVisitRange } from "../visits/visit-range.ts";
 import type { VisitReports } from "../visits/visit-reports.ts";
 import { parseCodeList, parseDays } from "./daily-visits-query.ts";
 import { parseOrphanVisitRange, type OrphanVisitReports } from "../visits/orphan-visit-reports.ts";
-import { AllVisitReport, DailyVisits, DailyVisitsQuery, LinkVisitReport, OrphanVisitQuery, OrphanVisitReport, VisitQuery } from "../visits/visit-schemas.ts";
+import {
+  AllVisitReport,
+  DailyVisits,
+  DailyVisitsQuery,
+  LinkVisitQuery,
+  LinkVisitReport,
+  OrphanVisitQuery,
+  OrphanVisitReport,
+  VisitQuery,
+} from "../visits/visit-schemas.ts";
+import type { DomainDirectory } from "../domains/domain-directory.ts";
+import { domainsSeen, linkLabel, namedLinkKey } from "./link-address.ts";
 import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
 
 export interface VisitRoutesDeps {
@@ -19,6 +31,10 @@ export interface VisitRoutesDeps {
   orphans: OrphanVisitReports;
   credentials: CredentialResolver;
   clock: () => Date;
+  /** Which domain `?domain=` names, and the hosts of the top links. */
+  domains: DomainDirectory;
+  /** The default domain's origin for a request (public-origin.ts). */
+  originOf: (request: Request, server: Server | null) => string;
 }
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
@@ -28,18 +44,20 @@ const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) =>
  * `GET /admin/visits/`, `GET /admin/visits/daily/` (the listing's sparklines)
  * and `GET /admin/visits/orphans/` (visits that led nowhere).
  */
-export function visitRoutes({ links, reports, orphans, credentials, clock }: VisitRoutesDeps) {
+export function visitRoutes({ links, reports, orphans, credentials, clock, domains, originOf }: VisitRoutesDeps) {
   return new Elysia()
     .get(
       "/shorten/:short_url/visits",
       async ({ params, query, request, server }) => {
-        const link = await links.authorized(params.short_url, await credentials.resolve(request, server, linkOwnersOr("visits:read")), "visits:read");
+        const seen = await domainsSeen(domains, originOf(request, server));
+        const key = namedLinkKey(seen, params.short_url, query.domain);
+        const link = await links.authorized(key, await credentials.resolve(request, server, linkOwnersOr("visits:read")), "visits:read");
         const range = parseVisitRange(query, clock());
-        return { short_url: link.code, ...(await reports.forLink(link.code, range, parseReportFilters(query, range))) };
+        return { short_url: params.short_url, ...(await reports.forLink(link.code, range, parseReportFilters(query, range))) };
       },
       {
         params: CodeParams,
-        query: VisitQuery,
+        query: LinkVisitQuery,
         response: { 200: LinkVisitReport, ...errors(400, 401, 403, 404) },
         detail: {
           summary: "Visits of a short URL: totals, a series, and top referrers, countries, browsers, OS and devices",
@@ -59,7 +77,8 @@ export function visitRoutes({ links, reports, orphans, credentials, clock }: Vis
       async ({ query, request, server }) => {
         requireScope(await credentials.resolve(request, server, adminsOr("visits:read")), "visits:read", "visits across all links need an admin token");
         const range = parseVisitRange(query, clock());
-        return reports.forAllLinks(range, parseReportFilters(query, range));
+        const seen = await domainsSeen(domains, originOf(request, server));
+        return reports.forAllLinks(range, parseReportFilters(query, range), (key) => linkLabel(seen, key));
       },
       {
         query: VisitQuery,

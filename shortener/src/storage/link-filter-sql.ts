@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 
 /**
  * A listing's filters as both stores build them, each two ways: `plain`
@@ -15,7 +15,7 @@ export interface Filter {
   searched: boolean;
 }
 
-export type FilterName = "tag" | "state" | "search";
+export type FilterName = "tag" | "state" | "search" | "domain";
 
 /**
  * One filter (a tag, a state, a search): its plain form, its row test
@@ -27,6 +27,23 @@ export interface FilterPart {
   test: SQL;
   through?: SQL;
   matchesUpTo?: () => Promise<number>;
+}
+
+/**
+ * The listing's ?domain= (links/link-key.ts): an added domain's links are
+ * one range of keys, read through the primary key; the default domain's
+ * are the keys without a prefix, most links, tested row by row.
+ */
+export function domainPart(
+  range: { from: string; to: string } | undefined,
+  code: SQL,
+  withoutPrefix: SQL,
+  upTo: (query: SQL) => () => Promise<number>,
+  table: SQL,
+): FilterPart {
+  if (range === undefined) return { plain: withoutPrefix, test: withoutPrefix };
+  const inRange = sql`${code} >= ${range.from} AND ${code} < ${range.to}`;
+  return { plain: inRange, test: inRange, through: inRange, matchesUpTo: upTo(sql`SELECT 1 FROM ${table} WHERE ${inRange}`) };
 }
 
 /** `%`, `_` and `\` in a search are literal characters, not LIKE wildcards. */

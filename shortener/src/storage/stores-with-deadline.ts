@@ -43,6 +43,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       list: bounded((query) => links.list(query)),
       exportPage: bounded((after, limit) => links.exportPage(after, limit)),
       findMany: bounded((codes) => links.findMany(codes)),
+      keysOn: bounded((domainId, limit) => links.keysOn(domainId, limit)),
       insertImported: bounded((batch) => links.insertImported(batch)),
       recordVisits: (counts, at, signal, access) => links.recordVisits(counts, at, signal, access),
     },

@@ -57,6 +57,7 @@ export function storesWatchingWrites<
       list: (query) => links.list(query),
       exportPage: (after, limit) => links.exportPage(after, limit),
       findMany: (codes) => links.findMany(codes),
+      keysOn: (domainId, limit) => links.keysOn(domainId, limit),
       insertImported: (batch) => health.watch(() => links.insertImported(batch)),
       recordVisits: (counts, at, deadline, access) => health.watch(() => links.recordVisits(counts, at, deadline, access)),
     },

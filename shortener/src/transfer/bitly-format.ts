@@ -1,5 +1,5 @@
 import { type CsvLayout, readCsvTable } from "./csv-table.ts";
-import { codeOfShortUrl, optionalText, readCount, readInstant, splitTags } from "./foreign-cells.ts";
+import { codeOfShortUrl, hostOfShortUrl, optionalText, readCount, readInstant, splitTags } from "./foreign-cells.ts";
 import type { ImportParser } from "./import-record.ts";
 
 type Column = "longUrl" | "link" | "customLink" | "title" | "tags" | "createdAt" | "clicks";
@@ -37,6 +37,8 @@ const bitlyExport: CsvLayout<Column> = {
     const [customLink] = splitTags(cells("customLink"), /[\s|;,]+/) ?? [];
     return {
       code: codeOfShortUrl(customLink, "custom link") ?? codeOfShortUrl(cells("link"), "link"),
+      // A custom domain's bitlinks are on it; bit.ly's own are on no domain of the person's.
+      domain: hostOfShortUrl(customLink ?? cells("link"), bitlyOwnHosts),
       title: optionalText(cells("title")),
       tags: splitTags(cells("tags"), /[|;,]/),
       createdAt: readInstant(cells("createdAt"), "created"),
@@ -44,5 +46,8 @@ const bitlyExport: CsvLayout<Column> = {
     };
   },
 };
+
+/** Bitly's own domains: a link on one of them is on the default domain here. */
+const bitlyOwnHosts = ["bit.ly", "j.mp", "bitly.com", "bitly.is"];
 
 export const readBitlyExport: ImportParser = (chunks) => readCsvTable(chunks, bitlyExport);

@@ -11,6 +11,8 @@ import type { Link } from "../links/link.ts";
  */
 export interface ExportedLink {
   short_url: string;
+  /** The host of the link's domain. */
+  domain: string;
   long_url: string;
   title: string | null;
   tags: string[];
@@ -31,6 +33,7 @@ export interface ExportedLink {
 /** The CSV export's header, in its order: also how an import knows the file for ours (linkgeo-csv). */
 export const exportColumns = [
   "short_url",
+  "domain",
   "long_url",
   "title",
   "tags",
@@ -51,9 +54,11 @@ export const exportColumns = [
 /** Tags in one CSV field: tags are a-z 0-9 _ - only, so a space never occurs in one. */
 export const csvTagSeparator = " ";
 
-export function toExported(link: Link, now: Date): ExportedLink {
+/** `place`: the link's code and its domain's host, from its key (links/link-address.ts). */
+export function toExported(link: Link, now: Date, place: { code: string; domain: string }): ExportedLink {
   return {
-    short_url: link.code,
+    short_url: place.code,
+    domain: place.domain,
     long_url: link.longUrl,
     title: link.title,
     tags: link.tags,

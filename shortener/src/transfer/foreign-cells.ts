@@ -49,6 +49,18 @@ export function codeOfShortUrl(value: string | undefined, column: string): strin
   return code;
 }
 
+/**
+ * The host of a short URL (`https://go.brand.example/abc`, `go.brand.example/abc`),
+ * the link's domain at its source; undefined for none, or for one of
+ * `ownHosts` (the source's own domain, which is no domain of the person's).
+ */
+export function hostOfShortUrl(value: string | undefined, ownHosts: readonly string[] = []): string | undefined {
+  const text = optionalText(value);
+  if (text === undefined || !text.includes("/") || text.startsWith("/")) return undefined;
+  const host = URL.parse(scheme.test(text) ? text : `https://${text}`)?.hostname;
+  return host === undefined || host === "" || ownHosts.includes(host) ? undefined : host;
+}
+
 function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);

@@ -33,6 +33,7 @@ export async function guessFormat(head: string): Promise<ImportFormat | undefine
   if (text.startsWith("{")) return "linkgeo-ndjson";
   const firstLine = text.split("\n")[0] ?? "";
   const columns = splitCsvLine(firstLine).map((name) => name.trim().toLowerCase().replaceAll(" ", "_"));
-  if (exportColumns.every((column) => columns.includes(column))) return "linkgeo-csv";
+  // An export of a release before domains has no domain column.
+  if (exportColumns.every((column) => column === "domain" || columns.includes(column))) return "linkgeo-csv";
   return guessForeignFormat(firstLine);
 }

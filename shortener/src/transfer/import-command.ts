@@ -6,7 +6,9 @@ import { LinkTargets } from "../links/link-targets.ts";
 import { openDatabase, type Database } from "../storage/open-database.ts";
 import { guessFormat, parserFor } from "./format-registry.ts";
 import { ImportArgsError, importUsage, parseImportArgs } from "./import-args.ts";
-import { Importer, type ImportCounts, type ImportOutcome } from "./importer.ts";
+import { Importer, type ImportCounts, type ImportOutcome, type ImportSummary } from "./importer.ts";
+import { ImportDomains } from "./import-domains.ts";
+import { DomainSnapshot } from "../domains/domain-directory.ts";
 
 /** A problem the operator can fix: one line, exit 1. */
 class ImportFailed extends Error {}
@@ -52,11 +54,19 @@ async function main(): Promise<number> {
     });
 
     const started = performance.now();
-    let summary: ImportCounts | undefined;
+    let summary: ImportSummary | undefined;
     progress.start();
     try {
-      const hosts = config.publicBaseUrl ? [config.publicBaseUrl.host] : [];
-      for await (const event of importer.run(parser(upload.chunks), { dryRun: args.dryRun, requestHosts: hosts, progressEvery: 2_000 })) {
+      const snapshot = new DomainSnapshot(await database.domains.list());
+      const hosts = [...(config.publicBaseUrl ? [config.publicBaseUrl.host] : []), ...snapshot.hosts];
+      const domains = new ImportDomains({
+        domains: snapshot,
+        defaultHost: config.publicBaseUrl?.hostname,
+        choice: args.domains,
+        dryRun: args.dryRun,
+        create: (host) => addDomain(database!, host),
+      });
+      for await (const event of importer.run(parser(upload.chunks), { dryRun: args.dryRun, requestHosts: hosts, progressEvery: 2_000, domains })) {
         if ("outcome" in event) progress.log(describeOutcome(event.outcome));
         else if ("progress" in event) {
           progress.counts(event.progress);
@@ -139,8 +149,16 @@ function describeOutcome(outcome: ImportOutcome): string {
   );
 }
 
+/** Adds a domain the file names (--domains create), or finds the one another added meanwhile; its id. */
+async function addDomain(database: Database, host: string): Promise<number> {
+  const created = await database.domains.insert({ host, rootUrl: null, notFoundUrl: null, expiredUrl: null, redirectStatus: null, createdAt: new Date() });
+  const id = created?.id ?? (await database.domains.list()).find((domain) => domain.host === host)?.id;
+  if (id === undefined) throw new ImportFailed(`cannot add the domain "${host}"`);
+  return id;
+}
+
 /** The closing table: what was read, what became of it, how fast. */
-function summaryTable(run: { file: string; format: string; dryRun: boolean; counts: ImportCounts; seconds: number }): string {
+function summaryTable(run: { file: string; format: string; dryRun: boolean; counts: ImportSummary; seconds: number }): string {
   const rows: Array<[string, string]> = [
     ["file", run.file],
     ["format", run.format],
@@ -149,6 +167,7 @@ function summaryTable(run: { file: string; format: string; dryRun: boolean; coun
     [run.dryRun ? "would import" : "imported", String(run.counts.imported)],
     ["skipped", String(run.counts.skipped)],
     ["problems", String(run.counts.problems)],
+    ...(run.counts.unknown_domains.length === 0 ? [] : [["domains not here", run.counts.unknown_domains.join(", ")] as [string, string]]),
     ["time", `${run.seconds.toFixed(1)} s (${Math.round(run.counts.lines / Math.max(run.seconds, 0.001))} lines/s)`],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));

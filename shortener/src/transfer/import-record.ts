@@ -13,6 +13,8 @@ export interface ImportRecord {
   longUrl: string;
   /** The source's code, kept as the alias when it is one we accept; absent: a new code is made. */
   code?: string;
+  /** The host of the source's domain, as it named it; absent: the default domain (see ImportDomains). */
+  domain?: string;
   title?: string;
   tags?: string[];
   createdAt?: Date;

@@ -17,7 +17,10 @@ import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { requireScope } from "../auth/scopes.ts";
 import { changeSecurity } from "../auth/security-schemes.ts";
-import { ownHosts } from "../http/public-origin.ts";
+import { ownHosts, publicOrigin } from "../http/public-origin.ts";
+import type { DomainDirectory } from "../domains/domain-directory.ts";
+import { domainsSeen } from "../links/link-address.ts";
+import { ImportDomains, parseUnknownDomainChoice } from "./import-domains.ts";
 import { guessFormat, parseImportFormat, parserFor } from "./format-registry.ts";
 import { importFormats, type ImportFormat } from "./import-record.ts";
 import type { ImportEvent, Importer } from "./importer.ts";
@@ -30,6 +33,10 @@ export interface ImportRoutesDeps {
   clientOf: (request: Request, server: Server | null) => Client;
   /** IMPORT_MAX_BYTES. */
   maxBytes: number;
+  /** Which domain each row's `domain` is. */
+  domains: DomainDirectory;
+  /** Adds a domain a file names (`domains=create`), for the request's default host; its id. */
+  addDomain: (host: string, defaultHost: string) => Promise<number>;
   /** A database failure midway is an error line; this says whether it is one (storageUnavailable). */
   translate: (error: unknown) => HttpError | undefined;
   log: Logger;
@@ -46,7 +53,7 @@ export interface ImportRoutesDeps {
  * row is an ordinary error answer: credentials, media type, a declared
  * size over the limit, a binary start, an unknown format.
  */
-export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, maxBytes, translate, log }: ImportRoutesDeps) {
+export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, domains, addDomain, maxBytes, translate, log }: ImportRoutesDeps) {
   return new Elysia().post(
     "/admin/import",
     async ({ query, request, server }) => {
@@ -57,6 +64,7 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, m
         const declared = request.headers.get("content-length");
         if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw PayloadTooLarge.over(maxBytes);
         const dryRun = parseDryRun(query.dry_run);
+        const choice = parseUnknownDomainChoice(query.domains, "domains");
         const named = query.format === undefined ? undefined : parseImportFormat(query.format);
         if (request.body === null) throw InvalidRequest.because("send the file to import as the request body");
         const upload = await uploadText(request.body, maxBytes);
@@ -64,7 +72,11 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, m
         if (format === undefined) throw InvalidRequest.because("cannot tell the file's format from its first line: name it with ?format=");
         const parser = parserFor(format);
         const trusted = clientOf(request, server).viaTrustedProxy;
-        const events = importer.run(parser(upload.chunks), { dryRun, requestHosts: ownHosts(request, publicBaseUrl, trusted) });
+        const seen = await domainsSeen(domains, publicOrigin(request, publicBaseUrl, trusted));
+        const defaultHost = domains.hostOf({ host: null }, seen.requestHost);
+        const importDomains = new ImportDomains({ domains: seen.snapshot, defaultHost, choice, dryRun, create: (host) => addDomain(host, defaultHost) });
+        const requestHosts = [...ownHosts(request, publicBaseUrl, trusted), ...seen.snapshot.hosts];
+        const events = importer.run(parser(upload.chunks), { dryRun, requestHosts, domains: importDomains });
         return new Response(answerLines(format, dryRun, events, translate, log), {
           headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" },
         });
@@ -81,6 +93,14 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, m
       query: t.Object({
         format: t.Optional(t.String({ description: "linkgeo-ndjson, linkgeo-csv, csv, shlink, bitly or yourls; absent: told from the first line" })),
         dry_run: t.Optional(t.String({ description: "true: check every row and which codes are taken, store nothing" })),
+        domains: t.Optional(
+          t.String({
+            description:
+              "A row on a domain not added here: default (it goes on the default domain; the default), create (the domain is added), " +
+              "refuse (the row is a problem). The summary's unknown_domains lists such domains, so a dry run shows them first.",
+            examples: ["default", "create", "refuse"],
+          }),
+        ),
       }),
       detail: {
         summary: "Import links from a file: our export, plain CSV, Shlink, Bitly or YOURLS (admin only)",

@@ -11,6 +11,9 @@ import { aliasProblem } from "../links/short-code.ts";
 import { storageUnavailable } from "../storage/storage-unavailable.ts";
 import { contentKey, derivedCode, derivedCodeAttempts } from "./derived-code.ts";
 import type { ImportRecord, ImportRow } from "./import-record.ts";
+import type { ImportDomains } from "./import-domains.ts";
+import { codeOfKey, linkKey } from "../links/link-key.ts";
+import { defaultDomainId } from "../domains/domain.ts";
 import { importedTags, importedTitle } from "./source-text.ts";
 
 export interface ImporterDeps {
@@ -31,6 +34,8 @@ export interface ImportOptions {
   batchSize?: number;
   /** A progress event every this many lines. */
   progressEvery?: number;
+  /** Which domain each row goes on; absent, every row goes on the default domain. */
+  domains?: ImportDomains;
 }
 
 /** What became of a row that was not imported: `problem`, it is wrong; `skipped`, it is fine but its code is not to be had. */
@@ -49,7 +54,10 @@ export interface ImportCounts {
   problems: number;
 }
 
-export type ImportEvent = { outcome: ImportOutcome } | { progress: ImportCounts } | { summary: ImportCounts & { dry_run: boolean } };
+/** The summary: the counts, and the hosts rows named that were no domain here (see ImportDomains). */
+export type ImportSummary = ImportCounts & { dry_run: boolean; unknown_domains: string[] };
+
+export type ImportEvent = { outcome: ImportOutcome } | { progress: ImportCounts } | { summary: ImportSummary };
 
 export const importBatchSize = 1_000;
 export const progressEveryLines = 10_000;
@@ -57,6 +65,8 @@ export const progressEveryLines = 10_000;
 /** A checked row waiting for its batch; `derived`: its code was made from its content (the row had none). */
 interface Pending {
   line: number;
+  /** `link.code` is the link's key: its code on this domain (links/link-key.ts). */
+  domainId: number;
   link: ImportedLink;
   /** The row's content key (derived-code.ts) when it had no code; undefined when it had one. */
   derivedFrom: string | undefined;
@@ -101,7 +111,10 @@ export class Importer {
         break;
       }
       counts.lines = Math.max(counts.lines, row.line);
-      const checked = "problem" in row ? { line: row.line, status: "problem" as const, reason: row.problem } : this.check(row, now, hosts, tokenHashes);
+      const checked =
+        "problem" in row
+          ? { line: row.line, status: "problem" as const, reason: row.problem }
+          : await this.check(row, now, hosts, tokenHashes, options.domains);
       if ("status" in checked) yield tell(checked);
       else batch.push(checked);
       if (batch.length >= batchSize) {
@@ -116,11 +129,17 @@ export class Importer {
     // The rows read before a fault of the file are stored as any others; the fault then ends the import.
     for (const outcome of await this.store(batch, options.dryRun, counts)) yield tell(outcome);
     if (fault) throw fault.fault;
-    yield { summary: { ...counts, dry_run: options.dryRun } };
+    yield { summary: { ...counts, dry_run: options.dryRun, unknown_domains: options.domains?.unknownDomains ?? [] } };
   }
 
   /** The link a row makes, or why it makes none. */
-  private check(record: ImportRecord, now: Date, hosts: readonly string[], tokenHashes: () => string): Pending | ImportOutcome {
+  private async check(
+    record: ImportRecord,
+    now: Date,
+    hosts: readonly string[],
+    tokenHashes: () => string,
+    domains: ImportDomains | undefined,
+  ): Promise<Pending | ImportOutcome> {
     const { line } = record;
     const problem = (reason: string): ImportOutcome => ({ line, status: "problem", reason });
     if (record.passwordProtected) {
@@ -140,11 +159,13 @@ export class Importer {
       if (error instanceof HttpError) return problem(error.message);
       throw error;
     }
+    const domainId = domains ? await domains.idOf(record.domain) : defaultDomainId;
+    if (typeof domainId !== "number") return problem(domainId.problem);
     const { password: _none, ...stored } = options;
     const createdAt = record.createdAt ?? now;
     const link: ImportedLink = {
       ...stored,
-      code: record.code ?? "",
+      code: linkKey(domainId, record.code ?? ""),
       longUrl,
       // An imported link is managed by admins and API keys: no manage token matches it.
       manageTokenHash: tokenHashes(),
@@ -153,9 +174,9 @@ export class Importer {
       updatedAt: record.updatedAt ?? createdAt,
       lastAccessedAt: record.lastAccessedAt ?? null,
     };
-    if (record.code !== undefined) return { line, link, derivedFrom: undefined, attempt: 0 };
+    if (record.code !== undefined) return { line, domainId, link, derivedFrom: undefined, attempt: 0 };
     const key = contentKey(link, record.createdAt);
-    return { line, link: { ...link, code: derivedCode(key, 0) }, derivedFrom: key, attempt: 0 };
+    return { line, domainId, link: { ...link, code: linkKey(domainId, derivedCode(key, 0)) }, derivedFrom: key, attempt: 0 };
   }
 
   /** The long URL's rule (LinkService.validUrl): its shape, then the hosts it may not name. Throws an HttpError. */
@@ -185,15 +206,15 @@ export class Importer {
       const derivedConflicts = conflicts.filter((row) => row.derivedFrom !== undefined);
       const existing = new Map((await this.deps.store.findMany(derivedConflicts.map((row) => row.link.code))).map((link) => [link.code, link.longUrl]));
       for (const row of conflicts) {
-        const code = row.link.code;
+        const code = codeOfKey(row.link.code);
         if (row.derivedFrom === undefined) {
           outcomes.push({ line: row.line, status: "skipped", short_url: code, reason: `short_url "${code}" is taken` });
-        } else if (existing.get(code) === row.link.longUrl || !existing.has(code)) {
+        } else if (existing.get(row.link.code) === row.link.longUrl || !existing.has(row.link.code)) {
           // Its own earlier import (or an identical row before it, which took the code in this batch).
           outcomes.push({ line: row.line, status: "skipped", short_url: code, reason: "already imported (the same link, without a code in the file)" });
         } else if (row.attempt + 1 < derivedCodeAttempts) {
           const attempt = row.attempt + 1;
-          again.push({ ...row, attempt, link: { ...row.link, code: derivedCode(row.derivedFrom, attempt) } });
+          again.push({ ...row, attempt, link: { ...row.link, code: linkKey(row.domainId, derivedCode(row.derivedFrom, attempt)) } });
         } else {
           outcomes.push({ line: row.line, status: "problem", reason: `no free code after ${derivedCodeAttempts} attempts` });
         }

@@ -1,4 +1,5 @@
 import type { LinkStore } from "../links/link-store.ts";
+import type { Link } from "../links/link.ts";
 import { csvRow } from "@linkgeo/shared";
 import { exportColumns, exportedCsvFields, toExported } from "./exported-link.ts";
 
@@ -12,6 +13,8 @@ export interface LinkExportOptions {
   format: ExportFormat;
   /** For each link's state (expired, exhausted): the export's one instant. */
   now: Date;
+  /** A link's code and its domain's host, by its key (links/link-address.ts: linkPlace). */
+  placeOf: (key: string) => { code: string; domain: string };
   pageSize?: number;
 }
 
@@ -28,8 +31,8 @@ export function linkExport(store: Pick<LinkStore, "exportPage">, options: LinkEx
   const pageSize = options.pageSize ?? exportPageSize;
   const line =
     options.format === "csv"
-      ? (link: Parameters<typeof toExported>[0]) => csvRow(exportedCsvFields(toExported(link, options.now)))
-      : (link: Parameters<typeof toExported>[0]) => `${JSON.stringify(toExported(link, options.now))}\n`;
+      ? (link: Link) => csvRow(exportedCsvFields(toExported(link, options.now, options.placeOf(link.code))))
+      : (link: Link) => `${JSON.stringify(toExported(link, options.now, options.placeOf(link.code)))}\n`;
   let after: string | null = null;
   let headerSent = options.format !== "csv";
   return new ReadableStream<Uint8Array>(

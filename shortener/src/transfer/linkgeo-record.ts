@@ -17,6 +17,8 @@ export function importRecordOf(line: number, value: unknown): ImportRow {
     const record: ImportRecord = { line, longUrl: required(fields, "long_url") };
     const code = optionalString(fields, "short_url");
     if (code !== undefined && code !== null && code !== "") record.code = code;
+    const domain = optionalString(fields, "domain");
+    if (domain !== undefined && domain !== null && domain !== "") record.domain = domain;
     const title = optionalString(fields, "title");
     if (title !== undefined && title !== null && title !== "") record.title = title;
     if (fields.tags !== undefined && fields.tags !== null) {

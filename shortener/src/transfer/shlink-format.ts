@@ -2,7 +2,7 @@ import { type CsvLayout, readCsvTable } from "./csv-table.ts";
 import { codeOfShortUrl, optionalText, readCount, readInstant, splitTags } from "./foreign-cells.ts";
 import type { ImportParser } from "./import-record.ts";
 
-type Column = "createdAt" | "shortCode" | "shortUrl" | "longUrl" | "title" | "tags" | "visits";
+type Column = "createdAt" | "domain" | "shortCode" | "shortUrl" | "longUrl" | "title" | "tags" | "visits";
 
 /**
  * Shlink's export of short URLs: the CSV its web client (shlink-web-client,
@@ -14,12 +14,14 @@ type Column = "createdAt" | "shortCode" | "shortUrl" | "longUrl" | "title" | "ta
  *
  * `createdAt` is the API's ISO 8601 `dateCreated`, tags are joined with
  * `|`, `visits` is the total. Older clients wrote no `domain` nor
- * `shortCode`: the code is then the path of `shortUrl`. The domain is not
- * kept (links here live on one).
+ * `shortCode`: the code is then the path of `shortUrl`. `domain` is the
+ * link's domain (empty: Shlink's default one), which the import maps to
+ * ours (ImportDomains).
  */
 const shlinkExport: CsvLayout<Column> = {
   columns: {
     createdAt: ["createdAt"],
+    domain: ["domain"],
     shortCode: ["shortCode"],
     shortUrl: ["shortUrl"],
     longUrl: ["longUrl"],
@@ -30,6 +32,7 @@ const shlinkExport: CsvLayout<Column> = {
   longUrl: "longUrl",
   details: (cells) => ({
     code: optionalText(cells("shortCode")) ?? codeOfShortUrl(cells("shortUrl"), "shortUrl"),
+    domain: optionalText(cells("domain")),
     title: optionalText(cells("title")),
     tags: splitTags(cells("tags"), /\|/),
     createdAt: readInstant(cells("createdAt"), "createdAt"),

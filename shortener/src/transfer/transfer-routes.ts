@@ -1,5 +1,6 @@
 import { ErrorBody, InvalidRequest } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
+import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { requireScope } from "../auth/scopes.ts";
 import { readSecurity } from "../auth/security-schemes.ts";
@@ -9,7 +10,9 @@ import type { LinkStore } from "../links/link-store.ts";
 import { parseVisitRange } from "../visits/visit-range.ts";
 import { parseReportFilters } from "../visits/report-filters.ts";
 import type { VisitReports } from "../visits/visit-reports.ts";
-import { VisitQuery } from "../visits/visit-schemas.ts";
+import { LinkVisitQuery } from "../visits/visit-schemas.ts";
+import type { DomainDirectory } from "../domains/domain-directory.ts";
+import { domainsSeen, linkPlace, namedLinkKey } from "../links/link-address.ts";
 import { exportFormats, linkExport, type ExportFormat } from "./link-export.ts";
 import { visitReportCsv } from "./visit-export.ts";
 import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
@@ -20,6 +23,10 @@ export interface TransferRoutesDeps {
   reports: VisitReports;
   credentials: CredentialResolver;
   clock: () => Date;
+  /** Which domain `?domain=` names, and each exported link's host. */
+  domains: DomainDirectory;
+  /** The default domain's origin for a request (public-origin.ts). */
+  originOf: (request: Request, server: Server | null) => string;
 }
 
 const tags = ["export and import"];
@@ -27,7 +34,7 @@ const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) =>
 const mediaTypes: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8", ndjson: "application/x-ndjson" };
 
 /** `GET /admin/export/links` (every link, streamed) and `GET /shorten/<code>/visits/export` (a visits report as CSV). */
-export function transferRoutes({ store, links, reports, credentials, clock }: TransferRoutesDeps) {
+export function transferRoutes({ store, links, reports, credentials, clock, domains, originOf }: TransferRoutesDeps) {
   return new Elysia()
     .get(
       "/admin/export/links",
@@ -35,7 +42,8 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
         requireScope(await credentials.resolve(request, server, adminsOr("links:read")), "links:read", "exporting every link needs an admin token or session");
         const format = parseExportFormat(query.format);
         const now = clock();
-        return new Response(linkExport(store, { format, now }), {
+        const seen = await domainsSeen(domains, originOf(request, server));
+        return new Response(linkExport(store, { format, now, placeOf: (key) => linkPlace(seen, key) }), {
           headers: {
             "content-type": mediaTypes[format],
             "content-disposition": `attachment; filename="links-${now.toISOString().slice(0, 10)}.${format}"`,
@@ -80,21 +88,23 @@ export function transferRoutes({ store, links, reports, credentials, clock }: Tr
     .get(
       "/shorten/:short_url/visits/export",
       async ({ params, query, request, server }) => {
-        const link = await links.authorized(params.short_url, await credentials.resolve(request, server, linkOwnersOr("visits:read")), "visits:read");
+        const seen = await domainsSeen(domains, originOf(request, server));
+        const key = namedLinkKey(seen, params.short_url, query.domain);
+        const link = await links.authorized(key, await credentials.resolve(request, server, linkOwnersOr("visits:read")), "visits:read");
         if (query.format !== undefined && query.format !== "csv") throw InvalidRequest.because("format must be csv");
         const range = parseVisitRange(query, clock());
         const report = await reports.forLink(link.code, range, parseReportFilters(query, range));
         return new Response(visitReportCsv(report), {
           headers: {
             "content-type": mediaTypes.csv,
-            "content-disposition": `attachment; filename="visits-${link.code}.csv"`,
+            "content-disposition": `attachment; filename="visits-${params.short_url}.csv"`,
             "cache-control": "no-store",
           },
         });
       },
       {
         params: CodeParams,
-        query: t.Composite([VisitQuery, t.Object({ format: t.Optional(t.String({ description: "csv (the default, and the only one)" })) })]),
+        query: t.Composite([LinkVisitQuery, t.Object({ format: t.Optional(t.String({ description: "csv (the default, and the only one)" })) })]),
         response: errors(400, 401, 403, 404),
         detail: {
           summary: "A short URL's visits report as CSV: the range, totals, the series and each breakdown's top values",

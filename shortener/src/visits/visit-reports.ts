@@ -106,12 +106,14 @@ export class VisitReports {
   async forAllLinks(
     range: VisitRange,
     filters: ReportFilters = everyVisit,
+    /** How a link is named in the top list, by its key; default: the key. */
+    labelOf: (key: string) => string = (key) => key,
   ): Promise<(RecordedVisitReport & { top: { links: TopEntry[] } }) | (ReportQuery & NoNumbers)> {
     if (this.analytics === "off") return { ...this.query(range, filters), ...noNumbers };
     const [report, links] = await this.store.snapshot((reads) =>
       Promise.all([this.report(reads, {}, range, filters), reads.topLinks(...this.bucketRange(range), topListSize + 1)]),
     );
-    const named = links.slice(0, topListSize).map((link) => ({ value: link.code, visits: link.visits }));
+    const named = links.slice(0, topListSize).map((link) => ({ value: labelOf(link.code), visits: link.visits }));
     // The rest: whatever the named links do not account for.
     const rest = report.totals.visits - named.reduce((sum, entry) => sum + entry.visits, 0);
     return { ...report, top: { ...report.top, links: rest > 0 ? [...named, { value: "other", visits: rest }] : named } };

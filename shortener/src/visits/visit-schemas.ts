@@ -1,3 +1,4 @@
+import { domainParameter } from "../domains/domain-query.ts";
 import { t } from "elysia";
 import { dimensions } from "./link-visits.ts";
 import { orphanKinds } from "./orphan-visit-store.ts";
@@ -123,6 +124,9 @@ export const VisitQuery = t.Object({
   ),
   value: t.Optional(t.String({ description: "With breakdown: a value its list names, e.g. DE for countries", examples: ["DE"] })),
 });
+
+/** A link's report (`GET /shorten/<code>/visits/`, its CSV): the report's query, and the link's domain. */
+export const LinkVisitQuery = t.Object({ ...VisitQuery.properties, domain: domainParameter });
 
 export const OrphanVisitQuery = t.Object({
   ...rangeQuery,

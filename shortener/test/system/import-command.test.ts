@@ -13,9 +13,9 @@ const shortenerDir = resolve(import.meta.dir, "../..");
 
 describe("parseImportArgs", () => {
   test.each<[string[], ImportArgs]>([
-    [["links.csv"], { file: "links.csv", format: undefined, dryRun: false, help: false }],
-    [["--format", "shlink", "--dry-run", "x.csv"], { file: "x.csv", format: "shlink", dryRun: true, help: false }],
-    [["--help"], { dryRun: false, help: true }],
+    [["links.csv"], { file: "links.csv", format: undefined, domains: "default", dryRun: false, help: false }],
+    [["--format", "shlink", "--dry-run", "--domains", "create", "x.csv"], { file: "x.csv", format: "shlink", domains: "create", dryRun: true, help: false }],
+    [["--help"], { dryRun: false, domains: "default", help: true }],
   ])("parses %j", (argv, parsed) => {
     expect(parseImportArgs(argv)).toEqual(parsed);
   });
@@ -24,6 +24,7 @@ describe("parseImportArgs", () => {
     [[], "name one file to import (see --help)"],
     [["a", "b"], "name one file to import (see --help)"],
     [["--format", "xml", "a"], "--format must be one of linkgeo-ndjson, linkgeo-csv, csv, shlink, bitly, yourls"],
+    [["--domains", "merge", "a"], "--domains must be one of default, create, refuse"],
   ])("refuses %j", (argv, message) => {
     expect(() => parseImportArgs(argv)).toThrow(new ImportArgsError(message));
   });
@@ -53,7 +54,7 @@ describe("bun run import", () => {
   test("imports a file, telling its format by the header, reports each row not imported, and ends with a summary; a second run changes nothing", async () => {
     const file = join(dir, "links.csv");
     const row = (code: string, url: string, count: number) =>
-      `${code},${url},,tag,,,,,false,false,[],active,${count},,2026-11-01T00:00:00.000Z,2026-11-01T00:00:00.000Z`;
+      `${code},,${url},,tag,,,,,false,false,[],active,${count},,2026-11-01T00:00:00.000Z,2026-11-01T00:00:00.000Z`;
     writeFileSync(
       file,
       [exportColumns.join(","), row("cli-a", "https://example.com/a", 3), row("docs", "https://example.com/reserved", 0), row("cli-b", "nope", 1), ""].join(

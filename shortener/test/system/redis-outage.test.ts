@@ -35,6 +35,7 @@ async function redirects(shortener: ShortenerProcess, code: string, count: numbe
 
 const record = (shortener: ShortenerProcess, code: string, longUrl: string, accessCount: number) => ({
   short_url: code,
+  domain: new URL(shortener.url).hostname,
   long_url: longUrl,
   link: `${shortener.url}/${code}/`,
   access_count: accessCount,

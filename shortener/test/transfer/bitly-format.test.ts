@@ -11,6 +11,7 @@ function sampleRows(lineEnd: string) {
       line: 2,
       longUrl: "https://example.com/sale?a=1&b=2",
       code: "spring",
+      domain: "brand.test",
       title: "Spring sale, 50% off",
       tags: ["sales", "spring"],
       createdAt: new Date("2024-05-01T10:20:30Z"),
@@ -57,7 +58,15 @@ describe("readBitlyExport", () => {
       "bit.ly/4abc,https://bit.ly/4abc,https://example.com/b,,1603732840,,",
     ].join("\n");
     expect(await rowsOf(readBitlyExport, text)).toEqual([
-      { line: 2, longUrl: "https://example.com/a", code: "my-a", title: "A", tags: ["news", "q1"], createdAt: new Date("2020-10-26T17:20:40Z") },
+      {
+        line: 2,
+        longUrl: "https://example.com/a",
+        code: "my-a",
+        domain: "brand.test",
+        title: "A",
+        tags: ["news", "q1"],
+        createdAt: new Date("2020-10-26T17:20:40Z"),
+      },
       { line: 3, longUrl: "https://example.com/b", code: "4abc", createdAt: new Date("2020-10-26T17:20:40Z") },
     ]);
   });

@@ -9,6 +9,7 @@ function sampleRows(lineEnd: string) {
   return [
     {
       line: 2,
+      domain: "s.test",
       longUrl: "https://example.com/sale?a=1&b=2",
       code: "spring",
       title: "Spring sale, 50% off",
@@ -16,7 +17,15 @@ function sampleRows(lineEnd: string) {
       createdAt: new Date("2024-05-01T08:20:30Z"),
       accessCount: 42,
     },
-    { line: 3, longUrl: "https://example.com/quote", code: "quote", title: 'He said "hi"', createdAt: new Date("2024-05-02T08:00:00Z"), accessCount: 0 },
+    {
+      line: 3,
+      domain: "s.test",
+      longUrl: "https://example.com/quote",
+      code: "quote",
+      title: 'He said "hi"',
+      createdAt: new Date("2024-05-02T08:00:00Z"),
+      accessCount: 0,
+    },
     {
       line: 4,
       longUrl: "https://example.com/multi",
@@ -30,10 +39,19 @@ function sampleRows(lineEnd: string) {
     { line: 7, problem: 'visits must be a whole number, not "lots"' },
     { line: 8, problem: "the row has 6 fields where 8 are expected (an unquoted comma in a value?)" },
     { line: 9, problem: "the row has no long URL" },
-    { line: 10, longUrl: "https://example.com/from-url", code: "from-url", title: "Émoji 🎉", createdAt: new Date("2024-05-07T07:30:00Z"), accessCount: 5 },
+    {
+      line: 10,
+      domain: "s.test",
+      longUrl: "https://example.com/from-url",
+      code: "from-url",
+      title: "Émoji 🎉",
+      createdAt: new Date("2024-05-07T07:30:00Z"),
+      accessCount: 5,
+    },
     { line: 11, problem: 'a quoted field has text after its closing quote (a quote inside one is written "")' },
     {
       line: 12,
+      domain: "s.test",
       longUrl: "https://example.com/last",
       code: "last",
       title: "Last",

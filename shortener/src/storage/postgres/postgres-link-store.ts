@@ -1,4 +1,5 @@
-import { and, arrayContains, asc, count, desc, eq, gt, ilike, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { domainKeyRange } from "../../links/link-key.ts";
+import { and, arrayContains, asc, count, desc, eq, gt, gte, ilike, inArray, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { PendingQuery, Row, Sql } from "postgres";
 import { grantedVisits, type CountedDestination, type LinkState, type VisitClaim } from "../../links/destination.ts";
@@ -10,7 +11,7 @@ import type { LinkOrder } from "../../links/link-order.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { loggedFacts } from "../../visits/visit-log.ts";
-import { likePattern, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
+import { domainPart, likePattern, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import { deleteLinkVisits } from "./postgres-visit-log.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
@@ -204,9 +205,9 @@ export class PostgresLinkStore implements LinkStore {
       SELECT * FROM updated`;
   }
 
-  async list({ offset, limit, search, order = "newest", tag, state }: LinkQuery): Promise<LinkPage> {
+  async list({ offset, limit, search, order = "newest", tag, state, domainId }: LinkQuery): Promise<LinkPage> {
     if (sortedByVisits(order)) await this.settleVisitLog();
-    const filter = await this.filterOf(search, tag, state);
+    const filter = await this.filterOf(search, tag, state, domainId);
     // The page and the count on two connections at once.
     const [rows, counted] = await Promise.all([
       filter === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.filteredPage(filter, order, offset, limit + 1),
@@ -283,7 +284,12 @@ export class PostgresLinkStore implements LinkStore {
   }
 
   /** The filters as one, the matches read through the index counts.fewestMatches picks. */
-  private async filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Promise<Filter | undefined> {
+  private async filterOf(
+    search: string | undefined,
+    tag: string | undefined,
+    state: LinkQuery["state"],
+    domainId: number | undefined,
+  ): Promise<Filter | undefined> {
     const upTo = (query: SQL) => async () => {
       const [counted] = await this.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${query} LIMIT ${this.limits.exact + 1}) AS matches`);
       return counted!.n;
@@ -310,6 +316,8 @@ export class PostgresLinkStore implements LinkStore {
       const like = likeCondition(search);
       parts.search = { plain: like, test: like, through: indexedSearch(search) };
     }
+    if (domainId !== undefined)
+      parts.domain = domainPart(domainKeyRange(domainId), sql`${links.code}`, sql`strpos(${links.code}, '~') = 0`, upTo, sql`${links}`);
     const named = Object.entries(parts) as Array<[FilterName, FilterPart]>;
     if (named.length === 0) return undefined;
 
@@ -349,6 +357,18 @@ export class PostgresLinkStore implements LinkStore {
       .where(after === null ? undefined : gt(links.code, after))
       .orderBy(asc(links.code))
       .limit(limit);
+  }
+
+  async keysOn(domainId: number, limit: number): Promise<string[]> {
+    const range = domainKeyRange(domainId);
+    if (range === undefined) return [];
+    const rows = await this.db
+      .select({ code: links.code })
+      .from(links)
+      .where(and(gte(links.code, range.from), lt(links.code, range.to)))
+      .orderBy(asc(links.code))
+      .limit(limit);
+    return rows.map((row) => row.code);
   }
 
   async findMany(codes: readonly string[]): Promise<Link[]> {

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { domainKeyRange } from "../../links/link-key.ts";
+import { and, asc, count, desc, eq, gt, gte, inArray, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { LinkPage, LinkQuery, LinkStore, VisitAccess } from "../../links/link-store.ts";
@@ -8,7 +9,7 @@ import type { LinkOrder } from "../../links/link-order.ts";
 import { grantedVisits, type LinkState, type VisitClaim } from "../../links/destination.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
-import { likePattern, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
+import { domainPart, likePattern, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
 import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
@@ -198,9 +199,9 @@ export class SqliteLinkStore implements LinkStore {
     return claims;
   }
 
-  async list({ offset, limit, search, order = "newest", tag, state }: LinkQuery): Promise<LinkPage> {
+  async list({ offset, limit, search, order = "newest", tag, state, domainId }: LinkQuery): Promise<LinkPage> {
     if (sortedByVisits(order)) this.visitLog.settle();
-    const filter = await this.filterOf(search, tag, state);
+    const filter = await this.filterOf(search, tag, state, domainId);
     const rows = filter === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.filteredPage(filter, order, offset, limit + 1);
     const page = { links: rows.slice(0, limit), hasMore: rows.length > limit };
     // Counting a million rows takes SQLite ~10 ms; matching a search against them all does not.
@@ -247,6 +248,19 @@ export class SqliteLinkStore implements LinkStore {
       .orderBy(asc(links.code))
       .limit(limit)
       .all();
+  }
+
+  async keysOn(domainId: number, limit: number): Promise<string[]> {
+    const range = domainKeyRange(domainId);
+    if (range === undefined) return [];
+    const rows = this.db
+      .select({ code: links.code })
+      .from(links)
+      .where(and(gte(links.code, range.from), lt(links.code, range.to)))
+      .orderBy(asc(links.code))
+      .limit(limit)
+      .all();
+    return rows.map((row) => row.code);
   }
 
   async findMany(codes: readonly string[]): Promise<Link[]> {
@@ -302,7 +316,12 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   /** The filters as one, the matches read through the index counts.fewestMatches picks. */
-  private async filterOf(search: string | undefined, tag: string | undefined, state: LinkQuery["state"]): Promise<Filter | undefined> {
+  private async filterOf(
+    search: string | undefined,
+    tag: string | undefined,
+    state: LinkQuery["state"],
+    domainId: number | undefined,
+  ): Promise<Filter | undefined> {
     const upTo = (query: SQL) => async () => this.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${query} LIMIT ${this.limits.exact + 1})`)[0]!.n;
     const parts: Partial<Record<FilterName, FilterPart>> = {};
     if (tag !== undefined) {
@@ -329,6 +348,8 @@ export class SqliteLinkStore implements LinkStore {
       // Searches of one or two characters have no index (searchCondition).
       parts.search = [...search].length < 3 ? { plain: like, test: like } : { plain: like, test: like, through: searchCondition(search) };
     }
+    if (domainId !== undefined)
+      parts.domain = domainPart(domainKeyRange(domainId), sql`${links.code}`, sql`instr(${links.code}, '~') = 0`, upTo, sql`${links}`);
     const named = Object.entries(parts) as Array<[FilterName, FilterPart]>;
     if (named.length === 0) return undefined;
 

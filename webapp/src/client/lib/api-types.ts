@@ -153,6 +153,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every domain, the default one first, then by host (admin) */
+        get: operations["getAdminDomains"];
+        put?: never;
+        /**
+         * Add a domain (admin): its host then serves links of its own
+         * @description Codes are unique per domain. A host already a domain, or the default domain's, is a 409.
+         */
+        post: operations["postAdminDomains"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/domains/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an added domain (admin); the default one always exists
+         * @description A domain with links is deleted only with ?links=delete, which deletes its links (their counts and visits) with it.
+         */
+        delete: operations["deleteAdminDomainsById"];
+        options?: never;
+        head?: never;
+        /** Change a domain's host or settings (admin); a field left out stays, null clears it */
+        patch: operations["patchAdminDomainsById"];
+        trace?: never;
+    };
     "/shorten/": {
         parameters: {
             query?: never;
@@ -891,6 +933,258 @@ export interface operations {
             };
         };
     };
+    getAdminDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /**
+                             * @description 0 is the default domain
+                             * @example 1
+                             */
+                            id: number;
+                            /** @example go.example.com */
+                            host: string;
+                            default: boolean;
+                            /**
+                             * Format: uri
+                             * @description Where / on this host sends a visitor; null: the home page on the default domain, a 404 on another
+                             * @example https://example.com/
+                             */
+                            root_url: string | null;
+                            /**
+                             * Format: uri
+                             * @description Where an unknown code on this host sends a visitor; null: the not-found page
+                             * @example https://example.com/404
+                             */
+                            not_found_url: string | null;
+                            /**
+                             * Format: uri
+                             * @description Where this host's expired or used-up links send a visitor when they name none; null: 410
+                             * @example https://example.com/gone
+                             */
+                            expired_url: string | null;
+                            /**
+                             * @description Of this host's links that name none; null: REDIRECT_STATUS
+                             * @default 301
+                             * @enum {number|null}
+                             */
+                            redirect_status: 301 | 302 | 307 | 308 | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postAdminDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A DNS name (no scheme, port or path), stored in lower case and punycode
+                     * @example go.example.com
+                     */
+                    host: unknown;
+                    /**
+                     * @description An http(s) URL or null
+                     * @example https://example.com/
+                     */
+                    root_url?: unknown;
+                    /**
+                     * @description An http(s) URL or null
+                     * @example https://example.com/404
+                     */
+                    not_found_url?: unknown;
+                    /**
+                     * @description An http(s) URL or null
+                     * @example https://example.com/gone
+                     */
+                    expired_url?: unknown;
+                    /**
+                     * @description 301, 302, 307, 308 or null
+                     * @example 301
+                     */
+                    redirect_status?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 is the default domain
+                         * @example 1
+                         */
+                        id: number;
+                        /** @example go.example.com */
+                        host: string;
+                        default: boolean;
+                        /**
+                         * Format: uri
+                         * @description Where / on this host sends a visitor; null: the home page on the default domain, a 404 on another
+                         * @example https://example.com/
+                         */
+                        root_url: string | null;
+                        /**
+                         * Format: uri
+                         * @description Where an unknown code on this host sends a visitor; null: the not-found page
+                         * @example https://example.com/404
+                         */
+                        not_found_url: string | null;
+                        /**
+                         * Format: uri
+                         * @description Where this host's expired or used-up links send a visitor when they name none; null: 410
+                         * @example https://example.com/gone
+                         */
+                        expired_url: string | null;
+                        /**
+                         * @description Of this host's links that name none; null: REDIRECT_STATUS
+                         * @default 301
+                         * @enum {number|null}
+                         */
+                        redirect_status: 301 | 302 | 307 | 308 | null;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteAdminDomainsById: {
+        parameters: {
+            query?: {
+                /** @description delete: the domain's links are deleted with it. Left out: a domain with links is a 409 */
+                links?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    patchAdminDomainsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A new host for an added domain (its links move with it)
+                     * @example links.example.com
+                     */
+                    host?: unknown;
+                    /**
+                     * @description An http(s) URL or null
+                     * @example https://example.com/
+                     */
+                    root_url?: unknown;
+                    /**
+                     * @description An http(s) URL or null
+                     * @example https://example.com/404
+                     */
+                    not_found_url?: unknown;
+                    /**
+                     * @description An http(s) URL or null
+                     * @example https://example.com/gone
+                     */
+                    expired_url?: unknown;
+                    /**
+                     * @description 301, 302, 307, 308 or null
+                     * @example 301
+                     */
+                    redirect_status?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description 0 is the default domain
+                         * @example 1
+                         */
+                        id: number;
+                        /** @example go.example.com */
+                        host: string;
+                        default: boolean;
+                        /**
+                         * Format: uri
+                         * @description Where / on this host sends a visitor; null: the home page on the default domain, a 404 on another
+                         * @example https://example.com/
+                         */
+                        root_url: string | null;
+                        /**
+                         * Format: uri
+                         * @description Where an unknown code on this host sends a visitor; null: the not-found page
+                         * @example https://example.com/404
+                         */
+                        not_found_url: string | null;
+                        /**
+                         * Format: uri
+                         * @description Where this host's expired or used-up links send a visitor when they name none; null: 410
+                         * @example https://example.com/gone
+                         */
+                        expired_url: string | null;
+                        /**
+                         * @description Of this host's links that name none; null: REDIRECT_STATUS
+                         * @default 301
+                         * @enum {number|null}
+                         */
+                        redirect_status: 301 | 302 | 307 | 308 | null;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+        };
+    };
     getShorten: {
         parameters: {
             query?: {
@@ -900,6 +1194,8 @@ export interface operations {
                 q?: string;
                 /** @description newest (default): created_at, newest first; most_visited: access_count, most first; last_visited: last_accessed_at, latest first, never-visited links last. Ties: newest first */
                 sort?: string;
+                /** @description Only the links of this domain (its host) */
+                domain?: string;
                 /** @description Only links with this tag: 1 to 32 of a-z 0-9 _ - (any case; tags are lower case) */
                 tag?: string;
                 /** @description Only links in this state now: active, expired (past expires_at) or exhausted (max_visits used) */
@@ -927,6 +1223,11 @@ export interface operations {
                         results: {
                             /** @example Ab3dE9x */
                             short_url: string;
+                            /**
+                             * @description The host of the link's domain: the code is unique on it
+                             * @example localhost
+                             */
+                            domain: string;
                             /**
                              * @description The destination; null when the link has a password and the caller neither manages it nor is an admin
                              * @example https://example.com/a
@@ -1010,6 +1311,8 @@ export interface operations {
                     long_url: string;
                     /** @description Custom alias: 3–32 of A-Z a-z 0-9 _ -, not a reserved word */
                     short_url?: string;
+                    /** @description The host of an added domain (GET /admin/domains), or the default one's; absent: the default domain */
+                    domain?: string;
                     /** @description ISO 8601 with a zone; not already past when creating */
                     expires_at?: string | null;
                     /** @description 1 to 2147483647 */
@@ -1073,6 +1376,11 @@ export interface operations {
                     "application/json": {
                         /** @example Ab3dE9x */
                         short_url: string;
+                        /**
+                         * @description The host of the link's domain: the code is unique on it
+                         * @example localhost
+                         */
+                        domain: string;
                         /**
                          * @description The destination; null when the link has a password and the caller neither manages it nor is an admin
                          * @example https://example.com/a
@@ -1198,6 +1506,11 @@ export interface operations {
                                 /** @example Ab3dE9x */
                                 short_url: string;
                                 /**
+                                 * @description The host of the link's domain: the code is unique on it
+                                 * @example localhost
+                                 */
+                                domain: string;
+                                /**
                                  * @description The destination; null when the link has a password and the caller neither manages it nor is an admin
                                  * @example https://example.com/a
                                  */
@@ -1286,7 +1599,10 @@ export interface operations {
     };
     getShortenByShort_url: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The host of the link's domain; absent: the default domain */
+                domain?: string;
+            };
             header?: never;
             path: {
                 short_url: string;
@@ -1304,6 +1620,11 @@ export interface operations {
                     "application/json": {
                         /** @example Ab3dE9x */
                         short_url: string;
+                        /**
+                         * @description The host of the link's domain: the code is unique on it
+                         * @example localhost
+                         */
+                        domain: string;
                         /**
                          * @description The destination; null when the link has a password and the caller neither manages it nor is an admin
                          * @example https://example.com/a
@@ -1371,7 +1692,10 @@ export interface operations {
     };
     putShortenByShort_url: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The host of the link's domain; absent: the default domain */
+                domain?: string;
+            };
             header?: never;
             path: {
                 short_url: string;
@@ -1386,6 +1710,8 @@ export interface operations {
                     long_url?: string;
                     /** @description Read-only: the link's own code is accepted and ignored; another is a 400 (a link is never renamed) */
                     short_url?: string;
+                    /** @description Read-only: the link's own domain is accepted and ignored; another is a 400 (a link never moves) */
+                    domain?: string;
                     /** @description ISO 8601 with a zone; not already past when creating */
                     expires_at?: string | null;
                     /** @description 1 to 2147483647 */
@@ -1449,6 +1775,11 @@ export interface operations {
                     "application/json": {
                         /** @example Ab3dE9x */
                         short_url: string;
+                        /**
+                         * @description The host of the link's domain: the code is unique on it
+                         * @example localhost
+                         */
+                        domain: string;
                         /**
                          * @description The destination; null when the link has a password and the caller neither manages it nor is an admin
                          * @example https://example.com/a
@@ -1516,7 +1847,10 @@ export interface operations {
     };
     deleteShortenByShort_url: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The host of the link's domain; absent: the default domain */
+                domain?: string;
+            };
             header?: never;
             path: {
                 short_url: string;
@@ -1573,7 +1907,10 @@ export interface operations {
     };
     getShortenByShort_urlStats: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The host of the link's domain; absent: the default domain */
+                domain?: string;
+            };
             header?: never;
             path: {
                 short_url: string;
@@ -1617,6 +1954,8 @@ export interface operations {
                 breakdown?: string;
                 /** @description With breakdown: a value its list names, e.g. DE for countries */
                 value?: string;
+                /** @description The host of the link's domain; absent: the default domain */
+                domain?: string;
             };
             header?: never;
             path: {
@@ -2039,6 +2378,8 @@ export interface operations {
                 breakdown?: string;
                 /** @description With breakdown: a value its list names, e.g. DE for countries */
                 value?: string;
+                /** @description The host of the link's domain; absent: the default domain */
+                domain?: string;
                 /** @description csv (the default, and the only one) */
                 format?: string;
             };
@@ -2080,6 +2421,8 @@ export interface operations {
                 format?: string;
                 /** @description true: check every row and which codes are taken, store nothing */
                 dry_run?: string;
+                /** @description A row on a domain not added here: default (it goes on the default domain; the default), create (the domain is added), refuse (the row is a problem). The summary's unknown_domains lists such domains, so a dry run shows them first. */
+                domains?: string;
             };
             header?: never;
             path?: never;

@@ -1,0 +1,48 @@
+import type { Domain } from "../domains/domain.ts";
+import type { DomainDirectory, DomainSnapshot } from "../domains/domain-directory.ts";
+import { LinkNotFound } from "./link-errors.ts";
+import { keyParts, linkKey } from "./link-key.ts";
+import { defaultDomainId } from "../domains/domain.ts";
+
+/** The domains as a request reads them: this replica's snapshot, and the host the request came by (the default domain's when PUBLIC_BASE_URL is unset). */
+export interface DomainsSeen {
+  directory: DomainDirectory;
+  snapshot: DomainSnapshot;
+  requestHost: string | undefined;
+}
+
+export async function domainsSeen(directory: DomainDirectory, origin: string): Promise<DomainsSeen> {
+  return { directory, snapshot: await directory.current(), requestHost: URL.parse(origin)?.hostname };
+}
+
+/** The domain a client names (undefined: none has that host); absent, the default one. */
+export function namedDomain(seen: DomainsSeen, host: string | undefined): Domain | undefined {
+  return seen.directory.named(seen.snapshot, host, seen.requestHost);
+}
+
+/** The key of the link a route names: `code` on the domain of `?domain=` (the default one when absent); a domain none has holds no link (404). */
+export function namedLinkKey(seen: DomainsSeen, code: string, domainHost: string | undefined): string {
+  const domain = namedDomain(seen, domainHost);
+  if (!domain) throw LinkNotFound.for(code);
+  return linkKey(domain.id, code);
+}
+
+/** An added domain's host by its id, for a record's `domain` and `link`. */
+export function hostsOf(seen: DomainsSeen): (domainId: number) => string | null | undefined {
+  return (domainId) => seen.snapshot.withId(domainId)?.host;
+}
+
+/** How a report names a link: its code on the default domain, `host/code` on an added one (the key's prefix never reaches a client). */
+export function linkLabel(seen: DomainsSeen, key: string): string {
+  const { domainId, code } = keyParts(key);
+  const host = domainId === defaultDomainId ? undefined : seen.snapshot.withId(domainId)?.host;
+  return host ? `${host}/${code}` : code;
+}
+
+/** Where a link is, as an export writes it: its code, and its domain's host (the default domain's is the request's, or PUBLIC_BASE_URL's). */
+export function linkPlace(seen: DomainsSeen, key: string): { code: string; domain: string } {
+  const { domainId, code } = keyParts(key);
+  const defaultHost = seen.directory.hostOf({ host: null }, seen.requestHost);
+  if (domainId === defaultDomainId) return { code, domain: defaultHost };
+  return { code, domain: seen.snapshot.withId(domainId)?.host ?? defaultHost };
+}
