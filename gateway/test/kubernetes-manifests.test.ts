@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { ServiceMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor";
 import { Deployment } from "kubernetes-models/apps/v1/Deployment";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler";
+import { Ingress } from "kubernetes-models/networking.k8s.io/v1/Ingress";
 import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
 import { Service } from "kubernetes-models/v1/Service";
@@ -34,6 +35,7 @@ const models: Record<string, new (data: any) => { validate(): void }> = {
   "autoscaling/v2 HorizontalPodAutoscaler": HorizontalPodAutoscaler,
   "policy/v1 PodDisruptionBudget": PodDisruptionBudget,
   "networking.k8s.io/v1 NetworkPolicy": NetworkPolicy,
+  "networking.k8s.io/v1 Ingress": Ingress,
   "monitoring.coreos.com/v1 ServiceMonitor": ServiceMonitor,
 };
 
@@ -162,6 +164,18 @@ describe("deploy/kubernetes: the manifests", () => {
       expect(ofKind("HorizontalPodAutoscaler").find((object) => object.spec.scaleTargetRef.name === name)).toBeDefined();
       expect(ofKind("PodDisruptionBudget").find((object) => object.spec.selector.matchLabels["app.kubernetes.io/name"] === name)).toBeDefined();
     }
+  });
+
+  test("the Ingress sends every host it serves to the gateway's http port, each host with its TLS certificate", () => {
+    const ingress = ofKind("Ingress")[0]!;
+    const hosts = ingress.spec.rules.map((rule: Manifest) => rule.host);
+    expect(hosts.length).toBeGreaterThan(1);
+    for (const rule of ingress.spec.rules) {
+      expect(rule.http.paths).toEqual([{ path: "/", pathType: "Prefix", backend: { service: { name: "gateway", port: { name: "http" } } } }]);
+    }
+    const gatewayService = ofKind("Service").find((service) => service.metadata.name === "gateway")!;
+    expect(gatewayService.spec.ports.map((port: Manifest) => port.name)).toContain("http");
+    expect(ingress.spec.tls.flatMap((tls: Manifest) => tls.hosts).sort()).toEqual([...hosts].sort());
   });
 
   test("only the gateway reaches the services' API ports, only Prometheus the metrics ports, and everything else is denied", () => {
