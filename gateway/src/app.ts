@@ -121,7 +121,7 @@ export function createApp(deps: GatewayDeps) {
           : new Elysia({ name: "no-metrics" }),
       )
       .use(requestTarget())
-      .use(requestContext({ log: deps.log, accessLog: deps.accessLog ?? false }))
+      .use(requestContext({ log: deps.log, accessLog: deps.accessLog ?? false, logHost: true }))
       .use(errorRenderer({ log: deps.log, present: (request, answer) => present(deps.web, request, answer, sourceOf("gateway", routeOf(request))) }))
       .use(
         health({

@@ -83,6 +83,19 @@ describe("HTTP metrics", () => {
     expect(Object.values(counted).reduce((a, b) => a + b, 0)).toBe(2);
   });
 
+  test("with logHost, each access line names the host the client asked, as the URL parser spells it; without, none", async () => {
+    const lines: string[] = [];
+    const log = createLogger({ service: "test", level: "info", format: "json", write: (line) => lines.push(line) });
+    const withHost = new Elysia().use(requestContext({ log, accessLog: true, logHost: true })).get("/", () => "ok");
+    const without = new Elysia().use(requestContext({ log, accessLog: true })).get("/", () => "ok");
+    await withHost.handle(new Request("http://Go.Brand.Example:8080/"));
+    await without.handle(new Request("http://go.brand.example/"));
+    // The line is written once the response has gone, after handle() resolves.
+    const accessLines = () => lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === "request");
+    await waitFor("both access lines", () => accessLines().length === 2);
+    expect(accessLines().map((entry) => entry.host)).toEqual(["go.brand.example", undefined]);
+  });
+
   test("an error is recorded with the status its client got, in the metrics and the access log alike", async () => {
     const registry = new Registry();
     const lines: string[] = [];

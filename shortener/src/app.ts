@@ -167,6 +167,7 @@ export function createApp(deps: ShortenerDeps) {
   const respondToRedirect = redirectResponder({
     links,
     domains: domainDirectory,
+    onRedirect: deps.observer && ((domain) => deps.observer!.redirected(domain.host ?? "default")),
     status: redirectStatus,
     permanentMaxAgeSeconds: deps.permanentRedirectMaxAgeSeconds ?? 30,
     describe: deps.describeVisitor,

@@ -6,6 +6,8 @@ import { visitMetrics } from "./visits/visit-metrics.ts";
 /** What the app reports besides visits and the cache: link changes and database failures. */
 export interface AppObserver {
   linkChanged(change: "created" | "updated" | "deleted"): void;
+  /** A redirect sent its visitor on, on this domain: `default`, or an added domain's host (a list admins make, so bounded). */
+  redirected(domain: string): void;
   /** A database failure a client got as a 503 (down, full, read-only, I/O). */
   databaseFailed(): void;
 }
@@ -15,8 +17,8 @@ export type ShortenerMetrics = VisitCounterObserver & CacheObserver & AppObserve
 /**
  * The shortener's own metrics, beside the HTTP ones: the VisitCounter's
  * (visitMetrics), the link cache's reads and failures, links created,
- * updated and deleted, and database failures answered 503. Label values
- * are fixed lists.
+ * updated and deleted, database failures answered 503, and redirects by
+ * domain. Label values are fixed lists, or the domains admins added.
  */
 export function shortenerMetrics(registry: MetricsRegistry): ShortenerMetrics {
   const declare = declareMetrics(registry);
@@ -26,11 +28,17 @@ export function shortenerMetrics(registry: MetricsRegistry): ShortenerMetrics {
   ]);
   const links = declare.counter("shortener_links_changed_total", "Links created, updated and deleted.", ["change"]);
   const database = declare.counter("shortener_database_errors_total", "Database failures a client got as a 503 (down, full, read-only, I/O).");
+  const redirects = declare.counter(
+    "shortener_redirects_by_domain_total",
+    "Redirects that sent their visitor on, by domain: default, or the host of a domain admins added.",
+    ["domain"],
+  );
   return {
     ...visitMetrics(registry),
     cacheRead: (outcome) => cacheReads.labels(outcome).inc(),
     cacheFailed: (operation) => cacheErrors.labels(operation).inc(),
     linkChanged: (change) => links.labels(change).inc(),
     databaseFailed: () => database.inc(),
+    redirected: (domain) => redirects.labels(domain).inc(),
   };
 }

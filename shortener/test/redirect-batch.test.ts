@@ -160,14 +160,15 @@ describe("POST /internal/redirects", () => {
     const log = { debug() {}, warn() {}, error() {}, info: (msg: string, fields?: Record<string, unknown>) => void lines.push({ msg, ...fields }) };
     await using api = await startTestShortener({ internalSecret: secret, accessLog: true, log });
     const link = await api.createLink();
-    const items = [item(link.short_url), item("no-such-link", { path: "/no-such-link" })];
+    // The host each was asked on, as the gateway sent it, in the one spelling a domain has (and none for an older gateway's item).
+    const items = [item(link.short_url, { host: "Sho.RT:443" }), item("no-such-link", { path: "/no-such-link" })];
     await answersOf(await sendBatch(api, items), 2);
     const logged = lines
       .filter((line) => line.msg === "request" && line.method === "GET")
-      .map(({ request_id, path, status }) => ({ request_id, path, status }));
+      .map(({ request_id, path, status, host }) => ({ request_id, path, status, host }));
     expect(logged).toEqual([
-      { request_id: items[0]!.requestId, path: `/${link.short_url}/`, status: 302 },
-      { request_id: items[1]!.requestId, path: "/no-such-link", status: 404 },
+      { request_id: items[0]!.requestId, path: `/${link.short_url}/`, status: 302, host: "sho.rt" },
+      { request_id: items[1]!.requestId, path: "/no-such-link", status: 404, host: undefined },
     ]);
   });
 

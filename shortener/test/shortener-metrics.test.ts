@@ -36,6 +36,21 @@ describe("shortener metrics", () => {
     expect(await samples(registry, "shortener_links_changed_total")).toEqual({ "change=created": 2, "change=updated": 1, "change=deleted": 1 });
   });
 
+  test("count redirects that sent their visitor on by domain: default, or an added domain's host; never one a client made up", async () => {
+    const registry = new Registry();
+    await using api = await startTestShortener({ observer: shortenerMetrics(registry), publicBaseUrl: new URL("https://sho.rt") });
+    const admin = { authorization: `Bearer ${api.adminToken()}` };
+    await api.request("POST", "/admin/domains", { json: { host: "go.brand.test" }, headers: admin });
+    await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/a", short_url: "counted" } });
+    await api.request("POST", "/shorten/", { json: { long_url: "https://brand.example/a", short_url: "counted", domain: "go.brand.test" } });
+    const follow = (host: string, method = "GET") => api.request(method, "/counted", { headers: { "x-forwarded-host": host } });
+    for (const host of ["sho.rt", "made-up.test", "go.brand.test", "go.brand.test"]) expect((await follow(host)).status).toBe(302);
+    // HEAD is not a visit, and a code no link has sends no one on.
+    expect((await follow("go.brand.test", "HEAD")).status).toBe(302);
+    expect((await api.request("GET", "/nothing-here", { headers: { "x-forwarded-host": "go.brand.test" } })).status).toBe(404);
+    expect(await samples(registry, "shortener_redirects_by_domain_total")).toEqual({ "domain=default": 2, "domain=go.brand.test": 2 });
+  });
+
   test("count the cache's hits (a URL, or a code known missing), misses and failed operations", async () => {
     const registry = new Registry();
     const metrics = shortenerMetrics(registry);

@@ -36,7 +36,11 @@ export function requestIdOf(request: Request): string {
  * errors) and, when `accessLog` is on, writes one line per request with
  * method, path, status, time and the id.
  */
-export function requestContext(options: { log: Logger; accessLog: boolean }) {
+export function requestContext(options: {
+  log: Logger;
+  accessLog: boolean /** Each line names the host the client asked (the gateway's: its domain). */;
+  logHost?: boolean;
+}) {
   // A Response the handler built gets the header directly: putting it in
   // `set.headers` makes Elysia rebuild that Response, which costs a redirect
   // a third of its throughput.
@@ -60,6 +64,8 @@ export function requestContext(options: { log: Logger; accessLog: boolean }) {
         // A handler that returns a Response sets its status there, not in `set`.
         status: responseValue instanceof Response ? responseValue.status : set.status,
         startedAt,
+        // As the URL parser reads the Host: lower case, no port, nothing a client could break the line with.
+        host: options.logHost ? URL.parse(request.url)?.hostname : undefined,
       });
     });
 }
@@ -67,7 +73,7 @@ export function requestContext(options: { log: Logger; accessLog: boolean }) {
 /** One access log line: the one shape, for a request answered alone or within the gateway's batch. */
 export function writeAccessLine(
   log: Logger,
-  line: { requestId: string; method: string; path: string; status: number | string | undefined; startedAt: number | undefined },
+  line: { requestId: string; method: string; path: string; status: number | string | undefined; startedAt: number | undefined; host?: string },
 ): void {
   log.info("request", {
     request_id: line.requestId,
@@ -75,6 +81,7 @@ export function writeAccessLine(
     // A job's id is the key to its results: never logged.
     path: loggablePath(line.path),
     status: line.status,
+    ...(line.host === undefined ? {} : { host: line.host }),
     ms: line.startedAt === undefined ? undefined : Math.round((performance.now() - line.startedAt) * 10) / 10,
   });
 }

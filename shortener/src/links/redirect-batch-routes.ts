@@ -18,6 +18,7 @@ import {
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { RedirectAnswer, RedirectRequest } from "./redirect-responder.ts";
+import { requestHostName } from "../domains/domain-host.ts";
 
 export interface RedirectBatchRoutesDeps {
   /** The one redirect answer (redirectResponder): a batched redirect is the same bytes as a lone one. */
@@ -65,7 +66,10 @@ export function redirectBatchRoutes(deps: RedirectBatchRoutesDeps) {
       answer = { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
     }
     answer.headers["x-request-id"] = item.requestId;
-    if (deps.accessLog) writeAccessLine(deps.log, { requestId: item.requestId, method: "GET", path: item.path, status: answer.status, startedAt });
+    if (deps.accessLog) {
+      const host = requestHostName(item.host);
+      writeAccessLine(deps.log, { requestId: item.requestId, method: "GET", path: item.path, status: answer.status, startedAt, host });
+    }
     return answer;
   };
 

@@ -54,6 +54,8 @@ export interface RedirectResponderDeps {
   permanentMaxAgeSeconds: number;
   /** Who a visitor is (device, country) for the links' rules; absent, rules by device and country never match. */
   describe?: (visitor: SeenVisitor) => Pick<VisitFacts, "os" | "device" | "country">;
+  /** Told of each redirect that sent its visitor on, with its domain (the metrics). */
+  onRedirect?: (domain: Domain) => void;
   /** Analytics on: where visits that lead nowhere (unknown, expired, used up, wrong password) are counted. */
   orphans?: Pick<OrphanVisits, "record">;
   clock: () => Date;
@@ -84,6 +86,7 @@ export function redirectResponder(deps: RedirectResponderDeps) {
       acceptLanguage: request.acceptLanguage,
       query: request.query,
     });
+    if (request.counted) deps.onRedirect?.(domain);
     if (request.password !== undefined) return afterUnlock(location);
     const status = destination.redirectStatus ?? domain.redirectStatus ?? deps.status;
     return { status, headers: { location, "cache-control": cacheControl(destination, status) }, body: null };
