@@ -1,4 +1,5 @@
 import {
+  BoundedMap,
   bulkCreateBody,
   clientOf,
   defaultImportMaxBytes,
@@ -131,9 +132,18 @@ export function createApp(deps: ShortenerDeps) {
   // The default domain's origin for a request: PUBLIC_BASE_URL's, or as the gateway forwarded it.
   const originOf = (request: Request, server: Server | null) => publicOrigin(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy);
   // The host a redirect asked, which picks the link's domain: a trusted proxy's (the gateway's) X-Forwarded-Host, else Host.
-  const redirectHostOf = (request: Request, server: Server | null) =>
-    (clientOf(peerOf(request, server), null, trustedProxies).viaTrustedProxy ? forwardedOrigin(request.headers).host : undefined) ??
-    request.headers.get("host");
+  // Whether a peer is a trusted proxy, remembered per address: the gateway's few addresses ask it on every lone redirect.
+  const trustedPeers = new BoundedMap<string, boolean>(256);
+  const trustedPeer = (peer: string | undefined) => {
+    if (peer === undefined) return false;
+    let trusted = trustedPeers.get(peer);
+    if (trusted === undefined) trustedPeers.set(peer, (trusted = clientOf(peer, null, trustedProxies).viaTrustedProxy));
+    return trusted;
+  };
+  const redirectHostOf = (request: Request, server: Server | null) => {
+    const forwarded = request.headers.get("x-forwarded-host");
+    return (forwarded !== null && trustedPeer(peerOf(request, server)) ? forwardedOrigin(request.headers).host : undefined) ?? request.headers.get("host");
+  };
   const adminLogin = new AdminLogin(deps.admins);
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
   const adminSessions = new AdminSessions(deps.sessions, deps.clock);

@@ -82,8 +82,17 @@ export class DomainDirectory {
 
   /** The domains as last read; read again in the background when stale, waited for only the first time. */
   async current(): Promise<DomainSnapshot> {
+    return this.held() ?? this.read();
+  }
+
+  /**
+   * The domains as last read, without waiting (a redirect's path: no
+   * promise to settle); undefined before the first read. Stale ones start a
+   * read in the background, as `current` does.
+   */
+  held(): DomainSnapshot | undefined {
     const held = this.snapshot;
-    if (held === undefined) return this.read();
+    if (held === undefined) return undefined;
     if (this.now() - held.readAt >= this.trustMs) void this.read().catch(() => {});
     return held.domains;
   }

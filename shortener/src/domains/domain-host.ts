@@ -1,4 +1,4 @@
-import { parseIp } from "@linkgeo/shared";
+import { BoundedMap, parseIp } from "@linkgeo/shared";
 
 const maxHostLength = 253;
 const label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -33,4 +33,26 @@ export function requestHostName(authority: string | null | undefined): string | 
   if (!authority || authority.length > maxHostLength + 6 || /[\s/\\?#@%]/.test(authority)) return undefined;
   if (!URL.canParse(`http://${authority}/`)) return undefined;
   return new URL(`http://${authority}/`).hostname.replace(/\.$/, "") || undefined;
+}
+
+/**
+ * `requestHostName` for the redirect's path, remembered: a deployment is
+ * asked on a few hosts, over and over. At most `capacity` are kept (the
+ * oldest goes first), so made-up hosts cost a parse each and no memory.
+ */
+export class RequestHostNames {
+  private readonly known: BoundedMap<string, string | null>;
+
+  constructor(capacity = 256) {
+    this.known = new BoundedMap(capacity);
+  }
+
+  of(authority: string | null | undefined): string | undefined {
+    if (!authority) return undefined;
+    const known = this.known.get(authority);
+    if (known !== undefined) return known ?? undefined;
+    const name = requestHostName(authority);
+    this.known.set(authority, name ?? null);
+    return name;
+  }
 }

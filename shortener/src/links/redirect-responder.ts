@@ -10,7 +10,7 @@ import { couldBeCode, isReserved } from "./short-code.ts";
 import { visitorDestination } from "./visitor-destination.ts";
 import type { Domain } from "../domains/domain.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
-import { requestHostName } from "../domains/domain-host.ts";
+import { RequestHostNames } from "../domains/domain-host.ts";
 import { linkKey } from "./link-key.ts";
 import { gonePage, notFoundPage, unlockPage } from "./visitor-pages.ts";
 
@@ -73,6 +73,8 @@ const unknownFacts = { os: "other", device: "other", country: "unknown" } as con
  */
 export function redirectResponder(deps: RedirectResponderDeps) {
   const { links, clock } = deps;
+  // The few hosts a deployment is asked on, each read once: parsing one costs a redirect more than finding its domain.
+  const hostNames = new RequestHostNames();
 
   // `known`: the visitor's facts, when the count write classified them already (analytics on).
   const sendOn = (
@@ -144,7 +146,7 @@ export function redirectResponder(deps: RedirectResponderDeps) {
   return async (request: RedirectRequest): Promise<RedirectAnswer> => {
     let domain: Domain | undefined;
     try {
-      domain = deps.domains.resolve(await deps.domains.current(), requestHostName(request.host));
+      domain = deps.domains.resolve(deps.domains.held() ?? (await deps.domains.current()), hostNames.of(request.host));
       // A host no domain has, with UNKNOWN_HOSTS=404: nothing is found on it.
       if (domain === undefined) throw LinkNotFound.for(request.code);
       return await answer(request, domain);
