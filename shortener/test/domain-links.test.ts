@@ -50,6 +50,14 @@ describe.each(["sqlite", "postgres"] as const)("links on several domains, on %s"
         { value: "promo", visits: 1 },
       ]),
     );
+    // The sparklines' daily counts: a code on the default domain, host/code on another.
+    const daily: { links: Record<string, number[]> } = await readJson(
+      await api.request("GET", "/admin/visits/daily/?codes=promo,go.brand.test/promo,nowhere.test/promo&days=2", { headers: admin() }),
+    );
+    expect(daily.links).toEqual({ promo: [0, 1], "go.brand.test/promo": [0, 3], "nowhere.test/promo": [0, 0] });
+    for (const codes of ["/promo", "go.brand.test/", "go.brand.test/a"]) {
+      expect((await api.request("GET", `/admin/visits/daily/?codes=${codes}`, { headers: admin() })).status).toBe(400);
+    }
   });
 
   test("the API finds a link by ?domain=, lists a domain's links, and never moves a link to another", async () => {

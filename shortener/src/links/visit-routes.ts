@@ -22,7 +22,8 @@ import {
   VisitQuery,
 } from "../visits/visit-schemas.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
-import { domainsSeen, linkLabel, namedLinkKey } from "./link-address.ts";
+import { domainsSeen, linkLabel, namedDomain, namedLinkKey } from "./link-address.ts";
+import { linkKey } from "./link-key.ts";
 import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
 
 export interface VisitRoutesDeps {
@@ -99,7 +100,13 @@ export function visitRoutes({ links, reports, orphans, credentials, clock, domai
           "visits:read",
           "daily visits of many links need an admin token or session",
         );
-        return reports.dailyPerLink(parseCodeList(query.codes), parseDays(query.days), clock());
+        const seen = await domainsSeen(domains, originOf(request, server));
+        // A link on a domain none has has no visits: its key is one no link has.
+        const named = parseCodeList(query.codes).map((link) => {
+          const domain = namedDomain(seen, link.host);
+          return { named: link.named, key: domain ? linkKey(domain.id, link.code) : `-~${link.code}` };
+        });
+        return reports.dailyPerLink(named, parseDays(query.days), clock());
       },
       {
         query: DailyVisitsQuery,

@@ -120,24 +120,34 @@ export class VisitReports {
   }
 
   /**
-   * The last `days` UTC days of visits of each link in `codes`, today
-   * included, from the same buckets and over the same days as the visits
+   * The last `days` UTC days of visits of each link in `links` (named as
+   * the answer names it, found by its key), today included, from the same buckets and over the same days as the visits
    * report with `from` and `to` of this answer, by day (so the numbers
    * agree). One query for every code; a code without visits is all zeros.
    */
-  async dailyPerLink(codes: readonly string[], days: number, now: Date): Promise<DailyVisitsReport> {
+  async dailyPerLink(links: ReadonlyArray<{ named: string; key: string }>, days: number, now: Date): Promise<DailyVisitsReport> {
     const firstDay = bucketStart(now, "day") - (days - 1) * granularityMs.day;
     if (this.analytics === "off") return { analytics: "off", from: new Date(firstDay).toISOString(), to: now.toISOString(), days, links: null };
     const end = bucketStart(now, "day") + granularityMs.day;
-    const counts = await this.store.dailyCounts(codes, new Date(firstDay), new Date(end));
+    const counts = await this.store.dailyCounts(
+      links.map((link) => link.key),
+      new Date(firstDay),
+      new Date(end),
+    );
     // A Map, not an object: a code is client input, and "__proto__" is a valid one.
-    const perLink = new Map(codes.map((code) => [code, new Array<number>(days).fill(0)]));
+    const perKey = new Map(links.map((link) => [link.key, new Array<number>(days).fill(0)]));
     for (const count of counts) {
-      const series = perLink.get(count.code);
+      const series = perKey.get(count.code);
       const index = (Date.parse(`${count.day}T00:00:00Z`) - firstDay) / granularityMs.day;
       if (series && index >= 0 && index < days) series[index] = count.visits;
     }
-    return { analytics: "on", from: new Date(firstDay).toISOString(), to: now.toISOString(), days, links: Object.fromEntries(perLink) };
+    return {
+      analytics: "on",
+      from: new Date(firstDay).toISOString(),
+      to: now.toISOString(),
+      days,
+      links: Object.fromEntries(links.map((link) => [link.named, perKey.get(link.key)!])),
+    };
   }
 
   /** A report from `reads`, which see one state of the database (VisitStore.snapshot): its totals, series and top lists add up. */

@@ -82,7 +82,10 @@ export const AllVisitReport = t.Object(
 );
 
 export const DailyVisitsQuery = t.Object({
-  codes: t.String({ description: "1 to 100 short URLs, comma-separated", examples: ["Ab3dE9x,launch-day"] }),
+  codes: t.String({
+    description: "1 to 100 short URLs, comma-separated: a code on the default domain, host/code on another",
+    examples: ["Ab3dE9x,launch-day,go.example.com/promo"],
+  }),
   // Checked by parseDays, whose 400 names the parameter (a schema bound's would not).
   days: t.Optional(t.String({ description: "How many UTC days, ending today: 1 to 90, default 14", examples: ["14"] })),
 });

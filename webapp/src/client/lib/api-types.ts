@@ -2214,7 +2214,7 @@ export interface operations {
     getAdminVisitsDaily: {
         parameters: {
             query: {
-                /** @description 1 to 100 short URLs, comma-separated */
+                /** @description 1 to 100 short URLs, comma-separated: a code on the default domain, host/code on another */
                 codes: string;
                 /** @description How many UTC days, ending today: 1 to 90, default 14 */
                 days?: string;
