@@ -91,11 +91,12 @@ export function createApp(deps: GatewayDeps) {
 
   // An upstream is ready for the gateway when one of its replicas says it is alive.
   // A link page's question (webRoutes): the link's public stats, within the upstream deadline; no answer, no verdict.
-  const linkIsKnown = async (code: string): Promise<boolean | undefined> => {
+  const linkIsKnown = async (code: string, domain?: string): Promise<boolean | undefined> => {
     const replica = deps.upstreams.shortener.next();
     if (!replica) return undefined;
     try {
-      const answer = await fetcher(`${replica}/shorten/${encodeURIComponent(code)}/stats/`, {
+      const onDomain = domain === undefined ? "" : `?domain=${encodeURIComponent(domain)}`;
+      const answer = await fetcher(`${replica}/shorten/${encodeURIComponent(code)}/stats/${onDomain}`, {
         headers: { accept: "application/json" },
         signal: AbortSignal.timeout(deps.upstreamTimeoutMs),
       });

@@ -12,8 +12,11 @@ import { assetPrefix, type WebAssets } from "./web-assets.ts";
 /** The prefix every page but the home page lives under; a reserved word of the shortener. */
 export const webPrefix = "/app";
 
-/** Whether the shortener knows a link: true, false, or undefined when it could not say (down, slow). */
-export type LinkIsKnown = (code: string) => Promise<boolean | undefined>;
+/** Whether the shortener knows a link (its code, on the domain of that host; absent: the default domain): true, false, or undefined when it could not say (down, slow). */
+export type LinkIsKnown = (code: string, domain?: string) => Promise<boolean | undefined>;
+
+/** What a `?domain=` may be: a host name (the shortener reads it; this only keeps other text out of the call). */
+const hostShape = /^[A-Za-z0-9.-]{1,253}$/;
 
 /**
  * The pages for people: `/` and everything under `/app/`. Pages are static
@@ -44,8 +47,11 @@ export function webRoutes(assets: WebAssets, linkIsKnown: LinkIsKnown) {
         `${webPrefix}/links/:code`,
         async ({ request }) => {
           // The segment as sent, decoded once here (a malformed escape is no code), as the route table reads codes.
-          const code = shortCodeIn(new URL(request.url).pathname.split("/")[3] ?? "");
-          const known = code === undefined ? false : await linkIsKnown(code);
+          const url = new URL(request.url);
+          const code = shortCodeIn(url.pathname.split("/")[3] ?? "");
+          // A link on another domain: `?domain=<host>` (docs/domains.md); a value no host could be is none.
+          const domain = url.searchParams.get("domain") ?? undefined;
+          const known = code === undefined || (domain !== undefined && !hostShape.test(domain)) ? false : await linkIsKnown(code, domain);
           return renderPage(assets, known === false ? notFoundPage("link", "app") : linkPage(assets));
         },
         { detail: { hide: true } },

@@ -18,12 +18,15 @@ describe("the web app's routes", () => {
     ["downnow", undefined],
   ]);
   const asked: string[] = [];
+  // The domain the last link page asked about (`?domain=`), by code.
+  const askedDomains = new Map<string, string | undefined>();
 
   beforeAll(async () => {
     assets = await buildWebAssets();
     app = new Elysia().use(
-      webRoutes(assets, async (code) => {
+      webRoutes(assets, async (code, domain) => {
         asked.push(code);
+        askedDomains.set(code, domain);
         return shortenerKnows.get(code);
       }),
     );
@@ -47,6 +50,14 @@ describe("the web app's routes", () => {
     // An escaped spelling is the code it decodes to, as the shortener reads it; malformed ones were never asked about.
     expect((await get("/app/links/%61bc1234")).status).toBe(200);
     expect(asked).toEqual(["abc1234", "gone4567", "downnow", "abc1234"]);
+  });
+
+  test("a link's page on another domain asks about the link on that domain; a ?domain= no host could be is a 404 unasked", async () => {
+    asked.length = 0;
+    expect((await get("/app/links/abc1234?domain=go.brand.example")).status).toBe(200);
+    expect(askedDomains.get("abc1234")).toBe("go.brand.example");
+    expect((await get("/app/links/abc1234?domain=%3Cb%3E")).status).toBe(404);
+    expect(asked).toEqual(["abc1234"]);
   });
 
   test("pages are HTML under a strict CSP: scripts and styles only from our own files, nothing inline", async () => {

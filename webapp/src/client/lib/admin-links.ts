@@ -2,6 +2,7 @@
 import type { Credential } from "./api.ts";
 import { type Answer, call, type QueryParams } from "./api-call.ts";
 import type { LinkState } from "./link-options.ts";
+import { domainQuery, linkName, type LinkAddress } from "./link-address.ts";
 
 /** A link as the listing gives it: code, destination, title, count, dates, state, protection, tags. */
 export type LinkRecord = LinkList["results"][number];
@@ -44,25 +45,31 @@ export function listLinks(query: LinkQuery, signal?: AbortSignal, fresh = false)
   return call("GET /shorten/", { query: asked, signal, fresh });
 }
 
-/** Visits per day of each link, oldest day first: one call for the whole page of links. */
-export async function dailyVisits(codes: readonly string[], signal?: AbortSignal): Promise<Map<string, number[]>> {
+/** Visits per day of each link, oldest day first, by its name (`host/code`): one call for the whole page of links. */
+export async function dailyVisits(links: readonly LinkAddress[], signal?: AbortSignal): Promise<Map<string, number[]>> {
+  const names = links.map(linkName);
   // `links` is null with analytics off on the server: no row then has counts to draw.
-  const body = await call("GET /admin/visits/daily", { query: { codes: codes.join(","), days: String(sparklineDays) }, signal });
+  const body = await call("GET /admin/visits/daily", { query: { codes: names.join(","), days: String(sparklineDays) }, signal });
   const days = new Map<string, number[]>();
-  for (const code of codes) {
-    const counts = body.links?.[code];
-    if (Array.isArray(counts) && counts.every((n) => typeof n === "number" && Number.isFinite(n))) days.set(code, counts);
+  for (const name of names) {
+    const counts = body.links?.[name];
+    if (Array.isArray(counts) && counts.every((n) => typeof n === "number" && Number.isFinite(n))) days.set(name, counts);
   }
   return days;
 }
 
 /** The link as changed; the PUT's answer has no `last_accessed_at`: the listing's row keeps its own. */
-export function changeDestination(code: string, longUrl: string, credential: Credential): Promise<ChangedLink> {
-  return call("PUT /shorten/{short_url}", { params: { short_url: code }, body: { long_url: longUrl }, credential });
+export function changeDestination(link: LinkAddress, longUrl: string, credential: Credential): Promise<ChangedLink> {
+  return call("PUT /shorten/{short_url}", { params: { short_url: link.code }, query: domainQuery(link), body: { long_url: longUrl }, credential });
 }
 
-export function deleteLink(code: string, credential: Credential): Promise<void> {
-  return call("DELETE /shorten/{short_url}", { params: { short_url: code }, credential });
+export function deleteLink(link: LinkAddress, credential: Credential): Promise<void> {
+  return call("DELETE /shorten/{short_url}", { params: { short_url: link.code }, query: domainQuery(link), credential });
+}
+
+/** Where a listed link is: its code on its domain (every record names it). */
+export function addressOf(record: LinkRecord): LinkAddress {
+  return { code: record.short_url, domain: record.domain };
 }
 
 /** Visits across every link: with analytics off on the server a visit is only counted, and the report has no numbers. */

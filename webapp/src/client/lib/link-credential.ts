@@ -8,10 +8,12 @@ export type LinkCredential = { credential: Credential; source: "token" } | { cre
 /**
  * The manage token this browser saved for the link, else the admin session
  * this browser is signed in with, else null (the page then asks for the
- * token). An admin session that cannot be checked counts as none.
+ * token). An admin session that cannot be checked counts as none. This
+ * browser saves the links it made on the home page, all on the default
+ * domain: a link on another (`domain`) has no saved token.
  */
-export async function linkCredential(code: string): Promise<LinkCredential | null> {
-  const saved = savedLink(code);
+export async function linkCredential(code: string, domain?: string): Promise<LinkCredential | null> {
+  const saved = domain === undefined ? savedLink(code) : undefined;
   if (saved) return { credential: { kind: "token", token: saved.manage_token }, source: "token" };
   const session = await currentAdminSession().catch(() => null);
   return session ? { credential: { kind: "session", csrfToken: session.csrf_token }, source: "session", username: session.username } : null;

@@ -5,6 +5,7 @@
  * way, so none is answered after it (a poll's 404 would be an error in the
  * console once the link is deleted).
  */
+import { domainQuery } from "./link-address.ts";
 import { ApiError } from "./api.ts";
 import { call } from "./api-call.ts";
 import type { LinkStats } from "./link-record.ts";
@@ -13,6 +14,8 @@ import { liveUpdateMs } from "./live-update.ts";
 export interface LiveCountHost {
   /** The link's code: its public stats are what the polls read. */
   code: string;
+  /** The host of its domain; absent, the default domain. */
+  domain?: string;
   /** A read of the host's own is under way: this tick is skipped, the next one asks. */
   busy(): boolean;
   /** The count moved since the last read. */
@@ -58,7 +61,7 @@ export class LiveCount {
   }
 
   private read(): Promise<LinkStats> {
-    return call("GET /shorten/{short_url}/stats", { params: { short_url: this.host.code }, signal: this.reads.signal });
+    return call("GET /shorten/{short_url}/stats", { params: { short_url: this.host.code }, query: domainQuery(this.host), signal: this.reads.signal });
   }
 
   private async poll(): Promise<void> {

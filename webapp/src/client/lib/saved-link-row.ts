@@ -6,6 +6,7 @@
  * exists, a Forget button instead. Built from text nodes only: what storage
  * or the API holds never becomes markup.
  */
+import { linkPage } from "./link-address.ts";
 import { copyText } from "./copy-text.ts";
 import { fill, h } from "./dom.ts";
 import { formatDateTime, plural } from "./format.ts";
@@ -16,8 +17,6 @@ import { offerQrFiles } from "./qr-files.ts";
 import { readableUrl } from "./readable-url.ts";
 import type { LinkStats } from "./saved-link-stats.ts";
 import type { SavedLink } from "./saved-links.ts";
-
-export const linkPage = (code: string) => `/app/links/${encodeURIComponent(code)}`;
 
 /** What the API said of a link: its stats, null when it no longer exists, "counting" until it answers, undefined when it could not. */
 export type RowStats = LinkStats | null | "counting" | undefined;
@@ -57,7 +56,7 @@ export function savedLinkRow(link: SavedLink, stats: RowStats, deps: SavedLinkRo
       { class: "saved-link-main" },
       h(
         "a",
-        { class: "saved-link-title", href: linkPage(link.short_url) },
+        { class: "saved-link-title", href: linkPage({ code: link.short_url }) },
         link.link.replace(/^https?:\/\//, ""),
         h("span", { class: "visually-hidden" }, ": visits and settings"),
       ),

@@ -16,4 +16,5 @@ export const adminParts = defineParts({
   qrDialog: "dialog",
   linkImport: "section",
   apiKeys: "section",
+  domains: "section",
 });

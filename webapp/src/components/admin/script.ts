@@ -1,7 +1,7 @@
 /**
  * The admin page (view.ts). Signed out: the sign-in form. Signed in: the
  * visits summary, every link (link-table), the import (link-import) and
- * the API keys (api-keys). The session is an HttpOnly cookie this script
+ * the API keys (api-keys) and the domains (domains). The session is an HttpOnly cookie this script
  * never sees; it keeps only the session's CSRF token, in memory, and asks
  * for it again (GET /admin/session) each time the page loads. While the
  * service is down, the outage notice says so and each part loads again by
@@ -13,6 +13,7 @@ import { show } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { mount as mountSignIn, type SignInForm } from "../admin-sign-in/script.ts";
 import { mount as mountApiKeys, type ApiKeys } from "../api-keys/script.ts";
+import type { Domains } from "../domains/script.ts";
 import { mount as mountImport, type LinkImport } from "../link-import/script.ts";
 import { mount as mountLinkTable, type LinkTable } from "../link-table/script.ts";
 import { mount as mountOutage, type Outage } from "../outage-notice/script.ts";
@@ -33,6 +34,8 @@ class AdminPage {
   private readonly links: LinkTable;
   private readonly linkImport: LinkImport;
   private readonly keys: ApiKeys;
+  /** Mounted once first shown: its script is a file of its own, not the page's first download. */
+  private domains: Promise<Domains> | undefined;
 
   constructor(private readonly ui: FoundParts<typeof adminParts.spec>) {
     const credential = () => this.credential();
@@ -68,6 +71,18 @@ class AdminPage {
     }
   }
 
+  private domainsPanel(): Promise<Domains> {
+    const deps = { credential: () => this.credential(), handled: (error: unknown) => this.handled(error), outage: this.outage };
+    // A script that could not be fetched (the network gone) is fetched again the next time the admin view shows.
+    this.domains ??= import("../domains/script.ts")
+      .then(({ mount }) => mount(this.ui.domains, deps))
+      .catch((error: unknown) => {
+        this.domains = undefined;
+        throw error;
+      });
+    return this.domains;
+  }
+
   private credential(): Credential {
     if (!this.session) throw new ApiError(401, "unauthorized", "You are signed out.");
     return { kind: "session", csrfToken: this.session.csrf_token };
@@ -87,6 +102,7 @@ class AdminPage {
     this.links.clear();
     this.linkImport.clear();
     this.keys.clear();
+    void this.domains?.then((domains) => domains.clear());
     this.ui.signOutError.textContent = "";
     show(this.ui.adminView, false);
     this.signIn.show(note);
@@ -100,6 +116,10 @@ class AdminPage {
     this.links.start();
     void this.summary.load();
     void this.keys.load();
+    this.domainsPanel().then(
+      (domains) => domains.load(),
+      () => {},
+    );
   }
 
   private async signOut(): Promise<void> {

@@ -1,6 +1,7 @@
 import { html, type SafeHtml } from "../../html.ts";
 import { signInView } from "../admin-sign-in/view.ts";
 import { apiKeysView } from "../api-keys/view.ts";
+import { domainsView } from "../domains/view.ts";
 import { linkImportView } from "../link-import/view.ts";
 import { linkTableView } from "../link-table/view.ts";
 import { outageNoticeView } from "../outage-notice/view.ts";
@@ -11,7 +12,7 @@ import { adminParts as ui } from "./parts.ts";
 /**
  * The admin page. Both views start hidden: the script asks
  * `GET /admin/session` who is signed in, then shows the sign-in form or the
- * links, the import and the API keys.
+ * links, the import, the API keys and the domains.
  */
 export function adminView(): SafeHtml {
   return html`<div id="admin" class="admin">
@@ -32,6 +33,7 @@ ${signInView(ui.mark("signIn"))}
   ${qrDialogView(ui.mark("qrDialog"))}
   ${linkImportView(ui.mark("linkImport"))}
   ${apiKeysView(ui.mark("apiKeys"))}
+  ${domainsView(ui.mark("domains"))}
 </div>
 </div>`;
 }

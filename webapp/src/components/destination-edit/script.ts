@@ -1,4 +1,4 @@
-import { type ChangedLink, changeDestination, type LinkRecord } from "../../client/lib/admin-links.ts";
+import { type ChangedLink, type LinkRecord, addressOf, changeDestination } from "../../client/lib/admin-links.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { cloneTemplate } from "../../client/lib/clone-template.ts";
 import { findParts, showFieldError } from "../../client/lib/find-parts.ts";
@@ -45,7 +45,7 @@ export function mount(template: HTMLTemplateElement, record: LinkRecord, deps: D
     if (!address) return refuse("That is not a web address: enter one like example.com/page or https://example.com/page.");
     editSave.disabled = editCancel.disabled = true;
     try {
-      deps.saved(await changeDestination(record.short_url, address.url, deps.credential()), address.addedScheme);
+      deps.saved(await changeDestination(addressOf(record), address.url, deps.credential()), address.addedScheme);
     } catch (error) {
       editSave.disabled = editCancel.disabled = false;
       if (!deps.handled(error)) refuse(editError(error));

@@ -6,6 +6,7 @@
  * the network gone) the page says so and loads again by itself once it
  * does (lib/outage-retry.ts).
  */
+import { domainQuery } from "../../client/lib/link-address.ts";
 import { aliasShape } from "../../client/lib/alias-check.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { call } from "../../client/lib/api-call.ts";
@@ -27,9 +28,9 @@ import { linkDashboardParts } from "./parts.ts";
 
 type Parts = FoundParts<typeof linkDashboardParts.spec>;
 
-/** The page of the link `code` (from the page's address: lib/link-record.ts), under `root`. */
-export function mountLinkDashboard(root: HTMLElement, code: string): void {
-  void new LinkDashboard(findParts(root, linkDashboardParts), code).start();
+/** The page of the link `code` on `domain` (from the page's address: lib/link-record.ts), under `root`. */
+export function mountLinkDashboard(root: HTMLElement, code: string, domain?: string): void {
+  void new LinkDashboard(findParts(root, linkDashboardParts), code, domain).start();
 }
 
 class LinkDashboard {
@@ -47,6 +48,7 @@ class LinkDashboard {
   constructor(
     private readonly ui: Parts,
     private readonly code: string,
+    private readonly domain: string | undefined,
   ) {
     const credential = () => this.access?.credential ?? null;
     const missing = () => this.showMissing();
@@ -55,6 +57,7 @@ class LinkDashboard {
     this.tokenForm = mountLinkAccess(ui.accessRoot, { code, granted: (given, token) => this.granted(given, token) });
     this.visits = mountVisitsPanel(ui.visitsRoot, {
       code,
+      domain,
       credential,
       missing,
       refused: () => this.askForToken(this.refusal()),
@@ -63,10 +66,18 @@ class LinkDashboard {
         this.showLink();
       },
     });
-    this.destination = mountLinkDestination(ui.destinationRoot, { code, credential, missing, saved: (record) => this.destinationSaved(record) });
-    this.options = mountLinkOptionsForm(ui.optionsRoot, { code, credential, missing, record: () => this.record, saved: (record) => this.changed(record) });
+    this.destination = mountLinkDestination(ui.destinationRoot, { code, domain, credential, missing, saved: (record) => this.destinationSaved(record) });
+    this.options = mountLinkOptionsForm(ui.optionsRoot, {
+      code,
+      domain,
+      credential,
+      missing,
+      record: () => this.record,
+      saved: (record) => this.changed(record),
+    });
     mountLinkDelete(ui.deleteRoot, {
       code,
+      domain,
       credential,
       link: () => this.record?.link ?? code,
       stopReading: () => this.visits.stop(),
@@ -82,8 +93,8 @@ class LinkDashboard {
     let record: LinkRecord;
     try {
       // An outage is waited out, said as it is; the page loads by itself once the service answers.
-      const params = { short_url: this.code };
-      const read = () => Promise.all([call("GET /shorten/{short_url}", { params }), call("GET /shorten/{short_url}/stats", { params })]);
+      const asked = { params: { short_url: this.code }, query: domainQuery({ code: this.code, domain: this.domain }) };
+      const read = () => Promise.all([call("GET /shorten/{short_url}", asked), call("GET /shorten/{short_url}/stats", asked)]);
       [record, this.stats] = await untilAnswered(read, { waiting: (seconds) => this.say(outageWords(seconds), "plain") });
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return this.showMissing();
@@ -93,7 +104,7 @@ class LinkDashboard {
     this.qr.show(record.link, record.short_url);
     show(this.ui.linkStatus, false);
     show(this.ui.linkView, true);
-    this.access = await linkCredential(this.code);
+    this.access = await linkCredential(this.code, this.domain);
     await this.readWithCredential();
     if (this.access) await this.manage();
     else this.askForToken(null);
@@ -119,7 +130,8 @@ class LinkDashboard {
 
   private destinationSaved(record: LinkRecord): void {
     this.changed(record);
-    const saved = savedLink(this.code);
+    // This browser saves the default domain's links only (link-credential.ts).
+    const saved = this.domain === undefined ? savedLink(this.code) : undefined;
     if (saved && record.long_url !== null) saveLink({ ...saved, long_url: record.long_url });
   }
 
@@ -127,7 +139,13 @@ class LinkDashboard {
   private async readWithCredential(): Promise<void> {
     if (!this.access || !this.record?.password_protected || this.record.long_url !== null) return;
     try {
-      this.changed(await call("GET /shorten/{short_url}", { params: { short_url: this.code }, credential: this.access.credential }));
+      this.changed(
+        await call("GET /shorten/{short_url}", {
+          params: { short_url: this.code },
+          query: domainQuery({ code: this.code, domain: this.domain }),
+          credential: this.access.credential,
+        }),
+      );
     } catch {
       // The visits' call says what is wrong with the credential; the public record stays.
     }
@@ -184,7 +202,7 @@ class LinkDashboard {
   }
 
   private showDeleted(): void {
-    forgetLink(this.code);
+    if (this.domain === undefined) forgetLink(this.code);
     this.visits.stop();
     document.title = "Link deleted · linkgeo";
     this.ui.linkHeading.textContent = `Link ${this.code} deleted`;

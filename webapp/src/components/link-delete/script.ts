@@ -4,6 +4,7 @@
  * reads of the link stop before the deletion may reach it: their answer
  * would be a 404.
  */
+import { domainQuery } from "../../client/lib/link-address.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { call } from "../../client/lib/api-call.ts";
 import { show } from "../../client/lib/dom.ts";
@@ -14,6 +15,8 @@ import { linkDeleteParts } from "./parts.ts";
 export interface LinkDeleteHost {
   /** The link's code. */
   code: string;
+  /** The host of its domain (the page's `?domain=`); absent, the default domain. */
+  domain?: string;
   credential(): Credential | null;
   /** The short link, as the question names it. */
   link(): string;
@@ -48,7 +51,7 @@ export function mountLinkDelete(root: HTMLElement, host: LinkDeleteHost): void {
     ui.deleteYes.disabled = true;
     host.stopReading();
     try {
-      await call("DELETE /shorten/{short_url}", { params: { short_url: host.code }, credential });
+      await call("DELETE /shorten/{short_url}", { params: { short_url: host.code }, query: domainQuery(host), credential });
       host.deleted();
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return host.deleted();

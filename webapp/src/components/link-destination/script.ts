@@ -5,6 +5,7 @@
  * UTM builder puts campaign tags on the address in the field, as on the
  * home page; what is in the field is sent on Save, not before.
  */
+import { domainQuery } from "../../client/lib/link-address.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { call } from "../../client/lib/api-call.ts";
 import { findParts, showFieldError } from "../../client/lib/find-parts.ts";
@@ -18,6 +19,8 @@ import { linkDestinationParts } from "./parts.ts";
 export interface LinkDestinationHost {
   /** The link's code. */
   code: string;
+  /** The host of its domain (the page's `?domain=`); absent, the default domain. */
+  domain?: string;
   credential(): Credential | null;
   /** The link as changed. */
   saved(record: LinkRecord): void;
@@ -60,7 +63,12 @@ export function mountLinkDestination(root: HTMLElement, host: LinkDestinationHos
     if (!address) return fail("Enter a web address, like example.com/page or https://example.com/page.");
     ui.editButton.disabled = true;
     try {
-      const record = await call("PUT /shorten/{short_url}", { params: { short_url: host.code }, body: { long_url: address.url }, credential });
+      const record = await call("PUT /shorten/{short_url}", {
+        params: { short_url: host.code },
+        query: domainQuery(host),
+        body: { long_url: address.url },
+        credential,
+      });
       showSaved(record.long_url ?? address.url);
       host.saved(record);
       ui.editStatus.textContent = `Saved: the short link now goes to ${readableUrl(record.long_url ?? address.url)}.`;

@@ -3,6 +3,7 @@
  * field clears its option; "Nothing to save" when none did), and an error
  * the API names a field for is said on that field.
  */
+import { domainQuery } from "../../client/lib/link-address.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { call } from "../../client/lib/api-call.ts";
 import { findParts } from "../../client/lib/find-parts.ts";
@@ -16,6 +17,8 @@ import { linkOptionsFormParts } from "./parts.ts";
 export interface LinkOptionsFormHost {
   /** The link's code. */
   code: string;
+  /** The host of its domain (the page's `?domain=`); absent, the default domain. */
+  domain?: string;
   credential(): Credential | null;
   /** The link as last read or changed. */
   record(): LinkRecord | null;
@@ -49,7 +52,7 @@ export function mountLinkOptionsForm(root: HTMLElement, host: LinkOptionsFormHos
     }
     ui.optionsButton.disabled = true;
     try {
-      const changed = await call("PUT /shorten/{short_url}", { params: { short_url: host.code }, body: changes, credential });
+      const changed = await call("PUT /shorten/{short_url}", { params: { short_url: host.code }, query: domainQuery(host), body: changes, credential });
       host.saved(changed);
       fields.fill(changed);
       ui.optionsStatus.textContent = `Saved: ${plural(Object.keys(changes).length, "option")} changed.`;

@@ -5,7 +5,8 @@
  * form and the question open in the row's panel, across the cells from the
  * destination to the sparkline, so whatever they say stays in the row.
  */
-import { deleteLink, type LinkRecord } from "../../client/lib/admin-links.ts";
+import { addressOf, deleteLink, type LinkRecord } from "../../client/lib/admin-links.ts";
+import { linkPage, type LinkAddress } from "../../client/lib/link-address.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { cloneTemplate } from "../../client/lib/clone-template.ts";
 import { fill, h } from "../../client/lib/dom.ts";
@@ -53,15 +54,20 @@ export function mount(template: HTMLTemplateElement, initial: LinkRecord, host: 
   const element = cloneTemplate<HTMLTableRowElement>(template);
   const ui = findParts(element, linkRowParts);
   const code = initial.short_url;
+  // A link on another host than the page's is named with its host (the same code may be a link here too), and found on it.
+  const here = initial.domain === location.hostname;
+  const address: LinkAddress = here ? { code } : addressOf(initial);
+  const name = here ? code : `${initial.domain}/${code}`;
   let record = initial;
   element.dataset.code = code;
-  ui.rowSelect.value = code;
-  ui.rowSelect.setAttribute("aria-label", `Select ${code}`);
-  ui.rowCode.href = ui.rowOpen.href = pageOf(code);
-  ui.rowCode.textContent = code;
+  element.dataset.domain = initial.domain;
+  ui.rowSelect.value = name;
+  ui.rowSelect.setAttribute("aria-label", `Select ${name}`);
+  ui.rowCode.href = ui.rowOpen.href = linkPage(address);
+  ui.rowCode.textContent = name;
   showRecord(ui, record, host);
 
-  const menu = mountMenu(ui.rowActions, code);
+  const menu = mountMenu(ui.rowActions, name);
   const closePanel = () => {
     showPanel(ui, null);
     menu.button.focus();
@@ -77,13 +83,13 @@ export function mount(template: HTMLTemplateElement, initial: LinkRecord, host: 
         record = { ...record, ...changed };
         showRecord(ui, record, host);
         closePanel();
-        host.announce(`The destination of ${code} is now ${record.long_url}${addedScheme ? " (https:// added)" : ""}.`);
+        host.announce(`The destination of ${name} is now ${record.long_url}${addedScheme ? " (https:// added)" : ""}.`);
       },
     });
     showPanel(ui, form);
     form.querySelector("input")?.select();
   });
-  ui.rowDelete.addEventListener("click", () => askToDelete(ui, code, host, menu, closePanel));
+  ui.rowDelete.addEventListener("click", () => askToDelete(ui, address, name, host, menu, closePanel));
 
   return {
     element,
@@ -93,15 +99,15 @@ export function mount(template: HTMLTemplateElement, initial: LinkRecord, host: 
   };
 }
 
-function askToDelete(ui: RowParts, code: string, host: RowHost, menu: ActionMenu, closePanel: () => void): void {
+function askToDelete(ui: RowParts, address: LinkAddress, name: string, host: RowHost, menu: ActionMenu, closePanel: () => void): void {
   const question = mountQuestion(host.templates.question, {
-    label: `Delete ${code}?`,
-    text: ["Delete ", h("code", {}, code), "? Its visits go with it; this cannot be undone."],
+    label: `Delete ${name}?`,
+    text: ["Delete ", h("code", {}, name), "? Its visits go with it; this cannot be undone."],
     yes: "Yes, delete",
     cancelled: closePanel,
     async act() {
       try {
-        await deleteLink(code, host.credential());
+        await deleteLink(address, host.credential());
       } catch (error) {
         // Already gone (another admin, another tab): what was asked for is true.
         if (!(error instanceof ApiError && error.status === 404)) {
@@ -109,7 +115,7 @@ function askToDelete(ui: RowParts, code: string, host: RowHost, menu: ActionMenu
         }
       }
       menu.button.disabled = true;
-      host.deleted(code);
+      host.deleted(name);
       return null;
     },
   });
@@ -175,8 +181,4 @@ function when(iso: string): HTMLTimeElement | HTMLSpanElement {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return h("span", { class: "muted" }, "unknown");
   return h("time", { datetime: iso }, h("span", {}, day.format(date)), " ", h("span", {}, hour.format(date)));
-}
-
-function pageOf(code: string): string {
-  return `/app/links/${encodeURIComponent(code)}`;
 }

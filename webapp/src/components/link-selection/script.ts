@@ -4,7 +4,7 @@
  * or delete them after one explicit confirmation. A selection lives on the
  * page of rows shown: another page, search or sort starts with none.
  */
-import { deleteLink } from "../../client/lib/admin-links.ts";
+import { addressOf, deleteLink } from "../../client/lib/admin-links.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { show } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
@@ -97,12 +97,12 @@ function ask(ui: Parts, count: number): void {
 }
 
 async function remove(ui: Parts, chosen: readonly LinkRow[], host: SelectionHost): Promise<void> {
-  const codes = chosen.map((row) => row.record().short_url);
+  const links = chosen.map((row) => addressOf(row.record()));
   ui.bulkConfirmDelete.disabled = ui.bulkCancel.disabled = true;
   const failures: unknown[] = [];
   let deleted = 0;
-  for (let start = 0; start < codes.length; start += deletesInFlight) {
-    const outcomes = await Promise.allSettled(codes.slice(start, start + deletesInFlight).map((code) => deleteLink(code, host.credential())));
+  for (let start = 0; start < links.length; start += deletesInFlight) {
+    const outcomes = await Promise.allSettled(links.slice(start, start + deletesInFlight).map((link) => deleteLink(link, host.credential())));
     for (const outcome of outcomes) {
       // Already gone (another admin, another tab): what was asked for is true.
       if (outcome.status === "fulfilled" || (outcome.reason instanceof ApiError && outcome.reason.status === 404)) deleted += 1;

@@ -5,7 +5,8 @@
  * selection (link-selection) and each row's menu (link-row). While the
  * service is down, the outage notice retries the listing by itself.
  */
-import { dailyVisits, listLinks, type LinkQuery, type LinkRecord, type LinkSort } from "../../client/lib/admin-links.ts";
+import { addressOf, dailyVisits, listLinks, type LinkQuery, type LinkRecord, type LinkSort } from "../../client/lib/admin-links.ts";
+import { linkName } from "../../client/lib/link-address.ts";
 import { queryFromUrl, rememberQuery } from "../../client/lib/admin-query.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { fill, show } from "../../client/lib/dom.ts";
@@ -175,10 +176,10 @@ export class LinkTable {
 }
 
 async function drawSparklines(rows: readonly LinkRow[], signal: AbortSignal, handled: (error: unknown) => boolean): Promise<void> {
-  const codes = rows.map((row) => row.record().short_url);
+  const links = rows.map((row) => addressOf(row.record()));
   try {
-    const days = await dailyVisits(codes, signal);
-    for (const [i, row] of rows.entries()) row.showDailyVisits(days.get(codes[i]!) ?? null);
+    const days = await dailyVisits(links, signal);
+    for (const [i, row] of rows.entries()) row.showDailyVisits(days.get(linkName(links[i]!)) ?? null);
   } catch (error) {
     if (signal.aborted || handled(error)) return;
     for (const row of rows) row.showDailyVisits(null);

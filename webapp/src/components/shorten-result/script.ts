@@ -9,7 +9,7 @@ import { OfferedFiles } from "../../client/lib/offered-files.ts";
 import { plainLook, qrCode, qrSvg } from "../../client/lib/qr-code.ts";
 import { offerQrFiles } from "../../client/lib/qr-files.ts";
 import { readableUrl } from "../../client/lib/readable-url.ts";
-import { linkPage } from "../../client/lib/saved-link-row.ts";
+import { linkPage } from "../../client/lib/link-address.ts";
 import { shortenResultParts } from "./parts.ts";
 
 /** What the card shows of a link just made. */
@@ -68,7 +68,7 @@ function fillCard(parts: Parts, created: CreatedLink, addedScheme: boolean): voi
   parts.destination.textContent = readableUrl(created.long_url);
   parts.destination.title = created.long_url;
   parts.schemeNote.hidden = !addedScheme;
-  parts.linkPage.href = linkPage(created.short_url);
+  parts.linkPage.href = linkPage({ code: created.short_url });
   parts.token.value = created.manage_token;
   parts.copyLinkStatus.textContent = "";
   parts.copyTokenStatus.textContent = "";

@@ -11,6 +11,7 @@
  * With analytics off on the server, it says so instead. A report asked
  * during an outage is asked again by itself (lib/outage-retry.ts).
  */
+import { domainQuery } from "../../client/lib/link-address.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { call, filledPath, queryString, type QueryParams } from "../../client/lib/api-call.ts";
 import { barSizesFor, dayMs, fittingBarSize, seriesBy, type BarSize } from "../../client/lib/bar-sizes.ts";
@@ -41,6 +42,8 @@ import { visitsPanelParts } from "./parts.ts";
 export interface VisitsPanelHost {
   /** The link's code. */
   code: string;
+  /** The host of its domain (the page's `?domain=`); absent, the default domain. */
+  domain?: string;
   /** What reads the visits; null: nothing does (yet). */
   credential(): Credential | null;
   /** The link is gone. */
@@ -101,6 +104,7 @@ class VisitsPanelScript {
     this.lists = { referrers: ui.topReferrers, countries: ui.topCountries, browsers: ui.topBrowsers, os: ui.topOs, devices: ui.topDevices, bots: ui.topBots };
     this.live = new LiveCount({
       code: host.code,
+      domain: host.domain,
       busy: () => this.loading !== null,
       moved: async (stats) => {
         host.counted(stats);
@@ -132,7 +136,12 @@ class VisitsPanelScript {
   }
 
   private reportQuery(range: VisitRange): ReportQuery {
-    const query: ReportQuery = { from: range.from.toISOString(), to: range.to.toISOString(), granularity: this.barSize() === "hour" ? "hour" : "day" };
+    const query: ReportQuery = {
+      from: range.from.toISOString(),
+      to: range.to.toISOString(),
+      granularity: this.barSize() === "hour" ? "hour" : "day",
+      ...domainQuery(this.host),
+    };
     if (this.ui.humansOnly.checked) query.visitors = "humans";
     if (this.filter) {
       // The bots' list names browsers: a bot's name is its browser.
