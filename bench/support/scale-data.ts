@@ -34,6 +34,18 @@ export interface ScaleShape {
 /** The `n`th link's code, as the loaders write it; wrk's Lua script writes the same. */
 export const codeOf = (n: number) => `c${n.toString(16)}x`;
 
+/**
+ * Every even link is on an added domain, `brand.bench` (id 1), so redirects
+ * on an added domain's host are measured over the same million links as
+ * the default domain's (docs/domains.md). Its key is `1~<code>`
+ * (shortener/src/links/link-key.ts), as the loaders write it.
+ */
+export const brandHost = "brand.bench";
+export const onBrand = (n: number) => n % 2 === 0;
+export const keyOf = (n: number) => (onBrand(n) ? `1~${codeOf(n)}` : codeOf(n));
+/** keyOf in SQL, for `n`. */
+const keySql = "CASE WHEN n % 2 = 0 THEN '1~' ELSE '' END || 'c' || to_hex(n) || 'x'";
+
 /** Visits are on every `visitEvery`-th day of a link (offset by link; about weekly), 4 visited hours on such a day in the hourly window. */
 const visitEvery = 7;
 const hourlyDays = 90;
@@ -59,16 +71,36 @@ function linkOptionsOf(n: number, now: Date): { tags: string[]; expiresAt: numbe
 }
 
 /**
- * The newest link that counts every visit: no expiry and no cap (the
- * newest link itself has expired, so a hot link there would count nothing).
+ * The newest link of the default domain that counts every visit: no expiry
+ * and no cap (the newest link itself has expired, so a hot link there would
+ * count nothing).
  */
 export function newestActiveLink(links: number): number {
   const now = new Date();
   for (let n = links; n > 0; n--) {
     const options = linkOptionsOf(n, now);
-    if (options.expiresAt === null && options.maxVisits === null) return n;
+    if (!onBrand(n) && options.expiresAt === null && options.maxVisits === null) return n;
   }
   throw new Error(`no active link among ${links}`);
+}
+
+/** Adds brand.bench (id 1) to a database whose migrations made the domains table (the loaders, and bench:scale after its upgrade). */
+export async function restoreBrand(built: Pick<BuiltDatabase, "engine" | "url">): Promise<void> {
+  if (built.engine === "postgres") {
+    const sql = postgres(built.url, { max: 1, onnotice: () => {} });
+    try {
+      await sql`INSERT INTO domains (id, host, created_at) VALUES (1, ${brandHost}, now()) ON CONFLICT DO NOTHING`;
+    } finally {
+      await sql.end();
+    }
+    return;
+  }
+  const db = new SqliteDatabase(built.url.replace(/^sqlite:\/\//, ""));
+  try {
+    db.query("INSERT OR IGNORE INTO domains (id, host, created_at) VALUES (1, ?, ?)").run(brandHost, Date.now());
+  } finally {
+    db.close();
+  }
 }
 
 export interface BuiltDatabase {
@@ -102,6 +134,7 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
   await (await openDatabase({ engine: "postgres", url: database.url })).close();
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   try {
+    await restoreBrand({ engine: "postgres", url: database.url });
     // The visits tables' primary keys too (nothing refers to them): one sorted build beats 3.5M inserts into a b-tree.
     const indexes = await sql<{ name: string; table: string; definition: string; primary: boolean }[]>`
       SELECT i.indexname AS name, i.tablename AS table, i.indexdef AS definition, c.contype IS NOT NULL AS primary
@@ -119,7 +152,7 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
     const nowMs = now.getTime();
     await sql`
       INSERT INTO links (code, long_url, manage_token_hash, access_count, sorted_access_count, created_at, updated_at, tags, expires_at, max_visits)
-      SELECT 'c' || to_hex(n) || 'x', 'https://example.com/articles/' || n || '/' || md5(n::text), md5('token' || n),
+      SELECT ${sql.unsafe(keySql)}, 'https://example.com/articles/' || n || '/' || md5(n::text), md5('token' || n),
              CASE WHEN n % 50 = 1 AND n % 2000 = 1 THEN 5 ELSE 0 END, CASE WHEN n % 50 = 1 AND n % 2000 = 1 THEN 5 ELSE 0 END,
              to_timestamp((${first}::bigint + n::bigint * 10000) / 1000.0), to_timestamp((${first}::bigint + n::bigint * 10000) / 1000.0),
              array_remove(ARRAY[CASE WHEN n % 3 = 0 THEN ${scaleTags.common} END, CASE WHEN n % 10007 = 0 THEN ${scaleTags.rare} END], NULL),
@@ -133,17 +166,17 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
     const hourlyFrom = midnight(now, hourlyDays).getTime();
     await sql`
       INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
-      SELECT 'c' || to_hex(n) || 'x', to_timestamp((${midnight(now, yearDays).getTime()}::bigint + d::bigint * 86400000) / 1000.0), 24, 10 + (n + d) % 20, (n + d) % 3
+      SELECT ${sql.unsafe(keySql)}, to_timestamp((${midnight(now, yearDays).getTime()}::bigint + d::bigint * 86400000) / 1000.0), 24, 10 + (n + d) % 20, (n + d) % 3
       FROM generate_series(${firstVisited}::int, ${shape.links}::int) AS n, generate_series(0, ${yearDays - hourlyDays - 1}::int) AS d
       WHERE (n + d) % ${visitEvery} = 0`;
     await sql`
       INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
-      SELECT 'c' || to_hex(n) || 'x', to_timestamp((${hourlyFrom}::bigint + d::bigint * 86400000 + h::bigint * 3600000) / 1000.0), 1, 2 + (n + h) % 5, (n + h) % 2
+      SELECT ${sql.unsafe(keySql)}, to_timestamp((${hourlyFrom}::bigint + d::bigint * 86400000 + h::bigint * 3600000) / 1000.0), 1, 2 + (n + h) % 5, (n + h) % 2
       FROM generate_series(${firstVisited}::int, ${shape.links}::int) AS n, generate_series(0, ${hourlyDays - 1}::int) AS d, unnest(ARRAY[9, 12, 15, 20]) AS h
       WHERE (n + d) % ${visitEvery} = 0`;
     await sql`
       INSERT INTO link_visit_facts (code, day, dimension, value, visits)
-      SELECT 'c' || to_hex(n) || 'x', ${midnight(now, yearDays).toISOString().slice(0, 10)}::date + d, dim,
+      SELECT ${sql.unsafe(keySql)}, ${midnight(now, yearDays).toISOString().slice(0, 10)}::date + d, dim,
              dim || '-' || ((n + d) % 7), 10 + (n + d) % 20
       FROM generate_series(${firstVisited}::int, ${shape.links}::int) AS n, generate_series(0, ${yearDays - 1}::int) AS d,
            unnest(${dimensions as unknown as string[]}::text[]) AS dim
@@ -187,6 +220,7 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
   const files = [path, `${path}-wal`, `${path}-shm`];
   for (const file of files) rmSync(file, { force: true });
   await (await openDatabase({ engine: "sqlite", path })).close();
+  await restoreBrand({ engine: "sqlite", url: `sqlite://${path}` });
   let db = new SqliteDatabase(path);
   try {
     db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF");
@@ -205,7 +239,7 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
         const at = first + n * 10_000;
         const { tags, expiresAt, maxVisits, accessCount } = linkOptionsOf(n, now);
         insertLink.run(
-          codeOf(n),
+          keyOf(n),
           `https://example.com/articles/${n}/${Bun.hash(String(n)).toString(16)}`,
           `token${n}`,
           accessCount,
@@ -227,7 +261,7 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
     const insertFact = db.prepare("INSERT INTO link_visit_facts (code, day, dimension, value, visits) VALUES (?, ?, ?, ?, ?)");
     db.transaction(() => {
       for (let n = firstVisited; n <= shape.links; n++) {
-        const code = codeOf(n);
+        const code = keyOf(n);
         for (let d = 0; d < yearDays; d++) {
           if ((n + d) % visitEvery !== 0) continue;
           const dayStart = yearStart + d * 86_400_000;
