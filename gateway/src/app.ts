@@ -91,13 +91,14 @@ export function createApp(deps: GatewayDeps) {
 
   // An upstream is ready for the gateway when one of its replicas says it is alive.
   // A link page's question (webRoutes): the link's public stats, within the upstream deadline; no answer, no verdict.
-  const linkIsKnown = async (code: string, domain?: string): Promise<boolean | undefined> => {
+  const linkIsKnown = async (code: string, on: { domain?: string; host: string }): Promise<boolean | undefined> => {
     const replica = deps.upstreams.shortener.next();
     if (!replica) return undefined;
     try {
-      const onDomain = domain === undefined ? "" : `?domain=${encodeURIComponent(domain)}`;
+      const onDomain = on.domain === undefined ? "" : `?domain=${encodeURIComponent(on.domain)}`;
       const answer = await fetcher(`${replica}/shorten/${encodeURIComponent(code)}/stats/${onDomain}`, {
-        headers: { accept: "application/json" },
+        // As the page's own calls reach it: the host they were asked on (the default domain's, without PUBLIC_BASE_URL).
+        headers: { accept: "application/json", "x-forwarded-host": on.host },
         signal: AbortSignal.timeout(deps.upstreamTimeoutMs),
       });
       await answer.body?.cancel();

@@ -279,7 +279,7 @@ describe("the walk of a request: admit, then forward", () => {
 
     expect(await walk(request("/Abc123", { "content-type": "application/x-www-form-urlencoded" }, "POST", "password=no"))).toEqual({
       status: 201,
-      asked: [`take api:${client}`, `take unlock:Abc123:${client}`, "take unlock-link:Abc123"],
+      asked: [`take api:${client}`, `take unlock:gateway/Abc123:${client}`, "take unlock-link:gateway/Abc123"],
     });
     expect(await walk(request("/admin/login", json, "POST", '{"username":"ada","password":"no"}'))).toEqual({
       status: 201,

@@ -115,8 +115,8 @@ describe("password tries through two gateways sharing Redis buckets", () => {
     // Redis holds the links and digests, no address.
     const keys = await redis.keys();
     expect(keys.filter((key) => key.includes("198.18.") || key.includes("203.0.113."))).toEqual([]);
-    expect(keys).toContain("rate-limit:unlock-link:shared-link");
+    expect(keys).toContain("rate-limit:unlock-link:gateway/shared-link");
     // Each of the 150 clients spent its own first try, the last 50 on a link whose budget was gone.
-    expect(keys.filter((key) => key.startsWith("rate-limit:unlock:shared-link:"))).toHaveLength(150);
+    expect(keys.filter((key) => key.startsWith("rate-limit:unlock:gateway/shared-link:"))).toHaveLength(150);
   });
 });

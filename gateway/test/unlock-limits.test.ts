@@ -91,6 +91,9 @@ describe("password tries on a protected link, per link and client", () => {
     expect(await wrongTries(app, "/own-a", "203.0.113.3", 1)).toEqual([429]);
     expect(await wrongTries(app, "/own-b", "203.0.113.3", 1)).toEqual([401]);
     expect(await wrongTries(app, "/own-a", "203.0.113.4", 1)).toEqual([401]);
+    // The same code on another host is another link (docs/domains.md), with budgets of its own.
+    const onBrand = passwordTry("/own-a", "203.0.113.3", "guess");
+    expect((await app.handle(new Request(onBrand.url.replace("//gateway/", "//go.brand.test/"), onBrand))).status).toBe(401);
   });
 
   test("the slash form, an escaped spelling, forms and JSON all spend the same link's budget", async () => {
@@ -140,7 +143,10 @@ describe("the budgets' keys and their neighbours", () => {
     await app.handle(passwordTry("/Keyed_1", "203.0.113.77", "guess"));
     await app.handle(passwordTry("/Keyed_1", "2001:db8::77", "guess"));
     const unlockKeys = [...keys].filter((key) => key.startsWith("unlock"));
-    expect(unlockKeys.sort()).toEqual([`unlock:Keyed_1:${digest("203.0.113.77")}`, `unlock:Keyed_1:${digest("2001:db8::77")}`, "unlock-link:Keyed_1"].sort());
+    // A link is its code on the host asked: the request's Host, here "gateway".
+    expect(unlockKeys.sort()).toEqual(
+      [`unlock:gateway/Keyed_1:${digest("203.0.113.77")}`, `unlock:gateway/Keyed_1:${digest("2001:db8::77")}`, "unlock-link:gateway/Keyed_1"].sort(),
+    );
     expect(unlockKeys.filter((key) => key.includes("203.0.113") || key.includes("2001:db8"))).toEqual([]);
     expect(digest("203.0.113.77")).toMatch(/^[A-Za-z0-9_-]{22}$/);
     // The digest is keyed: another secret, another key for the same address.

@@ -92,6 +92,26 @@ describe.each(["sqlite", "postgres"] as const)("links on several domains, on %s"
     expect(await readJson(changed)).toMatchObject({ long_url: "https://brand.example/y", domain: "go.brand.test" });
   });
 
+  test("a client names a code, never a key: /<id>~<code> is no link on any host", async () => {
+    const key = `${brand.id}~promo`;
+    for (const host of ["sho.rt", "go.brand.test", "elsewhere.test"]) expect((await redirect(host, `/${key}`)).status).toBe(404);
+    expect((await api.request("GET", `/shorten/${key}/`)).status).toBe(404);
+    expect((await api.request("GET", `/shorten/${key}/?domain=go.brand.test`)).status).toBe(404);
+    expect((await api.request("PUT", `/shorten/${key}/`, { json: { long_url: "https://example.com/x" }, headers: admin() })).status).toBe(404);
+    expect((await api.request("DELETE", `/shorten/${key}/`, { headers: admin() })).status).toBe(404);
+    const stats = await api.request("POST", "/shorten/stats/", { json: { short_urls: [key, "promo"] } });
+    expect(((await readJson(stats)) as { results: Array<{ short_url: string }> }).results.map((link) => link.short_url)).toEqual(["promo"]);
+  });
+
+  test("a link of a domain this replica does not know (deleted under it) is named on no host, never as the default domain's", async () => {
+    await api.db.links.insert({ code: "999999~stray", longUrl: "https://example.com/stray", manageTokenHash: "f".repeat(64), createdAt: new Date() });
+    const listed: { results: Array<{ short_url: string; domain: string; link: string }> } = await readJson(
+      await api.request("GET", "/shorten/?q=stray", { headers: admin() }),
+    );
+    expect(listed.results).toEqual([expect.objectContaining({ short_url: "stray", domain: "999999.invalid", link: "https://999999.invalid/stray/" })]);
+    expect((await api.request("DELETE", "/shorten/stray/?domain=999999.invalid", { headers: admin() })).status).toBe(404);
+  });
+
   test("a domain never added is a 400 on create, and a link may lead to no domain's host", async () => {
     const unknown = await create({ long_url: "https://example.com/", domain: "nowhere.test" });
     expect(unknown.status).toBe(400);
@@ -159,6 +179,25 @@ describe.each(["sqlite", "postgres"] as const)("links on several domains, on %s"
     expect(JSON.stringify(listed.results)).not.toContain("doomed");
     // The host is no domain now: its requests are the default domain's, whose promo is another link.
     expect((await redirect("doomed.test", "/promo")).headers.get("location")).toBe("https://example.com/plain");
+  });
+});
+
+describe("without PUBLIC_BASE_URL, a request on an added domain's host", () => {
+  let api: TestShortener;
+  beforeAll(async () => {
+    api = await startTestShortener();
+    await api.request("POST", "/admin/domains", { json: { host: "go.brand.test" }, headers: { authorization: `Bearer ${api.adminToken()}` } });
+    await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/here", short_url: "on-default" } });
+  });
+  afterAll(() => api[Symbol.asyncDispose]());
+
+  test("names that domain by its host, never the default one, and cannot name the default domain's host", async () => {
+    const viaBrand = { "x-forwarded-host": "go.brand.test" };
+    expect((await api.request("GET", "/shorten/on-default/?domain=go.brand.test", { headers: viaBrand })).status).toBe(404);
+    const record = await readJson(await api.request("GET", "/shorten/on-default/", { headers: viaBrand }));
+    expect(record).toMatchObject({ short_url: "on-default", domain: "" });
+    // Through the default domain's own host, the same link says it.
+    expect(await readJson(await api.request("GET", "/shorten/on-default/"))).toMatchObject({ domain: "localhost", link: "http://localhost/on-default/" });
   });
 });
 

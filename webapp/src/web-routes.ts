@@ -12,8 +12,13 @@ import { assetPrefix, type WebAssets } from "./web-assets.ts";
 /** The prefix every page but the home page lives under; a reserved word of the shortener. */
 export const webPrefix = "/app";
 
-/** Whether the shortener knows a link (its code, on the domain of that host; absent: the default domain): true, false, or undefined when it could not say (down, slow). */
-export type LinkIsKnown = (code: string, domain?: string) => Promise<boolean | undefined>;
+/**
+ * Whether the shortener knows a link: its code, on `domain` (absent: the
+ * default domain), asked as the page's own calls ask, on `host` (the host
+ * the page was asked on, which the default domain's may be). True, false,
+ * or undefined when it could not say (down, slow).
+ */
+export type LinkIsKnown = (code: string, on: { domain?: string; host: string }) => Promise<boolean | undefined>;
 
 /** What a `?domain=` may be: a host name (the shortener reads it; this only keeps other text out of the call). */
 const hostShape = /^[A-Za-z0-9.-]{1,253}$/;
@@ -51,7 +56,7 @@ export function webRoutes(assets: WebAssets, linkIsKnown: LinkIsKnown) {
           const code = shortCodeIn(url.pathname.split("/")[3] ?? "");
           // A link on another domain: `?domain=<host>` (docs/domains.md); a value no host could be is none.
           const domain = url.searchParams.get("domain") ?? undefined;
-          const known = code === undefined || (domain !== undefined && !hostShape.test(domain)) ? false : await linkIsKnown(code, domain);
+          const known = code === undefined || (domain !== undefined && !hostShape.test(domain)) ? false : await linkIsKnown(code, { domain, host: url.host });
           return renderPage(assets, known === false ? notFoundPage("link", "app") : linkPage(assets));
         },
         { detail: { hide: true } },

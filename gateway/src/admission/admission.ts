@@ -132,9 +132,11 @@ export function admission(options: AdmissionOptions) {
     if (rule) spendings.push({ bucket: own?.bucket ?? `${rateClass}:${client}`, rule, counted: own ? "key" : rateClass, fields: { client } });
     if (route.limit !== "unlock") return spendings;
     const fields = { link: route.link };
-    if (rules.unlock) spendings.push({ bucket: `unlock:${route.link}:${client}`, rule: rules.unlock, counted: "unlock", fields });
+    // A link is its code on the host asked (docs/domains.md): the same code on two hosts is two links, with budgets of their own.
+    const link = `${URL.parse(request.url)?.hostname ?? ""}/${route.link}`;
+    if (rules.unlock) spendings.push({ bucket: `unlock:${link}:${client}`, rule: rules.unlock, counted: "unlock", fields });
     if (rules.unlockPerLink) {
-      spendings.push({ bucket: `unlock-link:${route.link}`, rule: rules.unlockPerLink, counted: "unlock", fields, quiet: rules.unlock !== undefined });
+      spendings.push({ bucket: `unlock-link:${link}`, rule: rules.unlockPerLink, counted: "unlock", fields, quiet: rules.unlock !== undefined });
     }
     return spendings;
   };

@@ -1,4 +1,4 @@
-import { shortCodeCharacters, type RedirectBatchItem } from "@linkgeo/shared";
+import { maxBatchHostLength, shortCodeCharacters, type RedirectBatchItem } from "@linkgeo/shared";
 import { forwardedHost } from "./forwarded-headers.ts";
 
 /** One plain path segment, with or without its trailing slash: a link's code as the batch carries it. */
@@ -20,6 +20,10 @@ export function batchableRedirect(
   if (headers.has("transfer-encoding") || (headers.get("content-length") ?? "0") !== "0") return undefined;
   const code = plainCode.exec(url.pathname)?.[1];
   if (code === undefined) return undefined;
+  // What the proxy would send as X-Forwarded-Host: the link's domain is the host's. One longer than a batch
+  // item may carry goes by the proxy, rather than fail the batch it would join.
+  const host = forwardedHost(request, url, client.viaTrustedProxy);
+  if (host.length > maxBatchHostLength) return undefined;
   return {
     code,
     path: url.pathname,
@@ -31,7 +35,6 @@ export function batchableRedirect(
     accept: headers.get("accept"),
     acceptLanguage: headers.get("accept-language"),
     query: url.search.slice(1),
-    // What the proxy would send as X-Forwarded-Host: the link's domain is the host's.
-    host: forwardedHost(request, url, client.viaTrustedProxy),
+    host,
   };
 }

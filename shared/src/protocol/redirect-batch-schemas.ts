@@ -10,6 +10,9 @@ import { acceptableRequestIdPattern } from "../http/request-context.ts";
 
 const optionalText = t.Union([t.String(), t.Null()]);
 
+/** The longest `host` an item carries: a name (253) and a port, with room; a longer one goes by the proxy. */
+export const maxBatchHostLength = 300;
+
 /** One redirect request, as much of it as its answer and its visit depend on. */
 export const RedirectBatchItemSchema = t.Object({
   /** The path segment, as the client sent it (the gateway batches only plain ones). */
@@ -29,7 +32,7 @@ export const RedirectBatchItemSchema = t.Object({
   /** The client's query string without `?`, for a link with forward_query. Absent (an older gateway): none. */
   query: t.Optional(t.String()),
   /** The host the client asked (what the proxy sends as X-Forwarded-Host): it picks the link's domain. Absent (an older gateway): the default domain. */
-  host: t.Optional(t.String({ maxLength: 300 })),
+  host: t.Optional(t.String({ maxLength: maxBatchHostLength })),
 });
 export type RedirectBatchItem = Static<typeof RedirectBatchItemSchema>;
 

@@ -125,8 +125,10 @@ export class DomainDirectory {
     if (host === undefined || host === "") return domains.defaultDomain;
     const name = requestHostName(host);
     if (name === undefined) return undefined;
-    if (name === this.hostOf(domains.defaultDomain, requestHost)) return domains.defaultDomain;
-    return domains.withHost(name);
+    // An added domain's host is that domain, whatever host the request came by.
+    const added = domains.withHost(name);
+    if (added) return added;
+    return name === this.hostOf(domains.defaultDomain, requestHost) ? domains.defaultDomain : undefined;
   }
 
   /** The host of a domain's links: its own, or the default domain's for this request (PUBLIC_BASE_URL's, else the request's). */

@@ -90,7 +90,8 @@ export class Domains {
     let deleted = links === "delete" ? await this.deps.links.deleteAllOn(domainId) : 0;
     if (!(await this.deps.store.delete(domainId))) throw DomainNotFound.withId(id);
     this.deps.directory.changed();
-    if (links === "delete") deleted += await this.deps.links.deleteAllOn(domainId);
+    // A link another request made on it meanwhile (before the check, or the row's deletion) goes with it, in either case.
+    deleted += await this.deps.links.deleteAllOn(domainId);
     return deleted;
   }
 

@@ -35,6 +35,11 @@ export function domainKeyRange(domainId: number): { from: string; to: string } |
   return { from: `${domainId}${separator}`, to: `${domainId}\u007f` };
 }
 
+/** How a link on a domain this replica does not know is named: `<id>.invalid`, a name no host has (RFC 2606), so no call reaches another link by it. */
+export function unknownDomainHost(domainId: number): string {
+  return `${domainId}.invalid`;
+}
+
 /** Whether a key could name a link at all: a code's shape, on the default domain or after a domain's id. */
 export function couldBeKey(key: LinkKey): boolean {
   const at = key.indexOf(separator);

@@ -3,7 +3,7 @@ import type { Link } from "./link.ts";
 import type { LinkRecord, ListedLink } from "./link-schemas.ts";
 import { mayReadUrls, type Reader } from "./url-readers.ts";
 import { defaultDomainId } from "../domains/domain.ts";
-import { keyParts } from "./link-key.ts";
+import { keyParts, unknownDomainHost } from "./link-key.ts";
 
 export type { Reader } from "./url-readers.ts";
 
@@ -13,19 +13,22 @@ export interface RecordView {
   origin: string;
   now: Date;
   reader: Reader;
-  /** An added domain's host by its id (DomainSnapshot); absent or unknown, the link is shown on the default domain. */
+  /** An added domain's host by its id (link-address.ts: hostsOf). */
   hostOf?: (domainId: number) => string | null | undefined;
+  /** The default domain's host, when it is not the origin's ("" when the request came by an added domain's host and PUBLIC_BASE_URL is unset). */
+  defaultHost?: string;
 }
 
 /** The API's link record (docs/api.md: "API"), with what `view.reader` may not read as null. */
 export function toRecord(link: Link, view: RecordView): LinkRecord {
   const shown = mayReadUrls(link, view.reader);
   const { domainId, code } = keyParts(link.code);
-  const host = domainId === defaultDomainId ? undefined : (view.hostOf?.(domainId) ?? undefined);
+  // A domain this replica does not know (deleted, or added a moment ago elsewhere) is named as no host can be, never as the default.
+  const host = domainId === defaultDomainId ? undefined : (view.hostOf?.(domainId) ?? unknownDomainHost(domainId));
   const origin = host === undefined ? view.origin : `${view.origin.slice(0, view.origin.indexOf("//"))}//${host}`;
   return {
     short_url: code,
-    domain: host ?? hostNameOf(view.origin),
+    domain: host ?? view.defaultHost ?? hostNameOf(view.origin),
     long_url: shown ? link.longUrl : null,
     link: `${origin}/${code}/`,
     access_count: link.accessCount,

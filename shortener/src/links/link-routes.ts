@@ -35,7 +35,7 @@ import { defaultDomainId } from "../domains/domain.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
 import { DomainQuery } from "../domains/domain-query.ts";
 import { UnknownDomain } from "../domains/domain-errors.ts";
-import { domainsSeen, hostsOf, namedDomain, namedLinkKey, type DomainsSeen } from "./link-address.ts";
+import { defaultHostOf, domainsSeen, hostsOf, namedDomain, namedLinkKey, type DomainsSeen } from "./link-address.ts";
 import { codeOfKey, keyParts } from "./link-key.ts";
 
 export interface LinkRoutesDeps {
@@ -58,7 +58,13 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
   const seenFrom = (request: Request, server: Server | null) => seenFromRequest(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   // Every record goes through toRecord, which shows a protected link's URLs only to a reader mayReadUrls lets read them.
-  const view = (base: string, reader: Reader, seen: DomainsSeen): RecordView => ({ origin: base, now: clock(), reader, hostOf: hostsOf(seen) });
+  const view = (base: string, reader: Reader, seen: DomainsSeen): RecordView => ({
+    origin: base,
+    now: clock(),
+    reader,
+    hostOf: hostsOf(seen),
+    defaultHost: defaultHostOf(seen),
+  });
   // The domain a create names: absent, the default one; one never added is a 400.
   const creatingOn = (seen: DomainsSeen, host: string | undefined): number => {
     const domain = namedDomain(seen, host);

@@ -14,7 +14,7 @@ import type { LinkOrder } from "./link-order.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
 import type { Link, NewLink } from "./link.ts";
 import type { LinkTargets } from "./link-targets.ts";
-import { aliasProblem, isReserved } from "./short-code.ts";
+import { aliasProblem, couldBeCode, isReserved } from "./short-code.ts";
 import { codeOfKey, couldBeKey, linkKey } from "./link-key.ts";
 import { defaultDomainId } from "../domains/domain.ts";
 import { hashLinkPassword, linkPasswordMatches } from "./link-password.ts";
@@ -165,9 +165,9 @@ export class LinkService {
     return outcomes;
   }
 
-  /** The links of these keys that exist, in the order asked, each once; keys no link could have are left out unasked. */
+  /** The default domain's links of these codes that exist, in the order asked, each once; what could be no code is left out unasked. */
   async getMany(codes: readonly string[]): Promise<Link[]> {
-    const asked = [...new Set(codes.filter(couldBeKey))];
+    const asked = [...new Set(codes.filter(couldBeCode))];
     const found = new Map((await this.deps.links.findMany(asked)).map((link) => [link.code, link]));
     return asked.flatMap((code) => found.get(code) ?? []);
   }

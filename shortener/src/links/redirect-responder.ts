@@ -147,8 +147,8 @@ export function redirectResponder(deps: RedirectResponderDeps) {
     let domain: Domain | undefined;
     try {
       domain = deps.domains.resolve(deps.domains.held() ?? (await deps.domains.current()), hostNames.of(request.host));
-      // A host no domain has, with UNKNOWN_HOSTS=404: nothing is found on it.
-      if (domain === undefined) throw LinkNotFound.for(request.code);
+      // A host no domain has, with UNKNOWN_HOSTS=404: nothing is found on it. A path is a code, never a key (`/5~promo`).
+      if (domain === undefined || !couldBeCode(request.code)) throw LinkNotFound.for(request.code);
       return await answer(request, domain);
     } catch (error) {
       // A visit that led nowhere: no such link (not a path no link could have, as /favicon.ico), or the wrong password.

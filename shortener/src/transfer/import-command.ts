@@ -57,6 +57,10 @@ async function main(): Promise<number> {
     let summary: ImportSummary | undefined;
     progress.start();
     try {
+      // Without PUBLIC_BASE_URL the command cannot tell the default domain's host from another: it would add it as a domain.
+      if (args.domains === "create" && !config.publicBaseUrl) {
+        throw new ImportFailed("--domains create needs PUBLIC_BASE_URL, whose host is the default domain's (the one a file's rows name and no domain to add)");
+      }
       const snapshot = new DomainSnapshot(await database.domains.list());
       const hosts = [...(config.publicBaseUrl ? [config.publicBaseUrl.host] : []), ...snapshot.hosts];
       const domains = new ImportDomains({

@@ -126,7 +126,9 @@ describe("the admin table, readable at both widths", () => {
           "Edit destination",
           "Delete",
         ]);
-        expect(await menu("guide").getByRole("menuitem", { name: "Open its page" }).getAttribute("href")).toBe("/app/links/guide");
+        expect(await menu("guide").getByRole("menuitem", { name: "Open its page" }).getAttribute("href")).toBe(
+          `/app/links/guide?domain=${new URL(stack.url).hostname}`,
+        );
         await focusComesTo("Open its page");
         await page.keyboard.press("ArrowDown");
         expect(await focusedName()).toBe("Copy short link");

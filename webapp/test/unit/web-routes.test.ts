@@ -24,7 +24,7 @@ describe("the web app's routes", () => {
   beforeAll(async () => {
     assets = await buildWebAssets();
     app = new Elysia().use(
-      webRoutes(assets, async (code, domain) => {
+      webRoutes(assets, async (code, { domain }) => {
         asked.push(code);
         askedDomains.set(code, domain);
         return shortenerKnows.get(code);

@@ -20,6 +20,12 @@ export function linkName(link: LinkAddress): string {
   return link.domain === undefined ? link.code : `${link.domain}/${link.code}`;
 }
 
+/** The link a report names: `host/code` on that host, a code alone on the default domain. */
+export function addressOfName(name: string): LinkAddress {
+  const slash = name.lastIndexOf("/");
+  return slash === -1 ? { code: name } : { code: name.slice(slash + 1), domain: name.slice(0, slash) };
+}
+
 /** The link's page in the web app: `/app/links/<code>`, with `?domain=<host>` when it has one. */
 export function linkPage(link: LinkAddress): string {
   const path = `/app/links/${encodeURIComponent(link.code)}`;

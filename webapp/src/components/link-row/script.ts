@@ -54,10 +54,9 @@ export function mount(template: HTMLTemplateElement, initial: LinkRecord, host: 
   const element = cloneTemplate<HTMLTableRowElement>(template);
   const ui = findParts(element, linkRowParts);
   const code = initial.short_url;
-  // A link on another host than the page's is named with its host (the same code may be a link here too), and found on it.
-  const here = initial.domain === location.hostname;
-  const address: LinkAddress = here ? { code } : addressOf(initial);
-  const name = here ? code : `${initial.domain}/${code}`;
+  // Found on its domain, always (the page's host may be any domain's); named with its host when that is not the page's.
+  const address: LinkAddress = addressOf(initial);
+  const name = initial.domain === location.hostname ? code : `${initial.domain}/${code}`;
   let record = initial;
   element.dataset.code = code;
   element.dataset.domain = initial.domain;

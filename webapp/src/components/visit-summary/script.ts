@@ -1,4 +1,5 @@
 /** The admin page's "Visits across all links" panel: totals and the most visited links, or that analytics are off. */
+import { addressOfName, linkPage } from "../../client/lib/link-address.ts";
 import { allVisits, type AllVisits } from "../../client/lib/admin-links.ts";
 import { fill, h, show } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
@@ -53,7 +54,7 @@ function showVisits(ui: FoundParts<typeof visitSummaryParts.spec>, visits: AllVi
             "li",
             {},
             // "other" sums the links below the top ones; it has no page.
-            value === "other" ? h("span", {}, "Other links") : h("a", { href: `/app/links/${encodeURIComponent(value)}`, class: "mono" }, value),
+            value === "other" ? h("span", {}, "Other links") : h("a", { href: linkPage(addressOfName(value)), class: "mono" }, value),
             h("span", {}, plural(n, "visit")),
           ),
         ),
