@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database as SqliteDatabase } from "bun:sqlite";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, readJson } from "@linkgeo/testing";
@@ -11,6 +11,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { openDatabase, type Database } from "../src/storage/open-database.ts";
 import { startTestShortener } from "./support/test-shortener.ts";
+import { migrationsBefore } from "./support/migrations-before.ts";
 import { VisitClassifier } from "../src/visits/visit-classifier.ts";
 
 /**
@@ -24,19 +25,6 @@ const folders: string[] = [];
 afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
-
-/** A copy of an engine's migrations that stops before `tag`: the release before. */
-function migrationsBefore(engine: "postgres" | "sqlite", tag: string): string {
-  const folder = mkdtempSync(join(tmpdir(), "migrations-"));
-  folders.push(folder);
-  cpSync(new URL(`../src/storage/${engine}/migrations`, import.meta.url).pathname, folder, { recursive: true });
-  const journalPath = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
-  const index = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(index).toBeGreaterThan(0);
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }));
-  return folder;
-}
 
 const now = new Date("2026-12-06T12:00:00.000Z");
 const hourAgo = new Date("2026-12-06T11:00:00.000Z");
@@ -74,7 +62,7 @@ describe("a link made before domains", () => {
     folders.push(folder);
     const path = join(folder, "links.db");
     const old = new SqliteDatabase(path);
-    migrateSqlite(drizzleSqlite(old), { migrationsFolder: migrationsBefore("sqlite", "0016_domains") });
+    migrateSqlite(drizzleSqlite(old), { migrationsFolder: migrationsBefore("sqlite", "0016_domains", folders) });
     old
       .query("INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at) VALUES (?, ?, ?, 4, ?, ?)")
       .run(oldLink.code, oldLink.longUrl, oldLink.hash, hourAgo.getTime(), hourAgo.getTime());
@@ -93,7 +81,7 @@ describe("a link made before domains", () => {
     const testDb = await createTestDatabase("domains_migration");
     const client = postgres(testDb.url, { max: 1, onnotice: () => {} });
     try {
-      await migratePostgres(drizzlePostgres(client), { migrationsFolder: migrationsBefore("postgres", "0018_domains") });
+      await migratePostgres(drizzlePostgres(client), { migrationsFolder: migrationsBefore("postgres", "0018_domains", folders) });
       await client`INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at)
                    VALUES (${oldLink.code}, ${oldLink.longUrl}, ${oldLink.hash}, 4, ${hourAgo.toISOString()}, ${hourAgo.toISOString()})`;
       await client`INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots) VALUES (${oldLink.code}, ${hourAgo.toISOString()}, 1, 3, 1)`;

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database as SqliteDatabase } from "bun:sqlite";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase } from "@linkgeo/testing";
@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { openDatabase } from "../src/storage/open-database.ts";
+import { migrationsBefore } from "./support/migrations-before.ts";
 
 /**
  * The migration that splits the breakdowns' bots out (0017 on Postgres,
@@ -21,19 +22,6 @@ const folders: string[] = [];
 afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
-
-/** A copy of an engine's migrations that stops before `tag`. */
-function migrationsBefore(engine: "postgres" | "sqlite", tag: string): string {
-  const folder = mkdtempSync(join(tmpdir(), "migrations-"));
-  folders.push(folder);
-  cpSync(new URL(`../src/storage/${engine}/migrations`, import.meta.url).pathname, folder, { recursive: true });
-  const journalPath = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
-  const index = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(index).toBeGreaterThan(0);
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }));
-  return folder;
-}
 
 /** Rows of both tables as the version before wrote them: visits, no bots. */
 const before = [
@@ -56,7 +44,7 @@ describe("the breakdowns' bots, on a database that counted without them", () => 
     folders.push(folder);
     const path = join(folder, "links.db");
     const old = new SqliteDatabase(path);
-    migrateSqlite(drizzleSqlite(old), { migrationsFolder: migrationsBefore("sqlite", "0015_fact_bots") });
+    migrateSqlite(drizzleSqlite(old), { migrationsFolder: migrationsBefore("sqlite", "0015_fact_bots", folders) });
     for (const [dimension, value, visits] of before) {
       old.query("INSERT INTO link_visit_facts (code, day, dimension, value, visits) VALUES ('old', '2026-11-01', ?, ?, ?)").run(dimension, value, visits);
       old.query("INSERT INTO visit_fact_totals (day, dimension, value, visits) VALUES ('2026-11-01', ?, ?, ?)").run(dimension, value, visits);
@@ -76,7 +64,7 @@ describe("the breakdowns' bots, on a database that counted without them", () => 
     const testDb = await createTestDatabase("fact_bots");
     const client = postgres(testDb.url, { max: 1, onnotice: () => {} });
     try {
-      await migratePostgres(drizzlePostgres(client), { migrationsFolder: migrationsBefore("postgres", "0017_fact_bots") });
+      await migratePostgres(drizzlePostgres(client), { migrationsFolder: migrationsBefore("postgres", "0017_fact_bots", folders) });
       for (const [dimension, value, visits] of before) {
         await client`INSERT INTO link_visit_facts (code, day, dimension, value, visits) VALUES ('old', '2026-11-01', ${dimension}, ${value}, ${visits})`;
         await client`INSERT INTO visit_fact_totals (day, dimension, value, visits) VALUES ('2026-11-01', ${dimension}, ${value}, ${visits})`;
