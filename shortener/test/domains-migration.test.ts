@@ -15,11 +15,12 @@ import { migrationsBefore } from "./support/migrations-before.ts";
 import { VisitClassifier } from "../src/visits/visit-classifier.ts";
 
 /**
- * The upgrade to domains (0018 on Postgres, 0016 on SQLite) on a database
- * the release before wrote: a link made then keeps its URL, its count and
- * its visits, on the default domain, and its code may be taken again on an
- * added domain as another link. No row of the link's is rewritten: its key
- * is its code (links/link-key.ts).
+ * The upgrade to domains (0018-0019 on Postgres, 0016-0017 on SQLite) on a
+ * database the release before wrote: a link made then keeps its URL, its
+ * count and its visits, on the default domain, and its code may be taken
+ * again on an added domain as another link. No row of the link's is
+ * rewritten: its key is its code (links/link-key.ts). The visits that led
+ * nowhere counted before are the default domain's.
  */
 const folders: string[] = [];
 afterAll(() => {
@@ -45,6 +46,8 @@ async function afterUpgrade(db: Database): Promise<void> {
   });
   const report = await readJson(await api.request("GET", "/shorten/before/visits/?from=2026-12-06T00:00:00Z", { headers: admin }));
   expect(report.totals).toEqual({ visits: 4, humans: 3, bots: 1 });
+  const orphans = await readJson(await api.request("GET", "/admin/visits/orphans/?from=2026-12-06&domain=sho.rt", { headers: admin }));
+  expect([orphans.totals, orphans.top.referrers]).toEqual([{ visits: 3, humans: 2, bots: 1 }, [{ value: "news.example", visits: 3 }]]);
 
   const redirect = await api.request("GET", "/before");
   expect([redirect.status, redirect.headers.get("location")]).toEqual([302, oldLink.longUrl]);
@@ -67,6 +70,7 @@ describe("a link made before domains", () => {
       .query("INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at) VALUES (?, ?, ?, 4, ?, ?)")
       .run(oldLink.code, oldLink.longUrl, oldLink.hash, hourAgo.getTime(), hourAgo.getTime());
     old.query("INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots) VALUES (?, ?, 1, 3, 1)").run(oldLink.code, hourAgo.getTime());
+    old.query("INSERT INTO orphan_visits (day, kind, referrer, humans, bots) VALUES ('2026-12-06', 'unknown', 'news.example', 2, 1)").run();
     old.close();
 
     const db = await openDatabase({ engine: "sqlite", path });
@@ -85,6 +89,7 @@ describe("a link made before domains", () => {
       await client`INSERT INTO links (code, long_url, manage_token_hash, access_count, created_at, updated_at)
                    VALUES (${oldLink.code}, ${oldLink.longUrl}, ${oldLink.hash}, 4, ${hourAgo.toISOString()}, ${hourAgo.toISOString()})`;
       await client`INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots) VALUES (${oldLink.code}, ${hourAgo.toISOString()}, 1, 3, 1)`;
+      await client`INSERT INTO orphan_visits (day, kind, referrer, humans, bots) VALUES ('2026-12-06', 'unknown', 'news.example', 2, 1)`;
       const db = await openDatabase({ engine: "postgres", url: testDb.url });
       try {
         await afterUpgrade(db);

@@ -4,15 +4,22 @@ import { namedValuesPerDay } from "../src/visits/named-values.ts";
 import type { OrphanCount, OrphanKind } from "../src/visits/orphan-visit-store.ts";
 import { postgresStores, storeEngines } from "./support/store-engines.ts";
 
-const count = (day: string, kind: OrphanKind, referrer: string, humans: number, bots = 0): OrphanCount => ({ day, kind, referrer, humans, bots });
+const count = (day: string, kind: OrphanKind, referrer: string, humans: number, bots = 0, domainId = 0): OrphanCount => ({
+  day,
+  domainId,
+  kind,
+  referrer,
+  humans,
+  bots,
+});
 
 /** `n` Referer hosts never seen before, `${prefix}-000.example` on. */
 const hosts = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${String(i).padStart(3, "0")}.example`);
 
 /** Every referrer a day's rows hold, as referrer -> visits (over its kinds), "other" included. */
 async function referrersOn(db: Database, day: string): Promise<Record<string, number>> {
-  const { referrers } = await db.orphans.breakdowns(day, day, 10_000);
-  const { kinds } = await db.orphans.breakdowns(day, day, 0);
+  const { referrers } = await db.orphans.breakdowns({ fromDay: day, toDay: day }, 10_000);
+  const { kinds } = await db.orphans.breakdowns({ fromDay: day, toDay: day }, 0);
   const named = referrers.reduce((sum, entry) => sum + entry.visits, 0);
   const total = kinds.reduce((sum, entry) => sum + entry.visits, 0);
   const rest = total - named;
@@ -44,11 +51,11 @@ describe.each(storeEngines)("orphan visits on $engine", ({ open }) => {
       count("2031-01-11", "exhausted", "mail.example", 1),
     ]);
 
-    expect(await db.orphans.days("2031-01-10", "2031-01-11")).toEqual([
+    expect(await db.orphans.days({ fromDay: "2031-01-10", toDay: "2031-01-11" })).toEqual([
       { day: "2031-01-10", humans: 5, bots: 5 },
       { day: "2031-01-11", humans: 1, bots: 0 },
     ]);
-    expect(await db.orphans.breakdowns("2031-01-10", "2031-01-11", 10)).toEqual({
+    expect(await db.orphans.breakdowns({ fromDay: "2031-01-10", toDay: "2031-01-11" }, 10)).toEqual({
       kinds: [
         { value: "password", visits: 4 },
         { value: "unknown", visits: 4 },
@@ -68,8 +75,8 @@ describe.each(storeEngines)("orphan visits on $engine", ({ open }) => {
     await db.orphans.add([count("2031-02-01", "unknown", "direct", 0, 5)]);
     await db.orphans.add([]);
 
-    expect(await db.orphans.days("2031-02-01", "2031-02-01")).toEqual([{ day: "2031-02-01", humans: 3, bots: 6 }]);
-    expect(await db.orphans.breakdowns("2031-02-01", "2031-02-01", 10)).toEqual({
+    expect(await db.orphans.days({ fromDay: "2031-02-01", toDay: "2031-02-01" })).toEqual([{ day: "2031-02-01", humans: 3, bots: 6 }]);
+    expect(await db.orphans.breakdowns({ fromDay: "2031-02-01", toDay: "2031-02-01" }, 10)).toEqual({
       kinds: [{ value: "unknown", visits: 9 }],
       referrers: [{ value: "direct", visits: 9 }],
     });
@@ -83,11 +90,11 @@ describe.each(storeEngines)("orphan visits on $engine", ({ open }) => {
       count("2031-03-13", "unknown", "after.example", 4),
     ]);
 
-    expect(await db.orphans.days("2031-03-10", "2031-03-12")).toEqual([
+    expect(await db.orphans.days({ fromDay: "2031-03-10", toDay: "2031-03-12" })).toEqual([
       { day: "2031-03-10", humans: 2, bots: 0 },
       { day: "2031-03-12", humans: 3, bots: 0 },
     ]);
-    expect(await db.orphans.breakdowns("2031-03-10", "2031-03-12", 10)).toEqual({
+    expect(await db.orphans.breakdowns({ fromDay: "2031-03-10", toDay: "2031-03-12" }, 10)).toEqual({
       kinds: [
         { value: "expired", visits: 3 },
         { value: "unknown", visits: 2 },
@@ -97,8 +104,47 @@ describe.each(storeEngines)("orphan visits on $engine", ({ open }) => {
         { value: "first.example", visits: 2 },
       ],
     });
-    expect(await db.orphans.days("2031-03-20", "2031-03-25")).toEqual([]);
-    expect(await db.orphans.breakdowns("2031-03-20", "2031-03-25", 10)).toEqual({ kinds: [], referrers: [] });
+    expect(await db.orphans.days({ fromDay: "2031-03-20", toDay: "2031-03-25" })).toEqual([]);
+    expect(await db.orphans.breakdowns({ fromDay: "2031-03-20", toDay: "2031-03-25" }, 10)).toEqual({ kinds: [], referrers: [] });
+  });
+
+  test("each domain keeps its own counts; a read of one domain counts its rows only, a read of none counts all", async () => {
+    const day = "2031-03-30";
+    await db.orphans.add([
+      count(day, "unknown", "news.example", 2, 1, 0),
+      count(day, "unknown", "news.example", 5, 0, 7),
+      count(day, "expired", "mail.example", 1, 0, 7),
+    ]);
+    await db.orphans.add([count(day, "unknown", "news.example", 1, 0, 7)]);
+
+    expect(await db.orphans.days({ fromDay: day, toDay: day, domainId: 0 })).toEqual([{ day, humans: 2, bots: 1 }]);
+    expect(await db.orphans.days({ fromDay: day, toDay: day, domainId: 7 })).toEqual([{ day, humans: 7, bots: 0 }]);
+    expect(await db.orphans.days({ fromDay: day, toDay: day, domainId: 8 })).toEqual([]);
+    expect(await db.orphans.days({ fromDay: day, toDay: day })).toEqual([{ day, humans: 9, bots: 1 }]);
+    expect(await db.orphans.breakdowns({ fromDay: day, toDay: day, domainId: 7 }, 10)).toEqual({
+      kinds: [
+        { value: "unknown", visits: 6 },
+        { value: "expired", visits: 1 },
+      ],
+      referrers: [
+        { value: "news.example", visits: 6 },
+        { value: "mail.example", visits: 1 },
+      ],
+    });
+    expect(await db.orphans.breakdowns({ fromDay: day, toDay: day, domainId: 0 }, 10)).toEqual({
+      kinds: [{ value: "unknown", visits: 3 }],
+      referrers: [{ value: "news.example", visits: 3 }],
+    });
+  });
+
+  test("a day's bound on referrers is over all its domains: a name given on one domain is kept on another", async () => {
+    const day = "2031-04-20";
+    await db.orphans.add(hosts("first", namedValuesPerDay).map((host) => count(day, "unknown", host, 1, 0, 3)));
+    await db.orphans.add([count(day, "unknown", "first-000.example", 1, 0, 4), count(day, "unknown", "new.example", 1, 0, 4)]);
+
+    const { referrers } = await db.orphans.breakdowns({ fromDay: day, toDay: day, domainId: 4 }, 10);
+    expect(referrers).toEqual([{ value: "first-000.example", visits: 1 }]);
+    expect(await db.orphans.days({ fromDay: day, toDay: day, domainId: 4 })).toEqual([{ day, humans: 2, bots: 0 }]);
   });
 
   test("referrers: the most visits first, ties in code-unit order, at most `limit`, and never the rows of other", async () => {
@@ -111,7 +157,7 @@ describe.each(storeEngines)("orphan visits on $engine", ({ open }) => {
       count("2031-04-01", "unknown", "other", 50),
     ]);
 
-    const { referrers } = await db.orphans.breakdowns("2031-04-01", "2031-04-01", 4);
+    const { referrers } = await db.orphans.breakdowns({ fromDay: "2031-04-01", toDay: "2031-04-01" }, 4);
     expect(referrers).toEqual([
       { value: "top.example", visits: 5 },
       { value: "B.example", visits: 2 },
@@ -146,7 +192,7 @@ describe.each(storeEngines)("orphan visits on $engine", ({ open }) => {
     });
     expect(Object.keys(referrers)).toHaveLength(namedValuesPerDay + 1);
     // Every visit is still counted once.
-    expect(await db.orphans.days(day, day)).toEqual([{ day, humans: early.length + 30 + 2 + 3, bots: 1 }]);
+    expect(await db.orphans.days({ fromDay: day, toDay: day })).toEqual([{ day, humans: early.length + 30 + 2 + 3, bots: 1 }]);
   });
 
   test("the bound is per UTC day: the day after a flood names new referrers again", async () => {
@@ -174,7 +220,7 @@ describe.each(storeEngines)("orphan visits on $engine", ({ open }) => {
 
     const referrers = await referrersOn(db, day);
     expect({ named: Object.keys(referrers).length - 1, other: referrers.other }).toEqual({ named: namedValuesPerDay, other: 2 * (300 - namedValuesPerDay) });
-    expect(await db.orphans.days(day, day)).toEqual([{ day, humans: 300, bots: 300 }]);
+    expect(await db.orphans.days({ fromDay: day, toDay: day })).toEqual([{ day, humans: 300, bots: 300 }]);
   });
 });
 
@@ -185,12 +231,12 @@ describe("the orphan visits' report snapshot on Postgres", () => {
     const day = "2031-03-01";
     await stores.db.orphans.add([count(day, "unknown", "direct", 1)]);
     const seen = await stores.db.orphans.snapshot(async (reads) => {
-      const days = await reads.days(day, day);
+      const days = await reads.days({ fromDay: day, toDay: day });
       await stores.db.orphans.add([count(day, "expired", "news.example", 5)]);
-      const { kinds } = await reads.breakdowns(day, day, 10);
+      const { kinds } = await reads.breakdowns({ fromDay: day, toDay: day }, 10);
       return { days: days.map((one) => one.humans), kinds: kinds.map((one) => [one.value, one.visits]) };
     });
     expect(seen).toEqual({ days: [1], kinds: [["unknown", 1]] });
-    expect((await stores.db.orphans.snapshot((reads) => reads.days(day, day))).map((one) => one.humans)).toEqual([6]);
+    expect((await stores.db.orphans.snapshot((reads) => reads.days({ fromDay: day, toDay: day }))).map((one) => one.humans)).toEqual([6]);
   });
 });

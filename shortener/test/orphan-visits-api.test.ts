@@ -26,7 +26,7 @@ describe.each(["sqlite", "postgres"] as const)("GET /admin/visits/orphans/ on %s
   /** Visits that led nowhere as the redirect path records them, at `when`, then written. */
   async function record(when: string, visits: Array<[OrphanKind, string | null, string | null]>) {
     now = new Date(when);
-    for (const [kind, userAgent, referer] of visits) api.orphans.record(kind, { userAgent, referer });
+    for (const [kind, userAgent, referer] of visits) api.orphans.record(kind, 0, { userAgent, referer });
     now = today;
     await api.orphans.drain();
   }

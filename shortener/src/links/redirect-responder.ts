@@ -112,7 +112,7 @@ export function redirectResponder(deps: RedirectResponderDeps) {
   };
 
   const refuse = (refusal: Refusal, destination: Destination, request: RedirectRequest, domain: Domain): RedirectAnswer => {
-    if (request.counted && refusal !== "password") deps.orphans?.record(refusal, request.visitor);
+    if (request.counted && refusal !== "password") deps.orphans?.record(refusal, domain.id, request.visitor);
     if (refusal === "password") {
       if (prefersHtml(request.accept)) return unlockPage(false);
       throw PasswordRequired.forLink();
@@ -151,11 +151,12 @@ export function redirectResponder(deps: RedirectResponderDeps) {
       if (domain === undefined || !couldBeCode(request.code)) throw LinkNotFound.for(request.code);
       return await answer(request, domain);
     } catch (error) {
-      // A visit that led nowhere: no such link (not a path no link could have, as /favicon.ico), or the wrong password.
-      if (request.counted && error instanceof LinkNotFound && couldBeCode(request.code) && !isReserved(request.code)) {
-        deps.orphans?.record("unknown", request.visitor);
+      // A visit that led nowhere, on its domain: no such link (not a path no link could have, as /favicon.ico), or the wrong
+      // password. A host that is no domain's (UNKNOWN_HOSTS=404) was never one of ours to count.
+      if (request.counted && domain && error instanceof LinkNotFound && couldBeCode(request.code) && !isReserved(request.code)) {
+        deps.orphans?.record("unknown", domain.id, request.visitor);
       }
-      if (request.counted && error instanceof WrongPassword) deps.orphans?.record("password", request.visitor);
+      if (request.counted && domain && error instanceof WrongPassword) deps.orphans?.record("password", domain.id, request.visitor);
       // The domain's not-found URL, for people and programs alike: it is where the domain's owner sends what is not a link.
       if (error instanceof LinkNotFound && domain?.notFoundUrl) {
         return { status: 302, headers: { location: domain.notFoundUrl, "cache-control": "private, max-age=0" }, body: null };

@@ -22,6 +22,7 @@ import {
   VisitQuery,
 } from "../visits/visit-schemas.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
+import { UnknownDomain } from "../domains/domain-errors.ts";
 import { domainsSeen, linkLabel, namedDomain, namedLinkKey } from "./link-address.ts";
 import { linkKey } from "./link-key.ts";
 import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
@@ -129,7 +130,12 @@ export function visitRoutes({ links, reports, orphans, credentials, clock, domai
           "visits:read",
           "visits that led nowhere need an admin token or session",
         );
-        return orphans.report(parseOrphanVisitRange(query, clock()));
+        const range = parseOrphanVisitRange(query, clock());
+        if (query.domain === undefined) return orphans.report(range);
+        // One domain's: the host of `?domain=`; one never added is a 400, as for the listing.
+        const domain = namedDomain(await domainsSeen(domains, originOf(request, server)), query.domain);
+        if (!domain) throw UnknownDomain.named(query.domain);
+        return orphans.report(range, domain.id);
       },
       {
         query: OrphanVisitQuery,
@@ -137,7 +143,8 @@ export function visitRoutes({ links, reports, orphans, credentials, clock, domai
         detail: {
           summary: "Visits that led nowhere: unknown short URLs, expired or used-up links, wrong passwords (admin only)",
           description:
-            "Counted per UTC day, kind and referrer host, humans and bots apart; by day only (granularity=hour is 400). " +
+            "Counted per UTC day, domain, kind and referrer host, humans and bots apart; by day only (granularity=hour is 400). " +
+            "Every domain together, or one with ?domain=<host> (a host never added is 400). " +
             "Never stored: the path or short URL asked for, the client address, the User-Agent. " +
             'Counted from the analytics: with ANALYTICS=off nothing is, and the report says "analytics": "off" with totals, series and top null.',
           tags: ["visits"],

@@ -54,8 +54,8 @@ export function readingFromReplicas<S extends ReadStores>(primary: S, replicas: 
       snapshot: <T>(read: (reads: VisitReads) => Promise<T>) => fromReplica((stores) => stores.visits.snapshot(read))(),
     }),
     orphans: overriding(primary.orphans, {
-      days: fromReplica((stores, fromDay, toDay) => stores.orphans.days(fromDay, toDay)),
-      breakdowns: fromReplica((stores, fromDay, toDay, limit) => stores.orphans.breakdowns(fromDay, toDay, limit)),
+      days: fromReplica((stores, scope) => stores.orphans.days(scope)),
+      breakdowns: fromReplica((stores, scope, limit) => stores.orphans.breakdowns(scope, limit)),
       snapshot: <T>(read: (reads: OrphanVisitReads) => Promise<T>) => fromReplica((stores) => stores.orphans.snapshot(read))(),
     }),
   };

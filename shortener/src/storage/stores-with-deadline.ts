@@ -73,8 +73,8 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
     orphans: {
       // OrphanVisits drops a batch whose write failed: a hung database costs it one batch per deadline, never a growing backlog.
       add: bounded((counts) => orphans.add(counts)),
-      days: bounded((fromDay, toDay) => orphans.days(fromDay, toDay)),
-      breakdowns: bounded((fromDay, toDay, limit) => orphans.breakdowns(fromDay, toDay, limit)),
+      days: bounded((scope) => orphans.days(scope)),
+      breakdowns: bounded((scope, limit) => orphans.breakdowns(scope, limit)),
       snapshot: bounded((read) => orphans.snapshot(read)),
     },
     apiKeys: {

@@ -73,8 +73,8 @@ export function storesWatchingWrites<
     },
     orphans: {
       add: (counts) => health.watch(() => orphans.add(counts)),
-      days: (fromDay, toDay) => orphans.days(fromDay, toDay),
-      breakdowns: (fromDay, toDay, limit) => orphans.breakdowns(fromDay, toDay, limit),
+      days: (scope) => orphans.days(scope),
+      breakdowns: (scope, limit) => orphans.breakdowns(scope, limit),
       snapshot: (read) => orphans.snapshot(read),
     },
     apiKeys: {

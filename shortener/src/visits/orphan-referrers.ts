@@ -14,9 +14,10 @@ export function orphanCountsByDay(counts: readonly OrphanCount[]): Array<[day: s
 
 /**
  * One day's counts with the referrers the day cannot name any more counted
- * as "other", and counts of the same kind and referrer merged: the rule of
- * link breakdowns (`withinNamedValues`), over every kind at once. `named`
- * is what the day already names (referrers other than "other", any kind).
+ * as "other", and counts of the same domain, kind and referrer merged: the rule of
+ * link breakdowns (`withinNamedValues`), over every domain and kind at once. `named`
+ * is what the day already names (referrers other than "other", any domain
+ * and kind).
  * Every visit stays counted once.
  */
 export function withinNamedReferrers(counts: readonly OrphanCount[], named: NamedSoFar): OrphanCount[] {
@@ -26,7 +27,7 @@ export function withinNamedReferrers(counts: readonly OrphanCount[], named: Name
   const merged = new Map<string, OrphanCount>();
   for (const count of counts) {
     const referrer = kept.has(count.referrer) ? count.referrer : otherValue;
-    const key = `${count.kind}\n${referrer}`;
+    const key = `${count.domainId}\n${count.kind}\n${referrer}`;
     const into = merged.get(key);
     if (into) {
       into.humans += count.humans;

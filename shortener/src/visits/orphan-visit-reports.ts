@@ -1,6 +1,6 @@
 import { InvalidRequest } from "@linkgeo/shared";
 import { otherValue } from "./named-values.ts";
-import type { OrphanKindCount, OrphanVisitStore } from "./orphan-visit-store.ts";
+import type { OrphanKindCount, OrphanScope, OrphanVisitStore } from "./orphan-visit-store.ts";
 import { bucketStart, granularityMs, parseVisitRange, utcDay, type VisitRange } from "./visit-range.ts";
 import { noNumbers, topListSize, type Analytics, type NoNumbers, type SeriesPoint, type TopEntry, type Totals } from "./visit-reports.ts";
 
@@ -44,10 +44,11 @@ export class OrphanVisitReports {
     private readonly analytics: Analytics = "on",
   ) {}
 
-  async report(range: VisitRange): Promise<OrphanVisitReport> {
+  /** The report over `range`, of the domain of id `domainId`, or of every domain when it is absent. */
+  async report(range: VisitRange, domainId?: number): Promise<OrphanVisitReport> {
     if (this.analytics === "off") return { from: range.from.toISOString(), to: range.to.toISOString(), granularity: "day", ...noNumbers };
-    const [fromDay, toDay] = [utcDay(range.from), utcDay(range.to)];
-    const [days, breakdowns] = await this.store.snapshot((reads) => Promise.all([reads.days(fromDay, toDay), reads.breakdowns(fromDay, toDay, topListSize)]));
+    const scope: OrphanScope = { fromDay: utcDay(range.from), toDay: utcDay(range.to), domainId };
+    const [days, breakdowns] = await this.store.snapshot((reads) => Promise.all([reads.days(scope), reads.breakdowns(scope, topListSize)]));
     const first = bucketStart(range.from, "day");
     const series: SeriesPoint[] = [];
     for (let t = first; t <= bucketStart(range.to, "day"); t += granularityMs.day) series.push({ t: new Date(t).toISOString(), visits: 0, humans: 0, bots: 0 });

@@ -6,10 +6,12 @@
 export const orphanKinds = ["unknown", "expired", "exhausted", "password"] as const;
 export type OrphanKind = (typeof orphanKinds)[number];
 
-/** Visits that led nowhere on one UTC day, of one kind, from one referrer host. */
+/** Visits that led nowhere on one UTC day and domain, of one kind, from one referrer host. */
 export interface OrphanCount {
   /** YYYY-MM-DD */
   day: string;
+  /** The id of the domain whose host was asked (0: the default domain). */
+  domainId: number;
   kind: OrphanKind;
   /** A referrer host as `referrerHost` gives it (`direct`, `unknown`, `news.example`), or "other" (named-values.ts). */
   referrer: string;
@@ -36,27 +38,34 @@ export interface OrphanKindCount extends OrphanValueCount {
   value: OrphanKind;
 }
 
+/** Which visits a read counts: the UTC days [fromDay, toDay] (inclusive, YYYY-MM-DD), of one domain or (absent) of all. */
+export interface OrphanScope {
+  fromDay: string;
+  toDay: string;
+  domainId?: number;
+}
+
 /**
- * Visits that led nowhere (orphan-visits.ts), counted per UTC day, kind and
- * referrer host: never a path, a code or anything of the visitor but the
- * referrer's host and whether it was a bot. A day names at most
- * `namedValuesPerDay` referrers (over all kinds); a referrer it does not
- * name yet is counted as "other", so a flood of made-up Referer hosts adds
- * to one row per kind instead of a row each. One implementation per engine;
- * both pass the same suite.
+ * Visits that led nowhere (orphan-visits.ts), counted per UTC day, domain,
+ * kind and referrer host: never a path, a code or anything of the visitor
+ * but the referrer's host and whether it was a bot. A day names at most
+ * `namedValuesPerDay` referrers (over all domains and kinds); a referrer it
+ * does not name yet is counted as "other", so a flood of made-up Referer
+ * hosts adds to one row per domain and kind instead of a row each. One
+ * implementation per engine; both pass the same suite.
  */
 export interface OrphanVisitStore {
-  /** Adds these counts, in one transaction; a (day, kind, referrer) given twice is added twice. */
+  /** Adds these counts, in one transaction; a (day, domain, kind, referrer) given twice is added twice. */
   add(counts: readonly OrphanCount[]): Promise<void>;
-  /** Humans and bots per UTC day over [fromDay, toDay] (inclusive), oldest first; days without visits are left out. */
-  days(fromDay: string, toDay: string): Promise<OrphanDay[]>;
+  /** Humans and bots per UTC day of the scope, oldest first; days without visits are left out. */
+  days(scope: OrphanScope): Promise<OrphanDay[]>;
   /**
-   * Over [fromDay, toDay]: the visits of each kind (those with any, most
-   * first), and the `limit` named referrers with the most visits (most
-   * first, then by host in code-unit order); the rows of "other" are not a
-   * referrer and are never listed.
+   * Over the scope: the visits of each kind (those with any, most first),
+   * and the `limit` named referrers with the most visits (most first, then
+   * by host in code-unit order); the rows of "other" are not a referrer and
+   * are never listed.
    */
-  breakdowns(fromDay: string, toDay: string, limit: number): Promise<{ kinds: OrphanKindCount[]; referrers: OrphanValueCount[] }>;
+  breakdowns(scope: OrphanScope, limit: number): Promise<{ kinds: OrphanKindCount[]; referrers: OrphanValueCount[] }>;
   /** `read` with reads that all see one state of the database, as VisitStore.snapshot: a report's days and breakdowns add up. */
   snapshot<T>(read: (reads: OrphanVisitReads) => Promise<T>): Promise<T>;
 }

@@ -21,26 +21,27 @@ export interface OrphanVisitsDeps {
   log: Logger;
   /** Tells bots from people (isbot, as for link visits). Default: one of its own remembering 1,000 User-Agents. */
   userAgents?: Pick<UserAgentClassifier, "classify">;
-  /** Distinct (day, kind, referrer) counts held until the next write; past it new referrers are counted as "other". Default 1,000. */
+  /** Distinct (day, domain, kind, referrer) counts held until the next write; past it new referrers are counted as "other". Default 1,000. */
   maxKeys?: number;
   /** How long a count waits for its write, in ms. Default 1,000. */
   everyMs?: number;
 }
 
-const keyOf = (day: string, kind: OrphanKind, referrer: string) => `${day}\n${kind}\n${referrer}`;
+const keyOf = (day: string, domainId: number, kind: OrphanKind, referrer: string) => `${day}\n${domainId}\n${kind}\n${referrer}`;
 
 /**
  * Counts visits that led nowhere: a code no link has (`unknown`), a link
  * past its expiry (`expired`) or its visit cap (`exhausted`), a wrong
  * password (`password`). `record` is for the redirect path: synchronous,
  * it never throws and never waits on the database. It adds the visit to a
- * count in memory per UTC day, kind and referrer host, humans and bots
+ * count in memory per UTC day, domain, kind and referrer host, humans and bots
  * apart; a write a second later (and `drain()` at shutdown) sends every
  * count held, one write at a time, and counts recorded meanwhile go into
  * the next one.
  *
  * Bounded: at most `maxKeys` counts are held, then a new referrer is
- * counted as "other" (one more count per day and kind at most). A write
+ * counted as "other" (one more count per day, domain and kind at most:
+ * domains are the operator's). A write
  * that fails (database down, past its deadline) is logged, with how many
  * visits it held and nothing of them, and dropped: these are analytics,
  * and a backlog kept for a database that is away would only grow. (A
@@ -69,12 +70,12 @@ export class OrphanVisits {
     this.everyMs = deps.everyMs ?? 1_000;
   }
 
-  /** Counts one visit that led nowhere, of `kind`, from `visitor`. */
-  record(kind: OrphanKind, visitor: OrphanVisitor): void {
+  /** Counts one visit that led nowhere, of `kind`, on the domain of id `domainId` (the host asked), from `visitor`. */
+  record(kind: OrphanKind, domainId: number, visitor: OrphanVisitor): void {
     try {
       // A kind from untyped code would be a row no report reads.
       if (!orphanKinds.includes(kind)) return;
-      const count = this.countFor(utcDay(this.clock()), kind, referrerHost(visitor.referer));
+      const count = this.countFor(utcDay(this.clock()), domainId, kind, referrerHost(visitor.referer));
       if (this.userAgents.classify(visitor.userAgent).bot) count.bots++;
       else count.humans++;
       this.schedule();
@@ -94,14 +95,14 @@ export class OrphanVisits {
     return this.pending.size;
   }
 
-  private countFor(day: string, kind: OrphanKind, referrer: string): OrphanCount {
-    const held = this.pending.get(keyOf(day, kind, referrer));
+  private countFor(day: string, domainId: number, kind: OrphanKind, referrer: string): OrphanCount {
+    const held = this.pending.get(keyOf(day, domainId, kind, referrer));
     if (held) return held;
     const named = this.pending.size < this.maxKeys ? referrer : otherValue;
-    const key = keyOf(day, kind, named);
+    const key = keyOf(day, domainId, kind, named);
     let count = this.pending.get(key);
     if (!count) {
-      count = { day, kind, referrer: named, humans: 0, bots: 0 };
+      count = { day, domainId, kind, referrer: named, humans: 0, bots: 0 };
       this.pending.set(key, count);
     }
     return count;

@@ -133,6 +133,9 @@ export const LinkVisitQuery = t.Object({ ...VisitQuery.properties, domain: domai
 
 export const OrphanVisitQuery = t.Object({
   ...rangeQuery,
+  domain: t.Optional(
+    t.String({ maxLength: 260, description: "The host of one domain whose visits are counted; absent: every domain's", examples: ["go.example.com"] }),
+  ),
   // Checked by parseOrphanVisitRange, whose 400 names the parameter.
   granularity: t.Optional(t.String({ description: "day (the default) only: these visits are counted per UTC day, and hour is 400" })),
 });

@@ -76,9 +76,9 @@ describe("reads on a Postgres streaming replica", () => {
       }
       // Reports too: visits that led nowhere, counted on the primary, are not in the replica's report yet.
       const today = new Date().toISOString().slice(0, 10);
-      const before = await db.orphans.days(today, today);
-      await db.orphans.add([{ day: today, kind: "unknown", referrer: "direct", humans: 3, bots: 0 }]);
-      expect(await db.orphans.days(today, today)).toEqual(before);
+      const before = await db.orphans.days({ fromDay: today, toDay: today });
+      await db.orphans.add([{ day: today, domainId: 0, kind: "unknown", referrer: "direct", humans: 3, bots: 0 }]);
+      expect(await db.orphans.days({ fromDay: today, toDay: today })).toEqual(before);
     } finally {
       await pair.resumeReplay();
     }

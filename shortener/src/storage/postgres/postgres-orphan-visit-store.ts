@@ -1,7 +1,15 @@
 import type { Sql, TransactionSql } from "postgres";
 import { otherValue } from "../../visits/named-values.ts";
 import { orphanCountsByDay, withinNamedReferrers } from "../../visits/orphan-referrers.ts";
-import type { OrphanCount, OrphanDay, OrphanKindCount, OrphanValueCount, OrphanVisitReads, OrphanVisitStore } from "../../visits/orphan-visit-store.ts";
+import type {
+  OrphanCount,
+  OrphanDay,
+  OrphanKindCount,
+  OrphanScope,
+  OrphanValueCount,
+  OrphanVisitReads,
+  OrphanVisitStore,
+} from "../../visits/orphan-visit-store.ts";
 
 /**
  * Taken, with the day's number as the second key, by a write to one UTC day
@@ -34,35 +42,41 @@ export class PostgresOrphanVisitStore implements OrphanVisitStore {
         const named = new Set(rows.map((row) => row.referrer));
         const bounded = withinNamedReferrers(ofDay, { count: named.size, has: (value) => named.has(value) });
         await tx`
-          INSERT INTO orphan_visits (day, kind, referrer, humans, bots)
-          SELECT ${day}::date, c.kind, c.referrer, c.humans, c.bots FROM unnest(
-            ${bounded.map((c) => c.kind)}::text[], ${bounded.map((c) => c.referrer)}::text[],
+          INSERT INTO orphan_visits (day, domain_id, kind, referrer, humans, bots)
+          SELECT ${day}::date, c.domain_id, c.kind, c.referrer, c.humans, c.bots FROM unnest(
+            ${bounded.map((c) => c.domainId)}::int[], ${bounded.map((c) => c.kind)}::text[], ${bounded.map((c) => c.referrer)}::text[],
             ${bounded.map((c) => c.humans)}::bigint[], ${bounded.map((c) => c.bots)}::bigint[]
-          ) AS c(kind, referrer, humans, bots)
-          ON CONFLICT (day, kind, referrer) DO UPDATE
+          ) AS c(domain_id, kind, referrer, humans, bots)
+          ON CONFLICT (day, domain_id, kind, referrer) DO UPDATE
             SET humans = orphan_visits.humans + excluded.humans, bots = orphan_visits.bots + excluded.bots`;
       }
     });
   }
 
-  async days(fromDay: string, toDay: string): Promise<OrphanDay[]> {
+  async days(scope: OrphanScope): Promise<OrphanDay[]> {
     return this.reads<OrphanDay[]>`
       SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(humans)::float8 AS humans, sum(bots)::float8 AS bots FROM orphan_visits
-      WHERE day BETWEEN ${fromDay}::date AND ${toDay}::date
+      WHERE ${this.within(scope)}
       GROUP BY day ORDER BY day`;
   }
 
-  async breakdowns(fromDay: string, toDay: string, limit: number): Promise<{ kinds: OrphanKindCount[]; referrers: OrphanValueCount[] }> {
+  async breakdowns(scope: OrphanScope, limit: number): Promise<{ kinds: OrphanKindCount[]; referrers: OrphanValueCount[] }> {
     const [kinds, referrers] = await Promise.all([
       this.reads<OrphanKindCount[]>`
         SELECT kind AS value, sum(humans + bots)::float8 AS visits FROM orphan_visits
-        WHERE day BETWEEN ${fromDay}::date AND ${toDay}::date
+        WHERE ${this.within(scope)}
         GROUP BY kind ORDER BY visits DESC, kind COLLATE "C"`,
       this.reads<OrphanValueCount[]>`
         SELECT referrer AS value, sum(humans + bots)::float8 AS visits FROM orphan_visits
-        WHERE day BETWEEN ${fromDay}::date AND ${toDay}::date AND referrer <> ${otherValue}
+        WHERE ${this.within(scope)} AND referrer <> ${otherValue}
         GROUP BY referrer ORDER BY visits DESC, referrer COLLATE "C" LIMIT ${limit}`,
     ]);
     return { kinds: [...kinds], referrers: [...referrers] };
+  }
+
+  /** The rows of a scope: its days, and its domain when it names one. */
+  private within({ fromDay, toDay, domainId }: OrphanScope) {
+    const days = this.sql`day BETWEEN ${fromDay}::date AND ${toDay}::date`;
+    return domainId === undefined ? days : this.sql`${days} AND domain_id = ${domainId}`;
   }
 }

@@ -244,15 +244,17 @@ export const linkVisitMonths = pgTable(
   (t) => [primaryKey({ columns: [t.code, t.month] }), index("link_visit_months_month_idx").on(t.month, t.code, t.visits)],
 );
 
-/** Visits that led nowhere (a code no link has, an expired or used-up link, a wrong password) per UTC day, kind and referrer host. */
+/** Visits that led nowhere (a code no link has, an expired or used-up link, a wrong password) per UTC day, domain, kind and referrer host. */
 export const orphanVisits = pgTable(
   "orphan_visits",
   {
     day: date("day").notNull(),
+    /** The domain whose host was asked (0: the default domain). */
+    domainId: integer("domain_id").notNull().default(0),
     kind: text("kind").notNull(),
     referrer: text("referrer").notNull(),
     humans: bigint("humans", { mode: "number" }).notNull(),
     bots: bigint("bots", { mode: "number" }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.day, t.kind, t.referrer] })],
+  (t) => [primaryKey({ columns: [t.day, t.domainId, t.kind, t.referrer] })],
 );

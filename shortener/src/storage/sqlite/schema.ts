@@ -227,15 +227,17 @@ export const linkVisitMonths = sqliteTable(
   (t) => [primaryKey({ columns: [t.code, t.month] }), index("link_visit_months_month_idx").on(t.month, t.code, t.visits)],
 );
 
-/** Visits that led nowhere (a code no link has, an expired or used-up link, a wrong password) per UTC day (YYYY-MM-DD), kind and referrer host. */
+/** Visits that led nowhere (a code no link has, an expired or used-up link, a wrong password) per UTC day (YYYY-MM-DD), domain, kind and referrer host. */
 export const orphanVisits = sqliteTable(
   "orphan_visits",
   {
     day: text("day").notNull(),
+    /** The domain whose host was asked (0: the default domain). */
+    domainId: integer("domain_id").notNull().default(0),
     kind: text("kind").notNull(),
     referrer: text("referrer").notNull(),
     humans: integer("humans").notNull(),
     bots: integer("bots").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.day, t.kind, t.referrer] })],
+  (t) => [primaryKey({ columns: [t.day, t.domainId, t.kind, t.referrer] })],
 );

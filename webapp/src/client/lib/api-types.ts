@@ -370,7 +370,7 @@ export interface paths {
         };
         /**
          * Visits that led nowhere: unknown short URLs, expired or used-up links, wrong passwords (admin only)
-         * @description Counted per UTC day, kind and referrer host, humans and bots apart; by day only (granularity=hour is 400). Never stored: the path or short URL asked for, the client address, the User-Agent. Counted from the analytics: with ANALYTICS=off nothing is, and the report says "analytics": "off" with totals, series and top null.
+         * @description Counted per UTC day, domain, kind and referrer host, humans and bots apart; by day only (granularity=hour is 400). Every domain together, or one with ?domain=<host> (a host never added is 400). Never stored: the path or short URL asked for, the client address, the User-Agent. Counted from the analytics: with ANALYTICS=off nothing is, and the report says "analytics": "off" with totals, series and top null.
          */
         get: operations["getAdminVisitsOrphans"];
         put?: never;
@@ -2265,6 +2265,8 @@ export interface operations {
                 from?: string;
                 /** @description ISO 8601; default now */
                 to?: string;
+                /** @description The host of one domain whose visits are counted; absent: every domain's */
+                domain?: string;
                 /** @description day (the default) only: these visits are counted per UTC day, and hour is 400 */
                 granularity?: string;
             };
