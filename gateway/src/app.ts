@@ -20,6 +20,7 @@ import { admission, type RateRules } from "./admission/admission.ts";
 import { gatewayOwnSpec, mergedDocs, type ServiceName } from "./docs/index.ts";
 import type { GatewayObserver } from "./metrics/gateway-metrics.ts";
 import { forwarding } from "./proxy/forward.ts";
+import { pageQuestions } from "./proxy/page-questions.ts";
 import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { addressDigest } from "./rate-limit/address-digest.ts";
 import { withRateLimitHeaders } from "./rate-limit/rate-limit-headers.ts";
@@ -89,24 +90,9 @@ export function createApp(deps: GatewayDeps) {
   });
   const sourceOf = (from: AnswerSource["from"], route: GatewayRoute | undefined): AnswerSource => ({ from, upstream: route?.upstream, limit: route?.limit });
 
+  // What a page for a person asks the shortener before it is served: a link's existence, a host's root.
+  const questions = pageQuestions({ shortener: deps.upstreams.shortener, clientOf: deps.clientOf, timeoutMs: deps.upstreamTimeoutMs, fetch: fetcher });
   // An upstream is ready for the gateway when one of its replicas says it is alive.
-  // A link page's question (webRoutes): the link's public stats, within the upstream deadline; no answer, no verdict.
-  const linkIsKnown = async (code: string, on: { domain?: string; host: string }): Promise<boolean | undefined> => {
-    const replica = deps.upstreams.shortener.next();
-    if (!replica) return undefined;
-    try {
-      const onDomain = on.domain === undefined ? "" : `?domain=${encodeURIComponent(on.domain)}`;
-      const answer = await fetcher(`${replica}/shorten/${encodeURIComponent(code)}/stats/${onDomain}`, {
-        // As the page's own calls reach it: the host they were asked on (the default domain's, without PUBLIC_BASE_URL).
-        headers: { accept: "application/json", "x-forwarded-host": on.host },
-        signal: AbortSignal.timeout(deps.upstreamTimeoutMs),
-      });
-      await answer.body?.cancel();
-      return answer.status === 404 ? false : answer.ok ? true : undefined;
-    } catch {
-      return undefined;
-    }
-  };
   const upstreamAnswers = (pool: UpstreamPool) => async () => {
     const replica = pool.next();
     if (!replica) throw new Error(`no ${pool.name} replica`);
@@ -147,7 +133,7 @@ export function createApp(deps: GatewayDeps) {
           (content) => renderPage(deps.web, apiDocsPage(content)),
         ),
       )
-      .use(webRoutes(deps.web, linkIsKnown))
+      .use(webRoutes(deps.web, questions))
       .all(
         "*",
         async ({ request, server, set }) => {

@@ -25,6 +25,7 @@ import { AdminSessions } from "./auth/admin-sessions.ts";
 import type { AdminSessionStore } from "./auth/admin-session-store.ts";
 import { AdminTokens } from "./auth/admin-tokens.ts";
 import { domainRoutes } from "./domains/domain-routes.ts";
+import { rootRoutes } from "./domains/root-routes.ts";
 import { Domains } from "./domains/domains.ts";
 import { DomainDirectory, type UnknownHosts } from "./domains/domain-directory.ts";
 import type { DomainStore } from "./domains/domain-store.ts";
@@ -244,6 +245,7 @@ export function createApp(deps: ShortenerDeps) {
         log: deps.log,
       }),
     )
+    .use(rootRoutes({ domains: domainDirectory, hostOf: redirectHostOf }))
     .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, peerOf, hostOf: redirectHostOf }));
   if (deps.internalSecret === undefined) return terseBodyFailures(app);
   const withBatches = app.use(

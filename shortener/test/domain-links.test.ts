@@ -218,6 +218,39 @@ describe("UNKNOWN_HOSTS=404", () => {
     expect((await follow("go.brand.test:443")).headers.get("location")).toBe("https://brand.example/a");
     expect((await follow("elsewhere.test")).status).toBe(404);
   });
+
+  test("/ on a host that is no domain is a 404, and on the default domain's host the service's home (204)", async () => {
+    expect((await api.request("GET", "/", { headers: on("elsewhere.test") })).status).toBe(404);
+    expect((await api.request("GET", "/", { headers: on("sho.rt") })).status).toBe(204);
+  });
+});
+
+describe("/ on each domain's host", () => {
+  test("is its root URL (302, not kept), else the home on the default domain (204) and a 404 on an added one; a change is seen at once", async () => {
+    await using api = await startTestShortener({ publicBaseUrl: new URL("https://sho.rt") });
+    const admin = { authorization: `Bearer ${api.adminToken()}` };
+    const brand: DomainView = await readJson(await api.request("POST", "/admin/domains", { json: { host: "go.brand.test" }, headers: admin }));
+    const root = async (method: "GET" | "HEAD", host: string) => {
+      const answer = await api.request(method, "/", { headers: on(host) });
+      return [answer.status, answer.headers.get("location"), answer.headers.get("cache-control")];
+    };
+    expect((await root("GET", "go.brand.test"))[0]).toBe(404);
+    expect(await root("GET", "sho.rt")).toEqual([204, null, "private, max-age=0"]);
+    // Any other host is the default domain's (UNKNOWN_HOSTS=default).
+    expect(await root("GET", "elsewhere.test")).toEqual([204, null, "private, max-age=0"]);
+
+    const changed = await api.request("PATCH", `/admin/domains/${brand.id}`, { json: { root_url: "https://brand.example/" }, headers: admin });
+    expect(changed.status).toBe(200);
+    expect(await root("GET", "go.brand.test:443")).toEqual([302, "https://brand.example/", "private, max-age=0"]);
+    expect(await root("HEAD", "go.brand.test")).toEqual([302, "https://brand.example/", "private, max-age=0"]);
+    expect(await root("GET", "sho.rt")).toEqual([204, null, "private, max-age=0"]);
+
+    expect((await api.request("PATCH", "/admin/domains/0", { json: { root_url: "https://example.com/home" }, headers: admin })).status).toBe(200);
+    expect(await root("GET", "sho.rt")).toEqual([302, "https://example.com/home", "private, max-age=0"]);
+    // A client that is no trusted proxy names no host but its own: its X-Forwarded-Host is not believed.
+    const forged = await api.request("GET", "/", { headers: { host: "sho.rt", "x-forwarded-host": "go.brand.test", "x-test-peer": "203.0.113.9" } });
+    expect(forged.headers.get("location")).toBe("https://example.com/home");
+  });
 });
 
 describe.each(["sqlite", "postgres"] as const)("import and export keep domains, on %s", (engine) => {

@@ -4,4 +4,4 @@ export { apiDocsPage } from "./pages/api-docs-page.ts";
 export { renderPage, type Page } from "./page-shell.ts";
 export { present, type AnswerSource } from "./present.ts";
 export { buildWebAssets, type WebAssets } from "./web-assets.ts";
-export { webRoutes } from "./web-routes.ts";
+export { webRoutes, type PageQuestions } from "./web-routes.ts";

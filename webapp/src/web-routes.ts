@@ -1,5 +1,6 @@
-import { maxBodyBytes, mediaTypeOf, readBodyLimited, RouteNotFound, shortCodeIn, storedCodingFor } from "@linkgeo/shared";
+import { domainHostShape, maxBodyBytes, mediaTypeOf, readBodyLimited, RouteNotFound, shortCodeIn, storedCodingFor } from "@linkgeo/shared";
 import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
 import { adminPage } from "./pages/admin-page.ts";
 import { geocoderPage } from "./pages/geocoder-page.ts";
 import { homePage, type SentShortenForm } from "./pages/home-page.ts";
@@ -20,21 +21,46 @@ export const webPrefix = "/app";
  */
 export type LinkIsKnown = (code: string, on: { domain?: string; host: string }) => Promise<boolean | undefined>;
 
-/** What a `?domain=` may be: a host name (the shortener reads it; this only keeps other text out of the call). */
-const hostShape = /^[A-Za-z0-9.-]{1,253}$/;
+/**
+ * What `/` is on `host` (`host[:port]`, as asked): a redirect to its
+ * domain's root URL, the home page (the default domain's root), or nothing
+ * (an added domain without a root URL); undefined when the shortener could
+ * not say (down, slow), and the home page is served.
+ */
+export type RootOf = (host: string) => Promise<{ redirect: string } | "home" | "none" | undefined>;
+
+/** The questions a page asks the shortener before it is served, and of what host. */
+export interface PageQuestions {
+  linkIsKnown: LinkIsKnown;
+  rootOf: RootOf;
+  /** The host a person asked (`host[:port]`), as the services are told it: a trusted proxy's X-Forwarded-Host, else Host. */
+  hostOf: (request: Request, server: Server | null) => string;
+}
 
 /**
  * The pages for people: `/` and everything under `/app/`. Pages are static
  * HTML (the scripts fetch what they show from the API, with the visitor's
- * own credentials), so they cost the gateway no upstream call, but one: a
+ * own credentials), so they cost the gateway no upstream call, but two: a
  * link's page asks `linkIsKnown` first, so that the page of a code no link
- * has is a 404 (a malformed code is one without asking). When the
- * shortener cannot say, the page is served and its script tells.
+ * has is a 404 (a malformed code is one without asking), and `/` asks
+ * `rootOf` its host, which a domain may send elsewhere (docs/domains.md).
+ * When the shortener cannot say, the page is served and its script tells.
  */
-export function webRoutes(assets: WebAssets, linkIsKnown: LinkIsKnown) {
+export function webRoutes(assets: WebAssets, { linkIsKnown, rootOf, hostOf }: PageQuestions) {
   return (
     new Elysia({ name: "web-app" })
-      .get("/", () => renderPage(assets, homePage()), { detail: { hide: true } })
+      .get(
+        "/",
+        async ({ request, server }) => {
+          const root = await rootOf(hostOf(request, server));
+          if (root === "none") return renderPage(assets, notFoundPage("root", "visitor"));
+          if (root !== undefined && root !== "home") {
+            return new Response(null, { status: 302, headers: { location: root.redirect, "cache-control": "private, max-age=0" } });
+          }
+          return renderPage(assets, homePage());
+        },
+        { detail: { hide: true } },
+      )
       // The shorten form sent by the browser itself, its script not running: the page again, as it was typed.
       .post(
         "/",
@@ -50,13 +76,16 @@ export function webRoutes(assets: WebAssets, linkIsKnown: LinkIsKnown) {
       .get(`${webPrefix}/links`, () => renderPage(assets, yourLinksPage), { detail: { hide: true } })
       .get(
         `${webPrefix}/links/:code`,
-        async ({ request }) => {
+        async ({ request, server }) => {
           // The segment as sent, decoded once here (a malformed escape is no code), as the route table reads codes.
           const url = new URL(request.url);
           const code = shortCodeIn(url.pathname.split("/")[3] ?? "");
           // A link on another domain: `?domain=<host>` (docs/domains.md); a value no host could be is none.
           const domain = url.searchParams.get("domain") ?? undefined;
-          const known = code === undefined || (domain !== undefined && !hostShape.test(domain)) ? false : await linkIsKnown(code, { domain, host: url.host });
+          const known =
+            code === undefined || (domain !== undefined && !domainHostShape.test(domain))
+              ? false
+              : await linkIsKnown(code, { domain, host: hostOf(request, server) });
           return renderPage(assets, known === false ? notFoundPage("link", "app") : linkPage(assets));
         },
         { detail: { hide: true } },

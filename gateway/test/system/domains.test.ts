@@ -110,6 +110,35 @@ describe.each(["sqlite", "postgres"] as const)("domains through the gateway, two
     expect(elsewhere.headers.get("location")).toBe("https://example.com/plain");
   });
 
+  test("/ on a domain's host goes to its root URL; without one, an added domain's is a 404 page, the default domain's the home page", async () => {
+    const domains: { results: DomainView[] } = await readJson(await call("GET", "/admin/domains"));
+    const brand = domains.results.find((domain) => domain.host === "go.brand.test")!;
+    const root = async (host: string) => {
+      const response = await fetch(`${gateway.url}/`, { redirect: "manual", headers: { host, accept: "text/html" } });
+      const body = await response.text();
+      return `${response.status} ${response.headers.get("location") ?? /<h1[^>]*>([^<]*)<\/h1>/.exec(body)?.[1] ?? "no heading"}`;
+    };
+    // Each replica sees a change at once if it made it, else within a second: so four answers in a row, over both.
+    const settles = (host: string, expected: string) =>
+      waitFor(`/ on ${host}: ${expected}`, async () => {
+        const answers = await Promise.all([1, 2, 3, 4].map(() => root(host)));
+        return answers.every((answer) => answer === expected);
+      });
+    const home = await root("127.0.0.1");
+    expect(home).toStartWith("200 ");
+
+    expect((await call("PATCH", `/admin/domains/${brand.id}`, { root_url: "https://brand.example/" })).status).toBe(200);
+    await settles("go.brand.test", "302 https://brand.example/");
+    // The default domain's root is untouched, and a client that is no trusted proxy cannot name the brand's host.
+    expect(await root("127.0.0.1")).toBe(home);
+    const forged = await rawRequest(gateway.port, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-Host: go.brand.test\r\nConnection: close\r\n\r\n");
+    expect(forged.status).toBe(200);
+
+    expect((await call("PATCH", `/admin/domains/${brand.id}`, { root_url: null })).status).toBe(200);
+    await settles("go.brand.test", "404 Page not found");
+    expect(await root("127.0.0.1")).toBe(home);
+  });
+
   test("a domain deleted with its links: the links are gone on both replicas, the host is the default domain's again", async () => {
     const domains: { results: DomainView[] } = await readJson(await call("GET", "/admin/domains"));
     const brand = domains.results.find((domain) => domain.host === "go.brand.test")!;

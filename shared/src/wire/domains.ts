@@ -15,3 +15,21 @@ export interface DomainView {
   redirect_status: 301 | 302 | 307 | 308 | null;
   created_at: string;
 }
+
+/**
+ * What a domain's host named by a client may look like before anyone asks
+ * the shortener about it (a link page's `?domain=`, a saved link's): DNS
+ * letters, digits, dots and hyphens. The shortener reads the host itself;
+ * this only keeps other text out of a call and out of storage.
+ */
+export const domainHostShape = /^[A-Za-z0-9.-]{1,253}$/;
+
+/**
+ * The header of the shortener's answer to `GET /` saying what `/` is on the
+ * host asked: `redirect` (the domain's root URL, in Location), `home` (the
+ * default domain's root: the web app's home page) or `none` (a 404). The
+ * gateway believes only an answer that carries it: a shortener of the
+ * release before answers `/` with a plain 404, which says nothing.
+ */
+export const rootAnswerHeader = "x-linkgeo-root";
+export type RootAnswer = "redirect" | "home" | "none";

@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import { ownSegments } from "../../../gateway/src/routing/route-table.ts";
 import { contentSecurityPolicy } from "../../src/page-shell.ts";
 import { buildWebAssets, pageScripts, type WebAssets } from "../../src/web-assets.ts";
-import { webPrefix, webRoutes } from "../../src/web-routes.ts";
+import { webPrefix, webRoutes, type RootOf } from "../../src/web-routes.ts";
 
 describe("the web app's routes", () => {
   let assets: WebAssets;
@@ -20,16 +20,42 @@ describe("the web app's routes", () => {
   const asked: string[] = [];
   // The domain the last link page asked about (`?domain=`), by code.
   const askedDomains = new Map<string, string | undefined>();
+  // What the shortener would say `/` is on each host (absent: it could not say).
+  const roots = new Map<string, Awaited<ReturnType<RootOf>>>([
+    ["go.brand.example", { redirect: "https://brand.example/welcome" }],
+    ["bare.brand.example", "none"],
+    ["localhost", "home"],
+  ]);
 
   beforeAll(async () => {
     assets = await buildWebAssets();
     app = new Elysia().use(
-      webRoutes(assets, async (code, { domain }) => {
-        asked.push(code);
-        askedDomains.set(code, domain);
-        return shortenerKnows.get(code);
+      webRoutes(assets, {
+        async linkIsKnown(code, { domain }) {
+          asked.push(code);
+          askedDomains.set(code, domain);
+          return shortenerKnows.get(code);
+        },
+        rootOf: async (host) => roots.get(host),
+        hostOf: (request) => new URL(request.url).host,
       }),
     );
+  });
+
+  test("/ is what the shortener says of its host: a domain's root URL, the home page, a 404 page, or the home page when it cannot say", async () => {
+    const at = (host: string) => app.handle(new Request(`http://${host}/`, { headers: { accept: "text/html" } }));
+    const redirected = await at("go.brand.example");
+    expect([redirected.status, redirected.headers.get("location"), redirected.headers.get("cache-control")]).toEqual([
+      302,
+      "https://brand.example/welcome",
+      "private, max-age=0",
+    ]);
+    const none = await at("bare.brand.example");
+    expect([none.status, /<h1[^>]*>([^<]*)<\/h1>/.exec(await none.text())?.[1]]).toEqual([404, "Page not found"]);
+    for (const host of ["localhost", "down.example"]) {
+      const home = await at(host);
+      expect([home.status, /<form[^>]*id="shorten-form"/.test(await home.text())]).toEqual([200, true]);
+    }
   });
 
   test("a link's page is a 404 for a code the shortener does not know or no link could have, and served when it cannot say", async () => {

@@ -4,8 +4,8 @@ export interface Notice {
   heading: string;
   /** Its sentences, each a paragraph. */
   says: readonly string[];
-  /** The one way on: a button-like link. */
-  action: { href: string; label: string };
+  /** The one way on: a button-like link; none where there is no way on (a domain's root without a page). */
+  action?: { href: string; label: string };
 }
 
 /**
@@ -17,6 +17,6 @@ export function noticePanel(notice: Notice): SafeHtml {
   return html`<section class="panel narrow" aria-labelledby="notice-heading">
 <h1 id="notice-heading">${notice.heading}</h1>
 ${notice.says.map((sentence) => html`<p>${sentence}</p>`)}
-<p><a class="button" href="${notice.action.href}">${notice.action.label}</a></p>
+${notice.action ? html`<p><a class="button" href="${notice.action.href}">${notice.action.label}</a></p>` : null}
 </section>`;
 }
