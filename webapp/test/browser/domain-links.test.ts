@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { stackAdmin } from "../support/web-stack.ts";
-import { checkPageState } from "./support/page-states.ts";
+import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
 
 /**
@@ -71,6 +71,47 @@ describe("links on another domain, in a real browser", () => {
       await page.locator("#link-deleted").waitFor();
       expect((await api("GET", `/shorten/${code}/?domain=${brand}`)).status).toBe(404);
       expect((await api("GET", `/shorten/${code}/`)).status).toBe(200);
+    },
+    2 * browserTestTimeoutMs,
+  );
+
+  test(
+    "Your links keeps a brand's link apart from the default domain's of the same code: its own visits, its own page",
+    async () => {
+      const admin = (await api("POST", "/admin/login", stackAdmin)).body.token as string;
+      const host = `saved-${unique}.test`;
+      const shared = `${code}-saved`;
+      expect((await api("POST", "/admin/domains", { host }, admin)).status).toBe(201);
+      expect((await api("POST", "/shorten/", { long_url: "https://example.com/plain", short_url: shared })).status).toBe(201);
+      const branded = await api("POST", "/shorten/", { long_url: "https://brand.example/saved", short_url: shared, domain: host });
+      expect(branded.status).toBe(201);
+      // Three visits on the brand's host, none on the default domain's link of the same code.
+      for (let i = 0; i < 3; i++) {
+        const visit = await fetch(`${web.stack.url}/${shared}`, { redirect: "manual", headers: { host } });
+        expect(visit.status).toBe(302);
+      }
+
+      const { page, context, problems } = await web.browser.open(`${web.stack.url}/app/links`);
+      try {
+        await page.getByRole("textbox", { name: "Manage token" }).fill(branded.body.manage_token);
+        await page.getByRole("button", { name: "Add link" }).click();
+        const row = page.locator(`li[data-code="${shared}"]`);
+        await row.locator(".count", { hasText: "3 visits" }).waitFor();
+        const title = row.getByRole("link", { name: new RegExp(`^${host}/${shared}/`) });
+        expect(await title.getAttribute("href")).toBe(`/app/links/${shared}?domain=${host}`);
+        expect(await row.getByRole("button", { name: `Copy ${host}/${shared}` }).count()).toBe(1);
+
+        // Its page reads the brand's link with the token saved for it: its visits, without asking.
+        await title.click();
+        await page.locator("#chart svg").waitFor();
+        expect(await page.getByRole("textbox", { name: "New destination" }).inputValue()).toBe("https://brand.example/saved");
+        // The default domain's link of the same code is not this browser's: its page asks for a token.
+        await page.goto(`${web.stack.url}/app/links/${shared}`);
+        await page.getByRole("textbox", { name: "Manage token" }).waitFor();
+        expect(unexpectedProblems(problems, [401])).toEqual([]);
+      } finally {
+        await context.close();
+      }
     },
     2 * browserTestTimeoutMs,
   );

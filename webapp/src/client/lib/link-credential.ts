@@ -8,12 +8,12 @@ export type LinkCredential = { credential: Credential; source: "token" } | { cre
 /**
  * The manage token this browser saved for the link, else the admin session
  * this browser is signed in with, else null (the page then asks for the
- * token). An admin session that cannot be checked counts as none. This
- * browser saves the links it made on the home page, all on the default
- * domain: a link on another (`domain`) has no saved token.
+ * token). An admin session that cannot be checked counts as none. A token
+ * is saved with its link's domain (`domain`, absent for the default one),
+ * so a code taken on two hosts never lends one link's token to the other.
  */
 export async function linkCredential(code: string, domain?: string): Promise<LinkCredential | null> {
-  const saved = domain === undefined ? savedLink(code) : undefined;
+  const saved = savedLink(domain === undefined ? { code } : { code, domain });
   if (saved) return { credential: { kind: "token", token: saved.manage_token }, source: "token" };
   const session = await currentAdminSession().catch(() => null);
   return session ? { credential: { kind: "session", csrfToken: session.csrf_token }, source: "session", username: session.username } : null;

@@ -16,7 +16,7 @@ import { plainLook, qrCode, qrSvg } from "./qr-code.ts";
 import { offerQrFiles } from "./qr-files.ts";
 import { readableUrl } from "./readable-url.ts";
 import type { LinkStats } from "./saved-link-stats.ts";
-import type { SavedLink } from "./saved-links.ts";
+import { savedAddress, savedName, type SavedLink } from "./saved-links.ts";
 
 /** What the API said of a link: its stats, null when it no longer exists, "counting" until it answers, undefined when it could not. */
 export type RowStats = LinkStats | null | "counting" | undefined;
@@ -25,27 +25,19 @@ export interface SavedLinkRowDeps {
   /** The files the rows' QR codes offer, cleared when the list is drawn again. */
   files: OfferedFiles;
   /** Forgets a link that no longer exists: the list is drawn again without it. */
-  forget(code: string): void;
+  forget(link: SavedLink): void;
 }
 
 export function savedLinkRow(link: SavedLink, stats: RowStats, deps: SavedLinkRowDeps): HTMLLIElement {
   const status = h("p", { class: "copy-status", "aria-live": "polite" });
-  const qrPanel = h("div", { class: "saved-link-qr", id: `saved-qr-${link.short_url}`, hidden: true });
+  // Its name: the code, or host/code on another domain, where the same code may be saved twice.
+  const name = savedName(link);
+  const qrPanel = h("div", { class: "saved-link-qr", id: `saved-qr-${name}`, hidden: true });
   const gone = stats === null;
   const actions = gone
-    ? [
-        h(
-          "button",
-          { type: "button", class: "secondary small", "aria-label": `Forget ${link.short_url}`, onClick: () => deps.forget(link.short_url) },
-          "Forget",
-        ),
-      ]
+    ? [h("button", { type: "button", class: "secondary small", "aria-label": `Forget ${name}`, onClick: () => deps.forget(link) }, "Forget")]
     : [
-        h(
-          "button",
-          { type: "button", class: "secondary small", "aria-label": `Copy ${link.short_url}`, onClick: () => void copyText(link.link, status) },
-          "Copy",
-        ),
+        h("button", { type: "button", class: "secondary small", "aria-label": `Copy ${name}`, onClick: () => void copyText(link.link, status) }, "Copy"),
         qrToggle(link, qrPanel, deps.files),
       ];
   return h(
@@ -56,7 +48,7 @@ export function savedLinkRow(link: SavedLink, stats: RowStats, deps: SavedLinkRo
       { class: "saved-link-main" },
       h(
         "a",
-        { class: "saved-link-title", href: linkPage({ code: link.short_url }) },
+        { class: "saved-link-title", href: linkPage(savedAddress(link)) },
         link.link.replace(/^https?:\/\//, ""),
         h("span", { class: "visually-hidden" }, ": visits and settings"),
       ),
@@ -95,7 +87,7 @@ function badges(stats: RowStats): HTMLElement | null {
 function qrToggle(link: SavedLink, panel: HTMLElement, files: OfferedFiles): HTMLButtonElement {
   const button = h(
     "button",
-    { type: "button", class: "secondary small", "aria-expanded": "false", "aria-controls": panel.id, "aria-label": `QR code of ${link.short_url}` },
+    { type: "button", class: "secondary small", "aria-expanded": "false", "aria-controls": panel.id, "aria-label": `QR code of ${savedName(link)}` },
     "QR code",
   );
   let drawn: Promise<void> | undefined;

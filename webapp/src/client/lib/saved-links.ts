@@ -1,4 +1,5 @@
-import { shortCodeShape } from "@linkgeo/shared/wire";
+import { domainHostShape, shortCodeShape } from "@linkgeo/shared/wire";
+import { linkName, type LinkAddress } from "./link-address.ts";
 
 /**
  * The links this browser created (or was given the manage token of), with
@@ -13,14 +14,31 @@ export interface SavedLink {
   link: string;
   long_url: string;
   created_at: string;
+  /** The host of the link's domain, as its record names it; absent (a link made on the home page, or saved before domains): the default domain. */
+  domain?: string;
 }
 
 const storageKey = "linkgeo.links";
 
 const isSavedLink = (value: unknown): value is SavedLink => {
   const v = value as Record<string, unknown> | null;
-  return typeof v === "object" && v !== null && ["short_url", "manage_token", "link", "long_url", "created_at"].every((key) => typeof v[key] === "string");
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    ["short_url", "manage_token", "link", "long_url", "created_at"].every((key) => typeof v[key] === "string") &&
+    (v.domain === undefined || typeof v.domain === "string")
+  );
 };
+
+/** Where a saved link is: its code, on its domain. */
+export function savedAddress(link: Pick<SavedLink, "short_url" | "domain">): LinkAddress {
+  return link.domain === undefined ? { code: link.short_url } : { code: link.short_url, domain: link.domain };
+}
+
+/** What tells saved links apart: `host/code`, or the code alone on the default domain (link-address.ts). */
+export function savedName(link: Pick<SavedLink, "short_url" | "domain">): string {
+  return linkName(savedAddress(link));
+}
 
 export function savedLinks(): SavedLink[] {
   try {
@@ -31,8 +49,10 @@ export function savedLinks(): SavedLink[] {
   }
 }
 
-export function savedLink(shortUrl: string): SavedLink | undefined {
-  return savedLinks().find((link) => link.short_url === shortUrl);
+/** The saved link at `address` (its domain as saved: absent, the default domain). */
+export function savedLink(address: LinkAddress): SavedLink | undefined {
+  const name = linkName(address);
+  return savedLinks().find((link) => savedName(link) === name);
 }
 
 /**
@@ -51,7 +71,14 @@ export function savedLinksIn(text: string): { links: SavedLink[]; refused: numbe
   if (!Array.isArray(parsed)) return undefined;
   const links = parsed.filter((item): item is SavedLink => isSavedLink(item) && isWellFormed(item));
   return {
-    links: links.map(({ short_url, manage_token, link, long_url, created_at }) => ({ short_url, manage_token, link, long_url, created_at })),
+    links: links.map(({ short_url, manage_token, link, long_url, created_at, domain }) => ({
+      short_url,
+      manage_token,
+      link,
+      long_url,
+      created_at,
+      ...(domain === undefined ? {} : { domain }),
+    })),
     refused: parsed.length - links.length,
   };
 }
@@ -60,17 +87,24 @@ export function savedLinksIn(text: string): { links: SavedLink[]; refused: numbe
 export const manageTokenShape = /^[A-Za-z0-9_-]+$/;
 
 function isWellFormed(link: SavedLink): boolean {
-  return shortCodeShape.test(link.short_url) && manageTokenShape.test(link.manage_token) && /^https?:\/\//.test(link.link);
+  return (
+    shortCodeShape.test(link.short_url) &&
+    manageTokenShape.test(link.manage_token) &&
+    /^https?:\/\//.test(link.link) &&
+    (link.domain === undefined || domainHostShape.test(link.domain))
+  );
 }
 
-/** Adds a link (newest first), or replaces the one with the same code. */
+/** Adds a link (newest first), or replaces the one with the same code on the same domain. */
 export function saveLink(link: SavedLink): void {
-  const others = savedLinks().filter((saved) => saved.short_url !== link.short_url);
+  const name = savedName(link);
+  const others = savedLinks().filter((saved) => savedName(saved) !== name);
   write([{ ...link }, ...others]);
 }
 
-export function forgetLink(shortUrl: string): void {
-  write(savedLinks().filter((saved) => saved.short_url !== shortUrl));
+export function forgetLink(address: LinkAddress): void {
+  const name = linkName(address);
+  write(savedLinks().filter((saved) => savedName(saved) !== name));
 }
 
 function write(links: SavedLink[]): void {

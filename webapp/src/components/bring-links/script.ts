@@ -8,7 +8,8 @@ import { call } from "../../client/lib/api-call.ts";
 import { findParts, showFieldError, type FoundParts } from "../../client/lib/find-parts.ts";
 import { plural } from "../../client/lib/format.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
-import { manageTokenShape, saveLink, savedLink, savedLinksIn } from "../../client/lib/saved-links.ts";
+import { savedDomainOf } from "../../client/lib/saved-domain.ts";
+import { manageTokenShape, saveLink, savedAddress, savedLink, savedLinksIn } from "../../client/lib/saved-links.ts";
 import { bringLinksParts } from "./parts.ts";
 
 /** A links file is a few hundred bytes a link: 5 MiB holds over ten thousand, and a bigger file is no such file. */
@@ -44,7 +45,7 @@ async function bringFile(parts: Parts, added: () => Promise<void>): Promise<void
   const found = savedLinksIn(await file.text());
   if (!found) return refuse("This is not a links file: it holds no list of links.");
   // Added oldest first, each going to the top: the file's order is kept, above the links already here.
-  const fresh = found.links.filter((link) => !savedLink(link.short_url)).reverse();
+  const fresh = found.links.filter((link) => !savedLink(savedAddress(link))).reverse();
   for (const link of fresh) saveLink(link);
   parts.fileForm.reset();
   parts.fileStatus.textContent = [
@@ -73,7 +74,16 @@ async function bringByToken(parts: Parts, added: () => Promise<void>): Promise<v
     const record = results.length === 1 ? results[0] : undefined;
     // Read with its manage token, the record shows the destination; without it, it is no link this token manages.
     if (!record || record.long_url === null) return refuse("No link has this manage token.");
-    saveLink({ short_url: record.short_url, manage_token: token, link: record.link, long_url: record.long_url, created_at: record.created_at });
+    // Saved with its domain: a link on another domain is found there, never as the default domain's link of its code.
+    const domain = await savedDomainOf(record);
+    saveLink({
+      short_url: record.short_url,
+      manage_token: token,
+      link: record.link,
+      long_url: record.long_url,
+      created_at: record.created_at,
+      ...domain,
+    });
     parts.tokenForm.reset();
     parts.tokenStatus.textContent = `Added ${record.link} to your links.`;
     await added();

@@ -7,7 +7,7 @@ import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { OfferedFiles } from "../../client/lib/offered-files.ts";
 import { savedLinkRow, type RowStats } from "../../client/lib/saved-link-row.ts";
 import { readLinkStats } from "../../client/lib/saved-link-stats.ts";
-import { forgetLink, savedLinks, type SavedLink } from "../../client/lib/saved-links.ts";
+import { forgetLink, savedAddress, savedLinks, savedName, type SavedLink } from "../../client/lib/saved-links.ts";
 import { latestLinksParts } from "./parts.ts";
 
 /** How many the home page lists. */
@@ -34,18 +34,18 @@ export function mount(root: HTMLElement): LatestLinks {
     parts.all.textContent = links.length > latestShown ? `All ${links.length} of your links` : "Your links";
     parts.allRow.hidden = false;
     draw(parts, latest, () => "counting");
-    const stats = await readLinkStats(latest.map((link) => link.short_url));
+    const stats = await readLinkStats(latest.map(savedAddress));
     if (refreshing !== latestRefresh) return;
-    draw(parts, latest, (code) => (stats ? stats.get(code) : undefined));
+    draw(parts, latest, (name) => (stats ? stats.get(name) : undefined));
   };
-  const forget = (code: string) => {
-    forgetLink(code);
+  const forget = (link: SavedLink) => {
+    forgetLink(savedAddress(link));
     void refresh();
     parts.heading.focus();
   };
-  function draw(parts: Parts, links: readonly SavedLink[], statsOf: (code: string) => RowStats): void {
+  function draw(parts: Parts, links: readonly SavedLink[], statsOf: (name: string) => RowStats): void {
     files.clear();
-    parts.list.replaceChildren(...links.map((link) => savedLinkRow(link, statsOf(link.short_url), { files, forget })));
+    parts.list.replaceChildren(...links.map((link) => savedLinkRow(link, statsOf(savedName(link)), { files, forget })));
   }
   return { refresh };
 }

@@ -6,7 +6,7 @@
  * the network gone) the page says so and loads again by itself once it
  * does (lib/outage-retry.ts).
  */
-import { domainQuery } from "../../client/lib/link-address.ts";
+import { domainQuery, type LinkAddress } from "../../client/lib/link-address.ts";
 import { aliasShape } from "../../client/lib/alias-check.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { call } from "../../client/lib/api-call.ts";
@@ -16,6 +16,7 @@ import { linkCredential, type LinkCredential } from "../../client/lib/link-crede
 import type { LinkRecord, LinkStats } from "../../client/lib/link-record.ts";
 import { outageWords, untilAnswered } from "../../client/lib/outage-retry.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
+import { savedDomainOf } from "../../client/lib/saved-domain.ts";
 import { forgetLink, saveLink, savedLink } from "../../client/lib/saved-links.ts";
 import { mountLinkAccess, type LinkAccess } from "../link-access/script.ts";
 import { mountLinkDelete } from "../link-delete/script.ts";
@@ -44,12 +45,15 @@ class LinkDashboard {
   private readonly visits: VisitsPanel;
   private readonly destination: LinkDestination;
   private readonly options: LinkOptionsForm;
+  /** The link this page is about: its code on its domain (absent: the default one). */
+  private readonly address: LinkAddress;
 
   constructor(
     private readonly ui: Parts,
     private readonly code: string,
     private readonly domain: string | undefined,
   ) {
+    this.address = domain === undefined ? { code } : { code, domain };
     const credential = () => this.access?.credential ?? null;
     const missing = () => this.showMissing();
     this.summary = mountLinkSummary(ui.summaryRoot);
@@ -93,7 +97,7 @@ class LinkDashboard {
     let record: LinkRecord;
     try {
       // An outage is waited out, said as it is; the page loads by itself once the service answers.
-      const asked = { params: { short_url: this.code }, query: domainQuery({ code: this.code, domain: this.domain }) };
+      const asked = { params: { short_url: this.code }, query: domainQuery(this.address) };
       const read = () => Promise.all([call("GET /shorten/{short_url}", asked), call("GET /shorten/{short_url}/stats", asked)]);
       [record, this.stats] = await untilAnswered(read, { waiting: (seconds) => this.say(outageWords(seconds), "plain") });
     } catch (error) {
@@ -130,8 +134,7 @@ class LinkDashboard {
 
   private destinationSaved(record: LinkRecord): void {
     this.changed(record);
-    // This browser saves the default domain's links only (link-credential.ts).
-    const saved = this.domain === undefined ? savedLink(this.code) : undefined;
+    const saved = savedLink(this.address);
     if (saved && record.long_url !== null) saveLink({ ...saved, long_url: record.long_url });
   }
 
@@ -142,7 +145,7 @@ class LinkDashboard {
       this.changed(
         await call("GET /shorten/{short_url}", {
           params: { short_url: this.code },
-          query: domainQuery({ code: this.code, domain: this.domain }),
+          query: domainQuery(this.address),
           credential: this.access.credential,
         }),
       );
@@ -174,7 +177,15 @@ class LinkDashboard {
     await this.readWithCredential();
     const record = this.record;
     if (record && record.long_url !== null)
-      saveLink({ short_url: record.short_url, manage_token: token, link: record.link, long_url: record.long_url, created_at: record.created_at });
+      saveLink({
+        short_url: record.short_url,
+        manage_token: token,
+        link: record.link,
+        long_url: record.long_url,
+        created_at: record.created_at,
+        // On the default domain's page, the default domain's link; else whichever its record is (saved-domain.ts).
+        ...(this.domain === undefined ? {} : await savedDomainOf(record)),
+      });
     await this.manage();
     this.visits.focus();
   }
@@ -202,7 +213,7 @@ class LinkDashboard {
   }
 
   private showDeleted(): void {
-    if (this.domain === undefined) forgetLink(this.code);
+    forgetLink(this.address);
     this.visits.stop();
     document.title = "Link deleted · linkgeo";
     this.ui.linkHeading.textContent = `Link ${this.code} deleted`;

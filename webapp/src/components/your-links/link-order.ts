@@ -4,6 +4,7 @@
  * storage): the list's script and the unit tests use it alike.
  */
 import type { LinkStats } from "../../client/lib/saved-link-stats.ts";
+import { linkName } from "../../client/lib/link-address.ts";
 
 /** A saved link as far as the list's order needs it. */
 export interface ListedLink {
@@ -11,6 +12,8 @@ export interface ListedLink {
   link: string;
   long_url: string;
   created_at: string;
+  /** Its domain's host; absent: the default domain (saved-links.ts). */
+  domain?: string;
 }
 
 /** A link's counts as the API said them; null: it no longer exists; undefined: not known (yet). */
@@ -54,9 +57,10 @@ const ascending = (a: number, b: number) => (a === b ? 0 : a < b ? -1 : 1);
  * (the sort is stable). A link whose counts are unknown or gone sorts after
  * every counted one.
  */
-function comparer(order: LinkOrder, statsOf: (code: string) => ListedStats | null | undefined): ((a: ListedLink, b: ListedLink) => number) | undefined {
-  const visits = (link: ListedLink) => statsOf(link.short_url)?.access_count ?? -1;
-  const lastVisit = (link: ListedLink) => timeOf(statsOf(link.short_url)?.last_accessed_at);
+function comparer(order: LinkOrder, statsOf: (name: string) => ListedStats | null | undefined): ((a: ListedLink, b: ListedLink) => number) | undefined {
+  const nameOf = (link: ListedLink) => linkName(link.domain === undefined ? { code: link.short_url } : { code: link.short_url, domain: link.domain });
+  const visits = (link: ListedLink) => statsOf(nameOf(link))?.access_count ?? -1;
+  const lastVisit = (link: ListedLink) => timeOf(statsOf(nameOf(link))?.last_accessed_at);
   switch (order) {
     case "added":
       return undefined;
@@ -80,7 +84,8 @@ export function matchesSearch(link: ListedLink, typed: string): boolean {
 export function listView<Link extends ListedLink>(
   links: readonly Link[],
   { search, order, page }: { search: string; order: LinkOrder; page: number },
-  statsOf: (code: string) => ListedStats | null | undefined,
+  /** A link's counts by its name (`linkName`: its code, or host/code on another domain). */
+  statsOf: (name: string) => ListedStats | null | undefined,
 ): ListView<Link> {
   const matching = links.filter((link) => matchesSearch(link, search));
   const compare = comparer(order, statsOf);

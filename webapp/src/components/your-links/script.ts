@@ -10,7 +10,7 @@ import { plural } from "../../client/lib/format.ts";
 import { OfferedFiles } from "../../client/lib/offered-files.ts";
 import { savedLinkRow, type RowStats } from "../../client/lib/saved-link-row.ts";
 import { readLinkStats, type LinkStats } from "../../client/lib/saved-link-stats.ts";
-import { forgetLink, savedLinks, type SavedLink } from "../../client/lib/saved-links.ts";
+import { forgetLink, savedAddress, savedLinks, savedName, type SavedLink } from "../../client/lib/saved-links.ts";
 import { isLinkOrder, listView, type LinkOrder } from "./link-order.ts";
 import { yourLinksParts } from "./parts.ts";
 
@@ -23,7 +23,7 @@ interface List {
   parts: FoundParts<typeof yourLinksParts.spec>;
   links: SavedLink[];
   /** What the API said of each link; "counting" until it answers, undefined when it could not. */
-  stats: Map<string, LinkStats | null> | "counting" | undefined;
+  stats: Map<string, LinkStats | null | undefined> | "counting" | undefined;
   order: LinkOrder;
   page: number;
   rowFiles: OfferedFiles;
@@ -67,7 +67,7 @@ export function mount(root: HTMLElement): YourLinks {
       list.links = savedLinks();
       list.stats = "counting";
       draw(list);
-      const stats = await readLinkStats(list.links.map((link) => link.short_url));
+      const stats = await readLinkStats(list.links.map(savedAddress));
       if (refreshing !== latestRefresh) return;
       list.stats = stats;
       draw(list);
@@ -75,23 +75,24 @@ export function mount(root: HTMLElement): YourLinks {
   };
 }
 
-/** What the API said of one link, as a row shows it. */
-function rowStatsOf(list: List, code: string): RowStats {
+/** What the API said of one link (by its `savedName`), as a row shows it. */
+function rowStatsOf(list: List, name: string): RowStats {
   if (list.stats === "counting" || list.stats === undefined) return list.stats;
-  return list.stats.get(code) ?? null;
+  // A link the map has no word of was never asked: none of this list's.
+  return list.stats.has(name) ? list.stats.get(name) : null;
 }
 
-/** The codes of the links the API no longer has. */
-function deletedCodes(list: List): string[] {
+/** The links the API no longer has. */
+function deletedLinks(list: List): SavedLink[] {
   const { stats } = list;
-  return stats instanceof Map ? list.links.filter((link) => stats.get(link.short_url) === null).map((link) => link.short_url) : [];
+  return stats instanceof Map ? list.links.filter((link) => stats.get(savedName(link)) === null) : [];
 }
 
 function draw(list: List): void {
   const { parts, links } = list;
   const search = parts.search.value;
-  const view = listView(links, { search, order: list.order, page: list.page }, (code) => {
-    const stats = rowStatsOf(list, code);
+  const view = listView(links, { search, order: list.order, page: list.page }, (name) => {
+    const stats = rowStatsOf(list, name);
     return stats === "counting" ? undefined : stats;
   });
   list.page = view.page;
@@ -100,7 +101,7 @@ function draw(list: List): void {
   parts.list.hidden = view.shown.length === 0;
   parts.summary.textContent = summaryOf(links.length, view.matching, search.trim());
   list.rowFiles.clear();
-  const rows = view.shown.map((link) => savedLinkRow(link, rowStatsOf(list, link.short_url), { files: list.rowFiles, forget: (code) => forget(list, code) }));
+  const rows = view.shown.map((link) => savedLinkRow(link, rowStatsOf(list, savedName(link)), { files: list.rowFiles, forget: (gone) => forget(list, gone) }));
   parts.list.replaceChildren(...rows);
   parts.pager.hidden = view.pages < 2;
   parts.pageStatus.textContent = view.pages < 2 ? "" : `Page ${view.page} of ${view.pages}`;
@@ -119,7 +120,7 @@ function summaryOf(total: number, matching: number, typed: string): string {
 
 /** The notice above the list: how many links the API no longer has, and the button that forgets them all. */
 function showDeleted(list: List): void {
-  const gone = deletedCodes(list).length;
+  const gone = deletedLinks(list).length;
   list.parts.deleted.hidden = gone === 0;
   list.parts.deletedSays.textContent =
     gone === 1 ? "1 of your links no longer exists: it was deleted." : `${gone} of your links no longer exist: they were deleted.`;
@@ -137,19 +138,19 @@ function offerExport(list: List): void {
 }
 
 /** One link forgotten: the list without it, the focus back at its top. */
-function forget(list: List, code: string): void {
-  forgetLink(code);
-  list.links = list.links.filter((link) => link.short_url !== code);
+function forget(list: List, gone: SavedLink): void {
+  forgetLink(savedAddress(gone));
+  list.links = list.links.filter((link) => savedName(link) !== savedName(gone));
   draw(list);
   list.parts.heading.focus();
 }
 
 /** Every link the API no longer has, forgotten at once, and said. */
 function forgetDeleted(list: List): void {
-  const codes = new Set(deletedCodes(list));
-  for (const code of codes) forgetLink(code);
-  list.links = list.links.filter((link) => !codes.has(link.short_url));
+  const names = new Set(deletedLinks(list).map(savedName));
+  for (const link of list.links) if (names.has(savedName(link))) forgetLink(savedAddress(link));
+  list.links = list.links.filter((link) => !names.has(savedName(link)));
   draw(list);
-  list.parts.forgotten.textContent = `Forgot ${plural(codes.size, "deleted link")}.`;
+  list.parts.forgotten.textContent = `Forgot ${plural(names.size, "deleted link")}.`;
   list.parts.heading.focus();
 }
