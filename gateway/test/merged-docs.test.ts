@@ -17,6 +17,7 @@ const shortenerPaths = [
   "/admin/import",
   "/admin/login",
   "/admin/session",
+  "/admin/users",
   "/admin/visits",
   "/admin/visits/daily",
   "/admin/visits/orphans",

@@ -58,6 +58,8 @@ describe("routeFor", () => {
     ["PATCH", "/admin/domains/3", keyedApi],
     ["DELETE", "/admin/domains/3/", keyedApi],
     ["PUT", "/admin/domains/3", shortenerApi],
+    ["POST", "/admin/users/", keyedApi],
+    ["GET", "/admin/users", shortenerApi],
     ["GET", "/admin/no-such-thing", shortenerApi],
     ["GET", "/admin/a/b/c", shortenerApi],
     ["GET", "/admin", shortenerApi],

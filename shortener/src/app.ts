@@ -26,6 +26,9 @@ import type { AdminSessionStore } from "./auth/admin-session-store.ts";
 import { AdminTokens } from "./auth/admin-tokens.ts";
 import { domainRoutes } from "./domains/domain-routes.ts";
 import { rootRoutes } from "./domains/root-routes.ts";
+import { People } from "./people/people.ts";
+import { peopleRoutes } from "./people/people-routes.ts";
+import type { PeopleStore } from "./people/people-store.ts";
 import { Domains } from "./domains/domains.ts";
 import { DomainDirectory, type UnknownHosts } from "./domains/domain-directory.ts";
 import type { DomainStore } from "./domains/domain-store.ts";
@@ -66,6 +69,10 @@ export interface ShortenerDeps {
   apiKeys: ApiKeys;
   /** The hosts links are served on (/admin/domains). */
   domainStore: DomainStore;
+  /** People's accounts (/admin/users). */
+  peopleStore: PeopleStore;
+  /** How a person's password is hashed (argon2id unless a test passes a cheaper one). */
+  hashPassword?: (password: string) => Promise<string>;
   /** UNKNOWN_HOSTS: a redirect on a host no domain has is the default domain's (default), or a 404. */
   unknownHosts?: UnknownHosts;
   admins: AdminStore;
@@ -210,6 +217,7 @@ export function createApp(deps: ShortenerDeps) {
         seenFrom: (request, server) => seenFrom(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
       }),
     )
+    .use(peopleRoutes({ people: new People({ store: deps.peopleStore, clock: deps.clock, hashPassword: deps.hashPassword }), credentials }))
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock, domains: domainDirectory }))
     .use(
       visitRoutes({

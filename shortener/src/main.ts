@@ -65,6 +65,7 @@ const app = createApp({
   orphanStore: database.orphans,
   apiKeys,
   domainStore: database.domains,
+  peopleStore: database.people,
   clock,
   log,
   secretKey: config.secretKey,

@@ -32,6 +32,7 @@ const routes: Route[] = [
   { method: "POST", path: "/admin/import?dry_run=true", body: "long_url\nhttps://example.com/imported\n", headers: { "content-type": "text/csv" } },
   { method: "GET", path: "/admin/api-keys" },
   { method: "GET", path: "/admin/domains" },
+  { method: "POST", path: "/admin/users", body: '{"username": "alice", "password": "a long passphrase"}', headers: { "content-type": "application/json" } },
   { method: "POST", path: "/admin/domains", body: '{"host": "go.example.com"}', headers: { "content-type": "application/json" } },
   { method: "PATCH", path: "/admin/domains/0", body: "{}", headers: { "content-type": "application/json" } },
   { method: "DELETE", path: "/admin/domains/1" },

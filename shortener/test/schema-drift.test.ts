@@ -304,6 +304,7 @@ const allTables = [
   "link_visit_months",
   "links",
   "orphan_visits",
+  "people",
   "visit_fact_totals",
   "visit_rollups",
   "visit_totals",

@@ -91,6 +91,7 @@ const credentialRoutes: readonly string[] = [
   "POST admin/domains",
   "PATCH admin/domains/*",
   "DELETE admin/domains/*",
+  "POST admin/users",
   "GET admin/visits",
   "GET admin/visits/daily",
   "GET admin/visits/orphans",

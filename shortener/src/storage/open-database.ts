@@ -27,6 +27,8 @@ import { SqliteLinkStore } from "./sqlite/sqlite-link-store.ts";
 import { SqliteApiKeyStore } from "./sqlite/sqlite-api-key-store.ts";
 import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.ts";
 import { PostgresDomainStore } from "./postgres/postgres-domain-store.ts";
+import { PostgresPeopleStore } from "./postgres/postgres-people-store.ts";
+import { SqlitePeopleStore } from "./sqlite/sqlite-people-store.ts";
 import { SqliteDomainStore } from "./sqlite/sqlite-domain-store.ts";
 import { SqliteOrphanVisitStore } from "./sqlite/sqlite-orphan-visit-store.ts";
 import { SqliteVisitLog } from "./sqlite/sqlite-visit-log.ts";
@@ -124,6 +126,7 @@ async function openPostgres(
     orphans: new PostgresOrphanVisitStore(client),
     apiKeys: new PostgresApiKeyStore(db, client),
     domains: new PostgresDomainStore(db),
+    people: new PostgresPeopleStore(db),
   };
   const replicas = reads.urls.length > 0 ? openReadReplicas(url, reads, connect, countLimits) : undefined;
   return {
@@ -247,6 +250,7 @@ function sqliteEngine(sqlite: SqliteDatabase, countLimits: CountLimits): Engine 
     orphans: new SqliteOrphanVisitStore(sqlite),
     apiKeys: new SqliteApiKeyStore(db),
     domains: new SqliteDomainStore(db),
+    people: new SqlitePeopleStore(db),
     readReplicaChecks: {},
     ping: async () => {
       sqlite.query("SELECT 1").get();

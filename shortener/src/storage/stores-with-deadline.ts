@@ -4,6 +4,7 @@ import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { DomainStore } from "../domains/domain-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
+import type { PeopleStore } from "../people/people-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
 
@@ -17,6 +18,8 @@ export interface Stores {
   orphans: OrphanVisitStore;
   apiKeys: ApiKeyStore;
   domains: DomainStore;
+  /** Accounts apart from the admins (people/). */
+  people: PeopleStore;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface Stores {
  * store, which must not commit once it has passed.
  */
 export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
-  const { links, admins, sessions, visits, orphans, apiKeys, domains } = stores;
+  const { links, admins, sessions, visits, orphans, apiKeys, domains, people } = stores;
   const bounded =
     <A extends unknown[], T>(call: (...args: A) => Promise<T>) =>
     (...args: A) =>
@@ -89,6 +92,10 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       list: bounded(() => domains.list()),
       update: bounded((id, changes) => domains.update(id, changes)),
       delete: bounded((id) => domains.delete(id)),
+    },
+    people: {
+      insert: bounded((person) => people.insert(person)),
+      findByUsername: bounded((username) => people.findByUsername(username)),
     },
   };
 }

@@ -2,6 +2,7 @@ import type { AdminStore } from "../admins/admin-store.ts";
 import type { DomainStore } from "../domains/domain-store.ts";
 import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
+import type { PeopleStore } from "../people/people-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import { storageUnavailable } from "./storage-unavailable.ts";
@@ -42,9 +43,17 @@ export class WriteHealth {
 
 /** The stores with every write watched by `health`; reads pass through. */
 export function storesWatchingWrites<
-  S extends { links: LinkStore; admins: AdminStore; sessions: AdminSessionStore; orphans: OrphanVisitStore; apiKeys: ApiKeyStore; domains: DomainStore },
+  S extends {
+    links: LinkStore;
+    admins: AdminStore;
+    sessions: AdminSessionStore;
+    orphans: OrphanVisitStore;
+    apiKeys: ApiKeyStore;
+    domains: DomainStore;
+    people: PeopleStore;
+  },
 >(stores: S, health: WriteHealth): S {
-  const { links, admins, sessions, orphans, apiKeys, domains } = stores;
+  const { links, admins, sessions, orphans, apiKeys, domains, people } = stores;
   return {
     ...stores,
     links: {
@@ -89,6 +98,10 @@ export function storesWatchingWrites<
       list: () => domains.list(),
       update: (id, changes) => health.watch(() => domains.update(id, changes)),
       delete: (id) => health.watch(() => domains.delete(id)),
+    },
+    people: {
+      insert: (person) => health.watch(() => people.insert(person)),
+      findByUsername: (username) => people.findByUsername(username),
     },
   };
 }

@@ -78,6 +78,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     orphanStore: db.orphans,
     apiKeys,
     domainStore: db.domains,
+    peopleStore: db.people,
     clock,
   });
   const request: TestShortener["request"] = (method, path, init = {}) => {

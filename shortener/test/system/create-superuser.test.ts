@@ -462,6 +462,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
       orphanStore: database.orphans,
       apiKeys: new ApiKeys({ store: database.apiKeys, clock, log: silentLogger }),
       domainStore: database.domains,
+      peopleStore: database.people,
       clock,
       log: silentLogger,
       secretKey,

@@ -106,6 +106,18 @@ export const admins = pgTable("admins", {
   createdAt: instant("created_at").notNull(),
 });
 
+/** People (migration 0020): accounts apart from the admins, usernames in lower case. */
+export const people = pgTable(
+  "people",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity({ startWith: 1 }),
+    username: text("username").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("people_username_idx").on(t.username)],
+);
+
 /** API keys: only the SHA-256 of each key (migration 0011). */
 export const apiKeys = pgTable(
   "api_keys",

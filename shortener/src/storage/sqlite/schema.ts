@@ -85,6 +85,18 @@ export const admins = sqliteTable("admins", {
   createdAt: instant("created_at").notNull(),
 });
 
+/** People (migration 0018): accounts apart from the admins, usernames in lower case. */
+export const people = sqliteTable(
+  "people",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    username: text("username").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("people_username_idx").on(t.username)],
+);
+
 /** API keys: only the SHA-256 of each key (migration 0011). */
 export const apiKeys = sqliteTable(
   "api_keys",

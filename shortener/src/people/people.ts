@@ -1,0 +1,40 @@
+import { InvalidRequest } from "@linkgeo/shared";
+import { passwordProblem, usernameProblem } from "../admins/superuser-input.ts";
+import type { PeopleStore } from "./people-store.ts";
+import type { Person } from "./person.ts";
+import { UsernameTaken } from "./people-errors.ts";
+
+export interface PeopleDeps {
+  store: PeopleStore;
+  clock: () => Date;
+  /** The password hash (argon2id, as an admin's); a test may pass a cheaper one. */
+  hashPassword?: (password: string) => Promise<string>;
+}
+
+/**
+ * The rules of people's accounts (docs/people.md): a username of the
+ * admins' rule (letters, digits and @ . + - _, at most 150), kept in lower
+ * case so no one passes for another by case; a password of the admins'
+ * rule (8 to 1,024 characters), kept as an argon2id hash.
+ */
+export class People {
+  private readonly hashPassword: (password: string) => Promise<string>;
+
+  constructor(private readonly deps: PeopleDeps) {
+    this.hashPassword = deps.hashPassword ?? ((password) => Bun.password.hash(password));
+  }
+
+  /** A new person; 400 naming the field that breaks its rule, 409 when the username is taken. */
+  async create(input: { username: unknown; password: unknown }): Promise<Person> {
+    if (typeof input.username !== "string") throw InvalidRequest.because("username must be a string");
+    if (typeof input.password !== "string") throw InvalidRequest.because("password must be a string");
+    const usernameRefusal = usernameProblem(input.username);
+    if (usernameRefusal) throw InvalidRequest.because(usernameRefusal.replace(/ \(got "[\s\S]*"\)$/, ""));
+    const passwordRefusal = passwordProblem(input.password);
+    if (passwordRefusal) throw InvalidRequest.because(passwordRefusal);
+    const username = input.username.toLowerCase();
+    const person = await this.deps.store.insert({ username, passwordHash: await this.hashPassword(input.password), createdAt: this.deps.clock() });
+    if (!person) throw UsernameTaken.named(username);
+    return person;
+  }
+}
