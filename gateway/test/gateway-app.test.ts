@@ -311,6 +311,19 @@ describe("the gateway app", () => {
     expect(shortener.requests.length - before).toBe(3);
   });
 
+  test("a person's sign-in spends the same budget per username, in any case of its letters", async () => {
+    const before = shortener.requests.length;
+    const signIn = (username: string, from: string) =>
+      fetch(`${base}/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": from },
+        body: JSON.stringify({ username, password: "guess" }),
+      });
+    const answers = [await signIn("Carol", "198.51.100.21"), await signIn("carol", "198.51.100.22"), await signIn("CAROL", "198.51.100.23")];
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 429]);
+    expect(shortener.requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual(["POST /login", "POST /login"]);
+  });
+
   test("/ready reports each upstream; /docs/json merges the services' specs", async () => {
     expect(await readJson(await fetch(`${base}/ready`))).toEqual({ status: "ready", checks: { shortener: "ok", geocoder: "ok" } });
     const spec = await readJson(await fetch(`${base}/docs/json`));

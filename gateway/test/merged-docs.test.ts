@@ -21,6 +21,7 @@ const shortenerPaths = [
   "/admin/visits",
   "/admin/visits/daily",
   "/admin/visits/orphans",
+  "/login",
   "/shorten/",
   "/shorten/bulk",
   "/shorten/stats",

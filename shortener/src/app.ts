@@ -28,6 +28,7 @@ import { domainRoutes } from "./domains/domain-routes.ts";
 import { rootRoutes } from "./domains/root-routes.ts";
 import { People } from "./people/people.ts";
 import { peopleRoutes } from "./people/people-routes.ts";
+import { PersonSessions } from "./people/person-sessions.ts";
 import type { PeopleStore } from "./people/people-store.ts";
 import { Domains } from "./domains/domains.ts";
 import { DomainDirectory, type UnknownHosts } from "./domains/domain-directory.ts";
@@ -156,7 +157,9 @@ export function createApp(deps: ShortenerDeps) {
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
   const adminSessions = new AdminSessions(deps.sessions, deps.clock);
   const sessionCookie = new SessionCookie(deps.secureCookies ?? false);
+  const personSessions = new PersonSessions(deps.peopleStore, deps.clock);
   const credentials = new CredentialResolver({
+    people: personSessions,
     adminTokens,
     apiKeys: deps.apiKeys,
     sessions: adminSessions,
@@ -217,7 +220,13 @@ export function createApp(deps: ShortenerDeps) {
         seenFrom: (request, server) => seenFrom(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
       }),
     )
-    .use(peopleRoutes({ people: new People({ store: deps.peopleStore, clock: deps.clock, hashPassword: deps.hashPassword }), credentials }))
+    .use(
+      peopleRoutes({
+        people: new People({ store: deps.peopleStore, clock: deps.clock, hashPassword: deps.hashPassword }),
+        sessions: personSessions,
+        credentials,
+      }),
+    )
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock, domains: domainDirectory }))
     .use(
       visitRoutes({

@@ -59,6 +59,60 @@ describe.each(["sqlite", "postgres"] as const)("POST /admin/users on %s", (engin
   });
 });
 
+/** `POST /login`: a person signs in, and the token makes requests theirs (docs/people.md). */
+describe.each(["sqlite", "postgres"] as const)("POST /login on %s", (engine) => {
+  let api: TestShortener;
+  let now = new Date("2026-12-06T12:00:00.000Z");
+  const signIn = (json: unknown) => api.request("POST", "/login", { json });
+  beforeAll(async () => {
+    api = await startTestShortener({ engine, clock: () => now });
+    const added = await api.request("POST", "/admin/users", {
+      json: { username: "Frank", password: "a long passphrase" },
+      headers: { authorization: `Bearer ${api.adminToken()}` },
+    });
+    expect(added.status).toBe(201);
+  });
+  afterAll(() => api[Symbol.asyncDispose]());
+
+  test("the username in any case and the password: a token for 12 hours, kept by no cache, and only its hash stored", async () => {
+    const response = await signIn({ username: "FRANK", password: "a long passphrase" });
+    expect([response.status, response.headers.get("cache-control")]).toEqual([200, "no-store"]);
+    const { token, expires_at } = await readJson(response);
+    expect(token).toMatch(/^lgs_[A-Za-z0-9_-]{43}$/);
+    expect(expires_at).toBe("2026-12-07T00:00:00.000Z");
+    const hash = new Bun.CryptoHasher("sha256").update(token).digest("hex");
+    expect(await api.db.people.findLiveSession(hash, now)).toMatchObject({ username: "frank" });
+  });
+
+  test("a wrong password and an unknown username are the same 401; a malformed body is a 400", async () => {
+    for (const body of [
+      { username: "frank", password: "not the passphrase" },
+      { username: "nobody", password: "a long passphrase" },
+    ]) {
+      const response = await signIn(body);
+      expect([response.status, (await readJson(response)).error]).toEqual([401, { code: "unauthorized", message: "invalid username or password" }]);
+    }
+    expect((await signIn({ username: "frank" })).status).toBe(400);
+    expect((await signIn("frank")).status).toBe(400);
+  });
+
+  test("the token is a person's credential: recognised, given no admin's power, and refused once expired or made up", async () => {
+    const { token } = await readJson(await signIn({ username: "frank", password: "a long passphrase" }));
+    const asPerson = (value: string) => api.request("GET", "/admin/visits/", { headers: { authorization: `Bearer ${value}` } });
+    const refused = await asPerson(token);
+    expect([refused.status, (await readJson(refused)).error.code]).toEqual([403, "forbidden"]);
+    const made = await asPerson(`lgs_${"A".repeat(43)}`);
+    expect([made.status, (await readJson(made)).error.message]).toEqual([401, "the sign-in token is unknown, ended or expired: sign in again (POST /login)"]);
+    expect((await asPerson("lgs_short")).status).toBe(401);
+    now = new Date(now.getTime() + 12 * 60 * 60 * 1000);
+    try {
+      expect((await asPerson(token)).status).toBe(401);
+    } finally {
+      now = new Date("2026-12-06T12:00:00.000Z");
+    }
+  });
+});
+
 describe("a person's password", () => {
   test("is kept as an argon2id hash that verifies, never as sent", async () => {
     await using api = await startTestShortener();

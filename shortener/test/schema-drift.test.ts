@@ -305,6 +305,7 @@ const allTables = [
   "links",
   "orphan_visits",
   "people",
+  "person_sessions",
   "visit_fact_totals",
   "visit_rollups",
   "visit_totals",

@@ -37,7 +37,8 @@ const notTokens: [string, string][] = [
 const notAToken = {
   error: {
     code: "unauthorized",
-    message: "the bearer token is not a manage token, an admin token or an API key: log in again (POST /admin/login) or check the token",
+    message:
+      "the bearer token is not a manage token, an admin token, an API key or a sign-in token: log in again (POST /admin/login, POST /login) or check the token",
   },
 };
 

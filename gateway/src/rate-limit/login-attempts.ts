@@ -1,7 +1,7 @@
 import { parseJson } from "@linkgeo/shared";
 
 /**
- * The second budget of admin login, per username across all client
+ * The second budget of a login (an admin's or a person's), per username across all client
  * addresses: a guesser with many addresses still gets only so many tries at
  * one account. Taken after the body is read (the name is in it) and before
  * the shortener sees it (admission/admission.ts); a refusal is 429 with
@@ -30,7 +30,8 @@ function usernameIn(body: ArrayBuffer | null): string | undefined {
   }
 }
 
-// A digest keeps bucket keys short and keeps admin names out of Redis.
+// A digest keeps bucket keys short and keeps names out of Redis. In lower case: a person's username is
+// matched in any case, so `Alice` and `alice` are one account's tries (an admin's names share it too).
 function keyOf(username: string): string {
-  return new Bun.CryptoHasher("sha256").update(username).digest("hex").slice(0, 32);
+  return new Bun.CryptoHasher("sha256").update(username.toLowerCase()).digest("hex").slice(0, 32);
 }

@@ -54,6 +54,9 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
     return checksCredential(method, segments) ? keyedApi : shortenerApi;
   }
 
+  // A person's sign-in (docs/people.md): the login budgets, as an admin's; any other method on /login is a short link's path.
+  if (first === "login" && rest.length === 0 && method.toUpperCase() === "POST") return login;
+
   // A geocoding batch (up to 1,000 points): ordinary API traffic, one request of the budget whatever its points (docs/gateway.md).
   if (first === "reverse-geocode" && rest.length === 1 && rest[0] === "batch" && method.toUpperCase() === "POST") return geocoderApi;
   // Geocoding jobs: /jobs, /jobs/<id>, /jobs/<id>/results. One request each: a job's points are paced by the providers' limits.

@@ -19,6 +19,8 @@ export const reservedWords: ReadonlySet<string> = new Set([
   "app",
   // The gateway's redirect batches arrive under /internal/ (never proxied from outside).
   "internal",
+  // A person signs in with POST /login (docs/people.md).
+  "login",
   "favicon.ico",
   "robots.txt",
 ]);

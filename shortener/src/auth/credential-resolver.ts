@@ -9,11 +9,14 @@ import { looksLikeManageToken } from "./manage-token.ts";
 import type { ApiKeys } from "./api-keys.ts";
 import type { ActiveSession, AdminSessions } from "./admin-sessions.ts";
 import type { SessionCookie } from "./session-cookie.ts";
+import { looksLikeSignInToken, type SignInTokens } from "./sign-in-token.ts";
 
 export interface CredentialResolverDeps {
   adminTokens: AdminTokens;
   apiKeys: Pick<ApiKeys, "verify">;
   sessions: AdminSessions;
+  /** People's sign-ins (POST /login). */
+  people: SignInTokens;
   /** The session cookie's name and reader (its name depends on HTTPS). */
   cookie: SessionCookie;
   /** Every origin the request could have reached this service by (ownOrigins). */
@@ -21,7 +24,8 @@ export interface CredentialResolverDeps {
 }
 
 /** For a bearer token of no kind's shape, such as the `null` a failed login leaves in a shell variable. */
-const notAToken = "the bearer token is not a manage token, an admin token or an API key: log in again (POST /admin/login) or check the token";
+const notAToken =
+  "the bearer token is not a manage token, an admin token, an API key or a sign-in token: log in again (POST /admin/login, POST /login) or check the token";
 
 /** Methods that change nothing: the only ones a session cookie alone may authenticate. */
 const safeMethods = new Set(["GET", "HEAD"]);
@@ -31,7 +35,8 @@ const safeMethods = new Set(["GET", "HEAD"]);
  * credentials.
  *
  * 1. `Authorization` decides when it is present: `Bearer <token>` is an API
- *    key (`lgk_…`: unknown, revoked or expired is 401), an admin token (it
+ *    key (`lgk_…`: unknown, revoked or expired is 401), a person's sign-in
+ *    token (`lgs_…`: unknown, ended or expired is 401), an admin token (it
  *    has a dot) or a manage token (43 base64url characters); a token of
  *    none of these shapes, and anything else, is 401.
  * 2. Without it, the session cookie of a signed-in admin (SessionCookie:
@@ -120,6 +125,11 @@ export class CredentialResolver {
       const key = await this.deps.apiKeys.verify(token);
       if (!key) throw Unauthorized.because("the API key is unknown, revoked or expired");
       return { kind: "api-key", id: key.id, scopes: key.scopes };
+    }
+    if (looksLikeSignInToken(token)) {
+      const person = await this.deps.people.verify(token);
+      if (!person) throw Unauthorized.because("the sign-in token is unknown, ended or expired: sign in again (POST /login)");
+      return { kind: "person", id: person.id, username: person.username };
     }
     if (AdminTokens.looksLikeAdminToken(token)) {
       const username = this.deps.adminTokens.verify(token);

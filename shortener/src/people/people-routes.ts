@@ -1,11 +1,13 @@
-import { ErrorBody } from "@linkgeo/shared";
+import { ErrorBody, Unauthorized } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
+import { LoginBody } from "../admins/admin-schemas.ts";
 import { adminsOr } from "../auth/callers.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { requireScope } from "../auth/scopes.ts";
 import { changeSecurity } from "../auth/security-schemes.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
 import type { People } from "./people.ts";
+import type { PersonSessions } from "./person-sessions.ts";
 
 const tags = ["people"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
@@ -21,26 +23,63 @@ const NewPersonBody = t.Object(
 
 const PersonView = t.Object({ id: t.Integer({ examples: [1] }), username: t.String({ examples: ["alice"] }) }, { title: "Person" });
 
-/** `POST /admin/users`: an admin (or a key with the admin scope) adds a person (docs/people.md). */
-export function peopleRoutes({ people, credentials }: { people: People; credentials: CredentialResolver }) {
-  return new Elysia({ prefix: "/admin" }).post(
-    "/users",
-    async ({ body, request, server, set }) => {
-      requireScope(await credentials.resolve(request, server, adminsOr("admin")), "admin", "adding people needs an admin");
-      const person = await people.create(body);
-      set.status = 201;
-      return { id: person.id, username: person.username };
-    },
-    {
-      body: NewPersonBody,
-      transform: refuseUnknownFields(NewPersonBody),
-      response: { 201: PersonView, ...errors(400, 401, 403, 409, 413, 415) },
-      detail: {
-        summary: "Add a person: an account that signs in and works in workspaces (admin)",
-        description: "The username is kept in lower case and is unique in any case (409). The password is kept as an argon2id hash only.",
-        tags,
-        security: changeSecurity,
+const SignIn = t.Object(
+  {
+    token: t.String({ description: "Send it as Authorization: Bearer <token>; it starts with lgs_", examples: ["lgs_…"] }),
+    expires_at: t.String({ format: "date-time" }),
+  },
+  { title: "PersonSignIn" },
+);
+
+export interface PeopleRoutesDeps {
+  people: People;
+  sessions: PersonSessions;
+  credentials: CredentialResolver;
+}
+
+/** `POST /admin/users`: an admin adds a person; `POST /login`: a person signs in (docs/people.md). */
+export function peopleRoutes({ people, sessions, credentials }: PeopleRoutesDeps) {
+  return new Elysia()
+    .post(
+      "/admin/users",
+      async ({ body, request, server, set }) => {
+        requireScope(await credentials.resolve(request, server, adminsOr("admin")), "admin", "adding people needs an admin");
+        const person = await people.create(body);
+        set.status = 201;
+        return { id: person.id, username: person.username };
       },
-    },
-  );
+      {
+        body: NewPersonBody,
+        transform: refuseUnknownFields(NewPersonBody),
+        response: { 201: PersonView, ...errors(400, 401, 403, 409, 413, 415) },
+        detail: {
+          summary: "Add a person: an account that signs in and works in workspaces (admin)",
+          description: "The username is kept in lower case and is unique in any case (409). The password is kept as an argon2id hash only.",
+          tags,
+          security: changeSecurity,
+        },
+      },
+    )
+    .post(
+      "/login",
+      async ({ body, set }) => {
+        const signedIn = await sessions.start(await people.check(body.username, body.password));
+        // The person was removed between the password check and the session's write.
+        if (!signedIn) throw Unauthorized.because("invalid username or password");
+        // The answer carries a secret: no cache may keep it.
+        set.headers["cache-control"] = "no-store";
+        return { token: signedIn.token, expires_at: signedIn.expiresAt.toISOString() };
+      },
+      {
+        body: LoginBody,
+        response: { 200: SignIn, ...errors(400, 401, 413, 415) },
+        detail: {
+          summary: "Sign in as a person: a bearer token for 12 hours",
+          description:
+            "The username in any case. A wrong password and an unknown username are the same 401, in the same time. " +
+            "The gateway limits tries per client address and per username.",
+          tags,
+        },
+      },
+    );
 }

@@ -1,9 +1,17 @@
-import type { NewPerson, Person } from "./person.ts";
+import type { NewPerson, Person, PersonSession } from "./person.ts";
 
-/** Where people are kept. One implementation per engine; both pass the same contract suite. */
+/** Where people and their sign-ins are kept. One implementation per engine; both pass the same contract suite. */
 export interface PeopleStore {
   /** Inserts the person, or returns null when the username is taken (nothing stored). Ids are never given again. */
   insert(person: NewPerson): Promise<Person | null>;
   /** The person of `username` (lower case), or null. */
   findByUsername(username: string): Promise<Person | null>;
+  /** Stores the session; false when its person does not exist (nothing stored). */
+  insertSession(session: PersonSession): Promise<boolean>;
+  /** The session of `idHash` when it expires after `now` and its person still exists, with the person's username; else null. */
+  findLiveSession(idHash: string, now: Date): Promise<(PersonSession & { username: string }) | null>;
+  /** True when a session was deleted. */
+  deleteSession(idHash: string): Promise<boolean>;
+  /** Deletes every session that expired at or before `now`; how many went. */
+  deleteExpiredSessions(now: Date): Promise<number>;
 }

@@ -1,4 +1,5 @@
-import { InvalidRequest } from "@linkgeo/shared";
+import { InvalidRequest, Unauthorized } from "@linkgeo/shared";
+import { passwordMatches } from "../auth/password-check.ts";
 import { passwordProblem, usernameProblem } from "../admins/superuser-input.ts";
 import type { PeopleStore } from "./people-store.ts";
 import type { Person } from "./person.ts";
@@ -35,6 +36,14 @@ export class People {
     const username = input.username.toLowerCase();
     const person = await this.deps.store.insert({ username, passwordHash: await this.hashPassword(input.password), createdAt: this.deps.clock() });
     if (!person) throw UsernameTaken.named(username);
+    return person;
+  }
+
+  /** The person whose username (in any case) and password these are; 401 otherwise, taking the same time whether or not they exist. */
+  async check(username: string, password: string): Promise<Person> {
+    const person = await this.deps.store.findByUsername(username.toLowerCase());
+    const matches = await passwordMatches(person?.passwordHash, password);
+    if (!person || !matches) throw Unauthorized.because("invalid username or password");
     return person;
   }
 }

@@ -12,3 +12,12 @@ export interface Person {
 }
 
 export type NewPerson = Omit<Person, "id">;
+
+/** A person signed in, as the store keeps it: the token itself lives only with its holder. */
+export interface PersonSession {
+  /** SHA-256 (hex) of the token. */
+  idHash: string;
+  personId: number;
+  createdAt: Date;
+  expiresAt: Date;
+}

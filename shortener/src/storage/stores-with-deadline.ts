@@ -96,6 +96,10 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
     people: {
       insert: bounded((person) => people.insert(person)),
       findByUsername: bounded((username) => people.findByUsername(username)),
+      insertSession: bounded((session) => people.insertSession(session)),
+      findLiveSession: bounded((idHash, now) => people.findLiveSession(idHash, now)),
+      deleteSession: bounded((idHash) => people.deleteSession(idHash)),
+      deleteExpiredSessions: bounded((now) => people.deleteExpiredSessions(now)),
     },
   };
 }

@@ -102,6 +102,10 @@ export function storesWatchingWrites<
     people: {
       insert: (person) => health.watch(() => people.insert(person)),
       findByUsername: (username) => people.findByUsername(username),
+      insertSession: (session) => health.watch(() => people.insertSession(session)),
+      findLiveSession: (idHash, now) => people.findLiveSession(idHash, now),
+      deleteSession: (idHash) => health.watch(() => people.deleteSession(idHash)),
+      deleteExpiredSessions: (now) => health.watch(() => people.deleteExpiredSessions(now)),
     },
   };
 }

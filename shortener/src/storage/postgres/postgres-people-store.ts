@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { PeopleStore } from "../../people/people-store.ts";
-import type { NewPerson, Person } from "../../people/person.ts";
-import { people } from "./schema.ts";
+import type { NewPerson, Person, PersonSession } from "../../people/person.ts";
+import { people, personSessions } from "./schema.ts";
 
 export class PostgresPeopleStore implements PeopleStore {
   constructor(private readonly db: PostgresJsDatabase) {}
@@ -15,5 +15,40 @@ export class PostgresPeopleStore implements PeopleStore {
   async findByUsername(username: string): Promise<Person | null> {
     const rows = await this.db.select().from(people).where(eq(people.username, username));
     return rows[0] ?? null;
+  }
+
+  async insertSession(session: PersonSession): Promise<boolean> {
+    // Through the person's row, so a session is never stored for a person that is gone (a plain insert would break the foreign key: a 500).
+    const rows = await this.db.execute(sql`
+      INSERT INTO person_sessions (id_hash, person_id, created_at, expires_at)
+      SELECT ${session.idHash}, id, ${session.createdAt.toISOString()}::timestamptz, ${session.expiresAt.toISOString()}::timestamptz
+      FROM people WHERE id = ${session.personId}
+      RETURNING id_hash`);
+    return rows.length > 0;
+  }
+
+  async findLiveSession(idHash: string, now: Date): Promise<(PersonSession & { username: string }) | null> {
+    const rows = await this.db
+      .select({
+        idHash: personSessions.idHash,
+        personId: personSessions.personId,
+        createdAt: personSessions.createdAt,
+        expiresAt: personSessions.expiresAt,
+        username: people.username,
+      })
+      .from(personSessions)
+      .innerJoin(people, eq(people.id, personSessions.personId))
+      .where(and(eq(personSessions.idHash, idHash), gt(personSessions.expiresAt, now)));
+    return rows[0] ?? null;
+  }
+
+  async deleteSession(idHash: string): Promise<boolean> {
+    const rows = await this.db.delete(personSessions).where(eq(personSessions.idHash, idHash)).returning({ idHash: personSessions.idHash });
+    return rows.length > 0;
+  }
+
+  async deleteExpiredSessions(now: Date): Promise<number> {
+    const rows = await this.db.delete(personSessions).where(lte(personSessions.expiresAt, now)).returning({ idHash: personSessions.idHash });
+    return rows.length;
   }
 }

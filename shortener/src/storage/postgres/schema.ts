@@ -118,6 +118,20 @@ export const people = pgTable(
   (t) => [uniqueIndex("people_username_idx").on(t.username)],
 );
 
+/** A person signed in (migration 0021): only the SHA-256 of the token. */
+export const personSessions = pgTable(
+  "person_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    personId: integer("person_id")
+      .notNull()
+      .references(() => people.id, { onDelete: "cascade" }),
+    createdAt: instant("created_at").notNull(),
+    expiresAt: instant("expires_at").notNull(),
+  },
+  (t) => [index("person_sessions_expires_at_idx").on(t.expiresAt), index("person_sessions_person_id_idx").on(t.personId)],
+);
+
 /** API keys: only the SHA-256 of each key (migration 0011). */
 export const apiKeys = pgTable(
   "api_keys",

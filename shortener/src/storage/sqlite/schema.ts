@@ -97,6 +97,20 @@ export const people = sqliteTable(
   (t) => [uniqueIndex("people_username_idx").on(t.username)],
 );
 
+/** A person signed in (migration 0019): only the SHA-256 of the token. */
+export const personSessions = sqliteTable(
+  "person_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    personId: integer("person_id")
+      .notNull()
+      .references(() => people.id, { onDelete: "cascade" }),
+    createdAt: instant("created_at").notNull(),
+    expiresAt: instant("expires_at").notNull(),
+  },
+  (t) => [index("person_sessions_expires_at_idx").on(t.expiresAt), index("person_sessions_person_id_idx").on(t.personId)],
+);
+
 /** API keys: only the SHA-256 of each key (migration 0011). */
 export const apiKeys = sqliteTable(
   "api_keys",

@@ -195,6 +195,46 @@ export interface paths {
         patch: operations["patchAdminDomainsById"];
         trace?: never;
     };
+    "/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a person: an account that signs in and works in workspaces (admin)
+         * @description The username is kept in lower case and is unique in any case (409). The password is kept as an argon2id hash only.
+         */
+        post: operations["postAdminUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in as a person: a bearer token for 12 hours
+         * @description The username in any case. A wrong password and an unknown username are the same 401, in the same time. The gateway limits tries per client address and per username.
+         */
+        post: operations["postLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shorten/": {
         parameters: {
             query?: never;
@@ -1180,6 +1220,81 @@ export interface operations {
                         redirect_status: 301 | 302 | 307 | 308 | null;
                         /** Format: date-time */
                         created_at: string;
+                    };
+                };
+            };
+        };
+    };
+    postAdminUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 1-150 characters: letters, digits and @ . + - _; kept in lower case
+                     * @example alice
+                     */
+                    username: unknown;
+                    /**
+                     * @description 8 to 1,024 characters
+                     * @example a long passphrase
+                     */
+                    password: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        id: number;
+                        /** @example alice */
+                        username: string;
+                    };
+                };
+            };
+        };
+    };
+    postLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    username: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Send it as Authorization: Bearer <token>; it starts with lgs_
+                         * @example lgs_…
+                         */
+                        token: string;
+                        /** Format: date-time */
+                        expires_at: string;
                     };
                 };
             };

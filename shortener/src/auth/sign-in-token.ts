@@ -1,0 +1,34 @@
+/** Every person's sign-in token (POST /login) starts so: a token that does not is another kind's, and a leaked one is easy to find. */
+export const signInTokenPrefix = "lgs_";
+
+// The prefix and 32 random bytes in base64url: all that is ever made, and all that is looked up.
+const tokenShape = /^lgs_[A-Za-z0-9_-]{43}$/;
+
+/** A person as a sign-in token makes a request theirs. */
+export interface SignedInPerson {
+  id: number;
+  username: string;
+}
+
+/** Who a sign-in token is of (people/person-sessions.ts): null for one unknown, ended or expired. */
+export interface SignInTokens {
+  verify(token: string): Promise<SignedInPerson | null>;
+}
+
+export function looksLikeSignInToken(token: string): boolean {
+  return token.startsWith(signInTokenPrefix);
+}
+
+export function isSignInTokenShaped(token: string): boolean {
+  return tokenShape.test(token);
+}
+
+/** A new token: the prefix and 32 random bytes; as an API key, its SHA-256 is all that is kept. */
+export function newSignInToken(): { token: string; hash: string } {
+  const token = `${signInTokenPrefix}${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`;
+  return { token, hash: hashSignInToken(token) };
+}
+
+export function hashSignInToken(token: string): string {
+  return new Bun.CryptoHasher("sha256").update(token).digest("hex");
+}

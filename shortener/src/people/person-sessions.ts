@@ -1,0 +1,36 @@
+import { adminLifetimeMs } from "../auth/admin-lifetime.ts";
+import { hashSignInToken, isSignInTokenShaped, newSignInToken, type SignedInPerson, type SignInTokens } from "../auth/sign-in-token.ts";
+import type { PeopleStore } from "./people-store.ts";
+import type { Person } from "./person.ts";
+
+/**
+ * People's sign-ins (POST /login): a token of 32 random bytes, of which the
+ * store keeps only the SHA-256 (a full-entropy secret needs no slow hash),
+ * so a leaked table lets no one in, and deleting the row ends the sign-in
+ * for good, on every replica at once: each request reads it from the
+ * primary database. As long as an admin's: 12 hours.
+ */
+export class PersonSessions implements SignInTokens {
+  constructor(
+    private readonly store: Pick<PeopleStore, "insertSession" | "findLiveSession" | "deleteExpiredSessions">,
+    private readonly clock: () => Date,
+    readonly lifetimeMs = adminLifetimeMs,
+  ) {}
+
+  /** A new sign-in for a person whose password was just checked; expired ones are swept on the way. Null when the person is gone since. */
+  async start(person: Person): Promise<{ token: string; expiresAt: Date } | null> {
+    const now = this.clock();
+    await this.store.deleteExpiredSessions(now);
+    const { token, hash } = newSignInToken();
+    const expiresAt = new Date(now.getTime() + this.lifetimeMs);
+    if (!(await this.store.insertSession({ idHash: hash, personId: person.id, createdAt: now, expiresAt }))) return null;
+    return { token, expiresAt };
+  }
+
+  /** The person a live token is of; null for a token of another shape, unknown, ended or expired, or whose person is gone. */
+  async verify(token: string): Promise<SignedInPerson | null> {
+    if (!isSignInTokenShaped(token)) return null;
+    const session = await this.store.findLiveSession(hashSignInToken(token), this.clock());
+    return session ? { id: session.personId, username: session.username } : null;
+  }
+}

@@ -1,0 +1,13 @@
+-- A person signed in (POST /login): only the SHA-256 of the token is kept,
+-- so the table alone never lets anyone in. A session goes with its person;
+-- expired rows are deleted when a new session starts.
+CREATE TABLE IF NOT EXISTS "person_sessions" (
+	"id_hash" text PRIMARY KEY,
+	"person_id" integer NOT NULL REFERENCES "people" ("id") ON DELETE CASCADE,
+	"created_at" timestamp (3) with time zone NOT NULL,
+	"expires_at" timestamp (3) with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "person_sessions_expires_at_idx" ON "person_sessions" ("expires_at");
+--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "person_sessions_person_id_idx" ON "person_sessions" ("person_id");
