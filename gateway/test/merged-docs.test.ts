@@ -29,6 +29,7 @@ const shortenerPaths = [
   "/shorten/{short_url}/stats",
   "/shorten/{short_url}/visits",
   "/shorten/{short_url}/visits/export",
+  "/workspaces/",
   "/{short_url}",
 ];
 const geocoderPaths = [

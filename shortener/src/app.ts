@@ -29,6 +29,9 @@ import { rootRoutes } from "./domains/root-routes.ts";
 import { People } from "./people/people.ts";
 import { peopleRoutes } from "./people/people-routes.ts";
 import { PersonSessions } from "./people/person-sessions.ts";
+import { workspaceRoutes } from "./people/workspace-routes.ts";
+import type { WorkspaceStore } from "./people/workspace-store.ts";
+import { Workspaces } from "./people/workspaces.ts";
 import type { PeopleStore } from "./people/people-store.ts";
 import { Domains } from "./domains/domains.ts";
 import { DomainDirectory, type UnknownHosts } from "./domains/domain-directory.ts";
@@ -72,6 +75,8 @@ export interface ShortenerDeps {
   domainStore: DomainStore;
   /** People's accounts (/admin/users). */
   peopleStore: PeopleStore;
+  /** Workspaces and their members (/workspaces). */
+  workspaceStore: WorkspaceStore;
   /** How a person's password is hashed (argon2id unless a test passes a cheaper one). */
   hashPassword?: (password: string) => Promise<string>;
   /** UNKNOWN_HOSTS: a redirect on a host no domain has is the default domain's (default), or a 404. */
@@ -227,6 +232,7 @@ export function createApp(deps: ShortenerDeps) {
         credentials,
       }),
     )
+    .use(workspaceRoutes({ workspaces: new Workspaces({ store: deps.workspaceStore, clock: deps.clock }), credentials }))
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock, domains: domainDirectory }))
     .use(
       visitRoutes({

@@ -66,6 +66,7 @@ const app = createApp({
   apiKeys,
   domainStore: database.domains,
   peopleStore: database.people,
+  workspaceStore: database.workspaces,
   clock,
   log,
   secretKey: config.secretKey,

@@ -32,6 +32,8 @@ const routes: Route[] = [
   { method: "POST", path: "/admin/import?dry_run=true", body: "long_url\nhttps://example.com/imported\n", headers: { "content-type": "text/csv" } },
   { method: "GET", path: "/admin/api-keys" },
   { method: "GET", path: "/admin/domains" },
+  { method: "GET", path: "/workspaces" },
+  { method: "POST", path: "/workspaces", body: '{"name": "Marketing"}', headers: { "content-type": "application/json" } },
   { method: "POST", path: "/admin/users", body: '{"username": "alice", "password": "a long passphrase"}', headers: { "content-type": "application/json" } },
   { method: "POST", path: "/admin/domains", body: '{"host": "go.example.com"}', headers: { "content-type": "application/json" } },
   { method: "PATCH", path: "/admin/domains/0", body: "{}", headers: { "content-type": "application/json" } },
@@ -53,6 +55,17 @@ describe("a route's 401 without credentials", () => {
     const headers = { ...route.headers, ...(authorization === undefined ? {} : { authorization: `Bearer ${authorization}` }) };
     const path = route.path.replace("{code}", link.short_url);
     return api.request(route.method, path, { json: route.json, body: route.body, headers });
+  }
+
+  /** A person signed in, once for every route: each sign-in costs an argon2id check. */
+  let signedIn: Promise<string> | undefined;
+  function personToken(): Promise<string> {
+    signedIn ??= (async () => {
+      const person = { username: "kim", password: "a long passphrase" };
+      await api.request("POST", "/admin/users", { json: person, headers: { authorization: `Bearer ${api.adminToken()}` } });
+      return ((await readJson(await api.request("POST", "/login", { json: person }))) as { token: string }).token;
+    })();
+    return signedIn;
   }
 
   async function keyWith(scope: string): Promise<string> {
@@ -80,10 +93,16 @@ describe("a route's 401 without credentials", () => {
       await withManageToken.body?.cancel();
       expect(message.includes("the link's manage token")).toBe(withManageToken.status < 400);
 
-      // The scope named is one that lets a key in.
+      // A person's sign-in token is named exactly where a person is let in.
+      const withPerson = await call(route, await personToken());
+      await withPerson.body?.cancel();
+      expect(message.includes("a person's sign-in token")).toBe(withPerson.status < 400);
+
+      // The scope named is one that lets a key in; a route no key may call names none.
       const scope = /an API key with (\S+?),? or sign in/.exec(message)?.[1];
-      expect(scope).toBeDefined();
-      const withKey = await call(route, await keyWith(scope!));
+      expect(scope !== undefined).toBe(message.includes("an API key"));
+      if (scope === undefined) return;
+      const withKey = await call(route, await keyWith(scope));
       expect(withKey.status).toBeLessThan(400);
     });
   }

@@ -309,6 +309,8 @@ const allTables = [
   "visit_fact_totals",
   "visit_rollups",
   "visit_totals",
+  "workspace_members",
+  "workspaces",
   "write_probe",
 ];
 

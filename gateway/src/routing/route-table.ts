@@ -56,6 +56,8 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
 
   // A person's sign-in (docs/people.md): the login budgets, as an admin's; any other method on /login is a short link's path.
   if (first === "login" && rest.length === 0 && method.toUpperCase() === "POST") return login;
+  // People's workspaces: ordinary API traffic, a reserved word, never a short code.
+  if (first === "workspaces") return checksCredential(method, segments) ? keyedApi : shortenerApi;
 
   // A geocoding batch (up to 1,000 points): ordinary API traffic, one request of the budget whatever its points (docs/gateway.md).
   if (first === "reverse-geocode" && rest.length === 1 && rest[0] === "batch" && method.toUpperCase() === "POST") return geocoderApi;
@@ -95,6 +97,8 @@ const credentialRoutes: readonly string[] = [
   "PATCH admin/domains/*",
   "DELETE admin/domains/*",
   "POST admin/users",
+  "GET workspaces",
+  "POST workspaces",
   "GET admin/visits",
   "GET admin/visits/daily",
   "GET admin/visits/orphans",

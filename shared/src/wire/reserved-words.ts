@@ -19,8 +19,9 @@ export const reservedWords: ReadonlySet<string> = new Set([
   "app",
   // The gateway's redirect batches arrive under /internal/ (never proxied from outside).
   "internal",
-  // A person signs in with POST /login (docs/people.md).
+  // A person signs in with POST /login, and works in /workspaces (docs/people.md).
   "login",
+  "workspaces",
   "favicon.ico",
   "robots.txt",
 ]);

@@ -29,6 +29,8 @@ import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.ts";
 import { PostgresDomainStore } from "./postgres/postgres-domain-store.ts";
 import { PostgresPeopleStore } from "./postgres/postgres-people-store.ts";
 import { SqlitePeopleStore } from "./sqlite/sqlite-people-store.ts";
+import { PostgresWorkspaceStore } from "./postgres/postgres-workspace-store.ts";
+import { SqliteWorkspaceStore } from "./sqlite/sqlite-workspace-store.ts";
 import { SqliteDomainStore } from "./sqlite/sqlite-domain-store.ts";
 import { SqliteOrphanVisitStore } from "./sqlite/sqlite-orphan-visit-store.ts";
 import { SqliteVisitLog } from "./sqlite/sqlite-visit-log.ts";
@@ -127,6 +129,7 @@ async function openPostgres(
     apiKeys: new PostgresApiKeyStore(db, client),
     domains: new PostgresDomainStore(db),
     people: new PostgresPeopleStore(db),
+    workspaces: new PostgresWorkspaceStore(db),
   };
   const replicas = reads.urls.length > 0 ? openReadReplicas(url, reads, connect, countLimits) : undefined;
   return {
@@ -251,6 +254,7 @@ function sqliteEngine(sqlite: SqliteDatabase, countLimits: CountLimits): Engine 
     apiKeys: new SqliteApiKeyStore(db),
     domains: new SqliteDomainStore(db),
     people: new SqlitePeopleStore(db),
+    workspaces: new SqliteWorkspaceStore(db),
     readReplicaChecks: {},
     ping: async () => {
       sqlite.query("SELECT 1").get();

@@ -5,6 +5,7 @@ import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { DomainStore } from "../domains/domain-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { PeopleStore } from "../people/people-store.ts";
+import type { WorkspaceStore } from "../people/workspace-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
 
@@ -20,6 +21,8 @@ export interface Stores {
   domains: DomainStore;
   /** Accounts apart from the admins (people/). */
   people: PeopleStore;
+  /** Workspaces and their members (people/). */
+  workspaces: WorkspaceStore;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface Stores {
  * store, which must not commit once it has passed.
  */
 export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
-  const { links, admins, sessions, visits, orphans, apiKeys, domains, people } = stores;
+  const { links, admins, sessions, visits, orphans, apiKeys, domains, people, workspaces } = stores;
   const bounded =
     <A extends unknown[], T>(call: (...args: A) => Promise<T>) =>
     (...args: A) =>
@@ -100,6 +103,11 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       findLiveSession: bounded((idHash, now) => people.findLiveSession(idHash, now)),
       deleteSession: bounded((idHash) => people.deleteSession(idHash)),
       deleteExpiredSessions: bounded((now) => people.deleteExpiredSessions(now)),
+    },
+    workspaces: {
+      create: bounded((workspace, ownerId) => workspaces.create(workspace, ownerId)),
+      ofPerson: bounded((personId) => workspaces.ofPerson(personId)),
+      all: bounded(() => workspaces.all()),
     },
   };
 }

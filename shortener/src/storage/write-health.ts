@@ -3,6 +3,7 @@ import type { DomainStore } from "../domains/domain-store.ts";
 import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { PeopleStore } from "../people/people-store.ts";
+import type { WorkspaceStore } from "../people/workspace-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import { storageUnavailable } from "./storage-unavailable.ts";
@@ -51,9 +52,10 @@ export function storesWatchingWrites<
     apiKeys: ApiKeyStore;
     domains: DomainStore;
     people: PeopleStore;
+    workspaces: WorkspaceStore;
   },
 >(stores: S, health: WriteHealth): S {
-  const { links, admins, sessions, orphans, apiKeys, domains, people } = stores;
+  const { links, admins, sessions, orphans, apiKeys, domains, people, workspaces } = stores;
   return {
     ...stores,
     links: {
@@ -106,6 +108,11 @@ export function storesWatchingWrites<
       findLiveSession: (idHash, now) => people.findLiveSession(idHash, now),
       deleteSession: (idHash) => health.watch(() => people.deleteSession(idHash)),
       deleteExpiredSessions: (now) => health.watch(() => people.deleteExpiredSessions(now)),
+    },
+    workspaces: {
+      create: (workspace, ownerId) => health.watch(() => workspaces.create(workspace, ownerId)),
+      ofPerson: (personId) => workspaces.ofPerson(personId),
+      all: () => workspaces.all(),
     },
   };
 }

@@ -79,6 +79,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     apiKeys,
     domainStore: db.domains,
     peopleStore: db.people,
+    workspaceStore: db.workspaces,
     clock,
   });
   const request: TestShortener["request"] = (method, path, init = {}) => {

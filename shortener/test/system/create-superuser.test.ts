@@ -463,6 +463,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
       apiKeys: new ApiKeys({ store: database.apiKeys, clock, log: silentLogger }),
       domainStore: database.domains,
       peopleStore: database.people,
+      workspaceStore: database.workspaces,
       clock,
       log: silentLogger,
       secretKey,

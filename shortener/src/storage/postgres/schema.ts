@@ -1,4 +1,5 @@
 import { getTableColumns, sql } from "drizzle-orm";
+import type { WorkspaceRole } from "../../people/workspace.ts";
 import type { ApiKeyScope } from "../../auth/api-key.ts";
 import { ruleInFixedOrder, type LinkRule, type RedirectStatus } from "../../links/link-options.ts";
 import { bigint, boolean, customType, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
@@ -130,6 +131,29 @@ export const personSessions = pgTable(
     expiresAt: instant("expires_at").notNull(),
   },
   (t) => [index("person_sessions_expires_at_idx").on(t.expiresAt), index("person_sessions_person_id_idx").on(t.personId)],
+);
+
+/** Workspaces (migration 0022): where people work together. */
+export const workspaces = pgTable("workspaces", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity({ startWith: 1 }),
+  name: text("name").notNull(),
+  createdAt: instant("created_at").notNull(),
+});
+
+/** Who is in which workspace, with which role (migration 0022). */
+export const workspaceMembers = pgTable(
+  "workspace_members",
+  {
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    personId: integer("person_id")
+      .notNull()
+      .references(() => people.id, { onDelete: "cascade" }),
+    role: text("role").$type<WorkspaceRole>().notNull(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.personId] }), index("workspace_members_person_id_idx").on(t.personId)],
 );
 
 /** API keys: only the SHA-256 of each key (migration 0011). */

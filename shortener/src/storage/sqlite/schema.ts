@@ -1,4 +1,5 @@
 import { getTableColumns, sql } from "drizzle-orm";
+import type { WorkspaceRole } from "../../people/workspace.ts";
 import type { ApiKeyScope } from "../../auth/api-key.ts";
 import { ruleInFixedOrder, type LinkRule, type RedirectStatus } from "../../links/link-options.ts";
 import { blob, customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -109,6 +110,29 @@ export const personSessions = sqliteTable(
     expiresAt: instant("expires_at").notNull(),
   },
   (t) => [index("person_sessions_expires_at_idx").on(t.expiresAt), index("person_sessions_person_id_idx").on(t.personId)],
+);
+
+/** Workspaces (migration 0020): where people work together. */
+export const workspaces = sqliteTable("workspaces", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  createdAt: instant("created_at").notNull(),
+});
+
+/** Who is in which workspace, with which role (migration 0020). */
+export const workspaceMembers = sqliteTable(
+  "workspace_members",
+  {
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    personId: integer("person_id")
+      .notNull()
+      .references(() => people.id, { onDelete: "cascade" }),
+    role: text("role").$type<WorkspaceRole>().notNull(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.personId] }), index("workspace_members_person_id_idx").on(t.personId)],
 );
 
 /** API keys: only the SHA-256 of each key (migration 0011). */

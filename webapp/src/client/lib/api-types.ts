@@ -235,6 +235,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The workspaces of the person signed in, with their role; every one for an admin */
+        get: operations["getWorkspaces"];
+        put?: never;
+        /** Make a workspace: the person signed in is its owner */
+        post: operations["postWorkspaces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shorten/": {
         parameters: {
             query?: never;
@@ -1295,6 +1313,84 @@ export interface operations {
                         token: string;
                         /** Format: date-time */
                         expires_at: string;
+                    };
+                };
+            };
+        };
+    };
+    getWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @example 1 */
+                            id: number;
+                            /** @example Marketing */
+                            name: string;
+                            /**
+                             * @description The caller's role in it; null for an admin, above every workspace
+                             * @default owner
+                             * @enum {string|null}
+                             */
+                            role: "owner" | "editor" | "viewer" | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postWorkspaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 1 to 100 characters once trimmed, no control characters
+                     * @example Marketing
+                     */
+                    name: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        id: number;
+                        /** @example Marketing */
+                        name: string;
+                        /**
+                         * @description The caller's role in it; null for an admin, above every workspace
+                         * @default owner
+                         * @enum {string|null}
+                         */
+                        role: "owner" | "editor" | "viewer" | null;
+                        /** Format: date-time */
+                        created_at: string;
                     };
                 };
             };

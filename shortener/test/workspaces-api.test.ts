@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readJson } from "@linkgeo/testing";
+import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+
+/** `POST /workspaces` and `GET /workspaces` (docs/people.md), on both engines. */
+describe.each(["sqlite", "postgres"] as const)("workspaces on %s", (engine) => {
+  let api: TestShortener;
+  const tokens: Record<string, string> = {};
+  const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
+  beforeAll(async () => {
+    api = await startTestShortener({ engine, hashPassword: (password) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 8, timeCost: 1 }) });
+    for (const username of ["ivy", "jack"]) {
+      const added = await api.request("POST", "/admin/users", {
+        json: { username, password: "a long passphrase" },
+        headers: { authorization: `Bearer ${api.adminToken()}` },
+      });
+      expect(added.status).toBe(201);
+      tokens[username] = (await readJson(await api.request("POST", "/login", { json: { username, password: "a long passphrase" } }))).token;
+    }
+  });
+  afterAll(() => api[Symbol.asyncDispose]());
+
+  test("a person makes a workspace and owns it; each lists only their own; an admin lists every one, with no role", async () => {
+    const made = await api.request("POST", "/workspaces/", { json: { name: "  Marketing  " }, headers: as("ivy") });
+    expect(made.status).toBe(201);
+    const marketing = await readJson(made);
+    expect(marketing).toEqual({ id: expect.any(Number), name: "Marketing", role: "owner", created_at: expect.any(String) });
+    const jacks = await readJson(await api.request("POST", "/workspaces", { json: { name: "Jack's" }, headers: as("jack") }));
+
+    expect((await readJson(await api.request("GET", "/workspaces", { headers: as("ivy") }))).results).toEqual([marketing]);
+    expect((await readJson(await api.request("GET", "/workspaces/", { headers: as("jack") }))).results).toEqual([jacks]);
+    const seenByAdmin = (await readJson(await api.request("GET", "/workspaces", { headers: { authorization: `Bearer ${api.adminToken()}` } }))).results;
+    expect(seenByAdmin).toEqual([
+      { ...marketing, role: null },
+      { ...jacks, role: null },
+    ]);
+  });
+
+  test("only a person makes one; a name breaking its rule is a 400 naming it", async () => {
+    const name = { name: "Sales" };
+    expect((await api.request("POST", "/workspaces", { json: name })).status).toBe(401);
+    const byAdmin = await api.request("POST", "/workspaces", { json: name, headers: { authorization: `Bearer ${api.adminToken()}` } });
+    expect([byAdmin.status, (await readJson(byAdmin)).error.message]).toEqual([403, "a workspace is made by a person: sign in as one (POST /login)"]);
+    const key = await api.apiKeys.create({ name: "ops", scopes: ["admin"] });
+    expect((await api.request("POST", "/workspaces", { json: name, headers: { authorization: `Bearer ${key.key}` } })).status).toBe(403);
+    const link = await api.createLink();
+    expect((await api.request("GET", "/workspaces", { headers: { authorization: `Bearer ${link.manage_token}` } })).status).toBe(403);
+
+    for (const [body, message] of [
+      [{ name: "   " }, "name must not be empty"],
+      [{ name: "x".repeat(101) }, "name must be at most 100 characters"],
+      [{ name: "a\u0007b" }, "name must not contain control characters"],
+      [{ name: 7 }, "name must be a string"],
+    ] as const) {
+      const response = await api.request("POST", "/workspaces", { json: body, headers: as("ivy") });
+      expect([response.status, (await readJson(response)).error.message]).toEqual([400, message]);
+    }
+    expect((await api.request("POST", "/workspaces", { json: { name: "Sales", owner: "jack" }, headers: as("ivy") })).status).toBe(400);
+    expect((await readJson(await api.request("GET", "/workspaces", { headers: as("ivy") }))).results.map((w: { name: string }) => w.name)).toEqual([
+      "Marketing",
+    ]);
+  });
+});
