@@ -48,6 +48,7 @@ describe("routeFor", () => {
     ["POST", "/login", login],
     ["POST", "/login/", login],
     ["GET", "/login", redirect],
+    ["DELETE", "/login/", keyedApi],
     ["POST", "/login/extra", undefined],
     ["GET", "/workspaces", keyedApi],
     ["POST", "/workspaces/", keyedApi],

@@ -177,7 +177,8 @@ describe("OpenAPI", () => {
       bearer: {
         type: "http",
         scheme: "bearer",
-        description: "A manage token, an admin token from POST /admin/login, or an API key (lgk_…) from POST /admin/api-keys",
+        description:
+          "A manage token, an admin token from POST /admin/login, an API key (lgk_…) from POST /admin/api-keys, or a person's sign-in token (lgs_…) from POST /login",
       },
       adminSession: {
         type: "apiKey",

@@ -104,12 +104,33 @@ describe.each(["sqlite", "postgres"] as const)("POST /login on %s", (engine) => 
     const made = await asPerson(`lgs_${"A".repeat(43)}`);
     expect([made.status, (await readJson(made)).error.message]).toEqual([401, "the sign-in token is unknown, ended or expired: sign in again (POST /login)"]);
     expect((await asPerson("lgs_short")).status).toBe(401);
+    // A manage token that happens to begin with lgs_ is still a manage token, not a sign-in token of no one.
+    const manageShaped = await asPerson(`lgs_${"A".repeat(39)}`);
+    expect((await readJson(manageShaped)).error.message).not.toContain("sign-in token is unknown");
     now = new Date(now.getTime() + 12 * 60 * 60 * 1000);
     try {
       expect((await asPerson(token)).status).toBe(401);
     } finally {
       now = new Date("2026-12-06T12:00:00.000Z");
     }
+  });
+});
+
+describe.each(["sqlite", "postgres"] as const)("DELETE /login on %s", (engine) => {
+  test("ends the bearer's sign-in for good; the person's other sign-ins go on; a second time is a 401", async () => {
+    await using api = await startTestShortener({ engine });
+    const person = { username: "mona", password: "a long passphrase" };
+    await api.request("POST", "/admin/users", { json: person, headers: { authorization: `Bearer ${api.adminToken()}` } });
+    const first = (await readJson(await api.request("POST", "/login", { json: person }))).token;
+    const second = (await readJson(await api.request("POST", "/login", { json: person }))).token;
+    const workspaces = (token: string) => api.request("GET", "/workspaces", { headers: { authorization: `Bearer ${token}` } });
+    expect((await workspaces(first)).status).toBe(200);
+
+    expect((await api.request("DELETE", "/login", { headers: { authorization: `Bearer ${first}` } })).status).toBe(204);
+    expect((await workspaces(first)).status).toBe(401);
+    expect((await workspaces(second)).status).toBe(200);
+    expect((await api.request("DELETE", "/login", { headers: { authorization: `Bearer ${first}` } })).status).toBe(401);
+    expect((await api.request("DELETE", "/login")).status).toBe(401);
   });
 });
 

@@ -9,7 +9,7 @@ describe.each(["sqlite", "postgres"] as const)("workspaces on %s", (engine) => {
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
   beforeAll(async () => {
     api = await startTestShortener({ engine, hashPassword: (password) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 8, timeCost: 1 }) });
-    for (const username of ["ivy", "jack"]) {
+    for (const username of ["ivy", "jack", "lena"]) {
       const added = await api.request("POST", "/admin/users", {
         json: { username, password: "a long passphrase" },
         headers: { authorization: `Bearer ${api.adminToken()}` },
@@ -49,7 +49,9 @@ describe.each(["sqlite", "postgres"] as const)("workspaces on %s", (engine) => {
     for (const [body, message] of [
       [{ name: "   " }, "name must not be empty"],
       [{ name: "x".repeat(101) }, "name must be at most 100 characters"],
-      [{ name: "a\u0007b" }, "name must not contain control characters"],
+      [{ name: "a\u0007b" }, "name must not contain control, invisible or direction characters"],
+      [{ name: "Sales\u202egnitekram" }, "name must not contain control, invisible or direction characters"],
+      [{ name: "Sa\u200bles" }, "name must not contain control, invisible or direction characters"],
       [{ name: 7 }, "name must be a string"],
     ] as const) {
       const response = await api.request("POST", "/workspaces", { json: body, headers: as("ivy") });
@@ -59,5 +61,14 @@ describe.each(["sqlite", "postgres"] as const)("workspaces on %s", (engine) => {
     expect((await readJson(await api.request("GET", "/workspaces", { headers: as("ivy") }))).results.map((w: { name: string }) => w.name)).toEqual([
       "Marketing",
     ]);
+  });
+
+  test("a person may be in at most 100 workspaces: the 101st is a 409, and their list stays whole", async () => {
+    for (let i = 0; i < 100; i++) {
+      expect((await api.request("POST", "/workspaces", { json: { name: `Team ${i}` }, headers: as("lena") })).status).toBe(201);
+    }
+    const refused = await api.request("POST", "/workspaces", { json: { name: "One more" }, headers: as("lena") });
+    expect([refused.status, (await readJson(refused)).error.message]).toEqual([409, "a person may be in at most 100 workspaces"]);
+    expect((await readJson(await api.request("GET", "/workspaces", { headers: as("lena") }))).results).toHaveLength(100);
   });
 });

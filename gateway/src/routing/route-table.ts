@@ -54,8 +54,10 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
     return checksCredential(method, segments) ? keyedApi : shortenerApi;
   }
 
-  // A person's sign-in (docs/people.md): the login budgets, as an admin's; any other method on /login is a short link's path.
+  // A person's sign-in (docs/people.md): the login budgets, as an admin's; the sign-out reads its token first.
+  // GET and HEAD on /login stay a short link's path (a link made before the word was reserved).
   if (first === "login" && rest.length === 0 && method.toUpperCase() === "POST") return login;
+  if (first === "login" && rest.length === 0 && method.toUpperCase() === "DELETE") return keyedApi;
   // People's workspaces: ordinary API traffic, a reserved word, never a short code.
   if (first === "workspaces") return checksCredential(method, segments) ? keyedApi : shortenerApi;
 

@@ -15,10 +15,7 @@ export interface SignInTokens {
   verify(token: string): Promise<SignedInPerson | null>;
 }
 
-export function looksLikeSignInToken(token: string): boolean {
-  return token.startsWith(signInTokenPrefix);
-}
-
+/** Whether `token` is shaped as a sign-in token, whole: the prefix alone would take a manage token that happens to begin so. */
 export function isSignInTokenShaped(token: string): boolean {
   return tokenShape.test(token);
 }

@@ -10,3 +10,14 @@ export class UsernameTaken extends HttpError {
     return new UsernameTaken(username);
   }
 }
+
+/** 409 `conflict`: the person is in as many workspaces as one may be. */
+export class WorkspaceLimit extends HttpError {
+  private constructor(max: number) {
+    super(409, "conflict", `a person may be in at most ${max} workspaces`);
+  }
+
+  static reached(max: number): WorkspaceLimit {
+    return new WorkspaceLimit(max);
+  }
+}

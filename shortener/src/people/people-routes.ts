@@ -81,5 +81,23 @@ export function peopleRoutes({ people, sessions, credentials }: PeopleRoutesDeps
           tags,
         },
       },
+    )
+    .delete(
+      "/login",
+      async ({ request, set }) => {
+        const token = request.headers.get("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+        if (token === undefined) throw Unauthorized.because("send Authorization: Bearer with the sign-in token to end");
+        if (!(await sessions.end(token))) throw Unauthorized.because("the sign-in token is unknown, ended or expired");
+        set.status = 204;
+      },
+      {
+        response: { 204: t.Void(), ...errors(401) },
+        detail: {
+          summary: "Sign out: end the sign-in of the bearer token, for good",
+          description: "The token never works again, wherever it was copied.",
+          tags,
+          security: [{ bearer: [] }],
+        },
+      },
     );
 }

@@ -12,7 +12,7 @@ import type { Person } from "./person.ts";
  */
 export class PersonSessions implements SignInTokens {
   constructor(
-    private readonly store: Pick<PeopleStore, "insertSession" | "findLiveSession" | "deleteExpiredSessions">,
+    private readonly store: Pick<PeopleStore, "insertSession" | "findLiveSession" | "deleteSession" | "deleteExpiredSessions">,
     private readonly clock: () => Date,
     readonly lifetimeMs = adminLifetimeMs,
   ) {}
@@ -25,6 +25,11 @@ export class PersonSessions implements SignInTokens {
     const expiresAt = new Date(now.getTime() + this.lifetimeMs);
     if (!(await this.store.insertSession({ idHash: hash, personId: person.id, createdAt: now, expiresAt }))) return null;
     return { token, expiresAt };
+  }
+
+  /** Ends the sign-in of `token` for good, wherever it was copied: true when there was one to end. */
+  async end(token: string): Promise<boolean> {
+    return isSignInTokenShaped(token) && (await this.store.deleteSession(hashSignInToken(token)));
   }
 
   /** The person a live token is of; null for a token of another shape, unknown, ended or expired, or whose person is gone. */

@@ -4,6 +4,7 @@ import { noControlCharacters } from "../http/plain-text.ts";
 import { mayDo } from "../auth/scopes.ts";
 import type { MemberWorkspace, Workspace, WorkspaceRole } from "./workspace.ts";
 import type { WorkspaceStore } from "./workspace-store.ts";
+import { WorkspaceLimit } from "./people-errors.ts";
 
 export interface WorkspacesDeps {
   store: WorkspaceStore;
@@ -11,6 +12,11 @@ export interface WorkspacesDeps {
 }
 
 const plainText = new RegExp(noControlCharacters);
+// Characters that show nothing or turn the text around: a name could pass for another on screen.
+const invisibleOrTurning = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+
+/** How many workspaces a person may be in: a bound on what one sign-in can make, and on a person's list. */
+export const workspacesPerPersonMax = 100;
 
 /** The longest name of a workspace, in characters. */
 export const workspaceNameMaxLength = 100;
@@ -30,6 +36,10 @@ export class Workspaces {
   async create(input: { name: unknown }, credential: Credential): Promise<MemberWorkspace> {
     if (credential.kind !== "person") throw Forbidden.because("a workspace is made by a person: sign in as one (POST /login)");
     const name = workspaceName(input.name);
+    // Checked before the write: writes at once may pass it by a few, never by many.
+    if ((await this.deps.store.ofPerson(credential.id)).length >= workspacesPerPersonMax) {
+      throw WorkspaceLimit.reached(workspacesPerPersonMax);
+    }
     const made = await this.deps.store.create({ name, createdAt: this.deps.clock() }, credential.id);
     // The person was removed since the token was read.
     if (!made) throw Unauthorized.because("the sign-in token is unknown, ended or expired: sign in again (POST /login)");
@@ -50,6 +60,6 @@ function workspaceName(raw: unknown): string {
   const name = raw.trim();
   if (name.length === 0) throw InvalidRequest.because("name must not be empty");
   if ([...name].length > workspaceNameMaxLength) throw InvalidRequest.because(`name must be at most ${workspaceNameMaxLength} characters`);
-  if (!plainText.test(name)) throw InvalidRequest.because("name must not contain control characters");
+  if (!plainText.test(name) || invisibleOrTurning.test(name)) throw InvalidRequest.because("name must not contain control, invisible or direction characters");
   return name;
 }

@@ -229,7 +229,11 @@ export interface paths {
          * @description The username in any case. A wrong password and an unknown username are the same 401, in the same time. The gateway limits tries per client address and per username.
          */
         post: operations["postLogin"];
-        delete?: never;
+        /**
+         * Sign out: end the sign-in of the bearer token, for good
+         * @description The token never works again, wherever it was copied.
+         */
+        delete: operations["deleteLogin"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1315,6 +1319,24 @@ export interface operations {
                         expires_at: string;
                     };
                 };
+            };
+        };
+    };
+    deleteLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
