@@ -21,6 +21,7 @@ const shortenerPaths = [
   "/admin/visits",
   "/admin/visits/daily",
   "/admin/visits/orphans",
+  "/invites/{token}/accept",
   "/login",
   "/shorten/",
   "/shorten/bulk",
@@ -30,6 +31,8 @@ const shortenerPaths = [
   "/shorten/{short_url}/visits",
   "/shorten/{short_url}/visits/export",
   "/workspaces/",
+  "/workspaces/{id}/invites",
+  "/workspaces/{id}/members",
   "/{short_url}",
 ];
 const geocoderPaths = [

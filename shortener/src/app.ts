@@ -29,7 +29,8 @@ import { rootRoutes } from "./domains/root-routes.ts";
 import { People } from "./people/people.ts";
 import { peopleRoutes } from "./people/people-routes.ts";
 import { PersonSessions } from "./people/person-sessions.ts";
-import { workspaceRoutes } from "./people/workspace-routes.ts";
+import { inviteRoutes, workspaceRoutes } from "./people/workspace-routes.ts";
+import { WorkspaceInvites } from "./people/workspace-invites.ts";
 import type { WorkspaceStore } from "./people/workspace-store.ts";
 import { Workspaces } from "./people/workspaces.ts";
 import type { PeopleStore } from "./people/people-store.ts";
@@ -163,6 +164,8 @@ export function createApp(deps: ShortenerDeps) {
   const adminSessions = new AdminSessions(deps.sessions, deps.clock);
   const sessionCookie = new SessionCookie(deps.secureCookies ?? false);
   const personSessions = new PersonSessions(deps.peopleStore, deps.clock);
+  const people = new People({ store: deps.peopleStore, clock: deps.clock, hashPassword: deps.hashPassword });
+  const workspaceInvites = new WorkspaceInvites({ store: deps.workspaceStore, people, clock: deps.clock });
   const credentials = new CredentialResolver({
     people: personSessions,
     adminTokens,
@@ -225,14 +228,9 @@ export function createApp(deps: ShortenerDeps) {
         seenFrom: (request, server) => seenFrom(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
       }),
     )
-    .use(
-      peopleRoutes({
-        people: new People({ store: deps.peopleStore, clock: deps.clock, hashPassword: deps.hashPassword }),
-        sessions: personSessions,
-        credentials,
-      }),
-    )
-    .use(workspaceRoutes({ workspaces: new Workspaces({ store: deps.workspaceStore, clock: deps.clock }), credentials }))
+    .use(peopleRoutes({ people, sessions: personSessions, credentials }))
+    .use(workspaceRoutes({ workspaces: new Workspaces({ store: deps.workspaceStore, clock: deps.clock }), invites: workspaceInvites, credentials }))
+    .use(inviteRoutes({ invites: workspaceInvites, credentials }))
     .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock, domains: domainDirectory }))
     .use(
       visitRoutes({

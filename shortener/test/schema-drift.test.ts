@@ -309,6 +309,7 @@ const allTables = [
   "visit_fact_totals",
   "visit_rollups",
   "visit_totals",
+  "workspace_invites",
   "workspace_members",
   "workspaces",
   "write_probe",

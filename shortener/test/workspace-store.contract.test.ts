@@ -40,3 +40,56 @@ describe.each(storeEngines)("workspace store on $engine", ({ open }) => {
     expect(await db.workspaces.all()).toHaveLength(before);
   });
 });
+
+/** A workspace's members and invites, on every engine. */
+describe.each(storeEngines)("workspace members and invites on $engine", ({ open }) => {
+  let db: Database;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, cleanup } = await open());
+  });
+  afterAll(async () => {
+    await db.close();
+    await cleanup();
+  });
+  const week = (from: Date) => new Date(from.getTime() + 7 * 24 * 60 * 60 * 1000);
+
+  test("an accepted invite adds its person with its role and is used up; the members list says who and how", async () => {
+    const owner = (await db.people.insert({ username: "olga", passwordHash: "h", createdAt: t0 }))!;
+    const guest = (await db.people.insert({ username: "pia", passwordHash: "h", createdAt: t0 }))!;
+    const workspace = (await db.workspaces.create({ name: "Ops", createdAt: t0 }, owner.id))!;
+    expect(await db.workspaces.find(workspace.id)).toEqual({ id: workspace.id, name: "Ops", createdAt: t0 });
+    expect(await db.workspaces.find(999_999)).toBeNull();
+    const invite = { idHash: "e".repeat(64), workspaceId: workspace.id, role: "editor" as const, createdAt: t0, expiresAt: week(t0) };
+    expect(await db.workspaces.insertInvite(invite)).toBe(true);
+    expect(await db.workspaces.insertInvite({ ...invite, idHash: "f".repeat(64), workspaceId: 999_999 })).toBe(false);
+    expect(await db.workspaces.findLiveInvite("e".repeat(64), t1)).toEqual(invite);
+
+    expect(await db.workspaces.accept("e".repeat(64), guest.id, t1)).toEqual({ workspace: { id: workspace.id, name: "Ops", createdAt: t0 }, role: "editor" });
+    expect(await db.workspaces.accept("e".repeat(64), guest.id, t1)).toBe("unknown");
+    expect(await db.workspaces.roleOf(workspace.id, guest.id)).toBe("editor");
+    expect(await db.workspaces.roleOf(workspace.id, 999_999)).toBeNull();
+    expect(await db.workspaces.members(workspace.id)).toEqual([
+      { personId: owner.id, username: "olga", role: "owner", joinedAt: t0 },
+      { personId: guest.id, username: "pia", role: "editor", joinedAt: t1 },
+    ]);
+  });
+
+  test("an invite is refused once expired and swept; a member already keeps it unused; one invite at once joins one person", async () => {
+    const owner = (await db.people.insert({ username: "quinn", passwordHash: "h", createdAt: t0 }))!;
+    const workspace = (await db.workspaces.create({ name: "Race", createdAt: t0 }, owner.id))!;
+    const invite = { idHash: "1".repeat(64), workspaceId: workspace.id, role: "viewer" as const, createdAt: t0, expiresAt: t1 };
+    await db.workspaces.insertInvite(invite);
+    expect(await db.workspaces.accept("1".repeat(64), owner.id, t0)).toBe("member");
+    expect(await db.workspaces.findLiveInvite("1".repeat(64), t0)).not.toBeNull();
+    expect(await db.workspaces.accept("1".repeat(64), owner.id, t1)).toBe("unknown");
+    expect(await db.workspaces.deleteExpiredInvites(t1)).toBeGreaterThanOrEqual(1);
+    expect(await db.workspaces.findLiveInvite("1".repeat(64), t0)).toBeNull();
+
+    const racers = await Promise.all(["r1", "r2", "r3", "r4"].map((username) => db.people.insert({ username, passwordHash: "h", createdAt: t0 })));
+    await db.workspaces.insertInvite({ ...invite, idHash: "2".repeat(64), expiresAt: week(t0) });
+    const outcomes = await Promise.all(racers.map((person) => db.workspaces.accept("2".repeat(64), person!.id, t0)));
+    expect(outcomes.filter((outcome) => typeof outcome === "object")).toHaveLength(1);
+    expect(await db.workspaces.members(workspace.id)).toHaveLength(2);
+  });
+});

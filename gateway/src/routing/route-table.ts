@@ -60,6 +60,8 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
   if (first === "login" && rest.length === 0 && method.toUpperCase() === "DELETE") return keyedApi;
   // People's workspaces: ordinary API traffic, a reserved word, never a short code.
   if (first === "workspaces") return checksCredential(method, segments) ? keyedApi : shortenerApi;
+  // Accepting an invite may make a person (an argon2id hash): the login budgets. Anything else under /invites is no route.
+  if (first === "invites") return rest.length === 2 && rest[1] === "accept" && method.toUpperCase() === "POST" ? login : shortenerApi;
 
   // A geocoding batch (up to 1,000 points): ordinary API traffic, one request of the budget whatever its points (docs/gateway.md).
   if (first === "reverse-geocode" && rest.length === 1 && rest[0] === "batch" && method.toUpperCase() === "POST") return geocoderApi;
@@ -101,6 +103,8 @@ const credentialRoutes: readonly string[] = [
   "POST admin/users",
   "GET workspaces",
   "POST workspaces",
+  "GET workspaces/*/members",
+  "POST workspaces/*/invites",
   "GET admin/visits",
   "GET admin/visits/daily",
   "GET admin/visits/orphans",

@@ -22,6 +22,7 @@ export const reservedWords: ReadonlySet<string> = new Set([
   // A person signs in with POST /login, and works in /workspaces (docs/people.md).
   "login",
   "workspaces",
+  "invites",
   "favicon.ico",
   "robots.txt",
 ]);

@@ -21,3 +21,14 @@ export class WorkspaceLimit extends HttpError {
     return new WorkspaceLimit(max);
   }
 }
+
+/** 404 `not_found`: no workspace of this id that the caller may see (one they are no member of answers the same). */
+export class WorkspaceNotFound extends HttpError {
+  private constructor(id: string) {
+    super(404, "not_found", `no workspace "${id.replace(/[^0-9]/g, "").slice(0, 12)}"`);
+  }
+
+  static withId(id: string | number): WorkspaceNotFound {
+    return new WorkspaceNotFound(String(id));
+  }
+}

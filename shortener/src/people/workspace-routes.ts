@@ -4,7 +4,9 @@ import { peopleOnly, peopleOr } from "../auth/callers.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
-import { workspaceRoles } from "./workspace.ts";
+import { WorkspaceNotFound } from "./people-errors.ts";
+import { workspaceRoles, type WorkspaceMember } from "./workspace.ts";
+import type { WorkspaceInvites } from "./workspace-invites.ts";
 import { workspaceNameMaxLength, type SeenWorkspace, type Workspaces } from "./workspaces.ts";
 
 const tags = ["people"];
@@ -32,8 +34,58 @@ const viewOf = (workspace: SeenWorkspace) => ({
   created_at: workspace.createdAt.toISOString(),
 });
 
-/** `POST /workspaces`: a person makes one and owns it; `GET /workspaces`: the caller's (docs/people.md). */
-export function workspaceRoutes({ workspaces, credentials }: { workspaces: Workspaces; credentials: CredentialResolver }) {
+const RoleBody = t.Object(
+  { role: t.Unknown({ description: "owner, editor or viewer: the role whoever accepts it will have", examples: ["editor"] }) },
+  { additionalProperties: false },
+);
+const AcceptBody = t.Object(
+  {
+    username: t.Optional(t.Unknown({ description: "A new person's username (without a person's bearer token)", examples: ["nina"] })),
+    password: t.Optional(t.Unknown({ description: "A new person's password", examples: ["a long passphrase"] })),
+  },
+  { additionalProperties: false },
+);
+const Invite = t.Object(
+  {
+    token: t.String({ description: "Shown once: POST /invites/<token>/accept", examples: ["lgi_…"] }),
+    expires_at: t.String({ format: "date-time" }),
+  },
+  { title: "WorkspaceInvite" },
+);
+const MemberView = t.Object(
+  {
+    id: t.Integer({ description: "The person's id" }),
+    username: t.String(),
+    role: t.UnionEnum([...workspaceRoles]),
+    joined_at: t.String({ format: "date-time" }),
+  },
+  { title: "WorkspaceMember" },
+);
+const memberView = (member: WorkspaceMember) => ({
+  id: member.personId,
+  username: member.username,
+  role: member.role,
+  joined_at: member.joinedAt.toISOString(),
+});
+
+/** A workspace's id in a path: a positive integer, else no workspace (404). */
+function workspaceIdIn(raw: string): number {
+  if (!/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2 ** 31 - 1) throw WorkspaceNotFound.withId(raw);
+  return Number(raw);
+}
+
+export interface WorkspaceRoutesDeps {
+  workspaces: Workspaces;
+  invites: WorkspaceInvites;
+  credentials: CredentialResolver;
+}
+
+/**
+ * `POST /workspaces`: a person makes one and owns it; `GET /workspaces`: the
+ * caller's; its members and invites; `POST /invites/<token>/accept`
+ * (docs/people.md).
+ */
+export function workspaceRoutes({ workspaces, invites, credentials }: WorkspaceRoutesDeps) {
   return new Elysia({ prefix: "/workspaces" })
     .post(
       "/",
@@ -58,5 +110,61 @@ export function workspaceRoutes({ workspaces, credentials }: { workspaces: Works
         response: { 200: t.Object({ results: t.Array(WorkspaceView) }), ...errors(401, 403) },
         detail: { summary: "The workspaces of the person signed in, with their role; every one for an admin", tags, security: readSecurity },
       },
+    )
+    .get(
+      "/:id/members",
+      async ({ params, request, server }) => {
+        const id = workspaceIdIn(params.id);
+        return { results: (await workspaces.members(id, await credentials.resolve(request, server, peopleOr("admin")))).map(memberView) };
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        response: { 200: t.Object({ results: t.Array(MemberView) }), ...errors(401, 404) },
+        detail: { summary: "A workspace's members and their roles: for its members and the admins (404 for anyone else)", tags, security: readSecurity },
+      },
+    )
+    .post(
+      "/:id/invites",
+      async ({ params, body, request, server, set }) => {
+        const id = workspaceIdIn(params.id);
+        const made = await invites.make(id, body, await credentials.resolve(request, server, peopleOnly));
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return { token: made.token, expires_at: made.expiresAt.toISOString() };
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        body: RoleBody,
+        transform: refuseUnknownFields(RoleBody),
+        response: { 201: Invite, ...errors(400, 401, 403, 404, 413, 415) },
+        detail: { summary: "Invite someone to a workspace with a role: a token shown once, for a week (its owners)", tags, security: changeSecurity },
+      },
     );
+}
+
+/** `POST /invites/<token>/accept`: a person signed in, or a new one with a username and password, joins. */
+export function inviteRoutes({ invites, credentials }: Pick<WorkspaceRoutesDeps, "invites" | "credentials">) {
+  return new Elysia().post(
+    "/invites/:token/accept",
+    async ({ params, body, request, server }) => {
+      const credential = request.headers.has("authorization") ? await credentials.resolve(request, server, peopleOnly) : undefined;
+      return invites.accept(params.token, body ?? {}, credential);
+    },
+    {
+      params: t.Object({ token: t.String() }),
+      body: t.Optional(AcceptBody),
+      transform: refuseUnknownFields(AcceptBody),
+      response: {
+        200: t.Object({ workspace: t.Integer({ description: "The workspace's id" }), role: t.UnionEnum([...workspaceRoles]) }, { title: "AcceptedInvite" }),
+        ...errors(400, 401, 403, 404, 409, 413, 415),
+      },
+      detail: {
+        summary: "Accept an invite: join its workspace with its role, as the person signed in or as a new person",
+        description:
+          "With a person's bearer token, that person joins; without one, send {username, password}: a new person is made (the rules of POST /admin/users) and joins. " +
+          "An unknown, used or expired invite is 404; someone in the workspace already is 409 and the invite is kept.",
+        tags,
+      },
+    },
+  );
 }

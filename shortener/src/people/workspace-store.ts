@@ -1,6 +1,6 @@
-import type { MemberWorkspace, Workspace } from "./workspace.ts";
+import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, WorkspaceRole } from "./workspace.ts";
 
-/** Where workspaces and their members are kept. One implementation per engine; both pass the same contract suite. */
+/** Where workspaces, their members and their invites are kept. One implementation per engine; both pass the same contract suite. */
 export interface WorkspaceStore {
   /** A new workspace with `ownerId` as its owner, in one transaction; null when that person does not exist (nothing stored). */
   create(workspace: { name: string; createdAt: Date }, ownerId: number): Promise<MemberWorkspace | null>;
@@ -8,4 +8,23 @@ export interface WorkspaceStore {
   ofPerson(personId: number): Promise<MemberWorkspace[]>;
   /** Every workspace, oldest first: the admins'. */
   all(): Promise<Workspace[]>;
+  /** The workspace of `id`, or null. */
+  find(id: number): Promise<Workspace | null>;
+  /** The role of `personId` in workspace `workspaceId`, or null when they are no member. */
+  roleOf(workspaceId: number, personId: number): Promise<WorkspaceRole | null>;
+  /** The members of a workspace with their usernames, in the order they joined (then by person). */
+  members(workspaceId: number): Promise<WorkspaceMember[]>;
+  /** The live invite of `idHash` (not expired at `now`), or null. */
+  findLiveInvite(idHash: string, now: Date): Promise<WorkspaceInvite | null>;
+  /** Stores an invite; false when the workspace does not exist (nothing stored). */
+  insertInvite(invite: WorkspaceInvite): Promise<boolean>;
+  /**
+   * Takes the live invite of `idHash` and makes `personId` a member with its
+   * role, in one transaction: the invite is used up only when the person
+   * joins. "unknown": no such live invite (or the workspace or person is
+   * gone); "member": the person is a member already (the invite is kept).
+   */
+  accept(idHash: string, personId: number, now: Date): Promise<{ workspace: Workspace; role: WorkspaceRole } | "unknown" | "member">;
+  /** Deletes every invite that expired at or before `now`; how many went. */
+  deleteExpiredInvites(now: Date): Promise<number>;
 }

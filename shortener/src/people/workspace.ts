@@ -17,3 +17,21 @@ export interface Workspace {
 export interface MemberWorkspace extends Workspace {
   role: WorkspaceRole;
 }
+
+/** A member of a workspace, as its members see them. */
+export interface WorkspaceMember {
+  personId: number;
+  username: string;
+  role: WorkspaceRole;
+  joinedAt: Date;
+}
+
+/** An invite as the store keeps it: the token itself is shown once, to the owner who made it. */
+export interface WorkspaceInvite {
+  /** SHA-256 (hex) of the token. */
+  idHash: string;
+  workspaceId: number;
+  role: WorkspaceRole;
+  createdAt: Date;
+  expiresAt: Date;
+}

@@ -2,9 +2,9 @@ import { Forbidden, InvalidRequest, Unauthorized } from "@linkgeo/shared";
 import type { Credential } from "../auth/credential.ts";
 import { noControlCharacters } from "../http/plain-text.ts";
 import { mayDo } from "../auth/scopes.ts";
-import type { MemberWorkspace, Workspace, WorkspaceRole } from "./workspace.ts";
+import type { MemberWorkspace, Workspace, WorkspaceMember, WorkspaceRole } from "./workspace.ts";
 import type { WorkspaceStore } from "./workspace-store.ts";
-import { WorkspaceLimit } from "./people-errors.ts";
+import { WorkspaceLimit, WorkspaceNotFound } from "./people-errors.ts";
 
 export interface WorkspacesDeps {
   store: WorkspaceStore;
@@ -44,6 +44,13 @@ export class Workspaces {
     // The person was removed since the token was read.
     if (!made) throw Unauthorized.because("the sign-in token is unknown, ended or expired: sign in again (POST /login)");
     return made;
+  }
+
+  /** The members of workspace `id`, for its members and the admins; 404 for anyone else, as if it did not exist. */
+  async members(id: number, credential: Credential): Promise<WorkspaceMember[]> {
+    const seen = credential.kind === "person" ? (await this.deps.store.roleOf(id, credential.id)) !== null : mayDo(credential, "admin");
+    if (!seen || !(await this.deps.store.find(id))) throw WorkspaceNotFound.withId(id);
+    return this.deps.store.members(id);
   }
 
   /** The caller's workspaces: a person's, with their role; every one for an admin; 403 for anyone else. */

@@ -108,6 +108,13 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       create: bounded((workspace, ownerId) => workspaces.create(workspace, ownerId)),
       ofPerson: bounded((personId) => workspaces.ofPerson(personId)),
       all: bounded(() => workspaces.all()),
+      find: bounded((id) => workspaces.find(id)),
+      roleOf: bounded((workspaceId, personId) => workspaces.roleOf(workspaceId, personId)),
+      members: bounded((workspaceId) => workspaces.members(workspaceId)),
+      findLiveInvite: bounded((idHash, now) => workspaces.findLiveInvite(idHash, now)),
+      insertInvite: bounded((invite) => workspaces.insertInvite(invite)),
+      accept: bounded((idHash, personId, now) => workspaces.accept(idHash, personId, now)),
+      deleteExpiredInvites: bounded((now) => workspaces.deleteExpiredInvites(now)),
     },
   };
 }

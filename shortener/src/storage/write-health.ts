@@ -113,6 +113,13 @@ export function storesWatchingWrites<
       create: (workspace, ownerId) => health.watch(() => workspaces.create(workspace, ownerId)),
       ofPerson: (personId) => workspaces.ofPerson(personId),
       all: () => workspaces.all(),
+      find: (id) => workspaces.find(id),
+      roleOf: (workspaceId, personId) => workspaces.roleOf(workspaceId, personId),
+      members: (workspaceId) => workspaces.members(workspaceId),
+      findLiveInvite: (idHash, now) => workspaces.findLiveInvite(idHash, now),
+      insertInvite: (invite) => health.watch(() => workspaces.insertInvite(invite)),
+      accept: (idHash, personId, now) => health.watch(() => workspaces.accept(idHash, personId, now)),
+      deleteExpiredInvites: (now) => health.watch(() => workspaces.deleteExpiredInvites(now)),
     },
   };
 }

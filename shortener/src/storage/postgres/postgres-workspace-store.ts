@@ -1,8 +1,8 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
-import type { MemberWorkspace, Workspace } from "../../people/workspace.ts";
+import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, WorkspaceRole } from "../../people/workspace.ts";
 import type { WorkspaceStore } from "../../people/workspace-store.ts";
-import { workspaceMembers, workspaces } from "./schema.ts";
+import { people, workspaceInvites, workspaceMembers, workspaces } from "./schema.ts";
 
 export class PostgresWorkspaceStore implements WorkspaceStore {
   constructor(private readonly db: PostgresJsDatabase) {}
@@ -31,5 +31,72 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
 
   async all(): Promise<Workspace[]> {
     return this.db.select().from(workspaces).orderBy(asc(workspaces.id));
+  }
+
+  async find(id: number): Promise<Workspace | null> {
+    return (await this.db.select().from(workspaces).where(eq(workspaces.id, id)))[0] ?? null;
+  }
+
+  async roleOf(workspaceId: number, personId: number): Promise<WorkspaceRole | null> {
+    const rows = await this.db
+      .select({ role: workspaceMembers.role })
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.personId, personId)));
+    return rows[0]?.role ?? null;
+  }
+
+  async members(workspaceId: number): Promise<WorkspaceMember[]> {
+    return this.db
+      .select({ personId: workspaceMembers.personId, username: people.username, role: workspaceMembers.role, joinedAt: workspaceMembers.createdAt })
+      .from(workspaceMembers)
+      .innerJoin(people, eq(people.id, workspaceMembers.personId))
+      .where(eq(workspaceMembers.workspaceId, workspaceId))
+      .orderBy(asc(workspaceMembers.createdAt), asc(workspaceMembers.personId));
+  }
+
+  async findLiveInvite(idHash: string, now: Date): Promise<WorkspaceInvite | null> {
+    const rows = await this.db
+      .select()
+      .from(workspaceInvites)
+      .where(and(eq(workspaceInvites.idHash, idHash), gt(workspaceInvites.expiresAt, now)));
+    return rows[0] ?? null;
+  }
+
+  async insertInvite(invite: WorkspaceInvite): Promise<boolean> {
+    // Through the workspace's row: none is stored for a workspace that is gone (a plain insert would break the foreign key).
+    const rows = await this.db.execute(sql`
+      INSERT INTO workspace_invites (id_hash, workspace_id, role, created_at, expires_at)
+      SELECT ${invite.idHash}, id, ${invite.role}, ${invite.createdAt.toISOString()}::timestamptz, ${invite.expiresAt.toISOString()}::timestamptz
+      FROM workspaces WHERE id = ${invite.workspaceId}
+      RETURNING id_hash`);
+    return rows.length > 0;
+  }
+
+  async accept(idHash: string, personId: number, now: Date): Promise<{ workspace: Workspace; role: WorkspaceRole } | "unknown" | "member"> {
+    return this.db.transaction(async (tx) => {
+      // Locked while it is used: two accepting at once use it once.
+      const [invite] = await tx
+        .select()
+        .from(workspaceInvites)
+        .where(and(eq(workspaceInvites.idHash, idHash), gt(workspaceInvites.expiresAt, now)))
+        .for("update");
+      if (!invite) return "unknown";
+      const [workspace] = await tx.select().from(workspaces).where(eq(workspaces.id, invite.workspaceId));
+      const [person] = await tx.select({ id: people.id }).from(people).where(eq(people.id, personId)).for("share");
+      if (!workspace || !person) return "unknown";
+      const joined = await tx
+        .insert(workspaceMembers)
+        .values({ workspaceId: invite.workspaceId, personId, role: invite.role, createdAt: now })
+        .onConflictDoNothing()
+        .returning({ role: workspaceMembers.role });
+      if (joined.length === 0) return "member";
+      await tx.delete(workspaceInvites).where(eq(workspaceInvites.idHash, idHash));
+      return { workspace, role: invite.role };
+    });
+  }
+
+  async deleteExpiredInvites(now: Date): Promise<number> {
+    const rows = await this.db.delete(workspaceInvites).where(lte(workspaceInvites.expiresAt, now)).returning({ idHash: workspaceInvites.idHash });
+    return rows.length;
   }
 }

@@ -156,6 +156,21 @@ export const workspaceMembers = pgTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.personId] }), index("workspace_members_person_id_idx").on(t.personId)],
 );
 
+/** Invites to a workspace (migration 0023): only the SHA-256 of each token. */
+export const workspaceInvites = pgTable(
+  "workspace_invites",
+  {
+    idHash: text("id_hash").primaryKey(),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    role: text("role").$type<WorkspaceRole>().notNull(),
+    createdAt: instant("created_at").notNull(),
+    expiresAt: instant("expires_at").notNull(),
+  },
+  (t) => [index("workspace_invites_expires_at_idx").on(t.expiresAt)],
+);
+
 /** API keys: only the SHA-256 of each key (migration 0011). */
 export const apiKeys = pgTable(
   "api_keys",

@@ -1,9 +1,9 @@
 import type { Database } from "bun:sqlite";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, gt, lte } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import type { MemberWorkspace, Workspace } from "../../people/workspace.ts";
+import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, WorkspaceRole } from "../../people/workspace.ts";
 import type { WorkspaceStore } from "../../people/workspace-store.ts";
-import { workspaceMembers, workspaces } from "./schema.ts";
+import { people, workspaceInvites, workspaceMembers, workspaces } from "./schema.ts";
 
 export class SqliteWorkspaceStore implements WorkspaceStore {
   constructor(private readonly db: BunSQLiteDatabase & { $client: Database }) {}
@@ -34,5 +34,78 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
 
   async all(): Promise<Workspace[]> {
     return this.db.select().from(workspaces).orderBy(asc(workspaces.id)).all();
+  }
+
+  async find(id: number): Promise<Workspace | null> {
+    return this.db.select().from(workspaces).where(eq(workspaces.id, id)).get() ?? null;
+  }
+
+  async roleOf(workspaceId: number, personId: number): Promise<WorkspaceRole | null> {
+    const row = this.db
+      .select({ role: workspaceMembers.role })
+      .from(workspaceMembers)
+      .where(and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.personId, personId)))
+      .get();
+    return row?.role ?? null;
+  }
+
+  async members(workspaceId: number): Promise<WorkspaceMember[]> {
+    return this.db
+      .select({ personId: workspaceMembers.personId, username: people.username, role: workspaceMembers.role, joinedAt: workspaceMembers.createdAt })
+      .from(workspaceMembers)
+      .innerJoin(people, eq(people.id, workspaceMembers.personId))
+      .where(eq(workspaceMembers.workspaceId, workspaceId))
+      .orderBy(asc(workspaceMembers.createdAt), asc(workspaceMembers.personId))
+      .all();
+  }
+
+  async findLiveInvite(idHash: string, now: Date): Promise<WorkspaceInvite | null> {
+    return (
+      this.db
+        .select()
+        .from(workspaceInvites)
+        .where(and(eq(workspaceInvites.idHash, idHash), gt(workspaceInvites.expiresAt, now)))
+        .get() ?? null
+    );
+  }
+
+  async insertInvite(invite: WorkspaceInvite): Promise<boolean> {
+    // Through the workspace's row: none is stored for a workspace that is gone (a plain insert would break the foreign key).
+    const inserted = this.db.$client
+      .query<unknown, [string, string, number, number, number]>(
+        `INSERT INTO workspace_invites (id_hash, workspace_id, role, created_at, expires_at)
+         SELECT ?, id, ?, ?, ? FROM workspaces WHERE id = ?`,
+      )
+      .run(invite.idHash, invite.role, invite.createdAt.getTime(), invite.expiresAt.getTime(), invite.workspaceId);
+    return inserted.changes > 0;
+  }
+
+  async accept(idHash: string, personId: number, now: Date): Promise<{ workspace: Workspace; role: WorkspaceRole } | "unknown" | "member"> {
+    const sqlite = this.db.$client;
+    // One writer at a time: the invite is read, the member added and the invite used up together.
+    return sqlite
+      .transaction((): { workspace: Workspace; role: WorkspaceRole } | "unknown" | "member" => {
+        const invite = sqlite
+          .query<{ workspace_id: number; role: WorkspaceRole }, [string, number]>(
+            "SELECT workspace_id, role FROM workspace_invites WHERE id_hash = ? AND expires_at > ?",
+          )
+          .get(idHash, now.getTime());
+        if (!invite) return "unknown";
+        const workspace = sqlite
+          .query<{ id: number; name: string; created_at: number }, [number]>("SELECT id, name, created_at FROM workspaces WHERE id = ?")
+          .get(invite.workspace_id);
+        if (!workspace || !sqlite.query("SELECT 1 FROM people WHERE id = ?").get(personId)) return "unknown";
+        const joined = sqlite
+          .query("INSERT INTO workspace_members (workspace_id, person_id, role, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
+          .run(invite.workspace_id, personId, invite.role, now.getTime());
+        if (joined.changes === 0) return "member";
+        sqlite.query("DELETE FROM workspace_invites WHERE id_hash = ?").run(idHash);
+        return { workspace: { id: workspace.id, name: workspace.name, createdAt: new Date(workspace.created_at) }, role: invite.role };
+      })
+      .immediate();
+  }
+
+  async deleteExpiredInvites(now: Date): Promise<number> {
+    return this.db.delete(workspaceInvites).where(lte(workspaceInvites.expiresAt, now)).returning({ idHash: workspaceInvites.idHash }).all().length;
   }
 }

@@ -257,6 +257,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A workspace's members and their roles: for its members and the admins (404 for anyone else) */
+        get: operations["getWorkspacesByIdMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Invite someone to a workspace with a role: a token shown once, for a week (its owners) */
+        post: operations["postWorkspacesByIdInvites"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/invites/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invite: join its workspace with its role, as the person signed in or as a new person
+         * @description With a person's bearer token, that person joins; without one, send {username, password}: a new person is made (the rules of POST /admin/users) and joins. An unknown, used or expired invite is 404; someone in the workspace already is 409 and the invite is kept.
+         */
+        post: operations["postInvitesByTokenAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shorten/": {
         parameters: {
             query?: never;
@@ -1413,6 +1467,126 @@ export interface operations {
                         role: "owner" | "editor" | "viewer" | null;
                         /** Format: date-time */
                         created_at: string;
+                    };
+                };
+            };
+        };
+    };
+    getWorkspacesByIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @description The person's id */
+                            id: number;
+                            username: string;
+                            /**
+                             * @default owner
+                             * @enum {string}
+                             */
+                            role: "owner" | "editor" | "viewer";
+                            /** Format: date-time */
+                            joined_at: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postWorkspacesByIdInvites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description owner, editor or viewer: the role whoever accepts it will have
+                     * @example editor
+                     */
+                    role: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Shown once: POST /invites/<token>/accept
+                         * @example lgi_…
+                         */
+                        token: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                    };
+                };
+            };
+        };
+    };
+    postInvitesByTokenAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A new person's username (without a person's bearer token)
+                     * @example nina
+                     */
+                    username?: unknown;
+                    /**
+                     * @description A new person's password
+                     * @example a long passphrase
+                     */
+                    password?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The workspace's id */
+                        workspace: number;
+                        /**
+                         * @default owner
+                         * @enum {string}
+                         */
+                        role: "owner" | "editor" | "viewer";
                     };
                 };
             };

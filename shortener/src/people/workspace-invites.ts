@@ -1,0 +1,81 @@
+import { Forbidden, InvalidRequest, HttpError } from "@linkgeo/shared";
+import type { Credential } from "../auth/credential.ts";
+import type { People } from "./people.ts";
+import { workspaceRoles, type WorkspaceRole } from "./workspace.ts";
+import type { WorkspaceStore } from "./workspace-store.ts";
+import { WorkspaceNotFound } from "./people-errors.ts";
+
+/** How long an invite may be accepted: a week. */
+export const inviteLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+
+const invitePrefix = "lgi_";
+// The prefix and 32 random bytes in base64url: all that is ever made, and all that is looked up.
+const inviteShape = /^lgi_[A-Za-z0-9_-]{43}$/;
+const hashOf = (token: string) => new Bun.CryptoHasher("sha256").update(token).digest("hex");
+
+/** 404 `not_found`: no live invite has this token (never made, used, or expired). */
+class InviteUnknown extends HttpError {
+  constructor() {
+    super(404, "not_found", "the invite is unknown, used or expired: ask the workspace's owner for a new one");
+  }
+}
+
+/** 409 `conflict`: the person accepting is in the workspace already. */
+class AlreadyMember extends HttpError {
+  constructor() {
+    super(409, "conflict", "you are a member of this workspace already: the invite is kept for someone else");
+  }
+}
+
+export interface WorkspaceInvitesDeps {
+  store: WorkspaceStore;
+  people: Pick<People, "create">;
+  clock: () => Date;
+}
+
+/**
+ * Invites (docs/people.md): an owner makes one for a role, a link shown
+ * once that expires in a week; whoever accepts it, a new person with a
+ * username and password or a person signed in, joins with that role, and
+ * the invite is used up. A mail server is never needed.
+ */
+export class WorkspaceInvites {
+  constructor(private readonly deps: WorkspaceInvitesDeps) {}
+
+  /** A new invite to workspace `workspaceId` for `role`: its owner's only (a workspace they are no member of is a 404). */
+  async make(workspaceId: number, input: { role: unknown }, credential: Credential): Promise<{ token: string; expiresAt: Date }> {
+    if (credential.kind !== "person") throw Forbidden.because("an invite is made by the workspace's owner, signed in (POST /login)");
+    const role = await this.deps.store.roleOf(workspaceId, credential.id);
+    if (role === null) throw WorkspaceNotFound.withId(workspaceId);
+    if (role !== "owner") throw Forbidden.because("only the workspace's owners make invites");
+    if (typeof input.role !== "string" || !(workspaceRoles as readonly string[]).includes(input.role)) {
+      throw InvalidRequest.because(`role must be one of ${workspaceRoles.join(", ")}`);
+    }
+    const now = this.deps.clock();
+    await this.deps.store.deleteExpiredInvites(now);
+    const token = `${invitePrefix}${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`;
+    const expiresAt = new Date(now.getTime() + inviteLifetimeMs);
+    const stored = await this.deps.store.insertInvite({ idHash: hashOf(token), workspaceId, role: input.role as WorkspaceRole, createdAt: now, expiresAt });
+    if (!stored) throw WorkspaceNotFound.withId(workspaceId);
+    return { token, expiresAt };
+  }
+
+  /**
+   * Accepts the invite of `token`: as the person signed in (`credential`),
+   * or as a new person of `input`'s username and password. The invite is
+   * looked at first, so no account is made for one that does not hold.
+   */
+  async accept(token: string, input: { username?: unknown; password?: unknown }, credential: Credential | undefined) {
+    const now = this.deps.clock();
+    const idHash = inviteShape.test(token) ? hashOf(token) : undefined;
+    if (idHash === undefined || !(await this.deps.store.findLiveInvite(idHash, now))) throw new InviteUnknown();
+    let personId: number;
+    if (credential?.kind === "person") personId = credential.id;
+    else if (credential !== undefined) throw Forbidden.because("an invite is accepted by a person: sign in (POST /login), or send a username and password");
+    else personId = (await this.deps.people.create({ username: input.username, password: input.password })).id;
+    const accepted = await this.deps.store.accept(idHash, personId, now);
+    if (accepted === "unknown") throw new InviteUnknown();
+    if (accepted === "member") throw new AlreadyMember();
+    return { workspace: accepted.workspace.id, role: accepted.role };
+  }
+}

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readJson } from "@linkgeo/testing";
+import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+
+/** Invites and members of a workspace (docs/people.md), on both engines. */
+describe.each(["sqlite", "postgres"] as const)("workspace invites and members on %s", (engine) => {
+  let api: TestShortener;
+  let now = new Date("2026-12-06T12:00:00.000Z");
+  const tokens: Record<string, string> = {};
+  const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
+  const admin = () => ({ authorization: `Bearer ${api.adminToken()}` });
+  let workspace: number;
+  beforeAll(async () => {
+    // A cheap argon2id: these tests are about who may do what.
+    api = await startTestShortener({
+      engine,
+      clock: () => now,
+      hashPassword: (password) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 8, timeCost: 1 }),
+    });
+    for (const username of ["rosa", "sam", "tess"]) {
+      await api.request("POST", "/admin/users", { json: { username, password: "a long passphrase" }, headers: admin() });
+      tokens[username] = (await readJson(await api.request("POST", "/login", { json: { username, password: "a long passphrase" } }))).token;
+    }
+    workspace = (await readJson(await api.request("POST", "/workspaces", { json: { name: "Launch" }, headers: as("rosa") }))).id;
+  });
+  afterAll(() => api[Symbol.asyncDispose]());
+  const invite = (role: string, who = "rosa", id = workspace) => api.request("POST", `/workspaces/${id}/invites`, { json: { role }, headers: as(who) });
+  const members = async (who: Record<string, string>, id = workspace) => api.request("GET", `/workspaces/${id}/members`, { headers: who });
+
+  test("the owner invites; a person signed in accepts and joins with the role; the invite is used up", async () => {
+    const made = await invite("editor");
+    expect([made.status, made.headers.get("cache-control")]).toEqual([201, "no-store"]);
+    const { token, expires_at } = await readJson(made);
+    expect(token).toMatch(/^lgi_[A-Za-z0-9_-]{43}$/);
+    expect(expires_at).toBe("2026-12-13T12:00:00.000Z");
+
+    const accepted = await api.request("POST", `/invites/${token}/accept`, { headers: as("sam") });
+    expect([accepted.status, await readJson(accepted)]).toEqual([200, { workspace, role: "editor" }]);
+    const again = await api.request("POST", `/invites/${token}/accept`, { headers: as("tess") });
+    expect([again.status, (await readJson(again)).error.code]).toEqual([404, "not_found"]);
+
+    const list = (await readJson(await members(as("sam")))).results;
+    expect(list.map((member: { username: string; role: string }) => `${member.username} ${member.role}`)).toEqual(["rosa owner", "sam editor"]);
+    expect((await readJson(await members(admin()))).results).toEqual(list);
+    expect((await readJson(await api.request("GET", "/workspaces", { headers: as("sam") }))).results).toMatchObject([{ id: workspace, role: "editor" }]);
+  });
+
+  test("a new person accepts with a username and password: made, joined, and able to sign in; a bad one makes nobody", async () => {
+    const { token } = await readJson(await invite("viewer"));
+    const bad = await api.request("POST", `/invites/${token}/accept`, { json: { username: "has space", password: "a long passphrase" } });
+    expect(bad.status).toBe(400);
+    const joined = await api.request("POST", `/invites/${token}/accept`, { json: { username: "Uma", password: "another passphrase" } });
+    expect([joined.status, await readJson(joined)]).toEqual([200, { workspace, role: "viewer" }]);
+    const signIn = await api.request("POST", "/login", { json: { username: "uma", password: "another passphrase" } });
+    expect(signIn.status).toBe(200);
+  });
+
+  test("an invite that does not hold makes no account; a member already keeps it for someone else; expired is a 404", async () => {
+    const made = await api.request("POST", `/invites/lgi_${"B".repeat(43)}/accept`, { json: { username: "vera", password: "a long passphrase" } });
+    expect(made.status).toBe(404);
+    expect(await api.db.people.findByUsername("vera")).toBeNull();
+    expect((await api.request("POST", "/invites/not-a-token/accept", { json: {} })).status).toBe(404);
+
+    const { token } = await readJson(await invite("viewer"));
+    const member = await api.request("POST", `/invites/${token}/accept`, { headers: as("rosa") });
+    expect([member.status, (await readJson(member)).error.code]).toEqual([409, "conflict"]);
+    now = new Date(now.getTime() + 7 * 24 * 60 * 60 * 1000);
+    try {
+      // (A week on, every sign-in of the test has expired: a new person's username and password it is.)
+      const late = await api.request("POST", `/invites/${token}/accept`, { json: { username: "wes", password: "a long passphrase" } });
+      expect(late.status).toBe(404);
+      expect(await api.db.people.findByUsername("wes")).toBeNull();
+    } finally {
+      now = new Date("2026-12-06T12:00:00.000Z");
+    }
+  });
+
+  test("only an owner invites; a workspace someone is not in is a 404 to them, as one that does not exist", async () => {
+    expect((await invite("viewer", "sam")).status).toBe(403);
+    for (const [id, who] of [
+      [workspace, "tess"],
+      [999_999, "rosa"],
+    ] as const) {
+      const refused = await invite("viewer", who, id);
+      const missing = await members(as(who), id);
+      expect([refused.status, missing.status]).toEqual([404, 404]);
+      expect((await readJson(refused)).error).toEqual((await readJson(missing)).error);
+    }
+    for (const path of ["/workspaces/0/members", "/workspaces/abc/members", "/workspaces/99999999999/members"]) {
+      expect((await api.request("GET", path, { headers: as("rosa") })).status).toBe(404);
+    }
+    const wrongRole = await invite("admin");
+    expect([wrongRole.status, (await readJson(wrongRole)).error.message]).toEqual([400, "role must be one of owner, editor, viewer"]);
+    const byAdmin = await api.request("POST", `/workspaces/${workspace}/invites`, { json: { role: "viewer" }, headers: admin() });
+    expect(byAdmin.status).toBe(403);
+    expect((await api.request("GET", `/workspaces/${workspace}/members`)).status).toBe(401);
+  });
+});
