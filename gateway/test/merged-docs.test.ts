@@ -33,6 +33,7 @@ const shortenerPaths = [
   "/workspaces/",
   "/workspaces/{id}/invites",
   "/workspaces/{id}/members",
+  "/workspaces/{id}/members/{person}",
   "/{short_url}",
 ];
 const geocoderPaths = [

@@ -55,6 +55,8 @@ describe("routeFor", () => {
     ["GET", "/workspaces/3/members", keyedApi],
     ["POST", "/workspaces/3/invites/", keyedApi],
     ["DELETE", "/workspaces/3", shortenerApi],
+    ["PATCH", "/workspaces/3/members/7", keyedApi],
+    ["DELETE", "/workspaces/3/members/7/", keyedApi],
     ["POST", "/invites/lgi_x/accept", login],
     ["GET", "/invites/lgi_x/accept", shortenerApi],
     ["GET", "/invites", shortenerApi],

@@ -95,4 +95,39 @@ describe.each(["sqlite", "postgres"] as const)("workspace invites and members on
     expect(byAdmin.status).toBe(403);
     expect((await api.request("GET", `/workspaces/${workspace}/members`)).status).toBe(401);
   });
+
+  test("owners change a member's role and remove members; the last owner stays one; others may not", async () => {
+    const { token } = await readJson(await invite("viewer"));
+    await api.request("POST", `/invites/${token}/accept`, { headers: as("tess") });
+    const ids = Object.fromEntries(
+      (await readJson(await members(as("rosa")))).results.map((member: { id: number; username: string }) => [member.username, member.id]),
+    );
+    const change = (who: string, person: number, role: unknown) =>
+      api.request("PATCH", `/workspaces/${workspace}/members/${person}`, { json: { role }, headers: as(who) });
+    const remove = (who: string, person: number) => api.request("DELETE", `/workspaces/${workspace}/members/${person}`, { headers: as(who) });
+
+    expect((await change("tess", ids.sam, "viewer")).status).toBe(403);
+    const promoted = await change("rosa", ids.tess, "editor");
+    expect([promoted.status, await readJson(promoted)]).toEqual([200, { id: ids.tess, username: "tess", role: "editor", joined_at: expect.any(String) }]);
+    for (const role of [null, "admin", 3]) expect((await change("rosa", ids.tess, role)).status).toBe(400);
+
+    const lastOwner = await change("rosa", ids.rosa, "editor");
+    expect([lastOwner.status, (await readJson(lastOwner)).error.message]).toEqual([
+      409,
+      "a workspace keeps at least one owner: make another member an owner first",
+    ]);
+    expect((await remove("rosa", ids.rosa)).status).toBe(409);
+
+    expect((await remove("rosa", ids.tess)).status).toBe(204);
+    expect((await remove("rosa", ids.tess)).status).toBe(404);
+    // Removed: the workspace is no longer tess's to see, at once.
+    expect((await members(as("tess"))).status).toBe(404);
+    expect((await readJson(await api.request("GET", "/workspaces", { headers: as("tess") }))).results).toEqual([]);
+
+    // Another owner, then the first may step down.
+    expect((await change("rosa", ids.sam, "owner")).status).toBe(200);
+    expect((await change("rosa", ids.rosa, "editor")).status).toBe(200);
+    expect((await change("rosa", ids.sam, "viewer")).status).toBe(403);
+    expect((await remove("sam", 999_999)).status).toBe(404);
+  });
 });

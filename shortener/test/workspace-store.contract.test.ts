@@ -92,4 +92,23 @@ describe.each(storeEngines)("workspace members and invites on $engine", ({ open 
     expect(outcomes.filter((outcome) => typeof outcome === "object")).toHaveLength(1);
     expect(await db.workspaces.members(workspace.id)).toHaveLength(2);
   });
+
+  test("a member's role changes and a member goes, but a workspace keeps an owner, even when two owners step down at once", async () => {
+    const [a, b, c] = await Promise.all(["sol", "teo", "ugo"].map((username) => db.people.insert({ username, passwordHash: "h", createdAt: t0 })));
+    const workspace = (await db.workspaces.create({ name: "Owners", createdAt: t0 }, a!.id))!;
+    expect(await db.workspaces.changeMember(workspace.id, b!.id, "editor")).toBe("not member");
+    await db.workspaces.insertInvite({ idHash: "3".repeat(64), workspaceId: workspace.id, role: "owner", createdAt: t0, expiresAt: t1 });
+    await db.workspaces.accept("3".repeat(64), b!.id, t0);
+    await db.workspaces.insertInvite({ idHash: "4".repeat(64), workspaceId: workspace.id, role: "viewer", createdAt: t0, expiresAt: t1 });
+    await db.workspaces.accept("4".repeat(64), c!.id, t0);
+
+    expect(await db.workspaces.changeMember(workspace.id, c!.id, "editor")).toEqual({ personId: c!.id, username: "ugo", role: "editor", joinedAt: t0 });
+    expect(await db.workspaces.changeMember(workspace.id, c!.id, null)).toBeNull();
+    expect(await db.workspaces.roleOf(workspace.id, c!.id)).toBeNull();
+    // Two owners stepping down at once: one does, the other is the last owner.
+    const outcomes = await Promise.all([db.workspaces.changeMember(workspace.id, a!.id, "viewer"), db.workspaces.changeMember(workspace.id, b!.id, "viewer")]);
+    expect(outcomes.filter((outcome) => outcome === "last owner")).toHaveLength(1);
+    expect((await db.workspaces.members(workspace.id)).filter((member) => member.role === "owner")).toHaveLength(1);
+    expect(await db.workspaces.changeMember(999_999, a!.id, "owner")).toBe("not member");
+  });
 });

@@ -105,6 +105,8 @@ const credentialRoutes: readonly string[] = [
   "POST workspaces",
   "GET workspaces/*/members",
   "POST workspaces/*/invites",
+  "PATCH workspaces/*/members/*",
+  "DELETE workspaces/*/members/*",
   "GET admin/visits",
   "GET admin/visits/daily",
   "GET admin/visits/orphans",

@@ -32,3 +32,25 @@ export class WorkspaceNotFound extends HttpError {
     return new WorkspaceNotFound(String(id));
   }
 }
+
+/** 404 `not_found`: no member of this id in the workspace. */
+export class MemberNotFound extends HttpError {
+  private constructor(id: string) {
+    super(404, "not_found", `no member "${id.replace(/[^0-9]/g, "").slice(0, 12)}" in this workspace`);
+  }
+
+  static withId(id: string | number): MemberNotFound {
+    return new MemberNotFound(String(id));
+  }
+}
+
+/** 409 `conflict`: the change would leave the workspace without an owner. */
+export class LastOwner extends HttpError {
+  private constructor() {
+    super(409, "conflict", "a workspace keeps at least one owner: make another member an owner first");
+  }
+
+  static stays(): LastOwner {
+    return new LastOwner();
+  }
+}

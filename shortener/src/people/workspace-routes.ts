@@ -4,7 +4,7 @@ import { peopleOnly, peopleOr } from "../auth/callers.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
-import { WorkspaceNotFound } from "./people-errors.ts";
+import { MemberNotFound, WorkspaceNotFound } from "./people-errors.ts";
 import { workspaceRoles, type WorkspaceMember } from "./workspace.ts";
 import type { WorkspaceInvites } from "./workspace-invites.ts";
 import { workspaceNameMaxLength, type SeenWorkspace, type Workspaces } from "./workspaces.ts";
@@ -74,6 +74,12 @@ function workspaceIdIn(raw: string): number {
   return Number(raw);
 }
 
+/** A member's person id in a path: a positive integer, else no such member (404). */
+function memberIdIn(raw: string): number {
+  if (!/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2 ** 31 - 1) throw MemberNotFound.withId(raw);
+  return Number(raw);
+}
+
 export interface WorkspaceRoutesDeps {
   workspaces: Workspaces;
   invites: WorkspaceInvites;
@@ -121,6 +127,37 @@ export function workspaceRoutes({ workspaces, invites, credentials }: WorkspaceR
         params: t.Object({ id: t.String() }),
         response: { 200: t.Object({ results: t.Array(MemberView) }), ...errors(401, 404) },
         detail: { summary: "A workspace's members and their roles: for its members and the admins (404 for anyone else)", tags, security: readSecurity },
+      },
+    )
+    .patch(
+      "/:id/members/:person",
+      async ({ params, body, request, server }) => {
+        const id = workspaceIdIn(params.id);
+        const credential = await credentials.resolve(request, server, peopleOnly);
+        // A role and nothing else: no role here would remove the member, which is DELETE's.
+        const role = typeof body.role === "string" ? body.role : undefined;
+        const changed = await workspaces.changeMember(id, memberIdIn(params.person), role, credential);
+        return memberView(changed!);
+      },
+      {
+        params: t.Object({ id: t.String(), person: t.String() }),
+        body: RoleBody,
+        transform: refuseUnknownFields(RoleBody),
+        response: { 200: MemberView, ...errors(400, 401, 403, 404, 409, 413, 415) },
+        detail: { summary: "Change a member's role (its owners); the last owner stays one (409)", tags, security: changeSecurity },
+      },
+    )
+    .delete(
+      "/:id/members/:person",
+      async ({ params, request, server, set }) => {
+        const id = workspaceIdIn(params.id);
+        await workspaces.changeMember(id, memberIdIn(params.person), null, await credentials.resolve(request, server, peopleOnly));
+        set.status = 204;
+      },
+      {
+        params: t.Object({ id: t.String(), person: t.String() }),
+        response: { 204: t.Void(), ...errors(401, 403, 404, 409) },
+        detail: { summary: "Remove a member (its owners); the last owner stays (409)", tags, security: changeSecurity },
       },
     )
     .post(

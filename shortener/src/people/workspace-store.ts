@@ -25,6 +25,13 @@ export interface WorkspaceStore {
    * gone); "member": the person is a member already (the invite is kept).
    */
   accept(idHash: string, personId: number, now: Date): Promise<{ workspace: Workspace; role: WorkspaceRole } | "unknown" | "member">;
+  /**
+   * Gives member `personId` of workspace `workspaceId` the role `role`, or
+   * removes them (`role` null), in one transaction that keeps the workspace
+   * at least one owner: "last owner" when it would not, "not member" when
+   * they are none; else the member as now (null once removed).
+   */
+  changeMember(workspaceId: number, personId: number, role: WorkspaceRole | null): Promise<WorkspaceMember | null | "not member" | "last owner">;
   /** Deletes every invite that expired at or before `now`; how many went. */
   deleteExpiredInvites(now: Date): Promise<number>;
 }

@@ -4,7 +4,8 @@ import { noControlCharacters } from "../http/plain-text.ts";
 import { mayDo } from "../auth/scopes.ts";
 import type { MemberWorkspace, Workspace, WorkspaceMember, WorkspaceRole } from "./workspace.ts";
 import type { WorkspaceStore } from "./workspace-store.ts";
-import { WorkspaceLimit, WorkspaceNotFound } from "./people-errors.ts";
+import { LastOwner, MemberNotFound, WorkspaceLimit, WorkspaceNotFound } from "./people-errors.ts";
+import { workspaceRoles } from "./workspace.ts";
 
 export interface WorkspacesDeps {
   store: WorkspaceStore;
@@ -51,6 +52,25 @@ export class Workspaces {
     const seen = credential.kind === "person" ? (await this.deps.store.roleOf(id, credential.id)) !== null : mayDo(credential, "admin");
     if (!seen || !(await this.deps.store.find(id))) throw WorkspaceNotFound.withId(id);
     return this.deps.store.members(id);
+  }
+
+  /**
+   * Changes a member's role (`role` given; anything but a role is a 400) or removes them (`role` null):
+   * the workspace's owners only. A workspace the caller is no member of is a
+   * 404, as is a person who is no member of it; the last owner stays (409).
+   */
+  async changeMember(id: number, personId: number, role: unknown, credential: Credential): Promise<WorkspaceMember | null> {
+    if (credential.kind !== "person") throw Forbidden.because("members are changed by the workspace's owners, signed in (POST /login)");
+    const callerRole = await this.deps.store.roleOf(id, credential.id);
+    if (callerRole === null) throw WorkspaceNotFound.withId(id);
+    if (callerRole !== "owner") throw Forbidden.because("only the workspace's owners change its members");
+    if (role !== null && (typeof role !== "string" || !(workspaceRoles as readonly string[]).includes(role))) {
+      throw InvalidRequest.because(`role must be one of ${workspaceRoles.join(", ")}`);
+    }
+    const changed = await this.deps.store.changeMember(id, personId, role as WorkspaceRole | null);
+    if (changed === "not member") throw MemberNotFound.withId(personId);
+    if (changed === "last owner") throw LastOwner.stays();
+    return changed;
   }
 
   /** The caller's workspaces: a person's, with their role; every one for an admin; 403 for anyone else. */

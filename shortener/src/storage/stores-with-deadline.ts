@@ -115,6 +115,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       insertInvite: bounded((invite) => workspaces.insertInvite(invite)),
       accept: bounded((idHash, personId, now) => workspaces.accept(idHash, personId, now)),
       deleteExpiredInvites: bounded((now) => workspaces.deleteExpiredInvites(now)),
+      changeMember: bounded((workspaceId, personId, role) => workspaces.changeMember(workspaceId, personId, role)),
     },
   };
 }

@@ -95,6 +95,34 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
     });
   }
 
+  async changeMember(workspaceId: number, personId: number, role: WorkspaceRole | null): Promise<WorkspaceMember | null | "not member" | "last owner"> {
+    return this.db.transaction(async (tx) => {
+      // The workspace's row locked: two owners changing each other at once take turns, and one owner always stays.
+      const [workspace] = await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, workspaceId)).for("update");
+      if (!workspace) return "not member";
+      const members = await tx
+        .select({ personId: workspaceMembers.personId, role: workspaceMembers.role })
+        .from(workspaceMembers)
+        .where(eq(workspaceMembers.workspaceId, workspaceId));
+      const member = members.find((one) => one.personId === personId);
+      if (!member) return "not member";
+      const owners = members.filter((one) => one.role === "owner").length;
+      if (member.role === "owner" && role !== "owner" && owners === 1) return "last owner";
+      const which = and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.personId, personId));
+      if (role === null) {
+        await tx.delete(workspaceMembers).where(which);
+        return null;
+      }
+      await tx.update(workspaceMembers).set({ role }).where(which);
+      const [changed] = await tx
+        .select({ personId: workspaceMembers.personId, username: people.username, role: workspaceMembers.role, joinedAt: workspaceMembers.createdAt })
+        .from(workspaceMembers)
+        .innerJoin(people, eq(people.id, workspaceMembers.personId))
+        .where(which);
+      return changed ?? "not member";
+    });
+  }
+
   async deleteExpiredInvites(now: Date): Promise<number> {
     const rows = await this.db.delete(workspaceInvites).where(lte(workspaceInvites.expiresAt, now)).returning({ idHash: workspaceInvites.idHash });
     return rows.length;

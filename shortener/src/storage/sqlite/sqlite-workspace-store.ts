@@ -105,6 +105,33 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
       .immediate();
   }
 
+  async changeMember(workspaceId: number, personId: number, role: WorkspaceRole | null): Promise<WorkspaceMember | null | "not member" | "last owner"> {
+    const sqlite = this.db.$client;
+    // One writer at a time: the owners are counted and the member changed together, so one owner always stays.
+    return sqlite
+      .transaction((): WorkspaceMember | null | "not member" | "last owner" => {
+        const members = sqlite
+          .query<{ person_id: number; role: WorkspaceRole }, [number]>("SELECT person_id, role FROM workspace_members WHERE workspace_id = ?")
+          .all(workspaceId);
+        const member = members.find((one) => one.person_id === personId);
+        if (!member) return "not member";
+        const owners = members.filter((one) => one.role === "owner").length;
+        if (member.role === "owner" && role !== "owner" && owners === 1) return "last owner";
+        if (role === null) {
+          sqlite.query("DELETE FROM workspace_members WHERE workspace_id = ? AND person_id = ?").run(workspaceId, personId);
+          return null;
+        }
+        sqlite.query("UPDATE workspace_members SET role = ? WHERE workspace_id = ? AND person_id = ?").run(role, workspaceId, personId);
+        const changed = sqlite
+          .query<{ username: string; created_at: number }, [number, number]>(
+            "SELECT people.username, workspace_members.created_at FROM workspace_members JOIN people ON people.id = workspace_members.person_id WHERE workspace_id = ? AND person_id = ?",
+          )
+          .get(workspaceId, personId);
+        return changed ? { personId, username: changed.username, role, joinedAt: new Date(changed.created_at) } : "not member";
+      })
+      .immediate();
+  }
+
   async deleteExpiredInvites(now: Date): Promise<number> {
     return this.db.delete(workspaceInvites).where(lte(workspaceInvites.expiresAt, now)).returning({ idHash: workspaceInvites.idHash }).all().length;
   }

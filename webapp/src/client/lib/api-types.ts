@@ -274,6 +274,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{id}/members/{person}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member (its owners); the last owner stays (409) */
+        delete: operations["deleteWorkspacesByIdMembersByPerson"];
+        options?: never;
+        head?: never;
+        /** Change a member's role (its owners); the last owner stays one (409) */
+        patch: operations["patchWorkspacesByIdMembersByPerson"];
+        trace?: never;
+    };
     "/workspaces/{id}/invites": {
         parameters: {
             query?: never;
@@ -1502,6 +1520,71 @@ export interface operations {
                             /** Format: date-time */
                             joined_at: string;
                         }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteWorkspacesByIdMembersByPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                person: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    patchWorkspacesByIdMembersByPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                person: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description owner, editor or viewer: the role whoever accepts it will have
+                     * @example editor
+                     */
+                    role: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The person's id */
+                        id: number;
+                        username: string;
+                        /**
+                         * @default owner
+                         * @enum {string}
+                         */
+                        role: "owner" | "editor" | "viewer";
+                        /** Format: date-time */
+                        joined_at: string;
                     };
                 };
             };
