@@ -172,7 +172,9 @@ describe.concurrent("rate limiter on Redis, when Redis is unreachable", () => {
       const first = await limiter.acquire(key, 100, 0);
       const second = await limiter.acquire(key, 100, 1_000);
       expect(second.at - first.at).toBe(300);
-      expect(second.waitedMs).toBeGreaterThanOrEqual(300 - tolerance);
+      // Waited out the widened interval, counted from the first slot: the time spent finding Redis down
+      // (longer on a busy machine) is part of the wait, so the second's own waitedMs may be less than 300.
+      expect(Date.now() - first.at).toBeGreaterThanOrEqual(300 - tolerance);
     } finally {
       redis.disconnect();
     }
