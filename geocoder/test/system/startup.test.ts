@@ -114,6 +114,11 @@ describe("starting the geocoder", () => {
         { service: "geocoder", env: env(1) },
         { service: "geocoder", env: env(2) },
       ]);
+      // Started is not yet connected: each asks Redis only once its client is up (its /ready says so), or it holds the cooldown for itself.
+      for (const replica of [first!, second!]) {
+        const redisCheck = async () => ((await readJson(await fetch(`${replica.url}/ready`))) as { checks: Record<string, string> }).checks.l1;
+        await waitFor(`${replica.url}'s Redis connected`, async () => (await redisCheck()) === "ok");
+      }
       const one = await fetch(`${first!.url}/reverse-geocode?latitude=48.2&longitude=16.4`);
       expect([one.status, (await readJson(one)).error.code]).toEqual([429, "rate_limited"]);
       const two = await fetch(`${second!.url}/reverse-geocode?latitude=48.3&longitude=16.4`);
