@@ -1,8 +1,10 @@
+import { hashSecretToken, newSecretToken, secretTokenShape } from "./secret-token.ts";
+
 /** Every person's sign-in token (POST /login) starts so: a token that does not is another kind's, and a leaked one is easy to find. */
 export const signInTokenPrefix = "lgs_";
 
 // The prefix and 32 random bytes in base64url: all that is ever made, and all that is looked up.
-const tokenShape = /^lgs_[A-Za-z0-9_-]{43}$/;
+const tokenShape = secretTokenShape(signInTokenPrefix);
 
 /** A person as a sign-in token makes a request theirs. */
 export interface SignedInPerson {
@@ -22,10 +24,7 @@ export function isSignInTokenShaped(token: string): boolean {
 
 /** A new token: the prefix and 32 random bytes; as an API key, its SHA-256 is all that is kept. */
 export function newSignInToken(): { token: string; hash: string } {
-  const token = `${signInTokenPrefix}${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`;
-  return { token, hash: hashSignInToken(token) };
+  return newSecretToken(signInTokenPrefix);
 }
 
-export function hashSignInToken(token: string): string {
-  return new Bun.CryptoHasher("sha256").update(token).digest("hex");
-}
+export const hashSignInToken = hashSecretToken;

@@ -1,5 +1,6 @@
 import { Forbidden, InvalidRequest, HttpError } from "@linkgeo/shared";
 import type { Credential } from "../auth/credential.ts";
+import { hashSecretToken, newSecretToken, secretTokenShape } from "../auth/secret-token.ts";
 import type { People } from "./people.ts";
 import { workspaceRoles, type WorkspaceRole } from "./workspace.ts";
 import type { WorkspaceStore } from "./workspace-store.ts";
@@ -10,8 +11,7 @@ export const inviteLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 
 const invitePrefix = "lgi_";
 // The prefix and 32 random bytes in base64url: all that is ever made, and all that is looked up.
-const inviteShape = /^lgi_[A-Za-z0-9_-]{43}$/;
-const hashOf = (token: string) => new Bun.CryptoHasher("sha256").update(token).digest("hex");
+const inviteShape = secretTokenShape(invitePrefix);
 
 /** 404 `not_found`: no live invite has this token (never made, used, or expired). */
 class InviteUnknown extends HttpError {
@@ -53,9 +53,9 @@ export class WorkspaceInvites {
     }
     const now = this.deps.clock();
     await this.deps.store.deleteExpiredInvites(now);
-    const token = `${invitePrefix}${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url")}`;
+    const { token, hash } = newSecretToken(invitePrefix);
     const expiresAt = new Date(now.getTime() + inviteLifetimeMs);
-    const stored = await this.deps.store.insertInvite({ idHash: hashOf(token), workspaceId, role: input.role as WorkspaceRole, createdAt: now, expiresAt });
+    const stored = await this.deps.store.insertInvite({ idHash: hash, workspaceId, role: input.role as WorkspaceRole, createdAt: now, expiresAt });
     if (!stored) throw WorkspaceNotFound.withId(workspaceId);
     return { token, expiresAt };
   }
@@ -67,7 +67,7 @@ export class WorkspaceInvites {
    */
   async accept(token: string, input: { username?: unknown; password?: unknown }, credential: Credential | undefined) {
     const now = this.deps.clock();
-    const idHash = inviteShape.test(token) ? hashOf(token) : undefined;
+    const idHash = inviteShape.test(token) ? hashSecretToken(token) : undefined;
     if (idHash === undefined || !(await this.deps.store.findLiveInvite(idHash, now))) throw new InviteUnknown();
     let personId: number;
     if (credential?.kind === "person") personId = credential.id;

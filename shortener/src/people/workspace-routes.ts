@@ -68,17 +68,13 @@ const memberView = (member: WorkspaceMember) => ({
   joined_at: member.joinedAt.toISOString(),
 });
 
-/** A workspace's id in a path: a positive integer, else no workspace (404). */
-function workspaceIdIn(raw: string): number {
-  if (!/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2 ** 31 - 1) throw WorkspaceNotFound.withId(raw);
+/** An id in a path: a positive integer that fits the column, else `missing` (a 404). */
+function idIn(raw: string, missing: (raw: string) => Error): number {
+  if (!/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2 ** 31 - 1) throw missing(raw);
   return Number(raw);
 }
-
-/** A member's person id in a path: a positive integer, else no such member (404). */
-function memberIdIn(raw: string): number {
-  if (!/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2 ** 31 - 1) throw MemberNotFound.withId(raw);
-  return Number(raw);
-}
+const workspaceIdIn = (raw: string) => idIn(raw, WorkspaceNotFound.withId);
+const memberIdIn = (raw: string) => idIn(raw, MemberNotFound.withId);
 
 export interface WorkspaceRoutesDeps {
   workspaces: Workspaces;
