@@ -31,6 +31,8 @@ const shortenerPaths = [
   "/shorten/{short_url}/visits",
   "/shorten/{short_url}/visits/export",
   "/workspaces/",
+  "/workspaces/{id}/api-keys",
+  "/workspaces/{id}/api-keys/{key}",
   "/workspaces/{id}/invites",
   "/workspaces/{id}/members",
   "/workspaces/{id}/members/{person}",

@@ -33,6 +33,8 @@ import { inviteRoutes, workspaceRoutes } from "./people/workspace-routes.ts";
 import { WorkspaceInvites } from "./people/workspace-invites.ts";
 import type { WorkspaceStore } from "./people/workspace-store.ts";
 import { Workspaces } from "./people/workspaces.ts";
+import type { CreateAccess } from "./people/request-workspace.ts";
+import { WorkspaceKeys } from "./people/workspace-keys.ts";
 import type { PeopleStore } from "./people/people-store.ts";
 import { Domains } from "./domains/domains.ts";
 import { DomainDirectory, type UnknownHosts } from "./domains/domain-directory.ts";
@@ -82,6 +84,8 @@ export interface ShortenerDeps {
   hashPassword?: (password: string) => Promise<string>;
   /** UNKNOWN_HOSTS: a redirect on a host no domain has is the default domain's (default), or a 404. */
   unknownHosts?: UnknownHosts;
+  /** CREATE_ACCESS: who may make a link; default `anyone`. */
+  createAccess?: CreateAccess;
   admins: AdminStore;
   sessions: AdminSessionStore;
   visitStore: VisitStore;
@@ -166,8 +170,10 @@ export function createApp(deps: ShortenerDeps) {
   const personSessions = new PersonSessions(deps.peopleStore, deps.clock);
   const people = new People({ store: deps.peopleStore, clock: deps.clock, hashPassword: deps.hashPassword });
   const workspaceInvites = new WorkspaceInvites({ store: deps.workspaceStore, people, clock: deps.clock });
+  const workspaceExists = async (id: number) => (await deps.workspaceStore.find(id)) !== null;
   const credentials = new CredentialResolver({
     people: personSessions,
+    rolesOf: async (personId) => new Map((await deps.workspaceStore.ofPerson(personId)).map((workspace) => [workspace.id, workspace.role])),
     adminTokens,
     apiKeys: deps.apiKeys,
     sessions: adminSessions,
@@ -229,9 +235,27 @@ export function createApp(deps: ShortenerDeps) {
       }),
     )
     .use(peopleRoutes({ people, sessions: personSessions, credentials }))
-    .use(workspaceRoutes({ workspaces: new Workspaces({ store: deps.workspaceStore, clock: deps.clock }), invites: workspaceInvites, credentials }))
+    .use(
+      workspaceRoutes({
+        workspaces: new Workspaces({ store: deps.workspaceStore, clock: deps.clock }),
+        invites: workspaceInvites,
+        keys: new WorkspaceKeys({ keys: deps.apiKeys, workspaceExists }),
+        credentials,
+      }),
+    )
     .use(inviteRoutes({ invites: workspaceInvites, credentials }))
-    .use(linkRoutes({ links, credentials, publicBaseUrl: deps.publicBaseUrl, clientOf: clientOfRequest, clock: deps.clock, domains: domainDirectory }))
+    .use(
+      linkRoutes({
+        links,
+        credentials,
+        publicBaseUrl: deps.publicBaseUrl,
+        clientOf: clientOfRequest,
+        clock: deps.clock,
+        domains: domainDirectory,
+        createAccess: deps.createAccess ?? "anyone",
+        workspaceExists,
+      }),
+    )
     .use(
       visitRoutes({
         links,
@@ -243,7 +267,9 @@ export function createApp(deps: ShortenerDeps) {
         originOf,
       }),
     )
-    .use(transferRoutes({ store: deps.links, links, reports: visitReports, credentials, clock: deps.clock, domains: domainDirectory, originOf }))
+    .use(
+      transferRoutes({ store: deps.links, links, reports: visitReports, credentials, clock: deps.clock, domains: domainDirectory, originOf, workspaceExists }),
+    )
     .use(
       importRoutes({
         importer: new Importer({
@@ -262,6 +288,7 @@ export function createApp(deps: ShortenerDeps) {
         domains: domainDirectory,
         addDomain: async (host, defaultHost) => (await domains.create({ host }, { hostName: defaultHost, requestHosts: [] })).id,
         maxBytes: deps.importMaxBytes ?? defaultImportMaxBytes,
+        workspaceExists,
         translate,
         log: deps.log,
       }),

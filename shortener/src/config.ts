@@ -12,6 +12,7 @@ import {
 import { parseDomainList } from "./links/link-targets.ts";
 import { defaultDatabaseTimeoutMs } from "./database-deadline.ts";
 import type { UnknownHosts } from "./domains/domain-directory.ts";
+import { createAccesses, type CreateAccess } from "./people/request-workspace.ts";
 import type { RedirectStatus } from "./links/link-options.ts";
 import { defaultSqlitePath, parseDatabaseUrl, parseReadUrls, type DatabaseTarget } from "./storage/database-target.ts";
 import { defaultReadMaxLagMs } from "./storage/postgres/read-replicas.ts";
@@ -30,6 +31,8 @@ export interface ShortenerConfig extends ServiceBasics, ProxyPairVariables {
   publicBaseUrl: URL | undefined;
   /** UNKNOWN_HOSTS: a request on a host no domain has is the default domain's (`default`), or a 404. */
   unknownHosts: UnknownHosts;
+  /** CREATE_ACCESS: anyone may make a link (`anyone`), or only a credential's holder (`members`: docs/people.md). */
+  createAccess: CreateAccess;
   redirectStatus: RedirectStatus;
   /** Seconds a browser may keep a link's own 301 or 308 (Cache-Control max-age); its repeats are then not counted. */
   permanentRedirectMaxAgeSeconds: number;
@@ -81,6 +84,7 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       secretKeyGenerated: secret === undefined,
       publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
       unknownHosts: readUnknownHosts(vars),
+      createAccess: vars.oneOf("CREATE_ACCESS", createAccesses, "anyone") as CreateAccess,
       redirectStatus: Number(vars.oneOf("REDIRECT_STATUS", ["301", "302", "307", "308"], "302")) as RedirectStatus,
       permanentRedirectMaxAgeSeconds: vars.integer("PERMANENT_REDIRECT_MAX_AGE", 30, { min: 0, max: 31_536_000 }),
       blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",

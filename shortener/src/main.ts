@@ -73,6 +73,7 @@ const app = createApp({
   secureCookies: config.production,
   publicBaseUrl: config.publicBaseUrl,
   unknownHosts: config.unknownHosts,
+  createAccess: config.createAccess,
   linkTargets: {
     blockPrivate: config.blockPrivateTargets,
     blockedDomains: config.blockedDomains,

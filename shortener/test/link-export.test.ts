@@ -17,6 +17,7 @@ function pagedStore(count: number) {
     code: `c${String(i).padStart(6, "0")}`,
     longUrl: `https://example.com/${i}`,
     manageTokenHash: `h${i}`,
+    workspaceId: null,
     accessCount: i,
     lastAccessedAt: null,
     createdAt: t0,

@@ -35,6 +35,7 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     const c = code("ins");
     expect(await db.links.insert(newLink(c))).toEqual({
       ...noOptions,
+      workspaceId: null,
       code: c,
       longUrl: `https://example.com/${c}`,
       manageTokenHash: `hash-${c}`,
@@ -115,6 +116,7 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
       for (const link of inserted) expect(await db.links.find(link.code)).toEqual(link);
       expect(inserted.find((link) => link.code === b)).toEqual({
         ...noOptions,
+        workspaceId: null,
         ...options,
         code: b,
         longUrl: `https://example.com/${b}`,

@@ -49,23 +49,35 @@ describe("a route's 401 without credentials", () => {
     await api[Symbol.asyncDispose]();
   });
 
-  /** The route asked for a fresh link, with `authorization` if given. */
-  async function call(route: Route, authorization?: string): Promise<Response> {
-    const link = await api.createLink();
+  /** The route asked for a fresh link (made by `maker`, anonymous by default), with `authorization` if given. */
+  async function call(route: Route, authorization?: string, maker: () => Promise<{ short_url: string }> = () => api.createLink()): Promise<Response> {
+    const link = await maker();
     const headers = { ...route.headers, ...(authorization === undefined ? {} : { authorization: `Bearer ${authorization}` }) };
     const path = route.path.replace("{code}", link.short_url);
     return api.request(route.method, path, { json: route.json, body: route.body, headers });
   }
 
-  /** A person signed in, once for every route: each sign-in costs an argon2id check. */
-  let signedIn: Promise<string> | undefined;
-  function personToken(): Promise<string> {
+  /** A person signed in, the owner of a workspace, once for every route: each sign-in costs an argon2id check. */
+  let signedIn: Promise<{ token: string; workspace: number }> | undefined;
+  function person(): Promise<{ token: string; workspace: number }> {
     signedIn ??= (async () => {
       const person = { username: "kim", password: "a long passphrase" };
       await api.request("POST", "/admin/users", { json: person, headers: { authorization: `Bearer ${api.adminToken()}` } });
-      return ((await readJson(await api.request("POST", "/login", { json: person }))) as { token: string }).token;
+      const { token } = (await readJson(await api.request("POST", "/login", { json: person }))) as { token: string };
+      const made = await api.request("POST", "/workspaces", { json: { name: "Kim's" }, headers: { authorization: `Bearer ${token}` } });
+      return { token, workspace: ((await readJson(made)) as { id: number }).id };
     })();
     return signedIn;
+  }
+
+  /** A fresh link of the person's workspace. */
+  async function personsLink(): Promise<{ short_url: string }> {
+    const { token, workspace } = await person();
+    const made = await api.request("POST", "/shorten/", {
+      json: { long_url: "https://example.com/kim", workspace },
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return (await readJson(made)) as { short_url: string };
   }
 
   async function keyWith(scope: string): Promise<string> {
@@ -93,8 +105,8 @@ describe("a route's 401 without credentials", () => {
       await withManageToken.body?.cancel();
       expect(message.includes("the link's manage token")).toBe(withManageToken.status < 400);
 
-      // A person's sign-in token is named exactly where a person is let in.
-      const withPerson = await call(route, await personToken());
+      // A person's sign-in token is named exactly where a person is let in (on a link of their workspace).
+      const withPerson = await call(route, (await person()).token, personsLink);
       await withPerson.body?.cancel();
       expect(message.includes("a person's sign-in token")).toBe(withPerson.status < 400);
 

@@ -51,6 +51,7 @@ describe.each(storeEngines)("the link store's export and import on $engine", ({ 
     ]);
     expect(await db.links.find("imp-a")).toEqual({
       ...noOptions,
+      workspaceId: null,
       ...options,
       code: "imp-a",
       longUrl: "https://example.com/imp-a",

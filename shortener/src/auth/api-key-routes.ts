@@ -11,7 +11,7 @@ import { adminsOr } from "./callers.ts";
 const tags = ["API keys"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
-const ApiKeyView = t.Object(
+export const ApiKeyView = t.Object(
   {
     id: t.String({ examples: ["key_V1StGXR8_Z5jdHi6"] }),
     name: t.String({ examples: ["import script"] }),
@@ -19,17 +19,18 @@ const ApiKeyView = t.Object(
     created_at: t.String({ format: "date-time" }),
     expires_at: t.Union([t.String({ format: "date-time" }), t.Null()]),
     last_used_at: t.Union([t.String({ format: "date-time" }), t.Null()], { description: "Within about ten seconds" }),
+    workspace: t.Union([t.Integer(), t.Null()], { description: "The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key" }),
   },
   { title: "ApiKey" },
 );
 
-const CreatedApiKey = t.Composite(
+export const CreatedApiKey = t.Composite(
   [ApiKeyView, t.Object({ key: t.String({ description: "Shown once: send it as Authorization: Bearer lgk_…", examples: ["lgk_…"] }) })],
   { title: "CreatedApiKey" },
 );
 
 // Types only; the rules (a name, known scopes, a future expiry) are ApiKeys', whose 400 names the field.
-const CreateApiKeyBody = t.Object({
+export const CreateApiKeyBody = t.Object({
   name: t.Unknown({ description: "1 to 100 characters, for people", examples: ["import script"] }),
   scopes: t.Unknown({ description: `One or more of ${apiKeyScopes.join(", ")}`, examples: [["links:read", "links:write"]] }),
   expires_at: t.Optional(
@@ -64,6 +65,7 @@ export function apiKeyRoutes({ keys, credentials }: ApiKeyRoutesDeps) {
           summary: "Make an API key (admin): the key is shown once",
           description:
             "Scopes: links:read (list and read every link, export), links:write (create, change and delete any link, bulk create), " +
+            "links:create (create links and nothing else: no link's record beyond the one it made, no manage token; safe in a web page), " +
             "visits:read (every visits report), admin (everything an admin may do, API keys included). Only the key's SHA-256 is stored.",
           tags,
           security: changeSecurity,
@@ -74,11 +76,11 @@ export function apiKeyRoutes({ keys, credentials }: ApiKeyRoutesDeps) {
       "",
       async ({ request, server }) => {
         await asAdmin(request, server);
-        return { results: await keys.list() };
+        return { results: (await keys.list()).map(({ view }) => view) };
       },
       {
         response: { 200: t.Object({ results: t.Array(ApiKeyView) }), ...errors(401, 403) },
-        detail: { summary: "Every API key, newest first (admin); never a key itself", tags, security: readSecurity },
+        detail: { summary: "Every API key, newest first, the workspaces' too (admin); never a key itself", tags, security: readSecurity },
       },
     )
     .delete(

@@ -15,6 +15,9 @@ export interface ApiKey {
   createdAt: Date;
   expiresAt: Date | null;
   lastUsedAt: Date | null;
+  /** A workspace's key (docs/people.md): its workspace, and the person who made it; both null for an admin's key. */
+  workspaceId: number | null;
+  madeBy: number | null;
 }
 
 /**

@@ -1,8 +1,9 @@
-import { BoundedMap, describeError, HttpError, InvalidRequest, type ApiKeyView, type Logger } from "@linkgeo/shared";
+import { BoundedMap, describeError, Forbidden, HttpError, InvalidRequest, type ApiKeyView, type Logger } from "@linkgeo/shared";
 import { nanoid } from "nanoid";
 import { parseInstant } from "../http/instant.ts";
 import { apiKeyScopes, hashApiKey, newApiKey, type ApiKey, type ApiKeyScope } from "./api-key.ts";
-import type { ApiKeyStore } from "./api-key-store.ts";
+import type { ApiKeyStore, FoundApiKey } from "./api-key-store.ts";
+import { roleAllows, type WorkspaceRole } from "./roles.ts";
 
 /** 404 `not_found`: no API key has this id (or it was revoked). */
 export class ApiKeyNotFound extends HttpError {
@@ -56,21 +57,43 @@ export class ApiKeys {
     this.timer.unref();
   }
 
-  async create(input: { name: unknown; scopes: unknown; expires_at?: unknown }): Promise<{ view: ApiKeyView; key: string }> {
+  /**
+   * A new key: an admin's (no `maker`), over every link, or one a member
+   * makes in their workspace, whose scopes never go beyond what the maker's
+   * role allows there (403 naming the first that does; `admin` is never a
+   * workspace key's).
+   */
+  async create(
+    input: { name: unknown; scopes: unknown; expires_at?: unknown },
+    maker?: { workspaceId: number; personId: number; role: WorkspaceRole },
+  ): Promise<{ view: ApiKeyView; key: string }> {
     const name = parseName(input.name);
     const scopes = parseScopes(input.scopes);
+    const beyond = maker && scopes.find((scope) => !roleAllows(maker.role, scope));
+    if (maker && beyond) throw Forbidden.because(`a key never carries more than its maker's role: ${maker.role} does not allow ${beyond}`);
     const now = this.deps.clock();
     const expiresAt = input.expires_at === undefined || input.expires_at === null ? null : parseInstant(input.expires_at, "expires_at");
     if (expiresAt && expiresAt.getTime() <= now.getTime()) throw InvalidRequest.because("expires_at is already past");
     const { key, hash } = newApiKey();
-    const stored: ApiKey = { id: `key_${nanoid(16)}`, name, keyHash: hash, scopes, createdAt: now, expiresAt, lastUsedAt: null };
+    const stored: ApiKey = {
+      id: `key_${nanoid(16)}`,
+      name,
+      keyHash: hash,
+      scopes,
+      createdAt: now,
+      expiresAt,
+      lastUsedAt: null,
+      workspaceId: maker?.workspaceId ?? null,
+      madeBy: maker?.personId ?? null,
+    };
     await this.deps.store.insert(stored);
     return { view: toView(stored), key };
   }
 
-  async list(): Promise<ApiKeyView[]> {
-    const keys = await this.deps.store.list();
-    return keys.map((key) => toView({ ...key, lastUsedAt: later(key.lastUsedAt, this.lastUses.get(key.id)) }));
+  /** Every key, or workspace `workspaceId`'s, newest first, each with its last use as this replica knows it. */
+  async list(workspaceId?: number): Promise<Array<{ key: ApiKey; view: ApiKeyView }>> {
+    const keys = await this.deps.store.list(workspaceId);
+    return keys.map((key) => ({ key, view: toView({ ...key, lastUsedAt: later(key.lastUsedAt, this.lastUses.get(key.id)) }) }));
   }
 
   async revoke(id: string): Promise<void> {
@@ -80,12 +103,17 @@ export class ApiKeys {
     for (const [hash, entry] of this.trusted.entries()) if (entry.key?.id === id) this.trusted.delete(hash);
   }
 
-  /** The live key this is, or undefined (unknown, revoked, expired). Records the use. */
+  /**
+   * The live key this is, or undefined (unknown, revoked, expired, or a
+   * workspace's key whose maker's role there no longer allows its scopes:
+   * demoted or removed, they disable it). Records the use.
+   */
   async verify(key: string): Promise<ApiKey | undefined> {
     const hash = hashApiKey(key);
     let entry = this.trusted.get(hash);
     if (!entry || entry.until <= this.now()) {
-      entry = { key: await this.deps.store.findByHash(hash), until: this.now() + this.trustMs };
+      const found = await this.deps.store.findByHash(hash);
+      entry = { key: found && inForce(found) ? found : null, until: this.now() + this.trustMs };
       this.trusted.set(hash, entry);
     }
     const found = entry.key;
@@ -115,6 +143,13 @@ export class ApiKeys {
   }
 }
 
+/** Whether a key found may be used: an admin's always; a workspace's while its maker's role there allows every one of its scopes. */
+function inForce(key: FoundApiKey): boolean {
+  const role = key.makerRole;
+  if (key.workspaceId === null) return true;
+  return role !== null && key.scopes.every((scope) => roleAllows(role, scope));
+}
+
 function parseName(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "" || [...value].length > maxNameLength || controlCharacter.test(value)) {
     throw InvalidRequest.because(`name must be 1 to ${maxNameLength} characters, without control characters`);
@@ -142,5 +177,6 @@ function toView(key: ApiKey): ApiKeyView {
     created_at: key.createdAt.toISOString(),
     expires_at: key.expiresAt?.toISOString() ?? null,
     last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    workspace: key.workspaceId,
   };
 }

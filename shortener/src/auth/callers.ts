@@ -10,9 +10,9 @@ export interface Callers {
   person?: boolean;
 }
 
-/** A route of one link: its manage token, an admin, or a key with `scope`. */
+/** A route of one link: its manage token, a member of its workspace, an admin, or a key with `scope`. */
 export function linkOwnersOr(scope: ApiKeyScope): Callers {
-  return { manageToken: true, scope };
+  return { manageToken: true, scope, person: true };
 }
 
 /** A route of every link: an admin, or a key with `scope`. */

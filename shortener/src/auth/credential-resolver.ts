@@ -10,6 +10,7 @@ import type { ApiKeys } from "./api-keys.ts";
 import type { ActiveSession, AdminSessions } from "./admin-sessions.ts";
 import type { SessionCookie } from "./session-cookie.ts";
 import { isSignInTokenShaped, type SignInTokens } from "./sign-in-token.ts";
+import type { WorkspaceRole } from "./roles.ts";
 
 export interface CredentialResolverDeps {
   adminTokens: AdminTokens;
@@ -17,6 +18,8 @@ export interface CredentialResolverDeps {
   sessions: AdminSessions;
   /** People's sign-ins (POST /login). */
   people: SignInTokens;
+  /** A person's role in each of their workspaces, read for each request (on the primary): a session carries no rights. */
+  rolesOf: (personId: number) => Promise<ReadonlyMap<number, WorkspaceRole>>;
   /** The session cookie's name and reader (its name depends on HTTPS). */
   cookie: SessionCookie;
   /** Every origin the request could have reached this service by (ownOrigins). */
@@ -62,16 +65,23 @@ export class CredentialResolver {
   }
 
   /**
-   * The request's API key, when it sends one (`Authorization: Bearer lgk_…`),
-   * checked: 401 when unknown, revoked or expired. Undefined for any other
-   * request: a route anyone may call (creating a link) takes a key only to
-   * know whose budget it spends, at the gateway.
+   * Who makes a link (POST /shorten/): the credential of an Authorization
+   * that sends an API key, a person's sign-in token or an admin token
+   * (checked: 401 when it does not verify). Anything else makes no creator
+   * (undefined) unless one is `required` (CREATE_ACCESS=members): then the
+   * request is resolved as any other, a session cookie included, and a
+   * manage token, which makes no one a member, is a 401.
    */
-  async apiKeyOf(request: Request): Promise<Credential | undefined> {
+  async creatorOf(request: Request, server: Server | null, callers: Callers, required: boolean): Promise<Credential | undefined> {
     const authorization = request.headers.get("authorization");
     const token = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-    if (token === undefined || !looksLikeApiKey(token)) return undefined;
-    return this.fromAuthorization(authorization!);
+    if (token !== undefined && (looksLikeApiKey(token) || isSignInTokenShaped(token) || AdminTokens.looksLikeAdminToken(token))) {
+      return this.fromAuthorization(authorization!);
+    }
+    if (!required) return undefined;
+    const credential = await this.resolve(request, server, callers);
+    if (credential.kind === "manage-token") throw Unauthorized.because(credentialsWanted(callers));
+    return credential;
   }
 
   /** The admin session of the request's cookie, with rule 2 applied; 401 without exactly one live one. */
@@ -124,13 +134,13 @@ export class CredentialResolver {
     if (looksLikeApiKey(token)) {
       const key = await this.deps.apiKeys.verify(token);
       if (!key) throw Unauthorized.because("the API key is unknown, revoked or expired");
-      return { kind: "api-key", id: key.id, scopes: key.scopes };
+      return { kind: "api-key", id: key.id, scopes: key.scopes, workspaceId: key.workspaceId };
     }
     // By its whole shape, not its prefix: one manage token in 16.7 million begins with lgs_ too.
     if (isSignInTokenShaped(token)) {
       const person = await this.deps.people.verify(token);
       if (!person) throw Unauthorized.because("the sign-in token is unknown, ended or expired: sign in again (POST /login)");
-      return { kind: "person", id: person.id, username: person.username };
+      return { kind: "person", id: person.id, username: person.username, roles: await this.deps.rolesOf(person.id) };
     }
     if (AdminTokens.looksLikeAdminToken(token)) {
       const username = this.deps.adminTokens.verify(token);

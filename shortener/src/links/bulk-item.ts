@@ -17,6 +17,6 @@ export function bulkItem(item: unknown): CreateRequest | HttpError {
   const unknown = unknownFields(item, CreateLinkBody);
   if (unknown) return unknown;
   if (!createBody.Check(item)) return InvalidRequest.because(describeBodyFailure(createBody, item));
-  const { long_url: longUrl, short_url: alias, domain, ...options } = item;
-  return { longUrl, alias, domain, options };
+  const { long_url: longUrl, short_url: alias, domain, workspace, ...options } = item;
+  return { longUrl, alias, domain, workspace, options };
 }

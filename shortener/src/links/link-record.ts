@@ -1,7 +1,7 @@
 import { linkState } from "./destination.ts";
 import type { Link } from "./link.ts";
 import type { LinkRecord, ListedLink } from "./link-schemas.ts";
-import { mayReadUrls, type Reader } from "./url-readers.ts";
+import { mayReadLink, mayReadUrls, type Reader } from "./url-readers.ts";
 import { defaultDomainId } from "../domains/domain.ts";
 import { keyParts, unknownDomainHost } from "./link-key.ts";
 
@@ -44,6 +44,7 @@ export function toRecord(link: Link, view: RecordView): LinkRecord {
     forward_query: link.forwardQuery,
     rules: link.rules.map((rule) => ({ when: rule.when, url: shown ? rule.url : null })),
     state: linkState(link, view.now),
+    workspace: mayReadLink(link, view.reader) ? link.workspaceId : null,
   };
 }
 

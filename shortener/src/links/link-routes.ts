@@ -10,7 +10,9 @@ import { linkState } from "./destination.ts";
 import { parseLinkState } from "./link-filters.ts";
 import { parseTag } from "./link-options.ts";
 import { parseLinkOrder } from "./link-order.ts";
-import { requireScope } from "../auth/scopes.ts";
+import { mayDo, mayDoWith, requireScope, requireScopeWith } from "../auth/scopes.ts";
+import { WorkspaceNotFound } from "../people/people-errors.ts";
+import { creationWorkspace, listingWorkspace, parseWorkspaceField, type CreateAccess } from "../people/request-workspace.ts";
 import type { Link } from "./link.ts";
 import { toListedRecord, toRecord, type Reader, type RecordView } from "./link-record.ts";
 import { bulkItem } from "./bulk-item.ts";
@@ -30,7 +32,7 @@ import {
   UpdateLinkBody,
 } from "./link-schemas.ts";
 import { maxBulkPasswords, type CreateOutcome, type CreateRequest, type LinkService } from "./link-service.ts";
-import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
+import { linkOwnersOr, peopleOr } from "../auth/callers.ts";
 import { defaultDomainId } from "../domains/domain.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
 import { DomainQuery } from "../domains/domain-query.ts";
@@ -47,13 +49,21 @@ export interface LinkRoutesDeps {
   clock: () => Date;
   /** Which domain a host is (`domain`, `?domain=`), and the hosts of links on added domains. */
   domains: DomainDirectory;
+  /** CREATE_ACCESS: whether anyone may make a link, or only a credential's holder. */
+  createAccess: CreateAccess;
+  /** Whether a workspace of this id exists (an admin names any). */
+  workspaceExists: (workspaceId: number) => Promise<boolean>;
 }
 
 const tags = ["short URLs"];
+/** Who may make a link when a credential is required (CREATE_ACCESS=members), as its 401 names them. */
+const creators = peopleOr("links:create");
+/** Who may read a link: its manage token, a member of its workspace, an admin or a key with links:read. */
+const linkReaders = linkOwnersOr("links:read");
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
 /** `/shorten/…`: create (one or in bulk), read, stats, update, delete, and the admin listing. */
-export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock, domains }: LinkRoutesDeps) {
+export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock, domains, createAccess, workspaceExists }: LinkRoutesDeps) {
   // Where the request came from, asked once per request: the origin of its links, and every host it could name us by.
   const seenFrom = (request: Request, server: Server | null) => seenFromRequest(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
@@ -74,29 +84,39 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
   // Who reads a public answer: a credential sent that verifies, else no one (a bad credential reads as none, never as a 401).
   const readerOf = async (request: Request, server: Server | null): Promise<Reader> => {
     if (!request.headers.has("authorization") && !request.headers.has("cookie")) return undefined;
-    return await credentials.resolve(request, server, linkOwnersOr("links:read")).catch(() => undefined);
+    return await credentials.resolve(request, server, linkReaders).catch(() => undefined);
   };
 
   return new Elysia({ prefix: "/shorten" })
     .post(
       "/",
       async ({ body, request, server, set }) => {
-        // Anyone may create a link. A program that sends its API key is judged by the key: it must be live (the gateway
-        // spends its budget) and have links:write, and the answer shows what its scopes may read.
-        const key = await credentials.apiKeyOf(request);
-        if (key) requireScope(key, "links:write", "creating links with an API key needs links:write");
+        // CREATE_ACCESS=anyone: anyone may create a link. A credential sent is judged (it must verify) and decides the
+        // link's workspace (request-workspace.ts); an API key must be live (the gateway spends its budget) and may create.
+        const creator = await credentials.creatorOf(request, server, creators, createAccess === "members");
         const from = seenFrom(request, server);
         const seen = await domainsSeen(domains, from.origin);
-        const { long_url: longUrl, short_url: alias, domain, ...options } = body;
+        const { long_url: longUrl, short_url: alias, domain, workspace, ...options } = body;
         const domainId = creatingOn(seen, domain);
+        const workspaceId = await creationWorkspace(creator, parseWorkspaceField(workspace), workspaceExists);
         // A link may lead to no host of ours: the request's, nor any domain's.
-        const { link, manageToken } = await links.create({ longUrl, alias, options, domainId, requestHosts: [...from.hosts, ...seen.snapshot.hosts] });
+        const { link, manageToken } = await links.create({
+          longUrl,
+          alias,
+          options,
+          domainId,
+          workspaceId,
+          requestHosts: [...from.hosts, ...seen.snapshot.hosts],
+        });
         // Anyone else reads the answer as the holder of the manage token it hands over.
-        const reader: Reader = key ?? { kind: "manage-token", token: manageToken };
+        const reader: Reader = creator && creator.kind !== "manage-token" ? creator : { kind: "manage-token", token: manageToken };
         const record = toRecord(link, view(from.origin, reader, seen));
         set.status = 201;
         set.headers.location = `/shorten/${record.short_url}/${domainId === defaultDomainId ? "" : `?domain=${record.domain}`}`;
-        return { ...record, manage_token: manageToken };
+        // A workspace's link is managed by its members and keys, never by a token (auth/scopes.ts: tokenManages); a key
+        // that may create links and nothing else gets no power over the link: it may sit in a web page.
+        const handsToken = link.workspaceId === null && (creator?.kind !== "api-key" || mayDoWith(creator, "links:write", link));
+        return { ...record, manage_token: handsToken ? manageToken : null };
       },
       {
         body: CreateLinkBody,
@@ -105,8 +125,11 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         detail: {
           summary: "Create a short URL (optionally with a custom alias)",
           description:
-            "Needs no credential. A program may send its API key (Bearer lgk_…): it must then be live (401 otherwise) and have links:write " +
+            "Needs no credential unless CREATE_ACCESS=members (then a person's sign-in token, an API key, an admin's token or session: 401 otherwise). " +
+            "A credential sent decides the link's workspace: a member's (name it in workspace when in several), a workspace key's own; " +
+            "an admin may name any or none. A program may send its API key (Bearer lgk_…): it must then be live (401 otherwise) and have links:create, links:write " +
             "or admin (403 naming the scope otherwise), and the gateway counts the request against the key's budget instead of the address's. " +
+            "A key with links:create alone gets no manage token (null). " +
             "With a password, the answer to a key without links:read shows the link's URLs as null, as its record does. " +
             "An unknown field is a 400 naming it; the record's read-only fields are accepted and ignored.",
           tags,
@@ -117,16 +140,39 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
     .post(
       "/bulk",
       async ({ body, request, server }) => {
-        const credential = await credentials.resolve(request, server, adminsOr("links:write"));
-        requireScope(credential, "links:write", "creating links in bulk needs an admin or an API key with links:write");
+        const credential = await credentials.resolve(request, server, peopleOr("links:write"));
+        // A member or a workspace's key makes links in their workspaces (each item's own), and needs links:write in one of
+        // them; anyone else needs links:write everywhere.
+        const workspacesOf =
+          credential.kind === "person"
+            ? [...credential.roles.keys()]
+            : credential.kind === "api-key" && credential.workspaceId !== null
+              ? [credential.workspaceId]
+              : null;
+        if (workspacesOf === null) requireScope(credential, "links:write", "creating links in bulk needs an admin or an API key with links:write");
+        else if (!workspacesOf.some((workspaceId) => mayDoWith(credential, "links:write", { workspaceId }))) {
+          requireScopeWith(credential, "links:write", { workspaceId: workspacesOf[0] ?? null }, "creating links in bulk needs links:write");
+        }
         const from = seenFrom(request, server);
         const seen = await domainsSeen(domains, from.origin);
-        const items = body.links.map((body): CreateRequest | HttpError => {
-          const item = bulkItem(body);
-          if (item instanceof HttpError) return item;
-          const domain = namedDomain(seen, item.domain);
-          return domain ? { ...item, domainId: domain.id } : UnknownDomain.named(item.domain ?? "");
-        });
+        const existing = new Map<number, Promise<boolean>>();
+        const exists = (id: number) => existing.get(id) ?? existing.set(id, workspaceExists(id)).get(id)!;
+        const items = await Promise.all(
+          body.links.map(async (body): Promise<CreateRequest | HttpError> => {
+            const item = bulkItem(body);
+            if (item instanceof HttpError) return item;
+            const domain = namedDomain(seen, item.domain);
+            if (!domain) return UnknownDomain.named(item.domain ?? "");
+            try {
+              const workspaceId = await creationWorkspace(credential, parseWorkspaceField(item.workspace), exists);
+              requireScopeWith(credential, "links:write", { workspaceId }, "creating links in bulk needs links:write");
+              return { ...item, domainId: domain.id, workspaceId };
+            } catch (error) {
+              if (error instanceof HttpError) return error;
+              throw error;
+            }
+          }),
+        );
         const outcomes = await links.createMany(
           items.filter((item): item is CreateRequest => !(item instanceof HttpError)),
           [...from.hosts, ...seen.snapshot.hosts],
@@ -135,7 +181,10 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         let next = 0;
         const resultOf = (outcome: CreateOutcome) =>
           outcome.ok
-            ? { status: 201 as const, record: { ...toRecord(outcome.link, shown), manage_token: outcome.manageToken } }
+            ? {
+                status: 201 as const,
+                record: { ...toRecord(outcome.link, shown), manage_token: outcome.link.workspaceId === null ? outcome.manageToken : null },
+              }
             : { status: outcome.error.status, error: { code: outcome.error.code, message: outcome.error.message } };
         return { results: items.map((item) => resultOf(item instanceof HttpError ? { ok: false, error: item } : outcomes[next++]!)) };
       },
@@ -144,7 +193,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         transform: refuseUnknownFields(BulkCreateBody),
         response: { 200: BulkCreated, ...errors(400, 401, 403, 413, 415, 429) },
         detail: {
-          summary: "Create many short URLs in one request (API key with links:write, or an admin)",
+          summary: "Create many short URLs in one request (API key with links:write, an admin, or a member with links:write in a workspace)",
           description:
             "Each item of links is the body of POST /shorten/ and is answered in its place, in order: 201 with its record and manage token, " +
             "or the 400 or 409 that create alone would have met; one bad or taken item never stops the rest. " +
@@ -177,11 +226,21 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
             results: [toListedRecord(await links.managedBy(credential.token), view(base, credential, seen))],
           };
         }
-        requireScope(credential, "links:read", "listing every link needs an admin");
+        const workspaceId = await listingWorkspace(credential, parseWorkspaceField(query.workspace), workspaceExists);
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
         const domainId = query.domain === undefined ? undefined : creatingOn(seen, query.domain);
-        const result = await links.list({ page, pageSize, search: query.q || undefined, order, tag, state, domainId, fresh: asksForFresh(request.headers) });
+        const result = await links.list({
+          page,
+          pageSize,
+          search: query.q || undefined,
+          order,
+          tag,
+          state,
+          domainId,
+          workspaceId,
+          fresh: asksForFresh(request.headers),
+        });
         const shown = view(base, credential, seen);
         const pageUrl = (n: number) => {
           const url = new URL(`${base}/shorten/`);
@@ -192,6 +251,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
           if (tag !== undefined) url.searchParams.set("tag", tag);
           if (state !== undefined) url.searchParams.set("state", state);
           if (query.domain !== undefined) url.searchParams.set("domain", query.domain);
+          if (workspaceId !== undefined) url.searchParams.set("workspace", String(workspaceId));
           return url.toString();
         };
         return {
@@ -206,9 +266,11 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         query: LinkListQuery,
         response: { 200: LinkList, ...errors(400, 401, 403) },
         detail: {
-          summary: "List short URLs (admin), or the one link a manage token manages",
+          summary: "List short URLs (admin), a workspace's (its members and keys), or the one link a manage token manages",
           description:
             "An admin (token or session) gets every link, newest, most visited or last visited first, in pages; " +
+            "workspace narrows it to one workspace's, and a member (or a workspace's key) gets their workspace's only: " +
+            "a member of several names it, and a workspace they are no member of is a 404. " +
             "q, tag and state narrow it, each alone or together. " +
             "A manage token gets the link it manages as a page of one (page, page_size, q, sort, tag and state change nothing), or 401 when no link has it.",
           tags,
@@ -223,7 +285,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         const seen = await domainsSeen(domains, base);
         const link = await links.get(namedLinkKey(seen, params.short_url, query.domain));
         // The credential is looked for only where it may change the answer: a session cookie costs a database read.
-        const reader = link.passwordHash === null ? undefined : await readerOf(request, server);
+        const reader = link.passwordHash === null && link.workspaceId === null ? undefined : await readerOf(request, server);
         return toRecord(link, view(base, reader, seen));
       },
       {
@@ -269,11 +331,14 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         const from = seenFrom(request, server);
         const seen = await domainsSeen(domains, from.origin);
         const key = namedLinkKey(seen, params.short_url, query.domain);
-        const { domain, ...changes } = body;
+        const { domain, workspace: named, ...changes } = body;
         if (domain !== undefined && namedDomain(seen, domain)?.id !== keyParts(key).domainId) {
           throw InvalidRequest.because("domain cannot be changed: send the link's own domain, or leave it out");
         }
-        const link = await links.update(key, changes, credential, [...from.hosts, ...seen.snapshot.hosts]);
+        const workspace = named === null ? null : parseWorkspaceField(named);
+        // Where an admin moves a link must exist (the store would refuse it less clearly).
+        if (workspace != null && mayDo(credential, "admin") && !(await workspaceExists(workspace))) throw WorkspaceNotFound.withId(workspace);
+        const link = await links.update(key, { ...changes, workspace }, credential, [...from.hosts, ...seen.snapshot.hosts]);
         return toRecord(link, view(from.origin, credential, seen));
       },
       {
@@ -283,7 +348,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         transform: refuseUnknownFields(UpdateLinkBody),
         response: { 200: LinkRecord, ...errors(400, 401, 403, 404, 413, 415) },
         detail: {
-          summary: "Change the long URL or options (manage token, or an admin's token or session)",
+          summary: "Change the long URL or options (manage token, a member or key of its workspace, or an admin's token or session)",
           description:
             "Each field sent is set; null clears an option; fields not sent stay as they are. The answer shows what the caller may read: " +
             "a protected link's URLs are null to a key without links:read, which may change what it may not read.",
@@ -303,7 +368,11 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         params: CodeParams,
         query: DomainQuery,
         response: { 204: t.Void(), ...errors(401, 403, 404) },
-        detail: { summary: "Delete a short URL (manage token, or an admin's token or session)", tags, security: changeSecurity },
+        detail: {
+          summary: "Delete a short URL (manage token, a member or key of its workspace, or an admin's token or session)",
+          tags,
+          security: changeSecurity,
+        },
       },
     );
 }

@@ -54,6 +54,9 @@ export const LinkRecord = t.Object(
     created_at: t.String({ format: "date-time" }),
     updated_at: t.String({ format: "date-time" }),
     ...OptionFields,
+    workspace: t.Union([t.Integer(), t.Null()], {
+      description: "The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md)",
+    }),
   },
   { title: "ShortUrl" },
 );
@@ -63,7 +66,10 @@ export const CreatedLink = t.Composite(
   [
     LinkRecord,
     t.Object({
-      manage_token: t.String({ description: "Shown once: send it as `Authorization: Bearer …` to update or delete this link" }),
+      manage_token: t.Union([t.String(), t.Null()], {
+        description:
+          "Shown once: send it as `Authorization: Bearer …` to update or delete this link. Null for a key with links:create alone, which makes links and nothing else",
+      }),
     }),
   ],
   { title: "CreatedShortUrl" },
@@ -127,6 +133,13 @@ export const CreateLinkBody = t.Object(
     domain: t.Optional(
       t.String({ maxLength: 260, description: "The host of an added domain (GET /admin/domains), or the default one's; absent: the default domain" }),
     ),
+    workspace: t.Optional(
+      t.Union([t.Integer(), t.String({ maxLength: 12 }), t.Null()], {
+        description:
+          "The workspace the link goes into (its id, GET /workspaces): a member's, or any for an admin. A member in one workspace may leave it out; " +
+          "a workspace's API key makes its links there. Absent with no credential: a link of no workspace",
+      }),
+    ),
     ...OptionInputs,
     ...ReadOnlyInputs,
   },
@@ -189,6 +202,11 @@ export const UpdateLinkBody = t.Object(
     domain: t.Optional(
       t.String({ maxLength: 260, description: "Read-only: the link's own domain is accepted and ignored; another is a 400 (a link never moves)" }),
     ),
+    workspace: t.Optional(
+      t.Union([t.Integer(), t.String({ maxLength: 12 }), t.Null()], {
+        description: "An admin moves the link into this workspace (its id), or out of any (null); for anyone else the link's own or null, accepted and ignored",
+      }),
+    ),
     ...OptionInputs,
     ...ReadOnlyInputs,
   },
@@ -225,6 +243,9 @@ export const LinkListQuery = querySchema({
     }),
   ),
   domain: t.Optional(t.String({ maxLength: 260, description: "Only the links of this domain (its host)", examples: ["go.example.com"] })),
+  workspace: t.Optional(
+    t.String({ maxLength: 12, description: "Only the links of this workspace (its id): a member's own, or any for an admin", examples: ["1"] }),
+  ),
   // Checked by parseTag and parseLinkState, whose 400s name the rule and the values.
   tag: t.Optional(t.String({ description: "Only links with this tag: 1 to 32 of a-z 0-9 _ - (any case; tags are lower case)", examples: ["launch"] })),
   state: t.Optional(

@@ -1,10 +1,10 @@
 import { Forbidden, HttpError, InvalidRequest, Unauthorized } from "@linkgeo/shared";
-import { hashManageToken, manageTokenMatches, newManageToken } from "../auth/manage-token.ts";
+import { hashManageToken, newManageToken } from "../auth/manage-token.ts";
 import type { LinkCache } from "../cache/link-cache.ts";
 import { RecentCodes } from "../cache/recent-codes.ts";
 import type { ApiKeyScope } from "../auth/api-key.ts";
 import type { Credential } from "../auth/credential.ts";
-import { requireScope } from "../auth/scopes.ts";
+import { mayDo, requireScopeWith, seesLink, tokenManages } from "../auth/scopes.ts";
 import type { CountedVisit, VisitCounter } from "../visits/visit-counter.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import { AliasTaken, InvalidAlias, LinkNotFound, WrongPassword } from "./link-errors.ts";
@@ -29,6 +29,10 @@ export interface CreateRequest {
   domainId?: number;
   /** The domain as the client named it (a bulk item's `domain`), until the route finds its id. */
   domain?: string;
+  /** The workspace the link belongs to (people/creation-workspace.ts); none when absent. */
+  workspaceId?: number | null;
+  /** The workspace as the client named it (a bulk item's `workspace`), until the route finds which it is. */
+  workspace?: unknown;
 }
 
 /** What became of one item of a bulk create: its link, or the error the same create alone would have met. */
@@ -85,7 +89,7 @@ export class LinkService {
       const code = input.alias ?? this.deps.generateCode();
       if (input.alias === undefined && isReserved(code)) continue;
       const key = linkKey(input.domainId ?? defaultDomainId, code);
-      const link = await this.deps.links.insert({ ...options, code: key, longUrl, manageTokenHash: hash, createdAt });
+      const link = await this.deps.links.insert({ ...options, code: key, longUrl, manageTokenHash: hash, createdAt, workspaceId: input.workspaceId ?? null });
       if (link) {
         this.deps.onChange?.("created");
         await this.deps.cache.set(key, encodeDestination(destinationOfLink(link)));
@@ -113,7 +117,7 @@ export class LinkService {
     const hosts = [...requestHosts];
     const createdAt = this.deps.clock();
     const outcomes: CreateOutcome[] = new Array(items.length);
-    const checked: Array<{ index: number; longUrl: string; alias?: string; domainId: number; options: ParsedOptions }> = [];
+    const checked: Array<{ index: number; longUrl: string; alias?: string; domainId: number; workspaceId: number | null; options: ParsedOptions }> = [];
     // The batch's aliases as keys: the same alias on two domains is two links.
     const aliases = new Set<string>();
     items.forEach((item, index) => {
@@ -126,7 +130,7 @@ export class LinkService {
           if (aliases.has(linkKey(domainId, item.alias))) throw AliasTaken.for(item.alias);
           aliases.add(linkKey(domainId, item.alias));
         }
-        checked.push({ index, longUrl, alias: item.alias, domainId, options });
+        checked.push({ index, longUrl, alias: item.alias, domainId, workspaceId: item.workspaceId ?? null, options });
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         outcomes[index] = { ok: false, error };
@@ -134,9 +138,9 @@ export class LinkService {
     });
     // Bun hashes on its thread pool, which bounds how many run at once; maxBulkPasswords bounds how many there are.
     let waiting: BulkCandidate[] = await Promise.all(
-      checked.map(async ({ index, longUrl, alias, domainId, options }) => {
+      checked.map(async ({ index, longUrl, alias, domainId, workspaceId, options }) => {
         const { token, hash } = newManageToken();
-        const link = { ...(await this.stored(options)), longUrl, manageTokenHash: hash, createdAt };
+        const link = { ...(await this.stored(options)), longUrl, manageTokenHash: hash, createdAt, workspaceId };
         return { index, alias, domainId, code: alias ?? this.freshCode(domainId, aliases), link, manageToken: token };
       }),
     );
@@ -186,7 +190,7 @@ export class LinkService {
    */
   async update(
     code: string,
-    changes: { long_url?: string; short_url?: string } & OptionsInput,
+    changes: { long_url?: string; short_url?: string; workspace?: number | null } & OptionsInput,
     credential: Credential,
     requestHosts: Iterable<string>,
   ): Promise<Link> {
@@ -195,19 +199,29 @@ export class LinkService {
     }
     const now = this.deps.clock();
     const longUrl = changes.long_url === undefined ? undefined : this.validUrl(changes.long_url, requestHosts);
-    const parsed = this.parsedOptions(changes, requestHosts, now, false);
-    if (longUrl === undefined && Object.keys(parsed).length === 0) throw InvalidRequest.because("send long_url or an option to change");
+    const { workspace, ...optionChanges } = changes;
+    const parsed = this.parsedOptions(optionChanges, requestHosts, now, false);
+    const moving = workspace !== undefined && mayDo(credential, "admin");
+    if (longUrl === undefined && !moving && Object.keys(parsed).length === 0) throw InvalidRequest.because("send long_url or an option to change");
     // Who may change the link is known before a password is hashed: argon2id is too costly to spend on anyone.
     const link = await this.authorized(code, credential);
+    // Only an admin moves a link between workspaces; anyone else may send back the record they read (its own, or null hidden).
+    if (!moving && workspace !== undefined && workspace !== null && workspace !== link.workspaceId) {
+      throw InvalidRequest.because("workspace is changed by an admin: send the link's own, or leave it out");
+    }
     // A protected link's password keeps its URLs from whoever may not read them: setting one the caller knows, or
     // none, would hand them over (a visit with it, or a GET), so only a reader may change it.
     if (!mayReadUrls(link, credential)) {
-      if (parsed.password !== undefined) requireScope(credential, "links:read", "only a reader of the link may change its password");
+      if (parsed.password !== undefined) requireScopeWith(credential, "links:read", link, "only a reader of the link may change its password");
       // Such a caller read expired_url as null: sending the record back must not clear the owner's URL unseen.
       if (parsed.expiredUrl === null) throw InvalidRequest.because("expired_url is hidden from this caller (the link has a password): leave it out to keep it");
     }
     const options = await this.stored(parsed);
-    const updated = await this.deps.links.update(code, { ...options, ...(longUrl === undefined ? {} : { longUrl }) }, now);
+    const updated = await this.deps.links.update(
+      code,
+      { ...options, ...(longUrl === undefined ? {} : { longUrl }), ...(moving ? { workspaceId: workspace } : {}) },
+      now,
+    );
     if (!updated) throw LinkNotFound.for(code);
     this.deps.onChange?.("updated");
     await this.deps.cache.set(code, encodeDestination(destinationOfLink(updated)));
@@ -245,7 +259,7 @@ export class LinkService {
   /** The one link this manage token manages; 401 when no link has it (a mistyped token, or its link was deleted). */
   async managedBy(token: string): Promise<Link> {
     const link = await this.deps.links.findByManageTokenHash(hashManageToken(token));
-    if (!link) throw Unauthorized.because("no short URL has this manage token");
+    if (!link || !tokenManages(token, link)) throw Unauthorized.because("no short URL has this manage token");
     return link;
   }
 
@@ -307,7 +321,7 @@ export class LinkService {
     return stored;
   }
 
-  /** A page of every link; `state` is judged at this service's clock, as each record's state is. */
+  /** A page of every link (or a workspace's); `state` is judged at this service's clock, as each record's state is. */
   list(query: {
     page: number;
     pageSize: number;
@@ -316,11 +330,13 @@ export class LinkService {
     tag?: string;
     state?: LinkState;
     domainId?: number;
+    workspaceId?: number;
     fresh?: boolean;
   }): Promise<LinkPage> {
     return this.deps.links.list({
       fresh: query.fresh,
       domainId: query.domainId,
+      workspaceId: query.workspaceId,
       offset: (query.page - 1) * query.pageSize,
       limit: query.pageSize,
       search: query.search,
@@ -367,16 +383,19 @@ export class LinkService {
 
   /**
    * The link, if `credential` may do what `scope` names with it: its manage
-   * token may do all of it, an admin too, an API key what its scopes say;
-   * else 404 or 403.
+   * token may do all of it, an admin too, an API key what its scopes say
+   * (a workspace's within its workspace), a member what their role there
+   * allows (auth/scopes.ts); else 403, or 404 to a member or a workspace's
+   * key for a link outside their workspaces, as if it did not exist.
    */
   async authorized(code: string, credential: Credential, scope: ApiKeyScope = "links:write"): Promise<Link> {
     const link = await this.get(code);
     if (credential.kind === "manage-token") {
-      if (!manageTokenMatches(credential.token, link.manageTokenHash)) throw Forbidden.because(`this token may not manage short URL "${codeOfKey(link.code)}"`);
+      if (!tokenManages(credential.token, link)) throw Forbidden.because(`this token may not manage short URL "${codeOfKey(link.code)}"`);
       return link;
     }
-    requireScope(credential, scope, `this token may not manage short URL "${codeOfKey(link.code)}"`);
+    if (!seesLink(credential, link)) throw LinkNotFound.for(code);
+    requireScopeWith(credential, scope, link, `this token may not manage short URL "${codeOfKey(link.code)}"`);
     return link;
   }
 }

@@ -28,6 +28,8 @@ export interface LinkQuery {
   state?: { is: LinkState; at: Date };
   /** Only the links of this domain (links/link-key.ts). */
   domainId?: number;
+  /** Only the links of this workspace. */
+  workspaceId?: number;
   /** Read on the primary even with read replicas: the client asked for what it just wrote (`Cache-Control: no-cache`). */
   fresh?: boolean;
 }
@@ -75,10 +77,11 @@ export interface LinkStore extends VisitWriter<CountedDestination> {
   /**
    * Up to `limit` links whose codes sort after `after` (null: from the
    * first), in code order (bytes, as both engines compare codes): an export
-   * reads every link page by page on the primary key, in constant memory,
-   * and a link created meanwhile is either in a later page or not at all.
+   * reads every link (or workspace `workspaceId`'s) page by page on the
+   * primary key, in constant memory, and a link created meanwhile is either
+   * in a later page or not at all.
    */
-  exportPage(after: string | null, limit: number): Promise<Link[]>;
+  exportPage(after: string | null, limit: number, workspaceId?: number): Promise<Link[]>;
   /** The links with these codes that exist, in any order. */
   findMany(codes: readonly string[]): Promise<Link[]>;
   /** Up to `limit` keys of an added domain's links (links/link-key.ts), in key order: what deleting the domain deletes first. */

@@ -10,12 +10,14 @@ export interface Link extends LinkOptions {
   lastAccessedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The workspace the link belongs to (docs/people.md); null for a link of none (made anonymously, or by an admin). */
+  workspaceId: number | null;
 }
 
-export type NewLink = Pick<Link, "code" | "longUrl" | "manageTokenHash" | "createdAt"> & Partial<LinkOptions>;
+export type NewLink = Pick<Link, "code" | "longUrl" | "manageTokenHash" | "createdAt"> & Partial<LinkOptions> & { workspaceId?: number | null };
 
 /** What an update replaces: any of the long URL and the options; the rest stays. */
-export type LinkChanges = Partial<Pick<Link, "longUrl">> & Partial<LinkOptions>;
+export type LinkChanges = Partial<Pick<Link, "longUrl" | "workspaceId">> & Partial<LinkOptions>;
 
 /** A link an import brings (transfer/importer.ts): its count and dates as the source had them. */
 export type ImportedLink = NewLink & Pick<Link, "accessCount" | "lastAccessedAt" | "updatedAt">;

@@ -7,6 +7,8 @@ import { refuseUnknownFields } from "../http/unknown-fields.ts";
 import { MemberNotFound, WorkspaceNotFound } from "./people-errors.ts";
 import { workspaceRoles, type WorkspaceMember } from "./workspace.ts";
 import type { WorkspaceInvites } from "./workspace-invites.ts";
+import type { WorkspaceKeys } from "./workspace-keys.ts";
+import { ApiKeyView, CreateApiKeyBody, CreatedApiKey } from "../auth/api-key-routes.ts";
 import { workspaceNameMaxLength, type SeenWorkspace, type Workspaces } from "./workspaces.ts";
 
 const tags = ["people"];
@@ -33,6 +35,8 @@ const viewOf = (workspace: SeenWorkspace) => ({
   role: workspace.role,
   created_at: workspace.createdAt.toISOString(),
 });
+
+const WorkspaceKeyBody = t.Object(CreateApiKeyBody.properties, { additionalProperties: false });
 
 const RoleBody = t.Object(
   { role: t.Unknown({ description: "owner, editor or viewer: the role whoever accepts it will have", examples: ["editor"] }) },
@@ -79,6 +83,7 @@ const memberIdIn = (raw: string) => idIn(raw, MemberNotFound.withId);
 export interface WorkspaceRoutesDeps {
   workspaces: Workspaces;
   invites: WorkspaceInvites;
+  keys: WorkspaceKeys;
   credentials: CredentialResolver;
 }
 
@@ -87,7 +92,7 @@ export interface WorkspaceRoutesDeps {
  * caller's; its members and invites; `POST /invites/<token>/accept`
  * (docs/people.md).
  */
-export function workspaceRoutes({ workspaces, invites, credentials }: WorkspaceRoutesDeps) {
+export function workspaceRoutes({ workspaces, invites, keys, credentials }: WorkspaceRoutesDeps) {
   return new Elysia({ prefix: "/workspaces" })
     .post(
       "/",
@@ -171,6 +176,60 @@ export function workspaceRoutes({ workspaces, invites, credentials }: WorkspaceR
         transform: refuseUnknownFields(RoleBody),
         response: { 201: Invite, ...errors(400, 401, 403, 404, 413, 415) },
         detail: { summary: "Invite someone to a workspace with a role: a token shown once, for a week (its owners)", tags, security: changeSecurity },
+      },
+    )
+    .post(
+      "/:id/api-keys",
+      async ({ params, body, request, server, set }) => {
+        const id = workspaceIdIn(params.id);
+        const { view, key } = await keys.make(id, body, await credentials.resolve(request, server, peopleOnly));
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return { ...view, key };
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        body: WorkspaceKeyBody,
+        transform: refuseUnknownFields(WorkspaceKeyBody),
+        response: { 201: CreatedApiKey, ...errors(400, 401, 403, 404, 413, 415) },
+        detail: {
+          summary: "Make a key of the workspace (its owners and editors): the key is shown once",
+          description:
+            "Scopes as an admin's key (links:read, links:write, links:create, visits:read; never admin), over the workspace's links only, " +
+            "and never beyond the maker's role (403 naming the scope). The key stops working within a second on every replica " +
+            "once its maker's role no longer allows one of its scopes (demoted or removed).",
+          tags,
+          security: changeSecurity,
+        },
+      },
+    )
+    .get(
+      "/:id/api-keys",
+      async ({ params, request, server }) => {
+        const id = workspaceIdIn(params.id);
+        return { results: await keys.list(id, await credentials.resolve(request, server, peopleOr("admin"))) };
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        response: { 200: t.Object({ results: t.Array(ApiKeyView) }), ...errors(401, 403, 404) },
+        detail: { summary: "A workspace's keys, newest first: every one for its owners and the admins, an editor's own", tags, security: readSecurity },
+      },
+    )
+    .delete(
+      "/:id/api-keys/:key",
+      async ({ params, request, server, set }) => {
+        const id = workspaceIdIn(params.id);
+        await keys.revoke(id, params.key, await credentials.resolve(request, server, peopleOr("admin")));
+        set.status = 204;
+      },
+      {
+        params: t.Object({ id: t.String(), key: t.String() }),
+        response: { 204: t.Void(), ...errors(401, 403, 404) },
+        detail: {
+          summary: "Revoke a key of the workspace (its owners, an editor their own, the admins): it stops on every replica within a second",
+          tags,
+          security: changeSecurity,
+        },
       },
     );
 }

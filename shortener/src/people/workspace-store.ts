@@ -27,7 +27,7 @@ export interface WorkspaceStore {
   accept(idHash: string, personId: number, now: Date): Promise<{ workspace: Workspace; role: WorkspaceRole } | "unknown" | "member">;
   /**
    * Gives member `personId` of workspace `workspaceId` the role `role`, or
-   * removes them (`role` null), in one transaction that keeps the workspace
+   * removes them (`role` null) with the keys they made there, in one transaction that keeps the workspace
    * at least one owner: "last owner" when it would not, "not member" when
    * they are none; else the member as now (null once removed).
    */

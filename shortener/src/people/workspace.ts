@@ -1,10 +1,5 @@
-/**
- * The roles of a workspace's members (docs/people.md): an owner runs it
- * (members, keys, its domains, deleting it), an editor works with its
- * links, a viewer reads them and their visits.
- */
-export const workspaceRoles = ["owner", "editor", "viewer"] as const;
-export type WorkspaceRole = (typeof workspaceRoles)[number];
+export { roleAllows, roleScopes, workspaceRoles, type WorkspaceRole } from "../auth/roles.ts";
+import type { WorkspaceRole } from "../auth/roles.ts";
 
 /** Where people work together. */
 export interface Workspace {

@@ -15,7 +15,7 @@ export interface Filter {
   searched: boolean;
 }
 
-export type FilterName = "tag" | "state" | "search" | "domain";
+export type FilterName = "tag" | "state" | "search" | "domain" | "workspace";
 
 /**
  * One filter (a tag, a state, a search): its plain form, its row test
@@ -44,6 +44,12 @@ export function domainPart(
   if (range === undefined) return { plain: withoutPrefix, test: withoutPrefix };
   const inRange = sql`${code} >= ${range.from} AND ${code} < ${range.to}`;
   return { plain: inRange, test: inRange, through: inRange, matchesUpTo: upTo(sql`SELECT 1 FROM ${table} WHERE ${inRange}`) };
+}
+
+/** The listing of one workspace (docs/people.md): its links, read newest first through links_workspace_id_idx. */
+export function workspacePart(workspaceId: number, column: SQL, upTo: (query: SQL) => () => Promise<number>, table: SQL): FilterPart {
+  const ofWorkspace = sql`${column} = ${workspaceId}`;
+  return { plain: ofWorkspace, test: ofWorkspace, through: ofWorkspace, matchesUpTo: upTo(sql`SELECT 1 FROM ${table} WHERE ${ofWorkspace}`) };
 }
 
 /** `%`, `_` and `\` in a search are literal characters, not LIKE wildcards. */

@@ -42,7 +42,7 @@ export function readingFromReplicas<S extends ReadStores>(primary: S, replicas: 
     ...primary,
     links: overriding(primary.links, {
       list: (query) => (query.fresh ? primary.links.list(query) : listFromReplica(query)),
-      exportPage: fromReplica((stores, after, limit) => stores.links.exportPage(after, limit)),
+      exportPage: fromReplica((stores, after, limit, workspaceId) => stores.links.exportPage(after, limit, workspaceId)),
     }),
     visits: overriding(primary.visits, {
       buckets: fromReplica((stores, scope, from, to) => stores.visits.buckets(scope, from, to)),

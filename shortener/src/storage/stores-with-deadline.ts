@@ -47,7 +47,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       update: bounded((code, changes, at) => links.update(code, changes, at)),
       delete: bounded((code) => links.delete(code)),
       list: bounded((query) => links.list(query)),
-      exportPage: bounded((after, limit) => links.exportPage(after, limit)),
+      exportPage: bounded((after, limit, workspaceId) => links.exportPage(after, limit, workspaceId)),
       findMany: bounded((codes) => links.findMany(codes)),
       keysOn: bounded((domainId, limit) => links.keysOn(domainId, limit)),
       insertImported: bounded((batch) => links.insertImported(batch)),
@@ -86,7 +86,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
     apiKeys: {
       insert: bounded((key) => apiKeys.insert(key)),
       findByHash: bounded((keyHash) => apiKeys.findByHash(keyHash)),
-      list: bounded(() => apiKeys.list()),
+      list: bounded((workspaceId) => apiKeys.list(workspaceId)),
       delete: bounded((id) => apiKeys.delete(id)),
       recordUses: bounded((uses) => apiKeys.recordUses(uses)),
     },

@@ -66,7 +66,7 @@ export function storesWatchingWrites<
       update: (code, changes, at) => health.watch(() => links.update(code, changes, at)),
       delete: (code) => health.watch(() => links.delete(code)),
       list: (query) => links.list(query),
-      exportPage: (after, limit) => links.exportPage(after, limit),
+      exportPage: (after, limit, workspaceId) => links.exportPage(after, limit, workspaceId),
       findMany: (codes) => links.findMany(codes),
       keysOn: (domainId, limit) => links.keysOn(domainId, limit),
       insertImported: (batch) => health.watch(() => links.insertImported(batch)),
@@ -91,7 +91,7 @@ export function storesWatchingWrites<
     apiKeys: {
       insert: (key) => health.watch(() => apiKeys.insert(key)),
       findByHash: (keyHash) => apiKeys.findByHash(keyHash),
-      list: () => apiKeys.list(),
+      list: (workspaceId) => apiKeys.list(workspaceId),
       delete: (id) => health.watch(() => apiKeys.delete(id)),
       recordUses: (uses) => health.watch(() => apiKeys.recordUses(uses)),
     },

@@ -1,6 +1,7 @@
 import {
   describeError,
   ErrorBody,
+  Forbidden,
   HttpError,
   importMediaTypes,
   InvalidRequest,
@@ -15,7 +16,8 @@ import {
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
-import { requireScope } from "../auth/scopes.ts";
+import { mayDo } from "../auth/scopes.ts";
+import { importWorkspace, parseWorkspaceField } from "../people/request-workspace.ts";
 import { changeSecurity } from "../auth/security-schemes.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
@@ -24,7 +26,7 @@ import { ImportDomains, parseUnknownDomainChoice } from "./import-domains.ts";
 import { guessFormat, parseImportFormat, parserFor } from "./format-registry.ts";
 import { importFormats, type ImportFormat } from "./import-record.ts";
 import type { ImportEvent, Importer } from "./importer.ts";
-import { adminsOr } from "../auth/callers.ts";
+import { peopleOr } from "../auth/callers.ts";
 
 export interface ImportRoutesDeps {
   importer: Importer;
@@ -37,6 +39,8 @@ export interface ImportRoutesDeps {
   domains: DomainDirectory;
   /** Adds a domain a file names (`domains=create`), for the request's default host; its id. */
   addDomain: (host: string, defaultHost: string) => Promise<number>;
+  /** Whether a workspace of this id exists (an admin imports into any). */
+  workspaceExists: (workspaceId: number) => Promise<boolean>;
   /** A database failure midway is an error line; this says whether it is one (storageUnavailable). */
   translate: (error: unknown) => HttpError | undefined;
   log: Logger;
@@ -53,18 +57,32 @@ export interface ImportRoutesDeps {
  * row is an ordinary error answer: credentials, media type, a declared
  * size over the limit, a binary start, an unknown format.
  */
-export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, domains, addDomain, maxBytes, translate, log }: ImportRoutesDeps) {
+export function importRoutes({
+  importer,
+  credentials,
+  publicBaseUrl,
+  clientOf,
+  domains,
+  addDomain,
+  maxBytes,
+  translate,
+  log,
+  workspaceExists,
+}: ImportRoutesDeps) {
   return new Elysia().post(
     "/admin/import",
     async ({ query, request, server }) => {
       try {
-        // Importing sets codes, counts and dates as no create may: a power of admins (and keys with the admin scope) only.
-        requireScope(await credentials.resolve(request, server, adminsOr("admin")), "admin", "importing links needs an admin token or session");
+        // Importing sets codes, counts and dates as no create may: over every link, a power of admins (and keys with the
+        // admin scope) only; within a workspace, of its owners and editors (request-workspace.ts).
+        const credential = await credentials.resolve(request, server, peopleOr("admin"));
+        const workspaceId = await importWorkspace(credential, parseWorkspaceField(query.workspace), workspaceExists);
         if (!isImportUpload(request)) throw notAnImportUpload(mediaTypeOf(request));
         const declared = request.headers.get("content-length");
         if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw PayloadTooLarge.over(maxBytes);
         const dryRun = parseDryRun(query.dry_run);
         const choice = parseUnknownDomainChoice(query.domains, "domains");
+        if (choice === "create" && !mayDo(credential, "admin")) throw Forbidden.because("domains=create adds domains, which only an admin does");
         const named = query.format === undefined ? undefined : parseImportFormat(query.format);
         if (request.body === null) throw InvalidRequest.because("send the file to import as the request body");
         const upload = await uploadText(request.body, maxBytes);
@@ -76,7 +94,7 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, d
         const defaultHost = domains.hostOf({ host: null }, seen.requestHost);
         const importDomains = new ImportDomains({ domains: seen.snapshot, defaultHost, choice, dryRun, create: (host) => addDomain(host, defaultHost) });
         const requestHosts = [...ownHosts(request, publicBaseUrl, trusted), ...seen.snapshot.hosts];
-        const events = importer.run(parser(upload.chunks), { dryRun, requestHosts, domains: importDomains });
+        const events = importer.run(parser(upload.chunks), { dryRun, requestHosts, domains: importDomains, workspaceId });
         return new Response(answerLines(format, dryRun, events, translate, log), {
           headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" },
         });
@@ -93,6 +111,12 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, d
       query: t.Object({
         format: t.Optional(t.String({ description: "linkgeo-ndjson, linkgeo-csv, csv, shlink, bitly or yourls; absent: told from the first line" })),
         dry_run: t.Optional(t.String({ description: "true: check every row and which codes are taken, store nothing" })),
+        workspace: t.Optional(
+          t.String({
+            maxLength: 12,
+            description: "The workspace the links go into (its id): its owners, editors and keys with links:write import there; an admin anywhere",
+          }),
+        ),
         domains: t.Optional(
           t.String({
             description:
@@ -103,7 +127,7 @@ export function importRoutes({ importer, credentials, publicBaseUrl, clientOf, d
         ),
       }),
       detail: {
-        summary: "Import links from a file: our export, plain CSV, Shlink, Bitly or YOURLS (admin only)",
+        summary: "Import links from a file: our export, plain CSV, Shlink, Bitly or YOURLS (an admin, or into a workspace its owners and editors)",
         description:
           "Send the file as the body (text/csv, application/x-ndjson or text/plain; UTF-8; up to IMPORT_MAX_BYTES, 1 GiB by default). " +
           "Each row is checked as a create is; codes already taken are skipped, never overwritten, so running the same file twice changes " +

@@ -36,6 +36,8 @@ export interface ImportOptions {
   progressEvery?: number;
   /** Which domain each row goes on; absent, every row goes on the default domain. */
   domains?: ImportDomains;
+  /** The workspace every row goes into (POST /admin/import?workspace=); absent, none. */
+  workspaceId?: number;
 }
 
 /** What became of a row that was not imported: `problem`, it is wrong; `skipped`, it is fine but its code is not to be had. */
@@ -114,7 +116,7 @@ export class Importer {
       const checked =
         "problem" in row
           ? { line: row.line, status: "problem" as const, reason: row.problem }
-          : await this.check(row, now, hosts, tokenHashes, options.domains);
+          : await this.check(row, now, hosts, tokenHashes, options.domains, options.workspaceId ?? null);
       if ("status" in checked) yield tell(checked);
       else batch.push(checked);
       if (batch.length >= batchSize) {
@@ -139,6 +141,7 @@ export class Importer {
     hosts: readonly string[],
     tokenHashes: () => string,
     domains: ImportDomains | undefined,
+    workspaceId: number | null,
   ): Promise<Pending | ImportOutcome> {
     const { line } = record;
     const problem = (reason: string): ImportOutcome => ({ line, status: "problem", reason });
@@ -173,6 +176,7 @@ export class Importer {
       createdAt,
       updatedAt: record.updatedAt ?? createdAt,
       lastAccessedAt: record.lastAccessedAt ?? null,
+      workspaceId,
     };
     if (record.code !== undefined) return { line, domainId, link, derivedFrom: undefined, attempt: 0 };
     const key = contentKey(link, record.createdAt);

@@ -15,6 +15,8 @@ export interface LinkExportOptions {
   now: Date;
   /** A link's code and its domain's host, by its key (links/link-address.ts: linkPlace). */
   placeOf: (key: string) => { code: string; domain: string };
+  /** Only this workspace's links (GET /admin/export/links?workspace=). */
+  workspaceId?: number;
   pageSize?: number;
 }
 
@@ -43,7 +45,7 @@ export function linkExport(store: Pick<LinkStore, "exportPage">, options: LinkEx
           controller.enqueue(encoder.encode(csvRow(exportColumns)));
           return;
         }
-        const page = await store.exportPage(after, pageSize);
+        const page = await store.exportPage(after, pageSize, options.workspaceId);
         if (page.length === 0) return controller.close();
         after = page.at(-1)!.code;
         controller.enqueue(encoder.encode(page.map(line).join("")));

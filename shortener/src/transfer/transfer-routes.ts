@@ -2,7 +2,6 @@ import { ErrorBody, InvalidRequest } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
-import { requireScope } from "../auth/scopes.ts";
 import { readSecurity } from "../auth/security-schemes.ts";
 import { CodeParams } from "../links/link-schemas.ts";
 import type { LinkService } from "../links/link-service.ts";
@@ -15,7 +14,8 @@ import type { DomainDirectory } from "../domains/domain-directory.ts";
 import { domainsSeen, linkPlace, namedLinkKey } from "../links/link-address.ts";
 import { exportFormats, linkExport, type ExportFormat } from "./link-export.ts";
 import { visitReportCsv } from "./visit-export.ts";
-import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
+import { linkOwnersOr, peopleOr } from "../auth/callers.ts";
+import { listingWorkspace, parseWorkspaceField } from "../people/request-workspace.ts";
 
 export interface TransferRoutesDeps {
   store: Pick<LinkStore, "exportPage">;
@@ -27,6 +27,8 @@ export interface TransferRoutesDeps {
   domains: DomainDirectory;
   /** The default domain's origin for a request (public-origin.ts). */
   originOf: (request: Request, server: Server | null) => string;
+  /** Whether a workspace of this id exists (an admin exports any). */
+  workspaceExists: (workspaceId: number) => Promise<boolean>;
 }
 
 const tags = ["export and import"];
@@ -34,16 +36,18 @@ const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) =>
 const mediaTypes: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8", ndjson: "application/x-ndjson" };
 
 /** `GET /admin/export/links` (every link, streamed) and `GET /shorten/<code>/visits/export` (a visits report as CSV). */
-export function transferRoutes({ store, links, reports, credentials, clock, domains, originOf }: TransferRoutesDeps) {
+export function transferRoutes({ store, links, reports, credentials, clock, domains, originOf, workspaceExists }: TransferRoutesDeps) {
   return new Elysia()
     .get(
       "/admin/export/links",
       async ({ query, request, server }) => {
-        requireScope(await credentials.resolve(request, server, adminsOr("links:read")), "links:read", "exporting every link needs an admin token or session");
+        const credential = await credentials.resolve(request, server, peopleOr("links:read"));
+        const refusal = "exporting every link needs an admin token or session";
+        const workspaceId = await listingWorkspace(credential, parseWorkspaceField(query.workspace), workspaceExists, refusal);
         const format = parseExportFormat(query.format);
         const now = clock();
         const seen = await domainsSeen(domains, originOf(request, server));
-        return new Response(linkExport(store, { format, now, placeOf: (key) => linkPlace(seen, key) }), {
+        return new Response(linkExport(store, { format, now, workspaceId, placeOf: (key) => linkPlace(seen, key) }), {
           headers: {
             "content-type": mediaTypes[format],
             "content-disposition": `attachment; filename="links-${now.toISOString().slice(0, 10)}.${format}"`,
@@ -53,10 +57,16 @@ export function transferRoutes({ store, links, reports, credentials, clock, doma
       },
       {
         // Checked by parseExportFormat, whose 400 names the formats.
-        query: t.Object({ format: t.Optional(t.String({ description: "csv or ndjson (default)" })) }),
+        query: t.Object({
+          format: t.Optional(t.String({ description: "csv or ndjson (default)" })),
+          workspace: t.Optional(
+            t.String({ maxLength: 12, description: "Only this workspace's links (its id): any of its members or its keys with links:read; any for an admin" }),
+          ),
+        }),
         detail: {
-          summary: "Every link with its options, counts and dates, streamed as CSV or NDJSON (admin, or an API key with links:read)",
+          summary: "Every link (or a workspace's) with its options, counts and dates, streamed as CSV or NDJSON (admin, or an API key with links:read)",
           description:
+            "A member or a workspace's key exports its workspace's links (a member of several names it with workspace; another workspace is a 404). " +
             "In code order, read in pages: any number of links in constant memory. The password's hash is never exported (password_protected says " +
             "whether there is one). CSV: RFC 4180, the header names the fields, tags separated by spaces, rules as JSON; a cell a spreadsheet would " +
             "run (=, +, -, @ first, a negative number aside) has a ' before it, which the import takes off again. What `POST /admin/import` " +

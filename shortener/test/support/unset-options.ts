@@ -1,4 +1,4 @@
-/** A link record's option fields when none was set: what every record of a plain link shows besides its URL and counts. */
+/** A link record's option fields when none was set, and no workspace: what every record of a plain link shows besides its URL and counts. */
 export const unsetOptions = {
   expires_at: null,
   max_visits: null,
@@ -10,4 +10,5 @@ export const unsetOptions = {
   forward_query: false,
   rules: [],
   state: "active",
+  workspace: null,
 } as const;

@@ -30,12 +30,13 @@ describe("the admin page's API keys in a real browser", () => {
   }, browserSetupTimeoutMs);
 
   test(
-    "signed in, the keys have a section of their own: none yet, and a form with a name, the four scopes and an optional expiry",
+    "signed in, the keys have a section of their own: none yet, and a form with a name, the five scopes and an optional expiry",
     async () => {
       await page.getByRole("heading", { name: "API keys" }).waitFor();
       await section().getByText("No API keys yet.").waitFor();
-      expect(await section().getByRole("group", { name: "Scopes" }).getByRole("checkbox").count()).toBe(4);
-      for (const label of ["Read links", "Change links", "Read visits", "Admin"]) expect(await section().getByLabel(label).isChecked()).toBe(false);
+      expect(await section().getByRole("group", { name: "Scopes" }).getByRole("checkbox").count()).toBe(5);
+      for (const label of ["Read links", "Change links", "Make links only", "Read visits", "Admin"])
+        expect(await section().getByLabel(label).isChecked()).toBe(false);
       expect(await section().getByLabel("Expires").getAttribute("type")).toBe("datetime-local");
       expect(await page.locator("#key-created").isHidden()).toBe(true);
       await checkPageState(page, "admin-keys-empty");

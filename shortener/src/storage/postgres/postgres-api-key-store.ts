@@ -1,9 +1,9 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, getTableColumns } from "drizzle-orm";
 import type { Sql } from "postgres";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { ApiKey } from "../../auth/api-key.ts";
-import type { ApiKeyStore } from "../../auth/api-key-store.ts";
-import { apiKeys } from "./schema.ts";
+import type { ApiKeyStore, FoundApiKey } from "../../auth/api-key-store.ts";
+import { apiKeys, workspaceMembers } from "./schema.ts";
 
 export class PostgresApiKeyStore implements ApiKeyStore {
   constructor(
@@ -15,13 +15,21 @@ export class PostgresApiKeyStore implements ApiKeyStore {
     await this.db.insert(apiKeys).values(key);
   }
 
-  async findByHash(keyHash: string): Promise<ApiKey | null> {
-    const rows = await this.db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash));
+  async findByHash(keyHash: string): Promise<FoundApiKey | null> {
+    const rows = await this.db
+      .select({ ...getTableColumns(apiKeys), makerRole: workspaceMembers.role })
+      .from(apiKeys)
+      .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, apiKeys.workspaceId), eq(workspaceMembers.personId, apiKeys.madeBy)))
+      .where(eq(apiKeys.keyHash, keyHash));
     return rows[0] ?? null;
   }
 
-  async list(): Promise<ApiKey[]> {
-    return this.db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt), apiKeys.id);
+  async list(workspaceId?: number): Promise<ApiKey[]> {
+    return this.db
+      .select()
+      .from(apiKeys)
+      .where(workspaceId === undefined ? undefined : eq(apiKeys.workspaceId, workspaceId))
+      .orderBy(desc(apiKeys.createdAt), apiKeys.id);
   }
 
   async delete(id: string): Promise<boolean> {

@@ -11,7 +11,7 @@ import type { LinkOrder } from "../../links/link-order.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { loggedFacts } from "../../visits/visit-log.ts";
-import { domainPart, likePattern, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
+import { domainPart, likePattern, workspacePart, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import { deleteLinkVisits } from "./postgres-visit-log.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
@@ -205,9 +205,9 @@ export class PostgresLinkStore implements LinkStore {
       SELECT * FROM updated`;
   }
 
-  async list({ offset, limit, search, order = "newest", tag, state, domainId }: LinkQuery): Promise<LinkPage> {
+  async list({ offset, limit, search, order = "newest", tag, state, domainId, workspaceId }: LinkQuery): Promise<LinkPage> {
     if (sortedByVisits(order)) await this.settleVisitLog();
-    const filter = await this.filterOf(search, tag, state, domainId);
+    const filter = await this.filterOf(search, tag, state, domainId, workspaceId);
     // The page and the count on two connections at once.
     const [rows, counted] = await Promise.all([
       filter === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.filteredPage(filter, order, offset, limit + 1),
@@ -289,6 +289,7 @@ export class PostgresLinkStore implements LinkStore {
     tag: string | undefined,
     state: LinkQuery["state"],
     domainId: number | undefined,
+    workspaceId: number | undefined,
   ): Promise<Filter | undefined> {
     const upTo = (query: SQL) => async () => {
       const [counted] = await this.db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM (${query} LIMIT ${this.limits.exact + 1}) AS matches`);
@@ -318,6 +319,7 @@ export class PostgresLinkStore implements LinkStore {
     }
     if (domainId !== undefined)
       parts.domain = domainPart(domainKeyRange(domainId), sql`${links.code}`, sql`strpos(${links.code}, '~') = 0`, upTo, sql`${links}`);
+    if (workspaceId !== undefined) parts.workspace = workspacePart(workspaceId, sql`${links.workspaceId}`, upTo, sql`${links}`);
     const named = Object.entries(parts) as Array<[FilterName, FilterPart]>;
     if (named.length === 0) return undefined;
 
@@ -350,11 +352,11 @@ export class PostgresLinkStore implements LinkStore {
     return Number((await this.client<{ n: string }[]>`SELECT count(*) AS n FROM links`)[0]!.n);
   }
 
-  async exportPage(after: string | null, limit: number): Promise<Link[]> {
+  async exportPage(after: string | null, limit: number, workspaceId?: number): Promise<Link[]> {
     return this.db
       .select(linkColumns)
       .from(links)
-      .where(after === null ? undefined : gt(links.code, after))
+      .where(and(after === null ? undefined : gt(links.code, after), workspaceId === undefined ? undefined : eq(links.workspaceId, workspaceId)))
       .orderBy(asc(links.code))
       .limit(limit);
   }
@@ -389,10 +391,10 @@ export class PostgresLinkStore implements LinkStore {
     const instant = (at: Date | null | undefined) => at?.toISOString() ?? null;
     const rows = await this.client<{ code: string }[]>`
       INSERT INTO links (code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at, expires_at,
-        max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules, sorted_access_count, sorted_last_accessed_at)
+        max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules, workspace_id, sorted_access_count, sorted_last_accessed_at)
       SELECT code, long_url, manage_token_hash, access_count, last_accessed_at::timestamptz, created_at::timestamptz, updated_at::timestamptz,
         expires_at::timestamptz, max_visits, expired_url, redirect_status, password_hash, tags::text[], title, forward_query::boolean, rules::jsonb,
-        access_count, last_accessed_at::timestamptz
+        workspace_id, access_count, last_accessed_at::timestamptz
       FROM unnest(
         ${column((link) => link.code)}::text[], ${column((link) => link.longUrl)}::text[], ${column((link) => link.manageTokenHash)}::text[],
         ${column((link) => link.accessCount)}::bigint[], ${column((link) => instant(link.lastAccessedAt))}::text[],
@@ -401,9 +403,9 @@ export class PostgresLinkStore implements LinkStore {
         ${column((link) => link.expiredUrl ?? null)}::text[], ${column((link) => link.redirectStatus ?? null)}::smallint[],
         ${column((link) => link.passwordHash ?? null)}::text[], ${column((link) => arrayLiteral(link.tags ?? []))}::text[],
         ${column((link) => link.title ?? null)}::text[], ${column((link) => String(link.forwardQuery ?? false))}::text[],
-        ${column((link) => JSON.stringify(link.rules ?? []))}::text[]
+        ${column((link) => JSON.stringify(link.rules ?? []))}::text[], ${column((link) => link.workspaceId ?? null)}::int[]
       ) WITH ORDINALITY AS imported(code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at, expires_at,
-        max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules, position)
+        max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules, workspace_id, position)
       ORDER BY position
       ON CONFLICT (code) DO NOTHING
       RETURNING code`;

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, WorkspaceRole } from "../../people/workspace.ts";
 import type { WorkspaceStore } from "../../people/workspace-store.ts";
-import { people, workspaceInvites, workspaceMembers, workspaces } from "./schema.ts";
+import { apiKeys, people, workspaceInvites, workspaceMembers, workspaces } from "./schema.ts";
 
 export class PostgresWorkspaceStore implements WorkspaceStore {
   constructor(private readonly db: PostgresJsDatabase) {}
@@ -111,6 +111,8 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
       const which = and(eq(workspaceMembers.workspaceId, workspaceId), eq(workspaceMembers.personId, personId));
       if (role === null) {
         await tx.delete(workspaceMembers).where(which);
+        // A member removed takes their keys of the workspace along: joining again brings none back.
+        await tx.delete(apiKeys).where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.madeBy, personId)));
         return null;
       }
       await tx.update(workspaceMembers).set({ role }).where(which);

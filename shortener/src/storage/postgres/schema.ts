@@ -48,6 +48,8 @@ export const links = pgTable(
     // What the listing sorts on (migration 0015): copies of the two counts, refreshed by the visit log's summing step.
     sortedAccessCount: bigint("sorted_access_count", { mode: "number" }).notNull().default(0),
     sortedLastAccessedAt: instant("sorted_last_accessed_at"),
+    // The workspace the link belongs to (migration 0024); null for a link of none.
+    workspaceId: integer("workspace_id").references(() => workspaces.id),
   },
   (t) => [
     // The admin listing's three orders (storage/link-order-sql.ts), read in index order. No index names
@@ -60,6 +62,8 @@ export const links = pgTable(
     // The listing's ?state= (migration 0010): only links that can leave "active" are in these.
     index("links_expires_at_idx").on(t.expiresAt, t.tags).where(sql`expires_at IS NOT NULL`),
     index("links_exhausted_idx").on(t.createdAt.desc(), t.code).where(sql`max_visits IS NOT NULL AND sorted_access_count >= max_visits`),
+    // A workspace's listing, newest first.
+    index("links_workspace_id_idx").on(t.workspaceId, t.createdAt.desc(), t.code).where(sql`workspace_id IS NOT NULL`),
   ],
 );
 
@@ -182,8 +186,11 @@ export const apiKeys = pgTable(
     createdAt: instant("created_at").notNull(),
     expiresAt: instant("expires_at"),
     lastUsedAt: instant("last_used_at"),
+    // A workspace's key (migration 0024): its workspace and maker; null for an admin's key.
+    workspaceId: integer("workspace_id").references(() => workspaces.id, { onDelete: "cascade" }),
+    madeBy: integer("made_by").references(() => people.id, { onDelete: "cascade" }),
   },
-  (t) => [uniqueIndex("api_keys_key_hash_idx").on(t.keyHash)],
+  (t) => [uniqueIndex("api_keys_key_hash_idx").on(t.keyHash), index("api_keys_workspace_id_idx").on(t.workspaceId).where(sql`workspace_id IS NOT NULL`)],
 );
 
 /** Domains (migration 0018): the default one is id 0 with no host. */

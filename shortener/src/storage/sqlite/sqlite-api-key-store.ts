@@ -1,8 +1,8 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { ApiKey } from "../../auth/api-key.ts";
-import type { ApiKeyStore } from "../../auth/api-key-store.ts";
-import { apiKeys } from "./schema.ts";
+import type { ApiKeyStore, FoundApiKey } from "../../auth/api-key-store.ts";
+import { apiKeys, workspaceMembers } from "./schema.ts";
 
 export class SqliteApiKeyStore implements ApiKeyStore {
   constructor(private readonly db: BunSQLiteDatabase) {}
@@ -11,12 +11,24 @@ export class SqliteApiKeyStore implements ApiKeyStore {
     this.db.insert(apiKeys).values(key).run();
   }
 
-  async findByHash(keyHash: string): Promise<ApiKey | null> {
-    return this.db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).get() ?? null;
+  async findByHash(keyHash: string): Promise<FoundApiKey | null> {
+    return (
+      this.db
+        .select({ ...getTableColumns(apiKeys), makerRole: workspaceMembers.role })
+        .from(apiKeys)
+        .leftJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, apiKeys.workspaceId), eq(workspaceMembers.personId, apiKeys.madeBy)))
+        .where(eq(apiKeys.keyHash, keyHash))
+        .get() ?? null
+    );
   }
 
-  async list(): Promise<ApiKey[]> {
-    return this.db.select().from(apiKeys).orderBy(desc(apiKeys.createdAt), apiKeys.id).all();
+  async list(workspaceId?: number): Promise<ApiKey[]> {
+    return this.db
+      .select()
+      .from(apiKeys)
+      .where(workspaceId === undefined ? undefined : eq(apiKeys.workspaceId, workspaceId))
+      .orderBy(desc(apiKeys.createdAt), apiKeys.id)
+      .all();
   }
 
   async delete(id: string): Promise<boolean> {

@@ -9,7 +9,7 @@ import type { LinkOrder } from "../../links/link-order.ts";
 import { grantedVisits, type LinkState, type VisitClaim } from "../../links/destination.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
-import { domainPart, likePattern, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
+import { domainPart, likePattern, workspacePart, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
 import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
@@ -91,8 +91,8 @@ export class SqliteLinkStore implements LinkStore {
     this.insertImportedRow = db.$client.prepare(
       `INSERT INTO links (code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at,
          expires_at, max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules,
-         sorted_access_count, sorted_last_accessed_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?4, ?5) ON CONFLICT (code) DO NOTHING RETURNING rowid, code`,
+         workspace_id, sorted_access_count, sorted_last_accessed_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?4, ?5) ON CONFLICT (code) DO NOTHING RETURNING rowid, code`,
     );
     // A bulk insert's search and tag rows, one statement each (migration 0012): the rows named by a JSON array of rowids.
     this.startBulkInsert = db.$client.prepare("INSERT INTO links_bulk_insert (since) VALUES (?)");
@@ -199,9 +199,9 @@ export class SqliteLinkStore implements LinkStore {
     return claims;
   }
 
-  async list({ offset, limit, search, order = "newest", tag, state, domainId }: LinkQuery): Promise<LinkPage> {
+  async list({ offset, limit, search, order = "newest", tag, state, domainId, workspaceId }: LinkQuery): Promise<LinkPage> {
     if (sortedByVisits(order)) this.visitLog.settle();
-    const filter = await this.filterOf(search, tag, state, domainId);
+    const filter = await this.filterOf(search, tag, state, domainId, workspaceId);
     const rows = filter === undefined ? this.pageOf(undefined, order, offset, limit + 1) : this.filteredPage(filter, order, offset, limit + 1);
     const page = { links: rows.slice(0, limit), hasMore: rows.length > limit };
     // Counting a million rows takes SQLite ~10 ms; matching a search against them all does not.
@@ -240,11 +240,11 @@ export class SqliteLinkStore implements LinkStore {
     return { ...page, ...(await counts.searchCount(this.limits, tableSize(), sample(), countUpTo)) };
   }
 
-  async exportPage(after: string | null, limit: number): Promise<Link[]> {
+  async exportPage(after: string | null, limit: number, workspaceId?: number): Promise<Link[]> {
     return this.db
       .select(linkColumns)
       .from(links)
-      .where(after === null ? undefined : gt(links.code, after))
+      .where(and(after === null ? undefined : gt(links.code, after), workspaceId === undefined ? undefined : eq(links.workspaceId, workspaceId)))
       .orderBy(asc(links.code))
       .limit(limit)
       .all();
@@ -321,6 +321,7 @@ export class SqliteLinkStore implements LinkStore {
     tag: string | undefined,
     state: LinkQuery["state"],
     domainId: number | undefined,
+    workspaceId: number | undefined,
   ): Promise<Filter | undefined> {
     const upTo = (query: SQL) => async () => this.db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (${query} LIMIT ${this.limits.exact + 1})`)[0]!.n;
     const parts: Partial<Record<FilterName, FilterPart>> = {};
@@ -350,6 +351,7 @@ export class SqliteLinkStore implements LinkStore {
     }
     if (domainId !== undefined)
       parts.domain = domainPart(domainKeyRange(domainId), sql`${links.code}`, sql`instr(${links.code}, '~') = 0`, upTo, sql`${links}`);
+    if (workspaceId !== undefined) parts.workspace = workspacePart(workspaceId, sql`${links.workspaceId}`, upTo, sql`${links}`);
     const named = Object.entries(parts) as Array<[FilterName, FilterPart]>;
     if (named.length === 0) return undefined;
 
@@ -417,6 +419,7 @@ type ImportedRow = [
   string | null,
   number,
   string,
+  number | null,
 ];
 
 function importedRow(link: ImportedLink): ImportedRow {
@@ -437,6 +440,7 @@ function importedRow(link: ImportedLink): ImportedRow {
     link.title ?? null,
     link.forwardQuery ? 1 : 0,
     JSON.stringify(link.rules ?? []),
+    link.workspaceId ?? null,
   ];
 }
 

@@ -119,6 +119,8 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
         if (member.role === "owner" && role !== "owner" && owners === 1) return "last owner";
         if (role === null) {
           sqlite.query("DELETE FROM workspace_members WHERE workspace_id = ? AND person_id = ?").run(workspaceId, personId);
+          // A member removed takes their keys of the workspace along: joining again brings none back.
+          sqlite.query("DELETE FROM api_keys WHERE workspace_id = ? AND made_by = ?").run(workspaceId, personId);
           return null;
         }
         sqlite.query("UPDATE workspace_members SET role = ? WHERE workspace_id = ? AND person_id = ?").run(role, workspaceId, personId);

@@ -122,12 +122,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every API key, newest first (admin); never a key itself */
+        /** Every API key, newest first, the workspaces' too (admin); never a key itself */
         get: operations["getAdminApi-keys"];
         put?: never;
         /**
          * Make an API key (admin): the key is shown once
-         * @description Scopes: links:read (list and read every link, export), links:write (create, change and delete any link, bulk create), visits:read (every visits report), admin (everything an admin may do, API keys included). Only the key's SHA-256 is stored.
+         * @description Scopes: links:read (list and read every link, export), links:write (create, change and delete any link, bulk create), links:create (create links and nothing else: no link's record beyond the one it made, no manage token; safe in a web page), visits:read (every visits report), admin (everything an admin may do, API keys included). Only the key's SHA-256 is stored.
          */
         post: operations["postAdminApi-keys"];
         delete?: never;
@@ -309,6 +309,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{id}/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A workspace's keys, newest first: every one for its owners and the admins, an editor's own */
+        get: operations["getWorkspacesByIdApi-keys"];
+        put?: never;
+        /**
+         * Make a key of the workspace (its owners and editors): the key is shown once
+         * @description Scopes as an admin's key (links:read, links:write, links:create, visits:read; never admin), over the workspace's links only, and never beyond the maker's role (403 naming the scope). The key stops working within a second on every replica once its maker's role no longer allows one of its scopes (demoted or removed).
+         */
+        post: operations["postWorkspacesByIdApi-keys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/api-keys/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a key of the workspace (its owners, an editor their own, the admins): it stops on every replica within a second */
+        delete: operations["deleteWorkspacesByIdApi-keysByKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invites/{token}/accept": {
         parameters: {
             query?: never;
@@ -337,14 +375,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List short URLs (admin), or the one link a manage token manages
-         * @description An admin (token or session) gets every link, newest, most visited or last visited first, in pages; q, tag and state narrow it, each alone or together. A manage token gets the link it manages as a page of one (page, page_size, q, sort, tag and state change nothing), or 401 when no link has it.
+         * List short URLs (admin), a workspace's (its members and keys), or the one link a manage token manages
+         * @description An admin (token or session) gets every link, newest, most visited or last visited first, in pages; workspace narrows it to one workspace's, and a member (or a workspace's key) gets their workspace's only: a member of several names it, and a workspace they are no member of is a 404. q, tag and state narrow it, each alone or together. A manage token gets the link it manages as a page of one (page, page_size, q, sort, tag and state change nothing), or 401 when no link has it.
          */
         get: operations["getShorten"];
         put?: never;
         /**
          * Create a short URL (optionally with a custom alias)
-         * @description Needs no credential. A program may send its API key (Bearer lgk_…): it must then be live (401 otherwise) and have links:write or admin (403 naming the scope otherwise), and the gateway counts the request against the key's budget instead of the address's. With a password, the answer to a key without links:read shows the link's URLs as null, as its record does. An unknown field is a 400 naming it; the record's read-only fields are accepted and ignored.
+         * @description Needs no credential unless CREATE_ACCESS=members (then a person's sign-in token, an API key, an admin's token or session: 401 otherwise). A credential sent decides the link's workspace: a member's (name it in workspace when in several), a workspace key's own; an admin may name any or none. A program may send its API key (Bearer lgk_…): it must then be live (401 otherwise) and have links:create, links:write or admin (403 naming the scope otherwise), and the gateway counts the request against the key's budget instead of the address's. A key with links:create alone gets no manage token (null). With a password, the answer to a key without links:read shows the link's URLs as null, as its record does. An unknown field is a 400 naming it; the record's read-only fields are accepted and ignored.
          */
         post: operations["postShorten"];
         delete?: never;
@@ -363,7 +401,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create many short URLs in one request (API key with links:write, or an admin)
+         * Create many short URLs in one request (API key with links:write, an admin, or a member with links:write in a workspace)
          * @description Each item of links is the body of POST /shorten/ and is answered in its place, in order: 201 with its record and manage token, or the 400 or 409 that create alone would have met; one bad or taken item never stops the rest. A record shows what the caller may read: a protected link's URLs are null to a key without links:read. An alias twice in the request goes to the first. At most 1000 items (4 MiB), and at most 5 with a password: more is a 400 for the whole request. Through the gateway, a request spends one token of the bulk budget (RATE_LIMIT_BULK), whatever its size.
          */
         post: operations["postShortenBulk"];
@@ -386,12 +424,12 @@ export interface paths {
          */
         get: operations["getShortenByShort_url"];
         /**
-         * Change the long URL or options (manage token, or an admin's token or session)
+         * Change the long URL or options (manage token, a member or key of its workspace, or an admin's token or session)
          * @description Each field sent is set; null clears an option; fields not sent stay as they are. The answer shows what the caller may read: a protected link's URLs are null to a key without links:read, which may change what it may not read.
          */
         put: operations["putShortenByShort_url"];
         post?: never;
-        /** Delete a short URL (manage token, or an admin's token or session) */
+        /** Delete a short URL (manage token, a member or key of its workspace, or an admin's token or session) */
         delete: operations["deleteShortenByShort_url"];
         options?: never;
         head?: never;
@@ -523,8 +561,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every link with its options, counts and dates, streamed as CSV or NDJSON (admin, or an API key with links:read)
-         * @description In code order, read in pages: any number of links in constant memory. The password's hash is never exported (password_protected says whether there is one). CSV: RFC 4180, the header names the fields, tags separated by spaces, rules as JSON; a cell a spreadsheet would run (=, +, -, @ first, a negative number aside) has a ' before it, which the import takes off again. What `POST /admin/import` and `bun run import` read back (formats linkgeo-csv, linkgeo-ndjson).
+         * Every link (or a workspace's) with its options, counts and dates, streamed as CSV or NDJSON (admin, or an API key with links:read)
+         * @description A member or a workspace's key exports its workspace's links (a member of several names it with workspace; another workspace is a 404). In code order, read in pages: any number of links in constant memory. The password's hash is never exported (password_protected says whether there is one). CSV: RFC 4180, the header names the fields, tags separated by spaces, rules as JSON; a cell a spreadsheet would run (=, +, -, @ first, a negative number aside) has a ' before it, which the import takes off again. What `POST /admin/import` and `bun run import` read back (formats linkgeo-csv, linkgeo-ndjson).
          */
         get: operations["getAdminExportLinks"];
         put?: never;
@@ -565,7 +603,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import links from a file: our export, plain CSV, Shlink, Bitly or YOURLS (admin only)
+         * Import links from a file: our export, plain CSV, Shlink, Bitly or YOURLS (an admin, or into a workspace its owners and editors)
          * @description Send the file as the body (text/csv, application/x-ndjson or text/plain; UTF-8; up to IMPORT_MAX_BYTES, 1 GiB by default). Each row is checked as a create is; codes already taken are skipped, never overwritten, so running the same file twice changes nothing. The answer streams as NDJSON: a line per row not imported, progress lines, and a summary line (docs/migrating.md in the repository).
          */
         post: operations["postAdminImport"];
@@ -968,7 +1006,7 @@ export interface operations {
                             id: string;
                             /** @example import script */
                             name: string;
-                            scopes: ("links:read" | "links:write" | "visits:read" | "admin")[];
+                            scopes: ("links:read" | "links:write" | "links:create" | "visits:read" | "admin")[];
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -978,6 +1016,8 @@ export interface operations {
                              * @description Within about ten seconds
                              */
                             last_used_at: string | null;
+                            /** @description The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key */
+                            workspace: number | null;
                         }[];
                     };
                 };
@@ -1000,7 +1040,7 @@ export interface operations {
                      */
                     name: unknown;
                     /**
-                     * @description One or more of links:read, links:write, visits:read, admin
+                     * @description One or more of links:read, links:write, links:create, visits:read, admin
                      * @example [
                      *       "links:read",
                      *       "links:write"
@@ -1027,7 +1067,7 @@ export interface operations {
                         id: string;
                         /** @example import script */
                         name: string;
-                        scopes: ("links:read" | "links:write" | "visits:read" | "admin")[];
+                        scopes: ("links:read" | "links:write" | "links:create" | "visits:read" | "admin")[];
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -1037,6 +1077,8 @@ export interface operations {
                          * @description Within about ten seconds
                          */
                         last_used_at: string | null;
+                        /** @description The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key */
+                        workspace: number | null;
                         /**
                          * @description Shown once: send it as Authorization: Bearer lgk_…
                          * @example lgk_…
@@ -1630,6 +1672,135 @@ export interface operations {
             };
         };
     };
+    "getWorkspacesByIdApi-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @example key_V1StGXR8_Z5jdHi6 */
+                            id: string;
+                            /** @example import script */
+                            name: string;
+                            scopes: ("links:read" | "links:write" | "links:create" | "visits:read" | "admin")[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Within about ten seconds
+                             */
+                            last_used_at: string | null;
+                            /** @description The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key */
+                            workspace: number | null;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    "postWorkspacesByIdApi-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 1 to 100 characters, for people
+                     * @example import script
+                     */
+                    name: unknown;
+                    /**
+                     * @description One or more of links:read, links:write, links:create, visits:read, admin
+                     * @example [
+                     *       "links:read",
+                     *       "links:write"
+                     *     ]
+                     */
+                    scopes: unknown;
+                    /**
+                     * @description ISO 8601 with a zone; the key stops working then. Absent or null: never
+                     * @example 2027-06-30T00:00:00Z
+                     */
+                    expires_at?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example key_V1StGXR8_Z5jdHi6 */
+                        id: string;
+                        /** @example import script */
+                        name: string;
+                        scopes: ("links:read" | "links:write" | "links:create" | "visits:read" | "admin")[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        expires_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description Within about ten seconds
+                         */
+                        last_used_at: string | null;
+                        /** @description The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key */
+                        workspace: number | null;
+                        /**
+                         * @description Shown once: send it as Authorization: Bearer lgk_…
+                         * @example lgk_…
+                         */
+                        key: string;
+                    };
+                };
+            };
+        };
+    };
+    "deleteWorkspacesByIdApi-keysByKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     postInvitesByTokenAccept: {
         parameters: {
             query?: never;
@@ -1686,6 +1857,8 @@ export interface operations {
                 sort?: string;
                 /** @description Only the links of this domain (its host) */
                 domain?: string;
+                /** @description Only the links of this workspace (its id): a member's own, or any for an admin */
+                workspace?: string;
                 /** @description Only links with this tag: 1 to 32 of a-z 0-9 _ - (any case; tags are lower case) */
                 tag?: string;
                 /** @description Only links in this state now: active, expired (past expires_at) or exhausted (max_visits used) */
@@ -1778,6 +1951,8 @@ export interface operations {
                             }[];
                             /** @enum {string} */
                             state: "active" | "expired" | "exhausted";
+                            /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+                            workspace: number | null;
                             /** Format: date-time */
                             last_accessed_at: string | null;
                         }[];
@@ -1803,6 +1978,8 @@ export interface operations {
                     short_url?: string;
                     /** @description The host of an added domain (GET /admin/domains), or the default one's; absent: the default domain */
                     domain?: string;
+                    /** @description The workspace the link goes into (its id, GET /workspaces): a member's, or any for an admin. A member in one workspace may leave it out; a workspace's API key makes its links there. Absent with no credential: a link of no workspace */
+                    workspace?: number | string | null;
                     /** @description ISO 8601 with a zone; not already past when creating */
                     expires_at?: string | null;
                     /** @description 1 to 2147483647 */
@@ -1931,8 +2108,10 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         state: "active" | "expired" | "exhausted";
-                        /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link */
-                        manage_token: string;
+                        /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+                        workspace: number | null;
+                        /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link. Null for a key with links:create alone, which makes links and nothing else */
+                        manage_token: string | null;
                     };
                 };
             };
@@ -2060,8 +2239,10 @@ export interface operations {
                                 }[];
                                 /** @enum {string} */
                                 state: "active" | "expired" | "exhausted";
-                                /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link */
-                                manage_token: string;
+                                /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+                                workspace: number | null;
+                                /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link. Null for a key with links:create alone, which makes links and nothing else */
+                                manage_token: string | null;
                             };
                         } | {
                             /**
@@ -2175,6 +2356,8 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         state: "active" | "expired" | "exhausted";
+                        /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+                        workspace: number | null;
                     };
                 };
             };
@@ -2202,6 +2385,8 @@ export interface operations {
                     short_url?: string;
                     /** @description Read-only: the link's own domain is accepted and ignored; another is a 400 (a link never moves) */
                     domain?: string;
+                    /** @description An admin moves the link into this workspace (its id), or out of any (null); for anyone else the link's own or null, accepted and ignored */
+                    workspace?: number | string | null;
                     /** @description ISO 8601 with a zone; not already past when creating */
                     expires_at?: string | null;
                     /** @description 1 to 2147483647 */
@@ -2330,6 +2515,8 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         state: "active" | "expired" | "exhausted";
+                        /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+                        workspace: number | null;
                     };
                 };
             };
@@ -2831,6 +3018,8 @@ export interface operations {
             query?: {
                 /** @description csv or ndjson (default) */
                 format?: string;
+                /** @description Only this workspace's links (its id): any of its members or its keys with links:read; any for an admin */
+                workspace?: string;
             };
             header?: never;
             path?: never;
@@ -2913,6 +3102,8 @@ export interface operations {
                 format?: string;
                 /** @description true: check every row and which codes are taken, store nothing */
                 dry_run?: string;
+                /** @description The workspace the links go into (its id): its owners, editors and keys with links:write import there; an admin anywhere */
+                workspace?: string;
                 /** @description A row on a domain not added here: default (it goes on the default domain; the default), create (the domain is added), refuse (the row is a problem). The summary's unknown_domains lists such domains, so a dry run shows them first. */
                 domains?: string;
             };

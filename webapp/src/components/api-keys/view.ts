@@ -4,7 +4,13 @@ import { apiKeysParts as ui } from "./parts.ts";
 
 const scopes = [
   { scope: "links:read", id: "links-read", name: "Read links", hint: "List every link, and see a protected link's addresses." },
-  { scope: "links:write", id: "links-write", name: "Change links", hint: "Change and delete any link." },
+  { scope: "links:write", id: "links-write", name: "Change links", hint: "Make, change and delete any link." },
+  {
+    scope: "links:create",
+    id: "links-create",
+    name: "Make links only",
+    hint: "Make links and nothing else: no manage token comes back, so it may sit in a web page.",
+  },
   { scope: "visits:read", id: "visits-read", name: "Read visits", hint: "Every visits report, of one link or all." },
   { scope: "admin", id: "admin", name: "Admin", hint: "Everything an admin may do, API keys included." },
 ];

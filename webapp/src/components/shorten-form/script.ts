@@ -62,6 +62,8 @@ async function submit(form: Form, deps: ShortenFormDeps): Promise<void> {
       body: { long_url: address.url, ...(alias === "" ? {} : { short_url: alias }), ...newLinkOptions(chosen.options, chosen.password) },
     });
     const { short_url, manage_token, link, created_at } = created;
+    // The page sends no credential, and an anonymous link's token is always handed over (null is a key's with links:create alone).
+    if (manage_token === null) throw new Error("the service made the link without a manage token");
     // The destination is shown to the holder of its manage token: null would be a service that hid it anyway.
     const saved: SavedLink = { short_url, manage_token, link, long_url: created.long_url ?? address.url, created_at };
     saveLink(saved);
