@@ -10,6 +10,7 @@ import { unresolvedRefs } from "./support/unresolved-refs.ts";
 
 const shortenerPaths = [
   "/admin/api-keys",
+  "/admin/audit",
   "/admin/api-keys/{id}",
   "/admin/domains",
   "/admin/domains/{id}",
@@ -32,6 +33,7 @@ const shortenerPaths = [
   "/shorten/{short_url}/visits/export",
   "/workspaces/",
   "/workspaces/{id}/api-keys",
+  "/workspaces/{id}/audit",
   "/workspaces/{id}/api-keys/{key}",
   "/workspaces/{id}/invites",
   "/workspaces/{id}/members",

@@ -29,7 +29,7 @@ import { rootRoutes } from "./domains/root-routes.ts";
 import { People } from "./people/people.ts";
 import { peopleRoutes } from "./people/people-routes.ts";
 import { PersonSessions } from "./people/person-sessions.ts";
-import { inviteRoutes, workspaceRoutes } from "./people/workspace-routes.ts";
+import { inviteRoutes, workspaceIdIn, workspaceRoutes } from "./people/workspace-routes.ts";
 import { WorkspaceInvites } from "./people/workspace-invites.ts";
 import type { WorkspaceStore } from "./people/workspace-store.ts";
 import { Workspaces } from "./people/workspaces.ts";
@@ -68,6 +68,9 @@ import type { VisitCounter } from "./visits/visit-counter.ts";
 import type { DescribeVisitor } from "./visits/seen-visitor.ts";
 import type { OrphanVisits } from "./visits/orphan-visits.ts";
 import { OrphanVisitReports } from "./visits/orphan-visit-reports.ts";
+import type { AuditStore } from "./audit/audit-store.ts";
+import { AuditLog } from "./audit/audit-log.ts";
+import { auditRoutes } from "./people/audit-routes.ts";
 import type { OrphanVisitStore } from "./visits/orphan-visit-store.ts";
 
 export interface ShortenerDeps {
@@ -80,6 +83,10 @@ export interface ShortenerDeps {
   peopleStore: PeopleStore;
   /** Workspaces and their members (/workspaces). */
   workspaceStore: WorkspaceStore;
+  /** The audit log (GET /workspaces/<id>/audit, GET /admin/audit). */
+  auditStore: AuditStore;
+  /** The events each audit log keeps; default 10,000. */
+  auditKeep?: number;
   /** How a person's password is hashed (argon2id unless a test passes a cheaper one). */
   hashPassword?: (password: string) => Promise<string>;
   /** UNKNOWN_HOSTS: a redirect on a host no domain has is the default domain's (default), or a 404. */
@@ -171,6 +178,7 @@ export function createApp(deps: ShortenerDeps) {
   const people = new People({ store: deps.peopleStore, clock: deps.clock, hashPassword: deps.hashPassword });
   const workspaceInvites = new WorkspaceInvites({ store: deps.workspaceStore, people, clock: deps.clock });
   const workspaceExists = async (id: number) => (await deps.workspaceStore.find(id)) !== null;
+  const audit = new AuditLog({ store: deps.auditStore, clock: deps.clock, log: deps.log, keep: deps.auditKeep });
   const credentials = new CredentialResolver({
     people: personSessions,
     rolesOf: async (personId) => new Map((await deps.workspaceStore.ofPerson(personId)).map((workspace) => [workspace.id, workspace.role])),
@@ -226,24 +234,27 @@ export function createApp(deps: ShortenerDeps) {
   })
     .use(adminRoutes({ login: adminLogin, tokens: adminTokens }))
     .use(sessionRoutes({ login: adminLogin, sessions: adminSessions, credentials, cookie: sessionCookie }))
-    .use(apiKeyRoutes({ keys: deps.apiKeys, credentials }))
+    .use(apiKeyRoutes({ keys: deps.apiKeys, credentials, audit }))
     .use(
       domainRoutes({
         domains,
         credentials,
         seenFrom: (request, server) => seenFrom(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
+        audit,
       }),
     )
-    .use(peopleRoutes({ people, sessions: personSessions, credentials }))
+    .use(peopleRoutes({ people, sessions: personSessions, credentials, audit }))
     .use(
       workspaceRoutes({
         workspaces: new Workspaces({ store: deps.workspaceStore, clock: deps.clock }),
         invites: workspaceInvites,
         keys: new WorkspaceKeys({ keys: deps.apiKeys, workspaceExists }),
         credentials,
+        audit,
       }),
     )
-    .use(inviteRoutes({ invites: workspaceInvites, credentials }))
+    .use(inviteRoutes({ invites: workspaceInvites, credentials, audit }))
+    .use(auditRoutes({ audit, credentials, workspaceExists, workspaceIdIn }))
     .use(
       linkRoutes({
         links,
@@ -254,6 +265,7 @@ export function createApp(deps: ShortenerDeps) {
         domains: domainDirectory,
         createAccess: deps.createAccess ?? "anyone",
         workspaceExists,
+        audit,
       }),
     )
     .use(

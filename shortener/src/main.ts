@@ -67,6 +67,7 @@ const app = createApp({
   domainStore: database.domains,
   peopleStore: database.people,
   workspaceStore: database.workspaces,
+  auditStore: database.audit,
   clock,
   log,
   secretKey: config.secretKey,

@@ -295,6 +295,7 @@ const allTables = [
   "admin_sessions",
   "admins",
   "api_keys",
+  "audit_events",
   "domains",
   "link_tags",
   "link_visit_buckets",

@@ -110,6 +110,8 @@ const credentialRoutes: readonly string[] = [
   "POST workspaces/*/api-keys",
   "GET workspaces/*/api-keys",
   "DELETE workspaces/*/api-keys/*",
+  "GET workspaces/*/audit",
+  "GET admin/audit",
   "GET admin/visits",
   "GET admin/visits/daily",
   "GET admin/visits/orphans",

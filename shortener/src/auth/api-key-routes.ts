@@ -7,6 +7,8 @@ import type { CredentialResolver } from "./credential-resolver.ts";
 import { requireScope } from "./scopes.ts";
 import { changeSecurity, readSecurity } from "./security-schemes.ts";
 import { adminsOr } from "./callers.ts";
+import type { AuditLog } from "../audit/audit-log.ts";
+import { actorOf } from "./actor.ts";
 
 const tags = ["API keys"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
@@ -41,19 +43,25 @@ export const CreateApiKeyBody = t.Object({
 export interface ApiKeyRoutesDeps {
   keys: ApiKeys;
   credentials: CredentialResolver;
+  /** Told of each key made or revoked (the instance's log). */
+  audit: AuditLog;
 }
 
 /** `/admin/api-keys`: admins (or a key with the admin scope) make, list and revoke API keys. */
-export function apiKeyRoutes({ keys, credentials }: ApiKeyRoutesDeps) {
-  const asAdmin = async (request: Request, server: Server | null) =>
-    requireScope(await credentials.resolve(request, server, adminsOr("admin")), "admin", "API keys are managed by admins");
+export function apiKeyRoutes({ keys, credentials, audit }: ApiKeyRoutesDeps) {
+  const asAdmin = async (request: Request, server: Server | null) => {
+    const credential = await credentials.resolve(request, server, adminsOr("admin"));
+    requireScope(credential, "admin", "API keys are managed by admins");
+    return credential;
+  };
 
   return new Elysia({ prefix: "/admin/api-keys" })
     .post(
       "",
       async ({ body, request, server, set }) => {
-        await asAdmin(request, server);
+        const admin = await asAdmin(request, server);
         const { view, key } = await keys.create(body);
+        await audit.record({ workspaceId: null, actor: actorOf(admin), action: "key.create", target: `${view.id} ${view.scopes.join(",")}` });
         set.status = 201;
         set.headers["cache-control"] = "no-store";
         return { ...view, key };
@@ -86,8 +94,9 @@ export function apiKeyRoutes({ keys, credentials }: ApiKeyRoutesDeps) {
     .delete(
       "/:id",
       async ({ params, request, server, set }) => {
-        await asAdmin(request, server);
+        const admin = await asAdmin(request, server);
         await keys.revoke(params.id);
+        await audit.record({ workspaceId: null, actor: actorOf(admin), action: "key.revoke", target: params.id });
         set.status = 204;
       },
       {

@@ -1,5 +1,7 @@
 import { ErrorBody, InvalidRequest } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
+import type { AuditLog } from "../audit/audit-log.ts";
+import type { Credential } from "../auth/credential.ts";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { adminsOr } from "../auth/callers.ts";
@@ -8,6 +10,7 @@ import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
 import { requestHostName } from "./domain-host.ts";
 import type { DomainRequest, Domains } from "./domains.ts";
+import { actorOf } from "../auth/actor.ts";
 
 const tags = ["Domains"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
@@ -54,14 +57,17 @@ export interface DomainRoutesDeps {
   credentials: CredentialResolver;
   /** The host the request came by and every `host[:port]` it names (public-origin.ts), as the link routes see them. */
   seenFrom: (request: Request, server: Server | null) => { origin: string; hosts: ReadonlySet<string> };
+  /** Told of each domain added, changed or deleted (the instance's log). */
+  audit: AuditLog;
 }
 
 /** `/admin/domains`: admins (or a key with the admin scope) add, list, change and delete the hosts links are served on. */
-export function domainRoutes({ domains, credentials, seenFrom }: DomainRoutesDeps) {
-  const asAdmin = async (request: Request, server: Server | null): Promise<DomainRequest> => {
-    requireScope(await credentials.resolve(request, server, adminsOr("admin")), "admin", "domains are managed by admins");
+export function domainRoutes({ domains, credentials, seenFrom, audit }: DomainRoutesDeps) {
+  const asAdmin = async (request: Request, server: Server | null): Promise<DomainRequest & { admin: Credential }> => {
+    const admin = await credentials.resolve(request, server, adminsOr("admin"));
+    requireScope(admin, "admin", "domains are managed by admins");
     const from = seenFrom(request, server);
-    return { hostName: requestHostName(new URL(from.origin).host), requestHosts: [...from.hosts] };
+    return { hostName: requestHostName(new URL(from.origin).host), requestHosts: [...from.hosts], admin };
   };
 
   return new Elysia({ prefix: "/admin/domains" })
@@ -70,6 +76,7 @@ export function domainRoutes({ domains, credentials, seenFrom }: DomainRoutesDep
       async ({ body, request, server, set }) => {
         const from = await asAdmin(request, server);
         const created = await domains.create(body, from);
+        await audit.record({ workspaceId: null, actor: actorOf(from.admin), action: "domain.create", target: created.host ?? "" });
         set.status = 201;
         set.headers.location = `/admin/domains/${created.id}`;
         return created;
@@ -101,7 +108,9 @@ export function domainRoutes({ domains, credentials, seenFrom }: DomainRoutesDep
       "/:id",
       async ({ params, body, request, server }) => {
         const from = await asAdmin(request, server);
-        return await domains.update(params.id, body, from);
+        const changed = await domains.update(params.id, body, from);
+        await audit.record({ workspaceId: null, actor: actorOf(from.admin), action: "domain.update", target: changed.host ?? "" });
+        return changed;
       },
       {
         params: t.Object({ id: t.String() }),
@@ -114,9 +123,10 @@ export function domainRoutes({ domains, credentials, seenFrom }: DomainRoutesDep
     .delete(
       "/:id",
       async ({ params, query, request, server, set }) => {
-        await asAdmin(request, server);
+        const { admin } = await asAdmin(request, server);
         if (query.links !== undefined && query.links !== "delete") throw InvalidRequest.because("links must be delete, or left out");
         await domains.remove(params.id, query.links ?? "refuse");
+        await audit.record({ workspaceId: null, actor: actorOf(admin), action: "domain.delete", target: `#${params.id.replace(/[^0-9]/g, "").slice(0, 12)}` });
         set.status = 204;
       },
       {

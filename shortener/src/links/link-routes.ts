@@ -12,6 +12,7 @@ import { parseTag } from "./link-options.ts";
 import { parseLinkOrder } from "./link-order.ts";
 import { mayDo, mayDoWith, requireScope, requireScopeWith } from "../auth/scopes.ts";
 import { WorkspaceNotFound } from "../people/people-errors.ts";
+import type { AuditLog } from "../audit/audit-log.ts";
 import { creationWorkspace, listingWorkspace, parseWorkspaceField, type CreateAccess } from "../people/request-workspace.ts";
 import type { Link } from "./link.ts";
 import { toListedRecord, toRecord, type Reader, type RecordView } from "./link-record.ts";
@@ -37,6 +38,7 @@ import { defaultDomainId } from "../domains/domain.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
 import { DomainQuery } from "../domains/domain-query.ts";
 import { UnknownDomain } from "../domains/domain-errors.ts";
+import { actorOf } from "../auth/actor.ts";
 import { defaultHostOf, domainsSeen, hostsOf, namedDomain, namedLinkKey, type DomainsSeen } from "./link-address.ts";
 import { codeOfKey, keyParts } from "./link-key.ts";
 
@@ -53,6 +55,8 @@ export interface LinkRoutesDeps {
   createAccess: CreateAccess;
   /** Whether a workspace of this id exists (an admin names any). */
   workspaceExists: (workspaceId: number) => Promise<boolean>;
+  /** Told of each link made, changed or deleted by a credential's holder. */
+  audit: AuditLog;
 }
 
 const tags = ["short URLs"];
@@ -63,7 +67,7 @@ const linkReaders = linkOwnersOr("links:read");
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
 /** `/shorten/…`: create (one or in bulk), read, stats, update, delete, and the admin listing. */
-export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock, domains, createAccess, workspaceExists }: LinkRoutesDeps) {
+export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock, domains, createAccess, workspaceExists, audit }: LinkRoutesDeps) {
   // Where the request came from, asked once per request: the origin of its links, and every host it could name us by.
   const seenFrom = (request: Request, server: Server | null) => seenFromRequest(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
@@ -116,6 +120,10 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         // A workspace's link is managed by its members and keys, never by a token (auth/scopes.ts: tokenManages); a key
         // that may create links and nothing else gets no power over the link: it may sit in a web page.
         const handsToken = link.workspaceId === null && (creator?.kind !== "api-key" || mayDoWith(creator, "links:write", link));
+        // An anonymous link names no one: the log keeps what people and programs did.
+        if (creator && creator.kind !== "manage-token") {
+          await audit.record({ workspaceId: link.workspaceId, actor: actorOf(creator), action: "link.create", target: linkTarget(record) });
+        }
         return { ...record, manage_token: handsToken ? manageToken : null };
       },
       {
@@ -186,6 +194,20 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
                 record: { ...toRecord(outcome.link, shown), manage_token: outcome.link.workspaceId === null ? outcome.manageToken : null },
               }
             : { status: outcome.error.status, error: { code: outcome.error.code, message: outcome.error.message } };
+        await audit.record(
+          ...outcomes.flatMap((outcome) =>
+            outcome.ok
+              ? [
+                  {
+                    workspaceId: outcome.link.workspaceId,
+                    actor: actorOf(credential),
+                    action: "link.create" as const,
+                    target: linkTarget(toRecord(outcome.link, shown)),
+                  },
+                ]
+              : [],
+          ),
+        );
         return { results: items.map((item) => resultOf(item instanceof HttpError ? { ok: false, error: item } : outcomes[next++]!)) };
       },
       {
@@ -339,7 +361,9 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         // Where an admin moves a link must exist (the store would refuse it less clearly).
         if (workspace != null && mayDo(credential, "admin") && !(await workspaceExists(workspace))) throw WorkspaceNotFound.withId(workspace);
         const link = await links.update(key, { ...changes, workspace }, credential, [...from.hosts, ...seen.snapshot.hosts]);
-        return toRecord(link, view(from.origin, credential, seen));
+        const record = toRecord(link, view(from.origin, credential, seen));
+        await audit.record({ workspaceId: link.workspaceId, actor: actorOf(credential), action: "link.update", target: linkTarget(record) });
+        return record;
       },
       {
         params: CodeParams,
@@ -360,8 +384,16 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
     .delete(
       "/:short_url",
       async ({ params, query, request, server, set }) => {
-        const seen = await domainsSeen(domains, origin(request, server));
-        await links.delete(namedLinkKey(seen, params.short_url, query.domain), await credentials.resolve(request, server, linkOwnersOr("links:write")));
+        const base = origin(request, server);
+        const seen = await domainsSeen(domains, base);
+        const credential = await credentials.resolve(request, server, linkOwnersOr("links:write"));
+        const link = await links.delete(namedLinkKey(seen, params.short_url, query.domain), credential);
+        await audit.record({
+          workspaceId: link.workspaceId,
+          actor: actorOf(credential),
+          action: "link.delete",
+          target: linkTarget(toRecord(link, view(base, credential, seen))),
+        });
         set.status = 204;
       },
       {
@@ -375,6 +407,11 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         },
       },
     );
+}
+
+/** A link as the audit log names it: its host and code. */
+function linkTarget(record: { domain: string; short_url: string }): string {
+  return `${record.domain}/${record.short_url}`;
 }
 
 /** A link's public statistics (LinkStats): its count, and its state and protection as its public record says them. */

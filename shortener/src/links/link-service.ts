@@ -228,11 +228,13 @@ export class LinkService {
     return updated;
   }
 
-  async delete(code: string, credential: Credential): Promise<void> {
-    await this.authorized(code, credential);
+  /** Deletes the link `credential` may delete; the link as it was. */
+  async delete(code: string, credential: Credential): Promise<Link> {
+    const link = await this.authorized(code, credential);
     await this.deps.links.delete(code);
     this.deps.onChange?.("deleted");
     await this.deps.cache.markDeleted(code);
+    return link;
   }
 
   /** Whether an added domain has a link. */

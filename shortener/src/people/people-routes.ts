@@ -1,5 +1,6 @@
 import { ErrorBody, Unauthorized } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
+import type { AuditLog } from "../audit/audit-log.ts";
 import { LoginBody } from "../admins/admin-schemas.ts";
 import { adminsOr } from "../auth/callers.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
@@ -8,6 +9,7 @@ import { changeSecurity } from "../auth/security-schemes.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
 import type { People } from "./people.ts";
 import type { PersonSessions } from "./person-sessions.ts";
+import { actorOf } from "../auth/actor.ts";
 
 const tags = ["people"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
@@ -35,16 +37,20 @@ export interface PeopleRoutesDeps {
   people: People;
   sessions: PersonSessions;
   credentials: CredentialResolver;
+  /** Told of each person added (the instance's log). */
+  audit: AuditLog;
 }
 
 /** `POST /admin/users`: an admin adds a person; `POST /login`: a person signs in (docs/people.md). */
-export function peopleRoutes({ people, sessions, credentials }: PeopleRoutesDeps) {
+export function peopleRoutes({ people, sessions, credentials, audit }: PeopleRoutesDeps) {
   return new Elysia()
     .post(
       "/admin/users",
       async ({ body, request, server, set }) => {
-        requireScope(await credentials.resolve(request, server, adminsOr("admin")), "admin", "adding people needs an admin");
+        const admin = await credentials.resolve(request, server, adminsOr("admin"));
+        requireScope(admin, "admin", "adding people needs an admin");
         const person = await people.create(body);
+        await audit.record({ workspaceId: null, actor: actorOf(admin), action: "person.create", target: person.username });
         set.status = 201;
         return { id: person.id, username: person.username };
       },

@@ -69,13 +69,13 @@ export class WorkspaceInvites {
     const now = this.deps.clock();
     const idHash = inviteShape.test(token) ? hashSecretToken(token) : undefined;
     if (idHash === undefined || !(await this.deps.store.findLiveInvite(idHash, now))) throw new InviteUnknown();
-    let personId: number;
-    if (credential?.kind === "person") personId = credential.id;
+    let person: { id: number; username: string };
+    if (credential?.kind === "person") person = credential;
     else if (credential !== undefined) throw Forbidden.because("an invite is accepted by a person: sign in (POST /login), or send a username and password");
-    else personId = (await this.deps.people.create({ username: input.username, password: input.password })).id;
-    const accepted = await this.deps.store.accept(idHash, personId, now);
+    else person = await this.deps.people.create({ username: input.username, password: input.password });
+    const accepted = await this.deps.store.accept(idHash, person.id, now);
     if (accepted === "unknown") throw new InviteUnknown();
     if (accepted === "member") throw new AlreadyMember();
-    return { workspace: accepted.workspace.id, role: accepted.role };
+    return { workspace: accepted.workspace.id, role: accepted.role, username: person.username };
   }
 }

@@ -9,7 +9,9 @@ import { workspaceRoles, type WorkspaceMember } from "./workspace.ts";
 import type { WorkspaceInvites } from "./workspace-invites.ts";
 import type { WorkspaceKeys } from "./workspace-keys.ts";
 import { ApiKeyView, CreateApiKeyBody, CreatedApiKey } from "../auth/api-key-routes.ts";
+import type { AuditLog } from "../audit/audit-log.ts";
 import { workspaceNameMaxLength, type SeenWorkspace, type Workspaces } from "./workspaces.ts";
+import { actorOf } from "../auth/actor.ts";
 
 const tags = ["people"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
@@ -77,7 +79,8 @@ function idIn(raw: string, missing: (raw: string) => Error): number {
   if (!/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2 ** 31 - 1) throw missing(raw);
   return Number(raw);
 }
-const workspaceIdIn = (raw: string) => idIn(raw, WorkspaceNotFound.withId);
+/** A workspace's id in a path: a 404 for anything that could be none. */
+export const workspaceIdIn = (raw: string) => idIn(raw, WorkspaceNotFound.withId);
 const memberIdIn = (raw: string) => idIn(raw, MemberNotFound.withId);
 
 export interface WorkspaceRoutesDeps {
@@ -85,6 +88,8 @@ export interface WorkspaceRoutesDeps {
   invites: WorkspaceInvites;
   keys: WorkspaceKeys;
   credentials: CredentialResolver;
+  /** Told of each invite, member changed and key made or revoked. */
+  audit: AuditLog;
 }
 
 /**
@@ -92,7 +97,7 @@ export interface WorkspaceRoutesDeps {
  * caller's; its members and invites; `POST /invites/<token>/accept`
  * (docs/people.md).
  */
-export function workspaceRoutes({ workspaces, invites, keys, credentials }: WorkspaceRoutesDeps) {
+export function workspaceRoutes({ workspaces, invites, keys, credentials, audit }: WorkspaceRoutesDeps) {
   return new Elysia({ prefix: "/workspaces" })
     .post(
       "/",
@@ -138,7 +143,8 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials }: Work
         // A role and nothing else: no role here would remove the member, which is DELETE's.
         const role = typeof body.role === "string" ? body.role : undefined;
         const changed = await workspaces.changeMember(id, memberIdIn(params.person), role, credential);
-        return memberView(changed!);
+        await audit.record({ workspaceId: id, actor: actorOf(credential), action: "member.role", target: `${changed.username} ${changed.role}` });
+        return memberView(changed);
       },
       {
         params: t.Object({ id: t.String(), person: t.String() }),
@@ -152,7 +158,9 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials }: Work
       "/:id/members/:person",
       async ({ params, request, server, set }) => {
         const id = workspaceIdIn(params.id);
-        await workspaces.changeMember(id, memberIdIn(params.person), null, await credentials.resolve(request, server, peopleOnly));
+        const credential = await credentials.resolve(request, server, peopleOnly);
+        const removed = await workspaces.changeMember(id, memberIdIn(params.person), null, credential);
+        await audit.record({ workspaceId: id, actor: actorOf(credential), action: "member.remove", target: removed.username });
         set.status = 204;
       },
       {
@@ -165,7 +173,9 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials }: Work
       "/:id/invites",
       async ({ params, body, request, server, set }) => {
         const id = workspaceIdIn(params.id);
-        const made = await invites.make(id, body, await credentials.resolve(request, server, peopleOnly));
+        const credential = await credentials.resolve(request, server, peopleOnly);
+        const made = await invites.make(id, body, credential);
+        await audit.record({ workspaceId: id, actor: actorOf(credential), action: "member.invite", target: String(body.role) });
         set.status = 201;
         set.headers["cache-control"] = "no-store";
         return { token: made.token, expires_at: made.expiresAt.toISOString() };
@@ -182,7 +192,9 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials }: Work
       "/:id/api-keys",
       async ({ params, body, request, server, set }) => {
         const id = workspaceIdIn(params.id);
-        const { view, key } = await keys.make(id, body, await credentials.resolve(request, server, peopleOnly));
+        const credential = await credentials.resolve(request, server, peopleOnly);
+        const { view, key } = await keys.make(id, body, credential);
+        await audit.record({ workspaceId: id, actor: actorOf(credential), action: "key.create", target: `${view.id} ${view.scopes.join(",")}` });
         set.status = 201;
         set.headers["cache-control"] = "no-store";
         return { ...view, key };
@@ -219,7 +231,9 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials }: Work
       "/:id/api-keys/:key",
       async ({ params, request, server, set }) => {
         const id = workspaceIdIn(params.id);
-        await keys.revoke(id, params.key, await credentials.resolve(request, server, peopleOr("admin")));
+        const credential = await credentials.resolve(request, server, peopleOr("admin"));
+        await keys.revoke(id, params.key, credential);
+        await audit.record({ workspaceId: id, actor: actorOf(credential), action: "key.revoke", target: params.key });
         set.status = 204;
       },
       {
@@ -235,12 +249,14 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials }: Work
 }
 
 /** `POST /invites/<token>/accept`: a person signed in, or a new one with a username and password, joins. */
-export function inviteRoutes({ invites, credentials }: Pick<WorkspaceRoutesDeps, "invites" | "credentials">) {
+export function inviteRoutes({ invites, credentials, audit }: Pick<WorkspaceRoutesDeps, "invites" | "credentials" | "audit">) {
   return new Elysia().post(
     "/invites/:token/accept",
     async ({ params, body, request, server }) => {
       const credential = request.headers.has("authorization") ? await credentials.resolve(request, server, peopleOnly) : undefined;
-      return invites.accept(params.token, body ?? {}, credential);
+      const { workspace, role, username } = await invites.accept(params.token, body ?? {}, credential);
+      await audit.record({ workspaceId: workspace, actor: { kind: "person", id: username }, action: "member.join", target: `${username} ${role}` });
+      return { workspace, role };
     },
     {
       params: t.Object({ token: t.String() }),

@@ -58,8 +58,9 @@ export class Workspaces {
    * Changes a member's role (`role` given; anything but a role is a 400) or removes them (`role` null):
    * the workspace's owners only. A workspace the caller is no member of is a
    * 404, as is a person who is no member of it; the last owner stays (409).
+   * The member as now, or as they were before their removal.
    */
-  async changeMember(id: number, personId: number, role: unknown, credential: Credential): Promise<WorkspaceMember | null> {
+  async changeMember(id: number, personId: number, role: unknown, credential: Credential): Promise<WorkspaceMember> {
     if (credential.kind !== "person") throw Forbidden.because("members are changed by the workspace's owners, signed in (POST /login)");
     const callerRole = await this.deps.store.roleOf(id, credential.id);
     if (callerRole === null) throw WorkspaceNotFound.withId(id);
@@ -67,10 +68,12 @@ export class Workspaces {
     if (role !== null && (typeof role !== "string" || !(workspaceRoles as readonly string[]).includes(role))) {
       throw InvalidRequest.because(`role must be one of ${workspaceRoles.join(", ")}`);
     }
+    const before = role === null ? (await this.deps.store.members(id)).find((member) => member.personId === personId) : undefined;
     const changed = await this.deps.store.changeMember(id, personId, role as WorkspaceRole | null);
     if (changed === "not member") throw MemberNotFound.withId(personId);
     if (changed === "last owner") throw LastOwner.stays();
-    return changed;
+    // Removed: as they were (a removal raced by another leaves the id to name them).
+    return changed ?? before ?? { personId, username: `#${personId}`, role: "viewer", joinedAt: new Date(0) };
   }
 
   /** The caller's workspaces: a person's, with their role; every one for an admin; 403 for anyone else. */

@@ -29,6 +29,8 @@ import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.ts";
 import { PostgresDomainStore } from "./postgres/postgres-domain-store.ts";
 import { PostgresPeopleStore } from "./postgres/postgres-people-store.ts";
 import { SqlitePeopleStore } from "./sqlite/sqlite-people-store.ts";
+import { PostgresAuditStore } from "./postgres/postgres-audit-store.ts";
+import { SqliteAuditStore } from "./sqlite/sqlite-audit-store.ts";
 import { PostgresWorkspaceStore } from "./postgres/postgres-workspace-store.ts";
 import { SqliteWorkspaceStore } from "./sqlite/sqlite-workspace-store.ts";
 import { SqliteDomainStore } from "./sqlite/sqlite-domain-store.ts";
@@ -130,6 +132,7 @@ async function openPostgres(
     domains: new PostgresDomainStore(db),
     people: new PostgresPeopleStore(db),
     workspaces: new PostgresWorkspaceStore(db),
+    audit: new PostgresAuditStore(db),
   };
   const replicas = reads.urls.length > 0 ? openReadReplicas(url, reads, connect, countLimits) : undefined;
   return {
@@ -255,6 +258,7 @@ function sqliteEngine(sqlite: SqliteDatabase, countLimits: CountLimits): Engine 
     domains: new SqliteDomainStore(db),
     people: new SqlitePeopleStore(db),
     workspaces: new SqliteWorkspaceStore(db),
+    audit: new SqliteAuditStore(db),
     readReplicaChecks: {},
     ping: async () => {
       sqlite.query("SELECT 1").get();

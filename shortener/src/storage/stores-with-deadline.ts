@@ -6,6 +6,7 @@ import type { DomainStore } from "../domains/domain-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { PeopleStore } from "../people/people-store.ts";
 import type { WorkspaceStore } from "../people/workspace-store.ts";
+import type { AuditStore } from "../audit/audit-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
 
@@ -23,6 +24,8 @@ export interface Stores {
   people: PeopleStore;
   /** Workspaces and their members (people/). */
   workspaces: WorkspaceStore;
+  /** The audit log (audit/). */
+  audit: AuditStore;
 }
 
 /**
@@ -33,7 +36,7 @@ export interface Stores {
  * store, which must not commit once it has passed.
  */
 export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
-  const { links, admins, sessions, visits, orphans, apiKeys, domains, people, workspaces } = stores;
+  const { links, admins, sessions, visits, orphans, apiKeys, domains, people, workspaces, audit } = stores;
   const bounded =
     <A extends unknown[], T>(call: (...args: A) => Promise<T>) =>
     (...args: A) =>
@@ -116,6 +119,11 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       accept: bounded((idHash, personId, now) => workspaces.accept(idHash, personId, now)),
       deleteExpiredInvites: bounded((now) => workspaces.deleteExpiredInvites(now)),
       changeMember: bounded((workspaceId, personId, role) => workspaces.changeMember(workspaceId, personId, role)),
+    },
+    audit: {
+      append: bounded((events) => audit.append(events)),
+      page: bounded((workspaceId, limit, before) => audit.page(workspaceId, limit, before)),
+      trim: bounded((workspaceId, keep) => audit.trim(workspaceId, keep)),
     },
   };
 }

@@ -4,6 +4,7 @@ import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { PeopleStore } from "../people/people-store.ts";
 import type { WorkspaceStore } from "../people/workspace-store.ts";
+import type { AuditStore } from "../audit/audit-store.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import { storageUnavailable } from "./storage-unavailable.ts";
@@ -53,9 +54,10 @@ export function storesWatchingWrites<
     domains: DomainStore;
     people: PeopleStore;
     workspaces: WorkspaceStore;
+    audit: AuditStore;
   },
 >(stores: S, health: WriteHealth): S {
-  const { links, admins, sessions, orphans, apiKeys, domains, people, workspaces } = stores;
+  const { links, admins, sessions, orphans, apiKeys, domains, people, workspaces, audit } = stores;
   return {
     ...stores,
     links: {
@@ -121,6 +123,11 @@ export function storesWatchingWrites<
       accept: (idHash, personId, now) => health.watch(() => workspaces.accept(idHash, personId, now)),
       deleteExpiredInvites: (now) => health.watch(() => workspaces.deleteExpiredInvites(now)),
       changeMember: (workspaceId, personId, role) => health.watch(() => workspaces.changeMember(workspaceId, personId, role)),
+    },
+    audit: {
+      append: (events) => health.watch(() => audit.append(events)),
+      page: (workspaceId, limit, before) => audit.page(workspaceId, limit, before),
+      trim: (workspaceId, keep) => health.watch(() => audit.trim(workspaceId, keep)),
     },
   };
 }

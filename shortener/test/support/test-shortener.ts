@@ -80,6 +80,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     domainStore: db.domains,
     peopleStore: db.people,
     workspaceStore: db.workspaces,
+    auditStore: db.audit,
     clock,
   });
   const request: TestShortener["request"] = (method, path, init = {}) => {

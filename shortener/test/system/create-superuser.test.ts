@@ -464,6 +464,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
       domainStore: database.domains,
       peopleStore: database.people,
       workspaceStore: database.workspaces,
+      auditStore: database.audit,
       clock,
       log: silentLogger,
       secretKey,

@@ -1,4 +1,5 @@
 import { getTableColumns, sql } from "drizzle-orm";
+import type { Actor, AuditAction } from "../../audit/audit-event.ts";
 import type { WorkspaceRole } from "../../people/workspace.ts";
 import type { ApiKeyScope } from "../../auth/api-key.ts";
 import { ruleInFixedOrder, type LinkRule, type RedirectStatus } from "../../links/link-options.ts";
@@ -312,4 +313,19 @@ export const orphanVisits = sqliteTable(
     bots: integer("bots").notNull(),
   },
   (t) => [primaryKey({ columns: [t.day, t.domainId, t.kind, t.referrer] })],
+);
+
+/** The audit log (migration 0023): a workspace's events, or the instance's (workspace_id null). */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: instant("at").notNull(),
+    workspaceId: integer("workspace_id").references(() => workspaces.id, { onDelete: "cascade" }),
+    actorKind: text("actor_kind").$type<Actor["kind"]>().notNull(),
+    actorId: text("actor_id"),
+    action: text("action").$type<AuditAction>().notNull(),
+    target: text("target").notNull(),
+  },
+  (t) => [index("audit_events_workspace_id_idx").on(t.workspaceId, sql`${t.id} desc`)],
 );

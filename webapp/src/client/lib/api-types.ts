@@ -367,6 +367,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A workspace's audit log, newest first (its owners, the admins)
+         * @description Who did what to which link, key or member, and when: {results, next}, a page of limit events (next asks for the older ones), or the whole log as csv or ndjson. The log keeps its newest 10,000 events.
+         */
+        get: operations["getWorkspacesByIdAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instance's audit log, newest first (admins)
+         * @description What admins and keys did to links of no workspace, API keys, domains and people, and when; as a workspace's log (GET /workspaces/<id>/audit).
+         */
+        get: operations["getAdminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/shorten/": {
         parameters: {
             query?: never;
@@ -1842,6 +1882,112 @@ export interface operations {
                          */
                         role: "owner" | "editor" | "viewer";
                     };
+                };
+            };
+        };
+    };
+    getWorkspacesByIdAudit: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Only the events older than this one (an event's id): the next page */
+                before?: number;
+                /** @description json (pages; the default), or csv or ndjson: the whole log, newest first */
+                format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events (json), or the whole log (csv, ndjson) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @description Ask for the events before it with ?before= */
+                            id: number;
+                            /** Format: date-time */
+                            at: string;
+                            actor: {
+                                /**
+                                 * @default admin
+                                 * @enum {string}
+                                 */
+                                kind: "admin" | "person" | "api-key" | "manage-token";
+                                /** @description The admin's or person's username, the key's id; null for a manage token (never a secret) */
+                                id: string | null;
+                            };
+                            /**
+                             * @default link.create
+                             * @enum {string}
+                             */
+                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create";
+                            /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
+                            target: string;
+                        }[];
+                        next: string | null;
+                    };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+        };
+    };
+    getAdminAudit: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Only the events older than this one (an event's id): the next page */
+                before?: number;
+                /** @description json (pages; the default), or csv or ndjson: the whole log, newest first */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events (json), or the whole log (csv, ndjson) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @description Ask for the events before it with ?before= */
+                            id: number;
+                            /** Format: date-time */
+                            at: string;
+                            actor: {
+                                /**
+                                 * @default admin
+                                 * @enum {string}
+                                 */
+                                kind: "admin" | "person" | "api-key" | "manage-token";
+                                /** @description The admin's or person's username, the key's id; null for a manage token (never a secret) */
+                                id: string | null;
+                            };
+                            /**
+                             * @default link.create
+                             * @enum {string}
+                             */
+                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create";
+                            /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
+                            target: string;
+                        }[];
+                        next: string | null;
+                    };
+                    "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
         };
