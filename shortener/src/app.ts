@@ -201,6 +201,7 @@ export function createApp(deps: ShortenerDeps) {
     links,
     destination: (raw, ownHosts, field) => targets.destination(raw, ownHosts, field),
     clock: deps.clock,
+    workspaceExists,
   });
 
   // ANALYTICS: the counter is given each visitor only with them on (main.ts), and the reports say whether they are.

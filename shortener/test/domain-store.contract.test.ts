@@ -34,6 +34,7 @@ describe.each(storeEngines)("domain store on $engine", ({ open }) => {
       redirectStatus: 301,
       notFoundUrl: "https://brand.test/404",
       createdAt: t0,
+      workspaces: [],
     });
     expect(first!.id).toBeGreaterThan(second!.id);
     expect(second!.id).toBeGreaterThanOrEqual(1);
@@ -72,5 +73,25 @@ describe.each(storeEngines)("domain store on $engine", ({ open }) => {
     expect(await db.domains.delete(gone.id)).toBe(false);
     const next = (await db.domains.insert(domain("gone.brand.test")))!;
     expect(next.id).toBeGreaterThan(gone.id);
+  });
+
+  test("grants a domain to workspaces, replaces and clears its grants, and a grant goes with its workspace's domain", async () => {
+    const owner = (await db.people.insert({ username: "grant-owner", passwordHash: "x", createdAt: t0 }))!;
+    const first = (await db.workspaces.create({ name: "First", createdAt: t0 }, owner.id))!;
+    const second = (await db.workspaces.create({ name: "Second", createdAt: t0 }, owner.id))!;
+    const made = (await db.domains.insert(domain("granted.brand.test")))!;
+    expect(await db.domains.update(made.id, { workspaces: [second.id, first.id] })).toMatchObject({
+      host: "granted.brand.test",
+      workspaces: [first.id, second.id],
+    });
+    expect((await db.domains.list()).find((d) => d.id === made.id)!.workspaces).toEqual([first.id, second.id]);
+    expect(await db.domains.update(made.id, { redirectStatus: 307 })).toMatchObject({ redirectStatus: 307, workspaces: [first.id, second.id] });
+    expect(await db.domains.update(made.id, { workspaces: [second.id] })).toMatchObject({ workspaces: [second.id] });
+    expect(await db.domains.update(made.id, { workspaces: [] })).toMatchObject({ workspaces: [] });
+    expect(await db.domains.update(999_999, { workspaces: [first.id] })).toBe("not found");
+    await db.domains.update(made.id, { workspaces: [first.id] });
+    expect(await db.domains.delete(made.id)).toBe(true);
+    const again = (await db.domains.insert(domain("granted.brand.test")))!;
+    expect(again.workspaces).toEqual([]);
   });
 });

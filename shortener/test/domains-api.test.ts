@@ -25,6 +25,7 @@ describe.each(["sqlite", "postgres"] as const)("/admin/domains on %s", (engine) 
       expired_url: null,
       redirect_status: 301,
       created_at: expect.any(String),
+      workspaces: [],
     });
     expect(created.headers.get("location")).toBe(`/admin/domains/${domain.id}`);
 

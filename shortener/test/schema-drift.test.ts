@@ -296,6 +296,7 @@ const allTables = [
   "admins",
   "api_keys",
   "audit_events",
+  "domain_workspaces",
   "domains",
   "link_tags",
   "link_visit_buckets",

@@ -186,6 +186,70 @@ describe.each(["sqlite", "postgres"] as const)("a workspace's links on %s", (eng
     expect([creating.status, (await readJson(creating)).error.message]).toEqual([403, "domains=create adds domains, which only an admin does"]);
   });
 
+  test("a workspace makes links on the default domain and its own; a granted domain is its workspaces' and the admins'", async () => {
+    const addDomain = async (host: string, workspaces?: number[]) => {
+      const made = await readJson(await api.request("POST", "/admin/domains", { json: { host }, headers: adminHeaders() }));
+      if (workspaces === undefined) return made;
+      const granted = await api.request("PATCH", `/admin/domains/${made.id}`, { json: { workspaces }, headers: adminHeaders() });
+      expect(granted.status).toBe(200);
+      return readJson(granted);
+    };
+    const ours = await addDomain("team.brand.test", [workspace]);
+    expect(ours.workspaces).toEqual([workspace]);
+    await addDomain("instance.brand.test");
+    await addDomain("otto.brand.test", [otherWorkspace]);
+    const create = async (who: Caller, domain: string | undefined, inWorkspace?: number) =>
+      (
+        await api.request("POST", "/shorten/", {
+          json: { long_url: "https://example.com/branded", ...(domain ? { domain } : {}), ...(inWorkspace ? { workspace: inWorkspace } : {}) },
+          headers: as(who),
+        })
+      ).status;
+    expect(await create("owner", "team.brand.test", workspace)).toBe(201);
+    expect(await create("keyWrite", "team.brand.test")).toBe(201);
+    expect(await create("owner", undefined, workspace)).toBe(201);
+    expect(await create("owner", "instance.brand.test", workspace)).toBe(403);
+    expect(await create("owner", "otto.brand.test", workspace)).toBe(403);
+    expect(await create("outsider", "otto.brand.test")).toBe(201);
+    expect(await create("anonymous", "team.brand.test")).toBe(403);
+    expect(await create("anonymous", "instance.brand.test")).toBe(201);
+    expect(await create("admin", "team.brand.test")).toBe(201);
+    expect(await create("adminsKey", "team.brand.test")).toBe(403);
+    const bulk = await readJson(
+      await api.request("POST", "/shorten/bulk/", {
+        json: {
+          links: [
+            { long_url: "https://example.com/b1", domain: "instance.brand.test" },
+            { long_url: "https://example.com/b2", domain: "team.brand.test" },
+          ],
+        },
+        headers: as("editor"),
+      }),
+    );
+    expect(bulk.results.map((result: { status: number }) => result.status)).toEqual([403, 201]);
+    const rows = [
+      { short_url: "domain-row-one", long_url: "https://example.com/i1", domain: "instance.brand.test" },
+      { short_url: "domain-row-two", long_url: "https://example.com/i2", domain: "team.brand.test" },
+    ];
+    const imported = await api.request("POST", `/admin/import?workspace=${workspace}&format=linkgeo-ndjson`, {
+      body: rows.map((row) => JSON.stringify(row)).join("\n"),
+      headers: { ...as("editor"), "content-type": "application/x-ndjson" },
+    });
+    const lines = (await imported.text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.filter((line) => line.status === "problem").map((line) => [line.line, line.reason])).toEqual([
+      [1, "a workspace makes links on the default domain and the domains granted to it: instance.brand.test is not one"],
+    ]);
+    expect(lines.at(-1).summary).toMatchObject({ imported: 1, problems: 1 });
+    // The default domain is every workspace's; a workspace granted must exist.
+    expect((await api.request("PATCH", "/admin/domains/0", { json: { workspaces: [workspace] }, headers: adminHeaders() })).status).toBe(409);
+    const none = await api.request("PATCH", `/admin/domains/${ours.id}`, { json: { workspaces: [999999] }, headers: adminHeaders() });
+    expect([none.status, (await readJson(none)).error.message]).toEqual([400, "workspaces: no workspace 999999"]);
+    expect((await api.request("PATCH", `/admin/domains/${ours.id}`, { json: { workspaces: "all" }, headers: adminHeaders() })).status).toBe(400);
+  });
+
   test("a record names its workspace to those who may read it, and null to anyone else", async () => {
     const link = await workspaceLink();
     const workspaceOf = async (who: Caller) => (await readJson(await api.request("GET", `/shorten/${link.short_url}/`, { headers: as(who) }))).workspace;

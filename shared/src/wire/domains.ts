@@ -14,6 +14,8 @@ export interface DomainView {
   /** The redirect status of this host's links that name none; null: the service's REDIRECT_STATUS. */
   redirect_status: 301 | 302 | 307 | 308 | null;
   created_at: string;
+  /** The workspaces granted it (docs/people.md): only they, and the admins, make links on it; none: the instance's. */
+  workspaces: number[];
 }
 
 /**

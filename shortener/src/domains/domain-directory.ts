@@ -39,6 +39,7 @@ export class DomainSnapshot {
         expiredUrl: null,
         redirectStatus: null,
         createdAt: new Date(0),
+        workspaces: [],
       }
     );
   }

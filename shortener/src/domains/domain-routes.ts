@@ -26,6 +26,7 @@ const DomainView = t.Object(
     expired_url: nullableUrl("Where this host's expired or used-up links send a visitor when they name none; null: 410", "https://example.com/gone"),
     redirect_status: t.Union([t.UnionEnum([301, 302, 307, 308]), t.Null()], { description: "Of this host's links that name none; null: REDIRECT_STATUS" }),
     created_at: t.String({ format: "date-time" }),
+    workspaces: t.Array(t.Integer(), { description: "The workspaces granted it: only they and the admins make links on it; none: the instance's" }),
   },
   { title: "Domain" },
 );
@@ -47,6 +48,12 @@ const CreateDomainBody = t.Object(
 const ChangeDomainBody = t.Object(
   {
     host: t.Optional(t.Unknown({ description: "A new host for an added domain (its links move with it)", examples: ["links.example.com"] })),
+    workspaces: t.Optional(
+      t.Unknown({
+        description: "The workspaces granted the domain (their ids): only they and the admins make links on it; [] gives it back to the instance",
+        examples: [[1, 2]],
+      }),
+    ),
     ...settingFields,
   },
   { additionalProperties: false },

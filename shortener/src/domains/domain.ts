@@ -16,9 +16,15 @@ export interface Domain extends DomainSettings {
   id: number;
   host: string | null;
   createdAt: Date;
+  /**
+   * The workspaces granted it (docs/people.md), in id order: only they, and
+   * the admins, make links on it. None: the instance's, where no
+   * workspace makes links. The default domain is every one's.
+   */
+  workspaces: number[];
 }
 
 export type NewDomain = DomainSettings & { host: string; createdAt: Date };
 
-/** What an update replaces: the host (never the default domain's) and any setting. */
-export type DomainChanges = Partial<DomainSettings> & { host?: string };
+/** What an update replaces: the host (never the default domain's), any setting, and the workspaces granted it. */
+export type DomainChanges = Partial<DomainSettings> & { host?: string; workspaces?: number[] };

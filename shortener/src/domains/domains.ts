@@ -13,6 +13,7 @@ export interface DomainInput {
   not_found_url?: unknown;
   expired_url?: unknown;
   redirect_status?: unknown;
+  workspaces?: unknown;
 }
 
 export interface DomainsDeps {
@@ -24,6 +25,8 @@ export interface DomainsDeps {
   /** The rule of every URL a visitor may be sent to (LinkTargets.destination): the normalised URL, or InvalidUrl naming `field`. */
   destination: (raw: string, ownHosts: Iterable<string>, field: string) => string;
   clock: () => Date;
+  /** Whether a workspace of this id exists (a domain is granted to existing ones). */
+  workspaceExists: (workspaceId: number) => Promise<boolean>;
 }
 
 /** What becomes of a deleted domain's links: nothing may (the default: a domain with links is not deleted), or they are deleted with it. */
@@ -34,6 +37,9 @@ export interface DomainRequest {
   hostName: string | undefined;
   requestHosts: readonly string[];
 }
+
+/** The workspaces one domain may be granted to: a bound on one request's checks. */
+const maxGrants = 100;
 
 const urlFields = [
   ["root_url", "rootUrl"],
@@ -70,6 +76,10 @@ export class Domains {
     if (input.host !== undefined && domainId === defaultDomainId) throw DomainConflict.defaultDomain("takes its host from PUBLIC_BASE_URL or the request");
     const changes: DomainChanges = input.host === undefined ? {} : { host: this.host(input.host, request) };
     Object.assign(changes, await this.settings(input, changes.host, request));
+    if (input.workspaces !== undefined) {
+      if (domainId === defaultDomainId) throw DomainConflict.defaultDomain("is every workspace's: it is granted to none");
+      changes.workspaces = await this.grantedWorkspaces(input.workspaces);
+    }
     const updated = await this.deps.store.update(domainId, changes);
     if (updated === "not found") throw DomainNotFound.withId(id);
     if (updated === "host taken") throw DomainConflict.hostTaken(changes.host ?? "");
@@ -123,6 +133,16 @@ export class Domains {
     return settings;
   }
 
+  /** `workspaces`: a list of the ids of existing workspaces, each once (a 400 names the first that is none). */
+  private async grantedWorkspaces(raw: unknown): Promise<number[]> {
+    if (!Array.isArray(raw) || raw.length > maxGrants || !raw.every((id) => Number.isInteger(id) && id > 0 && id <= 2 ** 31 - 1)) {
+      throw InvalidRequest.because(`workspaces must be a list of at most ${maxGrants} workspace ids`);
+    }
+    const ids = [...new Set(raw as number[])].sort((a, b) => a - b);
+    for (const id of ids) if (!(await this.deps.workspaceExists(id))) throw InvalidRequest.because(`workspaces: no workspace ${id}`);
+    return ids;
+  }
+
   private async hosts(): Promise<string[]> {
     return (await this.deps.directory.current()).hosts;
   }
@@ -137,6 +157,7 @@ export class Domains {
       expired_url: domain.expiredUrl,
       redirect_status: domain.redirectStatus,
       created_at: domain.createdAt.toISOString(),
+      workspaces: domain.workspaces,
     };
   }
 }

@@ -38,6 +38,7 @@ import { defaultDomainId } from "../domains/domain.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
 import { DomainQuery } from "../domains/domain-query.ts";
 import { UnknownDomain } from "../domains/domain-errors.ts";
+import { requireDomainUse } from "../domains/domain-use.ts";
 import { actorOf } from "../auth/actor.ts";
 import { defaultHostOf, domainsSeen, hostsOf, namedDomain, namedLinkKey, type DomainsSeen } from "./link-address.ts";
 import { codeOfKey, keyParts } from "./link-key.ts";
@@ -101,8 +102,11 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         const from = seenFrom(request, server);
         const seen = await domainsSeen(domains, from.origin);
         const { long_url: longUrl, short_url: alias, domain, workspace, ...options } = body;
-        const domainId = creatingOn(seen, domain);
+        const onDomain = namedDomain(seen, domain);
+        if (!onDomain) throw UnknownDomain.named(domain ?? "");
+        const domainId = onDomain.id;
         const workspaceId = await creationWorkspace(creator, parseWorkspaceField(workspace), workspaceExists);
+        requireDomainUse(onDomain, workspaceId, creator);
         // A link may lead to no host of ours: the request's, nor any domain's.
         const { link, manageToken } = await links.create({
           longUrl,
@@ -174,6 +178,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
             try {
               const workspaceId = await creationWorkspace(credential, parseWorkspaceField(item.workspace), exists);
               requireScopeWith(credential, "links:write", { workspaceId }, "creating links in bulk needs links:write");
+              requireDomainUse(domain, workspaceId, credential);
               return { ...item, domainId: domain.id, workspaceId };
             } catch (error) {
               if (error instanceof HttpError) return error;

@@ -18,6 +18,7 @@ import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { mayDo } from "../auth/scopes.ts";
 import { importWorkspace, parseWorkspaceField } from "../people/request-workspace.ts";
+import { requireDomainUse } from "../domains/domain-use.ts";
 import { changeSecurity } from "../auth/security-schemes.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
@@ -94,7 +95,17 @@ export function importRoutes({
         const defaultHost = domains.hostOf({ host: null }, seen.requestHost);
         const importDomains = new ImportDomains({ domains: seen.snapshot, defaultHost, choice, dryRun, create: (host) => addDomain(host, defaultHost) });
         const requestHosts = [...ownHosts(request, publicBaseUrl, trusted), ...seen.snapshot.hosts];
-        const events = importer.run(parser(upload.chunks), { dryRun, requestHosts, domains: importDomains, workspaceId });
+        const domainRefusal = (domainId: number) => {
+          const domain = seen.snapshot.withId(domainId) ?? { id: domainId, host: "a new domain", workspaces: [] };
+          try {
+            requireDomainUse(domain, workspaceId ?? null, credential);
+            return undefined;
+          } catch (error) {
+            if (error instanceof HttpError) return error.message;
+            throw error;
+          }
+        };
+        const events = importer.run(parser(upload.chunks), { dryRun, requestHosts, domains: importDomains, workspaceId, domainRefusal });
         return new Response(answerLines(format, dryRun, events, translate, log), {
           headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" },
         });

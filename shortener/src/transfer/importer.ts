@@ -38,6 +38,8 @@ export interface ImportOptions {
   domains?: ImportDomains;
   /** The workspace every row goes into (POST /admin/import?workspace=); absent, none. */
   workspaceId?: number;
+  /** Why a row may not go on this domain (domains/domain-use.ts), or undefined when it may; absent, every domain may be used. */
+  domainRefusal?: (domainId: number) => string | undefined;
 }
 
 /** What became of a row that was not imported: `problem`, it is wrong; `skipped`, it is fine but its code is not to be had. */
@@ -114,9 +116,7 @@ export class Importer {
       }
       counts.lines = Math.max(counts.lines, row.line);
       const checked =
-        "problem" in row
-          ? { line: row.line, status: "problem" as const, reason: row.problem }
-          : await this.check(row, now, hosts, tokenHashes, options.domains, options.workspaceId ?? null);
+        "problem" in row ? { line: row.line, status: "problem" as const, reason: row.problem } : await this.check(row, now, hosts, tokenHashes, options);
       if ("status" in checked) yield tell(checked);
       else batch.push(checked);
       if (batch.length >= batchSize) {
@@ -140,8 +140,7 @@ export class Importer {
     now: Date,
     hosts: readonly string[],
     tokenHashes: () => string,
-    domains: ImportDomains | undefined,
-    workspaceId: number | null,
+    { domains, workspaceId, domainRefusal }: ImportOptions,
   ): Promise<Pending | ImportOutcome> {
     const { line } = record;
     const problem = (reason: string): ImportOutcome => ({ line, status: "problem", reason });
@@ -164,6 +163,8 @@ export class Importer {
     }
     const domainId = domains ? await domains.idOf(record.domain) : defaultDomainId;
     if (typeof domainId !== "number") return problem(domainId.problem);
+    const refusal = domainRefusal?.(domainId);
+    if (refusal !== undefined) return problem(refusal);
     const { password: _none, ...stored } = options;
     const createdAt = record.createdAt ?? now;
     const link: ImportedLink = {
@@ -176,7 +177,7 @@ export class Importer {
       createdAt,
       updatedAt: record.updatedAt ?? createdAt,
       lastAccessedAt: record.lastAccessedAt ?? null,
-      workspaceId,
+      workspaceId: workspaceId ?? null,
     };
     if (record.code !== undefined) return { line, domainId, link, derivedFrom: undefined, attempt: 0 };
     const key = contentKey(link, record.createdAt);

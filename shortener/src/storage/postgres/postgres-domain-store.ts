@@ -2,28 +2,40 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { defaultDomainId, type Domain, type DomainChanges, type NewDomain } from "../../domains/domain.ts";
 import type { DomainStore } from "../../domains/domain-store.ts";
-import { domains } from "./schema.ts";
+import { domains, domainWorkspaces } from "./schema.ts";
 
 /** Postgres' unique_violation: a host another domain took between our check and the write. */
 const uniqueViolation = "23505";
+
+type DomainRow = Omit<Domain, "workspaces">;
 
 export class PostgresDomainStore implements DomainStore {
   constructor(private readonly db: PostgresJsDatabase) {}
 
   async insert(domain: NewDomain): Promise<Domain | null> {
     const rows = await this.db.insert(domains).values(domain).onConflictDoNothing().returning();
-    return rows[0] ?? null;
+    return rows[0] ? { ...rows[0], workspaces: [] } : null;
   }
 
   async list(): Promise<Domain[]> {
-    return this.db.select().from(domains).orderBy(sql`${domains.id} <> ${defaultDomainId}`, asc(domains.host));
+    const rows = await this.db.select().from(domains).orderBy(sql`${domains.id} <> ${defaultDomainId}`, asc(domains.host));
+    return this.withGrants(rows);
   }
 
-  async update(id: number, changes: DomainChanges): Promise<Domain | "not found" | "host taken"> {
-    if (Object.keys(changes).length === 0) return (await this.db.select().from(domains).where(eq(domains.id, id)))[0] ?? "not found";
+  async update(id: number, { workspaces, ...changes }: DomainChanges): Promise<Domain | "not found" | "host taken"> {
     try {
-      const rows = await this.db.update(domains).set(changes).where(eq(domains.id, id)).returning();
-      return rows[0] ?? "not found";
+      return await this.db.transaction(async (tx) => {
+        const [row] =
+          Object.keys(changes).length === 0
+            ? await tx.select().from(domains).where(eq(domains.id, id))
+            : await tx.update(domains).set(changes).where(eq(domains.id, id)).returning();
+        if (!row) return "not found";
+        if (workspaces !== undefined) {
+          await tx.delete(domainWorkspaces).where(eq(domainWorkspaces.domainId, id));
+          if (workspaces.length > 0) await tx.insert(domainWorkspaces).values(workspaces.map((workspaceId) => ({ domainId: id, workspaceId })));
+        }
+        return (await this.withGrants([row], tx))[0]!;
+      });
     } catch (error) {
       // Drizzle hands postgres.js' error on as its cause.
       const failure = error as { code?: unknown; cause?: { code?: unknown } };
@@ -36,5 +48,10 @@ export class PostgresDomainStore implements DomainStore {
     if (id === defaultDomainId) return false;
     const rows = await this.db.delete(domains).where(eq(domains.id, id)).returning({ id: domains.id });
     return rows.length > 0;
+  }
+
+  private async withGrants(rows: DomainRow[], db: Pick<PostgresJsDatabase, "select"> = this.db): Promise<Domain[]> {
+    const grants = Map.groupBy(await db.select().from(domainWorkspaces).orderBy(domainWorkspaces.workspaceId), (grant) => grant.domainId);
+    return rows.map((row) => ({ ...row, workspaces: (grants.get(row.id) ?? []).map((grant) => grant.workspaceId) }));
   }
 }

@@ -329,3 +329,17 @@ export const auditEvents = sqliteTable(
   },
   (t) => [index("audit_events_workspace_id_idx").on(t.workspaceId, sql`${t.id} desc`)],
 );
+
+/** Domains granted to workspaces (migration 0024). */
+export const domainWorkspaces = sqliteTable(
+  "domain_workspaces",
+  {
+    domainId: integer("domain_id")
+      .notNull()
+      .references(() => domains.id, { onDelete: "cascade" }),
+    workspaceId: integer("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.domainId, t.workspaceId] }), index("domain_workspaces_workspace_id_idx").on(t.workspaceId)],
+);

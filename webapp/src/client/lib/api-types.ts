@@ -1200,6 +1200,8 @@ export interface operations {
                             redirect_status: 301 | 302 | 307 | 308 | null;
                             /** Format: date-time */
                             created_at: string;
+                            /** @description The workspaces granted it: only they and the admins make links on it; none: the instance's */
+                            workspaces: number[];
                         }[];
                     };
                 };
@@ -1286,6 +1288,8 @@ export interface operations {
                         redirect_status: 301 | 302 | 307 | 308 | null;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description The workspaces granted it: only they and the admins make links on it; none: the instance's */
+                        workspaces: number[];
                     };
                 };
             };
@@ -1331,6 +1335,14 @@ export interface operations {
                      * @example links.example.com
                      */
                     host?: unknown;
+                    /**
+                     * @description The workspaces granted the domain (their ids): only they and the admins make links on it; [] gives it back to the instance
+                     * @example [
+                     *       1,
+                     *       2
+                     *     ]
+                     */
+                    workspaces?: unknown;
                     /**
                      * @description An http(s) URL or null
                      * @example https://example.com/
@@ -1396,6 +1408,8 @@ export interface operations {
                         redirect_status: 301 | 302 | 307 | 308 | null;
                         /** Format: date-time */
                         created_at: string;
+                        /** @description The workspaces granted it: only they and the admins make links on it; none: the instance's */
+                        workspaces: number[];
                     };
                 };
             };
