@@ -24,6 +24,7 @@ const shortenerPaths = [
   "/admin/visits/orphans",
   "/invites/{token}/accept",
   "/login",
+  "/login/session",
   "/shorten/",
   "/shorten/bulk",
   "/shorten/stats",

@@ -174,7 +174,9 @@ describe("proxying a request", () => {
       new Request("http://sho.rt/reverse-geocode?latitude=1&longitude=2", {
         headers: {
           authorization: "Bearer admin.token",
-          cookie: 'other_app=secret; linkgeo_admin=junk; __Host-linkgeo_admin=host-session; theme=dark; linkgeo_admin="real-session"; __Host-other=x',
+          cookie:
+            'other_app=secret; linkgeo_admin=junk; __Host-linkgeo_admin=host-session; theme=dark; linkgeo_admin="real-session"; __Host-other=x; ' +
+            "linkgeo_person=lgs_person; __Host-linkgeo_person=lgs_host_person",
           "x-csrf-token": "csrf-of-the-session",
           "x-custom": "kept",
         },
@@ -190,10 +192,11 @@ describe("proxying a request", () => {
       expect(await seenBy("geocoder")).toEqual({ authorization: undefined, cookie: undefined, csrf: undefined, custom: "kept" });
     });
 
-    test("the shortener gets Authorization, its admin session cookie (every value under either name, no other cookie) and the CSRF token", async () => {
+    test("the shortener gets Authorization, its session cookies, an admin's and a person's (every value under either name, no other cookie) and the CSRF token", async () => {
       expect(await seenBy("shortener")).toEqual({
         authorization: "Bearer admin.token",
-        cookie: "linkgeo_admin=junk; linkgeo_admin=real-session; __Host-linkgeo_admin=host-session",
+        cookie:
+          "linkgeo_admin=junk; linkgeo_admin=real-session; __Host-linkgeo_admin=host-session; linkgeo_person=lgs_person; __Host-linkgeo_person=lgs_host_person",
         csrf: "csrf-of-the-session",
         custom: "kept",
       });

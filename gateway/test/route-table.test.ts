@@ -50,6 +50,8 @@ describe("routeFor", () => {
     ["GET", "/login", redirect],
     ["DELETE", "/login/", keyedApi],
     ["POST", "/login/extra", undefined],
+    ["GET", "/login/session", shortenerApi],
+    ["POST", "/login/session", undefined],
     ["GET", "/workspaces", keyedApi],
     ["POST", "/workspaces/", keyedApi],
     ["GET", "/workspaces/3/members", keyedApi],

@@ -174,6 +174,7 @@ export function createApp(deps: ShortenerDeps) {
   const adminTokens = new AdminTokens(deps.secretKey, deps.clock);
   const adminSessions = new AdminSessions(deps.sessions, deps.clock);
   const sessionCookie = new SessionCookie(deps.secureCookies ?? false);
+  const personCookie = new SessionCookie(deps.secureCookies ?? false, "person");
   const personSessions = new PersonSessions(deps.peopleStore, deps.clock);
   const people = new People({ store: deps.peopleStore, clock: deps.clock, hashPassword: deps.hashPassword });
   const workspaceInvites = new WorkspaceInvites({ store: deps.workspaceStore, people, clock: deps.clock });
@@ -186,6 +187,7 @@ export function createApp(deps: ShortenerDeps) {
     apiKeys: deps.apiKeys,
     sessions: adminSessions,
     cookie: sessionCookie,
+    personCookie,
     ownOriginsOf: (request, server) => ownOrigins(request, deps.publicBaseUrl, clientOfRequest(request, server).viaTrustedProxy),
   });
 
@@ -244,7 +246,7 @@ export function createApp(deps: ShortenerDeps) {
         audit,
       }),
     )
-    .use(peopleRoutes({ people, sessions: personSessions, credentials, audit }))
+    .use(peopleRoutes({ people, sessions: personSessions, credentials, audit, cookie: personCookie }))
     .use(
       workspaceRoutes({
         workspaces: new Workspaces({ store: deps.workspaceStore, clock: deps.clock }),

@@ -58,6 +58,8 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
   // GET and HEAD on /login stay a short link's path (a link made before the word was reserved).
   if (first === "login" && rest.length === 0 && method.toUpperCase() === "POST") return login;
   if (first === "login" && rest.length === 0 && method.toUpperCase() === "DELETE") return keyedApi;
+  // Who is signed in by the browser's cookie, and its CSRF token.
+  if (first === "login" && rest.length === 1 && rest[0] === "session" && method.toUpperCase() === "GET") return shortenerApi;
   // People's workspaces: ordinary API traffic, a reserved word, never a short code.
   if (first === "workspaces") return checksCredential(method, segments) ? keyedApi : shortenerApi;
   // Accepting an invite may make a person (an argon2id hash): the login budgets. Anything else under /invites is no route.

@@ -17,6 +17,15 @@ export const hostOnlyAdminSessionCookieName = `__Host-${adminSessionCookieName}`
 /** Both names: the gateway passes either on, not knowing how the shortener runs. */
 export const adminSessionCookieNames: readonly string[] = [adminSessionCookieName, hostOnlyAdminSessionCookieName];
 
+/** The cookie that carries a person's sign-in (POST /login) in a browser, over plain HTTP; the same rules as the admin's. */
+export const personSessionCookieName = "linkgeo_person";
+
+/** The same cookie where it is Secure (HTTPS): `__Host-`, as the admin's. */
+export const hostOnlyPersonSessionCookieName = `__Host-${personSessionCookieName}`;
+
+/** Every session cookie the shortener reads, an admin's and a person's, under either name: all the gateway passes on. */
+export const sessionCookieNames: readonly string[] = [...adminSessionCookieNames, personSessionCookieName, hostOnlyPersonSessionCookieName];
+
 /**
  * Every value of the cookie `name` in a Cookie header, in the order sent,
  * without the double quotes RFC 6265 allows around a value; empty values are

@@ -9,7 +9,8 @@ import { looksLikeManageToken } from "./manage-token.ts";
 import type { ApiKeys } from "./api-keys.ts";
 import type { ActiveSession, AdminSessions } from "./admin-sessions.ts";
 import type { SessionCookie } from "./session-cookie.ts";
-import { isSignInTokenShaped, type SignInTokens } from "./sign-in-token.ts";
+import { isSignInTokenShaped, type SignedInPerson, type SignInTokens } from "./sign-in-token.ts";
+import { csrfTokenMatches } from "./csrf-token.ts";
 import type { WorkspaceRole } from "./roles.ts";
 
 export interface CredentialResolverDeps {
@@ -22,6 +23,8 @@ export interface CredentialResolverDeps {
   rolesOf: (personId: number) => Promise<ReadonlyMap<number, WorkspaceRole>>;
   /** The session cookie's name and reader (its name depends on HTTPS). */
   cookie: SessionCookie;
+  /** A person's sign-in cookie (POST /login), read as the admin's. */
+  personCookie: SessionCookie;
   /** Every origin the request could have reached this service by (ownOrigins). */
   ownOriginsOf: (request: Request, server: Server | null) => ReadonlySet<string>;
 }
@@ -50,7 +53,9 @@ const safeMethods = new Set(["GET", "HEAD"]);
  *    admin's, tossed to make this browser act as them (signing in again
  *    ends both). A change (any method but GET and HEAD) needs the
  *    session's X-CSRF-Token too, and may not come with an Origin of another
- *    site: 403 otherwise.
+ *    site: 403 otherwise. A person's sign-in cookie (`linkgeo_person`,
+ *    POST /login) is read the same way, with the same rules; an admin's
+ *    live session and a person's together are two, a 401.
  * 3. Neither: 401, naming the credentials the route takes (`callers`).
  */
 export class CredentialResolver {
@@ -59,9 +64,54 @@ export class CredentialResolver {
   async resolve(request: Request, server: Server | null, callers: Callers): Promise<Credential> {
     const authorization = request.headers.get("authorization");
     if (authorization !== null) return await this.fromAuthorization(authorization);
-    if (this.deps.cookie.idsFrom(request.headers.get("cookie")).length === 0) throw Unauthorized.because(credentialsWanted(callers));
-    const session = await this.session(request, server);
-    return { kind: "admin", username: session.username };
+    const cookies = request.headers.get("cookie");
+    const withAdmin = this.deps.cookie.idsFrom(cookies).length > 0;
+    const withPerson = this.deps.personCookie.idsFrom(cookies).length > 0;
+    if (!withAdmin && !withPerson) throw Unauthorized.because(credentialsWanted(callers));
+    if (!withPerson) return { kind: "admin", username: (await this.session(request, server)).username };
+    const [admins, people] = await Promise.all([withAdmin ? this.liveSessions(request) : [], this.livePeople(request)]);
+    if (admins.length + people.length > 1)
+      throw Unauthorized.because("several sessions came with this request (another page of this host may have set one): sign in again");
+    if (admins.length === 1) return { kind: "admin", username: (await this.session(request, server)).username };
+    const [signedIn] = people;
+    if (!signedIn) throw Unauthorized.because("the session is missing, invalid or expired: sign in again");
+    if (!safeMethods.has(request.method)) this.checkPersonChange(request, server, [signedIn.token]);
+    return { kind: "person", id: signedIn.person.id, username: signedIn.person.username, roles: await this.deps.rolesOf(signedIn.person.id) };
+  }
+
+  /**
+   * The live sign-ins among the values of the request's person cookie, with
+   * no check: signing in ends them. At most the first eight values are
+   * looked up (each a read), which no browser of ours ever sends.
+   */
+  async livePeople(request: Request): Promise<Array<{ token: string; person: SignedInPerson }>> {
+    const tokens = this.deps.personCookie.idsFrom(request.headers.get("cookie")).filter(isSignInTokenShaped).slice(0, 8);
+    const found = await Promise.all(tokens.map(async (token) => ({ token, person: await this.deps.people.verify(token) })));
+    return found.flatMap(({ token, person }) => (person ? [{ token, person }] : []));
+  }
+
+  /** The one live sign-in of the request's person cookie, for reading its CSRF token; 401 without exactly one. */
+  async personSession(request: Request): Promise<{ token: string; person: SignedInPerson }> {
+    const live = await this.livePeople(request);
+    if (live.length > 1) throw Unauthorized.because("several sign-ins came with this request (another page of this host may have set one): sign in again");
+    if (!live[0]) throw Unauthorized.because("the sign-in is missing, ended or expired: sign in again (POST /login)");
+    return live[0];
+  }
+
+  /** Every live sign-in the request's person cookie carries, for signing out: a change, so 403 unless the Origin is ours and X-CSRF-Token one of theirs. */
+  async personSessionsToEnd(request: Request, server: Server | null): Promise<string[]> {
+    const tokens = (await this.livePeople(request)).map(({ token }) => token);
+    if (tokens.length === 0) throw Unauthorized.because("the sign-in is missing, ended or expired: sign in again (POST /login)");
+    this.checkPersonChange(request, server, tokens);
+    return tokens;
+  }
+
+  private checkPersonChange(request: Request, server: Server | null, tokens: readonly string[]): void {
+    this.checkSameSite(request, server);
+    const offered = request.headers.get("x-csrf-token");
+    if (!tokens.some((token) => csrfTokenMatches(token, offered))) {
+      throw Forbidden.because("the X-CSRF-Token header is missing or wrong: send the csrf_token of the sign-in (POST /login, GET /login/session)");
+    }
   }
 
   /**

@@ -1,7 +1,22 @@
-import { adminSessionCookieName, cookieValues, hostOnlyAdminSessionCookieName } from "@linkgeo/shared";
+import {
+  adminSessionCookieName,
+  cookieValues,
+  hostOnlyAdminSessionCookieName,
+  hostOnlyPersonSessionCookieName,
+  personSessionCookieName,
+} from "@linkgeo/shared";
+
+/** Whose session a cookie carries: an admin's (`/admin/session`) or a person's (`POST /login`). */
+export type SessionKind = "admin" | "person";
+
+const names: Record<SessionKind, { plain: string; hostOnly: string }> = {
+  admin: { plain: adminSessionCookieName, hostOnly: hostOnlyAdminSessionCookieName },
+  person: { plain: personSessionCookieName, hostOnly: hostOnlyPersonSessionCookieName },
+};
 
 /**
- * The cookie that carries an admin's session id in the web app: its name,
+ * The cookie that carries an admin's session id in the web app (or, of
+ * kind `person`, a person's sign-in token, `linkgeo_person`): its name,
  * the Set-Cookie values that store and clear it, and how a request's values
  * are read. HttpOnly: page scripts never see the id. SameSite=Strict: other
  * sites' pages never make the browser send it.
@@ -18,8 +33,11 @@ import { adminSessionCookieName, cookieValues, hostOnlyAdminSessionCookieName } 
 export class SessionCookie {
   readonly name: string;
 
-  constructor(readonly secure: boolean) {
-    this.name = secure ? hostOnlyAdminSessionCookieName : adminSessionCookieName;
+  constructor(
+    readonly secure: boolean,
+    kind: SessionKind = "admin",
+  ) {
+    this.name = secure ? names[kind].hostOnly : names[kind].plain;
   }
 
   /** The Set-Cookie value that stores the session id for `maxAgeSeconds`. */

@@ -1,6 +1,8 @@
 import { ErrorBody, Unauthorized } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import type { AuditLog } from "../audit/audit-log.ts";
+import type { SessionCookie } from "../auth/session-cookie.ts";
+import { csrfTokenFor } from "../auth/csrf-token.ts";
 import { LoginBody } from "../admins/admin-schemas.ts";
 import { adminsOr } from "../auth/callers.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
@@ -29,8 +31,18 @@ const SignIn = t.Object(
   {
     token: t.String({ description: "Send it as Authorization: Bearer <token>; it starts with lgs_", examples: ["lgs_…"] }),
     expires_at: t.String({ format: "date-time" }),
+    csrf_token: t.String({ description: "What a browser signed in by the cookie sends in X-CSRF-Token with every change" }),
   },
   { title: "PersonSignIn" },
+);
+
+const CookieSignIn = t.Object(
+  {
+    username: t.String(),
+    expires_at: t.String({ format: "date-time" }),
+    csrf_token: t.String({ description: "What a browser signed in by the cookie sends in X-CSRF-Token with every change" }),
+  },
+  { title: "PersonCookieSignIn" },
 );
 
 export interface PeopleRoutesDeps {
@@ -39,10 +51,12 @@ export interface PeopleRoutesDeps {
   credentials: CredentialResolver;
   /** Told of each person added (the instance's log). */
   audit: AuditLog;
+  /** The sign-in cookie a browser keeps (`linkgeo_person`). */
+  cookie: SessionCookie;
 }
 
 /** `POST /admin/users`: an admin adds a person; `POST /login`: a person signs in (docs/people.md). */
-export function peopleRoutes({ people, sessions, credentials, audit }: PeopleRoutesDeps) {
+export function peopleRoutes({ people, sessions, credentials, audit, cookie }: PeopleRoutesDeps) {
   return new Elysia()
     .post(
       "/admin/users",
@@ -68,39 +82,72 @@ export function peopleRoutes({ people, sessions, credentials, audit }: PeopleRou
     )
     .post(
       "/login",
-      async ({ body, set }) => {
-        const signedIn = await sessions.start(await people.check(body.username, body.password));
+      async ({ body, request, server, set }) => {
+        // A sign-in another site's page posted would sign the browser in as someone else.
+        credentials.checkSameSite(request, server);
+        const person = await people.check(body.username, body.password);
+        // This browser's earlier sign-ins end: its own, and any another page of the host tossed in (fixation).
+        for (const { token } of await credentials.livePeople(request)) await sessions.end(token);
+        const signedIn = await sessions.start(person);
         // The person was removed between the password check and the session's write.
         if (!signedIn) throw Unauthorized.because("invalid username or password");
         // The answer carries a secret: no cache may keep it.
         set.headers["cache-control"] = "no-store";
-        return { token: signedIn.token, expires_at: signedIn.expiresAt.toISOString() };
+        set.headers["set-cookie"] = cookie.set(signedIn.token, Math.floor(sessions.lifetimeMs / 1000));
+        return { token: signedIn.token, expires_at: signedIn.expiresAt.toISOString(), csrf_token: csrfTokenFor(signedIn.token) };
       },
       {
         body: LoginBody,
         response: { 200: SignIn, ...errors(400, 401, 413, 415) },
         detail: {
-          summary: "Sign in as a person: a bearer token for 12 hours",
+          summary: "Sign in as a person: a bearer token for 12 hours, and the same sign-in as a cookie for a browser",
           description:
             "The username in any case. A wrong password and an unknown username are the same 401, in the same time. " +
+            `The answer sets the HttpOnly cookie ${cookie.name}: a browser's requests with it act as this person, and every change ` +
+            "(any method but GET and HEAD) also needs csrf_token in X-CSRF-Token; a sign-in posted from another site's page is 403, and " +
+            "the sign-ins the browser's cookie carried end. " +
             "The gateway limits tries per client address and per username.",
           tags,
         },
       },
     )
+    .get(
+      "/login/session",
+      async ({ request, set }) => {
+        const { token, person } = await credentials.personSession(request);
+        const expiresAt = await sessions.expiryOf(token);
+        // Ended between the two reads.
+        if (!expiresAt) throw Unauthorized.because("the sign-in is missing, ended or expired: sign in again (POST /login)");
+        set.headers["cache-control"] = "no-store";
+        return { username: person.username, expires_at: expiresAt.toISOString(), csrf_token: csrfTokenFor(token) };
+      },
+      {
+        response: { 200: CookieSignIn, ...errors(401) },
+        detail: { summary: "The person signed in by the browser's cookie, and its CSRF token (a page reloaded reads it here)", tags },
+      },
+    )
     .delete(
       "/login",
-      async ({ request, set }) => {
+      async ({ request, route, server, set }) => {
         const token = request.headers.get("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+        if (token === undefined && cookie.idsFrom(request.headers.get("cookie")).length > 0) {
+          // Signed in by the cookie: a change, with its X-CSRF-Token; every sign-in it carried ends, and it is cleared.
+          for (const ended of await credentials.personSessionsToEnd(request, server)) await sessions.end(ended);
+          set.headers["set-cookie"] = cookie.cleared(route);
+          set.status = 204;
+          return;
+        }
         if (token === undefined) throw Unauthorized.because("send Authorization: Bearer with the sign-in token to end");
         if (!(await sessions.end(token))) throw Unauthorized.because("the sign-in token is unknown, ended or expired");
         set.status = 204;
       },
       {
-        response: { 204: t.Void(), ...errors(401) },
+        response: { 204: t.Void(), ...errors(401, 403) },
         detail: {
-          summary: "Sign out: end the sign-in of the bearer token, for good",
-          description: "The token never works again, wherever it was copied.",
+          summary: "Sign out: end the sign-in of the bearer token (or of the browser's cookie), for good",
+          description:
+            "The token never works again, wherever it was copied. Signed in by the cookie, the request needs X-CSRF-Token as every change, " +
+            "and the answer clears the cookie.",
           tags,
           security: [{ bearer: [] }],
         },

@@ -32,6 +32,12 @@ export class PersonSessions implements SignInTokens {
     return isSignInTokenShaped(token) && (await this.store.deleteSession(hashSignInToken(token)));
   }
 
+  /** When the live sign-in of `token` ends; null for one unknown, ended or expired. */
+  async expiryOf(token: string): Promise<Date | null> {
+    if (!isSignInTokenShaped(token)) return null;
+    return (await this.store.findLiveSession(hashSignInToken(token), this.clock()))?.expiresAt ?? null;
+  }
+
   /** The person a live token is of; null for a token of another shape, unknown, ended or expired, or whose person is gone. */
   async verify(token: string): Promise<SignedInPerson | null> {
     if (!isSignInTokenShaped(token)) return null;

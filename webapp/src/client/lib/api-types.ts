@@ -225,15 +225,32 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign in as a person: a bearer token for 12 hours
-         * @description The username in any case. A wrong password and an unknown username are the same 401, in the same time. The gateway limits tries per client address and per username.
+         * Sign in as a person: a bearer token for 12 hours, and the same sign-in as a cookie for a browser
+         * @description The username in any case. A wrong password and an unknown username are the same 401, in the same time. The answer sets the HttpOnly cookie linkgeo_person: a browser's requests with it act as this person, and every change (any method but GET and HEAD) also needs csrf_token in X-CSRF-Token; a sign-in posted from another site's page is 403, and the sign-ins the browser's cookie carried end. The gateway limits tries per client address and per username.
          */
         post: operations["postLogin"];
         /**
-         * Sign out: end the sign-in of the bearer token, for good
-         * @description The token never works again, wherever it was copied.
+         * Sign out: end the sign-in of the bearer token (or of the browser's cookie), for good
+         * @description The token never works again, wherever it was copied. Signed in by the cookie, the request needs X-CSRF-Token as every change, and the answer clears the cookie.
          */
         delete: operations["deleteLogin"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/login/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The person signed in by the browser's cookie, and its CSRF token (a page reloaded reads it here) */
+        get: operations["getLoginSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1485,6 +1502,8 @@ export interface operations {
                         token: string;
                         /** Format: date-time */
                         expires_at: string;
+                        /** @description What a browser signed in by the cookie sends in X-CSRF-Token with every change */
+                        csrf_token: string;
                     };
                 };
             };
@@ -1505,6 +1524,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    getLoginSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        username: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                        /** @description What a browser signed in by the cookie sends in X-CSRF-Token with every change */
+                        csrf_token: string;
+                    };
+                };
             };
         };
     };
