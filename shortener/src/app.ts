@@ -304,6 +304,7 @@ export function createApp(deps: ShortenerDeps) {
         addDomain: async (host, defaultHost) => (await domains.create({ host }, { hostName: defaultHost, requestHosts: [] })).id,
         maxBytes: deps.importMaxBytes ?? defaultImportMaxBytes,
         workspaceExists,
+        audit,
         translate,
         log: deps.log,
       }),

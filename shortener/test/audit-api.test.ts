@@ -101,6 +101,36 @@ describe.each(["sqlite", "postgres"] as const)("the audit log on %s", (engine) =
     expect(people.sort()).toEqual(["ed", "olga", "otto"]);
   });
 
+  test("a manage token's changes are not logged; an import is, in the workspace it filled; a move in both logs", async () => {
+    const anonymous = await readJson(await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/token-held" } }));
+    const newest = async (path: string, headers: Record<string, string>) => (await events(`${path}?limit=1`, headers))[0]!;
+    const before = await newest("/admin/audit", admin());
+    await api.request("PUT", `/shorten/${anonymous.short_url}/`, {
+      json: { title: "by token" },
+      headers: { authorization: `Bearer ${anonymous.manage_token}` },
+    });
+    expect(await newest("/admin/audit", admin())).toEqual(before);
+
+    const file = "long_url,short_url\nhttps://example.com/imported-a,audit-imported-a\nhttps://example.com/imported-b,audit-imported-b\n";
+    const imported = await api.request("POST", `/admin/import?workspace=${workspace}&format=csv`, {
+      body: file,
+      headers: { ...as("olga"), "content-type": "text/csv" },
+    });
+    await imported.text();
+    expect(await newest(`/workspaces/${workspace}/audit`, as("olga"))).toMatchObject({
+      actor: { kind: "person", id: "olga" },
+      action: "link.import",
+      target: "2 links",
+    });
+
+    await api.request("PUT", "/shorten/audit-imported-a/", { json: { workspace: null }, headers: admin() });
+    const moved = { actor: { kind: "admin", id: "admin" }, action: "link.update", target: `${anonymous.domain}/audit-imported-a` };
+    expect(await newest(`/workspaces/${workspace}/audit`, as("olga"))).toMatchObject(moved);
+    expect(await newest("/admin/audit", admin())).toMatchObject(moved);
+    expect((await api.request("GET", "/admin/audit?before=9223372036854775807", { headers: admin() })).status).toBe(400);
+    expect((await api.request("GET", "/admin/audit?before=1e30", { headers: admin() })).status).toBe(400);
+  });
+
   test("pages follow next to the oldest; a log keeps its newest events, so its size is bounded", async () => {
     for (let i = 0; i < 50; i++) await api.request("PUT", "/shorten/by-cms/", { json: { title: `t${i}` }, headers: admin() });
     const seen: Event[] = [];

@@ -79,6 +79,41 @@ describe("a person's sign-in cookie", () => {
     expect(twice.status).toBe(401);
   });
 
+  test("the same sign-in sent twice is one; more values than a browser sends are refused, not some of them read", async () => {
+    const { body } = await signIn();
+    const twice = await api.request("GET", "/login/session", { headers: { cookie: `linkgeo_person=${body.token}; linkgeo_person=${body.token}` } });
+    expect(twice.status).toBe(200);
+    const dead = Array.from({ length: 8 }, (_, i) => `linkgeo_person=lgs_${String(i).repeat(43).slice(0, 43)}`);
+    const many = await api.request("GET", "/login/session", { headers: { cookie: [...dead, `linkgeo_person=${body.token}`].join("; ") } });
+    expect(many.status).toBe(401);
+  });
+
+  test("the cookie makes a link in the person's workspace (with its CSRF token) and accepts an invite as them", async () => {
+    const { body } = await signIn();
+    const headers = { ...cookieOf(body.token), "x-csrf-token": body.csrf_token };
+    const workspace = (await readJson(await api.request("POST", "/workspaces", { json: { name: "Cookie's" }, headers }))).id;
+    const made = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/by-cookie", workspace }, headers });
+    expect([made.status, (await readJson(made)).workspace]).toEqual([201, workspace]);
+    expect(
+      (await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/by-cookie", workspace }, headers: cookieOf(body.token) })).status,
+    ).toBe(403);
+    // A page that sends the cookie and names no workspace makes an anonymous link, as ever.
+    const anonymous = await readJson(
+      await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/anonymous" }, headers: cookieOf(body.token) }),
+    );
+    expect([anonymous.workspace, typeof anonymous.manage_token]).toEqual([null, "string"]);
+
+    const host = { username: "hana", password: "a long passphrase" };
+    await api.request("POST", "/admin/users", { json: host, headers: { authorization: `Bearer ${api.adminToken()}` } });
+    const hosts = (await readJson(await api.request("POST", "/login", { json: host }))).token;
+    const theirs = (await readJson(await api.request("POST", "/workspaces", { json: { name: "Hana's" }, headers: { authorization: `Bearer ${hosts}` } }))).id;
+    const invite = await readJson(
+      await api.request("POST", `/workspaces/${theirs}/invites`, { json: { role: "viewer" }, headers: { authorization: `Bearer ${hosts}` } }),
+    );
+    const accepted = await api.request("POST", `/invites/${invite.token}/accept`, { headers });
+    expect([accepted.status, await readJson(accepted)]).toEqual([200, { workspace: theirs, role: "viewer" }]);
+  });
+
   test("signing out with the cookie needs its CSRF token, ends the sign-in for good and clears the cookie", async () => {
     const { body } = await signIn();
     expect((await api.request("DELETE", "/login", { headers: cookieOf(body.token) })).status).toBe(403);

@@ -243,6 +243,12 @@ describe.each(["sqlite", "postgres"] as const)("a workspace's links on %s", (eng
       [1, "a workspace makes links on the default domain and the domains granted to it: instance.brand.test is not one"],
     ]);
     expect(lines.at(-1).summary).toMatchObject({ imported: 1, problems: 1 });
+    // An admin moving a link into a workspace is held to the same rule.
+    const onInstance = await readJson(
+      await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/instance", domain: "instance.brand.test" }, headers: adminHeaders() }),
+    );
+    const move = await api.request("PUT", `/shorten/${onInstance.short_url}/?domain=instance.brand.test`, { json: { workspace }, headers: adminHeaders() });
+    expect(move.status).toBe(403);
     // The default domain is every workspace's; a workspace granted must exist.
     expect((await api.request("PATCH", "/admin/domains/0", { json: { workspaces: [workspace] }, headers: adminHeaders() })).status).toBe(409);
     const none = await api.request("PATCH", `/admin/domains/${ours.id}`, { json: { workspaces: [999999] }, headers: adminHeaders() });

@@ -33,6 +33,9 @@ export interface CredentialResolverDeps {
 const notAToken =
   "the bearer token is not a manage token, an admin token, an API key or a sign-in token: log in again (POST /admin/login, POST /login) or check the token";
 
+/** How many values of the person cookie a request may carry; a browser of ours sends one. */
+const maxPersonCookies = 8;
+
 /** Methods that change nothing: the only ones a session cookie alone may authenticate. */
 const safeMethods = new Set(["GET", "HEAD"]);
 
@@ -79,13 +82,24 @@ export class CredentialResolver {
     return { kind: "person", id: signedIn.person.id, username: signedIn.person.username, roles: await this.deps.rolesOf(signedIn.person.id) };
   }
 
+  /** Whether the request carries a person's sign-in cookie (any value). */
+  carriesPersonCookie(request: Request): boolean {
+    return this.deps.personCookie.idsFrom(request.headers.get("cookie")).length > 0;
+  }
+
   /**
-   * The live sign-ins among the values of the request's person cookie, with
-   * no check: signing in ends them. At most the first eight values are
-   * looked up (each a read), which no browser of ours ever sends.
+   * The live sign-ins among the values of the request's person cookie (each
+   * once), with no check: signing in ends them. Each is a read, so more
+   * than `maxPersonCookies` values are a 401 rather than some of them
+   * looked at: a sign-in left unread could be one of two, or one to end.
    */
   async livePeople(request: Request): Promise<Array<{ token: string; person: SignedInPerson }>> {
-    const tokens = this.deps.personCookie.idsFrom(request.headers.get("cookie")).filter(isSignInTokenShaped).slice(0, 8);
+    const tokens = [...new Set(this.deps.personCookie.idsFrom(request.headers.get("cookie")).filter(isSignInTokenShaped))];
+    if (tokens.length > maxPersonCookies) {
+      throw Unauthorized.because(
+        `more than ${maxPersonCookies} sign-in cookies came with this request (other pages of this host may have set them): clear this site's cookies and sign in again`,
+      );
+    }
     const found = await Promise.all(tokens.map(async (token) => ({ token, person: await this.deps.people.verify(token) })));
     return found.flatMap(({ token, person }) => (person ? [{ token, person }] : []));
   }
@@ -118,17 +132,19 @@ export class CredentialResolver {
    * Who makes a link (POST /shorten/): the credential of an Authorization
    * that sends an API key, a person's sign-in token or an admin token
    * (checked: 401 when it does not verify). Anything else makes no creator
-   * (undefined) unless one is `required` (CREATE_ACCESS=members): then the
-   * request is resolved as any other, a session cookie included, and a
-   * manage token, which makes no one a member, is a 401.
+   * (undefined) unless one is `required` (CREATE_ACCESS=members) or the
+   * request names a workspace (`inWorkspace`): then the request is resolved
+   * as any other, a session cookie included (with its CSRF token), and a
+   * manage token, which makes no one a member, is a 401. A page that sends
+   * a cookie and names no workspace makes an anonymous link, as ever.
    */
-  async creatorOf(request: Request, server: Server | null, callers: Callers, required: boolean): Promise<Credential | undefined> {
+  async creatorOf(request: Request, server: Server | null, callers: Callers, required: boolean, inWorkspace = false): Promise<Credential | undefined> {
     const authorization = request.headers.get("authorization");
     const token = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
     if (token !== undefined && (looksLikeApiKey(token) || isSignInTokenShaped(token) || AdminTokens.looksLikeAdminToken(token))) {
       return this.fromAuthorization(authorization!);
     }
-    if (!required) return undefined;
+    if (!required && !inWorkspace) return undefined;
     const credential = await this.resolve(request, server, callers);
     if (credential.kind === "manage-token") throw Unauthorized.because(credentialsWanted(callers));
     return credential;

@@ -2,6 +2,7 @@ import { ErrorBody, HttpError, InvalidRequest, maxBulkBodyBytes, maxBulkItems, t
 import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
+import type { Credential } from "../auth/credential.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { asksForFresh } from "../http/fresh-read.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
@@ -98,7 +99,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
       async ({ body, request, server, set }) => {
         // CREATE_ACCESS=anyone: anyone may create a link. A credential sent is judged (it must verify) and decides the
         // link's workspace (request-workspace.ts); an API key must be live (the gateway spends its budget) and may create.
-        const creator = await credentials.creatorOf(request, server, creators, createAccess === "members");
+        const creator = await credentials.creatorOf(request, server, creators, createAccess === "members", body.workspace != null);
         const from = seenFrom(request, server);
         const seen = await domainsSeen(domains, from.origin);
         const { long_url: longUrl, short_url: alias, domain, workspace, ...options } = body;
@@ -125,7 +126,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         // that may create links and nothing else gets no power over the link: it may sit in a web page.
         const handsToken = link.workspaceId === null && (creator?.kind !== "api-key" || mayDoWith(creator, "links:write", link));
         // An anonymous link names no one: the log keeps what people and programs did.
-        if (creator && creator.kind !== "manage-token") {
+        if (creator && logged(creator)) {
           await audit.record({ workspaceId: link.workspaceId, actor: actorOf(creator), action: "link.create", target: linkTarget(record) });
         }
         return { ...record, manage_token: handsToken ? manageToken : null };
@@ -363,11 +364,21 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
           throw InvalidRequest.because("domain cannot be changed: send the link's own domain, or leave it out");
         }
         const workspace = named === null ? null : parseWorkspaceField(named);
-        // Where an admin moves a link must exist (the store would refuse it less clearly).
-        if (workspace != null && mayDo(credential, "admin") && !(await workspaceExists(workspace))) throw WorkspaceNotFound.withId(workspace);
+        // An admin moves a link: to a workspace that exists (the store would refuse it less clearly), which may use its domain.
+        const moving = workspace !== undefined && mayDo(credential, "admin");
+        const before = moving ? await links.get(key) : undefined;
+        if (moving && workspace !== null && !(await workspaceExists(workspace))) throw WorkspaceNotFound.withId(workspace);
+        const onDomain = moving ? seen.snapshot.withId(keyParts(key).domainId) : undefined;
+        if (onDomain) requireDomainUse(onDomain, workspace ?? null, credential);
         const link = await links.update(key, { ...changes, workspace }, credential, [...from.hosts, ...seen.snapshot.hosts]);
         const record = toRecord(link, view(from.origin, credential, seen));
-        await audit.record({ workspaceId: link.workspaceId, actor: actorOf(credential), action: "link.update", target: linkTarget(record) });
+        if (logged(credential)) {
+          // A link moved out of a workspace is told in that workspace's log too.
+          const logs = new Set([link.workspaceId, before?.workspaceId ?? link.workspaceId]);
+          await audit.record(
+            ...[...logs].map((workspaceId) => ({ workspaceId, actor: actorOf(credential), action: "link.update" as const, target: linkTarget(record) })),
+          );
+        }
         return record;
       },
       {
@@ -412,6 +423,17 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         },
       },
     );
+}
+
+/**
+ * Whether what `credential` does to a link goes in the audit log: not a
+ * manage token's, whose holder may be anyone at all (as an anonymous
+ * creator is), so an open instance's visitors cannot crowd out of the
+ * instance's log what admins and programs did. A workspace's link has no
+ * manage token.
+ */
+function logged(credential: Credential): boolean {
+  return credential.kind !== "manage-token";
 }
 
 /** A link as the audit log names it: its host and code. */

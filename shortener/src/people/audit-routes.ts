@@ -29,7 +29,9 @@ const EventView = t.Object(
 
 const AuditQuery = querySchema({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 1_000, default: 100 })),
-  before: t.Optional(t.Integer({ minimum: 1, description: "Only the events older than this one (an event's id): the next page" })),
+  before: t.Optional(
+    t.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "Only the events older than this one (an event's id): the next page" }),
+  ),
   format: t.Optional(t.String({ description: "json (pages; the default), or csv or ndjson: the whole log, newest first" })),
 });
 

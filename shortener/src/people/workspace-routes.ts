@@ -253,7 +253,9 @@ export function inviteRoutes({ invites, credentials, audit }: Pick<WorkspaceRout
   return new Elysia().post(
     "/invites/:token/accept",
     async ({ params, body, request, server }) => {
-      const credential = request.headers.has("authorization") ? await credentials.resolve(request, server, peopleOnly) : undefined;
+      // Signed in (a token, or the browser's cookie with its CSRF token): that person joins; else a new person of the body.
+      const signedIn = request.headers.has("authorization") || credentials.carriesPersonCookie(request);
+      const credential = signedIn ? await credentials.resolve(request, server, peopleOnly) : undefined;
       const { workspace, role, username } = await invites.accept(params.token, body ?? {}, credential);
       await audit.record({ workspaceId: workspace, actor: { kind: "person", id: username }, action: "member.join", target: `${username} ${role}` });
       return { workspace, role };

@@ -19,6 +19,8 @@ import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { mayDo } from "../auth/scopes.ts";
 import { importWorkspace, parseWorkspaceField } from "../people/request-workspace.ts";
 import { requireDomainUse } from "../domains/domain-use.ts";
+import type { AuditLog } from "../audit/audit-log.ts";
+import { actorOf } from "../auth/actor.ts";
 import { changeSecurity } from "../auth/security-schemes.ts";
 import { ownHosts, publicOrigin } from "../http/public-origin.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
@@ -40,6 +42,8 @@ export interface ImportRoutesDeps {
   domains: DomainDirectory;
   /** Adds a domain a file names (`domains=create`), for the request's default host; its id. */
   addDomain: (host: string, defaultHost: string) => Promise<number>;
+  /** Told of each import done (the log of the workspace it filled, or the instance's). */
+  audit: AuditLog;
   /** Whether a workspace of this id exists (an admin imports into any). */
   workspaceExists: (workspaceId: number) => Promise<boolean>;
   /** A database failure midway is an error line; this says whether it is one (storageUnavailable). */
@@ -69,6 +73,7 @@ export function importRoutes({
   translate,
   log,
   workspaceExists,
+  audit,
 }: ImportRoutesDeps) {
   return new Elysia().post(
     "/admin/import",
@@ -105,7 +110,12 @@ export function importRoutes({
             throw error;
           }
         };
-        const events = importer.run(parser(upload.chunks), { dryRun, requestHosts, domains: importDomains, workspaceId, domainRefusal });
+        const run = importer.run(parser(upload.chunks), { dryRun, requestHosts, domains: importDomains, workspaceId, domainRefusal });
+        // What was imported goes in the log of the workspace it went into (or the instance's), once the import is done.
+        const events = loggedOnceDone(run, async (imported) => {
+          if (dryRun || imported === 0) return;
+          await audit.record({ workspaceId: workspaceId ?? null, actor: actorOf(credential), action: "link.import", target: `${imported} links` });
+        });
         return new Response(answerLines(format, dryRun, events, translate, log), {
           headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" },
         });
@@ -193,6 +203,14 @@ function parseDryRun(value: string | undefined): boolean {
 }
 
 /** The answer's lines as the import makes them: each is sent once the reader has taken the one before. */
+/** The import's events as they come; `done` is told how many links it imported, once its summary has come. */
+async function* loggedOnceDone(events: AsyncGenerator<ImportEvent>, done: (imported: number) => Promise<void>): AsyncGenerator<ImportEvent> {
+  for await (const event of events) {
+    if ("summary" in event) await done(event.summary.imported);
+    yield event;
+  }
+}
+
 function answerLines(
   format: ImportFormat,
   dryRun: boolean,
