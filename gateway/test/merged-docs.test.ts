@@ -33,6 +33,7 @@ const shortenerPaths = [
   "/shorten/{short_url}/visits",
   "/shorten/{short_url}/visits/export",
   "/workspaces/",
+  "/workspaces/{id}",
   "/workspaces/{id}/api-keys",
   "/workspaces/{id}/audit",
   "/workspaces/{id}/api-keys/{key}",

@@ -249,7 +249,7 @@ export function createApp(deps: ShortenerDeps) {
     .use(peopleRoutes({ people, sessions: personSessions, credentials, audit, cookie: personCookie }))
     .use(
       workspaceRoutes({
-        workspaces: new Workspaces({ store: deps.workspaceStore, clock: deps.clock }),
+        workspaces: new Workspaces({ store: deps.workspaceStore, clock: deps.clock, links }),
         invites: workspaceInvites,
         keys: new WorkspaceKeys({ keys: deps.apiKeys, workspaceExists }),
         credentials,

@@ -105,6 +105,7 @@ const credentialRoutes: readonly string[] = [
   "POST admin/users",
   "GET workspaces",
   "POST workspaces",
+  "DELETE workspaces/*",
   "GET workspaces/*/members",
   "POST workspaces/*/invites",
   "PATCH workspaces/*/members/*",

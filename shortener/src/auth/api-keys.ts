@@ -104,6 +104,14 @@ export class ApiKeys {
   }
 
   /**
+   * This replica forgets at once what it read of the keys `gone` picks
+   * (deleted with a workspace or a membership); the others within trustMs.
+   */
+  forget(gone: (key: ApiKey) => boolean): void {
+    for (const [hash, entry] of this.trusted.entries()) if (entry.key && gone(entry.key)) this.trusted.delete(hash);
+  }
+
+  /**
    * The live key this is, or undefined (unknown, revoked, expired, or a
    * workspace's key whose maker's role there no longer allows its scopes:
    * demoted or removed, they disable it). Records the use.

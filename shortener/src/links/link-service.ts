@@ -258,6 +258,27 @@ export class LinkService {
     }
   }
 
+  /** Whether a workspace has a link. */
+  async hasLinksIn(workspaceId: number): Promise<boolean> {
+    return (await this.deps.links.exportPage(null, 1, workspaceId)).length > 0;
+  }
+
+  /** Deletes every link of a workspace, a batch at a time, as one link is deleted; returns how many. */
+  async deleteAllIn(workspaceId: number): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const batch = await this.deps.links.exportPage(null, 500, workspaceId);
+      for (const { code } of batch) {
+        if (await this.deps.links.delete(code)) {
+          deleted++;
+          this.deps.onChange?.("deleted");
+        }
+        await this.deps.cache.markDeleted(code);
+      }
+      if (batch.length < 500) return deleted;
+    }
+  }
+
   /** The one link this manage token manages; 401 when no link has it (a mistyped token, or its link was deleted). */
   async managedBy(token: string): Promise<Link> {
     const link = await this.deps.links.findByManageTokenHash(hashManageToken(token));

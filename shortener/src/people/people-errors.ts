@@ -54,3 +54,14 @@ export class LastOwner extends HttpError {
     return new LastOwner();
   }
 }
+
+/** 409 `conflict`: a workspace with links is deleted only with `?links=delete`. */
+export class WorkspaceHasLinks extends HttpError {
+  private constructor() {
+    super(409, "conflict", "the workspace has links: delete them with it (?links=delete), or move them out first");
+  }
+
+  static refused(): WorkspaceHasLinks {
+    return new WorkspaceHasLinks();
+  }
+}

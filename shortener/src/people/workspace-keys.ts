@@ -44,6 +44,11 @@ export class WorkspaceKeys {
     await this.deps.keys.revoke(keyId);
   }
 
+  /** The workspace's keys went with it, or a member's with their membership: this replica stops trusting them at once. */
+  forgotten(workspaceId: number, madeBy?: number): void {
+    this.deps.keys.forget((key) => key.workspaceId === workspaceId && (madeBy === undefined || key.madeBy === madeBy));
+  }
+
   /** Whose keys of the workspace the caller manages: every one ("all"), or a person's own. */
   private async managedBy(workspaceId: number, credential: Credential): Promise<"all" | number> {
     if (credential.kind !== "person") {

@@ -1,4 +1,4 @@
-import { ErrorBody } from "@linkgeo/shared";
+import { ErrorBody, InvalidRequest } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import { peopleOnly, peopleOr } from "../auth/callers.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
@@ -123,6 +123,31 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials, audit 
         detail: { summary: "The workspaces of the person signed in, with their role; every one for an admin", tags, security: readSecurity },
       },
     )
+    .delete(
+      "/:id",
+      async ({ params, query, request, server, set }) => {
+        const id = workspaceIdIn(params.id);
+        if (query.links !== undefined && query.links !== "delete") throw InvalidRequest.because("links must be delete, or left out");
+        const credential = await credentials.resolve(request, server, peopleOr("admin"));
+        const { workspace, links } = await workspaces.delete(id, query.links ?? "refuse", credential);
+        keys.forgotten(id);
+        // The workspace's own log went with it: the instance's keeps its end.
+        await audit.record({ workspaceId: null, actor: actorOf(credential), action: "workspace.delete", target: `${workspace.name} (${links} links)` });
+        set.status = 204;
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        query: t.Object({
+          links: t.Optional(t.String({ description: "delete: the workspace's links are deleted with it. Left out: a workspace with links is a 409" })),
+        }),
+        response: { 204: t.Void(), ...errors(400, 401, 403, 404, 409) },
+        detail: {
+          summary: "Delete a workspace (its owners, the admins): its members, invites, keys, domain grants and audit log go with it",
+          tags,
+          security: changeSecurity,
+        },
+      },
+    )
     .get(
       "/:id/members",
       async ({ params, request, server }) => {
@@ -160,6 +185,7 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials, audit 
         const id = workspaceIdIn(params.id);
         const credential = await credentials.resolve(request, server, peopleOnly);
         const removed = await workspaces.changeMember(id, memberIdIn(params.person), null, credential);
+        keys.forgotten(id, removed.personId);
         await audit.record({ workspaceId: id, actor: actorOf(credential), action: "member.remove", target: removed.username });
         set.status = 204;
       },

@@ -32,6 +32,12 @@ export interface WorkspaceStore {
    * they are none; else the member as now (null once removed).
    */
   changeMember(workspaceId: number, personId: number, role: WorkspaceRole | null): Promise<WorkspaceMember | null | "not member" | "last owner">;
+  /**
+   * Deletes the workspace, with its members, invites, keys, grants and audit
+   * log; "has links" (nothing deleted) while a link still belongs to it,
+   * false when there is no such workspace.
+   */
+  delete(id: number): Promise<boolean | "has links">;
   /** Deletes every invite that expired at or before `now`; how many went. */
   deleteExpiredInvites(now: Date): Promise<number>;
 }

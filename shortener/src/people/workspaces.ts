@@ -4,12 +4,14 @@ import { noControlCharacters } from "../http/plain-text.ts";
 import { mayDo } from "../auth/scopes.ts";
 import type { MemberWorkspace, Workspace, WorkspaceMember, WorkspaceRole } from "./workspace.ts";
 import type { WorkspaceStore } from "./workspace-store.ts";
-import { LastOwner, MemberNotFound, WorkspaceLimit, WorkspaceNotFound } from "./people-errors.ts";
+import { LastOwner, MemberNotFound, WorkspaceHasLinks, WorkspaceLimit, WorkspaceNotFound } from "./people-errors.ts";
 import { workspaceRoles } from "./workspace.ts";
 
 export interface WorkspacesDeps {
   store: WorkspaceStore;
   clock: () => Date;
+  /** A deleted workspace's links go with it, each as one link is deleted (LinkService). */
+  links: { hasLinksIn(workspaceId: number): Promise<boolean>; deleteAllIn(workspaceId: number): Promise<number> };
 }
 
 const plainText = new RegExp(noControlCharacters);
@@ -74,6 +76,33 @@ export class Workspaces {
     if (changed === "last owner") throw LastOwner.stays();
     // Removed: as they were (a removal raced by another leaves the id to name them).
     return changed ?? before ?? { personId, username: `#${personId}`, role: "viewer", joinedAt: new Date(0) };
+  }
+
+  /**
+   * Deletes a workspace (its owners, or an admin): its members, invites,
+   * keys, grants and audit log go with it. One with links is refused unless
+   * `links` is `delete`: its links are then deleted first, as each one alone
+   * would be, and again should another be made meanwhile. The workspace as
+   * it was, and how many links went.
+   */
+  async delete(id: number, links: "refuse" | "delete", credential: Credential): Promise<{ workspace: Workspace; links: number }> {
+    if (credential.kind === "person") {
+      const role = await this.deps.store.roleOf(id, credential.id);
+      if (role === null) throw WorkspaceNotFound.withId(id);
+      if (role !== "owner") throw Forbidden.because("only the workspace's owners delete it");
+    } else if (!mayDo(credential, "admin")) throw WorkspaceNotFound.withId(id);
+    const workspace = await this.deps.store.find(id);
+    if (!workspace) throw WorkspaceNotFound.withId(id);
+    if (links === "refuse" && (await this.deps.links.hasLinksIn(id))) throw WorkspaceHasLinks.refused();
+    let deleted = 0;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (links === "delete") deleted += await this.deps.links.deleteAllIn(id);
+      const gone = await this.deps.store.delete(id);
+      if (gone === false) throw WorkspaceNotFound.withId(id);
+      if (gone === true) return { workspace, links: deleted };
+      if (links === "refuse") break;
+    }
+    throw WorkspaceHasLinks.refused();
   }
 
   /** The caller's workspaces: a person's, with their role; every one for an admin; 403 for anyone else. */

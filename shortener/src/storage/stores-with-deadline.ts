@@ -118,6 +118,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       insertInvite: bounded((invite) => workspaces.insertInvite(invite)),
       accept: bounded((idHash, personId, now) => workspaces.accept(idHash, personId, now)),
       deleteExpiredInvites: bounded((now) => workspaces.deleteExpiredInvites(now)),
+      delete: bounded((id) => workspaces.delete(id)),
       changeMember: bounded((workspaceId, personId, role) => workspaces.changeMember(workspaceId, personId, role)),
     },
     audit: {

@@ -122,6 +122,7 @@ export function storesWatchingWrites<
       insertInvite: (invite) => health.watch(() => workspaces.insertInvite(invite)),
       accept: (idHash, personId, now) => health.watch(() => workspaces.accept(idHash, personId, now)),
       deleteExpiredInvites: (now) => health.watch(() => workspaces.deleteExpiredInvites(now)),
+      delete: (id) => health.watch(() => workspaces.delete(id)),
       changeMember: (workspaceId, personId, role) => health.watch(() => workspaces.changeMember(workspaceId, personId, role)),
     },
     audit: {

@@ -4,6 +4,9 @@ import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, Work
 import type { WorkspaceStore } from "../../people/workspace-store.ts";
 import { apiKeys, people, workspaceInvites, workspaceMembers, workspaces } from "./schema.ts";
 
+/** Postgres' foreign_key_violation: a row still refers to the one being deleted. */
+const foreignKeyViolation = "23503";
+
 export class PostgresWorkspaceStore implements WorkspaceStore {
   constructor(private readonly db: PostgresJsDatabase) {}
 
@@ -123,6 +126,18 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
         .where(which);
       return changed ?? "not member";
     });
+  }
+
+  async delete(id: number): Promise<boolean | "has links"> {
+    try {
+      const rows = await this.db.delete(workspaces).where(eq(workspaces.id, id)).returning({ id: workspaces.id });
+      return rows.length > 0;
+    } catch (error) {
+      // links.workspace_id refers to it with no action: a link made meanwhile (Drizzle hands postgres.js' error on as its cause).
+      const failure = error as { code?: unknown; cause?: { code?: unknown } };
+      if (failure.code === foreignKeyViolation || failure.cause?.code === foreignKeyViolation) return "has links";
+      throw error;
+    }
   }
 
   async deleteExpiredInvites(now: Date): Promise<number> {

@@ -134,6 +134,16 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
       .immediate();
   }
 
+  async delete(id: number): Promise<boolean | "has links"> {
+    try {
+      return this.db.delete(workspaces).where(eq(workspaces.id, id)).returning({ id: workspaces.id }).all().length > 0;
+    } catch (error) {
+      // links.workspace_id refers to it with no action: a link made meanwhile.
+      if ((error as { code?: unknown }).code === "SQLITE_CONSTRAINT_FOREIGNKEY") return "has links";
+      throw error;
+    }
+  }
+
   async deleteExpiredInvites(now: Date): Promise<number> {
     return this.db.delete(workspaceInvites).where(lte(workspaceInvites.expiresAt, now)).returning({ idHash: workspaceInvites.idHash }).all().length;
   }

@@ -274,6 +274,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a workspace (its owners, the admins): its members, invites, keys, domain grants and audit log go with it */
+        delete: operations["deleteWorkspacesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workspaces/{id}/members": {
         parameters: {
             query?: never;
@@ -1631,6 +1648,29 @@ export interface operations {
             };
         };
     };
+    deleteWorkspacesById: {
+        parameters: {
+            query?: {
+                /** @description delete: the workspace's links are deleted with it. Left out: a workspace with links is a 409 */
+                links?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getWorkspacesByIdMembers: {
         parameters: {
             query?: never;
@@ -1987,7 +2027,7 @@ export interface operations {
                              * @default link.create
                              * @enum {string}
                              */
-                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create";
+                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "workspace.delete";
                             /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
                             target: string;
                         }[];
@@ -2039,7 +2079,7 @@ export interface operations {
                              * @default link.create
                              * @enum {string}
                              */
-                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create";
+                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "workspace.delete";
                             /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
                             target: string;
                         }[];
