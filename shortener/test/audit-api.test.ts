@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
-
-/** Password hashing cheap enough for a test that signs in a few people; the rules are the same. */
-const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 8, timeCost: 1 });
+import { cheapPasswordHash } from "./support/cheap-password.ts";
 
 interface Event {
   id: number;
@@ -24,7 +22,7 @@ describe.each(["sqlite", "postgres"] as const)("the audit log on %s", (engine) =
     (await readJson(await api.request("GET", path, { headers }))).results;
 
   beforeAll(async () => {
-    api = await startTestShortener({ engine, hashPassword, auditKeep: 40 });
+    api = await startTestShortener({ engine, hashPassword: cheapPasswordHash, auditKeep: 40 });
     for (const username of ["olga", "ed", "otto"]) {
       const person = { username, password: "a long passphrase" };
       await api.request("POST", "/admin/users", { json: person, headers: admin() });

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
-
-/** Password hashing cheap enough for a test that signs in often; the rules are the same. */
-const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 8, timeCost: 1 });
+import { cheapPasswordHash } from "./support/cheap-password.ts";
 
 /**
  * A person signed in by the browser's cookie (POST /login sets
@@ -15,7 +13,7 @@ describe("a person's sign-in cookie", () => {
   let api: TestShortener;
   const person = { username: "nora", password: "a long passphrase" };
   beforeAll(async () => {
-    api = await startTestShortener({ hashPassword });
+    api = await startTestShortener({ hashPassword: cheapPasswordHash });
     await api.request("POST", "/admin/users", { json: person, headers: { authorization: `Bearer ${api.adminToken()}` } });
   });
   afterAll(() => api[Symbol.asyncDispose]());

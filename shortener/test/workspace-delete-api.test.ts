@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
-
-/** Password hashing cheap enough for a test that signs in a few people; the rules are the same. */
-const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 8, timeCost: 1 });
+import { cheapPasswordHash } from "./support/cheap-password.ts";
 
 /** `DELETE /workspaces/<id>` (docs/people.md), on both engines. */
 describe.each(["sqlite", "postgres"] as const)("deleting a workspace on %s", (engine) => {
@@ -13,7 +11,7 @@ describe.each(["sqlite", "postgres"] as const)("deleting a workspace on %s", (en
   const admin = () => ({ authorization: `Bearer ${api.adminToken()}` });
 
   beforeAll(async () => {
-    api = await startTestShortener({ engine, hashPassword });
+    api = await startTestShortener({ engine, hashPassword: cheapPasswordHash });
     for (const username of ["owen", "edda", "otis"]) {
       const person = { username, password: "a long passphrase" };
       await api.request("POST", "/admin/users", { json: person, headers: admin() });

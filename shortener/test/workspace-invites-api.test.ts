@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+import { cheapPasswordHash } from "./support/cheap-password.ts";
 
 /** Invites and members of a workspace (docs/people.md), on both engines. */
 describe.each(["sqlite", "postgres"] as const)("workspace invites and members on %s", (engine) => {
@@ -15,7 +16,7 @@ describe.each(["sqlite", "postgres"] as const)("workspace invites and members on
     api = await startTestShortener({
       engine,
       clock: () => now,
-      hashPassword: (password) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 8, timeCost: 1 }),
+      hashPassword: cheapPasswordHash,
     });
     for (const username of ["rosa", "sam", "tess"]) {
       await api.request("POST", "/admin/users", { json: { username, password: "a long passphrase" }, headers: admin() });

@@ -3,9 +3,7 @@ import { readJson } from "@linkgeo/testing";
 import { ApiKeys } from "../src/auth/api-keys.ts";
 import { silentLogger } from "@linkgeo/shared";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
-
-/** Password hashing cheap enough for a test that signs in a few people; the rules are the same. */
-const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 8, timeCost: 1 });
+import { cheapPasswordHash } from "./support/cheap-password.ts";
 
 /** Who calls, as the table's columns name them. */
 const callers = [
@@ -88,7 +86,7 @@ describe.each(["sqlite", "postgres"] as const)("a workspace's links on %s", (eng
   }
 
   beforeAll(async () => {
-    api = await startTestShortener({ engine, hashPassword });
+    api = await startTestShortener({ engine, hashPassword: cheapPasswordHash });
     tokens.owner = await signIn("olga");
     tokens.editor = await signIn("ed");
     tokens.viewer = await signIn("vic");
@@ -404,10 +402,10 @@ describe.each(["sqlite", "postgres"] as const)("a workspace's links on %s", (eng
 describe("a demoted member's keys on two replicas", () => {
   test("stop on both once their trust runs out (750 ms), and a promotion back brings them back", async () => {
     let now = 0;
-    const first = await startTestShortener({ engine: "postgres", hashPassword });
+    const first = await startTestShortener({ engine: "postgres", hashPassword: cheapPasswordHash });
     const keysOf = (api: TestShortener) => new ApiKeys({ store: api.db.apiKeys, clock: () => new Date(), log: silentLogger, now: () => now });
-    const replicaA = await startTestShortener({ database: first.db, hashPassword, apiKeys: keysOf(first) });
-    const replicaB = await startTestShortener({ database: first.db, hashPassword, apiKeys: keysOf(first) });
+    const replicaA = await startTestShortener({ database: first.db, hashPassword: cheapPasswordHash, apiKeys: keysOf(first) });
+    const replicaB = await startTestShortener({ database: first.db, hashPassword: cheapPasswordHash, apiKeys: keysOf(first) });
     try {
       const admin = { authorization: `Bearer ${replicaA.adminToken()}` };
       const tokenOf = async (username: string) => {
@@ -453,7 +451,7 @@ describe("a demoted member's keys on two replicas", () => {
 
 describe("CREATE_ACCESS=members", () => {
   test("refuses anonymous creation and a manage token; a member, an admin and a key create", async () => {
-    const api = await startTestShortener({ createAccess: "members", hashPassword });
+    const api = await startTestShortener({ createAccess: "members", hashPassword: cheapPasswordHash });
     try {
       const admin = { authorization: `Bearer ${api.adminToken()}` };
       const create = (headers: Record<string, string> = {}) => api.request("POST", "/shorten/", { json: { long_url: "https://example.com/members" }, headers });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+import { cheapPasswordHash } from "./support/cheap-password.ts";
 
 /** `POST /workspaces` and `GET /workspaces` (docs/people.md), on both engines. */
 describe.each(["sqlite", "postgres"] as const)("workspaces on %s", (engine) => {
@@ -8,7 +9,7 @@ describe.each(["sqlite", "postgres"] as const)("workspaces on %s", (engine) => {
   const tokens: Record<string, string> = {};
   const as = (who: string) => ({ authorization: `Bearer ${tokens[who]}` });
   beforeAll(async () => {
-    api = await startTestShortener({ engine, hashPassword: (password) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: 8, timeCost: 1 }) });
+    api = await startTestShortener({ engine, hashPassword: cheapPasswordHash });
     for (const username of ["ivy", "jack", "lena"]) {
       const added = await api.request("POST", "/admin/users", {
         json: { username, password: "a long passphrase" },
