@@ -1,7 +1,7 @@
 import { Unauthorized } from "@linkgeo/shared";
 import { adminLifetimeMs } from "./admin-lifetime.ts";
 import type { AdminSessionStore } from "./admin-session-store.ts";
-import { csrfTokenFor, csrfTokenMatches } from "./csrf-token.ts";
+import { csrfTokenFor } from "./csrf-token.ts";
 
 /** A signed-in admin, as the session endpoints and the credential resolver see it. */
 export interface ActiveSession {
@@ -63,11 +63,6 @@ export class AdminSessions {
   /** Ends each session: its id never works again. */
   async end(...sessions: ActiveSession[]): Promise<void> {
     for (const session of sessions) await this.store.delete(hashOf(session.id));
-  }
-
-  /** Whether `offered` (X-CSRF-Token, maybe absent) is this session's CSRF token. */
-  csrfTokenMatches(session: ActiveSession, offered: string | null): boolean {
-    return csrfTokenMatches(session.id, offered);
   }
 }
 

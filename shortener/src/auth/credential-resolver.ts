@@ -120,14 +120,6 @@ export class CredentialResolver {
     return tokens;
   }
 
-  private checkPersonChange(request: Request, server: Server | null, tokens: readonly string[]): void {
-    this.checkSameSite(request, server);
-    const offered = request.headers.get("x-csrf-token");
-    if (!tokens.some((token) => csrfTokenMatches(token, offered))) {
-      throw Forbidden.because("the X-CSRF-Token header is missing or wrong: send the csrf_token of the sign-in (POST /login, GET /login/session)");
-    }
-  }
-
   /**
    * Who makes a link (POST /shorten/): the credential of an Authorization
    * that sends an API key, a person's sign-in token or an admin token
@@ -157,7 +149,7 @@ export class CredentialResolver {
       throw Unauthorized.because("several admin sessions came with this request (another page of this host may have set one): sign in again");
     const [session] = live;
     if (!session) throw Unauthorized.because("the admin session is missing, invalid or expired: sign in again");
-    if (!safeMethods.has(request.method)) this.checkChange(request, server, [session]);
+    if (!safeMethods.has(request.method)) this.checkAdminChange(request, server, [session]);
     return session;
   }
 
@@ -169,7 +161,7 @@ export class CredentialResolver {
   async sessionsToEnd(request: Request, server: Server | null): Promise<ActiveSession[]> {
     const live = await this.liveSessions(request);
     if (live.length === 0) throw Unauthorized.because("the admin session is missing, invalid or expired: sign in again");
-    this.checkChange(request, server, live);
+    this.checkAdminChange(request, server, live);
     return live;
   }
 
@@ -185,12 +177,30 @@ export class CredentialResolver {
     }
   }
 
-  private checkChange(request: Request, server: Server | null, sessions: readonly ActiveSession[]): void {
+  /**
+   * Refuses a change made with a session cookie unless it comes from no
+   * other site and sends the X-CSRF-Token of one of `sessionIds` (an admin
+   * session's id, a person's sign-in token): the one rule of both cookies.
+   */
+  private checkChange(request: Request, server: Server | null, sessionIds: readonly string[], whose: string): void {
     this.checkSameSite(request, server);
     const offered = request.headers.get("x-csrf-token");
-    if (!sessions.some((session) => this.deps.sessions.csrfTokenMatches(session, offered))) {
-      throw Forbidden.because("the X-CSRF-Token header is missing or wrong: send the csrf_token of the admin session");
+    if (!sessionIds.some((id) => csrfTokenMatches(id, offered))) {
+      throw Forbidden.because(`the X-CSRF-Token header is missing or wrong: send the csrf_token of ${whose}`);
     }
+  }
+
+  private checkAdminChange(request: Request, server: Server | null, sessions: readonly ActiveSession[]): void {
+    this.checkChange(
+      request,
+      server,
+      sessions.map((session) => session.id),
+      "the admin session",
+    );
+  }
+
+  private checkPersonChange(request: Request, server: Server | null, tokens: readonly string[]): void {
+    this.checkChange(request, server, tokens, "the sign-in (POST /login, GET /login/session)");
   }
 
   private async fromAuthorization(authorization: string): Promise<Credential> {

@@ -14,7 +14,7 @@ import { parseLinkOrder } from "./link-order.ts";
 import { mayDo, mayDoWith, requireScope, requireScopeWith } from "../auth/scopes.ts";
 import { WorkspaceNotFound } from "../people/people-errors.ts";
 import type { AuditLog } from "../audit/audit-log.ts";
-import { creationWorkspace, listingWorkspace, parseWorkspaceField, type CreateAccess } from "../people/request-workspace.ts";
+import { creationWorkspace, listing, parseWorkspaceField, workspaceWorkedOn, type CreateAccess } from "../people/request-workspace.ts";
 import type { Link } from "./link.ts";
 import { toListedRecord, toRecord, type Reader, type RecordView } from "./link-record.ts";
 import { bulkItem } from "./bulk-item.ts";
@@ -254,7 +254,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
             results: [toListedRecord(await links.managedBy(credential.token), view(base, credential, seen))],
           };
         }
-        const workspaceId = await listingWorkspace(credential, parseWorkspaceField(query.workspace), workspaceExists);
+        const workspaceId = await workspaceWorkedOn(credential, parseWorkspaceField(query.workspace), workspaceExists, listing);
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
         const domainId = query.domain === undefined ? undefined : creatingOn(seen, query.domain);

@@ -2,6 +2,8 @@ import { Forbidden, InvalidRequest, Unauthorized } from "@linkgeo/shared";
 import type { Credential } from "../auth/credential.ts";
 import { requireScope, requireScopeWith, seesWorkspace } from "../auth/scopes.ts";
 import { WorkspaceNotFound } from "./people-errors.ts";
+import type { ApiKeyScope } from "../auth/api-key.ts";
+import { rowIdOf } from "../http/row-id.ts";
 
 /** CREATE_ACCESS: who may make a link; `anyone` (the default, with no credential) or `members` (a credential is required). */
 export const createAccesses = ["anyone", "members"] as const;
@@ -10,11 +12,9 @@ export type CreateAccess = (typeof createAccesses)[number];
 /** What POST /shorten/'s `workspace` and a listing's ?workspace= may be: a workspace's id, as a number or a string of digits. */
 export function parseWorkspaceField(raw: unknown): number | undefined {
   if (raw === undefined || raw === null) return undefined;
-  const text = typeof raw === "number" ? String(raw) : raw;
-  if (typeof text !== "string" || !/^[1-9][0-9]{0,9}$/.test(text) || Number(text) > 2 ** 31 - 1) {
-    throw InvalidRequest.because("workspace must be a workspace's id (GET /workspaces)");
-  }
-  return Number(text);
+  const id = typeof raw === "number" || typeof raw === "string" ? rowIdOf(String(raw)) : undefined;
+  if (id === undefined) throw InvalidRequest.because("workspace must be a workspace's id (GET /workspaces)");
+  return id;
 }
 
 /**
@@ -57,48 +57,41 @@ export async function creationWorkspace(
 }
 
 /**
- * The workspace a listing or an export of links reads (`?workspace=`): a
- * member's or a workspace key's own (a member in one may leave it out; one
- * they may not see is a 404), or for an admin and an admin's key with
- * links:read every link (none named) or any workspace that exists.
+ * What acting on a workspace's links together (a listing, an export, an
+ * import) needs: of a member or a workspace's key, `member` there; of
+ * anyone else, who may also act on every link at once (no workspace
+ * named), `everyLink` (403 with `refusal` otherwise).
  */
-export async function listingWorkspace(
-  reader: Credential,
-  asked: number | undefined,
-  exists: (workspaceId: number) => Promise<boolean>,
-  refusal = "listing every link needs an admin",
-): Promise<number | undefined> {
-  if (reader.kind === "person" || (reader.kind === "api-key" && reader.workspaceId !== null)) {
-    const workspaceId = asked ?? (reader.kind === "person" ? onlyWorkspaceOf(reader.roles) : reader.workspaceId!);
-    if (!seesWorkspace(reader, workspaceId)) throw WorkspaceNotFound.withId(workspaceId);
-    requireScopeWith(reader, "links:read", { workspaceId }, "");
-    return workspaceId;
-  }
-  requireScope(reader, "links:read", refusal);
-  if (asked !== undefined && !(await exists(asked))) throw WorkspaceNotFound.withId(asked);
-  return asked;
+export interface WorkspaceWork {
+  member: ApiKeyScope;
+  everyLink: ApiKeyScope;
+  refusal: string;
 }
 
+export const listing: WorkspaceWork = { member: "links:read", everyLink: "links:read", refusal: "listing every link needs an admin" };
+export const exporting: WorkspaceWork = { member: "links:read", everyLink: "links:read", refusal: "exporting every link needs an admin token or session" };
+/** Importing sets codes, counts and dates as no create may: within a workspace its editors may, over every link only the admins. */
+export const importing: WorkspaceWork = { member: "links:write", everyLink: "admin", refusal: "importing links needs an admin token or session" };
+
 /**
- * The workspace an import fills (POST /admin/import?workspace=): a
- * member's or a workspace key's own, with links:write there (an owner or
- * an editor; a member of one may leave it out); for an admin (or a key
- * with the admin scope), who alone imports without one, any that exists.
- * Importing sets codes, counts and dates as no create may: within a
- * workspace its editors may, over every link only the admins.
+ * The workspace such work acts on (`?workspace=`): a member's or a
+ * workspace key's own (a member of one may leave it out; one they may not
+ * see is a 404), or, for anyone else with `work.everyLink`, every link
+ * (none named) or any workspace that exists (404 otherwise).
  */
-export async function importWorkspace(
-  importer: Credential,
+export async function workspaceWorkedOn(
+  credential: Credential,
   asked: number | undefined,
   exists: (workspaceId: number) => Promise<boolean>,
+  work: WorkspaceWork,
 ): Promise<number | undefined> {
-  if (importer.kind === "person" || (importer.kind === "api-key" && importer.workspaceId !== null)) {
-    const workspaceId = asked ?? (importer.kind === "person" ? onlyWorkspaceOf(importer.roles) : importer.workspaceId!);
-    if (!seesWorkspace(importer, workspaceId)) throw WorkspaceNotFound.withId(workspaceId);
-    requireScopeWith(importer, "links:write", { workspaceId }, "");
+  if (credential.kind === "person" || (credential.kind === "api-key" && credential.workspaceId !== null)) {
+    const workspaceId = asked ?? (credential.kind === "person" ? onlyWorkspaceOf(credential.roles) : credential.workspaceId!);
+    if (!seesWorkspace(credential, workspaceId)) throw WorkspaceNotFound.withId(workspaceId);
+    requireScopeWith(credential, work.member, { workspaceId }, "");
     return workspaceId;
   }
-  requireScope(importer, "admin", "importing links needs an admin token or session");
+  requireScope(credential, work.everyLink, work.refusal);
   if (asked !== undefined && !(await exists(asked))) throw WorkspaceNotFound.withId(asked);
   return asked;
 }

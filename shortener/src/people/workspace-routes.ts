@@ -4,6 +4,7 @@ import { peopleOnly, peopleOr } from "../auth/callers.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
+import { rowIdOf } from "../http/row-id.ts";
 import { MemberNotFound, WorkspaceNotFound } from "./people-errors.ts";
 import { workspaceRoles, type WorkspaceMember } from "./workspace.ts";
 import type { WorkspaceInvites } from "./workspace-invites.ts";
@@ -74,10 +75,11 @@ const memberView = (member: WorkspaceMember) => ({
   joined_at: member.joinedAt.toISOString(),
 });
 
-/** An id in a path: a positive integer that fits the column, else `missing` (a 404). */
+/** An id in a path (http/row-id.ts), else `missing` (a 404). */
 function idIn(raw: string, missing: (raw: string) => Error): number {
-  if (!/^[1-9][0-9]{0,9}$/.test(raw) || Number(raw) > 2 ** 31 - 1) throw missing(raw);
-  return Number(raw);
+  const id = rowIdOf(raw);
+  if (id === undefined) throw missing(raw);
+  return id;
 }
 /** A workspace's id in a path: a 404 for anything that could be none. */
 export const workspaceIdIn = (raw: string) => idIn(raw, WorkspaceNotFound.withId);

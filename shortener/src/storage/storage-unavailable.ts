@@ -45,6 +45,11 @@ export function lostConnection(error: unknown): boolean {
 }
 
 /** The codes along the error's cause chain (Drizzle wraps driver errors). */
+/** Whether `error`, or an error it was caused by (Drizzle wraps the driver's), carries `code`: a Postgres SQLSTATE or a SQLite result code. */
+export function hasErrorCode(error: unknown, code: string): boolean {
+  return errorCodes(error).includes(code);
+}
+
 function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

@@ -17,7 +17,7 @@ import { Elysia, t } from "elysia";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { mayDo } from "../auth/scopes.ts";
-import { importWorkspace, parseWorkspaceField } from "../people/request-workspace.ts";
+import { importing, parseWorkspaceField, workspaceWorkedOn } from "../people/request-workspace.ts";
 import { requireDomainUse } from "../domains/domain-use.ts";
 import type { AuditLog } from "../audit/audit-log.ts";
 import { actorOf } from "../auth/actor.ts";
@@ -82,7 +82,7 @@ export function importRoutes({
         // Importing sets codes, counts and dates as no create may: over every link, a power of admins (and keys with the
         // admin scope) only; within a workspace, of its owners and editors (request-workspace.ts).
         const credential = await credentials.resolve(request, server, peopleOr("admin"));
-        const workspaceId = await importWorkspace(credential, parseWorkspaceField(query.workspace), workspaceExists);
+        const workspaceId = await workspaceWorkedOn(credential, parseWorkspaceField(query.workspace), workspaceExists, importing);
         if (!isImportUpload(request)) throw notAnImportUpload(mediaTypeOf(request));
         const declared = request.headers.get("content-length");
         if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw PayloadTooLarge.over(maxBytes);

@@ -15,7 +15,7 @@ import { domainsSeen, linkPlace, namedLinkKey } from "../links/link-address.ts";
 import { exportFormats, linkExport, type ExportFormat } from "./link-export.ts";
 import { visitReportCsv } from "./visit-export.ts";
 import { linkOwnersOr, peopleOr } from "../auth/callers.ts";
-import { listingWorkspace, parseWorkspaceField } from "../people/request-workspace.ts";
+import { exporting, parseWorkspaceField, workspaceWorkedOn } from "../people/request-workspace.ts";
 
 export interface TransferRoutesDeps {
   store: Pick<LinkStore, "exportPage">;
@@ -42,8 +42,7 @@ export function transferRoutes({ store, links, reports, credentials, clock, doma
       "/admin/export/links",
       async ({ query, request, server }) => {
         const credential = await credentials.resolve(request, server, peopleOr("links:read"));
-        const refusal = "exporting every link needs an admin token or session";
-        const workspaceId = await listingWorkspace(credential, parseWorkspaceField(query.workspace), workspaceExists, refusal);
+        const workspaceId = await workspaceWorkedOn(credential, parseWorkspaceField(query.workspace), workspaceExists, exporting);
         const format = parseExportFormat(query.format);
         const now = clock();
         const seen = await domainsSeen(domains, originOf(request, server));

@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { defaultDomainId, type Domain, type DomainChanges, type NewDomain } from "../../domains/domain.ts";
 import type { DomainStore } from "../../domains/domain-store.ts";
+import { hasErrorCode } from "../storage-unavailable.ts";
 import { domains, domainWorkspaces } from "./schema.ts";
 
 /** Postgres' unique_violation: a host another domain took between our check and the write. */
@@ -37,9 +38,7 @@ export class PostgresDomainStore implements DomainStore {
         return (await this.withGrants([row], tx))[0]!;
       });
     } catch (error) {
-      // Drizzle hands postgres.js' error on as its cause.
-      const failure = error as { code?: unknown; cause?: { code?: unknown } };
-      if (failure.code === uniqueViolation || failure.cause?.code === uniqueViolation) return "host taken";
+      if (hasErrorCode(error, uniqueViolation)) return "host taken";
       throw error;
     }
   }

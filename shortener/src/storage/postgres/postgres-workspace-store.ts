@@ -2,6 +2,7 @@ import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, WorkspaceRole } from "../../people/workspace.ts";
 import type { WorkspaceStore } from "../../people/workspace-store.ts";
+import { hasErrorCode } from "../storage-unavailable.ts";
 import { apiKeys, people, workspaceInvites, workspaceMembers, workspaces } from "./schema.ts";
 
 /** Postgres' foreign_key_violation: a row still refers to the one being deleted. */
@@ -133,9 +134,8 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
       const rows = await this.db.delete(workspaces).where(eq(workspaces.id, id)).returning({ id: workspaces.id });
       return rows.length > 0;
     } catch (error) {
-      // links.workspace_id refers to it with no action: a link made meanwhile (Drizzle hands postgres.js' error on as its cause).
-      const failure = error as { code?: unknown; cause?: { code?: unknown } };
-      if (failure.code === foreignKeyViolation || failure.cause?.code === foreignKeyViolation) return "has links";
+      // links.workspace_id refers to it with no action: a link made meanwhile.
+      if (hasErrorCode(error, foreignKeyViolation)) return "has links";
       throw error;
     }
   }
