@@ -19,7 +19,7 @@ describe.each(["sqlite", "postgres"] as const)("POST /shorten/bulk/ on %s", (eng
   beforeAll(async () => {
     api = await startTestShortener({ engine });
     const key = await api.request("POST", "/admin/api-keys", {
-      json: { name: "importer", scopes: ["links:write"] },
+      json: { name: "importer", scopes: ["links:write", "links:read"] },
       headers: { authorization: `Bearer ${api.adminToken()}` },
     });
     writer = { authorization: `Bearer ${(await readJson(key)).key}` };
@@ -93,7 +93,8 @@ describe.each(["sqlite", "postgres"] as const)("POST /shorten/bulk/ on %s", (eng
     expect(new Set(created.map((result: { record: { short_url: string } }) => result.record.short_url)).size).toBe(created.length);
     // Stored as answered, each with its own manage token.
     const sample = results[999].record;
-    expect(await readJson(await api.request("GET", `/shorten/${sample.short_url}/`))).toEqual(
+    const asOwner = { headers: { authorization: `Bearer ${sample.manage_token}` } };
+    expect(await readJson(await api.request("GET", `/shorten/${sample.short_url}/`, asOwner))).toEqual(
       Object.fromEntries(Object.entries(sample).filter(([key]) => key !== "manage_token")),
     );
     const managed = await api.request("GET", "/shorten/", { headers: { authorization: `Bearer ${sample.manage_token}` } });

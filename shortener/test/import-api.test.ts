@@ -81,13 +81,13 @@ describe("POST /admin/import", () => {
   });
 
   test("tells our CSV by its header", async () => {
-    const file = `${exportColumns.join(",")}\r\napi-csv,,https://example.com/csv,,,,,,,false,false,[],active,9,,2026-11-01T00:00:00.000Z,2026-11-01T00:00:00.000Z\r\n`;
+    const file = `${exportColumns.join(",")}\r\napi-csv,,https://example.com/csv,,,,,,,false,false,[],active,9,,2026-11-01T00:00:00.000Z,2026-11-01T00:00:00.000Z,true\r\n`;
     const answer = await lines(await post("/admin/import", file, { "content-type": "text/csv" }));
     expect(answer).toEqual([
       { import: { format: "linkgeo-csv", dry_run: false } },
       { summary: { lines: 2, imported: 1, skipped: 0, problems: 0, dry_run: false, unknown_domains: [] } },
     ]);
-    expect(await api.db.links.find("api-csv")).toMatchObject({ accessCount: 9 });
+    expect(await api.db.links.find("api-csv")).toMatchObject({ accessCount: 9, publicStats: true });
   });
 
   test("an imported link redirects at once, even where a deleted one's tombstone was cached", async () => {
@@ -257,14 +257,14 @@ const probes: Record<string, Probe> = {
   },
   "linkgeo-csv": {
     header: exportColumns.join(","),
-    good: (n) => `csv-good-${n},,https://example.com/${n},,,,,,,false,false,[],active,9,,1970-01-01T00:00:00.000Z,1970-01-01T00:00:00.000Z`,
+    good: (n) => `csv-good-${n},,https://example.com/${n},,,,,,,false,false,[],active,9,,1970-01-01T00:00:00.000Z,1970-01-01T00:00:00.000Z,false`,
     bad: [
-      ["csv-bad-1,,https://example.com/b,,,,,,,false,false,[],active,9,,0000-01-01T00:00:00.000Z,", instantOut("created_at")],
+      ["csv-bad-1,,https://example.com/b,,,,,,,false,false,[],active,9,,0000-01-01T00:00:00.000Z,,", instantOut("created_at")],
       [
-        "csv-bad-2,,https://example.com/b,,,,,,,false,false,[],active,9,,,+010000-01-01T00:00:00.000Z",
+        "csv-bad-2,,https://example.com/b,,,,,,,false,false,[],active,9,,,+010000-01-01T00:00:00.000Z,",
         "updated_at must be an ISO 8601 date and time with a zone, as 2026-12-31T23:59:59Z",
       ],
-      ["csv-bad-3,,https://example.com/b,,,,,,,false,false,[],active,99999999999999999999,,,", "access_count must be a whole number"],
+      ["csv-bad-3,,https://example.com/b,,,,,,,false,false,[],active,99999999999999999999,,,,", "access_count must be a whole number"],
     ],
     stored: { createdAt: new Date(0), accessCount: 9 },
   },

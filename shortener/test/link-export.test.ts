@@ -31,6 +31,7 @@ function pagedStore(count: number) {
     title: null,
     forwardQuery: false,
     rules: [],
+    publicStats: false,
   }));
   const reads: Array<{ after: string | null; limit: number }> = [];
   const store: Pick<LinkStore, "exportPage"> = {
@@ -69,8 +70,8 @@ describe("the link export", () => {
     const text = await new Response(linkExport(store, { format: "csv", now, placeOf })).text();
     expect(text.split("\r\n")).toEqual([
       exportColumns.join(","),
-      "c000000,sho.rt,https://example.com/0,,,,,,,false,false,[],active,0,,2026-11-22T07:09:09.291Z,2026-11-22T07:09:09.291Z",
-      "c000001,sho.rt,https://example.com/1,,,,,,,false,false,[],active,1,,2026-11-22T07:09:09.291Z,2026-11-22T07:09:09.291Z",
+      "c000000,sho.rt,https://example.com/0,,,,,,,false,false,[],active,0,,2026-11-22T07:09:09.291Z,2026-11-22T07:09:09.291Z,false",
+      "c000001,sho.rt,https://example.com/1,,,,,,,false,false,[],active,1,,2026-11-22T07:09:09.291Z,2026-11-22T07:09:09.291Z,false",
       "",
     ]);
   });
@@ -125,6 +126,7 @@ describe("GET /admin/export/links", () => {
       last_accessed_at: null,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
+      public_stats: false,
     };
     expect((await ndjson.text()).split("\n")).toEqual([JSON.stringify(exported), ""]);
 
@@ -135,7 +137,7 @@ describe("GET /admin/export/links", () => {
       `${exportColumns.join(",")}\r\n` +
         'export-a,localhost,"https://example.com/a?x=1,2","Quotes ""and"", commas",launch q4,2030-01-01T00:00:00.000Z,10,' +
         'https://example.com/over,308,true,true,"[{""when"":{""country"":""DE""},""url"":""https://example.com/de""}]",active,0,,' +
-        `${now.toISOString()},${now.toISOString()}\r\n`,
+        `${now.toISOString()},${now.toISOString()},false\r\n`,
     );
   });
 
@@ -253,13 +255,13 @@ describe.each(["sqlite", "postgres"] as const)("cells a spreadsheet would run, o
     expect(response.status).toBe(200);
     expect((await response.text()).split("\r\n")).toEqual([
       exportColumns.join(","),
-      `"'-2-3",localhost,https://example.com/1,"'=HYPERLINK(""https://evil.example"",""click"")","'-2-3 launch",,,,,false,false,[],active,0,,${times}`,
-      `-55,localhost,https://example.com/4,"''=1+2",,,,,,false,false,[],active,0,,${times}`,
-      `at-sum,localhost,https://example.com/2,"'@SUM(A1:A9)",-5,,,,,false,false,[],active,0,,${times}`,
-      `plus,localhost,https://example.com/3,"'+1+1",,,,,,false,false,[],active,0,,${times}`,
-      `semi,localhost,https://example.com/7,"x;'=1+1;y",,,,,,false,false,[],active,0,,${times}`,
-      `tis,localhost,https://example.com/6,'Tis -5 a=b,,,,,,false,false,[],active,0,,${times}`,
-      `wide,localhost,https://example.com/5,"'＝1+2",,,,,,false,false,[],active,0,,${times}`,
+      `"'-2-3",localhost,https://example.com/1,"'=HYPERLINK(""https://evil.example"",""click"")","'-2-3 launch",,,,,false,false,[],active,0,,${times},false`,
+      `-55,localhost,https://example.com/4,"''=1+2",,,,,,false,false,[],active,0,,${times},false`,
+      `at-sum,localhost,https://example.com/2,"'@SUM(A1:A9)",-5,,,,,false,false,[],active,0,,${times},false`,
+      `plus,localhost,https://example.com/3,"'+1+1",,,,,,false,false,[],active,0,,${times},false`,
+      `semi,localhost,https://example.com/7,"x;'=1+1;y",,,,,,false,false,[],active,0,,${times},false`,
+      `tis,localhost,https://example.com/6,'Tis -5 a=b,,,,,,false,false,[],active,0,,${times},false`,
+      `wide,localhost,https://example.com/5,"'＝1+2",,,,,,false,false,[],active,0,,${times},false`,
       "",
     ]);
   });

@@ -32,6 +32,7 @@ const full = {
   last_accessed_at: "2026-11-30T10:00:00.000Z",
   created_at: "2026-11-01T00:00:00.000Z",
   updated_at: "2026-11-02T00:00:00.000Z",
+  public_stats: true,
 };
 
 const fullRecord = (line: number): ImportRow => ({
@@ -52,6 +53,7 @@ const fullRecord = (line: number): ImportRow => ({
   lastAccessedAt: new Date("2026-11-30T10:00:00.000Z"),
   createdAt: new Date("2026-11-01T00:00:00.000Z"),
   updatedAt: new Date("2026-11-02T00:00:00.000Z"),
+  publicStats: true,
 });
 
 const bare = { ...Object.fromEntries(exportColumns.map((column) => [column, null])), long_url: "https://example.com/bare", tags: [], rules: [] };
@@ -124,16 +126,16 @@ describe("linkgeo-csv", () => {
   test("reads every field of our export", async () => {
     const row =
       'launch,go.brand.test,"https://example.com/a,b","A ""title"", with commas",launch q4,2030-01-01T00:00:00.000Z,10,https://example.com/over,308,false,true,' +
-      '"[{""when"":{""country"":""DE""},""url"":""https://example.com/de""}]",active,7,2026-11-30T10:00:00.000Z,2026-11-01T00:00:00.000Z,2026-11-02T00:00:00.000Z';
+      '"[{""when"":{""country"":""DE""},""url"":""https://example.com/de""}]",active,7,2026-11-30T10:00:00.000Z,2026-11-01T00:00:00.000Z,2026-11-02T00:00:00.000Z,true';
     expect(await parse(parseLinkgeoCsv, `${header}\r\n${row}\r\n`)).toEqual([fullRecord(2)]);
   });
 
   test("reports rows it cannot read with their lines", async () => {
-    const text = `${header}\n,,,,,,,,,,,,,,,,\nx,,https://example.com/,,,,,,,,,not json,,,,,\nx,y\nx,,https://example.com/,,,,,,,maybe,,,,,,,\n`;
+    const text = `${header}\n,,,,,,,,,,,,,,,,,\nx,,https://example.com/,,,,,,,,,not json,,,,,,\nx,y\nx,,https://example.com/,,,,,,,maybe,,,,,,,,\n`;
     expect(await parse(parseLinkgeoCsv, text)).toEqual([
       { line: 2, problem: "long_url is missing" },
       { line: 3, problem: "rules must be JSON" },
-      { line: 4, problem: "has 2 fields, the header 17" },
+      { line: 4, problem: "has 2 fields, the header 18" },
       { line: 5, problem: "password_protected must be true or false" },
     ]);
   });

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
-import { unsetOptions } from "./support/unset-options.ts";
+import { publicPartOf, unsetOptions } from "./support/unset-options.ts";
 
 const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 /** The stats of a link just made, neither visited, expired nor protected. */
-const fresh = { access_count: 0, last_accessed_at: null, state: "active", password_protected: false };
+/** A new link's stats as anyone reads them (the seed's fields), and as a reader of the link does. */
+const seedStats = { access_count: 0, last_accessed_at: null };
+const fresh = { ...seedStats, state: "active", password_protected: false };
 
 describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) => {
   let api: TestShortener;
@@ -184,18 +186,23 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       for (const path of [`/shorten/${created.short_url}/`, `/shorten/${created.short_url}`]) {
         const response = await api.request("GET", path);
         expect(response.status).toBe(200);
+        // Anyone reads the seed's fields; the options are the link's readers' (docs/people.md: "Private by default").
+        expect(await readJson(response)).toEqual(publicPartOf(created));
+        const asOwner = await api.request("GET", path, { headers: { authorization: `Bearer ${created.manage_token}` } });
         const { manage_token, ...record } = created;
-        expect(await readJson(response)).toEqual(record);
+        expect(await readJson(asOwner)).toEqual(record);
       }
       const stats = await api.request("GET", `/shorten/${created.short_url}/stats/`);
-      expect(await readJson(stats)).toEqual({ short_url: created.short_url, ...fresh });
+      expect(await readJson(stats)).toEqual({ short_url: created.short_url, ...seedStats });
+      const ownStats = await api.request("GET", `/shorten/${created.short_url}/stats/`, { headers: { authorization: `Bearer ${created.manage_token}` } });
+      expect(await readJson(ownStats)).toEqual({ short_url: created.short_url, ...fresh });
     });
 
     test("reports counts and the last access time after redirects", async () => {
       const created = await api.createLink("https://example.com/stats");
       for (let i = 0; i < 3; i++) await api.request("GET", `/${created.short_url}/`);
       const stats = await await readJson(await api.request("GET", `/shorten/${created.short_url}/stats`));
-      expect(stats).toEqual({ short_url: created.short_url, ...fresh, access_count: 3, last_accessed_at: iso });
+      expect(stats).toEqual({ short_url: created.short_url, ...seedStats, access_count: 3, last_accessed_at: iso });
     });
 
     test.each(["/shorten/nope404/", "/shorten/nope404/stats/", "/shorten/bad.code/"])("answers 404 not_found for %p", async (path) => {
@@ -216,13 +223,13 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
       expect(response.status).toBe(200);
       expect(await readJson(response)).toEqual({
         results: [
-          { short_url: second.short_url, ...fresh, access_count: 2, last_accessed_at: iso },
-          { short_url: first.short_url, ...fresh },
+          { short_url: second.short_url, ...seedStats, access_count: 2, last_accessed_at: iso },
+          { short_url: first.short_url, ...seedStats },
         ],
       });
     });
 
-    test("says each link's state and protection, as its public record does: a list badges them without reading each record", async () => {
+    test("says each link's state and protection to whoever sends its manage token: a list badges them without reading each record", async () => {
       const protectedOne = await readJson(
         await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/locked", password: "a long enough one" } }),
       );
@@ -235,18 +242,27 @@ describe.each(["sqlite", "postgres"] as const)("short URL API on %s", (engine) =
         headers: { authorization: `Bearer ${expired.manage_token}` },
       });
       expect(change.status).toBe(200);
-      const response = await api.request("POST", "/shorten/stats/", { json: { short_urls: [protectedOne.short_url, usedUp.short_url, expired.short_url] } });
-      const said = (await readJson(response)).results.map(({ state, password_protected }: { state: string; password_protected: boolean }) => ({
-        state,
-        password_protected,
-      }));
-      expect(said).toEqual([
+      const short_urls = [protectedOne.short_url, usedUp.short_url, expired.short_url];
+      const said = async (json: object) =>
+        (await readJson(await api.request("POST", "/shorten/stats/", { json }))).results.map(
+          ({ state, password_protected }: { state?: string; password_protected?: boolean }) => ({ state, password_protected }),
+        );
+      // The tokens of two of the three, one of them twice, a stranger's, and junk: each link is judged by its own.
+      const stranger = (await api.createLink("https://example.com/stranger")).manage_token;
+      const manage_tokens = [protectedOne.manage_token, expired.manage_token, expired.manage_token, stranger, "junk", ""];
+      expect(await said({ short_urls, manage_tokens })).toEqual([
         { state: "active", password_protected: true },
-        { state: "exhausted", password_protected: false },
+        { state: undefined, password_protected: undefined },
         { state: "expired", password_protected: false },
       ]);
-      const one = await readJson(await api.request("GET", `/shorten/${protectedOne.short_url}/stats/`));
-      expect({ state: one.state, password_protected: one.password_protected }).toEqual({ state: "active", password_protected: true });
+      expect(await said({ short_urls })).toEqual(short_urls.map(() => ({ state: undefined, password_protected: undefined })));
+      expect(await said({ short_urls, manage_tokens: [usedUp.manage_token] })).toContainEqual({ state: "exhausted", password_protected: false });
+      const one = (authorization?: string) =>
+        api.request("GET", `/shorten/${protectedOne.short_url}/stats/`, authorization ? { headers: { authorization } } : {}).then(readJson);
+      expect(await one()).not.toHaveProperty("state");
+      expect(await one(`Bearer ${protectedOne.manage_token}`)).toMatchObject({ state: "active", password_protected: true });
+      // An admin reads every link.
+      expect(await one(`Bearer ${api.adminToken()}`)).toMatchObject({ state: "active", password_protected: true });
     });
 
     test.each([

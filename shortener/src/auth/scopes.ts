@@ -2,7 +2,7 @@ import { Forbidden } from "@linkgeo/shared";
 import { roleAllows } from "./roles.ts";
 import type { ApiKeyScope } from "./api-key.ts";
 import type { Credential } from "./credential.ts";
-import { manageTokenMatches } from "./manage-token.ts";
+import { hashManageToken, looksLikeManageToken, manageTokenMatches } from "./manage-token.ts";
 
 /** A link as far as who may touch it goes: the workspace it belongs to, if any. */
 export interface OwnedLink {
@@ -74,6 +74,18 @@ export function seesWorkspace(credential: Credential, workspaceId: number): bool
  */
 export function tokenManages(token: string, link: OwnedLink & { manageTokenHash: string }): boolean {
   return link.workspaceId === null && manageTokenMatches(token, link.manageTokenHash);
+}
+
+/**
+ * Which links any of `tokens` manages, as tokenManages judges one: each
+ * token hashed once, so a list of links is checked against a list of
+ * tokens in one pass (POST /shorten/stats/ with manage_tokens). The answer
+ * says whether a token matched, so a constant-time compare would hide
+ * nothing here.
+ */
+export function managedByAny(tokens: readonly string[]): (link: OwnedLink & { manageTokenHash: string }) => boolean {
+  const hashes = new Set(tokens.filter(looksLikeManageToken).map(hashManageToken));
+  return (link) => link.workspaceId === null && hashes.has(link.manageTokenHash);
 }
 
 /** 403 unless `credential` may do what `scope` names: naming the scope for a key, `refusal` for anyone else. */

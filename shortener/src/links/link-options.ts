@@ -29,6 +29,8 @@ export interface LinkOptions {
   title: string | null;
   forwardQuery: boolean;
   rules: LinkRule[];
+  /** Anyone may read the link's visits report, not only those who may read the link (docs/people.md: "Private by default"). */
+  publicStats: boolean;
 }
 
 export const noOptions: LinkOptions = {
@@ -41,6 +43,7 @@ export const noOptions: LinkOptions = {
   title: null,
   forwardQuery: false,
   rules: [],
+  publicStats: false,
 };
 
 export const maxVisitsLimit = 2_147_483_647;
@@ -67,6 +70,7 @@ export interface OptionsInput {
   title?: unknown;
   forward_query?: unknown;
   rules?: unknown;
+  public_stats?: unknown;
 }
 
 /** The options a request sets, as parseOptions checked them: the password still in clear (null: remove it). */
@@ -90,16 +94,19 @@ export function parseOptions(input: OptionsInput, checkUrl: (raw: string, field:
   if (input.password !== undefined) parsed.password = input.password === null ? null : parsePassword(input.password);
   if (input.tags !== undefined) parsed.tags = parseTags(input.tags);
   if (input.title !== undefined) parsed.title = parseTitle(input.title);
-  if (input.forward_query !== undefined) {
-    if (typeof input.forward_query !== "boolean") throw invalid("forward_query must be true or false");
-    parsed.forwardQuery = input.forward_query;
-  }
+  if (input.forward_query !== undefined) parsed.forwardQuery = booleanField(input.forward_query, "forward_query");
+  if (input.public_stats !== undefined) parsed.publicStats = booleanField(input.public_stats, "public_stats");
   if (input.rules !== undefined) parsed.rules = parseRules(input.rules, checkUrl);
   return parsed;
 }
 
 function invalid(message: string): InvalidRequest {
   return InvalidRequest.because(message);
+}
+
+function booleanField(value: unknown, field: string): boolean {
+  if (typeof value !== "boolean") throw invalid(`${field} must be true or false`);
+  return value;
 }
 
 function stringField(value: unknown, field: string): string {

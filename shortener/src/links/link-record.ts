@@ -1,6 +1,6 @@
 import { linkState } from "./destination.ts";
 import type { Link } from "./link.ts";
-import type { LinkRecord, ListedLink } from "./link-schemas.ts";
+import type { LinkOptionsRecord, LinkRecord, ListedLink } from "./link-schemas.ts";
 import { mayReadLink, mayReadUrls, type Reader } from "./url-readers.ts";
 import { defaultDomainId } from "../domains/domain.ts";
 import { keyParts, unknownDomainHost } from "./link-key.ts";
@@ -19,14 +19,20 @@ export interface RecordView {
   defaultHost?: string;
 }
 
-/** The API's link record (docs/api.md: "API"), with what `view.reader` may not read as null. */
+/**
+ * The API's link record (docs/api.md: "API"), with what `view.reader` may
+ * not read left out: the seed's fields and the domain are anyone's, the
+ * options only a reader's of the link (docs/people.md: "Private by
+ * default"), and the URLs of a link with a password only theirs too.
+ */
 export function toRecord(link: Link, view: RecordView): LinkRecord {
+  const readsLink = mayReadLink(link, view.reader);
   const shown = mayReadUrls(link, view.reader);
   const { domainId, code } = keyParts(link.code);
   // A domain this replica does not know (deleted, or added a moment ago elsewhere) is named as no host can be, never as the default.
   const host = domainId === defaultDomainId ? undefined : (view.hostOf?.(domainId) ?? unknownDomainHost(domainId));
   const origin = host === undefined ? view.origin : `${view.origin.slice(0, view.origin.indexOf("//"))}//${host}`;
-  return {
+  const record: LinkRecord = {
     short_url: code,
     domain: host ?? view.defaultHost ?? hostNameOf(view.origin),
     long_url: shown ? link.longUrl : null,
@@ -34,23 +40,33 @@ export function toRecord(link: Link, view: RecordView): LinkRecord {
     access_count: link.accessCount,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
+    workspace: readsLink ? link.workspaceId : null,
+  };
+  return readsLink ? { ...record, ...optionsOf(link, view.now) } : record;
+}
+
+/** A link's options as its readers see them: every URL too (whoever may read a link may read its URLs: url-readers.ts). */
+function optionsOf(link: Link, now: Date): LinkOptionsRecord {
+  return {
     expires_at: link.expiresAt?.toISOString() ?? null,
     max_visits: link.maxVisits,
-    expired_url: shown ? link.expiredUrl : null,
+    expired_url: link.expiredUrl,
     redirect_status: link.redirectStatus,
     password_protected: link.passwordHash !== null,
     tags: link.tags,
     title: link.title,
     forward_query: link.forwardQuery,
-    rules: link.rules.map((rule) => ({ when: rule.when, url: shown ? rule.url : null })),
-    state: linkState(link, view.now),
-    workspace: mayReadLink(link, view.reader) ? link.workspaceId : null,
+    rules: link.rules,
+    state: linkState(link, now),
+    public_stats: link.publicStats,
   };
 }
 
 /** The record as a listing shows it: with the last visit. */
 export function toListedRecord(link: Link, view: RecordView): ListedLink {
-  return { ...toRecord(link, view), last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
+  // A listing's filter (seesLink, or the manage token's own link) lets through only links its caller may read.
+  if (!mayReadLink(link, view.reader)) throw new Error("a listing holds a link its reader may not read");
+  return { ...toRecord(link, view), ...optionsOf(link, view.now), last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
 }
 
 /** The host name of an origin (no port): the default domain's, as a record names it. */

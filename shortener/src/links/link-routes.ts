@@ -11,7 +11,8 @@ import { linkState } from "./destination.ts";
 import { parseLinkState } from "./link-filters.ts";
 import { parseTag } from "./link-options.ts";
 import { parseLinkOrder } from "./link-order.ts";
-import { mayDo, mayDoWith, requireScope, requireScopeWith } from "../auth/scopes.ts";
+import { managedByAny, mayDo, mayDoWith, requireScope, requireScopeWith } from "../auth/scopes.ts";
+import { mayReadLink } from "./url-readers.ts";
 import { WorkspaceNotFound } from "../people/people-errors.ts";
 import type { AuditLog } from "../audit/audit-log.ts";
 import { creationWorkspace, listing, parseWorkspaceField, workspaceWorkedOn, type CreateAccess } from "../people/request-workspace.ts";
@@ -313,8 +314,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         const seen = await domainsSeen(domains, base);
         const link = await links.get(namedLinkKey(seen, params.short_url, query.domain));
         // The credential is looked for only where it may change the answer: a session cookie costs a database read.
-        const reader = link.passwordHash === null && link.workspaceId === null ? undefined : await readerOf(request, server);
-        return toRecord(link, view(base, reader, seen));
+        return toRecord(link, view(base, await readerOf(request, server), seen));
       },
       {
         params: CodeParams,
@@ -323,33 +323,49 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         detail: {
           summary: "Read a short URL (does not count as an access)",
           description:
-            "A password-protected link's URLs (long_url, expired_url, the rules') are null unless its manage token, an admin or a key with links:read asks.",
+            "Anyone may ask. The options (title, tags, caps, rules, password state, state) are in the answer only for those who may read the link: " +
+            "its manage token, a member of its workspace, an admin, a key with links:read. A password-protected link's long_url is null to anyone else.",
           tags,
         },
       },
     )
-    .post("/stats", async ({ body }) => ({ results: (await links.getMany(body.short_urls)).map((link) => statsOf(link, clock())) }), {
-      body: ManyStatsBody,
-      response: { 200: ManyStats, ...errors(400, 413, 415) },
-      detail: {
-        summary: "Access statistics of many short URLs at once",
-        description:
-          `Up to ${maxStatsCodes} codes; the answer lists those that exist, in the order asked, each once (a code no link has is left out). ` +
-          "What GET /shorten/<code>/stats/ says of each, in one request: a page listing many links spends one request of its rate budget, not one per link.",
-        tags,
+    .post(
+      "/stats",
+      async ({ body, request, server }) => {
+        const reader = await readerOf(request, server);
+        const managed = managedByAny(body.manage_tokens ?? []);
+        const now = clock();
+        return { results: (await links.getMany(body.short_urls)).map((link) => statsOf(link, now, managed(link) || mayReadLink(link, reader))) };
       },
-    })
+      {
+        body: ManyStatsBody,
+        response: { 200: ManyStats, ...errors(400, 413, 415) },
+        detail: {
+          summary: "Access statistics of many short URLs at once",
+          description:
+            `Up to ${maxStatsCodes} codes; the answer lists those that exist, in the order asked, each once (a code no link has is left out). ` +
+            "What GET /shorten/<code>/stats/ says of each, in one request: a page listing many links spends one request of its rate budget, not one per link. " +
+            "state and password_protected are said of the links the caller may read, and of those whose manage token is in manage_tokens.",
+          tags,
+        },
+      },
+    )
     .get(
       "/:short_url/stats",
       async ({ params, query, request, server }) => {
         const seen = await domainsSeen(domains, origin(request, server));
-        return statsOf(await links.get(namedLinkKey(seen, params.short_url, query.domain)), clock());
+        const link = await links.get(namedLinkKey(seen, params.short_url, query.domain));
+        return statsOf(link, clock(), mayReadLink(link, await readerOf(request, server)));
       },
       {
         params: CodeParams,
         query: DomainQuery,
         response: { 200: LinkStats, ...errors(404) },
-        detail: { summary: "Access statistics of a short URL", tags },
+        detail: {
+          summary: "Access statistics of a short URL",
+          description: 'Anyone may ask; state and password_protected are said only to those who may read the link (docs/people.md: "Private by default").',
+          tags,
+        },
       },
     )
     .put(
@@ -442,12 +458,8 @@ function linkTarget(record: { domain: string; short_url: string }): string {
 }
 
 /** A link's public statistics (LinkStats): its count, and its state and protection as its public record says them. */
-function statsOf(link: Link, now: Date): LinkStats {
-  return {
-    short_url: codeOfKey(link.code),
-    access_count: link.accessCount,
-    last_accessed_at: link.lastAccessedAt?.toISOString() ?? null,
-    state: linkState(link, now),
-    password_protected: link.passwordHash !== null,
-  };
+/** A link's stats: the seed's fields for anyone, its state and password's presence for a reader of it (`readsLink`). */
+function statsOf(link: Link, now: Date, readsLink: boolean): LinkStats {
+  const stats = { short_url: codeOfKey(link.code), access_count: link.accessCount, last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };
+  return readsLink ? { ...stats, state: linkState(link, now), password_protected: link.passwordHash !== null } : stats;
 }

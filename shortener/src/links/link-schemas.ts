@@ -1,5 +1,5 @@
 import { ErrorBody, maxBulkItems, querySchema } from "@linkgeo/shared";
-import { t, type Static } from "elysia";
+import { t, type Static, type TSchema } from "elysia";
 import { noControlCharacters } from "../http/plain-text.ts";
 import { maxVisitsLimit, ruleDevices } from "./link-options.ts";
 import { maxBulkPasswords } from "./link-service.ts";
@@ -42,24 +42,49 @@ const OptionFields = {
   state: t.Union([t.Literal("active"), t.Literal("expired"), t.Literal("exhausted")], {
     description: "Read-only: expired past expires_at, exhausted once max_visits are used",
   }),
+  public_stats: t.Boolean({ description: "Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link" }),
 };
 
-export const LinkRecord = t.Object(
-  {
-    short_url: t.String({ examples: ["Ab3dE9x"] }),
-    domain: t.String({ description: "The host of the link's domain: the code is unique on it", examples: ["localhost"] }),
-    long_url: t.Union([t.String({ examples: ["https://example.com/a"] }), t.Null()], { description: `The destination; ${hiddenWithoutPassword}` }),
-    link: t.String({ description: "The short link to share", examples: ["http://localhost:8080/Ab3dE9x/"] }),
-    access_count: t.Integer({ minimum: 0 }),
-    created_at: t.String({ format: "date-time" }),
-    updated_at: t.String({ format: "date-time" }),
-    ...OptionFields,
-    workspace: t.Union([t.Integer(), t.Null()], {
-      description: "The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md)",
-    }),
-  },
-  { title: "ShortUrl" },
-);
+/** A link's options as its readers see them. */
+const LinkOptionsRecord = t.Object(OptionFields);
+export type LinkOptionsRecord = Static<typeof LinkOptionsRecord>;
+
+/** What only those who may read a link see (docs/people.md: "Private by default"): to anyone else each option is absent. */
+const privately = <T extends TSchema>(schema: T) =>
+  t.Optional({
+    ...schema,
+    description: `${schema.description ?? ""}. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)`,
+  });
+const PrivateOptionFields = {
+  expires_at: privately(OptionFields.expires_at),
+  max_visits: privately(OptionFields.max_visits),
+  expired_url: privately(OptionFields.expired_url),
+  redirect_status: privately(OptionFields.redirect_status),
+  password_protected: privately(OptionFields.password_protected),
+  tags: privately(OptionFields.tags),
+  title: privately(OptionFields.title),
+  forward_query: privately(OptionFields.forward_query),
+  rules: privately(OptionFields.rules),
+  state: privately(OptionFields.state),
+  public_stats: privately(OptionFields.public_stats),
+} satisfies Record<keyof typeof OptionFields, TSchema>;
+
+/** What a record shows anyone: the seed's fields and the domain. */
+const PublicFields = {
+  short_url: t.String({ examples: ["Ab3dE9x"] }),
+  domain: t.String({ description: "The host of the link's domain: the code is unique on it", examples: ["localhost"] }),
+  long_url: t.Union([t.String({ examples: ["https://example.com/a"] }), t.Null()], { description: `The destination; ${hiddenWithoutPassword}` }),
+  link: t.String({ description: "The short link to share", examples: ["http://localhost:8080/Ab3dE9x/"] }),
+  access_count: t.Integer({ minimum: 0 }),
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+};
+
+const WorkspaceField = t.Union([t.Integer(), t.Null()], {
+  description: "The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md)",
+});
+
+export const LinkRecord = t.Object({ ...PublicFields, ...PrivateOptionFields, workspace: WorkspaceField }, { title: "ShortUrl" });
 export type LinkRecord = Static<typeof LinkRecord>;
 
 export const CreatedLink = t.Composite(
@@ -85,6 +110,7 @@ const OptionInputs = {
   tags: t.Optional(t.Union([t.Array(t.String(), { description: "Up to 10, each 1 to 32 of a-z 0-9 _ - (lower-cased)" }), t.Null()])),
   title: t.Optional(t.Union([t.String({ description: "Up to 200 characters, no control characters" }), t.Null()])),
   forward_query: t.Optional(t.Boolean()),
+  public_stats: t.Optional(t.Boolean({ description: "true: anyone may read the link's visits report" })),
   // Each rule is checked by parseOptions, not here: the schema would drop a key it does not know (Elysia's
   // normalising), where an unknown key must be a 400, and its union errors would not name the field.
   rules: t.Optional(
@@ -218,9 +244,9 @@ export const LinkStats = t.Object(
     short_url: t.String(),
     access_count: t.Integer({ minimum: 0 }),
     last_accessed_at: t.Union([t.String({ format: "date-time" }), t.Null()]),
-    // As the record says them, and as public: a list of links (the web app's Your links) badges each without reading each record.
-    state: OptionFields.state,
-    password_protected: OptionFields.password_protected,
+    // As the record says them, to those who may read the link: a list of links (the web app's Your links) badges each without reading each record.
+    state: PrivateOptionFields.state,
+    password_protected: PrivateOptionFields.password_protected,
   },
   { title: "ShortUrlStats" },
 );
@@ -256,10 +282,15 @@ export const LinkListQuery = querySchema({
   ),
 });
 
-/** A record in a listing also says when the link was last followed: an admin's table shows it without asking each link's stats. */
-export const ListedLink = t.Composite([LinkRecord, t.Object({ last_accessed_at: t.Union([t.String({ format: "date-time" }), t.Null()]) })], {
-  title: "ListedShortUrl",
-});
+/**
+ * A record in a listing: a listing shows only links its caller may read, so
+ * every option is there; it also says when the link was last followed (an
+ * admin's table shows it without asking each link's stats).
+ */
+export const ListedLink = t.Object(
+  { ...PublicFields, ...OptionFields, workspace: WorkspaceField, last_accessed_at: t.Union([t.String({ format: "date-time" }), t.Null()]) },
+  { title: "ListedShortUrl" },
+);
 export type ListedLink = Static<typeof ListedLink>;
 
 export const LinkList = t.Object(
@@ -279,7 +310,15 @@ export const CodeParams = t.Object({ short_url: t.String() });
 export const maxStatsCodes = 500;
 
 export const ManyStatsBody = t.Object(
-  { short_urls: t.Array(t.String({ maxLength: 64 }), { minItems: 1, maxItems: maxStatsCodes }) },
+  {
+    short_urls: t.Array(t.String({ maxLength: 64 }), { minItems: 1, maxItems: maxStatsCodes }),
+    manage_tokens: t.Optional(
+      t.Array(t.String({ maxLength: 64 }), {
+        maxItems: maxStatsCodes,
+        description: "Manage tokens of some of these links (the web app's Your links): a link whose token is here answers its state and password_protected too",
+      }),
+    ),
+  },
   { title: "ManyStatsRequest" },
 );
 

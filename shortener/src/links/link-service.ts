@@ -178,9 +178,14 @@ export class LinkService {
 
   /** `code`, here and below: the link's key (link-key.ts), which is its code on the default domain. */
   async get(code: string): Promise<Link> {
-    const link = couldBeKey(code) ? await this.deps.links.find(code) : null;
+    const link = await this.find(code);
     if (!link) throw LinkNotFound.for(code);
     return link;
+  }
+
+  /** The link, or null when no link has this key. */
+  async find(code: string): Promise<Link | null> {
+    return couldBeKey(code) ? await this.deps.links.find(code) : null;
   }
 
   /**
@@ -412,7 +417,12 @@ export class LinkService {
    * key for a link outside their workspaces, as if it did not exist.
    */
   async authorized(code: string, credential: Credential, scope: ApiKeyScope = "links:write"): Promise<Link> {
-    const link = await this.get(code);
+    return this.permitted(await this.get(code), credential, scope);
+  }
+
+  /** `link`, already read, if `credential` may do what `scope` names with it: as authorized. */
+  permitted(link: Link, credential: Credential, scope: ApiKeyScope): Link {
+    const code = link.code;
     if (credential.kind === "manage-token") {
       if (!tokenManages(credential.token, link)) throw Forbidden.because(`this token may not manage short URL "${codeOfKey(link.code)}"`);
       return link;

@@ -25,6 +25,7 @@ import type { DomainDirectory } from "../domains/domain-directory.ts";
 import { UnknownDomain } from "../domains/domain-errors.ts";
 import { domainsSeen, linkLabel, namedDomain, namedLinkKey } from "./link-address.ts";
 import { linkKey } from "./link-key.ts";
+import { LinkNotFound } from "./link-errors.ts";
 import { adminsOr, linkOwnersOr } from "../auth/callers.ts";
 
 export interface VisitRoutesDeps {
@@ -53,7 +54,11 @@ export function visitRoutes({ links, reports, orphans, credentials, clock, domai
       async ({ params, query, request, server }) => {
         const seen = await domainsSeen(domains, originOf(request, server));
         const key = namedLinkKey(seen, params.short_url, query.domain);
-        const link = await links.authorized(key, await credentials.resolve(request, server, linkOwnersOr("visits:read")), "visits:read");
+        // A link whose stats are public answers anyone; for any other, a credential is asked before the link is told of (401, then 404).
+        const found = await links.find(key);
+        const credential = found?.publicStats ? undefined : await credentials.resolve(request, server, linkOwnersOr("visits:read"));
+        if (!found) throw LinkNotFound.for(key);
+        const link = credential === undefined ? found : links.permitted(found, credential, "visits:read");
         const range = parseVisitRange(query, clock());
         return { short_url: params.short_url, ...(await reports.forLink(link.code, range, parseReportFilters(query, range))) };
       },
@@ -64,7 +69,7 @@ export function visitRoutes({ links, reports, orphans, credentials, clock, domai
         detail: {
           summary: "Visits of a short URL: totals, a series, and top referrers, countries, browsers, OS and devices",
           description:
-            "Manage token, or an admin's token or session. Every visit counted with analytics on is in the totals (bots included, split here), " +
+            "Manage token, a member of the link's workspace, an admin's token or session, or a key with visits:read; anyone when the link's public_stats is true. Every visit counted with analytics on is in the totals (bots included, split here), " +
             "in the same transaction as access_count; visits counted with ANALYTICS=off and an imported count are in access_count only. " +
             'With ANALYTICS=off the report says "analytics": "off" and totals, series and top are null. ' +
             "No client address and no full User-Agent is stored: only the country and the browser, OS and device families. " +

@@ -28,6 +28,7 @@ export interface ExportedLink {
   last_accessed_at: string | null;
   created_at: string;
   updated_at: string;
+  public_stats: boolean;
 }
 
 /** The CSV export's header, in its order: also how an import knows the file for ours (linkgeo-csv). */
@@ -49,7 +50,12 @@ export const exportColumns = [
   "last_accessed_at",
   "created_at",
   "updated_at",
+  // Added after the others, at the end: the columns of an export of an earlier release keep their places.
+  "public_stats",
 ] as const satisfies ReadonlyArray<keyof ExportedLink>;
+
+/** Columns an export of an earlier release lacks (domain before domains, public_stats before private records): a header is still ours without them. */
+export const laterColumns: ReadonlySet<string> = new Set(["domain", "public_stats"]);
 
 /** Tags in one CSV field: tags are a-z 0-9 _ - only, so a space never occurs in one. */
 export const csvTagSeparator = " ";
@@ -74,6 +80,7 @@ export function toExported(link: Link, now: Date, place: { code: string; domain:
     last_accessed_at: link.lastAccessedAt?.toISOString() ?? null,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
+    public_stats: link.publicStats,
   };
 }
 

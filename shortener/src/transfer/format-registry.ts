@@ -1,7 +1,7 @@
 import { InvalidRequest } from "@linkgeo/shared";
 import { foreignParsers, guessFormat as guessForeignFormat } from "./foreign-formats.ts";
 import { splitCsvLine } from "@linkgeo/shared";
-import { exportColumns } from "./exported-link.ts";
+import { exportColumns, laterColumns } from "./exported-link.ts";
 import { importFormats, type ImportFormat, type ImportParser } from "./import-record.ts";
 import { parseLinkgeoCsv } from "./linkgeo-csv-format.ts";
 import { parseLinkgeoNdjson } from "./linkgeo-ndjson-format.ts";
@@ -33,7 +33,6 @@ export async function guessFormat(head: string): Promise<ImportFormat | undefine
   if (text.startsWith("{")) return "linkgeo-ndjson";
   const firstLine = text.split("\n")[0] ?? "";
   const columns = splitCsvLine(firstLine).map((name) => name.trim().toLowerCase().replaceAll(" ", "_"));
-  // An export of a release before domains has no domain column.
-  if (exportColumns.every((column) => column === "domain" || columns.includes(column))) return "linkgeo-csv";
+  if (exportColumns.every((column) => laterColumns.has(column) || columns.includes(column))) return "linkgeo-csv";
   return guessForeignFormat(firstLine);
 }

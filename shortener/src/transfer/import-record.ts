@@ -27,6 +27,7 @@ export interface ImportRecord {
   redirectStatus?: RedirectStatus | null;
   forwardQuery?: boolean;
   rules?: LinkRule[];
+  publicStats?: boolean;
   /** Our own export's last change and last visit, kept on a round trip (absent: the creation, and none). */
   updatedAt?: Date;
   lastAccessedAt?: Date | null;

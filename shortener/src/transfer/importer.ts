@@ -338,5 +338,6 @@ function optionsInput(record: ImportRecord): OptionsInput {
   if (record.title !== undefined) input.title = importedTitle(record.title);
   if (record.forwardQuery !== undefined) input.forward_query = record.forwardQuery;
   if (record.rules !== undefined) input.rules = record.rules;
+  if (record.publicStats !== undefined) input.public_stats = record.publicStats;
   return input;
 }

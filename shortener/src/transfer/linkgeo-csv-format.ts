@@ -34,7 +34,7 @@ export const parseLinkgeoCsv: ImportParser = async function* (chunks) {
 };
 
 const numberColumns = new Set(["max_visits", "redirect_status", "access_count"]);
-const booleanColumns = new Set(["password_protected", "forward_query"]);
+const booleanColumns = new Set(["password_protected", "forward_query", "public_stats"]);
 
 function recordOfRow(line: number, columns: readonly string[], fields: readonly string[]): ImportRow {
   const value: Record<string, unknown> = {};

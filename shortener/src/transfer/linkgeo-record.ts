@@ -43,6 +43,8 @@ export function importRecordOf(line: number, value: unknown): ImportRow {
     if (redirectStatus !== undefined) record.redirectStatus = redirectStatus as RedirectStatus | null;
     const forwardQuery = optionalBoolean(fields, "forward_query");
     if (forwardQuery !== undefined) record.forwardQuery = forwardQuery;
+    const publicStats = optionalBoolean(fields, "public_stats");
+    if (publicStats !== undefined) record.publicStats = publicStats;
     const passwordProtected = optionalBoolean(fields, "password_protected");
     if (passwordProtected !== undefined) record.passwordProtected = passwordProtected;
     if (fields.rules !== undefined && fields.rules !== null) {

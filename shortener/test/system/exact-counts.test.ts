@@ -138,7 +138,7 @@ describe("exact access counts across processes", () => {
       expect(seen).toEqual(
         links.map((link) => ({
           status: 200,
-          body: { short_url: link.code, access_count: redirected[link.code], last_accessed_at: expect.any(String), state: "active", password_protected: false },
+          body: { short_url: link.code, access_count: redirected[link.code], last_accessed_at: expect.any(String) },
         })),
       );
     }
@@ -267,7 +267,7 @@ describe("exact access counts across processes", () => {
     expect(await victim.exited).toBe(128 + 9);
     expect(await stats(witness, link.code)).toEqual({
       status: 200,
-      body: { short_url: link.code, access_count: total, last_accessed_at: expect.any(String), state: "active", password_protected: false },
+      body: { short_url: link.code, access_count: total, last_accessed_at: expect.any(String) },
     });
   });
 

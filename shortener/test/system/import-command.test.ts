@@ -54,7 +54,7 @@ describe("bun run import", () => {
   test("imports a file, telling its format by the header, reports each row not imported, and ends with a summary; a second run changes nothing", async () => {
     const file = join(dir, "links.csv");
     const row = (code: string, url: string, count: number) =>
-      `${code},,${url},,tag,,,,,false,false,[],active,${count},,2026-11-01T00:00:00.000Z,2026-11-01T00:00:00.000Z`;
+      `${code},,${url},,tag,,,,,false,false,[],active,${count},,2026-11-01T00:00:00.000Z,2026-11-01T00:00:00.000Z,false`;
     writeFileSync(
       file,
       [exportColumns.join(","), row("cli-a", "https://example.com/a", 3), row("docs", "https://example.com/reserved", 0), row("cli-b", "nope", 1), ""].join(

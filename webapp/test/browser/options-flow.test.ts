@@ -18,8 +18,8 @@ interface CreatedLink {
 
 /** The options of a link's record, as the API shows them to its manager. */
 const optionsOf = (record: Record<string, unknown>) => {
-  const { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state } = record;
-  return { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state };
+  const { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state, public_stats } = record;
+  return { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state, public_stats };
 };
 /** The option fields of a record when none is set: a plain link's, without its workspace, which is no option. */
 const { workspace: _workspace, ...noOptionSet } = unsetOptions;
@@ -116,6 +116,7 @@ describe.concurrent("a link's options in a real browser", () => {
           forward_query: true,
           rules: [{ when: { device: "ios", country: "DE" }, url: "https://apps.example.com/ios-de" }],
           state: "active",
+          public_stats: false,
         });
         // The password went to the API only: not into this browser's storage.
         expect(await page.evaluate("JSON.stringify(localStorage)")).not.toContain("correct horse battery");
@@ -139,16 +140,14 @@ describe.concurrent("a link's options in a real browser", () => {
         expect(shown.Expires).toMatch(/2031/);
         await checkPageState(page, "link-options");
 
-        // Anyone else sees the options, but not what the password hides.
+        // Anyone else sees neither the options nor the destination (docs/people.md: "Private by default").
         const stranger = await web.browser.open(`${web.stack.url}/app/links/${code}`);
         try {
           await stranger.page.locator("#access-panel").waitFor();
           expect(await stranger.page.locator("#destination-hidden").isVisible()).toBe(true);
           expect(await stranger.page.locator("#destination").isHidden()).toBe(true);
-          expect(await shownOptions(stranger.page)).toMatchObject({
-            "Once expired or used up": "hidden by the password",
-            Rules: "iOS, in Germany → hidden by the password",
-          });
+          expect(await shownOptions(stranger.page)).toEqual({ Options: "private: shown to the link's owners only" });
+          expect(await stranger.page.locator("#link-badges .badge").count()).toBe(0);
           expect(await stranger.page.locator("main").innerText()).not.toContain("example.com");
           await checkPageState(stranger.page, "link-protected-public");
           expect(unexpectedProblems(stranger.problems, [401])).toEqual([]);
@@ -252,6 +251,7 @@ describe.concurrent("a link's options in a real browser", () => {
           forward_query: true,
           rules: [{ when: { language: "de" }, url: "https://example.com/de" }],
           state: "active",
+          public_stats: false,
         });
         expect(await page.locator("#link-badges .badge").allInnerTexts()).toEqual(["Active", "Password"]);
         expect(await page.getByLabel("New password").inputValue()).toBe("");

@@ -37,8 +37,8 @@ test("routes, options and answers are the operations' own", () => {
     short_url: string;
     access_count: number;
     last_accessed_at: string | null;
-    state: "active" | "expired" | "exhausted";
-    password_protected: boolean;
+    state?: "active" | "expired" | "exhausted";
+    password_protected?: boolean;
   }>();
   expectTypeOf<Answer<"GET /geocoders">>().toEqualTypeOf<{ geocoders: { name: string; url: string }[] }>();
   // A 204 has no body; a 201 is the answer of a create.

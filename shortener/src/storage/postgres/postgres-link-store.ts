@@ -391,10 +391,11 @@ export class PostgresLinkStore implements LinkStore {
     const instant = (at: Date | null | undefined) => at?.toISOString() ?? null;
     const rows = await this.client<{ code: string }[]>`
       INSERT INTO links (code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at, expires_at,
-        max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules, workspace_id, sorted_access_count, sorted_last_accessed_at)
+        max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules, public_stats, workspace_id, sorted_access_count,
+        sorted_last_accessed_at)
       SELECT code, long_url, manage_token_hash, access_count, last_accessed_at::timestamptz, created_at::timestamptz, updated_at::timestamptz,
         expires_at::timestamptz, max_visits, expired_url, redirect_status, password_hash, tags::text[], title, forward_query::boolean, rules::jsonb,
-        workspace_id, access_count, last_accessed_at::timestamptz
+        public_stats::boolean, workspace_id, access_count, last_accessed_at::timestamptz
       FROM unnest(
         ${column((link) => link.code)}::text[], ${column((link) => link.longUrl)}::text[], ${column((link) => link.manageTokenHash)}::text[],
         ${column((link) => link.accessCount)}::bigint[], ${column((link) => instant(link.lastAccessedAt))}::text[],
@@ -403,9 +404,10 @@ export class PostgresLinkStore implements LinkStore {
         ${column((link) => link.expiredUrl ?? null)}::text[], ${column((link) => link.redirectStatus ?? null)}::smallint[],
         ${column((link) => link.passwordHash ?? null)}::text[], ${column((link) => arrayLiteral(link.tags ?? []))}::text[],
         ${column((link) => link.title ?? null)}::text[], ${column((link) => String(link.forwardQuery ?? false))}::text[],
-        ${column((link) => JSON.stringify(link.rules ?? []))}::text[], ${column((link) => link.workspaceId ?? null)}::int[]
+        ${column((link) => JSON.stringify(link.rules ?? []))}::text[], ${column((link) => String(link.publicStats ?? false))}::text[],
+        ${column((link) => link.workspaceId ?? null)}::int[]
       ) WITH ORDINALITY AS imported(code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at, expires_at,
-        max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules, workspace_id, position)
+        max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules, public_stats, workspace_id, position)
       ORDER BY position
       ON CONFLICT (code) DO NOTHING
       RETURNING code`;

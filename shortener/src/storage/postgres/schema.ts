@@ -45,6 +45,7 @@ export const links = pgTable(
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     title: text("title"),
     forwardQuery: boolean("forward_query").notNull().default(false),
+    publicStats: boolean("public_stats").notNull().default(false),
     rules: ruleList("rules").notNull().default(sql`'[]'::jsonb`),
     // What the listing sorts on (migration 0015): copies of the two counts, refreshed by the visit log's summing step.
     sortedAccessCount: bigint("sorted_access_count", { mode: "number" }).notNull().default(0),

@@ -43,6 +43,7 @@ export const links = sqliteTable(
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     title: text("title"),
     forwardQuery: integer("forward_query", { mode: "boolean" }).notNull().default(false),
+    publicStats: integer("public_stats", { mode: "boolean" }).notNull().default(false),
     rules: ruleList("rules").notNull().default(sql`'[]'`),
     // What the listing sorts on (migration 0014): copies of the two counts, refreshed by the visit log's summing step.
     sortedAccessCount: integer("sorted_access_count").notNull().default(0),

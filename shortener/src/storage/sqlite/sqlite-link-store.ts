@@ -91,8 +91,8 @@ export class SqliteLinkStore implements LinkStore {
     this.insertImportedRow = db.$client.prepare(
       `INSERT INTO links (code, long_url, manage_token_hash, access_count, last_accessed_at, created_at, updated_at,
          expires_at, max_visits, expired_url, redirect_status, password_hash, tags, title, forward_query, rules,
-         workspace_id, sorted_access_count, sorted_last_accessed_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?4, ?5) ON CONFLICT (code) DO NOTHING RETURNING rowid, code`,
+         workspace_id, public_stats, sorted_access_count, sorted_last_accessed_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?4, ?5) ON CONFLICT (code) DO NOTHING RETURNING rowid, code`,
     );
     // A bulk insert's search and tag rows, one statement each (migration 0012): the rows named by a JSON array of rowids.
     this.startBulkInsert = db.$client.prepare("INSERT INTO links_bulk_insert (since) VALUES (?)");
@@ -420,6 +420,7 @@ type ImportedRow = [
   number,
   string,
   number | null,
+  number,
 ];
 
 function importedRow(link: ImportedLink): ImportedRow {
@@ -441,6 +442,7 @@ function importedRow(link: ImportedLink): ImportedRow {
     link.forwardQuery ? 1 : 0,
     JSON.stringify(link.rules ?? []),
     link.workspaceId ?? null,
+    link.publicStats ? 1 : 0,
   ];
 }
 

@@ -494,7 +494,7 @@ export interface paths {
         };
         /**
          * Read a short URL (does not count as an access)
-         * @description A password-protected link's URLs (long_url, expired_url, the rules') are null unless its manage token, an admin or a key with links:read asks.
+         * @description Anyone may ask. The options (title, tags, caps, rules, password state, state) are in the answer only for those who may read the link: its manage token, a member of its workspace, an admin, a key with links:read. A password-protected link's long_url is null to anyone else.
          */
         get: operations["getShortenByShort_url"];
         /**
@@ -521,7 +521,7 @@ export interface paths {
         put?: never;
         /**
          * Access statistics of many short URLs at once
-         * @description Up to 500 codes; the answer lists those that exist, in the order asked, each once (a code no link has is left out). What GET /shorten/<code>/stats/ says of each, in one request: a page listing many links spends one request of its rate budget, not one per link.
+         * @description Up to 500 codes; the answer lists those that exist, in the order asked, each once (a code no link has is left out). What GET /shorten/<code>/stats/ says of each, in one request: a page listing many links spends one request of its rate budget, not one per link. state and password_protected are said of the links the caller may read, and of those whose manage token is in manage_tokens.
          */
         post: operations["postShortenStats"];
         delete?: never;
@@ -537,7 +537,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Access statistics of a short URL */
+        /**
+         * Access statistics of a short URL
+         * @description Anyone may ask; state and password_protected are said only to those who may read the link (docs/people.md: "Private by default").
+         */
         get: operations["getShortenByShort_urlStats"];
         put?: never;
         post?: never;
@@ -556,7 +559,7 @@ export interface paths {
         };
         /**
          * Visits of a short URL: totals, a series, and top referrers, countries, browsers, OS and devices
-         * @description Manage token, or an admin's token or session. Every visit counted with analytics on is in the totals (bots included, split here), in the same transaction as access_count; visits counted with ANALYTICS=off and an imported count are in access_count only. With ANALYTICS=off the report says "analytics": "off" and totals, series and top are null. No client address and no full User-Agent is stored: only the country and the browser, OS and device families. Countries: [IP Geolocation by DB-IP](https://db-ip.com) (CC BY 4.0).
+         * @description Manage token, a member of the link's workspace, an admin's token or session, or a key with visits:read; anyone when the link's public_stats is true. Every visit counted with analytics on is in the totals (bots included, split here), in the same transaction as access_count; visits counted with ANALYTICS=off and an imported count are in access_count only. With ANALYTICS=off the report says "analytics": "off" and totals, series and top are null. No client address and no full User-Agent is stored: only the country and the browser, OS and device families. Countries: [IP Geolocation by DB-IP](https://db-ip.com) (CC BY 4.0).
          */
         get: operations["getShortenByShort_urlVisits"];
         put?: never;
@@ -2196,6 +2199,8 @@ export interface operations {
                             }[];
                             /** @enum {string} */
                             state: "active" | "expired" | "exhausted";
+                            /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+                            public_stats: boolean;
                             /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
                             workspace: number | null;
                             /** Format: date-time */
@@ -2240,6 +2245,8 @@ export interface operations {
                     /** @description Up to 200 characters, no control characters */
                     title?: string | null;
                     forward_query?: boolean;
+                    /** @description true: anyone may read the link's visits report */
+                    public_stats?: boolean;
                     /**
                      * @description Up to 20 of {"when": {"device"?, "country"?, "language"?}, "url"}, as records show them; first match wins. device: ios, android, mobile, tablet or desktop; country: ISO 3166-1 alpha-2; language: a primary tag (de); url: same rules as long_url
                      * @example [
@@ -2310,25 +2317,25 @@ export interface operations {
                         updated_at: string;
                         /**
                          * Format: date-time
-                         * @description After it, the link no longer leads to long_url
+                         * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
                          */
-                        expires_at: string | null;
-                        /** @description Counted redirects allowed, exactly, across all replicas */
-                        max_visits: number | null;
-                        /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin */
-                        expired_url: string | null;
-                        /** @description This link's redirect status; null: the service default */
-                        redirect_status: 301 | 302 | 307 | 308 | null;
-                        /** @description Visitors must give the link's password (POST it to the short URL) */
-                        password_protected: boolean;
-                        /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter */
-                        tags: string[];
-                        /** @description The owner's own title; never fetched from the target */
-                        title: string | null;
-                        /** @description The short URL's query string is added to the destination */
-                        forward_query: boolean;
-                        /** @description First match wins; no match: long_url */
-                        rules: {
+                        expires_at?: string | null;
+                        /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        max_visits?: number | null;
+                        /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        expired_url?: string | null;
+                        /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        redirect_status?: 301 | 302 | 307 | 308 | null;
+                        /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        password_protected?: boolean;
+                        /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        tags?: string[];
+                        /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        title?: string | null;
+                        /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        forward_query?: boolean;
+                        /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        rules?: {
                             /** @description Every condition given must hold; at least one */
                             when: {
                                 /**
@@ -2352,7 +2359,9 @@ export interface operations {
                             url: string | null;
                         }[];
                         /** @enum {string} */
-                        state: "active" | "expired" | "exhausted";
+                        state?: "active" | "expired" | "exhausted";
+                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        public_stats?: boolean;
                         /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
                         workspace: number | null;
                         /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link. Null for a key with links:create alone, which makes links and nothing else */
@@ -2441,25 +2450,25 @@ export interface operations {
                                 updated_at: string;
                                 /**
                                  * Format: date-time
-                                 * @description After it, the link no longer leads to long_url
+                                 * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
                                  */
-                                expires_at: string | null;
-                                /** @description Counted redirects allowed, exactly, across all replicas */
-                                max_visits: number | null;
-                                /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin */
-                                expired_url: string | null;
-                                /** @description This link's redirect status; null: the service default */
-                                redirect_status: 301 | 302 | 307 | 308 | null;
-                                /** @description Visitors must give the link's password (POST it to the short URL) */
-                                password_protected: boolean;
-                                /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter */
-                                tags: string[];
-                                /** @description The owner's own title; never fetched from the target */
-                                title: string | null;
-                                /** @description The short URL's query string is added to the destination */
-                                forward_query: boolean;
-                                /** @description First match wins; no match: long_url */
-                                rules: {
+                                expires_at?: string | null;
+                                /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                max_visits?: number | null;
+                                /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                expired_url?: string | null;
+                                /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                redirect_status?: 301 | 302 | 307 | 308 | null;
+                                /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                password_protected?: boolean;
+                                /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                tags?: string[];
+                                /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                title?: string | null;
+                                /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                forward_query?: boolean;
+                                /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                rules?: {
                                     /** @description Every condition given must hold; at least one */
                                     when: {
                                         /**
@@ -2483,7 +2492,9 @@ export interface operations {
                                     url: string | null;
                                 }[];
                                 /** @enum {string} */
-                                state: "active" | "expired" | "exhausted";
+                                state?: "active" | "expired" | "exhausted";
+                                /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                public_stats?: boolean;
                                 /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
                                 workspace: number | null;
                                 /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link. Null for a key with links:create alone, which makes links and nothing else */
@@ -2558,25 +2569,25 @@ export interface operations {
                         updated_at: string;
                         /**
                          * Format: date-time
-                         * @description After it, the link no longer leads to long_url
+                         * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
                          */
-                        expires_at: string | null;
-                        /** @description Counted redirects allowed, exactly, across all replicas */
-                        max_visits: number | null;
-                        /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin */
-                        expired_url: string | null;
-                        /** @description This link's redirect status; null: the service default */
-                        redirect_status: 301 | 302 | 307 | 308 | null;
-                        /** @description Visitors must give the link's password (POST it to the short URL) */
-                        password_protected: boolean;
-                        /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter */
-                        tags: string[];
-                        /** @description The owner's own title; never fetched from the target */
-                        title: string | null;
-                        /** @description The short URL's query string is added to the destination */
-                        forward_query: boolean;
-                        /** @description First match wins; no match: long_url */
-                        rules: {
+                        expires_at?: string | null;
+                        /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        max_visits?: number | null;
+                        /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        expired_url?: string | null;
+                        /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        redirect_status?: 301 | 302 | 307 | 308 | null;
+                        /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        password_protected?: boolean;
+                        /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        tags?: string[];
+                        /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        title?: string | null;
+                        /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        forward_query?: boolean;
+                        /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        rules?: {
                             /** @description Every condition given must hold; at least one */
                             when: {
                                 /**
@@ -2600,7 +2611,9 @@ export interface operations {
                             url: string | null;
                         }[];
                         /** @enum {string} */
-                        state: "active" | "expired" | "exhausted";
+                        state?: "active" | "expired" | "exhausted";
+                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        public_stats?: boolean;
                         /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
                         workspace: number | null;
                     };
@@ -2647,6 +2660,8 @@ export interface operations {
                     /** @description Up to 200 characters, no control characters */
                     title?: string | null;
                     forward_query?: boolean;
+                    /** @description true: anyone may read the link's visits report */
+                    public_stats?: boolean;
                     /**
                      * @description Up to 20 of {"when": {"device"?, "country"?, "language"?}, "url"}, as records show them; first match wins. device: ios, android, mobile, tablet or desktop; country: ISO 3166-1 alpha-2; language: a primary tag (de); url: same rules as long_url
                      * @example [
@@ -2717,25 +2732,25 @@ export interface operations {
                         updated_at: string;
                         /**
                          * Format: date-time
-                         * @description After it, the link no longer leads to long_url
+                         * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
                          */
-                        expires_at: string | null;
-                        /** @description Counted redirects allowed, exactly, across all replicas */
-                        max_visits: number | null;
-                        /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin */
-                        expired_url: string | null;
-                        /** @description This link's redirect status; null: the service default */
-                        redirect_status: 301 | 302 | 307 | 308 | null;
-                        /** @description Visitors must give the link's password (POST it to the short URL) */
-                        password_protected: boolean;
-                        /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter */
-                        tags: string[];
-                        /** @description The owner's own title; never fetched from the target */
-                        title: string | null;
-                        /** @description The short URL's query string is added to the destination */
-                        forward_query: boolean;
-                        /** @description First match wins; no match: long_url */
-                        rules: {
+                        expires_at?: string | null;
+                        /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        max_visits?: number | null;
+                        /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        expired_url?: string | null;
+                        /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        redirect_status?: 301 | 302 | 307 | 308 | null;
+                        /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        password_protected?: boolean;
+                        /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        tags?: string[];
+                        /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        title?: string | null;
+                        /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        forward_query?: boolean;
+                        /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        rules?: {
                             /** @description Every condition given must hold; at least one */
                             when: {
                                 /**
@@ -2759,7 +2774,9 @@ export interface operations {
                             url: string | null;
                         }[];
                         /** @enum {string} */
-                        state: "active" | "expired" | "exhausted";
+                        state?: "active" | "expired" | "exhausted";
+                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        public_stats?: boolean;
                         /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
                         workspace: number | null;
                     };
@@ -2801,6 +2818,8 @@ export interface operations {
             content: {
                 "application/json": {
                     short_urls: string[];
+                    /** @description Manage tokens of some of these links (the web app's Your links): a link whose token is here answers its state and password_protected too */
+                    manage_tokens?: string[];
                 };
             };
         };
@@ -2818,9 +2837,9 @@ export interface operations {
                             /** Format: date-time */
                             last_accessed_at: string | null;
                             /** @enum {string} */
-                            state: "active" | "expired" | "exhausted";
-                            /** @description Visitors must give the link's password (POST it to the short URL) */
-                            password_protected: boolean;
+                            state?: "active" | "expired" | "exhausted";
+                            /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                            password_protected?: boolean;
                         }[];
                     };
                 };
@@ -2853,9 +2872,9 @@ export interface operations {
                         /** Format: date-time */
                         last_accessed_at: string | null;
                         /** @enum {string} */
-                        state: "active" | "expired" | "exhausted";
-                        /** @description Visitors must give the link's password (POST it to the short URL) */
-                        password_protected: boolean;
+                        state?: "active" | "expired" | "exhausted";
+                        /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        password_protected?: boolean;
                     };
                 };
             };

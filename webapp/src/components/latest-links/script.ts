@@ -34,7 +34,7 @@ export function mount(root: HTMLElement): LatestLinks {
     parts.all.textContent = links.length > latestShown ? `All ${links.length} of your links` : "Your links";
     parts.allRow.hidden = false;
     draw(parts, latest, () => "counting");
-    const stats = await readLinkStats(latest.map(savedAddress));
+    const stats = await readLinkStats(latest);
     if (refreshing !== latestRefresh) return;
     draw(parts, latest, (name) => (stats ? stats.get(name) : undefined));
   };

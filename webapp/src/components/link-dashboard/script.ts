@@ -13,7 +13,7 @@ import { call } from "../../client/lib/api-call.ts";
 import { show } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { linkCredential, type LinkCredential } from "../../client/lib/link-credential.ts";
-import type { LinkRecord, LinkStats } from "../../client/lib/link-record.ts";
+import { readsOptions, type LinkStats, type PublicRecord } from "../../client/lib/link-record.ts";
 import { outageWords, untilAnswered } from "../../client/lib/outage-retry.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
 import { savedDomainOf } from "../../client/lib/saved-domain.ts";
@@ -36,7 +36,7 @@ export function mountLinkDashboard(root: HTMLElement, code: string, domain?: str
 
 class LinkDashboard {
   /** The record and its count as last read or changed; the credential, once there is one. */
-  private record: LinkRecord | null = null;
+  private record: PublicRecord | null = null;
   private stats: LinkStats | null = null;
   private access: LinkCredential | null = null;
   private readonly summary: LinkSummary;
@@ -76,7 +76,7 @@ class LinkDashboard {
       domain,
       credential,
       missing,
-      record: () => this.record,
+      record: () => (this.record && readsOptions(this.record) ? this.record : null),
       saved: (record) => this.changed(record),
     });
     mountLinkDelete(ui.deleteRoot, {
@@ -94,7 +94,7 @@ class LinkDashboard {
     if (!aliasShape.test(this.code)) return this.showMissing();
     document.title = `Link ${this.code} · linkgeo`;
     this.ui.linkHeading.textContent = `Short link ${this.code}`;
-    let record: LinkRecord;
+    let record: PublicRecord;
     try {
       // An outage is waited out, said as it is; the page loads by itself once the service answers.
       const asked = { params: { short_url: this.code }, query: domainQuery(this.address) };
@@ -127,20 +127,20 @@ class LinkDashboard {
     this.destination.fill(this.record.long_url);
   }
 
-  private changed(record: LinkRecord): void {
+  private changed(record: PublicRecord): void {
     this.record = record;
     this.showLink();
   }
 
-  private destinationSaved(record: LinkRecord): void {
+  private destinationSaved(record: PublicRecord): void {
     this.changed(record);
     const saved = savedLink(this.address);
     if (saved && record.long_url !== null) saveLink({ ...saved, long_url: record.long_url });
   }
 
-  /** A protected link's record shows its addresses only to a credential: read again with it. */
+  /** The options, and a protected link's addresses, are shown only to a credential: read again with it. */
   private async readWithCredential(): Promise<void> {
-    if (!this.access || !this.record?.password_protected || this.record.long_url !== null) return;
+    if (!this.access || !this.record || (readsOptions(this.record) && this.record.long_url !== null)) return;
     try {
       this.changed(
         await call("GET /shorten/{short_url}", {
@@ -199,7 +199,7 @@ class LinkDashboard {
     );
     show(this.ui.visitsRoot, true);
     show(this.ui.manageRoot, true);
-    if (this.record) this.options.fill(this.record);
+    if (this.record && readsOptions(this.record)) this.options.fill(this.record);
     await this.visits.load();
   }
 

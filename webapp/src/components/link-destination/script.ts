@@ -9,7 +9,7 @@ import { domainQuery } from "../../client/lib/link-address.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { call } from "../../client/lib/api-call.ts";
 import { findParts, showFieldError } from "../../client/lib/find-parts.ts";
-import type { LinkRecord } from "../../client/lib/link-record.ts";
+import type { PublicRecord } from "../../client/lib/link-record.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
 import { readableUrl } from "../../client/lib/readable-url.ts";
 import { webAddressOf } from "../../client/lib/web-address.ts";
@@ -23,7 +23,7 @@ export interface LinkDestinationHost {
   domain?: string;
   credential(): Credential | null;
   /** The link as changed. */
-  saved(record: LinkRecord): void;
+  saved(record: PublicRecord): void;
   /** The link is gone. */
   missing(): void;
 }

@@ -9,7 +9,7 @@ import { call } from "../../client/lib/api-call.ts";
 import { findParts } from "../../client/lib/find-parts.ts";
 import { plural } from "../../client/lib/format.ts";
 import { changedOptions } from "../../client/lib/link-options.ts";
-import type { LinkRecord } from "../../client/lib/link-record.ts";
+import { readsOptions, type LinkRecord, type PublicRecord } from "../../client/lib/link-record.ts";
 import { plainWords } from "../../client/lib/plain-words.ts";
 import { mountOptionFields } from "../option-fields/script.ts";
 import { linkOptionsFormParts } from "./parts.ts";
@@ -23,7 +23,7 @@ export interface LinkOptionsFormHost {
   /** The link as last read or changed. */
   record(): LinkRecord | null;
   /** The link as changed. */
-  saved(record: LinkRecord): void;
+  saved(record: PublicRecord): void;
   /** The link is gone. */
   missing(): void;
 }
@@ -54,7 +54,7 @@ export function mountLinkOptionsForm(root: HTMLElement, host: LinkOptionsFormHos
     try {
       const changed = await call("PUT /shorten/{short_url}", { params: { short_url: host.code }, query: domainQuery(host), body: changes, credential });
       host.saved(changed);
-      fields.fill(changed);
+      if (readsOptions(changed)) fields.fill(changed);
       ui.optionsStatus.textContent = `Saved: ${plural(Object.keys(changes).length, "option")} changed.`;
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return host.missing();

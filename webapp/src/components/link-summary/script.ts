@@ -1,20 +1,21 @@
 /**
- * The link's card: its short link (with Copy), its state and password as
- * badges, title, destination, counts and every option, as anyone may see
- * them; a protected link's addresses only once the page has a credential.
+ * The link's card: its short link (with Copy), destination and counts as
+ * anyone may see them; its state and password as badges, title and every
+ * option once the page reads it with a credential (docs/people.md:
+ * "Private by default"), a protected link's addresses too.
  */
 import { copyButton } from "../../client/lib/copy-text.ts";
 import { fill, h, show } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { formatCount, formatDateTime, regionName } from "../../client/lib/format.ts";
 import { deviceNames, stateNames, type LinkRule } from "../../client/lib/link-options.ts";
-import type { LinkRecord, LinkStats } from "../../client/lib/link-record.ts";
+import { readsOptions, type LinkRecord, type LinkStats, type PublicRecord } from "../../client/lib/link-record.ts";
 import { readableUrl } from "../../client/lib/readable-url.ts";
 import { linkSummaryParts } from "./parts.ts";
 
 export interface LinkSummary {
   /** The record and its count as last read. */
-  show(link: LinkRecord, stats: LinkStats): void;
+  show(link: PublicRecord, stats: LinkStats): void;
   /** Says who is looking with more than the public view ("" for nobody). */
   showAccess(note: string): void;
 }
@@ -31,8 +32,10 @@ export function mountLinkSummary(root: HTMLElement): LinkSummary {
       ui.visitCount.textContent = formatCount(stats.access_count);
       ui.createdAt.textContent = formatDateTime(link.created_at);
       ui.lastVisit.textContent = formatDateTime(stats.last_accessed_at);
-      showState(ui, link);
-      showOptions(ui.optionList, link, stats.access_count);
+      if (readsOptions(link)) {
+        showState(ui, link);
+        showOptions(ui.optionList, link, stats.access_count);
+      } else showPrivate(ui);
     },
     showAccess(note) {
       ui.accessNote.textContent = note;
@@ -59,11 +62,16 @@ function showState(ui: Parts, link: LinkRecord): void {
   show(ui.linkTitle, link.title !== null);
 }
 
-/** The options, as anyone may see them; a protected link's addresses are null without a credential: hidden, not absent. */
+/** What a record without its options shows: no badge, no title, one line saying why. */
+function showPrivate(ui: Parts): void {
+  fill(ui.badges);
+  show(ui.linkTitle, false);
+  fill(ui.optionList, h("dt", {}, "Options"), h("dd", {}, h("span", { class: "muted" }, "private: shown to the link's owners only")));
+}
+
+/** The options, as a reader of the link sees them. */
 function showOptions(list: HTMLElement, link: LinkRecord, visits: number): void {
-  const hidden = link.password_protected && link.long_url === null;
-  const address = (url: string | null, none: string) =>
-    url !== null ? h("span", { class: "mono" }, readableUrl(url)) : hidden ? h("span", { class: "muted" }, "hidden by the password") : none;
+  const address = (url: string | null, none: string) => (url !== null ? h("span", { class: "mono" }, readableUrl(url)) : none);
   const entry = (term: string, ...value: (Node | string)[]) => [h("dt", {}, term), h("dd", {}, ...value)];
   const rules =
     link.rules.length === 0
@@ -83,6 +91,7 @@ function showOptions(list: HTMLElement, link: LinkRecord, visits: number): void 
     entry("Tags", link.tags.length === 0 ? "none" : link.tags.join(", ")),
     entry("Forwards the query string", link.forward_query ? "yes" : "no"),
     entry("Rules", rules),
+    entry("Visits report", link.public_stats ? "public: anyone may read it" : "private"),
   );
 }
 

@@ -67,7 +67,7 @@ export function mount(root: HTMLElement): YourLinks {
       list.links = savedLinks();
       list.stats = "counting";
       draw(list);
-      const stats = await readLinkStats(list.links.map(savedAddress));
+      const stats = await readLinkStats(list.links);
       if (refreshing !== latestRefresh) return;
       list.stats = stats;
       draw(list);

@@ -1,0 +1,3 @@
+-- A link's visits report readable by anyone (docs/people.md: "Private by
+-- default"). Adding a column with a constant default rewrites no row.
+ALTER TABLE "links" ADD COLUMN IF NOT EXISTS "public_stats" boolean DEFAULT false NOT NULL;
