@@ -23,8 +23,8 @@ import { forwarding } from "./proxy/forward.ts";
 import { pageQuestions } from "./proxy/page-questions.ts";
 import type { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { addressDigest } from "./rate-limit/address-digest.ts";
-import { withRateLimitHeaders } from "./rate-limit/rate-limit-headers.ts";
-import type { TokenBuckets } from "./rate-limit/token-bucket.ts";
+import { withRateLimitHeaders } from "@linkgeo/shared/rate-limit";
+import type { TokenBuckets } from "@linkgeo/shared/rate-limit";
 import { routeFor, type GatewayRoute } from "./routing/route-table.ts";
 import type { UpstreamPool } from "./upstreams/upstream-pool.ts";
 

@@ -4,8 +4,8 @@ import { readGatewayConfig } from "./config.ts";
 import { gatewayMetrics, type GatewayObserver } from "./metrics/gateway-metrics.ts";
 import { RedirectBatcher } from "./proxy/redirect-batcher.ts";
 import { addressDigest } from "./rate-limit/address-digest.ts";
-import { MemoryTokenBuckets } from "./rate-limit/memory-token-buckets.ts";
-import { RedisTokenBuckets } from "./rate-limit/redis-token-buckets.ts";
+import { MemoryTokenBuckets } from "@linkgeo/shared/rate-limit";
+import { RedisTokenBuckets } from "@linkgeo/shared/rate-limit";
 import { UpstreamPool } from "./upstreams/upstream-pool.ts";
 import { buildWebAssets } from "@linkgeo/webapp";
 

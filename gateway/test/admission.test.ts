@@ -5,8 +5,8 @@ import { buildWebAssets, type WebAssets } from "@linkgeo/webapp";
 import type { Server } from "elysia/universal";
 import { createApp, type GatewayDeps } from "../src/app.ts";
 import { readGatewayConfig } from "../src/config.ts";
-import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
-import type { RateRule, TokenBuckets } from "../src/rate-limit/token-bucket.ts";
+import { MemoryTokenBuckets } from "@linkgeo/shared/rate-limit";
+import type { RateRule, TokenBuckets } from "@linkgeo/shared/rate-limit";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
 import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";
 

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { parseIpRangeList } from "@linkgeo/shared";
 import { configProblems } from "@linkgeo/testing";
-import { parseRateRule, readGatewayConfig } from "../src/config.ts";
+import { readGatewayConfig } from "../src/config.ts";
+import { parseRateRule } from "@linkgeo/shared/rate-limit";
 
 describe("gateway configuration", () => {
   test("defaults reach the services on this machine, with rate limits for creating and for the API", () => {

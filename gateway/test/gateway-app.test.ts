@@ -11,7 +11,7 @@ import {
 } from "@linkgeo/shared";
 import { nestedJson, rawPipeline, readJson } from "@linkgeo/testing";
 import { createApp } from "../src/app.ts";
-import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
+import { MemoryTokenBuckets } from "@linkgeo/shared/rate-limit";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
 import { buildWebAssets } from "@linkgeo/webapp";
 import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";

@@ -6,7 +6,7 @@ import { createApp } from "../src/app.ts";
 import { gatewayMetrics, type GatewayObserver } from "../src/metrics/gateway-metrics.ts";
 import { proxyRequest } from "../src/proxy/proxy-request.ts";
 import { RedirectBatcher } from "../src/proxy/redirect-batcher.ts";
-import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
+import { MemoryTokenBuckets } from "@linkgeo/shared/rate-limit";
 import { UpstreamPool } from "../src/upstreams/upstream-pool.ts";
 import { buildWebAssets } from "@linkgeo/webapp";
 import { startFakeUpstream } from "./support/fake-upstream.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readGatewayConfig } from "../src/config.ts";
-import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
+import { MemoryTokenBuckets } from "@linkgeo/shared/rate-limit";
 import { buildWebAssets, type WebAssets } from "@linkgeo/webapp";
 import { sharedRedisBuckets } from "./support/shared-redis-buckets.ts";
 import { passwordTry, startProtectedShortener, triesSeen, unlockGateway } from "./support/unlock-gateway.ts";

@@ -11,3 +11,4 @@ export * from "./storage/index.ts";
 export * from "./protocol/index.ts";
 export * from "./docs/index.ts";
 export * from "./service/index.ts";
+export * from "./rate-limit/index.ts";

@@ -13,10 +13,10 @@ import type { GatewayObserver } from "../metrics/gateway-metrics.ts";
 import { ApiKeyBudgets, type KeyBudget } from "../rate-limit/api-key-budgets.ts";
 import { geocodePointsIn } from "../rate-limit/geocode-points.ts";
 import { loginAttemptBucket } from "../rate-limit/login-attempts.ts";
-import { rateLimitHeaders } from "../rate-limit/rate-limit-headers.ts";
-import { RateLimited } from "../rate-limit/rate-limited.ts";
+import { rateLimitHeaders } from "@linkgeo/shared/rate-limit";
+import { RateLimited } from "@linkgeo/shared/rate-limit";
 import type { RateClass } from "../rate-limit/rate-class.ts";
-import type { BucketDecision, RateRule, TokenBuckets } from "../rate-limit/token-bucket.ts";
+import type { BucketDecision, RateRule, TokenBuckets } from "@linkgeo/shared/rate-limit";
 import type { GatewayRoute } from "../routing/route-table.ts";
 import { requestBody, type RequestBody } from "./request-body.ts";
 

@@ -1,5 +1,5 @@
-import type { RateRule } from "./token-bucket.ts";
-import type { TokenBuckets } from "./token-bucket.ts";
+import type { RateRule } from "@linkgeo/shared/rate-limit";
+import type { TokenBuckets } from "@linkgeo/shared/rate-limit";
 
 /** The shortener's API keys start so (shortener/src/auth/api-key.ts): any other token is no key. */
 const apiKeyPrefix = "lgk_";

@@ -1,7 +1,7 @@
 import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import Redis from "ioredis";
-import { RedisTokenBuckets } from "../../src/rate-limit/redis-token-buckets.ts";
-import type { TokenBuckets } from "../../src/rate-limit/token-bucket.ts";
+import { RedisTokenBuckets } from "@linkgeo/shared/rate-limit";
+import type { TokenBuckets } from "@linkgeo/shared/rate-limit";
 
 // Where Redis is the point, falling back to memory must fail the test rather than pass unnoticed.
 const noFallback: TokenBuckets = {

@@ -2,7 +2,7 @@ import { clientOf, errorBody, parseIpRangeList, silentLogger, type Logger } from
 import { createApp, type GatewayDeps } from "../../src/app.ts";
 import { readGatewayConfig } from "../../src/config.ts";
 import { addressDigest } from "../../src/rate-limit/address-digest.ts";
-import type { TokenBuckets } from "../../src/rate-limit/token-bucket.ts";
+import type { TokenBuckets } from "@linkgeo/shared/rate-limit";
 import { UpstreamPool } from "../../src/upstreams/upstream-pool.ts";
 import type { WebAssets } from "@linkgeo/webapp";
 import { startFakeUpstream, type FakeUpstream } from "./fake-upstream.ts";

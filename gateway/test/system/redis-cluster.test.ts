@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createRedisClient, parseRedisClusterNodes, pingRedis, type RedisClient } from "@linkgeo/shared";
 import { startRedisCluster, waitFor, type RedisClusterProcesses } from "@linkgeo/testing";
-import { RedisTokenBuckets } from "../../src/rate-limit/redis-token-buckets.ts";
+import { RedisTokenBuckets } from "@linkgeo/shared/rate-limit";
 import { RedisCacheLevel } from "../../../geocoder/src/cache/redis-cache-level.ts";
 import { healthyState } from "../../../geocoder/src/health/health-rules.ts";
 import { RedisHealthStore } from "../../../geocoder/src/health/redis-health-store.ts";

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { replicationField, startRedisProcess, startRedisSentinel, waitFor, type RedisProcess, type RedisSentinelProcess } from "@linkgeo/testing";
 import Redis from "ioredis";
-import { RedisTokenBuckets } from "../../src/rate-limit/redis-token-buckets.ts";
+import { RedisTokenBuckets } from "@linkgeo/shared/rate-limit";
 import { createRedisClient, parseRedisUrl } from "@linkgeo/shared";
 import { loadThroughFailover, startFailoverStack } from "../support/redis-failover-stack.ts";
 

@@ -3,7 +3,7 @@ import { silentLogger } from "@linkgeo/shared";
 import { readJson, specOperations } from "@linkgeo/testing";
 import { browserSetupTimeoutMs, browserTestTimeoutMs, launchOfflineBrowser, type OfflineBrowser } from "@linkgeo/testing/offline-browser";
 import { createApp } from "../../../gateway/src/app.ts";
-import { MemoryTokenBuckets } from "../../../gateway/src/rate-limit/memory-token-buckets.ts";
+import { MemoryTokenBuckets } from "@linkgeo/shared/rate-limit";
 import { UpstreamPool } from "../../../gateway/src/upstreams/upstream-pool.ts";
 import { buildWebAssets } from "../../src/web-assets.ts";
 import { serveServices, type ServedServices } from "../../../gateway/test/support/served-services.ts";

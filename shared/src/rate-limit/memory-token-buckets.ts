@@ -1,4 +1,4 @@
-import { BoundedMap } from "@linkgeo/shared";
+import { BoundedMap } from "../core/bounded-map.ts";
 import type { RateRule } from "./token-bucket.ts";
 import {
   bucketLevel,
@@ -26,7 +26,7 @@ interface StoredBucket extends BucketState {
 }
 
 /**
- * Token buckets in this process: the limit holds per gateway process. Used
+ * Token buckets in this process: the limit holds per process. Used
  * without REDIS_URL (one instance) and as the Redis buckets' fallback.
  *
  * Memory stays bounded with one client address per key: a full bucket is

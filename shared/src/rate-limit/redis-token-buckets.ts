@@ -1,11 +1,14 @@
-import { RedisWithFallback, redisScript, silentLogger, type Logger, type RedisClient, type RedisScript } from "@linkgeo/shared";
+import { silentLogger, type Logger } from "../core/logger.ts";
+import type { RedisClient } from "../storage/redis-client.ts";
+import { redisScript, type RedisScript } from "../storage/redis-script.ts";
+import { RedisWithFallback } from "../storage/redis-with-fallback.ts";
 import type { RateRule } from "./token-bucket.ts";
 import { MemoryTokenBuckets } from "./memory-token-buckets.ts";
 import { decisionFor, peekDecision, type BucketDecision, type TokenBuckets } from "./token-bucket.ts";
 
 /**
  * One take on a bucket, atomically, the arithmetic of `takeFromBucket` in Lua.
- * Time is Redis TIME, the one clock every gateway replica shares, so their
+ * Time is Redis TIME, the one clock every replica shares, so their
  * own clocks may disagree without giving anyone extra tokens.
  *
  * KEYS[1]: a hash {tokens, at (ms on the Redis clock)}; missing means full.
@@ -62,6 +65,8 @@ return string.format('%.17g', capacity)
 export interface RedisTokenBucketsOptions {
   /** Namespace of the bucket keys, after the client's own keyPrefix. Default `rate-limit:`. */
   keyPrefix?: string;
+  /** Who holds the limits while Redis is away, for the warning: "gateway" (default), "shortener". */
+  processName?: string;
   /** How long to wait for Redis before answering from the fallback. Default 250 ms. */
   commandTimeoutMs?: number;
   /** The buckets used while Redis is unreachable. Default: a MemoryTokenBuckets. */
@@ -70,7 +75,8 @@ export interface RedisTokenBucketsOptions {
 }
 
 /**
- * Token buckets shared by every gateway replica through Redis (REDIS_URL):
+ * Token buckets shared by every replica of a service through Redis (the
+ * gateway's and the shortener's REDIS_URL):
  * a client gets one budget however the load balancer spreads its requests.
  *
  * While Redis is unreachable, requests are limited by in-process buckets
@@ -96,7 +102,7 @@ export class RedisTokenBuckets implements TokenBuckets {
     this.redisFirst = new RedisWithFallback(redis, {
       log: options.log ?? silentLogger,
       commandTimeoutMs: options.commandTimeoutMs,
-      fallbackWarning: "Redis unavailable: rate limits hold per gateway process only",
+      fallbackWarning: `Redis unavailable: rate limits hold per ${options.processName ?? "gateway"} process only`,
       recoveredMessage: "rate limits are shared through Redis again",
     });
   }

@@ -2,10 +2,10 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { createRedisClient, silentLogger, type Logger } from "@linkgeo/shared";
 import { deleteKeysWithPrefix, startRedisProcess, testRedisUrl, uniqueRedisPrefix, waitFor } from "@linkgeo/testing";
 import Redis from "ioredis";
-import type { RateRule } from "../src/rate-limit/token-bucket.ts";
-import { MemoryTokenBuckets } from "../src/rate-limit/memory-token-buckets.ts";
-import { RedisTokenBuckets } from "../src/rate-limit/redis-token-buckets.ts";
-import type { BucketDecision, TokenBuckets } from "../src/rate-limit/token-bucket.ts";
+import type { RateRule } from "@linkgeo/shared/rate-limit";
+import { MemoryTokenBuckets } from "@linkgeo/shared/rate-limit";
+import { RedisTokenBuckets } from "@linkgeo/shared/rate-limit";
+import type { BucketDecision, TokenBuckets } from "@linkgeo/shared/rate-limit";
 
 const prefix = uniqueRedisPrefix("gateway_buckets");
 const clients: Redis[] = [];

@@ -1,4 +1,4 @@
-import { HttpError } from "@linkgeo/shared";
+import { HttpError } from "../http/http-error.ts";
 import type { RateRule } from "./token-bucket.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import type { BucketDecision } from "./token-bucket.ts";
