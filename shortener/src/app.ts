@@ -72,6 +72,8 @@ import type { AuditStore } from "./audit/audit-store.ts";
 import { AuditLog } from "./audit/audit-log.ts";
 import { auditRoutes } from "./people/audit-routes.ts";
 import type { OrphanVisitStore } from "./visits/orphan-visit-store.ts";
+import { WorkspaceBudgets } from "./people/workspace-budgets.ts";
+import { MemoryTokenBuckets } from "@linkgeo/shared/rate-limit";
 
 export interface ShortenerDeps {
   links: LinkStore;
@@ -93,6 +95,8 @@ export interface ShortenerDeps {
   unknownHosts?: UnknownHosts;
   /** CREATE_ACCESS: who may make a link; default `anyone`. */
   createAccess?: CreateAccess;
+  /** RATE_LIMIT_WORKSPACE's budgets (main.ts: on Redis when the shortener has it); absent, no workspace is limited. */
+  workspaceBudgets?: WorkspaceBudgets;
   admins: AdminStore;
   sessions: AdminSessionStore;
   visitStore: VisitStore;
@@ -179,6 +183,7 @@ export function createApp(deps: ShortenerDeps) {
   const people = new People({ store: deps.peopleStore, clock: deps.clock, hashPassword: deps.hashPassword });
   const workspaceInvites = new WorkspaceInvites({ store: deps.workspaceStore, people, clock: deps.clock });
   const workspaceExists = async (id: number) => (await deps.workspaceStore.find(id)) !== null;
+  const budgets = deps.workspaceBudgets ?? new WorkspaceBudgets(new MemoryTokenBuckets(), undefined);
   const audit = new AuditLog({ store: deps.auditStore, clock: deps.clock, log: deps.log, keep: deps.auditKeep });
   const credentials = new CredentialResolver({
     people: personSessions,
@@ -268,6 +273,7 @@ export function createApp(deps: ShortenerDeps) {
         domains: domainDirectory,
         createAccess: deps.createAccess ?? "anyone",
         workspaceExists,
+        budgets,
         audit,
       }),
     )
@@ -283,7 +289,17 @@ export function createApp(deps: ShortenerDeps) {
       }),
     )
     .use(
-      transferRoutes({ store: deps.links, links, reports: visitReports, credentials, clock: deps.clock, domains: domainDirectory, originOf, workspaceExists }),
+      transferRoutes({
+        store: deps.links,
+        links,
+        reports: visitReports,
+        credentials,
+        clock: deps.clock,
+        domains: domainDirectory,
+        originOf,
+        workspaceExists,
+        budgets,
+      }),
     )
     .use(
       importRoutes({
@@ -304,6 +320,7 @@ export function createApp(deps: ShortenerDeps) {
         addDomain: async (host, defaultHost) => (await domains.create({ host }, { hostName: defaultHost, requestHosts: [] })).id,
         maxBytes: deps.importMaxBytes ?? defaultImportMaxBytes,
         workspaceExists,
+        budgets,
         audit,
         translate,
         log: deps.log,

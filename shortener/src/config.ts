@@ -1,6 +1,7 @@
 import {
   type Env,
   type EnvReader,
+  maxBulkItems,
   parseSecret,
   parseUrl,
   type ProxyPairVariables,
@@ -9,6 +10,7 @@ import {
   readServiceBasics,
   type ServiceBasics,
 } from "@linkgeo/shared";
+import { parseRateRule, type RateRule } from "@linkgeo/shared/rate-limit";
 import { parseDomainList } from "./links/link-targets.ts";
 import { defaultDatabaseTimeoutMs } from "./database-deadline.ts";
 import type { UnknownHosts } from "./domains/domain-directory.ts";
@@ -33,6 +35,8 @@ export interface ShortenerConfig extends ServiceBasics, ProxyPairVariables {
   unknownHosts: UnknownHosts;
   /** CREATE_ACCESS: anyone may make a link (`anyone`), or only a credential's holder (`members`: docs/people.md). */
   createAccess: CreateAccess;
+  /** RATE_LIMIT_WORKSPACE: what a workspace's members and keys may do together (people/workspace-budgets.ts); undefined: `off`. */
+  workspaceRateLimit: RateRule | undefined;
   redirectStatus: RedirectStatus;
   /** Seconds a browser may keep a link's own 301 or 308 (Cache-Control max-age); its repeats are then not counted. */
   permanentRedirectMaxAgeSeconds: number;
@@ -85,6 +89,7 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
       unknownHosts: readUnknownHosts(vars),
       createAccess: vars.oneOf("CREATE_ACCESS", createAccesses, "anyone") as CreateAccess,
+      workspaceRateLimit: readWorkspaceRateLimit(vars),
       redirectStatus: Number(vars.oneOf("REDIRECT_STATUS", ["301", "302", "307", "308"], "302")) as RedirectStatus,
       permanentRedirectMaxAgeSeconds: vars.integer("PERMANENT_REDIRECT_MAX_AGE", 30, { min: 0, max: 31_536_000 }),
       blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
@@ -95,6 +100,17 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
     };
   });
 }
+
+/** RATE_LIMIT_WORKSPACE (default 1200/min): its burst must hold one bulk create's items, each a token, or a full bulk could never pass. */
+function readWorkspaceRateLimit(vars: EnvReader): RateRule | undefined {
+  const rule = vars.raw("RATE_LIMIT_WORKSPACE") === undefined ? defaultWorkspaceRateLimit : vars.parsed("RATE_LIMIT_WORKSPACE", parseRateRule);
+  if (rule && rule.capacity < maxBulkItems) {
+    vars.problem(`RATE_LIMIT_WORKSPACE needs a burst of at least ${maxBulkItems} (one full bulk create), like "600/min,burst=${maxBulkItems}"`);
+  }
+  return rule;
+}
+
+const defaultWorkspaceRateLimit = parseRateRule("1200/min")!;
 
 /** UNKNOWN_HOSTS: with 404, only the default domain's host and the added ones are served, so the default domain's must be known. */
 function readUnknownHosts(vars: EnvReader): UnknownHosts {

@@ -6,6 +6,8 @@ import { FailSoftLinkCache } from "./cache/fail-soft-link-cache.ts";
 import type { LinkCache } from "./cache/link-cache.ts";
 import { MemoryLinkCache } from "./cache/memory-link-cache.ts";
 import { RedisLinkCache } from "./cache/redis-link-cache.ts";
+import { MemoryTokenBuckets, RedisTokenBuckets } from "@linkgeo/shared/rate-limit";
+import { WorkspaceBudgets } from "./people/workspace-budgets.ts";
 import { readShortenerConfig } from "./config.ts";
 import { openDatabase } from "./storage/open-database.ts";
 import { databaseWhere } from "./storage/database-target.ts";
@@ -35,6 +37,11 @@ log.info("database ready", { engine: database.engine });
 // While Redis is down the cache falls back to the database.
 const redis = openServiceRedis(config, log);
 const cache: LinkCache = redis ? new RedisLinkCache(redis) : new MemoryLinkCache();
+// Shared by the replicas through the same Redis; per process while it is away, or without it.
+const workspaceBudgets = new WorkspaceBudgets(
+  redis ? new RedisTokenBuckets(redis, { processName: "shortener", log }) : new MemoryTokenBuckets(),
+  config.workspaceRateLimit,
+);
 
 // Loaded once, before the first request, for analytics and for the links' rules by device and country. With analytics
 // on, a missing or broken data file stops the start (better than wrong countries); off, rules by country never match.
@@ -75,6 +82,7 @@ const app = createApp({
   publicBaseUrl: config.publicBaseUrl,
   unknownHosts: config.unknownHosts,
   createAccess: config.createAccess,
+  workspaceBudgets,
   linkTargets: {
     blockPrivate: config.blockPrivateTargets,
     blockedDomains: config.blockedDomains,

@@ -168,4 +168,16 @@ describe("METRICS_PORT", () => {
       expect(configProblems(readShortenerConfig, { METRICS_PORT: raw })).toEqual(["METRICS_PORT must be a whole number from 1 to 65535"]);
     }
   });
+
+  test("RATE_LIMIT_WORKSPACE: 1200/min by default, off, or a rule whose burst holds one full bulk create", () => {
+    expect(readShortenerConfig({}).workspaceRateLimit).toEqual({ capacity: 1200, perSecond: 20 });
+    expect(readShortenerConfig({ RATE_LIMIT_WORKSPACE: "off" }).workspaceRateLimit).toBeUndefined();
+    expect(readShortenerConfig({ RATE_LIMIT_WORKSPACE: "300/min,burst=1000" }).workspaceRateLimit).toEqual({ capacity: 1000, perSecond: 5 });
+    expect(configProblems(readShortenerConfig, { RATE_LIMIT_WORKSPACE: "600/min" })).toEqual([
+      'RATE_LIMIT_WORKSPACE needs a burst of at least 1000 (one full bulk create), like "600/min,burst=1000"',
+    ]);
+    expect(configProblems(readShortenerConfig, { RATE_LIMIT_WORKSPACE: "lots" })).toEqual([
+      'RATE_LIMIT_WORKSPACE must be like "20/min", "2/s" or "600/hour,burst=50", or "off"',
+    ]);
+  });
 });

@@ -42,6 +42,7 @@ import { DomainQuery } from "../domains/domain-query.ts";
 import { UnknownDomain } from "../domains/domain-errors.ts";
 import { requireDomainUse } from "../domains/domain-use.ts";
 import { actorOf } from "../auth/actor.ts";
+import type { WorkspaceBudgets } from "../people/workspace-budgets.ts";
 import { defaultHostOf, domainsSeen, hostsOf, namedDomain, namedLinkKey, type DomainsSeen } from "./link-address.ts";
 import { codeOfKey, keyParts } from "./link-key.ts";
 
@@ -58,6 +59,8 @@ export interface LinkRoutesDeps {
   createAccess: CreateAccess;
   /** Whether a workspace of this id exists (an admin names any). */
   workspaceExists: (workspaceId: number) => Promise<boolean>;
+  /** What a workspace's members and keys may do together (RATE_LIMIT_WORKSPACE): a token per link made, per listing page. */
+  budgets: WorkspaceBudgets;
   /** Told of each link made, changed or deleted by a credential's holder. */
   audit: AuditLog;
 }
@@ -70,7 +73,7 @@ const linkReaders = linkOwnersOr("links:read");
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
 
 /** `/shorten/…`: create (one or in bulk), read, stats, update, delete, and the admin listing. */
-export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock, domains, createAccess, workspaceExists, audit }: LinkRoutesDeps) {
+export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock, domains, createAccess, workspaceExists, budgets, audit }: LinkRoutesDeps) {
   // Where the request came from, asked once per request: the origin of its links, and every host it could name us by.
   const seenFrom = (request: Request, server: Server | null) => seenFromRequest(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
@@ -109,6 +112,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         const domainId = onDomain.id;
         const workspaceId = await creationWorkspace(creator, parseWorkspaceField(workspace), workspaceExists);
         requireDomainUse(onDomain, workspaceId, creator);
+        await budgets.spend(creator, workspaceId);
         // A link may lead to no host of ours: the request's, nor any domain's.
         const { link, manageToken } = await links.create({
           longUrl,
@@ -188,6 +192,8 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
             }
           }),
         );
+        // Each workspace's items spend its budget together: all of them are made, or each is answered 429 in its place.
+        await refuseOverBudget(items, (workspaceId, count) => budgets.spend(credential, workspaceId, count));
         const outcomes = await links.createMany(
           items.filter((item): item is CreateRequest => !(item instanceof HttpError)),
           [...from.hosts, ...seen.snapshot.hosts],
@@ -256,6 +262,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
           };
         }
         const workspaceId = await workspaceWorkedOn(credential, parseWorkspaceField(query.workspace), workspaceExists, listing);
+        await budgets.spend(credential, workspaceId);
         const page = query.page ?? 1;
         const pageSize = query.page_size ?? 20;
         const domainId = query.domain === undefined ? undefined : creatingOn(seen, query.domain);
@@ -293,7 +300,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
       },
       {
         query: LinkListQuery,
-        response: { 200: LinkList, ...errors(400, 401, 403) },
+        response: { 200: LinkList, ...errors(400, 401, 403, 429) },
         detail: {
           summary: "List short URLs (admin), a workspace's (its members and keys), or the one link a manage token manages",
           description:
@@ -458,6 +465,27 @@ function linkTarget(record: { domain: string; short_url: string }): string {
 }
 
 /** A link's public statistics (LinkStats): its count, and its state and protection as its public record says them. */
+/**
+ * Spends each workspace's budget for its items of a bulk create, one token
+ * an item; the items of a workspace whose budget refuses become its 429,
+ * each in its place, as a create alone would have met it.
+ */
+async function refuseOverBudget(items: (CreateRequest | HttpError)[], spend: (workspaceId: number, count: number) => Promise<void>): Promise<void> {
+  const counts = new Map<number, number>();
+  for (const item of items) if (!(item instanceof HttpError) && item.workspaceId != null) counts.set(item.workspaceId, (counts.get(item.workspaceId) ?? 0) + 1);
+  for (const [workspaceId, count] of counts) {
+    const refusal = await spend(workspaceId, count).then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof HttpError) return error;
+        throw error;
+      },
+    );
+    if (!refusal) continue;
+    for (const [index, item] of items.entries()) if (!(item instanceof HttpError) && item.workspaceId === workspaceId) items[index] = refusal;
+  }
+}
+
 /** A link's stats: the seed's fields for anyone, its state and password's presence for a reader of it (`readsLink`). */
 function statsOf(link: Link, now: Date, readsLink: boolean): LinkStats {
   const stats = { short_url: codeOfKey(link.code), access_count: link.accessCount, last_accessed_at: link.lastAccessedAt?.toISOString() ?? null };

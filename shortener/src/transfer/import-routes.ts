@@ -29,6 +29,7 @@ import { ImportDomains, parseUnknownDomainChoice } from "./import-domains.ts";
 import { guessFormat, parseImportFormat, parserFor } from "./format-registry.ts";
 import { importFormats, type ImportFormat } from "./import-record.ts";
 import type { ImportEvent, Importer } from "./importer.ts";
+import type { WorkspaceBudgets } from "../people/workspace-budgets.ts";
 import { peopleOr } from "../auth/callers.ts";
 
 export interface ImportRoutesDeps {
@@ -46,6 +47,8 @@ export interface ImportRoutesDeps {
   audit: AuditLog;
   /** Whether a workspace of this id exists (an admin imports into any). */
   workspaceExists: (workspaceId: number) => Promise<boolean>;
+  /** A workspace's import spends a token of its budget (RATE_LIMIT_WORKSPACE), whatever its rows. */
+  budgets: WorkspaceBudgets;
   /** A database failure midway is an error line; this says whether it is one (storageUnavailable). */
   translate: (error: unknown) => HttpError | undefined;
   log: Logger;
@@ -73,6 +76,7 @@ export function importRoutes({
   translate,
   log,
   workspaceExists,
+  budgets,
   audit,
 }: ImportRoutesDeps) {
   return new Elysia().post(
@@ -83,6 +87,7 @@ export function importRoutes({
         // admin scope) only; within a workspace, of its owners and editors (request-workspace.ts).
         const credential = await credentials.resolve(request, server, peopleOr("admin"));
         const workspaceId = await workspaceWorkedOn(credential, parseWorkspaceField(query.workspace), workspaceExists, importing);
+        await budgets.spend(credential, workspaceId);
         if (!isImportUpload(request)) throw notAnImportUpload(mediaTypeOf(request));
         const declared = request.headers.get("content-length");
         if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw PayloadTooLarge.over(maxBytes);
@@ -174,7 +179,7 @@ export function importRoutes({
             },
           },
           ...Object.fromEntries(
-            [400, 401, 403, 413, 415].map((status) => [status, { description: "Error", content: { "application/json": { schema: ErrorBody } } }]),
+            [400, 401, 403, 413, 415, 429].map((status) => [status, { description: "Error", content: { "application/json": { schema: ErrorBody } } }]),
           ),
         },
       },

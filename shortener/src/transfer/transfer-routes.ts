@@ -15,6 +15,7 @@ import { domainsSeen, linkPlace, namedLinkKey } from "../links/link-address.ts";
 import { exportFormats, linkExport, type ExportFormat } from "./link-export.ts";
 import { visitReportCsv } from "./visit-export.ts";
 import { linkOwnersOr, peopleOr } from "../auth/callers.ts";
+import type { WorkspaceBudgets } from "../people/workspace-budgets.ts";
 import { exporting, parseWorkspaceField, workspaceWorkedOn } from "../people/request-workspace.ts";
 
 export interface TransferRoutesDeps {
@@ -29,6 +30,8 @@ export interface TransferRoutesDeps {
   originOf: (request: Request, server: Server | null) => string;
   /** Whether a workspace of this id exists (an admin exports any). */
   workspaceExists: (workspaceId: number) => Promise<boolean>;
+  /** A workspace's export spends a token of its budget (RATE_LIMIT_WORKSPACE). */
+  budgets: WorkspaceBudgets;
 }
 
 const tags = ["export and import"];
@@ -36,13 +39,14 @@ const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) =>
 const mediaTypes: Record<ExportFormat, string> = { csv: "text/csv; charset=utf-8", ndjson: "application/x-ndjson" };
 
 /** `GET /admin/export/links` (every link, streamed) and `GET /shorten/<code>/visits/export` (a visits report as CSV). */
-export function transferRoutes({ store, links, reports, credentials, clock, domains, originOf, workspaceExists }: TransferRoutesDeps) {
+export function transferRoutes({ store, links, reports, credentials, clock, domains, originOf, workspaceExists, budgets }: TransferRoutesDeps) {
   return new Elysia()
     .get(
       "/admin/export/links",
       async ({ query, request, server }) => {
         const credential = await credentials.resolve(request, server, peopleOr("links:read"));
         const workspaceId = await workspaceWorkedOn(credential, parseWorkspaceField(query.workspace), workspaceExists, exporting);
+        await budgets.spend(credential, workspaceId);
         const format = parseExportFormat(query.format);
         const now = clock();
         const seen = await domainsSeen(domains, originOf(request, server));
@@ -89,7 +93,9 @@ export function transferRoutes({ store, links, reports, credentials, clock, doma
                 },
               },
             },
-            ...Object.fromEntries([400, 401, 403].map((status) => [status, { description: "Error", content: { "application/json": { schema: ErrorBody } } }])),
+            ...Object.fromEntries(
+              [400, 401, 403, 429].map((status) => [status, { description: "Error", content: { "application/json": { schema: ErrorBody } } }]),
+            ),
           },
         },
       },
