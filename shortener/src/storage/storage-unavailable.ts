@@ -44,12 +44,17 @@ export function lostConnection(error: unknown): boolean {
   return errorCodes(error).some((code) => lostConnectionCodes.includes(code) || code.startsWith("08"));
 }
 
-/** The codes along the error's cause chain (Drizzle wraps driver errors). */
 /** Whether `error`, or an error it was caused by (Drizzle wraps the driver's), carries `code`: a Postgres SQLSTATE or a SQLite result code. */
 export function hasErrorCode(error: unknown, code: string): boolean {
   return errorCodes(error).includes(code);
 }
 
+/** Whether `error` is a foreign key's refusal, on either engine: a row refers to one that is not there, or one still referred to is deleted. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return errorCodes(error).some((code) => code === "23503" || code === "SQLITE_CONSTRAINT_FOREIGNKEY");
+}
+
+/** The codes along the error's cause chain (Drizzle wraps driver errors). */
 function errorCodes(error: unknown): string[] {
   const codes: string[] = [];
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {

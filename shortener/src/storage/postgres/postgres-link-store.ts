@@ -16,6 +16,7 @@ import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import { deleteLinkVisits } from "./postgres-visit-log.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
 import { linkColumns, links, linksSearch, linkTags } from "./schema.ts";
+import { missingWorkspace } from "../missing-workspace.ts";
 
 /** A link the write counted (or, when it let nothing through, found), as its destination columns give it. */
 interface DestinationRow {
@@ -47,7 +48,8 @@ export class PostgresLinkStore implements LinkStore {
       .insert(links)
       .values({ ...link, updatedAt: link.createdAt })
       .onConflictDoNothing({ target: links.code })
-      .returning(linkColumns);
+      .returning(linkColumns)
+      .catch(missingWorkspace(link.workspaceId));
     return rows[0] ?? null;
   }
 
@@ -60,7 +62,8 @@ export class PostgresLinkStore implements LinkStore {
         .insert(links)
         .values(chunk.map((link) => ({ ...link, updatedAt: link.createdAt })))
         .onConflictDoNothing({ target: links.code })
-        .returning(linkColumns);
+        .returning(linkColumns)
+        .catch(missingWorkspace(chunk.find((link) => link.workspaceId != null)?.workspaceId));
       inserted.push(...rows);
     }
     return inserted;
@@ -82,7 +85,8 @@ export class PostgresLinkStore implements LinkStore {
       // The listing's copy of the count made exact: a cap set now is judged by it (stateCondition).
       .set({ ...changes, updatedAt: at, sortedAccessCount: sql`${links.accessCount}` })
       .where(eq(links.code, code))
-      .returning(linkColumns);
+      .returning(linkColumns)
+      .catch(missingWorkspace(changes.workspaceId));
     return rows[0] ?? null;
   }
 

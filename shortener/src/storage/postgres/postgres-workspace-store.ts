@@ -2,11 +2,8 @@ import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, WorkspaceRole } from "../../people/workspace.ts";
 import type { WorkspaceStore } from "../../people/workspace-store.ts";
-import { hasErrorCode } from "../storage-unavailable.ts";
+import { isForeignKeyViolation } from "../storage-unavailable.ts";
 import { apiKeys, people, workspaceInvites, workspaceMembers, workspaces } from "./schema.ts";
-
-/** Postgres' foreign_key_violation: a row still refers to the one being deleted. */
-const foreignKeyViolation = "23503";
 
 export class PostgresWorkspaceStore implements WorkspaceStore {
   constructor(private readonly db: PostgresJsDatabase) {}
@@ -135,7 +132,7 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
       return rows.length > 0;
     } catch (error) {
       // links.workspace_id refers to it with no action: a link made meanwhile.
-      if (hasErrorCode(error, foreignKeyViolation)) return "has links";
+      if (isForeignKeyViolation(error)) return "has links";
       throw error;
     }
   }

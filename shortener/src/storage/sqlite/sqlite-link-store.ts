@@ -13,6 +13,7 @@ import { domainPart, likePattern, workspacePart, type Filter, type FilterName, t
 import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
 import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
+import { missingWorkspace } from "../missing-workspace.ts";
 import { linkColumns, links, linkTags } from "./schema.ts";
 
 /*
@@ -107,16 +108,28 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   async insert(link: NewLink): Promise<Link | null> {
-    const rows = this.db
-      .insert(links)
-      .values({ ...link, updatedAt: link.createdAt })
-      .onConflictDoNothing({ target: links.code })
-      .returning(linkColumns)
-      .all();
-    return rows[0] ?? null;
+    try {
+      const rows = this.db
+        .insert(links)
+        .values({ ...link, updatedAt: link.createdAt })
+        .onConflictDoNothing({ target: links.code })
+        .returning(linkColumns)
+        .all();
+      return rows[0] ?? null;
+    } catch (error) {
+      return missingWorkspace(link.workspaceId)(error);
+    }
   }
 
   async insertMany(newLinks: readonly NewLink[]): Promise<Link[]> {
+    try {
+      return this.insertManyNow(newLinks);
+    } catch (error) {
+      return missingWorkspace(newLinks.find((link) => link.workspaceId != null)?.workspaceId)(error);
+    }
+  }
+
+  private insertManyNow(newLinks: readonly NewLink[]): Link[] {
     // One transaction: one commit for every chunk, where each statement alone would commit on its own.
     return this.db.$client.transaction(() =>
       insertManyChunks(newLinks).flatMap((chunk) =>
@@ -139,15 +152,19 @@ export class SqliteLinkStore implements LinkStore {
   }
 
   async update(code: string, changes: LinkChanges, at: Date): Promise<Link | null> {
-    return (
-      this.db
-        .update(links)
-        // The listing's copy of the count made exact: a cap set now is judged by it (stateCondition).
-        .set({ ...changes, updatedAt: at, sortedAccessCount: sql`${links.accessCount}` })
-        .where(eq(links.code, code))
-        .returning(linkColumns)
-        .get() ?? null
-    );
+    try {
+      return (
+        this.db
+          .update(links)
+          // The listing's copy of the count made exact: a cap set now is judged by it (stateCondition).
+          .set({ ...changes, updatedAt: at, sortedAccessCount: sql`${links.accessCount}` })
+          .where(eq(links.code, code))
+          .returning(linkColumns)
+          .get() ?? null
+      );
+    } catch (error) {
+      return missingWorkspace(changes.workspaceId)(error);
+    }
   }
 
   async delete(code: string): Promise<boolean> {

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, lte } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, WorkspaceRole } from "../../people/workspace.ts";
 import type { WorkspaceStore } from "../../people/workspace-store.ts";
-import { hasErrorCode } from "../storage-unavailable.ts";
+import { isForeignKeyViolation } from "../storage-unavailable.ts";
 import { people, workspaceInvites, workspaceMembers, workspaces } from "./schema.ts";
 
 export class SqliteWorkspaceStore implements WorkspaceStore {
@@ -140,7 +140,7 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
       return this.db.delete(workspaces).where(eq(workspaces.id, id)).returning({ id: workspaces.id }).all().length > 0;
     } catch (error) {
       // links.workspace_id refers to it with no action: a link made meanwhile.
-      if (hasErrorCode(error, "SQLITE_CONSTRAINT_FOREIGNKEY")) return "has links";
+      if (isForeignKeyViolation(error)) return "has links";
       throw error;
     }
   }
