@@ -17,7 +17,7 @@ describe.each(storeEngines)("workspace store on $engine", ({ open }) => {
     await cleanup();
   });
 
-  test("a workspace is made with its maker as owner; each person lists their own, oldest first; all() every one", async () => {
+  test("a workspace is made with its maker as owner; each person lists their own, oldest first; page() every one, a page at a time", async () => {
     const gina = (await db.people.insert({ username: "gina", passwordHash: "h", createdAt: t0 }))!;
     const hugo = (await db.people.insert({ username: "hugo", passwordHash: "h", createdAt: t0 }))!;
     const first = await db.workspaces.create({ name: "Marketing", createdAt: t0 }, gina.id);
@@ -29,15 +29,18 @@ describe.each(storeEngines)("workspace store on $engine", ({ open }) => {
     expect(await db.workspaces.ofPerson(gina.id)).toEqual([first!, second!]);
     expect(await db.workspaces.ofPerson(hugo.id)).toEqual([other!]);
     expect(await db.workspaces.ofPerson(999_999)).toEqual([]);
-    const all = await db.workspaces.all();
+    const all = await db.workspaces.page(0, 100);
     expect(all.map((workspace) => workspace.name)).toEqual(["Marketing", "Sales", "Hugo's"]);
     expect(all[0]).toEqual({ id: first!.id, name: "Marketing", createdAt: t0 });
+    expect((await db.workspaces.page(0, 2)).map((workspace) => workspace.name)).toEqual(["Marketing", "Sales"]);
+    expect((await db.workspaces.page(second!.id, 2)).map((workspace) => workspace.name)).toEqual(["Hugo's"]);
+    expect(await db.workspaces.page(other!.id, 2)).toEqual([]);
   });
 
   test("a workspace for a person who does not exist is not made at all: no workspace without its owner", async () => {
-    const before = (await db.workspaces.all()).length;
+    const before = (await db.workspaces.page(0, 1000)).length;
     expect(await db.workspaces.create({ name: "Orphan", createdAt: t0 }, 999_999)).toBeNull();
-    expect(await db.workspaces.all()).toHaveLength(before);
+    expect(await db.workspaces.page(0, 1000)).toHaveLength(before);
   });
 });
 

@@ -37,6 +37,28 @@ describe.each(["sqlite", "postgres"] as const)("workspaces on %s", (engine) => {
     ]);
   });
 
+  test("an admin reads every workspace a page at a time, following next; a person's come whole, with no next", async () => {
+    const admin = { authorization: `Bearer ${api.adminToken()}` };
+    for (const name of ["Page one", "Page two", "Page three"]) await api.request("POST", "/workspaces", { json: { name }, headers: as("jack") });
+    const every = (await readJson(await api.request("GET", "/workspaces?limit=1000", { headers: admin }))).results;
+    expect(every.length).toBeGreaterThanOrEqual(3);
+    const paged = [];
+    let asked: string | null = "/workspaces?limit=2";
+    for (let pages = 0; asked !== null && pages < 100; pages++) {
+      const page: { results: unknown[]; next: string | null } = await readJson(await api.request("GET", asked, { headers: admin }));
+      expect(page.results.length).toBeLessThanOrEqual(2);
+      paged.push(...page.results);
+      asked = page.next;
+    }
+    expect(paged).toEqual(every);
+    // At most 100 (a person's bound), so a person's list needs no pages.
+    const own = await readJson(await api.request("GET", "/workspaces?limit=1", { headers: as("jack") }));
+    expect([own.results.length, own.next]).toEqual([4, null]);
+    for (const query of ["limit=0", "limit=1001", "after=-1", "limit=two"]) {
+      expect((await api.request("GET", `/workspaces?${query}`, { headers: admin })).status).toBe(400);
+    }
+  });
+
   test("only a person makes one; a name breaking its rule is a 400 naming it", async () => {
     const name = { name: "Sales" };
     expect((await api.request("POST", "/workspaces", { json: name })).status).toBe(401);

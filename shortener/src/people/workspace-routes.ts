@@ -1,4 +1,4 @@
-import { ErrorBody, InvalidRequest } from "@linkgeo/shared";
+import { ErrorBody, InvalidRequest, querySchema } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import { peopleOnly, peopleOr } from "../auth/callers.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
@@ -94,6 +94,11 @@ export interface WorkspaceRoutesDeps {
   audit: AuditLog;
 }
 
+const WorkspaceListQuery = querySchema({
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 1_000, default: 100, description: "An admin's page: how many workspaces" })),
+  after: t.Optional(t.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "An admin's page: the workspaces after this id" })),
+});
+
 /**
  * `POST /workspaces`: a person makes one and owns it; `GET /workspaces`: the
  * caller's; its members and invites; `POST /invites/<token>/accept`
@@ -117,12 +122,27 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials, audit 
     )
     .get(
       "/",
-      async ({ request, server }) => ({
-        results: (await workspaces.list(await credentials.resolve(request, server, peopleOr("admin")))).map(viewOf),
-      }),
+      async ({ query, request, server }) => {
+        const credential = await credentials.resolve(request, server, peopleOr("admin"));
+        const limit = query.limit ?? 100;
+        const listed = await workspaces.list(credential, { after: query.after ?? 0, limit });
+        // A person's list is whole; an admin's is a page, and a full one may have more after it.
+        const next = credential.kind !== "person" && listed.length === limit ? new URL(request.url) : null;
+        next?.searchParams.set("after", String(listed.at(-1)!.id));
+        return { results: listed.map(viewOf), next: next === null ? null : `${next.pathname}${next.search}` };
+      },
       {
-        response: { 200: t.Object({ results: t.Array(WorkspaceView) }), ...errors(401, 403) },
-        detail: { summary: "The workspaces of the person signed in, with their role; every one for an admin", tags, security: readSecurity },
+        query: WorkspaceListQuery,
+        response: {
+          200: t.Object({ results: t.Array(WorkspaceView), next: t.Union([t.String(), t.Null()], { description: "The next page (an admin's), or null" }) }),
+          ...errors(400, 401, 403),
+        },
+        detail: {
+          summary: "The workspaces of the person signed in, with their role; every one for an admin, a page at a time",
+          description: "A person's are all in one answer. An admin's are limit at a time (100 by default), oldest first; next asks for the page after.",
+          tags,
+          security: readSecurity,
+        },
       },
     )
     .delete(

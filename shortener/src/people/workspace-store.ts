@@ -6,8 +6,8 @@ export interface WorkspaceStore {
   create(workspace: { name: string; createdAt: Date }, ownerId: number): Promise<MemberWorkspace | null>;
   /** The workspaces `personId` is a member of, with their role, oldest first. */
   ofPerson(personId: number): Promise<MemberWorkspace[]>;
-  /** Every workspace, oldest first: the admins'. */
-  all(): Promise<Workspace[]>;
+  /** The admins' view, a page at a time: up to `limit` workspaces with an id above `after`, oldest first. */
+  page(after: number, limit: number): Promise<Workspace[]>;
   /** The workspace of `id`, or null. */
   find(id: number): Promise<Workspace | null>;
   /** The role of `personId` in workspace `workspaceId`, or null when they are no member. */

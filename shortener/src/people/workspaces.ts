@@ -106,9 +106,13 @@ export class Workspaces {
   }
 
   /** The caller's workspaces: a person's, with their role; every one for an admin; 403 for anyone else. */
-  async list(credential: Credential): Promise<SeenWorkspace[]> {
+  /**
+   * A person's workspaces, all of them (`page` is the admins'); for an
+   * admin, a page of every workspace: up to `page.limit` above `page.after`.
+   */
+  async list(credential: Credential, page: { after: number; limit: number }): Promise<SeenWorkspace[]> {
     if (credential.kind === "person") return this.deps.store.ofPerson(credential.id);
-    if (mayDo(credential, "admin")) return (await this.deps.store.all()).map((workspace) => ({ ...workspace, role: null }));
+    if (mayDo(credential, "admin")) return (await this.deps.store.page(page.after, page.limit)).map((workspace) => ({ ...workspace, role: null }));
     throw Forbidden.because("workspaces are listed for a person signed in (POST /login) or an admin");
   }
 }

@@ -110,7 +110,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
     workspaces: {
       create: bounded((workspace, ownerId) => workspaces.create(workspace, ownerId)),
       ofPerson: bounded((personId) => workspaces.ofPerson(personId)),
-      all: bounded(() => workspaces.all()),
+      page: bounded((after, limit) => workspaces.page(after, limit)),
       find: bounded((id) => workspaces.find(id)),
       roleOf: bounded((workspaceId, personId) => workspaces.roleOf(workspaceId, personId)),
       members: bounded((workspaceId) => workspaces.members(workspaceId)),

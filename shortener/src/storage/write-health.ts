@@ -114,7 +114,7 @@ export function storesWatchingWrites<
     workspaces: {
       create: (workspace, ownerId) => health.watch(() => workspaces.create(workspace, ownerId)),
       ofPerson: (personId) => workspaces.ofPerson(personId),
-      all: () => workspaces.all(),
+      page: (after, limit) => workspaces.page(after, limit),
       find: (id) => workspaces.find(id),
       roleOf: (workspaceId, personId) => workspaces.roleOf(workspaceId, personId),
       members: (workspaceId) => workspaces.members(workspaceId),

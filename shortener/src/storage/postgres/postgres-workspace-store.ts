@@ -30,8 +30,8 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
       .orderBy(asc(workspaces.id));
   }
 
-  async all(): Promise<Workspace[]> {
-    return this.db.select().from(workspaces).orderBy(asc(workspaces.id));
+  async page(after: number, limit: number): Promise<Workspace[]> {
+    return this.db.select().from(workspaces).where(gt(workspaces.id, after)).orderBy(asc(workspaces.id)).limit(limit);
   }
 
   async find(id: number): Promise<Workspace | null> {

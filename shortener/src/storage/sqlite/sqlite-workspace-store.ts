@@ -33,8 +33,8 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
       .all();
   }
 
-  async all(): Promise<Workspace[]> {
-    return this.db.select().from(workspaces).orderBy(asc(workspaces.id)).all();
+  async page(after: number, limit: number): Promise<Workspace[]> {
+    return this.db.select().from(workspaces).where(gt(workspaces.id, after)).orderBy(asc(workspaces.id)).limit(limit).all();
   }
 
   async find(id: number): Promise<Workspace | null> {

@@ -263,7 +263,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The workspaces of the person signed in, with their role; every one for an admin */
+        /**
+         * The workspaces of the person signed in, with their role; every one for an admin, a page at a time
+         * @description A person's are all in one answer. An admin's are limit at a time (100 by default), oldest first; next asks for the page after.
+         */
         get: operations["getWorkspaces"];
         put?: never;
         /** Make a workspace: the person signed in is its owner */
@@ -1575,7 +1578,12 @@ export interface operations {
     };
     getWorkspaces: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description An admin's page: how many workspaces */
+                limit?: number;
+                /** @description An admin's page: the workspaces after this id */
+                after?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1603,6 +1611,8 @@ export interface operations {
                             /** Format: date-time */
                             created_at: string;
                         }[];
+                        /** @description The next page (an admin's), or null */
+                        next: string | null;
                     };
                 };
             };
