@@ -19,6 +19,7 @@ const shortenerPaths = [
   "/admin/login",
   "/admin/session",
   "/admin/users",
+  "/admin/users/{id}",
   "/admin/visits",
   "/admin/visits/daily",
   "/admin/visits/orphans",

@@ -85,6 +85,8 @@ describe("routeFor", () => {
     ["PUT", "/admin/domains/3", shortenerApi],
     ["POST", "/admin/users/", keyedApi],
     ["GET", "/admin/users", shortenerApi],
+    ["DELETE", "/admin/users/7", keyedApi],
+    ["PATCH", "/admin/users/7", shortenerApi],
     ["GET", "/admin/no-such-thing", shortenerApi],
     ["GET", "/admin/a/b/c", shortenerApi],
     ["GET", "/admin", shortenerApi],

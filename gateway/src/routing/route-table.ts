@@ -103,6 +103,7 @@ const credentialRoutes: readonly string[] = [
   "PATCH admin/domains/*",
   "DELETE admin/domains/*",
   "POST admin/users",
+  "DELETE admin/users/*",
   "GET workspaces",
   "POST workspaces",
   "DELETE workspaces/*",

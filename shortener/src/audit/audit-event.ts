@@ -21,6 +21,7 @@ export const auditActions = [
   "domain.update",
   "domain.delete",
   "person.create",
+  "person.delete",
   "workspace.delete",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

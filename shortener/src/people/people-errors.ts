@@ -65,3 +65,26 @@ export class WorkspaceHasLinks extends HttpError {
     return new WorkspaceHasLinks();
   }
 }
+
+/** 404 `not_found`: no person of this id. */
+export class PersonNotFound extends HttpError {
+  private constructor(id: string) {
+    super(404, "not_found", `no person "${id.replace(/[^0-9]/g, "").slice(0, 12)}"`);
+  }
+
+  static withId(id: string | number): PersonNotFound {
+    return new PersonNotFound(String(id));
+  }
+}
+
+/** 409 `conflict`: a person who is the only owner of workspaces is not deleted, or they would be left with no one to run them. */
+export class SoleOwner extends HttpError {
+  private constructor(workspaceIds: readonly number[]) {
+    const named = workspaceIds.slice(0, 10).join(", ") + (workspaceIds.length > 10 ? ` and ${workspaceIds.length - 10} more` : "");
+    super(409, "conflict", `the person is the only owner of workspace ${named}: make another member an owner there, or delete it, first`);
+  }
+
+  static of(workspaceIds: readonly number[]): SoleOwner {
+    return new SoleOwner(workspaceIds);
+  }
+}

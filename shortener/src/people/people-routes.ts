@@ -12,6 +12,8 @@ import { refuseUnknownFields } from "../http/unknown-fields.ts";
 import type { People } from "./people.ts";
 import type { PersonSessions } from "./person-sessions.ts";
 import { actorOf } from "../auth/actor.ts";
+import { rowIdOf } from "../http/row-id.ts";
+import { PersonNotFound } from "./people-errors.ts";
 
 const tags = ["people"];
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody]));
@@ -75,6 +77,30 @@ export function peopleRoutes({ people, sessions, credentials, audit, cookie }: P
         detail: {
           summary: "Add a person: an account that signs in and works in workspaces (admin)",
           description: "The username is kept in lower case and is unique in any case (409). The password is kept as an argon2id hash only.",
+          tags,
+          security: changeSecurity,
+        },
+      },
+    )
+    .delete(
+      "/admin/users/:id",
+      async ({ params, request, server, set }) => {
+        const admin = await credentials.resolve(request, server, adminsOr("admin"));
+        requireScope(admin, "admin", "deleting people needs an admin");
+        const id = rowIdOf(params.id);
+        if (id === undefined) throw PersonNotFound.withId(params.id);
+        const username = await people.delete(id);
+        await audit.record({ workspaceId: null, actor: actorOf(admin), action: "person.delete", target: username });
+        set.status = 204;
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        response: { 204: t.Void(), ...errors(401, 403, 404, 409) },
+        detail: {
+          summary: "Delete a person (admin): their sign-ins end at once, and their memberships and the keys they made go",
+          description:
+            "The links they made stay with their workspaces. A person who is the only owner of a workspace is not deleted (409 naming it): " +
+            "make another member an owner there, or delete the workspace, first.",
           tags,
           security: changeSecurity,
         },

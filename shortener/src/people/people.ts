@@ -3,7 +3,7 @@ import { passwordMatches } from "../auth/password-check.ts";
 import { passwordProblem, usernameProblem } from "../admins/superuser-input.ts";
 import type { PeopleStore } from "./people-store.ts";
 import type { Person } from "./person.ts";
-import { UsernameTaken } from "./people-errors.ts";
+import { PersonNotFound, SoleOwner, UsernameTaken } from "./people-errors.ts";
 
 export interface PeopleDeps {
   store: PeopleStore;
@@ -37,6 +37,18 @@ export class People {
     const person = await this.deps.store.insert({ username, passwordHash: await this.hashPassword(input.password), createdAt: this.deps.clock() });
     if (!person) throw UsernameTaken.named(username);
     return person;
+  }
+
+  /**
+   * Deletes person `id` with their sign-ins (ended at once), memberships
+   * and the keys they made: 404 for no such person, 409 while they are the
+   * only owner of a workspace. Their username, for the audit log.
+   */
+  async delete(id: number): Promise<string> {
+    const outcome = await this.deps.store.delete(id);
+    if (outcome === "unknown") throw PersonNotFound.withId(id);
+    if ("soleOwnerOf" in outcome) throw SoleOwner.of(outcome.soleOwnerOf);
+    return outcome.deleted;
   }
 
   /** The person whose username (in any case) and password these are; 401 otherwise, taking the same time whether or not they exist. */

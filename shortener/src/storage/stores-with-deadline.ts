@@ -106,6 +106,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       findLiveSession: bounded((idHash, now) => people.findLiveSession(idHash, now)),
       deleteSession: bounded((idHash) => people.deleteSession(idHash)),
       deleteExpiredSessions: bounded((now) => people.deleteExpiredSessions(now)),
+      delete: bounded((personId) => people.delete(personId)),
     },
     workspaces: {
       create: bounded((workspace, ownerId) => workspaces.create(workspace, ownerId)),

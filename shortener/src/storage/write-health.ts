@@ -110,6 +110,7 @@ export function storesWatchingWrites<
       findLiveSession: (idHash, now) => people.findLiveSession(idHash, now),
       deleteSession: (idHash) => health.watch(() => people.deleteSession(idHash)),
       deleteExpiredSessions: (now) => health.watch(() => people.deleteExpiredSessions(now)),
+      delete: (personId) => health.watch(() => people.delete(personId)),
     },
     workspaces: {
       create: (workspace, ownerId) => health.watch(() => workspaces.create(workspace, ownerId)),

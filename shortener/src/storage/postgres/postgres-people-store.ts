@@ -1,6 +1,6 @@
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
-import type { PeopleStore } from "../../people/people-store.ts";
+import type { PeopleStore, PersonDeletion } from "../../people/people-store.ts";
 import type { NewPerson, Person, PersonSession } from "../../people/person.ts";
 import { people, personSessions } from "./schema.ts";
 
@@ -50,5 +50,23 @@ export class PostgresPeopleStore implements PeopleStore {
   async deleteExpiredSessions(now: Date): Promise<number> {
     const rows = await this.db.delete(personSessions).where(lte(personSessions.expiresAt, now)).returning({ idHash: personSessions.idHash });
     return rows.length;
+  }
+
+  async delete(personId: number): Promise<PersonDeletion> {
+    return this.db.transaction(async (tx) => {
+      // The workspaces they own, locked as a change of members locks them: an owner added or removed meanwhile is counted.
+      await tx.execute(sql`
+        SELECT w.id FROM workspaces w JOIN workspace_members m ON m.workspace_id = w.id
+        WHERE m.person_id = ${personId} AND m.role = 'owner' ORDER BY w.id FOR UPDATE OF w`);
+      const sole = await tx.execute<{ id: number }>(sql`
+        SELECT m.workspace_id AS id FROM workspace_members m
+        WHERE m.person_id = ${personId} AND m.role = 'owner'
+          AND NOT EXISTS (SELECT 1 FROM workspace_members o WHERE o.workspace_id = m.workspace_id AND o.role = 'owner' AND o.person_id <> ${personId})
+        ORDER BY m.workspace_id`);
+      if (sole.length > 0) return { soleOwnerOf: sole.map((row) => Number(row.id)) };
+      // Sessions, memberships and the keys they made go with the row (ON DELETE CASCADE).
+      const [deleted] = await tx.delete(people).where(eq(people.id, personId)).returning({ username: people.username });
+      return deleted ? { deleted: deleted.username } : "unknown";
+    });
   }
 }

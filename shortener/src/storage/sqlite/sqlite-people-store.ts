@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { and, eq, gt, lte } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import type { PeopleStore } from "../../people/people-store.ts";
+import type { PeopleStore, PersonDeletion } from "../../people/people-store.ts";
 import type { NewPerson, Person, PersonSession } from "../../people/person.ts";
 import { people, personSessions } from "./schema.ts";
 
@@ -50,5 +50,24 @@ export class SqlitePeopleStore implements PeopleStore {
 
   async deleteExpiredSessions(now: Date): Promise<number> {
     return this.db.delete(personSessions).where(lte(personSessions.expiresAt, now)).returning({ idHash: personSessions.idHash }).all().length;
+  }
+
+  async delete(personId: number): Promise<PersonDeletion> {
+    const sqlite = this.db.$client;
+    // One writer at a time: the owners are counted and the person deleted together, as a change of members does.
+    return sqlite.transaction((): PersonDeletion => {
+      const sole = sqlite
+        .query<{ id: number }, [number, number]>(
+          `SELECT m.workspace_id AS id FROM workspace_members m
+           WHERE m.person_id = ?1 AND m.role = 'owner'
+             AND NOT EXISTS (SELECT 1 FROM workspace_members o WHERE o.workspace_id = m.workspace_id AND o.role = 'owner' AND o.person_id <> ?2)
+           ORDER BY m.workspace_id`,
+        )
+        .all(personId, personId);
+      if (sole.length > 0) return { soleOwnerOf: sole.map((row) => row.id) };
+      // Sessions, memberships and the keys they made go with the row (ON DELETE CASCADE).
+      const deleted = sqlite.query<{ username: string }, [number]>("DELETE FROM people WHERE id = ? RETURNING username").get(personId);
+      return deleted ? { deleted: deleted.username } : "unknown";
+    })();
   }
 }

@@ -215,6 +215,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a person (admin): their sign-ins end at once, and their memberships and the keys they made go
+         * @description The links they made stay with their workspaces. A person who is the only owner of a workspace is not deleted (409 naming it): make another member an owner there, or delete the workspace, first.
+         */
+        delete: operations["deleteAdminUsersById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/login": {
         parameters: {
             query?: never;
@@ -1495,6 +1515,26 @@ export interface operations {
             };
         };
     };
+    deleteAdminUsersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     postLogin: {
         parameters: {
             query?: never;
@@ -2040,7 +2080,7 @@ export interface operations {
                              * @default link.create
                              * @enum {string}
                              */
-                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "workspace.delete";
+                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete";
                             /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
                             target: string;
                         }[];
@@ -2092,7 +2132,7 @@ export interface operations {
                              * @default link.create
                              * @enum {string}
                              */
-                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "workspace.delete";
+                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete";
                             /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
                             target: string;
                         }[];
