@@ -119,6 +119,7 @@ async function sentShortenForm(request: Request): Promise<SentShortenForm | unde
     tags: text("tags"),
     title: text("title"),
     forward_query: form.has("forward_query"),
+    public_stats: form.has("public_stats"),
   };
 }
 

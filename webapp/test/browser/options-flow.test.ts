@@ -276,6 +276,16 @@ describe.concurrent("a link's options in a real browser", () => {
         expect(await page.getByLabel("Remove the password").isVisible()).toBe(false);
         expect(await shownOptions(page)).toMatchObject({ Expires: "never", "Visits allowed": "no limit", Tags: "none", Rules: "none", Password: "no" });
 
+        // The visits report made public: anyone reads it, and nothing else of the link.
+        const report = () => fetch(`${web.stack.url}/shorten/${link.short_url}/visits/`);
+        expect((await report()).status).toBe(401);
+        await page.getByLabel("Anyone may see the visits").check();
+        await save();
+        await page.locator("#options-status", { hasText: "Saved: 1 option changed." }).waitFor();
+        expect((await recordOf(link.short_url, link.manage_token)).public_stats).toBe(true);
+        expect(await shownOptions(page)).toMatchObject({ "Visits report": "public: anyone may read it" });
+        expect((await report()).status).toBe(200);
+
         expect(unexpectedProblems(problems, [400, 401])).toEqual([]);
       } finally {
         await context.close();

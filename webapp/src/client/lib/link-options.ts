@@ -17,7 +17,17 @@ export type RuleDevice = NonNullable<RuleCondition["device"]>;
 /** The options in a link's record. */
 export type LinkOptions = Pick<
   LinkRecord,
-  "expires_at" | "max_visits" | "expired_url" | "redirect_status" | "password_protected" | "tags" | "title" | "forward_query" | "rules" | "state"
+  | "expires_at"
+  | "max_visits"
+  | "expired_url"
+  | "redirect_status"
+  | "password_protected"
+  | "tags"
+  | "title"
+  | "forward_query"
+  | "public_stats"
+  | "rules"
+  | "state"
 >;
 
 /** The options a form holds, as a request sends them (each rule with its address); the password apart (it is write-only). */
@@ -106,7 +116,7 @@ export type OptionField =
   | { kind: "rules" }
   | { kind: "rule"; index: number; part: "device" | "country" | "language" | "url" | null };
 
-const optionNames = ["expires_at", "max_visits", "expired_url", "redirect_status", "password", "tags", "title", "forward_query"] as const;
+const optionNames = ["expires_at", "max_visits", "expired_url", "redirect_status", "password", "tags", "title", "forward_query", "public_stats"] as const;
 
 const fieldLabels: Record<string, string> = {
   expires_at: "the expiry",
@@ -117,6 +127,7 @@ const fieldLabels: Record<string, string> = {
   tags: "tags",
   title: "the title",
   forward_query: "forward the query string",
+  public_stats: "anyone may see the visits",
   rules: "rules",
 };
 const partLabels: Record<string, string> = { device: "the device", country: "the country", language: "the language", url: "the address" };

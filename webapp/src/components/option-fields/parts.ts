@@ -11,6 +11,7 @@ export const optionFieldParts = defineParts({
   tags: "input",
   title: "input",
   forwardQuery: "input",
+  publicStats: "input",
   ruleList: "ol",
   rulesError: "p",
   addRule: "button",

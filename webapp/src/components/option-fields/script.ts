@@ -72,6 +72,7 @@ export function mountOptionFields(root: HTMLElement): OptionFields {
       for (const control of [ui.expiresAt, ui.maxVisits, ui.expiredUrl, ui.password, ui.tags, ui.title]) control.value = "";
       ui.redirectStatus.value = "";
       ui.forwardQuery.checked = false;
+      ui.publicStats.checked = false;
       rules.clear();
     },
     clearErrors,
@@ -80,7 +81,17 @@ export function mountOptionFields(root: HTMLElement): OptionFields {
 }
 
 /** Every field, each with its own error line. */
-const errorControls = (ui: Parts) => [ui.expiresAt, ui.maxVisits, ui.expiredUrl, ui.redirectStatus, ui.password, ui.tags, ui.title, ui.forwardQuery];
+const errorControls = (ui: Parts) => [
+  ui.expiresAt,
+  ui.maxVisits,
+  ui.expiredUrl,
+  ui.redirectStatus,
+  ui.password,
+  ui.tags,
+  ui.title,
+  ui.forwardQuery,
+  ui.publicStats,
+];
 
 const text = (control: HTMLInputElement) => (control.value.trim() === "" ? null : control.value.trim());
 
@@ -105,6 +116,7 @@ function readFields(ui: Parts, removal: Removal | null, rules: RuleRows, filledE
     tags: tagsOf(ui.tags.value),
     title: text(ui.title),
     forward_query: ui.forwardQuery.checked,
+    public_stats: ui.publicStats.checked,
     rules: rules.read(),
   };
   const typedPassword = ui.password.value === "" ? undefined : ui.password.value;
@@ -126,6 +138,7 @@ function fillFields(ui: Parts, removal: Removal | null, rules: RuleRows, record:
   ui.tags.value = record.tags.join(", ");
   ui.title.value = record.title ?? "";
   ui.forwardQuery.checked = record.forward_query;
+  ui.publicStats.checked = record.public_stats;
   rules.clear();
   for (const rule of record.rules) rules.add(rule);
   return record.expires_at ? { local: ui.expiresAt.value, iso: record.expires_at } : null;
@@ -147,6 +160,7 @@ function showOptionError(ui: Parts, rules: RuleRows, error: unknown): boolean {
       tags: ui.tags,
       title: ui.title,
       forward_query: ui.forwardQuery,
+      public_stats: ui.publicStats,
     };
     const control = controls[field.name];
     showFieldError(control, message);

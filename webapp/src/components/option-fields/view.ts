@@ -10,6 +10,7 @@ export interface OptionValues {
   tags?: string;
   title?: string;
   forward_query?: boolean;
+  public_stats?: boolean;
 }
 
 const statuses = [
@@ -91,6 +92,7 @@ ${field(
 )}
 ${field("title", "Title", html`<input id="${id("title")}" ${ui.mark("title")} name="title" type="text" maxlength="200" autocomplete="off" value="${values.title ?? ""}" aria-describedby="${describedBy("title", false)}">`)}
 ${forwardQueryField(id, values.forward_query === true)}
+${publicStatsField(id, values.public_stats === true)}
 ${rulesFieldset(id, editing)}
 </div>`;
 }
@@ -106,6 +108,14 @@ function forwardQueryField(id: (name: string) => string, checked: boolean): Safe
 <label><input id="${id("forward-query")}" ${ui.mark("forwardQuery")} name="forward_query" type="checkbox"${checked ? html` checked` : null} aria-describedby="${id("forward-query")}-hint ${id("forward-query")}-error"> Forward the query string</label>
 <p id="${id("forward-query")}-hint" class="hint">A visit to the short link with <code>?utm_source=mail</code> passes it on to the destination.</p>
 <p id="${id("forward-query")}-error" class="field-error" role="alert"></p>
+</div>`;
+}
+
+function publicStatsField(id: (name: string) => string, checked: boolean): SafeHtml {
+  return html`<div class="field checkbox-field">
+<label><input id="${id("public-stats")}" ${ui.mark("publicStats")} name="public_stats" type="checkbox"${checked ? html` checked` : null} aria-describedby="${id("public-stats")}-hint ${id("public-stats")}-error"> Anyone may see the visits</label>
+<p id="${id("public-stats")}-hint" class="hint">The link's visits report is public; its destination, options and visit log stay yours.</p>
+<p id="${id("public-stats")}-error" class="field-error" role="alert"></p>
 </div>`;
 }
 
