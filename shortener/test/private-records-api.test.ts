@@ -148,6 +148,30 @@ describe.each(["sqlite", "postgres"] as const)("private by default on %s", (engi
     expect((await api.request("GET", `/shorten/${madeOpen.short_url}/visits/`)).status).toBe(200);
   });
 
+  test("only a caller who may read the visits opens them: a key without visits:read may not, on create, in bulk or on a change", async () => {
+    const writer = bearer(await key(["links:write"]));
+    const creator = bearer(await key(["links:create"]));
+    const reporter = bearer(await key(["links:write", "visits:read"]));
+    const link = await readJson(await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/not-yours-to-open" } }));
+    const refusal = (scope: string) => ({ error: { code: "forbidden", message: `this API key lacks the scope ${scope}` } });
+    const change = await api.request("PUT", `/shorten/${link.short_url}/`, { json: { public_stats: true }, headers: writer });
+    expect([change.status, await readJson(change)]).toEqual([403, refusal("visits:read")]);
+    const create = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/open-by-key", public_stats: true }, headers: creator });
+    expect([create.status, await readJson(create)]).toEqual([403, refusal("visits:read")]);
+    const bulk = await readJson(
+      await api.request("POST", "/shorten/bulk/", {
+        json: { links: [{ long_url: "https://example.com/bulk-open", public_stats: true }, { long_url: "https://example.com/bulk-closed" }] },
+        headers: writer,
+      }),
+    );
+    expect(bulk.results.map((result: { status: number }) => result.status)).toEqual([403, 201]);
+    expect((await api.request("GET", `/shorten/${link.short_url}/visits/`)).status).toBe(401);
+    // Closing needs no more than changing; opening needs visits:read too.
+    expect((await api.request("PUT", `/shorten/${link.short_url}/`, { json: { public_stats: false }, headers: writer })).status).toBe(200);
+    expect((await api.request("PUT", `/shorten/${link.short_url}/`, { json: { public_stats: true }, headers: reporter })).status).toBe(200);
+    expect((await api.request("GET", `/shorten/${link.short_url}/visits/`)).status).toBe(200);
+  });
+
   test("a viewer may not open a workspace link's report; an owner may, and a member of another workspace then reads it like anyone", async () => {
     const link = await readJson(
       await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/team-report", workspace }, headers: bearer(tokens.olga!) }),

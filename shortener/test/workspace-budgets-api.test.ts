@@ -91,6 +91,34 @@ describe("a workspace's rate limit (RATE_LIMIT_WORKSPACE)", () => {
   });
 });
 
+describe("a workspace's rate limit on imports", () => {
+  test("an import into a workspace spends a token a link stored, a batch at a time; a dry run spends none", async () => {
+    await using api = await startTestShortener({
+      hashPassword: cheapPasswordHash,
+      workspaceBudgets: new WorkspaceBudgets(new MemoryTokenBuckets(), fiveAtOnce),
+    });
+    const { first } = await teams(api);
+    const rows = (names: string[]) => `${names.map((name) => JSON.stringify({ short_url: name, long_url: `https://example.com/${name}` })).join("\n")}\n`;
+    const upload = async (names: string[], dryRun = false) => {
+      const response = await api.request("POST", `/admin/import?workspace=${first.id}&format=linkgeo-ndjson&dry_run=${dryRun}`, {
+        body: rows(names),
+        headers: { ...first.owner, "content-type": "application/x-ndjson" },
+      });
+      return (await response.text())
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+    };
+    expect((await upload(["dry-1", "dry-2", "dry-3", "dry-4", "dry-5", "dry-6"], true)).at(-1).summary).toMatchObject({ imported: 6, dry_run: true });
+    expect((await upload(["imp-1", "imp-2", "imp-3"])).at(-1).summary).toMatchObject({ imported: 3 });
+    expect((await upload(["imp-4", "imp-5", "imp-6"])).at(-1)).toEqual({
+      error: { code: "rate_limited", message: expect.stringMatching(/^too many requests, retry in \d+ seconds?$/) },
+    });
+    expect(await api.db.links.find("imp-4")).toBeNull();
+    expect((await upload(["imp-7", "imp-8"])).at(-1).summary).toMatchObject({ imported: 2 });
+  });
+});
+
 describe("a workspace's rate limit on two replicas sharing Redis", () => {
   const prefix = uniqueRedisPrefix("workspace_budgets");
   const redis = new Redis(testRedisUrl, { keyPrefix: prefix });

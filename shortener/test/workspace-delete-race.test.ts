@@ -60,6 +60,15 @@ describe.each(["sqlite", "postgres"] as const)("the link store on %s", (engine) 
     await expect(raw.db.links.insert({ ...link, workspaceId: 987654 })).rejects.toMatchObject(refusal);
     const another = (n: number) => ({ ...link, code: `${link.code}-${n}`, manageTokenHash: String(n).repeat(64) });
     await expect(raw.db.links.insertMany([another(2), { ...another(3), workspaceId: 987654 }])).rejects.toMatchObject(refusal);
+    // Of several workspaces, the one that is gone is named, whatever the rows' order.
+    const owner = await raw.db.people.insert({ username: "wanda", passwordHash: "h", createdAt: new Date() });
+    const there = await raw.db.workspaces.create({ name: "There", createdAt: new Date() }, owner!.id);
+    await expect(
+      raw.db.links.insertMany([
+        { ...another(4), code: "zz-last", workspaceId: 987654 },
+        { ...another(5), code: "aa-first", workspaceId: there!.id },
+      ]),
+    ).rejects.toMatchObject(refusal);
     expect(await raw.db.links.insert(link)).not.toBeNull();
     await expect(raw.db.links.update(link.code, { workspaceId: 987654 }, new Date())).rejects.toMatchObject(refusal);
     expect((await raw.db.links.find(link.code))?.workspaceId).toBeNull();

@@ -51,10 +51,11 @@ describe.each(["sqlite", "postgres"] as const)("workspaces on %s", (engine) => {
       asked = page.next;
     }
     expect(paged).toEqual(every);
+    expect((await readJson(await api.request("GET", "/workspaces?after=2147483647", { headers: admin }))).results).toEqual([]);
     // At most 100 (a person's bound), so a person's list needs no pages.
     const own = await readJson(await api.request("GET", "/workspaces?limit=1", { headers: as("jack") }));
     expect([own.results.length, own.next]).toEqual([4, null]);
-    for (const query of ["limit=0", "limit=1001", "after=-1", "limit=two"]) {
+    for (const query of ["limit=0", "limit=1001", "after=-1", "after=2147483648", "limit=two"]) {
       expect((await api.request("GET", `/workspaces?${query}`, { headers: admin })).status).toBe(400);
     }
   });

@@ -43,6 +43,7 @@ import { UnknownDomain } from "../domains/domain-errors.ts";
 import { requireDomainUse } from "../domains/domain-use.ts";
 import { actorOf } from "../auth/actor.ts";
 import type { WorkspaceBudgets } from "../people/workspace-budgets.ts";
+import { requireMayOpenVisits } from "./public-stats.ts";
 import { defaultHostOf, domainsSeen, hostsOf, namedDomain, namedLinkKey, type DomainsSeen } from "./link-address.ts";
 import { codeOfKey, keyParts } from "./link-key.ts";
 
@@ -112,6 +113,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
         const domainId = onDomain.id;
         const workspaceId = await creationWorkspace(creator, parseWorkspaceField(workspace), workspaceExists);
         requireDomainUse(onDomain, workspaceId, creator);
+        requireMayOpenVisits(creator, { workspaceId }, options.public_stats === true);
         await budgets.spend(creator, workspaceId);
         // A link may lead to no host of ours: the request's, nor any domain's.
         const { link, manageToken } = await links.create({
@@ -185,6 +187,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
               const workspaceId = await creationWorkspace(credential, parseWorkspaceField(item.workspace), exists);
               requireScopeWith(credential, "links:write", { workspaceId }, "creating links in bulk needs links:write");
               requireDomainUse(domain, workspaceId, credential);
+              requireMayOpenVisits(credential, { workspaceId }, item.options?.public_stats === true);
               return { ...item, domainId: domain.id, workspaceId };
             } catch (error) {
               if (error instanceof HttpError) return error;

@@ -4,7 +4,8 @@ import { noControlCharacters } from "../http/plain-text.ts";
 import { maxVisitsLimit, ruleDevices } from "./link-options.ts";
 import { maxBulkPasswords } from "./link-service.ts";
 
-const hiddenWithoutPassword = "null when the link has a password and the caller neither manages it nor is an admin";
+const hiddenWithoutPassword =
+  "null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)";
 
 const RuleCondition = t.Object(
   {
@@ -19,10 +20,7 @@ const RuleCondition = t.Object(
   { additionalProperties: false, description: "Every condition given must hold; at least one" },
 );
 
-const RuleRecord = t.Object(
-  { when: RuleCondition, url: t.Union([t.String(), t.Null()], { description: `Where matching visitors go; ${hiddenWithoutPassword}` }) },
-  { title: "LinkRule" },
-);
+const RuleRecord = t.Object({ when: RuleCondition, url: t.String({ description: "Where matching visitors go" }) }, { title: "LinkRule" });
 
 /** The options of a link as records show them (docs/api.md: "Link options"). */
 const OptionFields = {
@@ -30,7 +28,7 @@ const OptionFields = {
   max_visits: t.Union([t.Integer({ minimum: 1, maximum: maxVisitsLimit }), t.Null()], {
     description: "Counted redirects allowed, exactly, across all replicas",
   }),
-  expired_url: t.Union([t.String(), t.Null()], { description: `Where visitors go once the link is expired or used up (else 410); ${hiddenWithoutPassword}` }),
+  expired_url: t.Union([t.String(), t.Null()], { description: "Where visitors go once the link is expired or used up (else 410)" }),
   redirect_status: t.Union([t.Literal(301), t.Literal(302), t.Literal(307), t.Literal(308), t.Null()], {
     description: "This link's redirect status; null: the service default",
   }),

@@ -19,6 +19,7 @@ import { codeOfKey, couldBeKey, linkKey } from "./link-key.ts";
 import { defaultDomainId } from "../domains/domain.ts";
 import { hashLinkPassword, linkPasswordMatches } from "./link-password.ts";
 import { mayReadUrls } from "./url-readers.ts";
+import { requireMayOpenVisits } from "./public-stats.ts";
 
 /** One link to create, as a client asked for it (the body of POST /shorten/). */
 export interface CreateRequest {
@@ -210,6 +211,7 @@ export class LinkService {
     if (longUrl === undefined && !moving && Object.keys(parsed).length === 0) throw InvalidRequest.because("send long_url or an option to change");
     // Who may change the link is known before a password is hashed: argon2id is too costly to spend on anyone.
     const link = await this.authorized(code, credential);
+    requireMayOpenVisits(credential, link, parsed.publicStats === true);
     // Only an admin moves a link between workspaces; anyone else may send back the record they read (its own, or null hidden).
     if (!moving && workspace !== undefined && workspace !== null && workspace !== link.workspaceId) {
       throw InvalidRequest.because("workspace is changed by an admin: send the link's own, or leave it out");

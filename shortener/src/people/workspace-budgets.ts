@@ -7,7 +7,8 @@ import type { Credential } from "../auth/credential.ts";
  * gateway's budgets per client address and per API key, which a team
  * could otherwise multiply by making keys or signing in many times: one
  * token per link made in the workspace (a create, each item of a bulk
- * create), per page of its listing, per export and per import. The
+ * create, each link an import stores), per page of its listing and per
+ * export. The
  * admins and the instance's keys act above workspaces and spend nothing.
  * Buckets are shared by the replicas through Redis when the shortener has
  * it (one per process while it is away), `workspace:<id>`.

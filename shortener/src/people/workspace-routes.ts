@@ -96,7 +96,8 @@ export interface WorkspaceRoutesDeps {
 
 const WorkspaceListQuery = querySchema({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 1_000, default: 100, description: "An admin's page: how many workspaces" })),
-  after: t.Optional(t.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: "An admin's page: the workspaces after this id" })),
+  // An id column is a 32-bit integer (http/row-id.ts): a larger after is no id, and Postgres would refuse to compare it.
+  after: t.Optional(t.Integer({ minimum: 0, maximum: 2 ** 31 - 1, description: "An admin's page: the workspaces after this id" })),
 });
 
 /**

@@ -13,3 +13,20 @@ export function missingWorkspace(workspaceId: number | null | undefined): (error
     throw error;
   };
 }
+
+/**
+ * missingWorkspace for a write of links into several workspaces (a bulk
+ * create's chunk): which one is gone is read after the refusal, from
+ * `present` (the ids of those still there), so the 404 names it.
+ */
+export function missingWorkspaceAmong(
+  workspaceIds: readonly (number | null | undefined)[],
+  present: (ids: number[]) => Promise<ReadonlySet<number>> | ReadonlySet<number>,
+): (error: unknown) => Promise<never> {
+  return async (error) => {
+    const named = [...new Set(workspaceIds.filter((id): id is number => id !== null && id !== undefined))];
+    if (named.length === 0 || !isForeignKeyViolation(error)) throw error;
+    const there = await present(named);
+    return missingWorkspace(named.find((id) => !there.has(id)) ?? named[0])(error);
+  };
+}

@@ -47,7 +47,7 @@ export interface ImportRoutesDeps {
   audit: AuditLog;
   /** Whether a workspace of this id exists (an admin imports into any). */
   workspaceExists: (workspaceId: number) => Promise<boolean>;
-  /** A workspace's import spends a token of its budget (RATE_LIMIT_WORKSPACE), whatever its rows. */
+  /** A workspace's import spends a token of its budget a link stored (RATE_LIMIT_WORKSPACE), a batch at a time. */
   budgets: WorkspaceBudgets;
   /** A database failure midway is an error line; this says whether it is one (storageUnavailable). */
   translate: (error: unknown) => HttpError | undefined;
@@ -87,7 +87,6 @@ export function importRoutes({
         // admin scope) only; within a workspace, of its owners and editors (request-workspace.ts).
         const credential = await credentials.resolve(request, server, peopleOr("admin"));
         const workspaceId = await workspaceWorkedOn(credential, parseWorkspaceField(query.workspace), workspaceExists, importing);
-        await budgets.spend(credential, workspaceId);
         if (!isImportUpload(request)) throw notAnImportUpload(mediaTypeOf(request));
         const declared = request.headers.get("content-length");
         if (declared !== null && /^\d+$/.test(declared.trim()) && Number(declared) > maxBytes) throw PayloadTooLarge.over(maxBytes);
@@ -115,7 +114,14 @@ export function importRoutes({
             throw error;
           }
         };
-        const run = importer.run(parser(upload.chunks), { dryRun, requestHosts, domains: importDomains, workspaceId, domainRefusal });
+        const run = importer.run(parser(upload.chunks), {
+          dryRun,
+          requestHosts,
+          domains: importDomains,
+          workspaceId,
+          domainRefusal,
+          spend: (links) => budgets.spend(credential, workspaceId, links),
+        });
         // What was imported goes in the log of the workspace it went into (or the instance's), once the import is done.
         const events = loggedOnceDone(run, async (imported) => {
           if (dryRun || imported === 0) return;

@@ -40,6 +40,12 @@ export interface ImportOptions {
   workspaceId?: number;
   /** Why a row may not go on this domain (domains/domain-use.ts), or undefined when it may; absent, every domain may be used. */
   domainRefusal?: (domainId: number) => string | undefined;
+  /**
+   * What a batch costs before it is stored, a token a link (a workspace's
+   * budget: people/workspace-budgets.ts); what it throws (a 429) stops the
+   * import, with the batches before it stored. Not spent in a dry run.
+   */
+  spend?: (links: number) => Promise<void>;
 }
 
 /** What became of a row that was not imported: `problem`, it is wrong; `skipped`, it is fine but its code is not to be had. */
@@ -120,7 +126,7 @@ export class Importer {
       if ("status" in checked) yield tell(checked);
       else batch.push(checked);
       if (batch.length >= batchSize) {
-        for (const outcome of await this.store(batch, options.dryRun, counts)) yield tell(outcome);
+        for (const outcome of await this.paidStore(batch, options, counts)) yield tell(outcome);
         batch = [];
       }
       if (counts.lines >= progressAt) {
@@ -129,7 +135,7 @@ export class Importer {
       }
     }
     // The rows read before a fault of the file are stored as any others; the fault then ends the import.
-    for (const outcome of await this.store(batch, options.dryRun, counts)) yield tell(outcome);
+    for (const outcome of await this.paidStore(batch, options, counts)) yield tell(outcome);
     if (fault) throw fault.fault;
     yield { summary: { ...counts, dry_run: options.dryRun, unknown_domains: options.domains?.unknownDomains ?? [] } };
   }
@@ -191,6 +197,12 @@ export class Importer {
     const refusal = this.deps.targets.refusal(check.url, hosts, field);
     if (refusal) throw InvalidUrl.because(refusal);
     return check.url.href;
+  }
+
+  /** store, once the batch's links are paid for (ImportOptions.spend). */
+  private async paidStore(batch: Pending[], options: ImportOptions, counts: ImportCounts): Promise<ImportOutcome[]> {
+    if (!options.dryRun && batch.length > 0) await options.spend?.(batch.length);
+    return this.store(batch, options.dryRun, counts);
   }
 
   /**

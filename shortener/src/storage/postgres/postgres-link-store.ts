@@ -15,8 +15,8 @@ import { domainPart, likePattern, workspacePart, type Filter, type FilterName, t
 import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import { deleteLinkVisits } from "./postgres-visit-log.ts";
 import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
-import { linkColumns, links, linksSearch, linkTags } from "./schema.ts";
-import { missingWorkspace } from "../missing-workspace.ts";
+import { linkColumns, links, linksSearch, linkTags, workspaces } from "./schema.ts";
+import { missingWorkspace, missingWorkspaceAmong } from "../missing-workspace.ts";
 
 /** A link the write counted (or, when it let nothing through, found), as its destination columns give it. */
 interface DestinationRow {
@@ -63,10 +63,20 @@ export class PostgresLinkStore implements LinkStore {
         .values(chunk.map((link) => ({ ...link, updatedAt: link.createdAt })))
         .onConflictDoNothing({ target: links.code })
         .returning(linkColumns)
-        .catch(missingWorkspace(chunk.find((link) => link.workspaceId != null)?.workspaceId));
+        .catch(
+          missingWorkspaceAmong(
+            chunk.map((link) => link.workspaceId),
+            (ids) => this.workspacesAmong(ids),
+          ),
+        );
       inserted.push(...rows);
     }
     return inserted;
+  }
+
+  /** Which of `ids` are workspaces now. */
+  private async workspacesAmong(ids: number[]): Promise<Set<number>> {
+    return new Set((await this.db.select({ id: workspaces.id }).from(workspaces).where(inArray(workspaces.id, ids))).map((row) => row.id));
   }
 
   async find(code: string): Promise<Link | null> {

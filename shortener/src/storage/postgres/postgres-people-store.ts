@@ -54,10 +54,13 @@ export class PostgresPeopleStore implements PeopleStore {
 
   async delete(personId: number): Promise<PersonDeletion> {
     return this.db.transaction(async (tx) => {
-      // The workspaces they own, locked as a change of members locks them: an owner added or removed meanwhile is counted.
+      // The person's row first: a membership being written for them (a new workspace, an invite accepted) holds a
+      // key-share lock on it, so this waits for it and then counts it. Then every workspace they are in, locked as a
+      // change of members locks it: an owner added, promoted or removed meanwhile is counted too.
+      await tx.execute(sql`SELECT id FROM people WHERE id = ${personId} FOR UPDATE`);
       await tx.execute(sql`
         SELECT w.id FROM workspaces w JOIN workspace_members m ON m.workspace_id = w.id
-        WHERE m.person_id = ${personId} AND m.role = 'owner' ORDER BY w.id FOR UPDATE OF w`);
+        WHERE m.person_id = ${personId} ORDER BY w.id FOR UPDATE OF w`);
       const sole = await tx.execute<{ id: number }>(sql`
         SELECT m.workspace_id AS id FROM workspace_members m
         WHERE m.person_id = ${personId} AND m.role = 'owner'

@@ -13,8 +13,8 @@ import { domainPart, likePattern, workspacePart, type Filter, type FilterName, t
 import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
 import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
 import { takeOutOfRollups } from "./sqlite-visit-rollups.ts";
-import { missingWorkspace } from "../missing-workspace.ts";
-import { linkColumns, links, linkTags } from "./schema.ts";
+import { missingWorkspace, missingWorkspaceAmong } from "../missing-workspace.ts";
+import { linkColumns, links, linkTags, workspaces } from "./schema.ts";
 
 /*
  * bun:sqlite is synchronous, so every method finishes before it returns;
@@ -125,7 +125,18 @@ export class SqliteLinkStore implements LinkStore {
     try {
       return this.insertManyNow(newLinks);
     } catch (error) {
-      return missingWorkspace(newLinks.find((link) => link.workspaceId != null)?.workspaceId)(error);
+      return await missingWorkspaceAmong(
+        newLinks.map((link) => link.workspaceId),
+        (ids) =>
+          new Set(
+            this.db
+              .select({ id: workspaces.id })
+              .from(workspaces)
+              .where(inArray(workspaces.id, ids))
+              .all()
+              .map((row) => row.id),
+          ),
+      )(error);
     }
   }
 

@@ -2190,7 +2190,7 @@ export interface operations {
                              */
                             domain: string;
                             /**
-                             * @description The destination; null when the link has a password and the caller neither manages it nor is an admin
+                             * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
                              * @example https://example.com/a
                              */
                             long_url: string | null;
@@ -2211,7 +2211,7 @@ export interface operations {
                             expires_at: string | null;
                             /** @description Counted redirects allowed, exactly, across all replicas */
                             max_visits: number | null;
-                            /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin */
+                            /** @description Where visitors go once the link is expired or used up (else 410) */
                             expired_url: string | null;
                             /** @description This link's redirect status; null: the service default */
                             redirect_status: 301 | 302 | 307 | 308 | null;
@@ -2244,8 +2244,8 @@ export interface operations {
                                      */
                                     language?: string;
                                 };
-                                /** @description Where matching visitors go; null when the link has a password and the caller neither manages it nor is an admin */
-                                url: string | null;
+                                /** @description Where matching visitors go */
+                                url: string;
                             }[];
                             /** @enum {string} */
                             state: "active" | "expired" | "exhausted";
@@ -2351,7 +2351,7 @@ export interface operations {
                          */
                         domain: string;
                         /**
-                         * @description The destination; null when the link has a password and the caller neither manages it nor is an admin
+                         * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
                          * @example https://example.com/a
                          */
                         long_url: string | null;
@@ -2372,7 +2372,7 @@ export interface operations {
                         expires_at?: string | null;
                         /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                         max_visits?: number | null;
-                        /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                         expired_url?: string | null;
                         /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                         redirect_status?: 301 | 302 | 307 | 308 | null;
@@ -2405,8 +2405,8 @@ export interface operations {
                                  */
                                 language?: string;
                             };
-                            /** @description Where matching visitors go; null when the link has a password and the caller neither manages it nor is an admin */
-                            url: string | null;
+                            /** @description Where matching visitors go */
+                            url: string;
                         }[];
                         /** @enum {string} */
                         state?: "active" | "expired" | "exhausted";
@@ -2484,7 +2484,7 @@ export interface operations {
                                  */
                                 domain: string;
                                 /**
-                                 * @description The destination; null when the link has a password and the caller neither manages it nor is an admin
+                                 * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
                                  * @example https://example.com/a
                                  */
                                 long_url: string | null;
@@ -2505,7 +2505,7 @@ export interface operations {
                                 expires_at?: string | null;
                                 /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                                 max_visits?: number | null;
-                                /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                                 expired_url?: string | null;
                                 /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                                 redirect_status?: 301 | 302 | 307 | 308 | null;
@@ -2538,8 +2538,8 @@ export interface operations {
                                          */
                                         language?: string;
                                     };
-                                    /** @description Where matching visitors go; null when the link has a password and the caller neither manages it nor is an admin */
-                                    url: string | null;
+                                    /** @description Where matching visitors go */
+                                    url: string;
                                 }[];
                                 /** @enum {string} */
                                 state?: "active" | "expired" | "exhausted";
@@ -2603,7 +2603,7 @@ export interface operations {
                          */
                         domain: string;
                         /**
-                         * @description The destination; null when the link has a password and the caller neither manages it nor is an admin
+                         * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
                          * @example https://example.com/a
                          */
                         long_url: string | null;
@@ -2624,7 +2624,7 @@ export interface operations {
                         expires_at?: string | null;
                         /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                         max_visits?: number | null;
-                        /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                         expired_url?: string | null;
                         /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                         redirect_status?: 301 | 302 | 307 | 308 | null;
@@ -2657,8 +2657,8 @@ export interface operations {
                                  */
                                 language?: string;
                             };
-                            /** @description Where matching visitors go; null when the link has a password and the caller neither manages it nor is an admin */
-                            url: string | null;
+                            /** @description Where matching visitors go */
+                            url: string;
                         }[];
                         /** @enum {string} */
                         state?: "active" | "expired" | "exhausted";
@@ -2766,7 +2766,7 @@ export interface operations {
                          */
                         domain: string;
                         /**
-                         * @description The destination; null when the link has a password and the caller neither manages it nor is an admin
+                         * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
                          * @example https://example.com/a
                          */
                         long_url: string | null;
@@ -2787,7 +2787,7 @@ export interface operations {
                         expires_at?: string | null;
                         /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                         max_visits?: number | null;
-                        /** @description Where visitors go once the link is expired or used up (else 410); null when the link has a password and the caller neither manages it nor is an admin. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                        /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                         expired_url?: string | null;
                         /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                         redirect_status?: 301 | 302 | 307 | 308 | null;
@@ -2820,8 +2820,8 @@ export interface operations {
                                  */
                                 language?: string;
                             };
-                            /** @description Where matching visitors go; null when the link has a password and the caller neither manages it nor is an admin */
-                            url: string | null;
+                            /** @description Where matching visitors go */
+                            url: string;
                         }[];
                         /** @enum {string} */
                         state?: "active" | "expired" | "exhausted";
