@@ -5,19 +5,7 @@ import { cheapPasswordHash } from "./support/cheap-password.ts";
 import { VisitClassifier } from "../src/visits/visit-classifier.ts";
 
 /** The options of a record, which only those who may read its link see (docs/people.md: "Private by default"). */
-const optionFields = [
-  "expires_at",
-  "max_visits",
-  "expired_url",
-  "redirect_status",
-  "password_protected",
-  "tags",
-  "title",
-  "forward_query",
-  "rules",
-  "state",
-  "public_stats",
-];
+const optionFields = ["expires_at", "max_visits", "expired_url", "redirect_status", "password_protected", "tags", "title", "forward_query", "rules", "state"];
 
 /** Every option set, so that a field shown where it should not be is seen. */
 const everyOption = {
@@ -115,7 +103,17 @@ describe.each(["sqlite", "postgres"] as const)("private by default on %s", (engi
     }
     for (const headers of [{}, bearer(tokens.omar!)]) {
       const record = await readJson(await api.request("GET", `/shorten/${link.short_url}/`, { headers }));
-      expect(Object.keys(record).sort()).toEqual(["access_count", "created_at", "domain", "link", "long_url", "short_url", "updated_at", "workspace"]);
+      expect(Object.keys(record).sort()).toEqual([
+        "access_count",
+        "created_at",
+        "domain",
+        "link",
+        "long_url",
+        "public_stats",
+        "short_url",
+        "updated_at",
+        "workspace",
+      ]);
       expect(record.workspace).toBeNull();
     }
   });
@@ -134,7 +132,8 @@ describe.each(["sqlite", "postgres"] as const)("private by default on %s", (engi
     const open = await report();
     expect(open.status).toBe(200);
     expect((await readJson(open)).totals).toMatchObject({ visits: 1 });
-    // The record and the raw visits stay private.
+    // That it is open is anyone's to know; the record's options and the raw visits stay private.
+    expect(await readJson(await api.request("GET", `/shorten/${link.short_url}/`))).toMatchObject({ public_stats: true });
     expect(await readJson(await api.request("GET", `/shorten/${link.short_url}/`))).not.toHaveProperty("title");
     expect((await api.request("GET", `/shorten/${link.short_url}/visits/export?format=csv`)).status).toBe(401);
     // A code no link has still asks for a credential first.

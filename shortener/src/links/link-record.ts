@@ -32,7 +32,7 @@ export function toRecord(link: Link, view: RecordView): LinkRecord {
   // A domain this replica does not know (deleted, or added a moment ago elsewhere) is named as no host can be, never as the default.
   const host = domainId === defaultDomainId ? undefined : (view.hostOf?.(domainId) ?? unknownDomainHost(domainId));
   const origin = host === undefined ? view.origin : `${view.origin.slice(0, view.origin.indexOf("//"))}//${host}`;
-  const record: LinkRecord = {
+  const seen = {
     short_url: code,
     domain: host ?? view.defaultHost ?? hostNameOf(view.origin),
     long_url: shown ? link.longUrl : null,
@@ -40,9 +40,10 @@ export function toRecord(link: Link, view: RecordView): LinkRecord {
     access_count: link.accessCount,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
-    workspace: readsLink ? link.workspaceId : null,
   };
-  return readsLink ? { ...record, ...optionsOf(link, view.now) } : record;
+  // In this order for everyone: the options (a reader's), then whether the report is open (anyone's), then the workspace.
+  const last = { public_stats: link.publicStats, workspace: readsLink ? link.workspaceId : null };
+  return readsLink ? { ...seen, ...optionsOf(link, view.now), ...last } : { ...seen, ...last };
 }
 
 /** A link's options as its readers see them: every URL too (whoever may read a link may read its URLs: url-readers.ts). */

@@ -64,8 +64,7 @@ const PrivateOptionFields = {
   forward_query: privately(OptionFields.forward_query),
   rules: privately(OptionFields.rules),
   state: privately(OptionFields.state),
-  public_stats: privately(OptionFields.public_stats),
-} satisfies Record<keyof typeof OptionFields, TSchema>;
+} satisfies Record<Exclude<keyof typeof OptionFields, "public_stats">, TSchema>;
 
 /** What a record shows anyone: the seed's fields and the domain. */
 const PublicFields = {
@@ -82,7 +81,16 @@ const WorkspaceField = t.Union([t.Integer(), t.Null()], {
   description: "The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md)",
 });
 
-export const LinkRecord = t.Object({ ...PublicFields, ...PrivateOptionFields, workspace: WorkspaceField }, { title: "ShortUrl" });
+export const LinkRecord = t.Object(
+  {
+    ...PublicFields,
+    ...PrivateOptionFields,
+    // Anyone may read an open report, so anyone may know it is open: a link's page offers it without a credential.
+    public_stats: OptionFields.public_stats,
+    workspace: WorkspaceField,
+  },
+  { title: "ShortUrl" },
+);
 export type LinkRecord = Static<typeof LinkRecord>;
 
 export const CreatedLink = t.Composite(

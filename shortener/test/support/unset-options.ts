@@ -15,7 +15,7 @@ export const unsetOptions = {
 } as const;
 
 /** The fields of a record anyone may read (docs/people.md: "Private by default"): the options are left out for anyone else. */
-const publicFields = ["short_url", "domain", "long_url", "link", "access_count", "created_at", "updated_at", "workspace"] as const;
+const publicFields = ["short_url", "domain", "long_url", "link", "access_count", "created_at", "updated_at", "public_stats", "workspace"] as const;
 
 /** `record` (as its reader read it) as anyone else reads it: its public fields, and no workspace. */
 export function publicPartOf(record: Record<string, unknown>): Record<string, unknown> {

@@ -285,6 +285,19 @@ describe.concurrent("a link's options in a real browser", () => {
         expect((await recordOf(link.short_url, link.manage_token)).public_stats).toBe(true);
         expect(await shownOptions(page)).toMatchObject({ "Visits report": "public: anyone may read it" });
         expect((await report()).status).toBe(200);
+        // A visitor without the token sees the open report beside the token form, but not its CSV, nor the options.
+        const visitor = await web.browser.open(`${web.stack.url}/app/links/${link.short_url}`);
+        try {
+          await visitor.page.locator("#chart svg").waitFor();
+          expect(await visitor.page.locator("#access-panel").isVisible()).toBe(true);
+          expect(await visitor.page.locator("#visits-csv").isVisible()).toBe(false);
+          expect(await shownOptions(visitor.page)).toEqual({ Options: "private: shown to the link's owners only" });
+          await checkPageState(visitor.page, "link-open-report");
+          // The one 401 is the admin session the page asks after, as on any page read without a credential.
+          expect(unexpectedProblems(visitor.problems, [401])).toEqual([]);
+        } finally {
+          await visitor.context.close();
+        }
 
         expect(unexpectedProblems(problems, [400, 401])).toEqual([]);
       } finally {

@@ -2410,8 +2410,8 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         state?: "active" | "expired" | "exhausted";
-                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        public_stats?: boolean;
+                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+                        public_stats: boolean;
                         /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
                         workspace: number | null;
                         /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link. Null for a key with links:create alone, which makes links and nothing else */
@@ -2543,8 +2543,8 @@ export interface operations {
                                 }[];
                                 /** @enum {string} */
                                 state?: "active" | "expired" | "exhausted";
-                                /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                public_stats?: boolean;
+                                /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+                                public_stats: boolean;
                                 /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
                                 workspace: number | null;
                                 /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link. Null for a key with links:create alone, which makes links and nothing else */
@@ -2662,8 +2662,8 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         state?: "active" | "expired" | "exhausted";
-                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        public_stats?: boolean;
+                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+                        public_stats: boolean;
                         /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
                         workspace: number | null;
                     };
@@ -2825,8 +2825,8 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         state?: "active" | "expired" | "exhausted";
-                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        public_stats?: boolean;
+                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+                        public_stats: boolean;
                         /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
                         workspace: number | null;
                     };

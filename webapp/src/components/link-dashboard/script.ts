@@ -63,8 +63,10 @@ class LinkDashboard {
       code,
       domain,
       credential,
+      openToAnyone: () => this.record?.public_stats === true,
       missing,
-      refused: () => this.askForToken(this.refusal()),
+      // Without a credential, a refusal is the report closed meanwhile: the page goes back to asking for the token.
+      refused: () => (this.access ? this.askForToken(this.refusal()) : show(this.ui.visitsRoot, false)),
       counted: (stats) => {
         this.stats = stats;
         this.showLink();
@@ -111,7 +113,7 @@ class LinkDashboard {
     this.access = await linkCredential(this.code, this.domain);
     await this.readWithCredential();
     if (this.access) await this.manage();
-    else this.askForToken(null);
+    else await this.showOpenReport();
   }
 
   private say(message: string, kind: "error" | "plain"): void {
@@ -155,6 +157,14 @@ class LinkDashboard {
   }
 
   // Without a credential: the token form; with one: visits, change, delete.
+
+  /** Without a credential: the token form, and the visits too when the link's report is open to anyone (public_stats). */
+  private async showOpenReport(): Promise<void> {
+    this.askForToken(null);
+    if (this.record?.public_stats !== true) return;
+    show(this.ui.visitsRoot, true);
+    await this.visits.load();
+  }
 
   private askForToken(problem: string | null): void {
     this.access = null;

@@ -44,8 +44,10 @@ export interface VisitsPanelHost {
   code: string;
   /** The host of its domain (the page's `?domain=`); absent, the default domain. */
   domain?: string;
-  /** What reads the visits; null: nothing does (yet). */
+  /** What reads the visits; null: nothing does (yet), or the report is open to anyone (`openToAnyone`). */
   credential(): Credential | null;
+  /** The link's report is public (public_stats): read without a credential when there is none; its CSV stays the owners'. */
+  openToAnyone(): boolean;
   /** The link is gone. */
   missing(): void;
   /** The credential no longer reads the visits. */
@@ -153,7 +155,8 @@ class VisitsPanelScript {
 
   async load(): Promise<void> {
     const credential = this.host.credential();
-    if (!credential) return;
+    if (!credential && !this.host.openToAnyone()) return;
+    show(this.ui.visitsCsv, credential !== null);
     const range = chosenRange(this.rangeChoice(), this.barSize(), Date.now());
     this.ui.rangeError.textContent = typeof range === "string" ? range : "";
     if (typeof range === "string") return;
