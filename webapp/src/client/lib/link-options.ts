@@ -4,7 +4,7 @@
  * reads them.
  */
 import type { RequestBody } from "./api-call.ts";
-import type { LinkRecord } from "./link-record.ts";
+import type { LinkRecord, OptionName } from "./link-record.ts";
 
 export type RedirectStatus = NonNullable<LinkRecord["redirect_status"]>;
 export type LinkState = LinkRecord["state"];
@@ -15,20 +15,7 @@ export type RuleCondition = LinkRule["when"];
 export type RuleDevice = NonNullable<RuleCondition["device"]>;
 
 /** The options in a link's record. */
-export type LinkOptions = Pick<
-  LinkRecord,
-  | "expires_at"
-  | "max_visits"
-  | "expired_url"
-  | "redirect_status"
-  | "password_protected"
-  | "tags"
-  | "title"
-  | "forward_query"
-  | "public_stats"
-  | "rules"
-  | "state"
->;
+export type LinkOptions = Pick<LinkRecord, OptionName>;
 
 /** The options a form holds, as a request sends them (each rule with its address); the password apart (it is write-only). */
 export type OptionInputs = Omit<LinkOptions, "password_protected" | "state" | "rules"> & { rules: (Omit<LinkRule, "url"> & { url: string })[] };

@@ -9,8 +9,8 @@ import type { Answer } from "./api-call.ts";
  */
 export type PublicRecord = Answer<"GET /shorten/{short_url}">;
 
-/** The options a record carries for a reader of the link, and for no one else. */
-type OptionName =
+/** The options a record carries for a reader of the link (and public_stats, which it carries for anyone). */
+export type OptionName =
   | "expires_at"
   | "max_visits"
   | "expired_url"
