@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestDatabase, readJson, waitFor } from "@linkgeo/testing";
-import postgres from "postgres";
-import { openDatabase } from "../src/storage/open-database.ts";
+import { readJson, waitFor } from "@linkgeo/testing";
+import { holdTransaction, shortenerBesidePostgres } from "./support/held-transaction.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 import { cheapPasswordHash } from "./support/cheap-password.ts";
 
@@ -90,39 +89,23 @@ describe.each(["sqlite", "postgres"] as const)("deleting a person on %s", (engin
  * one. The making is held open in a second connection.
  */
 test("a workspace made for a person while they are deleted is counted: the only owner is kept", async () => {
-  await using testDb = await createTestDatabase("person_race");
-  const database = await openDatabase({ engine: "postgres", url: testDb.url });
-  await using api = await startTestShortener({ database, hashPassword: cheapPasswordHash });
-  const other = postgres(testDb.url, { max: 2, onnotice: () => {} });
-  try {
-    const admin = { authorization: `Bearer ${api.adminToken()}` };
-    const person = await readJson(await api.request("POST", "/admin/users", { json: { username: "nell", password: "a long passphrase" }, headers: admin }));
-    let commit!: () => void;
-    let written!: (id: number) => void;
-    const committing = new Promise<void>((resolve) => (commit = resolve));
-    const made = new Promise<number>((resolve) => (written = resolve));
-    const making = other.begin(async (tx) => {
-      const [workspace] = await tx<{ id: number }[]>`INSERT INTO workspaces (name, created_at) VALUES ('Just made', now()) RETURNING id`;
-      await tx`INSERT INTO workspace_members (workspace_id, person_id, role, created_at) VALUES (${workspace!.id}, ${person.id}, 'owner', now())`;
-      written(workspace!.id);
-      await committing;
-    });
-    const workspace = await made;
-    const deletion = api.request("DELETE", `/admin/users/${person.id}`, { headers: admin });
-    await waitFor(
-      "the deletion to wait for the workspace's making",
-      async () => (await other`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'`).length > 0,
-    );
-    commit();
-    await making;
-    const response = await deletion;
-    expect([response.status, (await readJson(response)).error.message]).toEqual([
-      409,
-      `the person is the only owner of workspace ${workspace}: make another member an owner there, or delete it, first`,
-    ]);
-    expect((await other`SELECT person_id FROM workspace_members WHERE workspace_id = ${workspace}`).length).toBe(1);
-  } finally {
-    await other.end();
-    await database.close();
-  }
+  await using stack = await shortenerBesidePostgres("person_race", { hashPassword: cheapPasswordHash });
+  const { api, other } = stack;
+  const admin = { authorization: `Bearer ${api.adminToken()}` };
+  const person = await readJson(await api.request("POST", "/admin/users", { json: { username: "nell", password: "a long passphrase" }, headers: admin }));
+  const making = holdTransaction(other, async (tx) => {
+    const [workspace] = await tx<{ id: number }[]>`INSERT INTO workspaces (name, created_at) VALUES ('Just made', now()) RETURNING id`;
+    await tx`INSERT INTO workspace_members (workspace_id, person_id, role, created_at) VALUES (${workspace!.id}, ${person.id}, 'owner', now())`;
+    return workspace!.id;
+  });
+  const workspace = await making.held;
+  const deletion = api.request("DELETE", `/admin/users/${person.id}`, { headers: admin });
+  await stack.waitForLockWait("the deletion to wait for the workspace's making");
+  await making.commit();
+  const response = await deletion;
+  expect([response.status, (await readJson(response)).error.message]).toEqual([
+    409,
+    `the person is the only owner of workspace ${workspace}: make another member an owner there, or delete it, first`,
+  ]);
+  expect((await other`SELECT person_id FROM workspace_members WHERE workspace_id = ${workspace}`).length).toBe(1);
 });

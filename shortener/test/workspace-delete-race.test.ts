@@ -1,8 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { createTestDatabase, readJson, waitFor } from "@linkgeo/testing";
-import postgres from "postgres";
-import { openDatabase } from "../src/storage/open-database.ts";
-import { startTestShortener } from "./support/test-shortener.ts";
+import { readJson } from "@linkgeo/testing";
+import { holdTransaction, shortenerBesidePostgres } from "./support/held-transaction.ts";
 import { cheapPasswordHash } from "./support/cheap-password.ts";
 import { openRawDatabase } from "./support/raw-database.ts";
 
@@ -14,41 +12,22 @@ import { openRawDatabase } from "./support/raw-database.ts";
  * sees the workspace and its insert waits for the deletion to commit.
  */
 test("a link made while its workspace is being deleted is a 404, and nothing is stored", async () => {
-  await using testDb = await createTestDatabase("workspace_race");
-  const database = await openDatabase({ engine: "postgres", url: testDb.url });
-  await using api = await startTestShortener({ database, hashPassword: cheapPasswordHash });
-  const other = postgres(testDb.url, { max: 2, onnotice: () => {} });
-  try {
-    const admin = { authorization: `Bearer ${api.adminToken()}` };
-    const person = { username: "rita", password: "a long passphrase" };
-    await api.request("POST", "/admin/users", { json: person, headers: admin });
-    const rita = { authorization: `Bearer ${(await readJson(await api.request("POST", "/login", { json: person }))).token}` };
-    const workspace = (await readJson(await api.request("POST", "/workspaces", { json: { name: "Going" }, headers: rita }))).id;
+  await using stack = await shortenerBesidePostgres("workspace_race", { hashPassword: cheapPasswordHash });
+  const { api, other } = stack;
+  const admin = { authorization: `Bearer ${api.adminToken()}` };
+  const person = { username: "rita", password: "a long passphrase" };
+  await api.request("POST", "/admin/users", { json: person, headers: admin });
+  const rita = { authorization: `Bearer ${(await readJson(await api.request("POST", "/login", { json: person }))).token}` };
+  const workspace = (await readJson(await api.request("POST", "/workspaces", { json: { name: "Going" }, headers: rita }))).id;
 
-    let commit!: () => void;
-    let deleted!: () => void;
-    const committing = new Promise<void>((resolve) => (commit = resolve));
-    const rowDeleted = new Promise<void>((resolve) => (deleted = resolve));
-    const deleting = other.begin(async (tx) => {
-      await tx`DELETE FROM workspaces WHERE id = ${workspace}`;
-      deleted();
-      await committing;
-    });
-    await rowDeleted;
-    const create = api.request("POST", "/shorten/", { json: { long_url: "https://example.com/race", workspace }, headers: admin });
-    await waitFor(
-      "the create's insert to wait for the deletion",
-      async () => (await other`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'`).length > 0,
-    );
-    commit();
-    await deleting;
-    const response = await create;
-    expect([response.status, await readJson(response)]).toEqual([404, { error: { code: "not_found", message: `no workspace "${workspace}"` } }]);
-    expect((await other`SELECT code FROM links WHERE workspace_id = ${workspace}`).length).toBe(0);
-  } finally {
-    await other.end();
-    await database.close();
-  }
+  const deleting = holdTransaction(other, (tx) => tx`DELETE FROM workspaces WHERE id = ${workspace}`);
+  await deleting.held;
+  const create = api.request("POST", "/shorten/", { json: { long_url: "https://example.com/race", workspace }, headers: admin });
+  await stack.waitForLockWait("the create's insert to wait for the deletion");
+  await deleting.commit();
+  const response = await create;
+  expect([response.status, await readJson(response)]).toEqual([404, { error: { code: "not_found", message: `no workspace "${workspace}"` } }]);
+  expect((await other`SELECT code FROM links WHERE workspace_id = ${workspace}`).length).toBe(0);
 });
 
 /** The same refusal from each store, however it came to write into a workspace that is not there. */
