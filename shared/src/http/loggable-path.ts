@@ -1,11 +1,16 @@
 import { geocodeJobsPath } from "../wire/geocode-jobs-path.ts";
 
-const jobIdInPath = new RegExp(`^(${geocodeJobsPath}/)[^/]+`);
+/** Path segments that are secrets: a geocoding job's id (the key to its results) and an invite's token (it makes a member). */
+const secretsInPaths: ReadonlyArray<[RegExp, string]> = [
+  [new RegExp(`^(${geocodeJobsPath}/)[^/]+`), "$1:id"],
+  [/^(\/invites\/)[^/]+/, "$1:token"],
+];
 
 /**
  * A path as a log may show it: a job's id is the key to its results (no
- * other credential guards them), so it is never written down.
+ * other credential guards them), and an invite's token lets whoever holds
+ * it join a workspace, so neither is ever written down.
  */
 export function loggablePath(path: string): string {
-  return path.replace(jobIdInPath, "$1:id");
+  return secretsInPaths.reduce((shown, [secret, placeholder]) => shown.replace(secret, placeholder), path);
 }
