@@ -459,7 +459,7 @@ describe("the admin page in a real browser", () => {
 
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.getByRole("heading", { name: "Sign in" }).waitFor();
-      await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+      await page.getByRole("status").filter({ hasText: "You are signed out." }).waitFor();
       expect(await page.locator("#admin-view").isHidden()).toBe(true);
       expect(await rows().count()).toBe(0);
       await checkPageState(page, "admin-logged-out");

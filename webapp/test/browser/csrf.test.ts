@@ -146,7 +146,7 @@ describe("cross-site request forgery against an admin's session", () => {
         await page.locator('#links-body tr[data-code="tossed"]').waitFor();
 
         await page.getByRole("button", { name: "Sign out" }).click();
-        await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+        await page.getByRole("status").filter({ hasText: "You are signed out." }).waitFor();
         // The real session is over, wherever its value is sent from.
         expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${real!.value}` } })).status).toBe(401);
         // The browser forgot it and the one on the sign-out's path; the one on /shorten never came with the sign-out.
@@ -183,14 +183,14 @@ describe("signing out of a page whose session is no longer the browser's", () =>
         const other = await context.newPage();
         await other.goto(`${web.stack.url}/app/admin`);
         await other.getByRole("button", { name: "Sign out" }).click();
-        await other.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+        await other.getByRole("status").filter({ hasText: "You are signed out." }).waitFor();
         expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${first}` } })).status).toBe(401);
         const second = await signIn(other);
         await other.close();
 
         // The first tab still shows the admin, with the token of a session that has ended.
         await page.getByRole("button", { name: "Sign out" }).click();
-        await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+        await page.getByRole("status").filter({ hasText: "You are signed out." }).waitFor();
         expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${second}` } })).status).toBe(401);
         expect(unexpectedProblems(problems, [401, 403])).toEqual([]);
       } finally {
@@ -237,7 +237,7 @@ describe("an admin's session behind two shortener replicas, each with its own EL
           if (oneMoreRequest) expect((await fetch(`${web.stack.url}/admin/session`)).status).toBe(401);
 
           await page.getByRole("button", { name: "Sign out" }).click();
-          await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+          await page.getByRole("status").filter({ hasText: "You are signed out." }).waitFor();
           // Dead on both replicas (two requests: one each).
           for (let i = 0; i < 2; i++) {
             expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: `linkgeo_admin=${real}` } })).status).toBe(401);
@@ -300,7 +300,7 @@ describe("an admin's session over HTTPS (the shortener in production: __Host-lin
         await page.reload();
         await page.getByText(`Signed in as ${stackAdmin.username}`).waitFor();
         await page.getByRole("button", { name: "Sign out" }).click();
-        await page.getByRole("status").filter({ hasText: "You are logged out." }).waitFor();
+        await page.getByRole("status").filter({ hasText: "You are signed out." }).waitFor();
         expect((await fetch(`${web.stack.url}/admin/session`, { headers: { cookie: `__Host-linkgeo_admin=${real!.value}` } })).status).toBe(401);
         expect(unexpectedProblems(problems, [401])).toEqual([]);
       } finally {

@@ -1,3 +1,4 @@
+import { h } from "./dom.ts";
 import { readableUrl } from "./readable-url.ts";
 
 /** A destination as the admin table shows it: where it goes first, then what on that host. */
@@ -28,4 +29,12 @@ export function readableDestination(longUrl: string): ReadableDestination {
   if (url.protocol !== "https:" && url.protocol !== "http:") return { scheme: "", host: "", rest: longUrl, href: null };
   const rest = readableUrl(url.pathname + url.search + url.hash);
   return { scheme: url.protocol === "http:" ? "http://" : "", host: url.host, rest: rest === "/" ? "" : rest, href: url.href };
+}
+
+/** Host first, in full, then the rest on up to two lines; the whole address in the link's title and target. */
+export function destinationLink(longUrl: string): HTMLElement {
+  const { scheme, host, rest, href } = readableDestination(longUrl);
+  const parts = [h("span", { class: "destination-host" }, scheme, host), rest && h("span", { class: "destination-rest" }, rest)];
+  if (!href) return h("span", { class: "destination-link", title: longUrl }, parts);
+  return h("a", { class: "destination-link", href, title: longUrl, rel: "noopener noreferrer nofollow" }, parts);
 }

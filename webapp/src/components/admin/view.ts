@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from "../../html.ts";
-import { signInView } from "../admin-sign-in/view.ts";
+import { signInView } from "../sign-in/view.ts";
 import { apiKeysView } from "../api-keys/view.ts";
 import { domainsView } from "../domains/view.ts";
 import { linkImportView } from "../link-import/view.ts";

@@ -1,11 +1,11 @@
 /**
- * The admin page's API keys: the form that makes one (name, scopes,
+ * API keys, the admin's or a workspace's (`calls`): the form that makes one (name, scopes,
  * optional expiry), the new key shown once with a copy button, and the
  * table of keys, each revoked after a second question in its row. The key
  * is kept only in its read-only field, emptied by "I have copied it" or
  * the next key, and never stored.
  */
-import { apiKeyScopes, createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from "../../client/lib/admin-keys.ts";
+import { apiKeyScopes, type ApiKeyRecord, type KeyCalls } from "../../client/lib/admin-keys.ts";
 import { ApiError, type Credential } from "../../client/lib/api.ts";
 import { copyButton } from "../../client/lib/copy-text.ts";
 import { fill, h, show } from "../../client/lib/dom.ts";
@@ -17,7 +17,9 @@ import type { Outage } from "../outage-notice/script.ts";
 import { apiKeysParts } from "./parts.ts";
 
 export interface ApiKeysDeps {
-  /** The signed-in admin's credential for changes (the cookie goes by itself; this adds the CSRF token). */
+  /** Where the keys are now: the admin's (`adminKeyCalls`) or the chosen workspace's. */
+  calls(): KeyCalls;
+  /** The signed-in credential for changes (the cookie goes by itself; this adds the CSRF token). */
   credential(): Credential;
   /** Handles what is not the panel's business (the session ended); true when it did. */
   handled(error: unknown): boolean;
@@ -59,7 +61,7 @@ export class ApiKeys {
     this.loading = controller;
     this.ui.keysTable.setAttribute("aria-busy", "true");
     try {
-      const keys = await listApiKeys(controller.signal);
+      const keys = await this.deps.calls().list(controller.signal);
       this.deps.outage.answered("keys");
       this.ui.keysError.textContent = "";
       fill(
@@ -74,6 +76,11 @@ export class ApiKeys {
     } finally {
       if (this.loading === controller) this.ui.keysTable.removeAttribute("aria-busy");
     }
+  }
+
+  /** Shows the form that makes a key, or hides it (a role that may make none). */
+  mayCreate(allowed: boolean): void {
+    show(this.ui.keyForm, allowed);
   }
 
   /** Forgets everything shown, the new key first (signed out). */
@@ -100,7 +107,7 @@ export class ApiKeys {
     if (expiresAt === null) return this.fieldError("expires_at", "Enter a date and a time, or leave the field empty.");
     ui.keyCreate.disabled = true;
     try {
-      const made = await createApiKey({ name, scopes, ...(expiresAt ? { expires_at: expiresAt } : {}) }, this.deps.credential());
+      const made = await this.deps.calls().create({ name, scopes, ...(expiresAt ? { expires_at: expiresAt } : {}) }, this.deps.credential());
       ui.keyForm.reset();
       ui.keyCreatedName.textContent = made.name;
       ui.keyValue.value = made.key;
@@ -181,7 +188,7 @@ export class ApiKeys {
       },
       act: async () => {
         try {
-          await revokeApiKey(key.id, this.deps.credential());
+          await this.deps.calls().revoke(key.id, this.deps.credential());
         } catch (error) {
           // Already gone (another admin, another tab): what was asked for is true.
           if (!(error instanceof ApiError && error.status === 404)) {

@@ -2,7 +2,16 @@ import { html, type SafeHtml } from "../../html.ts";
 import { confirmQuestionTemplate } from "../confirm-question/view.ts";
 import { apiKeysParts as ui } from "./parts.ts";
 
-const scopes = [
+/** A scope the form offers: its value, its checkbox's id, its name and what it allows. */
+export interface ScopeChoice {
+  scope: string;
+  id: string;
+  name: string;
+  hint: string;
+}
+
+/** The scopes of an admin's key: every one. */
+export const adminKeyScopes: readonly ScopeChoice[] = [
   { scope: "links:read", id: "links-read", name: "Read links", hint: "List every link, and see a protected link's addresses." },
   { scope: "links:write", id: "links-write", name: "Change links", hint: "Make, change and delete any link." },
   {
@@ -15,12 +24,37 @@ const scopes = [
   { scope: "admin", id: "admin", name: "Admin", hint: "Everything an admin may do, API keys included." },
 ];
 
+/** The scopes of a workspace's key: over its links only, never `admin` (docs/people.md). */
+export const workspaceKeyScopes: readonly ScopeChoice[] = [
+  { scope: "links:read", id: "links-read", name: "Read links", hint: "List the workspace's links, and see their options." },
+  { scope: "links:write", id: "links-write", name: "Change links", hint: "Make, change and delete the workspace's links (owners and editors)." },
+  {
+    scope: "links:create",
+    id: "links-create",
+    name: "Make links only",
+    hint: "Make links in the workspace and nothing else, so it may sit in a web page (owners and editors).",
+  },
+  { scope: "visits:read", id: "visits-read", name: "Read visits", hint: "The visits reports of the workspace's links." },
+];
+
+/** What differs between the admin's keys and a workspace's: the scopes offered and the words above the form. */
+export interface ApiKeysViewOptions {
+  scopes: readonly ScopeChoice[];
+  /** What a key is for, before "It may do what its scopes allow…". */
+  intro: SafeHtml;
+}
+
+const adminKeys: ApiKeysViewOptions = {
+  scopes: adminKeyScopes,
+  intro: html`A program (an import script, a CMS) sends a key as <code>Authorization: Bearer lgk_…</code> instead of an admin's password.`,
+};
+
 /** The API keys: the form that makes one, the new key shown once, and the table of keys (script.ts). */
-export function apiKeysView(mark: SafeHtml): SafeHtml {
+export function apiKeysView(mark: SafeHtml, { scopes, intro }: ApiKeysViewOptions = adminKeys): SafeHtml {
   return html`<section id="api-keys" class="panel" aria-labelledby="api-keys-title" ${mark}>
   <h2 id="api-keys-title" tabindex="-1" ${ui.mark("keysTitle")}>API keys</h2>
-  <p class="hint">A program (an import script, a CMS) sends a key as <code>Authorization: Bearer lgk_…</code> instead of an admin's password. It may do what its scopes allow, until it expires or is revoked.</p>
-  ${keyFormView()}
+  <p class="hint">${intro} It may do what its scopes allow, until it expires or is revoked.</p>
+  ${keyFormView(scopes)}
   ${createdKeyView()}
   <p id="keys-status" class="message ok" role="status" ${ui.mark("keysStatus")}></p>
   <p id="keys-error" class="message error" role="alert" ${ui.mark("keysError")}></p>
@@ -37,7 +71,7 @@ export function apiKeysView(mark: SafeHtml): SafeHtml {
 </section>`;
 }
 
-function keyFormView(): SafeHtml {
+function keyFormView(scopes: readonly ScopeChoice[]): SafeHtml {
   return html`<form id="key-form" class="key-form" method="post" novalidate aria-labelledby="key-form-title" ${ui.mark("keyForm")}>
     <h3 id="key-form-title">New key</h3>
     <div class="field">

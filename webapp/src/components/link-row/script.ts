@@ -13,7 +13,7 @@ import { fill, h } from "../../client/lib/dom.ts";
 import { findParts, type FoundParts } from "../../client/lib/find-parts.ts";
 import { formatCount } from "../../client/lib/format.ts";
 import { stateNames } from "../../client/lib/link-options.ts";
-import { readableDestination } from "../../client/lib/readable-destination.ts";
+import { destinationLink } from "../../client/lib/readable-destination.ts";
 import { sparkline } from "../../client/lib/sparkline.ts";
 import { mount as mountMenu, type ActionMenu } from "../action-menu/script.ts";
 import { focusCancel, mount as mountQuestion } from "../confirm-question/script.ts";
@@ -145,7 +145,7 @@ function showRecord(ui: RowParts, record: LinkRecord, host: RowHost): void {
   fill(ui.rowBadges, gone, locked);
   ui.rowBadges.hidden = !gone && !locked;
   fill(ui.rowTitle, record.title ? record.title : none("no title"));
-  fill(ui.rowDestination, record.long_url === null ? none("hidden") : destination(record.long_url));
+  fill(ui.rowDestination, record.long_url === null ? none("hidden") : destinationLink(record.long_url));
   fill(ui.rowTags, record.tags.length === 0 ? none("no tags") : tagList(record.tags, host));
   ui.rowVisits.textContent = formatCount(record.access_count);
   fill(ui.rowCreated, when(record.created_at));
@@ -153,14 +153,6 @@ function showRecord(ui: RowParts, record: LinkRecord, host: RowHost): void {
 }
 
 const none = (said: string) => h("span", { class: "muted" }, h("span", { "aria-hidden": "true" }, "—"), hidden(said));
-
-/** Host first, in full, then the rest on up to two lines; the whole address in the link's title and target. */
-function destination(longUrl: string): HTMLElement {
-  const { scheme, host, rest, href } = readableDestination(longUrl);
-  const parts = [h("span", { class: "destination-host" }, scheme, host), rest && h("span", { class: "destination-rest" }, rest)];
-  if (!href) return h("span", { class: "destination-link", title: longUrl }, parts);
-  return h("a", { class: "destination-link", href, title: longUrl, rel: "noopener noreferrer nofollow" }, parts);
-}
 
 function tagList(tags: readonly string[], host: RowHost): HTMLElement {
   return h(

@@ -1,23 +1,25 @@
-import { signIn, type AdminSession } from "../../client/lib/admin-session.ts";
 import { ApiError } from "../../client/lib/api.ts";
 import { findParts } from "../../client/lib/find-parts.ts";
 import { isOutage } from "../../client/lib/outage-retry.ts";
+import type { BrowserSession } from "../../client/lib/signed-in-session.ts";
 import { signInParts } from "./parts.ts";
 
-export interface SignInDeps {
-  /** The admin signed in: the page shows the admin view. */
-  signedIn(session: AdminSession): void;
+export interface SignInDeps<S extends BrowserSession> {
+  /** Signs in with what was typed: the admin's sign-in or a person's. */
+  signIn(username: string, password: string): Promise<S>;
+  /** Signed in: the page shows what is behind the form. */
+  signedIn(session: S): void;
 }
 
 export interface SignInForm {
-  /** The form, empty of errors, with `note` above it ("You are logged out."). */
+  /** The form, empty of errors, with `note` above it ("You are signed out."). */
   show(note?: string): void;
   hide(): void;
   /** Puts the keyboard focus in the username field. */
   focus(): void;
 }
 
-export function mount(root: HTMLElement, deps: SignInDeps): SignInForm {
+export function mount<S extends BrowserSession>(root: HTMLElement, deps: SignInDeps<S>): SignInForm {
   const ui = findParts(root, signInParts);
 
   function refuse(text: string): void {
@@ -34,7 +36,7 @@ export function mount(root: HTMLElement, deps: SignInDeps): SignInForm {
     if (!username || !ui.signInPassword.value) return refuse("Enter your username and password.");
     ui.signInButton.disabled = true;
     try {
-      const session = await signIn(username, ui.signInPassword.value);
+      const session = await deps.signIn(username, ui.signInPassword.value);
       ui.signInPassword.value = "";
       deps.signedIn(session);
     } catch (error) {

@@ -2,7 +2,7 @@ import { html, type SafeHtml } from "../../html.ts";
 import { signInParts as ui } from "./parts.ts";
 
 /**
- * The admin's sign-in form, hidden until the page knows nobody is signed in.
+ * The sign-in form (the admin's, a person's), hidden until the page knows nobody is signed in.
  * It posts nowhere useful without the script, but by POST, so a password
  * typed into it never lands in a URL.
  */
