@@ -6,7 +6,7 @@ import { gzipSync } from "bun";
 export const assetPrefix = "/app/assets/";
 
 /** The browser entry points, one per page and "theme" on every page, and the one stylesheet (in client/). */
-export const pageScripts = ["home", "links", "link", "admin", "geocoder", "try-again", "theme"] as const;
+export const pageScripts = ["home", "links", "link", "workspaces", "invite", "admin", "geocoder", "try-again", "theme"] as const;
 export type PageScript = (typeof pageScripts)[number];
 
 /** Files served as they are (in assets/), fingerprinted like the bundles. */

@@ -4,8 +4,10 @@ import type { Server } from "elysia/universal";
 import { adminPage } from "./pages/admin-page.ts";
 import { geocoderPage } from "./pages/geocoder-page.ts";
 import { homePage, type SentShortenForm } from "./pages/home-page.ts";
+import { invitePage } from "./pages/invite-page.ts";
 import { linkPage } from "./pages/link-page.ts";
 import { notFoundPage } from "./pages/not-found-page.ts";
+import { workspacesPage } from "./pages/workspaces-page.ts";
 import { yourLinksPage } from "./pages/your-links-page.ts";
 import { renderPage } from "./page-shell.ts";
 import { assetPrefix, type WebAssets } from "./web-assets.ts";
@@ -90,6 +92,9 @@ export function webRoutes(assets: WebAssets, { linkIsKnown, rootOf, hostOf }: Pa
         },
         { detail: { hide: true } },
       )
+      .get(`${webPrefix}/workspaces`, () => renderPage(assets, workspacesPage), { detail: { hide: true } })
+      // The invite's token is the address's fragment, which never reaches a server.
+      .get(`${webPrefix}/invite`, () => renderPage(assets, invitePage), { detail: { hide: true } })
       .get(`${webPrefix}/admin`, () => renderPage(assets, adminPage), { detail: { hide: true } })
       .get(`${webPrefix}/geocoder`, () => renderPage(assets, geocoderPage(assets)), { detail: { hide: true } })
       .get(`${assetPrefix}*`, ({ request }) => serveAsset(assets, request), { detail: { hide: true } })

@@ -11,6 +11,9 @@ const pages: { name: string; path: string; heading: RegExp; status: number; apiS
   { name: "link-unknown", path: "/app/links/NoSuchLink", heading: /short link does not exist/i, status: 404 },
   // The admin page asks who is signed in: nobody, 401.
   { name: "admin-signed-out", path: "/app/admin", heading: /admin/i, status: 200, apiStatuses: [401] },
+  // The workspaces page and an invite's page ask who is signed in: nobody, 401 (and the workspaces page asks for an admin too).
+  { name: "workspaces-signed-out", path: "/app/workspaces", heading: /workspaces/i, status: 200, apiStatuses: [401] },
+  { name: "invite-signed-out", path: "/app/invite#lgi_unknown", heading: /join a workspace/i, status: 200, apiStatuses: [401] },
   { name: "geocoder", path: "/app/geocoder", heading: /geocoder/i, status: 200 },
   // A short link's visitor gets the brand, not the operator's navigation.
   { name: "not-found-link", path: "/NoSuchLink/", heading: /short link does not exist/i, status: 404, visitor: true },
@@ -34,7 +37,7 @@ describe.concurrent("every page in a real browser, offline", () => {
             // The same navigation on every page of the app (behind Menu on a phone), none on a visitor's.
             if (viewport === "phone" && !visitor) await page.getByRole("banner").getByText("Menu", { exact: true }).click();
             expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents()).toEqual(
-              visitor ? [] : ["Shorten", "Your links", "Geocoder", "Admin", "API docs"],
+              visitor ? [] : ["Shorten", "Your links", "Workspaces", "Geocoder", "Admin", "API docs"],
             );
             expect(await seriousAccessibilityViolations(page)).toEqual([]);
             expect(await overflowsHorizontally(page)).toBe(false);

@@ -8,7 +8,7 @@ import { viewports } from "./support/web-browser.ts";
 /** A flow that checks some states at two widths. */
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
 
-const navigation = ["Shorten", "Your links", "Geocoder", "Admin", "API docs"];
+const navigation = ["Shorten", "Your links", "Workspaces", "Geocoder", "Admin", "API docs"];
 
 async function box(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
   const found = await locator.boundingBox();

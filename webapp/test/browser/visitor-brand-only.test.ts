@@ -9,7 +9,7 @@ import { viewports, type ViewportName } from "./support/web-browser.ts";
 const flowTimeoutMs = 2 * browserTestTimeoutMs;
 
 /** The operator's own entries: a visitor of a short link has no use for them. */
-const operatorLinks = ["Shorten", "Your links", "Geocoder", "Admin", "API docs"];
+const operatorLinks = ["Shorten", "Your links", "Workspaces", "Geocoder", "Admin", "API docs"];
 
 /**
  * At both widths: the brand, leading to the home page, and nothing of the

@@ -8,7 +8,7 @@
 import { apiResponse, type ApiOptions, type ApiResponse } from "./api.ts";
 import type { paths } from "./api-types.ts";
 
-type Method = "get" | "put" | "post" | "delete";
+type Method = "get" | "put" | "post" | "patch" | "delete";
 type Path = keyof paths & string;
 
 /** Every operation the API has, as "METHOD /path" with the path's `{name}` templates, e.g. "PUT /shorten/{short_url}". */

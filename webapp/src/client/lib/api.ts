@@ -4,7 +4,7 @@
 export type Credential = { kind: "token"; token: string } | { kind: "session"; csrfToken: string };
 
 export interface ApiOptions {
-  method?: "GET" | "POST" | "PUT" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
   credential?: Credential | null;
   signal?: AbortSignal;

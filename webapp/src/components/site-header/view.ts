@@ -4,6 +4,7 @@ import { html, type SafeHtml } from "../../html.ts";
 export const navigation = [
   { id: "home", href: "/", label: "Shorten" },
   { id: "links", href: "/app/links", label: "Your links" },
+  { id: "workspaces", href: "/app/workspaces", label: "Workspaces" },
   { id: "geocoder", href: "/app/geocoder", label: "Geocoder" },
   { id: "admin", href: "/app/admin", label: "Admin" },
   { id: "docs", href: "/docs", label: "API docs" },

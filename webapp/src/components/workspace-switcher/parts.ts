@@ -1,0 +1,12 @@
+import { defineParts } from "../../kit/parts.ts";
+
+export const workspaceSwitcherParts = defineParts({
+  choice: "div",
+  select: "select",
+  role: "strong",
+  none: "p",
+  loadError: "p",
+  newForm: "form",
+  newName: "input",
+  newCreate: "button",
+});
