@@ -7,6 +7,8 @@ describe("a path as the access log shows it", () => {
     ["/reverse-geocode/jobs/9f8e7d6c/results", "/reverse-geocode/jobs/:id/results"],
     ["/invites/lgi_3d7nIHvmAxPcJrD2mlxLlRTDkap2aqiqDJwzN_N2OE8/accept", "/invites/:token/accept"],
     ["/invites/anything-at-all", "/invites/:token"],
+    ["//INVITES/lgi_3d7nIHvmAxPcJrD2mlxLlRTDkap2aqiqDJwzN_N2OE8/accept", "//INVITES/:token/accept"],
+    ["http://bad host/invites/lgi_3d7nIHvmAxPcJrD2mlxLlRTDkap2aqiqDJwzN_N2OE8/accept", "http://bad host/invites/lgi_:token/accept"],
   ])("a secret in %p is left out: %p", (path, shown) => {
     expect(loggablePath(path)).toBe(shown);
   });

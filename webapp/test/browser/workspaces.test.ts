@@ -34,6 +34,10 @@ describe("the workspaces page and an invite's page in a real browser", () => {
     return { status: answer.status, body: (await answer.json().catch(() => null)) as Record<string, unknown> };
   };
   const section = (name: string) => page.getByRole("region", { name, exact: true });
+  /** On the page, and hidden: a control a role is not offered (not merely one that does not exist). */
+  const hiddenOne = async (locator: ReturnType<Page["locator"]>) => [await locator.count(), await locator.isHidden()];
+  /** A button by its name, found hidden too (a role query leaves hidden elements out). */
+  const anyButton = (within: Page | ReturnType<Page["locator"]>, name: string) => within.getByRole("button", { name, includeHidden: true });
 
   beforeAll(async () => {
     adminToken = (await api("POST", "/admin/login", stackAdmin, "")).body.token as string;
@@ -54,7 +58,7 @@ describe("the workspaces page and an invite's page in a real browser", () => {
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.getByText(`Signed in as ${owner}`).waitFor();
       await page.getByText("You are in no workspace yet.").waitFor();
-      expect(await page.getByLabel("Workspace", { exact: true }).isVisible()).toBe(false);
+      expect(await hiddenOne(page.locator("#workspace-choice"))).toEqual([1, true]);
       await checkPageState(page, "workspaces-none");
     },
     flowTimeoutMs,
@@ -97,6 +101,8 @@ describe("the workspaces page and an invite's page in a real browser", () => {
       // The row leads to the link's own page, where a member reads its report; Back comes to the same workspace.
       await row.getByRole("link", { name: alias }).click();
       await page.getByRole("heading", { level: 1, name: new RegExp(alias) }).waitFor();
+      await page.getByText(`You are signed in as ${owner}, a member of the link's workspace.`).waitFor();
+      await page.getByRole("heading", { name: "Visits" }).first().waitFor();
       await page.goBack();
       await section("Links")
         .getByRole("row", { name: new RegExp(alias) })
@@ -141,9 +147,12 @@ describe("the workspaces page and an invite's page in a real browser", () => {
         await theirs.getByRole("region", { name: "Links", exact: true }).getByRole("row").nth(1).waitFor();
         expect(await theirs.getByRole("button", { name: "Shorten" }).isVisible()).toBe(true);
         expect(await theirs.getByRole("button", { name: "Create key" }).isVisible()).toBe(true);
-        expect(await theirs.getByRole("button", { name: "Make an invite link" }).isVisible()).toBe(false);
-        expect(await theirs.getByRole("region", { name: "Members" }).getByRole("combobox").count()).toBe(0);
-        expect(await theirs.getByRole("region", { name: "Audit log" }).isVisible()).toBe(false);
+        const theirMembers = theirs.getByRole("region", { name: "Members" });
+        await theirMembers.getByRole("row").filter({ hasText: owner }).waitFor();
+        expect(await theirMembers.getByRole("combobox").count()).toBe(0);
+        expect(await theirMembers.getByRole("button", { name: /^Remove/ }).count()).toBe(0);
+        expect(await hiddenOne(theirs.locator("#invite-form"))).toEqual([1, true]);
+        expect(await hiddenOne(theirs.locator("#audit-log"))).toEqual([1, true]);
         await checkPageState(theirs, "workspaces-editor");
 
         // The invite was used up: opened again, it is refused, and joining again is said plainly.
@@ -167,10 +176,17 @@ describe("the workspaces page and an invite's page in a real browser", () => {
       const role = members.getByLabel(`Role of ${newcomer}`);
       await role.waitFor();
       expect(await role.inputValue()).toBe("editor");
+      // A role changes on Save, not while the select is stepped through.
+      const save = members.getByRole("button", { name: `Save the role of ${newcomer}` });
+      expect(await save.isDisabled()).toBe(true);
       await role.selectOption("viewer");
+      expect((await api("GET", `/workspaces/${workspaceId}/members`)).body.results).toContainEqual(
+        expect.objectContaining({ username: newcomer, role: "editor" }),
+      );
+      await save.click();
       await members
         .getByRole("status")
-        .filter({ hasText: `${newcomer} is now viewer.` })
+        .filter({ hasText: `${newcomer} is now viewer in Launch.` })
         .waitFor();
       expect((await api("GET", `/workspaces/${workspaceId}/members`)).body.results).toContainEqual(
         expect.objectContaining({ username: newcomer, role: "viewer" }),
@@ -178,6 +194,7 @@ describe("the workspaces page and an invite's page in a real browser", () => {
 
       // The owner may not step down while no one else owns it: the API's refusal, said in place, the select put back.
       await members.getByLabel(`Role of ${owner}`).selectOption("editor");
+      await members.getByRole("button", { name: `Save the role of ${owner}` }).click();
       await members
         .getByRole("alert")
         .filter({ hasText: `The role of ${owner} could not be changed` })
@@ -193,9 +210,9 @@ describe("the workspaces page and an invite's page in a real browser", () => {
         await viewer.locator("#workspace-role", { hasText: "viewer" }).waitFor();
         const links = viewer.getByRole("region", { name: "Links", exact: true });
         await links.getByRole("row").nth(1).waitFor();
-        expect(await links.getByRole("button", { name: "Shorten" }).isVisible()).toBe(false);
+        expect(await hiddenOne(anyButton(links, "Shorten"))).toEqual([1, true]);
         expect(await links.getByRole("button", { name: /^Delete/ }).count()).toBe(0);
-        expect(await viewer.getByRole("button", { name: "Create key" }).isVisible()).toBe(false);
+        expect(await hiddenOne(anyButton(viewer, "Create key"))).toEqual([1, true]);
         await checkPageState(viewer, "workspaces-viewer");
         expect(unexpectedProblems(viewerProblems, [401])).toEqual([]);
       } finally {
@@ -218,9 +235,35 @@ describe("the workspaces page and an invite's page in a real browser", () => {
       expect(key).toStartWith("lgk_");
       await keys.getByRole("row", { name: /landing page/ }).waitFor();
       const made = await api("POST", "/shorten/", { long_url: "https://example.com/from-key" }, key);
-      expect([made.status, made.body.workspace ?? null, made.body.manage_token]).toEqual([201, null, null]);
+      expect([made.status, made.body.manage_token]).toEqual([201, null]);
+      // The key's answer is the public record; read back by an admin, the link is the workspace's.
+      expect((await api("GET", `/shorten/${made.body.short_url}/`)).body.workspace).toBe(Number(workspaceId));
       expect((await api("GET", `/shorten/?workspace=${workspaceId}`, undefined, key)).status).toBe(403);
       await keys.getByRole("button", { name: "I have copied it" }).click();
+    },
+    flowTimeoutMs,
+  );
+
+  test(
+    "a second workspace has panels of its own; switching back shows the first's, its address naming it",
+    async () => {
+      const form = page.getByRole("form", { name: "New workspace" });
+      await form.getByLabel("Name").fill("Second");
+      await form.getByRole("button", { name: "Create workspace" }).click();
+      await page.waitForURL((address) => ![null, workspaceId].includes(address.searchParams.get("workspace")));
+      expect(await page.locator("#workspace-choice option:checked").innerText()).toBe("Second");
+      const second = new URL(page.url()).searchParams.get("workspace");
+      expect(second).not.toBe(workspaceId);
+      await section("Links").getByText("No links yet.").waitFor();
+      await section("API keys").getByText("No API keys yet.").waitFor();
+      expect(await section("Members").getByRole("row").count()).toBe(2);
+
+      await page.getByLabel("Workspace", { exact: true }).selectOption(workspaceId);
+      await section("API keys")
+        .getByRole("row", { name: /landing page/ })
+        .waitFor();
+      expect(new URL(page.url()).searchParams.get("workspace")).toBe(workspaceId);
+      expect(await section("Links").getByRole("row").count()).toBeGreaterThan(1);
     },
     flowTimeoutMs,
   );
@@ -289,9 +332,13 @@ describe("the workspaces page and an invite's page in a real browser", () => {
       const { page: admins, context } = await web.browser.open(`${web.stack.url}/`);
       try {
         expect((await admins.request.post(`${web.stack.url}/admin/session`, { data: stackAdmin })).status()).toBe(200);
+        // A person's sign-in beside it would make two, which the API refuses: the page offers none.
         await admins.goto(`${web.stack.url}/app/workspaces`);
         await admins.getByText(`You are signed in as the admin ${stackAdmin.username} in this browser`).waitFor();
-        expect(await admins.getByRole("button", { name: "Sign in" }).isVisible()).toBe(true);
+        expect(await hiddenOne(anyButton(admins, "Sign in"))).toEqual([1, true]);
+        await admins.goto(inviteLink);
+        await admins.getByText(`You are signed in as the admin ${stackAdmin.username} in this browser`).waitFor();
+        expect(await hiddenOne(anyButton(admins, "Make my account and join"))).toEqual([1, true]);
       } finally {
         await context.close();
       }

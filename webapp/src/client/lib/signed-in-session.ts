@@ -41,7 +41,7 @@ export function sessionOf<S extends BrowserSession>(calls: SessionCalls<S>): Ses
   }
   return {
     current,
-    signIn: (username, password) => calls.signIn(username, password),
+    signIn: calls.signIn,
     async signOut(session) {
       try {
         await calls.end(session);

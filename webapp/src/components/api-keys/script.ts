@@ -35,6 +35,8 @@ export function mount(root: HTMLElement, deps: ApiKeysDeps): ApiKeys {
 
 export class ApiKeys {
   private loading: AbortController | null = null;
+  /** Counts `clear()`s: a key made before the panel was cleared (signed out, another workspace chosen) is not shown after it. */
+  private shown = 0;
   private readonly scopeInputs: HTMLInputElement[];
 
   constructor(
@@ -85,6 +87,7 @@ export class ApiKeys {
 
   /** Forgets everything shown, the new key first (signed out). */
   clear(): void {
+    this.shown++;
     this.loading?.abort();
     this.hideCreated();
     this.clearErrors();
@@ -106,8 +109,10 @@ export class ApiKeys {
     if (scopes.length === 0) return this.fieldError("scopes", "Choose at least one scope.");
     if (expiresAt === null) return this.fieldError("expires_at", "Enter a date and a time, or leave the field empty.");
     ui.keyCreate.disabled = true;
+    const shown = this.shown;
     try {
       const made = await this.deps.calls().create({ name, scopes, ...(expiresAt ? { expires_at: expiresAt } : {}) }, this.deps.credential());
+      if (shown !== this.shown) return;
       ui.keyForm.reset();
       ui.keyCreatedName.textContent = made.name;
       ui.keyValue.value = made.key;
@@ -116,7 +121,7 @@ export class ApiKeys {
       ui.keyCreatedTitle.focus();
       void this.load();
     } catch (error) {
-      if (this.deps.handled(error)) return;
+      if (this.deps.handled(error) || shown !== this.shown) return;
       const field = fieldOf(error);
       if (field) this.fieldError(field, sentence(error instanceof ApiError ? error.message : ""));
       else ui.keyFormError.textContent = error instanceof ApiError ? `The key could not be made: ${error.message}` : "The key could not be made.";
@@ -173,7 +178,9 @@ export class ApiKeys {
   }
 
   private askToRevoke(key: ApiKeyRecord, actions: HTMLElement, revokeButton: HTMLButtonElement): void {
+    const shown = this.shown;
     const revoked = () => {
+      if (shown !== this.shown) return;
       this.ui.keysStatus.textContent = `Key ${key.name} revoked.`;
       this.ui.keysTitle.focus();
       void this.load();

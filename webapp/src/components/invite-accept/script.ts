@@ -5,6 +5,7 @@
  * and joins (then is signed in), or signs in first. Joined, the page opens
  * the workspace on the workspaces page.
  */
+import { adminSession } from "../../client/lib/admin-session.ts";
 import { ApiError } from "../../client/lib/api.ts";
 import { show } from "../../client/lib/dom.ts";
 import { findParts, showFieldError, type FoundParts } from "../../client/lib/find-parts.ts";
@@ -28,8 +29,17 @@ function inviteProblem(error: unknown): string {
   return error.message;
 }
 
+/** The invite's token: the address's fragment (a malformed escape in it is no token). */
+function tokenInAddress(): string {
+  try {
+    return decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return "";
+  }
+}
+
 class InvitePage {
-  private readonly token = decodeURIComponent(location.hash.slice(1));
+  private readonly token = tokenInAddress();
   private session: PersonSession | null = null;
   private readonly signIn: SignInForm;
 
@@ -47,6 +57,12 @@ class InvitePage {
     try {
       if (!this.token.startsWith("lgi_")) {
         this.ui.failure.textContent = "This invite link is incomplete: open the whole link you were given, or ask an owner of the workspace for a new one.";
+        return;
+      }
+      // An admin's sign-in beside a person's is two, which the API refuses: say so rather than make a second.
+      const admin = await adminSession.current().catch(() => null);
+      if (admin) {
+        this.ui.failure.textContent = `You are signed in as the admin ${admin.username} in this browser: sign out on the Admin page first, then open the invite link again.`;
         return;
       }
       const current = await personSession.current();
@@ -105,8 +121,16 @@ class InvitePage {
     try {
       const joined = await acceptInvite(this.token, { account: { username, password } });
       // The account is made and in the workspace: sign it in, so the workspace opens at once.
-      await personSession.signIn(username, password).catch(() => null);
-      this.joined(joined);
+      const signedIn = await personSession.signIn(username, password).then(
+        () => true,
+        () => false,
+      );
+      if (signedIn) return this.joined(joined);
+      ui.accountForm.reset();
+      show(ui.newAccount, false);
+      show(ui.haveAccount, false);
+      this.signIn.show("Your account is made, and has joined the workspace. Sign in to open it.");
+      this.signIn.focus();
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && /^password\b/.test(error.message)) return this.fieldError(ui.accountPassword, error.message);
       if (error instanceof ApiError && (error.status === 409 || (error.status === 400 && /^username\b/.test(error.message))))
@@ -125,12 +149,23 @@ class InvitePage {
     field.focus();
   }
 
+  /** The workspace opens; the invite's address leaves the history (used, it is no use to anyone). */
   private joined(joined: Joined): void {
-    location.assign(`/app/workspaces?workspace=${encodeURIComponent(String(joined.workspace))}`);
+    location.replace(`/app/workspaces?workspace=${encodeURIComponent(String(joined.workspace))}`);
   }
 
   private async signOut(): Promise<void> {
-    if (this.session) await personSession.signOut(this.session).catch(() => undefined);
+    if (!this.session) return;
+    this.ui.joinError.textContent = "";
+    try {
+      await personSession.signOut(this.session);
+    } catch (error) {
+      // 401: the sign-in had ended already, which is what was asked for.
+      if (!(error instanceof ApiError && error.status === 401)) {
+        this.ui.joinError.textContent = error instanceof ApiError ? `Signing out failed: ${error.message}` : "Signing out failed. Try again.";
+        return;
+      }
+    }
     this.showNewcomer("You are signed out.");
     this.signIn.focus();
   }

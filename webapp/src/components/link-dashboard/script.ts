@@ -177,7 +177,10 @@ class LinkDashboard {
 
   /** Why the credential the page had no longer reads the visits. */
   private refusal(): string {
-    return this.access?.source === "token"
+    const access = this.access;
+    if (access?.source === "person")
+      return `Signed in as ${access.username}, you may not read this link: it is in none of your workspaces. Use its manage token, if it has one.`;
+    return access?.source === "token"
       ? "The manage token saved in this browser no longer manages this link."
       : "Your admin session has ended: sign in again, or use the link's manage token.";
   }
@@ -202,10 +205,13 @@ class LinkDashboard {
 
   private async manage(): Promise<void> {
     if (!this.access) return;
+    const access = this.access;
     this.summary.showAccess(
-      this.access.source === "token"
+      access.source === "token"
         ? "You manage this link with its manage token, saved in this browser."
-        : `You are signed in as the admin ${this.access.username}.`,
+        : access.source === "person"
+          ? `You are signed in as ${access.username}, a member of the link's workspace.`
+          : `You are signed in as the admin ${access.username}.`,
     );
     show(this.ui.visitsRoot, true);
     show(this.ui.manageRoot, true);

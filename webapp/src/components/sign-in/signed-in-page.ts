@@ -33,8 +33,6 @@ export interface SignedInPageHooks<S extends BrowserSession> {
   signedIn(session: S): void;
   /** Signed out (the view is hidden): the page forgets what it showed. */
   signedOut(): void;
-  /** Said above the form when the page loads with nobody signed in ("" for nothing). */
-  signedOutNote?(): Promise<string>;
 }
 
 export class SignedInPage<S extends BrowserSession> {
@@ -67,7 +65,7 @@ export class SignedInPage<S extends BrowserSession> {
       this.hooks.outage.answered("session");
       this.ui.failure.textContent = "";
       if (current) this.showSignedIn(current);
-      else this.showSignIn((await this.hooks.signedOutNote?.()) ?? "");
+      else this.showSignIn("");
     } catch (error) {
       if (this.hooks.outage.retryLater("session", error, () => this.start())) return;
       this.ui.failure.textContent = `Could not check whether you are signed in: ${error instanceof ApiError ? error.message : "the server did not answer."} Reload the page to try again.`;
@@ -85,7 +83,12 @@ export class SignedInPage<S extends BrowserSession> {
   /** A 401 while signed in means the sign-in ended (expired, or signed out in another tab): back to the form. True when it was that. */
   handled(error: unknown): boolean {
     if (!(error instanceof ApiError && error.status === 401) || !this.current) return false;
-    this.showSignIn("Your sign-in has ended. Sign in again to continue.");
+    // Two sign-ins came with the request (an admin's and a person's, or a cookie another page of the host set): the API takes none.
+    this.showSignIn(
+      error.message.startsWith("several")
+        ? "Another sign-in came from this browser: sign out of it first."
+        : "Your sign-in has ended. Sign in again to continue.",
+    );
     this.form.focus();
     return true;
   }

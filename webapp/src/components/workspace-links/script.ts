@@ -53,8 +53,8 @@ export class WorkspaceLinks {
       this.page = 1;
       void this.load();
     });
-    ui.previous.addEventListener("click", () => this.turn(-1));
-    ui.next.addEventListener("click", () => this.turn(1));
+    ui.previous.addEventListener("click", () => void this.load(Math.max(1, this.page - 1)));
+    ui.next.addEventListener("click", () => void this.load(this.page + 1));
   }
 
   /** The workspace's first page, with what its role may do. */
@@ -82,12 +82,8 @@ export class WorkspaceLinks {
     return this.workspace?.role !== undefined && this.workspace.role !== null && writers.includes(this.workspace.role);
   }
 
-  private turn(by: number): void {
-    this.page = Math.max(1, this.page + by);
-    void this.load();
-  }
-
-  private async load(): Promise<void> {
+  /** Shows page `page` once it has loaded (a page that fails to load leaves the one shown, and its number). */
+  private async load(page = this.page): Promise<void> {
     const workspace = this.workspace;
     if (!workspace) return;
     this.loading?.abort();
@@ -95,7 +91,8 @@ export class WorkspaceLinks {
     this.loading = controller;
     this.ui.table.setAttribute("aria-busy", "true");
     try {
-      const list = await linksOf(workspace.id, this.page, this.q, controller.signal);
+      const list = await linksOf(workspace.id, page, this.q, controller.signal);
+      this.page = page;
       this.deps.outage.answered("workspace-links");
       this.ui.error.textContent = "";
       fill(
@@ -111,7 +108,7 @@ export class WorkspaceLinks {
       this.ui.next.disabled = list.next === null;
       show(this.ui.pager, list.count > 0);
     } catch (error) {
-      if (controller.signal.aborted || this.deps.handled(error) || this.deps.outage.retryLater("workspace-links", error, () => this.load())) return;
+      if (controller.signal.aborted || this.deps.handled(error) || this.deps.outage.retryLater("workspace-links", error, () => this.load(page))) return;
       this.ui.error.textContent = error instanceof ApiError ? `The links could not be loaded: ${error.message}` : "The links could not be loaded.";
     } finally {
       if (this.loading === controller) this.ui.table.removeAttribute("aria-busy");
@@ -124,7 +121,7 @@ export class WorkspaceLinks {
     const { ui } = this;
     showFieldError(ui.longUrl, null);
     showFieldError(ui.alias, null);
-    ui.status.textContent = "";
+    ui.status.textContent = ui.error.textContent = "";
     const typed = ui.longUrl.value.trim();
     if (!typed) {
       showFieldError(ui.longUrl, "Enter the address to shorten.");
@@ -135,14 +132,27 @@ export class WorkspaceLinks {
     ui.create.disabled = true;
     try {
       const made = await makeLink(workspace.id, { long_url: addressToSend(typed), ...(alias ? { short_url: alias } : {}) }, this.deps.credential());
+      // Another workspace was chosen meanwhile: the link is made in this one, said nowhere else.
+      if (this.workspace !== workspace) return;
       ui.createForm.reset();
       ui.status.textContent = `Link ${made.link} made.`;
-      this.page = 1;
-      await this.load();
+      // The new link first: no search left to hide it.
+      this.q = ui.search.value = "";
+      await this.load(1);
     } catch (error) {
-      if (this.deps.handled(error)) return;
-      const field = error instanceof ApiError && (error.status === 409 || /^short_url\b/.test(error.message)) ? ui.alias : ui.longUrl;
-      showFieldError(field, error instanceof ApiError ? error.message : "The link could not be made. Try again.");
+      if (this.deps.handled(error) || this.workspace !== workspace) return;
+      // A field's refusal is said on the field; anything else (a role taken away, the workspace gone, a limit) above the table.
+      const field =
+        !(error instanceof ApiError) || (error.status !== 400 && error.status !== 409)
+          ? undefined
+          : error.status === 409 || /^short_url\b/.test(error.message)
+            ? ui.alias
+            : ui.longUrl;
+      if (!field) {
+        ui.error.textContent = error instanceof ApiError ? `The link could not be made: ${error.message}` : "The link could not be made. Try again.";
+        return;
+      }
+      showFieldError(field, (error as ApiError).message);
       field.focus();
     } finally {
       ui.create.disabled = false;

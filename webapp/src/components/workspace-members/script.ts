@@ -22,8 +22,8 @@ export interface WorkspaceMembersDeps {
   outage: Outage;
   /** The username signed in: their own row says so. */
   username(): string;
-  /** The person's own role changed, or they left: the page asks for their workspaces again. */
-  ownMembershipChanged(): void;
+  /** The person's own role changed, or they left: the page asks for their workspaces again, then says `said`. */
+  ownMembershipChanged(said: string): void;
 }
 
 type Parts = FoundParts<typeof workspaceMembersParts.spec>;
@@ -100,19 +100,29 @@ export class WorkspaceMembers {
     const actions = h("td", { class: "actions" });
     let role: HTMLElement = h("span", {}, roleNames[member.role]);
     if (this.owns()) {
+      // A role changes on Save, never on the select's own change: a keyboard stepping through the choices would change it at each.
       const select = h(
         "select",
         { "aria-label": `Role of ${member.username}` },
         roles.map((each) => h("option", { value: each }, roleNames[each])),
       );
       select.value = member.role;
-      select.addEventListener("change", () => void this.changeRole(member, select));
-      role = select;
+      const save = h(
+        "button",
+        { type: "button", class: "secondary small", disabled: true },
+        "Save",
+        h("span", { class: "visually-hidden" }, ` the role of ${member.username}`),
+      );
+      select.addEventListener("change", () => {
+        save.disabled = select.value === member.role;
+      });
+      save.addEventListener("click", () => void this.changeRole(member, select, save));
+      role = h("span", { class: "role-choice" }, select, save);
       const remove = h(
         "button",
         { type: "button", class: "secondary small delete" },
         own ? "Leave" : "Remove",
-        h("span", { class: "visually-hidden" }, ` ${member.username}`),
+        h("span", { class: "visually-hidden" }, own ? ` ${this.workspace?.name ?? "the workspace"}` : ` ${member.username}`),
       );
       remove.addEventListener("click", () => this.askToRemove(member, own, actions, remove));
       fill(actions, remove);
@@ -127,25 +137,28 @@ export class WorkspaceMembers {
     );
   }
 
-  private async changeRole(member: Member, select: HTMLSelectElement): Promise<void> {
+  private async changeRole(member: Member, select: HTMLSelectElement, save: HTMLButtonElement): Promise<void> {
     const workspace = this.workspace;
     if (!workspace) return;
     const role = select.value as Role;
     this.ui.status.textContent = "";
     this.ui.error.textContent = "";
-    select.disabled = true;
+    select.disabled = save.disabled = true;
     try {
       await changeRole(workspace.id, member.id, role, this.deps.credential());
-      this.ui.status.textContent = `${member.username} is now ${roleNames[role].toLowerCase()}.`;
+      if (this.workspace !== workspace) return;
+      const said = `${member.username} is now ${roleNames[role].toLowerCase()} in ${workspace.name}.`;
       member.role = role;
-      if (member.username === this.deps.username()) this.deps.ownMembershipChanged();
+      if (member.username === this.deps.username()) return this.deps.ownMembershipChanged(said);
+      this.ui.status.textContent = said;
     } catch (error) {
       select.value = member.role;
-      if (this.deps.handled(error)) return;
+      if (this.deps.handled(error) || this.workspace !== workspace) return;
       this.ui.error.textContent =
         error instanceof ApiError ? `The role of ${member.username} could not be changed: ${error.message}` : "The role could not be changed.";
     } finally {
       select.disabled = false;
+      save.disabled = select.value === member.role;
     }
   }
 
@@ -171,7 +184,7 @@ export class WorkspaceMembers {
           }
         }
         if (own) {
-          this.deps.ownMembershipChanged();
+          this.deps.ownMembershipChanged(`You left ${workspace.name}.`);
           return null;
         }
         this.ui.status.textContent = `${member.username} removed.`;
@@ -192,6 +205,8 @@ export class WorkspaceMembers {
     ui.inviteCreate.disabled = true;
     try {
       const made = await invite(workspace.id, ui.inviteRole.value as Role, this.deps.credential());
+      // Another workspace was chosen meanwhile: this one's invite is not shown under it (it expires unused).
+      if (this.workspace !== workspace) return;
       ui.inviteLink.value = `${location.origin}/app/invite#${made.token}`;
       ui.inviteExpires.textContent = formatDateTime(made.expires_at);
       ui.inviteCopyStatus.textContent = "";

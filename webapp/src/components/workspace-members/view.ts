@@ -30,7 +30,7 @@ export function workspaceMembersView(mark: SafeHtml): SafeHtml {
   </form>
   <div id="invite-made" class="token-box" role="group" aria-labelledby="invite-made-title" hidden ${ui.mark("invite")}>
     <h3 id="invite-made-title" tabindex="-1" ${ui.mark("inviteTitle")}>Copy the invite link now: you will not see it again</h3>
-    <p>Send it to the one person who should join: whoever opens it first joins with its role, signed in or as a new account. It works until <span ${ui.mark("inviteExpires")}></span>.</p>
+    <p>Send it to the one person who should join: whoever accepts it first joins with its role, signed in or as a new account. It works until <span ${ui.mark("inviteExpires")}></span>.</p>
     <label for="invite-link" class="visually-hidden">Invite link</label>
     <div class="copy-row">
       <input id="invite-link" class="mono" type="text" readonly ${ui.mark("inviteLink")}>

@@ -4,6 +4,7 @@ export const workspaceSwitcherParts = defineParts({
   choice: "div",
   select: "select",
   role: "strong",
+  status: "p",
   none: "p",
   loadError: "p",
   newForm: "form",

@@ -34,6 +34,8 @@ function addressedWorkspace(): number | undefined {
 
 export class WorkspaceSwitcher {
   private workspaces: Workspace[] = [];
+  /** The latest load: an earlier one answering after it (a create, then a change of one's own role) is dropped. */
+  private loading: AbortController | null = null;
 
   constructor(
     private readonly ui: Parts,
@@ -46,14 +48,23 @@ export class WorkspaceSwitcher {
     });
   }
 
-  /** Lists the person's workspaces and chooses the one the address names (else the first); `id` chooses that one instead. */
-  async load(id = addressedWorkspace()): Promise<void> {
+  /**
+   * Lists the person's workspaces and chooses the one the address names
+   * (else the first); `id` chooses that one instead. `said`: what the
+   * status line says once loaded (a change of one's own membership).
+   */
+  async load(id = addressedWorkspace(), said = ""): Promise<void> {
+    this.loading?.abort();
+    const controller = new AbortController();
+    this.loading = controller;
     try {
-      this.workspaces = await myWorkspaces();
+      const workspaces = await myWorkspaces(controller.signal);
+      if (controller.signal.aborted) return;
+      this.workspaces = workspaces;
       this.deps.outage.answered("workspaces");
       this.ui.loadError.textContent = "";
     } catch (error) {
-      if (this.deps.handled(error) || this.deps.outage.retryLater("workspaces", error, () => this.load(id))) return;
+      if (controller.signal.aborted || this.deps.handled(error) || this.deps.outage.retryLater("workspaces", error, () => this.load(id, said))) return;
       this.ui.loadError.textContent =
         error instanceof ApiError ? `Your workspaces could not be loaded: ${error.message}` : "Your workspaces could not be loaded.";
       return;
@@ -65,11 +76,17 @@ export class WorkspaceSwitcher {
     show(this.ui.choice, this.workspaces.length > 0);
     show(this.ui.none, this.workspaces.length === 0);
     this.choose(this.workspaces.some((workspace) => workspace.id === id) ? id! : (this.workspaces[0]?.id ?? 0));
+    this.ui.status.textContent = said;
+    if (said) (this.workspaces.length > 0 ? this.ui.select : this.ui.newName).focus();
   }
 
   clear(): void {
+    this.loading?.abort();
     this.workspaces = [];
     fill(this.ui.select);
+    show(this.ui.choice, false);
+    show(this.ui.none, false);
+    this.ui.status.textContent = "";
     this.ui.newForm.reset();
     showFieldError(this.ui.newName, null);
     this.ui.loadError.textContent = "";
@@ -77,13 +94,14 @@ export class WorkspaceSwitcher {
 
   private choose(id: number): void {
     const workspace = this.workspaces.find((each) => each.id === id) ?? null;
+    const address = new URL(location.href);
     if (workspace) {
       this.ui.select.value = String(workspace.id);
       this.ui.role.textContent = workspace.role ?? "";
-      const address = new URL(location.href);
       address.searchParams.set("workspace", String(workspace.id));
-      history.replaceState(null, "", address);
-    }
+    } else address.searchParams.delete("workspace");
+    history.replaceState(null, "", address);
+    this.ui.status.textContent = "";
     this.deps.chosen(workspace);
   }
 

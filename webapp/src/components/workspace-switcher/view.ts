@@ -5,6 +5,7 @@ import { workspaceSwitcherParts as ui } from "./parts.ts";
 export function workspaceSwitcherView(mark: SafeHtml): SafeHtml {
   return html`<section id="workspace-switcher" class="panel" aria-labelledby="switcher-title" ${mark}>
   <h2 id="switcher-title">Your workspaces</h2>
+  <p id="switcher-status" class="message ok" role="status" ${ui.mark("status")}></p>
   <p id="switcher-error" class="message error" role="alert" ${ui.mark("loadError")}></p>
   <div class="switcher-row">
   <div>

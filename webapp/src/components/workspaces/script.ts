@@ -22,8 +22,20 @@ import { mount as mountSwitcher, type WorkspaceSwitcher } from "../workspace-swi
 import { workspacesParts } from "./parts.ts";
 
 export function mount(root: HTMLElement): void {
-  const page = new WorkspacesPage(findParts(root, workspacesParts));
-  void page.signIn.start();
+  const ui = findParts(root, workspacesParts);
+  void start(ui);
+}
+
+/**
+ * An admin signed in with this browser: a person's sign-in beside it would
+ * make two, which the API refuses on every request, so the page says so
+ * and offers no form. Anyone else: the page.
+ */
+async function start(ui: FoundParts<typeof workspacesParts.spec>): Promise<void> {
+  const admin = await adminSession.current().catch(() => null);
+  if (!admin) return new WorkspacesPage(ui).signIn.start();
+  show(ui.checking, false);
+  ui.failure.textContent = `You are signed in as the admin ${admin.username} in this browser: sign out on the Admin page first, then come back to sign in as a person.`;
 }
 
 class WorkspacesPage {
@@ -45,7 +57,6 @@ class WorkspacesPage {
         outage,
         signedIn: () => void this.switcher.load(),
         signedOut: () => this.clear(),
-        signedOutNote: () => adminNote(),
       },
     );
     const deps = { credential: () => this.signIn.credential(), handled: (error: unknown) => this.signIn.handled(error), outage };
@@ -54,9 +65,9 @@ class WorkspacesPage {
     this.members = mountMembers(ui.members, {
       ...deps,
       username: () => this.signIn.session?.username ?? "",
-      ownMembershipChanged: () => void this.switcher.load(),
+      ownMembershipChanged: (said) => void this.switcher.load(undefined, said),
     });
-    this.keys = mountApiKeys(ui.apiKeys, { ...deps, calls: () => workspaceKeyCalls(this.workspace?.id ?? 0) });
+    this.keys = mountApiKeys(ui.apiKeys, { ...deps, calls: () => workspaceKeyCalls(this.chosen().id) });
     this.audit = mountAudit(ui.audit, deps);
   }
 
@@ -74,8 +85,16 @@ class WorkspacesPage {
     if (workspace.role === "owner") this.audit.show(workspace.id);
   }
 
+  /** The workspace chosen; a panel asking with none chosen (a retry left over from before) is refused here, never sent. */
+  private chosen(): Workspace {
+    if (!this.workspace) throw new Error("no workspace is chosen");
+    return this.workspace;
+  }
+
   private clear(): void {
     this.clearWorkspace();
+    this.workspace = null;
+    show(this.ui.current, false);
     this.switcher.clear();
   }
 
@@ -85,10 +104,4 @@ class WorkspacesPage {
     this.keys.clear();
     this.audit.clear();
   }
-}
-
-/** With an admin signed in with this browser, a person's sign-in would make two, which the API refuses: said before it is tried. */
-async function adminNote(): Promise<string> {
-  const admin = await adminSession.current().catch(() => null);
-  return admin ? `You are signed in as the admin ${admin.username} in this browser: sign out on the Admin page first, then sign in here as a person.` : "";
 }
