@@ -49,6 +49,7 @@ import { ownOrigins, publicOrigin, seenFrom } from "./http/public-origin.ts";
 import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
 import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
+import type { ThreatCheck } from "./threats/threat-list.ts";
 import type { LinkStore } from "./links/link-store.ts";
 import type { RedirectStatus } from "./links/link-options.ts";
 import { redirectBatchRoutes } from "./links/redirect-batch-routes.ts";
@@ -114,6 +115,8 @@ export interface ShortenerDeps {
   publicBaseUrl?: URL;
   /** Which hosts long URLs may not name besides loopback and this service (default: no more). */
   linkTargets?: Partial<LinkTargetRules>;
+  /** THREAT_FEEDS' lists: a destination they name is refused (default: none). */
+  threats?: ThreatCheck;
   redirectStatus?: RedirectStatus;
   /** PERMANENT_REDIRECT_MAX_AGE: seconds a browser may keep a link's own 301 or 308 (default 30). */
   permanentRedirectMaxAgeSeconds?: number;
@@ -139,7 +142,7 @@ export interface ShortenerDeps {
 
 /** The shortener's HTTP app, built from dependencies made elsewhere (main.ts or a test). */
 export function createApp(deps: ShortenerDeps) {
-  const targets = new LinkTargets({ blockPrivate: false, blockedDomains: [], ownAddresses: [], ...deps.linkTargets });
+  const targets = new LinkTargets({ blockPrivate: false, blockedDomains: [], ownAddresses: [], ...deps.linkTargets }, deps.threats);
   const links = new LinkService({
     links: deps.links,
     cache: deps.cache,

@@ -12,6 +12,7 @@ import {
 } from "@linkgeo/shared";
 import { parseRateRule, type RateRule } from "@linkgeo/shared/rate-limit";
 import { parseDomainList } from "./links/link-targets.ts";
+import { parseThreatFeedPaths } from "./threats/threat-feeds.ts";
 import { defaultDatabaseTimeoutMs } from "./database-deadline.ts";
 import type { UnknownHosts } from "./domains/domain-directory.ts";
 import { createAccesses, type CreateAccess } from "./people/request-workspace.ts";
@@ -44,6 +45,8 @@ export interface ShortenerConfig extends ServiceBasics, ProxyPairVariables {
   blockPrivateTargets: boolean;
   /** Domains (and their subdomains) long URLs may not name. */
   blockedDomains: string[];
+  /** THREAT_FEEDS: the files of threat feeds whose destinations are refused (threats/threat-feeds.ts). */
+  threatFeeds: string[];
   /** Record each visit's referrer, country, browser, OS and device, and humans/bots per hour. */
   analytics: boolean;
   /** Hourly visit buckets of days older than this are folded into one per day. */
@@ -94,6 +97,7 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       permanentRedirectMaxAgeSeconds: vars.integer("PERMANENT_REDIRECT_MAX_AGE", 30, { min: 0, max: 31_536_000 }),
       blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
       blockedDomains: vars.parsed("BLOCKED_DOMAINS", parseDomainList) ?? [],
+      threatFeeds: vars.parsed("THREAT_FEEDS", parseThreatFeedPaths) ?? [],
       analytics: vars.oneOf("ANALYTICS", ["on", "off"], "on") === "on",
       analyticsHourlyDays: vars.integer("ANALYTICS_HOURLY_DAYS", 90, { min: 2, max: 36_500 }),
       ...readProxyPairVariables(vars),
@@ -135,6 +139,7 @@ export interface ImportCommandConfig {
   publicBaseUrl: URL | undefined;
   blockPrivateTargets: boolean;
   blockedDomains: string[];
+  threatFeeds: string[];
 }
 
 export function readImportCommandConfig(env: Env): ImportCommandConfig {
@@ -143,5 +148,6 @@ export function readImportCommandConfig(env: Env): ImportCommandConfig {
     publicBaseUrl: vars.parsed("PUBLIC_BASE_URL", (raw) => parseUrl(raw, ["http", "https"])),
     blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
     blockedDomains: vars.parsed("BLOCKED_DOMAINS", parseDomainList) ?? [],
+    threatFeeds: vars.parsed("THREAT_FEEDS", parseThreatFeedPaths) ?? [],
   }));
 }

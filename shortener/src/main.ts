@@ -19,6 +19,7 @@ import { VisitClassifier } from "./visits/visit-classifier.ts";
 import { OrphanVisits } from "./visits/orphan-visits.ts";
 import { startVisitLogSumming } from "./visits/visit-log-summing.ts";
 import { startVisitRetention } from "./visits/visit-retention.ts";
+import { ThreatFeeds } from "./threats/threat-feeds.ts";
 
 const { config, log } = beginService("shortener", readShortenerConfig);
 if (config.secretKeyGenerated) log.warn("ELYSIA_SECRET_KEY is not set: using a random key, admin tokens will not survive a restart");
@@ -51,6 +52,10 @@ const describeVisitor = visitClassifier && describeVisitorWith(visitClassifier, 
 const clock = () => new Date();
 const metrics = startServiceMetrics({ service: "shortener", port: config.metricsPort, hostname: config.hostname, log });
 const observer = metrics.registry && shortenerMetrics(metrics.registry);
+
+// Read before the first request, so a listed destination is refused from the start; then kept current.
+const threats = config.threatFeeds.length > 0 ? new ThreatFeeds({ paths: config.threatFeeds, log, observer }) : undefined;
+await threats?.start();
 const visits = new VisitCounter(database.links, clock, {
   timeoutMs: config.databaseTimeoutMs,
   describe: config.analytics ? describeVisitor : undefined,
@@ -83,6 +88,7 @@ const app = createApp({
   unknownHosts: config.unknownHosts,
   createAccess: config.createAccess,
   workspaceBudgets,
+  threats,
   linkTargets: {
     blockPrivate: config.blockPrivateTargets,
     blockedDomains: config.blockedDomains,

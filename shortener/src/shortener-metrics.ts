@@ -1,5 +1,6 @@
 import { declareMetrics, type MetricsRegistry } from "@linkgeo/shared";
 import type { CacheObserver } from "./cache/fail-soft-link-cache.ts";
+import type { ThreatObserver } from "./threats/threat-feeds.ts";
 import type { VisitCounterObserver } from "./visits/visit-counter.ts";
 import { visitMetrics } from "./visits/visit-metrics.ts";
 
@@ -12,13 +13,14 @@ export interface AppObserver {
   databaseFailed(): void;
 }
 
-export type ShortenerMetrics = VisitCounterObserver & CacheObserver & AppObserver;
+export type ShortenerMetrics = VisitCounterObserver & CacheObserver & AppObserver & ThreatObserver;
 
 /**
  * The shortener's own metrics, beside the HTTP ones: the VisitCounter's
  * (visitMetrics), the link cache's reads and failures, links created,
- * updated and deleted, database failures answered 503, and redirects by
- * domain. Label values are fixed lists, or the domains admins added.
+ * updated and deleted, database failures answered 503, redirects by
+ * domain, and the threat feeds' entries and matches by list. Label values
+ * are fixed lists, the domains admins added, or the files of THREAT_FEEDS.
  */
 export function shortenerMetrics(registry: MetricsRegistry): ShortenerMetrics {
   const declare = declareMetrics(registry);
@@ -33,8 +35,16 @@ export function shortenerMetrics(registry: MetricsRegistry): ShortenerMetrics {
     "Redirects that sent their visitor on, by domain: default, or the host of a domain admins added.",
     ["domain"],
   );
+  const threatEntries = declare.gauge("shortener_threat_list_entries", "Entries of each threat feed (THREAT_FEEDS) as last loaded, by list.", ["list"]);
+  const threatMatches = declare.counter(
+    "shortener_threat_matches_total",
+    "Destinations a threat feed listed, by list: each a create, change or import row refused.",
+    ["list"],
+  );
   return {
     ...visitMetrics(registry),
+    listLoaded: (list, entries) => threatEntries.labels(list).set(entries),
+    matched: (list) => threatMatches.labels(list).inc(),
     cacheRead: (outcome) => cacheReads.labels(outcome).inc(),
     cacheFailed: (operation) => cacheErrors.labels(operation).inc(),
     linkChanged: (change) => links.labels(change).inc(),

@@ -107,6 +107,15 @@ describe("shortener configuration", () => {
     ]);
   });
 
+  test("THREAT_FEEDS names files that are there; none by default", () => {
+    const feed = join(import.meta.dir, "fixtures/threat-feeds/hosts.txt");
+    expect(readShortenerConfig({}).threatFeeds).toEqual([]);
+    expect(readShortenerConfig({ THREAT_FEEDS: feed }).threatFeeds).toEqual([feed]);
+    expect(configProblems(readShortenerConfig, { THREAT_FEEDS: "/no/such/feed.txt" })).toEqual([
+      'THREAT_FEEDS has "/no/such/feed.txt", which is not a file this service can read',
+    ]);
+  });
+
   test.each([
     ["sqlite:///data/links.db", join(shortenerFolder, "data/links.db")],
     ["sqlite:///../links.db", join(shortenerFolder, "../links.db")],

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { Database as SqliteDatabase } from "bun:sqlite";
 import { silentLogger } from "@linkgeo/shared";
 import { Registry } from "prom-client";
@@ -6,6 +7,7 @@ import { FailSoftLinkCache } from "../src/cache/fail-soft-link-cache.ts";
 import type { LinkCache } from "../src/cache/link-cache.ts";
 import { MemoryLinkCache } from "../src/cache/memory-link-cache.ts";
 import { shortenerMetrics } from "../src/shortener-metrics.ts";
+import { ThreatFeeds } from "../src/threats/threat-feeds.ts";
 import { openSqliteDatabase } from "../src/storage/open-database.ts";
 import { startTestShortener } from "./support/test-shortener.ts";
 
@@ -79,5 +81,18 @@ describe("shortener metrics", () => {
     expect(await samples(registry, "shortener_database_errors_total")).toEqual({ "": 1 });
     sqlite.exec("PRAGMA query_only = OFF");
     sqlite.close();
+  });
+
+  test("count each threat feed's entries and the destinations it listed, by list", async () => {
+    const registry = new Registry();
+    const metrics = shortenerMetrics(registry);
+    const feeds = new ThreatFeeds({ paths: [join(import.meta.dir, "fixtures/threat-feeds/hosts.txt")], log: silentLogger, observer: metrics });
+    await feeds.refresh();
+    await using api = await startTestShortener({ observer: metrics, threats: feeds });
+    for (const path of ["/a", "/b"])
+      expect((await api.request("POST", "/shorten/", { json: { long_url: `https://ads.tracker.example${path}` } })).status).toBe(400);
+    expect((await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/fine" } })).status).toBe(201);
+    expect(await samples(registry, "shortener_threat_list_entries")).toEqual({ "list=hosts.txt": 2 });
+    expect(await samples(registry, "shortener_threat_matches_total")).toEqual({ "list=hosts.txt": 2 });
   });
 });

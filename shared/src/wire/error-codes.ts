@@ -26,6 +26,7 @@ export const errorCodes = [
   "upstream_timeout",
   "client_closed_request",
   "gone",
+  "harmful_destination",
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

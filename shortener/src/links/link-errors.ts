@@ -46,6 +46,17 @@ export class InvalidUrl extends HttpError {
   }
 }
 
+/** 400 `harmful_destination`: a threat feed lists the URL (docs/abuse.md); the refusal names the list, never the entry that matched. */
+export class HarmfulDestination extends HttpError {
+  private constructor(reason: string) {
+    super(400, "harmful_destination", reason);
+  }
+
+  static listedBy(field: string, list: string): HarmfulDestination {
+    return new HarmfulDestination(`${field} is on the threat list ${JSON.stringify(list)}: it may not be a link's destination here`);
+  }
+}
+
 /** 401 `unauthorized`: the password sent to unlock a protected link is not its password. */
 export class WrongPassword extends HttpError {
   private constructor() {

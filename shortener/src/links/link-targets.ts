@@ -1,4 +1,5 @@
-import { InvalidUrl } from "./link-errors.ts";
+import type { ThreatCheck } from "../threats/threat-list.ts";
+import { HarmfulDestination, InvalidUrl } from "./link-errors.ts";
 import { checkLongUrl } from "./long-url.ts";
 import { formatIp, inAnyIpRange, loopbackOrUnspecified, parseIp, privateNetworks, type IpAddress } from "@linkgeo/shared";
 
@@ -23,7 +24,8 @@ const privateSuffixes = [".local", ".internal", ".lan", ".home.arpa", ".localdom
  * `[::ffff:127.0.0.1]`, `LOCALHOST.`): loopback and unspecified addresses,
  * `localhost` and its subdomains, this machine's own addresses, and every
  * host the request came by (the public origin, as configured or forwarded).
- * Operators may also refuse private ranges and listed domains.
+ * Operators may also refuse private ranges and listed domains, and name
+ * threat feeds: a URL they list is refused as harmful (docs/abuse.md).
  *
  * Names are never resolved: the service does not fetch long URLs, and a
  * lookup here would let clients make it query DNS, for an answer that could
@@ -32,7 +34,11 @@ const privateSuffixes = [".local", ".internal", ".lan", ".home.arpa", ".localdom
 export class LinkTargets {
   private readonly ownAddresses: IpAddress[];
 
-  constructor(private readonly rules: LinkTargetRules) {
+  constructor(
+    private readonly rules: LinkTargetRules,
+    /** THREAT_FEEDS' lists (threats/threat-feeds.ts); absent, none. */
+    private readonly threats?: ThreatCheck,
+  ) {
     this.ownAddresses = rules.ownAddresses.flatMap((address) => parseIp(address) ?? []);
   }
 
@@ -47,6 +53,8 @@ export class LinkTargets {
     if (!check.ok) throw InvalidUrl.because(check.reason);
     const refusal = this.refusal(check.url, requestHosts, field);
     if (refusal) throw InvalidUrl.because(refusal);
+    const list = this.threats?.listing(check.url);
+    if (list !== undefined) throw HarmfulDestination.listedBy(field, list);
     return check.url.href;
   }
 

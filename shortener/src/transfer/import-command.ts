@@ -1,8 +1,9 @@
 import { databaseWhere } from "../storage/database-target.ts";
-import { ConfigError, describeError, HttpError, uploadText } from "@linkgeo/shared";
+import { ConfigError, createLogger, describeError, HttpError, uploadText } from "@linkgeo/shared";
 import { MultiBar, Presets } from "cli-progress";
 import { readImportCommandConfig } from "../config.ts";
 import { LinkTargets } from "../links/link-targets.ts";
+import { ThreatFeeds } from "../threats/threat-feeds.ts";
 import { openDatabase, type Database } from "../storage/open-database.ts";
 import { guessFormat, parserFor } from "./format-registry.ts";
 import { ImportArgsError, importUsage, parseImportArgs } from "./import-args.ts";
@@ -47,9 +48,16 @@ async function main(): Promise<number> {
     const format = args.format ?? (await guessFormat(upload.head));
     if (format === undefined) throw new ImportFailed("cannot tell the file's format from its first line: name it with --format");
     const parser = parserFor(format);
+    // The service's threat feeds, read once: a row whose destination they list is a problem row, as on POST /admin/import.
+    const threats = new ThreatFeeds({
+      paths: config.threatFeeds,
+      // A feed that cannot be read is said on stderr; what is loaded is not news here.
+      log: createLogger({ service: "import", level: "warn", format: "pretty", write: (line) => process.stderr.write(`${line}\n`) }),
+    });
+    await threats.refresh();
     const importer = new Importer({
       store: database.links,
-      targets: new LinkTargets({ blockPrivate: config.blockPrivateTargets, blockedDomains: config.blockedDomains, ownAddresses: [] }),
+      targets: new LinkTargets({ blockPrivate: config.blockPrivateTargets, blockedDomains: config.blockedDomains, ownAddresses: [] }, threats),
       clock: () => new Date(),
     });
 

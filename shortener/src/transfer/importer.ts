@@ -1,12 +1,10 @@
 import { describeError, HttpError, InvalidRequest, type Logger } from "@linkgeo/shared";
 import { unmanagedTokenHashes } from "../auth/manage-token.ts";
 import { storableInstant } from "../http/instant.ts";
-import { InvalidUrl } from "../links/link-errors.ts";
 import { parseOptions, type OptionsInput, type ParsedOptions } from "../links/link-options.ts";
 import type { LinkStore } from "../links/link-store.ts";
 import type { LinkTargets } from "../links/link-targets.ts";
 import type { ImportedLink } from "../links/link.ts";
-import { checkLongUrl } from "../links/long-url.ts";
 import { aliasProblem } from "../links/short-code.ts";
 import { storageUnavailable } from "../storage/storage-unavailable.ts";
 import { contentKey, derivedCode, derivedCodeAttempts } from "./derived-code.ts";
@@ -190,13 +188,9 @@ export class Importer {
     return { line, domainId, link: { ...link, code: linkKey(domainId, derivedCode(key, 0)) }, derivedFrom: key, attempt: 0 };
   }
 
-  /** The long URL's rule (LinkService.validUrl): its shape, then the hosts it may not name. Throws an HttpError. */
+  /** The long URL's rule (LinkService.validUrl): its shape, the hosts it may not name, the threat lists. Throws an HttpError. */
   private checkedUrl(raw: string, hosts: readonly string[], field: string): string {
-    const check = checkLongUrl(raw, field);
-    if (!check.ok) throw InvalidUrl.because(check.reason);
-    const refusal = this.deps.targets.refusal(check.url, hosts, field);
-    if (refusal) throw InvalidUrl.because(refusal);
-    return check.url.href;
+    return this.deps.targets.destination(raw, hosts, field);
   }
 
   /** store, once the batch's links are paid for (ImportOptions.spend). */

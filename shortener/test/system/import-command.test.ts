@@ -76,6 +76,19 @@ describe("bun run import", () => {
     expect(summaryOf(again.stdout)).toMatchObject({ imported: "0", skipped: "2", problems: "1" });
   });
 
+  test("reads THREAT_FEEDS as the service does: a row whose destination a feed lists is a problem row", async () => {
+    const file = join(dir, "threats.ndjson");
+    writeFileSync(
+      file,
+      `${JSON.stringify({ short_url: "cli-fine", long_url: "https://example.com/fine" })}\n${JSON.stringify({ short_url: "cli-listed", long_url: "https://www.ads.tracker.example/" })}\n`,
+    );
+    const feeds = join(import.meta.dir, "../fixtures/threat-feeds/hosts.txt");
+    const run = await runImportOn({ ...env, THREAT_FEEDS: feeds }, file);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('line 2: problem: long_url is on the threat list "hosts.txt": it may not be a link\'s destination here\n');
+    expect(summaryOf(run.stdout)).toMatchObject({ imported: "1", problems: "1" });
+  });
+
   test("fails with one line when the file is missing or its format cannot be told", async () => {
     expect(await runImport(join(dir, "absent.csv"))).toMatchObject({ code: 1, stderr: `import: no such file: ${join(dir, "absent.csv")}\n` });
     const odd = join(dir, "odd.csv");

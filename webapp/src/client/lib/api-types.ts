@@ -865,7 +865,7 @@ export interface components {
                  * @example invalid_url
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone";
+                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone" | "harmful_destination";
                 /** @example long_url must be an http or https URL */
                 message: string;
             } & {
@@ -2562,7 +2562,7 @@ export interface operations {
                                  * @example invalid_url
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone";
+                                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone" | "harmful_destination";
                                 /** @example long_url must be an http or https URL */
                                 message: string;
                             } & {

@@ -1,0 +1,181 @@
+/**
+ * What a threat feed lists, read from a file in the formats operators
+ * already download (docs/abuse.md). One file may be:
+ *
+ * - a CSV with a `url` column: URLhaus's (its header is a `#` comment:
+ *   `# id,dateadded,url,…`) and PhishTank's (`phish_id,url,…`);
+ * - PhishTank's JSON: an array of objects with a `url`;
+ * - a list, one entry a line, `#` and `!` lines comments: a URL (URLhaus's
+ *   plain list), a hosts-file line (`0.0.0.0 bad.example`), an adblock
+ *   rule of a whole domain (`||bad.example^`, as hagezi publishes), or a
+ *   bare domain name (`bad.example`).
+ *
+ * A line that is none of these is skipped and counted, never an error: a
+ * feed is someone else's file.
+ */
+export interface ThreatEntries {
+  /** Normalised URLs (`threatUrlKey`): the URL itself is listed. */
+  urls: string[];
+  /** Host names, lower case, punycode, no trailing dot: the host and every name under it are listed. */
+  hosts: string[];
+  /** Lines that were none of the formats. */
+  skipped: number;
+}
+
+/** The addresses a hosts file points listed names at, and names it lists that are no threat. */
+const hostsFileAddresses = new Set(["0.0.0.0", "127.0.0.1", "::", "::1", "0", "::0"]);
+const hostsFileOwnNames = new Set(["localhost", "localhost.localdomain", "local", "broadcasthost", "ip6-localhost", "ip6-loopback", "0.0.0.0"]);
+
+/** Lines read between two yields to the event loop when a feed is read in slices: a few milliseconds of work. */
+const linesPerSlice = 5_000;
+
+/** A feed's entries, read at once (a test, a small file). */
+export function parseThreatEntries(text: string): ThreatEntries {
+  const reader = new ThreatEntryReader(text);
+  while (!reader.read(Number.POSITIVE_INFINITY));
+  return reader.entries;
+}
+
+/** A feed's entries, read a slice of lines at a time with a yield between, so a file of millions of lines never holds up a request for long. */
+export async function readThreatEntries(text: string): Promise<ThreatEntries> {
+  const reader = new ThreatEntryReader(text);
+  while (!reader.read(linesPerSlice)) await Bun.sleep(0);
+  return reader.entries;
+}
+
+class ThreatEntryReader {
+  readonly entries: ThreatEntries = { urls: [], hosts: [], skipped: 0 };
+  private readonly text: string;
+  private readonly urlColumn: number | undefined;
+  /** Where the next line starts; the text's length once every line is read. */
+  private next = 0;
+
+  constructor(text: string) {
+    const body = text.replace(/^\uFEFF/, "");
+    this.text = body;
+    if (/^\s*\[/.test(body)) {
+      fromJson(body, this.entries);
+      this.next = body.length;
+    }
+    // The lines are walked, never split at once: a feed of millions of lines would be one long pause.
+    this.urlColumn = csvUrlColumn(body.slice(0, 64 * 1024).split(/\r?\n/));
+  }
+
+  /** Reads up to `count` more lines; true once every line is read. */
+  read(count: number): boolean {
+    for (let read = 0; read < count && this.next < this.text.length; read++) {
+      const end = this.text.indexOf("\n", this.next);
+      const stop = end === -1 ? this.text.length : end;
+      this.readLine(this.text.slice(this.next, stop).trim());
+      this.next = stop + 1;
+    }
+    return this.next >= this.text.length;
+  }
+
+  private readLine(line: string): void {
+    if (line === "" || line.startsWith("#") || line.startsWith("!")) return;
+    if (this.urlColumn === undefined) {
+      addListLine(this.entries, line);
+      return;
+    }
+    const cells = csvCells(line);
+    // The header of a CSV whose header is no comment (PhishTank's).
+    if (cells[this.urlColumn] !== "url") addUrl(this.entries, cells[this.urlColumn]);
+  }
+}
+
+/** The index of the `url` column, when the file is a CSV whose header (a `#` comment or not) names one within its first lines. */
+function csvUrlColumn(lines: readonly string[]): number | undefined {
+  for (const line of lines.slice(0, 20)) {
+    const header = line.replace(/^#\s*/, "").trim();
+    if (!header.includes(",")) continue;
+    const index = csvCells(header).indexOf("url");
+    if (index !== -1) return index;
+  }
+  return undefined;
+}
+
+/** The cells of one CSV line (RFC 4180 quotes; a quoted cell's line breaks are not expected in feeds). */
+function csvCells(line: string): string[] {
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const char = line[i]!;
+    if (quoted) {
+      if (char === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") {
+      cells.push(cell.trim());
+      cell = "";
+    } else cell += char;
+  }
+  cells.push(cell.trim());
+  return cells;
+}
+
+function fromJson(text: string, entries: ThreatEntries): void {
+  let items: unknown;
+  try {
+    items = JSON.parse(text);
+  } catch {
+    entries.skipped++;
+    return;
+  }
+  if (!Array.isArray(items)) {
+    entries.skipped++;
+    return;
+  }
+  for (const item of items) addUrl(entries, typeof item === "object" && item !== null ? (item as { url?: unknown }).url : undefined);
+}
+
+function addListLine(entries: ThreatEntries, line: string): void {
+  const adblock = /^\|\|([^/^$]+)\^(\$.*)?$/.exec(line);
+  const words = line
+    .replace(/\s#.*$/, "")
+    .trim()
+    .split(/\s+/);
+  if (adblock) addHost(entries, adblock[1]!);
+  else if (words.length >= 2 && hostsFileAddresses.has(words[0]!)) {
+    for (const name of words.slice(1)) if (!hostsFileOwnNames.has(name.toLowerCase())) addHost(entries, name);
+  } else if (words.length !== 1) entries.skipped++;
+  else if (words[0]!.includes("://")) addUrl(entries, words[0]);
+  else addHost(entries, words[0]!);
+}
+
+function addUrl(entries: ThreatEntries, raw: unknown): void {
+  const key = typeof raw === "string" ? threatUrlKey(raw) : undefined;
+  if (key === undefined) entries.skipped++;
+  else entries.urls.push(key);
+}
+
+function addHost(entries: ThreatEntries, raw: string): void {
+  const host = threatHostKey(raw);
+  if (host === undefined) entries.skipped++;
+  else entries.hosts.push(host);
+}
+
+/**
+ * A URL as feeds and links are compared: parsed (so case, escapes, default
+ * ports and IP spellings agree), without its fragment, which never reaches
+ * the server; undefined for no http(s) URL.
+ */
+export function threatUrlKey(raw: string): string | undefined {
+  const url = URL.parse(raw.trim());
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") return undefined;
+  url.hash = "";
+  return url.href;
+}
+
+/** A host name as feeds and links are compared, as the URL parser writes it without a trailing dot; undefined for no host. */
+export function threatHostKey(raw: string): string | undefined {
+  if (raw === "" || /[/\s@]/.test(raw)) return undefined;
+  const url = URL.parse(`http://${raw}/`);
+  if (url?.port !== "" || url.hostname === "") return undefined;
+  const host = url.hostname.replace(/\.+$/, "");
+  return host.includes(".") || host.startsWith("[") ? host : undefined;
+}

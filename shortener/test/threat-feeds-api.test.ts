@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { silentLogger } from "@linkgeo/shared";
+import { readJson } from "@linkgeo/testing";
+import { ThreatFeeds } from "../src/threats/threat-feeds.ts";
+import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
+
+const fixtures = join(import.meta.dir, "fixtures/threat-feeds");
+/** A URL urlhaus.csv lists, and a host under a domain hosts.txt lists. */
+const listedUrl = "http://malware.example.net/payload.exe";
+const underListedHost = "https://login.ads.tracker.example/welcome";
+const harmful = (field: string, list: string) => ({
+  error: { code: "harmful_destination", message: `${field} is on the threat list "${list}": it may not be a link's destination here` },
+});
+
+describe.each(["sqlite", "postgres"] as const)("a destination the threat feeds list is refused at every way in, on %s", (engine) => {
+  let api: TestShortener;
+  let feeds: ThreatFeeds;
+  const admin = () => ({ authorization: `Bearer ${api.adminToken()}` });
+  const answer = async (response: Response) => ({ status: response.status, body: await readJson(response) });
+
+  beforeAll(async () => {
+    feeds = new ThreatFeeds({ paths: ["urlhaus.csv", "hosts.txt"].map((name) => join(fixtures, name)), log: silentLogger });
+    await feeds.refresh();
+    api = await startTestShortener({ engine, threats: feeds });
+  });
+  afterAll(async () => {
+    await api?.[Symbol.asyncDispose]();
+  });
+
+  test("create: 400 harmful_destination naming the list, never the entry; a URL next to it is made", async () => {
+    const refused = await answer(await api.request("POST", "/shorten/", { json: { long_url: listedUrl } }));
+    expect(refused).toEqual({ status: 400, body: harmful("long_url", "urlhaus.csv") });
+    expect(JSON.stringify(refused.body)).not.toContain("malware");
+    expect(await answer(await api.request("POST", "/shorten/", { json: { long_url: underListedHost } }))).toEqual({
+      status: 400,
+      body: harmful("long_url", "hosts.txt"),
+    });
+    expect((await api.request("POST", "/shorten/", { json: { long_url: "http://malware.example.net/readme" } })).status).toBe(201);
+  });
+
+  test("an expired_url and a rule's url are destinations too", async () => {
+    const expired = await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/a", expired_url: underListedHost } });
+    expect(await answer(expired)).toEqual({ status: 400, body: harmful("expired_url", "hosts.txt") });
+    const rule = await api.request("POST", "/shorten/", {
+      json: { long_url: "https://example.com/a", rules: [{ when: { device: "ios" }, url: listedUrl }] },
+    });
+    expect(await answer(rule)).toEqual({ status: 400, body: harmful("rules.0.url", "urlhaus.csv") });
+  });
+
+  test("PUT: the link keeps its destination", async () => {
+    const link = await api.createLink("https://example.com/before");
+    const changed = await api.request("PUT", `/shorten/${link.short_url}/`, {
+      json: { long_url: listedUrl },
+      headers: { authorization: `Bearer ${link.manage_token}` },
+    });
+    expect(await answer(changed)).toEqual({ status: 400, body: harmful("long_url", "urlhaus.csv") });
+    expect((await api.db.links.find(link.short_url))?.longUrl).toBe("https://example.com/before");
+  });
+
+  test("bulk: the listed item is answered in its place, the others made", async () => {
+    const response = await api.request("POST", "/shorten/bulk/", {
+      json: { links: [{ long_url: "https://example.com/bulk-ok" }, { long_url: underListedHost }] },
+      headers: admin(),
+    });
+    const { results } = (await readJson(response)) as { results: Array<{ status: number } & Record<string, unknown>> };
+    expect(results.map((result) => result.status)).toEqual([201, 400]);
+    expect(results[1]).toMatchObject(harmful("long_url", "hosts.txt"));
+  });
+
+  test("import: the listed row is a problem row, the others imported", async () => {
+    const file = [
+      { short_url: `threat-ok-${engine}`, long_url: "https://example.com/imported" },
+      { short_url: `threat-bad-${engine}`, long_url: listedUrl },
+    ]
+      .map((row) => `${JSON.stringify(row)}\n`)
+      .join("");
+    const response = await api.request("POST", "/admin/import", { body: file, headers: { ...admin(), "content-type": "application/x-ndjson" } });
+    const lines = (await response.text())
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(lines).toContainEqual({ line: 2, status: "problem", reason: harmful("long_url", "urlhaus.csv").error.message });
+    expect(lines.at(-1)).toMatchObject({ summary: { imported: 1, problems: 1 } });
+    expect(await api.db.links.find(`threat-bad-${engine}`)).toBeNull();
+  });
+
+  test("a domain's addresses are destinations too", async () => {
+    const added = await api.request("POST", "/admin/domains", {
+      json: { host: `go-${engine}.brand.example`, not_found_url: underListedHost },
+      headers: admin(),
+    });
+    expect(await answer(added)).toEqual({ status: 400, body: harmful("not_found_url", "hosts.txt") });
+  });
+});
