@@ -27,7 +27,8 @@ export interface GatewayConfig extends ServiceBasics, ProxyPairVariables {
    * protected link and client address; `unlockPerLink`: per protected link;
    * `key`: per API key; `badKey`: the answers refusing a key, per client
    * address; `geocodePoints`: a geocoding batch's points, per client
-   * address); undefined: unlimited (`key`: keys spend their address's budget;
+   * address; `misses`: redirects that found no link, per client address);
+   * undefined: unlimited (`key`: keys spend their address's budget;
    * `badKey`: a refused key costs nothing).
    */
   rateLimits: {
@@ -35,6 +36,7 @@ export interface GatewayConfig extends ServiceBasics, ProxyPairVariables {
     bulk: RateRule | undefined;
     api: RateRule | undefined;
     redirect: RateRule | undefined;
+    misses: RateRule | undefined;
     login: RateRule | undefined;
     loginPerUser: RateRule | undefined;
     unlock: RateRule | undefined;
@@ -62,6 +64,8 @@ export function readGatewayConfig(env: Env): GatewayConfig {
         bulk: rule(vars, "RATE_LIMIT_BULK", { capacity: 5, perSecond: 30 / 3600 }),
         api: rule(vars, "RATE_LIMIT_API", { capacity: 120, perSecond: 2 }),
         redirect: rule(vars, "RATE_LIMIT_REDIRECT", undefined),
+        // Unknown codes a client may ask for: 100 at once, refilled at 600 an hour ("600/hour,burst=100").
+        misses: rule(vars, "RATE_LIMIT_MISSES", { capacity: 100, perSecond: 100 / 600 }),
         login: rule(vars, "RATE_LIMIT_LOGIN", { capacity: 10, perSecond: 10 / 60 }),
         loginPerUser: rule(vars, "RATE_LIMIT_LOGIN_USER", { capacity: 10, perSecond: 30 / 3600 }),
         // 10 tries, refilled over 15 minutes ("40/hour,burst=10").

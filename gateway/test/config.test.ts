@@ -52,6 +52,15 @@ describe("gateway configuration", () => {
     ]);
   });
 
+  test("guessed codes: 100 misses per client, refilled at 600/hour; configurable or off", () => {
+    expect(readGatewayConfig({ RATE_LIMIT_MISSES: "600/hour,burst=100" }).rateLimits).toMatchObject(readGatewayConfig({}).rateLimits);
+    expect(readGatewayConfig({}).rateLimits.misses).toEqual({ capacity: 100, perSecond: 100 / 600 });
+    expect(readGatewayConfig({ RATE_LIMIT_MISSES: "off" }).rateLimits.misses).toBeUndefined();
+    expect(configProblems(readGatewayConfig, { RATE_LIMIT_MISSES: "many" })).toEqual([
+      'RATE_LIMIT_MISSES must be like "20/min", "2/s" or "600/hour,burst=50", or "off"',
+    ]);
+  });
+
   test("password tries on a protected link: 10 per 15 minutes per client and link, 100 per hour per link; each configurable or off", () => {
     expect(readGatewayConfig({ RATE_LIMIT_UNLOCK: "40/hour,burst=10", RATE_LIMIT_UNLOCK_LINK: "100/hour" }).rateLimits).toMatchObject(
       readGatewayConfig({}).rateLimits,

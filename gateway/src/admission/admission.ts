@@ -13,6 +13,7 @@ import type { GatewayObserver } from "../metrics/gateway-metrics.ts";
 import { ApiKeyBudgets, type KeyBudget } from "../rate-limit/api-key-budgets.ts";
 import { geocodePointsIn } from "../rate-limit/geocode-points.ts";
 import { loginAttemptBucket } from "../rate-limit/login-attempts.ts";
+import { MissBudgets } from "../rate-limit/miss-budgets.ts";
 import { rateLimitHeaders } from "@linkgeo/shared/rate-limit";
 import { RateLimited } from "@linkgeo/shared/rate-limit";
 import type { RateClass } from "../rate-limit/rate-class.ts";
@@ -28,6 +29,8 @@ export type RateRules = Partial<Record<RateClass, RateRule>> & {
   unlockPerLink?: RateRule;
   badKey?: RateRule;
   geocodePoints?: RateRule;
+  /** RATE_LIMIT_MISSES: the unknown codes a client's redirects may ask for (rate-limit/miss-budgets.ts). */
+  misses?: RateRule;
 };
 
 export interface AdmissionOptions {
@@ -75,7 +78,9 @@ interface Spending {
  *    ApiKeyBudgets). A password try spends the address's API budget.
  * 2. A password try: the link's budget for this client (`unlock:<code>:<digest>`),
  *    then the link's across clients (`unlock-link:<code>`). The client's
- *    first: a client it refuses spends none of the link's.
+ *    first: a client it refuses spends none of the link's. A redirect: the
+ *    client's misses, unless it followed this link before (MissBudgets:
+ *    only its 404s spend them, once answered).
  * 3. The body is read, within its limit (413 past it); an import's file is
  *    streamed, never read here. Read only now, so a request refused above
  *    costs no read and no parsing.
@@ -94,6 +99,23 @@ export function admission(options: AdmissionOptions) {
   const { buckets, rules, digest, log } = options;
   const warnFailure = throttledWarning(log, "rate limit check failed: requests pass unlimited");
   const keyBudgets = rules.key && new ApiKeyBudgets({ buckets, rules: { key: rules.key, badKey: rules.badKey }, digest });
+  const missBudgets = rules.misses && new MissBudgets({ buckets, rule: rules.misses, digest });
+
+  /** A redirect from a client whose misses are spent, to a link it has not followed: refused. */
+  const checkMisses = async (request: Request, route: GatewayRoute, address: string): Promise<void> => {
+    if (!missBudgets || !rules.misses || route.limit !== "redirect") return;
+    let refusal: BucketDecision | undefined;
+    try {
+      refusal = await missBudgets.refusal(request, address);
+    } catch (error) {
+      warnFailure({ error: describeError(error) });
+      return;
+    }
+    if (!refusal) return;
+    options.observer?.rateLimited("misses");
+    log.debug("rate limited", { class: "misses", client: digest(address), retry_after_s: refusal.retryAfterSeconds });
+    throw RateLimited.refused(refusal, rules.misses);
+  };
 
   /** The decision; undefined when the buckets failed. A refusal is thrown. */
   const spend = async (spending: Spending): Promise<BucketDecision | undefined> => {
@@ -158,12 +180,18 @@ export function admission(options: AdmissionOptions) {
       const decision = await spend(spending);
       if (decision && !spending.quiet) Object.assign(answerHeaders, rateLimitHeaders(decision, spending.rule));
     }
+    await checkMisses(request, route, client.address);
     const body = await requestBody(request, { limitBytes: bodyLimitOf(request, largerBodies), importMaxBytes: options.importMaxBytes });
     if (!(body instanceof ReadableStream)) for (const spending of budgetsInBody(request, route, client.address, body)) await spend(spending);
     return {
       body,
       answered: async (status) => {
-        if (keyBudgets && route.checksKey) await keyBudgets.answered(request, client.address, status);
+        try {
+          if (keyBudgets && route.checksKey) await keyBudgets.answered(request, client.address, status);
+          if (missBudgets && route.limit === "redirect") await missBudgets.answered(request, client.address, status);
+        } catch (error) {
+          warnFailure({ error: describeError(error) });
+        }
       },
     };
   };

@@ -93,6 +93,7 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
       RATE_LIMIT_API: "off",
       RATE_LIMIT_LOGIN: "off",
       RATE_LIMIT_LOGIN_USER: "off",
+      RATE_LIMIT_MISSES: "off",
     }),
   );
   const owned = cleanup.move();

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { errorBody } from "@linkgeo/shared";
+import { MemoryTokenBuckets } from "@linkgeo/shared/rate-limit";
+import { readJson } from "@linkgeo/testing";
+import { buildWebAssets, type WebAssets } from "@linkgeo/webapp";
+import { readGatewayConfig } from "../src/config.ts";
+import { KnownCodes } from "../src/rate-limit/known-codes.ts";
+import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";
+import { unlockGateway } from "./support/unlock-gateway.ts";
+
+/** A shortener that knows the codes starting `known`: a 302 for them, the API's 404 for any other. */
+let shortener: FakeUpstream;
+let web: WebAssets;
+beforeAll(async () => {
+  shortener = startFakeUpstream((request) => {
+    const code = new URL(request.url).pathname.split("/")[1] ?? "";
+    return code.startsWith("known")
+      ? new Response(null, { status: 302, headers: { location: `https://example.com/${code}` } })
+      : Response.json(errorBody("not_found", "no such short link"), { status: 404 });
+  });
+  web = await buildWebAssets();
+});
+afterAll(() => shortener.stop());
+
+const follow = (app: { handle: (request: Request) => Promise<Response> }, code: string, client: string) =>
+  app.handle(new Request(`http://gateway/${code}/`, { headers: { "x-forwarded-for": client, accept: "application/json" } }));
+const askedBy = (client: string) => shortener.requests.filter((request) => request.headers["x-forwarded-for"] === client).length;
+
+/** The gateway with its default limits but these (redirects themselves unlimited, as by default), its buckets on a clock the test moves. */
+async function gateway(misses: string) {
+  let nowMs = 0;
+  const buckets = new MemoryTokenBuckets({ now: () => nowMs });
+  const rateLimits = readGatewayConfig({ RATE_LIMIT_MISSES: misses }).rateLimits;
+  const app = await unlockGateway({ shortener: shortener.origin, buckets, web, rateLimits });
+  return { app, advanceSeconds: (seconds: number) => (nowMs += seconds * 1000) };
+}
+
+describe("a client that asks for codes no link has (RATE_LIMIT_MISSES)", () => {
+  test("a prober of 1,000 unknown codes gets 429 past its 100 misses, never asking the shortener; its known link and another client's redirects flow", async () => {
+    const { app } = await gateway("600/hour,burst=100");
+    const prober = "203.0.113.50";
+    expect((await follow(app, "known-one", prober)).status).toBe(302);
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 1_000; i++) statuses.push((await follow(app, `guess${i}`, prober)).status);
+    expect(statuses.slice(0, 100)).toEqual(Array(100).fill(404));
+    expect(statuses.slice(100)).toEqual(Array(900).fill(429));
+    // The known link, and 100 guesses: the 900 refused never reached the shortener.
+    expect(askedBy(prober)).toBe(101);
+
+    const refused = await follow(app, "guess-more", prober);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("6");
+    expect(await readJson(refused)).toEqual({ error: { code: "rate_limited", message: "too many requests, retry in 6 seconds" } });
+    // A link it followed before still sends it on; one it never followed is a guess like the others.
+    expect((await follow(app, "known-one", prober)).status).toBe(302);
+    expect((await follow(app, "known-two", prober)).status).toBe(429);
+    // Another client is untouched, its misses its own.
+    expect((await follow(app, "known-two", "203.0.113.51")).status).toBe(302);
+    expect((await follow(app, "nothing", "203.0.113.51")).status).toBe(404);
+  });
+
+  test("the misses refill: a refused client may guess again once a token is back", async () => {
+    const { app, advanceSeconds } = await gateway("60/min,burst=3");
+    const client = "203.0.113.60";
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await follow(app, `miss${i}`, client)).status);
+    expect(statuses).toEqual([404, 404, 404, 429]);
+    advanceSeconds(1);
+    expect((await follow(app, "known-after", client)).status).toBe(302);
+    expect((await follow(app, "miss-after", client)).status).toBe(404);
+  });
+
+  test("off: misses cost nothing", async () => {
+    const { app } = await gateway("off");
+    const statuses = new Set<number>();
+    for (let i = 0; i < 150; i++) statuses.add((await follow(app, `free${i}`, "203.0.113.70")).status);
+    expect([...statuses]).toEqual([404]);
+  });
+});
+
+describe("the links a client followed, as a process remembers them", () => {
+  test("the latest 32 of each client, of the latest 10,000 clients", () => {
+    const known = new KnownCodes();
+    for (let i = 0; i < 40; i++) known.remember("a", `host/code${i}`);
+    expect([known.has("a", "host/code39"), known.has("a", "host/code8"), known.has("a", "host/code7")]).toEqual([true, true, false]);
+    // Remembering a client again makes it the latest: the oldest other client goes first.
+    for (let i = 0; i < 10_000; i++) {
+      known.remember(`client${i}`, "host/x");
+      if (i === 5_000) known.remember("a", "host/code39");
+    }
+    expect([known.has("a", "host/code39"), known.has("client0", "host/x"), known.has("client9999", "host/x")]).toEqual([true, false, true]);
+  });
+});
