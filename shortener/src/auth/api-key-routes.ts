@@ -4,9 +4,7 @@ import type { Server } from "elysia/universal";
 import { apiKeyScopes } from "./api-key.ts";
 import type { ApiKeys } from "./api-keys.ts";
 import type { CredentialResolver } from "./credential-resolver.ts";
-import { requireScope } from "./scopes.ts";
 import { changeSecurity, readSecurity } from "./security-schemes.ts";
-import { adminsOr } from "./callers.ts";
 import type { AuditLog } from "../audit/audit-log.ts";
 import { actorOf } from "./actor.ts";
 
@@ -49,11 +47,7 @@ export interface ApiKeyRoutesDeps {
 
 /** `/admin/api-keys`: admins (or a key with the admin scope) make, list and revoke API keys. */
 export function apiKeyRoutes({ keys, credentials, audit }: ApiKeyRoutesDeps) {
-  const asAdmin = async (request: Request, server: Server | null) => {
-    const credential = await credentials.resolve(request, server, adminsOr("admin"));
-    requireScope(credential, "admin", "API keys are managed by admins");
-    return credential;
-  };
+  const asAdmin = (request: Request, server: Server | null) => credentials.admin(request, server, "API keys are managed by admins");
 
   return new Elysia({ prefix: "/admin/api-keys" })
     .post(

@@ -1,6 +1,7 @@
 import { Forbidden, Unauthorized } from "@linkgeo/shared";
 import type { Server } from "elysia/universal";
-import { type Callers, credentialsWanted } from "./callers.ts";
+import { adminsOr, type Callers, credentialsWanted } from "./callers.ts";
+import { requireScope } from "./scopes.ts";
 import type { Credential } from "./credential.ts";
 import { isForeignOrigin } from "../http/foreign-origin.ts";
 import { AdminTokens } from "./admin-tokens.ts";
@@ -63,6 +64,13 @@ const safeMethods = new Set(["GET", "HEAD"]);
  */
 export class CredentialResolver {
   constructor(private readonly deps: CredentialResolverDeps) {}
+
+  /** An admin, or a key with the `admin` scope: the caller of an admins' route. 401 without a credential, 403 (`refusal`) for any other. */
+  async admin(request: Request, server: Server | null, refusal: string): Promise<Credential> {
+    const credential = await this.resolve(request, server, adminsOr("admin"));
+    requireScope(credential, "admin", refusal);
+    return credential;
+  }
 
   async resolve(request: Request, server: Server | null, callers: Callers): Promise<Credential> {
     const authorization = request.headers.get("authorization");

@@ -4,8 +4,6 @@ import type { AuditLog } from "../audit/audit-log.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Server } from "elysia/universal";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
-import { adminsOr } from "../auth/callers.ts";
-import { requireScope } from "../auth/scopes.ts";
 import { changeSecurity, readSecurity } from "../auth/security-schemes.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
 import { requestHostName } from "./domain-host.ts";
@@ -71,8 +69,7 @@ export interface DomainRoutesDeps {
 /** `/admin/domains`: admins (or a key with the admin scope) add, list, change and delete the hosts links are served on. */
 export function domainRoutes({ domains, credentials, seenFrom, audit }: DomainRoutesDeps) {
   const asAdmin = async (request: Request, server: Server | null): Promise<DomainRequest & { admin: Credential }> => {
-    const admin = await credentials.resolve(request, server, adminsOr("admin"));
-    requireScope(admin, "admin", "domains are managed by admins");
+    const admin = await credentials.admin(request, server, "domains are managed by admins");
     const from = seenFrom(request, server);
     return { hostName: requestHostName(new URL(from.origin).host), requestHosts: [...from.hosts], admin };
   };

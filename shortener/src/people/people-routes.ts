@@ -4,9 +4,7 @@ import type { AuditLog } from "../audit/audit-log.ts";
 import type { SessionCookie } from "../auth/session-cookie.ts";
 import { csrfTokenFor } from "../auth/csrf-token.ts";
 import { LoginBody } from "../admins/admin-schemas.ts";
-import { adminsOr } from "../auth/callers.ts";
 import type { CredentialResolver } from "../auth/credential-resolver.ts";
-import { requireScope } from "../auth/scopes.ts";
 import { changeSecurity } from "../auth/security-schemes.ts";
 import { refuseUnknownFields } from "../http/unknown-fields.ts";
 import type { People } from "./people.ts";
@@ -63,8 +61,7 @@ export function peopleRoutes({ people, sessions, credentials, audit, cookie }: P
     .post(
       "/admin/users",
       async ({ body, request, server, set }) => {
-        const admin = await credentials.resolve(request, server, adminsOr("admin"));
-        requireScope(admin, "admin", "adding people needs an admin");
+        const admin = await credentials.admin(request, server, "adding people needs an admin");
         const person = await people.create(body);
         await audit.record({ workspaceId: null, actor: actorOf(admin), action: "person.create", target: person.username });
         set.status = 201;
@@ -85,8 +82,7 @@ export function peopleRoutes({ people, sessions, credentials, audit, cookie }: P
     .delete(
       "/admin/users/:id",
       async ({ params, request, server, set }) => {
-        const admin = await credentials.resolve(request, server, adminsOr("admin"));
-        requireScope(admin, "admin", "deleting people needs an admin");
+        const admin = await credentials.admin(request, server, "deleting people needs an admin");
         const id = rowIdOf(params.id);
         if (id === undefined) throw PersonNotFound.withId(params.id);
         const username = await people.delete(id);
