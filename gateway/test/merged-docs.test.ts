@@ -14,6 +14,8 @@ const shortenerPaths = [
   "/admin/api-keys/{id}",
   "/admin/domains",
   "/admin/domains/{id}",
+  "/admin/allow-list",
+  "/admin/allow-list/{id}",
   "/admin/export/links",
   "/admin/import",
   "/admin/login",

@@ -50,6 +50,9 @@ import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
 import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
 import type { ThreatCheck } from "./threats/threat-list.ts";
+import type { AllowStore } from "./threats/allow-entry.ts";
+import { AllowList } from "./threats/allow-list.ts";
+import { allowListRoutes } from "./threats/allow-list-routes.ts";
 import type { LinkStore } from "./links/link-store.ts";
 import type { RedirectStatus } from "./links/link-options.ts";
 import { redirectBatchRoutes } from "./links/redirect-batch-routes.ts";
@@ -82,6 +85,8 @@ export interface ShortenerDeps {
   apiKeys: ApiKeys;
   /** The hosts links are served on (/admin/domains). */
   domainStore: DomainStore;
+  /** The threat feeds' allow-list (docs/abuse.md). */
+  allowStore: AllowStore;
   /** People's accounts (/admin/users). */
   peopleStore: PeopleStore;
   /** Workspaces and their members (/workspaces). */
@@ -142,7 +147,13 @@ export interface ShortenerDeps {
 
 /** The shortener's HTTP app, built from dependencies made elsewhere (main.ts or a test). */
 export function createApp(deps: ShortenerDeps) {
-  const targets = new LinkTargets({ blockPrivate: false, blockedDomains: [], ownAddresses: [], ...deps.linkTargets }, deps.threats);
+  // The allow-list over the feeds: what an admin allowed is listed by none. Read at once, kept current by its checks.
+  const allowList = new AllowList({ store: deps.allowStore, clock: deps.clock, log: deps.log });
+  void allowList.read();
+  const targets = new LinkTargets(
+    { blockPrivate: false, blockedDomains: [], ownAddresses: [], ...deps.linkTargets },
+    deps.threats && allowList.over(deps.threats),
+  );
   const links = new LinkService({
     links: deps.links,
     cache: deps.cache,
@@ -254,6 +265,7 @@ export function createApp(deps: ShortenerDeps) {
         audit,
       }),
     )
+    .use(allowListRoutes({ allowList, credentials, audit }))
     .use(peopleRoutes({ people, sessions: personSessions, credentials, audit, cookie: personCookie }))
     .use(
       workspaceRoutes({

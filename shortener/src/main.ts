@@ -77,6 +77,7 @@ const app = createApp({
   orphanStore: database.orphans,
   apiKeys,
   domainStore: database.domains,
+  allowStore: database.allowList,
   peopleStore: database.people,
   workspaceStore: database.workspaces,
   auditStore: database.audit,

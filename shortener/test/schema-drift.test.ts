@@ -294,6 +294,7 @@ const bulkInsertTable = "links_bulk_insert";
 const allTables = [
   "admin_sessions",
   "admins",
+  "allow_list",
   "api_keys",
   "audit_events",
   "domain_workspaces",

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { silentLogger } from "@linkgeo/shared";
-import { readJson } from "@linkgeo/testing";
+import { readJson, waitFor } from "@linkgeo/testing";
 import { ThreatFeeds } from "../src/threats/threat-feeds.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
@@ -91,5 +91,72 @@ describe.each(["sqlite", "postgres"] as const)("a destination the threat feeds l
       headers: admin(),
     });
     expect(await answer(added)).toEqual({ status: 400, body: harmful("not_found_url", "hosts.txt") });
+  });
+});
+
+describe.each(["sqlite", "postgres"] as const)("the allow-list overrides every feed, on %s", (engine) => {
+  let api: TestShortener;
+  let feeds: ThreatFeeds;
+  const admin = () => ({ authorization: `Bearer ${api.adminToken()}` });
+  const allow = (json: unknown, headers: Record<string, string> = admin()) => api.request("POST", "/admin/allow-list", { json, headers });
+  const create = (longUrl: string, on = api) => on.request("POST", "/shorten/", { json: { long_url: longUrl } });
+
+  beforeAll(async () => {
+    feeds = new ThreatFeeds({ paths: ["urlhaus.csv", "hosts.txt"].map((name) => join(fixtures, name)), log: silentLogger });
+    await feeds.refresh();
+    api = await startTestShortener({ engine, threats: feeds });
+  });
+  afterAll(async () => {
+    await api?.[Symbol.asyncDispose]();
+  });
+
+  test("a domain allowed is made a destination again, with every name under it; taken off, the feed's refusal stands", async () => {
+    const added = await allow({ domain: " Ads.Tracker.Example. " });
+    expect(added.status).toBe(201);
+    const entry = (await readJson(added)) as Record<string, unknown> & { id: number };
+    expect(entry).toEqual({ id: expect.any(Number), domain: "ads.tracker.example", url: null, created_at: expect.any(String) });
+    expect(added.headers.get("location")).toBe(`/admin/allow-list/${entry.id}`);
+    expect((await create(underListedHost)).status).toBe(201);
+    expect((await allow({ domain: "ads.tracker.example" })).status).toBe(409);
+
+    expect((await api.request("DELETE", `/admin/allow-list/${entry.id}`, { headers: admin() })).status).toBe(204);
+    expect(await readJson(await create(underListedHost))).toEqual(harmful("long_url", "hosts.txt"));
+    expect((await api.request("DELETE", `/admin/allow-list/${entry.id}`, { headers: admin() })).status).toBe(404);
+  });
+
+  test("a URL allowed is that URL only, in any spelling of it", async () => {
+    const added = await allow({ url: "http://MALWARE.example.net:80/payload.exe#x" });
+    expect(await readJson(added)).toMatchObject({ domain: null, url: listedUrl });
+    expect((await create(listedUrl)).status).toBe(201);
+    const listed = (await readJson(await api.request("GET", "/admin/allow-list", { headers: admin() }))) as { results: Array<{ url: string | null }> };
+    expect(listed.results.map((result) => result.url)).toContain(listedUrl);
+  });
+
+  test("another replica counts an entry within a second", async () => {
+    await using replica = await startTestShortener({ database: api.db, threats: feeds });
+    const host = "https://deep.ads.tracker.example/x";
+    expect((await create(host, replica)).status).toBe(400);
+    expect((await allow({ domain: "tracker.example" })).status).toBe(201);
+    await waitFor("the replica reads the allow-list again", async () => (await create(host, replica)).status === 201, 3_000);
+  });
+
+  test.each([
+    [{}, "send either domain or url"],
+    [{ domain: "a.example", url: "https://a.example/" }, "send either domain or url"],
+    [{ domain: "https://a.example/" }, "domain must be a host name, like example.com (no scheme, port or path)"],
+    [{ domain: 5 }, "domain must be a host name, like example.com (no scheme, port or path)"],
+    [{ url: "ftp://a.example/" }, "url must be an absolute http or https URL of at most 2048 characters"],
+  ])("%j is 400 naming what to send", async (body, message) => {
+    expect(await readJson(await allow(body))).toEqual({ error: { code: "invalid_request", message } });
+  });
+
+  test("the admins' only: no credential 401, a key without the admin scope 403; each change is in the instance's log", async () => {
+    expect((await allow({ domain: "b.example" }, {})).status).toBe(401);
+    const key = await readJson(await api.request("POST", "/admin/api-keys", { json: { name: "reader", scopes: ["links:read"] }, headers: admin() }));
+    expect((await allow({ domain: "b.example" }, { authorization: `Bearer ${key.key}` })).status).toBe(403);
+    expect((await api.request("GET", "/admin/allow-list", { headers: { authorization: `Bearer ${key.key}` } })).status).toBe(403);
+    const log = (await readJson(await api.request("GET", "/admin/audit", { headers: admin() }))) as { results: Array<{ action: string; target: string }> };
+    expect(log.results).toContainEqual(expect.objectContaining({ action: "allow.create", target: "domain ads.tracker.example" }));
+    expect(log.results).toContainEqual(expect.objectContaining({ action: "allow.delete" }));
   });
 });

@@ -23,6 +23,8 @@ export const auditActions = [
   "person.create",
   "person.delete",
   "workspace.delete",
+  "allow.create",
+  "allow.delete",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

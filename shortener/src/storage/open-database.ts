@@ -27,6 +27,7 @@ import { SqliteLinkStore } from "./sqlite/sqlite-link-store.ts";
 import { SqliteApiKeyStore } from "./sqlite/sqlite-api-key-store.ts";
 import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.ts";
 import { PostgresDomainStore } from "./postgres/postgres-domain-store.ts";
+import { PostgresAllowStore } from "./postgres/postgres-allow-store.ts";
 import { PostgresPeopleStore } from "./postgres/postgres-people-store.ts";
 import { SqlitePeopleStore } from "./sqlite/sqlite-people-store.ts";
 import { PostgresAuditStore } from "./postgres/postgres-audit-store.ts";
@@ -34,6 +35,7 @@ import { SqliteAuditStore } from "./sqlite/sqlite-audit-store.ts";
 import { PostgresWorkspaceStore } from "./postgres/postgres-workspace-store.ts";
 import { SqliteWorkspaceStore } from "./sqlite/sqlite-workspace-store.ts";
 import { SqliteDomainStore } from "./sqlite/sqlite-domain-store.ts";
+import { SqliteAllowStore } from "./sqlite/sqlite-allow-store.ts";
 import { SqliteOrphanVisitStore } from "./sqlite/sqlite-orphan-visit-store.ts";
 import { SqliteVisitLog } from "./sqlite/sqlite-visit-log.ts";
 import { SqliteVisitStore } from "./sqlite/sqlite-visit-store.ts";
@@ -130,6 +132,7 @@ async function openPostgres(
     orphans: new PostgresOrphanVisitStore(client),
     apiKeys: new PostgresApiKeyStore(db, client),
     domains: new PostgresDomainStore(db),
+    allowList: new PostgresAllowStore(db),
     people: new PostgresPeopleStore(db),
     workspaces: new PostgresWorkspaceStore(db),
     audit: new PostgresAuditStore(db),
@@ -256,6 +259,7 @@ function sqliteEngine(sqlite: SqliteDatabase, countLimits: CountLimits): Engine 
     orphans: new SqliteOrphanVisitStore(sqlite),
     apiKeys: new SqliteApiKeyStore(db),
     domains: new SqliteDomainStore(db),
+    allowList: new SqliteAllowStore(db),
     people: new SqlitePeopleStore(db),
     workspaces: new SqliteWorkspaceStore(db),
     audit: new SqliteAuditStore(db),

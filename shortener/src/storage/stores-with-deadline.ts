@@ -9,6 +9,7 @@ import type { WorkspaceStore } from "../people/workspace-store.ts";
 import type { AuditStore } from "../audit/audit-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
+import type { AllowStore } from "../threats/allow-entry.ts";
 
 /** Every store of a database, each a port its users know it by. */
 export interface Stores {
@@ -26,6 +27,8 @@ export interface Stores {
   workspaces: WorkspaceStore;
   /** The audit log (audit/). */
   audit: AuditStore;
+  /** The threat feeds' allow-list (threats/). */
+  allowList: AllowStore;
 }
 
 /**
@@ -36,7 +39,7 @@ export interface Stores {
  * store, which must not commit once it has passed.
  */
 export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
-  const { links, admins, sessions, visits, orphans, apiKeys, domains, people, workspaces, audit } = stores;
+  const { links, admins, sessions, visits, orphans, apiKeys, domains, people, workspaces, audit, allowList } = stores;
   const bounded =
     <A extends unknown[], T>(call: (...args: A) => Promise<T>) =>
     (...args: A) =>
@@ -92,6 +95,11 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       list: bounded((workspaceId) => apiKeys.list(workspaceId)),
       delete: bounded((id) => apiKeys.delete(id)),
       recordUses: bounded((uses) => apiKeys.recordUses(uses)),
+    },
+    allowList: {
+      insert: bounded((entry) => allowList.insert(entry)),
+      list: bounded(() => allowList.list()),
+      delete: bounded((id) => allowList.delete(id)),
     },
     domains: {
       insert: bounded((domain) => domains.insert(domain)),

@@ -1,5 +1,6 @@
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { DomainStore } from "../domains/domain-store.ts";
+import type { AllowStore } from "../threats/allow-entry.ts";
 import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { PeopleStore } from "../people/people-store.ts";
@@ -52,12 +53,13 @@ export function storesWatchingWrites<
     orphans: OrphanVisitStore;
     apiKeys: ApiKeyStore;
     domains: DomainStore;
+    allowList: AllowStore;
     people: PeopleStore;
     workspaces: WorkspaceStore;
     audit: AuditStore;
   },
 >(stores: S, health: WriteHealth): S {
-  const { links, admins, sessions, orphans, apiKeys, domains, people, workspaces, audit } = stores;
+  const { links, admins, sessions, orphans, apiKeys, domains, allowList, people, workspaces, audit } = stores;
   return {
     ...stores,
     links: {
@@ -96,6 +98,11 @@ export function storesWatchingWrites<
       list: (workspaceId) => apiKeys.list(workspaceId),
       delete: (id) => health.watch(() => apiKeys.delete(id)),
       recordUses: (uses) => health.watch(() => apiKeys.recordUses(uses)),
+    },
+    allowList: {
+      insert: (entry) => health.watch(() => allowList.insert(entry)),
+      list: () => allowList.list(),
+      delete: (id) => health.watch(() => allowList.delete(id)),
     },
     domains: {
       insert: (domain) => health.watch(() => domains.insert(domain)),

@@ -78,6 +78,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     orphanStore: db.orphans,
     apiKeys,
     domainStore: db.domains,
+    allowStore: db.allowList,
     peopleStore: db.people,
     workspaceStore: db.workspaces,
     auditStore: db.audit,

@@ -462,6 +462,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
       orphanStore: database.orphans,
       apiKeys: new ApiKeys({ store: database.apiKeys, clock, log: silentLogger }),
       domainStore: database.domains,
+      allowStore: database.allowList,
       peopleStore: database.people,
       workspaceStore: database.workspaces,
       auditStore: database.audit,

@@ -1,3 +1,4 @@
+import type { AllowKind } from "../../threats/allow-entry.ts";
 import { getTableColumns, sql } from "drizzle-orm";
 import type { Actor, AuditAction } from "../../audit/audit-event.ts";
 import type { WorkspaceRole } from "../../people/workspace.ts";
@@ -208,6 +209,18 @@ export const domains = pgTable(
     createdAt: instant("created_at").notNull(),
   },
   (t) => [uniqueIndex("domains_host_idx").on(t.host)],
+);
+
+/** The allow-list (threats/allow-list.ts): `kind` domain or url, `value` the key feeds are matched by. */
+export const allowList = pgTable(
+  "allow_list",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity({ startWith: 1 }),
+    kind: text("kind").$type<AllowKind>().notNull(),
+    value: text("value").notNull(),
+    createdAt: instant("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("allow_list_kind_value_idx").on(t.kind, t.value)],
 );
 
 export const adminSessions = pgTable(

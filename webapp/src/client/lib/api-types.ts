@@ -195,6 +195,44 @@ export interface paths {
         patch: operations["patchAdminDomainsById"];
         trace?: never;
     };
+    "/admin/allow-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The allow-list, oldest first (admin) */
+        get: operations["getAdminAllow-list"];
+        put?: never;
+        /**
+         * Allow a domain or a URL whatever the threat feeds say (admin)
+         * @description Send {domain} or {url}. Every replica counts it within a second. The same entry twice is a 409.
+         */
+        post: operations["postAdminAllow-list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/allow-list/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take an entry off the allow-list (admin): the feeds' refusals stand again */
+        delete: operations["deleteAdminAllow-listById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users": {
         parameters: {
             query?: never;
@@ -1475,6 +1513,113 @@ export interface operations {
             };
         };
     };
+    "getAdminAllow-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @example 1 */
+                            id: number;
+                            /**
+                             * @description A domain allowed with every name under it; null for a URL's entry
+                             * @example example.com
+                             */
+                            domain: string | null;
+                            /**
+                             * @description One URL allowed, as the feeds' URLs are compared; null for a domain's entry
+                             * @example null
+                             */
+                            url: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    "postAdminAllow-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A host name: it and every name under it are allowed
+                     * @example example.com
+                     */
+                    domain?: unknown;
+                    /**
+                     * @description An http(s) URL: that URL is allowed
+                     * @example https://example.com/page
+                     */
+                    url?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        id: number;
+                        /**
+                         * @description A domain allowed with every name under it; null for a URL's entry
+                         * @example example.com
+                         */
+                        domain: string | null;
+                        /**
+                         * @description One URL allowed, as the feeds' URLs are compared; null for a domain's entry
+                         * @example null
+                         */
+                        url: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+        };
+    };
+    "deleteAdminAllow-listById": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     postAdminUsers: {
         parameters: {
             query?: never;
@@ -2080,7 +2225,7 @@ export interface operations {
                              * @default link.create
                              * @enum {string}
                              */
-                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete";
+                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete";
                             /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
                             target: string;
                         }[];
@@ -2132,7 +2277,7 @@ export interface operations {
                              * @default link.create
                              * @enum {string}
                              */
-                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete";
+                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete";
                             /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
                             target: string;
                         }[];
