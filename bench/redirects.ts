@@ -13,6 +13,12 @@
  * above what a run can reach, so every redirect still goes through the
  * cap's locked read; target capped/uncapped >= 0.5) and a link with 20 rules
  * none of which matches (target: at most 2 CPU µs more per redirect).
+ * And the threat feeds' cost: the same shortener with THREAT_FEEDS naming
+ * 1,000,000 entries (a hosts file of 500,000 names and a list of 500,000
+ * URLs, made for the run), against a twin started the same way without
+ * them (a process of its own too: the subject, measured three times a
+ * round, is warmer than any other); the redirect path never asks the
+ * feeds, so what is measured is keeping them (target: feeds/twin >= 0.95).
  *
  * With BENCH_BASE_TREE set to another checkout of this repository (its
  * dependencies installed), a shortener started from that tree, on a database
@@ -37,6 +43,9 @@
  * This is a report, not a test: it exits 0 whether or not the ratio reaches
  * the target, and 1 only on errors (including a count that lost redirects).
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { freePort } from "@linkgeo/testing";
 import { startBareServer } from "./support/bare.ts";
 import { baseTreeFromEnv } from "./support/base-tree.ts";
@@ -59,6 +68,15 @@ import { readSettings, type Settings } from "./support/settings.ts";
 import { createLink, longUrl, probeRedirect, redirectCacheControl, startShortener, visitorHeaders } from "./support/shortener.ts";
 import { requireWrk } from "./support/wrk.ts";
 
+/** Two feed files of 500,000 entries each (made up, on reserved names): THREAT_FEEDS naming both. */
+function writeMillionFeedEntries(dir: string): string {
+  const hosts = join(dir, "hosts.txt");
+  const urls = join(dir, "urls.txt");
+  writeFileSync(hosts, Array.from({ length: 500_000 }, (_, i) => `0.0.0.0 host-${i}.feed-${i % 977}.example`).join("\n"));
+  writeFileSync(urls, Array.from({ length: 500_000 }, (_, i) => `https://site-${i % 1000}.example/page/${i}?q=${i}`).join("\n"));
+  return `${hosts},${urls}`;
+}
+
 const targetRatio = 0.5;
 /** Analytics may cost at most a tenth of the redirects (issue: on must stay at or above 0.9 of off). */
 const analyticsTargetRatio = 0.9;
@@ -71,6 +89,9 @@ const rulesTargetMicros = 2;
 const baseTargetRatio = 0.97;
 /** Issue 24: one hot link against the commit ceiling (bench/commit-server.ts on the same Postgres). */
 const ceilingTargetRatio = 0.8;
+
+/** Issue 49: 1M feed entries loaded cost the redirects at most 5 %. */
+const feedsTargetRatio = 0.95;
 
 /** Far above what a run can reach, so the capped link never runs out (the limit is 2,147,483,647). */
 const neverReachedCap = 2_000_000_000;
@@ -103,6 +124,12 @@ async function main(): Promise<number> {
   // And with METRICS_PORT set: what recording every request for Prometheus costs.
   const metered = await startShortener(settings, database, redisPrefix, { METRICS_PORT: String(await freePort()) });
   const meteredUrl = `${metered.base}/${await createLink(metered.base)}/`;
+  // And with a million threat-feed entries loaded: what keeping them costs the redirects.
+  const feedsDir = mkdtempSync(join(tmpdir(), "bench-feeds-"));
+  const guarded = await startShortener(settings, database, redisPrefix, { THREAT_FEEDS: writeMillionFeedEntries(feedsDir) });
+  const guardedUrl = `${guarded.base}/${await createLink(guarded.base)}/`;
+  const twin = await startShortener(settings, database, redisPrefix);
+  const twinUrl = `${twin.base}/${await createLink(twin.base)}/`;
   // The link options' cost, on the subject's own process.
   const cappedUrl = `${shortener.base}/${await createLink(shortener.base, { max_visits: neverReachedCap })}/`;
   const rulesUrl = `${shortener.base}/${await createLink(shortener.base, { rules: unmatchedRules })}/`;
@@ -123,6 +150,7 @@ async function main(): Promise<number> {
   console.log(`  shortener: ${shortenerUrl}  ->  ${location}`);
   console.log(`  shortener, analytics off: ${plainUrl}`);
   console.log(`  shortener, metrics on:    ${meteredUrl}`);
+  console.log(`  shortener, 1M feed entries: ${guardedUrl}  (its twin without: ${twinUrl})`);
   console.log(`  shortener, capped link:   ${cappedUrl}  (max_visits ${neverReachedCap})`);
   console.log(`  shortener, 20 rules:      ${rulesUrl}  (none matches)`);
   console.log(`  base:      ${base ? `${base.url}  (${base.tree} at ${base.commit})` : "BENCH_BASE_TREE not set: not measured"}`);
@@ -140,6 +168,20 @@ async function main(): Promise<number> {
     headers: visitorHeaders,
     processes: [{ name: "shortener", pid: metered.child.proc.pid }],
   };
+  const feedsOn: Target = {
+    label: "feeds-on",
+    title: "shortener, THREAT_FEEDS of 1M entries",
+    url: guardedUrl,
+    headers: visitorHeaders,
+    processes: [{ name: "shortener", pid: guarded.child.proc.pid }],
+  };
+  const feedsOff: Target = {
+    label: "feeds-off",
+    title: "shortener, its twin without feeds",
+    url: twinUrl,
+    headers: visitorHeaders,
+    processes: [{ name: "shortener", pid: twin.child.proc.pid }],
+  };
   const ceiling: Target = { label: "ceiling", title: "commit ceiling", url: ceilingServer.url };
   const subjectProcess = { name: "shortener", pid: shortener.child.proc.pid };
   subject.processes = [subjectProcess];
@@ -153,7 +195,16 @@ async function main(): Promise<number> {
     processes: [{ name: "shortener", pid: base.pid }],
   };
   // The link options' rows run next to the plain link in every round (the order alternates): compared round by round.
-  const comparison = await compareWithBare(settings, bare, subject, [rules, capped, ...(baseTarget ? [baseTarget] : []), analyticsOff, metricsOn, ceiling]);
+  const comparison = await compareWithBare(settings, bare, subject, [
+    rules,
+    capped,
+    ...(baseTarget ? [baseTarget] : []),
+    analyticsOff,
+    metricsOn,
+    feedsOn,
+    feedsOff,
+    ceiling,
+  ]);
   reportComparison(comparison, bare, subject, targetRatio);
   const rpsOf = (target: Target) => median(comparison.context.find((entry) => entry.target === target)!.runs.map((r) => r.rps));
   const analyticsRatio = median(comparison.subject.map((r) => r.rps)) / rpsOf(analyticsOff);
@@ -164,11 +215,16 @@ async function main(): Promise<number> {
   console.log(
     `ratio metrics on/off: ${metricsRatio.toFixed(3)}   target: >= ${metricsTargetRatio}   ${metricsRatio >= metricsTargetRatio ? "PASS" : "BELOW TARGET"}`,
   );
+  const feedsRatio = rpsOf(feedsOn) / rpsOf(feedsOff);
+  console.log(
+    `ratio 1M feed entries/twin without: ${feedsRatio.toFixed(3)}   target: >= ${feedsTargetRatio}   ${feedsRatio >= feedsTargetRatio ? "PASS" : "BELOW TARGET"}`,
+  );
   const ceilingRatio = median(comparison.subject.map((r) => r.rps)) / rpsOf(ceiling);
   console.log(
     `ratio shortener/commit ceiling: ${ceilingRatio.toFixed(3)}   target: >= ${ceilingTargetRatio}   ${ceilingRatio >= ceilingTargetRatio ? "PASS" : "BELOW TARGET"}`,
   );
   reportLinkOptions(comparison, capped, rules, baseTarget);
+  rmSync(feedsDir, { recursive: true, force: true });
   reportCpu(comparison, { bare, subject });
   console.log();
   const countFailed = reportCounts(counting.checks, settings.connections);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createLogger } from "@linkgeo/shared";
 import { parseThreatEntries } from "../src/threats/threat-entries.ts";
 import { parseThreatFeedPaths, ThreatFeeds } from "../src/threats/threat-feeds.ts";
+import { hashKeys } from "../src/threats/hashed-keys.ts";
 import { ThreatList } from "../src/threats/threat-list.ts";
 
 const fixtures = join(import.meta.dir, "fixtures/threat-feeds");
@@ -34,7 +35,11 @@ describe("a threat feed's entries, in each format people download", () => {
 
 describe("the lists, asked about a destination", () => {
   const names = ["urlhaus.csv", "urlhaus-urls.txt", "phishtank.csv", "hosts.txt", "domains.txt"];
-  const lists = (async () => ThreatList.build(await Promise.all(names.map(async (name) => ({ name, entries: await entriesOf(name) })))))();
+  const hashed = async (name: string) => {
+    const entries = await entriesOf(name);
+    return { name, urls: hashKeys(entries.urls), hosts: hashKeys(entries.hosts) };
+  };
+  const lists = (async () => ThreatList.build(await Promise.all(names.map(hashed))))();
   const listing = async (url: string) => (await lists).listing(new URL(url));
 
   test.each([

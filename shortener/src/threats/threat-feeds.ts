@@ -2,7 +2,8 @@ import { statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { Logger } from "@linkgeo/shared";
-import { readThreatEntries, type ThreatEntries } from "./threat-entries.ts";
+import { hashKeys, type HashedKeys } from "./hashed-keys.ts";
+import { readThreatEntries } from "./threat-entries.ts";
 import { type ThreatCheck, ThreatList } from "./threat-list.ts";
 
 /** The largest feed file read (a hagezi "ultimate" list is about 100 MB): past it the file is refused and its last good copy kept. */
@@ -28,7 +29,9 @@ export interface ThreatObserver {
 interface LoadedFeed {
   /** Size and modification time when read: a change of either reads the file again. */
   signature: string;
-  entries: ThreatEntries;
+  /** Its entries, hashed: the last good copy, kept for the next build. */
+  urls: HashedKeys;
+  hosts: HashedKeys;
 }
 
 /**
@@ -40,7 +43,7 @@ interface LoadedFeed {
  * destination is sent anywhere.
  */
 export class ThreatFeeds implements ThreatCheck {
-  private list = new ThreatList();
+  private list = ThreatList.empty;
   private readonly feeds = new Map<string, LoadedFeed>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private refreshing: Promise<void> | undefined;
@@ -83,7 +86,7 @@ export class ThreatFeeds implements ThreatCheck {
     if (!changed) return;
     const feeds = this.deps.paths.flatMap((path) => {
       const feed = this.feeds.get(path);
-      return feed ? [{ name: listName(path), entries: feed.entries }] : [];
+      return feed ? [{ name: listName(path), urls: feed.urls, hosts: feed.hosts }] : [];
     });
     this.list = await ThreatList.build(feeds);
   }
@@ -101,7 +104,7 @@ export class ThreatFeeds implements ThreatCheck {
       const after = await stat(path);
       if (`${after.size}:${after.mtimeMs}` !== signature) return false;
       const entries = await readThreatEntries(text);
-      this.feeds.set(path, { signature, entries });
+      this.feeds.set(path, { signature, urls: hashKeys(entries.urls), hosts: hashKeys(entries.hosts) });
       const count = entries.urls.length + entries.hosts.length;
       this.deps.log.info("threat feed loaded", { list: name, urls: entries.urls.length, hosts: entries.hosts.length, skipped_lines: entries.skipped });
       this.deps.observer?.listLoaded(name, count);
