@@ -9,6 +9,12 @@ const fixtures = join(import.meta.dir, "fixtures/threat-feeds");
 /** A URL urlhaus.csv lists, and a host under a domain hosts.txt lists. */
 const listedUrl = "http://malware.example.net/payload.exe";
 const underListedHost = "https://login.ads.tracker.example/welcome";
+/** urlhaus.csv and hosts.txt of the fixtures, read. */
+async function fixtureFeeds(): Promise<ThreatFeeds> {
+  const feeds = new ThreatFeeds({ paths: ["urlhaus.csv", "hosts.txt"].map((name) => join(fixtures, name)), log: silentLogger });
+  await feeds.refresh();
+  return feeds;
+}
 const harmful = (field: string, list: string) => ({
   error: { code: "harmful_destination", message: `${field} is on the threat list "${list}": it may not be a link's destination here` },
 });
@@ -20,8 +26,7 @@ describe.each(["sqlite", "postgres"] as const)("a destination the threat feeds l
   const answer = async (response: Response) => ({ status: response.status, body: await readJson(response) });
 
   beforeAll(async () => {
-    feeds = new ThreatFeeds({ paths: ["urlhaus.csv", "hosts.txt"].map((name) => join(fixtures, name)), log: silentLogger });
-    await feeds.refresh();
+    feeds = await fixtureFeeds();
     api = await startTestShortener({ engine, threats: feeds });
   });
   afterAll(async () => {
@@ -102,8 +107,7 @@ describe.each(["sqlite", "postgres"] as const)("the allow-list overrides every f
   const create = (longUrl: string, on = api) => on.request("POST", "/shorten/", { json: { long_url: longUrl } });
 
   beforeAll(async () => {
-    feeds = new ThreatFeeds({ paths: ["urlhaus.csv", "hosts.txt"].map((name) => join(fixtures, name)), log: silentLogger });
-    await feeds.refresh();
+    feeds = await fixtureFeeds();
     api = await startTestShortener({ engine, threats: feeds });
   });
   afterAll(async () => {
