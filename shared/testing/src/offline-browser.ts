@@ -82,7 +82,9 @@ export async function launchOfflineBrowser(): Promise<OfflineBrowser> {
   const browser = await runChromium();
 
   return {
-    async renderDocsPage(url, timeoutMs = 15_000) {
+    // Swagger UI reads the whole spec before it lists anything: in a run whose browser files share the machine
+    // (every-page's 24 pages at once) that took past 15 s once in CI. The wait ends as soon as the list shows.
+    async renderDocsPage(url, timeoutMs = 40_000) {
       const context = await browser.newContext();
       try {
         const page = await context.newPage();
