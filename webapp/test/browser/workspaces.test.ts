@@ -308,7 +308,7 @@ describe("the workspaces page and an invite's page in a real browser", () => {
         .getByRole("status")
         .filter({ hasText: `${newcomer} removed.` })
         .waitFor();
-      expect(await theirRow.count()).toBe(0);
+      await theirRow.waitFor({ state: "detached" });
       const left = (await api("GET", `/workspaces/${workspaceId}/members`)).body.results as { username: string }[];
       expect(left.map((member) => member.username)).toEqual([owner]);
     },

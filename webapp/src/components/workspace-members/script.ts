@@ -187,6 +187,8 @@ export class WorkspaceMembers {
           this.deps.ownMembershipChanged(`You left ${workspace.name}.`);
           return null;
         }
+        // The row goes at once; the list read again confirms it.
+        actions.closest("tr")?.remove();
         this.ui.status.textContent = `${member.username} removed.`;
         this.ui.title.focus();
         void this.load();
