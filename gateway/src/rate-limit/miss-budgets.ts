@@ -1,6 +1,9 @@
 import type { BucketDecision, RateRule, TokenBuckets } from "@linkgeo/shared/rate-limit";
 import { KnownCodes } from "./known-codes.ts";
 
+/** How many clients' last misses a process remembers: past it, the one that missed longest ago is forgotten (and asked no more). */
+const maxMissingClients = 100_000;
+
 export interface MissBudgetsOptions {
   buckets: TokenBuckets;
   /** RATE_LIMIT_MISSES: the unknown codes a client may ask for. */
@@ -20,12 +23,25 @@ export interface MissBudgetsOptions {
  */
 export class MissBudgets {
   private readonly known = new KnownCodes();
+  /**
+   * When each client last missed here (a monotonic ms), the latest
+   * `maxMissingClients`: a redirect from a client that has not missed on
+   * this process within a full refill asks the buckets nothing, so the
+   * redirect path pays no Redis call for clients that never guess. A
+   * prober spread over replicas is known to each at its first miss there.
+   */
+  private readonly missedAt = new Map<string, number>();
+  private readonly refillMs: number;
 
-  constructor(private readonly options: MissBudgetsOptions) {}
+  constructor(private readonly options: MissBudgetsOptions) {
+    this.refillMs = (options.rule.capacity / options.rule.perSecond) * 1000;
+  }
 
   /** Undefined: the redirect may go on; else the spent budget's decision (a refusal). */
   async refusal(request: Request, address: string): Promise<BucketDecision | undefined> {
     const client = this.options.digest(address);
+    const missed = this.missedAt.get(client);
+    if (missed === undefined || performance.now() - missed > this.refillMs) return undefined;
     if (this.known.has(client, linkOf(request))) return undefined;
     const decision = await this.options.buckets.peek(this.bucketOf(client), this.options.rule);
     return decision.allowed ? undefined : decision;
@@ -34,8 +50,13 @@ export class MissBudgets {
   /** The shortener's answer: a 404 spends a token; a redirect that found its link is remembered for the client. */
   async answered(request: Request, address: string, status: number): Promise<void> {
     const client = this.options.digest(address);
-    if (status === 404) await this.options.buckets.take(this.bucketOf(client), this.options.rule);
-    else if (status < 400) this.known.remember(client, linkOf(request));
+    if (status === 404) {
+      // Deleted and set again: the map's order is the clients' last miss, oldest first.
+      this.missedAt.delete(client);
+      this.missedAt.set(client, performance.now());
+      if (this.missedAt.size > maxMissingClients) this.missedAt.delete(this.missedAt.keys().next().value!);
+      await this.options.buckets.take(this.bucketOf(client), this.options.rule);
+    } else if (status < 400) this.known.remember(client, linkOf(request));
   }
 
   private bucketOf(client: string): string {
