@@ -66,6 +66,8 @@ export function readGatewayConfig(env: Env): GatewayConfig {
         redirect: rule(vars, "RATE_LIMIT_REDIRECT", undefined),
         // Unknown codes a client may ask for: 100 at once, refilled at 600 an hour ("600/hour,burst=100").
         misses: rule(vars, "RATE_LIMIT_MISSES", { capacity: 100, perSecond: 100 / 600 }),
+        // The longest a guess waits once half of the misses are spent; 0: refused without slowing first.
+        missesSlowdownMs: vars.integer("RATE_LIMIT_MISSES_SLOWDOWN_MS", 1_000, { min: 0, max: 10_000 }),
         login: rule(vars, "RATE_LIMIT_LOGIN", { capacity: 10, perSecond: 10 / 60 }),
         loginPerUser: rule(vars, "RATE_LIMIT_LOGIN_USER", { capacity: 10, perSecond: 30 / 3600 }),
         // 10 tries, refilled over 15 minutes ("40/hour,burst=10").

@@ -405,6 +405,8 @@ describe("a short link the shortener does not send a browser on from, through th
     "/Wrong12/": [401, "wrong-password"],
     "/Gone123/": [410, "gone"],
     "/Odd1234/": [410, "unlock"],
+    "/Held123/": [451, "quarantined"],
+    "/Off1234/": [410, "disabled"],
   };
 
   async function gatewayBefore(): Promise<{ app: ReturnType<typeof createApp> } & AsyncDisposable> {
@@ -438,6 +440,8 @@ describe("a short link the shortener does not send a browser on from, through th
     ["POST", "/Wrong12/", 401, "This link is protected", true],
     ["GET", "/Gone123/", 410, "This link is no longer available", false],
     ["POST", "/Gone123/", 410, "This link is no longer available", false],
+    ["GET", "/Held123/", 451, "This link was stopped", false],
+    ["GET", "/Off1234/", 410, "This link has been disabled", false],
     ["GET", "/Dead123/", 404, "This short link does not exist", false],
     ["POST", "/Dead123/", 404, "This short link does not exist", false],
   ] as const)("%s %s: a browser gets the web app's own page, %i, without the link-page header", async (method, path, status, heading, wrong) => {

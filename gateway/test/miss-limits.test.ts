@@ -26,11 +26,14 @@ const follow = (app: { handle: (request: Request) => Promise<Response> }, code: 
   app.handle(new Request(`http://gateway/${code}/`, { headers: { "x-forwarded-for": client, accept: "application/json" } }));
 const askedBy = (client: string) => shortener.requests.filter((request) => request.headers["x-forwarded-for"] === client).length;
 
-/** The gateway with its default limits but these (redirects themselves unlimited, as by default), its buckets on a clock the test moves. */
-async function gateway(misses: string) {
+/**
+ * The gateway with its default limits but these (redirects themselves unlimited, as by default), its buckets on a
+ * clock the test moves. No slowing unless `slowdownMs` is given: the tests of refusals do not wait for it.
+ */
+async function gateway(misses: string, slowdownMs = 0) {
   let nowMs = 0;
   const buckets = new MemoryTokenBuckets({ now: () => nowMs });
-  const rateLimits = readGatewayConfig({ RATE_LIMIT_MISSES: misses }).rateLimits;
+  const rateLimits = readGatewayConfig({ RATE_LIMIT_MISSES: misses, RATE_LIMIT_MISSES_SLOWDOWN_MS: String(slowdownMs) }).rateLimits;
   const app = await unlockGateway({ shortener: shortener.origin, buckets, web, rateLimits });
   return { app, advanceSeconds: (seconds: number) => (nowMs += seconds * 1000) };
 }
@@ -69,6 +72,22 @@ describe("a client that asks for codes no link has (RATE_LIMIT_MISSES)", () => {
     advanceSeconds(1);
     expect((await follow(app, "known-after", client)).status).toBe(302);
     expect((await follow(app, "miss-after", client)).status).toBe(404);
+  });
+
+  test("slowed before refused: past half its misses a guess waits, longer the fewer are left; its known link still goes on", async () => {
+    const { app } = await gateway("60/hour,burst=10", 200);
+    const client = "203.0.113.80";
+    expect((await follow(app, "known-slow", client)).status).toBe(302);
+    const waited: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      expect((await follow(app, `slow${i}`, client)).status).toBe(404);
+      waited.push(performance.now() - started);
+    }
+    // Misses 1 to 6 find 10 to 5 tokens left: no wait. Then 4, 3, 2, 1 left: 40, 80, 120 and 160 ms at least.
+    for (const [index, least] of [40, 80, 120, 160].entries()) expect(waited[6 + index]!).toBeGreaterThanOrEqual(least - 1);
+    expect((await follow(app, "slow-more", client)).status).toBe(429);
+    expect((await follow(app, "known-slow", client)).status).toBe(302);
   });
 
   test("off: misses cost nothing", async () => {

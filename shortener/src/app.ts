@@ -49,10 +49,15 @@ import { ownOrigins, publicOrigin, seenFrom } from "./http/public-origin.ts";
 import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
 import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
-import type { ThreatCheck } from "./threats/threat-list.ts";
+import type { ThreatCheck } from "./links/threat-check.ts";
 import type { AllowStore } from "./threats/allow-entry.ts";
 import { AllowList } from "./threats/allow-list.ts";
 import { allowListRoutes } from "./threats/allow-list-routes.ts";
+import type { RecheckStore } from "./threats/recheck-store.ts";
+import type { ReportStore } from "./threats/report.ts";
+import { reportRoutes } from "./threats/report-routes.ts";
+import { Reports } from "./threats/reports.ts";
+import { ThreatRecheck } from "./threats/threat-recheck.ts";
 import type { LinkStore } from "./links/link-store.ts";
 import type { RedirectStatus } from "./links/link-options.ts";
 import { redirectBatchRoutes } from "./links/redirect-batch-routes.ts";
@@ -85,8 +90,15 @@ export interface ShortenerDeps {
   apiKeys: ApiKeys;
   /** The hosts links are served on (/admin/domains). */
   domainStore: DomainStore;
-  /** The threat feeds' allow-list (docs/abuse.md). */
+  /** The threat feeds' allow-list and the ban list (docs/abuse.md). */
   allowStore: AllowStore;
+  /** Reports of harmful links (docs/abuse.md). */
+  reportStore: ReportStore;
+  /**
+   * THREAT_RECHECK_SECONDS: the pass over existing links against the lists, built here (it holds links as this app
+   * does) and handed to `started`, which starts it (main.ts) or keeps it to run by hand (a test). Absent, none.
+   */
+  threatRecheck?: { store: RecheckStore; everyMs: number; started: (recheck: ThreatRecheck) => void };
   /** People's accounts (/admin/users). */
   peopleStore: PeopleStore;
   /** Workspaces and their members (/workspaces). */
@@ -145,15 +157,19 @@ export interface ShortenerDeps {
   importMaxBytes?: number;
 }
 
+/** No feed lists anything (THREAT_FEEDS unset); the admins' lists still apply. */
+const noThreatFeeds: ThreatCheck = { listing: () => undefined };
+
 /** The shortener's HTTP app, built from dependencies made elsewhere (main.ts or a test). */
 export function createApp(deps: ShortenerDeps) {
-  // The allow-list over the feeds: what an admin allowed is listed by none. Read at once, kept current by its checks.
+  // The ban list, then the allow-list over the feeds: what an admin banned is listed, what one allowed is listed by no feed.
+  // Each read at once, and kept current by its checks.
   const allowList = new AllowList({ store: deps.allowStore, clock: deps.clock, log: deps.log });
+  const banList = new AllowList({ store: deps.allowStore, clock: deps.clock, log: deps.log, verdict: "ban" });
   void allowList.read();
-  const targets = new LinkTargets(
-    { blockPrivate: false, blockedDomains: [], ownAddresses: [], ...deps.linkTargets },
-    deps.threats && allowList.over(deps.threats),
-  );
+  void banList.read();
+  const threatCheck = banList.over(allowList.over(deps.threats ?? noThreatFeeds));
+  const targets = new LinkTargets({ blockPrivate: false, blockedDomains: [], ownAddresses: [], ...deps.linkTargets }, threatCheck);
   const links = new LinkService({
     links: deps.links,
     cache: deps.cache,
@@ -227,6 +243,26 @@ export function createApp(deps: ShortenerDeps) {
 
   // ANALYTICS: the counter is given each visitor only with them on (main.ts), and the reports say whether they are.
   const analytics = deps.visits.analysing ? "on" : "off";
+  if (deps.threatRecheck) {
+    const recheck = new ThreatRecheck({
+      store: deps.threatRecheck.store,
+      links: { page: (after, limit) => deps.links.exportPage(after, limit), hold: async (code, change) => void (await links.setHold(code, change)) },
+      check: threatCheck,
+      everyMs: deps.threatRecheck.everyMs,
+      clock: deps.clock,
+      log: deps.log,
+      observer: deps.observer,
+    });
+    deps.threatRecheck.started(recheck);
+  }
+  const reports = new Reports({
+    store: deps.reportStore,
+    links,
+    revokeKey: (id) => deps.apiKeys.revoke(id),
+    banList,
+    clock: deps.clock,
+    observer: deps.observer,
+  });
   const visitReports = new VisitReports(deps.visitStore, analytics);
   const redirectStatus = deps.redirectStatus ?? 302;
   const respondToRedirect = redirectResponder({
@@ -266,6 +302,8 @@ export function createApp(deps: ShortenerDeps) {
       }),
     )
     .use(allowListRoutes({ allowList, credentials, audit }))
+    .use(allowListRoutes({ allowList: banList, credentials, audit }))
+    .use(reportRoutes({ reports, credentials, domains: domainDirectory, originOf, clock: deps.clock, audit }))
     .use(peopleRoutes({ people, sessions: personSessions, credentials, audit, cookie: personCookie }))
     .use(
       workspaceRoutes({

@@ -13,6 +13,7 @@ import {
 import { parseRateRule, type RateRule } from "@linkgeo/shared/rate-limit";
 import { parseDomainList } from "./links/link-targets.ts";
 import { parseThreatFeedPaths } from "./threats/threat-feeds.ts";
+import { defaultRecheckSeconds, leastRecheckSeconds } from "./threats/threat-recheck.ts";
 import { defaultDatabaseTimeoutMs } from "./database-deadline.ts";
 import type { UnknownHosts } from "./domains/domain-directory.ts";
 import { createAccesses, type CreateAccess } from "./people/request-workspace.ts";
@@ -47,6 +48,8 @@ export interface ShortenerConfig extends ServiceBasics, ProxyPairVariables {
   blockedDomains: string[];
   /** THREAT_FEEDS: the files of threat feeds whose destinations are refused (threats/threat-feeds.ts). */
   threatFeeds: string[];
+  /** THREAT_RECHECK_SECONDS: how often existing links are checked against the lists again (threats/threat-recheck.ts). */
+  threatRecheckSeconds: number;
   /** Record each visit's referrer, country, browser, OS and device, and humans/bots per hour. */
   analytics: boolean;
   /** Hourly visit buckets of days older than this are folded into one per day. */
@@ -98,6 +101,7 @@ export function readShortenerConfig(env: Env): ShortenerConfig {
       blockPrivateTargets: vars.oneOf("BLOCK_PRIVATE_TARGETS", ["true", "false"], "false") === "true",
       blockedDomains: vars.parsed("BLOCKED_DOMAINS", parseDomainList) ?? [],
       threatFeeds: vars.parsed("THREAT_FEEDS", parseThreatFeedPaths) ?? [],
+      threatRecheckSeconds: vars.integer("THREAT_RECHECK_SECONDS", defaultRecheckSeconds, { min: leastRecheckSeconds, max: 31_536_000 }),
       analytics: vars.oneOf("ANALYTICS", ["on", "off"], "on") === "on",
       analyticsHourlyDays: vars.integer("ANALYTICS_HOURLY_DAYS", 90, { min: 2, max: 36_500 }),
       ...readProxyPairVariables(vars),

@@ -20,6 +20,7 @@ import { OrphanVisits } from "./visits/orphan-visits.ts";
 import { startVisitLogSumming } from "./visits/visit-log-summing.ts";
 import { startVisitRetention } from "./visits/visit-retention.ts";
 import { ThreatFeeds } from "./threats/threat-feeds.ts";
+import type { ThreatRecheck } from "./threats/threat-recheck.ts";
 
 const { config, log } = beginService("shortener", readShortenerConfig);
 if (config.secretKeyGenerated) log.warn("ELYSIA_SECRET_KEY is not set: using a random key, admin tokens will not survive a restart");
@@ -65,6 +66,8 @@ const visits = new VisitCounter(database.links, clock, {
 const orphans = new OrphanVisits({ store: database.orphans, clock, log });
 const apiKeys = new ApiKeys({ store: database.apiKeys, clock, log });
 const lifecycle = new ServiceLifecycle(log, metrics);
+// The pass over existing links against the threat lists (docs/abuse.md), which createApp builds.
+let recheck: ThreatRecheck | undefined;
 
 const app = createApp({
   links: database.links,
@@ -78,6 +81,15 @@ const app = createApp({
   apiKeys,
   domainStore: database.domains,
   allowStore: database.allowList,
+  reportStore: database.reports,
+  threatRecheck: {
+    store: database.recheck,
+    everyMs: config.threatRecheckSeconds * 1000,
+    started: (pass) => {
+      recheck = pass;
+      pass.start();
+    },
+  },
   peopleStore: database.people,
   workspaceStore: database.workspaces,
   auditStore: database.audit,
@@ -125,6 +137,7 @@ lifecycle.serve(app, {
     { name: "write pending visits that led nowhere", run: () => orphans.drain() },
     { name: "write the API keys' last uses", run: () => apiKeys.drain() },
     { name: "stop folding visit hours", run: () => retention.stop() },
+    { name: "stop the threat recheck", run: () => recheck?.stop() },
     { name: "stop summing the visit log", run: () => visitLogSumming.stop() },
     {
       name: "close the cache",

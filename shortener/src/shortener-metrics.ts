@@ -1,11 +1,13 @@
 import { declareMetrics, type MetricsRegistry } from "@linkgeo/shared";
 import type { CacheObserver } from "./cache/fail-soft-link-cache.ts";
 import type { ThreatObserver } from "./threats/threat-feeds.ts";
+import type { RecheckObserver } from "./threats/threat-recheck.ts";
+import type { ReportObserver } from "./threats/reports.ts";
 import type { VisitCounterObserver } from "./visits/visit-counter.ts";
 import { visitMetrics } from "./visits/visit-metrics.ts";
 
-/** What the app reports besides visits and the cache: link changes and database failures. */
-export interface AppObserver {
+/** What the app reports besides visits and the cache: link changes, database failures, quarantines and reports. */
+export interface AppObserver extends RecheckObserver, ReportObserver {
   linkChanged(change: "created" | "updated" | "deleted"): void;
   /** A redirect sent its visitor on, on this domain: `default`, or an added domain's host (a list admins make, so bounded). */
   redirected(domain: string): void;
@@ -19,8 +21,10 @@ export type ShortenerMetrics = VisitCounterObserver & CacheObserver & AppObserve
  * The shortener's own metrics, beside the HTTP ones: the VisitCounter's
  * (visitMetrics), the link cache's reads and failures, links created,
  * updated and deleted, database failures answered 503, redirects by
- * domain, and the threat feeds' entries and matches by list. Label values
- * are fixed lists, the domains admins added, or the files of THREAT_FEEDS.
+ * domain, the threat feeds' entries and matches by list, the links the
+ * threat recheck quarantined and let go, and reports and what admins did
+ * with them. Label values are fixed lists, the domains admins added, or the
+ * files of THREAT_FEEDS (and `banned`, the ban list).
  */
 export function shortenerMetrics(registry: MetricsRegistry): ShortenerMetrics {
   const declare = declareMetrics(registry);
@@ -41,8 +45,20 @@ export function shortenerMetrics(registry: MetricsRegistry): ShortenerMetrics {
     "Destinations a threat feed listed, by list: each a create, change or import row refused.",
     ["list"],
   );
+  const quarantines = declare.counter(
+    "shortener_quarantines_total",
+    "Links the threat recheck quarantined, by the list that named their destination (a THREAT_FEEDS file, or banned).",
+    ["list"],
+  );
+  const releases = declare.counter("shortener_quarantine_releases_total", "Links the threat recheck let go: no list names their destinations any longer.");
+  const reports = declare.counter("shortener_reports_total", "Reports of harmful links received, by reason.", ["reason"]);
+  const reportActions = declare.counter("shortener_report_actions_total", "What admins did with reports, by action.", ["action"]);
   return {
     ...visitMetrics(registry),
+    quarantined: (list) => quarantines.labels(list).inc(),
+    released: () => releases.inc(),
+    reported: (reason) => reports.labels(reason).inc(),
+    resolved: (action) => reportActions.labels(action).inc(),
     listLoaded: (list, entries) => threatEntries.labels(list).set(entries),
     matched: (list) => threatMatches.labels(list).inc(),
     cacheRead: (outcome) => cacheReads.labels(outcome).inc(),

@@ -13,6 +13,7 @@ const full: Destination = {
   maxVisits: 10,
   expiredUrl: "https://example.com/over",
   passwordProtected: true,
+  hold: null,
 };
 
 describe("a cache entry of a destination", () => {

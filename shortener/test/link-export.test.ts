@@ -32,6 +32,9 @@ function pagedStore(count: number) {
     forwardQuery: false,
     rules: [],
     publicStats: false,
+    hold: null,
+    holdReason: null,
+    createdBy: null,
   }));
   const reads: Array<{ after: string | null; limit: number }> = [];
   const store: Pick<LinkStore, "exportPage"> = {

@@ -36,6 +36,9 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
     expect(await db.links.insert(newLink(c))).toEqual({
       ...noOptions,
       workspaceId: null,
+      hold: null,
+      holdReason: null,
+      createdBy: null,
       code: c,
       longUrl: `https://example.com/${c}`,
       manageTokenHash: `hash-${c}`,
@@ -117,6 +120,9 @@ describe.each(storeEngines)("link store on $engine", ({ open }) => {
       expect(inserted.find((link) => link.code === b)).toEqual({
         ...noOptions,
         workspaceId: null,
+        hold: null,
+        holdReason: null,
+        createdBy: null,
         ...options,
         code: b,
         longUrl: `https://example.com/${b}`,

@@ -45,7 +45,9 @@ describe.each(["sqlite", "postgres"] as const)("the listing's filters on %s", (e
     async (query) => {
       const response = await api.request("GET", `/shorten/?${query}`, { headers: admin() });
       expect(response.status).toBe(400);
-      expect(await readJson(response)).toEqual({ error: { code: "invalid_request", message: "state must be active, expired or exhausted" } });
+      expect(await readJson(response)).toEqual({
+        error: { code: "invalid_request", message: "state must be active, expired, exhausted, quarantined or disabled" },
+      });
     },
   );
 

@@ -309,6 +309,8 @@ const allTables = [
   "orphan_visits",
   "people",
   "person_sessions",
+  "reports",
+  "threat_recheck",
   "visit_fact_totals",
   "visit_rollups",
   "visit_totals",

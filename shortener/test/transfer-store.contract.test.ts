@@ -52,6 +52,9 @@ describe.each(storeEngines)("the link store's export and import on $engine", ({ 
     expect(await db.links.find("imp-a")).toEqual({
       ...noOptions,
       workspaceId: null,
+      hold: null,
+      holdReason: null,
+      createdBy: null,
       ...options,
       code: "imp-a",
       longUrl: "https://example.com/imp-a",

@@ -1,4 +1,4 @@
-import { gonePage, unlockPage } from "./pages/link-visitor-pages.ts";
+import { disabledPage, gonePage, quarantinedPage, unlockPage } from "./pages/link-visitor-pages.ts";
 import { notFoundPage } from "./pages/not-found-page.ts";
 import type { Page } from "./page-shell.ts";
 
@@ -12,6 +12,8 @@ export const linkPageHeader = "link-page";
 const pages: Record<string, { status: number; page: () => Page }> = {
   "not-found": { status: 404, page: () => notFoundPage("link", "visitor") },
   gone: { status: 410, page: gonePage },
+  disabled: { status: 410, page: disabledPage },
+  quarantined: { status: 451, page: quarantinedPage },
   unlock: { status: 401, page: () => unlockPage(false) },
   "wrong-password": { status: 401, page: () => unlockPage(true) },
 };

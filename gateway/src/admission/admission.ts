@@ -13,7 +13,7 @@ import type { GatewayObserver } from "../metrics/gateway-metrics.ts";
 import { ApiKeyBudgets, type KeyBudget } from "../rate-limit/api-key-budgets.ts";
 import { geocodePointsIn } from "../rate-limit/geocode-points.ts";
 import { loginAttemptBucket } from "../rate-limit/login-attempts.ts";
-import { MissBudgets } from "../rate-limit/miss-budgets.ts";
+import { MissBudgets, type MissCheck } from "../rate-limit/miss-budgets.ts";
 import { rateLimitHeaders } from "@linkgeo/shared/rate-limit";
 import { RateLimited } from "@linkgeo/shared/rate-limit";
 import type { RateClass } from "../rate-limit/rate-class.ts";
@@ -31,6 +31,8 @@ export type RateRules = Partial<Record<RateClass, RateRule>> & {
   geocodePoints?: RateRule;
   /** RATE_LIMIT_MISSES: the unknown codes a client's redirects may ask for (rate-limit/miss-budgets.ts). */
   misses?: RateRule;
+  /** RATE_LIMIT_MISSES_SLOWDOWN_MS: how long, at most, a guess waits once half of its misses are spent (0 or absent: none). */
+  missesSlowdownMs?: number;
 };
 
 export interface AdmissionOptions {
@@ -42,7 +44,7 @@ export interface AdmissionOptions {
   importMaxBytes: number;
   log: Logger;
   /** Told of each refusal by a class's budget (the metrics). */
-  observer?: Pick<GatewayObserver, "rateLimited">;
+  observer?: Pick<GatewayObserver, "rateLimited" | "slowed">;
 }
 
 /** A request admission let through. */
@@ -99,22 +101,27 @@ export function admission(options: AdmissionOptions) {
   const { buckets, rules, digest, log } = options;
   const warnFailure = throttledWarning(log, "rate limit check failed: requests pass unlimited");
   const keyBudgets = rules.key && new ApiKeyBudgets({ buckets, rules: { key: rules.key, badKey: rules.badKey }, digest });
-  const missBudgets = rules.misses && new MissBudgets({ buckets, rule: rules.misses, digest });
+  const missBudgets = rules.misses && new MissBudgets({ buckets, rule: rules.misses, digest, slowdownMs: rules.missesSlowdownMs ?? 0 });
 
-  /** A redirect from a client whose misses are spent, to a link it has not followed: refused. */
+  /** A redirect from a client whose misses are half spent, to a link it has not followed, waits; once spent, it is refused. */
   const checkMisses = async (request: Request, route: GatewayRoute, address: string): Promise<void> => {
     if (!missBudgets || !rules.misses || route.limit !== "redirect") return;
-    let refusal: BucketDecision | undefined;
+    let check: MissCheck;
     try {
-      refusal = await missBudgets.refusal(request, address);
+      check = await missBudgets.check(request, address);
     } catch (error) {
       warnFailure({ error: describeError(error) });
       return;
     }
-    if (!refusal) return;
+    if ("delayMs" in check) {
+      if (check.delayMs === 0) return;
+      options.observer?.slowed("misses");
+      await Bun.sleep(check.delayMs);
+      return;
+    }
     options.observer?.rateLimited("misses");
-    log.debug("rate limited", { class: "misses", client: digest(address), retry_after_s: refusal.retryAfterSeconds });
-    throw RateLimited.refused(refusal, rules.misses);
+    log.debug("rate limited", { class: "misses", client: digest(address), retry_after_s: check.refused.retryAfterSeconds });
+    throw RateLimited.refused(check.refused, rules.misses);
   };
 
   /** The decision; undefined when the buckets failed. A refusal is thrown. */

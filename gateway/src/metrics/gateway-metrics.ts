@@ -14,6 +14,8 @@ export interface GatewayObserver {
   ejected(upstream: string, replica: string): void;
   /** A request was refused 429 by its class's budget. */
   rateLimited(rateClass: RateClass): void;
+  /** A request was made to wait before it went on, its class's budget nearly spent (misses). */
+  slowed(rateClass: RateClass): void;
   /** A batch of redirects left for the shortener with `size` items. */
   batchSent(size: number): void;
 }
@@ -39,6 +41,11 @@ export function gatewayMetrics(registry: MetricsRegistry, pools: readonly Upstre
   const retries = declare.counter("gateway_upstream_retries_total", "Requests sent again to another replica, by upstream.", ["upstream"]);
   const ejections = declare.counter("gateway_upstream_ejections_total", "Replicas left out after a failure, by upstream and replica.", ["upstream", "replica"]);
   const refusals = declare.counter("gateway_rate_limited_total", "Requests refused 429, by rate-limit class.", ["class"]);
+  const slowdowns = declare.counter(
+    "gateway_slowed_total",
+    "Requests made to wait before they went on, their class's budget nearly spent (misses: a client guessing codes), by class.",
+    ["class"],
+  );
   const batches = declare.histogram("gateway_redirect_batch_size", "Redirects per batch sent to the shortener.", [1, 2, 5, 10, 20, 50, 100]);
   declare.gauge("gateway_upstream_replicas", "Replicas known per upstream (resolved from its names), ejected ones included.", ["upstream"], (gauge) => {
     for (const pool of pools) gauge.labels(pool.name).set(pool.size);
@@ -59,6 +66,9 @@ export function gatewayMetrics(registry: MetricsRegistry, pools: readonly Upstre
     },
     rateLimited(rateClass) {
       refusals.labels(rateClass).inc();
+    },
+    slowed(rateClass) {
+      slowdowns.labels(rateClass).inc();
     },
     batchSent(size) {
       batches.observe(size);

@@ -10,14 +10,20 @@ export interface MissBudgetsOptions {
   rule: RateRule;
   /** A keyed digest (`addressDigest`): bucket keys hold no address. */
   digest: (text: string) => string;
+  /** RATE_LIMIT_MISSES_SLOWDOWN_MS: the longest a guess waits before it is refused outright (0: none). */
+  slowdownMs: number;
 }
+
+/** What a redirect meets: a refusal (the budget spent), or a wait first (0: none). */
+export type MissCheck = { refused: BucketDecision } | { delayMs: number };
 
 /**
  * Enumeration (docs/abuse.md): a client that asks for codes no link has is
  * guessing. Each 404 its redirects get takes a token from its misses bucket
- * (`misses:<digest>`); while that bucket is empty, its redirects to links
- * it has not been sent on by before are refused 429 at the gateway, never
- * reaching the shortener, so a prober learns nothing more. A link the
+ * (`misses:<digest>`). Once half of it is spent, its redirects to links it
+ * has not been sent on by before wait first, longer the less is left, up
+ * to `slowdownMs`; while it is empty they are refused 429 at the gateway,
+ * never reaching the shortener, so a prober learns nothing more. A link the
  * client did follow (KnownCodes) still sends it on, and every other
  * client's redirects flow as ever.
  */
@@ -37,14 +43,18 @@ export class MissBudgets {
     this.refillMs = (options.rule.capacity / options.rule.perSecond) * 1000;
   }
 
-  /** Undefined: the redirect may go on; else the spent budget's decision (a refusal). */
-  async refusal(request: Request, address: string): Promise<BucketDecision | undefined> {
+  /** Whether the redirect goes on at once, after a wait, or is refused (the spent budget's decision). */
+  async check(request: Request, address: string): Promise<MissCheck> {
     const client = this.options.digest(address);
     const missed = this.missedAt.get(client);
-    if (missed === undefined || performance.now() - missed > this.refillMs) return undefined;
-    if (this.known.has(client, linkOf(request))) return undefined;
+    if (missed === undefined || performance.now() - missed > this.refillMs) return noWait;
+    if (this.known.has(client, linkOf(request))) return noWait;
     const decision = await this.options.buckets.peek(this.bucketOf(client), this.options.rule);
-    return decision.allowed ? undefined : decision;
+    if (!decision.allowed) return { refused: decision };
+    // The second half of the budget: from no wait at half, to slowdownMs with one miss left.
+    const half = this.options.rule.capacity / 2;
+    if (decision.remaining >= half || this.options.slowdownMs === 0) return noWait;
+    return { delayMs: Math.round(this.options.slowdownMs * (1 - decision.remaining / half)) };
   }
 
   /** The shortener's answer: a 404 spends a token; a redirect that found its link is remembered for the client. */
@@ -63,6 +73,8 @@ export class MissBudgets {
     return `misses:${client}`;
   }
 }
+
+const noWait: MissCheck = { delayMs: 0 };
 
 /** A link as a redirect names it: its code on the host asked (the same code on two hosts is two links). */
 function linkOf(request: Request): string {

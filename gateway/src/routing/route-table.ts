@@ -19,6 +19,8 @@ const bulk: GatewayRoute = { upstream: "shortener", limit: "bulk", checksKey: tr
 const redirect: GatewayRoute = { upstream: "shortener", limit: "redirect" };
 const login: GatewayRoute = { upstream: "shortener", limit: "login" };
 const geocoderApi: GatewayRoute = { upstream: "geocoder", limit: "api" };
+// Anyone may report a link (docs/abuse.md): the scarce budget links are made with, so that reports cannot flood the queue.
+const report: GatewayRoute = { upstream: "shortener", limit: "create" };
 
 /**
  * Paths the gateway answers itself (`/docs/*` and the web app's `/app/*` included); never sent upstream.
@@ -65,6 +67,8 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
   // Accepting an invite may make a person (an argon2id hash): the login budgets. Anything else under /invites is no route.
   if (first === "invites") return rest.length === 2 && rest[1] === "accept" && method.toUpperCase() === "POST" ? login : shortenerApi;
 
+  if (first === "report" && rest.length === 0 && method.toUpperCase() === "POST") return report;
+
   // A geocoding batch (up to 1,000 points): ordinary API traffic, one request of the budget whatever its points (docs/gateway.md).
   if (first === "reverse-geocode" && rest.length === 1 && rest[0] === "batch" && method.toUpperCase() === "POST") return geocoderApi;
   // Geocoding jobs: /jobs, /jobs/<id>, /jobs/<id>/results. One request each: a job's points are paced by the providers' limits.
@@ -105,6 +109,11 @@ const credentialRoutes: readonly string[] = [
   "GET admin/allow-list",
   "POST admin/allow-list",
   "DELETE admin/allow-list/*",
+  "GET admin/ban-list",
+  "POST admin/ban-list",
+  "DELETE admin/ban-list/*",
+  "GET admin/reports",
+  "POST admin/reports/*/actions",
   "POST admin/users",
   "DELETE admin/users/*",
   "GET workspaces",

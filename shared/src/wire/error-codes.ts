@@ -27,6 +27,7 @@ export const errorCodes = [
   "client_closed_request",
   "gone",
   "harmful_destination",
+  "quarantined",
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

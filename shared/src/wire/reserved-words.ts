@@ -23,6 +23,8 @@ export const reservedWords: ReadonlySet<string> = new Set([
   "login",
   "workspaces",
   "invites",
+  // Anyone reports a harmful link with POST /report (docs/abuse.md).
+  "report",
   "favicon.ico",
   "robots.txt",
 ]);

@@ -25,6 +25,9 @@ export const auditActions = [
   "workspace.delete",
   "allow.create",
   "allow.delete",
+  "ban.create",
+  "ban.delete",
+  "report.resolve",
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

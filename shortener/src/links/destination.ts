@@ -1,5 +1,6 @@
 import type { VisitClaim as ClaimOf } from "../visits/visit-writer.ts";
 import { redirectStatuses, type LinkRule, type RedirectStatus } from "./link-options.ts";
+import { linkHolds, type LinkHold } from "./link-hold.ts";
 import type { Link } from "./link.ts";
 
 /**
@@ -16,13 +17,15 @@ export interface Destination {
   maxVisits: number | null;
   expiredUrl: string | null;
   passwordProtected: boolean;
+  /** A hold (link-hold.ts) refuses every visit, before anything else is judged. */
+  hold: LinkHold | null;
 }
 
 /** What the count write made of one link's visits (visits/visit-writer.ts): its destination, and how many of the visits it let through and counted (see `refusalOf` for the others). */
 export type VisitClaim = ClaimOf<CountedDestination>;
 
 /** Why a link lets no visit through, or undefined when it does. */
-export type Refusal = "expired" | "exhausted" | "password";
+export type Refusal = "expired" | "exhausted" | "password" | LinkHold;
 
 /** A link as the count write sees it under its row lock: its destination and its count so far. */
 export type CountedDestination = Destination & { accessCount: number };
@@ -39,25 +42,28 @@ export function grantedVisits(link: CountedDestination, asked: number, at: Date,
 }
 
 /**
- * Why a visit at `at` leads nowhere, or undefined when it leads on. The
- * password comes first: before it, nothing may tell where the link would
- * send anyone, not even its `expired_url` (nor that it has expired).
+ * Why a visit at `at` leads nowhere, or undefined when it leads on. A hold
+ * comes first (the password would only keep a harmful link a moment
+ * longer); then the password: before it, nothing may tell where the link
+ * would send anyone, not even its `expired_url` (nor that it has expired).
  */
 export function refusalOf(link: CountedDestination, at: Date, unlocked: boolean): Refusal | undefined {
+  if (link.hold !== null) return link.hold;
   if (link.passwordProtected && !unlocked) return "password";
   const state = linkState(link, at);
   return state === "active" ? undefined : state;
 }
 
 /** What a link's record says of it (`state`), and what the listing's `?state=` picks. */
-export const linkStates = ["active", "expired", "exhausted"] as const;
+export const linkStates = ["active", "expired", "exhausted", ...linkHolds] as const;
 export type LinkState = (typeof linkStates)[number];
 
 /**
- * A link's state as its record shows it: `expired` past its expiry, `exhausted` once its cap is reached, else `active`.
- * The stores' listing filter says the same in SQL (storage/<engine>/*-link-store.ts, stateCondition).
+ * A link's state as its record shows it: its hold when it has one, `expired` past its expiry, `exhausted` once its cap
+ * is reached, else `active`. The stores' listing filter says the same in SQL (storage/<engine>/*-link-store.ts, stateCondition).
  */
-export function linkState(link: Pick<Destination, "expiresAt" | "maxVisits"> & { accessCount: number }, now: Date): LinkState {
+export function linkState(link: Pick<Destination, "expiresAt" | "maxVisits" | "hold"> & { accessCount: number }, now: Date): LinkState {
+  if (link.hold !== null) return link.hold;
   if (link.expiresAt !== null && link.expiresAt.getTime() <= now.getTime()) return "expired";
   if (link.maxVisits !== null && link.accessCount >= link.maxVisits) return "exhausted";
   return "active";
@@ -75,6 +81,7 @@ export function encodeDestination(destination: Destination): string {
     maxVisits: destination.maxVisits,
     expiredUrl: destination.expiredUrl,
     passwordProtected: destination.passwordProtected,
+    hold: destination.hold,
   });
 }
 
@@ -105,7 +112,8 @@ export function decodeDestination(entry: string): Destination | undefined {
     !nullable(parsed.expiresAt, "number") ||
     !nullable(parsed.maxVisits, "number") ||
     !nullable(parsed.expiredUrl, "string") ||
-    typeof parsed.passwordProtected !== "boolean"
+    typeof parsed.passwordProtected !== "boolean" ||
+    !(parsed.hold === null || linkHolds.includes(parsed.hold as LinkHold))
   ) {
     return undefined;
   }
@@ -118,6 +126,7 @@ export function decodeDestination(entry: string): Destination | undefined {
     maxVisits: parsed.maxVisits as number | null,
     expiredUrl: parsed.expiredUrl as string | null,
     passwordProtected: parsed.passwordProtected,
+    hold: parsed.hold as LinkHold | null,
   };
 }
 
@@ -141,6 +150,7 @@ const noOptionsDestination: Omit<Destination, "longUrl"> = {
   maxVisits: null,
   expiredUrl: null,
   passwordProtected: false,
+  hold: null,
 };
 
 /** A stored link's destination. */
@@ -154,6 +164,7 @@ export function destinationOfLink(link: Link): CountedDestination {
     maxVisits: link.maxVisits,
     expiredUrl: link.expiredUrl,
     passwordProtected: link.passwordHash !== null,
+    hold: link.hold,
     accessCount: link.accessCount,
   };
 }

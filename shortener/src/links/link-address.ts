@@ -1,6 +1,7 @@
 import type { Domain } from "../domains/domain.ts";
 import type { DomainDirectory, DomainSnapshot } from "../domains/domain-directory.ts";
 import { LinkNotFound } from "./link-errors.ts";
+import type { Reader, RecordView } from "./link-record.ts";
 import { keyParts, linkKey, unknownDomainHost } from "./link-key.ts";
 import { couldBeCode } from "./short-code.ts";
 import { defaultDomainId } from "../domains/domain.ts";
@@ -44,6 +45,11 @@ export function hostsOf(seen: DomainsSeen): (domainId: number) => string | null 
 /** The default domain's host as a request sees it: PUBLIC_BASE_URL's, else the request's ("" when that is an added domain's). */
 export function defaultHostOf(seen: DomainsSeen): string {
   return seen.directory.hostOf({ host: null }, seen.requestHost);
+}
+
+/** How a record is shown to `reader` on a request that came by `origin` (link-record.ts), at `now`. */
+export function recordView(origin: string, reader: Reader, seen: DomainsSeen, now: Date): RecordView {
+  return { origin, now, reader, hostOf: hostsOf(seen), defaultHost: defaultHostOf(seen) };
 }
 
 /** How a report names a link: its code on the default domain, `host/code` on an added one (the key's prefix never reaches a client). */

@@ -79,13 +79,30 @@ export class PasswordRequired extends HttpError {
   }
 }
 
-/** 410 `gone`: the link has expired or used up its visits, and names nowhere else to go. */
+/** 410 `gone`: the link has expired or used up its visits, and names nowhere else to go; or the admins disabled it. */
 export class LinkGone extends HttpError {
-  private constructor(reason: "expired" | "exhausted") {
-    super(410, "gone", reason === "expired" ? "this short link has expired" : "this short link has been used as many times as it may be");
+  private constructor(reason: "expired" | "exhausted" | "disabled") {
+    super(410, "gone", goneMessages[reason]);
   }
 
-  static because(reason: "expired" | "exhausted"): LinkGone {
+  static because(reason: "expired" | "exhausted" | "disabled"): LinkGone {
     return new LinkGone(reason);
+  }
+}
+
+const goneMessages = {
+  expired: "this short link has expired",
+  exhausted: "this short link has been used as many times as it may be",
+  disabled: "this short link has been disabled by this service's admins",
+};
+
+/** 451 `quarantined`: a threat list names the link's destination, or the admins held it after a report; where it leads is not told. */
+export class LinkQuarantined extends HttpError {
+  private constructor() {
+    super(451, "quarantined", "this short link is quarantined: its destination was listed or reported as harmful, so it sends no one there");
+  }
+
+  static here(): LinkQuarantined {
+    return new LinkQuarantined();
   }
 }

@@ -59,6 +59,7 @@ function optionsOf(link: Link, now: Date): LinkOptionsRecord {
     forward_query: link.forwardQuery,
     rules: link.rules,
     state: linkState(link, now),
+    hold_reason: link.holdReason,
     public_stats: link.publicStats,
   };
 }

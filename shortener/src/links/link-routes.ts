@@ -44,8 +44,9 @@ import { requireDomainUse } from "../domains/domain-use.ts";
 import { actorOf } from "../auth/actor.ts";
 import type { WorkspaceBudgets } from "../people/workspace-budgets.ts";
 import { requireMayOpenVisits } from "./public-stats.ts";
-import { defaultHostOf, domainsSeen, hostsOf, namedDomain, namedLinkKey, type DomainsSeen } from "./link-address.ts";
+import { domainsSeen, namedDomain, namedLinkKey, recordView, type DomainsSeen } from "./link-address.ts";
 import { codeOfKey, keyParts } from "./link-key.ts";
+import { createdByOf } from "./link-creator.ts";
 
 export interface LinkRoutesDeps {
   links: LinkService;
@@ -79,13 +80,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
   const seenFrom = (request: Request, server: Server | null) => seenFromRequest(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   const origin = (request: Request, server: Server | null) => publicOrigin(request, publicBaseUrl, clientOf(request, server).viaTrustedProxy);
   // Every record goes through toRecord, which shows a protected link's URLs only to a reader mayReadUrls lets read them.
-  const view = (base: string, reader: Reader, seen: DomainsSeen): RecordView => ({
-    origin: base,
-    now: clock(),
-    reader,
-    hostOf: hostsOf(seen),
-    defaultHost: defaultHostOf(seen),
-  });
+  const view = (base: string, reader: Reader, seen: DomainsSeen): RecordView => recordView(base, reader, seen, clock());
   // The domain a create names: absent, the default one; one never added is a 400.
   const creatingOn = (seen: DomainsSeen, host: string | undefined): number => {
     const domain = namedDomain(seen, host);
@@ -122,6 +117,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
           options,
           domainId,
           workspaceId,
+          createdBy: createdByOf(creator),
           requestHosts: [...from.hosts, ...seen.snapshot.hosts],
         });
         // Anyone else reads the answer as the holder of the manage token it hands over.
@@ -188,7 +184,7 @@ export function linkRoutes({ links, credentials, publicBaseUrl, clientOf, clock,
               requireScopeWith(credential, "links:write", { workspaceId }, "creating links in bulk needs links:write");
               requireDomainUse(domain, workspaceId, credential);
               requireMayOpenVisits(credential, { workspaceId }, item.options?.public_stats === true);
-              return { ...item, domainId: domain.id, workspaceId };
+              return { ...item, domainId: domain.id, workspaceId, createdBy: createdByOf(credential) };
             } catch (error) {
               if (error instanceof HttpError) return error;
               throw error;

@@ -37,8 +37,14 @@ const OptionFields = {
   title: t.Union([t.String(), t.Null()], { description: "The owner's own title; never fetched from the target" }),
   forward_query: t.Boolean({ description: "The short URL's query string is added to the destination" }),
   rules: t.Array(RuleRecord, { description: "First match wins; no match: long_url" }),
-  state: t.Union([t.Literal("active"), t.Literal("expired"), t.Literal("exhausted")], {
-    description: "Read-only: expired past expires_at, exhausted once max_visits are used",
+  state: t.Union([t.Literal("active"), t.Literal("expired"), t.Literal("exhausted"), t.Literal("quarantined"), t.Literal("disabled")], {
+    description:
+      "Read-only: expired past expires_at, exhausted once max_visits are used; quarantined (visitors see a warning) or disabled (gone) " +
+      "when a threat list named its destination or an admin acted on a report",
+  }),
+  hold_reason: t.Union([t.String(), t.Null()], {
+    description: "Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise",
+    examples: [null],
   }),
   public_stats: t.Boolean({ description: "Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link" }),
 };
@@ -64,6 +70,7 @@ const PrivateOptionFields = {
   forward_query: privately(OptionFields.forward_query),
   rules: privately(OptionFields.rules),
   state: privately(OptionFields.state),
+  hold_reason: privately(OptionFields.hold_reason),
 } satisfies Record<Exclude<keyof typeof OptionFields, "public_stats">, TSchema>;
 
 /** What a record shows anyone: the seed's fields and the domain. */
@@ -153,6 +160,7 @@ const ReadOnlyInputs = {
   last_accessed_at: readOnly,
   password_protected: readOnly,
   state: readOnly,
+  hold_reason: readOnly,
   manage_token: readOnly,
 };
 
@@ -282,8 +290,8 @@ export const LinkListQuery = querySchema({
   tag: t.Optional(t.String({ description: "Only links with this tag: 1 to 32 of a-z 0-9 _ - (any case; tags are lower case)", examples: ["launch"] })),
   state: t.Optional(
     t.String({
-      description: "Only links in this state now: active, expired (past expires_at) or exhausted (max_visits used)",
-      examples: ["active", "expired", "exhausted"],
+      description: "Only links in this state now: active, expired (past expires_at), exhausted (max_visits used), quarantined or disabled",
+      examples: ["active", "expired", "exhausted", "quarantined"],
     }),
   ),
 });

@@ -13,6 +13,7 @@ import { parseOptions, type LinkOptions, type OptionsInput, type ParsedOptions }
 import type { LinkOrder } from "./link-order.ts";
 import type { LinkPage, LinkStore } from "./link-store.ts";
 import type { Link, NewLink } from "./link.ts";
+import type { HoldChange } from "./link-hold.ts";
 import type { LinkTargets } from "./link-targets.ts";
 import { aliasProblem, couldBeCode, isReserved } from "./short-code.ts";
 import { codeOfKey, couldBeKey, linkKey } from "./link-key.ts";
@@ -34,6 +35,8 @@ export interface CreateRequest {
   workspaceId?: number | null;
   /** The workspace as the client named it (a bulk item's `workspace`), until the route finds which it is. */
   workspace?: unknown;
+  /** Who made it (link-creator.ts); null or absent for anyone. */
+  createdBy?: string | null;
 }
 
 /** What became of one item of a bulk create: its link, or the error the same create alone would have met. */
@@ -90,7 +93,15 @@ export class LinkService {
       const code = input.alias ?? this.deps.generateCode();
       if (input.alias === undefined && isReserved(code)) continue;
       const key = linkKey(input.domainId ?? defaultDomainId, code);
-      const link = await this.deps.links.insert({ ...options, code: key, longUrl, manageTokenHash: hash, createdAt, workspaceId: input.workspaceId ?? null });
+      const link = await this.deps.links.insert({
+        ...options,
+        code: key,
+        longUrl,
+        manageTokenHash: hash,
+        createdAt,
+        workspaceId: input.workspaceId ?? null,
+        createdBy: input.createdBy ?? null,
+      });
       if (link) {
         this.deps.onChange?.("created");
         await this.deps.cache.set(key, encodeDestination(destinationOfLink(link)));
@@ -118,7 +129,15 @@ export class LinkService {
     const hosts = [...requestHosts];
     const createdAt = this.deps.clock();
     const outcomes: CreateOutcome[] = new Array(items.length);
-    const checked: Array<{ index: number; longUrl: string; alias?: string; domainId: number; workspaceId: number | null; options: ParsedOptions }> = [];
+    const checked: Array<{
+      index: number;
+      longUrl: string;
+      alias?: string;
+      domainId: number;
+      workspaceId: number | null;
+      createdBy: string | null;
+      options: ParsedOptions;
+    }> = [];
     // The batch's aliases as keys: the same alias on two domains is two links.
     const aliases = new Set<string>();
     items.forEach((item, index) => {
@@ -131,7 +150,7 @@ export class LinkService {
           if (aliases.has(linkKey(domainId, item.alias))) throw AliasTaken.for(item.alias);
           aliases.add(linkKey(domainId, item.alias));
         }
-        checked.push({ index, longUrl, alias: item.alias, domainId, workspaceId: item.workspaceId ?? null, options });
+        checked.push({ index, longUrl, alias: item.alias, domainId, workspaceId: item.workspaceId ?? null, createdBy: item.createdBy ?? null, options });
       } catch (error) {
         if (!(error instanceof HttpError)) throw error;
         outcomes[index] = { ok: false, error };
@@ -139,9 +158,9 @@ export class LinkService {
     });
     // Bun hashes on its thread pool, which bounds how many run at once; maxBulkPasswords bounds how many there are.
     let waiting: BulkCandidate[] = await Promise.all(
-      checked.map(async ({ index, longUrl, alias, domainId, workspaceId, options }) => {
+      checked.map(async ({ index, longUrl, alias, domainId, workspaceId, createdBy, options }) => {
         const { token, hash } = newManageToken();
-        const link = { ...(await this.stored(options)), longUrl, manageTokenHash: hash, createdAt, workspaceId };
+        const link = { ...(await this.stored(options)), longUrl, manageTokenHash: hash, createdAt, workspaceId, createdBy };
         return { index, alias, domainId, code: alias ?? this.freshCode(domainId, aliases), link, manageToken: token };
       }),
     );
@@ -229,6 +248,15 @@ export class LinkService {
       { ...options, ...(longUrl === undefined ? {} : { longUrl }), ...(moving ? { workspaceId: workspace } : {}) },
       now,
     );
+    if (!updated) throw LinkNotFound.for(code);
+    this.deps.onChange?.("updated");
+    await this.deps.cache.set(code, encodeDestination(destinationOfLink(updated)));
+    return updated;
+  }
+
+  /** Sets or lifts a link's hold (the threat recheck, an admin acting on a report); the link as it is now. */
+  async setHold(code: string, change: HoldChange): Promise<Link> {
+    const updated = await this.deps.links.update(code, { hold: change.hold, holdReason: change.reason }, this.deps.clock());
     if (!updated) throw LinkNotFound.for(code);
     this.deps.onChange?.("updated");
     await this.deps.cache.set(code, encodeDestination(destinationOfLink(updated)));

@@ -1,4 +1,4 @@
-import type { ThreatCheck } from "../threats/threat-list.ts";
+import type { ThreatCheck } from "./threat-check.ts";
 import { HarmfulDestination, InvalidUrl } from "./link-errors.ts";
 import { checkLongUrl } from "./long-url.ts";
 import { formatIp, inAnyIpRange, loopbackOrUnspecified, parseIp, privateNetworks, type IpAddress } from "@linkgeo/shared";

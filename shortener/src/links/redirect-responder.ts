@@ -3,7 +3,7 @@ import type { OrphanVisits } from "../visits/orphan-visits.ts";
 import type { SeenVisitor } from "../visits/seen-visitor.ts";
 import type { VisitFacts } from "../visits/visit-facts.ts";
 import { refusalOf, type CountedDestination, type Destination, type Refusal } from "./destination.ts";
-import { LinkGone, LinkNotFound, PasswordRequired, WrongPassword } from "./link-errors.ts";
+import { LinkGone, LinkNotFound, LinkQuarantined, PasswordRequired, WrongPassword } from "./link-errors.ts";
 import type { RedirectStatus } from "./link-options.ts";
 import type { LinkService } from "./link-service.ts";
 import { couldBeCode, isReserved } from "./short-code.ts";
@@ -12,7 +12,7 @@ import type { Domain } from "../domains/domain.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
 import { RequestHostNames } from "../domains/domain-host.ts";
 import { linkKey } from "./link-key.ts";
-import { gonePage, notFoundPage, unlockPage } from "./visitor-pages.ts";
+import { disabledPage, gonePage, notFoundPage, quarantinedPage, unlockPage } from "./visitor-pages.ts";
 
 /** One request to follow a link, however it arrived (on its own, or in the gateway's batch). */
 export interface RedirectRequest {
@@ -67,7 +67,8 @@ const unknownFacts = { os: "other", device: "other", country: "unknown" } as con
  * The answer to a redirect: the status and Location a visitor is sent on
  * with (the link's rules and query applied), or why it is not: the page or
  * error of a link that does not exist (404), is gone (410, or its
- * `expired_url`), or wants its password (401). Every other failure is
+ * `expired_url`), wants its password (401), is quarantined (451) or
+ * disabled (410). Every other failure is
  * thrown for the error renderer. The one owner of what a redirect answers,
  * so a batched redirect and a lone one are the same bytes.
  */
@@ -112,6 +113,15 @@ export function redirectResponder(deps: RedirectResponderDeps) {
   };
 
   const refuse = (refusal: Refusal, destination: Destination, request: RedirectRequest, domain: Domain): RedirectAnswer => {
+    // A held link leads nowhere, not even to its expired_url: that is the owner's address too. Not an orphan visit: the link is there.
+    if (refusal === "quarantined") {
+      if (prefersHtml(request.accept)) return quarantinedPage();
+      throw LinkQuarantined.here();
+    }
+    if (refusal === "disabled") {
+      if (prefersHtml(request.accept)) return disabledPage();
+      throw LinkGone.because("disabled");
+    }
     if (request.counted && refusal !== "password") deps.orphans?.record(refusal, domain.id, request.visitor);
     if (refusal === "password") {
       if (prefersHtml(request.accept)) return unlockPage(false);

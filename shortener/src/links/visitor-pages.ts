@@ -6,9 +6,9 @@
  * app's own version of each (its `link-page` header says which); these are
  * what the shortener alone answers.
  */
-export type VisitorPage = { status: 401 | 404 | 410; headers: Record<string, string>; body: string };
+export type VisitorPage = { status: 401 | 404 | 410 | 451; headers: Record<string, string>; body: string };
 
-/** The header that tells the gateway which page this is: `not-found`, `gone`, `unlock` or `wrong-password`. */
+/** The header that tells the gateway which page this is: `not-found`, `gone`, `disabled`, `quarantined`, `unlock` or `wrong-password`. */
 export const linkPageHeader = "link-page";
 
 export function notFoundPage(code: string): VisitorPage {
@@ -23,6 +23,26 @@ export function notFoundPage(code: string): VisitorPage {
 export function gonePage(reason: "expired" | "exhausted"): VisitorPage {
   const why = reason === "expired" ? "This short link has expired." : "This short link has been used as many times as its owner allowed.";
   return page(410, "gone", "Link no longer available", `<h1>This link is no longer available</h1><p>${why}</p>`);
+}
+
+/** A link the admins disabled (after a report). */
+export function disabledPage(): VisitorPage {
+  return page(
+    410,
+    "disabled",
+    "Link disabled",
+    "<h1>This link has been disabled</h1><p>The people who run this service disabled it after it was reported. It leads nowhere now.</p>",
+  );
+}
+
+/** A quarantined link: why, never where it would have led. */
+export function quarantinedPage(): VisitorPage {
+  return page(
+    451,
+    "quarantined",
+    "Link stopped",
+    "<h1>This link was stopped</h1><p>Its destination is on a list of harmful sites (phishing, malware or scams), or it was reported as one, so this service does not send anyone there. Where it led is not shown.</p>",
+  );
 }
 
 /** The password form; without an action it posts to the short URL itself, so it needs no script and names no code. */

@@ -28,6 +28,8 @@ import { SqliteApiKeyStore } from "./sqlite/sqlite-api-key-store.ts";
 import { PostgresApiKeyStore } from "./postgres/postgres-api-key-store.ts";
 import { PostgresDomainStore } from "./postgres/postgres-domain-store.ts";
 import { PostgresAllowStore } from "./postgres/postgres-allow-store.ts";
+import { PostgresRecheckStore } from "./postgres/postgres-recheck-store.ts";
+import { PostgresReportStore } from "./postgres/postgres-report-store.ts";
 import { PostgresPeopleStore } from "./postgres/postgres-people-store.ts";
 import { SqlitePeopleStore } from "./sqlite/sqlite-people-store.ts";
 import { PostgresAuditStore } from "./postgres/postgres-audit-store.ts";
@@ -36,6 +38,8 @@ import { PostgresWorkspaceStore } from "./postgres/postgres-workspace-store.ts";
 import { SqliteWorkspaceStore } from "./sqlite/sqlite-workspace-store.ts";
 import { SqliteDomainStore } from "./sqlite/sqlite-domain-store.ts";
 import { SqliteAllowStore } from "./sqlite/sqlite-allow-store.ts";
+import { SqliteRecheckStore } from "./sqlite/sqlite-recheck-store.ts";
+import { SqliteReportStore } from "./sqlite/sqlite-report-store.ts";
 import { SqliteOrphanVisitStore } from "./sqlite/sqlite-orphan-visit-store.ts";
 import { SqliteVisitLog } from "./sqlite/sqlite-visit-log.ts";
 import { SqliteVisitStore } from "./sqlite/sqlite-visit-store.ts";
@@ -133,6 +137,8 @@ async function openPostgres(
     apiKeys: new PostgresApiKeyStore(db, client),
     domains: new PostgresDomainStore(db),
     allowList: new PostgresAllowStore(db),
+    reports: new PostgresReportStore(db),
+    recheck: new PostgresRecheckStore(db),
     people: new PostgresPeopleStore(db),
     workspaces: new PostgresWorkspaceStore(db),
     audit: new PostgresAuditStore(db),
@@ -260,6 +266,8 @@ function sqliteEngine(sqlite: SqliteDatabase, countLimits: CountLimits): Engine 
     apiKeys: new SqliteApiKeyStore(db),
     domains: new SqliteDomainStore(db),
     allowList: new SqliteAllowStore(db),
+    reports: new SqliteReportStore(db),
+    recheck: new SqliteRecheckStore(db),
     people: new SqlitePeopleStore(db),
     workspaces: new SqliteWorkspaceStore(db),
     audit: new SqliteAuditStore(db),

@@ -10,6 +10,8 @@ import type { AuditStore } from "../audit/audit-store.ts";
 import type { OrphanVisitStore } from "../visits/orphan-visit-store.ts";
 import type { VisitStore } from "../visits/visit-store.ts";
 import type { AllowStore } from "../threats/allow-entry.ts";
+import type { RecheckStore } from "../threats/recheck-store.ts";
+import type { ReportStore } from "../threats/report.ts";
 
 /** Every store of a database, each a port its users know it by. */
 export interface Stores {
@@ -27,8 +29,12 @@ export interface Stores {
   workspaces: WorkspaceStore;
   /** The audit log (audit/). */
   audit: AuditStore;
-  /** The threat feeds' allow-list (threats/). */
+  /** The threat feeds' allow-list and the ban list (threats/). */
   allowList: AllowStore;
+  /** Reports of harmful links (threats/). */
+  reports: ReportStore;
+  /** The threat recheck's lease and place (threats/). */
+  recheck: RecheckStore;
 }
 
 /**
@@ -39,7 +45,7 @@ export interface Stores {
  * store, which must not commit once it has passed.
  */
 export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
-  const { links, admins, sessions, visits, orphans, apiKeys, domains, people, workspaces, audit, allowList } = stores;
+  const { links, admins, sessions, visits, orphans, apiKeys, domains, people, workspaces, audit, allowList, reports, recheck } = stores;
   const bounded =
     <A extends unknown[], T>(call: (...args: A) => Promise<T>) =>
     (...args: A) =>
@@ -98,8 +104,20 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
     },
     allowList: {
       insert: bounded((entry) => allowList.insert(entry)),
-      list: bounded(() => allowList.list()),
-      delete: bounded((id) => allowList.delete(id)),
+      list: bounded((verdict) => allowList.list(verdict)),
+      delete: bounded((verdict, id) => allowList.delete(verdict, id)),
+    },
+    reports: {
+      insert: bounded((report, maxOpen) => reports.insert(report, maxOpen)),
+      page: bounded((query) => reports.page(query)),
+      find: bounded((id) => reports.find(id)),
+      resolveLink: bounded((code, action, at) => reports.resolveLink(code, action, at)),
+      openCount: bounded(() => reports.openCount()),
+    },
+    recheck: {
+      claim: bounded((holder, now, leaseUntil) => recheck.claim(holder, now, leaseUntil)),
+      advance: bounded((holder, cursor, leaseUntil) => recheck.advance(holder, cursor, leaseUntil)),
+      finish: bounded((holder, nextRunAt) => recheck.finish(holder, nextRunAt)),
     },
     domains: {
       insert: bounded((domain) => domains.insert(domain)),

@@ -1,6 +1,8 @@
 import type { AdminStore } from "../admins/admin-store.ts";
 import type { DomainStore } from "../domains/domain-store.ts";
 import type { AllowStore } from "../threats/allow-entry.ts";
+import type { RecheckStore } from "../threats/recheck-store.ts";
+import type { ReportStore } from "../threats/report.ts";
 import type { ApiKeyStore } from "../auth/api-key-store.ts";
 import type { AdminSessionStore } from "../auth/admin-session-store.ts";
 import type { PeopleStore } from "../people/people-store.ts";
@@ -54,12 +56,14 @@ export function storesWatchingWrites<
     apiKeys: ApiKeyStore;
     domains: DomainStore;
     allowList: AllowStore;
+    reports: ReportStore;
+    recheck: RecheckStore;
     people: PeopleStore;
     workspaces: WorkspaceStore;
     audit: AuditStore;
   },
 >(stores: S, health: WriteHealth): S {
-  const { links, admins, sessions, orphans, apiKeys, domains, allowList, people, workspaces, audit } = stores;
+  const { links, admins, sessions, orphans, apiKeys, domains, allowList, reports, recheck, people, workspaces, audit } = stores;
   return {
     ...stores,
     links: {
@@ -101,8 +105,20 @@ export function storesWatchingWrites<
     },
     allowList: {
       insert: (entry) => health.watch(() => allowList.insert(entry)),
-      list: () => allowList.list(),
-      delete: (id) => health.watch(() => allowList.delete(id)),
+      list: (verdict) => allowList.list(verdict),
+      delete: (verdict, id) => health.watch(() => allowList.delete(verdict, id)),
+    },
+    reports: {
+      insert: (report, maxOpen) => health.watch(() => reports.insert(report, maxOpen)),
+      page: (query) => reports.page(query),
+      find: (id) => reports.find(id),
+      resolveLink: (code, action, at) => health.watch(() => reports.resolveLink(code, action, at)),
+      openCount: () => reports.openCount(),
+    },
+    recheck: {
+      claim: (holder, now, leaseUntil) => health.watch(() => recheck.claim(holder, now, leaseUntil)),
+      advance: (holder, cursor, leaseUntil) => health.watch(() => recheck.advance(holder, cursor, leaseUntil)),
+      finish: (holder, nextRunAt) => health.watch(() => recheck.finish(holder, nextRunAt)),
     },
     domains: {
       insert: (domain) => health.watch(() => domains.insert(domain)),

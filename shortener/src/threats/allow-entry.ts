@@ -1,11 +1,15 @@
 import { InvalidRequest } from "@linkgeo/shared";
 import { threatHostKey, threatUrlKey } from "./threat-entries.ts";
 
-/** What an allow-list entry allows: a domain (and every name under it) or one URL. */
+/** What an allow-list or ban-list entry names: a domain (and every name under it) or one URL. */
 export type AllowKind = "domain" | "url";
+
+/** Which of the admins' two lists an entry is on: the allow-list overrides the feeds, the ban list acts as one. */
+export type AdminVerdict = "allow" | "ban";
 
 export interface AllowEntry {
   id: number;
+  verdict: AdminVerdict;
   kind: AllowKind;
   /** The key the feeds are matched by: a host name, or a normalised URL (threat-entries.ts). */
   value: string;
@@ -33,12 +37,12 @@ export function allowEntryOf(body: { domain?: unknown; url?: unknown }): Pick<Al
   return { kind: "url", value: key };
 }
 
-/** The allow-list's port: the stores of both engines implement it. */
+/** The port of the allow-list and the ban list (one table): the stores of both engines implement it. */
 export interface AllowStore {
-  /** The new entry, or null when the same one is there already. */
+  /** The new entry, or null when the same one is on its list already. */
   insert(entry: NewAllowEntry): Promise<AllowEntry | null>;
-  /** Every entry, oldest first. */
-  list(): Promise<AllowEntry[]>;
-  /** True when an entry was deleted. */
-  delete(id: number): Promise<boolean>;
+  /** Every entry of one list, oldest first. */
+  list(verdict: AdminVerdict): Promise<AllowEntry[]>;
+  /** True when an entry of that list was deleted. */
+  delete(verdict: AdminVerdict, id: number): Promise<boolean>;
 }

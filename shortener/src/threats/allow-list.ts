@@ -1,32 +1,40 @@
 import { describeError, HttpError, type Logger } from "@linkgeo/shared";
-import { type AllowEntry, allowEntryOf, type AllowStore } from "./allow-entry.ts";
+import { type AdminVerdict, type AllowEntry, allowEntryOf, type AllowStore } from "./allow-entry.ts";
 import { threatUrlKey } from "./threat-entries.ts";
-import type { ThreatCheck } from "./threat-list.ts";
+import type { ThreatCheck } from "../links/threat-check.ts";
 
-/** 409 `conflict`: the same domain or URL is on the allow-list already. */
+/** The name a refusal gives the ban list, as a feed's is its file's name. */
+export const bannedListName = "banned";
+
+/** How messages name each list. */
+export const adminListNames: Record<AdminVerdict, string> = { allow: "allow-list", ban: "ban list" };
+
+/** 409 `conflict`: the same domain or URL is on the list already. */
 export class AllowEntryTaken extends HttpError {
   private constructor(message: string) {
     super(409, "conflict", message);
   }
 
-  static naming(entry: Pick<AllowEntry, "kind" | "value">): AllowEntryTaken {
-    return new AllowEntryTaken(`the ${entry.kind} ${JSON.stringify(entry.value)} is on the allow-list already`);
+  static naming(entry: Pick<AllowEntry, "kind" | "value" | "verdict">): AllowEntryTaken {
+    return new AllowEntryTaken(`the ${entry.kind} ${JSON.stringify(entry.value)} is on the ${adminListNames[entry.verdict]} already`);
   }
 }
 
-/** 404 `not_found`: no allow-list entry has this id. */
+/** 404 `not_found`: no entry of the list has this id. */
 export class AllowEntryNotFound extends HttpError {
-  private constructor() {
-    super(404, "not_found", "no allow-list entry has this id");
+  private constructor(verdict: AdminVerdict) {
+    super(404, "not_found", `no ${adminListNames[verdict]} entry has this id`);
   }
 
-  static here(): AllowEntryNotFound {
-    return new AllowEntryNotFound();
+  static on(verdict: AdminVerdict): AllowEntryNotFound {
+    return new AllowEntryNotFound(verdict);
   }
 }
 
 export interface AllowListDeps {
   store: AllowStore;
+  /** Which list: the allow-list (default) or the ban list, kept alike. */
+  verdict?: AdminVerdict;
   clock: () => Date;
   log: Logger;
   /** How long a replica trusts what it read before it reads the list again, in the background. Default 1,000 ms. */
@@ -37,7 +45,9 @@ export interface AllowListDeps {
 
 /**
  * The allow-list (docs/abuse.md): domains and URLs allowed whatever the
- * threat feeds say, for their false positives. Asked on every destination
+ * threat feeds say, for their false positives; or, with `verdict` "ban",
+ * the ban list: domains an admin refused (from the reports' queue), a list
+ * of its own for every check. Asked on every destination
  * check, so each replica keeps the entries it read last and reads them
  * again in the background once they are `trustMs` old: an entry added on
  * one replica counts on every other within about a second, on this one at
@@ -55,13 +65,18 @@ export class AllowList {
     this.now = deps.now ?? (() => performance.now());
   }
 
-  /** `checks` with the allow-list over it: a URL it allows is listed by no feed. */
-  over(checks: ThreatCheck): ThreatCheck {
-    return { listing: (url) => (this.allows(url) ? undefined : checks.listing(url)) };
+  get verdict(): AdminVerdict {
+    return this.deps.verdict ?? "allow";
   }
 
-  /** Whether an entry allows `url`: the URL itself, or its host or a domain above it. */
-  allows(url: URL): boolean {
+  /** `checks` with this list over it: a URL the allow-list names is listed by no feed; one the ban list names, by it. */
+  over(checks: ThreatCheck): ThreatCheck {
+    if (this.verdict === "ban") return { listing: (url, counted) => (this.names(url) ? bannedListName : checks.listing(url, counted)) };
+    return { listing: (url, counted) => (this.names(url) ? undefined : checks.listing(url, counted)) };
+  }
+
+  /** Whether an entry names `url`: the URL itself, or its host or a domain above it. */
+  names(url: URL): boolean {
     if (this.readAt === undefined || this.now() - this.readAt >= (this.deps.trustMs ?? 1_000)) void this.read();
     if (this.domains.size === 0 && this.urls.size === 0) return false;
     const key = threatUrlKey(url.href);
@@ -75,13 +90,13 @@ export class AllowList {
   /** Reads the entries again now; one read at a time. */
   read(): Promise<void> {
     this.reading ??= this.deps.store
-      .list()
+      .list(this.verdict)
       .then(
         (entries) => this.keep(entries),
         (error: unknown) => {
           // Tried again at the next check, not at every one until then.
           this.readAt = this.now();
-          this.deps.log.warn("allow-list could not be read: the last one read is kept", { error: describeError(error) });
+          this.deps.log.warn(`${adminListNames[this.verdict]} could not be read: the last one read is kept`, { error: describeError(error) });
         },
       )
       .finally(() => {
@@ -91,7 +106,7 @@ export class AllowList {
   }
 
   async add(body: { domain?: unknown; url?: unknown }): Promise<AllowEntry> {
-    const wanted = allowEntryOf(body);
+    const wanted = { ...allowEntryOf(body), verdict: this.verdict };
     const added = await this.deps.store.insert({ ...wanted, createdAt: this.deps.clock() });
     if (!added) throw AllowEntryTaken.naming(wanted);
     await this.readAfterChange();
@@ -99,12 +114,13 @@ export class AllowList {
   }
 
   list(): Promise<AllowEntry[]> {
-    return this.deps.store.list();
+    return this.deps.store.list(this.verdict);
   }
 
   async remove(rawId: string): Promise<void> {
     const id = Number(rawId);
-    if (!(Number.isSafeInteger(id) && id > 0 && /^\d+$/.test(rawId)) || !(await this.deps.store.delete(id))) throw AllowEntryNotFound.here();
+    if (!(Number.isSafeInteger(id) && id > 0 && /^\d+$/.test(rawId)) || !(await this.deps.store.delete(this.verdict, id)))
+      throw AllowEntryNotFound.on(this.verdict);
     await this.readAfterChange();
   }
 

@@ -4,7 +4,8 @@ import { basename } from "node:path";
 import type { Logger } from "@linkgeo/shared";
 import { hashKeys, type HashedKeys } from "./hashed-keys.ts";
 import { readThreatEntries } from "./threat-entries.ts";
-import { type ThreatCheck, ThreatList } from "./threat-list.ts";
+import type { ThreatCheck } from "../links/threat-check.ts";
+import { ThreatList } from "./threat-list.ts";
 
 /** The largest feed file read (a hagezi "ultimate" list is about 100 MB): past it the file is refused and its last good copy kept. */
 export const maxFeedBytes = 512 * 1024 * 1024;
@@ -50,9 +51,9 @@ export class ThreatFeeds implements ThreatCheck {
 
   constructor(private readonly deps: ThreatFeedsDeps) {}
 
-  listing(url: URL): string | undefined {
+  listing(url: URL, counted = true): string | undefined {
     const list = this.list.listing(url);
-    if (list !== undefined) this.deps.observer?.matched(list);
+    if (list !== undefined && counted) this.deps.observer?.matched(list);
     return list;
   }
 

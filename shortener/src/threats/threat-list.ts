@@ -1,11 +1,6 @@
 import { HashedKeyTable, type HashedKeys } from "./hashed-keys.ts";
+import type { ThreatCheck } from "../links/threat-check.ts";
 import { threatUrlKey } from "./threat-entries.ts";
-
-/** Which list names a destination: the question LinkTargets asks of every URL a visitor may be sent to. */
-export interface ThreatCheck {
-  /** The name of a list that names `url` (the URL itself, its host, or a domain above it), or undefined. */
-  listing(url: URL): string | undefined;
-}
 
 /** A feed's entries as the lists keep them: hashed (hashed-keys.ts). */
 export interface HashedFeed {

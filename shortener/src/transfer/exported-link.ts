@@ -1,4 +1,4 @@
-import { linkState } from "../links/destination.ts";
+import { linkState, type LinkState } from "../links/destination.ts";
 import type { LinkRule, RedirectStatus } from "../links/link-options.ts";
 import type { Link } from "../links/link.ts";
 
@@ -23,7 +23,7 @@ export interface ExportedLink {
   password_protected: boolean;
   forward_query: boolean;
   rules: LinkRule[];
-  state: "active" | "expired" | "exhausted";
+  state: LinkState;
   access_count: number;
   last_accessed_at: string | null;
   created_at: string;

@@ -10,6 +10,7 @@ import type { VisitClassifier } from "../../src/visits/visit-classifier.ts";
 import { ApiKeys } from "../../src/auth/api-keys.ts";
 import { OrphanVisits } from "../../src/visits/orphan-visits.ts";
 import { VisitCounter, type VisitCounterObserver } from "../../src/visits/visit-counter.ts";
+import type { ThreatRecheck } from "../../src/threats/threat-recheck.ts";
 
 export const testSecretKey = "test-secret-key-that-is-long-enough-0123456789";
 const testTrustedProxies = parseIpRangeList(defaultTrustedProxies);
@@ -21,6 +22,8 @@ export interface TestShortener extends AsyncDisposable {
   /** Visits that led nowhere; `drain()` writes what they hold, for a test to read. */
   orphans: OrphanVisits;
   apiKeys: ApiKeys;
+  /** With `recheckEveryMs`: the threat recheck, never started, for a test to run by hand (runOnce). */
+  recheck: ThreatRecheck | undefined;
   /** Sends a request to the app; `json` sets the body and Content-Type. */
   request(method: string, path: string, init?: { json?: unknown; headers?: Record<string, string>; body?: string }): Promise<Response>;
   /** Creates a link through the API and returns the 201 body. */
@@ -39,6 +42,8 @@ export interface TestShortenerOptions
   databaseTimeoutMs?: number;
   /** Told of every visit write (the metrics, when METRICS_PORT is set). */
   visitObserver?: VisitCounterObserver;
+  /** THREAT_RECHECK_SECONDS in ms: builds the threat recheck on this database (TestShortener.recheck); absent, none. */
+  recheckEveryMs?: number;
 }
 
 /** The real app on a real database (SQLite in memory by default, or a fresh Postgres database). */
@@ -59,6 +64,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
   });
   const orphans = new OrphanVisits({ store: db.orphans, clock, log: options.log ?? silentLogger });
   const apiKeys = options.apiKeys ?? new ApiKeys({ store: db.apiKeys, clock, log: options.log ?? silentLogger });
+  let recheck: ThreatRecheck | undefined;
   const app = createApp({
     log: silentLogger,
     secretKey: testSecretKey,
@@ -79,6 +85,17 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     apiKeys,
     domainStore: db.domains,
     allowStore: db.allowList,
+    reportStore: db.reports,
+    threatRecheck:
+      options.recheckEveryMs === undefined
+        ? undefined
+        : {
+            store: db.recheck,
+            everyMs: options.recheckEveryMs,
+            started: (pass) => {
+              recheck = pass;
+            },
+          },
     peopleStore: db.people,
     workspaceStore: db.workspaces,
     auditStore: db.audit,
@@ -100,6 +117,7 @@ export async function startTestShortener(options: TestShortenerOptions = {}): Pr
     cache,
     orphans,
     apiKeys,
+    recheck,
     request,
     async createLink(longUrl = "https://example.com/page", alias) {
       const response = await request("POST", "/shorten/", { json: alias === undefined ? { long_url: longUrl } : { long_url: longUrl, short_url: alias } });

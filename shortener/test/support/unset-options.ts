@@ -10,6 +10,7 @@ export const unsetOptions = {
   forward_query: false,
   rules: [],
   state: "active",
+  hold_reason: null,
   public_stats: false,
   workspace: null,
 } as const;

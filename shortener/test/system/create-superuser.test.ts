@@ -463,6 +463,7 @@ describe.each(engines)("bun run createsuperuser on $engine", ({ setUp }) => {
       apiKeys: new ApiKeys({ store: database.apiKeys, clock, log: silentLogger }),
       domainStore: database.domains,
       allowStore: database.allowList,
+      reportStore: database.reports,
       peopleStore: database.people,
       workspaceStore: database.workspaces,
       auditStore: database.audit,

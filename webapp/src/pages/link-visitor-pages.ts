@@ -27,3 +27,34 @@ export function gonePage(): Page {
     }),
   };
 }
+
+/** A link the service's admins disabled after a report. */
+export function disabledPage(): Page {
+  return {
+    title: "Link disabled",
+    audience: "visitor",
+    status: 410,
+    main: noticePanel({
+      heading: "This link has been disabled",
+      says: ["The people who run this service disabled it after it was reported. It leads nowhere now."],
+      action: { href: "/", label: "Shorten a URL" },
+    }),
+  };
+}
+
+/** A quarantined link: why it sends no one on, never where it would have. */
+export function quarantinedPage(): Page {
+  return {
+    title: "Link stopped",
+    audience: "visitor",
+    status: 451,
+    main: noticePanel({
+      heading: "This link was stopped",
+      says: [
+        "Its destination is on a list of harmful sites (phishing, malware or scams), or it was reported as one, so this service does not send anyone there.",
+        "Where it led is not shown.",
+      ],
+      action: { href: "/", label: "Shorten a URL" },
+    }),
+  };
+}

@@ -37,7 +37,7 @@ test("routes, options and answers are the operations' own", () => {
     short_url: string;
     access_count: number;
     last_accessed_at: string | null;
-    state?: "active" | "expired" | "exhausted";
+    state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
     password_protected?: boolean;
   }>();
   expectTypeOf<Answer<"GET /geocoders">>().toEqualTypeOf<{ geocoders: { name: string; url: string }[] }>();

@@ -140,7 +140,9 @@ describe("the web app's routes", () => {
    * links, which became a list (copy, QR code, states, sort, pages: 4,841
    * then). The QR encoder is fetched when a code is first drawn, not counted.
    * The pages for people and workspaces came later: their budgets are what
-   * they weighed then (10,141 and 3,370 bytes), rounded up.
+   * they weighed then (10,141 and 3,370 bytes), rounded up. The admin page
+   * grew by 117 bytes with issue 49: the names of two new link states and
+   * the loader of the reports' queue, whose script is fetched once signed in.
    */
   const scriptBudgets: Record<(typeof pageScripts)[number], number> = {
     home: 14_201,
@@ -148,7 +150,7 @@ describe("the web app's routes", () => {
     link: 21_324,
     workspaces: 10_500,
     invite: 3_500,
-    admin: 16_466,
+    admin: 16_600,
     geocoder: 10_253,
     "try-again": 1_024,
     theme: 1_024,

@@ -1,6 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
-import type { AllowEntry, AllowStore, NewAllowEntry } from "../../threats/allow-entry.ts";
+import type { AdminVerdict, AllowEntry, AllowStore, NewAllowEntry } from "../../threats/allow-entry.ts";
 import { allowList } from "./schema.ts";
 
 export class PostgresAllowStore implements AllowStore {
@@ -11,11 +11,18 @@ export class PostgresAllowStore implements AllowStore {
     return row ?? null;
   }
 
-  list(): Promise<AllowEntry[]> {
-    return this.db.select().from(allowList).orderBy(asc(allowList.id));
+  list(verdict: AdminVerdict): Promise<AllowEntry[]> {
+    return this.db.select().from(allowList).where(eq(allowList.verdict, verdict)).orderBy(asc(allowList.id));
   }
 
-  async delete(id: number): Promise<boolean> {
-    return (await this.db.delete(allowList).where(eq(allowList.id, id)).returning({ id: allowList.id })).length > 0;
+  async delete(verdict: AdminVerdict, id: number): Promise<boolean> {
+    return (
+      (
+        await this.db
+          .delete(allowList)
+          .where(and(eq(allowList.verdict, verdict), eq(allowList.id, id)))
+          .returning({ id: allowList.id })
+      ).length > 0
+    );
   }
 }

@@ -9,6 +9,7 @@ import { insertManyChunks } from "../insert-many.ts";
 import * as counts from "../listing-counts.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
+import type { LinkHold } from "../../links/link-hold.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { loggedFacts } from "../../visits/visit-log.ts";
 import { domainPart, likePattern, workspacePart, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
@@ -29,6 +30,7 @@ interface DestinationRow {
   max_visits: number | null;
   expired_url: string | null;
   password_protected: boolean;
+  hold: LinkHold | null;
   access_count: string;
 }
 
@@ -451,23 +453,23 @@ function arrayLiteral(values: readonly string[]): string {
 
 /**
  * The condition of the hot statement: links that let every visit through
- * without a look at their row (no cap, no expiry, and no password unless it
- * was given). Any other link is left to the locked read after it: an
+ * without a look at their row (no cap, no expiry, no hold, and no password
+ * unless it was given). Any other link is left to the locked read after it: an
  * expiry too, as it must be judged once the row is locked (a row another
  * writer holds may be waited for past it), and this statement's condition
  * is checked before it waits.
  */
 function plainLinks(sql: Sql, access: VisitAccess) {
   return access.unlocked
-    ? sql`AND links.max_visits IS NULL AND links.expires_at IS NULL`
-    : sql`AND links.max_visits IS NULL AND links.expires_at IS NULL AND links.password_hash IS NULL`;
+    ? sql`AND links.max_visits IS NULL AND links.expires_at IS NULL AND links.hold IS NULL`
+    : sql`AND links.max_visits IS NULL AND links.expires_at IS NULL AND links.hold IS NULL AND links.password_hash IS NULL`;
 }
 
 /** What a redirect needs of a link (Destination), and its count; never the password hash itself. */
 function destinationColumns(sql: Sql) {
   return sql`links.code, links.long_url, links.redirect_status, links.forward_query, links.rules,
     (extract(epoch FROM links.expires_at) * 1000)::float8 AS expires_ms, links.max_visits, links.expired_url,
-    links.password_hash IS NOT NULL AS password_protected, links.access_count`;
+    links.password_hash IS NOT NULL AS password_protected, links.hold, links.access_count`;
 }
 
 function destinationOf(row: DestinationRow): CountedDestination {
@@ -480,6 +482,7 @@ function destinationOf(row: DestinationRow): CountedDestination {
     maxVisits: row.max_visits,
     expiredUrl: row.expired_url,
     passwordProtected: row.password_protected,
+    hold: row.hold,
     accessCount: Number(row.access_count),
   };
 }
@@ -491,11 +494,14 @@ function destinationOf(row: DestinationRow): CountedDestination {
  * `active` has no index: it is most links, read in the page's order.
  */
 function stateCondition(state: LinkState, at: Date): SQL {
+  // A hold comes before the rest (linkState): a held link is in its hold's state only.
+  if (state === "quarantined" || state === "disabled") return eq(links.hold, state);
   const notExpired = or(isNull(links.expiresAt), gt(links.expiresAt, at))!;
-  if (state === "expired") return lte(links.expiresAt, at);
+  if (state === "expired") return and(lte(links.expiresAt, at), isNull(links.hold))!;
   // A capped link's sorted_access_count is its count (the count write keeps it): the index's predicate, exact.
-  if (state === "exhausted") return and(sql`${links.maxVisits} IS NOT NULL AND ${links.sortedAccessCount} >= ${links.maxVisits}`, notExpired)!;
-  return and(notExpired, sql`(${links.maxVisits} IS NULL OR ${links.accessCount} < ${links.maxVisits})`)!;
+  if (state === "exhausted")
+    return and(sql`${links.maxVisits} IS NOT NULL AND ${links.sortedAccessCount} >= ${links.maxVisits}`, notExpired, isNull(links.hold))!;
+  return and(notExpired, sql`(${links.maxVisits} IS NULL OR ${links.accessCount} < ${links.maxVisits})`, isNull(links.hold))!;
 }
 
 /** A case-insensitive substring of the code or the long URL, `%` and `_` literal. */

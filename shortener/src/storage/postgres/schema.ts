@@ -1,4 +1,6 @@
-import type { AllowKind } from "../../threats/allow-entry.ts";
+import type { AdminVerdict, AllowKind } from "../../threats/allow-entry.ts";
+import type { LinkHold } from "../../links/link-hold.ts";
+import type { ReportAction, ReportReason } from "../../threats/report.ts";
 import { getTableColumns, sql } from "drizzle-orm";
 import type { Actor, AuditAction } from "../../audit/audit-event.ts";
 import type { WorkspaceRole } from "../../people/workspace.ts";
@@ -53,6 +55,10 @@ export const links = pgTable(
     sortedLastAccessedAt: instant("sorted_last_accessed_at"),
     // The workspace the link belongs to (migration 0024); null for a link of none.
     workspaceId: integer("workspace_id").references(() => workspaces.id),
+    // Abuse protection (migration 0029): a hold and why; who made the link.
+    hold: text("hold").$type<LinkHold>(),
+    holdReason: text("hold_reason"),
+    createdBy: text("created_by"),
   },
   (t) => [
     // The admin listing's three orders (storage/link-order-sql.ts), read in index order. No index names
@@ -219,8 +225,10 @@ export const allowList = pgTable(
     kind: text("kind").$type<AllowKind>().notNull(),
     value: text("value").notNull(),
     createdAt: instant("created_at").notNull(),
+    // The ban list's entries share the table (migration 0029).
+    verdict: text("verdict").$type<AdminVerdict>().notNull().default(sql`'allow'::text`),
   },
-  (t) => [uniqueIndex("allow_list_kind_value_idx").on(t.kind, t.value)],
+  (t) => [uniqueIndex("allow_list_verdict_kind_value_idx").on(t.verdict, t.kind, t.value)],
 );
 
 export const adminSessions = pgTable(
@@ -374,3 +382,29 @@ export const domainWorkspaces = pgTable(
   },
   (t) => [primaryKey({ columns: [t.domainId, t.workspaceId] }), index("domain_workspaces_workspace_id_idx").on(t.workspaceId)],
 );
+
+/** Reports of harmful links (migration 0029); never who sent one. */
+export const reports = pgTable(
+  "reports",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedByDefaultAsIdentity({ startWith: 1 }),
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    reason: text("reason").$type<ReportReason>().notNull(),
+    note: text("note"),
+    createdAt: instant("created_at").notNull(),
+    resolution: text("resolution").$type<ReportAction>(),
+    resolvedAt: instant("resolved_at"),
+  },
+  (t) => [index("reports_open_idx").on(t.id).where(sql`resolution IS NULL`), index("reports_code_idx").on(t.code)],
+);
+
+/** The threat recheck's one row (migration 0029): its lease, its cursor, and when it runs next. */
+export const threatRecheck = pgTable("threat_recheck", {
+  id: integer("id").primaryKey(),
+  holder: text("holder"),
+  leaseUntil: instant("lease_until"),
+  cursor: text("cursor"),
+  nextRunAt: instant("next_run_at").notNull(),
+});

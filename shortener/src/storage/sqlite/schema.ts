@@ -1,4 +1,6 @@
-import type { AllowKind } from "../../threats/allow-entry.ts";
+import type { AdminVerdict, AllowKind } from "../../threats/allow-entry.ts";
+import type { LinkHold } from "../../links/link-hold.ts";
+import type { ReportAction, ReportReason } from "../../threats/report.ts";
 import { getTableColumns, sql } from "drizzle-orm";
 import type { Actor, AuditAction } from "../../audit/audit-event.ts";
 import type { WorkspaceRole } from "../../people/workspace.ts";
@@ -51,6 +53,10 @@ export const links = sqliteTable(
     sortedLastAccessedAt: instant("sorted_last_accessed_at"),
     // The workspace the link belongs to (migration 0022); null for a link of none.
     workspaceId: integer("workspace_id").references(() => workspaces.id),
+    // Abuse protection (migration 0027): a hold and why; who made the link.
+    hold: text("hold").$type<LinkHold>(),
+    holdReason: text("hold_reason"),
+    createdBy: text("created_by"),
   },
   (t) => [
     // The admin listing's three orders (storage/link-order-sql.ts), read in index
@@ -198,8 +204,10 @@ export const allowList = sqliteTable(
     kind: text("kind").$type<AllowKind>().notNull(),
     value: text("value").notNull(),
     createdAt: instant("created_at").notNull(),
+    // The ban list's entries share the table (migration 0027).
+    verdict: text("verdict").$type<AdminVerdict>().notNull().default(sql`'allow'`),
   },
-  (t) => [uniqueIndex("allow_list_kind_value_idx").on(t.kind, t.value)],
+  (t) => [uniqueIndex("allow_list_verdict_kind_value_idx").on(t.verdict, t.kind, t.value)],
 );
 
 export const adminSessions = sqliteTable(
@@ -357,3 +365,29 @@ export const domainWorkspaces = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.domainId, t.workspaceId] }), index("domain_workspaces_workspace_id_idx").on(t.workspaceId)],
 );
+
+/** Reports of harmful links (migration 0027); never who sent one. */
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    reason: text("reason").$type<ReportReason>().notNull(),
+    note: text("note"),
+    createdAt: instant("created_at").notNull(),
+    resolution: text("resolution").$type<ReportAction>(),
+    resolvedAt: instant("resolved_at"),
+  },
+  (t) => [index("reports_open_idx").on(t.id).where(sql`resolution IS NULL`), index("reports_code_idx").on(t.code)],
+);
+
+/** The threat recheck's one row (migration 0027): its lease, its cursor, and when it runs next. */
+export const threatRecheck = sqliteTable("threat_recheck", {
+  id: integer("id").primaryKey(),
+  holder: text("holder"),
+  leaseUntil: instant("lease_until"),
+  cursor: text("cursor"),
+  nextRunAt: instant("next_run_at").notNull(),
+});

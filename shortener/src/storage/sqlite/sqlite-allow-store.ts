@@ -1,6 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import type { AllowEntry, AllowStore, NewAllowEntry } from "../../threats/allow-entry.ts";
+import type { AdminVerdict, AllowEntry, AllowStore, NewAllowEntry } from "../../threats/allow-entry.ts";
 import { allowList } from "./schema.ts";
 
 export class SqliteAllowStore implements AllowStore {
@@ -10,11 +10,17 @@ export class SqliteAllowStore implements AllowStore {
     return this.db.insert(allowList).values(entry).onConflictDoNothing().returning().get() ?? null;
   }
 
-  async list(): Promise<AllowEntry[]> {
-    return this.db.select().from(allowList).orderBy(asc(allowList.id)).all();
+  async list(verdict: AdminVerdict): Promise<AllowEntry[]> {
+    return this.db.select().from(allowList).where(eq(allowList.verdict, verdict)).orderBy(asc(allowList.id)).all();
   }
 
-  async delete(id: number): Promise<boolean> {
-    return this.db.delete(allowList).where(eq(allowList.id, id)).returning({ id: allowList.id }).all().length > 0;
+  async delete(verdict: AdminVerdict, id: number): Promise<boolean> {
+    return (
+      this.db
+        .delete(allowList)
+        .where(and(eq(allowList.verdict, verdict), eq(allowList.id, id)))
+        .returning({ id: allowList.id })
+        .all().length > 0
+    );
   }
 }

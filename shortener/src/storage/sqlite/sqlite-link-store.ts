@@ -31,12 +31,13 @@ const destinationColumns = {
   maxVisits: links.maxVisits,
   expiredUrl: links.expiredUrl,
   passwordProtected: sql<boolean>`${links.passwordHash} IS NOT NULL`.mapWith(Boolean),
+  hold: links.hold,
   accessCount: links.accessCount,
 };
 
-/** Links that let every visit through without a look at their row: no cap, no expiry, no password unless it was given. */
+/** Links that let every visit through without a look at their row: no cap, no expiry, no hold, no password unless it was given. */
 function plainLink(access: VisitAccess): SQL {
-  const open = and(isNull(links.maxVisits), isNull(links.expiresAt))!;
+  const open = and(isNull(links.maxVisits), isNull(links.expiresAt), isNull(links.hold))!;
   return access.unlocked ? open : and(open, isNull(links.passwordHash))!;
 }
 
@@ -415,6 +416,12 @@ export class SqliteLinkStore implements LinkStore {
  * its order's index is not traded for a whole partial index and a sort.
  */
 function stateCondition(state: LinkState, at: Date, form: "indexed" | "plain"): SQL {
+  // A hold comes before the rest (linkState): a held link is in its hold's state only.
+  if (state === "quarantined" || state === "disabled") return sql`"links"."hold" = ${state}`;
+  return sql`"links"."hold" IS NULL AND ${unheldStateCondition(state, at, form)}`;
+}
+
+function unheldStateCondition(state: Exclude<LinkState, "quarantined" | "disabled">, at: Date, form: "indexed" | "plain"): SQL {
   const ms = at.getTime();
   if (form === "plain") {
     const notExpired = sql`coalesce("links"."expires_at", ${ms + 1}) > ${ms}`;

@@ -15,8 +15,6 @@ export type ChangedLink = Answer<"PUT /shorten/{short_url}">;
 export const linkSorts = ["newest", "most_visited", "last_visited"] as const;
 export type LinkSort = (typeof linkSorts)[number];
 
-export const linkStates = ["active", "expired", "exhausted"] as const;
-
 export interface LinkQuery {
   q: string;
   sort: LinkSort;

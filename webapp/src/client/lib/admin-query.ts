@@ -3,13 +3,14 @@
  * URL (`?q=…&tag=…&state=…&sort=…&page=…&page_size=…`), so a reload or coming back shows the same rows.
  * The URL is the visitor's: anything in it is read as hostile.
  */
-import { linkSorts, linkStates, pageSizes, type LinkQuery, type LinkSort, type PageSize } from "./admin-links.ts";
-import type { LinkState } from "./link-options.ts";
+import { linkSorts, pageSizes, type LinkQuery, type LinkSort, type PageSize } from "./admin-links.ts";
+import { type LinkState, stateNames } from "./link-options.ts";
 
 export const defaultQuery: LinkQuery = { q: "", sort: "newest", page: 1, tag: "", state: "", pageSize: pageSizes[0] };
 
 const isSort = (value: string | null): value is LinkSort => (linkSorts as readonly (string | null)[]).includes(value);
-const isState = (value: string | null): value is LinkState => (linkStates as readonly (string | null)[]).includes(value);
+// Every state a badge names is one the filter offers.
+const isState = (value: string | null): value is LinkState => value !== null && Object.hasOwn(stateNames, value);
 const isPageSize = (value: number): value is PageSize => (pageSizes as readonly number[]).includes(value);
 
 export function queryFromUrl(search: string): LinkQuery {

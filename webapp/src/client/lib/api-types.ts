@@ -233,6 +233,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/ban-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ban list, oldest first (admin) */
+        get: operations["getAdminBan-list"];
+        put?: never;
+        /**
+         * Ban a domain or a URL as a threat feed would (admin)
+         * @description Send {domain} or {url}. Every replica counts it within a second. The same entry twice is a 409.
+         */
+        post: operations["postAdminBan-list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/ban-list/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take an entry off the ban list (admin) */
+        delete: operations["deleteAdminBan-listById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a harmful short link (anyone)
+         * @description The admins see it in their queue. Nothing of who reported is kept. 404 for a link that does not exist. Rate limited per client address with link creation's budget.
+         */
+        post: operations["postReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reports' queue, newest first (admin) */
+        get: operations["getAdminReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/reports/{id}/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act on a report (admin): quarantine, disable, ban_domain, revoke_key or dismiss
+         * @description quarantine and disable hold the link; ban_domain puts its destination's host on the ban list and quarantines it; revoke_key revokes the API key that made it (409 when none did); dismiss does nothing. Each but revoke_key resolves every open report of the link.
+         */
+        post: operations["postAdminReportsByIdActions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/users": {
         parameters: {
             query?: never;
@@ -903,7 +998,7 @@ export interface components {
                  * @example invalid_url
                  * @enum {string}
                  */
-                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone" | "harmful_destination";
+                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone" | "harmful_destination" | "quarantined";
                 /** @example long_url must be an http or https URL */
                 message: string;
             } & {
@@ -1533,12 +1628,12 @@ export interface operations {
                             /** @example 1 */
                             id: number;
                             /**
-                             * @description A domain allowed with every name under it; null for a URL's entry
+                             * @description A domain, with every name under it; null for a URL's entry
                              * @example example.com
                              */
                             domain: string | null;
                             /**
-                             * @description One URL allowed, as the feeds' URLs are compared; null for a domain's entry
+                             * @description One URL, as the feeds' URLs are compared; null for a domain's entry
                              * @example null
                              */
                             url: string | null;
@@ -1561,12 +1656,12 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description A host name: it and every name under it are allowed
+                     * @description A host name: it and every name under it are on the list
                      * @example example.com
                      */
                     domain?: unknown;
                     /**
-                     * @description An http(s) URL: that URL is allowed
+                     * @description An http(s) URL: that URL is on the list
                      * @example https://example.com/page
                      */
                     url?: unknown;
@@ -1584,12 +1679,12 @@ export interface operations {
                         /** @example 1 */
                         id: number;
                         /**
-                         * @description A domain allowed with every name under it; null for a URL's entry
+                         * @description A domain, with every name under it; null for a URL's entry
                          * @example example.com
                          */
                         domain: string | null;
                         /**
-                         * @description One URL allowed, as the feeds' URLs are compared; null for a domain's entry
+                         * @description One URL, as the feeds' URLs are compared; null for a domain's entry
                          * @example null
                          */
                         url: string | null;
@@ -1617,6 +1712,414 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    "getAdminBan-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** @example 1 */
+                            id: number;
+                            /**
+                             * @description A domain, with every name under it; null for a URL's entry
+                             * @example example.com
+                             */
+                            domain: string | null;
+                            /**
+                             * @description One URL, as the feeds' URLs are compared; null for a domain's entry
+                             * @example null
+                             */
+                            url: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    "postAdminBan-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A host name: it and every name under it are on the list
+                     * @example example.com
+                     */
+                    domain?: unknown;
+                    /**
+                     * @description An http(s) URL: that URL is on the list
+                     * @example https://example.com/page
+                     */
+                    url?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 201 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example 1 */
+                        id: number;
+                        /**
+                         * @description A domain, with every name under it; null for a URL's entry
+                         * @example example.com
+                         */
+                        domain: string | null;
+                        /**
+                         * @description One URL, as the feeds' URLs are compared; null for a domain's entry
+                         * @example null
+                         */
+                        url: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+        };
+    };
+    "deleteAdminBan-listById": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The short link reported: the whole link, or its code
+                     * @example https://go.example.com/Ab3dE9x
+                     */
+                    short_url: string;
+                    /** @description The link's domain (its host), for a code alone; the default domain when absent */
+                    domain?: string;
+                    /**
+                     * @description One of phishing, malware, spam, scam, illegal, other
+                     * @example phishing
+                     */
+                    reason: string;
+                    /** @description What the reporter saw, at most 1000 characters */
+                    note?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "received";
+                    };
+                };
+            };
+        };
+    };
+    getAdminReports: {
+        parameters: {
+            query?: {
+                state?: "open" | "all";
+                /** @description The next page: next_before of the last one */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            id: number;
+                            /** @example phishing */
+                            reason: string;
+                            note: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description The action that resolved it; null while it waits in the queue */
+                            resolution: string | null;
+                            /** Format: date-time */
+                            resolved_at: string | null;
+                            /**
+                             * ShortUrl
+                             * @description The link as an admin reads it: its destination, state, visits and workspace
+                             */
+                            link: {
+                                /** @example Ab3dE9x */
+                                short_url: string;
+                                /**
+                                 * @description The host of the link's domain: the code is unique on it
+                                 * @example localhost
+                                 */
+                                domain: string;
+                                /**
+                                 * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
+                                 * @example https://example.com/a
+                                 */
+                                long_url: string | null;
+                                /**
+                                 * @description The short link to share
+                                 * @example http://localhost:8080/Ab3dE9x/
+                                 */
+                                link: string;
+                                access_count: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+                                 */
+                                expires_at?: string | null;
+                                /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                max_visits?: number | null;
+                                /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                expired_url?: string | null;
+                                /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                redirect_status?: 301 | 302 | 307 | 308 | null;
+                                /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                password_protected?: boolean;
+                                /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                tags?: string[];
+                                /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                title?: string | null;
+                                /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                forward_query?: boolean;
+                                /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                                rules?: {
+                                    /** @description Every condition given must hold; at least one */
+                                    when: {
+                                        /**
+                                         * @description ios, android (by OS) or mobile, tablet, desktop (by kind)
+                                         * @default ios
+                                         * @enum {string}
+                                         */
+                                        device?: "ios" | "android" | "mobile" | "tablet" | "desktop";
+                                        /**
+                                         * @description ISO 3166-1 alpha-2, from the visitor's address (offline IP data)
+                                         * @example DE
+                                         */
+                                        country?: string;
+                                        /**
+                                         * @description Primary language tag, matched against the visitor's most preferred Accept-Language
+                                         * @example de
+                                         */
+                                        language?: string;
+                                    };
+                                    /** @description Where matching visitors go */
+                                    url: string;
+                                }[];
+                                /** @enum {string} */
+                                state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+                                /**
+                                 * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+                                 * @example null
+                                 */
+                                hold_reason?: string | null;
+                                /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+                                public_stats: boolean;
+                                /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+                                workspace: number | null;
+                            } | null;
+                            /** @description Who made the link */
+                            creator: {
+                                /** @enum {string} */
+                                kind: "api-key" | "person" | "admin" | "anonymous";
+                                /** @description The key's id, or the person's or admin's username; null for anyone */
+                                id: string | null;
+                            };
+                        }[];
+                        next_before: number | null;
+                    };
+                };
+            };
+        };
+    };
+    postAdminReportsByIdActions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description One of quarantine, disable, ban_domain, revoke_key, dismiss
+                     * @example quarantine
+                     */
+                    action: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @example phishing */
+                        reason: string;
+                        note: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** @description The action that resolved it; null while it waits in the queue */
+                        resolution: string | null;
+                        /** Format: date-time */
+                        resolved_at: string | null;
+                        /**
+                         * ShortUrl
+                         * @description The link as an admin reads it: its destination, state, visits and workspace
+                         */
+                        link: {
+                            /** @example Ab3dE9x */
+                            short_url: string;
+                            /**
+                             * @description The host of the link's domain: the code is unique on it
+                             * @example localhost
+                             */
+                            domain: string;
+                            /**
+                             * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
+                             * @example https://example.com/a
+                             */
+                            long_url: string | null;
+                            /**
+                             * @description The short link to share
+                             * @example http://localhost:8080/Ab3dE9x/
+                             */
+                            link: string;
+                            access_count: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /**
+                             * Format: date-time
+                             * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+                             */
+                            expires_at?: string | null;
+                            /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                            max_visits?: number | null;
+                            /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                            expired_url?: string | null;
+                            /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                            redirect_status?: 301 | 302 | 307 | 308 | null;
+                            /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                            password_protected?: boolean;
+                            /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                            tags?: string[];
+                            /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                            title?: string | null;
+                            /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                            forward_query?: boolean;
+                            /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                            rules?: {
+                                /** @description Every condition given must hold; at least one */
+                                when: {
+                                    /**
+                                     * @description ios, android (by OS) or mobile, tablet, desktop (by kind)
+                                     * @default ios
+                                     * @enum {string}
+                                     */
+                                    device?: "ios" | "android" | "mobile" | "tablet" | "desktop";
+                                    /**
+                                     * @description ISO 3166-1 alpha-2, from the visitor's address (offline IP data)
+                                     * @example DE
+                                     */
+                                    country?: string;
+                                    /**
+                                     * @description Primary language tag, matched against the visitor's most preferred Accept-Language
+                                     * @example de
+                                     */
+                                    language?: string;
+                                };
+                                /** @description Where matching visitors go */
+                                url: string;
+                            }[];
+                            /** @enum {string} */
+                            state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+                            /**
+                             * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+                             * @example null
+                             */
+                            hold_reason?: string | null;
+                            /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+                            public_stats: boolean;
+                            /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+                            workspace: number | null;
+                        } | null;
+                        /** @description Who made the link */
+                        creator: {
+                            /** @enum {string} */
+                            kind: "api-key" | "person" | "admin" | "anonymous";
+                            /** @description The key's id, or the person's or admin's username; null for anyone */
+                            id: string | null;
+                        };
+                    };
+                };
             };
         };
     };
@@ -2225,7 +2728,7 @@ export interface operations {
                              * @default link.create
                              * @enum {string}
                              */
-                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete";
+                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete" | "ban.create" | "ban.delete" | "report.resolve";
                             /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
                             target: string;
                         }[];
@@ -2277,7 +2780,7 @@ export interface operations {
                              * @default link.create
                              * @enum {string}
                              */
-                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete";
+                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete" | "ban.create" | "ban.delete" | "report.resolve";
                             /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
                             target: string;
                         }[];
@@ -2304,7 +2807,7 @@ export interface operations {
                 workspace?: string;
                 /** @description Only links with this tag: 1 to 32 of a-z 0-9 _ - (any case; tags are lower case) */
                 tag?: string;
-                /** @description Only links in this state now: active, expired (past expires_at) or exhausted (max_visits used) */
+                /** @description Only links in this state now: active, expired (past expires_at), exhausted (max_visits used), quarantined or disabled */
                 state?: string;
             };
             header?: never;
@@ -2393,7 +2896,12 @@ export interface operations {
                                 url: string;
                             }[];
                             /** @enum {string} */
-                            state: "active" | "expired" | "exhausted";
+                            state: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+                            /**
+                             * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise
+                             * @example null
+                             */
+                            hold_reason: string | null;
                             /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
                             public_stats: boolean;
                             /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
@@ -2476,6 +2984,8 @@ export interface operations {
                     /** @description Read-only: accepted and ignored, so a record read may be sent back as it is */
                     state?: unknown;
                     /** @description Read-only: accepted and ignored, so a record read may be sent back as it is */
+                    hold_reason?: unknown;
+                    /** @description Read-only: accepted and ignored, so a record read may be sent back as it is */
                     manage_token?: unknown;
                 };
             };
@@ -2554,7 +3064,12 @@ export interface operations {
                             url: string;
                         }[];
                         /** @enum {string} */
-                        state?: "active" | "expired" | "exhausted";
+                        state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+                        /**
+                         * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+                         * @example null
+                         */
+                        hold_reason?: string | null;
                         /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
                         public_stats: boolean;
                         /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
@@ -2687,7 +3202,12 @@ export interface operations {
                                     url: string;
                                 }[];
                                 /** @enum {string} */
-                                state?: "active" | "expired" | "exhausted";
+                                state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+                                /**
+                                 * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+                                 * @example null
+                                 */
+                                hold_reason?: string | null;
                                 /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
                                 public_stats: boolean;
                                 /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
@@ -2707,7 +3227,7 @@ export interface operations {
                                  * @example invalid_url
                                  * @enum {string}
                                  */
-                                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone" | "harmful_destination";
+                                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone" | "harmful_destination" | "quarantined";
                                 /** @example long_url must be an http or https URL */
                                 message: string;
                             } & {
@@ -2806,7 +3326,12 @@ export interface operations {
                             url: string;
                         }[];
                         /** @enum {string} */
-                        state?: "active" | "expired" | "exhausted";
+                        state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+                        /**
+                         * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+                         * @example null
+                         */
+                        hold_reason?: string | null;
                         /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
                         public_stats: boolean;
                         /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
@@ -2891,6 +3416,8 @@ export interface operations {
                     /** @description Read-only: accepted and ignored, so a record read may be sent back as it is */
                     state?: unknown;
                     /** @description Read-only: accepted and ignored, so a record read may be sent back as it is */
+                    hold_reason?: unknown;
+                    /** @description Read-only: accepted and ignored, so a record read may be sent back as it is */
                     manage_token?: unknown;
                 };
             };
@@ -2969,7 +3496,12 @@ export interface operations {
                             url: string;
                         }[];
                         /** @enum {string} */
-                        state?: "active" | "expired" | "exhausted";
+                        state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+                        /**
+                         * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+                         * @example null
+                         */
+                        hold_reason?: string | null;
                         /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
                         public_stats: boolean;
                         /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
@@ -3032,7 +3564,7 @@ export interface operations {
                             /** Format: date-time */
                             last_accessed_at: string | null;
                             /** @enum {string} */
-                            state?: "active" | "expired" | "exhausted";
+                            state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
                             /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                             password_protected?: boolean;
                         }[];
@@ -3067,7 +3599,7 @@ export interface operations {
                         /** Format: date-time */
                         last_accessed_at: string | null;
                         /** @enum {string} */
-                        state?: "active" | "expired" | "exhausted";
+                        state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
                         /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
                         password_protected?: boolean;
                     };

@@ -30,7 +30,13 @@ export const deviceNames: Record<RuleDevice, string> = { ios: "iOS", android: "A
 export const ruleDevices = Object.keys(deviceNames) as RuleDevice[];
 
 /** A state as its badge says it. */
-export const stateNames: Record<LinkState, string> = { active: "Active", expired: "Expired", exhausted: "Used up" };
+export const stateNames: Record<LinkState, string> = {
+  active: "Active",
+  expired: "Expired",
+  exhausted: "Used up",
+  quarantined: "Quarantined",
+  disabled: "Disabled",
+};
 
 /**
  * The body of a new link's options: only those that say something, so a

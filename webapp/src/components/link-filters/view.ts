@@ -20,6 +20,8 @@ export function linkFiltersView(mark: SafeHtml): SafeHtml {
       <option value="active">Active</option>
       <option value="expired">Expired</option>
       <option value="exhausted">Used up</option>
+      <option value="quarantined">Quarantined</option>
+      <option value="disabled">Disabled</option>
     </select>
   </div>
   <div class="field">
