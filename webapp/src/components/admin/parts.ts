@@ -12,6 +12,7 @@ export const adminParts = defineParts({
   signOut: "button",
   signOutError: "p",
   summary: "section",
+  reports: "section",
   links: "section",
   qrDialog: "dialog",
   linkImport: "section",

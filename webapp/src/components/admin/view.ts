@@ -2,6 +2,7 @@ import { html, type SafeHtml } from "../../html.ts";
 import { signInView } from "../sign-in/view.ts";
 import { apiKeysView } from "../api-keys/view.ts";
 import { domainsView } from "../domains/view.ts";
+import { reportQueueView } from "../report-queue/view.ts";
 import { linkImportView } from "../link-import/view.ts";
 import { linkTableView } from "../link-table/view.ts";
 import { outageNoticeView } from "../outage-notice/view.ts";
@@ -12,7 +13,7 @@ import { adminParts as ui } from "./parts.ts";
 /**
  * The admin page. Both views start hidden: the script asks
  * `GET /admin/session` who is signed in, then shows the sign-in form or the
- * links, the import, the API keys and the domains.
+ * reports' queue, the links, the import, the API keys and the domains.
  */
 export function adminView(): SafeHtml {
   return html`<div id="admin" class="admin">
@@ -29,6 +30,7 @@ ${signInView(ui.mark("signIn"))}
   </div>
   <p id="sign-out-error" class="message error" role="alert" ${ui.mark("signOutError")}></p>
   ${visitSummaryView(ui.mark("summary"))}
+  ${reportQueueView(ui.mark("reports"))}
   ${linkTableView(ui.mark("links"))}
   ${qrDialogView(ui.mark("qrDialog"))}
   ${linkImportView(ui.mark("linkImport"))}
