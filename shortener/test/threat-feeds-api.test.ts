@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@linkgeo/shared";
 import { readJson, waitFor } from "@linkgeo/testing";
@@ -162,5 +164,49 @@ describe.each(["sqlite", "postgres"] as const)("the allow-list overrides every f
     const log = (await readJson(await api.request("GET", "/admin/audit", { headers: admin() }))) as { results: Array<{ action: string; target: string }> };
     expect(log.results).toContainEqual(expect.objectContaining({ action: "allow.create", target: "domain ads.tracker.example" }));
     expect(log.results).toContainEqual(expect.objectContaining({ action: "allow.delete" }));
+  });
+});
+
+describe("feed reloads under load", () => {
+  test("redirects and creates never fail while a feed is replaced again and again; each new copy counts once loaded", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "linkgeo-reload-"));
+    const feedFile = join(dir, "big.txt");
+    // A copy of 50,000 domains, written beside the feed and renamed over it, as docs/abuse.md says to.
+    const replace = (round: number) => {
+      const lines = Array.from({ length: 50_000 }, (_, i) => `bad${round}-${i}.example`);
+      writeFileSync(`${feedFile}.tmp`, `${lines.join("\n")}\n`);
+      renameSync(`${feedFile}.tmp`, feedFile);
+    };
+    replace(0);
+    const feeds = new ThreatFeeds({ paths: [feedFile], log: silentLogger });
+    await feeds.refresh();
+    await using api = await startTestShortener({ threats: feeds });
+    const codes = await Promise.all(Array.from({ length: 10 }, (_, i) => api.createLink(`https://fine.example/${i}`).then((link) => link.short_url)));
+
+    let reloading = true;
+    const statuses = new Map<number, number>();
+    const seen = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    const load = (async () => {
+      for (let round = 0; reloading; round++) {
+        const asked = codes.map((code) => api.request("GET", `/${code}`).then((response) => seen(response.status)));
+        asked.push(api.request("POST", "/shorten/", { json: { long_url: `https://fine.example/made-${round}` } }).then((response) => seen(response.status)));
+        await Promise.all(asked);
+      }
+    })();
+    for (let round = 1; round <= 5; round++) {
+      replace(round);
+      await feeds.refresh();
+      expect((await api.request("POST", "/shorten/", { json: { long_url: `https://www.bad${round}-7.example/` } })).status).toBe(400);
+      expect((await api.request("POST", "/shorten/", { json: { long_url: `https://www.bad${round - 1}-7.example/` } })).status).toBe(201);
+    }
+    reloading = false;
+    await load;
+
+    expect([...statuses.keys()].sort()).toEqual([201, 302]);
+    // Every redirect answered 302 was counted: none lost while the lists were swapped.
+    const counted = await Promise.all(codes.map(async (code) => (await api.db.links.find(code))!.accessCount));
+    await api.orphans.drain();
+    expect(counted.reduce((sum, count) => sum + count, 0)).toBe(statuses.get(302));
+    rmSync(dir, { recursive: true, force: true });
   });
 });
