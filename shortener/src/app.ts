@@ -246,8 +246,14 @@ export function createApp(deps: ShortenerDeps) {
   if (deps.threatRecheck) {
     const recheck = new ThreatRecheck({
       store: deps.threatRecheck.store,
-      links: { page: (after, limit) => deps.links.exportPage(after, limit), hold: async (code, change) => void (await links.setHold(code, change)) },
+      links: {
+        page: (after, limit) => deps.links.exportPage(after, limit),
+        hold: async (code, change, heldAs) => (await links.changeHold(code, change, heldAs)) !== null,
+      },
       check: threatCheck,
+      refresh: async () => {
+        await Promise.all([allowList.read(), banList.read()]);
+      },
       everyMs: deps.threatRecheck.everyMs,
       clock: deps.clock,
       log: deps.log,

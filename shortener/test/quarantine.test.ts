@@ -108,6 +108,30 @@ describe.each(["sqlite", "postgres"] as const)("links whose destination becomes 
   });
 });
 
+describe("a list missing here", () => {
+  test("the pass waits until every feed is read: a link a missing list quarantined is not let go", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "linkgeo-missing-"));
+    const present = join(dir, "present.txt");
+    const absent = join(dir, "absent.txt");
+    writeFileSync(present, "other.example\n");
+    const feeds = new ThreatFeeds({ paths: [present, absent], log: silentLogger });
+    await feeds.refresh();
+    await using api = await startTestShortener({ threats: feeds, recheckEveryMs });
+    const link = await api.createLink("https://held-by-absent.example/");
+    await api.db.links.update(link.short_url, { hold: "quarantined", holdReason: "absent.txt" }, new Date());
+
+    expect(feeds.complete).toBe(false);
+    expect(await api.recheck!.runOnce()).toMatchObject({ ran: false });
+    expect(await api.db.links.find(link.short_url)).toMatchObject({ hold: "quarantined", holdReason: "absent.txt" });
+
+    // Once it is read and no longer names the link, the link goes.
+    writeFileSync(absent, "# empty now\n");
+    await feeds.refresh();
+    expect(await api.recheck!.runOnce()).toMatchObject({ ran: true, released: 1 });
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe.each(["sqlite", "postgres"] as const)("the recheck's lease and place, on %s", (engine) => {
   let api: TestShortener;
   const time = movableClock(new Date());
@@ -118,6 +142,17 @@ describe.each(["sqlite", "postgres"] as const)("the recheck's lease and place, o
   });
   afterAll(async () => {
     await api?.[Symbol.asyncDispose]();
+  });
+
+  test("a hold changes only if it is still the one the pass read: an admin's change meanwhile is kept", async () => {
+    const link = (await api.db.links.exportPage(null, 1))[0]!;
+    const at = time.clock();
+    expect(await api.db.links.update(link.code, { hold: "disabled", holdReason: "report" }, at)).toMatchObject({ hold: "disabled" });
+    const stale = { hold: null, reason: null };
+    expect(await api.db.links.update(link.code, { hold: "quarantined", holdReason: "evil.txt" }, at, stale)).toBeNull();
+    expect(await api.db.links.find(link.code)).toMatchObject({ hold: "disabled", holdReason: "report" });
+    const current = { hold: "disabled" as const, reason: "report" };
+    expect(await api.db.links.update(link.code, { hold: null, holdReason: null }, at, current)).toMatchObject({ hold: null, holdReason: null });
   });
 
   test("one holder at a time; a pass stopped midway is taken up from its cursor once its lease runs out", async () => {
@@ -173,16 +208,18 @@ describe.each(["sqlite", "postgres"] as const)("reports and the admins' queue, o
     await api?.[Symbol.asyncDispose]();
   });
 
-  test("anyone reports a link by its whole address or its code; the queue shows it with the link, its visits and who made it", async () => {
+  test("anyone reports a link by its whole address, with or without its scheme, or its code; the queue shows it with the link, its visits and who made it", async () => {
     const key = await newKey();
     const made = await api.request("POST", "/shorten/", { json: { long_url: "https://phish.example/login" }, headers: { authorization: `Bearer ${key.key}` } });
     const link = (await readJson(made)) as { short_url: string; link: string };
     await api.request("GET", `/${link.short_url}`);
     expect((await report({ short_url: link.link, reason: "phishing", note: "asks for my\u0000 bank password " })).status).toBe(202);
     expect((await report({ short_url: link.short_url, reason: "scam" })).status).toBe(202);
+    expect((await report({ short_url: link.link.replace(/^http:\/\//, ""), reason: "malware" })).status).toBe(202);
 
     const reports = (await queue()).filter((row) => row.link?.short_url === link.short_url);
     expect(reports.map((row) => [row.reason, row.note])).toEqual([
+      ["malware", null],
       ["scam", null],
       ["phishing", "asks for my bank password"],
     ]);
@@ -205,9 +242,10 @@ describe.each(["sqlite", "postgres"] as const)("reports and the admins' queue, o
     expect((await report(body)).status).toBe(status);
   });
 
-  test("a link's open reports are bounded: more are received, not kept", async () => {
+  test("a link's open reports are bounded, sent at once too: more are received, not kept", async () => {
     const link = await api.createLink("https://flood.example/");
-    for (let i = 0; i < 25; i++) expect((await report({ short_url: link.short_url, reason: "spam" })).status).toBe(202);
+    const answers = await Promise.all(Array.from({ length: 25 }, () => report({ short_url: link.short_url, reason: "spam" })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(25).fill(202));
     expect((await queue()).filter((row) => row.link?.short_url === link.short_url)).toHaveLength(20);
   });
 
@@ -219,6 +257,14 @@ describe.each(["sqlite", "postgres"] as const)("reports and the admins' queue, o
     const acted = await act(first.id, "quarantine");
     expect(acted.status).toBe(200);
     expect(await readJson(acted)).toMatchObject({ resolution: "quarantine", link: { state: "quarantined", hold_reason: "report" } });
+    // Its destinations are the admins' while it is held: the owner may not trade them, an admin may.
+    const owner = { authorization: `Bearer ${held.manage_token}` };
+    const moved = await api.request("PUT", `/shorten/${held.short_url}/`, { json: { long_url: "https://fresh.example/" }, headers: owner });
+    expect(await readJson(moved)).toEqual({
+      error: { code: "forbidden", message: `short URL "${held.short_url}" is quarantined: its destinations may not change while it is held` },
+    });
+    expect((await api.request("PUT", `/shorten/${held.short_url}/`, { json: { title: "still mine" }, headers: owner })).status).toBe(200);
+    expect((await api.request("PUT", `/shorten/${held.short_url}/`, { json: { long_url: "https://fresh.example/" }, headers: admin() })).status).toBe(200);
     expect((await queue()).filter((row) => row.link?.short_url === held.short_url)).toEqual([]);
     expect((await api.request("GET", `/${held.short_url}`)).status).toBe(451);
 
@@ -237,7 +283,7 @@ describe.each(["sqlite", "postgres"] as const)("reports and the admins' queue, o
     const link = await api.createLink("https://www.banned-here.example/a");
     await report({ short_url: link.short_url, reason: "phishing" });
     const acted = await readJson(await act((await reportOf(link.short_url)).id, "ban_domain"));
-    expect(acted).toMatchObject({ resolution: "ban_domain", link: { state: "quarantined", hold_reason: "banned" } });
+    expect(acted).toMatchObject({ resolution: "ban_domain", link: { state: "quarantined", hold_reason: "report" } });
     const bans = (await readJson(await api.request("GET", "/admin/ban-list", { headers: admin() }))) as { results: Array<{ id: number; domain: string }> };
     expect(bans.results.map((entry) => entry.domain)).toEqual(["www.banned-here.example"]);
     const again = await api.request("POST", "/shorten/", { json: { long_url: "https://www.banned-here.example/other" } });

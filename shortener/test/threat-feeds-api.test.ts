@@ -206,7 +206,7 @@ describe("feed reloads under load", () => {
     // Every redirect answered 302 was counted: none lost while the lists were swapped.
     const counted = await Promise.all(codes.map(async (code) => (await api.db.links.find(code))!.accessCount));
     await api.orphans.drain();
-    expect(counted.reduce((sum, count) => sum + count, 0)).toBe(statuses.get(302));
+    expect(counted.reduce((sum, count) => sum + count, 0)).toBe(statuses.get(302)!);
     rmSync(dir, { recursive: true, force: true });
   });
 });

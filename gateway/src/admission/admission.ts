@@ -103,22 +103,25 @@ export function admission(options: AdmissionOptions) {
   const keyBudgets = rules.key && new ApiKeyBudgets({ buckets, rules: { key: rules.key, badKey: rules.badKey }, digest });
   const missBudgets = rules.misses && new MissBudgets({ buckets, rule: rules.misses, digest, slowdownMs: rules.missesSlowdownMs ?? 0 });
 
-  /** A redirect from a client whose misses are half spent, to a link it has not followed, waits; once spent, it is refused. */
+  /**
+   * A redirect from a client whose misses are half spent, to a link it has not followed, waits; once spent, it is
+   * refused. The budget is asked again after a wait: guesses sent at once must not all pass on one look.
+   */
   const checkMisses = async (request: Request, route: GatewayRoute, address: string): Promise<void> => {
     if (!missBudgets || !rules.misses || route.limit !== "redirect") return;
     let check: MissCheck;
     try {
       check = await missBudgets.check(request, address);
+      if ("delayMs" in check && check.delayMs > 0) {
+        options.observer?.slowed("misses");
+        await waitUnlessGone(check.delayMs, request.signal);
+        check = await missBudgets.check(request, address);
+      }
     } catch (error) {
       warnFailure({ error: describeError(error) });
       return;
     }
-    if ("delayMs" in check) {
-      if (check.delayMs === 0) return;
-      options.observer?.slowed("misses");
-      await Bun.sleep(check.delayMs);
-      return;
-    }
+    if ("delayMs" in check) return;
     options.observer?.rateLimited("misses");
     log.debug("rate limited", { class: "misses", client: digest(address), retry_after_s: check.refused.retryAfterSeconds });
     throw RateLimited.refused(check.refused, rules.misses);
@@ -202,4 +205,18 @@ export function admission(options: AdmissionOptions) {
       },
     };
   };
+}
+
+/** Waits `ms`, or less if the client hangs up meanwhile (its request goes no further then anyway). */
+function waitUnlessGone(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }

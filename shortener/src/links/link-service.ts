@@ -230,6 +230,12 @@ export class LinkService {
     if (longUrl === undefined && !moving && Object.keys(parsed).length === 0) throw InvalidRequest.because("send long_url or an option to change");
     // Who may change the link is known before a password is hashed: argon2id is too costly to spend on anyone.
     const link = await this.authorized(code, credential);
+    // A held link's destinations are the admins' while it is held: its owner could otherwise trade a listed one for
+    // one no list names yet, and the next recheck would let it go.
+    const movesVisitors = longUrl !== undefined || parsed.expiredUrl !== undefined || parsed.rules !== undefined;
+    if (link.hold !== null && movesVisitors && !mayDo(credential, "admin")) {
+      throw Forbidden.because(`short URL "${codeOfKey(link.code)}" is ${link.hold}: its destinations may not change while it is held`);
+    }
     requireMayOpenVisits(credential, link, parsed.publicStats === true);
     // Only an admin moves a link between workspaces; anyone else may send back the record they read (its own, or null hidden).
     if (!moving && workspace !== undefined && workspace !== null && workspace !== link.workspaceId) {
@@ -254,10 +260,20 @@ export class LinkService {
     return updated;
   }
 
-  /** Sets or lifts a link's hold (the threat recheck, an admin acting on a report); the link as it is now. */
+  /** Sets or lifts a link's hold (an admin acting on a report); the link as it is now. */
   async setHold(code: string, change: HoldChange): Promise<Link> {
-    const updated = await this.deps.links.update(code, { hold: change.hold, holdReason: change.reason }, this.deps.clock());
+    const updated = await this.changeHold(code, change);
     if (!updated) throw LinkNotFound.for(code);
+    return updated;
+  }
+
+  /**
+   * Sets or lifts a link's hold (the threat recheck) only if it is still `heldAs`: the recheck judged a read that
+   * an admin's action may have overtaken. The link as it is now, or null when its hold changed meanwhile.
+   */
+  async changeHold(code: string, change: HoldChange, heldAs?: HoldChange): Promise<Link | null> {
+    const updated = await this.deps.links.update(code, { hold: change.hold, holdReason: change.reason }, this.deps.clock(), heldAs);
+    if (!updated) return null;
     this.deps.onChange?.("updated");
     await this.deps.cache.set(code, encodeDestination(destinationOfLink(updated)));
     return updated;

@@ -3,6 +3,7 @@ import type { VisitAccess, VisitWriter } from "../visits/visit-writer.ts";
 import type { CountedDestination, LinkState, VisitClaim } from "./destination.ts";
 import type { LinkOrder } from "./link-order.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "./link.ts";
+import type { HoldChange } from "./link-hold.ts";
 
 export interface LinkPage {
   /** Links matching the query, across all pages: exact up to the store's `CountLimits.exact`, an estimate past it. */
@@ -52,8 +53,11 @@ export interface LinkStore extends VisitWriter<CountedDestination> {
   find(code: string): Promise<Link | null>;
   /** The link whose manage token has this SHA-256 (hex), or null; at most one has it. */
   findByManageTokenHash(hash: string): Promise<Link | null>;
-  /** Replaces what `changes` names (the long URL, options); null when there is no such link. */
-  update(code: string, changes: LinkChanges, at: Date): Promise<Link | null>;
+  /**
+   * Replaces what `changes` names (the long URL, options, hold); null when there is no such link, or (with `heldAs`)
+   * when its hold is no longer that one: a compare-and-set, for the threat recheck, which judged an older read.
+   */
+  update(code: string, changes: LinkChanges, at: Date, heldAs?: HoldChange): Promise<Link | null>;
   /** True when a link was deleted. */
   delete(code: string): Promise<boolean>;
   /**

@@ -5,4 +5,9 @@ export interface ThreatCheck {
    * a look that refuses nothing (the threat recheck), not counted in the metrics' matches.
    */
   listing(url: URL, counted?: boolean): string | undefined;
+  /**
+   * Whether every list is loaded (a file not read yet, or never readable, lists nothing): the threat recheck lets no
+   * link go while one is missing, as a list missing here is not one that dropped the link. Absent: always.
+   */
+  readonly complete?: boolean;
 }

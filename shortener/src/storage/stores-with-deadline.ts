@@ -56,7 +56,7 @@ export function storesWithDeadline(stores: Stores, timeoutMs: number): Stores {
       insertMany: bounded((batch) => links.insertMany(batch)),
       find: bounded((code) => links.find(code)),
       findByManageTokenHash: bounded((hash) => links.findByManageTokenHash(hash)),
-      update: bounded((code, changes, at) => links.update(code, changes, at)),
+      update: bounded((code, changes, at, heldAs) => links.update(code, changes, at, heldAs)),
       delete: bounded((code) => links.delete(code)),
       list: bounded((query) => links.list(query)),
       exportPage: bounded((after, limit, workspaceId) => links.exportPage(after, limit, workspaceId)),

@@ -71,7 +71,7 @@ export function storesWatchingWrites<
       insertMany: (batch) => health.watch(() => links.insertMany(batch)),
       find: (code) => links.find(code),
       findByManageTokenHash: (hash) => links.findByManageTokenHash(hash),
-      update: (code, changes, at) => health.watch(() => links.update(code, changes, at)),
+      update: (code, changes, at, heldAs) => health.watch(() => links.update(code, changes, at, heldAs)),
       delete: (code) => health.watch(() => links.delete(code)),
       list: (query) => links.list(query),
       exportPage: (after, limit, workspaceId) => links.exportPage(after, limit, workspaceId),

@@ -58,6 +58,7 @@ export class AllowList {
   private domains: ReadonlySet<string> = new Set();
   private urls: ReadonlySet<string> = new Set();
   private readAt: number | undefined;
+  private loadedOnce = false;
   private reading: Promise<void> | undefined;
   private readonly now: () => number;
 
@@ -69,10 +70,27 @@ export class AllowList {
     return this.deps.verdict ?? "allow";
   }
 
-  /** `checks` with this list over it: a URL the allow-list names is listed by no feed; one the ban list names, by it. */
+  /**
+   * `checks` with this list over it: a URL the allow-list names is listed by no feed; one the ban list names, by it.
+   * Complete once this list has been read and `checks` is complete.
+   */
   over(checks: ThreatCheck): ThreatCheck {
-    if (this.verdict === "ban") return { listing: (url, counted) => (this.names(url) ? bannedListName : checks.listing(url, counted)) };
-    return { listing: (url, counted) => (this.names(url) ? undefined : checks.listing(url, counted)) };
+    const list = this;
+    const listing =
+      this.verdict === "ban"
+        ? (url: URL, counted?: boolean) => (this.names(url) ? bannedListName : checks.listing(url, counted))
+        : (url: URL, counted?: boolean) => (this.names(url) ? undefined : checks.listing(url, counted));
+    return {
+      listing,
+      get complete() {
+        return list.loaded && (checks.complete ?? true);
+      },
+    };
+  }
+
+  /** Whether a read has succeeded: before it, the list names nothing. */
+  get loaded(): boolean {
+    return this.loadedOnce;
   }
 
   /** Whether an entry names `url`: the URL itself, or its host or a domain above it. */
@@ -134,5 +152,6 @@ export class AllowList {
     this.domains = new Set(entries.filter((entry) => entry.kind === "domain").map((entry) => entry.value));
     this.urls = new Set(entries.filter((entry) => entry.kind === "url").map((entry) => entry.value));
     this.readAt = this.now();
+    this.loadedOnce = true;
   }
 }

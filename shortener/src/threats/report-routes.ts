@@ -137,6 +137,8 @@ export function reportRoutes({ reports, credentials, domains, originOf, clock, a
         const acted = await reports.act(params.id, body.action);
         const target = acted.link ? linkLabel(seen, acted.link.code) : `#${params.id}`;
         await audit.record({ workspaceId: null, actor: actorOf(admin), action: "report.resolve", target: `${target} ${body.action}` });
+        const banned = body.action === "ban_domain" && acted.link ? URL.parse(acted.link.longUrl)?.hostname : undefined;
+        if (banned) await audit.record({ workspaceId: null, actor: actorOf(admin), action: "ban.create", target: `domain ${banned}` });
         return viewOf(acted, admin, seen, origin);
       },
       {
@@ -156,11 +158,14 @@ export function reportRoutes({ reports, credentials, domains, originOf, clock, a
     );
 }
 
-/** The code and host a report names: a whole short link (its host, unless `domain` says otherwise), or a code on `domain`. */
+/**
+ * The code and host a report names: a whole short link, with or without its scheme (its host, unless `domain` says
+ * otherwise), or a code on `domain`.
+ */
 function reportedLink(shortUrl: string, domain: string | undefined): { code: string; host: string | undefined } {
-  const trimmed = shortUrl.trim();
-  if (!/^https?:\/\//i.test(trimmed)) return { code: trimmed.replace(/^\/+|\/+$/g, ""), host: domain };
-  const url = URL.parse(trimmed);
+  const trimmed = shortUrl.trim().replace(/^\/+|\/+$/g, "");
+  if (!trimmed.includes("/")) return { code: trimmed, host: domain };
+  const url = URL.parse(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
   const code = url?.pathname.replace(/^\/+|\/+$/g, "") ?? "";
   return { code, host: domain ?? url?.host };
 }

@@ -4,7 +4,7 @@ import { LinkNotFound } from "../links/link-errors.ts";
 import { linkCreator } from "../links/link-creator.ts";
 import type { Link } from "../links/link.ts";
 import type { LinkService } from "../links/link-service.ts";
-import { AllowEntryTaken, bannedListName, type AllowList } from "./allow-list.ts";
+import { AllowEntryTaken, type AllowList } from "./allow-list.ts";
 import {
   maxOpenReportsPerLink,
   maxReportNote,
@@ -117,9 +117,10 @@ export class Reports {
         await this.deps.banList.add({ domain: host }).catch((error: unknown) => {
           if (!(error instanceof AllowEntryTaken)) throw error;
         });
-        // Held as the ban list's: the recheck lets it go if the ban is lifted, and finds the domain's other links.
+        // Held as a report's, as quarantine holds it (lifting the ban later does not let this link go); the ban
+        // itself refuses new links there, and the recheck finds the domain's other links.
         if (link.hold === "disabled") return link;
-        return this.deps.links.setHold(link.code, { hold: "quarantined", reason: bannedListName });
+        return this.deps.links.setHold(link.code, { hold: "quarantined", reason: reportHoldReason });
       }
       case "revoke_key": {
         const creator = linkCreator(link.createdBy);

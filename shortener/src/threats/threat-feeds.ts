@@ -57,6 +57,11 @@ export class ThreatFeeds implements ThreatCheck {
     return list;
   }
 
+  /** Every file has been read once (its last good copy is kept after). */
+  get complete(): boolean {
+    return this.deps.paths.every((path) => this.feeds.has(path));
+  }
+
   /** Entries in the lists now. */
   get size(): number {
     return this.list.size;

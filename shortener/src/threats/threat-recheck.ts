@@ -13,7 +13,8 @@ export const leastRecheckSeconds = 10;
 export interface RecheckedLinks {
   /** Up to `limit` links after key `after` (null: from the first), in key order. */
   page(after: string | null, limit: number): Promise<Link[]>;
-  hold(code: string, change: HoldChange): Promise<void>;
+  /** Changes the hold if it is still `heldAs` (an admin may have changed it since the page was read); false when not. */
+  hold(code: string, change: HoldChange, heldAs: HoldChange): Promise<boolean>;
 }
 
 export interface RecheckObserver {
@@ -28,6 +29,8 @@ export interface ThreatRecheckDeps {
   links: RecheckedLinks;
   /** The same lists every way in asks (allow-list and ban list included); asked uncounted, as its matches refuse nothing. */
   check: ThreatCheck;
+  /** Reads the admins' lists again before a pass, so that it judges by what they hold now. */
+  refresh?: () => Promise<void>;
   /** THREAT_RECHECK_SECONDS, in ms: from the end of one pass to the start of the next. */
   everyMs: number;
   clock: () => Date;
@@ -98,6 +101,9 @@ export class ThreatRecheck {
 
   private async pass(): Promise<RecheckOutcome> {
     const outcome: RecheckOutcome = { ran: false, checked: 0, quarantined: 0, released: 0 };
+    await this.deps.refresh?.();
+    // A list missing here (a feed not read yet, the allow-list or ban list unreadable) would let its links go: wait for it.
+    if (this.deps.check.complete === false) return outcome;
     const leaseMs = this.deps.leaseMs ?? 60_000;
     const lease = () => new Date(this.deps.clock().getTime() + leaseMs);
     const claimed = await this.deps.store.claim(this.holder, this.deps.clock(), lease());
@@ -112,7 +118,7 @@ export class ThreatRecheck {
         outcome.checked++;
         const change = this.judge(link);
         if (change === undefined) continue;
-        await this.deps.links.hold(link.code, change);
+        if (!(await this.deps.links.hold(link.code, change, { hold: link.hold, reason: link.holdReason }))) continue;
         if (change.hold === null) {
           outcome.released++;
           this.deps.observer?.released();

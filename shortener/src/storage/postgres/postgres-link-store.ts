@@ -9,7 +9,7 @@ import { insertManyChunks } from "../insert-many.ts";
 import * as counts from "../listing-counts.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
-import type { LinkHold } from "../../links/link-hold.ts";
+import type { HoldChange, LinkHold } from "../../links/link-hold.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { loggedFacts } from "../../visits/visit-log.ts";
 import { domainPart, likePattern, workspacePart, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
@@ -91,12 +91,13 @@ export class PostgresLinkStore implements LinkStore {
     return rows[0] ?? null;
   }
 
-  async update(code: string, changes: LinkChanges, at: Date): Promise<Link | null> {
+  async update(code: string, changes: LinkChanges, at: Date, heldAs?: HoldChange): Promise<Link | null> {
+    const stillHeld = heldAs && sql`${links.hold} IS NOT DISTINCT FROM ${heldAs.hold} AND ${links.holdReason} IS NOT DISTINCT FROM ${heldAs.reason}`;
     const rows = await this.db
       .update(links)
       // The listing's copy of the count made exact: a cap set now is judged by it (stateCondition).
       .set({ ...changes, updatedAt: at, sortedAccessCount: sql`${links.accessCount}` })
-      .where(eq(links.code, code))
+      .where(and(eq(links.code, code), stillHeld))
       .returning(linkColumns)
       .catch(missingWorkspace(changes.workspaceId));
     return rows[0] ?? null;

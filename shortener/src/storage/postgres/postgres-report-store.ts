@@ -3,17 +3,24 @@ import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import type { NewReport, Report, ReportAction, ReportStore } from "../../threats/report.ts";
 import { reports } from "./schema.ts";
 
+/** The advisory locks' first key for reports (the second is the link's code, hashed). */
+const reportLockSpace = 4901;
+
 export class PostgresReportStore implements ReportStore {
   constructor(private readonly db: PostgresJsDatabase) {}
 
   async insert(report: NewReport, maxOpen: number): Promise<Report | null> {
-    // One statement: two reports of a link at once cannot both pass the bound (a link's row lock orders them).
-    const rows = await this.db.execute<{ id: string }>(sql`
-      WITH link AS (SELECT code FROM links WHERE code = ${report.code} FOR UPDATE)
-      INSERT INTO reports (code, reason, note, created_at)
-      SELECT link.code, ${report.reason}, ${report.note}, ${report.createdAt.toISOString()}::timestamptz FROM link
-      WHERE (SELECT count(*) FROM reports WHERE code = ${report.code} AND resolution IS NULL) < ${maxOpen}
-      RETURNING id`);
+    // Reports of one link, one at a time (a lock of their own, not the link's row, which its redirects write): the
+    // insert after it is a statement of its own, so its count sees every report committed before.
+    const rows = await this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(${reportLockSpace}, hashtext(${report.code}))`);
+      return tx.execute<{ id: string }>(sql`
+        INSERT INTO reports (code, reason, note, created_at)
+        SELECT code, ${report.reason}, ${report.note}, ${report.createdAt.toISOString()}::timestamptz FROM links
+        WHERE code = ${report.code}
+          AND (SELECT count(*) FROM reports WHERE code = ${report.code} AND resolution IS NULL) < ${maxOpen}
+        RETURNING id`);
+    });
     const [row] = rows;
     return row ? { ...report, id: Number(row.id), resolution: null, resolvedAt: null } : null;
   }

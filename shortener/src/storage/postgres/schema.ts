@@ -73,6 +73,8 @@ export const links = pgTable(
     index("links_exhausted_idx").on(t.createdAt.desc(), t.code).where(sql`max_visits IS NOT NULL AND sorted_access_count >= max_visits`),
     // A workspace's listing, newest first.
     index("links_workspace_id_idx").on(t.workspaceId, t.createdAt.desc(), t.code).where(sql`workspace_id IS NOT NULL`),
+    // The listing's held states (migration 0029).
+    index("links_hold_idx").on(t.hold, t.createdAt.desc(), t.code).where(sql`hold IS NOT NULL`),
   ],
 );
 

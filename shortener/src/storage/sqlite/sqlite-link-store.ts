@@ -8,6 +8,7 @@ import * as counts from "../listing-counts.ts";
 import type { LinkOrder } from "../../links/link-order.ts";
 import { grantedVisits, type LinkState, type VisitClaim } from "../../links/destination.ts";
 import type { ImportedLink, Link, LinkChanges, NewLink } from "../../links/link.ts";
+import type { HoldChange } from "../../links/link-hold.ts";
 import type { LinkVisits } from "../../visits/link-visits.ts";
 import { domainPart, likePattern, workspacePart, type Filter, type FilterName, type FilterPart } from "../link-filter-sql.ts";
 import { linkOrderSql, sortedByVisits } from "../link-order-sql.ts";
@@ -163,14 +164,16 @@ export class SqliteLinkStore implements LinkStore {
     return this.db.select(linkColumns).from(links).where(eq(links.manageTokenHash, hash)).get() ?? null;
   }
 
-  async update(code: string, changes: LinkChanges, at: Date): Promise<Link | null> {
+  async update(code: string, changes: LinkChanges, at: Date, heldAs?: HoldChange): Promise<Link | null> {
+    // `IS` is SQLite's equality that holds for two NULLs.
+    const stillHeld = heldAs && sql`${links.hold} IS ${heldAs.hold} AND ${links.holdReason} IS ${heldAs.reason}`;
     try {
       return (
         this.db
           .update(links)
           // The listing's copy of the count made exact: a cap set now is judged by it (stateCondition).
           .set({ ...changes, updatedAt: at, sortedAccessCount: sql`${links.accessCount}` })
-          .where(eq(links.code, code))
+          .where(and(eq(links.code, code), stillHeld))
           .returning(linkColumns)
           .get() ?? null
       );

@@ -10,6 +10,9 @@ ALTER TABLE "links" ADD COLUMN IF NOT EXISTS "hold_reason" text;
 --> statement-breakpoint
 ALTER TABLE "links" ADD COLUMN IF NOT EXISTS "created_by" text;
 --> statement-breakpoint
+-- The listing's ?state=quarantined|disabled, newest first: held links are few.
+CREATE INDEX IF NOT EXISTS "links_hold_idx" ON "links" ("hold", "created_at" DESC, "code") WHERE hold IS NOT NULL;
+--> statement-breakpoint
 -- The ban list lives beside the allow-list: an entry is one or the other.
 ALTER TABLE "allow_list" ADD COLUMN IF NOT EXISTS "verdict" text DEFAULT 'allow' NOT NULL;
 --> statement-breakpoint
