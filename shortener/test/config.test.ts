@@ -116,6 +116,14 @@ describe("shortener configuration", () => {
     ]);
   });
 
+  test("THREAT_RECHECK_SECONDS: hourly by default, at least 10", () => {
+    expect(readShortenerConfig({}).threatRecheckSeconds).toBe(3600);
+    expect(readShortenerConfig({ THREAT_RECHECK_SECONDS: "10" }).threatRecheckSeconds).toBe(10);
+    expect(configProblems(readShortenerConfig, { THREAT_RECHECK_SECONDS: "9" })).toEqual([
+      'THREAT_RECHECK_SECONDS must be a whole number from 10 to 31536000 (got "9")',
+    ]);
+  });
+
   test.each([
     ["sqlite:///data/links.db", join(shortenerFolder, "data/links.db")],
     ["sqlite:///../links.db", join(shortenerFolder, "../links.db")],

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { silentLogger } from "@linkgeo/shared";
-import { readJson } from "@linkgeo/testing";
+import { readJson, waitFor } from "@linkgeo/testing";
 import { ThreatFeeds } from "../src/threats/threat-feeds.ts";
 import { startTestShortener, type TestShortener } from "./support/test-shortener.ts";
 
@@ -105,6 +105,28 @@ describe.each(["sqlite", "postgres"] as const)("links whose destination becomes 
     };
     expect(released.results.map((row) => row.long_url)).toContain("https://pay.later-listed.example/login");
     expect(await record(listedAgain.short_url)).toMatchObject({ state: "quarantined", hold_reason: "report" });
+  });
+});
+
+describe("the recheck's schedule", () => {
+  test("started, it runs by itself: a link whose destination a list names is quarantined within a period", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "linkgeo-schedule-"));
+    const feedFile = join(dir, "scheduled.txt");
+    writeFileSync(feedFile, "# nothing yet\n");
+    const feeds = new ThreatFeeds({ paths: [feedFile], log: silentLogger });
+    await feeds.refresh();
+    await using api = await startTestShortener({ threats: feeds, recheckEveryMs: 100 });
+    const link = await api.createLink("https://soon-listed.example/");
+    api.recheck!.start();
+    try {
+      // Listed after the first pass has begun: a later one, by the schedule, finds it.
+      writeFileSync(feedFile, "soon-listed.example\n");
+      await feeds.refresh();
+      await waitFor("the scheduled pass to quarantine the link", async () => (await api.db.links.find(link.short_url))?.hold === "quarantined");
+    } finally {
+      api.recheck!.stop();
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
