@@ -18,8 +18,9 @@ interface CreatedLink {
 
 /** The options of a link's record, as the API shows them to its manager. */
 const optionsOf = (record: Record<string, unknown>) => {
-  const { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state, public_stats } = record;
-  return { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state, public_stats };
+  const { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state, hold_reason, public_stats } =
+    record;
+  return { expires_at, max_visits, expired_url, redirect_status, password_protected, tags, title, forward_query, rules, state, hold_reason, public_stats };
 };
 /** The option fields of a record when none is set: a plain link's, without its workspace, which is no option. */
 const { workspace: _workspace, ...noOptionSet } = unsetOptions;
@@ -116,6 +117,7 @@ describe.concurrent("a link's options in a real browser", () => {
           forward_query: true,
           rules: [{ when: { device: "ios", country: "DE" }, url: "https://apps.example.com/ios-de" }],
           state: "active",
+          hold_reason: null,
           public_stats: false,
         });
         // The password went to the API only: not into this browser's storage.
@@ -251,6 +253,7 @@ describe.concurrent("a link's options in a real browser", () => {
           forward_query: true,
           rules: [{ when: { language: "de" }, url: "https://example.com/de" }],
           state: "active",
+          hold_reason: null,
           public_stats: false,
         });
         expect(await page.locator("#link-badges .badge").allInnerTexts()).toEqual(["Active", "Password"]);
