@@ -6,6 +6,8 @@ import { countryAt, countryOfCode } from "./country-lookup.ts";
 import { placesDataset, type PlacesTable } from "./places-dataset.ts";
 import type { RegionGrid } from "./region-grid.ts";
 import { Settlements } from "./settlements.ts";
+import { englishCountryName } from "../addresses/country.ts";
+import { PlaceSearch, type SearchablePlaces } from "../search/place-search.ts";
 
 /**
  * How far the nearest place may be and still be called the point's
@@ -41,13 +43,40 @@ export class LocalProvider implements Provider {
   readonly offline = true;
 
   private readonly settlements: Settlements;
+  /** The forward search over the same places (search/place-search.ts), built at start. */
+  readonly search: PlaceSearch;
+  /** The places as the search reads them (the bench builds a second index from them, to time it alone). */
+  readonly searchable: SearchablePlaces;
 
   constructor(
-    places: PlacesTable,
+    private readonly places: PlacesTable,
     private readonly regions: RegionGrid,
   ) {
     this.settlements = new Settlements(places, regions, maxOffshoreKm);
+    this.searchable = {
+      ...places,
+      regionName: (place) => this.settlements.regionOfPlace(place)?.name || undefined,
+      countryName: (code) => englishCountryName(code) ?? undefined,
+    };
+    this.search = new PlaceSearch(this.searchable);
     this.url = `dataset:${placesDataset} + ${regions.source} + @rapideditor/country-coder (borders, ISC)`;
+  }
+
+  /** A place of the table as an address, with its point: the forward search's answer. */
+  placeAddress(place: number): Address {
+    const { names, countries } = this.places;
+    const region = this.settlements.regionOfPlace(place);
+    const parts: AddressParts = {
+      postcode: null,
+      country: englishCountryName(countries[place]!) ?? countries[place]!,
+      country_code: countries[place]!,
+      state: region && region.name !== "" ? region.name : null,
+      district: null,
+      settlement: names[place]!,
+      street: null,
+      house: null,
+    };
+    return completeAddress(parts, null)!;
   }
 
   /** Never rejects: a point at sea is simply no result. */

@@ -77,6 +77,7 @@ export class Settlements {
   /** Each place's region, as a number into `regions.regions`; noPlace where it has none. */
   private readonly regionOf: Int32Array;
   private readonly regionNumbers: Map<Region, number>;
+  private readonly regionList: readonly Region[];
   /** The bigger place each place is part of, or noPlace. */
   private readonly parentOf: Int32Array;
   /** Countries (alpha-2) that are one city: the region rule does not apply. */
@@ -88,6 +89,7 @@ export class Settlements {
     offshoreKm: number,
   ) {
     const { count, latitudes, longitudes, populations } = places;
+    this.regionList = regions.regions;
     this.regionNumbers = new Map(regions.regions.map((region, number) => [region, number]));
     this.regionOf = new Int32Array(count);
     for (let i = 0; i < count; i++) {
@@ -98,6 +100,12 @@ export class Settlements {
     this.index = new SphereIndex(latitudes, longitudes, Float64Array.from(populations, reachKm));
     this.parentOf = this.findParents();
     this.cityStates = findCityStates(places);
+  }
+
+  /** A place's first-level region (the one its point lies in, or the nearest coast's), or undefined. */
+  regionOfPlace(place: number): Region | undefined {
+    const number = this.regionOf[place]!;
+    return number === noPlace ? undefined : this.regionList[number];
   }
 
   /** The settlement (and district) of a point, or undefined when no place of the country is within `maxKm`. */

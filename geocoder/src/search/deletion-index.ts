@@ -1,0 +1,82 @@
+/** How many keys the index may hold: a key's number takes the low 18 bits of an entry. */
+const keySpace = 2 ** 18;
+
+/** Keys longer than this are indexed whole only: a typo in a 30-letter name is rarer than the memory its deletes take. */
+const maxDeletedLength = 24;
+
+/**
+ * The keys one deletion away from a word, hashed, for finding the keys within
+ * an edit or two of a query without comparing it to each (the symmetric
+ * deletion idea of SymSpell): a key and a query one typo apart share a
+ * deletion (a swap, a wrong, a missing or an extra letter), two typos apart
+ * a deletion of the query's deletions. Each key is stored as 32-bit hashes
+ * of itself and of its deletions, each with the key's number, in one sorted
+ * typed array: a few MB for 100,000 names, nothing for the collector to walk.
+ * A hash may collide, so what it finds are candidates: the caller measures
+ * each against the query.
+ */
+export class DeletionIndex {
+  /** hash × keySpace + key number, sorted: exact in a double (under 2^50), and sorted natively. */
+  private readonly entries: Float64Array;
+
+  constructor(keys: readonly string[]) {
+    if (keys.length > keySpace) throw new Error(`the deletion index holds at most ${keySpace} keys`);
+    const packed: number[] = [];
+    const hashes = new Set<number>();
+    for (let key = 0; key < keys.length; key++) {
+      const word = keys[key]!;
+      hashes.clear();
+      hashes.add(hashOf(word, -1));
+      if (word.length <= maxDeletedLength && word.length > 1) for (let at = 0; at < word.length; at++) hashes.add(hashOf(word, at));
+      for (const hash of hashes) packed.push(hash * keySpace + key);
+    }
+    this.entries = Float64Array.from(packed).sort();
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** The numbers of the keys that are `word`, or one of its deletions, or have it as one of theirs: candidates. */
+  candidates(word: string, maxEdits: 1 | 2): Set<number> {
+    const found = new Set<number>();
+    const ask = (hash: number) => this.collect(hash, found);
+    ask(hashOf(word, -1));
+    for (let at = 0; at < word.length; at++) ask(hashOf(word, at));
+    if (maxEdits === 2) {
+      // Two deletions of the query meet a key's one (or its whole self): up to two edits on the query's side.
+      const seen = new Set<string>();
+      for (let first = 0; first < word.length; first++) {
+        const once = word.slice(0, first) + word.slice(first + 1);
+        if (seen.has(once)) continue;
+        seen.add(once);
+        for (let second = 0; second < once.length; second++) ask(hashOf(once, second));
+      }
+    }
+    return found;
+  }
+
+  private collect(hash: number, into: Set<number>): void {
+    const low = hash * keySpace;
+    const high = low + keySpace;
+    let from = 0;
+    let to = this.entries.length;
+    while (from < to) {
+      const middle = (from + to) >>> 1;
+      if (this.entries[middle]! < low) from = middle + 1;
+      else to = middle;
+    }
+    for (let i = from; i < this.entries.length && this.entries[i]! < high; i++) into.add(this.entries[i]! - low);
+  }
+}
+
+/** FNV-1a over the UTF-16 units of `word`, leaving out the one at `skip` (-1: none): a deletion hashed without building it. */
+function hashOf(word: string, skip: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) {
+    if (i === skip) continue;
+    hash ^= word.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
