@@ -6,9 +6,24 @@ import { cleanField, completeAddress, formatAddress, type AddressParts } from ".
 import { firstField, readField } from "../src/providers/provider-record.ts";
 import type { Address } from "../src/addresses/address.ts";
 import { englishCountryName, resolveCountry, toAlpha2CountryCode } from "../src/addresses/country.ts";
-import { buildGeoapifyRequest, geoapifyReverseUrl, mapGeoapifyPayload } from "../src/providers/geoapify.ts";
-import { buildHereRequest, hereRevgeocodeUrl, mapHerePayload } from "../src/providers/here.ts";
-import { buildNominatimRequest, mapNominatimPayload, nominatimReverseUrl } from "../src/providers/nominatim.ts";
+import {
+  buildGeoapifyForwardRequest,
+  buildGeoapifyRequest,
+  geoapifyReverseUrl,
+  geoapifySearchUrl,
+  mapGeoapifyForwardPayload,
+  mapGeoapifyPayload,
+} from "../src/providers/geoapify.ts";
+import { buildHereForwardRequest, buildHereRequest, hereGeocodeUrl, hereRevgeocodeUrl, mapHereForwardPayload, mapHerePayload } from "../src/providers/here.ts";
+import {
+  buildNominatimForwardRequest,
+  buildNominatimRequest,
+  mapNominatimForwardPayload,
+  mapNominatimPayload,
+  nominatimReverseUrl,
+  nominatimSearchUrl,
+} from "../src/providers/nominatim.ts";
+import type { ForwardPlace } from "../src/providers/forward-query.ts";
 import { UnexpectedPayload } from "../src/providers/provider-error.ts";
 
 const fixtures = providerFixturesDir;
@@ -585,9 +600,142 @@ describe.each(adapters)("$provider payload mapping", ({ provider, map, cases, ba
   });
 });
 
+/** A forward answer's fixture and the places it must map to, whole. */
+type ForwardCase = [file: string, expected: ForwardPlace[]];
+
+const place = (address: Partial<Address> & Pick<Address, "formatted_address">, rest: Omit<ForwardPlace, "address">): ForwardPlace => ({
+  address: { postcode: null, country: null, country_code: null, state: null, district: null, settlement: null, street: null, house: null, ...address },
+  ...rest,
+});
+
+const forwardAdapters = [
+  {
+    provider: "Geoapify",
+    map: mapGeoapifyForwardPayload,
+    cases: [
+      [
+        "geoapify-fwd-01-springfield-il-us-json.json",
+        [
+          place(
+            {
+              formatted_address: "Springfield, IL, United States of America",
+              country: "United States",
+              country_code: "US",
+              state: "Illinois",
+              settlement: "Springfield",
+            },
+            { latitude: 39.7990175, longitude: -89.6501481, confidence: 1, providerId: "51c4f5b1f1a46956c059d85c4b2d46e64340f00101f901e6a8020000000000c00208" },
+          ),
+          place(
+            {
+              formatted_address: "Springfield, MO, United States of America",
+              country: "United States",
+              country_code: "US",
+              state: "Missouri",
+              settlement: "Springfield",
+            },
+            { latitude: 37.2081729, longitude: -93.2922989, confidence: 0.5, providerId: "5170a3c85b6d5257c0599d0c8ea8a69a4240f00101f901" },
+          ),
+        ],
+      ],
+      ["geoapify-fwd-02-nothing-found-json.json", []],
+    ] as ForwardCase[],
+  },
+  {
+    provider: "HERE",
+    map: mapHereForwardPayload,
+    cases: [
+      [
+        "here-fwd-01-berlin-de-locality.json",
+        [
+          place(
+            { formatted_address: "Berlin, Deutschland", postcode: "10117", country: "Deutschland", country_code: "DE", state: "Berlin", settlement: "Berlin" },
+            { latitude: 52.51604, longitude: 13.37691, confidence: 1, providerId: "here:cm:namedplace:20187403" },
+          ),
+          place(
+            {
+              formatted_address: "Berlin, NH, United States",
+              postcode: "03570",
+              country: "United States",
+              country_code: "US",
+              state: "New Hampshire",
+              settlement: "Berlin",
+            },
+            { latitude: 44.46867, longitude: -71.18508, confidence: 0.94, providerId: "here:cm:namedplace:21014563" },
+          ),
+        ],
+      ],
+      ["here-03-tasman-sea-no-result.json", []],
+    ] as ForwardCase[],
+  },
+  {
+    provider: "Nominatim",
+    map: mapNominatimForwardPayload,
+    cases: [
+      [
+        "nominatim-fwd-01-paris-fr-us-jsonv2.json",
+        [
+          place(
+            {
+              formatted_address: "Paris, Île-de-France, France métropolitaine, France",
+              country: "France",
+              country_code: "FR",
+              state: "Île-de-France",
+              district: "Paris",
+              settlement: "Paris",
+            },
+            { latitude: 48.8588897, longitude: 2.320041, confidence: 0.885, providerId: "relation/7444" },
+          ),
+          place(
+            {
+              formatted_address: "Paris, Lamar County, Texas, United States",
+              country: "United States",
+              country_code: "US",
+              state: "Texas",
+              settlement: "Paris",
+            },
+            { latitude: 33.6617962, longitude: -95.555513, confidence: 0.552, providerId: "relation/115357" },
+          ),
+        ],
+      ],
+      ["nominatim-fwd-02-nothing-found.json", []],
+    ] as ForwardCase[],
+  },
+] as const;
+
+describe.each(forwardAdapters)("$provider forward payload mapping", ({ map, cases }) => {
+  test.each(cases)("maps %s", async (file, expected) => {
+    expect(map(await fixture(file))).toEqual(expected);
+  });
+
+  test.each([
+    ["a string", "Paris"],
+    ["null", null],
+    ["an object without its list", { nothing: [] }],
+    ["a list of strings", { results: ["x"], items: ["x"] }],
+  ])("refuses %s with UnexpectedPayload", (_label, body) => {
+    expect(() => map(body)).toThrow(UnexpectedPayload);
+  });
+
+  test("leaves out a place without a usable point, keeps the others", async () => {
+    const [file] = cases[0]!;
+    const body = (await fixture(file)) as Record<string, unknown> | unknown[];
+    const list = (Array.isArray(body) ? body : ((body as Record<string, unknown[]>).results ?? (body as Record<string, unknown[]>).items)!) as Record<
+      string,
+      unknown
+    >[];
+    for (const key of ["lat", "position"]) if (key in list[0]!) list[0]![key] = key === "lat" ? "north" : { lat: 91, lng: 0 };
+    expect(map(body)).toHaveLength(list.length - 1);
+  });
+});
+
 describe("the fixture folder", () => {
   test("every fixture is used by a mapping case or a refusal case", () => {
-    const used = new Set([...adapters.flatMap(({ cases }) => cases.map(([file]) => file)), ...Object.values(providerErrorFixtures).flat()]);
+    const used = new Set([
+      ...adapters.flatMap(({ cases }) => cases.map(([file]) => file)),
+      ...forwardAdapters.flatMap(({ cases }) => cases.map(([file]) => file)),
+      ...Object.values(providerErrorFixtures).flat(),
+    ]);
     const files = readdirSync(fixtures).filter((file) => file.endsWith(".json"));
     expect(files.filter((file) => !used.has(file))).toEqual([]);
     expect([...used].filter((file) => !files.includes(file))).toEqual([]);
@@ -831,5 +979,60 @@ describe("country helpers", () => {
     expect(resolveCountry(null, "fr")).toEqual({ country: "France", country_code: "FR" });
     expect(resolveCountry("Atlantis", "XX")).toEqual({ country: "Atlantis", country_code: null });
     expect(resolveCountry(null, null)).toEqual({ country: null, country_code: null });
+  });
+});
+
+describe("the forward search's requests", () => {
+  const query = {
+    text: "Paris, TX",
+    limit: 5,
+    countries: ["US", "CA"],
+    language: "en-GB",
+    near: { latitude: 33.66, longitude: -95.55 },
+    bbox: { south: 30, west: -100, north: 36, east: -90 },
+  };
+
+  test("Geoapify: text, JSON, the countries as a filter, the box and the point as biases, the key as apiKey", () => {
+    const { url } = buildGeoapifyForwardRequest(query, { apiKey: "geo-key" });
+    expect(`${url.origin}${url.pathname}`).toBe(geoapifySearchUrl);
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      text: "Paris, TX",
+      format: "json",
+      limit: "5",
+      lang: "en",
+      filter: "countrycode:us,ca",
+      bias: "rect:-100,30,-90,36|proximity:-95.5500000,33.6600000",
+      apiKey: "geo-key",
+    });
+  });
+
+  test("HERE: q, the countries in alpha-3 as its one area, the point as at", () => {
+    const { url } = buildHereForwardRequest(query, { apiKey: "here-key" });
+    expect(`${url.origin}${url.pathname}`).toBe(hereGeocodeUrl);
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      q: "Paris, TX",
+      limit: "5",
+      lang: "en-GB",
+      in: "countryCode:USA,CAN",
+      at: "33.6600000,-95.5500000",
+      apiKey: "here-key",
+    });
+    expect(buildHereForwardRequest({ ...query, countries: undefined }, { apiKey: "k" }).url.searchParams.get("in")).toBe("bbox:-100,30,-90,36");
+  });
+
+  test("Nominatim: /search beside a replica's /reverse, jsonv2 with details, country codes, the box as a viewbox", () => {
+    const { url, headers } = buildNominatimForwardRequest(query, { baseUrl: "http://127.0.0.1:8088/reverse", userAgent: "linkgeo-test" });
+    expect(`${url.origin}${url.pathname}`).toBe("http://127.0.0.1:8088/search");
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      q: "Paris, TX",
+      format: "jsonv2",
+      addressdetails: "1",
+      limit: "5",
+      countrycodes: "us,ca",
+      viewbox: "-100,36,-90,30",
+      "accept-language": "en-GB",
+    });
+    expect(headers).toEqual({ "User-Agent": "linkgeo-test" });
+    expect(`${buildNominatimForwardRequest({ text: "x", limit: 1 }, { userAgent: "u" }).url.origin}/search`).toBe(nominatimSearchUrl);
   });
 });

@@ -1,6 +1,6 @@
 // The package's browser entry: its Node entry registers all ~80 locales at
 // import, and the API only gives English names.
-import { alpha3ToAlpha2, getName, isValid, registerLocale } from "i18n-iso-countries/index.js";
+import { alpha2ToAlpha3, alpha3ToAlpha2, getName, isValid, registerLocale } from "i18n-iso-countries/index.js";
 import english from "i18n-iso-countries/langs/en.json";
 
 registerLocale(english);
@@ -39,4 +39,9 @@ export function resolveCountry(providerName: string | null, providerCode: string
     country: providerName ?? englishCountryName(providerCode),
     country_code: toAlpha2CountryCode(providerCode),
   };
+}
+
+/** An ISO alpha-2 code as alpha-3 (`AT` → `AUT`), for a provider that wants those (HERE); null for no country. */
+export function alpha3CountryCode(alpha2: string): string | null {
+  return alpha2ToAlpha3(alpha2.toUpperCase()) ?? null;
 }

@@ -2,10 +2,10 @@ import type { Logger } from "@linkgeo/shared";
 import type { KyInstance } from "ky";
 import type { GeocoderConfig } from "../config.ts";
 import type { RateLimiter } from "../rate-limit/rate-limiter.ts";
-import { buildGeoapifyRequest, geoapifyReverseUrl, mapGeoapifyPayload } from "./geoapify.ts";
-import { buildHereRequest, hereRevgeocodeUrl, mapHerePayload } from "./here.ts";
-import { HttpProvider, type ProviderHealthChange, type ProviderRequest } from "./http-provider.ts";
-import { buildNominatimRequest, mapNominatimPayload, nominatimReverseUrl } from "./nominatim.ts";
+import { buildGeoapifyForwardRequest, buildGeoapifyRequest, geoapifyReverseUrl, mapGeoapifyForwardPayload, mapGeoapifyPayload } from "./geoapify.ts";
+import { buildHereForwardRequest, buildHereRequest, hereRevgeocodeUrl, mapHereForwardPayload, mapHerePayload } from "./here.ts";
+import { HttpProvider, type HttpProviderOptions, type ProviderHealthChange, type ProviderRequest } from "./http-provider.ts";
+import { buildNominatimForwardRequest, buildNominatimRequest, mapNominatimForwardPayload, mapNominatimPayload, nominatimReverseUrl } from "./nominatim.ts";
 import type { HealthStore } from "../health/health-store.ts";
 import { MemoryHealthStore } from "../health/memory-health-store.ts";
 import { ProviderHealth } from "./provider-health.ts";
@@ -39,6 +39,7 @@ export function buildProviders(config: ProviderSettings, deps: ProviderDeps): Pr
     publicUrl: string,
     buildRequest: (query: ReverseQuery) => ProviderRequest,
     mapPayload: (body: unknown) => ReturnType<typeof mapNominatimPayload>,
+    forward: HttpProviderOptions["forward"],
     rateLimitName = name,
   ) => {
     const perSecond = config.rateLimits[rateLimitName];
@@ -47,6 +48,7 @@ export function buildProviders(config: ProviderSettings, deps: ProviderDeps): Pr
       publicUrl,
       buildRequest,
       mapPayload,
+      forward,
       http: deps.http,
       rateLimiter: deps.rateLimiter,
       health: new ProviderHealth({ provider: name, store: healthStore, clock: deps.clock }),
@@ -64,20 +66,42 @@ export function buildProviders(config: ProviderSettings, deps: ProviderDeps): Pr
       replica.url,
       (query) => buildNominatimRequest(query, { baseUrl: replica.url, userAgent: config.nominatim?.userAgent }),
       mapNominatimPayload,
+      {
+        buildRequest: (query) => buildNominatimForwardRequest(query, { baseUrl: replica.url, userAgent: config.nominatim?.userAgent }),
+        mapPayload: mapNominatimForwardPayload,
+      },
     ),
   );
   const { nominatim, geoapify, here } = config;
   if (nominatim) {
     const url = nominatim.url ?? nominatimReverseUrl;
-    providers.push(make("NOMINATIM", url, (query) => buildNominatimRequest(query, { baseUrl: url, userAgent: nominatim.userAgent }), mapNominatimPayload));
+    const options = { baseUrl: nominatim.url, userAgent: nominatim.userAgent };
+    providers.push(
+      make("NOMINATIM", url, (query) => buildNominatimRequest(query, { ...options, baseUrl: url }), mapNominatimPayload, {
+        buildRequest: (query) => buildNominatimForwardRequest(query, options),
+        mapPayload: mapNominatimForwardPayload,
+      }),
+    );
   }
   if (geoapify) {
     const url = geoapify.url ?? geoapifyReverseUrl;
-    providers.push(make("GEOAPIFY", url, (query) => buildGeoapifyRequest(query, { baseUrl: url, apiKey: geoapify.apiKey }), mapGeoapifyPayload));
+    const options = { baseUrl: url, apiKey: geoapify.apiKey };
+    providers.push(
+      make("GEOAPIFY", url, (query) => buildGeoapifyRequest(query, options), mapGeoapifyPayload, {
+        buildRequest: (query) => buildGeoapifyForwardRequest(query, options),
+        mapPayload: mapGeoapifyForwardPayload,
+      }),
+    );
   }
   if (here) {
     const url = here.url ?? hereRevgeocodeUrl;
-    providers.push(make("HERE", url, (query) => buildHereRequest(query, { baseUrl: url, apiKey: here.apiKey }), mapHerePayload));
+    const options = { baseUrl: url, apiKey: here.apiKey };
+    providers.push(
+      make("HERE", url, (query) => buildHereRequest(query, options), mapHerePayload, {
+        buildRequest: (query) => buildHereForwardRequest(query, options),
+        mapPayload: mapHereForwardPayload,
+      }),
+    );
   }
   if (deps.local) providers.push(deps.local);
   return providers;

@@ -4,9 +4,12 @@ import { firstField, isProviderRecord, readField, type ProviderRecord } from "./
 import { resolveCountry } from "../addresses/country.ts";
 import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
+import { confidenceOf, coordinatesOf, type ForwardPlace, type ForwardQuery } from "./forward-query.ts";
 
 /** https://apidocs.geoapify.com/docs/geocoding/reverse-geocoding/ */
 export const geoapifyReverseUrl = "https://api.geoapify.com/v1/geocode/reverse";
+/** https://apidocs.geoapify.com/docs/geocoding/forward-geocoding/ */
+export const geoapifySearchUrl = "https://api.geoapify.com/v1/geocode/search";
 
 export interface GeoapifyRequestOptions {
   apiKey: string;
@@ -28,6 +31,37 @@ export function buildGeoapifyRequest(query: ReverseQuery, options: GeoapifyReque
   // Geoapify authenticates by query parameter only; it has no header for the key.
   url.searchParams.set("apiKey", options.apiKey);
   return { url, headers: {} };
+}
+
+/** The forward search's request: the text, its filters and bias in Geoapify's own words. */
+export function buildGeoapifyForwardRequest(query: ForwardQuery, options: GeoapifyRequestOptions): { url: URL; headers: Record<string, string> } {
+  // Beside a configured reverse endpoint (GEOAPIFY_URL: …/reverse → …/search).
+  const url = new URL(options.baseUrl ? options.baseUrl.replace(/\/reverse\/?$/, "/search") : geoapifySearchUrl);
+  url.searchParams.set("text", query.text);
+  url.searchParams.set("format", "json");
+  url.searchParams.set("limit", String(query.limit));
+  if (query.language) url.searchParams.set("lang", primaryLanguage(query.language));
+  const filters: string[] = [];
+  if (query.countries?.length) filters.push(`countrycode:${query.countries.map((code) => code.toLowerCase()).join(",")}`);
+  if (filters.length > 0) url.searchParams.set("filter", filters.join("|"));
+  // A bias ranks, it does not filter: a box first, then a point (Geoapify takes several, `|`-separated).
+  const biases: string[] = [];
+  if (query.bbox) biases.push(`rect:${query.bbox.west},${query.bbox.south},${query.bbox.east},${query.bbox.north}`);
+  if (query.near) biases.push(`proximity:${query.near.longitude.toFixed(7)},${query.near.latitude.toFixed(7)}`);
+  if (biases.length > 0) url.searchParams.set("bias", biases.join("|"));
+  url.searchParams.set("apiKey", options.apiKey);
+  return { url, headers: {} };
+}
+
+/** Geoapify's search answer as places: each result with its point, `rank.confidence` and `place_id`. */
+export function mapGeoapifyForwardPayload(body: unknown): ForwardPlace[] {
+  return geoapifyResults(body).flatMap((result) => {
+    const address = toAddress(result);
+    const point = coordinatesOf(result.lat, result.lon);
+    if (address === null || point === undefined) return [];
+    const rank = isProviderRecord(result.rank) ? result.rank : {};
+    return [{ address, ...point, confidence: confidenceOf(rank.confidence), providerId: readField(result, "place_id") }];
+  });
 }
 
 /** Geoapify's body as addresses: `format=json` (`results`) or its default GeoJSON (`features[].properties`). */

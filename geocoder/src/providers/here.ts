@@ -1,12 +1,15 @@
 import type { Address } from "../addresses/address.ts";
 import { completeAddress } from "../addresses/address-fields.ts";
 import { firstField, isProviderRecord, readField } from "./provider-record.ts";
-import { resolveCountry } from "../addresses/country.ts";
+import { alpha3CountryCode, resolveCountry } from "../addresses/country.ts";
 import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
+import { confidenceOf, coordinatesOf, type ForwardPlace, type ForwardQuery } from "./forward-query.ts";
 
 /** HERE Geocoding & Search API v7, `GET /revgeocode`. */
 export const hereRevgeocodeUrl = "https://revgeocode.search.hereapi.com/v1/revgeocode";
+/** HERE Geocoding & Search API v7, `GET /geocode`. */
+export const hereGeocodeUrl = "https://geocode.search.hereapi.com/v1/geocode";
 
 export interface HereRequestOptions {
   apiKey: string;
@@ -25,11 +28,46 @@ export function buildHereRequest(query: ReverseQuery, options: HereRequestOption
   return { url, headers: {} };
 }
 
-/** HERE's body as addresses: one per `items[]` entry, in HERE's order. */
-export function mapHerePayload(body: unknown): Address[] {
+/**
+ * The forward search's request. HERE filters by one `in` area: the countries (as ISO alpha-3, which HERE
+ * wants) or, without them, the box; a point biases (`at`). A box given with countries is left to the ranking
+ * above (geocoding/forward-geocoder.ts), which sees every place's point.
+ */
+export function buildHereForwardRequest(query: ForwardQuery, options: HereRequestOptions): { url: URL; headers: Record<string, string> } {
+  // Beside a configured reverse endpoint (HERE_URL: …/revgeocode → …/geocode); HERE's own are on two hosts.
+  const url = new URL(options.baseUrl && options.baseUrl !== hereRevgeocodeUrl ? options.baseUrl.replace(/\/revgeocode\/?$/, "/geocode") : hereGeocodeUrl);
+  url.searchParams.set("q", query.text);
+  url.searchParams.set("limit", String(query.limit));
+  if (query.language) url.searchParams.set("lang", query.language);
+  const alpha3 = (query.countries ?? []).map(alpha3CountryCode).filter((code): code is string => code !== null);
+  if (alpha3.length > 0) url.searchParams.set("in", `countryCode:${alpha3.join(",")}`);
+  else if (query.bbox) url.searchParams.set("in", `bbox:${query.bbox.west},${query.bbox.south},${query.bbox.east},${query.bbox.north}`);
+  if (query.near) url.searchParams.set("at", `${query.near.latitude.toFixed(7)},${query.near.longitude.toFixed(7)}`);
+  url.searchParams.set("apiKey", options.apiKey);
+  return { url, headers: {} };
+}
+
+/** HERE's geocode answer as places: each item with its `position`, `scoring.queryScore` and `id`. */
+export function mapHereForwardPayload(body: unknown): ForwardPlace[] {
+  return hereItems(body).flatMap((item) => {
+    const address = toAddress(item);
+    const position = isProviderRecord(item) && isProviderRecord(item.position) ? item.position : {};
+    const point = coordinatesOf(position.lat, position.lng);
+    if (address === null || point === undefined || !isProviderRecord(item)) return [];
+    const scoring = isProviderRecord(item.scoring) ? item.scoring : {};
+    return [{ address, ...point, confidence: confidenceOf(scoring.queryScore), providerId: readField(item, "id") }];
+  });
+}
+
+function hereItems(body: unknown): unknown[] {
   if (!isProviderRecord(body)) throw new UnexpectedPayload("HERE answered with something other than a JSON object");
   if (!Array.isArray(body.items)) throw new UnexpectedPayload("HERE answered without an items array");
-  return body.items.flatMap((item: unknown) => {
+  return body.items;
+}
+
+/** HERE's body as addresses: one per `items[]` entry, in HERE's order. */
+export function mapHerePayload(body: unknown): Address[] {
+  return hereItems(body).flatMap((item: unknown) => {
     const address = toAddress(item);
     return address === null ? [] : [address];
   });

@@ -8,6 +8,7 @@ import type { Provider, ReverseOptions } from "./provider.ts";
 import { bodyText, excerpt, redactUrl, secretsOf } from "./provider-secrets.ts";
 import { ProviderSpacing } from "./provider-spacing.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
+import type { ForwardPlace, ForwardQuery } from "./forward-query.ts";
 
 /** What a provider's request builder makes of a query. The URL may carry a key. */
 export interface ProviderRequest {
@@ -49,6 +50,12 @@ export interface HttpProviderOptions {
   buildRequest: (query: ReverseQuery) => ProviderRequest;
   /** Throws UnexpectedPayload when the body is not the documented shape. */
   mapPayload: (body: unknown) => Address[];
+  /** The forward search's request and answer (from a name to places), when the provider has one. */
+  forward?: {
+    buildRequest: (query: ForwardQuery) => ProviderRequest;
+    /** Throws UnexpectedPayload when the body is not the documented shape. */
+    mapPayload: (body: unknown) => ForwardPlace[];
+  };
   http: KyInstance;
   rateLimiter: RateLimiter;
   health: ProviderHealth;
@@ -93,7 +100,7 @@ const unwell: ReadonlySet<ProviderFailure> = new Set(["timeout", "unreachable", 
  * and maps the body with the provider's own mapper. Every failure becomes a
  * ProviderError whose message is safe for clients: no key, no URL, no body.
  *
- * When the caller's signal aborts, reverse() rejects with the signal's reason
+ * When the caller's signal aborts, reverse() and forward() reject with the signal's reason
  * (as fetch does), not a ProviderError: the provider did nothing wrong.
  */
 export class HttpProvider implements Provider {
@@ -122,13 +129,24 @@ export class HttpProvider implements Provider {
     this.log = options.log ?? silentLogger;
   }
 
-  async reverse(query: ReverseQuery, signal?: AbortSignal, options: ReverseOptions = {}): Promise<Address[]> {
+  reverse(query: ReverseQuery, signal?: AbortSignal, options: ReverseOptions = {}): Promise<Address[]> {
+    return this.ask(() => this.options.buildRequest(query), this.options.mapPayload, signal, options.slotWaitMs);
+  }
+
+  /** The forward search, with the same health, spacing, retry and failures as reverse (one provider, one budget). */
+  forward(query: ForwardQuery, signal?: AbortSignal, options: ReverseOptions = {}): Promise<ForwardPlace[]> {
+    const forward = this.options.forward;
+    if (!forward) return Promise.reject(new ProviderError(this.name, "bad_request", "it has no forward search"));
+    return this.ask(() => forward.buildRequest(query), forward.mapPayload, signal, options.slotWaitMs);
+  }
+
+  private async ask<T>(build: () => ProviderRequest, map: (body: unknown) => T, signal: AbortSignal | undefined, patientMs: number | undefined): Promise<T> {
     signal?.throwIfAborted();
     const admission = await this.options.health.admit(this.clock());
     if (!admission.admitted) throw this.refused(admission);
-    let addresses: Address[];
+    let addresses: T;
     try {
-      addresses = await this.exchange(query, signal, options.slotWaitMs);
+      addresses = await this.exchange(build(), map, signal, patientMs);
     } catch (error) {
       if (error instanceof ProviderError && unwell.has(error.failure)) await this.recordFailure(error.failure);
       else await this.options.health.release(admission);
@@ -164,8 +182,7 @@ export class HttpProvider implements Provider {
   }
 
   /** One HTTP exchange, its one retry included; every failure a ProviderError except the caller's abort. */
-  private async exchange(query: ReverseQuery, signal: AbortSignal | undefined, patientMs: number | undefined): Promise<Address[]> {
-    const request = this.options.buildRequest(query);
+  private async exchange<T>(request: ProviderRequest, map: (body: unknown) => T, signal: AbortSignal | undefined, patientMs: number | undefined): Promise<T> {
     const secrets = secretsOf(request);
     try {
       if (patientMs === undefined) await this.spacing.take(this.timing.maxRateLimitWaitMs, signal);
@@ -208,7 +225,7 @@ export class HttpProvider implements Provider {
         throw this.failure("bad_response", error instanceof JsonTooDeep ? `the body ${error.message}` : "the body is not JSON");
       }
       try {
-        return this.options.mapPayload(body);
+        return map(body);
       } catch (error) {
         if (!(error instanceof UnexpectedPayload)) throw error;
         throw this.failure("bad_response", `unexpected payload: ${excerpt(error.message, secrets)}`);

@@ -1,12 +1,15 @@
 import type { Address } from "../addresses/address.ts";
 import { completeAddress } from "../addresses/address-fields.ts";
-import { firstField, isProviderRecord, readField } from "./provider-record.ts";
+import { firstField, isProviderRecord, readField, type ProviderRecord } from "./provider-record.ts";
 import { resolveCountry } from "../addresses/country.ts";
 import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
+import { confidenceOf, coordinatesOf, type ForwardPlace, type ForwardQuery } from "./forward-query.ts";
 
 /** https://nominatim.org/release-docs/latest/api/Reverse/ */
 export const nominatimReverseUrl = "https://nominatim.openstreetmap.org/reverse";
+/** https://nominatim.org/release-docs/latest/api/Search/ */
+export const nominatimSearchUrl = "https://nominatim.openstreetmap.org/search";
 
 /**
  * The public instance bans clients without an identifying User-Agent
@@ -50,6 +53,39 @@ export function buildNominatimRequest(query: ReverseQuery, options: NominatimReq
   return { url, headers };
 }
 
+/**
+ * The forward search's request (`/search`, jsonv2 with address details). A box is a `viewbox`, which
+ * ranks rather than bounds (no `bounded=1`); Nominatim has no point bias, which the ranking above applies.
+ */
+export function buildNominatimForwardRequest(query: ForwardQuery, options: NominatimRequestOptions): { url: URL; headers: Record<string, string> } {
+  // The search endpoint beside a replica's configured reverse one (…/reverse → …/search).
+  const url = new URL(options.baseUrl ? options.baseUrl.replace(/\/reverse(\.php)?\/?$/, "/search") : nominatimSearchUrl);
+  url.searchParams.set("q", query.text);
+  url.searchParams.set("format", "jsonv2");
+  url.searchParams.set("addressdetails", "1");
+  url.searchParams.set("limit", String(query.limit));
+  if (query.countries?.length) url.searchParams.set("countrycodes", query.countries.map((code) => code.toLowerCase()).join(","));
+  if (query.bbox) url.searchParams.set("viewbox", `${query.bbox.west},${query.bbox.north},${query.bbox.east},${query.bbox.south}`);
+  if (query.language) url.searchParams.set("accept-language", query.language);
+  const headers: Record<string, string> = {};
+  if (options.userAgent) headers["User-Agent"] = options.userAgent;
+  return { url, headers };
+}
+
+/** Nominatim's search answer (an array of places) as places: each with its point, `importance` and `osm_type/osm_id`. */
+export function mapNominatimForwardPayload(body: unknown): ForwardPlace[] {
+  if (!Array.isArray(body)) throw new UnexpectedPayload("Nominatim's search answered with something other than an array");
+  return body.flatMap((place: unknown) => {
+    if (!isProviderRecord(place)) throw new UnexpectedPayload("Nominatim's search answer holds something other than objects");
+    const [address] = nominatimPlace(place);
+    const point = coordinatesOf(place.lat, place.lon);
+    if (address === undefined || point === undefined) return [];
+    const osmType = readField(place, "osm_type");
+    const osmId = readField(place, "osm_id");
+    return [{ address, ...point, confidence: confidenceOf(place.importance), providerId: osmType && osmId ? `${osmType}/${osmId}` : null }];
+  });
+}
+
 /** Nominatim's jsonv2 body as addresses: one place, or none. */
 export function mapNominatimPayload(body: unknown): Address[] {
   if (!isProviderRecord(body)) throw new UnexpectedPayload("Nominatim answered with something other than a JSON object");
@@ -58,6 +94,11 @@ export function mapNominatimPayload(body: unknown): Address[] {
     // Other errors (a bad parameter, an overloaded replica) are failures, not "nothing here"; the message is not echoed.
     throw new UnexpectedPayload("Nominatim answered with an error instead of a place");
   }
+  return nominatimPlace(body);
+}
+
+/** One place of Nominatim's (a reverse answer, or one of a search's) as its address, or none. */
+function nominatimPlace(body: ProviderRecord): Address[] {
   const address = body.address;
   if (!isProviderRecord(address)) throw new UnexpectedPayload("Nominatim answered without an address object");
 

@@ -1,5 +1,6 @@
 import type { Address } from "../addresses/address.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
+import type { ForwardPlace, ForwardQuery } from "./forward-query.ts";
 
 /**
  * A registered geocoder. `reverse` resolves with the addresses found (an
@@ -17,6 +18,8 @@ export interface Provider {
    */
   readonly offline: boolean;
   reverse(query: ReverseQuery, signal?: AbortSignal, options?: ReverseOptions): Promise<Address[]>;
+  /** From a name to places, best first (GET /geocode): resolves or rejects as `reverse` does. Absent: the provider has none. */
+  forward?(query: ForwardQuery, signal?: AbortSignal, options?: ReverseOptions): Promise<ForwardPlace[]>;
 }
 
 /** How patient one call may be. */
