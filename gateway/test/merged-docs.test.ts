@@ -52,6 +52,7 @@ const shortenerPaths = [
 ];
 const geocoderPaths = [
   "/reverse-geocode",
+  "/geocode",
   "/reverse-geocode/batch",
   "/reverse-geocode/jobs",
   "/reverse-geocode/jobs/{id}",

@@ -103,6 +103,8 @@ describe("routeFor", () => {
     ["GET", "/admin/a/b/c", shortenerApi],
     ["GET", "/admin", shortenerApi],
     ["GET", "/reverse-geocode", geocoderApi],
+    ["GET", "/geocode", geocoderApi],
+    ["GET", "/geocode/", geocoderApi],
     ["GET", "/reverse-geocode/", geocoderApi],
     ["POST", "/reverse-geocode/batch", geocoderApi],
     ["POST", "/reverse-geocode/batch/", geocoderApi],

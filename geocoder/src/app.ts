@@ -17,12 +17,15 @@ import { geocodeRoutes } from "./geocoding/geocode-routes.ts";
 import { jobClientDigest } from "./jobs/job-client.ts";
 import { jobRoutes, type JobRoutesDeps } from "./jobs/job-routes.ts";
 import type { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
+import type { ForwardGeocoder } from "./geocoding/forward-geocoder.ts";
 import type { ProviderRegistry } from "./providers/provider-registry.ts";
 
 export interface GeocoderDeps {
   registry: ProviderRegistry;
   /** Answers the queries, over the registry and the cache. */
   geocoder: ReverseGeocoder;
+  /** GET /geocode: from a name to places, down the same chain and caches. */
+  forwardGeocoder: ForwardGeocoder;
   /**
    * The jobs' store, the runner's wake-up, the clock, how long a finished job is kept, the quotas, and how a
    * client's address is kept with its jobs (`jobClientDigest`; default: under a random secret of this process).
@@ -63,7 +66,7 @@ export function createApp(deps: GeocoderDeps) {
     metrics: deps.metrics,
     bodies: [reverseBatchBody, jobCreationBody],
   })
-    .use(geocodeRoutes({ geocoder: deps.geocoder, registry: deps.registry }))
+    .use(geocodeRoutes({ geocoder: deps.geocoder, forward: deps.forwardGeocoder, registry: deps.registry }))
     .use(jobRoutes({ ...jobs, geocoder: deps.geocoder, clientOf: jobClientOf }));
   return terseBodyFailures(app);
 }

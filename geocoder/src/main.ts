@@ -4,6 +4,7 @@ import { hostname } from "node:os";
 import { createApp } from "./app.ts";
 import { geocoderMetrics } from "./geocoding/geocoder-metrics.ts";
 import { ReverseGeocoder } from "./geocoding/reverse-geocoder.ts";
+import { ForwardGeocoder } from "./geocoding/forward-geocoder.ts";
 import { connectingJobStore } from "./jobs/connecting-job-store.ts";
 import { guardedJobStore } from "./jobs/guarded-job-store.ts";
 import { jobClientDigest } from "./jobs/job-client.ts";
@@ -61,6 +62,7 @@ const registry = new ProviderRegistry(providers, config.defaultOrder);
 if (providers.length === 0) log.warn("no provider is configured (GEOCODER_LOCAL=false): /reverse-geocode will answer 503 no_providers");
 
 const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: config.chainTimeoutMs, observer });
+const forwardGeocoder = new ForwardGeocoder(registry, cache, clock, log, { chainTimeoutMs: config.chainTimeoutMs, observer });
 
 // Jobs: every replica answers their points, sharing them through the store.
 // Postgres is opened in the background: down at start, it costs the jobs' routes a 503, not the whole service.
@@ -92,6 +94,7 @@ const lifecycle = new ServiceLifecycle(log, metrics);
 const app = createApp({
   registry,
   geocoder,
+  forwardGeocoder,
   jobs: { store: jobStore, wake: jobRunner.wake, clock, ttlMs: jobTtlMs, quota: config.jobQuota, clientDigest: jobClientDigest(config.jobsSecret) },
   trustedProxies: config.trustedProxies,
   log,

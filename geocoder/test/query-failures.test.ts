@@ -35,7 +35,7 @@ describe("a query parameter no rule takes", () => {
       "POST /reverse-geocode/batch": points,
       "POST /reverse-geocode/jobs": { type: "text/csv", body: "latitude,longitude\n48.2,16.37\n" },
     };
-    const cases = queryParameterCases(spec, { id: job.id, latitude: "48.2", longitude: "16.37" });
+    const cases = queryParameterCases(spec, { id: job.id, latitude: "48.2", longitude: "16.37", q: "Vienna" });
     answers = await askQueryParameterCases(cases, (queryCase, target) => request(queryCase.method, target, bodies[queryCase.operation]));
   });
   afterAll(async () => {

@@ -55,6 +55,7 @@ interface TestPlace {
 function settlementsOf(places: TestPlace[]): Settlements {
   const table: PlacesTable = {
     count: places.length,
+    ids: Float64Array.from(places, (_, i) => i + 1),
     names: places.map((p) => p.name),
     countries: places.map((p) => p.country ?? "XX"),
     latitudes: Float64Array.from(places, (p) => p.latitude),

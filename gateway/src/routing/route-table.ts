@@ -74,7 +74,7 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
   // Geocoding jobs: /jobs, /jobs/<id>, /jobs/<id>/results. One request each: a job's points are paced by the providers' limits.
   if (first === "reverse-geocode" && rest[0] === "jobs" && isJobPath(rest)) return geocoderApi;
   if (rest.length > 0) return undefined;
-  if (first === "reverse-geocode" || first === "geocoders") return geocoderApi;
+  if (first === "reverse-geocode" || first === "geocode" || first === "geocoders") return geocoderApi;
   // Only following a link is a redirect; a POST is a password try on a
   // protected link; any other method on `/<code>` is an API call.
   const upper = method.toUpperCase();

@@ -1,4 +1,6 @@
 import type { ReverseQuery } from "../providers/reverse-query.ts";
+import type { ForwardQuery } from "../providers/forward-query.ts";
+import { foldedText } from "../search/folded-text.ts";
 
 /** The `platform` of a query that asked no provider in particular: the default chain answers it. */
 export const defaultChain = "default";
@@ -26,6 +28,39 @@ export interface CacheKeyInput extends ReverseQuery {
 export function cacheKey(input: CacheKeyInput): string {
   const language = input.language?.trim() ? component(input.language.trim()) : noLanguage;
   return ["reverse", version, component(input.platform), formatCoordinate(input.latitude), formatCoordinate(input.longitude), language].join(":");
+}
+
+export interface ForwardCacheKeyInput extends ForwardQuery {
+  /** A provider name (any case), or `defaultChain` for the default order. */
+  platform: string;
+}
+
+/**
+ * The cache key of one forward query: `forward:v1:<platform>:<text>:<limit>:<countries>:<language>:<near>:<bbox>`.
+ * The text is folded as the search compares names (case, diacritics, punctuation: `Zürich,` and `zurich`
+ * are one entry); countries sorted; the bias rounded to 3 decimals (about 100 m), which ranks the same.
+ */
+export function forwardCacheKey(input: ForwardCacheKeyInput): string {
+  const language = input.language?.trim() ? component(input.language.trim()) : noLanguage;
+  const countries = input.countries?.length
+    ? [...input.countries]
+        .map((code) => code.toLowerCase())
+        .sort()
+        .join(",")
+    : "*";
+  const near = input.near ? `${input.near.latitude.toFixed(3)},${input.near.longitude.toFixed(3)}` : "*";
+  const box = input.bbox ? [input.bbox.west, input.bbox.south, input.bbox.east, input.bbox.north].map((edge) => edge.toFixed(3)).join(",") : "*";
+  return [
+    "forward",
+    version,
+    component(input.platform),
+    component(foldedText(input.text)),
+    String(input.limit),
+    component(countries),
+    language,
+    component(near),
+    component(box),
+  ].join(":");
 }
 
 /**

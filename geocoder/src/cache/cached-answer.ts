@@ -14,6 +14,8 @@ export interface CachedAnswer {
    * before the flag existed).
    */
   fallback?: boolean;
+  /** A forward answer's places beside their addresses (same order): where each is, how sure, the provider's id. */
+  places?: Array<{ latitude: number; longitude: number; confidence: number; providerId: string | null }>;
 }
 
 /** One answer to keep, for `ttlSeconds`. */

@@ -6,6 +6,8 @@ import { checkPoint, pointResultOf } from "./batch-points.ts";
 import { checkedLanguage, parseReverseQuery } from "./coordinates.ts";
 import { answerFormat, FeatureCollection, featureCollection, geoJsonType, pointFeatures } from "./geojson.ts";
 import type { ReverseGeocoder } from "./reverse-geocoder.ts";
+import type { ForwardGeocoder } from "./forward-geocoder.ts";
+import { defaultForwardLimit, maxForwardLimit, maxQueryLength, parseForwardQuery } from "./forward-params.ts";
 
 export const ReverseEnvelope = t.Object({ success: t.Literal(true), data: t.Array(Address), error: t.Null() }, { title: "ReverseGeocodeResult" });
 
@@ -61,8 +63,74 @@ const FormatQuery = t.Optional(
 
 const tags = ["geocoding"];
 
-export function geocodeRoutes({ geocoder, registry }: { geocoder: ReverseGeocoder; registry: ProviderRegistry }) {
+const ForwardResult = t.Composite(
+  [
+    Address,
+    t.Object({
+      latitude: t.Number({ description: "The place's point, decimal degrees", examples: [48.8534] }),
+      longitude: t.Number({ examples: [2.3488] }),
+      confidence: t.Number({ minimum: 0, maximum: 1, description: "How sure the provider is of the match, 0 to 1" }),
+      provider_id: t.Union([t.String(), t.Null()], { description: "The provider's own id of the place", examples: ["geonames:2988507"] }),
+    }),
+  ],
+  { title: "ForwardGeocodeResult" },
+);
+
+const ForwardEnvelope = t.Object({ success: t.Literal(true), data: t.Array(ForwardResult), error: t.Null() }, { title: "ForwardGeocodeResults" });
+
+export function geocodeRoutes({ geocoder, forward, registry }: { geocoder: ReverseGeocoder; forward: ForwardGeocoder; registry: ProviderRegistry }) {
   return new Elysia()
+    .get(
+      "/geocode",
+      async ({ query, set, request }) => {
+        const format = answerFormat(query.format, request.headers.get("accept"));
+        const forwardQuery = parseForwardQuery(query);
+        const answer = await forward.forward(forwardQuery, query.platform);
+        set.headers["x-cache"] = answer.cache;
+        set.headers["x-geocoder-provider"] = answer.provider;
+        const data = answer.places.map(({ address, latitude, longitude, confidence, providerId }) => ({
+          ...address,
+          latitude,
+          longitude,
+          confidence,
+          provider_id: providerId,
+        }));
+        if (format === "geojson") {
+          set.headers["content-type"] = geoJsonType;
+          return featureCollection(
+            data.flatMap(({ latitude, longitude, ...properties }) =>
+              pointFeatures({ latitude, longitude }, [properties], { provider: answer.provider, cache: answer.cache }),
+            ),
+          );
+        }
+        return { success: true as const, data, error: null };
+      },
+      {
+        query: t.Object({
+          q: t.Optional(t.String({ description: `The name or address to look for, at most ${maxQueryLength} characters`, examples: ["Paris, TX"] })),
+          limit: t.Optional(t.String({ description: `Places at most, 1 to ${maxForwardLimit}; default ${defaultForwardLimit}`, examples: ["5"] })),
+          country: t.Optional(t.String({ description: "Only places of these countries: ISO 3166-1 alpha-2 codes, comma-separated", examples: ["us,ca"] })),
+          language: t.Optional(t.String({ description: "Preferred language of the answers, e.g. en, de, pt-BR" })),
+          near: t.Optional(t.String({ description: "Places near this point first: latitude,longitude", examples: ["33.66,-95.55"] })),
+          bbox: t.Optional(t.String({ description: "Places in this box first: west,south,east,north in degrees", examples: ["-100,30,-90,36"] })),
+          platform: t.Optional(t.String({ description: "A registered geocoder with a forward search, any case; default: the default chain" })),
+          format: FormatQuery,
+        }),
+        response: {
+          200: t.Union([ForwardEnvelope, FeatureCollection]),
+          400: FailureEnvelope,
+          429: FailureEnvelope,
+          502: FailureEnvelope,
+          503: FailureEnvelope,
+        },
+        detail: {
+          summary: "Places for a name or an address (forward geocoding)",
+          description:
+            "Best first, each an address with its point, a confidence and the provider's id. The same chain, failure rules, budgets and caches as reverse geocoding; LOCAL answers settlements offline, typos forgiven. See X-Cache and X-Geocoder-Provider.",
+          tags,
+        },
+      },
+    )
     .get(
       "/reverse-geocode",
       async ({ query, set, request }) => {

@@ -1,14 +1,15 @@
-import { describeError, type Logger } from "@linkgeo/shared";
+import type { Logger } from "@linkgeo/shared";
 import type { Address } from "../addresses/address.ts";
 import type { CachedAnswer } from "../cache/cached-answer.ts";
 import { cacheKey, defaultChain } from "../cache/cache-key.ts";
 import { SingleFlight } from "../cache/single-flight.ts";
-import { ProviderError, type ProviderFailure } from "../providers/provider-error.ts";
+import type { ProviderFailure } from "../providers/provider-error.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { Provider } from "../providers/provider.ts";
 import type { ReverseQuery } from "../providers/reverse-query.ts";
 import { ChainDeadline } from "./chain-deadline.ts";
-import { NoProviders, ProvidersFailed, RateLimited, UnknownPlatform } from "./geocode-errors.ts";
+import { NoProviders, UnknownPlatform } from "./geocode-errors.ts";
+import { ProviderChain } from "./provider-chain.ts";
 
 /** The two cache levels as the service sees them. */
 export interface AnswerCache {
@@ -61,14 +62,6 @@ export interface PatientPace {
   stop?: AbortSignal;
 }
 
-/** A point of a patient pass that was stopped before its answer: it is still to be asked. */
-export class NotAsked extends Error {
-  constructor() {
-    super("the pass was stopped before this point was answered");
-    this.name = "NotAsked";
-  }
-}
-
 export const reverseGeocoderDefaults = {
   /**
    * The whole chain's time. Below the gateway's 10 s (its UPSTREAM_TIMEOUT_MS
@@ -108,12 +101,13 @@ export class ReverseGeocoder {
   private readonly inFlight: SingleFlight<ReverseAnswer>;
   private readonly chainTimeoutMs: number;
   private readonly observer: GeocoderObserver | undefined;
+  private readonly chain: ProviderChain;
 
   constructor(
     private readonly registry: ProviderRegistry,
     private readonly cache: AnswerCache,
     private readonly clock: () => Date,
-    private readonly log: Logger,
+    log: Logger,
     options: ReverseGeocoderOptions = {},
   ) {
     this.chainTimeoutMs = options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs;
@@ -121,6 +115,7 @@ export class ReverseGeocoder {
     this.inFlight = new SingleFlight<ReverseAnswer>({ onJoin: () => this.observer?.joinedFlight() });
     if (!(Number.isFinite(this.chainTimeoutMs) && this.chainTimeoutMs > 0))
       throw new RangeError(`chainTimeoutMs must be a positive number, got ${this.chainTimeoutMs}`);
+    this.chain = new ProviderChain(this.chainTimeoutMs, clock, log, this.observer);
   }
 
   /** Throws UnknownPlatform (400) for a platform no provider has, NoProviders (503) for the default chain when none is configured. */
@@ -228,70 +223,17 @@ export class ReverseGeocoder {
   }
 
   /**
-   * The first answer down the chain. It is a fallback when an offline
-   * provider gave it after a network provider before it did not (failed,
-   * was skipped, or ran out of time): LOCAL standing in for a street
-   * address. LOCAL asked alone (the only provider, or `platform=local`) is
-   * a real answer. `deadline`: a batch's budget, or a patient point's, else
-   * the pass has its own. `slotWaitMs`: how long a network provider may
-   * wait for a spare slot of our rate limit (a job's patience); default its
-   * own. `stop`: a patient pass stopped: NotAsked rather than the next
-   * provider.
+   * The first answer down the chain (ProviderChain). It is a fallback when an
+   * offline provider gave it after a network provider before it did not:
+   * LOCAL standing in for a street address. LOCAL asked alone (the only
+   * provider, or `platform=local`) is a real answer.
    */
   private async askProviders(
     chain: Provider[],
     query: ReverseQuery,
-    { deadline: given, slotWaitMs, stop }: { deadline?: ChainDeadline; slotWaitMs?: number; stop?: AbortSignal } = {},
+    options: { deadline?: ChainDeadline; slotWaitMs?: number; stop?: AbortSignal } = {},
   ): Promise<ChainAnswer> {
-    // A batch's points share its budget; a single query has its own.
-    using own = given ? undefined : new ChainDeadline(this.chainTimeoutMs);
-    const deadline = given ?? own!;
-    const failures: ProviderError[] = [];
-    let networkMissed = false;
-    for (const provider of chain) {
-      if (stop?.aborted) throw new NotAsked();
-      if (!provider.offline && deadline.passed) {
-        // Listed, so a 502 names every provider of the chain.
-        failures.push(new ProviderError(provider.name, "timeout", `not asked: the chain's ${deadline.budgetMs} ms were used up`));
-        networkMissed = true;
-        continue;
-      }
-      const startedAt = performance.now();
-      try {
-        // Each network provider gets at most the time left; an offline one needs no deadline.
-        const signal = provider.offline ? undefined : stop ? AbortSignal.any([deadline.signal, stop]) : deadline.signal;
-        const addresses = await provider.reverse(query, signal, slotWaitMs === undefined ? undefined : { slotWaitMs });
-        this.observer?.providerCalled(provider.name, "ok", (performance.now() - startedAt) / 1000);
-        return { addresses, provider: provider.name, fallback: provider.offline && networkMissed };
-      } catch (error) {
-        if (stop?.aborted) throw new NotAsked();
-        const failure = this.failureFrom(provider, error, deadline);
-        this.observer?.providerCalled(provider.name, failure.failure, (performance.now() - startedAt) / 1000);
-        failures.push(failure);
-        if (!provider.offline) networkMissed = true;
-      }
-    }
-    throw this.failureOf(failures);
-  }
-
-  private failureFrom(provider: Provider, error: unknown, deadline: ChainDeadline): ProviderError {
-    if (error instanceof ProviderError) return error;
-    if (deadline.aborted(error)) {
-      this.log.debug("provider chain out of time", { provider: provider.name, budget_ms: deadline.budgetMs });
-      return new ProviderError(provider.name, "timeout", `no answer within what was left of the chain's ${deadline.budgetMs} ms`);
-    }
-    this.log.error("provider adapter failed unexpectedly", { provider: provider.name, error: describeError(error) });
-    return new ProviderError(provider.name, "bad_response", "unexpected failure");
-  }
-
-  /** 429 when every provider only asked us to wait; 502 otherwise. */
-  private failureOf(failures: ProviderError[]): Error {
-    const waits = failures.map((failure) => failure.retryAt);
-    const onlyWaiting = failures.every((f) => (f.failure === "rate_limited" || f.failure === "cooling_down") && f.retryAt);
-    if (onlyWaiting && failures.some((f) => f.failure === "rate_limited")) {
-      const soonest = new Date(Math.min(...waits.map((date) => date!.getTime())));
-      return RateLimited.until(soonest, this.clock(), failures);
-    }
-    return ProvidersFailed.from(failures);
+    const { result, provider, fallback } = await this.chain.ask(chain, (each, signal, slot) => each.reverse(query, signal, slot), options);
+    return { addresses: result, provider, fallback };
   }
 }

@@ -1,6 +1,7 @@
 import { describeError, type Logger } from "@linkgeo/shared";
 import { pointResultOf } from "../geocoding/batch-points.ts";
-import { NotAsked, type PatientPace, type ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
+import { NotAsked } from "../geocoding/provider-chain.ts";
+import type { PatientPace, ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
 import type { ClaimedPoint, JobStore, PointResult } from "./job-store.ts";
 
 const jobRunnerDefaults = {

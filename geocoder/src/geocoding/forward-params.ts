@@ -1,0 +1,77 @@
+import { InvalidRequest } from "@linkgeo/shared";
+import type { ForwardQuery } from "../providers/forward-query.ts";
+import { checkedLanguage, parseReverseQuery } from "./coordinates.ts";
+import { InvalidCoordinates } from "./geocode-errors.ts";
+
+/** The longest query text taken (a place's name with its region and country is far shorter). */
+export const maxQueryLength = 200;
+/** Places answered at most, and by default. */
+export const maxForwardLimit = 20;
+export const defaultForwardLimit = 5;
+/** Countries one query may name. */
+const maxCountries = 20;
+
+const decimalNumber = /^[+-]?(\d{1,3}(\.\d{1,15})?|\.\d{1,15})$/;
+
+/** Reads and checks the query string of `GET /geocode` (docs/geocoder.md: "Forward geocoding"). */
+export function parseForwardQuery(raw: { q?: string; limit?: string; country?: string; language?: string; near?: string; bbox?: string }): ForwardQuery {
+  const text = (raw.q ?? "").trim();
+  if (text === "") throw InvalidRequest.because("q is required: the name or address to look for");
+  // Characters, not UTF-16 units: a query in another script is not cut short for its surrogates.
+  if ([...text].length > maxQueryLength) throw InvalidRequest.because(`q must be at most ${maxQueryLength} characters`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+  if (/[\u0000-\u001f\u007f]/.test(text)) throw InvalidRequest.because("q must not hold control characters");
+  const query: ForwardQuery = { text, limit: limitOf(raw.limit) };
+  if (raw.country !== undefined) query.countries = countriesOf(raw.country);
+  const language = checkedLanguage(raw.language);
+  if (language !== undefined) query.language = language;
+  if (raw.near !== undefined) query.near = nearOf(raw.near);
+  if (raw.bbox !== undefined) query.bbox = boxOf(raw.bbox);
+  return query;
+}
+
+function limitOf(raw: string | undefined): number {
+  if (raw === undefined) return defaultForwardLimit;
+  const limit = /^\d{1,3}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(limit >= 1 && limit <= maxForwardLimit)) throw InvalidRequest.because(`limit must be a whole number from 1 to ${maxForwardLimit}`);
+  return limit;
+}
+
+function countriesOf(raw: string): string[] {
+  const codes = raw.split(",").map((code) => code.trim().toUpperCase());
+  if (codes.length > maxCountries || !codes.every((code) => /^[A-Z]{2}$/.test(code))) {
+    throw InvalidRequest.because(`country must be one to ${maxCountries} ISO 3166-1 alpha-2 codes, comma-separated, such as fr or us,ca`);
+  }
+  return [...new Set(codes)];
+}
+
+/** `near=lat,lon`: a point as /reverse-geocode takes one (its 400 invalid_coordinates names near, then the part). */
+function nearOf(raw: string): { latitude: number; longitude: number } {
+  const [latitude, longitude, extra] = raw.split(",");
+  if (longitude === undefined || extra !== undefined) throw InvalidCoordinates.because("near must be latitude,longitude");
+  try {
+    return parseReverseQuery({ latitude: latitude?.trim(), longitude: longitude.trim() });
+  } catch (error) {
+    if (error instanceof InvalidCoordinates) throw InvalidCoordinates.because(`near: ${error.message}`);
+    throw error;
+  }
+}
+
+/** `bbox=west,south,east,north` in degrees (GeoJSON's order); a box across the antimeridian has west > east. */
+function boxOf(raw: string): { south: number; west: number; north: number; east: number } {
+  const parts = raw.split(",").map((part) => part.trim());
+  const [west, south, east, north] = parts.map(Number);
+  const within = (value: number | undefined, limit: number) => value !== undefined && value >= -limit && value <= limit;
+  if (
+    parts.length !== 4 ||
+    !parts.every((part) => decimalNumber.test(part)) ||
+    !within(west, 180) ||
+    !within(east, 180) ||
+    !within(south, 90) ||
+    !within(north, 90) ||
+    south! > north!
+  ) {
+    throw InvalidRequest.because("bbox must be west,south,east,north in degrees, south not above north");
+  }
+  return { west: west!, south: south!, east: east!, north: north! };
+}
