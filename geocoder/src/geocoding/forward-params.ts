@@ -19,7 +19,6 @@ export function parseForwardQuery(raw: { q?: string; limit?: string; country?: s
   if (text === "") throw InvalidRequest.because("q is required: the name or address to look for");
   // Characters, not UTF-16 units: a query in another script is not cut short for its surrogates.
   if ([...text].length > maxQueryLength) throw InvalidRequest.because(`q must be at most ${maxQueryLength} characters`);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (/[\u0000-\u001f\u007f]/.test(text)) throw InvalidRequest.because("q must not hold control characters");
   const query: ForwardQuery = { text, limit: limitOf(raw.limit) };
   if (raw.country !== undefined) query.countries = countriesOf(raw.country);
