@@ -4,6 +4,7 @@ import {
   createRedisClient,
   maxBulkBodyBytes,
   maxJsonDepth,
+  maxForwardBatchBodyBytes,
   maxReverseBatchBodyBytes,
   parseIpRangeList,
   pingRedis,
@@ -221,6 +222,22 @@ describe("the gateway app", () => {
     });
     expect(unread.status).toBe(200);
     expect(geocoder.requests.length).toBe(before + 5);
+  });
+
+  test("a forward batch may carry up to its own 1 MiB, and its queries spend the same points budget", async () => {
+    const batch = (body: string, client: string) =>
+      fetch(`${base}/geocode/batch`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": client }, body });
+    const before = geocoder.requests.length;
+    const queries = JSON.stringify({ queries: Array.from({ length: 1_000 }, (_, i) => ({ id: `${i}`.padEnd(200, "x"), q: "Paris".padEnd(200, "é") })) });
+    expect(new TextEncoder().encode(queries).length).toBeGreaterThan(maxReverseBatchBodyBytes);
+    expect((await batch(queries, "203.0.113.60")).status).toBe(200);
+    expect(geocoder.requests.slice(before).map((r) => [r.method, r.path, r.body.length])).toEqual([["POST", "/geocode/batch", queries.length]]);
+    // Its 1,000 queries took the address's whole points budget.
+    const refused = await batch(JSON.stringify({ queries: [{ q: "Paris" }] }), "203.0.113.60");
+    expect(refused.status).toBe(429);
+    const oversized = await batch(JSON.stringify({ queries: [], padding: "x".repeat(maxForwardBatchBodyBytes) }), "203.0.113.61");
+    expect(oversized.status).toBe(413);
+    expect(geocoder.requests.length).toBe(before + 1);
   });
 
   test("a bulk create spends one token of its own budget, not the create budget", async () => {

@@ -53,6 +53,7 @@ const shortenerPaths = [
 const geocoderPaths = [
   "/reverse-geocode",
   "/geocode",
+  "/geocode/batch",
   "/reverse-geocode/batch",
   "/reverse-geocode/jobs",
   "/reverse-geocode/jobs/{id}",

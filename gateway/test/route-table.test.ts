@@ -105,6 +105,8 @@ describe("routeFor", () => {
     ["GET", "/reverse-geocode", geocoderApi],
     ["GET", "/geocode", geocoderApi],
     ["GET", "/geocode/", geocoderApi],
+    ["POST", "/geocode/batch", geocoderApi],
+    ["GET", "/geocode/batch", undefined],
     ["GET", "/reverse-geocode/", geocoderApi],
     ["POST", "/reverse-geocode/batch", geocoderApi],
     ["POST", "/reverse-geocode/batch/", geocoderApi],

@@ -4,6 +4,7 @@ import {
   jobCreationBody,
   parseIpRangeList,
   reverseBatchBody,
+  forwardBatchBody,
   serviceApp,
   terseBodyFailures,
   type ErrorBody,
@@ -64,7 +65,7 @@ export function createApp(deps: GeocoderDeps) {
     readiness: deps.readiness,
     accepting: deps.accepting ?? (() => true),
     metrics: deps.metrics,
-    bodies: [reverseBatchBody, jobCreationBody],
+    bodies: [reverseBatchBody, forwardBatchBody, jobCreationBody],
   })
     .use(geocodeRoutes({ geocoder: deps.geocoder, forward: deps.forwardGeocoder, registry: deps.registry }))
     .use(jobRoutes({ ...jobs, geocoder: deps.geocoder, clientOf: jobClientOf }));

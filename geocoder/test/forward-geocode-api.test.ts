@@ -124,3 +124,75 @@ describe.concurrent("GET /geocode", () => {
     expect(((await readJson(response)) as Body).error!.code).toBe("no_providers");
   });
 });
+
+describe.concurrent("POST /geocode/batch", () => {
+  const post = (geocoder: { app: { handle(request: Request): Promise<Response> } }, body: unknown, format = "") =>
+    geocoder.app.handle(
+      new Request(`http://localhost/geocode/batch${format}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    );
+  type BatchBody = {
+    results: Array<{
+      id: unknown;
+      data: Array<Record<string, unknown>>;
+      error: { code: string; message: string; index: number } | null;
+      provider: string | null;
+      cache: string | null;
+    }>;
+  };
+
+  test("each query answered in its order with its id, a bad one in its place, equal ones asked once", async () => {
+    await using nominatim = startFakeProvider({ otherwise: reply.fixture("nominatim-fwd-01-paris-fr-us-jsonv2.json") });
+    await using geocoder = startTestGeocoder({ providers: { nominatim: { userAgent: "t", url: nominatim.url().toString() } }, local });
+    const response = await post(geocoder, {
+      queries: [
+        { id: "a", q: "Paris", limit: 1 },
+        { id: "b", q: "" },
+        { id: 3, q: "paris", limit: "1" },
+        { q: "Paris", near: "91,0" },
+        { id: "e", q: "Paris", country: ["fr", "us"] },
+      ],
+      language: "fr",
+    });
+    expect(response.status).toBe(200);
+    const { results } = (await readJson(response)) as BatchBody;
+    expect(results.map((result) => [result.id, result.error?.code ?? null, result.data.length])).toEqual([
+      ["a", null, 1],
+      ["b", "invalid_request", 0],
+      [3, null, 1],
+      [null, "invalid_coordinates", 0],
+      ["e", null, 2],
+    ]);
+    expect(results[1]!.error).toEqual({ code: "invalid_request", message: "q is required: the name or address to look for", index: 1 });
+    expect(results[0]!.data[0]).toMatchObject({ settlement: "Paris", country_code: "FR", provider_id: "relation/7444" });
+    // "Paris" and "paris" with one limit are one question: Nominatim was asked twice, for the two distinct ones.
+    expect(nominatim.requests).toHaveLength(2);
+    expect(results[2]!.cache).toBe("MISS");
+    const again = (await readJson(await post(geocoder, { queries: [{ q: "PARIS", limit: 1 }], language: "fr" }))) as BatchBody;
+    expect(again.results[0]!.cache).toBe("L1");
+  });
+
+  test("GeoJSON: a feature per place at its point, one with no point for a query without places", async () => {
+    await using geocoder = startTestGeocoder({ providers: {}, local });
+    const response = await post(geocoder, { queries: [{ q: "Zurich", limit: 1, id: "z" }, { q: "xqzzyxqqqq" }] }, "?format=geojson");
+    expect(response.headers.get("content-type")).toStartWith("application/geo+json");
+    const { features } = (await readJson(response)) as { features: Array<{ geometry: unknown; properties: Record<string, unknown> }> };
+    expect(features.map((feature) => [feature.properties.index, feature.properties.settlement, feature.geometry === null])).toEqual([
+      [0, "Zürich", false],
+      [1, null, true],
+    ]);
+  });
+
+  test.each([
+    [{ queries: "Paris" }, "queries must be a list of 1 to 1000 objects with q"],
+    [{ queries: [] }, null],
+    [{ queries: ["Paris"] }, "queries must be a list of 1 to 1000 objects with q"],
+    [{ queries: [{ q: "Paris" }], language: "x_y" }, "language must be a language tag such as en, de or pt-BR"],
+    [{ queries: [{ q: "Paris" }], platform: "nowhere" }, null],
+    [{ queries: Array.from({ length: 1001 }, () => ({ q: "Paris" })) }, null],
+  ])("%# a body out of shape is a 400 for the whole batch", async (body, message) => {
+    await using geocoder = startTestGeocoder({ providers: {}, local });
+    const response = await post(geocoder, body);
+    expect(response.status).toBe(400);
+    if (message) expect(((await readJson(response)) as Body).error!.message).toBe(message);
+  });
+});

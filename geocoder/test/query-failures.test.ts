@@ -33,6 +33,7 @@ describe("a query parameter no rule takes", () => {
     // A job's platform and language are read from the query when the body is a file.
     const bodies: Record<string, { body: string; type: string }> = {
       "POST /reverse-geocode/batch": points,
+      "POST /geocode/batch": { type: "application/json", body: JSON.stringify({ queries: [{ q: "Vienna" }] }) },
       "POST /reverse-geocode/jobs": { type: "text/csv", body: "latitude,longitude\n48.2,16.37\n" },
     };
     const cases = queryParameterCases(spec, { id: job.id, latitude: "48.2", longitude: "16.37", q: "Vienna" });

@@ -4,6 +4,7 @@ import {
   describeError,
   jobCreationBody,
   reverseBatchBody,
+  forwardBatchBody,
   throttledWarning,
   type Client,
   type LogFields,
@@ -56,7 +57,7 @@ export interface Admitted {
 }
 
 /** The bodies read whole past 64 KiB, up to their own limit. */
-const largerBodies = [bulkCreateBody, reverseBatchBody, jobCreationBody];
+const largerBodies = [bulkCreateBody, reverseBatchBody, forwardBatchBody, jobCreationBody];
 
 /** One budget a request spends: its bucket, the rule, and what a refusal is counted and logged under. */
 interface Spending {

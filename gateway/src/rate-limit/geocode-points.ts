@@ -1,4 +1,4 @@
-import { isReverseBatch, maxBatchPoints, parseJson } from "@linkgeo/shared";
+import { isForwardBatch, isReverseBatch, maxBatchPoints, parseJson } from "@linkgeo/shared";
 
 /**
  * The budget of geocoding points per client address (`points:<digest>`):
@@ -14,10 +14,12 @@ import { isReverseBatch, maxBatchPoints, parseJson } from "@linkgeo/shared";
  * The points a request costs: a geocoding batch's, when the geocoder would take it; else 0.
  */
 export function geocodePointsIn(request: Request, body: ArrayBuffer | null): number {
-  if (!isReverseBatch(request) || body === null) return 0;
+  // A forward batch's queries cost as a reverse batch's points do.
+  const list = isReverseBatch(request) ? "points" : isForwardBatch(request) ? "queries" : undefined;
+  if (list === undefined || body === null) return 0;
   try {
-    const points = (parseJson(new TextDecoder().decode(body)) as { points?: unknown } | null)?.points;
-    return Array.isArray(points) && points.length <= maxBatchPoints ? points.length : 0;
+    const items = (parseJson(new TextDecoder().decode(body)) as Record<string, unknown> | null)?.[list];
+    return Array.isArray(items) && items.length <= maxBatchPoints ? items.length : 0;
   } catch {
     return 0;
   }

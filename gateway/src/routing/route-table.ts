@@ -71,6 +71,8 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
 
   // A geocoding batch (up to 1,000 points): ordinary API traffic, one request of the budget whatever its points (docs/gateway.md).
   if (first === "reverse-geocode" && rest.length === 1 && rest[0] === "batch" && method.toUpperCase() === "POST") return geocoderApi;
+  // A forward batch (up to 1,000 queries): the same, its queries counted as points.
+  if (first === "geocode" && rest.length === 1 && rest[0] === "batch" && method.toUpperCase() === "POST") return geocoderApi;
   // Geocoding jobs: /jobs, /jobs/<id>, /jobs/<id>/results. One request each: a job's points are paced by the providers' limits.
   if (first === "reverse-geocode" && rest[0] === "jobs" && isJobPath(rest)) return geocoderApi;
   if (rest.length > 0) return undefined;

@@ -37,7 +37,7 @@ function coordinateText(value: unknown): string | undefined {
 }
 
 /** A point's own error, as the error body says it, with the point's index; one that is not ours says no more than that. */
-function pointError(error: unknown, index: number): PointError {
+export function pointError(error: unknown, index: number): PointError {
   if (error instanceof HttpError) return { ...error.details, code: error.code, message: error.message, index };
   return { code: "internal_error", message: "this point could not be answered", index };
 }

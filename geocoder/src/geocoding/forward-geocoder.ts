@@ -7,12 +7,23 @@ import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { Provider } from "../providers/provider.ts";
 import { NoProviders, UnknownPlatform } from "./geocode-errors.ts";
 import { ProviderChain } from "./provider-chain.ts";
-import { reverseGeocoderDefaults, type AnswerCache, type GeocoderObserver } from "./reverse-geocoder.ts";
+import { ChainDeadline } from "./chain-deadline.ts";
+import { batchMissesInFlight, reverseGeocoderDefaults, type AnswerCache, type GeocoderObserver } from "./reverse-geocoder.ts";
 
 export interface ForwardAnswer {
   places: ForwardPlace[];
   provider: string;
   cache: "L1" | "L2" | "MISS";
+}
+
+/** One query of a batch: its answer, or why it has none. */
+export type ForwardOutcome = { answer: ForwardAnswer } | { error: unknown };
+
+/** A cached forward answer as places; undefined for an entry whose lists disagree (another version's): a miss. */
+function answerOf(entry: CachedAnswer, level: "L1" | "L2"): ForwardAnswer | undefined {
+  const { addresses, places = [], provider } = entry;
+  if (places.length !== addresses.length) return undefined;
+  return { places: addresses.map((address, i) => ({ address, ...places[i]! })), provider, cache: level };
 }
 
 /**
@@ -47,29 +58,79 @@ export class ForwardGeocoder {
     return answer;
   }
 
+  /**
+   * Many queries at once (`POST /geocode/batch`), answered in their order, as
+   * the reverse batch is: equal queries asked once, the cache read once for
+   * all (each level in one round trip), the misses down the chain
+   * `batchMissesInFlight` at a time sharing one chain budget (then LOCAL
+   * answers the rest), joining single queries' flights, cached together at
+   * the end. A query that cannot be answered gets its own error; an unknown
+   * platform, or none configured, fails the whole batch.
+   */
+  async forwardMany(queries: readonly ForwardQuery[], platform?: string): Promise<ForwardOutcome[]> {
+    const providers = this.chainFor(platform);
+    const keys = queries.map((query) => forwardCacheKey({ platform: platform ?? defaultChain, ...query }));
+    const queryOf = new Map(keys.map((key, i) => [key, queries[i]!]));
+    const outcomes = new Map<string, ForwardOutcome>();
+    for (const [key, hit] of await this.cache.getMany([...queryOf.keys()])) {
+      const answer = answerOf(hit.answer, hit.level);
+      if (answer) outcomes.set(key, { answer });
+    }
+    const misses = [...queryOf.keys()].filter((key) => !outcomes.has(key));
+    if (misses.length > 0) {
+      using shared = new ChainDeadline(this.options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs);
+      const toKeep = new Map<string, CachedAnswer>();
+      const ask = async (key: string): Promise<ForwardAnswer> => {
+        const { places, entry } = await this.askChain(providers, queryOf.get(key)!, shared);
+        toKeep.set(key, entry);
+        return { places, provider: entry.provider, cache: "MISS" };
+      };
+      let next = 0;
+      const worker = async () => {
+        while (next < misses.length) {
+          const key = misses[next++]!;
+          try {
+            outcomes.set(key, { answer: await this.inFlight.run(key, () => ask(key)) });
+          } catch (error) {
+            outcomes.set(key, { error });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(batchMissesInFlight, misses.length) }, worker));
+      await this.cache.setMany(toKeep);
+    }
+    return keys.map((key) => {
+      const outcome = outcomes.get(key)!;
+      if ("answer" in outcome) this.options.observer?.answered(outcome.answer.cache);
+      return outcome;
+    });
+  }
+
   private async fromCache(key: string): Promise<ForwardAnswer | undefined> {
     const hit = await this.cache.get(key);
-    if (!hit) return undefined;
-    const { addresses, places = [], provider } = hit.answer;
-    // An entry is what this service wrote; one whose lists disagree (another version's) is a miss.
-    if (places.length !== addresses.length) return undefined;
-    return { places: addresses.map((address, i) => ({ address, ...places[i]! })), provider, cache: hit.level };
+    return hit && answerOf(hit.answer, hit.level);
   }
 
   private async answerMiss(providers: Provider[], query: ForwardQuery, key: string): Promise<ForwardAnswer> {
     const cached = await this.fromCache(key);
     if (cached) return cached;
-    const { result, provider, fallback } = await this.chain.ask(providers, (each, signal, slot) => each.forward!(query, signal, slot));
+    const { places, entry } = await this.askChain(providers, query);
+    await this.cache.set(key, entry);
+    return { places, provider: entry.provider, cache: "MISS" };
+  }
+
+  /** The chain's answer, cut to the limit, and the cache's entry of it. `deadline`: a batch's shared budget. */
+  private async askChain(providers: Provider[], query: ForwardQuery, deadline?: ChainDeadline): Promise<{ places: ForwardPlace[]; entry: CachedAnswer }> {
+    const { result, provider, fallback } = await this.chain.ask(providers, (each, signal, slot) => each.forward!(query, signal, slot), { deadline });
     const places = result.slice(0, query.limit);
-    const answer: CachedAnswer = {
+    const entry: CachedAnswer = {
       addresses: places.map((place) => place.address),
       places: places.map(({ latitude, longitude, confidence, providerId }) => ({ latitude, longitude, confidence, providerId })),
       provider,
       storedAt: this.clock().getTime(),
       fallback,
     };
-    await this.cache.set(key, answer);
-    return { places, provider, cache: "MISS" };
+    return { places, entry };
   }
 
   /** The providers asked: the named one (400 when none has that name or it has no forward search), else the default chain's that have one. */

@@ -74,3 +74,35 @@ function boxOf(raw: string): { south: number; west: number; north: number; east:
   }
   return { west: west!, south: south!, east: east!, north: north! };
 }
+
+/** A query of a forward batch as sent: each field any JSON value, checked per query. */
+export interface SentForwardQuery {
+  q?: unknown;
+  limit?: unknown;
+  country?: unknown;
+  near?: unknown;
+  bbox?: unknown;
+}
+
+/**
+ * A batch's query read as `GET /geocode` reads its parameters (the same
+ * rules and messages): a number is taken for `limit`, a list of codes for
+ * `country`; anything else of the wrong kind fails its check.
+ */
+export function parseSentForwardQuery(sent: SentForwardQuery, language: string | undefined): ForwardQuery {
+  const text = (name: string, value: unknown): string | undefined => {
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === "string") return value;
+    if (typeof value === "number" && Number.isFinite(value) && name === "limit") return String(value);
+    if (Array.isArray(value) && name === "country" && value.every((code) => typeof code === "string")) return value.join(",");
+    throw InvalidRequest.because(`${name} must be ${name === "q" ? "text" : "as GET /geocode takes it"}`);
+  };
+  return parseForwardQuery({
+    q: text("q", sent.q) ?? "",
+    limit: text("limit", sent.limit),
+    country: text("country", sent.country),
+    near: text("near", sent.near),
+    bbox: text("bbox", sent.bbox),
+    language,
+  });
+}

@@ -2,12 +2,13 @@ import { ErrorBody, InvalidRequest, maxBatchPoints } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import { Address } from "../addresses/address.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
-import { checkPoint, pointResultOf } from "./batch-points.ts";
+import { checkPoint, pointError, pointResultOf, type PointError } from "./batch-points.ts";
 import { checkedLanguage, parseReverseQuery } from "./coordinates.ts";
 import { answerFormat, FeatureCollection, featureCollection, geoJsonType, pointFeatures } from "./geojson.ts";
 import type { ReverseGeocoder } from "./reverse-geocoder.ts";
 import type { ForwardGeocoder } from "./forward-geocoder.ts";
-import { defaultForwardLimit, maxForwardLimit, maxQueryLength, parseForwardQuery } from "./forward-params.ts";
+import { defaultForwardLimit, maxForwardLimit, maxQueryLength, parseForwardQuery, parseSentForwardQuery } from "./forward-params.ts";
+import type { ForwardPlace, ForwardQuery } from "../providers/forward-query.ts";
 
 export const ReverseEnvelope = t.Object({ success: t.Literal(true), data: t.Array(Address), error: t.Null() }, { title: "ReverseGeocodeResult" });
 
@@ -78,6 +79,51 @@ const ForwardResult = t.Composite(
 
 const ForwardEnvelope = t.Object({ success: t.Literal(true), data: t.Array(ForwardResult), error: t.Null() }, { title: "ForwardGeocodeResults" });
 
+const ForwardBatchRequest = t.Object(
+  {
+    queries: t.Array(
+      t.Object({
+        // Checked per query (a bad one is its own error, never the batch's): so any JSON value is let through here.
+        q: t.Unknown({ description: "What to look for, as GET /geocode's q", examples: ["Paris, TX"] }),
+        limit: t.Optional(t.Unknown({ description: "As GET /geocode's limit (a number or a string)" })),
+        country: t.Optional(t.Unknown({ description: "As GET /geocode's country (a string, or a list of codes)" })),
+        near: t.Optional(t.Unknown({ description: "As GET /geocode's near: latitude,longitude" })),
+        bbox: t.Optional(t.Unknown({ description: "As GET /geocode's bbox: west,south,east,north" })),
+        id: t.Optional(PointId),
+      }),
+      { minItems: 1, maxItems: maxBatchPoints },
+    ),
+    platform: t.Optional(t.String({ description: "A registered geocoder with a forward search, for every query; default: the default chain" })),
+    language: t.Optional(t.String({ description: "Preferred language of the answers, e.g. en, de, pt-BR" })),
+  },
+  { title: "ForwardGeocodeBatchRequest" },
+);
+
+const ForwardBatchEnvelope = t.Object(
+  {
+    success: t.Literal(true),
+    results: t.Array(
+      t.Object(
+        {
+          id: t.Union([PointId, t.Null()]),
+          data: t.Array(ForwardResult),
+          error: PointResult.properties.error,
+          provider: t.Union([t.String(), t.Null()]),
+          cache: t.Union([t.UnionEnum(["L1", "L2", "MISS"]), t.Null()]),
+        },
+        { title: "ForwardGeocodeQueryResult" },
+      ),
+    ),
+    error: t.Null(),
+  },
+  { title: "ForwardGeocodeBatchResult" },
+);
+
+/** A forward answer's places as the API shows them: each address with its point, confidence and the provider's id. */
+function forwardResults(places: readonly ForwardPlace[]) {
+  return places.map(({ address, latitude, longitude, confidence, providerId }) => ({ ...address, latitude, longitude, confidence, provider_id: providerId }));
+}
+
 export function geocodeRoutes({ geocoder, forward, registry }: { geocoder: ReverseGeocoder; forward: ForwardGeocoder; registry: ProviderRegistry }) {
   return new Elysia()
     .get(
@@ -88,13 +134,7 @@ export function geocodeRoutes({ geocoder, forward, registry }: { geocoder: Rever
         const answer = await forward.forward(forwardQuery, query.platform);
         set.headers["x-cache"] = answer.cache;
         set.headers["x-geocoder-provider"] = answer.provider;
-        const data = answer.places.map(({ address, latitude, longitude, confidence, providerId }) => ({
-          ...address,
-          latitude,
-          longitude,
-          confidence,
-          provider_id: providerId,
-        }));
+        const data = forwardResults(answer.places);
         if (format === "geojson") {
           set.headers["content-type"] = geoJsonType;
           return featureCollection(
@@ -210,6 +250,60 @@ export function geocodeRoutes({ geocoder, forward, registry }: { geocoder: Rever
           summary: "Addresses at up to 1,000 points in one call",
           description:
             "Each point is answered as GET /reverse-geocode would answer it, in the order sent: equal points are asked once, the cache levels are read once for the whole batch, the misses share one chain budget. A point that cannot be answered (invalid_coordinates, providers_failed, rate_limited) has its own error and index; the batch still answers 200. An unknown platform or a body out of shape is a 400 for the whole batch.",
+          tags,
+        },
+      },
+    )
+    .post(
+      "/geocode/batch",
+      async ({ body, query, request, set }) => {
+        const format = answerFormat(query.format, request.headers.get("accept"));
+        checkedLanguage(body.language);
+        const checked = body.queries.map((sent, index): { query: ForwardQuery } | { error: PointError } => {
+          try {
+            return { query: parseSentForwardQuery(sent, body.language) };
+          } catch (error) {
+            return { error: pointError(error, index) };
+          }
+        });
+        const answered = await forward.forwardMany(
+          checked.flatMap((item) => ("query" in item ? [item.query] : [])),
+          body.platform,
+        );
+        let next = 0;
+        const results = checked.map((item, index) => {
+          const id = body.queries[index]!.id ?? null;
+          if ("error" in item) return { id, data: [], error: item.error, provider: null, cache: null };
+          const outcome = answered[next++]!;
+          if ("error" in outcome) return { id, data: [], error: pointError(outcome.error, index), provider: null, cache: null };
+          return { id, data: forwardResults(outcome.answer.places), error: null, provider: outcome.answer.provider, cache: outcome.answer.cache };
+        });
+        if (format === "geojson") {
+          // A feature per place at its own point; a query with none (or an error) one feature, its fields null.
+          const features = results.flatMap(({ data, ...rest }, index) => {
+            if (data.length === 0) return pointFeatures(null, [], { ...rest, index }, { always: true });
+            return data.flatMap(({ latitude, longitude, ...properties }) => pointFeatures({ latitude, longitude }, [properties], { ...rest, index }));
+          });
+          set.headers["content-type"] = geoJsonType;
+          return featureCollection(features);
+        }
+        return { success: true as const, results, error: null };
+      },
+      {
+        // Before the schema: Elysia would coerce a string sent as `queries` into a list of its characters.
+        transform: ({ body }) => {
+          const queries = (body as { queries?: unknown } | null)?.queries;
+          if (!Array.isArray(queries) || queries.some((item) => typeof item !== "object" || item === null || Array.isArray(item))) {
+            throw InvalidRequest.because(`queries must be a list of 1 to ${maxBatchPoints} objects with q`);
+          }
+        },
+        body: ForwardBatchRequest,
+        query: t.Object({ format: FormatQuery }),
+        response: { 200: t.Union([ForwardBatchEnvelope, FeatureCollection]), 400: FailureEnvelope, 503: FailureEnvelope },
+        detail: {
+          summary: "Places for up to 1,000 names or addresses in one call",
+          description:
+            "Each query is answered as GET /geocode would answer it, in the order sent: equal queries are asked once, the cache levels are read once for the whole batch, the misses share one chain budget. A query that cannot be answered has its own error and index; the batch still answers 200. An unknown platform or a body out of shape is a 400 for the whole batch.",
           tags,
         },
       },

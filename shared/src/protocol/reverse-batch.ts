@@ -17,3 +17,16 @@ export function isReverseBatch(request: Request): boolean {
 }
 
 export const reverseBatchBody: SpecialBody = { matches: isReverseBatch, maxBytes: maxReverseBatchBodyBytes };
+
+/**
+ * `POST /geocode/batch`: up to `maxBatchPoints` forward queries (a text of up
+ * to 200 characters and an id of up to 200 each), so a bigger body still.
+ */
+export const maxForwardBatchBodyBytes = 1024 * 1024;
+
+/** A forward-geocoding batch, with or without the trailing slash. */
+export function isForwardBatch(request: Request): boolean {
+  return request.method === "POST" && /^\/geocode\/batch\/?$/.test(pathOf(request));
+}
+
+export const forwardBatchBody: SpecialBody = { matches: isForwardBatch, maxBytes: maxForwardBatchBodyBytes };

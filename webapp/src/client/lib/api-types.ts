@@ -934,6 +934,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/geocode/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Places for up to 1,000 names or addresses in one call
+         * @description Each query is answered as GET /geocode would answer it, in the order sent: equal queries are asked once, the cache levels are read once for the whole batch, the misses share one chain budget. A query that cannot be answered has its own error and index; the batch still answers 200. An unknown platform or a body out of shape is a 400 for the whole batch.
+         */
+        post: operations["postGeocodeBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/geocoders": {
         parameters: {
             query?: never;
@@ -4421,6 +4441,127 @@ export interface operations {
                                 street: string | null;
                                 /** @description House number, or the name of the building or place */
                                 house: string | null;
+                            }[];
+                            error: ({
+                                code: string;
+                                message: string;
+                                index: number;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            provider: string | null;
+                            /**
+                             * @default L1
+                             * @enum {string|null}
+                             */
+                            cache: "L1" | "L2" | "MISS" | null;
+                        }[];
+                        error: null;
+                    } | {
+                        /** @constant */
+                        type: "FeatureCollection";
+                        features: {
+                            /** @constant */
+                            type: "Feature";
+                            geometry: {
+                                /** @constant */
+                                type: "Point";
+                                coordinates: [
+                                    number,
+                                    number
+                                ];
+                            } | null;
+                            properties: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postGeocodeBatch: {
+        parameters: {
+            query?: {
+                /** @description json (the default) or geojson: a FeatureCollection of Points (application/geo+json, RFC 7946), one per address at the point asked about, with the address fields, provider and cache as properties. Accept: application/geo+json asks for it too. Errors keep the JSON error shape. */
+                format?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    queries: {
+                        /**
+                         * @description What to look for, as GET /geocode's q
+                         * @example Paris, TX
+                         */
+                        q: unknown;
+                        /** @description As GET /geocode's limit (a number or a string) */
+                        limit?: unknown;
+                        /** @description As GET /geocode's country (a string, or a list of codes) */
+                        country?: unknown;
+                        /** @description As GET /geocode's near: latitude,longitude */
+                        near?: unknown;
+                        /** @description As GET /geocode's bbox: west,south,east,north */
+                        bbox?: unknown;
+                        /** @description Yours, echoed in the point's result */
+                        id?: string | number;
+                    }[];
+                    /** @description A registered geocoder with a forward search, for every query; default: the default chain */
+                    platform?: string;
+                    /** @description Preferred language of the answers, e.g. en, de, pt-BR */
+                    language?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        results: {
+                            id: (string | number) | null;
+                            data: {
+                                /** @description Never empty */
+                                formatted_address: string;
+                                /** @description Postal code */
+                                postcode: string | null;
+                                /** @description Country, full name */
+                                country: string | null;
+                                /** @description ISO 3166-1 alpha-2, upper case */
+                                country_code: string | null;
+                                /** @description First-level region */
+                                state: string | null;
+                                /** @description Part of a city */
+                                district: string | null;
+                                /** @description City, town, village or hamlet */
+                                settlement: string | null;
+                                /** @description Street */
+                                street: string | null;
+                                /** @description House number, or the name of the building or place */
+                                house: string | null;
+                                /**
+                                 * @description The place's point, decimal degrees
+                                 * @example 48.8534
+                                 */
+                                latitude: number;
+                                /** @example 2.3488 */
+                                longitude: number;
+                                /** @description How sure the provider is of the match, 0 to 1 */
+                                confidence: number;
+                                /**
+                                 * @description The provider's own id of the place
+                                 * @example geonames:2988507
+                                 */
+                                provider_id: string | null;
                             }[];
                             error: ({
                                 code: string;
