@@ -24,10 +24,14 @@ describe.concurrent("GET /geocode", () => {
       provider_id: expect.stringMatching(/^geonames:\d+$/),
     });
     expect(body.data[0]!.latitude as number).toBeCloseTo(33.66, 1);
-    // The same query in another spelling is the same entry: the key is the folded text.
-    const again = await geocoder.get("/geocode?q=paris+texas%20&limit=2");
+    // The same query in another case and spacing is the same entry; with a comma it is another question.
+    const again = await geocoder.get("/geocode?q=PARIS++texas%20&limit=2");
     expect(again.headers.get("x-cache")).toBe("L1");
     expect(((await readJson(again)) as Body).data).toEqual(body.data);
+    expect((await geocoder.get("/geocode?q=Paris,%20Texas&limit=2")).headers.get("x-cache")).toBe("MISS");
+    // A bias is rounded to 3 decimals before it is asked or kept: two points 10 m apart are one question.
+    await geocoder.get("/geocode?q=Paris&near=33.66011,-95.55511");
+    expect((await geocoder.get("/geocode?q=Paris&near=33.66004,-95.55498")).headers.get("x-cache")).toBe("L1");
   });
 
   test("a bias, a box and a country filter reach LOCAL; GeoJSON puts each place at its own point", async () => {
@@ -102,6 +106,7 @@ describe.concurrent("GET /geocode", () => {
     ["q=Paris&limit=21", "invalid_request", "limit must be a whole number from 1 to 20"],
     ["q=Paris&limit=1e1", "invalid_request", "limit must be a whole number from 1 to 20"],
     ["q=Paris&country=usa", "invalid_request", "country must be one to 20 ISO 3166-1 alpha-2 codes, comma-separated, such as fr or us,ca"],
+    ["q=Paris&country=uk", "invalid_request", "country must be one to 20 ISO 3166-1 alpha-2 codes, comma-separated, such as fr or us,ca"],
     ["q=Paris&near=91,0", "invalid_coordinates", "near: latitude must be between -90 and 90"],
     ["q=Paris&near=48.8", "invalid_coordinates", "near must be latitude,longitude"],
     ["q=Paris%00", "invalid_request", "q must not hold control characters"],

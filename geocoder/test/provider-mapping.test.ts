@@ -23,7 +23,7 @@ import {
   nominatimReverseUrl,
   nominatimSearchUrl,
 } from "../src/providers/nominatim.ts";
-import type { ForwardPlace } from "../src/providers/forward-query.ts";
+import { type ForwardPlace, siblingEndpoint } from "../src/providers/forward-query.ts";
 import { UnexpectedPayload } from "../src/providers/provider-error.ts";
 
 const fixtures = providerFixturesDir;
@@ -1001,12 +1001,12 @@ describe("the forward search's requests", () => {
       limit: "5",
       lang: "en",
       filter: "countrycode:us,ca",
-      bias: "rect:-100,30,-90,36|proximity:-95.5500000,33.6600000",
+      bias: "rect:-100.0000000,30.0000000,-90.0000000,36.0000000|proximity:-95.5500000,33.6600000",
       apiKey: "geo-key",
     });
   });
 
-  test("HERE: q, the countries in alpha-3 as its one area, the point as at", () => {
+  test("HERE: q, the countries in alpha-3 as its filter, the point (else the box's centre) as at: its box would filter", () => {
     const { url } = buildHereForwardRequest(query, { apiKey: "here-key" });
     expect(`${url.origin}${url.pathname}`).toBe(hereGeocodeUrl);
     expect(Object.fromEntries(url.searchParams)).toEqual({
@@ -1017,7 +1017,8 @@ describe("the forward search's requests", () => {
       at: "33.6600000,-95.5500000",
       apiKey: "here-key",
     });
-    expect(buildHereForwardRequest({ ...query, countries: undefined }, { apiKey: "k" }).url.searchParams.get("in")).toBe("bbox:-100,30,-90,36");
+    const boxOnly = buildHereForwardRequest({ ...query, countries: undefined, near: undefined }, { apiKey: "k" }).url.searchParams;
+    expect([boxOnly.get("in"), boxOnly.get("at")]).toEqual([null, "33.0000000,-95.0000000"]);
   });
 
   test("Nominatim: /search beside a replica's /reverse, jsonv2 with details, country codes, the box as a viewbox", () => {
@@ -1029,10 +1030,34 @@ describe("the forward search's requests", () => {
       addressdetails: "1",
       limit: "5",
       countrycodes: "us,ca",
-      viewbox: "-100,36,-90,30",
+      viewbox: "-100.0000000,36.0000000,-90.0000000,30.0000000",
       "accept-language": "en-GB",
     });
     expect(headers).toEqual({ "User-Agent": "linkgeo-test" });
     expect(`${buildNominatimForwardRequest({ text: "x", limit: 1 }, { userAgent: "u" }).url.origin}/search`).toBe(nominatimSearchUrl);
+  });
+});
+
+describe("the forward endpoint beside a configured reverse one", () => {
+  test.each([
+    ["http://127.0.0.1:8088/reverse", /^reverse(\.php)?$/, "search", "http://127.0.0.1:8088/search"],
+    ["http://nominatim.internal/nominatim/reverse.php?tenant=a", /^reverse(\.php)?$/, "search", "http://nominatim.internal/nominatim/search?tenant=a"],
+    ["http://proxy.internal/nominatim/", /^reverse(\.php)?$/, "search", "http://proxy.internal/nominatim/search"],
+    ["http://127.0.0.1:9000/v1/revgeocode/", /^revgeocode$/, "geocode", "http://127.0.0.1:9000/v1/geocode"],
+    ["http://127.0.0.1:9001/v1/geocode/reverse?x=1", /^reverse$/, "search", "http://127.0.0.1:9001/v1/geocode/search?x=1"],
+  ])("%s → %s", (configured, segment, forward, expected) => {
+    expect(siblingEndpoint(configured, segment, forward).toString()).toBe(expected);
+  });
+
+  test("a box across the antimeridian: Geoapify and HERE bias by its centre, Nominatim leaves it out", () => {
+    const across = { text: "Suva", limit: 1, bbox: { west: 170, south: -20, east: -170, north: -10 } };
+    expect(buildGeoapifyForwardRequest(across, { apiKey: "k" }).url.searchParams.get("bias")).toBe("proximity:180.0000000,-15.0000000");
+    expect(buildHereForwardRequest(across, { apiKey: "k" }).url.searchParams.get("at")).toBe("-15.0000000,180.0000000");
+    expect(buildNominatimForwardRequest(across, { userAgent: "u" }).url.searchParams.has("viewbox")).toBe(false);
+  });
+
+  test("a place whose coordinates are empty strings or not decimals is left out, not put at 0,0", () => {
+    expect(mapNominatimForwardPayload([{ lat: "", lon: " ", address: { city: "Nowhere", country_code: "fr" }, display_name: "Nowhere" }])).toEqual([]);
+    expect(mapNominatimForwardPayload([{ lat: "0x10", lon: "1", address: { city: "Hex", country_code: "fr" }, display_name: "Hex" }])).toEqual([]);
   });
 });

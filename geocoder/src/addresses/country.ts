@@ -45,3 +45,8 @@ export function resolveCountry(providerName: string | null, providerCode: string
 export function alpha3CountryCode(alpha2: string): string | null {
   return alpha2ToAlpha3(alpha2.toUpperCase()) ?? null;
 }
+
+/** Whether `code` is an ISO 3166-1 alpha-2 code of a country or territory (`FR`, `SJ`); `UK` and `ZZ` are not. */
+export function isCountryCode(code: string): boolean {
+  return /^[A-Z]{2}$/.test(code) && isValid(code);
+}

@@ -1,6 +1,5 @@
 import type { ReverseQuery } from "../providers/reverse-query.ts";
 import type { ForwardQuery } from "../providers/forward-query.ts";
-import { foldedText } from "../search/folded-text.ts";
 
 /** The `platform` of a query that asked no provider in particular: the default chain answers it. */
 export const defaultChain = "default";
@@ -37,8 +36,9 @@ export interface ForwardCacheKeyInput extends ForwardQuery {
 
 /**
  * The cache key of one forward query: `forward:v1:<platform>:<text>:<limit>:<countries>:<language>:<near>:<bbox>`.
- * The text is folded as the search compares names (case, diacritics, punctuation: `Zürich,` and `zurich`
- * are one entry); countries sorted; the bias rounded to 3 decimals (about 100 m), which ranks the same.
+ * The text in a form that loses nothing a provider reads (Unicode NFC, lower case, runs of spaces as one:
+ * `Paris  TX` and `paris tx` are one entry, `Paris, TX` another, as a comma says where the name ends);
+ * countries sorted; the bias as forward-params.ts rounded it (3 decimals), which the providers are sent too.
  */
 export function forwardCacheKey(input: ForwardCacheKeyInput): string {
   const language = input.language?.trim() ? component(input.language.trim()) : noLanguage;
@@ -50,11 +50,12 @@ export function forwardCacheKey(input: ForwardCacheKeyInput): string {
     : "*";
   const near = input.near ? `${input.near.latitude.toFixed(3)},${input.near.longitude.toFixed(3)}` : "*";
   const box = input.bbox ? [input.bbox.west, input.bbox.south, input.bbox.east, input.bbox.north].map((edge) => edge.toFixed(3)).join(",") : "*";
+  const text = input.text.normalize("NFC").trim().replace(/\s+/gu, " ").toLowerCase();
   return [
     "forward",
     version,
     component(input.platform),
-    component(foldedText(input.text)),
+    component(text),
     String(input.limit),
     component(countries),
     language,

@@ -2,6 +2,7 @@ import { InvalidRequest } from "@linkgeo/shared";
 import type { ForwardQuery } from "../providers/forward-query.ts";
 import { checkedLanguage, parseReverseQuery } from "./coordinates.ts";
 import { InvalidCoordinates } from "./geocode-errors.ts";
+import { isCountryCode } from "../addresses/country.ts";
 
 /** The longest query text taken (a place's name with its region and country is far shorter). */
 export const maxQueryLength = 200;
@@ -38,7 +39,7 @@ function limitOf(raw: string | undefined): number {
 
 function countriesOf(raw: string): string[] {
   const codes = raw.split(",").map((code) => code.trim().toUpperCase());
-  if (codes.length > maxCountries || !codes.every((code) => /^[A-Z]{2}$/.test(code))) {
+  if (codes.length > maxCountries || !codes.every(isCountryCode)) {
     throw InvalidRequest.because(`country must be one to ${maxCountries} ISO 3166-1 alpha-2 codes, comma-separated, such as fr or us,ca`);
   }
   return [...new Set(codes)];
@@ -49,7 +50,8 @@ function nearOf(raw: string): { latitude: number; longitude: number } {
   const [latitude, longitude, extra] = raw.split(",");
   if (longitude === undefined || extra !== undefined) throw InvalidCoordinates.because("near must be latitude,longitude");
   try {
-    return parseReverseQuery({ latitude: latitude?.trim(), longitude: longitude.trim() });
+    const point = parseReverseQuery({ latitude: latitude?.trim(), longitude: longitude.trim() });
+    return { latitude: biasDegrees(point.latitude), longitude: biasDegrees(point.longitude) };
   } catch (error) {
     if (error instanceof InvalidCoordinates) throw InvalidCoordinates.because(`near: ${error.message}`);
     throw error;
@@ -72,7 +74,15 @@ function boxOf(raw: string): { south: number; west: number; north: number; east:
   ) {
     throw InvalidRequest.because("bbox must be west,south,east,north in degrees, south not above north");
   }
-  return { west: west!, south: south!, east: east!, north: north! };
+  return { west: biasDegrees(west!), south: biasDegrees(south!), east: biasDegrees(east!), north: biasDegrees(north!) };
+}
+
+/**
+ * A bias's degrees to 3 decimals (about 100 m), never -0: the question the providers are asked and the
+ * cache's key are then the same, whichever nearby point asked first.
+ */
+function biasDegrees(value: number): number {
+  return Math.round(value * 1000) / 1000 || 0;
 }
 
 /** A query of a forward batch as sent: each field any JSON value, checked per query. */

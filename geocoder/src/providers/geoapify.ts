@@ -4,7 +4,16 @@ import { firstField, isProviderRecord, readField, type ProviderRecord } from "./
 import { resolveCountry } from "../addresses/country.ts";
 import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
-import { confidenceOf, coordinatesOf, type ForwardPlace, type ForwardQuery } from "./forward-query.ts";
+import {
+  boxCentre,
+  confidenceOf,
+  coordinatesOf,
+  crossesAntimeridian,
+  degreesText,
+  type ForwardPlace,
+  type ForwardQuery,
+  siblingEndpoint,
+} from "./forward-query.ts";
 
 /** https://apidocs.geoapify.com/docs/geocoding/reverse-geocoding/ */
 export const geoapifyReverseUrl = "https://api.geoapify.com/v1/geocode/reverse";
@@ -36,7 +45,7 @@ export function buildGeoapifyRequest(query: ReverseQuery, options: GeoapifyReque
 /** The forward search's request: the text, its filters and bias in Geoapify's own words. */
 export function buildGeoapifyForwardRequest(query: ForwardQuery, options: GeoapifyRequestOptions): { url: URL; headers: Record<string, string> } {
   // Beside a configured reverse endpoint (GEOAPIFY_URL: …/reverse → …/search).
-  const url = new URL(options.baseUrl ? options.baseUrl.replace(/\/reverse\/?$/, "/search") : geoapifySearchUrl);
+  const url = options.baseUrl ? siblingEndpoint(options.baseUrl, /^reverse$/, "search") : new URL(geoapifySearchUrl);
   url.searchParams.set("text", query.text);
   url.searchParams.set("format", "json");
   url.searchParams.set("limit", String(query.limit));
@@ -46,8 +55,11 @@ export function buildGeoapifyForwardRequest(query: ForwardQuery, options: Geoapi
   if (filters.length > 0) url.searchParams.set("filter", filters.join("|"));
   // A bias ranks, it does not filter: a box first, then a point (Geoapify takes several, `|`-separated).
   const biases: string[] = [];
-  if (query.bbox) biases.push(`rect:${query.bbox.west},${query.bbox.south},${query.bbox.east},${query.bbox.north}`);
-  if (query.near) biases.push(`proximity:${query.near.longitude.toFixed(7)},${query.near.latitude.toFixed(7)}`);
+  // A box across the antimeridian is no rectangle to Geoapify: its centre biases instead.
+  const { bbox } = query;
+  if (bbox && !crossesAntimeridian(bbox)) biases.push(`rect:${[bbox.west, bbox.south, bbox.east, bbox.north].map(degreesText).join(",")}`);
+  const point = query.near ?? (bbox && crossesAntimeridian(bbox) ? boxCentre(bbox) : undefined);
+  if (point) biases.push(`proximity:${degreesText(point.longitude)},${degreesText(point.latitude)}`);
   if (biases.length > 0) url.searchParams.set("bias", biases.join("|"));
   url.searchParams.set("apiKey", options.apiKey);
   return { url, headers: {} };

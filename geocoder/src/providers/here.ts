@@ -4,7 +4,7 @@ import { firstField, isProviderRecord, readField } from "./provider-record.ts";
 import { alpha3CountryCode, resolveCountry } from "../addresses/country.ts";
 import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
-import { confidenceOf, coordinatesOf, type ForwardPlace, type ForwardQuery } from "./forward-query.ts";
+import { boxCentre, confidenceOf, coordinatesOf, degreesText, type ForwardPlace, type ForwardQuery, siblingEndpoint } from "./forward-query.ts";
 
 /** HERE Geocoding & Search API v7, `GET /revgeocode`. */
 export const hereRevgeocodeUrl = "https://revgeocode.search.hereapi.com/v1/revgeocode";
@@ -29,20 +29,21 @@ export function buildHereRequest(query: ReverseQuery, options: HereRequestOption
 }
 
 /**
- * The forward search's request. HERE filters by one `in` area: the countries (as ISO alpha-3, which HERE
- * wants) or, without them, the box; a point biases (`at`). A box given with countries is left to the ranking
- * above (geocoding/forward-geocoder.ts), which sees every place's point.
+ * The forward search's request. The countries filter (`in=countryCode:`, as ISO alpha-3, which HERE wants);
+ * HERE biases by a point only (`at`): the query's point, else its box's centre (HERE's `in=bbox:` would
+ * filter, where a box here only ranks).
  */
 export function buildHereForwardRequest(query: ForwardQuery, options: HereRequestOptions): { url: URL; headers: Record<string, string> } {
   // Beside a configured reverse endpoint (HERE_URL: …/revgeocode → …/geocode); HERE's own are on two hosts.
-  const url = new URL(options.baseUrl && options.baseUrl !== hereRevgeocodeUrl ? options.baseUrl.replace(/\/revgeocode\/?$/, "/geocode") : hereGeocodeUrl);
+  // HERE's own endpoints are on two hosts; a configured one (a proxy, a test server) has its sibling beside it.
+  const url = options.baseUrl && options.baseUrl !== hereRevgeocodeUrl ? siblingEndpoint(options.baseUrl, /^revgeocode$/, "geocode") : new URL(hereGeocodeUrl);
   url.searchParams.set("q", query.text);
   url.searchParams.set("limit", String(query.limit));
   if (query.language) url.searchParams.set("lang", query.language);
   const alpha3 = (query.countries ?? []).map(alpha3CountryCode).filter((code): code is string => code !== null);
   if (alpha3.length > 0) url.searchParams.set("in", `countryCode:${alpha3.join(",")}`);
-  else if (query.bbox) url.searchParams.set("in", `bbox:${query.bbox.west},${query.bbox.south},${query.bbox.east},${query.bbox.north}`);
-  if (query.near) url.searchParams.set("at", `${query.near.latitude.toFixed(7)},${query.near.longitude.toFixed(7)}`);
+  const point = query.near ?? (query.bbox && boxCentre(query.bbox));
+  if (point) url.searchParams.set("at", `${degreesText(point.latitude)},${degreesText(point.longitude)}`);
   url.searchParams.set("apiKey", options.apiKey);
   return { url, headers: {} };
 }

@@ -4,7 +4,7 @@ import { firstField, isProviderRecord, readField, type ProviderRecord } from "./
 import { resolveCountry } from "../addresses/country.ts";
 import { UnexpectedPayload } from "./provider-error.ts";
 import type { ReverseQuery } from "./reverse-query.ts";
-import { confidenceOf, coordinatesOf, type ForwardPlace, type ForwardQuery } from "./forward-query.ts";
+import { confidenceOf, coordinatesOf, crossesAntimeridian, degreesText, type ForwardPlace, type ForwardQuery, siblingEndpoint } from "./forward-query.ts";
 
 /** https://nominatim.org/release-docs/latest/api/Reverse/ */
 export const nominatimReverseUrl = "https://nominatim.openstreetmap.org/reverse";
@@ -55,17 +55,19 @@ export function buildNominatimRequest(query: ReverseQuery, options: NominatimReq
 
 /**
  * The forward search's request (`/search`, jsonv2 with address details). A box is a `viewbox`, which
- * ranks rather than bounds (no `bounded=1`); Nominatim has no point bias, which the ranking above applies.
+ * ranks rather than bounds (no `bounded=1`); one across the antimeridian is left out (Nominatim would read
+ * the other side of the world). Nominatim has no point bias: `near` is not sent.
  */
 export function buildNominatimForwardRequest(query: ForwardQuery, options: NominatimRequestOptions): { url: URL; headers: Record<string, string> } {
   // The search endpoint beside a replica's configured reverse one (…/reverse → …/search).
-  const url = new URL(options.baseUrl ? options.baseUrl.replace(/\/reverse(\.php)?\/?$/, "/search") : nominatimSearchUrl);
+  const url = options.baseUrl ? siblingEndpoint(options.baseUrl, /^reverse(\.php)?$/, "search") : new URL(nominatimSearchUrl);
   url.searchParams.set("q", query.text);
   url.searchParams.set("format", "jsonv2");
   url.searchParams.set("addressdetails", "1");
   url.searchParams.set("limit", String(query.limit));
   if (query.countries?.length) url.searchParams.set("countrycodes", query.countries.map((code) => code.toLowerCase()).join(","));
-  if (query.bbox) url.searchParams.set("viewbox", `${query.bbox.west},${query.bbox.north},${query.bbox.east},${query.bbox.south}`);
+  const { bbox } = query;
+  if (bbox && !crossesAntimeridian(bbox)) url.searchParams.set("viewbox", [bbox.west, bbox.north, bbox.east, bbox.south].map(degreesText).join(","));
   if (query.language) url.searchParams.set("accept-language", query.language);
   const headers: Record<string, string> = {};
   if (options.userAgent) headers["User-Agent"] = options.userAgent;

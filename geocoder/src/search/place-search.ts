@@ -134,26 +134,20 @@ export class PlaceSearch {
       const held = scores.get(place);
       if (!held || held.score < score) scores.set(place, { score, confidence });
     };
-    const ways = readings(query.text);
-    for (const { name, context } of ways) {
-      // A context that names no region or country anywhere is no context: the words are the name's, or nothing.
-      if (context !== "" && !this.couldBeContext(context)) continue;
-      for (const [place, matched] of this.named(name, context === "")) {
+    // A context that names no region or country anywhere is no context: the words are the name's, or nothing.
+    const ways = readings(query.text).filter(({ context }) => context === "" || this.couldBeContext(context));
+    const consider = (found: Map<number, number>, context: string) => {
+      for (const [place, matched] of found) {
         if (query.countries && !query.countries.has(this.places.countries[place]!)) continue;
         const holds = context === "" ? undefined : this.contextHolds(place, context);
         // A context that does not hold makes this reading unlikely, not impossible ("Paris Texas" read as a name).
         const confidence = holds === false ? matched * 0.4 : matched;
         keep(place, confidence + (holds ? 0.4 : 0) + this.weight(place, query), confidence);
       }
-    }
-    // Nothing at all: the first reading (the whole query, or what is before its comma) may be two typos away.
-    const [first] = ways;
-    if (scores.size === 0 && first) {
-      for (const [place, matched] of this.twoTyposAway(first.name)) {
-        if (query.countries && !query.countries.has(this.places.countries[place]!)) continue;
-        keep(place, matched + this.weight(place, query), matched);
-      }
-    }
+    };
+    for (const { name, context } of ways) consider(this.named(name, context === ""), context);
+    // Nothing at all: each reading's name may be two typos away (the costlier look, so only now).
+    if (scores.size === 0) for (const { name, context } of ways) consider(this.twoTyposAway(name), context);
     const { populations } = this.places;
     return [...scores]
       .sort(([a, x], [b, y]) => y.score - x.score || populations[b]! - populations[a]! || a - b)
