@@ -1,6 +1,7 @@
 import { geocoderListView } from "../components/geocoder-list/view.ts";
 import { manyPointsView } from "../components/many-points/view.ts";
 import { pointLookupView } from "../components/point-lookup/view.ts";
+import { placeSearchView } from "../components/place-search/view.ts";
 import { html } from "../html.ts";
 import type { Page } from "../page-shell.ts";
 import type { WebAssets } from "../web-assets.ts";
@@ -12,7 +13,9 @@ export function geocoderPage(assets: WebAssets): Page {
     current: "geocoder",
     script: "geocoder",
     main: html`<h1>Geocoder playground</h1>
-<p class="lead">Find the address at a point on Earth: click the map, or type the coordinates. Each lookup is a call to <code>GET /reverse-geocode</code>, the same as any client makes.</p>
+<p class="lead">Find the address at a point on Earth: click the map, type the coordinates, or search a place by name. Each lookup is a call to <code>GET /reverse-geocode</code> (a search, to <code>GET /geocode</code>), the same as any client makes.</p>
+
+${placeSearchView()}
 
 ${pointLookupView(assets.staticUrl("world-map.svg"))}
 

@@ -244,6 +244,46 @@ describe.concurrent("the geocoder playground in a real browser, offline", () => 
   );
 
   test(
+    "a place searched by name: suggestions as one types, typos forgiven, chosen with the keys; the pin and the address follow",
+    async () => {
+      const { page, context, problems } = await openPlayground();
+      try {
+        const search = page.getByRole("combobox", { name: "Place" });
+        await search.fill("Pairs");
+        const suggestions = page.getByRole("listbox", { name: "Places" });
+        await suggestions.getByRole("option").first().waitFor();
+        expect(await search.getAttribute("aria-expanded")).toBe("true");
+        expect(await suggestions.getByRole("option").first().innerText()).toContain("Paris");
+        await checkPageState(page, "geocoder-search-open");
+
+        // The arrows move the active suggestion without leaving the field; Enter chooses it.
+        await search.press("ArrowDown");
+        expect(await search.getAttribute("aria-activedescendant")).toBe("place-option-0");
+        expect(await suggestions.getByRole("option").first().getAttribute("aria-selected")).toBe("true");
+        await search.press("Enter");
+        await page.locator("#place-search-status", { hasText: "Chosen: Paris" }).waitFor();
+        expect(await search.getAttribute("aria-expanded")).toBe("false");
+        expect(Number(await page.getByLabel("Latitude").inputValue())).toBeCloseTo(48.85, 1);
+        await page.locator("#geocode-status", { hasText: /^Found/ }).waitFor();
+        expect(await field(page, "settlement").innerText()).toContain("Paris");
+
+        // Escape closes the list; a name nothing has says so.
+        await search.fill("Springfield IL");
+        await suggestions.getByRole("option").first().waitFor();
+        expect(await suggestions.getByRole("option").first().innerText()).toContain("Illinois");
+        await search.press("Escape");
+        expect(await suggestions.isHidden()).toBe(true);
+        await search.fill("qqqqzzzzxx");
+        await page.locator("#place-search-status", { hasText: "No place by that name." }).waitFor();
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+    browserTestTimeoutMs,
+  );
+
+  test(
     "lists the registered geocoders and offers each as a provider after the default chain",
     async () => {
       const { page, context, problems } = await openPlayground();
@@ -386,12 +426,15 @@ describe.concurrent("the geocoder playground in a real browser, offline", () => 
   );
 
   test(
-    "the map works from the keyboard: Tab reaches it after the navigation, + zooms, arrows move, Enter looks up the centre",
+    "the map works from the keyboard: Tab reaches it after the navigation and the search, + zooms, arrows move, Enter looks up the centre",
     async () => {
       const { page, context, problems } = await openPlayground();
       try {
         await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API docs" }).focus();
         await page.keyboard.press("Tab");
+        await page.keyboard.press("Tab");
+        const search = page.getByRole("combobox", { name: "Place" });
+        expect(await search.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
         await page.keyboard.press("Tab");
         const map = page.getByRole("application", { name: "World map" });
         expect(await map.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);

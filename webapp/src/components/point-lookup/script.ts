@@ -22,6 +22,8 @@ export interface PointLookup {
   choice(): { platform: string; language: string };
   /** Offers these geocoders in the provider list, keeping the one chosen. */
   offerPlatforms(geocoders: readonly Geocoder[]): void;
+  /** Looks up the address at a point chosen elsewhere (a place searched by name): the pin, the fields, the answer. */
+  lookAt(coordinates: Coordinates): void;
 }
 
 /** What is asked: the fields' text as typed, sent as it is (the server is the judge of coordinates). */
@@ -58,6 +60,10 @@ export function mount(root: HTMLElement): PointLookup {
     map,
     choice: () => ({ platform: parts.platform.value, language: parts.language.value.trim() }),
     offerPlatforms: (geocoders) => offerPlatforms(parts.platform, geocoders),
+    lookAt: (coordinates) => {
+      fillBoth(parts, coordinates);
+      void lookUp(queryOf(parts), { fromMap: true });
+    },
   };
 }
 
