@@ -47,7 +47,10 @@ class PlaceSearch {
   }
 
   private key(event: KeyboardEvent): void {
-    if (event.key === "Escape") return this.close();
+    if (event.key === "Escape") {
+      this.close();
+      return;
+    }
     if (this.ui.list.hidden || this.places.length === 0) return;
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
