@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readJson, reply, startFakeProvider } from "@linkgeo/testing";
+import { silentLogger } from "@linkgeo/shared";
+import { ProviderChain } from "../src/geocoding/provider-chain.ts";
 import { loadLocalProvider } from "../src/local/load-local-provider.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
 
@@ -200,4 +202,10 @@ describe.concurrent("POST /geocode/batch", () => {
     expect(response.status).toBe(400);
     if (message) expect(((await readJson(response)) as Body).error!.message).toBe(message);
   });
+});
+
+test("the chain's budget must be a positive number of ms, for both directions", () => {
+  for (const budget of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+    expect(() => new ProviderChain(budget, () => new Date(), silentLogger, undefined)).toThrow(RangeError);
+  }
 });

@@ -45,10 +45,8 @@ export class ForwardGeocoder {
     log: Logger,
     private readonly options: { chainTimeoutMs?: number; observer?: GeocoderObserver } = {},
   ) {
-    const chainTimeoutMs = options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs;
-    if (!(Number.isFinite(chainTimeoutMs) && chainTimeoutMs > 0)) throw new RangeError(`chainTimeoutMs must be a positive number, got ${chainTimeoutMs}`);
     this.inFlight = new SingleFlight<ForwardAnswer>({ onJoin: () => options.observer?.joinedFlight() });
-    this.chain = new ProviderChain(chainTimeoutMs, clock, log, options.observer);
+    this.chain = new ProviderChain(options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs, clock, log, options.observer);
   }
 
   async forward(query: ForwardQuery, platform?: string): Promise<ForwardAnswer> {

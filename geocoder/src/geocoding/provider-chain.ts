@@ -37,7 +37,9 @@ export class ProviderChain {
     private readonly clock: () => Date,
     private readonly log: Logger,
     private readonly observer: GeocoderObserver | undefined,
-  ) {}
+  ) {
+    if (!(Number.isFinite(chainTimeoutMs) && chainTimeoutMs > 0)) throw new RangeError(`chainTimeoutMs must be a positive number, got ${chainTimeoutMs}`);
+  }
 
   /**
    * `deadline`: a batch's budget, or a patient point's, else the pass has its

@@ -113,8 +113,7 @@ export class ReverseGeocoder {
     this.chainTimeoutMs = options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs;
     this.observer = options.observer;
     this.inFlight = new SingleFlight<ReverseAnswer>({ onJoin: () => this.observer?.joinedFlight() });
-    if (!(Number.isFinite(this.chainTimeoutMs) && this.chainTimeoutMs > 0))
-      throw new RangeError(`chainTimeoutMs must be a positive number, got ${this.chainTimeoutMs}`);
+    // The chain checks the budget (a positive number of ms).
     this.chain = new ProviderChain(this.chainTimeoutMs, clock, log, this.observer);
   }
 

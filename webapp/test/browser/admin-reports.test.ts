@@ -3,6 +3,7 @@ import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { stackAdmin } from "../support/web-stack.ts";
 import { checkPageState } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
+import { stackApi } from "./support/stack-api.ts";
 
 /**
  * The admin page's reports queue (docs/abuse.md): a link people reported
@@ -13,15 +14,7 @@ describe("the admin page's reports queue, in a real browser", () => {
   const web = useSharedWebStack();
   const unique = crypto.randomUUID().slice(0, 8);
 
-  // biome-ignore lint/suspicious/noExplicitAny: the API's answers, read field by field and checked by the expectations
-  async function api(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
-    const response = await fetch(`${web.stack.url}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: response.status === 204 ? null : await response.json() };
-  }
+  const api = stackApi(() => web.stack.url);
 
   test(
     "shows each report with its link and maker; quarantine and dismiss are one click, and the row goes",

@@ -3,6 +3,7 @@ import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import { stackAdmin } from "../support/web-stack.ts";
 import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
 import { useSharedWebStack } from "./support/fixtures.ts";
+import { stackApi } from "./support/stack-api.ts";
 
 /**
  * A code taken on two domains (docs/domains.md) in the web app: the admin's
@@ -16,15 +17,7 @@ describe("links on another domain, in a real browser", () => {
   const code = `dom-${unique}`;
   const brand = `brand-${unique}.test`;
 
-  // biome-ignore lint/suspicious/noExplicitAny: the API's answers, read field by field and checked by the expectations
-  async function api(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }> {
-    const response = await fetch(`${web.stack.url}${path}`, {
-      method,
-      headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: response.status === 204 ? null : await response.json() };
-  }
+  const api = stackApi(() => web.stack.url);
 
   test(
     "the admin's row says the host, its page is that link's: a new destination and the deletion reach it alone",
