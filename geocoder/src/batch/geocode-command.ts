@@ -7,8 +7,13 @@
  * where the providers are slower). A progress bar with rate and ETA on a
  * terminal (cli-progress, as the shortener's import), a summary at the end.
  *
+ * With --forward, the other way round: a column of names or addresses
+ * (q, query, address, place, name or search) to places, as batches of
+ * 1,000 (POST /geocode/batch; forward jobs are not built).
+ *
  *   bun run geocode stores.csv stores-with-addresses.csv
  *   bun run geocode trips.csv out.csv --url http://geo.internal:8080 --platform local --language de --batch
+ *   bun run geocode --forward towns.csv towns-with-points.csv
  *
  * Exit 0 when every row was written (rows with an error of their own
  * included), 2 on a usage or file problem, 1 when the service failed.
@@ -18,10 +23,11 @@ import { MultiBar, Presets } from "cli-progress";
 import { parseArgs } from "node:util";
 import { geocodeFile, MissingColumns, type AskBatch, type FileProgress, type GeocodedFile } from "./geocode-file.ts";
 
-export const geocodeUsage = `usage: bun run geocode <in.csv> <out.csv> [--url <gateway or geocoder>] [--platform <name>] [--language <tag>] [--batch]
+export const geocodeUsage = `usage: bun run geocode <in.csv> <out.csv> [--url <gateway or geocoder>] [--platform <name>] [--language <tag>] [--batch] [--forward]
   The input's header names its latitude and longitude columns (latitude/lat, longitude/lon/lng, any case).
   --url defaults to GEOCODER_URL, else http://localhost:8080 (the gateway).
-  Rows go as jobs of 10,000, answered at the providers' pace; --batch sends batches of 1,000, answered at once.`;
+  Rows go as jobs of 10,000, answered at the providers' pace; --batch sends batches of 1,000, answered at once.
+  --forward: names or addresses to places, from a column q, query, address, place, name or search (any case), in batches of 1,000.`;
 
 /** A service that keeps answering 429 (its rate limit) or 5xx is given this many tries a request, then the run stops. */
 const triesPerRequest = 6;
@@ -43,19 +49,33 @@ export interface GeocodeArgs {
   language?: string;
   /** Batches (answered at once) rather than jobs. */
   batch?: boolean;
+  /** Names to places (POST /geocode/batch), always in batches. */
+  forward?: boolean;
 }
 
 export function parseGeocodeArgs(argv: string[], env: Record<string, string | undefined>): GeocodeArgs {
   let parsed: ReturnType<
     typeof parseArgs<{
-      options: { url: { type: "string" }; platform: { type: "string" }; language: { type: "string" }; batch: { type: "boolean" } };
+      options: {
+        url: { type: "string" };
+        platform: { type: "string" };
+        language: { type: "string" };
+        batch: { type: "boolean" };
+        forward: { type: "boolean" };
+      };
       allowPositionals: true;
     }>
   >;
   try {
     parsed = parseArgs({
       args: argv,
-      options: { url: { type: "string" }, platform: { type: "string" }, language: { type: "string" }, batch: { type: "boolean" } },
+      options: {
+        url: { type: "string" },
+        platform: { type: "string" },
+        language: { type: "string" },
+        batch: { type: "boolean" },
+        forward: { type: "boolean" },
+      },
       allowPositionals: true,
     });
   } catch (error) {
@@ -65,7 +85,9 @@ export function parseGeocodeArgs(argv: string[], env: Record<string, string | un
   if (!input || !output || extra.length > 0) throw new UsageError("give the input file and the output file, and nothing else");
   const url = (parsed.values.url ?? env.GEOCODER_URL ?? "http://localhost:8080").replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]+/.test(url)) throw new UsageError(`--url must be an http(s) address, not ${url}`);
-  return { input, output, url, platform: parsed.values.platform, language: parsed.values.language, batch: parsed.values.batch ?? false };
+  const forward = parsed.values.forward ?? false;
+  // Forward jobs are not built: a forward file always goes in batches.
+  return { input, output, url, platform: parsed.values.platform, language: parsed.values.language, batch: forward || (parsed.values.batch ?? false), forward };
 }
 
 /**
@@ -98,13 +120,17 @@ async function askService(url: string, init: RequestInit, fetcher: typeof fetch,
 }
 
 const pointsBody = (args: GeocodeArgs, points: Parameters<AskBatch>[0]) =>
-  JSON.stringify({ points, ...(args.platform ? { platform: args.platform } : {}), ...(args.language ? { language: args.language } : {}) });
+  JSON.stringify({
+    [args.forward ? "queries" : "points"]: points,
+    ...(args.platform ? { platform: args.platform } : {}),
+    ...(args.language ? { language: args.language } : {}),
+  });
 
-/** Asks the service for each batch of points (POST /reverse-geocode/batch): answered at once. */
+/** Asks the service for each batch of points (POST /reverse-geocode/batch), or of names (POST /geocode/batch): answered at once. */
 export function batchAsker(args: GeocodeArgs, fetcher: typeof fetch = fetch, sleep = (ms: number) => Bun.sleep(ms)): AskBatch {
   return async (points) => {
     const init = { method: "POST", headers: { "content-type": "application/json" }, body: pointsBody(args, points) };
-    const response = await askService(`${args.url}/reverse-geocode/batch`, init, fetcher, sleep);
+    const response = await askService(`${args.url}/${args.forward ? "geocode" : "reverse-geocode"}/batch`, init, fetcher, sleep);
     return ((await response.json()) as { results: Awaited<ReturnType<AskBatch>> }).results;
   };
 }
@@ -241,6 +267,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     const ask = args.batch ? batchAsker(args) : jobAsker(args, (done) => progress.jobDone(done));
     const counts = await geocodeFile(text.chunks, (chunk) => void writer.write(chunk), ask, progress, {
       pointsPerAsk: args.batch ? maxBatchPoints : rowsPerJob,
+      forward: args.forward,
     });
     progress.stop();
     await writer.end();

@@ -3,14 +3,48 @@ import { addressFieldNames } from "../addresses/address.ts";
 
 /** What is added to each row: the first address's fields, who answered, and why not when nothing did. */
 export const addedColumns = [...addressFieldNames, "provider", "error"] as const;
+/** With --forward: the first place's address, its point, confidence and the provider's id, who answered, and why not. */
+export const forwardAddedColumns = [...addressFieldNames, "latitude", "longitude", "confidence", "provider_id", "provider", "error"] as const;
 
-/** The answer of POST /reverse-geocode/batch, as far as the file needs it. */
+/** The answer of POST /reverse-geocode/batch (or /geocode/batch), as far as the file needs it. */
 interface BatchAnswer {
-  results: Array<{ data: Array<Record<string, string | null>>; error: { code: string; message: string } | null; provider: string | null }>;
+  results: Array<{ data: Array<Record<string, string | number | null>>; error: { code: string; message: string } | null; provider: string | null }>;
 }
 
-/** Asks for the answers of some points (a batch, or a job); answers their results in their order. Retries and waits are its business. */
-export type AskBatch = (points: Array<{ latitude: string; longitude: string }>) => Promise<BatchAnswer["results"]>;
+/** One row's question: its point (`latitude`, `longitude`), or with --forward its text (`q`). */
+export type RowQuestion = Record<string, string>;
+
+/** Asks for the answers of some rows' questions (a batch, or a job); answers their results in their order. Retries and waits are its business. */
+export type AskBatch = (questions: RowQuestion[]) => Promise<BatchAnswer["results"]>;
+
+/** What a file asks of each row, and what it adds to it: reverse (a point's address) or forward (a name's place). */
+interface FileKind {
+  /** The header's columns the question is read from, or why the header has none. */
+  questionOf(header: string[]): (fields: string[]) => RowQuestion;
+  added: readonly string[];
+}
+
+const reverseKind: FileKind = {
+  questionOf: (header) => {
+    const columns = coordinateColumns(header);
+    if ("missing" in columns) throw new MissingColumns(columns.missing);
+    return (fields) => ({ latitude: fields[columns.latitude] ?? "", longitude: fields[columns.longitude] ?? "" });
+  },
+  added: addedColumns,
+};
+
+/** The header names a forward file's question may have, any case, the first found wins. */
+const queryColumnNames = ["q", "query", "address", "place", "name", "search"];
+
+const forwardKind: FileKind = {
+  questionOf: (header) => {
+    const names = header.map((name) => name.trim().toLowerCase());
+    const column = queryColumnNames.map((name) => names.indexOf(name)).find((index) => index !== -1);
+    if (column === undefined) throw new MissingColumns(`the header names no column to look for (${queryColumnNames.join(", ")}, any case)`);
+    return (fields) => ({ q: fields[column] ?? "" });
+  },
+  added: forwardAddedColumns,
+};
 
 export interface FileProgress {
   /** Rows written so far, and how many of them have an address. */
@@ -35,7 +69,10 @@ export class MissingColumns extends Error {}
  * columns (`latitude`/`lat` and `longitude`/`lon`/`lng`, any case), every
  * other column is passed through, and each row gets `addedColumns` from the
  * answer of its point, rows asked `pointsPerAsk` at a time (a batch's
- * 1,000, or a job's more) and written in their order. A row that cannot be read is reported and left
+ * 1,000, or a job's more) and written in their order. With `forward`, the
+ * question is a column of text (`q`, `query`, `address`, `place`, `name` or
+ * `search`, any case) and each row gets `forwardAddedColumns`, from
+ * `POST /geocode/batch`. A row that cannot be read is reported and left
  * out; a row whose point is refused (not a coordinate) keeps its columns
  * and says why in `error`. A cell's `'` before a formula is read as the
  * text mark (restoredCell), and the output marks what it must: a marked
@@ -46,23 +83,26 @@ export async function geocodeFile(
   write: (text: string) => void,
   ask: AskBatch,
   progress: FileProgress,
-  { pointsPerAsk = maxBatchPoints }: { pointsPerAsk?: number } = {},
+  { pointsPerAsk = maxBatchPoints, forward = false }: { pointsPerAsk?: number; forward?: boolean } = {},
 ): Promise<GeocodedFile> {
   const reader = new CsvRowReader();
   const counts: GeocodedFile = { rows: 0, answered: 0, failed: 0, problems: 0 };
-  let columns: { latitude: number; longitude: number } | undefined;
+  const kind = forward ? forwardKind : reverseKind;
+  // The added fields are the added columns but the last two (provider and error), read from the first answer.
+  const fields = kind.added.slice(0, -2);
+  let questionOf: ((fields: string[]) => RowQuestion) | undefined;
   let pending: CsvRow[] = [];
 
   const flush = async () => {
     if (pending.length === 0) return;
     const rows = pending;
     pending = [];
-    const results = await ask(rows.map((row) => ({ latitude: row.fields[columns!.latitude] ?? "", longitude: row.fields[columns!.longitude] ?? "" })));
+    const results = await ask(rows.map((row) => questionOf!(row.fields)));
     for (const [i, row] of rows.entries()) {
       const result = results[i];
       const address = result?.data[0];
       const error = result === undefined ? "no answer for this row" : result.error ? `${result.error.code}: ${result.error.message}` : "";
-      write(csvRow([...row.fields, ...addressFieldNames.map((field) => address?.[field] ?? ""), result?.provider ?? "", error]));
+      write(csvRow([...row.fields, ...fields.map((field) => String(address?.[field] ?? "")), result?.provider ?? "", error]));
       counts.rows++;
       if (address) counts.answered++;
       if (error) counts.failed++;
@@ -79,9 +119,9 @@ export async function geocodeFile(
       }
       // Read as written before the text marks (formula-cells.ts): the writer puts back what it must, so a cell passes through as it came.
       const row = { line: item.line, fields: item.fields.map(restoredCell) };
-      if (!columns) {
-        columns = columnsOf(row.fields);
-        write(csvRow([...row.fields, ...addedColumns]));
+      if (!questionOf) {
+        questionOf = kind.questionOf(row.fields);
+        write(csvRow([...row.fields, ...kind.added]));
         continue;
       }
       pending.push(row);
@@ -91,13 +131,9 @@ export async function geocodeFile(
 
   for await (const piece of input) await take(reader.read(piece));
   await take(reader.finish());
-  if (!columns) throw new MissingColumns("the file is empty: it needs a header with latitude and longitude columns");
+  if (!questionOf) {
+    throw new MissingColumns(`the file is empty: it needs a header with ${forward ? "a column to look for" : "latitude and longitude columns"}`);
+  }
   await flush();
   return counts;
-}
-
-function columnsOf(header: string[]): { latitude: number; longitude: number } {
-  const columns = coordinateColumns(header);
-  if ("missing" in columns) throw new MissingColumns(columns.missing);
-  return columns;
 }

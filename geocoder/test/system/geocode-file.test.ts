@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CsvRowReader, type CsvProblem } from "@linkgeo/shared";
 import { piecesOf } from "@linkgeo/testing";
-import { geocodeFile, MissingColumns } from "../../src/batch/geocode-file.ts";
-import { batchAsker, jobAsker, ServiceFailed } from "../../src/batch/geocode-command.ts";
+import { forwardAddedColumns, geocodeFile, MissingColumns } from "../../src/batch/geocode-file.ts";
+import { batchAsker, jobAsker, parseGeocodeArgs, ServiceFailed } from "../../src/batch/geocode-command.ts";
+import { loadLocalProvider } from "../../src/local/load-local-provider.ts";
 import { inProcessProvider, localVienna } from "../support/in-process-provider.ts";
 import { startTestGeocoder } from "../support/test-geocoder.ts";
 
@@ -214,3 +215,49 @@ describe("geocoding a CSV file through the batch and job endpoints", () => {
     expect(await new Response(wrong.stderr).text()).toContain("usage: bun run geocode <in.csv> <out.csv>");
   });
 });
+
+describe("geocoding a CSV file of names to places (--forward)", () => {
+  const { provider: local } = loadLocalProvider();
+  const geocoder = startTestGeocoder({ providers: {}, local });
+  let url: string;
+
+  beforeAll(() => {
+    geocoder.app.listen({ port: 0, hostname: "127.0.0.1" });
+    url = `http://127.0.0.1:${geocoder.app.server!.port}`;
+  });
+  afterAll(async () => {
+    await geocoder.app.stop(true);
+    await geocoder[Symbol.asyncDispose]();
+  });
+
+  test("a column of names gets each first place's address, point, confidence and id; an empty name says why", async () => {
+    const text = 'id,Place,note\r\n1,Pairs,"a, b"\r\n2,Springfield IL,x\r\n3,,y\r\n';
+    let written = "";
+    const args = parseGeocodeArgs(["--forward", "in.csv", "out.csv", "--url", url], {});
+    expect(args).toMatchObject({ forward: true, batch: true });
+    const counts = await geocodeFile(piecesOf(text, [5, 17]), (chunk) => void (written += chunk), batchAsker(args), quietProgress, { forward: true });
+    expect(counts).toEqual({ rows: 3, answered: 2, failed: 1, problems: 0 });
+    const [header, paris, springfield, empty] = csvRows(written);
+    expect(header).toEqual(["id", "Place", "note", ...forwardAddedColumns]);
+    const cell = (row: string[] | undefined, column: string) => row![header!.indexOf(column)];
+    expect([cell(paris, "settlement"), cell(paris, "country_code"), cell(paris, "provider"), cell(paris, "note")]).toEqual(["Paris", "FR", "LOCAL", "a, b"]);
+    expect(Number(cell(paris, "latitude"))).toBeCloseTo(48.85, 1);
+    expect(cell(paris, "provider_id")).toMatch(/^geonames:\d+$/);
+    expect([cell(springfield, "state"), cell(springfield, "confidence")]).toEqual(["Illinois", "1"]);
+    expect(cell(empty, "error")).toBe("invalid_request: q is required: the name or address to look for");
+  });
+
+  test("a header without a column to look for is refused before anything is asked", async () => {
+    await expect(
+      geocodeFile(
+        piecesOf("latitude,longitude\n1,2\n"),
+        () => {},
+        async () => [],
+        quietProgress,
+        { forward: true },
+      ),
+    ).rejects.toThrow("the header names no column to look for (q, query, address, place, name, search, any case)");
+  });
+});
+
+const quietProgress = { rows: () => {}, problem: () => {} };
