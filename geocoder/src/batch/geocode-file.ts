@@ -33,7 +33,7 @@ const reverseKind: FileKind = {
   added: addedColumns,
 };
 
-/** The header names a forward file's question may have, any case, the first found wins. */
+/** The header names a forward file's question may have, any case: the first of this list the header has is read. */
 const queryColumnNames = ["q", "query", "address", "place", "name", "search"];
 
 const forwardKind: FileKind = {
@@ -41,7 +41,8 @@ const forwardKind: FileKind = {
     const names = header.map((name) => name.trim().toLowerCase());
     const column = queryColumnNames.map((name) => names.indexOf(name)).find((index) => index !== -1);
     if (column === undefined) throw new MissingColumns(`the header names no column to look for (${queryColumnNames.join(", ")}, any case)`);
-    return (fields) => ({ q: fields[column] ?? "" });
+    // Past 200 characters a query is refused in its row; sent whole, a file of long cells would make a batch's body too large.
+    return (fields) => ({ q: [...(fields[column] ?? "")].slice(0, 201).join("") });
   },
   added: forwardAddedColumns,
 };

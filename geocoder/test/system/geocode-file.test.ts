@@ -231,13 +231,13 @@ describe("geocoding a CSV file of names to places (--forward)", () => {
   });
 
   test("a column of names gets each first place's address, point, confidence and id; an empty name says why", async () => {
-    const text = 'id,Place,note\r\n1,Pairs,"a, b"\r\n2,Springfield IL,x\r\n3,,y\r\n';
+    const text = `id,Place,note\r\n1,Pairs,"a, b"\r\n2,Springfield IL,x\r\n3,,y\r\n4,${"x".repeat(1_100)},z\r\n`;
     let written = "";
     const args = parseGeocodeArgs(["--forward", "in.csv", "out.csv", "--url", url], {});
     expect(args).toMatchObject({ forward: true, batch: true });
     const counts = await geocodeFile(piecesOf(text, [5, 17]), (chunk) => void (written += chunk), batchAsker(args), quietProgress, { forward: true });
-    expect(counts).toEqual({ rows: 3, answered: 2, failed: 1, problems: 0 });
-    const [header, paris, springfield, empty] = csvRows(written);
+    expect(counts).toEqual({ rows: 4, answered: 2, failed: 2, problems: 0 });
+    const [header, paris, springfield, empty, long] = csvRows(written);
     expect(header).toEqual(["id", "Place", "note", ...forwardAddedColumns]);
     const cell = (row: string[] | undefined, column: string) => row![header!.indexOf(column)];
     expect([cell(paris, "settlement"), cell(paris, "country_code"), cell(paris, "provider"), cell(paris, "note")]).toEqual(["Paris", "FR", "LOCAL", "a, b"]);
@@ -245,6 +245,8 @@ describe("geocoding a CSV file of names to places (--forward)", () => {
     expect(cell(paris, "provider_id")).toMatch(/^geonames:\d+$/);
     expect([cell(springfield, "state"), cell(springfield, "confidence")]).toEqual(["Illinois", "1"]);
     expect(cell(empty, "error")).toBe("invalid_request: q is required: the name or address to look for");
+    // A cell far too long is its row's error (sent cut short, so the batch's body stays within its bound), not the run's.
+    expect(cell(long, "error")).toBe("invalid_request: q must be at most 200 characters");
   });
 
   test("a header without a column to look for is refused before anything is asked", async () => {

@@ -38,6 +38,12 @@ class PlaceSearch {
   ) {
     ui.input.addEventListener("input", () => {
       clearTimeout(this.timer);
+      // Too short to search: the list goes at once, not after the pause.
+      if (ui.input.value.trim().length < 2) {
+        this.close();
+        fill(ui.status);
+        return;
+      }
       this.timer = setTimeout(() => void this.search(), pauseMs);
     });
     ui.input.addEventListener("keydown", (event) => this.key(event));
@@ -51,7 +57,10 @@ class PlaceSearch {
       this.close();
       return;
     }
-    if (this.ui.list.hidden || this.places.length === 0) return;
+    if (this.places.length === 0) return;
+    // ArrowDown opens a list closed over suggestions still there (the combobox pattern).
+    if (this.ui.list.hidden && event.key === "ArrowDown") this.open();
+    if (this.ui.list.hidden) return;
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
       const step = event.key === "ArrowDown" ? 1 : -1;
@@ -75,7 +84,9 @@ class PlaceSearch {
     this.asking = controller;
     try {
       const answer = await call("GET /geocode", { query: { q: text, limit: "6", platform: "local" }, signal: controller.signal });
-      if (!controller.signal.aborted) this.show("data" in answer ? answer.data : []);
+      // Shown only to a field still in use and still holding what was asked (a choice, a Tab or Escape meanwhile close it).
+      const current = document.activeElement === ui.input && ui.input.value.trim() === text;
+      if (!controller.signal.aborted && current) this.show("data" in answer ? answer.data : []);
     } catch (error) {
       if (controller.signal.aborted) return;
       this.close();
@@ -98,9 +109,10 @@ class PlaceSearch {
         return option;
       }),
     );
-    ui.list.hidden = found.length === 0;
-    ui.input.setAttribute("aria-expanded", String(found.length > 0));
     this.active = -1;
+    ui.input.removeAttribute("aria-activedescendant");
+    if (found.length > 0) this.open();
+    else this.close();
     fill(
       ui.status,
       found.length === 0 ? "No place by that name." : `${found.length === 1 ? "1 place" : `${found.length} places`}: use the arrow keys to choose.`,
@@ -122,7 +134,15 @@ class PlaceSearch {
     this.deps.chosen({ latitude: place.latitude, longitude: place.longitude, name: place.formatted_address });
   }
 
+  private open(): void {
+    this.ui.list.hidden = false;
+    this.ui.input.setAttribute("aria-expanded", "true");
+  }
+
+  /** Closes the list, and forgets the search still waiting or on its way: nothing opens it again behind one's back. */
   private close(): void {
+    clearTimeout(this.timer);
+    this.asking?.abort();
     this.ui.list.hidden = true;
     this.ui.input.setAttribute("aria-expanded", "false");
     this.ui.input.removeAttribute("aria-activedescendant");
