@@ -248,6 +248,12 @@ describe.concurrent("the geocoder playground in a real browser, offline", () => 
     async () => {
       const { page, context, problems } = await openPlayground();
       try {
+        // Zoomed in far from Paris first: the place chosen must come into view.
+        await page.locator("svg.world-map").waitFor();
+        for (const closer of [2, 4, 8]) {
+          await page.getByRole("button", { name: "Zoom in" }).click();
+          await page.locator("#map-zoom", { hasText: `${closer} times closer` }).waitFor();
+        }
         const search = page.getByRole("combobox", { name: "Place" });
         await search.fill("Pairs");
         const suggestions = page.getByRole("listbox", { name: "Places" });
@@ -266,6 +272,11 @@ describe.concurrent("the geocoder playground in a real browser, offline", () => 
         expect(Number(await page.getByLabel("Latitude").inputValue())).toBeCloseTo(48.85, 1);
         await page.locator("#geocode-status", { hasText: /^Found/ }).waitFor();
         expect(await field(page, "settlement").innerText()).toContain("Paris");
+        // The map moved to the pin and kept its zoom.
+        expect(await page.locator("#map-zoom").innerText()).toBe("8 times closer");
+        const [vx, vy, vw, vh] = (await page.locator("svg.world-map").getAttribute("viewBox"))!.split(" ").map(Number);
+        const [pinX, pinY] = await page.locator("circle.pin").evaluate((pin) => [Number(pin.getAttribute("cx")), Number(pin.getAttribute("cy"))]);
+        expect(pinX! >= vx! && pinX! <= vx! + vw! && pinY! >= vy! && pinY! <= vy! + vh!).toBe(true);
 
         // Escape closes the list; a name nothing has says so. New suggestions start with none active.
         await search.fill("Springfield");

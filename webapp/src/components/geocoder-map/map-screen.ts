@@ -1,6 +1,6 @@
 import { coordinatesToPoint, type Coordinates, type MapPoint } from "../../world-map.ts";
 import { fill, s } from "../../client/lib/dom.ts";
-import { centreOf, viewBoxOf, wholeWorld, zoomedView, zoomOf, type MapView } from "../../client/lib/map-view.ts";
+import { centreOf, viewBoxOf, viewCentredOn, wholeWorld, zoomedView, zoomOf, type MapView } from "../../client/lib/map-view.ts";
 
 /** The pin's radius on screen, whatever the map's size; a dot of many points is smaller. */
 const pinRadiusPx = 6;
@@ -60,8 +60,10 @@ export class MapScreen {
     return { x: point.x, y: point.y };
   }
 
+  /** The pin at these coordinates; a pin out of view (typed, or a place searched by name) brings the view to it, at the same zoom. */
   placePin({ latitude, longitude }: Coordinates): void {
     const { x, y } = coordinatesToPoint(latitude, longitude);
+    if (!inView(this.current, { x, y })) this.show(viewCentredOn(this.current, { x, y }));
     this.pin ??= s("circle", { class: "pin" });
     this.pin.setAttribute("cx", String(x));
     this.pin.setAttribute("cy", String(y));
@@ -92,8 +94,7 @@ export class MapScreen {
     const view = this.current;
     if (!this.pin) return centreOf(view);
     const at = { x: Number(this.pin.getAttribute("cx")), y: Number(this.pin.getAttribute("cy")) };
-    const inView = at.x >= view.x && at.x <= view.x + view.width && at.y >= view.y && at.y <= view.y + view.height;
-    return inView ? at : centreOf(view);
+    return inView(view, at) ? at : centreOf(view);
   }
 
   /** The pin and the dots their size on screen at this zoom. */
@@ -103,4 +104,8 @@ export class MapScreen {
     this.pin?.setAttribute("r", String(pinRadiusPx / pixelsPerUnit));
     for (const dot of this.dots.children) dot.setAttribute("r", String(dotRadiusPx / pixelsPerUnit));
   }
+}
+
+function inView(view: MapView, at: MapPoint): boolean {
+  return at.x >= view.x && at.x <= view.x + view.width && at.y >= view.y && at.y <= view.y + view.height;
 }

@@ -17,7 +17,7 @@ import { geocoderMapParts } from "./parts.ts";
  * crosshair at its centre; the form's fields do the same.
  */
 export interface WorldMapView {
-  /** Draws the pin at these coordinates (one pin; it moves). */
+  /** Draws the pin at these coordinates (one pin; it moves), moving a zoomed map to it when it is out of view. */
   placePin(coordinates: Coordinates): void;
   /** Takes the pin away (coordinates that are not on the map). */
   removePin(): void;
