@@ -58,6 +58,9 @@ const geocoderPaths = [
   "/reverse-geocode/jobs",
   "/reverse-geocode/jobs/{id}",
   "/reverse-geocode/jobs/{id}/results",
+  "/geocode/jobs",
+  "/geocode/jobs/{id}",
+  "/geocode/jobs/{id}/results",
   "/geocoders",
 ];
 const ownPaths = ["/health", "/ready", "/docs", "/docs/json"];

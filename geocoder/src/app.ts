@@ -31,7 +31,7 @@ export interface GeocoderDeps {
    * The jobs' store, the runner's wake-up, the clock, how long a finished job is kept, the quotas, and how a
    * client's address is kept with its jobs (`jobClientDigest`; default: under a random secret of this process).
    */
-  jobs: Omit<JobRoutesDeps, "geocoder" | "clientOf"> & { clientDigest?: (address: string) => string };
+  jobs: Omit<JobRoutesDeps, "geocoder" | "forward" | "clientOf"> & { clientDigest?: (address: string) => string };
   /** TRUSTED_PROXIES: whose X-Forwarded-For names a job's client; default this machine only. */
   trustedProxies?: readonly IpRange[];
   /** The socket's peer; default what Bun says (tests without a socket name one). */
@@ -68,6 +68,6 @@ export function createApp(deps: GeocoderDeps) {
     bodies: [reverseBatchBody, forwardBatchBody, jobCreationBody],
   })
     .use(geocodeRoutes({ geocoder: deps.geocoder, forward: deps.forwardGeocoder, registry: deps.registry }))
-    .use(jobRoutes({ ...jobs, geocoder: deps.geocoder, clientOf: jobClientOf }));
+    .use(jobRoutes({ ...jobs, geocoder: deps.geocoder, forward: deps.forwardGeocoder, clientOf: jobClientOf }));
   return terseBodyFailures(app);
 }

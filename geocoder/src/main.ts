@@ -81,6 +81,7 @@ const jobRunner = startJobRunner({
   // Postgres still opening at start: the first claim waits for it rather than failing.
   storeOpened: "opened" in unguardedJobStore ? unguardedJobStore.opened : undefined,
   geocoder,
+  forward: forwardGeocoder,
   pace: jobPace(config.chainTimeoutMs, config.jobPointsInFlight),
   owner: `${hostname()}:${process.pid}:${crypto.randomUUID()}`,
   ttlMs: jobTtlMs,

@@ -7,12 +7,12 @@ describe("a job's results as a stream", () => {
   test("all of them end the stream; a job deleted while they are read cuts it off, never ends it as if complete", async () => {
     const store = new SqliteJobStore(openJobDatabase(":memory:"));
     const points = Array.from({ length: 2_500 }, (_, i) => ({ id: i, latitude: 48, longitude: 2 }));
-    await store.create({ idHash: "whole", platform: null, language: null, points, createdAt: 0, client: "c" }, 1_000, roomyQuota);
-    const whole = await new Response(streamResults(store, "whole", { total: 2_500, unanswered: "waiting" }, "ndjson")).text();
+    await store.create({ idHash: "whole", kind: "reverse", platform: null, language: null, points, createdAt: 0, client: "c" }, 1_000, roomyQuota);
+    const whole = await new Response(streamResults(store, "whole", { kind: "reverse", total: 2_500, unanswered: "waiting" }, "ndjson")).text();
     expect(whole.trim().split("\n")).toHaveLength(2_500);
 
-    await store.create({ idHash: "cut", platform: null, language: null, points, createdAt: 0, client: "c" }, 1_000, roomyQuota);
-    const reader = streamResults(store, "cut", { total: 2_500, unanswered: "waiting" }, "geojson").getReader();
+    await store.create({ idHash: "cut", kind: "reverse", platform: null, language: null, points, createdAt: 0, client: "c" }, 1_000, roomyQuota);
+    const reader = streamResults(store, "cut", { kind: "reverse", total: 2_500, unanswered: "waiting" }, "geojson").getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toStartWith('{"type":"FeatureCollection","features":[');
     await store.cancel("cut", 0, 1_000);

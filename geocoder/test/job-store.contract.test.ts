@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ClaimedPoint, JobPointInput, JobStore, PointResult } from "../src/jobs/job-store.ts";
+import type { ClaimedPoint, JobKind, JobPointInput, JobStore, PointResult } from "../src/jobs/job-store.ts";
 import { pointsRetryAfterSeconds, type JobQuota } from "../src/jobs/job-quota.ts";
 import { jobSize, legacyPointBytes, minJobBytes, resultBytesChange, unansweredBytes } from "../src/jobs/job-size.ts";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -34,9 +34,13 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
   let cleanup: () => Promise<void>;
   let seq = 0;
   /** A job id hash no other test uses; jobs are made at `createdAt` so tests order them. */
-  const newJob = async (points: JobPointInput[], createdAt: number, extra: { platform?: string; language?: string } = {}) => {
+  const newJob = async (points: JobPointInput[], createdAt: number, extra: { platform?: string; language?: string; kind?: JobKind } = {}) => {
     const idHash = `job-${++seq}-${createdAt}`;
-    await store.create({ idHash, platform: extra.platform ?? null, language: extra.language ?? null, points, createdAt, client: "someone" }, ttlMs, roomyQuota);
+    await store.create(
+      { idHash, kind: extra.kind ?? "reverse", platform: extra.platform ?? null, language: extra.language ?? null, points, createdAt, client: "someone" },
+      ttlMs,
+      roomyQuota,
+    );
     return idHash;
   };
   /** Claims and completes everything waiting, so the next test starts from an empty queue. */
@@ -60,6 +64,7 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
       language: "de",
     });
     expect(await store.find(job)).toEqual({
+      kind: "reverse",
       status: "running",
       platform: "NOMINATIM",
       language: "de",
@@ -71,14 +76,42 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
       expiresAt: null,
     });
     expect(await store.points(job, -1, 10)).toEqual([
-      { index: 0, id: "a", latitude: 48, longitude: 2, result: null },
-      { index: 1, id: 7, latitude: null, longitude: null, result: refused(1) },
-      { index: 2, id: null, latitude: 48.002, longitude: 2, result: null },
+      { index: 0, id: "a", latitude: 48, longitude: 2, query: null, result: null },
+      { index: 1, id: 7, latitude: null, longitude: null, query: null, result: refused(1) },
+      { index: 2, id: null, latitude: 48.002, longitude: 2, query: null, result: null },
     ]);
     const hopeless = await newJob([{ id: null, latitude: null, longitude: null, result: refused(0) }], 2_000);
     expect(await store.find(hopeless)).toMatchObject({ status: "done", done: 1, failed: 1, finishedAt: 2_000, expiresAt: 2_000 + ttlMs });
     expect(await store.find("no-such-job")).toBeUndefined();
     await drain(3_000);
+  });
+
+  test("a forward job keeps its queries: claimed with them, read back with them, its kind on the record", async () => {
+    const zurich = { text: "Zürich", limit: 3, countries: ["CH"], language: "de" };
+    const springfield = { text: "Springfield IL", limit: 1, near: { latitude: 39.8, longitude: -89.65 } };
+    const job = await newJob(
+      [
+        { id: "office", latitude: null, longitude: null, query: zurich },
+        { id: 2, latitude: null, longitude: null, result: refused(1) },
+        { id: null, latitude: null, longitude: null, query: springfield },
+      ],
+      5_000,
+      { kind: "forward", language: "de" },
+    );
+    expect(await store.find(job)).toMatchObject({ kind: "forward", status: "running", total: 3, done: 1, failed: 1 });
+    expect(await store.points(job, -1, 10)).toEqual([
+      { index: 0, id: "office", latitude: null, longitude: null, query: zurich, result: null },
+      { index: 1, id: 2, latitude: null, longitude: null, query: null, result: refused(1) },
+      { index: 2, id: null, latitude: null, longitude: null, query: springfield, result: null },
+    ]);
+    const taken = await store.claim("one", 10, 6_000, leaseMs);
+    expect(taken).toEqual([
+      { job, index: 0, kind: "forward", query: zurich, platform: null, language: "de" },
+      { job, index: 2, kind: "forward", query: springfield, platform: null, language: "de" },
+    ]);
+    await store.complete("one", results(taken), 6_000, ttlMs);
+    expect(await store.find(job)).toMatchObject({ kind: "forward", status: "done", done: 3 });
+    await drain(7_000);
   });
 
   test("claims take the oldest job's waiting points in order, each under a lease that another claim respects until it runs out", async () => {
@@ -91,7 +124,7 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
       [first, 2],
       [later, 0],
     ]);
-    expect(taken[3]).toEqual({ job: later, index: 0, latitude: 48, longitude: 2, platform: null, language: "fr" });
+    expect(taken[3]).toEqual({ job: later, index: 0, kind: "reverse", latitude: 48, longitude: 2, platform: null, language: "fr" });
     expect((await store.claim("two", 10, 30_000 + leaseMs - 1, leaseMs)).map((claimed) => [claimed.job, claimed.index])).toEqual([[later, 1]]);
     // "one" died: once its lease runs out its points are another's.
     expect((await store.claim("two", 10, 30_000 + leaseMs, leaseMs)).map((claimed) => claimed.index)).toEqual([0, 1, 2, 0]);
@@ -199,7 +232,7 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
   /** A job of `client`'s, made at `createdAt` under `quota`: its id hash and the refusal, if any. */
   const makeFor = async (client: string, points: JobPointInput[], createdAt: number, quota: JobQuota) => {
     const idHash = `job-${++seq}-${client}`;
-    const refusal = await store.create({ idHash, platform: null, language: null, points, createdAt, client }, ttlMs, quota);
+    const refusal = await store.create({ idHash, kind: "reverse", platform: null, language: null, points, createdAt, client }, ttlMs, quota);
     return { idHash, refusal };
   };
   const points = (count: number) => Array.from({ length: count }, (_, i) => point(i));
@@ -211,7 +244,7 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     await store.deleteExpired(at);
     const before = (await store.usage("dana", at)).storeBytes;
     const sent = points(300);
-    const { bytes } = jobSize(sent);
+    const { bytes } = jobSize("reverse", sent);
     const { idHash, refusal } = await makeFor("dana", sent, at, roomyQuota);
     expect(refusal).toBeUndefined();
     expect(await store.usage("dana", at)).toEqual({ clientPointsWaiting: 300, clientBytes: bytes, clientNextExpiry: null, storeBytes: before + bytes });
@@ -219,11 +252,11 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     expect(await store.usage("erin", at)).toEqual({ clientPointsWaiting: 0, clientBytes: 0, clientNextExpiry: null, storeBytes: before + bytes });
 
     await store.complete("one", results(await store.claim("one", 40, at, leaseMs)), at, ttlMs);
-    const answeredBytes = bytes + 40 * resultBytesChange(JSON.stringify(answered()));
+    const answeredBytes = bytes + 40 * resultBytesChange("reverse", JSON.stringify(answered()));
     expect(await store.usage("dana", at)).toMatchObject({ clientPointsWaiting: 260, clientBytes: answeredBytes });
 
     await store.cancel(idHash, at + 1, ttlMs);
-    const kept = answeredBytes - 260 * unansweredBytes(1);
+    const kept = answeredBytes - 260 * unansweredBytes("reverse");
     // Above the least a job is charged, so every figure here is the job's own.
     expect(kept).toBeGreaterThan(minJobBytes);
     expect(await store.usage("dana", at + 1)).toEqual({
@@ -236,6 +269,25 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     expect(await store.usage("dana", at + 1 + ttlMs)).toEqual({ clientPointsWaiting: 0, clientBytes: 0, clientNextExpiry: null, storeBytes: before + kept });
     await store.deleteExpired(at + 1 + ttlMs);
     expect((await store.usage("dana", at + 1 + ttlMs)).storeBytes).toBe(before);
+  });
+
+  test("a forward job's queries are charged with their text and a forward answer's reserve, given back by kind when it is cancelled", async () => {
+    const at = 1_500_000;
+    await drain(at);
+    const sent = Array.from({ length: 300 }, (_, i): JobPointInput => ({ id: i, latitude: null, longitude: null, query: { text: `Town ${i}`, limit: 5 } }));
+    const { bytes } = jobSize("forward", sent);
+    // More than the same number of points: a query's text and a forward answer's larger reserve.
+    expect(bytes).toBeGreaterThan(jobSize("reverse", points(300)).bytes);
+    const idHash = `job-${++seq}-forward`;
+    expect(
+      await store.create({ idHash, kind: "forward", platform: null, language: null, points: sent, createdAt: at, client: "lee" }, ttlMs, roomyQuota),
+    ).toBeUndefined();
+    expect(await store.usage("lee", at)).toMatchObject({ clientPointsWaiting: 300, clientBytes: bytes });
+    await store.complete("one", results(await store.claim("one", 40, at, leaseMs)), at, ttlMs);
+    const answeredBytes = bytes + 40 * resultBytesChange("forward", JSON.stringify(answered()));
+    expect(await store.usage("lee", at)).toMatchObject({ clientPointsWaiting: 260, clientBytes: answeredBytes });
+    await store.cancel(idHash, at + 1, ttlMs);
+    expect(await store.usage("lee", at + 1)).toMatchObject({ clientPointsWaiting: 0, clientBytes: answeredBytes - 260 * unansweredBytes("forward") });
   });
 
   test("a client's points waiting are bounded: past them a job is refused and nothing of it kept, another client is served; finished or cancelled jobs free them", async () => {
@@ -285,7 +337,7 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     expect((await makeFor("hal", points(1), at + 5_000 + ttlMs, quota)).refusal).toBeUndefined();
     expect((await makeFor("hal", points(100), at + 5_000 + ttlMs, { ...quota, clientBytes: minJobBytes })).refusal).toEqual({
       kind: "job_too_large",
-      bytes: jobSize(points(100)).bytes,
+      bytes: jobSize("reverse", points(100)).bytes,
       limit: minJobBytes,
     });
     await drain(at + 5_000 + ttlMs);
@@ -332,14 +384,22 @@ describe("deleting an expired job on Postgres", () => {
     try {
       for (let job = 0; job < 50; job++) {
         await store.create(
-          { idHash: `small-${job}`, platform: null, language: null, points: [point(0), point(1)], createdAt: job, client: "someone" },
+          { idHash: `small-${job}`, kind: "reverse", platform: null, language: null, points: [point(0), point(1)], createdAt: job, client: "someone" },
           ttlMs,
           roomyQuota,
         );
       }
       await sql`ANALYZE geocode_job_points`;
       await store.create(
-        { idHash: "big", platform: null, language: null, points: Array.from({ length: 12_345 }, (_, i) => point(i)), createdAt: 99, client: "someone" },
+        {
+          idHash: "big",
+          kind: "reverse",
+          platform: null,
+          language: null,
+          points: Array.from({ length: 12_345 }, (_, i) => point(i)),
+          createdAt: 99,
+          client: "someone",
+        },
         ttlMs,
         roomyQuota,
       );
@@ -384,7 +444,11 @@ describe("a store made on SQLite while another process holds the file's lock", (
       const reader = holder.stdout.getReader();
       expect(new TextDecoder().decode((await reader.read()).value)).toStartWith("held");
       const store = new SqliteJobStore(openJobDatabase(path));
-      await store.create({ idHash: "after", platform: null, language: null, points: [point(0)], createdAt: 1_000, client: "someone" }, ttlMs, roomyQuota);
+      await store.create(
+        { idHash: "after", kind: "reverse", platform: null, language: null, points: [point(0)], createdAt: 1_000, client: "someone" },
+        ttlMs,
+        roomyQuota,
+      );
       expect(await store.find("after")).toMatchObject({ status: "running", total: 1 });
       await store.close();
     } finally {
@@ -423,7 +487,7 @@ describe("a claim on SQLite while another process holds the file's lock", () => 
     const other = openJobDatabase(path);
     try {
       await store.create(
-        { idHash: "locked", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000, client: "someone" },
+        { idHash: "locked", kind: "reverse", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000, client: "someone" },
         ttlMs,
         roomyQuota,
       );
@@ -450,7 +514,7 @@ describe("a completion on Postgres", () => {
     const other = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
       await store.create(
-        { idHash: "raced", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000, client: "someone" },
+        { idHash: "raced", kind: "reverse", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000, client: "someone" },
         ttlMs,
         roomyQuota,
       );
@@ -487,7 +551,7 @@ describe("a completion on Postgres", () => {
 describe("a job on SQLite", () => {
   test("is refused while it would leave less free than the floor on the file's disk, read from the file's folder", async () => {
     const folder = mkdtempSync(join(tmpdir(), "jobs-disk-"));
-    const job = (idHash: string) => ({ idHash, platform: null, language: null, points: [point(0)], createdAt: 1_000, client: "c" });
+    const job = (idHash: string) => ({ idHash, kind: "reverse" as const, platform: null, language: null, points: [point(0)], createdAt: 1_000, client: "c" });
     try {
       const onDisk = new SqliteJobStore(openJobDatabase(join(folder, "jobs.db")));
       const { diskFreeBytes } = await onDisk.usage("c", 1_000);
@@ -522,7 +586,7 @@ describe("a job on Postgres whose points cannot be written", () => {
       });
       await waitFor("the points' table locked", async () => release !== undefined);
       const creating = store.create(
-        { idHash: "blocked", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000, client: "c" },
+        { idHash: "blocked", kind: "reverse", platform: null, language: null, points: [point(0), point(1)], createdAt: 1_000, client: "c" },
         ttlMs,
         roomyQuota,
       );
@@ -582,7 +646,11 @@ describe("a store opened on the jobs of a version before the quotas", () => {
       expect(await store.find("old")).toMatchObject({ status: "running", total: 1000, done: 10 });
       expect(await store.usage("anyone", 2)).toEqual({ clientPointsWaiting: 0, clientBytes: 0, clientNextExpiry: null, storeBytes: 1000 * legacyPointBytes });
       expect(
-        await store.create({ idHash: "new", platform: null, language: null, points: [point(0)], createdAt: 2, client: "anyone" }, ttlMs, roomyQuota),
+        await store.create(
+          { idHash: "new", kind: "reverse", platform: null, language: null, points: [point(0)], createdAt: 2, client: "anyone" },
+          ttlMs,
+          roomyQuota,
+        ),
       ).toBeUndefined();
       expect((await store.usage("anyone", 2)).clientBytes).toBe(minJobBytes);
     } finally {

@@ -74,7 +74,7 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
   // A forward batch (up to 1,000 queries): the same, its queries counted as points.
   if (first === "geocode" && rest.length === 1 && rest[0] === "batch" && method.toUpperCase() === "POST") return geocoderApi;
   // Geocoding jobs: /jobs, /jobs/<id>, /jobs/<id>/results. One request each: a job's points are paced by the providers' limits.
-  if (first === "reverse-geocode" && rest[0] === "jobs" && isJobPath(rest)) return geocoderApi;
+  if ((first === "reverse-geocode" || first === "geocode") && rest[0] === "jobs" && isJobPath(rest)) return geocoderApi;
   if (rest.length > 0) return undefined;
   if (first === "reverse-geocode" || first === "geocode" || first === "geocoders") return geocoderApi;
   // Only following a link is a redirect; a POST is a password try on a
@@ -148,7 +148,7 @@ function checksCredential(method: string, segments: readonly string[]): boolean 
   });
 }
 
-/** The segments after /reverse-geocode of a job route: `jobs`, `jobs/<id>`, `jobs/<id>/results`. */
+/** The segments after /reverse-geocode or /geocode of a job route: `jobs`, `jobs/<id>`, `jobs/<id>/results`. */
 function isJobPath(rest: readonly string[]): boolean {
   if (rest.length === 1) return true;
   if (rest[1] === "") return false;

@@ -8,8 +8,8 @@
  * terminal (cli-progress, as the shortener's import), a summary at the end.
  *
  * With --forward, the other way round: a column of names or addresses
- * (q, query, address, place, name or search) to places, as batches of
- * 1,000 (POST /geocode/batch; forward jobs are not built).
+ * (q, query, address, place, name or search) to places, as forward jobs
+ * (POST /geocode/jobs), or with --batch as batches (POST /geocode/batch).
  *
  *   bun run geocode stores.csv stores-with-addresses.csv
  *   bun run geocode trips.csv out.csv --url http://geo.internal:8080 --platform local --language de --batch
@@ -27,7 +27,7 @@ export const geocodeUsage = `usage: bun run geocode <in.csv> <out.csv> [--url <g
   The input's header names its latitude and longitude columns (latitude/lat, longitude/lon/lng, any case).
   --url defaults to GEOCODER_URL, else http://localhost:8080 (the gateway).
   Rows go as jobs of 10,000, answered at the providers' pace; --batch sends batches of 1,000, answered at once.
-  --forward: names or addresses to places, from a column q, query, address, place, name or search (any case), in batches of 1,000.`;
+  --forward: names or addresses to places, from a column q, query, address, place, name or search (any case), as jobs or --batch batches.`;
 
 /** A service that keeps answering 429 (its rate limit) or 5xx is given this many tries a request, then the run stops. */
 const triesPerRequest = 6;
@@ -86,8 +86,7 @@ export function parseGeocodeArgs(argv: string[], env: Record<string, string | un
   const url = (parsed.values.url ?? env.GEOCODER_URL ?? "http://localhost:8080").replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]+/.test(url)) throw new UsageError(`--url must be an http(s) address, not ${url}`);
   const forward = parsed.values.forward ?? false;
-  // Forward jobs are not built: a forward file always goes in batches.
-  return { input, output, url, platform: parsed.values.platform, language: parsed.values.language, batch: forward || (parsed.values.batch ?? false), forward };
+  return { input, output, url, platform: parsed.values.platform, language: parsed.values.language, batch: parsed.values.batch ?? false, forward };
 }
 
 /**
@@ -137,15 +136,16 @@ export function batchAsker(args: GeocodeArgs, fetcher: typeof fetch = fetch, sle
 
 /**
  * Asks the service for each part of the file as a job (POST
- * /reverse-geocode/jobs): waits for it, telling `answered` how many of its
+ * /reverse-geocode/jobs, or /geocode/jobs with --forward): waits for it, telling `answered` how many of its
  * points are done as it goes, then reads its results. A job cancelled
  * meanwhile (by someone holding its id) stops the run.
  */
 export function jobAsker(args: GeocodeArgs, answered: (done: number) => void, fetcher: typeof fetch = fetch, sleep = (ms: number) => Bun.sleep(ms)): AskBatch {
   return async (points) => {
     const init = { method: "POST", headers: { "content-type": "application/json" }, body: pointsBody(args, points) };
-    const { id } = (await (await askService(`${args.url}/reverse-geocode/jobs`, init, fetcher, sleep)).json()) as { id: string };
-    const job = `${args.url}/reverse-geocode/jobs/${encodeURIComponent(id)}`;
+    const jobs = `${args.url}/${args.forward ? "geocode" : "reverse-geocode"}/jobs`;
+    const { id } = (await (await askService(jobs, init, fetcher, sleep)).json()) as { id: string };
+    const job = `${jobs}/${encodeURIComponent(id)}`;
     for (;;) {
       const progress = (await (await askService(job, {}, fetcher, sleep)).json()) as { status: string; done: number };
       answered(progress.done);

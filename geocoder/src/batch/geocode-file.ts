@@ -1,4 +1,4 @@
-import { coordinateColumns, CsvRowReader, csvRow, maxBatchPoints, restoredCell, type CsvProblem, type CsvRow } from "@linkgeo/shared";
+import { coordinateColumns, CsvRowReader, queryColumn, csvRow, maxBatchPoints, restoredCell, type CsvProblem, type CsvRow } from "@linkgeo/shared";
 import { addressFieldNames } from "../addresses/address.ts";
 
 /** What is added to each row: the first address's fields, who answered, and why not when nothing did. */
@@ -33,14 +33,11 @@ const reverseKind: FileKind = {
   added: addedColumns,
 };
 
-/** The header names a forward file's question may have, any case: the first of this list the header has is read. */
-const queryColumnNames = ["q", "query", "address", "place", "name", "search"];
-
 const forwardKind: FileKind = {
   questionOf: (header) => {
-    const names = header.map((name) => name.trim().toLowerCase());
-    const column = queryColumnNames.map((name) => names.indexOf(name)).find((index) => index !== -1);
-    if (column === undefined) throw new MissingColumns(`the header names no column to look for (${queryColumnNames.join(", ")}, any case)`);
+    const found = queryColumn(header);
+    if ("missing" in found) throw new MissingColumns(found.missing);
+    const { column } = found;
     // Past 200 characters a query is refused in its row; sent whole, a file of long cells would make a batch's body too large.
     return (fields) => ({ q: [...(fields[column] ?? "")].slice(0, 201).join("") });
   },

@@ -1,5 +1,8 @@
 import { HttpError } from "@linkgeo/shared";
+import type { Address } from "../addresses/address.ts";
+import type { ForwardPlace } from "../providers/forward-query.ts";
 import type { ReverseQuery } from "../providers/reverse-query.ts";
+import type { ForwardOutcome } from "./forward-geocoder.ts";
 import { parseReverseQuery } from "./coordinates.ts";
 import type { PointOutcome } from "./reverse-geocoder.ts";
 
@@ -27,6 +30,20 @@ export function pointResultOf(outcome: PointOutcome, index: number) {
   return { data: [], error: pointError(outcome.error, index), provider: null, cache: null };
 }
 
+/** A place of a forward answer as the API shows it: the address's fields, its point, the provider's confidence and id. */
+export type PlaceResult = Address & { latitude: number; longitude: number; confidence: number; provider_id: string | null };
+
+/** A forward answer's places as the API shows them (GET /geocode, a batch, a job's results). */
+export function placeResults(places: readonly ForwardPlace[]): PlaceResult[] {
+  return places.map(({ address, latitude, longitude, confidence, providerId }) => ({ ...address, latitude, longitude, confidence, provider_id: providerId }));
+}
+
+/** What a forward query ended with, as a forward batch's result and a forward job's give it. */
+export function queryResultOf(outcome: ForwardOutcome, index: number) {
+  if ("answer" in outcome) return { data: placeResults(outcome.answer.places), error: null, provider: outcome.answer.provider, cache: outcome.answer.cache };
+  return { data: [], error: pointError(outcome.error, index, "query"), provider: null, cache: null };
+}
+
 /** A point's coordinate as parseReverseQuery reads it: a string as sent, a number written out without an exponent; anything else fails its check. */
 function coordinateText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -36,8 +53,8 @@ function coordinateText(value: unknown): string | undefined {
   return (JSON.stringify(value) ?? "?").slice(0, 40);
 }
 
-/** A point's own error, as the error body says it, with the point's index; one that is not ours says no more than that. */
-export function pointError(error: unknown, index: number): PointError {
+/** A point's (or a forward query's) own error, as the error body says it, with its index; one that is not ours says no more than that. */
+export function pointError(error: unknown, index: number, item: "point" | "query" = "point"): PointError {
   if (error instanceof HttpError) return { ...error.details, code: error.code, message: error.message, index };
-  return { code: "internal_error", message: "this point could not be answered", index };
+  return { code: "internal_error", message: `this ${item} could not be answered`, index };
 }

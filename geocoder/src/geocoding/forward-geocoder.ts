@@ -8,7 +8,7 @@ import type { Provider } from "../providers/provider.ts";
 import { NoProviders, UnknownPlatform } from "./geocode-errors.ts";
 import { ProviderChain } from "./provider-chain.ts";
 import { ChainDeadline } from "./chain-deadline.ts";
-import { batchMissesInFlight, reverseGeocoderDefaults, type AnswerCache, type GeocoderObserver } from "./reverse-geocoder.ts";
+import { batchMissesInFlight, reverseGeocoderDefaults, type AnswerCache, type GeocoderObserver, type PatientPace } from "./reverse-geocoder.ts";
 
 export interface ForwardAnswer {
   places: ForwardPlace[];
@@ -49,6 +49,11 @@ export class ForwardGeocoder {
     this.chain = new ProviderChain(options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs, clock, log, options.observer);
   }
 
+  /** Throws UnknownPlatform (400) for a platform with no forward search, NoProviders (503) for a default chain without one. */
+  checkPlatform(platform: string | undefined): void {
+    this.chainFor(platform);
+  }
+
   async forward(query: ForwardQuery, platform?: string): Promise<ForwardAnswer> {
     // Before the cache, so a bad platform is always a 400.
     const providers = this.chainFor(platform);
@@ -65,23 +70,33 @@ export class ForwardGeocoder {
    * `batchMissesInFlight` at a time sharing one chain budget (then LOCAL
    * answers the rest), joining single queries' flights, cached together at
    * the end. A query that cannot be answered gets its own error; an unknown
-   * platform, or none configured, fails the whole batch.
+   * platform, or none configured, fails the whole batch. `patient`: a forward
+   * job's queries, at the providers' pace, as `reverseMany` takes a job's
+   * points (PatientPace).
    */
-  async forwardMany(queries: readonly ForwardQuery[], platform?: string): Promise<ForwardOutcome[]> {
+  async forwardMany(queries: readonly ForwardQuery[], platform?: string, patient?: PatientPace): Promise<ForwardOutcome[]> {
     const providers = this.chainFor(platform);
     const keys = queries.map((query) => forwardCacheKey({ platform: platform ?? defaultChain, ...query }));
     const queryOf = new Map(keys.map((key, i) => [key, queries[i]!]));
     const outcomes = new Map<string, ForwardOutcome>();
     for (const [key, hit] of await this.cache.getMany([...queryOf.keys()])) {
+      // A patient pass asks again what LOCAL only stood in for.
+      if (patient && hit.answer.fallback) continue;
       const answer = answerOf(hit.answer, hit.level);
       if (answer) outcomes.set(key, { answer });
     }
     const misses = [...queryOf.keys()].filter((key) => !outcomes.has(key));
     if (misses.length > 0) {
-      using shared = new ChainDeadline(this.options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs);
+      // A batch's queries share one budget; a patient pass gives each its own.
+      using shared = patient ? undefined : new ChainDeadline(this.options.chainTimeoutMs ?? reverseGeocoderDefaults.chainTimeoutMs);
       const toKeep = new Map<string, CachedAnswer>();
       const ask = async (key: string): Promise<ForwardAnswer> => {
-        const { places, entry } = await this.askChain(providers, queryOf.get(key)!, shared);
+        using own = patient ? new ChainDeadline(patient.chainTimeoutMs) : undefined;
+        const { places, entry } = await this.askChain(providers, queryOf.get(key)!, {
+          deadline: shared ?? own,
+          slotWaitMs: patient?.slotWaitMs,
+          stop: patient?.stop,
+        });
         toKeep.set(key, entry);
         return { places, provider: entry.provider, cache: "MISS" };
       };
@@ -90,13 +105,14 @@ export class ForwardGeocoder {
         while (next < misses.length) {
           const key = misses[next++]!;
           try {
-            outcomes.set(key, { answer: await this.inFlight.run(key, () => ask(key)) });
+            // A stoppable patient ask is not shared, so no single query ever gets its NotAsked.
+            outcomes.set(key, { answer: await (patient?.stop ? ask(key) : this.inFlight.run(key, () => ask(key))) });
           } catch (error) {
             outcomes.set(key, { error });
           }
         }
       };
-      await Promise.all(Array.from({ length: Math.min(batchMissesInFlight, misses.length) }, worker));
+      await Promise.all(Array.from({ length: Math.min(patient?.inFlight ?? batchMissesInFlight, misses.length) }, worker));
       await this.cache.setMany(toKeep);
     }
     return keys.map((key) => {
@@ -119,9 +135,13 @@ export class ForwardGeocoder {
     return { places, provider: entry.provider, cache: "MISS" };
   }
 
-  /** The chain's answer, cut to the limit, and the cache's entry of it. `deadline`: a batch's shared budget. */
-  private async askChain(providers: Provider[], query: ForwardQuery, deadline?: ChainDeadline): Promise<{ places: ForwardPlace[]; entry: CachedAnswer }> {
-    const { result, provider, fallback } = await this.chain.ask(providers, (each, signal, slot) => each.forward!(query, signal, slot), { deadline });
+  /** The chain's answer, cut to the limit, and the cache's entry of it. `deadline`: a batch's shared budget, or a patient query's own. */
+  private async askChain(
+    providers: Provider[],
+    query: ForwardQuery,
+    options: { deadline?: ChainDeadline; slotWaitMs?: number; stop?: AbortSignal } = {},
+  ): Promise<{ places: ForwardPlace[]; entry: CachedAnswer }> {
+    const { result, provider, fallback } = await this.chain.ask(providers, (each, signal, slot) => each.forward!(query, signal, slot), options);
     const places = result.slice(0, query.limit);
     const entry: CachedAnswer = {
       addresses: places.map((place) => place.address),

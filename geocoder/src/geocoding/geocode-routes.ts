@@ -2,13 +2,14 @@ import { ErrorBody, InvalidRequest, maxBatchPoints } from "@linkgeo/shared";
 import { Elysia, t } from "elysia";
 import { Address } from "../addresses/address.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
-import { checkPoint, pointError, pointResultOf, type PointError } from "./batch-points.ts";
+import { checkPoint, placeResults, pointError, pointResultOf, queryResultOf, type PointError } from "./batch-points.ts";
 import { checkedLanguage, parseReverseQuery } from "./coordinates.ts";
-import { answerFormat, FeatureCollection, featureCollection, geoJsonType, pointFeatures } from "./geojson.ts";
+import { answerFormat, FeatureCollection, featureCollection, geoJsonType, placeFeatures, pointFeatures } from "./geojson.ts";
 import type { ReverseGeocoder } from "./reverse-geocoder.ts";
 import type { ForwardGeocoder } from "./forward-geocoder.ts";
+import { ItemId, SentPointItem, SentQueryItem, sentSettings } from "./sent-items.ts";
 import { defaultForwardLimit, maxForwardLimit, maxQueryLength, parseForwardQuery, parseSentForwardQuery } from "./forward-params.ts";
-import type { ForwardPlace, ForwardQuery } from "../providers/forward-query.ts";
+import type { ForwardQuery } from "../providers/forward-query.ts";
 
 export const ReverseEnvelope = t.Object({ success: t.Literal(true), data: t.Array(Address), error: t.Null() }, { title: "ReverseGeocodeResult" });
 
@@ -22,28 +23,14 @@ const GeocoderList = t.Object(
   { title: "Geocoders" },
 );
 
-const PointId = t.Union([t.String({ maxLength: 200 }), t.Number()], { description: "Yours, echoed in the point's result" });
-
 const BatchRequest = t.Object(
-  {
-    points: t.Array(
-      t.Object({
-        // Checked per point (a bad one is its own error, never the batch's): so any JSON value is let through here.
-        latitude: t.Unknown({ description: "Decimal degrees, -90 to 90, as a number or a string", examples: [48.8584] }),
-        longitude: t.Unknown({ description: "Decimal degrees, -180 to 180, as a number or a string", examples: [2.2945] }),
-        id: t.Optional(PointId),
-      }),
-      { minItems: 1, maxItems: maxBatchPoints },
-    ),
-    platform: t.Optional(t.String({ description: "A registered geocoder for every point, any case; default: the default chain" })),
-    language: t.Optional(t.String({ description: "Preferred language of the answers, e.g. en, de, pt-BR" })),
-  },
+  { points: t.Array(SentPointItem, { minItems: 1, maxItems: maxBatchPoints }), ...sentSettings(false) },
   { title: "ReverseGeocodeBatchRequest" },
 );
 
 const PointResult = t.Object(
   {
-    id: t.Union([PointId, t.Null()]),
+    id: t.Union([ItemId, t.Null()]),
     data: t.Array(Address),
     error: t.Union([t.Object({ code: t.String(), message: t.String(), index: t.Integer() }, { additionalProperties: true }), t.Null()]),
     provider: t.Union([t.String(), t.Null()]),
@@ -80,22 +67,7 @@ const ForwardResult = t.Composite(
 const ForwardEnvelope = t.Object({ success: t.Literal(true), data: t.Array(ForwardResult), error: t.Null() }, { title: "ForwardGeocodeResults" });
 
 const ForwardBatchRequest = t.Object(
-  {
-    queries: t.Array(
-      t.Object({
-        // Checked per query (a bad one is its own error, never the batch's): so any JSON value is let through here.
-        q: t.Unknown({ description: "What to look for, as GET /geocode's q", examples: ["Paris, TX"] }),
-        limit: t.Optional(t.Unknown({ description: "As GET /geocode's limit (a number or a string)" })),
-        country: t.Optional(t.Unknown({ description: "As GET /geocode's country (a string, or a list of codes)" })),
-        near: t.Optional(t.Unknown({ description: "As GET /geocode's near: latitude,longitude" })),
-        bbox: t.Optional(t.Unknown({ description: "As GET /geocode's bbox: west,south,east,north" })),
-        id: t.Optional(PointId),
-      }),
-      { minItems: 1, maxItems: maxBatchPoints },
-    ),
-    platform: t.Optional(t.String({ description: "A registered geocoder with a forward search, for every query; default: the default chain" })),
-    language: t.Optional(t.String({ description: "Preferred language of the answers, e.g. en, de, pt-BR" })),
-  },
+  { queries: t.Array(SentQueryItem, { minItems: 1, maxItems: maxBatchPoints }), ...sentSettings(true) },
   { title: "ForwardGeocodeBatchRequest" },
 );
 
@@ -105,7 +77,7 @@ const ForwardBatchEnvelope = t.Object(
     results: t.Array(
       t.Object(
         {
-          id: t.Union([PointId, t.Null()]),
+          id: t.Union([ItemId, t.Null()]),
           data: t.Array(ForwardResult),
           error: PointResult.properties.error,
           provider: t.Union([t.String(), t.Null()]),
@@ -119,11 +91,6 @@ const ForwardBatchEnvelope = t.Object(
   { title: "ForwardGeocodeBatchResult" },
 );
 
-/** A forward answer's places as the API shows them: each address with its point, confidence and the provider's id. */
-function forwardResults(places: readonly ForwardPlace[]) {
-  return places.map(({ address, latitude, longitude, confidence, providerId }) => ({ ...address, latitude, longitude, confidence, provider_id: providerId }));
-}
-
 export function geocodeRoutes({ geocoder, forward, registry }: { geocoder: ReverseGeocoder; forward: ForwardGeocoder; registry: ProviderRegistry }) {
   return new Elysia()
     .get(
@@ -134,7 +101,7 @@ export function geocodeRoutes({ geocoder, forward, registry }: { geocoder: Rever
         const answer = await forward.forward(forwardQuery, query.platform);
         set.headers["x-cache"] = answer.cache;
         set.headers["x-geocoder-provider"] = answer.provider;
-        const data = forwardResults(answer.places);
+        const data = placeResults(answer.places);
         if (format === "geojson") {
           set.headers["content-type"] = geoJsonType;
           return featureCollection(
@@ -263,7 +230,7 @@ export function geocodeRoutes({ geocoder, forward, registry }: { geocoder: Rever
           try {
             return { query: parseSentForwardQuery(sent, body.language) };
           } catch (error) {
-            return { error: pointError(error, index) };
+            return { error: pointError(error, index, "query") };
           }
         });
         const answered = await forward.forwardMany(
@@ -274,16 +241,11 @@ export function geocodeRoutes({ geocoder, forward, registry }: { geocoder: Rever
         const results = checked.map((item, index) => {
           const id = body.queries[index]!.id ?? null;
           if ("error" in item) return { id, data: [], error: item.error, provider: null, cache: null };
-          const outcome = answered[next++]!;
-          if ("error" in outcome) return { id, data: [], error: pointError(outcome.error, index), provider: null, cache: null };
-          return { id, data: forwardResults(outcome.answer.places), error: null, provider: outcome.answer.provider, cache: outcome.answer.cache };
+          return { id, ...queryResultOf(answered[next++]!, index) };
         });
         if (format === "geojson") {
           // A feature per place at its own point; a query with none (or an error) one feature, its fields null.
-          const features = results.flatMap(({ data, ...rest }, index) => {
-            if (data.length === 0) return pointFeatures(null, [], { ...rest, index }, { always: true });
-            return data.flatMap(({ latitude, longitude, ...properties }) => pointFeatures({ latitude, longitude }, [properties], { ...rest, index }));
-          });
+          const features = results.flatMap(({ data, ...rest }, index) => placeFeatures(data, { ...rest, index }));
           set.headers["content-type"] = geoJsonType;
           return featureCollection(features);
         }

@@ -59,6 +59,16 @@ export function pointFeatures(
   return [{ type: "Feature", geometry, properties: { ...noAddress, ...extra } }];
 }
 
+/**
+ * A forward query's features: one per place, at the place's own point, its
+ * address fields, confidence and id with `extra` as properties; a query with
+ * no place (or an error) one feature, its fields null and no geometry.
+ */
+export function placeFeatures(places: ReadonlyArray<Address & { latitude: number; longitude: number }>, extra: Record<string, unknown>): PointFeature[] {
+  if (places.length === 0) return pointFeatures(null, [], extra, { always: true });
+  return places.flatMap(({ latitude, longitude, ...properties }) => pointFeatures({ latitude, longitude }, [properties], extra));
+}
+
 export function featureCollection(features: PointFeature[]): FeatureCollection {
   return { type: "FeatureCollection", features };
 }

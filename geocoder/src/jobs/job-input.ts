@@ -14,52 +14,95 @@ import {
   notUtf8,
   parseJson,
   parseJsonBody,
+  queryColumn,
   readBodyLimited,
   restoredCell,
   UnsupportedMediaType,
 } from "@linkgeo/shared";
 import { t } from "elysia";
 import { TypeCompiler } from "elysia/type-system";
-import { checkPoint, type PointError, type SentPoint } from "../geocoding/batch-points.ts";
+import { checkPoint, pointError, type PointError, type SentPoint } from "../geocoding/batch-points.ts";
+import { parseForwardQuery, parseSentForwardQuery, type SentForwardQuery } from "../geocoding/forward-params.ts";
+import { maxItemIdLength, SentPointItem, SentQueryItem, sentSettings } from "../geocoding/sent-items.ts";
 import type { JobPointInput, PointId } from "./job-store.ts";
-
-/** The longest id a point may carry, as in a batch. */
-const maxPointIdLength = 200;
 
 /** A job's JSON body: a batch's, with up to 100,000 points. */
 export const JobRequest = t.Object(
-  {
-    points: t.Array(
-      t.Object({
-        // Checked per point (a bad one is its own error, never the job's): so any JSON value is let through here.
-        latitude: t.Unknown({ description: "Decimal degrees, -90 to 90, as a number or a string", examples: [48.8584] }),
-        longitude: t.Unknown({ description: "Decimal degrees, -180 to 180, as a number or a string", examples: [2.2945] }),
-        id: t.Optional(t.Union([t.String({ maxLength: maxPointIdLength }), t.Number()], { description: "Yours, echoed in the point's result" })),
-      }),
-      { minItems: 1, maxItems: maxJobPoints },
-    ),
-    platform: t.Optional(t.String({ description: "A registered geocoder for every point, any case; default: the default chain" })),
-    language: t.Optional(t.String({ description: "Preferred language of the answers, e.g. en, de, pt-BR" })),
-  },
+  { points: t.Array(SentPointItem, { minItems: 1, maxItems: maxJobPoints }), ...sentSettings(false) },
   { title: "GeocodeJobRequest" },
 );
 
 const jobRequest = TypeCompiler.Compile(JobRequest);
 
-/** A point as sent, before its coordinates are checked; `refused`: why it has no coordinates at all (a broken row of a file). */
-interface RawPoint extends SentPoint {
+/** A forward job's JSON body: a forward batch's, with up to 100,000 queries. */
+export const ForwardJobRequest = t.Object(
+  { queries: t.Array(SentQueryItem, { minItems: 1, maxItems: maxJobPoints }), ...sentSettings(true) },
+  { title: "ForwardGeocodeJobRequest" },
+);
+
+const forwardJobRequest = TypeCompiler.Compile(ForwardJobRequest);
+
+/** An item as sent (a point's coordinates, or a query's fields), before it is checked; `refused`: why it has nothing to check (a broken row of a file). */
+interface RawItem extends SentPoint, SentForwardQuery {
   id: PointId;
   refused?: string;
 }
 
-/** What a job's body says: its points as sent, and the platform and language (a file's come from the query). */
+/** What a job's body says: its items as sent, and the platform and language (a file's come from the query). */
 export interface JobInput {
-  points: RawPoint[];
+  points: RawItem[];
   platform?: string;
   language?: string;
 }
 
+/** A job's query string: a file's platform and language; a forward file's country and limit too, for every query. */
+export interface JobQueryString {
+  platform?: string;
+  language?: string;
+  country?: string;
+  limit?: string;
+}
+
+/** How one kind's items are read from each format: JSON's list, a CSV row, an NDJSON object. */
+interface ItemFormat {
+  /** A JSON body's list under `field`, checked by `request`'s schema. */
+  field: "points" | "queries";
+  request: typeof jobRequest | typeof forwardJobRequest;
+  /** "with latitude and longitude" or "with q", for the 400 of a list out of shape. */
+  holding: string;
+  /** The CSV header's columns of a question, or why the header has none. */
+  csvColumns(header: string[]): ((fields: string[]) => Omit<RawItem, "id">) | { missing: string };
+  /** An NDJSON object's question. */
+  ndjsonItem(object: Record<string, unknown>): Omit<RawItem, "id">;
+}
+
+const pointFormat: ItemFormat = {
+  field: "points",
+  request: jobRequest,
+  holding: "with latitude and longitude",
+  csvColumns: (header) => {
+    const found = coordinateColumns(header);
+    if ("missing" in found) return found;
+    return (fields) => ({ latitude: fields[found.latitude], longitude: fields[found.longitude] });
+  },
+  ndjsonItem: ({ latitude, longitude }) => ({ latitude, longitude }),
+};
+
+const queryFormat: ItemFormat = {
+  field: "queries",
+  request: forwardJobRequest,
+  holding: "with q",
+  csvColumns: (header) => {
+    const found = queryColumn(header);
+    if ("missing" in found) return found;
+    return (fields) => ({ q: fields[found.column] ?? "" });
+  },
+  ndjsonItem: ({ q, limit, country, near, bbox }) => ({ q, limit, country, near, bbox }),
+};
+
 const tooMany = () => InvalidRequest.because(`a job holds 1 to ${maxJobPoints} points`);
+const noHeader = (format: ItemFormat) =>
+  InvalidRequest.because(`the file has no header row naming its ${format === pointFormat ? "latitude and longitude columns" : "column to look for"}`);
 
 /**
  * A job's body, read by its route (the JSON parser leaves it alone) under
@@ -79,16 +122,43 @@ const tooMany = () => InvalidRequest.because(`a job holds 1 to ${maxJobPoints} p
  * be read (broken quoting, a line that is not an object) is a point with
  * its own error, so its index still lines up with the file.
  */
-export async function readJobInput(request: Request, query: { platform?: string; language?: string }): Promise<JobInput> {
+export function readJobInput(request: Request, query: JobQueryString): Promise<JobInput> {
+  return readItems(request, query, pointFormat);
+}
+
+/**
+ * A forward job's body, read as a reverse job's is (the same limits,
+ * formats and per-row errors): JSON (a forward batch's body), CSV (the
+ * question in a column named q, query, address, place, name or search,
+ * any case, as `bun run geocode --forward` reads it, and an optional `id`)
+ * or NDJSON (`{"q", "id"?, "limit"?, "country"?, "near"?, "bbox"?}` per
+ * line). A file's `country` and `limit` come from the query string, for
+ * every query: an address file's own country column is often a name, not
+ * a code.
+ */
+export function readForwardJobInput(request: Request, query: JobQueryString): Promise<JobInput> {
+  return readItems(request, query, queryFormat);
+}
+
+async function readItems(request: Request, query: JobQueryString, format: ItemFormat): Promise<JobInput> {
   const mediaType = mediaTypeOf(request) ?? "";
   const json = isJsonMediaType(mediaType);
   if (!json && !jobFileMediaTypes.includes(mediaType)) {
-    throw UnsupportedMediaType.because(`send the points as application/json, or a file as ${jobFileMediaTypes.join(", ")}`);
+    throw UnsupportedMediaType.because(`send the ${format.field} as application/json, or a file as ${jobFileMediaTypes.join(", ")}`);
   }
   const text = await bodyText(request);
-  if (json) return jsonInput(text);
+  if (json) return jsonInput(text, format);
   const ndjson = mediaType === "text/plain" ? text.trimStart().startsWith("{") : mediaType !== "text/csv";
-  return { points: ndjson ? ndjsonPoints(text) : csvPoints(text), platform: query.platform, language: query.language };
+  const items = ndjson ? ndjsonItems(text, format) : csvItems(text, format);
+  if (format === queryFormat) {
+    // A file's country and limit apply to each of its queries (an NDJSON line's own win): a bad one is the job's 400, not every row's error.
+    parseForwardQuery({ q: "-", country: query.country, limit: query.limit });
+    for (const item of items) {
+      if (item.country === undefined && query.country !== undefined) item.country = query.country;
+      if (item.limit === undefined && query.limit !== undefined) item.limit = query.limit;
+    }
+  }
+  return { points: items, platform: query.platform, language: query.language };
 }
 
 async function bodyText(request: Request): Promise<string> {
@@ -103,17 +173,22 @@ async function bodyText(request: Request): Promise<string> {
   }
 }
 
-function jsonInput(text: string): JobInput {
-  // Each point is one object: more objects than points a job may hold is refused before JSON.parse makes them.
+function jsonInput(text: string, format: ItemFormat): JobInput {
+  // Each item is one object: more objects than items a job may hold is refused before JSON.parse makes them.
   if (jsonShapeOf(text).objects > maxJobPoints + 1) throw tooMany();
   const body = parseJsonBody(text);
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw InvalidRequest.because("request body must be a JSON object");
-  const points = (body as { points?: unknown }).points;
-  if (!Array.isArray(points) || points.some((point) => typeof point !== "object" || point === null || Array.isArray(point))) {
-    throw InvalidRequest.because(`points must be a list of 1 to ${maxJobPoints} objects with latitude and longitude`);
+  const items = (body as Record<string, unknown>)[format.field];
+  if (!Array.isArray(items) || items.some((item) => typeof item !== "object" || item === null || Array.isArray(item))) {
+    throw InvalidRequest.because(`${format.field} must be a list of 1 to ${maxJobPoints} objects ${format.holding}`);
   }
-  if (!jobRequest.Check(body)) throw InvalidRequest.because(describeBodyFailure(jobRequest, body));
-  return { points: body.points.map((point) => ({ ...point, id: point.id ?? null })), platform: body.platform, language: body.language };
+  if (!format.request.Check(body)) throw InvalidRequest.because(describeBodyFailure(format.request, body));
+  const checked = body as { platform?: string; language?: string };
+  return {
+    points: (items as Array<RawItem & { id?: PointId }>).map((item) => ({ ...item, id: item.id ?? null })),
+    platform: checked.platform,
+    language: checked.language,
+  };
 }
 
 /** A file's text in pieces, so rows are counted as they are read and reading stops past the limit. */
@@ -121,35 +196,35 @@ function* piecesOf(text: string, size = 64 * 1024): Generator<string> {
   for (let from = 0; from < text.length; from += size) yield text.slice(from, from + size);
 }
 
-function csvPoints(text: string): RawPoint[] {
+function csvItems(text: string, format: ItemFormat): RawItem[] {
   const reader = new CsvRowReader();
-  let columns: { latitude: number; longitude: number; id: number } | undefined;
-  const points: RawPoint[] = [];
+  let columns: { question: (fields: string[]) => Omit<RawItem, "id">; id: number } | undefined;
+  const items: RawItem[] = [];
   const take = (rows: ReturnType<CsvRowReader["read"]>) => {
     for (const row of rows) {
       if (!columns) {
-        if (!("fields" in row)) throw InvalidRequest.because("the file has no header row naming its latitude and longitude columns");
-        const found = coordinateColumns(row.fields);
+        if (!("fields" in row)) throw noHeader(format);
+        const found = format.csvColumns(row.fields);
         if ("missing" in found) throw InvalidRequest.because(found.missing);
-        columns = { ...found, id: row.fields.findIndex((name) => name.trim().toLowerCase() === "id") };
+        columns = { question: found, id: row.fields.findIndex((name) => name.trim().toLowerCase() === "id") };
         continue;
       }
-      if (points.length === maxJobPoints) throw tooMany();
-      if (!("fields" in row)) points.push({ id: null, refused: `line ${row.line}: ${row.problem}` });
+      if (items.length === maxJobPoints) throw tooMany();
+      if (!("fields" in row)) items.push({ id: null, refused: `line ${row.line}: ${row.problem}` });
       else {
         const fields = row.fields.map(restoredCell);
-        points.push({ latitude: fields[columns.latitude], longitude: fields[columns.longitude], id: columns.id === -1 ? null : (fields[columns.id] ?? null) });
+        items.push({ ...columns.question(fields), id: columns.id === -1 ? null : (fields[columns.id] ?? null) });
       }
     }
   };
   for (const piece of piecesOf(text)) take(reader.read(piece));
   take(reader.finish());
-  if (!columns) throw InvalidRequest.because("the file has no header row naming its latitude and longitude columns");
-  return points;
+  if (!columns) throw noHeader(format);
+  return items;
 }
 
-function ndjsonPoints(text: string): RawPoint[] {
-  const points: RawPoint[] = [];
+function ndjsonItems(text: string, format: ItemFormat): RawItem[] {
+  const items: RawItem[] = [];
   const lineBreak = /\r\n|\n|\r/g;
   for (let start = 0, line = 1; start <= text.length; line++) {
     const found = lineBreak.exec(text);
@@ -157,27 +232,45 @@ function ndjsonPoints(text: string): RawPoint[] {
     const content = text.slice(start, end);
     start = found ? end + found[0].length : text.length + 1;
     if (content.trim() === "") continue;
-    if (points.length === maxJobPoints) throw tooMany();
-    points.push(ndjsonPoint(content, line));
+    if (items.length === maxJobPoints) throw tooMany();
+    items.push(ndjsonItem(content, line, format));
   }
-  return points;
+  return items;
 }
 
-function ndjsonPoint(content: string, line: number): RawPoint {
+function ndjsonItem(content: string, line: number, format: ItemFormat): RawItem {
   let parsed: unknown;
   try {
     parsed = parseJson(content);
   } catch (error) {
     if (error instanceof JsonTooDeep) return { id: null, refused: `line ${line}: ${error.message}` };
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-    return { id: null, refused: `line ${line}: not a JSON object with latitude and longitude` };
-  const { latitude, longitude, id } = parsed as Record<string, unknown>;
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return { id: null, refused: `line ${line}: not a JSON object ${format.holding}` };
+  const object = parsed as Record<string, unknown>;
+  const { id } = object;
   if (id !== undefined && id !== null && typeof id !== "string" && !(typeof id === "number" && Number.isFinite(id))) {
     return { id: null, refused: `line ${line}: id must be a string or a number` };
   }
-  return { latitude, longitude, id: (id as PointId | undefined) ?? null };
+  return { ...format.ndjsonItem(object), id: (id as PointId | undefined) ?? null };
 }
+
+/** A job item's refusal: its index kept, its error its result, never the job's. */
+function refusedItem(point: RawItem, error: PointError): JobPointInput {
+  return { id: shortId(point.id), latitude: null, longitude: null, result: { data: [], error, provider: null, cache: null } };
+}
+
+/** What every item is checked for before its question: a broken row, an over-long id. */
+function itemRefusal(point: RawItem, index: number): PointError | undefined {
+  if (point.refused !== undefined) return { code: "invalid_request", message: point.refused, index };
+  if (typeof point.id === "string" && point.id.length > maxItemIdLength) {
+    return { code: "invalid_request", message: `id must be at most ${maxItemIdLength} characters`, index };
+  }
+  return undefined;
+}
+
+const checkedCount = (input: JobInput) => {
+  if (input.points.length === 0 || input.points.length > maxJobPoints) throw tooMany();
+};
 
 /**
  * A job's points, each checked as a batch checks its points: its
@@ -185,25 +278,31 @@ function ndjsonPoint(content: string, line: number): RawPoint {
  * error, never the job's.
  */
 export function checkedPoints(input: JobInput, language: string | undefined): JobPointInput[] {
-  if (input.points.length === 0 || input.points.length > maxJobPoints) throw tooMany();
+  checkedCount(input);
   return input.points.map((point, index): JobPointInput => {
-    const refuse = (error: PointError): JobPointInput => ({
-      id: shortId(point.id),
-      latitude: null,
-      longitude: null,
-      result: { data: [], error, provider: null, cache: null },
-    });
-    if (point.refused !== undefined) return refuse({ code: "invalid_request", message: point.refused, index });
-    if (typeof point.id === "string" && point.id.length > maxPointIdLength) {
-      return refuse({ code: "invalid_request", message: `id must be at most ${maxPointIdLength} characters`, index });
-    }
+    const refusal = itemRefusal(point, index);
+    if (refusal) return refusedItem(point, refusal);
     const check = checkPoint(point, language, index);
-    if ("error" in check) return refuse(check.error);
+    if ("error" in check) return refusedItem(point, check.error);
     return { id: point.id, latitude: check.query.latitude, longitude: check.query.longitude };
+  });
+}
+
+/** A forward job's queries, each checked as a forward batch checks its queries (GET /geocode's rules); a refused one keeps its index with its error. */
+export function checkedQueries(input: JobInput, language: string | undefined): JobPointInput[] {
+  checkedCount(input);
+  return input.points.map((item, index): JobPointInput => {
+    const refusal = itemRefusal(item, index);
+    if (refusal) return refusedItem(item, refusal);
+    try {
+      return { id: item.id, latitude: null, longitude: null, query: parseSentForwardQuery(item, language) };
+    } catch (error) {
+      return refusedItem(item, pointError(error, index, "query"));
+    }
   });
 }
 
 /** An id kept with a refused point: cut to the bound, so an over-long one is still recognisable and never stored whole. */
 function shortId(id: PointId): PointId {
-  return typeof id === "string" && id.length > maxPointIdLength ? id.slice(0, maxPointIdLength) : id;
+  return typeof id === "string" && id.length > maxItemIdLength ? id.slice(0, maxItemIdLength) : id;
 }

@@ -1,7 +1,8 @@
 import { csvRow, InvalidRequest } from "@linkgeo/shared";
-import { addressFieldNames } from "../addresses/address.ts";
-import { geoJsonType, pointFeatures } from "../geocoding/geojson.ts";
-import type { JobStore, StoredPoint } from "./job-store.ts";
+import { addressFieldNames, type Address } from "../addresses/address.ts";
+import type { PlaceResult } from "../geocoding/batch-points.ts";
+import { geoJsonType, placeFeatures, pointFeatures } from "../geocoding/geojson.ts";
+import type { JobKind, JobStore, StoredPoint } from "./job-store.ts";
 
 /** The formats a job's results come in; NDJSON by default. */
 const resultFormats = ["ndjson", "csv", "geojson"] as const;
@@ -28,8 +29,14 @@ export function resultFormat(format: string | undefined, accept: string | null):
   return "ndjson";
 }
 
-/** The CSV's columns: the point, whether it is answered, the first address's fields, who answered, and why not. */
-export const resultCsvColumns = ["index", "id", "latitude", "longitude", "status", ...addressFieldNames, "provider", "cache", "error"] as const;
+/**
+ * The CSV's columns: the point (or the query), whether it is answered, the first address's fields (a forward
+ * query's first place, with its point, confidence and the provider's id), who answered, and why not.
+ */
+export const resultCsvColumns: Record<JobKind, readonly string[]> = {
+  reverse: ["index", "id", "latitude", "longitude", "status", ...addressFieldNames, "provider", "cache", "error"],
+  forward: ["index", "id", "q", "status", ...addressFieldNames, "latitude", "longitude", "confidence", "provider_id", "provider", "cache", "error"],
+};
 
 /**
  * What a point without a result is: `waiting` in a running job; in a
@@ -50,10 +57,11 @@ export type UnansweredStatus = "waiting" | "cancelled";
 export function streamResults(
   store: JobStore,
   idHash: string,
-  job: { total: number; unanswered: UnansweredStatus },
+  job: { kind: JobKind; total: number; unanswered: UnansweredStatus },
   format: ResultFormat,
 ): ReadableStream<Uint8Array> {
-  const { total, unanswered } = job;
+  const { kind, total, unanswered } = job;
+  const render = kind === "forward" ? renderedQuery : rendered;
   const encoder = new TextEncoder();
   let after = -1;
   let first = true;
@@ -61,9 +69,9 @@ export function streamResults(
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const page = await store.points(idHash, after, pageSize);
-      let text = first ? opening(format) : "";
+      let text = first ? opening(kind, format) : "";
       for (const point of page) {
-        text += rendered(point, unanswered, format, first);
+        text += render(point, unanswered, format, first);
         first = false;
       }
       sent += page.length;
@@ -84,8 +92,8 @@ export function streamResults(
   });
 }
 
-function opening(format: ResultFormat): string {
-  if (format === "csv") return csvRow(resultCsvColumns);
+function opening(kind: JobKind, format: ResultFormat): string {
+  if (format === "csv") return csvRow(resultCsvColumns[kind]);
   if (format === "geojson") return '{"type":"FeatureCollection","features":[';
   return "";
 }
@@ -117,9 +125,38 @@ function rendered(point: StoredPoint, unanswered: UnansweredStatus, format: Resu
   const at = point.latitude === null || point.longitude === null ? null : { latitude: point.latitude, longitude: point.longitude };
   const features = pointFeatures(
     at,
-    result.data,
+    result.data as Address[],
     { index: point.index, id: point.id, status, provider: result.provider, cache: result.cache, error: result.error },
     { always: true },
   );
+  return features.map((feature, i) => `${first && i === 0 ? "" : ","}${JSON.stringify(feature)}`).join("");
+}
+
+/** A forward job's query and its places: NDJSON with the query's text, a CSV row of its first place, a feature per place at the place's point. */
+function renderedQuery(point: StoredPoint, unanswered: UnansweredStatus, format: ResultFormat, first: boolean): string {
+  const status = point.result === null ? unanswered : "done";
+  const result = point.result ?? { data: [], error: null, provider: null, cache: null };
+  const places = result.data as PlaceResult[];
+  const q = point.query?.text ?? null;
+  if (format === "ndjson") return `${JSON.stringify({ index: point.index, id: point.id, q, status, ...result })}\n`;
+  if (format === "csv") {
+    const place = places[0];
+    const cell = (value: string | number | null | undefined) => (value === null || value === undefined ? "" : String(value));
+    return csvRow([
+      String(point.index),
+      cell(point.id),
+      q ?? "",
+      status,
+      ...addressFieldNames.map((field) => place?.[field] ?? ""),
+      cell(place?.latitude),
+      cell(place?.longitude),
+      cell(place?.confidence),
+      cell(place?.provider_id),
+      result.provider ?? "",
+      result.cache ?? "",
+      result.error ? `${result.error.code}: ${result.error.message}` : "",
+    ]);
+  }
+  const features = placeFeatures(places, { index: point.index, id: point.id, q, status, provider: result.provider, cache: result.cache, error: result.error });
   return features.map((feature, i) => `${first && i === 0 ? "" : ","}${JSON.stringify(feature)}`).join("");
 }

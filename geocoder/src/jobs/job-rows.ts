@@ -1,10 +1,11 @@
-import type { ClaimedPoint, JobRecord, PointId, PointResult, StoredPoint } from "./job-store.ts";
+import type { ForwardQuery } from "../providers/forward-query.ts";
+import type { ClaimedPoint, JobKind, JobRecord, PointId, PointResult, StoredPoint } from "./job-store.ts";
 
 // The rows both engines keep jobs and points in, and how each becomes what the JobStore port answers. Imported as a
 // namespace (`rows.jobRecordOf`) by each engine's store.
 
 /** A job's row as both engines keep it: the record's counts and words, its instants (ms since the epoch) in snake case. */
-export interface JobRow extends Pick<JobRecord, "status" | "platform" | "language" | "total" | "done" | "failed"> {
+export interface JobRow extends Pick<JobRecord, "kind" | "status" | "platform" | "language" | "total" | "done" | "failed"> {
   created_at: number;
   finished_at: number | null;
   expires_at: number | null;
@@ -12,6 +13,7 @@ export interface JobRow extends Pick<JobRecord, "status" | "platform" | "languag
 
 export function jobRecordOf(row: JobRow): JobRecord {
   return {
+    kind: row.kind,
     status: row.status,
     platform: row.platform,
     language: row.language,
@@ -35,12 +37,22 @@ function idFromStore(text: string | null): PointId {
   return typeof id === "string" || typeof id === "number" ? id : null;
 }
 
+/** A forward query as both engines store it: its JSON. */
+export function storedQuery(query: ForwardQuery | undefined): string | null {
+  return query === undefined ? null : JSON.stringify(query);
+}
+
+function queryFromStore(text: string | null): ForwardQuery | null {
+  return text === null ? null : (JSON.parse(text) as ForwardQuery);
+}
+
 /** A point's row as both engines keep it. */
 export interface PointRow {
   idx: number;
   point_id: string | null;
   latitude: number | null;
   longitude: number | null;
+  query: string | null;
   result: string | null;
 }
 
@@ -50,6 +62,7 @@ export function storedPointOf(row: PointRow): StoredPoint {
     id: idFromStore(row.point_id),
     latitude: row.latitude,
     longitude: row.longitude,
+    query: queryFromStore(row.query),
     result: row.result === null ? null : (JSON.parse(row.result) as PointResult),
   };
 }
@@ -67,10 +80,25 @@ export function countsPerJob(written: Iterable<{ job: string; failed: boolean; b
   return perJob;
 }
 
-/** A point a claim took, with its job's platform and language. */
-export function claimedPoint(
-  job: { id_hash: string; platform: string | null; language: string | null },
-  point: { idx: number; latitude: number; longitude: number },
-): ClaimedPoint {
-  return { job: job.id_hash, index: point.idx, latitude: point.latitude, longitude: point.longitude, platform: job.platform, language: job.language };
+/** A job's row as a claim reads it. */
+export interface ClaimJobRow {
+  id_hash: string;
+  kind: JobKind;
+  platform: string | null;
+  language: string | null;
+}
+
+/** A waiting point's row as a claim reads it: a reverse job's has its coordinates, a forward job's its query. */
+export interface ClaimPointRow {
+  idx: number;
+  latitude: number | null;
+  longitude: number | null;
+  query: string | null;
+}
+
+/** A point a claim took, with its job's kind, platform and language. */
+export function claimedPoint(job: ClaimJobRow, point: ClaimPointRow): ClaimedPoint {
+  const common = { job: job.id_hash, index: point.idx, platform: job.platform, language: job.language };
+  if (job.kind === "forward") return { ...common, kind: "forward", query: queryFromStore(point.query)! };
+  return { ...common, kind: "reverse", latitude: point.latitude!, longitude: point.longitude! };
 }

@@ -1,7 +1,8 @@
 import { describeError, type Logger } from "@linkgeo/shared";
-import { pointResultOf } from "../geocoding/batch-points.ts";
+import { pointResultOf, queryResultOf } from "../geocoding/batch-points.ts";
+import type { ForwardGeocoder, ForwardOutcome } from "../geocoding/forward-geocoder.ts";
 import { NotAsked } from "../geocoding/provider-chain.ts";
-import type { PatientPace, ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
+import type { PatientPace, PointOutcome, ReverseGeocoder } from "../geocoding/reverse-geocoder.ts";
 import type { ClaimedPoint, JobStore, PointResult } from "./job-store.ts";
 
 const jobRunnerDefaults = {
@@ -19,6 +20,10 @@ const jobRunnerDefaults = {
   pruneEveryMs: 3_600_000,
 } as const;
 
+/** A point's result as its kind's batch gives it. */
+const resultOf = (point: ClaimedPoint, outcome: PointOutcome | ForwardOutcome): PointResult =>
+  point.kind === "forward" ? queryResultOf(outcome as ForwardOutcome, point.index) : pointResultOf(outcome as PointOutcome, point.index);
+
 /** Resolves once the event loop has served what waits on I/O (a request, a timer). */
 const requestsServed = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -33,6 +38,8 @@ export function jobPace(chainTimeoutMs: number, inFlight: number): PatientPace {
 export interface JobRunnerOptions {
   store: JobStore;
   geocoder: Pick<ReverseGeocoder, "reverseMany">;
+  /** Forward jobs' queries go down its chain. */
+  forward: Pick<ForwardGeocoder, "forwardMany">;
   /** How a job's points go down the chain: waiting for the providers' slots (PatientPace). */
   pace: PatientPace;
   /** This replica, as leases name it: unique per process. */
@@ -160,21 +167,33 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
     const results: Array<{ point: ClaimedPoint; result: PointResult }> = [];
     const notAsked: ClaimedPoint[] = [];
     for (const points of byJob.values()) {
-      const { platform, language } = points[0]!;
-      const queries = points.map(({ latitude, longitude }) => (language === null ? { latitude, longitude } : { latitude, longitude, language }));
       try {
-        const outcomes = await options.geocoder.reverseMany(queries, platform ?? undefined, { ...options.pace, stop });
+        const outcomes = await ask(points, stop);
         for (const [i, point] of points.entries()) {
           const outcome = outcomes[i]!;
           if ("error" in outcome && outcome.error instanceof NotAsked) notAsked.push(point);
-          else results.push({ point, result: pointResultOf(outcome, point.index) });
+          else results.push({ point, result: resultOf(point, outcome) });
         }
       } catch (error) {
         // The job's platform is gone (the configuration changed since): each point says so.
-        for (const point of points) results.push({ point, result: pointResultOf({ error }, point.index) });
+        for (const point of points) results.push({ point, result: resultOf(point, { error }) });
       }
     }
     return { results, notAsked };
+  };
+
+  /** One job's claimed points down the chain of their kind, at the job's pace. */
+  const ask = (points: readonly ClaimedPoint[], stop: AbortSignal) => {
+    const { platform, language } = points[0]!;
+    const pace = { ...options.pace, stop };
+    const forward = points.flatMap((point) => (point.kind === "forward" ? [point.query] : []));
+    if (forward.length > 0) return options.forward.forwardMany(forward, platform ?? undefined, pace);
+    const queries = points.flatMap((point) => (point.kind === "reverse" ? [{ latitude: point.latitude, longitude: point.longitude }] : []));
+    return options.geocoder.reverseMany(
+      queries.map((at) => (language === null ? at : { ...at, language })),
+      platform ?? undefined,
+      pace,
+    );
   };
 
   const loop = (async () => {

@@ -1,5 +1,5 @@
-import type { JobPointInput } from "./job-store.ts";
-import { storedId } from "./job-rows.ts";
+import type { JobKind, JobPointInput } from "./job-store.ts";
+import { storedId, storedQuery } from "./job-rows.ts";
 
 // What a job is charged for in the quotas (job-quota.ts): an estimate of the disk its rows take, made from the
 // text it stores, so both engines count the same and a job's share is known before anything is written.
@@ -11,8 +11,11 @@ import { storedId } from "./job-rows.ts";
 /** What a point's row costs besides its id and its result: the row, its key and its index entries. */
 const pointRowBytes = 256;
 
-/** A waiting point's result, reserved until it is written: an answer with one address is about 300 bytes of JSON, an error about 150. */
-export const resultReserveBytes = 512;
+/**
+ * A waiting point's result, reserved until it is written: an answer with one address is about 300 bytes of JSON, an
+ * error about 150; a forward answer holds up to its limit's places of about 400 bytes each, five by default.
+ */
+export const resultReserveBytes: Record<JobKind, number> = { reverse: 512, forward: 2_048 };
 
 /**
  * The least a job is charged, however few its points: its own row, and its
@@ -29,31 +32,31 @@ export function chargedBytes(bytes: number): number {
 
 const utf8Bytes = (text: string | null) => (text === null ? 0 : Buffer.byteLength(text, "utf8"));
 
-/** A point's charge: its row, and twice its id and its result as stored (the reserve while it waits). */
-export function pointBytes(id: string | null, result: string | null): number {
-  return pointRowBytes + 2 * (utf8Bytes(id) + (result === null ? resultReserveBytes : utf8Bytes(result)));
+/** A point's charge: its row, and twice its id, its query (forward) and its result as stored (the kind's reserve while it waits). */
+export function pointBytes(kind: JobKind, id: string | null, query: string | null, result: string | null): number {
+  return pointRowBytes + 2 * (utf8Bytes(id) + utf8Bytes(query) + (result === null ? resultReserveBytes[kind] : utf8Bytes(result)));
 }
 
 /** What a new job's points are charged, and how many of them wait for an answer (the others were refused when it was made). */
-export function jobSize(points: readonly JobPointInput[]): { bytes: number; waiting: number } {
+export function jobSize(kind: JobKind, points: readonly JobPointInput[]): { bytes: number; waiting: number } {
   let bytes = 0;
   let waiting = 0;
   for (const point of points) {
-    bytes += pointBytes(storedId(point.id), point.result ? JSON.stringify(point.result) : null);
+    bytes += pointBytes(kind, storedId(point.id), storedQuery(point.query), point.result ? JSON.stringify(point.result) : null);
     if (!point.result) waiting++;
   }
   return { bytes, waiting };
 }
 
 /** How a job's charge moves when a waiting point's result is written: the result's bytes in place of the reserve. */
-export function resultBytesChange(result: string): number {
-  return 2 * (utf8Bytes(result) - resultReserveBytes);
+export function resultBytesChange(kind: JobKind, result: string): number {
+  return 2 * (utf8Bytes(result) - resultReserveBytes[kind]);
 }
 
-/** What a cancellation gives back: the reserve of the points that will never get a result. */
-export function unansweredBytes(points: number): number {
-  return 2 * resultReserveBytes * points;
+/** What a cancellation gives back per point that will never get a result: its reserve. */
+export function unansweredBytes(kind: JobKind): number {
+  return 2 * resultReserveBytes[kind];
 }
 
 /** The charge of a job kept before jobs were charged (its points' ids unknown to the job's row): each point as if it had no id and waited. */
-export const legacyPointBytes = pointBytes(null, null);
+export const legacyPointBytes = pointBytes("reverse", null, null, null);

@@ -1,25 +1,36 @@
 import type { Address } from "../addresses/address.ts";
+import type { PlaceResult } from "../geocoding/batch-points.ts";
+import type { ForwardQuery } from "../providers/forward-query.ts";
 import type { JobQuota, JobUsage, QuotaRefusal } from "./job-quota.ts";
 
 /** A job runs until every point has its result, or until it is cancelled. */
 export type JobStatus = "running" | "done" | "cancelled";
+
+/** What a job's points ask: addresses at coordinates (`reverse`), or places for a name (`forward`, its points queries). */
+export type JobKind = "reverse" | "forward";
 
 /** A point's own id, echoed in its result. */
 export type PointId = string | number | null;
 
 /** What a point ended with: its addresses, or its own error, as a batch answers a point. */
 export interface PointResult {
-  data: Address[];
+  /** Addresses at the point (reverse), or places for the query (forward). */
+  data: Address[] | PlaceResult[];
   error: ({ code: string; message: string; index: number } & Record<string, unknown>) | null;
   provider: string | null;
   cache: "L1" | "L2" | "MISS" | null;
 }
 
-/** A point as a job keeps it: coordinates checked when the job was made (null for a point that failed the check, whose result is then its error). */
+/**
+ * A point as a job keeps it: coordinates checked when the job was made (null for a point that failed the check, whose
+ * result is then its error), or a forward job's query (then no coordinates).
+ */
 export interface JobPointInput {
   id: PointId;
   latitude: number | null;
   longitude: number | null;
+  /** A forward job's query, checked (absent for a refused one, whose result is its error). */
+  query?: ForwardQuery;
   /** Set for a point refused when the job was made. */
   result?: PointResult;
 }
@@ -27,6 +38,7 @@ export interface JobPointInput {
 export interface NewJob {
   /** SHA-256 (hex) of the job's id: the id itself is a capability, never stored. */
   idHash: string;
+  kind: JobKind;
   platform: string | null;
   language: string | null;
   points: readonly JobPointInput[];
@@ -36,6 +48,7 @@ export interface NewJob {
 }
 
 export interface JobRecord {
+  kind: JobKind;
   status: JobStatus;
   platform: string | null;
   language: string | null;
@@ -51,15 +64,13 @@ export interface JobRecord {
   expiresAt: number | null;
 }
 
-/** A point a replica took to answer, under a lease. */
-export interface ClaimedPoint {
+/** A point a replica took to answer, under a lease: its coordinates, or a forward job's query. */
+export type ClaimedPoint = {
   job: string;
   index: number;
-  latitude: number;
-  longitude: number;
   platform: string | null;
   language: string | null;
-}
+} & ({ kind: "reverse"; latitude: number; longitude: number } | { kind: "forward"; query: ForwardQuery });
 
 /** One point of a job's results, in order; `result` null while it waits. */
 export interface StoredPoint {
@@ -67,6 +78,8 @@ export interface StoredPoint {
   id: PointId;
   latitude: number | null;
   longitude: number | null;
+  /** A forward job's query (null for a reverse job's point, or a query refused when the job was made). */
+  query: ForwardQuery | null;
   result: PointResult | null;
 }
 

@@ -30,7 +30,7 @@ const creatingForMs = 3_600_000;
 
 // Instants as ms since the epoch (bigint columns read as float8): the store's callers count in ms.
 const jobColumns =
-  "status, platform, language, total, done, failed, created_at::float8 AS created_at, finished_at::float8 AS finished_at, expires_at::float8 AS expires_at";
+  "kind, status, platform, language, total, done, failed, created_at::float8 AS created_at, finished_at::float8 AS finished_at, expires_at::float8 AS expires_at";
 
 /**
  * The jobs on Postgres (GEOCODER_JOBS_DATABASE_URL), for replicas on many
@@ -66,6 +66,8 @@ export class PostgresJobStore implements JobStore {
         )`;
         // A database made before the quotas: its jobs are charged from their size (job-size.ts) and belong to no client.
         await tx`ALTER TABLE geocode_jobs ADD COLUMN IF NOT EXISTS client text, ADD COLUMN IF NOT EXISTS bytes bigint`;
+        // A database made before forward jobs: every job in it is a reverse one.
+        await tx`ALTER TABLE geocode_jobs ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'reverse'`;
         await tx`UPDATE geocode_jobs SET bytes = total::bigint * ${legacyPointBytes} WHERE bytes IS NULL`;
         await tx`CREATE INDEX IF NOT EXISTS geocode_jobs_running ON geocode_jobs (created_at) WHERE status = 'running'`;
         await tx`CREATE INDEX IF NOT EXISTS geocode_jobs_expires_at ON geocode_jobs (expires_at) WHERE expires_at IS NOT NULL`;
@@ -81,6 +83,7 @@ export class PostgresJobStore implements JobStore {
           result text,
           PRIMARY KEY (job, idx)
         )`;
+        await tx`ALTER TABLE geocode_job_points ADD COLUMN IF NOT EXISTS query text`;
         await tx`CREATE INDEX IF NOT EXISTS geocode_job_points_waiting ON geocode_job_points (job, idx) WHERE result IS NULL`;
       });
     } catch (error) {
@@ -91,7 +94,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   async create(job: NewJob, ttlMs: number, quota: JobQuota): Promise<QuotaRefusal | undefined> {
-    const size = jobSize(job.points);
+    const size = jobSize(job.kind, job.points);
     const refused = job.points.length - size.waiting;
     const finished = size.waiting === 0;
     const refusal = await this.sql.begin(async (tx) => {
@@ -101,8 +104,8 @@ export class PostgresJobStore implements JobStore {
       const refusal = quotaRefusal(await usageIn(tx, job.client, job.createdAt), share, quota, { now: job.createdAt, ttlMs });
       if (refusal) return refusal;
       await tx`
-        INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at, client, bytes)
-        VALUES (${job.idHash}, 'creating', ${job.platform}, ${job.language}, ${job.points.length}, ${refused}, ${refused},
+        INSERT INTO geocode_jobs (id_hash, kind, status, platform, language, total, done, failed, created_at, finished_at, expires_at, client, bytes)
+        VALUES (${job.idHash}, ${job.kind}, 'creating', ${job.platform}, ${job.language}, ${job.points.length}, ${refused}, ${refused},
           ${job.createdAt}, NULL, ${job.createdAt + creatingForMs}, ${job.client}, ${size.bytes})`;
       return undefined;
     });
@@ -120,15 +123,16 @@ export class PostgresJobStore implements JobStore {
   /** A reserved job's points, and the job then running (or done, when every point was refused): one transaction. */
   private async writePoints(job: NewJob, finished: boolean, ttlMs: number): Promise<void> {
     await this.sql.begin(async (tx) => {
-      // Ten thousand points a statement: four arrays of a few hundred kB at most.
+      // Ten thousand points a statement: five arrays of a few hundred kB at most.
       for (let from = 0; from < job.points.length; from += 10_000) {
         const slice = job.points.slice(from, from + 10_000);
         await tx`
-          INSERT INTO geocode_job_points (job, idx, point_id, latitude, longitude, result)
-          SELECT ${job.idHash}, ${from}::integer + ord::integer - 1, point_id, latitude, longitude, result
+          INSERT INTO geocode_job_points (job, idx, point_id, latitude, longitude, query, result)
+          SELECT ${job.idHash}, ${from}::integer + ord::integer - 1, point_id, latitude, longitude, query, result
           FROM unnest(${slice.map((point) => rows.storedId(point.id))}::text[], ${slice.map((point) => point.latitude)}::float8[],
-            ${slice.map((point) => point.longitude)}::float8[], ${slice.map((point) => (point.result ? JSON.stringify(point.result) : null))}::text[])
-            WITH ORDINALITY AS p(point_id, latitude, longitude, result, ord)`;
+            ${slice.map((point) => point.longitude)}::float8[], ${slice.map((point) => rows.storedQuery(point.query))}::text[],
+            ${slice.map((point) => (point.result ? JSON.stringify(point.result) : null))}::text[])
+            WITH ORDINALITY AS p(point_id, latitude, longitude, query, result, ord)`;
       }
       const made = await tx`
         UPDATE geocode_jobs SET status = ${finished ? "done" : "running"}, finished_at = ${finished ? job.createdAt : null},
@@ -151,14 +155,14 @@ export class PostgresJobStore implements JobStore {
 
   async claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]> {
     return this.sql.begin(async (tx) => {
-      const jobs = await tx<Array<{ id_hash: string; platform: string | null; language: string | null }>>`
-        SELECT id_hash, platform, language FROM geocode_jobs WHERE status = 'running' ORDER BY created_at, id_hash`;
+      const jobs = await tx<rows.ClaimJobRow[]>`
+        SELECT id_hash, kind, platform, language FROM geocode_jobs WHERE status = 'running' ORDER BY created_at, id_hash`;
       // Job by job, each one's waiting points in order (the partial index of waiting points, walked from its first):
       // one query over every job's points sorted them all, every claim.
       const claimed: ClaimedPoint[] = [];
       for (const job of jobs) {
         if (claimed.length >= limit) break;
-        const points = await tx<Array<{ idx: number; latitude: number; longitude: number }>>`
+        const points = await tx<rows.ClaimPointRow[]>`
           UPDATE geocode_job_points p SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
           FROM (
             SELECT idx FROM geocode_job_points
@@ -166,7 +170,7 @@ export class PostgresJobStore implements JobStore {
             ORDER BY idx LIMIT ${limit - claimed.length} FOR UPDATE SKIP LOCKED
           ) AS waiting
           WHERE p.job = ${job.id_hash} AND p.idx = waiting.idx
-          RETURNING p.idx, p.latitude, p.longitude`;
+          RETURNING p.idx, p.latitude, p.longitude, p.query`;
         // RETURNING keeps no order: the claim's is the points'.
         for (const point of [...points].sort((a, b) => a.idx - b.idx)) claimed.push(rows.claimedPoint(job, point));
       }
@@ -201,7 +205,7 @@ export class PostgresJobStore implements JobStore {
       const written = await tx<Array<{ job: string; failed: number; bytes: number }>>`
         UPDATE geocode_job_points p SET result = r.result, lease_owner = NULL, lease_until = NULL
         FROM unnest(${results.map(({ point }) => point.job)}::text[], ${results.map(({ point }) => point.index)}::integer[],
-          ${texts}::text[], ${results.map(({ result }) => (result.error === null ? 0 : 1))}::integer[], ${texts.map(resultBytesChange)}::integer[])
+          ${texts}::text[], ${results.map(({ result }) => (result.error === null ? 0 : 1))}::integer[], ${texts.map((text, i) => resultBytesChange(results[i]!.point.kind, text))}::integer[])
           AS r(job, idx, result, failed, bytes)
         WHERE p.job = r.job AND p.idx = r.idx AND p.lease_owner = ${owner} AND p.result IS NULL
           AND EXISTS (SELECT 1 FROM geocode_jobs j WHERE j.id_hash = p.job AND j.status = 'running')
@@ -222,14 +226,15 @@ export class PostgresJobStore implements JobStore {
   async cancel(idHash: string, now: number, ttlMs: number): Promise<JobRecord | undefined> {
     // Its points left will never have a result: their reserve is given back.
     await this.sql`
-      UPDATE geocode_jobs SET status = 'cancelled', finished_at = ${now}, expires_at = ${now + ttlMs}, bytes = bytes - (total - done)::bigint * ${unansweredBytes(1)}
+      UPDATE geocode_jobs SET status = 'cancelled', finished_at = ${now}, expires_at = ${now + ttlMs},
+        bytes = bytes - (total - done)::bigint * CASE kind WHEN 'forward' THEN ${unansweredBytes("forward")}::bigint ELSE ${unansweredBytes("reverse")}::bigint END
       WHERE id_hash = ${idHash} AND status = 'running'`;
     return this.find(idHash);
   }
 
   async points(idHash: string, afterIndex: number, limit: number): Promise<StoredPoint[]> {
     const points = await this.sql<rows.PointRow[]>`
-      SELECT idx, point_id, latitude, longitude, result FROM geocode_job_points WHERE job = ${idHash} AND idx > ${afterIndex} ORDER BY idx LIMIT ${limit}`;
+      SELECT idx, point_id, latitude, longitude, query, result FROM geocode_job_points WHERE job = ${idHash} AND idx > ${afterIndex} ORDER BY idx LIMIT ${limit}`;
     return points.map(rows.storedPointOf);
   }
 

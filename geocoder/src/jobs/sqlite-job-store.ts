@@ -38,7 +38,7 @@ const lockWaitMs = 4_000;
 const pointsPerDelete = 5_000;
 
 /** A job's waiting points a claim may take (no lease, or one that ran out), in order, from the index of waiting points. */
-export const waitingPointsSql = `SELECT idx, latitude, longitude FROM geocode_job_points INDEXED BY geocode_job_points_waiting
+export const waitingPointsSql = `SELECT idx, latitude, longitude, query FROM geocode_job_points INDEXED BY geocode_job_points_waiting
   WHERE job = ?1 AND result IS NULL AND (lease_until IS NULL OR lease_until <= ?2) ORDER BY idx LIMIT ?3`;
 
 /** A client's points waiting, the bytes of its jobs not expired and the first of them to expire; ?1 the client, ?2 now, ?3 `minJobBytes`. */
@@ -78,7 +78,8 @@ export class SqliteJobStore implements JobStore {
       finished_at INTEGER,
       expires_at INTEGER,
       client TEXT,
-      bytes INTEGER
+      bytes INTEGER,
+      kind TEXT NOT NULL DEFAULT 'reverse'
     )`);
     // A file made before the quotas: its jobs are charged from their size (job-size.ts) and belong to no client.
     db.transaction(() => {
@@ -88,6 +89,8 @@ export class SqliteJobStore implements JobStore {
         .map((column) => column.name);
       if (!columns.includes("client")) db.exec("ALTER TABLE geocode_jobs ADD COLUMN client TEXT");
       if (!columns.includes("bytes")) db.exec("ALTER TABLE geocode_jobs ADD COLUMN bytes INTEGER");
+      // A file made before forward jobs: every job in it is a reverse one.
+      if (!columns.includes("kind")) db.exec("ALTER TABLE geocode_jobs ADD COLUMN kind TEXT NOT NULL DEFAULT 'reverse'");
       db.query("UPDATE geocode_jobs SET bytes = total * ? WHERE bytes IS NULL").run(legacyPointBytes);
     }).immediate();
     db.exec("CREATE INDEX IF NOT EXISTS geocode_jobs_running ON geocode_jobs (created_at) WHERE status = 'running'");
@@ -102,8 +105,16 @@ export class SqliteJobStore implements JobStore {
       lease_owner TEXT,
       lease_until INTEGER,
       result TEXT,
+      query TEXT,
       PRIMARY KEY (job, idx)
     ) WITHOUT ROWID`);
+    db.transaction(() => {
+      const columns = db
+        .query<{ name: string }, []>("PRAGMA table_info(geocode_job_points)")
+        .all()
+        .map((column) => column.name);
+      if (!columns.includes("query")) db.exec("ALTER TABLE geocode_job_points ADD COLUMN query TEXT");
+    }).immediate();
     // The points still waiting, for the claims: a finished point leaves it.
     db.exec("CREATE INDEX IF NOT EXISTS geocode_job_points_waiting ON geocode_job_points (job, idx) WHERE result IS NULL");
     // The tables are there: from now on SQLite waits briefly, and write() waits without blocking the event loop.
@@ -111,10 +122,10 @@ export class SqliteJobStore implements JobStore {
   }
 
   async create(job: NewJob, ttlMs: number, quota: JobQuota): Promise<QuotaRefusal | undefined> {
-    const size = jobSize(job.points);
+    const size = jobSize(job.kind, job.points);
     const refused = job.points.length - size.waiting;
-    const insertPoint = this.db.prepare<unknown, [string, number, string | null, number | null, number | null, string | null]>(
-      "INSERT INTO geocode_job_points (job, idx, point_id, latitude, longitude, result) VALUES (?, ?, ?, ?, ?, ?)",
+    const insertPoint = this.db.prepare<unknown, [string, number, string | null, number | null, number | null, string | null, string | null]>(
+      "INSERT INTO geocode_job_points (job, idx, point_id, latitude, longitude, query, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
     const finished = size.waiting === 0;
     const refusal = await this.write(() => {
@@ -126,8 +137,8 @@ export class SqliteJobStore implements JobStore {
       if (refusal) return refusal;
       this.db
         .query(
-          `INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at, client, bytes)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO geocode_jobs (id_hash, status, platform, language, total, done, failed, created_at, finished_at, expires_at, client, bytes, kind)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           job.idHash,
@@ -142,9 +153,18 @@ export class SqliteJobStore implements JobStore {
           finished ? job.createdAt + ttlMs : null,
           job.client,
           size.bytes,
+          job.kind,
         );
       job.points.forEach((point, index) => {
-        insertPoint.run(job.idHash, index, rows.storedId(point.id), point.latitude, point.longitude, point.result ? JSON.stringify(point.result) : null);
+        insertPoint.run(
+          job.idHash,
+          index,
+          rows.storedId(point.id),
+          point.latitude,
+          point.longitude,
+          rows.storedQuery(point.query),
+          point.result ? JSON.stringify(point.result) : null,
+        );
       });
       return undefined;
     });
@@ -198,14 +218,12 @@ export class SqliteJobStore implements JobStore {
   async claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]> {
     return this.write(() => {
       const jobs = this.db
-        .query<{ id_hash: string; platform: string | null; language: string | null }, []>(
-          "SELECT id_hash, platform, language FROM geocode_jobs WHERE status = 'running' ORDER BY created_at, id_hash",
-        )
+        .query<rows.ClaimJobRow, []>("SELECT id_hash, kind, platform, language FROM geocode_jobs WHERE status = 'running' ORDER BY created_at, id_hash")
         .all();
       // Job by job, each one's waiting points in order, from the partial index of waiting points: one query over
       // every job's points sorted them all, and the primary key (SQLite's own choice) walks every answered point
       // first; either made each claim cost more as the job went on (bench:geocode-batch).
-      const waiting = this.db.query<{ idx: number; latitude: number; longitude: number }, [string, number, number]>(waitingPointsSql);
+      const waiting = this.db.query<rows.ClaimPointRow, [string, number, number]>(waitingPointsSql);
       const lease = this.db.query<unknown, [string, number, string, number]>(
         "UPDATE geocode_job_points SET lease_owner = ?, lease_until = ? WHERE job = ? AND idx = ?",
       );
@@ -249,7 +267,7 @@ export class SqliteJobStore implements JobStore {
       );
       const written = stored.filter(({ point, text }) => write.run(text, point.job, point.index, owner).changes > 0);
       const perJob = rows.countsPerJob(
-        written.map(({ point, result, text }) => ({ job: point.job, failed: result.error !== null, bytes: resultBytesChange(text) })),
+        written.map(({ point, result, text }) => ({ job: point.job, failed: result.error !== null, bytes: resultBytesChange(point.kind, text) })),
       );
       // The CASEs read the row as it was: done + ?1 is the new count.
       const count = this.db.query<unknown, [number, number, number, number, number, string]>(
@@ -269,9 +287,11 @@ export class SqliteJobStore implements JobStore {
       // Its points left will never have a result: their reserve is given back.
       this.db
         .query(
-          "UPDATE geocode_jobs SET status = 'cancelled', finished_at = ?, expires_at = ?, bytes = bytes - (total - done) * ? WHERE id_hash = ? AND status = 'running'",
+          `UPDATE geocode_jobs SET status = 'cancelled', finished_at = ?, expires_at = ?,
+             bytes = bytes - (total - done) * CASE kind WHEN 'forward' THEN ? ELSE ? END
+           WHERE id_hash = ? AND status = 'running'`,
         )
-        .run(now, now + ttlMs, unansweredBytes(1), idHash);
+        .run(now, now + ttlMs, unansweredBytes("forward"), unansweredBytes("reverse"), idHash);
       const row = this.db.query<rows.JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ? AND status <> 'deleting'").get(idHash);
       return row ? rows.jobRecordOf(row) : undefined;
     });
@@ -280,7 +300,7 @@ export class SqliteJobStore implements JobStore {
   async points(idHash: string, afterIndex: number, limit: number): Promise<StoredPoint[]> {
     return this.db
       .query<rows.PointRow, [string, number, number]>(
-        "SELECT idx, point_id, latitude, longitude, result FROM geocode_job_points WHERE job = ? AND idx > ? ORDER BY idx LIMIT ?",
+        "SELECT idx, point_id, latitude, longitude, query, result FROM geocode_job_points WHERE job = ? AND idx > ? ORDER BY idx LIMIT ?",
       )
       .all(idHash, afterIndex, limit)
       .map(rows.storedPointOf);

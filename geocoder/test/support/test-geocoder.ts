@@ -114,6 +114,7 @@ export function startTestGeocoder(options: TestGeocoderOptions): TestGeocoder {
     ? startJobRunner({
         store: jobStore,
         geocoder,
+        forward: forwardGeocoder,
         log,
         ttlMs,
         owner: run.owner ?? `test-${crypto.randomUUID()}`,

@@ -35,6 +35,7 @@ describe("a jobs' store opened in the background", () => {
       store,
       storeOpened: store.opened,
       geocoder: { reverseMany: async () => [] },
+      forward: { forwardMany: async () => [] },
       pace: jobPace(1_000, 1),
       owner: "test",
       ttlMs: 60_000,

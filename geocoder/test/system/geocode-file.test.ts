@@ -2,18 +2,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CsvRowReader, type CsvProblem } from "@linkgeo/shared";
-import { piecesOf } from "@linkgeo/testing";
+import type { CsvProblem } from "@linkgeo/shared";
+import { csvRows, piecesOf } from "@linkgeo/testing";
 import { forwardAddedColumns, geocodeFile, MissingColumns } from "../../src/batch/geocode-file.ts";
 import { batchAsker, jobAsker, parseGeocodeArgs, ServiceFailed } from "../../src/batch/geocode-command.ts";
 import { loadLocalProvider } from "../../src/local/load-local-provider.ts";
 import { inProcessProvider, localVienna } from "../support/in-process-provider.ts";
 import { startTestGeocoder } from "../support/test-geocoder.ts";
-
-function csvRows(text: string): string[][] {
-  const reader = new CsvRowReader();
-  return [...reader.read(text), ...reader.finish()].flatMap((row) => ("fields" in row ? [row.fields] : []));
-}
 
 describe("geocoding a CSV file through the batch and job endpoints", () => {
   const local = inProcessProvider([localVienna]);
@@ -218,7 +213,7 @@ describe("geocoding a CSV file through the batch and job endpoints", () => {
 
 describe("geocoding a CSV file of names to places (--forward)", () => {
   const { provider: local } = loadLocalProvider();
-  const geocoder = startTestGeocoder({ providers: {}, local });
+  const geocoder = startTestGeocoder({ providers: {}, local, jobs: { run: { idleMs: 20 } } });
   let url: string;
 
   beforeAll(() => {
@@ -230,12 +225,23 @@ describe("geocoding a CSV file of names to places (--forward)", () => {
     await geocoder[Symbol.asyncDispose]();
   });
 
-  test("a column of names gets each first place's address, point, confidence and id; an empty name says why", async () => {
+  test.each([
+    ["a forward job (the default)", [] as string[]],
+    ["forward batches (--batch)", ["--batch"]],
+  ])("%s: a column of names gets each first place's address, point, confidence and id; an empty name says why", async (_, flags) => {
     const text = `id,Place,note\r\n1,Pairs,"a, b"\r\n2,Springfield IL,x\r\n3,,y\r\n4,${"x".repeat(1_100)},z\r\n`;
     let written = "";
-    const args = parseGeocodeArgs(["--forward", "in.csv", "out.csv", "--url", url], {});
-    expect(args).toMatchObject({ forward: true, batch: true });
-    const counts = await geocodeFile(piecesOf(text, [5, 17]), (chunk) => void (written += chunk), batchAsker(args), quietProgress, { forward: true });
+    const args = parseGeocodeArgs(["--forward", "in.csv", "out.csv", "--url", url, ...flags], {});
+    expect(args).toMatchObject({ forward: true, batch: flags.length > 0 });
+    const ask = args.batch
+      ? batchAsker(args)
+      : jobAsker(
+          args,
+          () => {},
+          fetch,
+          () => Bun.sleep(20),
+        );
+    const counts = await geocodeFile(piecesOf(text, [5, 17]), (chunk) => void (written += chunk), ask, quietProgress, { forward: true });
     expect(counts).toEqual({ rows: 4, answered: 2, failed: 2, problems: 0 });
     const [header, paris, springfield, empty, long] = csvRows(written);
     expect(header).toEqual(["id", "Place", "note", ...forwardAddedColumns]);
@@ -258,7 +264,7 @@ describe("geocoding a CSV file of names to places (--forward)", () => {
         quietProgress,
         { forward: true },
       ),
-    ).rejects.toThrow("the header names no column to look for (q, query, address, place, name, search, any case)");
+    ).rejects.toThrow("the header names no column to look for (q, query, address, place, name, search, any case;");
   });
 });
 

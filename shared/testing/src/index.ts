@@ -26,3 +26,4 @@ export * from "./text-pieces.ts";
 export * from "./verbose-body-schemas.ts";
 export * from "./doc-blocks.ts";
 export * from "./doc-shell.ts";
+export * from "./csv-text-rows.ts";

@@ -982,7 +982,7 @@ export interface paths {
         put?: never;
         /**
          * Start a job: up to 100,000 points answered in the background, at the providers' pace
-         * @description The body is a batch's ({"points": [...], "platform", "language"}), or a file: text/csv with a header naming the latitude and longitude columns (latitude/lat, longitude/lon/lng/long) and an optional id column (a cell's ' before a formula, the text mark of the results CSV and of spreadsheets, is taken off), or application/x-ndjson with one {"latitude", "longitude", "id"} per line; a file's platform and language go in the query. At most 16 MiB. Each point is checked as a batch's: a bad one (or a row that cannot be read) is that point's error. Answered 202 with the job and its id in Location; every geocoder replica then answers its points, each exactly once, waiting for the providers' rate limits rather than falling back. The id is the only key to the job: keep it. Each client (its address; an IPv6 one by its /64) may have 200,000 points waiting and keep 1 GiB of jobs until they expire (by default): past either, 429 quota_exceeded with Retry-After; a full store is 507 insufficient_storage.
+         * @description The body is a batch's ({"points": [...], "platform", "language"}), or a file: text/csv with a header naming the latitude and longitude columns (latitude/lat, longitude/lon/lng/long) and an optional id column (a cell's ' before a formula, the text mark of the results CSV and of spreadsheets, is taken off), or application/x-ndjson with one {"latitude", "longitude", "id"} per line; a file's platform and language go in the query. At most 16 MiB. Each of the points is checked as a batch's: a bad one (or a row that cannot be read) is its own error. Answered 202 with the job and its id in Location; every geocoder replica then answers its points, each exactly once, waiting for the providers' rate limits rather than falling back. The id is the only key to the job: keep it. Each client (its address; an IPv6 one by its /64) may have 200,000 points or queries waiting and keep 1 GiB of jobs until they expire (by default): past either, 429 quota_exceeded with Retry-After; a full store is 507 insufficient_storage.
          */
         post: operations["postReverse-geocodeJobs"];
         delete?: never;
@@ -1018,6 +1018,61 @@ export interface paths {
         };
         /** A job's results, in the points' order, streamed: those still waiting say so (status cancelled in a cancelled job: never asked) */
         get: operations["getReverse-geocodeJobsByIdResults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/geocode/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a forward job: up to 100,000 names or addresses answered in the background, at the providers' pace
+         * @description The body is a batch's ({"queries": [...], "platform", "language"}), or a file: text/csv with a header naming the column to look for (q, query, address, place, name or search, any case) and an optional id column, or application/x-ndjson with one {"q", "id", "limit", "country", "near", "bbox"} per line (all but q optional); a file's platform and language (and country and limit) go in the query. At most 16 MiB. Each of the queries is checked as a batch's: a bad one (or a row that cannot be read) is its own error. Answered 202 with the job and its id in Location; every geocoder replica then answers its queries, each exactly once, waiting for the providers' rate limits rather than falling back. The id is the only key to the job: keep it. Each client (its address; an IPv6 one by its /64) may have 200,000 points or queries waiting and keep 1 GiB of jobs until they expire (by default): past either, 429 quota_exceeded with Retry-After; a full store is 507 insufficient_storage.
+         */
+        post: operations["postGeocodeJobs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/geocode/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A forward job's progress */
+        get: operations["getGeocodeJobsById"];
+        put?: never;
+        post?: never;
+        /** Cancel a forward job: its queries still waiting are never asked; its results so far stay until it expires */
+        delete: operations["deleteGeocodeJobsById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/geocode/jobs/{id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A forward job's results, in the queries' order, streamed: those still waiting say so (status cancelled in a cancelled job: never asked) */
+        get: operations["getGeocodeJobsByIdResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4400,7 +4455,7 @@ export interface operations {
                          * @example 2.2945
                          */
                         longitude: unknown;
-                        /** @description Yours, echoed in the point's result */
+                        /** @description Yours, echoed in the item's result */
                         id?: string | number;
                     }[];
                     /** @description A registered geocoder for every point, any case; default: the default chain */
@@ -4507,7 +4562,7 @@ export interface operations {
                         near?: unknown;
                         /** @description As GET /geocode's bbox: west,south,east,north */
                         bbox?: unknown;
-                        /** @description Yours, echoed in the point's result */
+                        /** @description Yours, echoed in the item's result */
                         id?: string | number;
                     }[];
                     /** @description A registered geocoder with a forward search, for every query; default: the default chain */
@@ -4630,7 +4685,7 @@ export interface operations {
     "postReverse-geocodeJobs": {
         parameters: {
             query?: {
-                /** @description With a file: a registered geocoder for every point; default: the default chain */
+                /** @description With a file: a registered geocoder for every item; default: the default chain */
                 platform?: string;
                 /** @description With a file: preferred language of the answers */
                 language?: string;
@@ -4665,7 +4720,7 @@ export interface operations {
                          * @example 2.2945
                          */
                         longitude: unknown;
-                        /** @description Yours, echoed in the point's result */
+                        /** @description Yours, echoed in the item's result */
                         id?: string | number;
                     }[];
                     /** @description A registered geocoder for every point, any case; default: the default chain */
@@ -4828,6 +4883,229 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The points and their results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                    "application/geo+json": Record<string, never>;
+                };
+            };
+        };
+    };
+    postGeocodeJobs: {
+        parameters: {
+            query?: {
+                /** @description With a file: a registered geocoder for every item; default: the default chain */
+                platform?: string;
+                /** @description With a file: preferred language of the answers */
+                language?: string;
+                /** @description With a file: as GET /geocode's country, for every query */
+                country?: string;
+                /** @description With a file: as GET /geocode's limit, for every query */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "queries": [
+                 *         {
+                 *           "id": "office",
+                 *           "q": "Zürich"
+                 *         },
+                 *         {
+                 *           "q": "Springfield IL",
+                 *           "limit": 1
+                 *         }
+                 *       ],
+                 *       "language": "en"
+                 *     }
+                 */
+                "application/json": {
+                    queries: {
+                        /**
+                         * @description What to look for, as GET /geocode's q
+                         * @example Paris, TX
+                         */
+                        q: unknown;
+                        /** @description As GET /geocode's limit (a number or a string) */
+                        limit?: unknown;
+                        /** @description As GET /geocode's country (a string, or a list of codes) */
+                        country?: unknown;
+                        /** @description As GET /geocode's near: latitude,longitude */
+                        near?: unknown;
+                        /** @description As GET /geocode's bbox: west,south,east,north */
+                        bbox?: unknown;
+                        /** @description Yours, echoed in the item's result */
+                        id?: string | number;
+                    }[];
+                    /** @description A registered geocoder with a forward search, for every query; default: the default chain */
+                    platform?: string;
+                    /** @description Preferred language of the answers, e.g. en, de, pt-BR */
+                    language?: string;
+                };
+                /**
+                 * @example id,q
+                 *     office,Zurich
+                 */
+                "text/csv": string;
+                /** @example {"id":"office","q":"Zurich"} */
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Response for status 202 */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location */
+                        id: string;
+                        /**
+                         * @default running
+                         * @enum {string}
+                         */
+                        status: "running" | "done" | "cancelled";
+                        total: number;
+                        /** @description Points with their result, an answer or an error */
+                        done: number;
+                        /** @description Of those, the points with an error */
+                        failed: number;
+                        platform: string | null;
+                        language: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When a finished job and its results are deleted
+                         */
+                        expires_at: string | null;
+                    };
+                };
+            };
+        };
+    };
+    getGeocodeJobsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id, as its creation answered it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location */
+                        id: string;
+                        /**
+                         * @default running
+                         * @enum {string}
+                         */
+                        status: "running" | "done" | "cancelled";
+                        total: number;
+                        /** @description Points with their result, an answer or an error */
+                        done: number;
+                        /** @description Of those, the points with an error */
+                        failed: number;
+                        platform: string | null;
+                        language: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When a finished job and its results are deleted
+                         */
+                        expires_at: string | null;
+                    };
+                };
+            };
+        };
+    };
+    deleteGeocodeJobsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The job's id, as its creation answered it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location */
+                        id: string;
+                        /**
+                         * @default running
+                         * @enum {string}
+                         */
+                        status: "running" | "done" | "cancelled";
+                        total: number;
+                        /** @description Points with their result, an answer or an error */
+                        done: number;
+                        /** @description Of those, the points with an error */
+                        failed: number;
+                        platform: string | null;
+                        language: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description When a finished job and its results are deleted
+                         */
+                        expires_at: string | null;
+                    };
+                };
+            };
+        };
+    };
+    getGeocodeJobsByIdResults: {
+        parameters: {
+            query?: {
+                /** @description ndjson (the default; one object per query), csv (one row per query, its first place: index, id, q, status, formatted_address, postcode, country, country_code, state, district, settlement, street, house, latitude, longitude, confidence, provider_id, provider, cache, error; a cell a spreadsheet would run has a ' before it) or geojson (a FeatureCollection, RFC 7946). Accept: text/csv or application/geo+json asks for them too */
+                format?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The job's id, as its creation answered it */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The queries and their results */
             200: {
                 headers: {
                     [name: string]: unknown;
