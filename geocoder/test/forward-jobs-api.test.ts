@@ -155,6 +155,27 @@ describe.concurrent("forward geocoding jobs", () => {
     }
   });
 
+  test("an item's fields beyond its question are not kept; a file's country and limit fill a line's null, and with a JSON body are a 400", async () => {
+    await using geocoder = startTestGeocoder({ providers: {}, local, jobs: { run: { idleMs: 20 } } });
+    // `refused` is what a broken row of a file is stored with: sent in JSON, it is nobody's business.
+    const smuggled = await startJob(geocoder, JSON.stringify({ queries: [{ q: "Zurich", refused: { toString: 1 }, result: "x" }] }));
+    await finished(geocoder, smuggled.id);
+    const [line] = lines(await resultsOf(geocoder, smuggled.id));
+    expect(line).toMatchObject({ q: "Zurich", error: null });
+    expect(line!.data[0]).toMatchObject({ settlement: "Zürich" });
+    expect((await resultsOf(geocoder, smuggled.id, "csv")).split("\r\n")).toHaveLength(3);
+
+    const ndjson = await startJob(geocoder, '{"q":"London","country":null,"limit":null}\n', "application/x-ndjson", "?country=ca&limit=1");
+    await finished(geocoder, ndjson.id);
+    expect(lines(await resultsOf(geocoder, ndjson.id))[0]!.data).toEqual([expect.objectContaining({ settlement: "London", country_code: "CA" })]);
+
+    const json = await send(geocoder, "POST", "/geocode/jobs?country=ca", JSON.stringify({ queries: [{ q: "London" }] }));
+    expect(json.status).toBe(400);
+    expect(((await readJson(json)) as { error: { message: string } }).error.message).toBe(
+      "country and limit in the query string are for a file; a JSON body gives them per query",
+    );
+  });
+
   test("the kinds are apart: a reverse job's id is no forward job's (404 on every route, nothing cancelled), and the other way round", async () => {
     await using geocoder = startTestGeocoder({ providers: {}, local });
     const reverse = (await readJson(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { ClaimedPoint, JobKind, JobPointInput, JobStore, PointResult } from "../src/jobs/job-store.ts";
 import { pointsRetryAfterSeconds, type JobQuota } from "../src/jobs/job-quota.ts";
-import { jobSize, legacyPointBytes, minJobBytes, resultBytesChange, unansweredBytes } from "../src/jobs/job-size.ts";
+import { jobSize, legacyPointBytes, minJobBytes, reserveBytes, resultBytesChange } from "../src/jobs/job-size.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -244,7 +244,7 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     await store.deleteExpired(at);
     const before = (await store.usage("dana", at)).storeBytes;
     const sent = points(300);
-    const { bytes } = jobSize("reverse", sent);
+    const { bytes } = jobSize(sent);
     const { idHash, refusal } = await makeFor("dana", sent, at, roomyQuota);
     expect(refusal).toBeUndefined();
     expect(await store.usage("dana", at)).toEqual({ clientPointsWaiting: 300, clientBytes: bytes, clientNextExpiry: null, storeBytes: before + bytes });
@@ -252,11 +252,11 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     expect(await store.usage("erin", at)).toEqual({ clientPointsWaiting: 0, clientBytes: 0, clientNextExpiry: null, storeBytes: before + bytes });
 
     await store.complete("one", results(await store.claim("one", 40, at, leaseMs)), at, ttlMs);
-    const answeredBytes = bytes + 40 * resultBytesChange("reverse", JSON.stringify(answered()));
+    const answeredBytes = bytes + 40 * resultBytesChange(null, JSON.stringify(answered()));
     expect(await store.usage("dana", at)).toMatchObject({ clientPointsWaiting: 260, clientBytes: answeredBytes });
 
     await store.cancel(idHash, at + 1, ttlMs);
-    const kept = answeredBytes - 260 * unansweredBytes("reverse");
+    const kept = answeredBytes - 260 * 2 * reserveBytes(null);
     // Above the least a job is charged, so every figure here is the job's own.
     expect(kept).toBeGreaterThan(minJobBytes);
     expect(await store.usage("dana", at + 1)).toEqual({
@@ -271,23 +271,29 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     expect((await store.usage("dana", at + 1 + ttlMs)).storeBytes).toBe(before);
   });
 
-  test("a forward job's queries are charged with their text and a forward answer's reserve, given back by kind when it is cancelled", async () => {
+  test("a forward job's queries are charged with their text and a reserve by their limit, each given back when the job is cancelled", async () => {
     const at = 1_500_000;
     await drain(at);
-    const sent = Array.from({ length: 300 }, (_, i): JobPointInput => ({ id: i, latitude: null, longitude: null, query: { text: `Town ${i}`, limit: 5 } }));
-    const { bytes } = jobSize("forward", sent);
-    // More than the same number of points: a query's text and a forward answer's larger reserve.
-    expect(bytes).toBeGreaterThan(jobSize("reverse", points(300)).bytes);
+    const query = (i: number) => ({ text: `Town ${i}`, limit: 1 + (i % 20) });
+    const sent = Array.from({ length: 300 }, (_, i): JobPointInput => ({ id: i, latitude: null, longitude: null, query: query(i) }));
+    const { bytes } = jobSize(sent);
+    // A query of 20 places reserves more than one of 1, which reserves as much as a point.
+    expect(reserveBytes(query(19))).toBeGreaterThan(reserveBytes(query(0)));
+    expect(reserveBytes(query(0))).toBe(reserveBytes(null));
+    expect(bytes).toBeGreaterThan(jobSize(points(300)).bytes);
     const idHash = `job-${++seq}-forward`;
     expect(
       await store.create({ idHash, kind: "forward", platform: null, language: null, points: sent, createdAt: at, client: "lee" }, ttlMs, roomyQuota),
     ).toBeUndefined();
     expect(await store.usage("lee", at)).toMatchObject({ clientPointsWaiting: 300, clientBytes: bytes });
-    await store.complete("one", results(await store.claim("one", 40, at, leaseMs)), at, ttlMs);
-    const answeredBytes = bytes + 40 * resultBytesChange("forward", JSON.stringify(answered()));
+    const taken = await store.claim("one", 40, at, leaseMs);
+    await store.complete("one", results(taken), at, ttlMs);
+    // Each answer in place of its own query's reserve.
+    const answeredBytes = bytes + taken.reduce((sum, point) => sum + resultBytesChange(query(point.index), JSON.stringify(answered())), 0);
     expect(await store.usage("lee", at)).toMatchObject({ clientPointsWaiting: 260, clientBytes: answeredBytes });
     await store.cancel(idHash, at + 1, ttlMs);
-    expect(await store.usage("lee", at + 1)).toMatchObject({ clientPointsWaiting: 0, clientBytes: answeredBytes - 260 * unansweredBytes("forward") });
+    const givenBack = sent.slice(40).reduce((sum, point) => sum + 2 * reserveBytes(point.query), 0);
+    expect(await store.usage("lee", at + 1)).toMatchObject({ clientPointsWaiting: 0, clientBytes: answeredBytes - givenBack });
   });
 
   test("a client's points waiting are bounded: past them a job is refused and nothing of it kept, another client is served; finished or cancelled jobs free them", async () => {
@@ -337,7 +343,7 @@ describe.each(jobStoreEngines)("job store on $engine", ({ open }) => {
     expect((await makeFor("hal", points(1), at + 5_000 + ttlMs, quota)).refusal).toBeUndefined();
     expect((await makeFor("hal", points(100), at + 5_000 + ttlMs, { ...quota, clientBytes: minJobBytes })).refusal).toEqual({
       kind: "job_too_large",
-      bytes: jobSize("reverse", points(100)).bytes,
+      bytes: jobSize(points(100)).bytes,
       limit: minJobBytes,
     });
     await drain(at + 5_000 + ttlMs);
@@ -656,6 +662,87 @@ describe("a store opened on the jobs of a version before the quotas", () => {
     } finally {
       await store.close();
       await cleanup();
+    }
+  });
+});
+
+describe("a store shared with replicas of a version before forward jobs", () => {
+  /** How that version's claim listed the jobs to take points from (sqlite-job-store.ts and postgres-job-store.ts, as they were). */
+  const oldClaimJobs = "SELECT id_hash FROM geocode_jobs WHERE status = 'running' ORDER BY created_at, id_hash";
+  const forwardJob = { idHash: "forward", kind: "forward" as const, platform: null, language: null, createdAt: 1, client: "c" };
+  const reverseJob = { ...forwardJob, idHash: "reverse", kind: "reverse" as const };
+  const forwardPoints: JobPointInput[] = [{ id: null, latitude: null, longitude: null, query: { text: "Paris", limit: 5 } }];
+
+  test.each([
+    [
+      "sqlite",
+      async () => {
+        const db = openJobDatabase(":memory:");
+        const store = new SqliteJobStore(db);
+        return { store: store as JobStore, oldClaim: async () => db.query<{ id_hash: string }, []>(oldClaimJobs).all(), cleanup: async () => store.close() };
+      },
+    ],
+    [
+      "postgres",
+      async () => {
+        const database = await createTestDatabase("jobs_mixed");
+        const store = await PostgresJobStore.open(database.url, 5_000);
+        const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+        return {
+          store: store as JobStore,
+          oldClaim: async () => [...(await sql.unsafe<Array<{ id_hash: string }>>(oldClaimJobs))],
+          cleanup: async () => {
+            await sql.end();
+            await store.close();
+            await database.drop();
+          },
+        };
+      },
+    ],
+  ])("on %s: their claim never takes a forward job's queries (it would ask them as points); it still takes a reverse job's", async (_, open) => {
+    const { store, oldClaim, cleanup } = await open();
+    try {
+      await store.create({ ...forwardJob, points: forwardPoints }, ttlMs, roomyQuota);
+      await store.create({ ...reverseJob, points: [point(0)] }, ttlMs, roomyQuota);
+      expect(await oldClaim()).toEqual([{ id_hash: "reverse" }]);
+      // To this version both run, and both are claimed.
+      expect(await store.find("forward")).toMatchObject({ kind: "forward", status: "running" });
+      expect((await store.claim("new", 10, 2, leaseMs)).map((claimed) => [claimed.job, claimed.kind])).toEqual([
+        ["forward", "forward"],
+        ["reverse", "reverse"],
+      ]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe("a Postgres store opened while another session reads the jobs", () => {
+  test("takes no exclusive lock when its columns are there: it opens at once, with a statement timeout far under the reader's", async () => {
+    const database = await createTestDatabase("jobs_busy");
+    const reader = postgres(database.url, { max: 1, onnotice: () => {} });
+    const observer = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      await (await PostgresJobStore.open(database.url, 5_000)).close();
+      // A read in an open transaction holds both tables' share locks until it ends; an ALTER (even ADD COLUMN IF NOT
+      // EXISTS) would wait for it past the statement timeout.
+      const done = Promise.withResolvers<void>();
+      const reading = reader.begin(async (tx) => {
+        await tx`SELECT count(*) FROM geocode_jobs, geocode_job_points`;
+        await done.promise;
+      });
+      await waitFor("the reader holds its locks", async () => {
+        const [row] = await observer<Array<{ held: number }>>`
+          SELECT count(*)::int AS held FROM pg_locks WHERE relation = 'geocode_job_points'::regclass AND granted`;
+        return row!.held > 0;
+      });
+      const store = await PostgresJobStore.open(database.url, 1_000).finally(() => done.resolve());
+      await store.close();
+      await reading;
+    } finally {
+      await reader.end();
+      await observer.end();
+      await database.drop();
     }
   });
 });

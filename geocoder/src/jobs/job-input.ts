@@ -147,15 +147,22 @@ async function readItems(request: Request, query: JobQueryString, format: ItemFo
     throw UnsupportedMediaType.because(`send the ${format.field} as application/json, or a file as ${jobFileMediaTypes.join(", ")}`);
   }
   const text = await bodyText(request);
-  if (json) return jsonInput(text, format);
+  if (json) {
+    // A JSON body says each query's country and limit itself: the query string's would be silently dropped.
+    if (format === queryFormat && (query.country !== undefined || query.limit !== undefined)) {
+      throw InvalidRequest.because("country and limit in the query string are for a file; a JSON body gives them per query");
+    }
+    return jsonInput(text, format);
+  }
   const ndjson = mediaType === "text/plain" ? text.trimStart().startsWith("{") : mediaType !== "text/csv";
   const items = ndjson ? ndjsonItems(text, format) : csvItems(text, format);
   if (format === queryFormat) {
     // A file's country and limit apply to each of its queries (an NDJSON line's own win): a bad one is the job's 400, not every row's error.
     parseForwardQuery({ q: "-", country: query.country, limit: query.limit });
     for (const item of items) {
-      if (item.country === undefined && query.country !== undefined) item.country = query.country;
-      if (item.limit === undefined && query.limit !== undefined) item.limit = query.limit;
+      // A line's null is no value of its own, as GET /geocode reads it.
+      if ((item.country ?? undefined) === undefined && query.country !== undefined) item.country = query.country;
+      if ((item.limit ?? undefined) === undefined && query.limit !== undefined) item.limit = query.limit;
     }
   }
   return { points: items, platform: query.platform, language: query.language };
@@ -185,7 +192,8 @@ function jsonInput(text: string, format: ItemFormat): JobInput {
   if (!format.request.Check(body)) throw InvalidRequest.because(describeBodyFailure(format.request, body));
   const checked = body as { platform?: string; language?: string };
   return {
-    points: (items as Array<RawItem & { id?: PointId }>).map((item) => ({ ...item, id: item.id ?? null })),
+    // The fields a question has, and no other: an item's own `refused`, say, would be stored as its error.
+    points: (items as Array<Record<string, unknown> & { id?: PointId }>).map((item) => ({ ...format.ndjsonItem(item), id: item.id ?? null })),
     platform: checked.platform,
     language: checked.language,
   };

@@ -2,7 +2,7 @@ import { csvRow, InvalidRequest } from "@linkgeo/shared";
 import { addressFieldNames, type Address } from "../addresses/address.ts";
 import type { PlaceResult } from "../geocoding/batch-points.ts";
 import { geoJsonType, placeFeatures, pointFeatures } from "../geocoding/geojson.ts";
-import type { JobKind, JobStore, StoredPoint } from "./job-store.ts";
+import type { JobKind, JobStore, PointResult, StoredPoint } from "./job-store.ts";
 
 /** The formats a job's results come in; NDJSON by default. */
 const resultFormats = ["ndjson", "csv", "geojson"] as const;
@@ -119,7 +119,7 @@ function rendered(point: StoredPoint, unanswered: UnansweredStatus, format: Resu
       ...addressFieldNames.map((field) => address?.[field] ?? ""),
       result.provider ?? "",
       result.cache ?? "",
-      result.error ? `${result.error.code}: ${result.error.message}` : "",
+      errorCell(result.error),
     ]);
   }
   const at = point.latitude === null || point.longitude === null ? null : { latitude: point.latitude, longitude: point.longitude };
@@ -154,9 +154,15 @@ function renderedQuery(point: StoredPoint, unanswered: UnansweredStatus, format:
       cell(place?.provider_id),
       result.provider ?? "",
       result.cache ?? "",
-      result.error ? `${result.error.code}: ${result.error.message}` : "",
+      errorCell(result.error),
     ]);
   }
   const features = placeFeatures(places, { index: point.index, id: point.id, q, status, provider: result.provider, cache: result.cache, error: result.error });
   return features.map((feature, i) => `${first && i === 0 ? "" : ","}${JSON.stringify(feature)}`).join("");
+}
+
+/** A result's error in one CSV cell: its code and message, as text whatever a row kept (a job made before items were read field by field may hold any JSON there). */
+function errorCell(error: PointResult["error"]): string {
+  const text = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
+  return error ? `${text(error.code)}: ${text(error.message)}` : "";
 }

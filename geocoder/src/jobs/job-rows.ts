@@ -11,10 +11,22 @@ export interface JobRow extends Pick<JobRecord, "kind" | "status" | "platform" |
   expires_at: number | null;
 }
 
+/**
+ * How a running job's status is kept: a forward job's as `forwarding`, which replicas of a version before forward
+ * jobs never claim (they would ask its queries as points, and fail every one), cancel or count; read back as
+ * `running`. Every statement about running jobs names both (`runningSql`).
+ */
+export const runningStatus: Record<JobKind, string> = { reverse: "running", forward: "forwarding" };
+
+/** SQL: the job (`alias.` before its columns, when given) runs, whatever its kind. */
+export function runningSql(alias = ""): string {
+  return `${alias}status IN ('running', 'forwarding')`;
+}
+
 export function jobRecordOf(row: JobRow): JobRecord {
   return {
     kind: row.kind,
-    status: row.status,
+    status: (row.status as string) === runningStatus.forward ? "running" : row.status,
     platform: row.platform,
     language: row.language,
     total: row.total,
@@ -94,6 +106,11 @@ export interface ClaimPointRow {
   latitude: number | null;
   longitude: number | null;
   query: string | null;
+}
+
+/** The query of a claimed point: its forward query, or null for a point of coordinates. */
+export function claimedQuery(point: ClaimedPoint): ForwardQuery | null {
+  return point.kind === "forward" ? point.query : null;
 }
 
 /** A point a claim took, with its job's kind, platform and language. */

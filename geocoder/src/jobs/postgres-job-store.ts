@@ -1,6 +1,6 @@
 import postgres, { type Sql, type TransactionSql } from "postgres";
 import { type JobQuota, type JobUsage, quotaRefusal, type QuotaRefusal } from "./job-quota.ts";
-import { chargedBytes, jobSize, legacyPointBytes, minJobBytes, resultBytesChange, unansweredBytes } from "./job-size.ts";
+import { chargedBytes, jobSize, legacyPointBytes, minJobBytes, reserveSql, resultBytesChange, unansweredShare } from "./job-size.ts";
 import type { ClaimedPoint, JobRecord, JobStore, NewJob, PointResult, StoredPoint } from "./job-store.ts";
 import * as rows from "./job-rows.ts";
 
@@ -65,11 +65,15 @@ export class PostgresJobStore implements JobStore {
           bytes bigint
         )`;
         // A database made before the quotas: its jobs are charged from their size (job-size.ts) and belong to no client.
-        await tx`ALTER TABLE geocode_jobs ADD COLUMN IF NOT EXISTS client text, ADD COLUMN IF NOT EXISTS bytes bigint`;
-        // A database made before forward jobs: every job in it is a reverse one.
-        await tx`ALTER TABLE geocode_jobs ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'reverse'`;
+        // Before forward jobs: every job in it is a reverse one.
+        const missing = await missingColumns(tx, "geocode_jobs", ["client", "bytes", "kind"]);
+        if (missing.has("client")) await tx`ALTER TABLE geocode_jobs ADD COLUMN client text`;
+        if (missing.has("bytes")) await tx`ALTER TABLE geocode_jobs ADD COLUMN bytes bigint`;
+        if (missing.has("kind")) await tx`ALTER TABLE geocode_jobs ADD COLUMN kind text NOT NULL DEFAULT 'reverse'`;
         await tx`UPDATE geocode_jobs SET bytes = total::bigint * ${legacyPointBytes} WHERE bytes IS NULL`;
-        await tx`CREATE INDEX IF NOT EXISTS geocode_jobs_running ON geocode_jobs (created_at) WHERE status = 'running'`;
+        // The running jobs of either kind, for the claims (before forward jobs: `geocode_jobs_running`, of 'running' alone).
+        await tx.unsafe(`CREATE INDEX IF NOT EXISTS geocode_jobs_runs ON geocode_jobs (created_at) WHERE ${rows.runningSql()}`);
+        if (await indexExists(tx, "geocode_jobs_running")) await tx`DROP INDEX geocode_jobs_running`;
         await tx`CREATE INDEX IF NOT EXISTS geocode_jobs_expires_at ON geocode_jobs (expires_at) WHERE expires_at IS NOT NULL`;
         await tx`CREATE INDEX IF NOT EXISTS geocode_jobs_client ON geocode_jobs (client, expires_at)`;
         await tx`CREATE TABLE IF NOT EXISTS geocode_job_points (
@@ -83,7 +87,7 @@ export class PostgresJobStore implements JobStore {
           result text,
           PRIMARY KEY (job, idx)
         )`;
-        await tx`ALTER TABLE geocode_job_points ADD COLUMN IF NOT EXISTS query text`;
+        if ((await missingColumns(tx, "geocode_job_points", ["query"])).size > 0) await tx`ALTER TABLE geocode_job_points ADD COLUMN query text`;
         await tx`CREATE INDEX IF NOT EXISTS geocode_job_points_waiting ON geocode_job_points (job, idx) WHERE result IS NULL`;
       });
     } catch (error) {
@@ -94,7 +98,7 @@ export class PostgresJobStore implements JobStore {
   }
 
   async create(job: NewJob, ttlMs: number, quota: JobQuota): Promise<QuotaRefusal | undefined> {
-    const size = jobSize(job.kind, job.points);
+    const size = jobSize(job.points);
     const refused = job.points.length - size.waiting;
     const finished = size.waiting === 0;
     const refusal = await this.sql.begin(async (tx) => {
@@ -135,7 +139,7 @@ export class PostgresJobStore implements JobStore {
             WITH ORDINALITY AS p(point_id, latitude, longitude, query, result, ord)`;
       }
       const made = await tx`
-        UPDATE geocode_jobs SET status = ${finished ? "done" : "running"}, finished_at = ${finished ? job.createdAt : null},
+        UPDATE geocode_jobs SET status = ${finished ? "done" : rows.runningStatus[job.kind]}, finished_at = ${finished ? job.createdAt : null},
           expires_at = ${finished ? job.createdAt + ttlMs : null}
         WHERE id_hash = ${job.idHash} AND status = 'creating'`;
       if (made.count === 0) throw new Error("the job's reservation was deleted before its points were written");
@@ -155,8 +159,9 @@ export class PostgresJobStore implements JobStore {
 
   async claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]> {
     return this.sql.begin(async (tx) => {
-      const jobs = await tx<rows.ClaimJobRow[]>`
-        SELECT id_hash, kind, platform, language FROM geocode_jobs WHERE status = 'running' ORDER BY created_at, id_hash`;
+      const jobs = await tx.unsafe<rows.ClaimJobRow[]>(
+        `SELECT id_hash, kind, platform, language FROM geocode_jobs WHERE ${rows.runningSql()} ORDER BY created_at, id_hash`,
+      );
       // Job by job, each one's waiting points in order (the partial index of waiting points, walked from its first):
       // one query over every job's points sorted them all, every claim.
       const claimed: ClaimedPoint[] = [];
@@ -205,10 +210,10 @@ export class PostgresJobStore implements JobStore {
       const written = await tx<Array<{ job: string; failed: number; bytes: number }>>`
         UPDATE geocode_job_points p SET result = r.result, lease_owner = NULL, lease_until = NULL
         FROM unnest(${results.map(({ point }) => point.job)}::text[], ${results.map(({ point }) => point.index)}::integer[],
-          ${texts}::text[], ${results.map(({ result }) => (result.error === null ? 0 : 1))}::integer[], ${texts.map((text, i) => resultBytesChange(results[i]!.point.kind, text))}::integer[])
+          ${texts}::text[], ${results.map(({ result }) => (result.error === null ? 0 : 1))}::integer[], ${texts.map((text, i) => resultBytesChange(rows.claimedQuery(results[i]!.point), text))}::integer[])
           AS r(job, idx, result, failed, bytes)
         WHERE p.job = r.job AND p.idx = r.idx AND p.lease_owner = ${owner} AND p.result IS NULL
-          AND EXISTS (SELECT 1 FROM geocode_jobs j WHERE j.id_hash = p.job AND j.status = 'running')
+          AND EXISTS (SELECT 1 FROM geocode_jobs j WHERE j.id_hash = p.job AND ${tx.unsafe(rows.runningSql("j."))})
         RETURNING p.job, r.failed, r.bytes`;
       for (const [job, counts] of rows.countsPerJob(written.map(({ job, failed, bytes }) => ({ job, failed: failed === 1, bytes })))) {
         // The CASEs read the row as it was: done + the new ones is the new count.
@@ -217,18 +222,23 @@ export class PostgresJobStore implements JobStore {
             status = CASE WHEN done + ${counts.done} >= total THEN 'done' ELSE status END,
             finished_at = CASE WHEN done + ${counts.done} >= total THEN ${now} ELSE finished_at END,
             expires_at = CASE WHEN done + ${counts.done} >= total THEN ${now + ttlMs} ELSE expires_at END
-          WHERE id_hash = ${job} AND status = 'running'`;
+          WHERE id_hash = ${job} AND ${tx.unsafe(rows.runningSql())}`;
       }
       return written.length;
     });
   }
 
   async cancel(idHash: string, now: number, ttlMs: number): Promise<JobRecord | undefined> {
-    // Its points left will never have a result: their reserve is given back.
-    await this.sql`
-      UPDATE geocode_jobs SET status = 'cancelled', finished_at = ${now}, expires_at = ${now + ttlMs},
-        bytes = bytes - (total - done)::bigint * CASE kind WHEN 'forward' THEN ${unansweredBytes("forward")}::bigint ELSE ${unansweredBytes("reverse")}::bigint END
-      WHERE id_hash = ${idHash} AND status = 'running'`;
+    await this.sql.begin(async (tx) => {
+      // The job's row first: a completion holds it until it commits, so the points left are summed after it.
+      await tx`SELECT 1 FROM geocode_jobs WHERE id_hash = ${idHash} FOR UPDATE`;
+      // Its points left will never have a result: their reserve is given back.
+      await tx`
+        UPDATE geocode_jobs SET status = 'cancelled', finished_at = ${now}, expires_at = ${now + ttlMs},
+          bytes = bytes - ${unansweredShare} * (SELECT COALESCE(SUM(${tx.unsafe(reserveSql("(query::jsonb ->> 'limit')::integer"))}), 0)
+            FROM geocode_job_points WHERE job = ${idHash} AND result IS NULL)
+        WHERE id_hash = ${idHash} AND ${tx.unsafe(rows.runningSql())}`;
+    });
     return this.find(idHash);
   }
 
@@ -270,10 +280,23 @@ export class PostgresJobStore implements JobStore {
 async function usageIn(sql: Sql | TransactionSql, client: string, now: number): Promise<JobUsage> {
   const [own] = await sql<Array<{ points_waiting: number; bytes: number; next_expiry: number | null }>>`
     SELECT
-      COALESCE(SUM(total - done) FILTER (WHERE status IN ('running', 'creating')), 0)::float8 AS points_waiting,
+      COALESCE(SUM(total - done) FILTER (WHERE status IN ('running', 'forwarding', 'creating')), 0)::float8 AS points_waiting,
       COALESCE(SUM(GREATEST(bytes, ${minJobBytes})) FILTER (WHERE expires_at IS NULL OR expires_at > ${now}), 0)::float8 AS bytes,
       (MIN(expires_at) FILTER (WHERE expires_at > ${now}))::float8 AS next_expiry
     FROM geocode_jobs WHERE client = ${client}`;
   const [store] = await sql<Array<{ bytes: number }>>`SELECT COALESCE(SUM(GREATEST(bytes, ${minJobBytes})), 0)::float8 AS bytes FROM geocode_jobs`;
   return { clientPointsWaiting: own!.points_waiting, clientBytes: own!.bytes, clientNextExpiry: own!.next_expiry, storeBytes: store!.bytes };
+}
+
+/** Which of `columns` `table` lacks: an ALTER only where one is missing, since even `ADD COLUMN IF NOT EXISTS` waits for and takes the table's exclusive lock. */
+async function missingColumns(sql: TransactionSql, table: string, columns: readonly string[]): Promise<Set<string>> {
+  const present = await sql<Array<{ column_name: string }>>`
+    SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${table}`;
+  const names = new Set(present.map((row) => row.column_name));
+  return new Set(columns.filter((column) => !names.has(column)));
+}
+
+async function indexExists(sql: TransactionSql, name: string): Promise<boolean> {
+  const [row] = await sql<Array<{ found: boolean }>>`SELECT to_regclass(${name}) IS NOT NULL AS found`;
+  return row!.found;
 }

@@ -3,7 +3,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import { type JobQuota, type JobUsage, quotaRefusal, type QuotaRefusal } from "./job-quota.ts";
-import { chargedBytes, jobSize, legacyPointBytes, minJobBytes, resultBytesChange, unansweredBytes } from "./job-size.ts";
+import { chargedBytes, jobSize, legacyPointBytes, minJobBytes, reserveSql, resultBytesChange, unansweredShare } from "./job-size.ts";
 import type { ClaimedPoint, JobRecord, JobStore, NewJob, PointResult, StoredPoint } from "./job-store.ts";
 import * as rows from "./job-rows.ts";
 
@@ -43,7 +43,7 @@ export const waitingPointsSql = `SELECT idx, latitude, longitude, query FROM geo
 
 /** A client's points waiting, the bytes of its jobs not expired and the first of them to expire; ?1 the client, ?2 now, ?3 `minJobBytes`. */
 const clientUsageSql = `SELECT
-    COALESCE(SUM(CASE WHEN status = 'running' THEN total - done END), 0) AS points_waiting,
+    COALESCE(SUM(CASE WHEN ${rows.runningSql()} THEN total - done END), 0) AS points_waiting,
     COALESCE(SUM(CASE WHEN expires_at IS NULL OR expires_at > ?2 THEN MAX(bytes, ?3) END), 0) AS bytes,
     MIN(CASE WHEN expires_at > ?2 THEN expires_at END) AS next_expiry
   FROM geocode_jobs WHERE client = ?1`;
@@ -93,7 +93,9 @@ export class SqliteJobStore implements JobStore {
       if (!columns.includes("kind")) db.exec("ALTER TABLE geocode_jobs ADD COLUMN kind TEXT NOT NULL DEFAULT 'reverse'");
       db.query("UPDATE geocode_jobs SET bytes = total * ? WHERE bytes IS NULL").run(legacyPointBytes);
     }).immediate();
-    db.exec("CREATE INDEX IF NOT EXISTS geocode_jobs_running ON geocode_jobs (created_at) WHERE status = 'running'");
+    // The running jobs of either kind, for the claims (before forward jobs: `geocode_jobs_running`, of 'running' alone).
+    db.exec(`CREATE INDEX IF NOT EXISTS geocode_jobs_runs ON geocode_jobs (created_at) WHERE ${rows.runningSql()}`);
+    db.exec("DROP INDEX IF EXISTS geocode_jobs_running");
     db.exec("CREATE INDEX IF NOT EXISTS geocode_jobs_expires_at ON geocode_jobs (expires_at) WHERE expires_at IS NOT NULL");
     db.exec("CREATE INDEX IF NOT EXISTS geocode_jobs_client ON geocode_jobs (client, expires_at)");
     db.exec(`CREATE TABLE IF NOT EXISTS geocode_job_points (
@@ -122,7 +124,7 @@ export class SqliteJobStore implements JobStore {
   }
 
   async create(job: NewJob, ttlMs: number, quota: JobQuota): Promise<QuotaRefusal | undefined> {
-    const size = jobSize(job.kind, job.points);
+    const size = jobSize(job.points);
     const refused = job.points.length - size.waiting;
     const insertPoint = this.db.prepare<unknown, [string, number, string | null, number | null, number | null, string | null, string | null]>(
       "INSERT INTO geocode_job_points (job, idx, point_id, latitude, longitude, query, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -142,7 +144,7 @@ export class SqliteJobStore implements JobStore {
         )
         .run(
           job.idHash,
-          finished ? "done" : "running",
+          finished ? "done" : rows.runningStatus[job.kind],
           job.platform,
           job.language,
           job.points.length,
@@ -218,7 +220,7 @@ export class SqliteJobStore implements JobStore {
   async claim(owner: string, limit: number, now: number, leaseMs: number): Promise<ClaimedPoint[]> {
     return this.write(() => {
       const jobs = this.db
-        .query<rows.ClaimJobRow, []>("SELECT id_hash, kind, platform, language FROM geocode_jobs WHERE status = 'running' ORDER BY created_at, id_hash")
+        .query<rows.ClaimJobRow, []>(`SELECT id_hash, kind, platform, language FROM geocode_jobs WHERE ${rows.runningSql()} ORDER BY created_at, id_hash`)
         .all();
       // Job by job, each one's waiting points in order, from the partial index of waiting points: one query over
       // every job's points sorted them all, and the primary key (SQLite's own choice) walks every answered point
@@ -263,11 +265,11 @@ export class SqliteJobStore implements JobStore {
       const write = this.db.query<unknown, [string, string, number, string]>(
         `UPDATE geocode_job_points SET result = ?, lease_owner = NULL, lease_until = NULL
          WHERE job = ? AND idx = ? AND lease_owner = ? AND result IS NULL
-           AND EXISTS (SELECT 1 FROM geocode_jobs WHERE id_hash = geocode_job_points.job AND status = 'running')`,
+           AND EXISTS (SELECT 1 FROM geocode_jobs WHERE id_hash = geocode_job_points.job AND ${rows.runningSql()})`,
       );
       const written = stored.filter(({ point, text }) => write.run(text, point.job, point.index, owner).changes > 0);
       const perJob = rows.countsPerJob(
-        written.map(({ point, result, text }) => ({ job: point.job, failed: result.error !== null, bytes: resultBytesChange(point.kind, text) })),
+        written.map(({ point, result, text }) => ({ job: point.job, failed: result.error !== null, bytes: resultBytesChange(rows.claimedQuery(point), text) })),
       );
       // The CASEs read the row as it was: done + ?1 is the new count.
       const count = this.db.query<unknown, [number, number, number, number, number, string]>(
@@ -275,7 +277,7 @@ export class SqliteJobStore implements JobStore {
            status = CASE WHEN done + ?1 >= total THEN 'done' ELSE status END,
            finished_at = CASE WHEN done + ?1 >= total THEN ?4 ELSE finished_at END,
            expires_at = CASE WHEN done + ?1 >= total THEN ?5 ELSE expires_at END
-         WHERE id_hash = ?6 AND status = 'running'`,
+         WHERE id_hash = ?6 AND ${rows.runningSql()}`,
       );
       for (const [job, counts] of perJob) count.run(counts.done, counts.failed, counts.bytes, now, now + ttlMs, job);
       return written.length;
@@ -287,11 +289,12 @@ export class SqliteJobStore implements JobStore {
       // Its points left will never have a result: their reserve is given back.
       this.db
         .query(
-          `UPDATE geocode_jobs SET status = 'cancelled', finished_at = ?, expires_at = ?,
-             bytes = bytes - (total - done) * CASE kind WHEN 'forward' THEN ? ELSE ? END
-           WHERE id_hash = ? AND status = 'running'`,
+          `UPDATE geocode_jobs SET status = 'cancelled', finished_at = ?1, expires_at = ?2,
+             bytes = bytes - ${unansweredShare} * (SELECT COALESCE(SUM(${reserveSql("json_extract(query, '$.limit')")}), 0)
+               FROM geocode_job_points WHERE job = ?3 AND result IS NULL)
+           WHERE id_hash = ?3 AND ${rows.runningSql()}`,
         )
-        .run(now, now + ttlMs, unansweredBytes("forward"), unansweredBytes("reverse"), idHash);
+        .run(now, now + ttlMs, idHash);
       const row = this.db.query<rows.JobRow, [string]>("SELECT * FROM geocode_jobs WHERE id_hash = ? AND status <> 'deleting'").get(idHash);
       return row ? rows.jobRecordOf(row) : undefined;
     });
