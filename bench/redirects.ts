@@ -40,6 +40,12 @@
  * BENCH_ACCESS_LOG (false) for the shortener, BENCH_BASE_TREE (unset).
  * TEST_POSTGRES_URL and TEST_REDIS_URL as for the tests.
  *
+ * Then latency (issue 50): the hot link offered a fixed rate, half and 80 %
+ * of the shortener's measured maximum, open loop (bench/support/latency.ts),
+ * direct and through a gateway in front of the same shortener, beside a bare
+ * server at the same rates (the client's floor): p50, p99, p99.9 (targets:
+ * p99 at half under 5 ms direct, 8 ms through the gateway).
+ *
  * This is a report, not a test: it exits 0 whether or not the ratio reaches
  * the target, and 1 only on errors (including a count that lost redirects).
  */
@@ -62,11 +68,13 @@ import {
 } from "./support/compare.ts";
 import { BenchError, runBench } from "./support/lifecycle.ts";
 import { benchDatabase, benchRedisPrefix } from "./support/bench-storage.ts";
+import { startGateway } from "./support/gateway.ts";
+import { measureLatencies, reportLatencies } from "./support/latency.ts";
 import { countingRedirects, reportCounts } from "./support/redirect-count.ts";
 import { describeMachine, median } from "./support/report.ts";
 import { readSettings, type Settings } from "./support/settings.ts";
 import { createLink, longUrl, probeRedirect, redirectCacheControl, startShortener, visitorHeaders } from "./support/shortener.ts";
-import { requireWrk } from "./support/wrk.ts";
+import { requireWrk, runWrk } from "./support/wrk.ts";
 
 /** Two feed files of 500,000 entries each (made up, on reserved names): THREAT_FEEDS naming both. */
 function writeMillionFeedEntries(dir: string): string {
@@ -89,6 +97,9 @@ const rulesTargetMicros = 2;
 const baseTargetRatio = 0.97;
 /** Issue 24: one hot link against the commit ceiling (bench/commit-server.ts on the same Postgres). */
 const ceilingTargetRatio = 0.8;
+
+/** Issue 50: p99 of a redirect at half the shortener's maximum rate, direct and through the gateway. */
+const latencyTargetsMs = { "shortener (direct)": 5, "gateway -> shortener": 8 };
 
 /** Issue 49: 1M feed entries loaded cost the redirects at most 5 %. */
 const feedsTargetRatio = 0.95;
@@ -115,9 +126,13 @@ async function main(): Promise<number> {
   const database = await benchDatabase("bench");
   const redisPrefix = benchRedisPrefix("bench");
 
-  const shortener = await startShortener(settings, database, redisPrefix);
+  // INTERNAL_SECRET: the gateway in front of it (the latency rows) sends its redirects in batches, as `bun run start` does.
+  const internalSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  const shortener = await startShortener(settings, database, redisPrefix, { INTERNAL_SECRET: internalSecret });
   const code = await createLink(shortener.base);
   const shortenerUrl = `${shortener.base}/${code}/`;
+  const gatewayPrefix = benchRedisPrefix("bench-redirects-gateway");
+  const gateway = await startGateway(settings, { name: "gateway", shortenerUrl: shortener.base, redisPrefix: gatewayPrefix, internalSecret });
   // The same shortener with analytics off, measured in the same rounds: what analytics cost.
   const plain = await startShortener(settings, database, redisPrefix, { ANALYTICS: "off" });
   const plainUrl = `${plain.base}/${await createLink(plain.base)}/`;
@@ -148,6 +163,7 @@ async function main(): Promise<number> {
   console.log(`  bare:      ${bareServer.url}`);
   console.log(`  ceiling:   ${ceilingServer.url}  (the 302 after a group commit to the same Postgres, nothing else)`);
   console.log(`  shortener: ${shortenerUrl}  ->  ${location}`);
+  console.log(`  gateway:   ${gateway.base}/${code}/  (in front of the shortener, batches; for the latency rows)`);
   console.log(`  shortener, analytics off: ${plainUrl}`);
   console.log(`  shortener, metrics on:    ${meteredUrl}`);
   console.log(`  shortener, 1M feed entries: ${guardedUrl}  (its twin without: ${twinUrl})`);
@@ -228,6 +244,22 @@ async function main(): Promise<number> {
   reportCpu(comparison, { bare, subject });
   console.log();
   const countFailed = reportCounts(counting.checks, settings.connections);
+
+  // Issue 50: latency at half and 80 % of the shortener's measured maximum, direct and through the gateway; the bare
+  // server at the same rates is the floor of the client and the machine.
+  // The gateway's own maximum (closed loop, as the rows above), for its shares; the bare server is offered the shortener's.
+  const maxRps = median(comparison.subject.map((run) => run.rps));
+  const gatewayUrl = `${gateway.base}/${code}/`;
+  const gatewayMaxRps = (await runWrk(settings, gatewayUrl, settings.seconds, visitorHeaders)).rps;
+  console.log(
+    `\nthe gateway's maximum on the hot link: ${Math.round(gatewayMaxRps)} req/s (wrk -c${settings.connections}); the shortener's: ${Math.round(maxRps)}`,
+  );
+  const latencies = await measureLatencies(settings, [
+    { label: "bare", url: bareServer.url, maxRps },
+    { label: "shortener (direct)", url: shortenerUrl, headers: visitorHeaders, maxRps },
+    { label: "gateway -> shortener", url: gatewayUrl, headers: visitorHeaders, maxRps: gatewayMaxRps },
+  ]);
+  reportLatencies(latencies, latencyTargetsMs);
 
   const failed = reportRedirectRunProblems(countFailed, comparison);
   if (non2xx3xxTotal(comparison) > 0) {

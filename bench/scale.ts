@@ -20,6 +20,8 @@
  * and for every row the CPU µs per redirect of the server, the Postgres
  * cluster and Redis (/proc); with BENCH_WAL_STATS=1 each row's WAL by record
  * kind (pg_waldump --stats=record: which writes the bytes are).
+ * Then latency at a fixed offered rate (half and 80 % of each maximum; p50,
+ * p99, p99.9), hot and uniform, direct and through a gateway in front.
  * Then the visit log's catch-up: 100,000 logged visits over every link
  * summed by the shortener's own store, timed (visits per second).
  *
@@ -66,6 +68,8 @@ import { startShortener, visitorHeaders } from "./support/shortener.ts";
 import { cpuMicros, cpuMicrosOfAll, cpuPerRequest } from "./support/process-cpu.ts";
 import { describeWalPerRequest, walRecordsBetween } from "./support/wal-records.ts";
 import { requireWrk, runWrk } from "./support/wrk.ts";
+import { startGateway } from "./support/gateway.ts";
+import { measureLatencies, reportLatencies } from "./support/latency.ts";
 
 const targets = { listingMs: 50, visitsMs: 100, uniformOverHot: { postgres: 0.7, sqlite: 0.5 }, zipfOverHot: 0.85, hotOverCeiling: 0.8, walBytes: 400 };
 const zipfExponent = 1.1;
@@ -260,7 +264,9 @@ function runMeter(url: string | undefined): {
 async function measureRedirects(settings: Settings, built: BuiltDatabase, shape: ScaleShape, figures: Figures): Promise<void> {
   const redisPrefix = uniqueRedisPrefix("scale");
   onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
-  const shortener = await startShortener(settings, built, redisPrefix);
+  // INTERNAL_SECRET: the gateway in front of it (the latency rows) sends its redirects in batches, as `bun run start` does.
+  const internalSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+  const shortener = await startShortener(settings, built, redisPrefix, { INTERNAL_SECRET: internalSecret });
   const script = (name: string) => join(tmpdir(), `linkgeo-scale-${name}-${process.pid}.lua`);
   const scripts = {
     uniform: script("uniform"),
@@ -328,10 +334,18 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
     }
   }
   await meter.end();
+  const rps = (name: RunName) => median(results[name].map((result) => result.rps));
+  await measureRedirectLatency(
+    settings,
+    { shortener: shortener.base, internalSecret, redisPrefix, hotPath, links: shape.links, uniformScript: scripts.uniformDefault },
+    {
+      hot: rps("hot"),
+      uniform: rps("uniformDefault"),
+    },
+  );
   await shortener.child.stop();
   await baseShortener?.child.stop();
   for (const ceiling of ceilings) await ceiling.child.stop();
-  const rps = (name: RunName) => median(results[name].map((result) => result.rps));
   const postgresRun = built.engine === "postgres";
   const walOf = (name: RunName) => (postgresRun ? ` (${fmtInt(median(results[name].map((result) => result.walBytes)))} B WAL each)` : "");
   const cpuOf = (name: RunName) => {
@@ -383,6 +397,44 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
     ] as const) {
       figures.set(`this tree / base tree, ${row}`, `${(rps(ours) / rps(theirs)).toFixed(2)}`);
     }
+  }
+}
+
+/**
+ * Latency at a fixed offered rate (issue 50; bench/support/latency.ts): one
+ * hot link and codes uniform over the default domain's links, each offered
+ * half and 80 % of its own maximum, direct (the maxima measured above) and
+ * through a gateway in front of the same shortener (its maxima measured
+ * here with wrk, closed loop). The gateway's rate limits are off, as in
+ * bench:gateway.
+ */
+async function measureRedirectLatency(
+  settings: Settings,
+  run: { shortener: string; internalSecret: string; redisPrefix: string; hotPath: string; links: number; uniformScript: string },
+  maxRps: { hot: number; uniform: number },
+): Promise<void> {
+  const gateway = await startGateway(settings, {
+    name: "gateway",
+    shortenerUrl: run.shortener,
+    redisPrefix: `${run.redisPrefix}gateway:`,
+    internalSecret: run.internalSecret,
+  });
+  const pathsFile = join(tmpdir(), `linkgeo-scale-paths-${process.pid}.txt`);
+  onCleanup("remove the uniform paths", () => rmSync(pathsFile, { force: true }));
+  // The default domain's links (the odd ones, scale-data.ts): every request goes with the one Host.
+  writeFileSync(pathsFile, Array.from({ length: Math.ceil(run.links / 2) }, (_, i) => `/${codeOf(2 * i + 1)}/`).join("\n"));
+  try {
+    const gatewayHot = (await runWrk(settings, `${gateway.base}${run.hotPath}`, settings.seconds, visitorHeaders)).rps;
+    const gatewayUniform = (await runWrk(settings, `${gateway.base}/`, settings.seconds, visitorHeaders, run.uniformScript)).rps;
+    const rows = await measureLatencies(settings, [
+      { label: "hot, direct", url: `${run.shortener}${run.hotPath}`, headers: visitorHeaders, maxRps: maxRps.hot },
+      { label: "uniform, direct", url: `${run.shortener}/`, pathsFile, headers: visitorHeaders, maxRps: maxRps.uniform },
+      { label: "hot, gateway", url: `${gateway.base}${run.hotPath}`, headers: visitorHeaders, maxRps: gatewayHot },
+      { label: "uniform, gateway", url: `${gateway.base}/`, pathsFile, headers: visitorHeaders, maxRps: gatewayUniform },
+    ]);
+    reportLatencies(rows, { "hot, direct": 5, "uniform, direct": 5, "hot, gateway": 8, "uniform, gateway": 8 });
+  } finally {
+    await gateway.child.stop();
   }
 }
 
