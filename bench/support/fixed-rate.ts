@@ -207,7 +207,7 @@ async function openConnection(job: FixedRateJob): Promise<Connection> {
 }
 
 /** Where the first complete answer in `buffer` ends, or undefined while it is not all there. */
-function answerEnd(buffer: Buffer): number | undefined {
+export function answerEnd(buffer: Buffer): number | undefined {
   const headEnd = buffer.indexOf("\r\n\r\n");
   if (headEnd < 0) return undefined;
   const head = buffer.toString("latin1", 0, headEnd).toLowerCase();
