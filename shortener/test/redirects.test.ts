@@ -97,6 +97,30 @@ describe("GET /<short_url>/", () => {
     expect((await counted.db.links.find(short_url))?.accessCount).toBe(3);
   });
 
+  test("the shared cache is read beside the count write, not before it: a slow read does not hold the count back, and a failed one no redirect", async () => {
+    const cache = new MemoryLinkCache();
+    let release = () => {};
+    let failNext = false;
+    await using counted = await startTestShortener({
+      cache: {
+        ...bind(cache),
+        get: (code) => {
+          if (failNext) return Promise.reject(new Error("the cache is down"));
+          // Held until the test lets it go: the count write must be made meanwhile.
+          return new Promise((resolve) => (release = () => resolve(cache.get(code))));
+        },
+      },
+    });
+    const { short_url } = await counted.createLink();
+    const redirect = counted.request("GET", `/${short_url}`);
+    await waitFor("the visit counted while the cache's read is held", async () => (await counted.db.links.find(short_url))?.accessCount === 1);
+    release();
+    expect((await redirect).status).toBe(302);
+    const other = await counted.createLink();
+    failNext = true;
+    expect((await counted.request("GET", `/${other.short_url}`)).status).toBe(302);
+  });
+
   test("paths with more segments are not links", async () => {
     expect((await api.request("GET", "/a/b/c")).status).toBe(404);
   });
@@ -194,6 +218,15 @@ describe("two replicas sharing Postgres and Redis", () => {
   test("a cached miss answers 404 without a count", async () => {
     await redisA.set("link:ghost-code", "-");
     expect((await b.request("GET", "/ghost-code")).status).toBe(404);
+  });
+
+  test("a cached miss that the database contradicts (a lost invalidation) decides nothing, and is dropped", async () => {
+    const { short_url } = await a.createLink("https://example.com/there-after-all");
+    await redisA.set(`link:${short_url}`, "-");
+    const response = await b.request("GET", `/${short_url}/`);
+    expect([response.status, response.headers.get("location")]).toEqual([302, "https://example.com/there-after-all"]);
+    await waitFor("the stale miss dropped", async () => (await redisA.get(`link:${short_url}`)) !== "-");
+    expect((await a.db.links.find(short_url))?.accessCount).toBe(1);
   });
 });
 

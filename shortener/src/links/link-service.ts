@@ -347,23 +347,25 @@ export class LinkService {
    */
   async visit(code: string, visitor?: SeenVisitor, client?: AbortSignal, unlocked = false): Promise<CountedVisit<CountedDestination>> {
     if (!couldBeKey(code)) throw LinkNotFound.for(code);
-    // A hot link skips the shared cache: the count write below is the authority.
+    // The count write answers the destination (or that there is no link): the shared cache is read beside it, not
+    // before it, only to drop an entry that disagrees. A hot link skips even that.
     const skipCache = this.recentCodes.has(code);
-    const cached = skipCache ? undefined : await this.deps.cache.get(code);
-    if (cached === null) throw LinkNotFound.for(code);
+    const cachedRead = skipCache ? undefined : this.deps.cache.get(code).catch(() => undefined);
     const counter = unlocked ? this.deps.visits.unlocked : this.deps.visits;
     const visit = await counter.visit(code, visitor, client);
+    const cached = await cachedRead;
     if (visit === null) {
       this.recentCodes.delete(code);
-      void this.deps.cache.markMissing(code);
+      if (cached !== null) void this.deps.cache.markMissing(code);
       throw LinkNotFound.for(code);
     }
     // No write-back of a miss: the count write answers every redirect anyway, so an entry would
     // only serve HEAD, and links followed now and then paid a Redis write each for it (a quarter
     // of the shortener's CPU with redirects spread over 100,000 links). An entry that disagrees
-    // with the database is dropped rather than overwritten: the database's answer may already be
-    // older than a write that landed meanwhile (see LinkCache).
-    if (!skipCache && cached !== undefined && cached !== encodeDestination(visit.destination)) void this.deps.cache.forget(code);
+    // with the database (another destination, or "missing" for a link that is there) is dropped
+    // rather than overwritten: the database's answer may already be older than a write that
+    // landed meanwhile (see LinkCache).
+    if (cached !== undefined && cached !== encodeDestination(visit.destination)) void this.deps.cache.forget(code);
     this.recentCodes.add(code);
     return visit;
   }
