@@ -25,6 +25,10 @@
  * Then the visit log's catch-up: 100,000 logged visits over every link
  * summed by the shortener's own store, timed (visits per second).
  *
+ * BENCH_PG_SETTINGS=wal_compression=lz4 (name=value pairs) sets them on
+ * the Postgres scale database before its redirects run, for a second run
+ * to compare WAL and rates with.
+ *
  * With BENCH_BASE_TREE set to another checkout (its dependencies installed),
  * its shortener runs the hot, uniform and Zipf rows too, on the same data in
  * the same rounds, and the ratios this tree / base tree are printed:
@@ -264,6 +268,7 @@ function runMeter(url: string | undefined): {
 async function measureRedirects(settings: Settings, built: BuiltDatabase, shape: ScaleShape, figures: Figures): Promise<void> {
   const redisPrefix = uniqueRedisPrefix("scale");
   onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
+  if (built.engine === "postgres") await applyDatabaseSettings(built.url, figures);
   // INTERNAL_SECRET: the gateway in front of it (the latency rows) sends its redirects in batches, as `bun run start` does.
   const internalSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   const shortener = await startShortener(settings, built, redisPrefix, { INTERNAL_SECRET: internalSecret });
@@ -398,6 +403,29 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
       figures.set(`this tree / base tree, ${row}`, `${(rps(ours) / rps(theirs)).toFixed(2)}`);
     }
   }
+}
+
+/**
+ * BENCH_PG_SETTINGS (`name=value,…`, Postgres): settings of the scale
+ * database itself (`ALTER DATABASE … SET`), which every session the
+ * shortener opens then has, such as `wal_compression=lz4`; the server's
+ * own (max_wal_size, checkpoint_timeout) are its operator's, not set here.
+ */
+async function applyDatabaseSettings(url: string, figures: Figures): Promise<void> {
+  const raw = process.env.BENCH_PG_SETTINGS?.trim();
+  if (!raw) return;
+  const settings = raw.split(",").map((pair) => pair.trim().split("="));
+  if (!settings.every((pair) => pair.length === 2 && /^[a-z_]+$/.test(pair[0]!) && /^[A-Za-z0-9_.]+$/.test(pair[1]!))) {
+    throw new BenchError("BENCH_PG_SETTINGS is name=value pairs, comma-separated, such as wal_compression=lz4");
+  }
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [database] = await sql<Array<{ name: string }>>`SELECT current_database() AS name`;
+    for (const [setting, value] of settings) await sql.unsafe(`ALTER DATABASE "${database!.name}" SET ${setting} = '${value}'`);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  figures.set("database settings (BENCH_PG_SETTINGS)", raw);
 }
 
 /**
