@@ -146,6 +146,10 @@ describe("compose.yaml: the services and their variables", () => {
     });
   });
 
+  test("Postgres compresses its full-page images (wal_compression=lz4, measured by bench:scale), its own entrypoint still first", () => {
+    expect(service("postgres").command).toEqual(["postgres", "-c", "wal_compression=lz4"]);
+  });
+
   test("the shortener's DATABASE_URL names the postgres service with its user, password and database", () => {
     const postgres = containerEnv("postgres");
     const url = new URL(containerEnv("shortener").DATABASE_URL!);
