@@ -43,8 +43,10 @@
  * Then latency (issue 50): the hot link offered a fixed rate, half and 80 %
  * of the shortener's measured maximum, open loop (bench/support/latency.ts),
  * direct and through a gateway in front of the same shortener, beside a bare
- * server at the same rates (the client's floor): p50, p99, p99.9 (targets:
- * p99 at half under 5 ms direct, 8 ms through the gateway).
+ * server at the same rates (the client's floor), the shortener with
+ * analytics off and the commit ceiling at the same rates (where the tail
+ * comes from): p50, p99, p99.9 (targets: p99 at half under 5 ms direct,
+ * 8 ms through the gateway).
  *
  * This is a report, not a test: it exits 0 whether or not the ratio reaches
  * the target, and 1 only on errors (including a count that lost redirects).
@@ -257,6 +259,10 @@ async function main(): Promise<number> {
   const latencies = await measureLatencies(settings, [
     { label: "bare", url: bareServer.url, maxRps },
     { label: "shortener (direct)", url: shortenerUrl, headers: visitorHeaders, maxRps },
+    // The same rates without analytics (no visit log to sum), and on the commit ceiling (the group commits alone):
+    // how much of the tail is the summing step's, and how much the commits'.
+    { label: "shortener, analytics off", url: plainUrl, headers: visitorHeaders, maxRps },
+    { label: "commit ceiling", url: ceilingServer.url, maxRps },
     { label: "gateway -> shortener", url: gatewayUrl, headers: visitorHeaders, maxRps: gatewayMaxRps },
   ]);
   reportLatencies(latencies, latencyTargetsMs);
