@@ -218,6 +218,22 @@ describe("hostile requests on raw sockets", () => {
         [`GET /reverse-geocode/jobs/${"%00".repeat(40)}/results?format=%ff HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`, [400, 404]],
         [`DELETE /reverse-geocode/jobs/..%2f..%2fetc%2fpasswd HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`, [404]],
         [`GET /reverse-geocode/jobs/${"a".repeat(4000)} HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`, [404]],
+        // Forward jobs: the same reader and limits, a query's own fields checked per query.
+        [post("text/csv", "Content-Length: 900000000\r\n", "q\n", "/geocode/jobs"), [413]],
+        [withLength("application/json", '{"queries":"Paris"}', "/geocode/jobs"), [400]],
+        [
+          withLength(
+            "application/json",
+            '{"queries":[{"q":{"__proto__":{"polluted":1}},"limit":1e999,"country":[["x"]],"near":{},"bbox":[]}]}',
+            "/geocode/jobs",
+          ),
+          [202],
+        ],
+        [withLength("application/x-ndjson", '{"q":"Paris","refused":{"toString":1}}\n[]\n', "/geocode/jobs"), [202]],
+        [withLength("text/csv", 'q\n"Paris\n', "/geocode/jobs"), [202]],
+        [withLength("text/csv", "q\nParis\n", "/geocode/jobs?country=%ff&limit=99"), [400]],
+        [withLength("application/json", '{"queries":[{"q":"Paris"}]}', "/geocode/jobs?country=fr"), [400]],
+        [`GET /geocode/jobs/${"%00".repeat(40)}/results?format=%ff HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n`, [400, 404]],
       ];
       await expectStatuses(service, cases);
       // 17 MiB streamed with no length to refuse it by (chunked: fetch expresses it, where a raw socket's write
