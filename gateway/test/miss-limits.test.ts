@@ -4,6 +4,7 @@ import { MemoryTokenBuckets } from "@linkgeo/shared/rate-limit";
 import { readJson } from "@linkgeo/testing";
 import { buildWebAssets, type WebAssets } from "@linkgeo/webapp";
 import { readGatewayConfig } from "../src/config.ts";
+import { addressDigest } from "../src/rate-limit/address-digest.ts";
 import { KnownCodes } from "../src/rate-limit/known-codes.ts";
 import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";
 import { unlockGateway } from "./support/unlock-gateway.ts";
@@ -109,5 +110,18 @@ describe("the links a client followed, as a process remembers them", () => {
       if (i === 5_000) known.remember("a", "host/code39");
     }
     expect([known.has("a", "host/code39"), known.has("client0", "host/x"), known.has("client9999", "host/x")]).toEqual([true, false, true]);
+  });
+});
+
+describe("a client's digest, as the budgets key it", () => {
+  test("is the same each time it is asked, before and after the process forgot it; another address or secret, another digest", () => {
+    const digest = addressDigest("s".repeat(32), 2);
+    const first = digest("203.0.113.1");
+    expect(digest("203.0.113.1")).toBe(first);
+    for (const other of ["203.0.113.2", "203.0.113.3", "203.0.113.4"]) digest(other);
+    expect(digest("203.0.113.1")).toBe(first);
+    expect(digest("203.0.113.2")).not.toBe(first);
+    expect(addressDigest("t".repeat(32))("203.0.113.1")).not.toBe(first);
+    expect(first).toMatch(/^[A-Za-z0-9_-]{22}$/);
   });
 });

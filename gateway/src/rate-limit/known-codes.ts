@@ -14,7 +14,8 @@ export class KnownCodes {
 
   remember(client: string, link: string): void {
     const codes = this.byClient.get(client) ?? [];
-    const kept = [link, ...codes.filter((code) => code !== link)].slice(0, maxCodesPerClient);
+    // The same link again (a client following one link, the common case): its list stays as it is.
+    const kept = codes[0] === link ? codes : [link, ...codes.filter((code) => code !== link)].slice(0, maxCodesPerClient);
     // Deleted and set again: the map's order is then the clients' last use, oldest first.
     this.byClient.delete(client);
     this.byClient.set(client, kept);
