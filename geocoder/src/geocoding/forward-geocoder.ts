@@ -7,6 +7,7 @@ import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { Provider } from "../providers/provider.ts";
 import { NoProviders, UnknownPlatform } from "./geocode-errors.ts";
 import { ProviderChain } from "./provider-chain.ts";
+import { askMisses, type MissOutcome } from "./ask-misses.ts";
 import { ChainDeadline } from "./chain-deadline.ts";
 import { batchMissesInFlight, reverseGeocoderDefaults, type AnswerCache, type GeocoderObserver, type PatientPace } from "./reverse-geocoder.ts";
 
@@ -17,7 +18,7 @@ export interface ForwardAnswer {
 }
 
 /** One query of a batch: its answer, or why it has none. */
-export type ForwardOutcome = { answer: ForwardAnswer } | { error: unknown };
+export type ForwardOutcome = MissOutcome<ForwardAnswer>;
 
 /** A cached forward answer as places; undefined for an entry whose lists disagree (another version's): a miss. */
 function answerOf(entry: CachedAnswer, level: "L1" | "L2"): ForwardAnswer | undefined {
@@ -100,19 +101,7 @@ export class ForwardGeocoder {
         toKeep.set(key, entry);
         return { places, provider: entry.provider, cache: "MISS" };
       };
-      let next = 0;
-      const worker = async () => {
-        while (next < misses.length) {
-          const key = misses[next++]!;
-          try {
-            // A stoppable patient ask is not shared, so no single query ever gets its NotAsked.
-            outcomes.set(key, { answer: await (patient?.stop ? ask(key) : this.inFlight.run(key, () => ask(key))) });
-          } catch (error) {
-            outcomes.set(key, { error });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(patient?.inFlight ?? batchMissesInFlight, misses.length) }, worker));
+      await askMisses(misses, ask, outcomes, { inFlight: patient?.inFlight ?? batchMissesInFlight, flights: this.inFlight, joinFlights: !patient?.stop });
       await this.cache.setMany(toKeep);
     }
     return keys.map((key) => {

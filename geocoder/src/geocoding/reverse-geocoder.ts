@@ -7,6 +7,7 @@ import type { ProviderFailure } from "../providers/provider-error.ts";
 import type { ProviderRegistry } from "../providers/provider-registry.ts";
 import type { Provider } from "../providers/provider.ts";
 import type { ReverseQuery } from "../providers/reverse-query.ts";
+import { askMisses, type MissOutcome } from "./ask-misses.ts";
 import { ChainDeadline } from "./chain-deadline.ts";
 import { NoProviders, UnknownPlatform } from "./geocode-errors.ts";
 import { ProviderChain } from "./provider-chain.ts";
@@ -28,7 +29,7 @@ export interface ReverseAnswer {
 }
 
 /** One point of a batch: its answer, or why it has none (its own error; the others are answered all the same). */
-export type PointOutcome = { answer: ReverseAnswer } | { error: unknown };
+export type PointOutcome = MissOutcome<ReverseAnswer>;
 
 /** What the provider chain answered, before it is cached. */
 interface ChainAnswer {
@@ -172,20 +173,7 @@ export class ReverseGeocoder {
         toKeep.set(key, { addresses, provider, storedAt: this.clock().getTime(), fallback });
         return { addresses, provider, cache: "MISS" };
       };
-      let next = 0;
-      const worker = async () => {
-        while (next < misses.length) {
-          const key = misses[next++]!;
-          try {
-            // A single query's flight for the same point is joined (and caches its own answer); a stoppable
-            // patient ask is not shared, so no single query ever gets its NotAsked.
-            outcomes.set(key, { answer: await (patient?.stop ? ask(key) : this.inFlight.run(key, () => ask(key))) });
-          } catch (error) {
-            outcomes.set(key, { error });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(patient?.inFlight ?? batchMissesInFlight, misses.length) }, worker));
+      await askMisses(misses, ask, outcomes, { inFlight: patient?.inFlight ?? batchMissesInFlight, flights: this.inFlight, joinFlights: !patient?.stop });
       await this.cache.setMany(toKeep);
     }
     return keys.map((key) => {
