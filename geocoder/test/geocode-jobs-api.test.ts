@@ -7,20 +7,8 @@ import { pointsRetryAfterSeconds, type JobQuota } from "../src/jobs/job-quota.ts
 import { minJobBytes } from "../src/jobs/job-size.ts";
 import { openJobDatabase, SqliteJobStore } from "../src/jobs/sqlite-job-store.ts";
 import { inProcessProvider, localVienna } from "./support/in-process-provider.ts";
+import type { JobView } from "./support/job-view.ts";
 import { startTestGeocoder, type TestGeocoder } from "./support/test-geocoder.ts";
-
-interface JobView {
-  id: string;
-  status: "running" | "done" | "cancelled";
-  total: number;
-  done: number;
-  failed: number;
-  platform: string | null;
-  language: string | null;
-  created_at: string;
-  finished_at: string | null;
-  expires_at: string | null;
-}
 
 interface ResultLine {
   index: number;
