@@ -556,7 +556,7 @@ async function main(): Promise<number> {
       const figures: Figures = new Map();
       figures.set(
         "data built in",
-        `${(built.buildMs / 1000).toFixed(1)} s (${fmtInt(built.rows.links)} links, ${fmtInt(built.rows.buckets)} buckets, ${fmtInt(built.rows.facts)} facts)`,
+        `${(built.buildMs / 1000).toFixed(1)} s (${fmtInt(built.rows.links)} links, ${fmtInt(built.rows.buckets)} buckets, ${fmtInt(built.rows.facts)} link-days of breakdowns)`,
       );
       console.log(`${engine}, ${fmtInt(shape.links)} links: ${figures.get("data built in")}`);
       const database = await openDatabase(engine === "postgres" ? { engine, url: built.url } : { engine, path: built.url.replace(/^sqlite:\/\//, "") });

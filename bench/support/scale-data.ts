@@ -108,6 +108,7 @@ export interface BuiltDatabase {
   /** For DATABASE_URL. */
   url: string;
   buildMs: number;
+  /** facts: link-days of breakdowns (link_fact_days rows). */
   rows: { links: number; buckets: number; facts: number };
   drop(): Promise<void>;
 }
@@ -139,8 +140,8 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
     const indexes = await sql<{ name: string; table: string; definition: string; primary: boolean }[]>`
       SELECT i.indexname AS name, i.tablename AS table, i.indexdef AS definition, c.contype IS NOT NULL AS primary
       FROM pg_indexes i LEFT JOIN pg_constraint c ON c.conname = i.indexname AND c.contype = 'p'
-      WHERE i.schemaname = 'public' AND i.tablename IN ('links', 'links_search', 'link_tags', 'link_visit_buckets', 'link_visit_facts')
-        AND (c.contype IS NULL OR i.tablename LIKE 'link_visit_%')`;
+      WHERE i.schemaname = 'public' AND i.tablename IN ('links', 'links_search', 'link_tags', 'link_visit_buckets', 'link_fact_days')
+        AND (c.contype IS NULL OR i.tablename LIKE 'link_visit_%' OR i.tablename = 'link_fact_days')`;
     for (const index of indexes) {
       await sql.unsafe(index.primary ? `ALTER TABLE "${index.table}" DROP CONSTRAINT "${index.name}"` : `DROP INDEX "${index.name}"`);
     }
@@ -174,12 +175,12 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
       SELECT ${sql.unsafe(keySql)}, to_timestamp((${hourlyFrom}::bigint + d::bigint * 86400000 + h::bigint * 3600000) / 1000.0), 1, 2 + (n + h) % 5, (n + h) % 2
       FROM generate_series(${firstVisited}::int, ${shape.links}::int) AS n, generate_series(0, ${hourlyDays - 1}::int) AS d, unnest(ARRAY[9, 12, 15, 20]) AS h
       WHERE (n + d) % ${visitEvery} = 0`;
+    // A link-day's breakdowns in one document (migration 0030): one value per breakdown.
+    const document = dimensions.map((dim) => `'${dim}', jsonb_build_object('${dim}-' || ((n + d) % 7), jsonb_build_array(10 + (n + d) % 20, 0))`).join(", ");
     await sql`
-      INSERT INTO link_visit_facts (code, day, dimension, value, visits)
-      SELECT ${sql.unsafe(keySql)}, ${midnight(now, yearDays).toISOString().slice(0, 10)}::date + d, dim,
-             dim || '-' || ((n + d) % 7), 10 + (n + d) % 20
-      FROM generate_series(${firstVisited}::int, ${shape.links}::int) AS n, generate_series(0, ${yearDays - 1}::int) AS d,
-           unnest(${dimensions as unknown as string[]}::text[]) AS dim
+      INSERT INTO link_fact_days (code, day, facts)
+      SELECT ${sql.unsafe(keySql)}, ${midnight(now, yearDays).toISOString().slice(0, 10)}::date + d, jsonb_build_object(${sql.unsafe(document)})
+      FROM generate_series(${firstVisited}::int, ${shape.links}::int) AS n, generate_series(0, ${yearDays - 1}::int) AS d
       WHERE (n + d) % ${visitEvery} = 0`;
     await sql`SET session_replication_role = DEFAULT`;
     // Each index on a connection of its own: Postgres builds them side by side. The visits tables'
@@ -195,13 +196,13 @@ export async function buildPostgres(shape: ScaleShape, now: Date): Promise<Built
         await own.end();
       }
     };
-    const ofVisits = (index: (typeof indexes)[number]) => index.table.startsWith("link_visit_");
+    const ofVisits = (index: (typeof indexes)[number]) => index.table.startsWith("link_visit_") || index.table === "link_fact_days";
     await Promise.all(indexes.filter(ofVisits).map(build));
     await Promise.all([...indexes.filter((index) => !ofVisits(index)).map(build), sumFinishedDays({ engine: "postgres", url: database.url }, now)]);
     // As autovacuum would have by now: the visibility map lets the summed tables be read from their indexes alone.
     await sql`VACUUM ANALYZE`;
     const [counts] = await sql<{ links: string; buckets: string; facts: string }[]>`
-      SELECT (SELECT count(*) FROM links) AS links, (SELECT count(*) FROM link_visit_buckets) AS buckets, (SELECT count(*) FROM link_visit_facts) AS facts`;
+      SELECT (SELECT count(*) FROM links) AS links, (SELECT count(*) FROM link_visit_buckets) AS buckets, (SELECT count(*) FROM link_fact_days) AS facts`;
     return {
       engine: "postgres",
       url: database.url,
@@ -226,7 +227,7 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
     db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF");
     const dropped = db
       .query<{ name: string; type: string; sql: string }, []>(
-        "SELECT name, type, sql FROM sqlite_master WHERE tbl_name IN ('links', 'link_tags', 'link_visit_buckets', 'link_visit_facts') AND type IN ('index', 'trigger') AND sql IS NOT NULL",
+        "SELECT name, type, sql FROM sqlite_master WHERE tbl_name IN ('links', 'link_tags', 'link_visit_buckets', 'link_fact_days') AND type IN ('index', 'trigger') AND sql IS NOT NULL",
       )
       .all();
     for (const object of dropped) db.exec(`DROP ${object.type.toUpperCase()} "${object.name}"`);
@@ -258,7 +259,7 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
     const yearStart = midnight(now, yearDays).getTime();
     const hourlyFrom = midnight(now, hourlyDays).getTime();
     const insertBucket = db.prepare("INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots) VALUES (?, ?, ?, ?, ?)");
-    const insertFact = db.prepare("INSERT INTO link_visit_facts (code, day, dimension, value, visits) VALUES (?, ?, ?, ?, ?)");
+    const insertFactDay = db.prepare("INSERT INTO link_fact_days (code, day, facts) VALUES (?, ?, ?)");
     db.transaction(() => {
       for (let n = firstVisited; n <= shape.links; n++) {
         const code = keyOf(n);
@@ -268,7 +269,8 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
           if (dayStart < hourlyFrom) insertBucket.run(code, dayStart, 24, 10 + ((n + d) % 20), (n + d) % 3);
           else for (const h of [9, 12, 15, 20]) insertBucket.run(code, dayStart + h * 3_600_000, 1, 2 + ((n + h) % 5), (n + h) % 2);
           const day = new Date(dayStart).toISOString().slice(0, 10);
-          for (const dimension of dimensions) insertFact.run(code, day, dimension, `${dimension}-${(n + d) % 7}`, 10 + ((n + d) % 20));
+          const facts = Object.fromEntries(dimensions.map((dimension) => [dimension, { [`${dimension}-${(n + d) % 7}`]: [10 + ((n + d) % 20), 0] }]));
+          insertFactDay.run(code, day, JSON.stringify(facts));
         }
       }
     })();
@@ -278,7 +280,7 @@ export async function buildSqlite(shape: ScaleShape, now: Date): Promise<BuiltDa
     db = new SqliteDatabase(path);
     db.exec("ANALYZE");
     const count = (table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}`).get()!.n;
-    const rows = { links: count("links"), buckets: count("link_visit_buckets"), facts: count("link_visit_facts") };
+    const rows = { links: count("links"), buckets: count("link_visit_buckets"), facts: count("link_fact_days") };
     return {
       engine: "sqlite",
       url: `sqlite:///${path}`,

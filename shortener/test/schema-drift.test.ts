@@ -299,6 +299,7 @@ const allTables = [
   "audit_events",
   "domain_workspaces",
   "domains",
+  "link_fact_days",
   "link_tags",
   "link_visit_buckets",
   "link_visit_days",

@@ -21,7 +21,7 @@ export async function analyticsBeside(sql: postgres.Sql, code: string): Promise<
         + (SELECT coalesce(sum(g.humans + g.bots), 0)::float8 FROM link_visit_log g WHERE g.code = l.code) AS buckets,
       (SELECT coalesce(json_object_agg(d.dimension, d.total), '{}'::json) FROM (
         SELECT dimension, sum(visits)::float8 AS total FROM (
-          SELECT f.dimension, f.visits FROM link_visit_facts f WHERE f.code = l.code
+          SELECT f.dimension, f.visits FROM link_fact_rows f WHERE f.code = l.code
           UNION ALL
           SELECT e->>0, (e->>2)::bigint FROM link_visit_log g, jsonb_array_elements(g.facts::jsonb) AS e WHERE g.code = l.code
         ) AS summed_and_not GROUP BY dimension

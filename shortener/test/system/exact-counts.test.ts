@@ -87,7 +87,7 @@ async function stats(shortener: ShortenerProcess, code: string): Promise<unknown
 async function referrersPerDay(code: string): Promise<Array<{ named: number; other: number }>> {
   return sql<Array<{ named: number; other: number }>>`
     SELECT count(*) FILTER (WHERE value <> ${otherValue})::int AS named, coalesce(sum(visits) FILTER (WHERE value = ${otherValue}), 0)::int AS other
-    FROM link_visit_facts WHERE code = ${code} AND dimension = 'referrers' GROUP BY day ORDER BY day`;
+    FROM link_fact_rows WHERE code = ${code} AND dimension = 'referrers' GROUP BY day ORDER BY day`;
 }
 
 /** analyticsBeside for several links, each in one statement of its own. */
@@ -242,7 +242,7 @@ describe("exact access counts across processes", () => {
     await waitFor("the witness to sum the rest", async () => (await logged()) === 0, 30_000);
     const [summed] = await sql<Array<{ buckets: number; referrers: number }>>`
       SELECT (SELECT sum(humans + bots) FROM link_visit_buckets WHERE code LIKE ${`${prefix}%`})::float8 AS buckets,
-        (SELECT sum(visits) FROM link_visit_facts WHERE code LIKE ${`${prefix}%`} AND dimension = 'referrers')::float8 AS referrers`;
+        (SELECT sum(visits) FROM link_fact_rows WHERE code LIKE ${`${prefix}%`} AND dimension = 'referrers')::float8 AS referrers`;
     expect(summed).toEqual({ buckets: linkCount * perLink, referrers: linkCount * perLink });
     for (const one of await analyticsOfMany(codes)) expect(one).toMatchObject({ count: perLink, buckets: perLink });
     // And the listing's sort keys (still 0 as inserted) are the counts.

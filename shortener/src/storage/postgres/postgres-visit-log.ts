@@ -1,6 +1,6 @@
 import type { Sql, TransactionSql } from "postgres";
-import type { Dimension } from "../../visits/link-visits.ts";
-import { otherValue } from "../../visits/named-values.ts";
+import { addFactRows, linkDayKey, namedIn } from "../../visits/fact-days.ts";
+import { loadFactDays, moveFactDaysStep, storeFactDays } from "./postgres-fact-days.ts";
 import { boundedFactRows, parseLoggedFacts, sumLogged, visitLogRowsPerStep, type LoggedVisits } from "../../visits/visit-log.ts";
 
 /**
@@ -37,8 +37,6 @@ async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> {
       RETURNING code, (extract(epoch FROM at) * 1000)::float8 AS at, humans, bots, facts`;
     if (rows.length === 0) return 0;
     const { buckets, days } = sumLogged(rows.map((row) => ({ ...row, facts: parseLoggedFacts(row.facts) })));
-    const named = await namedSoFar(tx, days);
-    const facts = boundedFactRows(days, (code, day, dimension) => named.get(`${code}\n${day}\n${dimension}`) ?? nothingNamed);
     // Each sum is added to its row where there is one, and inserted where there is none: an UPDATE, then a plain
     // INSERT of the rest. Not INSERT … ON CONFLICT DO UPDATE, whose speculative insert and row lock cost a WAL
     // record each per row (HEAP_CONFIRM, LOCK). Under the log's lock no one else adds these rows (the fold writes
@@ -57,24 +55,14 @@ async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> {
       INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots)
       SELECT b.code, b.starts_at, 1, b.humans, b.bots FROM b
       WHERE NOT EXISTS (SELECT 1 FROM added WHERE added.code = b.code AND added.starts_at = b.starts_at)`;
-    if (facts.length > 0) {
-      await tx`
-        WITH f AS (
-          SELECT * FROM unnest(${facts.map((f) => f[0])}::text[], ${facts.map((f) => f[1])}::text[]::date[], ${facts.map((f) => f[2])}::text[],
-            ${facts.map((f) => f[3])}::text[], ${facts.map((f) => f[4])}::bigint[], ${facts.map((f) => f[5])}::bigint[]) AS f(code, day, dimension, value, visits, bots)
-          WHERE EXISTS (SELECT 1 FROM links WHERE links.code = f.code)
-        ), added AS (
-          UPDATE link_visit_facts SET visits = link_visit_facts.visits + f.visits, bots = link_visit_facts.bots + f.bots
-          FROM f WHERE link_visit_facts.code = f.code AND link_visit_facts.day = f.day
-            AND link_visit_facts.dimension = f.dimension AND link_visit_facts.value = f.value
-          RETURNING link_visit_facts.code, link_visit_facts.day, link_visit_facts.dimension, link_visit_facts.value
-        )
-        INSERT INTO link_visit_facts (code, day, dimension, value, visits, bots)
-        SELECT f.code, f.day, f.dimension, f.value, f.visits, f.bots FROM f
-        WHERE NOT EXISTS (
-          SELECT 1 FROM added WHERE added.code = f.code AND added.day = f.day AND added.dimension = f.dimension AND added.value = f.value
-        )`;
-    }
+    // The days' documents, read and written back whole under the log's lock (the only writer of them but a
+    // link's deletion, which takes the lock too): the bound on named values counts what each already names.
+    const loaded = await loadFactDays(tx, days);
+    addFactRows(
+      loaded.days,
+      boundedFactRows(days, (code, day, dimension) => namedIn(loaded.days.get(linkDayKey(code, day)), dimension)),
+    );
+    await storeFactDays(tx, loaded);
     await refreshSortKeys(tx, [...new Set(rows.map((row) => row.code))]);
     return rows.length;
   });
@@ -114,31 +102,22 @@ export async function sumVisitLog(sql: Sql, wait: boolean): Promise<number> {
   return summed;
 }
 
+/**
+ * One step of moving breakdowns from the old layout into the days'
+ * documents (postgres-fact-days.ts), unless another replica holds the log's
+ * lock. Returns the link-days moved; 0 when none were left (or the lock was
+ * taken).
+ */
+export async function moveFactDays(sql: Sql): Promise<number> {
+  return sql.begin(async (tx) => {
+    const [lock] = await tx<{ taken: boolean }[]>`SELECT pg_try_advisory_xact_lock(${visitLogLockId}) AS taken`;
+    return lock?.taken ? moveFactDaysStep(tx) : 0;
+  });
+}
+
 /** Sums the whole log as it stands, waiting for the lock: after it, every visit counted before the call is in the buckets and breakdowns. */
 export function settleVisitLog(sql: Sql): Promise<number> {
   return sumVisitLog(sql, true);
-}
-
-const nothingNamed = { count: 0, has: () => false };
-
-/**
- * What the days a step adds to already name, per link, day and breakdown:
- * how many values, and which, in one query (at most 100 a breakdown, by
- * the bound itself).
- */
-async function namedSoFar(tx: TransactionSql, days: ReadonlyArray<{ code: string; day: string }>) {
-  const named = new Map<string, { count: number; has: (value: string) => boolean }>();
-  if (days.length === 0) return named;
-  const rows = await tx<Array<{ code: string; day: string; dimension: Dimension; values: string[] }>>`
-    SELECT f.code, f.day::text AS day, f.dimension, array_agg(f.value) AS values
-    FROM unnest(${days.map((d) => d.code)}::text[], ${days.map((d) => d.day)}::text[]::date[]) AS d(code, day)
-    JOIN link_visit_facts f ON f.code = d.code AND f.day = d.day AND f.value <> ${otherValue}
-    GROUP BY f.code, f.day, f.dimension`;
-  for (const row of rows) {
-    const values = new Set(row.values);
-    named.set(`${row.code}\n${row.day}\n${row.dimension}`, { count: values.size, has: (value) => values.has(value) });
-  }
-  return named;
 }
 
 /**
@@ -157,4 +136,5 @@ export async function deleteLinkVisits(tx: TransactionSql, code: string): Promis
   await tx`DELETE FROM link_visit_log WHERE code = ${code}`;
   await tx`DELETE FROM link_visit_buckets WHERE code = ${code}`;
   await tx`DELETE FROM link_visit_facts WHERE code = ${code}`;
+  await tx`DELETE FROM link_fact_days WHERE code = ${code}`;
 }

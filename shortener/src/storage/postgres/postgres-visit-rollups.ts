@@ -44,7 +44,8 @@ export async function rollUpStep(sql: Sql, before: Date): Promise<number> {
     const [next] = await tx<{ first: number | null }[]>`
       SELECT extract(epoch FROM least(
         (SELECT min(starts_at) FROM link_visit_buckets WHERE starts_at >= ${iso(through)}::timestamptz),
-        (SELECT min(day) FROM link_visit_facts WHERE day >= (${iso(through)}::timestamptz AT TIME ZONE 'UTC')::date)::timestamp AT TIME ZONE 'UTC'
+        (SELECT min(day) FROM link_visit_facts WHERE day >= (${iso(through)}::timestamptz AT TIME ZONE 'UTC')::date)::timestamp AT TIME ZONE 'UTC',
+        (SELECT min(day) FROM link_fact_days WHERE day >= (${iso(through)}::timestamptz AT TIME ZONE 'UTC')::date)::timestamp AT TIME ZONE 'UTC'
       )) * 1000 AS first`;
     const step = nextRollupStep(through, next?.first == null ? null : Number(next.first), edge, rollupDaysPerStep);
     if (step.from < step.to) await sumDays(tx, new Date(step.from), new Date(step.to));
@@ -64,7 +65,7 @@ async function sumDays(tx: TransactionSql, from: Date, to: Date): Promise<void> 
       hours = greatest(visit_totals.hours, excluded.hours), humans = visit_totals.humans + excluded.humans, bots = visit_totals.bots + excluded.bots`;
   await tx`
     INSERT INTO visit_fact_totals (day, dimension, value, visits, bots)
-    SELECT day, dimension, value, sum(visits), sum(bots) FROM link_visit_facts
+    SELECT day, dimension, value, sum(visits), sum(bots) FROM link_fact_rows
     WHERE day >= (${from.toISOString()}::timestamptz AT TIME ZONE 'UTC')::date AND day < (${to.toISOString()}::timestamptz AT TIME ZONE 'UTC')::date
     GROUP BY day, dimension, value
     ON CONFLICT (day, dimension, value) DO UPDATE SET visits = visit_fact_totals.visits + excluded.visits, bots = visit_fact_totals.bots + excluded.bots`;
@@ -106,13 +107,14 @@ export async function takeOutOfRollups(tx: TransactionSql, code: string): Promis
     FROM link_visit_buckets b WHERE b.code = ${code} AND t.starts_at = b.starts_at`;
   await tx`
     UPDATE visit_fact_totals t SET visits = t.visits - f.visits, bots = t.bots - f.bots
-    FROM link_visit_facts f WHERE f.code = ${code} AND t.day = f.day AND t.dimension = f.dimension AND t.value = f.value`;
+    FROM (SELECT day, dimension, value, sum(visits) AS visits, sum(bots) AS bots FROM link_fact_rows WHERE code = ${code} GROUP BY 1, 2, 3) f
+    WHERE t.day = f.day AND t.dimension = f.dimension AND t.value = f.value`;
   // An hour nobody else had visits in, or a value nobody else had, is gone, not listed with 0.
   await tx`
     DELETE FROM visit_totals t USING link_visit_buckets b
     WHERE b.code = ${code} AND t.starts_at = b.starts_at AND t.humans <= 0 AND t.bots <= 0`;
   await tx`
-    DELETE FROM visit_fact_totals t USING link_visit_facts f
+    DELETE FROM visit_fact_totals t USING link_fact_rows f
     WHERE f.code = ${code} AND t.day = f.day AND t.dimension = f.dimension AND t.value = f.value AND t.visits <= 0`;
   await tx`DELETE FROM link_visit_days WHERE code = ${code}`;
   await tx`DELETE FROM link_visit_months WHERE code = ${code}`;

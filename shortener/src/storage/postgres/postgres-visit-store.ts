@@ -4,7 +4,8 @@ import { utcDay } from "../../visits/visit-range.ts";
 import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
 import type { DailyCount, FactCount, FactDay, VisitBucket, VisitReads, VisitScope, VisitStore } from "../../visits/visit-store.ts";
 import { FreshSingleFlight } from "../../visits/fresh-single-flight.ts";
-import { settleVisitLog, sumVisitLog } from "./postgres-visit-log.ts";
+import { moveFactDays, settleVisitLog, sumVisitLog } from "./postgres-visit-log.ts";
+import { FactDaysMoving } from "../../visits/fact-days-moving.ts";
 import { foldTotals, rolledUpThrough, rollUpStep, visitUpkeepLockId } from "./postgres-visit-rollups.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -53,7 +54,7 @@ export class PostgresVisitStore implements VisitStore {
     type Row = { dimension: Dimension; value: string; visits: number; bots: number };
     if (code !== undefined) {
       return this.reads<Row[]>`
-        SELECT dimension, value, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM link_visit_facts
+        SELECT dimension, value, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM link_fact_rows
         WHERE code = ${code} AND day BETWEEN ${fromDay}::date AND ${toDay}::date
         GROUP BY dimension, value`;
     }
@@ -62,7 +63,7 @@ export class PostgresVisitStore implements VisitStore {
       SELECT dimension, value, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM (
         SELECT dimension, value, visits, bots FROM visit_fact_totals WHERE day >= ${rolledUp.fromDay}::date AND day < ${rolledUp.toDay}::date
         UNION ALL
-        SELECT dimension, value, visits, bots FROM link_visit_facts WHERE day >= ${live.fromDay}::date AND day < ${live.toDay}::date
+        SELECT dimension, value, visits, bots FROM link_fact_rows WHERE day >= ${live.fromDay}::date AND day < ${live.toDay}::date
       ) AS facts
       GROUP BY dimension, value`;
   }
@@ -70,11 +71,16 @@ export class PostgresVisitStore implements VisitStore {
   async factDays({ code }: VisitScope, dimension: Dimension, value: string, fromDay: string, toDay: string): Promise<FactDay[]> {
     await this.settling.run();
     if (code !== undefined) {
-      // The primary key (code, day, dimension, value) serves the link's days.
+      // The primary keys (code, day, …) serve the link's days; each document gives its one value, not all of them.
       return this.reads<FactDay[]>`
-        SELECT day::text AS day, visits::float8 AS visits, bots::float8 AS bots FROM link_visit_facts
-        WHERE code = ${code} AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND dimension = ${dimension} AND value = ${value}
-        ORDER BY day`;
+        SELECT day::text AS day, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM (
+          SELECT day, visits, bots FROM link_visit_facts
+          WHERE code = ${code} AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND dimension = ${dimension} AND value = ${value}
+          UNION ALL
+          SELECT day, (facts -> ${dimension} -> ${value} ->> 0)::bigint, (facts -> ${dimension} -> ${value} ->> 1)::bigint FROM link_fact_days
+          WHERE code = ${code} AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND facts -> ${dimension} ? ${value}
+        ) AS days
+        GROUP BY day ORDER BY day`;
     }
     const { rolledUp, live } = splitDaysAtRollups(fromDay, toDay, await rolledUpThrough(this.reads));
     return this.reads<FactDay[]>`
@@ -82,7 +88,7 @@ export class PostgresVisitStore implements VisitStore {
         SELECT day, visits, bots FROM visit_fact_totals
         WHERE day >= ${rolledUp.fromDay}::date AND day < ${rolledUp.toDay}::date AND dimension = ${dimension} AND value = ${value}
         UNION ALL
-        SELECT day, visits, bots FROM link_visit_facts
+        SELECT day, visits, bots FROM link_fact_rows
         WHERE day >= ${live.fromDay}::date AND day < ${live.toDay}::date AND dimension = ${dimension} AND value = ${value}
       ) AS days
       GROUP BY day ORDER BY day`;
@@ -125,8 +131,13 @@ export class PostgresVisitStore implements VisitStore {
     return (await this.sql.begin("ISOLATION LEVEL REPEATABLE READ READ ONLY", (tx) => read(new PostgresVisitStore(this.sql, summedAlready, tx)))) as T;
   }
 
+  /** The old layout's breakdowns, moved a step per summing turn (migration 0030). */
+  private readonly moving = new FactDaysMoving(() => moveFactDays(this.sql));
+
   async sumVisitLog(): Promise<number> {
-    return sumVisitLog(this.sql, false);
+    const summed = await sumVisitLog(this.sql, false);
+    await this.moving.turn();
+    return summed;
   }
 
   async rollUpBefore(before: Date): Promise<number> {

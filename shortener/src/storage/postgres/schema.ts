@@ -6,7 +6,7 @@ import type { Actor, AuditAction } from "../../audit/audit-event.ts";
 import type { WorkspaceRole } from "../../people/workspace.ts";
 import type { ApiKeyScope } from "../../auth/api-key.ts";
 import { ruleInFixedOrder, type LinkRule, type RedirectStatus } from "../../links/link-options.ts";
-import { bigint, boolean, customType, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * Every table the Postgres migrations (./migrations) create, as Drizzle sees
@@ -290,6 +290,23 @@ export const linkVisitFacts = pgTable(
     bots: bigint("bots", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.code, t.day, t.dimension, t.value] }), index("link_visit_facts_day_idx").on(t.day)],
+);
+
+/**
+ * A link's breakdowns of one UTC day in one row (migration 0030): a jsonb
+ * document of each breakdown's values with their visits and bots
+ * (visits/fact-days.ts). Replaces link_visit_facts, whose rows a summing
+ * job moves here a step at a time; the view link_fact_rows reads both as
+ * rows. No foreign key, as above.
+ */
+export const linkFactDays = pgTable(
+  "link_fact_days",
+  {
+    code: text("code").notNull(),
+    day: date("day").notNull(),
+    facts: jsonb("facts").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.day] }), index("link_fact_days_day_idx").on(t.day)],
 );
 
 /** One row: every bucket that starts before `through` (a UTC midnight), and every breakdown of a day before it, is in the sums below. */

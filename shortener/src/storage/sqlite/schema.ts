@@ -275,6 +275,19 @@ export const linkVisitFacts = sqliteTable(
   (t) => [primaryKey({ columns: [t.code, t.day, t.dimension, t.value] }), index("link_visit_facts_day_idx").on(t.day)],
 );
 
+/** A link's breakdowns of one UTC day in one row, a JSON document (migration 0028, as Postgres' 0030). */
+export const linkFactDays = sqliteTable(
+  "link_fact_days",
+  {
+    code: text("code")
+      .notNull()
+      .references(() => links.code, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    facts: text("facts").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.code, t.day] }), index("link_fact_days_day_idx").on(t.day)],
+);
+
 /** One row: every bucket that starts before `through` (ms, a UTC midnight), and every breakdown of a day before it, is in the sums below. */
 export const visitRollups = sqliteTable("visit_rollups", {
   id: integer("id").primaryKey(),

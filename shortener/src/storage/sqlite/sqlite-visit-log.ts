@@ -1,6 +1,6 @@
 import type { Database, Statement } from "bun:sqlite";
-import type { LinkVisits } from "../../visits/link-visits.ts";
-import { otherValue } from "../../visits/named-values.ts";
+import type { Dimension, LinkVisits } from "../../visits/link-visits.ts";
+import { addFact, addFactRows, factDaysJson, factDaysMovedPerStep, linkDayKey, namedIn, parseDayFacts, type DayFacts } from "../../visits/fact-days.ts";
 import { boundedFactRows, loggedFacts, parseLoggedFacts, sumLogged, visitLogRowsPerStep, type LoggedVisits } from "../../visits/visit-log.ts";
 
 type LogRow = Omit<LoggedVisits, "facts"> & { facts: string };
@@ -15,13 +15,16 @@ export class SqliteVisitLog {
   private readonly append: Statement<unknown, [string, number, number, number, string]>;
   private readonly take: Statement<LogRow, [number]>;
   private readonly addToBucket: Statement<unknown, [string, number, number, number]>;
-  private readonly addToFacts: Statement<unknown, [string, string, string, string, number, number]>;
-  private readonly countNamed: Statement<{ named: number }, [string, string, string, string]>;
-  private readonly findNamed: Statement<unknown, [string, string, string, string]>;
+  private readonly readDay: Statement<{ facts: string }, [string, string]>;
+  private readonly takeOldDay: Statement<{ dimension: Dimension; value: string; visits: number; bots: number }, [string, string]>;
+  private readonly pickOldDays: Statement<{ code: string; day: string }, [number]>;
+  private readonly writeDay: Statement<unknown, [string, string, string]>;
   private readonly forget: Statement<unknown, [string]>;
   private readonly refreshSortKeys: Statement<unknown, [string]>;
   /** One summing step in one transaction; returns the rows it summed (fewer than the limit: the log is empty). */
   readonly sumStep: () => number;
+  /** One step of moving the old layout's breakdowns into the days' documents; returns the link-days moved (0: none left). */
+  readonly moveStep: () => number;
 
   constructor(sqlite: Database) {
     this.append = sqlite.prepare("INSERT INTO link_visit_log (code, at, humans, bots, facts) VALUES (?, ?, ?, ?, ?)");
@@ -32,12 +35,13 @@ export class SqliteVisitLog {
       `INSERT INTO link_visit_buckets (code, starts_at, hours, humans, bots) VALUES (?, ?, 1, ?, ?)
        ON CONFLICT (code, starts_at) DO UPDATE SET humans = humans + excluded.humans, bots = bots + excluded.bots`,
     );
-    this.addToFacts = sqlite.prepare(
-      `INSERT INTO link_visit_facts (code, day, dimension, value, visits, bots) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (code, day, dimension, value) DO UPDATE SET visits = visits + excluded.visits, bots = bots + excluded.bots`,
+    this.readDay = sqlite.prepare("SELECT facts FROM link_fact_days WHERE code = ? AND day = ?");
+    // The old layout's rows of a day (a row per value, before migration 0028), taken into its document.
+    this.takeOldDay = sqlite.prepare("DELETE FROM link_visit_facts WHERE code = ? AND day = ? RETURNING dimension, value, visits, bots");
+    this.pickOldDays = sqlite.prepare("SELECT DISTINCT code, day FROM link_visit_facts ORDER BY code, day LIMIT ?");
+    this.writeDay = sqlite.prepare(
+      "INSERT INTO link_fact_days (code, day, facts) VALUES (?, ?, ?) ON CONFLICT (code, day) DO UPDATE SET facts = excluded.facts",
     );
-    this.countNamed = sqlite.prepare("SELECT count(*) AS named FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value <> ?");
-    this.findNamed = sqlite.prepare("SELECT 1 FROM link_visit_facts WHERE code = ? AND day = ? AND dimension = ? AND value = ?");
     this.forget = sqlite.prepare("DELETE FROM link_visit_log WHERE code = ?");
     // The listing's sort keys (migration 0014), set to the counts; written only where they differ.
     this.refreshSortKeys = sqlite.prepare(
@@ -45,6 +49,7 @@ export class SqliteVisitLog {
        WHERE code = ? AND (sorted_access_count IS NOT access_count OR sorted_last_accessed_at IS NOT last_accessed_at)`,
     );
     this.sumStep = sqlite.transaction(() => this.sumRows()).immediate;
+    this.moveStep = sqlite.transaction(() => this.moveOldDays()).immediate;
   }
 
   /** Appends one link's counted visits of a batch; inside the batch's transaction. */
@@ -69,13 +74,39 @@ export class SqliteVisitLog {
     if (rows.length === 0) return 0;
     const { buckets, days } = sumLogged(rows.map((row) => ({ ...row, facts: parseLoggedFacts(row.facts) })));
     for (const bucket of buckets) this.addToBucket.run(bucket.code, bucket.startsAt, bucket.humans, bucket.bots);
-    // One writer: what these reads see is what the day holds when the rows are added.
-    const named = (code: string, day: string, dimension: string) => ({
-      count: this.countNamed.get(code, day, dimension, otherValue)!.named,
-      has: (value: string) => this.findNamed.get(code, day, dimension, value) !== null,
-    });
-    for (const [code, day, dimension, value, visits, bots] of boundedFactRows(days, named)) this.addToFacts.run(code, day, dimension, value, visits, bots);
+    // One writer: each day's document is read, added to within the bound on named values, and written back.
+    const loaded = this.loadDays(days);
+    addFactRows(
+      loaded,
+      boundedFactRows(days, (code, day, dimension) => namedIn(loaded.get(linkDayKey(code, day)), dimension)),
+    );
+    this.storeDays(loaded);
     for (const code of new Set(rows.map((row) => row.code))) this.refreshSortKeys.run(code);
     return rows.length;
+  }
+
+  /** The days' documents, with the old layout's rows of those days added in and deleted. */
+  private loadDays(linkDays: ReadonlyArray<{ code: string; day: string }>): Map<string, DayFacts> {
+    const loaded = new Map<string, DayFacts>();
+    for (const { code, day } of linkDays) {
+      const stored = this.readDay.get(code, day);
+      const facts = stored ? parseDayFacts(stored.facts) : new Map();
+      for (const { dimension, value, visits, bots } of this.takeOldDay.all(code, day)) addFact(facts, dimension, value, { visits, bots });
+      loaded.set(linkDayKey(code, day), facts);
+    }
+    return loaded;
+  }
+
+  private storeDays(days: Map<string, DayFacts>): void {
+    for (const [key, facts] of days) {
+      const [code, day] = key.split("\n") as [string, string];
+      this.writeDay.run(code, day, factDaysJson(facts));
+    }
+  }
+
+  private moveOldDays(): number {
+    const picked = this.pickOldDays.all(factDaysMovedPerStep);
+    this.storeDays(this.loadDays(picked));
+    return picked.length;
   }
 }

@@ -31,11 +31,14 @@ export function rollUpStep(sqlite: Database, before: number): number {
     if (through >= before) return 0;
     // Days without visits are skipped in one step: the next starts at the first visit after the edge.
     const next = sqlite
-      .query<{ bucket: number | null; fact: string | null }, [number, string]>(
-        "SELECT (SELECT min(starts_at) FROM link_visit_buckets WHERE starts_at >= ?1) AS bucket, (SELECT min(day) FROM link_visit_facts WHERE day >= ?2) AS fact",
+      .query<{ bucket: number | null; fact: string | null; factDay: string | null }, [number, string]>(
+        `SELECT (SELECT min(starts_at) FROM link_visit_buckets WHERE starts_at >= ?1) AS bucket,
+           (SELECT min(day) FROM link_visit_facts WHERE day >= ?2) AS fact, (SELECT min(day) FROM link_fact_days WHERE day >= ?2) AS factDay`,
       )
       .get(through, day(through));
-    const firsts = [next?.bucket, next?.fact == null ? null : Date.parse(`${next.fact}T00:00:00Z`)].filter((first): first is number => first != null);
+    const firsts = [next?.bucket, ...[next?.fact, next?.factDay].map((day) => (day == null ? null : Date.parse(`${day}T00:00:00Z`)))].filter(
+      (first): first is number => first != null,
+    );
     const step = nextRollupStep(through, firsts.length === 0 ? null : Math.min(...firsts), before, rollupDaysPerStep);
     if (step.from < step.to) sumDays(sqlite, step.from, step.to);
     sqlite.query("UPDATE visit_rollups SET through = ? WHERE id = 1").run(step.to);
@@ -75,7 +78,7 @@ function sumDays(sqlite: Database, from: number, to: number): void {
   sqlite
     .query(
       `INSERT INTO visit_fact_totals (day, dimension, value, visits, bots)
-       SELECT day, dimension, value, sum(visits), sum(bots) FROM link_visit_facts
+       SELECT day, dimension, value, sum(visits), sum(bots) FROM link_fact_rows
        WHERE day >= ?1 AND day < ?2 GROUP BY day, dimension, value
        ON CONFLICT (day, dimension, value) DO UPDATE SET visits = visits + excluded.visits, bots = bots + excluded.bots`,
     )
@@ -114,8 +117,8 @@ export function takeOutOfRollups(sqlite: Database, code: string): void {
   sqlite
     .query(
       `UPDATE visit_fact_totals SET visits = visit_fact_totals.visits - f.visits, bots = visit_fact_totals.bots - f.bots
-       FROM link_visit_facts AS f
-       WHERE f.code = ?1 AND visit_fact_totals.day = f.day AND visit_fact_totals.dimension = f.dimension AND visit_fact_totals.value = f.value`,
+       FROM (SELECT day, dimension, value, sum(visits) AS visits, sum(bots) AS bots FROM link_fact_rows WHERE code = ?1 GROUP BY 1, 2, 3) AS f
+       WHERE visit_fact_totals.day = f.day AND visit_fact_totals.dimension = f.dimension AND visit_fact_totals.value = f.value`,
     )
     .run(code);
   // An hour nobody else had visits in, or a value nobody else had, is gone, not listed with 0.
@@ -125,7 +128,7 @@ export function takeOutOfRollups(sqlite: Database, code: string): void {
   sqlite
     .query(
       `DELETE FROM visit_fact_totals WHERE visits <= 0
-         AND (day, dimension, value) IN (SELECT day, dimension, value FROM link_visit_facts WHERE code = ?1)`,
+         AND (day, dimension, value) IN (SELECT day, dimension, value FROM link_fact_rows WHERE code = ?1)`,
     )
     .run(code);
   sqlite.query("DELETE FROM link_visit_days WHERE code = ?").run(code);

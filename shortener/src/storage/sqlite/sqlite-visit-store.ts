@@ -4,6 +4,7 @@ import { utcDay } from "../../visits/visit-range.ts";
 import { splitAtRollups, splitDaysAtRollups, topLinksSources } from "../../visits/visit-rollups.ts";
 import type { DailyCount, FactCount, FactDay, VisitBucket, VisitReads, VisitScope, VisitStore } from "../../visits/visit-store.ts";
 
+import { FactDaysMoving } from "../../visits/fact-days-moving.ts";
 import { visitLogRowsPerStep } from "../../visits/visit-log.ts";
 import type { SqliteVisitLog } from "./sqlite-visit-log.ts";
 import { foldTotals, rolledUpThrough, rollUpStep } from "./sqlite-visit-rollups.ts";
@@ -52,7 +53,7 @@ export class SqliteVisitStore implements VisitStore {
     if (code !== undefined) {
       return this.sqlite
         .query<Row, [string, string, string]>(
-          `SELECT dimension, value, sum(visits) AS visits, sum(bots) AS bots FROM link_visit_facts
+          `SELECT dimension, value, sum(visits) AS visits, sum(bots) AS bots FROM link_fact_rows
            WHERE code = ? AND day BETWEEN ? AND ? GROUP BY dimension, value`,
         )
         .all(code, fromDay, toDay);
@@ -63,7 +64,7 @@ export class SqliteVisitStore implements VisitStore {
         `SELECT dimension, value, sum(visits) AS visits, sum(bots) AS bots FROM (
            SELECT dimension, value, visits, bots FROM visit_fact_totals WHERE day >= ?1 AND day < ?2
            UNION ALL
-           SELECT dimension, value, visits, bots FROM link_visit_facts WHERE day >= ?3 AND day < ?4
+           SELECT dimension, value, visits, bots FROM link_fact_rows WHERE day >= ?3 AND day < ?4
          ) GROUP BY dimension, value`,
       )
       .all(rolledUp.fromDay, rolledUp.toDay, live.fromDay, live.toDay);
@@ -74,8 +75,13 @@ export class SqliteVisitStore implements VisitStore {
     if (code !== undefined) {
       return this.sqlite
         .query<FactDay, [string, string, string, string, string]>(
-          `SELECT day, visits, bots FROM link_visit_facts
-           WHERE code = ?1 AND day BETWEEN ?2 AND ?3 AND dimension = ?4 AND value = ?5 ORDER BY day`,
+          // Each document gives its one breakdown's values, not all of them (a dimension is one of five names: a safe path).
+          `SELECT day, sum(visits) AS visits, sum(bots) AS bots FROM (
+             SELECT day, visits, bots FROM link_visit_facts WHERE code = ?1 AND day BETWEEN ?2 AND ?3 AND dimension = ?4 AND value = ?5
+             UNION ALL
+             SELECT f.day, json_extract(v.value, '$[0]'), json_extract(v.value, '$[1]') FROM link_fact_days f, json_each(f.facts, '$.' || ?4) v
+             WHERE f.code = ?1 AND f.day BETWEEN ?2 AND ?3 AND v.key = ?5
+           ) GROUP BY day ORDER BY day`,
         )
         .all(code, fromDay, toDay, dimension, value);
     }
@@ -85,7 +91,7 @@ export class SqliteVisitStore implements VisitStore {
         `SELECT day, sum(visits) AS visits, sum(bots) AS bots FROM (
            SELECT day, visits, bots FROM visit_fact_totals WHERE day >= ?1 AND day < ?2 AND dimension = ?5 AND value = ?6
            UNION ALL
-           SELECT day, visits, bots FROM link_visit_facts WHERE day >= ?3 AND day < ?4 AND dimension = ?5 AND value = ?6
+           SELECT day, visits, bots FROM link_fact_rows WHERE day >= ?3 AND day < ?4 AND dimension = ?5 AND value = ?6
          ) GROUP BY day ORDER BY day`,
       )
       .all(rolledUp.fromDay, rolledUp.toDay, live.fromDay, live.toDay, dimension, value);
@@ -129,6 +135,9 @@ export class SqliteVisitStore implements VisitStore {
     return read(this);
   }
 
+  /** The old layout's breakdowns, moved a step per summing turn (migration 0028). */
+  private readonly moving = new FactDaysMoving(async () => this.log.moveStep());
+
   async sumVisitLog(): Promise<number> {
     // Step by step, with a turn of the event loop between: the steps run on it, and redirects wait meanwhile.
     let summed = 0;
@@ -136,6 +145,7 @@ export class SqliteVisitStore implements VisitStore {
       if (summed > 0) await new Promise((resolve) => setImmediate(resolve));
       step = this.log.sumStep();
     }
+    await this.moving.turn();
     return summed;
   }
 
