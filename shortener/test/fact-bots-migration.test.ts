@@ -54,7 +54,7 @@ describe("the breakdowns' bots, on a database that counted without them", () => 
     const db = await openDatabase({ engine: "sqlite", path });
     await db.close();
     const migrated = new SqliteDatabase(path, { readonly: true });
-    for (const table of ["link_visit_facts", "visit_fact_totals"]) {
+    for (const table of ["link_visit_facts_old", "visit_fact_totals"]) {
       expect(migrated.query(`SELECT dimension, value, visits, bots FROM ${table} ORDER BY dimension, value`).all()).toEqual(after);
     }
     migrated.close();
@@ -72,7 +72,7 @@ describe("the breakdowns' bots, on a database that counted without them", () => 
 
       const db = await openDatabase({ engine: "postgres", url: testDb.url });
       await db.close();
-      for (const table of ["link_visit_facts", "visit_fact_totals"]) {
+      for (const table of ["link_visit_facts_old", "visit_fact_totals"]) {
         const rows = await client.unsafe<Array<Record<string, unknown>>>(
           `SELECT dimension, value, visits::float8 AS visits, bots::float8 AS bots FROM ${table} ORDER BY dimension, value COLLATE "C"`,
         );

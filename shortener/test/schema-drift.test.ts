@@ -303,7 +303,7 @@ const allTables = [
   "link_tags",
   "link_visit_buckets",
   "link_visit_days",
-  "link_visit_facts",
+  "link_visit_facts_old",
   "link_visit_log",
   "link_visit_months",
   "links",

@@ -11,8 +11,13 @@ import type { FactRow } from "./visit-log.ts";
  */
 export type DayFacts = Map<Dimension, Map<string, ValueVisits>>;
 
-/** Link-days a step of the move from the old layout (a row per value) takes at most: one short transaction. */
-export const factDaysMovedPerStep = 2_000;
+/**
+ * Rows of the old layout (a row per value) a step of the move takes, and
+ * the rest of the last link-day they reach (at most 5 breakdowns of 101
+ * values): one transaction of tens of milliseconds, which every report and,
+ * on SQLite, every redirect waits behind.
+ */
+export const factRowsMovedPerStep = 5_000;
 
 /** A link's day as the key of a map of days: code and YYYY-MM-DD. */
 export const linkDayKey = (code: string, day: string) => `${code}\n${day}`;

@@ -1,6 +1,7 @@
 import type { TransactionSql } from "postgres";
+import type { LinkDay } from "../../visits/fact-days-moving.ts";
 import type { Dimension } from "../../visits/link-visits.ts";
-import { addFact, factDaysJson, factDaysMovedPerStep, linkDayKey, parseDayFacts, type DayFacts } from "../../visits/fact-days.ts";
+import { addFact, factDaysJson, factRowsMovedPerStep, linkDayKey, parseDayFacts, type DayFacts } from "../../visits/fact-days.ts";
 
 /** Some links' days, as a summing step holds them: the documents read, and which of them are stored already. */
 export interface LoadedFactDays {
@@ -10,7 +11,7 @@ export interface LoadedFactDays {
 
 /**
  * The days' documents (migration 0030), with any rows the old layout
- * (link_visit_facts) still holds for them added in and deleted: a day is
+ * (link_visit_facts_old) still holds for them added in and deleted: a day is
  * written back whole, in one place. Under the visit log's lock, the only
  * writer of either table but a link's deletion.
  */
@@ -29,7 +30,7 @@ export async function loadFactDays(tx: TransactionSql, linkDays: ReadonlyArray<{
     loaded.stored.add(key);
   }
   const oldRows = await tx<Array<{ code: string; day: string; dimension: Dimension; value: string; visits: number; bots: number }>>`
-    DELETE FROM link_visit_facts o USING unnest(${codes}::text[], ${dayTexts}::text[]::date[]) AS d(code, day)
+    DELETE FROM link_visit_facts_old o USING unnest(${codes}::text[], ${dayTexts}::text[]::date[]) AS d(code, day)
     WHERE o.code = d.code AND o.day = d.day
     RETURNING o.code, o.day::text AS day, o.dimension, o.value, o.visits::float8 AS visits, o.bots::float8 AS bots`;
   for (const { code, day, dimension, value, visits, bots } of oldRows) {
@@ -53,6 +54,8 @@ export async function storeFactDays(tx: TransactionSql, { days, stored }: Loaded
   const changed = { codes: [] as string[], days: [] as string[], facts: [] as string[] };
   const added = { codes: [] as string[], days: [] as string[], facts: [] as string[] };
   for (const [key, facts] of days) {
+    // A day of visits without breakdowns (none to add, none stored) gets no row.
+    if (facts.size === 0) continue;
     const [code, day] = key.split("\n") as [string, string];
     const into = stored.has(key) ? changed : added;
     into.codes.push(code);
@@ -75,15 +78,19 @@ export async function storeFactDays(tx: TransactionSql, { days, stored }: Loaded
 }
 
 /**
- * Moves one step of days from the old layout (link_visit_facts, a row per
- * value) into documents: at most `factDaysMovedPerStep` link-days, in the
- * caller's transaction, under the visit log's lock. Returns the days
- * moved; 0 when the old table is empty.
+ * Moves one step of days from the old layout (link_visit_facts_old, a row
+ * per value) into documents: the link-days of the first
+ * `factRowsMovedPerStep` rows after `after`, each whole, in the caller's
+ * transaction, under the visit log's lock.
  */
-export async function moveFactDaysStep(tx: TransactionSql): Promise<number> {
-  const picked = await tx<Array<{ code: string; day: string }>>`
-    SELECT code, day::text AS day FROM (SELECT DISTINCT code, day FROM link_visit_facts ORDER BY code, day LIMIT ${factDaysMovedPerStep}) AS picked`;
-  if (picked.length === 0) return 0;
+export async function moveFactDaysStep(tx: TransactionSql, after: LinkDay): Promise<{ moved: number; last?: LinkDay }> {
+  const picked = await tx<LinkDay[]>`
+    SELECT DISTINCT code, day::text AS day FROM (
+      SELECT code, day FROM link_visit_facts_old WHERE (code, day) > (${after.code}, ${after.day}::date)
+      ORDER BY code, day LIMIT ${factRowsMovedPerStep}
+    ) AS rows
+    ORDER BY code, day`;
+  if (picked.length === 0) return { moved: 0 };
   await storeFactDays(tx, await loadFactDays(tx, picked));
-  return picked.length;
+  return { moved: picked.length, last: picked.at(-1) };
 }

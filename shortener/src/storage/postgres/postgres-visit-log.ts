@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from "postgres";
 import { addFactRows, linkDayKey, namedIn } from "../../visits/fact-days.ts";
+import type { FactDaysMoveStep, LinkDay } from "../../visits/fact-days-moving.ts";
 import { loadFactDays, moveFactDaysStep, storeFactDays } from "./postgres-fact-days.ts";
 import { boundedFactRows, parseLoggedFacts, sumLogged, visitLogRowsPerStep, type LoggedVisits } from "../../visits/visit-log.ts";
 
@@ -104,14 +105,13 @@ export async function sumVisitLog(sql: Sql, wait: boolean): Promise<number> {
 
 /**
  * One step of moving breakdowns from the old layout into the days'
- * documents (postgres-fact-days.ts), unless another replica holds the log's
- * lock. Returns the link-days moved; 0 when none were left (or the lock was
- * taken).
+ * documents (postgres-fact-days.ts), going on after `after`; "busy" when
+ * another replica holds the log's lock.
  */
-export async function moveFactDays(sql: Sql): Promise<number> {
-  return sql.begin(async (tx) => {
+export async function moveFactDays(sql: Sql, after: LinkDay): Promise<FactDaysMoveStep> {
+  return sql.begin(async (tx): Promise<FactDaysMoveStep> => {
     const [lock] = await tx<{ taken: boolean }[]>`SELECT pg_try_advisory_xact_lock(${visitLogLockId}) AS taken`;
-    return lock?.taken ? moveFactDaysStep(tx) : 0;
+    return lock?.taken ? moveFactDaysStep(tx, after) : "busy";
   });
 }
 
@@ -135,6 +135,6 @@ export async function deleteLinkVisits(tx: TransactionSql, code: string): Promis
   await tx`SELECT 1 FROM links WHERE code = ${code} FOR UPDATE`;
   await tx`DELETE FROM link_visit_log WHERE code = ${code}`;
   await tx`DELETE FROM link_visit_buckets WHERE code = ${code}`;
-  await tx`DELETE FROM link_visit_facts WHERE code = ${code}`;
+  await tx`DELETE FROM link_visit_facts_old WHERE code = ${code}`;
   await tx`DELETE FROM link_fact_days WHERE code = ${code}`;
 }

@@ -44,7 +44,7 @@ export async function rollUpStep(sql: Sql, before: Date): Promise<number> {
     const [next] = await tx<{ first: number | null }[]>`
       SELECT extract(epoch FROM least(
         (SELECT min(starts_at) FROM link_visit_buckets WHERE starts_at >= ${iso(through)}::timestamptz),
-        (SELECT min(day) FROM link_visit_facts WHERE day >= (${iso(through)}::timestamptz AT TIME ZONE 'UTC')::date)::timestamp AT TIME ZONE 'UTC',
+        (SELECT min(day) FROM link_visit_facts_old WHERE day >= (${iso(through)}::timestamptz AT TIME ZONE 'UTC')::date)::timestamp AT TIME ZONE 'UTC',
         (SELECT min(day) FROM link_fact_days WHERE day >= (${iso(through)}::timestamptz AT TIME ZONE 'UTC')::date)::timestamp AT TIME ZONE 'UTC'
       )) * 1000 AS first`;
     const step = nextRollupStep(through, next?.first == null ? null : Number(next.first), edge, rollupDaysPerStep);

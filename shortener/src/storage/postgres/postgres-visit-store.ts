@@ -74,7 +74,7 @@ export class PostgresVisitStore implements VisitStore {
       // The primary keys (code, day, …) serve the link's days; each document gives its one value, not all of them.
       return this.reads<FactDay[]>`
         SELECT day::text AS day, sum(visits)::float8 AS visits, sum(bots)::float8 AS bots FROM (
-          SELECT day, visits, bots FROM link_visit_facts
+          SELECT day, visits, bots FROM link_visit_facts_old
           WHERE code = ${code} AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND dimension = ${dimension} AND value = ${value}
           UNION ALL
           SELECT day, (facts -> ${dimension} -> ${value} ->> 0)::bigint, (facts -> ${dimension} -> ${value} ->> 1)::bigint FROM link_fact_days
@@ -132,7 +132,7 @@ export class PostgresVisitStore implements VisitStore {
   }
 
   /** The old layout's breakdowns, moved a step per summing turn (migration 0030). */
-  private readonly moving = new FactDaysMoving(() => moveFactDays(this.sql));
+  private readonly moving = new FactDaysMoving((after) => moveFactDays(this.sql, after));
 
   async sumVisitLog(): Promise<number> {
     const summed = await sumVisitLog(this.sql, false);

@@ -278,9 +278,15 @@ export const linkVisitLog = pgTable("link_visit_log", {
   facts: text("facts").notNull(),
 });
 
-/** Visits per UTC day by referrer, country, browser, OS and device, with the bots among them (migration 0017). No foreign key, as above. */
-export const linkVisitFacts = pgTable(
-  "link_visit_facts",
+/**
+ * The breakdowns' layout before migration 0030: a row per link, UTC day,
+ * breakdown and value, with the bots among the visits (migration 0017). Renamed
+ * from link_visit_facts by 0030, so a replica of the version before cannot sum
+ * into it, roll it up or delete from it during a rolling upgrade; its rows are
+ * moved into link_fact_days a step at a time. No foreign key, as above.
+ */
+export const linkVisitFactsOld = pgTable(
+  "link_visit_facts_old",
   {
     code: text("code").notNull(),
     day: date("day").notNull(),
@@ -295,7 +301,7 @@ export const linkVisitFacts = pgTable(
 /**
  * A link's breakdowns of one UTC day in one row (migration 0030): a jsonb
  * document of each breakdown's values with their visits and bots
- * (visits/fact-days.ts). Replaces link_visit_facts, whose rows a summing
+ * (visits/fact-days.ts). Replaces link_visit_facts_old, whose rows a summing
  * job moves here a step at a time; the view link_fact_rows reads both as
  * rows. No foreign key, as above.
  */

@@ -259,9 +259,9 @@ export const linkVisitLog = sqliteTable("link_visit_log", {
   facts: text("facts").notNull(),
 });
 
-/** Visits per UTC day (YYYY-MM-DD) by referrer, country, browser, OS and device, with the bots among them (migration 0015). */
-export const linkVisitFacts = sqliteTable(
-  "link_visit_facts",
+/** The breakdowns' layout before migration 0028 (a row per link, UTC day, breakdown and value; bots since 0015), renamed from link_visit_facts by it, as Postgres' 0030. */
+export const linkVisitFactsOld = sqliteTable(
+  "link_visit_facts_old",
   {
     code: text("code")
       .notNull()

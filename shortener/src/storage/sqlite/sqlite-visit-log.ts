@@ -1,6 +1,7 @@
 import type { Database, Statement } from "bun:sqlite";
+import type { LinkDay } from "../../visits/fact-days-moving.ts";
 import type { Dimension, LinkVisits } from "../../visits/link-visits.ts";
-import { addFact, addFactRows, factDaysJson, factDaysMovedPerStep, linkDayKey, namedIn, parseDayFacts, type DayFacts } from "../../visits/fact-days.ts";
+import { addFact, addFactRows, factDaysJson, factRowsMovedPerStep, linkDayKey, namedIn, parseDayFacts, type DayFacts } from "../../visits/fact-days.ts";
 import { boundedFactRows, loggedFacts, parseLoggedFacts, sumLogged, visitLogRowsPerStep, type LoggedVisits } from "../../visits/visit-log.ts";
 
 type LogRow = Omit<LoggedVisits, "facts"> & { facts: string };
@@ -17,14 +18,14 @@ export class SqliteVisitLog {
   private readonly addToBucket: Statement<unknown, [string, number, number, number]>;
   private readonly readDay: Statement<{ facts: string }, [string, string]>;
   private readonly takeOldDay: Statement<{ dimension: Dimension; value: string; visits: number; bots: number }, [string, string]>;
-  private readonly pickOldDays: Statement<{ code: string; day: string }, [number]>;
+  private readonly pickOldDays: Statement<LinkDay, [string, string, number]>;
   private readonly writeDay: Statement<unknown, [string, string, string]>;
   private readonly forget: Statement<unknown, [string]>;
   private readonly refreshSortKeys: Statement<unknown, [string]>;
   /** One summing step in one transaction; returns the rows it summed (fewer than the limit: the log is empty). */
   readonly sumStep: () => number;
-  /** One step of moving the old layout's breakdowns into the days' documents; returns the link-days moved (0: none left). */
-  readonly moveStep: () => number;
+  /** One step of moving the old layout's breakdowns into the days' documents, after `after` (fact-days-moving.ts). */
+  readonly moveStep: (after: LinkDay) => { moved: number; last?: LinkDay };
 
   constructor(sqlite: Database) {
     this.append = sqlite.prepare("INSERT INTO link_visit_log (code, at, humans, bots, facts) VALUES (?, ?, ?, ?, ?)");
@@ -37,8 +38,10 @@ export class SqliteVisitLog {
     );
     this.readDay = sqlite.prepare("SELECT facts FROM link_fact_days WHERE code = ? AND day = ?");
     // The old layout's rows of a day (a row per value, before migration 0028), taken into its document.
-    this.takeOldDay = sqlite.prepare("DELETE FROM link_visit_facts WHERE code = ? AND day = ? RETURNING dimension, value, visits, bots");
-    this.pickOldDays = sqlite.prepare("SELECT DISTINCT code, day FROM link_visit_facts ORDER BY code, day LIMIT ?");
+    this.takeOldDay = sqlite.prepare("DELETE FROM link_visit_facts_old WHERE code = ? AND day = ? RETURNING dimension, value, visits, bots");
+    this.pickOldDays = sqlite.prepare(
+      "SELECT DISTINCT code, day FROM (SELECT code, day FROM link_visit_facts_old WHERE (code, day) > (?, ?) ORDER BY code, day LIMIT ?) ORDER BY code, day",
+    );
     this.writeDay = sqlite.prepare(
       "INSERT INTO link_fact_days (code, day, facts) VALUES (?, ?, ?) ON CONFLICT (code, day) DO UPDATE SET facts = excluded.facts",
     );
@@ -49,7 +52,7 @@ export class SqliteVisitLog {
        WHERE code = ? AND (sorted_access_count IS NOT access_count OR sorted_last_accessed_at IS NOT last_accessed_at)`,
     );
     this.sumStep = sqlite.transaction(() => this.sumRows()).immediate;
-    this.moveStep = sqlite.transaction(() => this.moveOldDays()).immediate;
+    this.moveStep = sqlite.transaction((after: LinkDay) => this.moveOldDays(after)).immediate;
   }
 
   /** Appends one link's counted visits of a batch; inside the batch's transaction. */
@@ -99,14 +102,17 @@ export class SqliteVisitLog {
 
   private storeDays(days: Map<string, DayFacts>): void {
     for (const [key, facts] of days) {
+      // A day of visits without breakdowns (none to add, none stored) gets no row.
+      if (facts.size === 0) continue;
       const [code, day] = key.split("\n") as [string, string];
       this.writeDay.run(code, day, factDaysJson(facts));
     }
   }
 
-  private moveOldDays(): number {
-    const picked = this.pickOldDays.all(factDaysMovedPerStep);
+  /** The link-days of the first `factRowsMovedPerStep` old rows after `after`, each moved whole. */
+  private moveOldDays(after: LinkDay): { moved: number; last?: LinkDay } {
+    const picked = this.pickOldDays.all(after.code, after.day, factRowsMovedPerStep);
     this.storeDays(this.loadDays(picked));
-    return picked.length;
+    return { moved: picked.length, last: picked.at(-1) };
   }
 }

@@ -33,7 +33,7 @@ export function rollUpStep(sqlite: Database, before: number): number {
     const next = sqlite
       .query<{ bucket: number | null; fact: string | null; factDay: string | null }, [number, string]>(
         `SELECT (SELECT min(starts_at) FROM link_visit_buckets WHERE starts_at >= ?1) AS bucket,
-           (SELECT min(day) FROM link_visit_facts WHERE day >= ?2) AS fact, (SELECT min(day) FROM link_fact_days WHERE day >= ?2) AS factDay`,
+           (SELECT min(day) FROM link_visit_facts_old WHERE day >= ?2) AS fact, (SELECT min(day) FROM link_fact_days WHERE day >= ?2) AS factDay`,
       )
       .get(through, day(through));
     const firsts = [next?.bucket, ...[next?.fact, next?.factDay].map((day) => (day == null ? null : Date.parse(`${day}T00:00:00Z`)))].filter(

@@ -77,7 +77,7 @@ export class SqliteVisitStore implements VisitStore {
         .query<FactDay, [string, string, string, string, string]>(
           // Each document gives its one breakdown's values, not all of them (a dimension is one of five names: a safe path).
           `SELECT day, sum(visits) AS visits, sum(bots) AS bots FROM (
-             SELECT day, visits, bots FROM link_visit_facts WHERE code = ?1 AND day BETWEEN ?2 AND ?3 AND dimension = ?4 AND value = ?5
+             SELECT day, visits, bots FROM link_visit_facts_old WHERE code = ?1 AND day BETWEEN ?2 AND ?3 AND dimension = ?4 AND value = ?5
              UNION ALL
              SELECT f.day, json_extract(v.value, '$[0]'), json_extract(v.value, '$[1]') FROM link_fact_days f, json_each(f.facts, '$.' || ?4) v
              WHERE f.code = ?1 AND f.day BETWEEN ?2 AND ?3 AND v.key = ?5
@@ -136,7 +136,7 @@ export class SqliteVisitStore implements VisitStore {
   }
 
   /** The old layout's breakdowns, moved a step per summing turn (migration 0028). */
-  private readonly moving = new FactDaysMoving(async () => this.log.moveStep());
+  private readonly moving = new FactDaysMoving(async (after) => this.log.moveStep(after));
 
   async sumVisitLog(): Promise<number> {
     // Step by step, with a turn of the event loop between: the steps run on it, and redirects wait meanwhile.

@@ -13,10 +13,14 @@ CREATE TABLE IF NOT EXISTS `link_fact_days` (
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS `link_fact_days_day_idx` ON `link_fact_days` (`day`);
 --> statement-breakpoint
--- Every breakdown row, wherever it is kept: link_visit_facts' rows not moved
--- yet (the summing job moves them a step at a time), and the documents' values.
+-- The old layout keeps its rows under a new name until the summing job has
+-- moved them, a step at a time (why renamed: Postgres' migration 0030).
+ALTER TABLE `link_visit_facts` RENAME TO `link_visit_facts_old`;
+--> statement-breakpoint
+-- Every breakdown row, wherever it is kept: the old layout's rows not moved
+-- yet, and the documents' values.
 CREATE VIEW IF NOT EXISTS `link_fact_rows` AS
-  SELECT `code`, `day`, `dimension`, `value`, `visits`, `bots` FROM `link_visit_facts`
+  SELECT `code`, `day`, `dimension`, `value`, `visits`, `bots` FROM `link_visit_facts_old`
   UNION ALL
   SELECT f.`code`, f.`day`, d.`key`, v.`key`, json_extract(v.`value`, '$[0]'), json_extract(v.`value`, '$[1]')
   FROM `link_fact_days` f, json_each(f.`facts`) d, json_each(d.`value`) v;
