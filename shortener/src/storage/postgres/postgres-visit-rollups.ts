@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from "postgres";
 import { nextRollupStep } from "../../visits/visit-rollups.ts";
+import { plainPlans } from "./plain-plans.ts";
 import { granularityMs } from "../../visits/visit-range.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -57,6 +58,7 @@ export async function rollUpStep(sql: Sql, before: Date): Promise<number> {
 /** Adds the visits of [from, to) (whole UTC days) to the summed tables. */
 async function sumDays(tx: TransactionSql, from: Date, to: Date): Promise<void> {
   await tx`SET LOCAL statement_timeout = '5min'`;
+  await plainPlans(tx);
   await tx`
     INSERT INTO visit_totals (starts_at, hours, humans, bots)
     SELECT starts_at, max(hours), sum(humans), sum(bots) FROM link_visit_buckets
@@ -102,6 +104,7 @@ export async function foldTotals(tx: TransactionSql, cutoff: Date): Promise<void
  */
 export async function takeOutOfRollups(tx: TransactionSql, code: string): Promise<void> {
   await tx`SELECT pg_advisory_xact_lock(${visitUpkeepLockId})`;
+  await plainPlans(tx);
   await tx`
     UPDATE visit_totals t SET humans = t.humans - b.humans, bots = t.bots - b.bots
     FROM link_visit_buckets b WHERE b.code = ${code} AND t.starts_at = b.starts_at`;
