@@ -23,8 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => shortener.stop());
 
-const follow = (app: { handle: (request: Request) => Promise<Response> }, code: string, client: string) =>
-  app.handle(new Request(`http://gateway/${code}/`, { headers: { "x-forwarded-for": client, accept: "application/json" } }));
+const follow = (app: { handle: (request: Request) => Promise<Response> }, code: string, client: string, host = "gateway") =>
+  app.handle(new Request(`http://${host}/${code}/`, { headers: { "x-forwarded-for": client, accept: "application/json" } }));
 const askedBy = (client: string) => shortener.requests.filter((request) => request.headers["x-forwarded-for"] === client).length;
 
 /**
@@ -62,6 +62,15 @@ describe("a client that asks for codes no link has (RATE_LIMIT_MISSES)", () => {
     // Another client is untouched, its misses its own.
     expect((await follow(app, "known-two", "203.0.113.51")).status).toBe(302);
     expect((await follow(app, "nothing", "203.0.113.51")).status).toBe(404);
+  });
+
+  test("a link is its code on the host asked: the one it followed on one domain is not known on another", async () => {
+    const { app } = await gateway("600/hour,burst=2");
+    const client = "203.0.113.55";
+    expect((await follow(app, "known-here", client)).status).toBe(302);
+    expect([(await follow(app, "guess1", client)).status, (await follow(app, "guess2", client)).status]).toEqual([404, 404]);
+    expect((await follow(app, "known-here", client, "go.brand.test")).status).toBe(429);
+    expect((await follow(app, "known-here", client)).status).toBe(302);
   });
 
   test("the misses refill: a refused client may guess again once a token is back", async () => {

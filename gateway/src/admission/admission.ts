@@ -14,6 +14,7 @@ import type { GatewayObserver } from "../metrics/gateway-metrics.ts";
 import { ApiKeyBudgets, type KeyBudget } from "../rate-limit/api-key-budgets.ts";
 import { geocodePointsIn } from "../rate-limit/geocode-points.ts";
 import { loginAttemptBucket } from "../rate-limit/login-attempts.ts";
+import { linkName } from "../rate-limit/link-name.ts";
 import { MissBudgets, type MissCheck } from "../rate-limit/miss-budgets.ts";
 import { rateLimitHeaders } from "@linkgeo/shared/rate-limit";
 import { RateLimited } from "@linkgeo/shared/rate-limit";
@@ -165,8 +166,7 @@ export function admission(options: AdmissionOptions) {
     if (rule) spendings.push({ bucket: own?.bucket ?? `${rateClass}:${client}`, rule, counted: own ? "key" : rateClass, fields: { client } });
     if (route.limit !== "unlock") return spendings;
     const fields = { link: route.link };
-    // A link is its code on the host asked (docs/domains.md): the same code on two hosts is two links, with budgets of their own.
-    const link = `${URL.parse(request.url)?.hostname ?? ""}/${route.link}`;
+    const link = linkName(request, route.link);
     if (rules.unlock) spendings.push({ bucket: `unlock:${link}:${client}`, rule: rules.unlock, counted: "unlock", fields });
     if (rules.unlockPerLink) {
       spendings.push({ bucket: `unlock-link:${link}`, rule: rules.unlockPerLink, counted: "unlock", fields, quiet: rules.unlock !== undefined });

@@ -1,5 +1,6 @@
 import type { BucketDecision, RateRule, TokenBuckets } from "@linkgeo/shared/rate-limit";
 import { KnownCodes } from "./known-codes.ts";
+import { redirectLinkName } from "./link-name.ts";
 
 /** How many clients' last misses a process remembers: past it, the one that missed longest ago is forgotten (and asked no more). */
 const maxMissingClients = 100_000;
@@ -48,7 +49,7 @@ export class MissBudgets {
     const client = this.options.digest(address);
     const missed = this.missedAt.get(client);
     if (missed === undefined || performance.now() - missed > this.refillMs) return noWait;
-    if (this.known.has(client, linkOf(request))) return noWait;
+    if (this.known.has(client, redirectLinkName(request))) return noWait;
     const decision = await this.options.buckets.peek(this.bucketOf(client), this.options.rule);
     if (!decision.allowed) return { refused: decision };
     // The second half of the budget: from no wait at half, to slowdownMs with one miss left.
@@ -66,7 +67,7 @@ export class MissBudgets {
       this.missedAt.set(client, performance.now());
       if (this.missedAt.size > maxMissingClients) this.missedAt.delete(this.missedAt.keys().next().value!);
       await this.options.buckets.take(this.bucketOf(client), this.options.rule);
-    } else if (status < 400) this.known.remember(client, linkOf(request));
+    } else if (status < 400) this.known.remember(client, redirectLinkName(request));
   }
 
   private bucketOf(client: string): string {
@@ -75,10 +76,3 @@ export class MissBudgets {
 }
 
 const noWait: MissCheck = { delayMs: 0 };
-
-/** A link as a redirect names it: its code on the host asked (the same code on two hosts is two links). */
-function linkOf(request: Request): string {
-  const url = URL.parse(request.url);
-  const code = url?.pathname.split("/")[1] ?? "";
-  return `${url?.hostname ?? ""}/${code}`;
-}
