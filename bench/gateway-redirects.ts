@@ -16,7 +16,14 @@
  *   measures the rest;
  * - gateway, metrics on: the batching gateway with METRICS_PORT set, in
  *   front of the same shortener: what recording every request costs;
- * - shortener: the same shortener without anything in front.
+ * - shortener: the same shortener without anything in front;
+ * - gateway, base tree: with BENCH_BASE_TREE set to another checkout (its
+ *   dependencies installed), that checkout's batching gateway in front of
+ *   the same shortener, so a change to the gateway is measured against the
+ *   version before it in the same rounds:
+ *
+ *     git worktree add /tmp/wt-base <commit> && (cd /tmp/wt-base && bun install)
+ *     BENCH_BASE_TREE=/tmp/wt-base BENCH_THREADS=2 BENCH_CONNECTIONS=32 BENCH_SECONDS=5 BENCH_ROUNDS=3 bun run bench:gateway
  *
  * It prints each as a ratio to bare, the gateway as a ratio to nginx, and the
  * CPU µs per redirect of every process on each path (from /proc), and it
@@ -50,6 +57,7 @@
  * This is a report, not a test: it exits 0 whether or not the targets are
  * met, and 1 only on errors (including a count that lost redirects).
  */
+import { join } from "node:path";
 import { freePort } from "@linkgeo/testing";
 import { startBareServer } from "./support/bare.ts";
 import { compareWithBare, reportComparison, reportCpu, reportRedirectRunProblems, type Comparison, type Target } from "./support/compare.ts";
@@ -57,6 +65,7 @@ import { runBench } from "./support/lifecycle.ts";
 import { benchDatabase, benchRedisPrefix } from "./support/bench-storage.ts";
 import { countingRedirects, reportCounts } from "./support/redirect-count.ts";
 import { startGateway } from "./support/gateway.ts";
+import { baseTreeFromEnv } from "./support/base-tree.ts";
 import { findNginx, startNginx } from "./support/nginx.ts";
 import { describeMachine, median } from "./support/report.ts";
 import { readSettings } from "./support/settings.ts";
@@ -93,13 +102,25 @@ async function main(): Promise<number> {
     internalSecret,
     metricsPort: await freePort(),
   });
+  const baseTree = baseTreeFromEnv();
+  const baseGateway =
+    baseTree &&
+    (await startGateway(settings, {
+      name: "gateway (base tree)",
+      shortenerUrl: shortener.base,
+      redisPrefix: gatewayPrefix,
+      internalSecret,
+      dir: join(baseTree.tree, "gateway"),
+    }));
   const nginxBinary = findNginx();
   const nginx = nginxBinary ? await startNginx(nginxBinary, new URL(shortener.base)) : undefined;
 
   // Created through the gateway, as a client would.
   const code = await createLink(gateway.base);
   const { location } = await probeRedirect(`${gateway.base}/${code}/`, longUrl);
-  for (const base of [proxying.base, metered.base, shortener.base, ...(nginx ? [nginx.base] : [])]) await probeRedirect(`${base}/${code}/`, location);
+  for (const base of [proxying.base, metered.base, shortener.base, ...(nginx ? [nginx.base] : []), ...(baseGateway ? [baseGateway.base] : [])]) {
+    await probeRedirect(`${base}/${code}/`, location);
+  }
   const bareServer = await startBareServer({ status: 302, headers: { location, "cache-control": redirectCacheControl }, body: null });
 
   console.log(
@@ -113,6 +134,9 @@ async function main(): Promise<number> {
   console.log(`  metered:   ${metered.base}/${code}/  (the same gateway with METRICS_PORT set)`);
   console.log(`  nginx:     ${nginx ? `${nginx.base}/${code}/  (${nginxBinary})` : "not installed (sudo apt-get install nginx): measured without it"}`);
   console.log(`  shortener: ${shortener.base}/${code}/  (direct)`);
+  console.log(
+    `  base tree: ${baseGateway && baseTree ? `${baseGateway.base}/${code}/  (the gateway of ${baseTree.tree} at ${baseTree.commit})` : "BENCH_BASE_TREE not set: not measured"}`,
+  );
   console.log(`  machine:   ${describeMachine()}\n`);
 
   const shortenerProcess = { name: "shortener", pid: shortener.child.proc.pid };
@@ -147,13 +171,20 @@ async function main(): Promise<number> {
     processes: [{ name: "nginx", pid: nginx.child.proc.pid }, shortenerProcess],
   };
   const direct: Target = { label: "shortener", title: "shortener (direct)", url: `${shortener.base}/${code}/`, processes: [shortenerProcess] };
-  const children = [gateway.child, proxying.child, metered.child, shortener.child];
+  const baseTarget: Target | undefined = baseGateway && {
+    label: "base-tree",
+    title: "base tree's gateway -> shortener (batches)",
+    url: `${baseGateway.base}/${code}/`,
+    processes: [{ name: "gateway", pid: baseGateway.child.proc.pid }, shortenerProcess],
+  };
+  const children = [gateway.child, proxying.child, metered.child, shortener.child, ...(baseGateway ? [baseGateway.child] : [])];
   const linesBefore = children.map((child) => child.lineCount);
-  const comparison = await compareWithBare(settings, bare, subject, [...(nginxTarget ? [nginxTarget] : []), perRequest, metricsOn, direct]);
+  const context = [...(nginxTarget ? [nginxTarget] : []), perRequest, metricsOn, direct, ...(baseTarget ? [baseTarget] : [])];
+  const comparison = await compareWithBare(settings, bare, subject, context);
   const logged = children.map((child, i) => child.lineCount - linesBefore[i]!);
 
   reportComparison(comparison, bare, subject, targets.gatewayToBare);
-  reportTargets(comparison, nginxTarget, direct, metricsOn);
+  reportTargets(comparison, nginxTarget, direct, metricsOn, baseTarget);
   reportCpu(comparison, { bare, subject });
   console.log();
   const countFailed = [
@@ -171,7 +202,7 @@ async function main(): Promise<number> {
 }
 
 /** The issue's targets beyond gateway/bare: the gateway against nginx, the shortener against bare. */
-function reportTargets(comparison: Comparison, nginx: Target | undefined, direct: Target, metricsOn: Target): void {
+function reportTargets(comparison: Comparison, nginx: Target | undefined, direct: Target, metricsOn: Target, baseTree: Target | undefined): void {
   const rps = (runs: { rps: number }[]) => median(runs.map((run) => run.rps));
   const of = (target: Target) => rps(comparison.context.find((entry) => entry.target === target)!.runs);
   const verdict = (ratio: number, target: number) => `target: >= ${target}   ${ratio >= target ? "met" : "below"}`;
@@ -182,6 +213,7 @@ function reportTargets(comparison: Comparison, nginx: Target | undefined, direct
   console.log(`ratio shortener/bare: ${shortenerToBare.toFixed(3)}   ${verdict(shortenerToBare, targets.shortenerToBare)}`);
   const metricsRatio = of(metricsOn) / gateway;
   console.log(`ratio gateway metrics on/off: ${metricsRatio.toFixed(3)}   ${verdict(metricsRatio, targets.metricsOnToOff)}`);
+  if (baseTree) console.log(`for context: this tree's gateway / the base tree's ${(gateway / of(baseTree)).toFixed(3)}`);
 }
 
 if (import.meta.main) await runBench(main);

@@ -11,16 +11,20 @@ const gatewayDir = join(import.meta.dir, "..", "..", "gateway");
 const gatewayVariable =
   /^(PORT|HOST|NODE_ENV|SHORTENER_URL|GEOCODER_URL|UPSTREAM_|REDIS_|RATE_LIMIT_|TRUSTED_PROXIES|LOG_LEVEL|LOG_FORMAT|ACCESS_LOG|INTERNAL_SECRET)/;
 
-/** `internalSecret` undefined: the gateway proxies each redirect on its own. */
+/**
+ * `internalSecret` undefined: the gateway proxies each redirect on its own.
+ * `dir`: the gateway folder to run, by default this tree's (another
+ * checkout's, to measure an older version in the same run).
+ */
 export async function startGateway(
   settings: Settings,
-  options: { name: string; shortenerUrl: string; redisPrefix: string; internalSecret: string | undefined; metricsPort?: number },
+  options: { name: string; shortenerUrl: string; redisPrefix: string; internalSecret: string | undefined; metricsPort?: number; dir?: string },
 ): Promise<{ base: string; child: Child }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !gatewayVariable.test(name)));
   const child = spawnChild(options.name, [process.execPath, "run", "src/main.ts"], {
-    cwd: gatewayDir,
+    cwd: options.dir ?? gatewayDir,
     env: {
       ...inherited,
       NODE_ENV: "development",
