@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parallelCommandLine } from "../testing/src/parallel-files.ts";
+import { allocatorEnv } from "../testing/src/allocator-settings.ts";
+import { parallelCommandLine, runInstead } from "../testing/src/parallel-files.ts";
 
 describe("a plain bun test runs its files side by side", () => {
   const bun = "/usr/bin/bun";
@@ -29,5 +30,21 @@ describe("a plain bun test runs its files side by side", () => {
     ["a command line that cannot be read", [], {}],
   ])("%s is left as it is", (_, args, env) => {
     expect(parallelCommandLine(args, env)).toBeUndefined();
+  });
+});
+
+describe("the run that takes a plain bun test's place", () => {
+  test("starts with the run's allocator settings, a purge delay of a second unless the caller set one", async () => {
+    expect(allocatorEnv.MIMALLOC_PURGE_DELAY).toBe(process.env.MIMALLOC_PURGE_DELAY ?? "1000");
+    const expected = allocatorEnv.MIMALLOC_PURGE_DELAY;
+    // Not inherited: this process (a worker of a parallel run) may have it already.
+    const inherited = process.env.MIMALLOC_PURGE_DELAY;
+    delete process.env.MIMALLOC_PURGE_DELAY;
+    try {
+      const code = await runInstead([process.execPath, "-e", `process.exit(process.env.MIMALLOC_PURGE_DELAY === ${JSON.stringify(expected)} ? 0 : 3)`]);
+      expect(code).toBe(0);
+    } finally {
+      if (inherited !== undefined) process.env.MIMALLOC_PURGE_DELAY = inherited;
+    }
   });
 });

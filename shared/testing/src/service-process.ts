@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { allocatorEnv } from "./allocator-settings.ts";
 import { freePort } from "./free-port.ts";
 import { waitFor } from "./wait-for.ts";
 
@@ -47,9 +48,11 @@ export interface StartServiceOptions {
 
 /**
  * What every service gets unless `env` says otherwise: quiet logs, no access
- * log, loopback only. Nothing else leaks in from the test runner's environment.
+ * log, loopback only, the run's allocator settings. Nothing else leaks in
+ * from the test runner's environment.
  */
 const quietBase: Record<string, string> = {
+  ...allocatorEnv,
   NODE_ENV: "test",
   HOST: "127.0.0.1",
   LOG_LEVEL: "warn",
