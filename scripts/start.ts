@@ -18,7 +18,7 @@
  * (NOMINATIM_USER_AGENT, DATABASE_URL, …) reaches the services unchanged.
  */
 import { join } from "node:path";
-import { parseMetricsPort, parseSecret, readConfig, readConfigOrExit, type Env } from "@linkgeo/shared";
+import { allocatorEnv, parseMetricsPort, parseSecret, readConfig, readConfigOrExit, type Env } from "@linkgeo/shared";
 import { readGatewayConfig } from "../gateway/src/config.ts";
 import { readGeocoderConfig } from "../geocoder/src/config.ts";
 import { readShortenerConfig } from "../shortener/src/config.ts";
@@ -190,7 +190,7 @@ async function main(): Promise<void> {
 }
 
 function serviceEnv(name: ServiceName, config: StartConfig): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(config.ports[name]) };
+  const env: Record<string, string | undefined> = { ...process.env, ...allocatorEnv(process.env), PORT: String(config.ports[name]) };
   if (config.metricsPorts) env.METRICS_PORT = String(config.metricsPorts[name]);
   if (name !== "geocoder") env.INTERNAL_SECRET = config.internalSecret;
   if (name === "gateway") {

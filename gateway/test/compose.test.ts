@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { inAnyIpRange, parseIp, type Env } from "@linkgeo/shared";
+import { allocatorPurgeDelayMs, inAnyIpRange, parseIp, type Env } from "@linkgeo/shared";
 import { configProblems } from "@linkgeo/testing";
 import { readGeocoderConfig } from "../../geocoder/src/config.ts";
 import { readShortenerConfig } from "../../shortener/src/config.ts";
@@ -381,6 +381,8 @@ describe("Dockerfile", () => {
       expect(all("EXPOSE")).toEqual([String(defaultPort(name))]);
       expect(all("ENV")).toContain(`PORT=${defaultPort(name)}`);
       expect(all("ENV")).toContain("NODE_ENV=production");
+      // What every other start of a service uses too (shared/src/core/allocator-settings.ts).
+      expect(all("ENV")).toContain(`MIMALLOC_PURGE_DELAY=${allocatorPurgeDelayMs}`);
     });
 
     test("its health check asks a route the service has, on the port it listens on", () => {

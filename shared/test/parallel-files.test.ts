@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { allocatorEnv } from "../testing/src/allocator-settings.ts";
+import { allocatorEnv, allocatorPurgeDelayMs } from "../src/core/allocator-settings.ts";
 import { parallelCommandLine, runInstead } from "../testing/src/parallel-files.ts";
 
 describe("a plain bun test runs its files side by side", () => {
@@ -35,8 +35,9 @@ describe("a plain bun test runs its files side by side", () => {
 
 describe("the run that takes a plain bun test's place", () => {
   test("starts with the run's allocator settings, a purge delay of a second unless the caller set one", async () => {
-    expect(allocatorEnv.MIMALLOC_PURGE_DELAY).toBe(process.env.MIMALLOC_PURGE_DELAY ?? "1000");
-    const expected = allocatorEnv.MIMALLOC_PURGE_DELAY;
+    expect(allocatorEnv({})).toEqual({ MIMALLOC_PURGE_DELAY: String(allocatorPurgeDelayMs) });
+    expect(allocatorEnv({ MIMALLOC_PURGE_DELAY: "10" })).toEqual({ MIMALLOC_PURGE_DELAY: "10" });
+    const expected = allocatorEnv().MIMALLOC_PURGE_DELAY;
     // Not inherited: this process (a worker of a parallel run) may have it already.
     const inherited = process.env.MIMALLOC_PURGE_DELAY;
     delete process.env.MIMALLOC_PURGE_DELAY;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createLogger } from "@linkgeo/shared";
+import { allocatorPurgeDelayMs, createLogger } from "@linkgeo/shared";
 import { configProblems, freePort, freePortRun } from "@linkgeo/testing";
 import { readGatewayConfig } from "../../../gateway/src/config.ts";
 import { readGeocoderConfig } from "../../../geocoder/src/config.ts";
@@ -88,6 +88,10 @@ describe("bun run start", () => {
       // Each service's own log line, behind its padded name (no colour: the output is not a terminal).
       expect(script.lines.some((line) => line.startsWith(`${name.padEnd(9)} | `) && line.includes(`${name}  listening`))).toBe(true);
     }
+    // Each service starts with the allocator settings every start of one uses (allocatorEnv), unset in the script's environment.
+    const children = readFileSync(`/proc/${script.proc.pid}/task/${script.proc.pid}/children`, "utf8").trim().split(/\s+/);
+    expect(children).toHaveLength(services.length);
+    for (const pid of children) expect(readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")).toContain(`MIMALLOC_PURGE_DELAY=${allocatorPurgeDelayMs}`);
     // The gateway and the shortener were given one secret: redirects go in batches.
     if (gatewayBuilt) expect(script.lines.some((line) => line.startsWith("gateway   | ") && line.includes("redirects=batched"))).toBe(true);
     expect(script.lines.every((line) => !line.includes("\x1b["))).toBe(true);

@@ -1,3 +1,4 @@
+export * from "./allocator-settings.ts";
 export * from "./bounded-json.ts";
 export * from "./bounded-map.ts";
 export * from "./config.ts";

@@ -1,5 +1,5 @@
+import { allocatorEnv } from "@linkgeo/shared/core";
 import { readFileSync } from "node:fs";
-import { allocatorEnv } from "./allocator-settings.ts";
 
 /**
  * The `bun test` command line this process was started with, when it should
@@ -35,9 +35,9 @@ function thisCommandLine(): string[] {
  * Runs `commandLine` (a `bun test --parallel`) in this process's place, with
  * its terminal and its environment (the run's Postgres and Redis, which the
  * preload may have just started) with the run's allocator settings
- * (allocator-settings.ts), and answers with its exit code.
+ * (`allocatorEnv`), and answers with its exit code.
  */
 export async function runInstead(commandLine: string[]): Promise<number> {
   // Ctrl-C reaches both, as they share the terminal's process group.
-  return Bun.spawn(commandLine, { stdio: ["inherit", "inherit", "inherit"], env: { ...process.env, ...allocatorEnv } }).exited;
+  return Bun.spawn(commandLine, { stdio: ["inherit", "inherit", "inherit"], env: { ...process.env, ...allocatorEnv() } }).exited;
 }

@@ -1,5 +1,5 @@
+import { allocatorEnv } from "@linkgeo/shared/core";
 import { join } from "node:path";
-import { allocatorEnv } from "./allocator-settings.ts";
 import { freePort } from "./free-port.ts";
 import { waitFor } from "./wait-for.ts";
 
@@ -52,7 +52,7 @@ export interface StartServiceOptions {
  * from the test runner's environment.
  */
 const quietBase: Record<string, string> = {
-  ...allocatorEnv,
+  ...allocatorEnv(),
   NODE_ENV: "test",
   HOST: "127.0.0.1",
   LOG_LEVEL: "warn",
