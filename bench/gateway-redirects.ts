@@ -57,11 +57,12 @@
  * This is a report, not a test: it exits 0 whether or not the targets are
  * met, and 1 only on errors (including a count that lost redirects).
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "@linkgeo/testing";
 import { startBareServer } from "./support/bare.ts";
 import { compareWithBare, reportComparison, reportCpu, reportRedirectRunProblems, type Comparison, type Target } from "./support/compare.ts";
-import { runBench } from "./support/lifecycle.ts";
+import { BenchError, runBench } from "./support/lifecycle.ts";
 import { benchDatabase, benchRedisPrefix } from "./support/bench-storage.ts";
 import { countingRedirects, reportCounts } from "./support/redirect-count.ts";
 import { startGateway } from "./support/gateway.ts";
@@ -80,6 +81,10 @@ const targets = { gatewayToBare: 0.3, gatewayToNginx: 1, shortenerToBare: 0.5, m
 async function main(): Promise<number> {
   requireWrk();
   const settings = readSettings();
+  // Checked before anything starts: a checkout without a gateway (older than it) cannot be measured.
+  const baseTree = baseTreeFromEnv();
+  if (baseTree && !existsSync(join(baseTree.tree, "gateway", "src", "main.ts")))
+    throw new BenchError(`BENCH_BASE_TREE=${baseTree.tree} has no gateway/src/main.ts`);
 
   const database = await benchDatabase("bench_gateway");
   const shortenerPrefix = benchRedisPrefix("bench-gateway-shortener");
@@ -102,7 +107,6 @@ async function main(): Promise<number> {
     internalSecret,
     metricsPort: await freePort(),
   });
-  const baseTree = baseTreeFromEnv();
   const baseGateway =
     baseTree &&
     (await startGateway(settings, {

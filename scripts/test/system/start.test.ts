@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { allocatorPurgeDelayMs, createLogger } from "@linkgeo/shared";
 import { configProblems, freePort, freePortRun } from "@linkgeo/testing";
@@ -89,7 +89,9 @@ describe("bun run start", () => {
       expect(script.lines.some((line) => line.startsWith(`${name.padEnd(9)} | `) && line.includes(`${name}  listening`))).toBe(true);
     }
     // Each service starts with the allocator settings every start of one uses (allocatorEnv), unset in the script's environment.
-    const children = readFileSync(`/proc/${script.proc.pid}/task/${script.proc.pid}/children`, "utf8").trim().split(/\s+/);
+    const { pid: scriptPid } = script.proc;
+    const tasks = readdirSync(`/proc/${scriptPid}/task`);
+    const children = tasks.flatMap((task) => readFileSync(`/proc/${scriptPid}/task/${task}/children`, "utf8").split(/\s+/).filter(Boolean));
     expect(children).toHaveLength(services.length);
     for (const pid of children) expect(readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")).toContain(`MIMALLOC_PURGE_DELAY=${allocatorPurgeDelayMs}`);
     // The gateway and the shortener were given one secret: redirects go in batches.
