@@ -70,6 +70,7 @@ import {
 import { intFromEnv, readSettings, type Settings } from "./support/settings.ts";
 import { startShortener, visitorHeaders } from "./support/shortener.ts";
 import { cpuMicros, cpuMicrosOfAll, cpuPerRequest } from "./support/process-cpu.ts";
+import { rowBacklog, type RowBacklog } from "./support/row-backlog.ts";
 import { describeWalPerRequest, walRecordsBetween } from "./support/wal-records.ts";
 import { requireWrk, runWrk } from "./support/wrk.ts";
 import { startGateway } from "./support/gateway.ts";
@@ -204,26 +205,52 @@ end
 
 /** What one wrk run measured: its rate, and per request its WAL (Postgres) and the CPU of each process it cost. */
 interface RunFigures {
+  /** Redirects per second while wrk ran. */
   rps: number;
+  /**
+   * The same redirects over wrk's time and the time until what they left
+   * was cleared (row-backlog.ts). The summing step looks every 250 ms, so
+   * up to a quarter second of `clearedMs` is waiting, not work.
+   */
+  rpsCleared: number;
+  /** How long clearing what the run left took, after wrk ended. */
+  clearedMs: number;
   /** The share of answers that were no redirect (an expired or used-up link's 410): a row whose links were not found would show it. */
   notRedirected: number;
   walBytes: number;
   /** µs per request: the shortener (with SQLite, the database too), the Postgres cluster, Redis. */
   cpu: { shortener: number; postgres: number; redis: number };
+  /** The same until what the run left was cleared (with SQLite, the checkpoint's CPU in the shortener's figure). */
+  cpuCleared: { shortener: number; postgres: number; redis: number };
+  /** WAL bytes per request until what the run left was cleared (`walBytes`: while wrk ran). */
+  walBytesCleared: number;
   /** BENCH_WAL_STATS=1: the run's WAL by record kind, per request. */
   walRecords?: string[];
 }
+
+/** What the meter needs of a wrk run. */
+type MeteredRun = { rps: number; requests: number; durationSeconds: number; non2xx3xx: number };
 
 /**
  * Around each run: Postgres' WAL position (the bytes a run wrote, divided
  * by its redirects: the cluster's, so nothing else may run meanwhile) and
  * the CPU of the shortener, of every Postgres process and of Redis. With
  * BENCH_WAL_STATS=1, pg_waldump's count of the run's WAL by record kind.
+ * Each run starts with what the run before left cleared (its visits summed;
+ * on SQLite its WAL checkpointed: row-backlog.ts), so that no row pays for
+ * another's, and is measured twice: while wrk ran, and until what it left
+ * itself was cleared too. With BENCH_BASE_TREE both shorteners sum the one
+ * log, whoever is free: the "with its backlog" CPU of a row may then miss
+ * what the other one summed for it.
  */
-function runMeter(url: string | undefined): {
-  around: (run: () => Promise<{ rps: number; requests: number; non2xx3xx: number }>, shortenerPid: number | undefined) => Promise<RunFigures>;
+function runMeter(
+  built: Pick<BuiltDatabase, "engine" | "url">,
+  backlog: RowBacklog,
+): {
+  around: (run: () => Promise<MeteredRun>, shortenerPid: number | undefined) => Promise<RunFigures>;
   end: () => Promise<void>;
 } {
+  const url = built.engine === "postgres" ? built.url : undefined;
   const sql = url === undefined ? undefined : postgres(url, { max: 1, onnotice: () => {} });
   const position = async () => (sql ? (await sql<Array<{ lsn: string }>>`SELECT pg_current_wal_lsn()::text AS lsn`)[0]!.lsn : "0/0");
   const walStats = process.env.BENCH_WAL_STATS === "1";
@@ -234,16 +261,28 @@ function runMeter(url: string | undefined): {
   ];
   return {
     around: async (run, shortenerPid) => {
+      await backlog.cleared();
       const before = await position();
       const cpuBefore = cpuNow(shortenerPid);
       const result = await run();
-      const [shortener, database, redis] = cpuPerRequest(cpuBefore, cpuNow(shortenerPid), result.requests) as [number, number, number];
+      const cpuServed = cpuNow(shortenerPid);
       const after = await position();
-      const cpu = { shortener: shortenerPid === undefined ? Number.NaN : shortener, postgres: sql ? database : Number.NaN, redis };
+      const cleared = await backlog.cleared();
+      const cpuAfterClearing = cpuNow(shortenerPid);
+      cpuAfterClearing[0]! += cleared.databaseCpuMicros;
+      const afterClearing = await position();
+      const perRequest = (cpuAfter: number[]) => {
+        const [shortener, database, redis] = cpuPerRequest(cpuBefore, cpuAfter, result.requests) as [number, number, number];
+        return { shortener: shortenerPid === undefined ? Number.NaN : shortener, postgres: sql ? database : Number.NaN, redis };
+      };
+      const rates = { rps: result.rps, rpsCleared: result.requests / (result.durationSeconds + cleared.ms / 1000), clearedMs: cleared.ms };
+      const cpus = { cpu: perRequest(cpuServed), cpuCleared: perRequest(cpuAfterClearing) };
       const notRedirected = result.non2xx3xx / Math.max(1, result.requests);
-      if (!sql) return { rps: result.rps, notRedirected, walBytes: Number.NaN, cpu };
-      const [diff] = await sql<Array<{ bytes: string }>>`SELECT pg_wal_lsn_diff(${after}::pg_lsn, ${before}::pg_lsn)::text AS bytes`;
-      const figures: RunFigures = { rps: result.rps, notRedirected, walBytes: Number(diff!.bytes) / Math.max(1, result.requests), cpu };
+      if (!sql) return { ...rates, ...cpus, notRedirected, walBytes: Number.NaN, walBytesCleared: Number.NaN };
+      const walSince = async (lsn: string) =>
+        Number((await sql<Array<{ bytes: string }>>`SELECT pg_wal_lsn_diff(${lsn}::pg_lsn, ${before}::pg_lsn)::text AS bytes`)[0]!.bytes) /
+        Math.max(1, result.requests);
+      const figures: RunFigures = { ...rates, ...cpus, notRedirected, walBytes: await walSince(after), walBytesCleared: await walSince(afterClearing) };
       if (walStats) {
         const [server] = await sql<Array<{ directory: string; version: string }>>`
           SELECT current_setting('data_directory') AS directory, current_setting('server_version') AS version`;
@@ -297,7 +336,10 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
     await startCommitServer(ceilingDb, 1, { location: "https://example.com/" }),
     await startCommitServer(ceilingDb, 4, { location: "https://example.com/" }),
   ];
-  const meter = runMeter(built.engine === "postgres" ? built.url : undefined);
+  // A row's leftovers may take a while to clear after a long row: a minute per second of wrk, five at least.
+  const backlog = rowBacklog(built, { deadlineMs: Math.max(300_000, 60 * settings.seconds * 1000) });
+  onCleanup("close the rows' backlog watch", () => backlog.end());
+  const meter = runMeter(built, backlog);
   const hotPath = `/${codeOf(newestActiveLink(shape.links))}/`;
   // The default domain's links only: what a shortener from before domains serves too (BENCH_BASE_TREE).
   const defaultRuns = (base: string) => ({
@@ -334,7 +376,7 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
   const serverOf = (name: RunName) =>
     name.startsWith("ceiling") ? ceilings[name === "ceiling1" ? 0 : 1]!.child : name.startsWith("base") ? baseShortener!.child : shortener.child;
   for (let round = 0; round < settings.rounds; round++) {
-    for (const [name, run] of Object.entries(runs) as Array<[RunName, () => Promise<{ rps: number; requests: number; non2xx3xx: number }>]>) {
+    for (const [name, run] of Object.entries(runs) as Array<[RunName, () => Promise<MeteredRun>]>) {
       results[name].push(await meter.around(run, serverOf(name).proc.pid));
     }
   }
@@ -342,21 +384,28 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
   const rps = (name: RunName) => median(results[name].map((result) => result.rps));
   await measureRedirectLatency(
     settings,
-    { shortener: shortener.base, internalSecret, redisPrefix, hotPath, links: shape.links, uniformScript: scripts.uniformDefault },
+    { shortener: shortener.base, internalSecret, redisPrefix, hotPath, links: shape.links, uniformScript: scripts.uniformDefault, backlog },
     {
       hot: rps("hot"),
       uniform: rps("uniformDefault"),
     },
   );
+  // Closed before the log's catch-up is measured and the database dropped: its last connection is the catch-up's.
+  await backlog.end();
   await shortener.child.stop();
   await baseShortener?.child.stop();
   for (const ceiling of ceilings) await ceiling.child.stop();
   const postgresRun = built.engine === "postgres";
-  const walOf = (name: RunName) => (postgresRun ? ` (${fmtInt(median(results[name].map((result) => result.walBytes)))} B WAL each)` : "");
-  const cpuOf = (name: RunName) => {
-    const of = (part: keyof RunFigures["cpu"]) => fmtInt(median(results[name].map((result) => result.cpu[part])));
+  const walOf = (name: RunName) => {
+    if (!postgresRun) return "";
+    const of = (kind: "walBytes" | "walBytesCleared") => fmtInt(median(results[name].map((result) => result[kind])));
+    return ` (${of("walBytes")} B WAL each; ${of("walBytesCleared")} B with its backlog)`;
+  };
+  const cpuOf = (name: RunName, kind: "cpu" | "cpuCleared" = "cpu") => {
+    const of = (part: keyof RunFigures["cpu"]) => fmtInt(median(results[name].map((result) => result[kind][part])));
     return postgresRun ? `${of("shortener")} / ${of("postgres")} / ${of("redis")}` : `${of("shortener")} / ${of("redis")}`;
   };
+  const rpsCleared = (name: RunName) => median(results[name].map((result) => result.rpsCleared));
   const cpuParts = postgresRun ? "server / Postgres / Redis" : "server with SQLite / Redis";
   for (const [label, name] of [
     ["one hot link", "hot"],
@@ -365,6 +414,13 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
     ["commit ceiling, 1 in flight", "ceiling1"],
   ] as const) {
     figures.set(`CPU µs per redirect (${cpuParts}), ${label}`, cpuOf(name));
+  }
+  for (const [label, name] of [
+    ["one hot link", "hot"],
+    ["uniform", "uniform"],
+    ["Zipf", "zipf"],
+  ] as const) {
+    figures.set(`CPU µs per redirect with its backlog (${cpuParts}), ${label}`, cpuOf(name, "cpuCleared"));
   }
   // BENCH_WAL_STATS=1: where each redirect's WAL goes, by record kind (the last round's runs).
   for (const name of ["hot", "uniform", "zipf"] as const) {
@@ -390,6 +446,17 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
   figures.set(`redirects, ${brandHost} / default domain, uniform`, `${(rps("uniformBrand") / rps("uniformDefault")).toFixed(2)}`);
   figures.set("redirects, uniform / hot", `${(rps("uniform") / rps("hot")).toFixed(2)}`);
   figures.set(`redirects, Zipf / hot`, `${(rps("zipf") / rps("hot")).toFixed(2)}`);
+  // Over wrk's time and the time until what each row left was cleared.
+  for (const [label, name] of [
+    ["one hot link", "hot"],
+    ["uniform", "uniform"],
+    ["Zipf", "zipf"],
+  ] as const) {
+    const clearedMs = median(results[name].map((result) => result.clearedMs));
+    figures.set(`redirects with their backlog, ${label}`, `${fmtInt(rpsCleared(name))} req/s (${fmtInt(clearedMs)} ms to clear)`);
+  }
+  figures.set("redirects with their backlog, uniform / hot", `${(rpsCleared("uniform") / rpsCleared("hot")).toFixed(2)}`);
+  figures.set("redirects with their backlog, Zipf / hot", `${(rpsCleared("zipf") / rpsCleared("hot")).toFixed(2)}`);
   figures.set("redirects, hot / ceiling (1 in flight)", `${(rps("hot") / rps("ceiling1")).toFixed(2)}`);
   if (baseTree) {
     figures.set(`base tree (${baseTree.commit}): one hot link`, `${fmtInt(rps("baseHot"))} req/s${walOf("baseHot")}`);
@@ -438,7 +505,7 @@ async function applyDatabaseSettings(url: string, figures: Figures): Promise<voi
  */
 async function measureRedirectLatency(
   settings: Settings,
-  run: { shortener: string; internalSecret: string; redisPrefix: string; hotPath: string; links: number; uniformScript: string },
+  run: { shortener: string; internalSecret: string; redisPrefix: string; hotPath: string; links: number; uniformScript: string; backlog: RowBacklog },
   maxRps: { hot: number; uniform: number },
 ): Promise<void> {
   const gateway = await startGateway(settings, {
@@ -452,14 +519,21 @@ async function measureRedirectLatency(
   // The default domain's links (the odd ones, scale-data.ts): every request goes with the one Host.
   writeFileSync(pathsFile, Array.from({ length: Math.ceil(run.links / 2) }, (_, i) => `/${codeOf(2 * i + 1)}/`).join("\n"));
   try {
+    await run.backlog.cleared();
     const gatewayHot = (await runWrk(settings, `${gateway.base}${run.hotPath}`, settings.seconds, visitorHeaders)).rps;
+    await run.backlog.cleared();
     const gatewayUniform = (await runWrk(settings, `${gateway.base}/`, settings.seconds, visitorHeaders, run.uniformScript)).rps;
-    const rows = await measureLatencies(settings, [
-      { label: "hot, direct", url: `${run.shortener}${run.hotPath}`, headers: visitorHeaders, maxRps: maxRps.hot },
-      { label: "uniform, direct", url: `${run.shortener}/`, pathsFile, headers: visitorHeaders, maxRps: maxRps.uniform },
-      { label: "hot, gateway", url: `${gateway.base}${run.hotPath}`, headers: visitorHeaders, maxRps: gatewayHot },
-      { label: "uniform, gateway", url: `${gateway.base}/`, pathsFile, headers: visitorHeaders, maxRps: gatewayUniform },
-    ]);
+    // Each row starts with what the one before left cleared, as the throughput rows do.
+    const rows = await measureLatencies(
+      settings,
+      [
+        { label: "hot, direct", url: `${run.shortener}${run.hotPath}`, headers: visitorHeaders, maxRps: maxRps.hot },
+        { label: "uniform, direct", url: `${run.shortener}/`, pathsFile, headers: visitorHeaders, maxRps: maxRps.uniform },
+        { label: "hot, gateway", url: `${gateway.base}${run.hotPath}`, headers: visitorHeaders, maxRps: gatewayHot },
+        { label: "uniform, gateway", url: `${gateway.base}/`, pathsFile, headers: visitorHeaders, maxRps: gatewayUniform },
+      ],
+      { beforeEach: run.backlog.cleared },
+    );
     reportLatencies(rows, { "hot, direct": 5, "uniform, direct": 5, "hot, gateway": 8, "uniform, gateway": 8 });
   } finally {
     await gateway.child.stop();

@@ -30,12 +30,22 @@ export interface LatencyRow {
   runs: FixedRateResult[];
 }
 
-export async function measureLatencies(settings: Settings, targets: readonly LatencyTarget[]): Promise<LatencyRow[]> {
+/**
+ * Each row at each offered share, for `settings.rounds` rounds (every other
+ * round in reverse order). `beforeEach` runs before every row: a wait for
+ * what the row before left behind, so that no row pays for another's.
+ */
+export async function measureLatencies(
+  settings: Settings,
+  targets: readonly LatencyTarget[],
+  { beforeEach }: { beforeEach?: () => Promise<unknown> } = {},
+): Promise<LatencyRow[]> {
   const rows = offeredShares.flatMap((share) => targets.map((target): LatencyRow => ({ target, share, runs: [] })));
   for (let round = 1; round <= settings.rounds; round++) {
     const order = round % 2 === 1 ? rows : [...rows].reverse();
     for (const row of order) {
       checkNotInterrupted();
+      await beforeEach?.();
       process.stdout.write(`latency round ${round}/${settings.rounds}: ${row.target.label} at ${row.share * 100} %… `);
       const url = new URL(row.target.url);
       const result = await fixedRateLoad({
