@@ -32,6 +32,30 @@ describe("BoundedMap", () => {
     expect([lru.get("a"), lru.get("b"), lru.get("c")]).toEqual([1, undefined, 3]);
   });
 
+  test("a key written again and again stays the youngest, and every other key keeps its place", () => {
+    const map = new BoundedMap<number, number>(1_000);
+    for (let i = 0; i < 1_000; i++) map.set(i, i);
+    for (let round = 0; round < 5_000; round++) map.set(500, round);
+    expect(map.size).toBe(1_000);
+    const keys = [...map.entries()].map(([key]) => key);
+    expect(keys.at(-1)).toBe(500);
+    expect(keys.slice(0, -1)).toEqual([...Array.from({ length: 500 }, (_, i) => i), ...Array.from({ length: 499 }, (_, i) => 501 + i)]);
+    map.set(1_000, 1_000);
+    expect([map.get(0), map.get(500), map.size]).toEqual([undefined, 4_999, 1_000]);
+  });
+
+  test("an iteration passes over an entry deleted ahead of it, and ends when the order does", () => {
+    const map = new BoundedMap<number, number>(5);
+    for (let i = 0; i < 5; i++) map.set(i, i);
+    const seen: number[] = [];
+    for (const [key] of map.entries()) {
+      seen.push(key);
+      if (key === 1) map.delete(2);
+    }
+    expect(seen).toEqual([0, 1, 3, 4]);
+    expect([...new BoundedMap<number, number>(3).entries()]).toEqual([]);
+  });
+
   test("delete frees room, and entries may be deleted while iterating", () => {
     const map = new BoundedMap<number, number>(5);
     for (let i = 0; i < 5; i++) map.set(i, i * 10);
