@@ -56,6 +56,28 @@ describe("BoundedMap", () => {
     expect([...new BoundedMap<number, number>(3).entries()]).toEqual([]);
   });
 
+  test("an iteration goes on as a Map's would when the loop writes or reads an entry ahead of it", () => {
+    const walk = (change: (map: BoundedMap<number, number>) => void, refreshOnRead = false) => {
+      const map = new BoundedMap<number, number>(6, { refreshOnRead });
+      for (let i = 0; i < 6; i++) map.set(i, i);
+      const seen: number[] = [];
+      for (const [key] of map.entries()) {
+        seen.push(key);
+        if (key === 1 && seen.length === 2) change(map);
+      }
+      return seen;
+    };
+    expect(walk((map) => map.set(2, 20))).toEqual([0, 1, 3, 4, 5, 2]);
+    expect(walk((map) => map.get(2), true)).toEqual([0, 1, 3, 4, 5, 2]);
+    expect(
+      walk((map) => {
+        map.delete(2);
+        map.set(3, 30);
+      }),
+    ).toEqual([0, 1, 4, 5, 3]);
+    expect(walk((map) => map.set(1, 10))).toEqual([0, 1, 2, 3, 4, 5, 1]);
+  });
+
   test("delete frees room, and entries may be deleted while iterating", () => {
     const map = new BoundedMap<number, number>(5);
     for (let i = 0; i < 5; i++) map.set(i, i * 10);

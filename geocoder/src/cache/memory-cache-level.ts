@@ -45,11 +45,13 @@ export class MemoryCacheLevel implements CacheLevel {
   }
 
   async set(key: string, answer: CachedAnswer, ttlSeconds: number): Promise<void> {
-    // Deleting first moves a rewritten key to the young end of the Map's order.
-    this.entries.delete(key);
     const ttlMs = Math.floor(ttlSeconds * 1000);
     // A lifetime of nothing stores nothing, and leaves no older value behind.
-    if (!(ttlMs > 0)) return;
+    if (!(ttlMs > 0)) {
+      this.entries.delete(key);
+      return;
+    }
+    // A rewritten key becomes the youngest (BoundedMap.set).
     this.entries.set(key, { json: JSON.stringify(answer), expiresAt: this.now() + ttlMs });
   }
 

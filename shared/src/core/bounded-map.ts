@@ -3,13 +3,18 @@ export interface BoundedMapOptions {
   refreshOnRead?: boolean;
 }
 
-/** A key's place in the age order: a list from the oldest to the youngest. */
+/**
+ * A key's place in the age order: a list from the oldest to the youngest.
+ * An entry never moves: a key made the youngest gets a new entry, and the
+ * old one is gone, keeping its link to what was younger than it, so an
+ * iteration standing on it goes on where it was, as a Map's would.
+ */
 interface Entry<K, V> {
   key: K;
   value: V;
   older: Entry<K, V> | undefined;
   younger: Entry<K, V> | undefined;
-  /** Deleted or evicted: an iteration standing on it moves on. */
+  /** Deleted, evicted or replaced by a younger entry of its key. */
   gone: boolean;
 }
 
@@ -20,7 +25,7 @@ interface Entry<K, V> {
  * oldest goes. Expiry, where there is any, is the owner's: this only bounds.
  *
  * The age order is a linked list beside the Map, so that making a key the
- * youngest never touches the Map: Bun's Map, whose own order this used to
+ * youngest never deletes from the Map (it overwrites the key's entry): Bun's Map, whose own order this used to
  * be (a key deleted and set again to move it to the end), leaves each
  * deletion in the key's probe chain until it rebuilds its table, so the same
  * key moved again and again cost 16 µs a time in a Map of 50,000 keys (1 µs
@@ -48,20 +53,17 @@ export class BoundedMap<K, V> {
   get(key: K): V | undefined {
     const entry = this.map.get(key);
     if (entry === undefined) return undefined;
-    if (this.options.refreshOnRead) this.makeYoungest(entry);
+    if (this.options.refreshOnRead) this.makeYoungest(entry, entry.value);
     return entry.value;
   }
 
   set(key: K, value: V): void {
     const known = this.map.get(key);
     if (known !== undefined) {
-      known.value = value;
-      this.makeYoungest(known);
+      this.makeYoungest(known, value);
       return;
     }
-    const entry: Entry<K, V> = { key, value, older: undefined, younger: undefined, gone: false };
-    this.map.set(key, entry);
-    this.append(entry);
+    this.append(key, value);
     if (this.map.size > this.capacity && this.oldest) this.remove(this.oldest);
   }
 
@@ -72,25 +74,31 @@ export class BoundedMap<K, V> {
     return true;
   }
 
-  /** Oldest first. Deleting the current entry while iterating is safe. */
-  *entries(): IterableIterator<[K, V]> {
-    for (let entry = this.oldest; entry !== undefined; ) {
-      // Read before handing it out: the caller may delete it, which unlinks it.
-      const next = entry.younger;
+  /**
+   * Oldest first, as a Map's own iteration goes: the loop may delete, write
+   * and read entries meanwhile; a key made the youngest comes again at the
+   * end, a key deleted ahead is passed over.
+   */
+  *entries(): Generator<[K, V], void, undefined> {
+    for (let entry = this.oldest; entry !== undefined; entry = entry.younger) {
       if (!entry.gone) yield [entry.key, entry.value];
-      entry = next;
     }
   }
 
-  private makeYoungest(entry: Entry<K, V>): void {
-    if (entry === this.youngest) return;
+  private makeYoungest(entry: Entry<K, V>, value: V): void {
+    if (entry === this.youngest) {
+      entry.value = value;
+      return;
+    }
     this.unlink(entry);
-    this.append(entry);
+    entry.gone = true;
+    this.append(entry.key, value);
   }
 
-  private append(entry: Entry<K, V>): void {
-    entry.older = this.youngest;
-    entry.younger = undefined;
+  /** A new youngest entry for `key`, in the Map (a first write, or an overwrite of its older entry) and at the end of the order. */
+  private append(key: K, value: V): void {
+    const entry: Entry<K, V> = { key, value, older: this.youngest, younger: undefined, gone: false };
+    this.map.set(key, entry);
     if (this.youngest) this.youngest.younger = entry;
     else this.oldest = entry;
     this.youngest = entry;
