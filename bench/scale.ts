@@ -407,19 +407,16 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
   };
   const rpsCleared = (name: RunName) => median(results[name].map((result) => result.rpsCleared));
   const cpuParts = postgresRun ? "server / Postgres / Redis" : "server with SQLite / Redis";
-  for (const [label, name] of [
+  // The rows also given with their backlog (row-backlog.ts), as their labels read.
+  const backlogRows = [
     ["one hot link", "hot"],
     ["uniform", "uniform"],
     ["Zipf", "zipf"],
-    ["commit ceiling, 1 in flight", "ceiling1"],
-  ] as const) {
+  ] as const;
+  for (const [label, name] of [...backlogRows, ["commit ceiling, 1 in flight", "ceiling1"] as const]) {
     figures.set(`CPU µs per redirect (${cpuParts}), ${label}`, cpuOf(name));
   }
-  for (const [label, name] of [
-    ["one hot link", "hot"],
-    ["uniform", "uniform"],
-    ["Zipf", "zipf"],
-  ] as const) {
+  for (const [label, name] of backlogRows) {
     figures.set(`CPU µs per redirect with its backlog (${cpuParts}), ${label}`, cpuOf(name, "cpuCleared"));
   }
   // BENCH_WAL_STATS=1: where each redirect's WAL goes, by record kind (the last round's runs).
@@ -447,11 +444,7 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
   figures.set("redirects, uniform / hot", `${(rps("uniform") / rps("hot")).toFixed(2)}`);
   figures.set(`redirects, Zipf / hot`, `${(rps("zipf") / rps("hot")).toFixed(2)}`);
   // Over wrk's time and the time until what each row left was cleared.
-  for (const [label, name] of [
-    ["one hot link", "hot"],
-    ["uniform", "uniform"],
-    ["Zipf", "zipf"],
-  ] as const) {
+  for (const [label, name] of backlogRows) {
     const clearedMs = median(results[name].map((result) => result.clearedMs));
     figures.set(`redirects with their backlog, ${label}`, `${fmtInt(rpsCleared(name))} req/s (${fmtInt(clearedMs)} ms to clear)`);
   }
