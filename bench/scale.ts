@@ -36,11 +36,15 @@
  *   git worktree add /tmp/wt-base <commit> && (cd /tmp/wt-base && bun install)
  *   BENCH_BASE_TREE=/tmp/wt-base BENCH_SCALE_LINKS=1000000 bun run bench:scale
  *
- * Targets (issues 16, 22, 24): at 1M links every listing, search or filter
- * under 50 ms, the visits reports under 100 ms; redirects uniform over 1M
- * at least 0.7 of one hot link on Postgres and 0.5 on SQLite, Zipf at least
- * 0.85, one hot link at least 0.8 of the commit ceiling (Postgres), at most
- * 400 B of WAL per uniform redirect. A report, not a test: it exits 0 either way.
+ * Targets (issues 16, 22, 24, 50): at 1M links every listing, search or
+ * filter under 50 ms, the visits reports under 100 ms; redirects uniform
+ * over 1M at least 0.65 of one hot link on Postgres and 0.35 on SQLite,
+ * Zipf at least 0.8, one hot link at least 0.8 of the commit ceiling
+ * (Postgres), under 2 KB of WAL per uniform redirect. A row's WAL here is
+ * that of a few seconds, right after the rows before it: how much of it is
+ * page images depends on when the last checkpoint began, so the WAL target
+ * is judged by bench:wal, over whole checkpoint cycles. A report, not a
+ * test: it exits 0 either way.
  */
 import { Database as SqliteDatabase } from "bun:sqlite";
 import { rmSync, writeFileSync } from "node:fs";
@@ -72,11 +76,13 @@ import { startShortener, visitorHeaders } from "./support/shortener.ts";
 import { cpuMicros, cpuMicrosOfAll, cpuPerRequest } from "./support/process-cpu.ts";
 import { rowBacklog, type RowBacklog } from "./support/row-backlog.ts";
 import { describeWalPerRequest, walRecordsBetween } from "./support/wal-records.ts";
+import { applyDatabaseSettings } from "./support/database-settings.ts";
 import { requireWrk, runWrk } from "./support/wrk.ts";
+import { uniformScript, zipfScript } from "./support/wrk-scripts.ts";
 import { startGateway } from "./support/gateway.ts";
 import { measureLatencies, reportLatencies } from "./support/latency.ts";
 
-const targets = { listingMs: 50, visitsMs: 100, uniformOverHot: { postgres: 0.7, sqlite: 0.5 }, zipfOverHot: 0.85, hotOverCeiling: 0.8, walBytes: 400 };
+const targets = { listingMs: 50, visitsMs: 100, uniformOverHot: { postgres: 0.65, sqlite: 0.35 }, zipfOverHot: 0.8, hotOverCeiling: 0.8, walBytes: 2_000 };
 const zipfExponent = 1.1;
 const repeats = 7;
 
@@ -143,64 +149,6 @@ async function measureReads(database: Database, shape: ScaleShape, figures: Figu
     const all = await timed(() => Promise.all([visits.buckets({}, from, now), visits.facts({}, day(from), day(now)), visits.topLinks(from, now, 10)]));
     figures.set(`visits of every link (admin), ${days} days`, ms(all));
   }
-}
-
-/**
- * Seeds each wrk run's draws from its start time and each thread's
- * number: a seed written into the script once sent every round to the same
- * codes in the same order, so a second round found the first round's rows
- * already there.
- */
-const seedPerRun = `local threads = 0
-function setup(thread) threads = threads + 1; thread:set("thread_number", threads) end
-function init(args) math.randomseed(os.time() * 100 + (thread_number or 0)) end`;
-
-/**
- * The request for link `n` in Lua: every even link is on brand.bench
- * (scale-data.ts), asked with that Host; the others on the default domain.
- */
-const linkRequest = `local brand = { Host = "${brandHost}" }
-local function link(n) return wrk.format("GET", string.format("/c%xx/", n), n % 2 == 0 and brand or nil) end`;
-
-/** Which links a script draws: every one (both domains), the default domain's (odd) or brand.bench's (even). */
-type Draw = "every" | "default" | "brand";
-
-/** A wrk script drawing codes uniformly from the links `draw` names. */
-function uniformScript(links: number, draw: Draw = "every"): string {
-  const pick = {
-    every: `math.random(1, ${links})`,
-    default: `2 * math.random(1, ${Math.ceil(links / 2)}) - 1`,
-    brand: `2 * math.random(1, ${Math.floor(links / 2)})`,
-  }[draw];
-  return `${seedPerRun}\n${linkRequest}\nrequest = function() return link(${pick}) end\n`;
-}
-
-/**
- * A wrk script drawing codes by Zipf's law (exponent `s`): rank k has weight
- * k^-s, drawn by a binary search of the cumulative weights (built once per
- * wrk thread). Ranks are spread over every link by a stride prime to their
- * number, so the busiest are not all the newest.
- */
-function zipfScript(links: number, exponent: number, draw: Exclude<Draw, "brand"> = "every"): string {
-  const stride = [1_000_003, 999_983, 7_919].find((prime) => links % prime !== 0)!;
-  return `${seedPerRun}
-${linkRequest}
-local n = ${links}
-local cdf = {}
-local total = 0
-for k = 1, n do total = total + k ^ (-${exponent}); cdf[k] = total end
-request = function()
-  local u = math.random() * total
-  local lo, hi = 1, n
-  while lo < hi do
-    local mid = math.floor((lo + hi) / 2)
-    if cdf[mid] < u then lo = mid + 1 else hi = mid end
-  end
-  local k = ((lo - 1) * ${stride}) % n + 1
-  ${draw === "default" ? "k = k - (1 - k % 2) -- an even rank's link is brand.bench's: its odd neighbour instead" : ""}
-  return link(k)
-end
-`;
 }
 
 /** What one wrk run measured: its rate, and per request its WAL (Postgres) and the CPU of each process it cost. */
@@ -307,7 +255,8 @@ function runMeter(
 async function measureRedirects(settings: Settings, built: BuiltDatabase, shape: ScaleShape, figures: Figures): Promise<void> {
   const redisPrefix = uniqueRedisPrefix("scale");
   onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
-  if (built.engine === "postgres") await applyDatabaseSettings(built.url, figures);
+  const databaseSettings = built.engine === "postgres" ? await applyDatabaseSettings(built.url) : undefined;
+  if (databaseSettings) figures.set("database settings (BENCH_PG_SETTINGS)", databaseSettings);
   // INTERNAL_SECRET: the gateway in front of it (the latency rows) sends its redirects in batches, as `bun run start` does.
   const internalSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   const shortener = await startShortener(settings, built, redisPrefix, { INTERNAL_SECRET: internalSecret });
@@ -463,29 +412,6 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
       figures.set(`this tree / base tree, ${row}`, `${(rps(ours) / rps(theirs)).toFixed(2)}`);
     }
   }
-}
-
-/**
- * BENCH_PG_SETTINGS (`name=value,…`, Postgres): settings of the scale
- * database itself (`ALTER DATABASE … SET`), which every session the
- * shortener opens then has, such as `wal_compression=lz4`; the server's
- * own (max_wal_size, checkpoint_timeout) are its operator's, not set here.
- */
-async function applyDatabaseSettings(url: string, figures: Figures): Promise<void> {
-  const raw = process.env.BENCH_PG_SETTINGS?.trim();
-  if (!raw) return;
-  const settings = raw.split(",").map((pair) => pair.trim().split("="));
-  if (!settings.every((pair) => pair.length === 2 && /^[a-z_]+$/.test(pair[0]!) && /^[A-Za-z0-9_.]+$/.test(pair[1]!))) {
-    throw new BenchError("BENCH_PG_SETTINGS is name=value pairs, comma-separated, such as wal_compression=lz4");
-  }
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    const [database] = await sql<Array<{ name: string }>>`SELECT current_database() AS name`;
-    for (const [setting, value] of settings) await sql.unsafe(`ALTER DATABASE "${database!.name}" SET ${setting} = '${value}'`);
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
-  figures.set("database settings (BENCH_PG_SETTINGS)", raw);
 }
 
 /**
@@ -649,7 +575,8 @@ async function main(): Promise<number> {
     `\ntargets at ${fmtInt(bigLinks)} links: listing and search < ${targets.listingMs} ms; visits reports < ${targets.visitsMs} ms; ` +
       `redirects uniform / hot >= ${targets.uniformOverHot.postgres} (Postgres), ${targets.uniformOverHot.sqlite} (SQLite); ` +
       `Zipf / hot >= ${targets.zipfOverHot}; hot / ceiling >= ${targets.hotOverCeiling} (Postgres); ` +
-      `WAL per uniform redirect <= ${targets.walBytes} B. "(est.)": the count was an estimate (past 10,000 matches).`,
+      `WAL per uniform redirect < ${fmtInt(targets.walBytes)} B over whole checkpoint cycles (bench:wal: a row here is one moment of a cycle). ` +
+      `"(est.)": the count was an estimate (past 10,000 matches).`,
   );
   return 0;
 }
