@@ -77,12 +77,20 @@ import { cpuMicros, cpuMicrosOfAll, cpuPerRequest } from "./support/process-cpu.
 import { rowBacklog, type RowBacklog } from "./support/row-backlog.ts";
 import { describeWalPerRequest, walRecordsBetween } from "./support/wal-records.ts";
 import { applyDatabaseSettings } from "./support/database-settings.ts";
+import { walTargetBytes } from "./support/checkpoint-cycles.ts";
 import { requireWrk, runWrk } from "./support/wrk.ts";
 import { uniformScript, zipfScript } from "./support/wrk-scripts.ts";
 import { startGateway } from "./support/gateway.ts";
 import { measureLatencies, reportLatencies } from "./support/latency.ts";
 
-const targets = { listingMs: 50, visitsMs: 100, uniformOverHot: { postgres: 0.65, sqlite: 0.35 }, zipfOverHot: 0.8, hotOverCeiling: 0.8, walBytes: 2_000 };
+const targets = {
+  listingMs: 50,
+  visitsMs: 100,
+  uniformOverHot: { postgres: 0.65, sqlite: 0.35 },
+  zipfOverHot: 0.8,
+  hotOverCeiling: 0.8,
+  walBytes: walTargetBytes,
+};
 const zipfExponent = 1.1;
 const repeats = 7;
 

@@ -19,9 +19,13 @@
  * The run starts with a CHECKPOINT, so its first cycle starts with it.
  * Each window prints its rate and WAL per redirect and marks where a
  * checkpoint began (its redo point, as `pg_control_checkpoint()` reports
- * it once the checkpoint is done); then the average over the whole cycles
- * in the run, the lowest window (about what the rows themselves write,
- * with few page images) and the first (nearly all page images). The
+ * it once the checkpoint is done: with checkpoint_completion_target = 0.9
+ * most of a cycle later, so a run shows n whole cycles when it lasts about
+ * n + 1); then the average over the whole cycles in the run (the WAL
+ * between their redo points, the redirects until each point's time), the
+ * lowest window (about what the rows themselves write, with few page
+ * images) and the first (nearly all page images), and how many requests
+ * failed. The
  * server's checkpoint settings are printed, not changed: they are the
  * operator's (docs/scaling.md says which we advise and how they were
  * measured). The database is built for the run and dropped after it;
@@ -39,7 +43,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import postgres from "postgres";
-import { wholeCycles, type RunMark } from "./support/checkpoint-cycles.ts";
+import { walTargetBytes, wholeCycles, type RedoPoint, type RunMark } from "./support/checkpoint-cycles.ts";
 import { applyDatabaseSettings } from "./support/database-settings.ts";
 import { onCleanup, runBench } from "./support/lifecycle.ts";
 import { describeMachine, fmtInt, table } from "./support/report.ts";
@@ -47,9 +51,8 @@ import { buildPostgres } from "./support/scale-data.ts";
 import { intFromEnv, readSettings } from "./support/settings.ts";
 import { startShortener, visitorHeaders } from "./support/shortener.ts";
 import { uniformScript } from "./support/wrk-scripts.ts";
-import { requireWrk, runWrk } from "./support/wrk.ts";
+import { requireWrk, runWrk, socketErrorTotal } from "./support/wrk.ts";
 
-const targetBytes = 2_000;
 /** The server's settings that decide how long a cycle is and how big its page images are. */
 const shownSettings = ["max_wal_size", "checkpoint_timeout", "checkpoint_completion_target", "wal_compression", "full_page_writes", "shared_buffers"];
 
@@ -82,29 +85,38 @@ async function main(): Promise<number> {
   );
 
   const position = async () => Number((await sql<Array<{ lsn: string }>>`SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::text AS lsn`)[0]!.lsn);
-  const redoPoint = async () =>
-    Number((await sql<Array<{ lsn: string }>>`SELECT (redo_lsn - '0/0'::pg_lsn)::text AS lsn FROM pg_control_checkpoint()`)[0]!.lsn);
+  // The last finished checkpoint: where it began (its redo point) and when (its time, to the second).
+  const redoPoint = async (): Promise<RedoPoint> => {
+    const [point] = await sql<Array<{ lsn: string; at: number }>>`
+      SELECT (redo_lsn - '0/0'::pg_lsn)::text AS lsn, extract(epoch FROM checkpoint_time)::float8 AS at FROM pg_control_checkpoint()`;
+    return { lsn: Number(point!.lsn), at: point!.at };
+  };
   // The run starts where its CHECKPOINT began: its first cycle is a whole one.
   await sql`CHECKPOINT`;
   const start = await redoPoint();
-  const marks: RunMark[] = [{ lsn: start, requests: 0, seconds: 0 }];
-  const redoPoints = new Set([start]);
+  const marks: RunMark[] = [{ lsn: start.lsn, at: start.at, requests: 0 }];
+  const redoPoints = new Map([[start.lsn, start]]);
   const windows: Array<{ rps: number; bytes: number }> = [];
+  let failed = 0;
   for (let elapsed = 0; elapsed < loadSeconds; elapsed += settings.seconds) {
     const result = await runWrk(settings, `${shortener.base}/`, settings.seconds, visitorHeaders, script);
     const last = marks.at(-1)!;
-    marks.push({ lsn: await position(), requests: last.requests + result.requests, seconds: last.seconds + result.durationSeconds });
-    redoPoints.add(await redoPoint());
+    marks.push({ lsn: await position(), at: Date.now() / 1000, requests: last.requests + result.requests });
+    const point = await redoPoint();
+    redoPoints.set(point.lsn, point);
     windows.push({ rps: result.rps, bytes: (marks.at(-1)!.lsn - last.lsn) / Math.max(1, result.requests) });
+    failed += socketErrorTotal(result);
   }
 
-  // Where each checkpoint began: the window whose WAL holds its redo point.
-  const began = (index: number) => [...redoPoints].some((lsn) => lsn >= marks[index]!.lsn && lsn < marks[index + 1]!.lsn);
+  // Where each checkpoint began: the window whose WAL holds its redo point. A checkpoint is known once it is done,
+  // most of a cycle later with checkpoint_completion_target = 0.9: the run's last checkpoints show no start.
+  const began = (index: number) => [...redoPoints.keys()].some((lsn) => lsn >= marks[index]!.lsn && lsn < marks[index + 1]!.lsn);
+  const second = (index: number) => fmtInt(marks[index]!.at - marks[0]!.at);
   console.log(
     table([
-      ["window", "redirects/s", "WAL per redirect", "checkpoint began"],
+      ["window", "redirects/s", "WAL per redirect", "checkpoint began (once done)"],
       ...windows.map((window, index) => [
-        `${fmtInt(marks[index]!.seconds)}-${fmtInt(marks[index + 1]!.seconds)} s`,
+        `${second(index)}-${second(index + 1)} s`,
         fmtInt(window.rps),
         `${fmtInt(window.bytes)} B`,
         began(index) ? "yes" : "",
@@ -112,22 +124,24 @@ async function main(): Promise<number> {
     ]),
   );
 
-  const cycles = wholeCycles(marks, redoPoints);
+  const cycles = wholeCycles(marks, redoPoints.values());
   const bytes = windows.map((window) => window.bytes);
   const summary: string[][] = [
     ["first window (after the run's CHECKPOINT)", `${fmtInt(bytes[0]!)} B`],
     ["lowest window", `${fmtInt(Math.min(...bytes))} B`],
+    // A failed request wrote nothing: many would make the WAL per redirect look smaller.
+    ["requests that failed (socket errors)", fmtInt(failed)],
   ];
   if (cycles) {
     const perRedirect = cycles.walBytes / cycles.requests;
     summary.unshift([
       `WAL per uniform redirect over ${cycles.cycles} whole checkpoint cycle${cycles.cycles === 1 ? "" : "s"} (${(cycles.seconds / cycles.cycles).toFixed(0)} s each)`,
-      `${fmtInt(perRedirect)} B at ${fmtInt(cycles.requests / cycles.seconds)} redirects/s   target: < ${fmtInt(targetBytes)} B   ${perRedirect < targetBytes ? "OK" : "NOT MET"}`,
+      `${fmtInt(perRedirect)} B at ${fmtInt(cycles.requests / cycles.seconds)} redirects/s   target: < ${fmtInt(walTargetBytes)} B   ${perRedirect < walTargetBytes ? "OK" : "NOT MET"}`,
     ]);
   } else {
     summary.unshift([
       "WAL per uniform redirect over whole checkpoint cycles",
-      "no second checkpoint began within the run: make BENCH_WAL_SECONDS longer than a cycle",
+      "no second checkpoint was done within the run: make BENCH_WAL_SECONDS about two cycles long (a checkpoint is known once done)",
     ]);
   }
   console.log(`\n${table(summary)}`);
