@@ -84,11 +84,17 @@ async function main(): Promise<number> {
     `data built in ${(built.buildMs / 1000).toFixed(1)} s; ${databaseSettings ? `BENCH_PG_SETTINGS ${databaseSettings}; ` : ""}server: ${shown.map((setting) => `${setting.name}=${setting.value}`).join(", ")}\n`,
   );
 
-  const position = async () => Number((await sql<Array<{ lsn: string }>>`SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::text AS lsn`)[0]!.lsn);
-  // The last finished checkpoint: where it began (its redo point) and when (its time, to the second).
+  // The WAL's position and the server's clock together: a checkpoint's time is the server's too.
+  const position = async () => {
+    const [now] = await sql<Array<{ lsn: string; at: number }>>`
+      SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::text AS lsn, extract(epoch FROM clock_timestamp())::float8 AS at`;
+    return { lsn: Number(now!.lsn), at: now!.at };
+  };
+  // The last finished checkpoint: where it began (its redo point) and when (its time, kept to the whole second: the
+  // middle of that second).
   const redoPoint = async (): Promise<RedoPoint> => {
     const [point] = await sql<Array<{ lsn: string; at: number }>>`
-      SELECT (redo_lsn - '0/0'::pg_lsn)::text AS lsn, extract(epoch FROM checkpoint_time)::float8 AS at FROM pg_control_checkpoint()`;
+      SELECT (redo_lsn - '0/0'::pg_lsn)::text AS lsn, extract(epoch FROM checkpoint_time)::float8 + 0.5 AS at FROM pg_control_checkpoint()`;
     return { lsn: Number(point!.lsn), at: point!.at };
   };
   // The run starts where its CHECKPOINT began: its first cycle is a whole one.
@@ -101,7 +107,7 @@ async function main(): Promise<number> {
   for (let elapsed = 0; elapsed < loadSeconds; elapsed += settings.seconds) {
     const result = await runWrk(settings, `${shortener.base}/`, settings.seconds, visitorHeaders, script);
     const last = marks.at(-1)!;
-    marks.push({ lsn: await position(), at: Date.now() / 1000, requests: last.requests + result.requests });
+    marks.push({ ...(await position()), requests: last.requests + result.requests });
     const point = await redoPoint();
     redoPoints.set(point.lsn, point);
     windows.push({ rps: result.rps, bytes: (marks.at(-1)!.lsn - last.lsn) / Math.max(1, result.requests) });

@@ -11,14 +11,14 @@
 /** Issue 50's target for a redirect spread over a million links, judged over whole cycles (bench:wal). */
 export const walTargetBytes = 2_000;
 
-/** The run so far at one moment: its WAL position (bytes), the wall clock (seconds) and the requests behind it. */
+/** The run so far at one moment: its WAL position (bytes), the server's clock (seconds) and the requests behind it. */
 export interface RunMark {
   lsn: number;
   at: number;
   requests: number;
 }
 
-/** Where a checkpoint began: its redo point, and its time as the server recorded it (seconds). */
+/** Where a checkpoint began: its redo point, and its time on the server's clock (seconds). */
 export interface RedoPoint {
   lsn: number;
   at: number;
@@ -38,7 +38,8 @@ export interface WholeCycles {
  * them. The WAL between two redo points is exact; the requests up to a redo
  * point inside a window are interpolated by its time, as the load's rate is
  * steady (its WAL is not: it jumps when a checkpoint begins). Undefined
- * when fewer than two redo points fall within the run.
+ * when fewer than two redo points fall within the run, or when the span
+ * between them holds no request or no time (clocks that disagree).
  */
 export function wholeCycles(marks: readonly RunMark[], redoPoints: Iterable<RedoPoint>): WholeCycles | undefined {
   const first = marks[0];
@@ -50,12 +51,10 @@ export function wholeCycles(marks: readonly RunMark[], redoPoints: Iterable<Redo
   if (within.length < 2) return undefined;
   const from = within[0]!;
   const to = within.at(-1)!;
-  return {
-    cycles: within.length - 1,
-    walBytes: to.lsn - from.lsn,
-    requests: requestsAt(marks, to.at) - requestsAt(marks, from.at),
-    seconds: to.at - from.at,
-  };
+  const requests = requestsAt(marks, to.at) - requestsAt(marks, from.at);
+  const seconds = to.at - from.at;
+  if (!(requests > 0 && seconds > 0)) return undefined;
+  return { cycles: within.length - 1, walBytes: to.lsn - from.lsn, requests, seconds };
 }
 
 /** The requests the run had answered at time `at`, between the two marks around it (at the run's edges, its first or last). */

@@ -59,6 +59,22 @@ describe("WAL per request over whole checkpoint cycles (bench/support/checkpoint
     expect(wholeCycles([], [point(1, 0), point(2, 1)])).toBeUndefined();
   });
 
+  test("a span without requests or time (redo points in one second, clocks that disagree) makes no cycle, never a rate of NaN", () => {
+    const marks = run([{ wal: 1_000, requests: 10 }]);
+    expect(
+      wholeCycles(marks, [
+        { lsn: 1_000, at: 3 },
+        { lsn: 1_500, at: 3 },
+      ]),
+    ).toBeUndefined();
+    expect(
+      wholeCycles(marks, [
+        { lsn: 1_000, at: 8 },
+        { lsn: 1_500, at: 2 },
+      ]),
+    ).toBeUndefined();
+  });
+
   test("marks at one moment (a window that answered nothing) split nothing", () => {
     const marks: RunMark[] = [
       { lsn: 1_000, at: 0, requests: 0 },
