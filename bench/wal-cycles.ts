@@ -25,10 +25,9 @@
  * between their redo points, the redirects until each point's time), the
  * lowest window (about what the rows themselves write, with few page
  * images) and the first (nearly all page images), and how many requests
- * failed. The
- * server's checkpoint settings are printed, not changed: they are the
- * operator's (docs/scaling.md says which we advise and how they were
- * measured). The database is built for the run and dropped after it;
+ * failed. The server's checkpoint settings are printed, not changed: they
+ * are the operator's (docs/scaling.md says which we advise and how they
+ * were measured). The database is built for the run and dropped after it;
  * nothing else should write to the cluster meanwhile.
  *
  * Knobs: BENCH_WAL_SECONDS (300: the load's length), BENCH_SECONDS (10: a
