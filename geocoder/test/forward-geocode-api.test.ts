@@ -2,11 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { readJson, reply, startFakeProvider } from "@linkgeo/testing";
 import { silentLogger } from "@linkgeo/shared";
 import { ProviderChain } from "../src/geocoding/provider-chain.ts";
-import { loadLocalProvider } from "../src/local/load-local-provider.ts";
+import { sharedLocalProvider } from "./support/shared-local-provider.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
 
 /** LOCAL, loaded once for the file (~1 s). */
-const { provider: local } = loadLocalProvider();
+const { provider: local } = sharedLocalProvider();
 
 type Body = { success: boolean; data: Array<Record<string, unknown>>; error: { code: string; message: string } | null };
 

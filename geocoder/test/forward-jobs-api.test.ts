@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { check } from "@placemarkio/check-geojson";
 import { csvRows, readJson, reply, startFakeProvider, waitFor } from "@linkgeo/testing";
-import { loadLocalProvider } from "../src/local/load-local-provider.ts";
+import { sharedLocalProvider } from "./support/shared-local-provider.ts";
 import { resultCsvColumns } from "../src/jobs/job-results.ts";
 import type { JobView } from "./support/job-view.ts";
 import { startTestGeocoder, type TestGeocoder } from "./support/test-geocoder.ts";
 
 /** LOCAL, loaded once for the file (~1 s). */
-const { provider: local } = loadLocalProvider();
+const { provider: local } = sharedLocalProvider();
 
 interface ResultLine {
   index: number;

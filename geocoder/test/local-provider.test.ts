@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { readJson } from "@linkgeo/testing";
-import { loadLocalProvider } from "../src/local/load-local-provider.ts";
+import { sharedLocalProvider } from "./support/shared-local-provider.ts";
 import { SphereIndex } from "../src/local/sphere-index.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
 
 // Loaded once for the file: ~0.5 s.
-const { provider: local } = loadLocalProvider();
+const { provider: local } = sharedLocalProvider();
 
 /**
  * [what, latitude, longitude, country_code, acceptable settlements, acceptable states]

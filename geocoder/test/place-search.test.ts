@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { loadLocalProvider } from "../src/local/load-local-provider.ts";
+import { sharedLocalProvider } from "./support/shared-local-provider.ts";
 import { editDistance } from "../src/search/edit-distance.ts";
-import { foldedText } from "../src/search/folded-text.ts";
+import { foldedText, foldedUnicode } from "../src/search/folded-text.ts";
 import type { PlaceQuery } from "../src/search/place-search.ts";
 
 describe("a name as the search compares it", () => {
@@ -15,8 +15,19 @@ describe("a name as the search compares it", () => {
     ["Saint-Étienne", "saint etienne"],
     ["  Washington, D.C. ", "washington d c"],
     ["Арачиново", "арачиново"],
+    ["St. John's", "st john s"],
+    ["\tWinston-Salem_100\n", "winston salem 100"],
   ])("%p is %p", (name, folded) => {
     expect(foldedText(name)).toBe(folded);
+  });
+
+  test("plain ASCII, folded the short way, comes out as the whole rule folds it: every such place name, and every character", () => {
+    const { names } = sharedLocalProvider().provider.searchable;
+    const ascii = names.filter((name) => /^[\x00-\x7f]*$/.test(name));
+    expect(ascii.length).toBeGreaterThan(100_000);
+    expect(ascii.filter((name) => foldedText(name) !== foldedUnicode(name))).toEqual([]);
+    const everyCharacter = Array.from({ length: 128 }, (_, code) => `A${String.fromCharCode(code)}b`);
+    expect(everyCharacter.filter((text) => foldedText(text) !== foldedUnicode(text))).toEqual([]);
   });
 });
 
@@ -36,7 +47,7 @@ describe("the edit distance between a query and a name", () => {
 });
 
 describe("LOCAL's forward search", () => {
-  const { provider } = loadLocalProvider();
+  const { provider } = sharedLocalProvider();
   const first = (text: string, extra: Partial<PlaceQuery> = {}) => {
     const [match] = provider.search.search({ text, limit: 5, ...extra });
     if (!match) return undefined;

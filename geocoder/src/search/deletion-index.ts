@@ -21,16 +21,21 @@ export class DeletionIndex {
 
   constructor(keys: readonly string[]) {
     if (keys.length > keySpace) throw new Error(`the deletion index holds at most ${keySpace} keys`);
-    const packed: number[] = [];
-    const hashes = new Set<number>();
+    // Every entry written straight into one typed array (a key and each of its deletions), sorted natively, then the
+    // duplicates dropped ("aab" deleted at 0 or 1 is "ab" twice): a third of the time of a Set per key and a number[].
+    let most = 0;
+    for (const word of keys) most += 1 + (deletable(word) ? word.length : 0);
+    const entries = new Float64Array(most);
+    let written = 0;
     for (let key = 0; key < keys.length; key++) {
       const word = keys[key]!;
-      hashes.clear();
-      hashes.add(hashOf(word, -1));
-      if (word.length <= maxDeletedLength && word.length > 1) for (let at = 0; at < word.length; at++) hashes.add(hashOf(word, at));
-      for (const hash of hashes) packed.push(hash * keySpace + key);
+      entries[written++] = hashOf(word, -1) * keySpace + key;
+      if (deletable(word)) for (let at = 0; at < word.length; at++) entries[written++] = hashOf(word, at) * keySpace + key;
     }
-    this.entries = Float64Array.from(packed).sort();
+    entries.sort();
+    let kept = 0;
+    for (let i = 0; i < written; i++) if (kept === 0 || entries[i] !== entries[kept - 1]) entries[kept++] = entries[i]!;
+    this.entries = entries.slice(0, kept);
   }
 
   get size(): number {
@@ -69,6 +74,9 @@ export class DeletionIndex {
     for (let i = from; i < this.entries.length && this.entries[i]! < high; i++) into.add(this.entries[i]! - low);
   }
 }
+
+/** Whether a key is indexed under its deletions too, not only whole. */
+const deletable = (word: string) => word.length > 1 && word.length <= maxDeletedLength;
 
 /** FNV-1a over the UTF-16 units of `word`, leaving out the one at `skip` (-1: none): a deletion hashed without building it. */
 function hashOf(word: string, skip: number): number {

@@ -66,7 +66,6 @@ const maxQueryWords = 8;
 export class PlaceSearch {
   /** Every distinct folded name, sorted (the prefix search reads a range). */
   private readonly keys: string[];
-  private readonly keyNumbers: Map<string, number>;
   /** The places of key k: placesOfKey[keyStart[k] .. keyStart[k + 1]), each 2 × place, + 1 when the key is only its name's first words. */
   private readonly keyStart: Uint32Array;
   private readonly placesOfKey: Uint32Array;
@@ -92,15 +91,21 @@ export class PlaceSearch {
         if (first.length >= 3) named.push([first, 2 * place + 1]);
       }
     }
-    this.keys = [...new Set(named.map(([key]) => key))].sort();
-    this.keyNumbers = new Map(this.keys.map((key, number) => [key, number]));
-    const counts = new Uint32Array(this.keys.length + 1);
-    for (const [key] of named) counts[this.keyNumbers.get(key)! + 1]!++;
-    for (let k = 0; k < this.keys.length; k++) counts[k + 1]! += counts[k]!;
-    this.keyStart = counts;
+    // Sorted by key (a stable sort: a key's places stay in the table's order), then read in one pass: the keys,
+    // where each one's places start, and the places. No set or map of 200,000 strings to build.
+    named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    this.keys = [];
+    const starts: number[] = [];
     this.placesOfKey = new Uint32Array(named.length);
-    const filled = counts.slice(0, this.keys.length);
-    for (const [key, entry] of named) this.placesOfKey[filled[this.keyNumbers.get(key)!]!++] = entry;
+    for (const [at, [key, entry]] of named.entries()) {
+      if (this.keys[this.keys.length - 1] !== key) {
+        this.keys.push(key);
+        starts.push(at);
+      }
+      this.placesOfKey[at] = entry;
+    }
+    starts.push(named.length);
+    this.keyStart = Uint32Array.from(starts);
     this.deletions = new DeletionIndex(this.keys);
     this.byStartAndLength = new Map();
     for (const [number, key] of this.keys.entries()) {
@@ -109,9 +114,14 @@ export class PlaceSearch {
       if (numbers) numbers.push(number);
       else this.byStartAndLength.set(bucket, [number]);
     }
+    // A few thousand regions for the whole table: each name folded once.
+    const foldedRegionNames = new Map<string, string>();
     this.foldedRegions = Array.from({ length: places.count }, (_, place) => {
       const region = places.regionName(place);
-      return region === undefined ? undefined : foldedText(region);
+      if (region === undefined) return undefined;
+      let folded = foldedRegionNames.get(region);
+      if (folded === undefined) foldedRegionNames.set(region, (folded = foldedText(region)));
+      return folded;
     });
     this.regionNames = new Set(this.foldedRegions.filter((region) => region !== undefined));
     for (const abbreviations of Object.values(regionAbbreviations)) for (const short of Object.keys(abbreviations)) this.regionNames.add(short);
@@ -166,8 +176,8 @@ export class PlaceSearch {
         if ((found.get(place) ?? 0) < worth) found.set(place, worth);
       }
     };
-    const whole = this.keyNumbers.get(name);
-    if (whole !== undefined) add(whole, quality.whole);
+    const whole = this.firstKeyFrom(name);
+    if (this.keys[whole] === name) add(whole, quality.whole);
     // No name is longer than maxFuzzyLength: a longer query is matched whole or as a prefix only.
     const maxEdits = name.length > maxFuzzyLength ? undefined : name.length >= 8 ? 2 : name.length >= 4 ? 1 : undefined;
     if (maxEdits !== undefined) {
@@ -203,17 +213,23 @@ export class PlaceSearch {
 
   /** Names that start with `prefix` (as far as 2,000 of them): people and the bias rank them. */
   private completions(prefix: string, add: (key: number, value: number) => void): void {
-    let from = 0;
-    let to = this.keys.length;
-    while (from < to) {
-      const middle = (from + to) >>> 1;
-      if (this.keys[middle]! < prefix) from = middle + 1;
-      else to = middle;
-    }
+    const from = this.firstKeyFrom(prefix);
     for (let key = from; key < this.keys.length && key < from + 2_000 && this.keys[key]!.startsWith(prefix); key++) {
       if (this.keys[key] === prefix) continue;
       add(key, quality.prefix);
     }
+  }
+
+  /** The number of the first key not before `text` in the sorted keys (their count when every key is). */
+  private firstKeyFrom(text: string): number {
+    let from = 0;
+    let to = this.keys.length;
+    while (from < to) {
+      const middle = (from + to) >>> 1;
+      if (this.keys[middle]! < text) from = middle + 1;
+      else to = middle;
+    }
+    return from;
   }
 
   /** Whether `context` names some region or country, or a region then a country: else no place's context holds. */

@@ -6,7 +6,7 @@ import type { CsvProblem } from "@linkgeo/shared";
 import { csvRows, piecesOf } from "@linkgeo/testing";
 import { forwardAddedColumns, geocodeFile, MissingColumns } from "../../src/batch/geocode-file.ts";
 import { batchAsker, jobAsker, parseGeocodeArgs, ServiceFailed } from "../../src/batch/geocode-command.ts";
-import { loadLocalProvider } from "../../src/local/load-local-provider.ts";
+import { sharedLocalProvider } from "../support/shared-local-provider.ts";
 import { inProcessProvider, localVienna } from "../support/in-process-provider.ts";
 import { startTestGeocoder } from "../support/test-geocoder.ts";
 
@@ -212,7 +212,7 @@ describe("geocoding a CSV file through the batch and job endpoints", () => {
 });
 
 describe("geocoding a CSV file of names to places (--forward)", () => {
-  const { provider: local } = loadLocalProvider();
+  const { provider: local } = sharedLocalProvider();
   const geocoder = startTestGeocoder({ providers: {}, local, jobs: { run: { idleMs: 20 } } });
   let url: string;
 
