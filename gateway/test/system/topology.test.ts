@@ -102,6 +102,8 @@ async function startTopology(): Promise<void> {
     REDIS_KEY_PREFIX: prefixes.geocoder,
     NOMINATIM_REVERSER_REPLICA_URL_1: provider.url().toString(),
     GEOCODER_CACHE_PATH: join(dir, `geocoder-${n}-l2.db`),
+    // The fake Nominatim answers every point; LOCAL (last in the chain, a second or more of loading per start) is never asked.
+    GEOCODER_LOCAL: "false",
   });
   // Started together: the shorteners also race for the migrations of the fresh database.
   const services = await startServicesTogether(stack, [

@@ -16,12 +16,16 @@ const root = join(import.meta.dir, "../../..");
 const gatewayBuilt = existsSync(join(root, "gateway/src/main.ts"));
 const services: ServiceName[] = gatewayBuilt ? ["shortener", "geocoder", "gateway"] : ["shortener", "geocoder"];
 
-/** The script at the repository's root; each service gets a throwaway database, so a test never touches the data/ of a developer's `bun run start`. */
+/**
+ * The script at the repository's root; each service gets a throwaway database, so a test never touches the data/ of a
+ * developer's `bun run start`. No test here geocodes: the geocoder starts without LOCAL, whose data takes a second or
+ * more of a core to load at each start (the README's blocks run the default start, LOCAL included: docs-run.test.ts).
+ */
 const startScript = (args: string[], env: Record<string, string>, options: StartScriptOptions = {}) =>
   new StartScript(
     root,
     args,
-    { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite:///:memory:", GEOCODER_CACHE_PATH: ":memory:", ...env },
+    { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: "sqlite:///:memory:", GEOCODER_CACHE_PATH: ":memory:", GEOCODER_LOCAL: "false", ...env },
     options,
   );
 
