@@ -5,7 +5,7 @@ import { ProviderChain } from "../src/geocoding/provider-chain.ts";
 import { sharedLocalProvider } from "./support/shared-local-provider.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
 
-/** LOCAL, loaded once for the file (~1 s). */
+/** LOCAL, loaded once for the test process (2 s or more of a core): shared-local-provider.ts. */
 const { provider: local } = sharedLocalProvider();
 
 type Body = { success: boolean; data: Array<Record<string, unknown>>; error: { code: string; message: string } | null };

@@ -6,7 +6,7 @@ import { resultCsvColumns } from "../src/jobs/job-results.ts";
 import type { JobView } from "./support/job-view.ts";
 import { startTestGeocoder, type TestGeocoder } from "./support/test-geocoder.ts";
 
-/** LOCAL, loaded once for the file (~1 s). */
+/** LOCAL, loaded once for the test process (2 s or more of a core): shared-local-provider.ts. */
 const { provider: local } = sharedLocalProvider();
 
 interface ResultLine {

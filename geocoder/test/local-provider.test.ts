@@ -4,7 +4,7 @@ import { sharedLocalProvider } from "./support/shared-local-provider.ts";
 import { SphereIndex } from "../src/local/sphere-index.ts";
 import { startTestGeocoder } from "./support/test-geocoder.ts";
 
-// Loaded once for the file: ~0.5 s.
+// Loaded once for the test process (2 s or more of a core): shared-local-provider.ts.
 const { provider: local } = sharedLocalProvider();
 
 /**

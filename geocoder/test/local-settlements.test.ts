@@ -1,15 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { countryOfCode } from "../src/local/country-lookup.ts";
-import { LocalProvider } from "../src/local/local-provider.ts";
 import { loadPlaces } from "../src/local/places-dataset.ts";
 import { RegionGrid } from "../src/local/region-grid.ts";
 import { readRegionsExtract } from "../src/local/regions-extract.ts";
 import { agrees, settlementTable } from "./support/settlement-table.ts";
+import { sharedLocalProvider } from "./support/shared-local-provider.ts";
 
-// Loaded once for the file: ~0.5 s.
+// Its own places and regions, read by the checks below; LOCAL itself is the one the test process shares.
 const places = loadPlaces();
 const regions = new RegionGrid(readRegionsExtract());
-const local = new LocalProvider(places, regions);
+const { provider: local } = sharedLocalProvider();
 const answers = settlementTable.map((point) => ({ point, address: local.lookup(point.latitude, point.longitude) }));
 
 /** The region of the place LOCAL named: the one of that name, in that country, nearest the point. */

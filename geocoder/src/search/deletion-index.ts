@@ -11,7 +11,7 @@ const maxDeletedLength = 24;
  * deletion (a swap, a wrong, a missing or an extra letter), two typos apart
  * a deletion of the query's deletions. Each key is stored as 32-bit hashes
  * of itself and of its deletions, each with the key's number, in one sorted
- * typed array: a few MB for 100,000 names, nothing for the collector to walk.
+ * typed array: 12 MB for LOCAL's 140,000 names, nothing for the collector to walk.
  * A hash may collide, so what it finds are candidates: the caller measures
  * each against the query.
  */

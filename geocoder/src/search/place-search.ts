@@ -92,7 +92,7 @@ export class PlaceSearch {
       }
     }
     // Sorted by key (a stable sort: a key's places stay in the table's order), then read in one pass: the keys,
-    // where each one's places start, and the places. No set or map of 200,000 strings to build.
+    // where each one's places start, and the places. No set or map of 140,000 names to build.
     named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     this.keys = [];
     const starts: number[] = [];

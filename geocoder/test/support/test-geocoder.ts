@@ -46,7 +46,7 @@ export interface TestGeocoderOptions {
   metrics?: MetricsRegistry;
   /** One line per request to `log`, as ACCESS_LOG=true writes them. */
   accessLog?: boolean;
-  /** LOCAL, registered last when given (load it once per test file: it takes ~0.5 s), or an `inProcessProvider`. */
+  /** LOCAL, registered last when given (`sharedLocalProvider()`: one load per test process), or an `inProcessProvider`. */
   local?: Provider;
   /**
    * Jobs: kept in an in-memory SQLite store (or `store`), and answered by a
