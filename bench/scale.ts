@@ -76,7 +76,7 @@ import { startShortener, visitorHeaders } from "./support/shortener.ts";
 import { cpuMicros, cpuMicrosOfAll, cpuPerRequest } from "./support/process-cpu.ts";
 import { rowBacklog, type RowBacklog } from "./support/row-backlog.ts";
 import { describeWalPerRequest, walRecordsBetween } from "./support/wal-records.ts";
-import { applyDatabaseSettings } from "./support/database-settings.ts";
+import { applyDatabaseSettings, autovacuumWarning, serverSetting } from "./support/database-settings.ts";
 import { walTargetBytes } from "./support/checkpoint-cycles.ts";
 import { requireWrk, runWrk } from "./support/wrk.ts";
 import { uniformScript, zipfScript } from "./support/wrk-scripts.ts";
@@ -265,6 +265,8 @@ async function measureRedirects(settings: Settings, built: BuiltDatabase, shape:
   onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
   const databaseSettings = built.engine === "postgres" ? await applyDatabaseSettings(built.url) : undefined;
   if (databaseSettings) figures.set("database settings (BENCH_PG_SETTINGS)", databaseSettings);
+  const vacuumWarning = built.engine === "postgres" ? autovacuumWarning(await serverSetting(built.url, "autovacuum")) : undefined;
+  if (vacuumWarning) console.log(vacuumWarning);
   // INTERNAL_SECRET: the gateway in front of it (the latency rows) sends its redirects in batches, as `bun run start` does.
   const internalSecret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
   const shortener = await startShortener(settings, built, redisPrefix, { INTERNAL_SECRET: internalSecret });

@@ -43,7 +43,7 @@ import { join } from "node:path";
 import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/testing";
 import postgres from "postgres";
 import { walTargetBytes, wholeCycles, type RedoPoint, type RunMark } from "./support/checkpoint-cycles.ts";
-import { applyDatabaseSettings } from "./support/database-settings.ts";
+import { applyDatabaseSettings, autovacuumWarning } from "./support/database-settings.ts";
 import { onCleanup, runBench } from "./support/lifecycle.ts";
 import { describeMachine, fmtInt, table } from "./support/report.ts";
 import { buildPostgres } from "./support/scale-data.ts";
@@ -52,8 +52,16 @@ import { startShortener, visitorHeaders } from "./support/shortener.ts";
 import { uniformScript } from "./support/wrk-scripts.ts";
 import { requireWrk, runWrk, socketErrorTotal } from "./support/wrk.ts";
 
-/** The server's settings that decide how long a cycle is and how big its page images are. */
-const shownSettings = ["max_wal_size", "checkpoint_timeout", "checkpoint_completion_target", "wal_compression", "full_page_writes", "shared_buffers"];
+/** The server's settings that decide how long a cycle is, how big its page images are, and whether vacuum adds WAL of its own. */
+const shownSettings = [
+  "max_wal_size",
+  "checkpoint_timeout",
+  "checkpoint_completion_target",
+  "wal_compression",
+  "full_page_writes",
+  "shared_buffers",
+  "autovacuum",
+];
 
 async function main(): Promise<number> {
   requireWrk();
@@ -82,6 +90,8 @@ async function main(): Promise<number> {
   console.log(
     `data built in ${(built.buildMs / 1000).toFixed(1)} s; ${databaseSettings ? `BENCH_PG_SETTINGS ${databaseSettings}; ` : ""}server: ${shown.map((setting) => `${setting.name}=${setting.value}`).join(", ")}\n`,
   );
+  const vacuumWarning = autovacuumWarning(shown.find((setting) => setting.name === "autovacuum")!.value);
+  if (vacuumWarning) console.log(`${vacuumWarning}\n`);
 
   // The WAL's position and the server's clock together: a checkpoint's time is the server's too.
   const position = async () => {

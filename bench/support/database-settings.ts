@@ -24,3 +24,29 @@ export async function applyDatabaseSettings(url: string): Promise<string | undef
   }
   return raw;
 }
+
+/**
+ * What a benchmark at scale prints when the server it runs on has
+ * autovacuum off (the test machines' Postgres does: conf.d/90-ci.conf),
+ * else undefined. A production server vacuums: its visit log stays tens of
+ * MB instead of growing by 15 MB a minute under uniform redirects, and
+ * vacuum writes WAL of its own (bench:wal measured 3,459 B per uniform
+ * redirect with autovacuum on against 3,291 B off, back to back on
+ * 2026-12-07). Never turned on here: the server's settings are its
+ * operator's.
+ */
+export function autovacuumWarning(autovacuum: string): string | undefined {
+  if (autovacuum !== "off") return undefined;
+  return "autovacuum is off on this server: a production server's vacuum writes WAL too and keeps the visit log small; `ALTER SYSTEM SET autovacuum = on` and `SELECT pg_reload_conf()` measure what one does";
+}
+
+/** A setting of the server `url` reaches, as that database's sessions see it. */
+export async function serverSetting(url: string, name: string): Promise<string> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<Array<{ value: string }>>`SELECT current_setting(${name}) AS value`;
+    return row!.value;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
