@@ -49,12 +49,36 @@ describe("serviceSpec", () => {
       response: { 404: ErrorBody },
     });
 
-    const operation = served(app).paths["/{code}"].get;
+    const spec = served(app);
 
-    expect(operation.responses).toEqual({
+    expect(spec.paths["/{code}"].get.responses).toEqual({
       "302": { description: "Redirect" },
-      "404": { description: "No such code", content: { "application/json": { schema: json(ErrorBody) } } },
+      "404": { description: "No such code", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
     });
+    expect(spec.components.schemas).toEqual({ Error: json(ErrorBody) });
+  });
+
+  test("writes each named schema once, as a component, and leaves the routes' own schemas as they were", async () => {
+    const Rule = t.Object({ url: t.String() }, { title: "Rule" });
+    const Link = t.Object({ code: t.String(), rules: t.Array(Rule) }, { title: "Link" });
+    const app = new Elysia().use(jsonBody()).post("/links", ({ body }) => body, { body: Link, response: { 200: Link } });
+    const written = json(Link);
+
+    const spec = served(app);
+
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    expect(spec.paths["/links"].post.requestBody.content["application/json"].schema).toEqual(ref("Link"));
+    expect(spec.paths["/links"].post.responses["200"].content["application/json"].schema).toEqual(ref("Link"));
+    expect(spec.components.schemas).toEqual({
+      Link: { ...written, properties: { ...written.properties, rules: { type: "array", items: ref("Rule") } } },
+      Rule: json(Rule),
+    });
+    // The route still checks bodies against the whole schema.
+    expect(json(Link)).toEqual(written);
+    const post = (body: unknown) =>
+      app.handle(new Request("http://localhost/links", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+    expect((await post({ code: "a", rules: [{ url: "https://example.com" }] })).status).toBe(200);
+    expect((await post({ code: "a", rules: [{ url: 1 }] })).status).toBe(422);
   });
 
   test("gives a query parameter the description its schema has, where Swagger UI shows it", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createLogger, ErrorBody } from "@linkgeo/shared";
-import { readJson, waitFor } from "@linkgeo/testing";
+import { inlineRefs, readJson, waitFor } from "@linkgeo/testing";
 import { CreateLinkBody, UpdateLinkBody } from "../src/links/link-schemas.ts";
 import { startTestShortener, testSecretKey } from "./support/test-shortener.ts";
 
@@ -160,10 +160,12 @@ describe("OpenAPI", () => {
 
     expect(spec.openapi).toBe("3.1.0");
     // The services parse JSON alone (415 otherwise), so no other media type is offered.
-    expect(spec.paths["/shorten/"].post.requestBody.content).toEqual({ "application/json": { schema: jsonSchemaOf(CreateLinkBody) } });
-    expect(spec.paths["/shorten/{short_url}"].put.requestBody.content).toEqual({ "application/json": { schema: jsonSchemaOf(UpdateLinkBody) } });
+    expect(inlineRefs(spec, spec.paths["/shorten/"].post.requestBody.content)).toEqual({ "application/json": { schema: jsonSchemaOf(CreateLinkBody) } });
+    expect(inlineRefs(spec, spec.paths["/shorten/{short_url}"].put.requestBody.content)).toEqual({
+      "application/json": { schema: jsonSchemaOf(UpdateLinkBody) },
+    });
     const error = (description: string) => ({ description, content: { "application/json": { schema: jsonSchemaOf(ErrorBody) } } });
-    expect(spec.paths["/{short_url}"].get.responses).toEqual({
+    expect(inlineRefs(spec, spec.paths["/{short_url}"].get.responses)).toEqual({
       "302": { description: "Redirect to the destination" },
       "401": error("The link has a password: POST it here"),
       "404": error("No such short URL"),

@@ -1,5 +1,6 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import type { AnyElysia } from "elysia";
+import { nameSchemasOnce } from "./named-schemas.ts";
 
 export interface ServiceSpecInfo {
   title: string;
@@ -46,10 +47,12 @@ function generate(app: AnyElysia, info: ServiceSpecInfo): ServiceSpec {
   const paths = generated.paths as Paths;
   restoreDeclaredResponses(paths, app);
   describeParametersOutsideSchemas(paths);
+  const schemas = { ...(generated.components.schemas as Record<string, unknown>) };
+  nameSchemasOnce(paths, schemas);
   return {
     openapi: openapiVersion,
     info: { title: info.title, version: "1.0.0", description: info.description },
-    components: { ...info.components, schemas: generated.components.schemas },
+    components: { ...info.components, schemas },
     paths,
   };
 }

@@ -35,6 +35,23 @@ export function jsonBodyOperations(spec: JsonBodySpec, parameter = "abc1234"): A
   );
 }
 
+/**
+ * `value` with every `$ref` to the document's own schemas replaced by the
+ * schema it names, all the way down: a part of an OpenAPI document as if
+ * each schema were written out where it is used.
+ */
+export function inlineRefs(spec: { components?: { schemas?: Record<string, unknown> } }, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => inlineRefs(spec, item));
+  if (typeof value !== "object" || value === null) return value;
+  const { $ref } = value as { $ref?: unknown };
+  if (typeof $ref === "string" && $ref.startsWith("#/components/schemas/")) {
+    const name = $ref.slice("#/components/schemas/".length);
+    if (!spec.components?.schemas || !Object.hasOwn(spec.components.schemas, name)) throw new Error(`${$ref} names no schema of the document`);
+    return inlineRefs(spec, spec.components.schemas[name]);
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlineRefs(spec, item)]));
+}
+
 /** JSON text of arrays and objects nested `levels` deep, in turns: `{"a":[{"a":[…1…]}]}`. */
 export function nestedJson(levels: number): string {
   const opening = Array.from({ length: levels }, (_, i) => (i % 2 === 0 ? '{"a":' : "[")).join("");
