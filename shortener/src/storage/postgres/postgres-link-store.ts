@@ -19,6 +19,14 @@ import { takeOutOfRollups } from "./postgres-visit-rollups.ts";
 import { linkColumns, links, linksSearch, linkTags, workspaces } from "./schema.ts";
 import { missingWorkspace, missingWorkspaceAmong } from "../missing-workspace.ts";
 
+/**
+ * How long a link must have gone unvisited for a counted visit to set its
+ * listing sort keys itself (countVisits). Longer than a summing step's
+ * period (250 ms), so a link visited several times a second keeps its HOT
+ * updates and gets its keys refreshed once per step.
+ */
+const sortKeysQuietMs = 1000;
+
 /** A link the write counted (or, when it let nothing through, found), as its destination columns give it. */
 interface DestinationRow {
   code: string;
@@ -169,18 +177,24 @@ export class PostgresLinkStore implements LinkStore {
    * appended to the visit log in a data-modifying CTE of the same
    * statement: one tuple per link, no index, whatever the link. A summing
    * step adds them to the buckets and breakdowns later, and refreshes the
-   * listing's sort keys (postgres-visit-log.ts). No index names the columns
-   * set here but a capped link's sorted_access_count, so the update of any
-   * other link is HOT: its row's new version goes on the same page, and no
-   * index gets an entry. Dates go as ISO text (Drizzle set this client to
-   * send them as text).
+   * listing's sort keys (postgres-visit-log.ts). A link visited again
+   * within `sortKeysQuietMs` keeps its sort keys here, so no index names a
+   * column this sets (but a capped link's sorted_access_count) and the
+   * update is HOT: its row's new version goes on the same page, and no index
+   * gets an entry; the summing step refreshes the keys once for all the
+   * visits it sums. A link not visited for longer gets its keys set here:
+   * its row has a new version with index entries either way, and one now
+   * spares the summing step a second version and its row lock. Dates go as
+   * ISO text (Drizzle set this client to send them as text).
    */
   private countVisits(sql: Sql, visits: ReadonlyMap<string, LinkVisits>, at: Date, only: PendingQuery<Row[]>) {
     const when = at.toISOString();
-    // A capped link's copy of its count is kept here, so that the exhausted filter (its index) is exact.
+    const quiet = sql`(links.last_accessed_at IS NULL OR links.last_accessed_at < ${when}::timestamptz - ${`${sortKeysQuietMs} milliseconds`}::interval)`;
+    // A capped link's copy of its count is kept here always, so that the exhausted filter (its index) is exact.
     const counted = (n: PendingQuery<Row[]>) =>
       sql`access_count = links.access_count + ${n}, last_accessed_at = ${when}::timestamptz,
-        sorted_access_count = CASE WHEN links.max_visits IS NULL THEN links.sorted_access_count ELSE links.access_count + ${n} END`;
+        sorted_access_count = CASE WHEN links.max_visits IS NOT NULL OR ${quiet} THEN links.access_count + ${n} ELSE links.sorted_access_count END,
+        sorted_last_accessed_at = CASE WHEN ${quiet} THEN ${when}::timestamptz ELSE links.sorted_last_accessed_at END`;
     // The usual batch under load is one hot link: a statement for one row is
     // ~80 µs cheaper in Postgres than the general one below.
     if (visits.size === 1) {

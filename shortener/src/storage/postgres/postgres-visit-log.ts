@@ -71,25 +71,29 @@ async function sumVisitLogStep(sql: Sql, wait: boolean): Promise<number> {
 
 /**
  * The listing's sort keys (migration 0015) of the links a step summed, set
- * to their counts. A link a batch holds right now is skipped, not waited
- * for (a batch locks its links before the log's lock is ever its concern,
- * so waiting could close a cycle): it gets an empty row in the log again,
- * for a later step, so its keys are refreshed even if that batch rolls back.
+ * to their counts where they differ (a visit to a quiet link set them
+ * already: postgres-link-store.ts, countVisits); only those rows are locked
+ * and written. A link a batch holds right now is skipped, not waited for (a
+ * batch locks its links before the log's lock is ever its concern, so
+ * waiting could close a cycle): it gets an empty row in the log again, for
+ * a later step, so its keys are refreshed even if that batch rolls back.
  */
 async function refreshSortKeys(tx: TransactionSql, codes: string[]): Promise<void> {
+  const behind = tx`(links.sorted_access_count, links.sorted_last_accessed_at) IS DISTINCT FROM (links.access_count, links.last_accessed_at)`;
   await tx`
     WITH named AS (
       SELECT unnest(${codes}::text[]) AS code
+    ), stale AS (
+      SELECT links.code FROM links JOIN named USING (code) WHERE ${behind}
     ), locked AS (
-      SELECT links.code FROM links JOIN named USING (code) ORDER BY links.code FOR NO KEY UPDATE OF links SKIP LOCKED
+      SELECT links.code FROM links JOIN stale USING (code) WHERE ${behind} ORDER BY links.code FOR NO KEY UPDATE OF links SKIP LOCKED
     ), refreshed AS (
       UPDATE links SET sorted_access_count = links.access_count, sorted_last_accessed_at = links.last_accessed_at
-      FROM locked WHERE links.code = locked.code
-        AND (links.sorted_access_count, links.sorted_last_accessed_at) IS DISTINCT FROM (links.access_count, links.last_accessed_at)
+      FROM locked WHERE links.code = locked.code AND ${behind}
     )
     INSERT INTO link_visit_log (code, at, humans, bots, facts)
-    SELECT named.code, now(), 0, 0, '[]' FROM named
-    WHERE NOT EXISTS (SELECT 1 FROM locked WHERE locked.code = named.code) AND EXISTS (SELECT 1 FROM links WHERE links.code = named.code)`;
+    SELECT stale.code, now(), 0, 0, '[]' FROM stale
+    WHERE NOT EXISTS (SELECT 1 FROM locked WHERE locked.code = stale.code)`;
 }
 
 /**
