@@ -1100,6 +1100,1153 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** AdminSession */
+        AdminSession: {
+            token: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /** AdminCookieSession */
+        AdminCookieSession: {
+            username: string;
+            /** @description Send it as X-CSRF-Token with every change (any method but GET and HEAD) made with the cookie */
+            csrf_token: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /** CreatedApiKey */
+        CreatedApiKey: {
+            /** @example key_V1StGXR8_Z5jdHi6 */
+            id: string;
+            /** @example import script */
+            name: string;
+            scopes: ("links:read" | "links:write" | "links:create" | "visits:read" | "admin")[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description Within about ten seconds
+             */
+            last_used_at: string | null;
+            /** @description The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key */
+            workspace: number | null;
+            /**
+             * @description Shown once: send it as Authorization: Bearer lgk_…
+             * @example lgk_…
+             */
+            key: string;
+        };
+        /** ApiKey */
+        ApiKey: {
+            /** @example key_V1StGXR8_Z5jdHi6 */
+            id: string;
+            /** @example import script */
+            name: string;
+            scopes: ("links:read" | "links:write" | "links:create" | "visits:read" | "admin")[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description Within about ten seconds
+             */
+            last_used_at: string | null;
+            /** @description The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key */
+            workspace: number | null;
+        };
+        /** Domain */
+        Domain: {
+            /**
+             * @description 0 is the default domain
+             * @example 1
+             */
+            id: number;
+            /** @example go.example.com */
+            host: string;
+            default: boolean;
+            /**
+             * Format: uri
+             * @description Where / on this host sends a visitor; null: the home page on the default domain, a 404 on another
+             * @example https://example.com/
+             */
+            root_url: string | null;
+            /**
+             * Format: uri
+             * @description Where an unknown code on this host sends a visitor; null: the not-found page
+             * @example https://example.com/404
+             */
+            not_found_url: string | null;
+            /**
+             * Format: uri
+             * @description Where this host's expired or used-up links send a visitor when they name none; null: 410
+             * @example https://example.com/gone
+             */
+            expired_url: string | null;
+            /**
+             * @description Of this host's links that name none; null: REDIRECT_STATUS
+             * @default 301
+             * @enum {number|null}
+             */
+            redirect_status: 301 | 302 | 307 | 308 | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The workspaces granted it: only they and the admins make links on it; none: the instance's */
+            workspaces: number[];
+        };
+        /** AllowEntry */
+        AllowEntry: {
+            /** @example 1 */
+            id: number;
+            /**
+             * @description A domain, with every name under it; null for a URL's entry
+             * @example example.com
+             */
+            domain: string | null;
+            /**
+             * @description One URL, as the feeds' URLs are compared; null for a domain's entry
+             * @example null
+             */
+            url: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** LinkRule */
+        LinkRule: {
+            /** @description Every condition given must hold; at least one */
+            when: {
+                /**
+                 * @description ios, android (by OS) or mobile, tablet, desktop (by kind)
+                 * @default ios
+                 * @enum {string}
+                 */
+                device?: "ios" | "android" | "mobile" | "tablet" | "desktop";
+                /**
+                 * @description ISO 3166-1 alpha-2, from the visitor's address (offline IP data)
+                 * @example DE
+                 */
+                country?: string;
+                /**
+                 * @description Primary language tag, matched against the visitor's most preferred Accept-Language
+                 * @example de
+                 */
+                language?: string;
+            };
+            /** @description Where matching visitors go */
+            url: string;
+        };
+        /** Report */
+        Report: {
+            id: number;
+            /** @example phishing */
+            reason: string;
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The action that resolved it; null while it waits in the queue */
+            resolution: string | null;
+            /** Format: date-time */
+            resolved_at: string | null;
+            /**
+             * ShortUrl
+             * @description The link as an admin reads it: its destination, state, visits and workspace
+             */
+            link: {
+                /** @example Ab3dE9x */
+                short_url: string;
+                /**
+                 * @description The host of the link's domain: the code is unique on it
+                 * @example localhost
+                 */
+                domain: string;
+                /**
+                 * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
+                 * @example https://example.com/a
+                 */
+                long_url: string | null;
+                /**
+                 * @description The short link to share
+                 * @example http://localhost:8080/Ab3dE9x/
+                 */
+                link: string;
+                access_count: number;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /**
+                 * Format: date-time
+                 * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+                 */
+                expires_at?: string | null;
+                /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                max_visits?: number | null;
+                /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                expired_url?: string | null;
+                /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                redirect_status?: 301 | 302 | 307 | 308 | null;
+                /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                password_protected?: boolean;
+                /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                tags?: string[];
+                /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                title?: string | null;
+                /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                forward_query?: boolean;
+                /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+                rules?: components["schemas"]["LinkRule"][];
+                /** @enum {string} */
+                state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+                /**
+                 * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+                 * @example null
+                 */
+                hold_reason?: string | null;
+                /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+                public_stats: boolean;
+                /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+                workspace: number | null;
+            } | null;
+            /** @description Who made the link */
+            creator: {
+                /** @enum {string} */
+                kind: "api-key" | "person" | "admin" | "anonymous";
+                /** @description The key's id, or the person's or admin's username; null for anyone */
+                id: string | null;
+            };
+        };
+        /** Person */
+        Person: {
+            /** @example 1 */
+            id: number;
+            /** @example alice */
+            username: string;
+        };
+        /** PersonSignIn */
+        PersonSignIn: {
+            /**
+             * @description Send it as Authorization: Bearer <token>; it starts with lgs_
+             * @example lgs_…
+             */
+            token: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description What a browser signed in by the cookie sends in X-CSRF-Token with every change */
+            csrf_token: string;
+        };
+        /** PersonCookieSignIn */
+        PersonCookieSignIn: {
+            username: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description What a browser signed in by the cookie sends in X-CSRF-Token with every change */
+            csrf_token: string;
+        };
+        /** Workspace */
+        Workspace: {
+            /** @example 1 */
+            id: number;
+            /** @example Marketing */
+            name: string;
+            /**
+             * @description The caller's role in it; null for an admin, above every workspace
+             * @default owner
+             * @enum {string|null}
+             */
+            role: "owner" | "editor" | "viewer" | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** WorkspaceMember */
+        WorkspaceMember: {
+            /** @description The person's id */
+            id: number;
+            username: string;
+            /**
+             * @default owner
+             * @enum {string}
+             */
+            role: "owner" | "editor" | "viewer";
+            /** Format: date-time */
+            joined_at: string;
+        };
+        /** WorkspaceInvite */
+        WorkspaceInvite: {
+            /**
+             * @description Shown once: POST /invites/<token>/accept
+             * @example lgi_…
+             */
+            token: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /** AcceptedInvite */
+        AcceptedInvite: {
+            /** @description The workspace's id */
+            workspace: number;
+            /**
+             * @default owner
+             * @enum {string}
+             */
+            role: "owner" | "editor" | "viewer";
+        };
+        /** AuditEvent */
+        AuditEvent: {
+            /** @description Ask for the events before it with ?before= */
+            id: number;
+            /** Format: date-time */
+            at: string;
+            actor: {
+                /**
+                 * @default admin
+                 * @enum {string}
+                 */
+                kind: "admin" | "person" | "api-key" | "manage-token";
+                /** @description The admin's or person's username, the key's id; null for a manage token (never a secret) */
+                id: string | null;
+            };
+            /**
+             * @default link.create
+             * @enum {string}
+             */
+            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete" | "ban.create" | "ban.delete" | "report.resolve";
+            /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
+            target: string;
+        };
+        /** AuditPage */
+        AuditPage: {
+            results: components["schemas"]["AuditEvent"][];
+            next: string | null;
+        };
+        /** CreatedShortUrl */
+        CreatedShortUrl: {
+            /** @example Ab3dE9x */
+            short_url: string;
+            /**
+             * @description The host of the link's domain: the code is unique on it
+             * @example localhost
+             */
+            domain: string;
+            /**
+             * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
+             * @example https://example.com/a
+             */
+            long_url: string | null;
+            /**
+             * @description The short link to share
+             * @example http://localhost:8080/Ab3dE9x/
+             */
+            link: string;
+            access_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+             */
+            expires_at?: string | null;
+            /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            max_visits?: number | null;
+            /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            expired_url?: string | null;
+            /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            redirect_status?: 301 | 302 | 307 | 308 | null;
+            /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            password_protected?: boolean;
+            /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            tags?: string[];
+            /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            title?: string | null;
+            /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            forward_query?: boolean;
+            /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            rules?: components["schemas"]["LinkRule"][];
+            /** @enum {string} */
+            state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+            /**
+             * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+             * @example null
+             */
+            hold_reason?: string | null;
+            /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+            public_stats: boolean;
+            /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+            workspace: number | null;
+            /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link. Null for a key with links:create alone, which makes links and nothing else */
+            manage_token: string | null;
+        };
+        /** ListedShortUrl */
+        ListedShortUrl: {
+            /** @example Ab3dE9x */
+            short_url: string;
+            /**
+             * @description The host of the link's domain: the code is unique on it
+             * @example localhost
+             */
+            domain: string;
+            /**
+             * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
+             * @example https://example.com/a
+             */
+            long_url: string | null;
+            /**
+             * @description The short link to share
+             * @example http://localhost:8080/Ab3dE9x/
+             */
+            link: string;
+            access_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description After it, the link no longer leads to long_url
+             */
+            expires_at: string | null;
+            /** @description Counted redirects allowed, exactly, across all replicas */
+            max_visits: number | null;
+            /** @description Where visitors go once the link is expired or used up (else 410) */
+            expired_url: string | null;
+            /** @description This link's redirect status; null: the service default */
+            redirect_status: 301 | 302 | 307 | 308 | null;
+            /** @description Visitors must give the link's password (POST it to the short URL) */
+            password_protected: boolean;
+            /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter */
+            tags: string[];
+            /** @description The owner's own title; never fetched from the target */
+            title: string | null;
+            /** @description The short URL's query string is added to the destination */
+            forward_query: boolean;
+            /** @description First match wins; no match: long_url */
+            rules: components["schemas"]["LinkRule"][];
+            /** @enum {string} */
+            state: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+            /**
+             * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise
+             * @example null
+             */
+            hold_reason: string | null;
+            /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+            public_stats: boolean;
+            /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+            workspace: number | null;
+            /** Format: date-time */
+            last_accessed_at: string | null;
+        };
+        /** ShortUrlPage */
+        ShortUrlPage: {
+            /** @description Links matching, across all pages: exact up to 10,000, an estimate past it */
+            count: number;
+            /** @description True when count is an estimate (more than 10,000 links match) */
+            count_is_estimate: boolean;
+            next: string | null;
+            previous: string | null;
+            results: components["schemas"]["ListedShortUrl"][];
+        };
+        /** BulkCreateResult */
+        BulkCreateResult: {
+            /** @constant */
+            status: 201;
+            record: components["schemas"]["CreatedShortUrl"];
+        } | {
+            /**
+             * @description 400 (invalid_url, invalid_request) or 409 (conflict)
+             * @example 409
+             */
+            status: number;
+            error: {
+                /**
+                 * @description stable: a client may switch on it
+                 * @example invalid_url
+                 * @enum {string}
+                 */
+                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone" | "harmful_destination" | "quarantined";
+                /** @example long_url must be an http or https URL */
+                message: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** BulkCreateResults */
+        BulkCreateResults: {
+            /**
+             * @description One per item, in the order of links
+             * @example [
+             *       {
+             *         "status": 201,
+             *         "record": {
+             *           "short_url": "spring-sale",
+             *           "long_url": "https://example.com/spring-sale",
+             *           "manage_token": "…"
+             *         }
+             *       },
+             *       {
+             *         "status": 409,
+             *         "error": {
+             *           "code": "conflict",
+             *           "message": "short_url \"spring-sale\" is already taken"
+             *         }
+             *       },
+             *       {
+             *         "status": 400,
+             *         "error": {
+             *           "code": "invalid_url",
+             *           "message": "long_url must be an http or https URL"
+             *         }
+             *       }
+             *     ]
+             */
+            results: components["schemas"]["BulkCreateResult"][];
+        };
+        /** ShortUrl */
+        ShortUrl: {
+            /** @example Ab3dE9x */
+            short_url: string;
+            /**
+             * @description The host of the link's domain: the code is unique on it
+             * @example localhost
+             */
+            domain: string;
+            /**
+             * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
+             * @example https://example.com/a
+             */
+            long_url: string | null;
+            /**
+             * @description The short link to share
+             * @example http://localhost:8080/Ab3dE9x/
+             */
+            link: string;
+            access_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+             */
+            expires_at?: string | null;
+            /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            max_visits?: number | null;
+            /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            expired_url?: string | null;
+            /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            redirect_status?: 301 | 302 | 307 | 308 | null;
+            /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            password_protected?: boolean;
+            /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            tags?: string[];
+            /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            title?: string | null;
+            /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            forward_query?: boolean;
+            /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            rules?: components["schemas"]["LinkRule"][];
+            /** @enum {string} */
+            state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+            /**
+             * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
+             * @example null
+             */
+            hold_reason?: string | null;
+            /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
+            public_stats: boolean;
+            /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
+            workspace: number | null;
+        };
+        /** ManyStatsRequest */
+        ManyStatsRequest: {
+            short_urls: string[];
+            /** @description Manage tokens of some of these links (the web app's Your links): a link whose token is here answers its state and password_protected too */
+            manage_tokens?: string[];
+        };
+        /** ShortUrlStats */
+        ShortUrlStats: {
+            short_url: string;
+            access_count: number;
+            /** Format: date-time */
+            last_accessed_at: string | null;
+            /** @enum {string} */
+            state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
+            /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
+            password_protected?: boolean;
+        };
+        /** ManyStats */
+        ManyStats: {
+            results: components["schemas"]["ShortUrlStats"][];
+        };
+        /** LinkVisits */
+        LinkVisits: {
+            short_url: string;
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @enum {string} */
+            granularity: "hour" | "day";
+            /**
+             * @description ANALYTICS on this server. Off, visits are counted (access_count) but not recorded: totals, series and top are null, as nothing says how many visits a range had. What was recorded while they were on shows again once they are back on.
+             * @default on
+             * @enum {string}
+             */
+            analytics: "on" | "off";
+            /** @description The series summed; null with analytics off */
+            totals: (({
+                /** @description Every counted redirect: humans and bots */
+                visits: number;
+                humans: number;
+                bots: number;
+            } | null) | null) | null;
+            /** @description Every bucket of the range, oldest first; 0 where nothing happened; null with analytics off */
+            series: (({
+                /**
+                 * Format: date-time
+                 * @description Start of the hour or UTC day
+                 */
+                t: string;
+                /** @description Every counted redirect: humans and bots */
+                visits: number;
+                humans: number;
+                bots: number;
+            }[] | null) | null) | null;
+            /**
+             * @description Whose visits rank the top lists
+             * @default all
+             * @enum {string}
+             */
+            visitors: "all" | "humans" | "bots";
+            /** @description The one value whose visits the series and totals count (by UTC day); null: every visit */
+            filter: (({
+                /**
+                 * @default referrers
+                 * @enum {string}
+                 */
+                breakdown: "referrers" | "countries" | "browsers" | "os" | "devices";
+                value: string;
+            } | null) | null) | null;
+            /** @description The top lists; null with analytics off */
+            top: (({
+                /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
+                referrers: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
+                countries: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
+                browsers: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
+                os: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
+                devices: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The bots by name (the browsers of bot visits), most visits first, then "other" */
+                bots: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+            } | null) | null) | null;
+        };
+        /** AllVisits */
+        AllVisits: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @enum {string} */
+            granularity: "hour" | "day";
+            /**
+             * @description ANALYTICS on this server. Off, visits are counted (access_count) but not recorded: totals, series and top are null, as nothing says how many visits a range had. What was recorded while they were on shows again once they are back on.
+             * @default on
+             * @enum {string}
+             */
+            analytics: "on" | "off";
+            /** @description The series summed; null with analytics off */
+            totals: (({
+                /** @description Every counted redirect: humans and bots */
+                visits: number;
+                humans: number;
+                bots: number;
+            } | null) | null) | null;
+            /** @description Every bucket of the range, oldest first; 0 where nothing happened; null with analytics off */
+            series: (({
+                /**
+                 * Format: date-time
+                 * @description Start of the hour or UTC day
+                 */
+                t: string;
+                /** @description Every counted redirect: humans and bots */
+                visits: number;
+                humans: number;
+                bots: number;
+            }[] | null) | null) | null;
+            /**
+             * @description Whose visits rank the top lists
+             * @default all
+             * @enum {string}
+             */
+            visitors: "all" | "humans" | "bots";
+            /** @description The one value whose visits the series and totals count (by UTC day); null: every visit */
+            filter: (({
+                /**
+                 * @default referrers
+                 * @enum {string}
+                 */
+                breakdown: "referrers" | "countries" | "browsers" | "os" | "devices";
+                value: string;
+            } | null) | null) | null;
+            /** @description The top lists and links; null with analytics off */
+            top: (({
+                /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
+                referrers: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
+                countries: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
+                browsers: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
+                os: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
+                devices: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The bots by name (the browsers of bot visits), most visits first, then "other" */
+                bots: {
+                    value: string;
+                    /** @description Humans and bots */
+                    visits: number;
+                    humans: number;
+                    bots: number;
+                }[];
+                /** @description The 10 links with the most visits (humans and bots), then other */
+                links: {
+                    value: string;
+                    visits: number;
+                }[];
+            } | null) | null) | null;
+        };
+        /** DailyVisits */
+        DailyVisits: {
+            /**
+             * Format: date-time
+             * @description Start (UTC midnight) of the first day
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description Now: the last day is today, so far
+             */
+            to: string;
+            days: number;
+            /**
+             * @description ANALYTICS on this server. Off, visits are counted (access_count) but not recorded: totals, series and top are null, as nothing says how many visits a range had. What was recorded while they were on shows again once they are back on.
+             * @default on
+             * @enum {string}
+             */
+            analytics: "on" | "off";
+            /** @description Per code asked for, one count of visits (humans and bots) per UTC day, oldest first; all zeros for a code without a link or visits */
+            links: (({
+                [key: string]: number[];
+            } | null) | null) | null;
+        };
+        /** OrphanVisits */
+        OrphanVisits: {
+            /** Format: date-time */
+            from: string;
+            /** Format: date-time */
+            to: string;
+            /** @constant */
+            granularity: "day";
+            /**
+             * @description ANALYTICS on this server. Off, visits are counted (access_count) but not recorded: totals, series and top are null, as nothing says how many visits a range had. What was recorded while they were on shows again once they are back on.
+             * @default on
+             * @enum {string}
+             */
+            analytics: "on" | "off";
+            /** @description The series summed; null with analytics off */
+            totals: (({
+                /** @description Every counted redirect: humans and bots */
+                visits: number;
+                humans: number;
+                bots: number;
+            } | null) | null) | null;
+            /** @description Every UTC day of the range, oldest first; 0 where nothing happened; null with analytics off */
+            series: (({
+                /**
+                 * Format: date-time
+                 * @description Start of the UTC day
+                 */
+                t: string;
+                /** @description Every counted redirect: humans and bots */
+                visits: number;
+                humans: number;
+                bots: number;
+            }[] | null) | null) | null;
+            /** @description The top lists; null with analytics off */
+            top: (({
+                /** @description The 10 values with the most visits, then "other" for the rest */
+                referrers: {
+                    value: string;
+                    visits: number;
+                }[];
+                /** @description Each kind with visits, most first: unknown (no such short URL), expired, exhausted (visit cap used up), password (wrong password) */
+                kinds: {
+                    /**
+                     * @default unknown
+                     * @enum {string}
+                     */
+                    value: "unknown" | "expired" | "exhausted" | "password";
+                    visits: number;
+                }[];
+            } | null) | null) | null;
+        };
+        /** ForwardGeocodeResult */
+        ForwardGeocodeResult: {
+            /** @description Never empty */
+            formatted_address: string;
+            /** @description Postal code */
+            postcode: string | null;
+            /** @description Country, full name */
+            country: string | null;
+            /** @description ISO 3166-1 alpha-2, upper case */
+            country_code: string | null;
+            /** @description First-level region */
+            state: string | null;
+            /** @description Part of a city */
+            district: string | null;
+            /** @description City, town, village or hamlet */
+            settlement: string | null;
+            /** @description Street */
+            street: string | null;
+            /** @description House number, or the name of the building or place */
+            house: string | null;
+            /**
+             * @description The place's point, decimal degrees
+             * @example 48.8534
+             */
+            latitude: number;
+            /** @example 2.3488 */
+            longitude: number;
+            /** @description How sure the provider is of the match, 0 to 1 */
+            confidence: number;
+            /**
+             * @description The provider's own id of the place
+             * @example geonames:2988507
+             */
+            provider_id: string | null;
+        };
+        /** ForwardGeocodeResults */
+        ForwardGeocodeResults: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ForwardGeocodeResult"][];
+            error: null;
+        };
+        /**
+         * ReverseGeocodeFeatureCollection
+         * @description format=geojson (application/geo+json)
+         */
+        ReverseGeocodeFeatureCollection: {
+            /** @constant */
+            type: "FeatureCollection";
+            features: {
+                /** @constant */
+                type: "Feature";
+                geometry: {
+                    /** @constant */
+                    type: "Point";
+                    coordinates: [
+                        number,
+                        number
+                    ];
+                } | null;
+                properties: {
+                    [key: string]: unknown;
+                };
+            }[];
+        };
+        /** Address */
+        Address: {
+            /** @description Never empty */
+            formatted_address: string;
+            /** @description Postal code */
+            postcode: string | null;
+            /** @description Country, full name */
+            country: string | null;
+            /** @description ISO 3166-1 alpha-2, upper case */
+            country_code: string | null;
+            /** @description First-level region */
+            state: string | null;
+            /** @description Part of a city */
+            district: string | null;
+            /** @description City, town, village or hamlet */
+            settlement: string | null;
+            /** @description Street */
+            street: string | null;
+            /** @description House number, or the name of the building or place */
+            house: string | null;
+        };
+        /** ReverseGeocodeFailure */
+        ReverseGeocodeFailure: {
+            /** @constant */
+            success: false;
+            data: components["schemas"]["Address"][];
+            error: {
+                /**
+                 * @description stable: a client may switch on it
+                 * @example invalid_url
+                 * @enum {string}
+                 */
+                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone" | "harmful_destination" | "quarantined";
+                /** @example long_url must be an http or https URL */
+                message: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /** ReverseGeocodeResult */
+        ReverseGeocodeResult: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Address"][];
+            error: null;
+        };
+        /** ReverseGeocodeBatchRequest */
+        ReverseGeocodeBatchRequest: {
+            points: {
+                /**
+                 * @description Decimal degrees, -90 to 90, as a number or a string
+                 * @example 48.8584
+                 */
+                latitude: unknown;
+                /**
+                 * @description Decimal degrees, -180 to 180, as a number or a string
+                 * @example 2.2945
+                 */
+                longitude: unknown;
+                /** @description Yours, echoed in the item's result */
+                id?: string | number;
+            }[];
+            /** @description A registered geocoder for every point, any case; default: the default chain */
+            platform?: string;
+            /** @description Preferred language of the answers, e.g. en, de, pt-BR */
+            language?: string;
+        };
+        /** ReverseGeocodePointResult */
+        ReverseGeocodePointResult: {
+            id: (string | number) | null;
+            data: components["schemas"]["Address"][];
+            error: ({
+                code: string;
+                message: string;
+                index: number;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            provider: string | null;
+            /**
+             * @default L1
+             * @enum {string|null}
+             */
+            cache: "L1" | "L2" | "MISS" | null;
+        };
+        /** ReverseGeocodeBatchResult */
+        ReverseGeocodeBatchResult: {
+            /** @constant */
+            success: true;
+            results: components["schemas"]["ReverseGeocodePointResult"][];
+            error: null;
+        };
+        /** ForwardGeocodeBatchRequest */
+        ForwardGeocodeBatchRequest: {
+            queries: {
+                /**
+                 * @description What to look for, as GET /geocode's q
+                 * @example Paris, TX
+                 */
+                q: unknown;
+                /** @description As GET /geocode's limit (a number or a string) */
+                limit?: unknown;
+                /** @description As GET /geocode's country (a string, or a list of codes) */
+                country?: unknown;
+                /** @description As GET /geocode's near: latitude,longitude */
+                near?: unknown;
+                /** @description As GET /geocode's bbox: west,south,east,north */
+                bbox?: unknown;
+                /** @description Yours, echoed in the item's result */
+                id?: string | number;
+            }[];
+            /** @description A registered geocoder with a forward search, for every query; default: the default chain */
+            platform?: string;
+            /** @description Preferred language of the answers, e.g. en, de, pt-BR */
+            language?: string;
+        };
+        /** ForwardGeocodeQueryResult */
+        ForwardGeocodeQueryResult: {
+            id: (string | number) | null;
+            data: components["schemas"]["ForwardGeocodeResult"][];
+            error: ({
+                code: string;
+                message: string;
+                index: number;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            provider: string | null;
+            /**
+             * @default L1
+             * @enum {string|null}
+             */
+            cache: "L1" | "L2" | "MISS" | null;
+        };
+        /** ForwardGeocodeBatchResult */
+        ForwardGeocodeBatchResult: {
+            /** @constant */
+            success: true;
+            results: components["schemas"]["ForwardGeocodeQueryResult"][];
+            error: null;
+        };
+        /** Geocoders */
+        Geocoders: {
+            geocoders: {
+                /** @example NOMINATIM_REPLICA_1 */
+                name: string;
+                url: string;
+            }[];
+        };
+        /** GeocodeJobRequest */
+        GeocodeJobRequest: {
+            points: {
+                /**
+                 * @description Decimal degrees, -90 to 90, as a number or a string
+                 * @example 48.8584
+                 */
+                latitude: unknown;
+                /**
+                 * @description Decimal degrees, -180 to 180, as a number or a string
+                 * @example 2.2945
+                 */
+                longitude: unknown;
+                /** @description Yours, echoed in the item's result */
+                id?: string | number;
+            }[];
+            /** @description A registered geocoder for every point, any case; default: the default chain */
+            platform?: string;
+            /** @description Preferred language of the answers, e.g. en, de, pt-BR */
+            language?: string;
+        };
+        /** GeocodeJob */
+        GeocodeJob: {
+            /** @description The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location */
+            id: string;
+            /**
+             * @default running
+             * @enum {string}
+             */
+            status: "running" | "done" | "cancelled";
+            total: number;
+            /** @description Points with their result, an answer or an error */
+            done: number;
+            /** @description Of those, the points with an error */
+            failed: number;
+            platform: string | null;
+            language: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a finished job and its results are deleted
+             */
+            expires_at: string | null;
+        };
+        /** ForwardGeocodeJobRequest */
+        ForwardGeocodeJobRequest: {
+            queries: {
+                /**
+                 * @description What to look for, as GET /geocode's q
+                 * @example Paris, TX
+                 */
+                q: unknown;
+                /** @description As GET /geocode's limit (a number or a string) */
+                limit?: unknown;
+                /** @description As GET /geocode's country (a string, or a list of codes) */
+                country?: unknown;
+                /** @description As GET /geocode's near: latitude,longitude */
+                near?: unknown;
+                /** @description As GET /geocode's bbox: west,south,east,north */
+                bbox?: unknown;
+                /** @description Yours, echoed in the item's result */
+                id?: string | number;
+            }[];
+            /** @description A registered geocoder with a forward search, for every query; default: the default chain */
+            platform?: string;
+            /** @description Preferred language of the answers, e.g. en, de, pt-BR */
+            language?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1227,11 +2374,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        token: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["AdminSession"];
                 };
             };
         };
@@ -1251,13 +2394,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        username: string;
-                        /** @description Send it as X-CSRF-Token with every change (any method but GET and HEAD) made with the cookie */
-                        csrf_token: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["AdminCookieSession"];
                 };
             };
         };
@@ -1284,13 +2421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        username: string;
-                        /** @description Send it as X-CSRF-Token with every change (any method but GET and HEAD) made with the cookie */
-                        csrf_token: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["AdminCookieSession"];
                 };
             };
         };
@@ -1329,24 +2460,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            /** @example key_V1StGXR8_Z5jdHi6 */
-                            id: string;
-                            /** @example import script */
-                            name: string;
-                            scopes: ("links:read" | "links:write" | "links:create" | "visits:read" | "admin")[];
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Within about ten seconds
-                             */
-                            last_used_at: string | null;
-                            /** @description The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key */
-                            workspace: number | null;
-                        }[];
+                        results: components["schemas"]["ApiKey"][];
                     };
                 };
             };
@@ -1390,29 +2504,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example key_V1StGXR8_Z5jdHi6 */
-                        id: string;
-                        /** @example import script */
-                        name: string;
-                        scopes: ("links:read" | "links:write" | "links:create" | "visits:read" | "admin")[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        expires_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description Within about ten seconds
-                         */
-                        last_used_at: string | null;
-                        /** @description The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key */
-                        workspace: number | null;
-                        /**
-                         * @description Shown once: send it as Authorization: Bearer lgk_…
-                         * @example lgk_…
-                         */
-                        key: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
         };
@@ -1453,44 +2545,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            /**
-                             * @description 0 is the default domain
-                             * @example 1
-                             */
-                            id: number;
-                            /** @example go.example.com */
-                            host: string;
-                            default: boolean;
-                            /**
-                             * Format: uri
-                             * @description Where / on this host sends a visitor; null: the home page on the default domain, a 404 on another
-                             * @example https://example.com/
-                             */
-                            root_url: string | null;
-                            /**
-                             * Format: uri
-                             * @description Where an unknown code on this host sends a visitor; null: the not-found page
-                             * @example https://example.com/404
-                             */
-                            not_found_url: string | null;
-                            /**
-                             * Format: uri
-                             * @description Where this host's expired or used-up links send a visitor when they name none; null: 410
-                             * @example https://example.com/gone
-                             */
-                            expired_url: string | null;
-                            /**
-                             * @description Of this host's links that name none; null: REDIRECT_STATUS
-                             * @default 301
-                             * @enum {number|null}
-                             */
-                            redirect_status: 301 | 302 | 307 | 308 | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @description The workspaces granted it: only they and the admins make links on it; none: the instance's */
-                            workspaces: number[];
-                        }[];
+                        results: components["schemas"]["Domain"][];
                     };
                 };
             };
@@ -1541,44 +2596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description 0 is the default domain
-                         * @example 1
-                         */
-                        id: number;
-                        /** @example go.example.com */
-                        host: string;
-                        default: boolean;
-                        /**
-                         * Format: uri
-                         * @description Where / on this host sends a visitor; null: the home page on the default domain, a 404 on another
-                         * @example https://example.com/
-                         */
-                        root_url: string | null;
-                        /**
-                         * Format: uri
-                         * @description Where an unknown code on this host sends a visitor; null: the not-found page
-                         * @example https://example.com/404
-                         */
-                        not_found_url: string | null;
-                        /**
-                         * Format: uri
-                         * @description Where this host's expired or used-up links send a visitor when they name none; null: 410
-                         * @example https://example.com/gone
-                         */
-                        expired_url: string | null;
-                        /**
-                         * @description Of this host's links that name none; null: REDIRECT_STATUS
-                         * @default 301
-                         * @enum {number|null}
-                         */
-                        redirect_status: 301 | 302 | 307 | 308 | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The workspaces granted it: only they and the admins make links on it; none: the instance's */
-                        workspaces: number[];
-                    };
+                    "application/json": components["schemas"]["Domain"];
                 };
             };
         };
@@ -1661,44 +2679,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description 0 is the default domain
-                         * @example 1
-                         */
-                        id: number;
-                        /** @example go.example.com */
-                        host: string;
-                        default: boolean;
-                        /**
-                         * Format: uri
-                         * @description Where / on this host sends a visitor; null: the home page on the default domain, a 404 on another
-                         * @example https://example.com/
-                         */
-                        root_url: string | null;
-                        /**
-                         * Format: uri
-                         * @description Where an unknown code on this host sends a visitor; null: the not-found page
-                         * @example https://example.com/404
-                         */
-                        not_found_url: string | null;
-                        /**
-                         * Format: uri
-                         * @description Where this host's expired or used-up links send a visitor when they name none; null: 410
-                         * @example https://example.com/gone
-                         */
-                        expired_url: string | null;
-                        /**
-                         * @description Of this host's links that name none; null: REDIRECT_STATUS
-                         * @default 301
-                         * @enum {number|null}
-                         */
-                        redirect_status: 301 | 302 | 307 | 308 | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The workspaces granted it: only they and the admins make links on it; none: the instance's */
-                        workspaces: number[];
-                    };
+                    "application/json": components["schemas"]["Domain"];
                 };
             };
         };
@@ -1719,22 +2700,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            /** @example 1 */
-                            id: number;
-                            /**
-                             * @description A domain, with every name under it; null for a URL's entry
-                             * @example example.com
-                             */
-                            domain: string | null;
-                            /**
-                             * @description One URL, as the feeds' URLs are compared; null for a domain's entry
-                             * @example null
-                             */
-                            url: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
+                        results: components["schemas"]["AllowEntry"][];
                     };
                 };
             };
@@ -1770,22 +2736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        id: number;
-                        /**
-                         * @description A domain, with every name under it; null for a URL's entry
-                         * @example example.com
-                         */
-                        domain: string | null;
-                        /**
-                         * @description One URL, as the feeds' URLs are compared; null for a domain's entry
-                         * @example null
-                         */
-                        url: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["AllowEntry"];
                 };
             };
         };
@@ -1826,22 +2777,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            /** @example 1 */
-                            id: number;
-                            /**
-                             * @description A domain, with every name under it; null for a URL's entry
-                             * @example example.com
-                             */
-                            domain: string | null;
-                            /**
-                             * @description One URL, as the feeds' URLs are compared; null for a domain's entry
-                             * @example null
-                             */
-                            url: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
+                        results: components["schemas"]["AllowEntry"][];
                     };
                 };
             };
@@ -1877,22 +2813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        id: number;
-                        /**
-                         * @description A domain, with every name under it; null for a URL's entry
-                         * @example example.com
-                         */
-                        domain: string | null;
-                        /**
-                         * @description One URL, as the feeds' URLs are compared; null for a domain's entry
-                         * @example null
-                         */
-                        url: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["AllowEntry"];
                 };
             };
         };
@@ -1979,107 +2900,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            id: number;
-                            /** @example phishing */
-                            reason: string;
-                            note: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** @description The action that resolved it; null while it waits in the queue */
-                            resolution: string | null;
-                            /** Format: date-time */
-                            resolved_at: string | null;
-                            /**
-                             * ShortUrl
-                             * @description The link as an admin reads it: its destination, state, visits and workspace
-                             */
-                            link: {
-                                /** @example Ab3dE9x */
-                                short_url: string;
-                                /**
-                                 * @description The host of the link's domain: the code is unique on it
-                                 * @example localhost
-                                 */
-                                domain: string;
-                                /**
-                                 * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
-                                 * @example https://example.com/a
-                                 */
-                                long_url: string | null;
-                                /**
-                                 * @description The short link to share
-                                 * @example http://localhost:8080/Ab3dE9x/
-                                 */
-                                link: string;
-                                access_count: number;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                                 */
-                                expires_at?: string | null;
-                                /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                max_visits?: number | null;
-                                /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                expired_url?: string | null;
-                                /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                redirect_status?: 301 | 302 | 307 | 308 | null;
-                                /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                password_protected?: boolean;
-                                /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                tags?: string[];
-                                /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                title?: string | null;
-                                /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                forward_query?: boolean;
-                                /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                rules?: {
-                                    /** @description Every condition given must hold; at least one */
-                                    when: {
-                                        /**
-                                         * @description ios, android (by OS) or mobile, tablet, desktop (by kind)
-                                         * @default ios
-                                         * @enum {string}
-                                         */
-                                        device?: "ios" | "android" | "mobile" | "tablet" | "desktop";
-                                        /**
-                                         * @description ISO 3166-1 alpha-2, from the visitor's address (offline IP data)
-                                         * @example DE
-                                         */
-                                        country?: string;
-                                        /**
-                                         * @description Primary language tag, matched against the visitor's most preferred Accept-Language
-                                         * @example de
-                                         */
-                                        language?: string;
-                                    };
-                                    /** @description Where matching visitors go */
-                                    url: string;
-                                }[];
-                                /** @enum {string} */
-                                state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
-                                /**
-                                 * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                                 * @example null
-                                 */
-                                hold_reason?: string | null;
-                                /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
-                                public_stats: boolean;
-                                /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
-                                workspace: number | null;
-                            } | null;
-                            /** @description Who made the link */
-                            creator: {
-                                /** @enum {string} */
-                                kind: "api-key" | "person" | "admin" | "anonymous";
-                                /** @description The key's id, or the person's or admin's username; null for anyone */
-                                id: string | null;
-                            };
-                        }[];
+                        results: components["schemas"]["Report"][];
                         next_before: number | null;
                     };
                 };
@@ -2113,107 +2934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        /** @example phishing */
-                        reason: string;
-                        note: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description The action that resolved it; null while it waits in the queue */
-                        resolution: string | null;
-                        /** Format: date-time */
-                        resolved_at: string | null;
-                        /**
-                         * ShortUrl
-                         * @description The link as an admin reads it: its destination, state, visits and workspace
-                         */
-                        link: {
-                            /** @example Ab3dE9x */
-                            short_url: string;
-                            /**
-                             * @description The host of the link's domain: the code is unique on it
-                             * @example localhost
-                             */
-                            domain: string;
-                            /**
-                             * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
-                             * @example https://example.com/a
-                             */
-                            long_url: string | null;
-                            /**
-                             * @description The short link to share
-                             * @example http://localhost:8080/Ab3dE9x/
-                             */
-                            link: string;
-                            access_count: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /**
-                             * Format: date-time
-                             * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                             */
-                            expires_at?: string | null;
-                            /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                            max_visits?: number | null;
-                            /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                            expired_url?: string | null;
-                            /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                            redirect_status?: 301 | 302 | 307 | 308 | null;
-                            /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                            password_protected?: boolean;
-                            /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                            tags?: string[];
-                            /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                            title?: string | null;
-                            /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                            forward_query?: boolean;
-                            /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                            rules?: {
-                                /** @description Every condition given must hold; at least one */
-                                when: {
-                                    /**
-                                     * @description ios, android (by OS) or mobile, tablet, desktop (by kind)
-                                     * @default ios
-                                     * @enum {string}
-                                     */
-                                    device?: "ios" | "android" | "mobile" | "tablet" | "desktop";
-                                    /**
-                                     * @description ISO 3166-1 alpha-2, from the visitor's address (offline IP data)
-                                     * @example DE
-                                     */
-                                    country?: string;
-                                    /**
-                                     * @description Primary language tag, matched against the visitor's most preferred Accept-Language
-                                     * @example de
-                                     */
-                                    language?: string;
-                                };
-                                /** @description Where matching visitors go */
-                                url: string;
-                            }[];
-                            /** @enum {string} */
-                            state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
-                            /**
-                             * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                             * @example null
-                             */
-                            hold_reason?: string | null;
-                            /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
-                            public_stats: boolean;
-                            /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
-                            workspace: number | null;
-                        } | null;
-                        /** @description Who made the link */
-                        creator: {
-                            /** @enum {string} */
-                            kind: "api-key" | "person" | "admin" | "anonymous";
-                            /** @description The key's id, or the person's or admin's username; null for anyone */
-                            id: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["Report"];
                 };
             };
         };
@@ -2248,12 +2969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        id: number;
-                        /** @example alice */
-                        username: string;
-                    };
+                    "application/json": components["schemas"]["Person"];
                 };
             };
         };
@@ -2300,17 +3016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Send it as Authorization: Bearer <token>; it starts with lgs_
-                         * @example lgs_…
-                         */
-                        token: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                        /** @description What a browser signed in by the cookie sends in X-CSRF-Token with every change */
-                        csrf_token: string;
-                    };
+                    "application/json": components["schemas"]["PersonSignIn"];
                 };
             };
         };
@@ -2348,13 +3054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        username: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                        /** @description What a browser signed in by the cookie sends in X-CSRF-Token with every change */
-                        csrf_token: string;
-                    };
+                    "application/json": components["schemas"]["PersonCookieSignIn"];
                 };
             };
         };
@@ -2380,20 +3080,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            /** @example 1 */
-                            id: number;
-                            /** @example Marketing */
-                            name: string;
-                            /**
-                             * @description The caller's role in it; null for an admin, above every workspace
-                             * @default owner
-                             * @enum {string|null}
-                             */
-                            role: "owner" | "editor" | "viewer" | null;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
+                        results: components["schemas"]["Workspace"][];
                         /** @description The next page (an admin's), or null */
                         next: string | null;
                     };
@@ -2426,20 +3113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 1 */
-                        id: number;
-                        /** @example Marketing */
-                        name: string;
-                        /**
-                         * @description The caller's role in it; null for an admin, above every workspace
-                         * @default owner
-                         * @enum {string|null}
-                         */
-                        role: "owner" | "editor" | "viewer" | null;
-                        /** Format: date-time */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Workspace"];
                 };
             };
         };
@@ -2485,18 +3159,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            /** @description The person's id */
-                            id: number;
-                            username: string;
-                            /**
-                             * @default owner
-                             * @enum {string}
-                             */
-                            role: "owner" | "editor" | "viewer";
-                            /** Format: date-time */
-                            joined_at: string;
-                        }[];
+                        results: components["schemas"]["WorkspaceMember"][];
                     };
                 };
             };
@@ -2551,18 +3214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The person's id */
-                        id: number;
-                        username: string;
-                        /**
-                         * @default owner
-                         * @enum {string}
-                         */
-                        role: "owner" | "editor" | "viewer";
-                        /** Format: date-time */
-                        joined_at: string;
-                    };
+                    "application/json": components["schemas"]["WorkspaceMember"];
                 };
             };
         };
@@ -2594,15 +3246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Shown once: POST /invites/<token>/accept
-                         * @example lgi_…
-                         */
-                        token: string;
-                        /** Format: date-time */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["WorkspaceInvite"];
                 };
             };
         };
@@ -2625,24 +3269,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            /** @example key_V1StGXR8_Z5jdHi6 */
-                            id: string;
-                            /** @example import script */
-                            name: string;
-                            scopes: ("links:read" | "links:write" | "links:create" | "visits:read" | "admin")[];
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description Within about ten seconds
-                             */
-                            last_used_at: string | null;
-                            /** @description The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key */
-                            workspace: number | null;
-                        }[];
+                        results: components["schemas"]["ApiKey"][];
                     };
                 };
             };
@@ -2688,29 +3315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example key_V1StGXR8_Z5jdHi6 */
-                        id: string;
-                        /** @example import script */
-                        name: string;
-                        scopes: ("links:read" | "links:write" | "links:create" | "visits:read" | "admin")[];
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        expires_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description Within about ten seconds
-                         */
-                        last_used_at: string | null;
-                        /** @description The workspace of a key made there (POST /workspaces/<id>/api-keys); null for an admin's key */
-                        workspace: number | null;
-                        /**
-                         * @description Shown once: send it as Authorization: Bearer lgk_…
-                         * @example lgk_…
-                         */
-                        key: string;
-                    };
+                    "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
         };
@@ -2768,15 +3373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The workspace's id */
-                        workspace: number;
-                        /**
-                         * @default owner
-                         * @enum {string}
-                         */
-                        role: "owner" | "editor" | "viewer";
-                    };
+                    "application/json": components["schemas"]["AcceptedInvite"];
                 };
             };
         };
@@ -2804,31 +3401,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        results: {
-                            /** @description Ask for the events before it with ?before= */
-                            id: number;
-                            /** Format: date-time */
-                            at: string;
-                            actor: {
-                                /**
-                                 * @default admin
-                                 * @enum {string}
-                                 */
-                                kind: "admin" | "person" | "api-key" | "manage-token";
-                                /** @description The admin's or person's username, the key's id; null for a manage token (never a secret) */
-                                id: string | null;
-                            };
-                            /**
-                             * @default link.create
-                             * @enum {string}
-                             */
-                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete" | "ban.create" | "ban.delete" | "report.resolve";
-                            /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
-                            target: string;
-                        }[];
-                        next: string | null;
-                    };
+                    "application/json": components["schemas"]["AuditPage"];
                     "text/csv": string;
                     "application/x-ndjson": string;
                 };
@@ -2856,31 +3429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        results: {
-                            /** @description Ask for the events before it with ?before= */
-                            id: number;
-                            /** Format: date-time */
-                            at: string;
-                            actor: {
-                                /**
-                                 * @default admin
-                                 * @enum {string}
-                                 */
-                                kind: "admin" | "person" | "api-key" | "manage-token";
-                                /** @description The admin's or person's username, the key's id; null for a manage token (never a secret) */
-                                id: string | null;
-                            };
-                            /**
-                             * @default link.create
-                             * @enum {string}
-                             */
-                            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete" | "ban.create" | "ban.delete" | "report.resolve";
-                            /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
-                            target: string;
-                        }[];
-                        next: string | null;
-                    };
+                    "application/json": components["schemas"]["AuditPage"];
                     "text/csv": string;
                     "application/x-ndjson": string;
                 };
@@ -2917,94 +3466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Links matching, across all pages: exact up to 10,000, an estimate past it */
-                        count: number;
-                        /** @description True when count is an estimate (more than 10,000 links match) */
-                        count_is_estimate: boolean;
-                        next: string | null;
-                        previous: string | null;
-                        results: {
-                            /** @example Ab3dE9x */
-                            short_url: string;
-                            /**
-                             * @description The host of the link's domain: the code is unique on it
-                             * @example localhost
-                             */
-                            domain: string;
-                            /**
-                             * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
-                             * @example https://example.com/a
-                             */
-                            long_url: string | null;
-                            /**
-                             * @description The short link to share
-                             * @example http://localhost:8080/Ab3dE9x/
-                             */
-                            link: string;
-                            access_count: number;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            /**
-                             * Format: date-time
-                             * @description After it, the link no longer leads to long_url
-                             */
-                            expires_at: string | null;
-                            /** @description Counted redirects allowed, exactly, across all replicas */
-                            max_visits: number | null;
-                            /** @description Where visitors go once the link is expired or used up (else 410) */
-                            expired_url: string | null;
-                            /** @description This link's redirect status; null: the service default */
-                            redirect_status: 301 | 302 | 307 | 308 | null;
-                            /** @description Visitors must give the link's password (POST it to the short URL) */
-                            password_protected: boolean;
-                            /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter */
-                            tags: string[];
-                            /** @description The owner's own title; never fetched from the target */
-                            title: string | null;
-                            /** @description The short URL's query string is added to the destination */
-                            forward_query: boolean;
-                            /** @description First match wins; no match: long_url */
-                            rules: {
-                                /** @description Every condition given must hold; at least one */
-                                when: {
-                                    /**
-                                     * @description ios, android (by OS) or mobile, tablet, desktop (by kind)
-                                     * @default ios
-                                     * @enum {string}
-                                     */
-                                    device?: "ios" | "android" | "mobile" | "tablet" | "desktop";
-                                    /**
-                                     * @description ISO 3166-1 alpha-2, from the visitor's address (offline IP data)
-                                     * @example DE
-                                     */
-                                    country?: string;
-                                    /**
-                                     * @description Primary language tag, matched against the visitor's most preferred Accept-Language
-                                     * @example de
-                                     */
-                                    language?: string;
-                                };
-                                /** @description Where matching visitors go */
-                                url: string;
-                            }[];
-                            /** @enum {string} */
-                            state: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
-                            /**
-                             * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise
-                             * @example null
-                             */
-                            hold_reason: string | null;
-                            /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
-                            public_stats: boolean;
-                            /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
-                            workspace: number | null;
-                            /** Format: date-time */
-                            last_accessed_at: string | null;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ShortUrlPage"];
                 };
             };
         };
@@ -3092,86 +3554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example Ab3dE9x */
-                        short_url: string;
-                        /**
-                         * @description The host of the link's domain: the code is unique on it
-                         * @example localhost
-                         */
-                        domain: string;
-                        /**
-                         * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
-                         * @example https://example.com/a
-                         */
-                        long_url: string | null;
-                        /**
-                         * @description The short link to share
-                         * @example http://localhost:8080/Ab3dE9x/
-                         */
-                        link: string;
-                        access_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /**
-                         * Format: date-time
-                         * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                         */
-                        expires_at?: string | null;
-                        /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        max_visits?: number | null;
-                        /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        expired_url?: string | null;
-                        /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        redirect_status?: 301 | 302 | 307 | 308 | null;
-                        /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        password_protected?: boolean;
-                        /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        tags?: string[];
-                        /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        title?: string | null;
-                        /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        forward_query?: boolean;
-                        /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        rules?: {
-                            /** @description Every condition given must hold; at least one */
-                            when: {
-                                /**
-                                 * @description ios, android (by OS) or mobile, tablet, desktop (by kind)
-                                 * @default ios
-                                 * @enum {string}
-                                 */
-                                device?: "ios" | "android" | "mobile" | "tablet" | "desktop";
-                                /**
-                                 * @description ISO 3166-1 alpha-2, from the visitor's address (offline IP data)
-                                 * @example DE
-                                 */
-                                country?: string;
-                                /**
-                                 * @description Primary language tag, matched against the visitor's most preferred Accept-Language
-                                 * @example de
-                                 */
-                                language?: string;
-                            };
-                            /** @description Where matching visitors go */
-                            url: string;
-                        }[];
-                        /** @enum {string} */
-                        state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
-                        /**
-                         * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                         * @example null
-                         */
-                        hold_reason?: string | null;
-                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
-                        public_stats: boolean;
-                        /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
-                        workspace: number | null;
-                        /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link. Null for a key with links:create alone, which makes links and nothing else */
-                        manage_token: string | null;
-                    };
+                    "application/json": components["schemas"]["CreatedShortUrl"];
                 };
             };
         };
@@ -3198,138 +3581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description One per item, in the order of links
-                         * @example [
-                         *       {
-                         *         "status": 201,
-                         *         "record": {
-                         *           "short_url": "spring-sale",
-                         *           "long_url": "https://example.com/spring-sale",
-                         *           "manage_token": "…"
-                         *         }
-                         *       },
-                         *       {
-                         *         "status": 409,
-                         *         "error": {
-                         *           "code": "conflict",
-                         *           "message": "short_url \"spring-sale\" is already taken"
-                         *         }
-                         *       },
-                         *       {
-                         *         "status": 400,
-                         *         "error": {
-                         *           "code": "invalid_url",
-                         *           "message": "long_url must be an http or https URL"
-                         *         }
-                         *       }
-                         *     ]
-                         */
-                        results: ({
-                            /** @constant */
-                            status: 201;
-                            /** CreatedShortUrl */
-                            record: {
-                                /** @example Ab3dE9x */
-                                short_url: string;
-                                /**
-                                 * @description The host of the link's domain: the code is unique on it
-                                 * @example localhost
-                                 */
-                                domain: string;
-                                /**
-                                 * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
-                                 * @example https://example.com/a
-                                 */
-                                long_url: string | null;
-                                /**
-                                 * @description The short link to share
-                                 * @example http://localhost:8080/Ab3dE9x/
-                                 */
-                                link: string;
-                                access_count: number;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                                 */
-                                expires_at?: string | null;
-                                /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                max_visits?: number | null;
-                                /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                expired_url?: string | null;
-                                /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                redirect_status?: 301 | 302 | 307 | 308 | null;
-                                /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                password_protected?: boolean;
-                                /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                tags?: string[];
-                                /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                title?: string | null;
-                                /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                forward_query?: boolean;
-                                /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                                rules?: {
-                                    /** @description Every condition given must hold; at least one */
-                                    when: {
-                                        /**
-                                         * @description ios, android (by OS) or mobile, tablet, desktop (by kind)
-                                         * @default ios
-                                         * @enum {string}
-                                         */
-                                        device?: "ios" | "android" | "mobile" | "tablet" | "desktop";
-                                        /**
-                                         * @description ISO 3166-1 alpha-2, from the visitor's address (offline IP data)
-                                         * @example DE
-                                         */
-                                        country?: string;
-                                        /**
-                                         * @description Primary language tag, matched against the visitor's most preferred Accept-Language
-                                         * @example de
-                                         */
-                                        language?: string;
-                                    };
-                                    /** @description Where matching visitors go */
-                                    url: string;
-                                }[];
-                                /** @enum {string} */
-                                state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
-                                /**
-                                 * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                                 * @example null
-                                 */
-                                hold_reason?: string | null;
-                                /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
-                                public_stats: boolean;
-                                /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
-                                workspace: number | null;
-                                /** @description Shown once: send it as `Authorization: Bearer …` to update or delete this link. Null for a key with links:create alone, which makes links and nothing else */
-                                manage_token: string | null;
-                            };
-                        } | {
-                            /**
-                             * @description 400 (invalid_url, invalid_request) or 409 (conflict)
-                             * @example 409
-                             */
-                            status: number;
-                            error: {
-                                /**
-                                 * @description stable: a client may switch on it
-                                 * @example invalid_url
-                                 * @enum {string}
-                                 */
-                                code: "invalid_request" | "invalid_url" | "invalid_coordinates" | "unknown_platform" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "quota_exceeded" | "insufficient_storage" | "internal_error" | "providers_failed" | "upstream_unavailable" | "no_providers" | "service_unavailable" | "upstream_timeout" | "client_closed_request" | "gone" | "harmful_destination" | "quarantined";
-                                /** @example long_url must be an http or https URL */
-                                message: string;
-                            } & {
-                                [key: string]: unknown;
-                            };
-                        })[];
-                    };
+                    "application/json": components["schemas"]["BulkCreateResults"];
                 };
             };
         };
@@ -3354,84 +3606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example Ab3dE9x */
-                        short_url: string;
-                        /**
-                         * @description The host of the link's domain: the code is unique on it
-                         * @example localhost
-                         */
-                        domain: string;
-                        /**
-                         * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
-                         * @example https://example.com/a
-                         */
-                        long_url: string | null;
-                        /**
-                         * @description The short link to share
-                         * @example http://localhost:8080/Ab3dE9x/
-                         */
-                        link: string;
-                        access_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /**
-                         * Format: date-time
-                         * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                         */
-                        expires_at?: string | null;
-                        /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        max_visits?: number | null;
-                        /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        expired_url?: string | null;
-                        /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        redirect_status?: 301 | 302 | 307 | 308 | null;
-                        /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        password_protected?: boolean;
-                        /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        tags?: string[];
-                        /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        title?: string | null;
-                        /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        forward_query?: boolean;
-                        /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        rules?: {
-                            /** @description Every condition given must hold; at least one */
-                            when: {
-                                /**
-                                 * @description ios, android (by OS) or mobile, tablet, desktop (by kind)
-                                 * @default ios
-                                 * @enum {string}
-                                 */
-                                device?: "ios" | "android" | "mobile" | "tablet" | "desktop";
-                                /**
-                                 * @description ISO 3166-1 alpha-2, from the visitor's address (offline IP data)
-                                 * @example DE
-                                 */
-                                country?: string;
-                                /**
-                                 * @description Primary language tag, matched against the visitor's most preferred Accept-Language
-                                 * @example de
-                                 */
-                                language?: string;
-                            };
-                            /** @description Where matching visitors go */
-                            url: string;
-                        }[];
-                        /** @enum {string} */
-                        state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
-                        /**
-                         * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                         * @example null
-                         */
-                        hold_reason?: string | null;
-                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
-                        public_stats: boolean;
-                        /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
-                        workspace: number | null;
-                    };
+                    "application/json": components["schemas"]["ShortUrl"];
                 };
             };
         };
@@ -3524,84 +3699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example Ab3dE9x */
-                        short_url: string;
-                        /**
-                         * @description The host of the link's domain: the code is unique on it
-                         * @example localhost
-                         */
-                        domain: string;
-                        /**
-                         * @description The destination; null when the link has a password and the caller may not read the link (its manage token, a member of its workspace, an admin, a key with links:read)
-                         * @example https://example.com/a
-                         */
-                        long_url: string | null;
-                        /**
-                         * @description The short link to share
-                         * @example http://localhost:8080/Ab3dE9x/
-                         */
-                        link: string;
-                        access_count: number;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /**
-                         * Format: date-time
-                         * @description After it, the link no longer leads to long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                         */
-                        expires_at?: string | null;
-                        /** @description Counted redirects allowed, exactly, across all replicas. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        max_visits?: number | null;
-                        /** @description Where visitors go once the link is expired or used up (else 410). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        expired_url?: string | null;
-                        /** @description This link's redirect status; null: the service default. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        redirect_status?: 301 | 302 | 307 | 308 | null;
-                        /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        password_protected?: boolean;
-                        /** @description Lower-case tags (a-z 0-9 _ -), for the listing's ?tag= filter. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        tags?: string[];
-                        /** @description The owner's own title; never fetched from the target. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        title?: string | null;
-                        /** @description The short URL's query string is added to the destination. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        forward_query?: boolean;
-                        /** @description First match wins; no match: long_url. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        rules?: {
-                            /** @description Every condition given must hold; at least one */
-                            when: {
-                                /**
-                                 * @description ios, android (by OS) or mobile, tablet, desktop (by kind)
-                                 * @default ios
-                                 * @enum {string}
-                                 */
-                                device?: "ios" | "android" | "mobile" | "tablet" | "desktop";
-                                /**
-                                 * @description ISO 3166-1 alpha-2, from the visitor's address (offline IP data)
-                                 * @example DE
-                                 */
-                                country?: string;
-                                /**
-                                 * @description Primary language tag, matched against the visitor's most preferred Accept-Language
-                                 * @example de
-                                 */
-                                language?: string;
-                            };
-                            /** @description Where matching visitors go */
-                            url: string;
-                        }[];
-                        /** @enum {string} */
-                        state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
-                        /**
-                         * @description Read-only: why the link is quarantined or disabled (the threat list that named its destination, banned, or report); null otherwise. Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read)
-                         * @example null
-                         */
-                        hold_reason?: string | null;
-                        /** @description Anyone may read the link's visits report (GET /shorten/<code>/visits/), not only those who may read the link */
-                        public_stats: boolean;
-                        /** @description The workspace the link belongs to; null for a link of none, and to anyone who may not read the link (docs/people.md) */
-                        workspace: number | null;
-                    };
+                    "application/json": components["schemas"]["ShortUrl"];
                 };
             };
         };
@@ -3638,11 +3736,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    short_urls: string[];
-                    /** @description Manage tokens of some of these links (the web app's Your links): a link whose token is here answers its state and password_protected too */
-                    manage_tokens?: string[];
-                };
+                "application/json": components["schemas"]["ManyStatsRequest"];
             };
         };
         responses: {
@@ -3652,18 +3746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        results: {
-                            short_url: string;
-                            access_count: number;
-                            /** Format: date-time */
-                            last_accessed_at: string | null;
-                            /** @enum {string} */
-                            state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
-                            /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                            password_protected?: boolean;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ManyStats"];
                 };
             };
         };
@@ -3688,16 +3771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        short_url: string;
-                        access_count: number;
-                        /** Format: date-time */
-                        last_accessed_at: string | null;
-                        /** @enum {string} */
-                        state?: "active" | "expired" | "exhausted" | "quarantined" | "disabled";
-                        /** @description Visitors must give the link's password (POST it to the short URL). Absent unless the reader may read the link (its manage token, its workspace, an admin, a key with links:read) */
-                        password_protected?: boolean;
-                    };
+                    "application/json": components["schemas"]["ShortUrlStats"];
                 };
             };
         };
@@ -3734,106 +3808,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        short_url: string;
-                        /** Format: date-time */
-                        from: string;
-                        /** Format: date-time */
-                        to: string;
-                        /** @enum {string} */
-                        granularity: "hour" | "day";
-                        /**
-                         * @description ANALYTICS on this server. Off, visits are counted (access_count) but not recorded: totals, series and top are null, as nothing says how many visits a range had. What was recorded while they were on shows again once they are back on.
-                         * @default on
-                         * @enum {string}
-                         */
-                        analytics: "on" | "off";
-                        /** @description The series summed; null with analytics off */
-                        totals: (({
-                            /** @description Every counted redirect: humans and bots */
-                            visits: number;
-                            humans: number;
-                            bots: number;
-                        } | null) | null) | null;
-                        /** @description Every bucket of the range, oldest first; 0 where nothing happened; null with analytics off */
-                        series: (({
-                            /**
-                             * Format: date-time
-                             * @description Start of the hour or UTC day
-                             */
-                            t: string;
-                            /** @description Every counted redirect: humans and bots */
-                            visits: number;
-                            humans: number;
-                            bots: number;
-                        }[] | null) | null) | null;
-                        /**
-                         * @description Whose visits rank the top lists
-                         * @default all
-                         * @enum {string}
-                         */
-                        visitors: "all" | "humans" | "bots";
-                        /** @description The one value whose visits the series and totals count (by UTC day); null: every visit */
-                        filter: (({
-                            /**
-                             * @default referrers
-                             * @enum {string}
-                             */
-                            breakdown: "referrers" | "countries" | "browsers" | "os" | "devices";
-                            value: string;
-                        } | null) | null) | null;
-                        /** @description The top lists; null with analytics off */
-                        top: (({
-                            /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
-                            referrers: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
-                            countries: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
-                            browsers: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
-                            os: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
-                            devices: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The bots by name (the browsers of bot visits), most visits first, then "other" */
-                            bots: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                        } | null) | null) | null;
-                    };
+                    "application/json": components["schemas"]["LinkVisits"];
                 };
             };
         };
@@ -3866,110 +3841,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        from: string;
-                        /** Format: date-time */
-                        to: string;
-                        /** @enum {string} */
-                        granularity: "hour" | "day";
-                        /**
-                         * @description ANALYTICS on this server. Off, visits are counted (access_count) but not recorded: totals, series and top are null, as nothing says how many visits a range had. What was recorded while they were on shows again once they are back on.
-                         * @default on
-                         * @enum {string}
-                         */
-                        analytics: "on" | "off";
-                        /** @description The series summed; null with analytics off */
-                        totals: (({
-                            /** @description Every counted redirect: humans and bots */
-                            visits: number;
-                            humans: number;
-                            bots: number;
-                        } | null) | null) | null;
-                        /** @description Every bucket of the range, oldest first; 0 where nothing happened; null with analytics off */
-                        series: (({
-                            /**
-                             * Format: date-time
-                             * @description Start of the hour or UTC day
-                             */
-                            t: string;
-                            /** @description Every counted redirect: humans and bots */
-                            visits: number;
-                            humans: number;
-                            bots: number;
-                        }[] | null) | null) | null;
-                        /**
-                         * @description Whose visits rank the top lists
-                         * @default all
-                         * @enum {string}
-                         */
-                        visitors: "all" | "humans" | "bots";
-                        /** @description The one value whose visits the series and totals count (by UTC day); null: every visit */
-                        filter: (({
-                            /**
-                             * @default referrers
-                             * @enum {string}
-                             */
-                            breakdown: "referrers" | "countries" | "browsers" | "os" | "devices";
-                            value: string;
-                        } | null) | null) | null;
-                        /** @description The top lists and links; null with analytics off */
-                        top: (({
-                            /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
-                            referrers: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
-                            countries: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
-                            browsers: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
-                            os: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The 10 values with the most visits of `visitors`, then "other" for the rest; a value with none of theirs is left out. Each value says all its visits, humans and bots, whatever the ranking. */
-                            devices: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The bots by name (the browsers of bot visits), most visits first, then "other" */
-                            bots: {
-                                value: string;
-                                /** @description Humans and bots */
-                                visits: number;
-                                humans: number;
-                                bots: number;
-                            }[];
-                            /** @description The 10 links with the most visits (humans and bots), then other */
-                            links: {
-                                value: string;
-                                visits: number;
-                            }[];
-                        } | null) | null) | null;
-                    };
+                    "application/json": components["schemas"]["AllVisits"];
                 };
             };
         };
@@ -3994,29 +3866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @description Start (UTC midnight) of the first day
-                         */
-                        from: string;
-                        /**
-                         * Format: date-time
-                         * @description Now: the last day is today, so far
-                         */
-                        to: string;
-                        days: number;
-                        /**
-                         * @description ANALYTICS on this server. Off, visits are counted (access_count) but not recorded: totals, series and top are null, as nothing says how many visits a range had. What was recorded while they were on shows again once they are back on.
-                         * @default on
-                         * @enum {string}
-                         */
-                        analytics: "on" | "off";
-                        /** @description Per code asked for, one count of visits (humans and bots) per UTC day, oldest first; all zeros for a code without a link or visits */
-                        links: (({
-                            [key: string]: number[];
-                        } | null) | null) | null;
-                    };
+                    "application/json": components["schemas"]["DailyVisits"];
                 };
             };
         };
@@ -4045,56 +3895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        from: string;
-                        /** Format: date-time */
-                        to: string;
-                        /** @constant */
-                        granularity: "day";
-                        /**
-                         * @description ANALYTICS on this server. Off, visits are counted (access_count) but not recorded: totals, series and top are null, as nothing says how many visits a range had. What was recorded while they were on shows again once they are back on.
-                         * @default on
-                         * @enum {string}
-                         */
-                        analytics: "on" | "off";
-                        /** @description The series summed; null with analytics off */
-                        totals: (({
-                            /** @description Every counted redirect: humans and bots */
-                            visits: number;
-                            humans: number;
-                            bots: number;
-                        } | null) | null) | null;
-                        /** @description Every UTC day of the range, oldest first; 0 where nothing happened; null with analytics off */
-                        series: (({
-                            /**
-                             * Format: date-time
-                             * @description Start of the UTC day
-                             */
-                            t: string;
-                            /** @description Every counted redirect: humans and bots */
-                            visits: number;
-                            humans: number;
-                            bots: number;
-                        }[] | null) | null) | null;
-                        /** @description The top lists; null with analytics off */
-                        top: (({
-                            /** @description The 10 values with the most visits, then "other" for the rest */
-                            referrers: {
-                                value: string;
-                                visits: number;
-                            }[];
-                            /** @description Each kind with visits, most first: unknown (no such short URL), expired, exhausted (visit cap used up), password (wrong password) */
-                            kinds: {
-                                /**
-                                 * @default unknown
-                                 * @enum {string}
-                                 */
-                                value: "unknown" | "expired" | "exhausted" | "password";
-                                visits: number;
-                            }[];
-                        } | null) | null) | null;
-                    };
+                    "application/json": components["schemas"]["OrphanVisits"];
                 };
             };
         };
@@ -4297,63 +4098,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: {
-                            /** @description Never empty */
-                            formatted_address: string;
-                            /** @description Postal code */
-                            postcode: string | null;
-                            /** @description Country, full name */
-                            country: string | null;
-                            /** @description ISO 3166-1 alpha-2, upper case */
-                            country_code: string | null;
-                            /** @description First-level region */
-                            state: string | null;
-                            /** @description Part of a city */
-                            district: string | null;
-                            /** @description City, town, village or hamlet */
-                            settlement: string | null;
-                            /** @description Street */
-                            street: string | null;
-                            /** @description House number, or the name of the building or place */
-                            house: string | null;
-                            /**
-                             * @description The place's point, decimal degrees
-                             * @example 48.8534
-                             */
-                            latitude: number;
-                            /** @example 2.3488 */
-                            longitude: number;
-                            /** @description How sure the provider is of the match, 0 to 1 */
-                            confidence: number;
-                            /**
-                             * @description The provider's own id of the place
-                             * @example geonames:2988507
-                             */
-                            provider_id: string | null;
-                        }[];
-                        error: null;
-                    } | {
-                        /** @constant */
-                        type: "FeatureCollection";
-                        features: {
-                            /** @constant */
-                            type: "Feature";
-                            geometry: {
-                                /** @constant */
-                                type: "Point";
-                                coordinates: [
-                                    number,
-                                    number
-                                ];
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ForwardGeocodeResults"] | components["schemas"]["ReverseGeocodeFeatureCollection"];
                 };
             };
         };
@@ -4384,49 +4129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: {
-                            /** @description Never empty */
-                            formatted_address: string;
-                            /** @description Postal code */
-                            postcode: string | null;
-                            /** @description Country, full name */
-                            country: string | null;
-                            /** @description ISO 3166-1 alpha-2, upper case */
-                            country_code: string | null;
-                            /** @description First-level region */
-                            state: string | null;
-                            /** @description Part of a city */
-                            district: string | null;
-                            /** @description City, town, village or hamlet */
-                            settlement: string | null;
-                            /** @description Street */
-                            street: string | null;
-                            /** @description House number, or the name of the building or place */
-                            house: string | null;
-                        }[];
-                        error: null;
-                    } | {
-                        /** @constant */
-                        type: "FeatureCollection";
-                        features: {
-                            /** @constant */
-                            type: "Feature";
-                            geometry: {
-                                /** @constant */
-                                type: "Point";
-                                coordinates: [
-                                    number,
-                                    number
-                                ];
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ReverseGeocodeResult"] | components["schemas"]["ReverseGeocodeFeatureCollection"];
                 };
             };
         };
@@ -4443,26 +4146,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    points: {
-                        /**
-                         * @description Decimal degrees, -90 to 90, as a number or a string
-                         * @example 48.8584
-                         */
-                        latitude: unknown;
-                        /**
-                         * @description Decimal degrees, -180 to 180, as a number or a string
-                         * @example 2.2945
-                         */
-                        longitude: unknown;
-                        /** @description Yours, echoed in the item's result */
-                        id?: string | number;
-                    }[];
-                    /** @description A registered geocoder for every point, any case; default: the default chain */
-                    platform?: string;
-                    /** @description Preferred language of the answers, e.g. en, de, pt-BR */
-                    language?: string;
-                };
+                "application/json": components["schemas"]["ReverseGeocodeBatchRequest"];
             };
         };
         responses: {
@@ -4472,65 +4156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        results: {
-                            id: (string | number) | null;
-                            data: {
-                                /** @description Never empty */
-                                formatted_address: string;
-                                /** @description Postal code */
-                                postcode: string | null;
-                                /** @description Country, full name */
-                                country: string | null;
-                                /** @description ISO 3166-1 alpha-2, upper case */
-                                country_code: string | null;
-                                /** @description First-level region */
-                                state: string | null;
-                                /** @description Part of a city */
-                                district: string | null;
-                                /** @description City, town, village or hamlet */
-                                settlement: string | null;
-                                /** @description Street */
-                                street: string | null;
-                                /** @description House number, or the name of the building or place */
-                                house: string | null;
-                            }[];
-                            error: ({
-                                code: string;
-                                message: string;
-                                index: number;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
-                            provider: string | null;
-                            /**
-                             * @default L1
-                             * @enum {string|null}
-                             */
-                            cache: "L1" | "L2" | "MISS" | null;
-                        }[];
-                        error: null;
-                    } | {
-                        /** @constant */
-                        type: "FeatureCollection";
-                        features: {
-                            /** @constant */
-                            type: "Feature";
-                            geometry: {
-                                /** @constant */
-                                type: "Point";
-                                coordinates: [
-                                    number,
-                                    number
-                                ];
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ReverseGeocodeBatchResult"] | components["schemas"]["ReverseGeocodeFeatureCollection"];
                 };
             };
         };
@@ -4547,29 +4173,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    queries: {
-                        /**
-                         * @description What to look for, as GET /geocode's q
-                         * @example Paris, TX
-                         */
-                        q: unknown;
-                        /** @description As GET /geocode's limit (a number or a string) */
-                        limit?: unknown;
-                        /** @description As GET /geocode's country (a string, or a list of codes) */
-                        country?: unknown;
-                        /** @description As GET /geocode's near: latitude,longitude */
-                        near?: unknown;
-                        /** @description As GET /geocode's bbox: west,south,east,north */
-                        bbox?: unknown;
-                        /** @description Yours, echoed in the item's result */
-                        id?: string | number;
-                    }[];
-                    /** @description A registered geocoder with a forward search, for every query; default: the default chain */
-                    platform?: string;
-                    /** @description Preferred language of the answers, e.g. en, de, pt-BR */
-                    language?: string;
-                };
+                "application/json": components["schemas"]["ForwardGeocodeBatchRequest"];
             };
         };
         responses: {
@@ -4579,79 +4183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        results: {
-                            id: (string | number) | null;
-                            data: {
-                                /** @description Never empty */
-                                formatted_address: string;
-                                /** @description Postal code */
-                                postcode: string | null;
-                                /** @description Country, full name */
-                                country: string | null;
-                                /** @description ISO 3166-1 alpha-2, upper case */
-                                country_code: string | null;
-                                /** @description First-level region */
-                                state: string | null;
-                                /** @description Part of a city */
-                                district: string | null;
-                                /** @description City, town, village or hamlet */
-                                settlement: string | null;
-                                /** @description Street */
-                                street: string | null;
-                                /** @description House number, or the name of the building or place */
-                                house: string | null;
-                                /**
-                                 * @description The place's point, decimal degrees
-                                 * @example 48.8534
-                                 */
-                                latitude: number;
-                                /** @example 2.3488 */
-                                longitude: number;
-                                /** @description How sure the provider is of the match, 0 to 1 */
-                                confidence: number;
-                                /**
-                                 * @description The provider's own id of the place
-                                 * @example geonames:2988507
-                                 */
-                                provider_id: string | null;
-                            }[];
-                            error: ({
-                                code: string;
-                                message: string;
-                                index: number;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
-                            provider: string | null;
-                            /**
-                             * @default L1
-                             * @enum {string|null}
-                             */
-                            cache: "L1" | "L2" | "MISS" | null;
-                        }[];
-                        error: null;
-                    } | {
-                        /** @constant */
-                        type: "FeatureCollection";
-                        features: {
-                            /** @constant */
-                            type: "Feature";
-                            geometry: {
-                                /** @constant */
-                                type: "Point";
-                                coordinates: [
-                                    number,
-                                    number
-                                ];
-                            } | null;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    };
+                    "application/json": components["schemas"]["ForwardGeocodeBatchResult"] | components["schemas"]["ReverseGeocodeFeatureCollection"];
                 };
             };
         };
@@ -4671,13 +4203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        geocoders: {
-                            /** @example NOMINATIM_REPLICA_1 */
-                            name: string;
-                            url: string;
-                        }[];
-                    };
+                    "application/json": components["schemas"]["Geocoders"];
                 };
             };
         };
@@ -4708,26 +4234,7 @@ export interface operations {
                  *       "language": "fr"
                  *     }
                  */
-                "application/json": {
-                    points: {
-                        /**
-                         * @description Decimal degrees, -90 to 90, as a number or a string
-                         * @example 48.8584
-                         */
-                        latitude: unknown;
-                        /**
-                         * @description Decimal degrees, -180 to 180, as a number or a string
-                         * @example 2.2945
-                         */
-                        longitude: unknown;
-                        /** @description Yours, echoed in the item's result */
-                        id?: string | number;
-                    }[];
-                    /** @description A registered geocoder for every point, any case; default: the default chain */
-                    platform?: string;
-                    /** @description Preferred language of the answers, e.g. en, de, pt-BR */
-                    language?: string;
-                };
+                "application/json": components["schemas"]["GeocodeJobRequest"];
                 /**
                  * @example id,latitude,longitude
                  *     store-1,48.8606,2.3508
@@ -4744,31 +4251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location */
-                        id: string;
-                        /**
-                         * @default running
-                         * @enum {string}
-                         */
-                        status: "running" | "done" | "cancelled";
-                        total: number;
-                        /** @description Points with their result, an answer or an error */
-                        done: number;
-                        /** @description Of those, the points with an error */
-                        failed: number;
-                        platform: string | null;
-                        language: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When a finished job and its results are deleted
-                         */
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["GeocodeJob"];
                 };
             };
         };
@@ -4791,31 +4274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location */
-                        id: string;
-                        /**
-                         * @default running
-                         * @enum {string}
-                         */
-                        status: "running" | "done" | "cancelled";
-                        total: number;
-                        /** @description Points with their result, an answer or an error */
-                        done: number;
-                        /** @description Of those, the points with an error */
-                        failed: number;
-                        platform: string | null;
-                        language: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When a finished job and its results are deleted
-                         */
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["GeocodeJob"];
                 };
             };
         };
@@ -4838,31 +4297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location */
-                        id: string;
-                        /**
-                         * @default running
-                         * @enum {string}
-                         */
-                        status: "running" | "done" | "cancelled";
-                        total: number;
-                        /** @description Points with their result, an answer or an error */
-                        done: number;
-                        /** @description Of those, the points with an error */
-                        failed: number;
-                        platform: string | null;
-                        language: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When a finished job and its results are deleted
-                         */
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["GeocodeJob"];
                 };
             };
         };
@@ -4928,29 +4363,7 @@ export interface operations {
                  *       "language": "en"
                  *     }
                  */
-                "application/json": {
-                    queries: {
-                        /**
-                         * @description What to look for, as GET /geocode's q
-                         * @example Paris, TX
-                         */
-                        q: unknown;
-                        /** @description As GET /geocode's limit (a number or a string) */
-                        limit?: unknown;
-                        /** @description As GET /geocode's country (a string, or a list of codes) */
-                        country?: unknown;
-                        /** @description As GET /geocode's near: latitude,longitude */
-                        near?: unknown;
-                        /** @description As GET /geocode's bbox: west,south,east,north */
-                        bbox?: unknown;
-                        /** @description Yours, echoed in the item's result */
-                        id?: string | number;
-                    }[];
-                    /** @description A registered geocoder with a forward search, for every query; default: the default chain */
-                    platform?: string;
-                    /** @description Preferred language of the answers, e.g. en, de, pt-BR */
-                    language?: string;
-                };
+                "application/json": components["schemas"]["ForwardGeocodeJobRequest"];
                 /**
                  * @example id,q
                  *     office,Zurich
@@ -4967,31 +4380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location */
-                        id: string;
-                        /**
-                         * @default running
-                         * @enum {string}
-                         */
-                        status: "running" | "done" | "cancelled";
-                        total: number;
-                        /** @description Points with their result, an answer or an error */
-                        done: number;
-                        /** @description Of those, the points with an error */
-                        failed: number;
-                        platform: string | null;
-                        language: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When a finished job and its results are deleted
-                         */
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["GeocodeJob"];
                 };
             };
         };
@@ -5014,31 +4403,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location */
-                        id: string;
-                        /**
-                         * @default running
-                         * @enum {string}
-                         */
-                        status: "running" | "done" | "cancelled";
-                        total: number;
-                        /** @description Points with their result, an answer or an error */
-                        done: number;
-                        /** @description Of those, the points with an error */
-                        failed: number;
-                        platform: string | null;
-                        language: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When a finished job and its results are deleted
-                         */
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["GeocodeJob"];
                 };
             };
         };
@@ -5061,31 +4426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description The job's id: the only key to it and its results. Keep it: it is shown once in full, here and in Location */
-                        id: string;
-                        /**
-                         * @default running
-                         * @enum {string}
-                         */
-                        status: "running" | "done" | "cancelled";
-                        total: number;
-                        /** @description Points with their result, an answer or an error */
-                        done: number;
-                        /** @description Of those, the points with an error */
-                        failed: number;
-                        platform: string | null;
-                        language: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        finished_at: string | null;
-                        /**
-                         * Format: date-time
-                         * @description When a finished job and its results are deleted
-                         */
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["GeocodeJob"];
                 };
             };
         };
