@@ -123,7 +123,7 @@ export const VisitQuery = t.Object({
   granularity: t.Optional(t.String({ description: "hour or day (default); at most a year of hours" })),
   visitors: t.Optional(t.String({ description: "Whose visits rank the top lists: all (default), humans or bots", examples: ["humans"] })),
   breakdown: t.Optional(
-    t.String({ description: "With value: the series and totals count only the visits with this value, by day. One of " + dimensions.join(", ") }),
+    t.String({ description: `With value: the series and totals count only the visits with this value, by day. One of ${dimensions.join(", ")}` }),
   ),
   value: t.Optional(t.String({ description: "With breakdown: a value its list names, e.g. DE for countries", examples: ["DE"] })),
 });

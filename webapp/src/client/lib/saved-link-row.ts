@@ -92,10 +92,11 @@ function qrToggle(link: SavedLink, panel: HTMLElement, files: OfferedFiles): HTM
   );
   let drawn: Promise<void> | undefined;
   button.addEventListener("click", () => {
-    drawn ??= drawQr(link, panel, files).catch(() => {
-      drawn = undefined;
-      fill(panel, h("p", { class: "muted" }, "The QR code could not be drawn: try again."));
-    });
+    if (drawn === undefined)
+      drawn = drawQr(link, panel, files).catch(() => {
+        drawn = undefined;
+        fill(panel, h("p", { class: "muted" }, "The QR code could not be drawn: try again."));
+      });
     panel.hidden = !panel.hidden;
     button.setAttribute("aria-expanded", String(!panel.hidden));
   });
