@@ -81,6 +81,39 @@ describe("serviceSpec", () => {
     expect((await post({ code: "a", rules: [{ url: 1 }] })).status).toBe(422);
   });
 
+  test("leaves the schemas a route declares in its detail as they were, for its checks and for the next document", async () => {
+    const Rule = t.Object({ url: t.String() }, { title: "Rule" });
+    const Job = t.Object({ rules: t.Array(Rule) }, { title: "Job" });
+    const written = json(Job);
+    const app = new Elysia().use(jsonBody()).post("/jobs", ({ body }) => body, {
+      body: Job,
+      response: { 200: Job },
+      detail: { responses: { 200: { description: "Queued", content: { "application/json": { schema: Job } } } } },
+    });
+    const spec = serviceSpec(app, info);
+
+    const first = json(spec());
+    app.get("/later", () => "later");
+    const second = json(spec());
+
+    expect(json(Job)).toEqual(written);
+    for (const document of [first, second]) {
+      expect(document.paths["/jobs"].post.responses["200"]).toEqual({
+        description: "Queued",
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Job" } } },
+      });
+      expect(Object.keys(document.components.schemas).sort()).toEqual(["Job", "Rule"]);
+    }
+    const post = await app.handle(
+      new Request("http://localhost/jobs", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ rules: [{ url: "u" }] }),
+      }),
+    );
+    expect(post.status).toBe(200);
+  });
+
   test("gives a query parameter the description its schema has, where Swagger UI shows it", () => {
     const app = new Elysia().get("/search", () => [], { query: t.Object({ q: t.Optional(t.String({ description: "What to look for" })) }) });
 

@@ -44,10 +44,13 @@ export function serviceSpec(app: AnyElysia, info: ServiceSpecInfo): () => Servic
 
 function generate(app: AnyElysia, info: ServiceSpecInfo): ServiceSpec {
   const generated = toOpenAPISchema(withJsonBodies(app), undefined, undefined, undefined, openapiVersion);
-  const paths = generated.paths as Paths;
-  restoreDeclaredResponses(paths, app);
+  restoreDeclaredResponses(generated.paths as Paths, app);
+  // The document's own copy, as /docs/json sends it: the generator keeps some of the routes' own objects (a
+  // route's `detail`, its declared responses), which Elysia validates with, and the steps below change it.
+  const { paths, schemas }: { paths: Paths; schemas: Record<string, unknown> } = JSON.parse(
+    JSON.stringify({ paths: generated.paths, schemas: generated.components.schemas ?? {} }),
+  );
   describeParametersOutsideSchemas(paths);
-  const schemas = { ...(generated.components.schemas as Record<string, unknown>) };
   nameSchemasOnce(paths, schemas);
   return {
     openapi: openapiVersion,
