@@ -102,15 +102,17 @@ describe("mergeSpecs", () => {
     expect(merged.info.description).toEndWith("Conflicts:\n\n- `/items/{item_id}` is described by a and b; a's description is shown.");
   });
 
-  test("shares a component both define alike; of two different namesakes keeps the first and reports the conflict", () => {
+  test("shares a component both define alike; of two different namesakes the later is renamed, with its source's $refs, and reported", () => {
     const shared = { type: "object", properties: { code: { type: "string" } } };
+    // Alike as written, but each names its own source's Place: b's is renamed too.
+    const near = { type: "object", properties: { near: ref("Place") } };
     const a = spec("A", {
       paths: { "/a": { get: jsonOf(ref("Place")) } },
-      components: { schemas: { Code: shared, Place: { type: "object", properties: { lat: { type: "number" } } } } },
+      components: { schemas: { Code: shared, Near: near, Place: { type: "object", properties: { lat: { type: "number" } } } } },
     });
     const b = spec("B", {
-      paths: { "/b": { get: jsonOf({ oneOf: [ref("Place"), ref("Code")] }) } },
-      components: { schemas: { Code: shared, Place: { type: "object", properties: { x: { type: "number" } } } } },
+      paths: { "/b": { get: jsonOf({ oneOf: [ref("Place"), ref("Code"), ref("Near")] }) } },
+      components: { schemas: { Code: shared, Near: near, Place: { type: "object", properties: { x: { type: "number" } } } } },
     });
 
     const merged = mergeSpecs(spec("own"), [
@@ -118,17 +120,30 @@ describe("mergeSpecs", () => {
       { name: "b", spec: b },
     ]);
 
-    expect(merged.components).toEqual({ schemas: { Code: shared, Place: { type: "object", properties: { lat: { type: "number" } } } } });
-    expect(merged.paths).toEqual({ "/a": { get: jsonOf(ref("Place")) }, "/b": { get: jsonOf({ oneOf: [ref("Place"), ref("Code")] }) } });
+    expect(merged.components).toEqual({
+      schemas: {
+        Code: shared,
+        Near: near,
+        Place: { type: "object", properties: { lat: { type: "number" } } },
+        b_Near: { type: "object", properties: { near: ref("b_Place") } },
+        b_Place: { type: "object", properties: { x: { type: "number" } } },
+      },
+    });
+    expect(merged.paths).toEqual({ "/a": { get: jsonOf(ref("Place")) }, "/b": { get: jsonOf({ oneOf: [ref("b_Place"), ref("Code"), ref("b_Near")] }) } });
     expect(merged["x-linkgeo-merge"]).toEqual({
       sources: [
         { name: "gateway", status: "own" },
         { name: "a", status: "available" },
         { name: "b", status: "available" },
       ],
-      conflicts: [{ kind: "component", section: "schemas", name: "Place", kept: "a", dropped: "b" }],
+      conflicts: [
+        { kind: "component", section: "schemas", name: "Near", kept: "a", dropped: "b", renamed_to: "b_Near" },
+        { kind: "component", section: "schemas", name: "Place", kept: "a", dropped: "b", renamed_to: "b_Place" },
+      ],
     });
-    expect(merged.info.description).toEndWith("Conflicts:\n\n- `schemas/Place` is described by a and b; a's description is shown.");
+    expect(merged.info.description).toEndWith(
+      "Conflicts:\n\n- `schemas/Near` is described by a and b; b's is `schemas/b_Near` here.\n- `schemas/Place` is described by a and b; b's is `schemas/b_Place` here.",
+    );
   });
 
   test("a document-wide security requirement moves onto that source's operations; a different scheme of the same name is a conflict", () => {

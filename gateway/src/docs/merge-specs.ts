@@ -22,8 +22,12 @@ export type MergeSource =
 export type MergeConflict =
   /** Two sources describe the same path (template names ignored): the first is kept. */
   | { kind: "path"; path: string; kept: string; dropped: string }
-  /** A later source's component differs from an earlier one of the same name: the first is kept. */
-  | { kind: "component"; section: string; name: string; kept: string; dropped: string }
+  /**
+   * A later source's component differs from an earlier one of the same name: the first keeps the name; the
+   * later one is added as `renamed_to` with that source's `$ref`s to it, or left out where no `$ref` names it
+   * (a security scheme, named by the operations' requirements).
+   */
+  | { kind: "component"; section: string; name: string; kept: string; dropped: string; renamed_to?: string }
   /** operationIds must be unique in a document: a later duplicate is prefixed with its source. */
   | { kind: "operationId"; operation_id: string; source: string; renamed_to: string };
 
@@ -45,10 +49,16 @@ function answeredByGateway(path: string): boolean {
  *   are never copied.
  * - components (every section, schemas and securitySchemes included): equal
  *   content under one name is shared. Different content under a taken name
- *   keeps the first and is listed as a conflict: the services are built from
- *   one shared package (one error body, one bearer scheme), the merged-docs
- *   test fails on any conflict, and the fix is a distinct name at the source,
- *   not a rename at run time.
+ *   is listed as a conflict; the first keeps the name, and the later one is
+ *   added as `<source>_<name>`, with that source's `$ref`s to it rewritten,
+ *   so each operation still shows its own service's schema (two versions
+ *   of a service during a rolling deploy, say). A component is compared
+ *   with its `$ref`s as they will read, so one that names a renamed
+ *   component is renamed too. A security scheme is named by requirements,
+ *   not `$ref`s: a different one of a taken name is left out. The services
+ *   are built from one shared package (one error body, one bearer scheme),
+ *   the merged-docs test fails on any conflict, and the fix is a distinct
+ *   name at the source.
  * - tags: union by name, the first description wins.
  * - a service without a spec is listed as unavailable in `info.description`.
  */
@@ -91,14 +101,27 @@ interface Union {
 }
 
 function addSource(union: Union, source: string, spec: OpenApiDocument, skip: (path: string) => boolean): void {
+  const renames = componentRenames(union, source, spec);
   for (const [section, entries] of Object.entries(spec.components ?? {})) {
     const target = (union.components[section] ??= {});
     for (const [name, value] of Object.entries(entries ?? {})) {
-      const existing = target[name];
-      if (existing === undefined) {
-        target[name] = structuredClone(value);
+      const renamed = renames.get(componentRef(section, name));
+      if (renamed !== undefined) {
+        const renamedTo = renamed.slice(componentRef(section, "").length);
+        target[renamedTo] = withRenamedRefs(value, renames);
+        union.componentOwners.set(`${section}/${renamedTo}`, source);
+        union.conflicts.push({
+          kind: "component",
+          section,
+          name,
+          kept: union.componentOwners.get(`${section}/${name}`)!,
+          dropped: source,
+          renamed_to: renamedTo,
+        });
+      } else if (target[name] === undefined) {
+        target[name] = withRenamedRefs(value, renames);
         union.componentOwners.set(`${section}/${name}`, source);
-      } else if (!Bun.deepEquals(existing, value)) {
+      } else if (section === "securitySchemes" && !Bun.deepEquals(target[name], value)) {
         union.conflicts.push({ kind: "component", section, name, kept: union.componentOwners.get(`${section}/${name}`)!, dropped: source });
       }
     }
@@ -114,12 +137,49 @@ function addSource(union: Union, source: string, spec: OpenApiDocument, skip: (p
       continue;
     }
     union.pathOwners.set(key, { source, path });
-    union.paths[path] = adaptPathItem(union, source, structuredClone(item), spec.security);
+    union.paths[path] = adaptPathItem(union, source, withRenamedRefs(item, renames) as PathItem, spec.security);
   }
 
   for (const tag of spec.tags ?? []) {
     if (!union.tags.some((known) => known.name === tag.name)) union.tags.push({ ...tag });
   }
+}
+
+const componentRef = (section: string, name: string) => `#/components/${section}/${name}`;
+
+/**
+ * The `$ref`s of `source`'s components that must point elsewhere: each of
+ * its components whose name an earlier source took with other content, its
+ * own `$ref`s read as they will be (so renaming one can rename another).
+ * Security schemes are left to the caller.
+ */
+function componentRenames(union: Union, source: string, spec: OpenApiDocument): Map<string, string> {
+  const renames = new Map<string, string>();
+  for (let renamedMore = true; renamedMore; ) {
+    renamedMore = false;
+    for (const [section, entries] of Object.entries(spec.components ?? {})) {
+      if (section === "securitySchemes") continue;
+      const taken = union.components[section] ?? {};
+      for (const [name, value] of Object.entries(entries ?? {})) {
+        if (renames.has(componentRef(section, name)) || taken[name] === undefined) continue;
+        if (Bun.deepEquals(taken[name], withRenamedRefs(value, renames))) continue;
+        let renamed = `${source}_${name}`;
+        for (let n = 2; taken[renamed] !== undefined || entries?.[renamed] !== undefined; n++) renamed = `${source}_${name}_${n}`;
+        renames.set(componentRef(section, name), componentRef(section, renamed));
+        renamedMore = true;
+      }
+    }
+  }
+  return renames;
+}
+
+/** A copy of `value` with each `$ref` that `renames` names pointing to its new name. */
+function withRenamedRefs(value: unknown, renames: ReadonlyMap<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((item) => withRenamedRefs(item, renames));
+  if (!isRecord(value)) return value;
+  const copy = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withRenamedRefs(item, renames)]));
+  if (typeof copy.$ref === "string") copy.$ref = renames.get(copy.$ref) ?? copy.$ref;
+  return copy;
 }
 
 /** `item` is already a private copy, so its operations are adjusted in place. */
@@ -164,7 +224,12 @@ function describeMerge(own: OpenApiDocument, services: ServiceSpec[], report: Me
   );
   if (shown.length > 0) {
     lines.push("", "Conflicts:", "");
-    for (const { what, kept, dropped } of shown) lines.push(`- \`${what}\` is described by ${kept} and ${dropped}; ${kept}'s description is shown.`);
+    for (const conflict of shown) {
+      const { what, kept, dropped } = conflict;
+      const renamed = conflict.kind === "component" && conflict.renamed_to ? `${conflict.section}/${conflict.renamed_to}` : undefined;
+      const outcome = renamed ? `${dropped}'s is \`${renamed}\` here` : `${kept}'s description is shown`;
+      lines.push(`- \`${what}\` is described by ${kept} and ${dropped}; ${outcome}.`);
+    }
   }
   return lines.join("\n");
 }
