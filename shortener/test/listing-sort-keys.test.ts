@@ -82,6 +82,27 @@ describe("the listing's sort keys on postgres", () => {
     expect(await keysOf(code)).toEqual({ count: 4, sorted: 4, logged: 2 });
   });
 
+  test("a batch dated earlier (a retry, a replica's slower clock) neither dates the visit back nor makes a busy link look quiet", async () => {
+    const code = await newLink();
+    const at = new Date(Date.now() - 10_000);
+    const later = (ms: number) => new Date(at.getTime() + ms);
+    await visit(code, 1, later(3_000));
+    await visit(code, 1, later(500));
+    const [stored] = await sql<Array<{ last: Date }>>`SELECT last_accessed_at AS last FROM links WHERE code = ${code}`;
+    expect(stored?.last.getTime()).toBe(later(3_000).getTime());
+    await visit(code, 1, later(3_500));
+    expect(await keysOf(code)).toEqual({ count: 3, sorted: 1, logged: 3 });
+  });
+
+  test("a capped link's count key follows every visit, within the second too", async () => {
+    const code = `skc${Date.now().toString(36)}${++seq}`;
+    await db.links.insert({ code, longUrl: `https://example.com/${code}`, manageTokenHash: `hash-${code}`, createdAt: new Date(), maxVisits: 10 });
+    const at = new Date();
+    await visit(code, 1, at);
+    await visit(code, 2, at);
+    expect(await keysOf(code)).toEqual({ count: 3, sorted: 3, logged: 2 });
+  });
+
   test("a link a batch holds is skipped, logged again, and refreshed by the step after it is free", async () => {
     await db.visits.sumVisitLog();
     const [held, free] = [await visited(2), await visited(2)];

@@ -184,7 +184,11 @@ export class PostgresLinkStore implements LinkStore {
    * gets an entry; the summing step refreshes the keys once for all the
    * visits it sums. A link not visited for longer gets its keys set here:
    * its row has a new version with index entries either way, and one now
-   * spares the summing step a second version and its row lock. Dates go as
+   * spares the summing step a second version and its row lock. The last
+   * visit never moves back: a batch retried with its first time, or sent by
+   * a replica whose clock is behind another's, neither dates the link
+   * earlier nor makes a busy link look quiet (costing it its HOT update at
+   * every turn of a load balancer between two such replicas). Dates go as
    * ISO text (Drizzle set this client to send them as text).
    */
   private countVisits(sql: Sql, visits: ReadonlyMap<string, LinkVisits>, at: Date, only: PendingQuery<Row[]>) {
@@ -192,7 +196,7 @@ export class PostgresLinkStore implements LinkStore {
     const quiet = sql`(links.last_accessed_at IS NULL OR links.last_accessed_at < ${when}::timestamptz - ${`${sortKeysQuietMs} milliseconds`}::interval)`;
     // A capped link's copy of its count is kept here always, so that the exhausted filter (its index) is exact.
     const counted = (n: PendingQuery<Row[]>) =>
-      sql`access_count = links.access_count + ${n}, last_accessed_at = ${when}::timestamptz,
+      sql`access_count = links.access_count + ${n}, last_accessed_at = GREATEST(links.last_accessed_at, ${when}::timestamptz),
         sorted_access_count = CASE WHEN links.max_visits IS NOT NULL OR ${quiet} THEN links.access_count + ${n} ELSE links.sorted_access_count END,
         sorted_last_accessed_at = CASE WHEN ${quiet} THEN ${when}::timestamptz ELSE links.sorted_last_accessed_at END`;
     // The usual batch under load is one hot link: a statement for one row is
