@@ -79,7 +79,7 @@ import { describeWalPerRequest, walRecordsBetween } from "./support/wal-records.
 import { applyDatabaseSettings, autovacuumWarning, serverSetting } from "./support/database-settings.ts";
 import { walTargetBytes } from "./support/checkpoint-cycles.ts";
 import { requireWrk, runWrk } from "./support/wrk.ts";
-import { uniformScript, zipfScript } from "./support/wrk-scripts.ts";
+import { uniformScript, zipfExponent, zipfScript } from "./support/wrk-scripts.ts";
 import { startGateway } from "./support/gateway.ts";
 import { measureLatencies, reportLatencies } from "./support/latency.ts";
 
@@ -91,7 +91,6 @@ const targets = {
   hotOverCeiling: 0.8,
   walBytes: walTargetBytes,
 };
-const zipfExponent = 1.1;
 const repeats = 7;
 
 type Figures = Map<string, string>;

@@ -31,11 +31,13 @@
  * nothing else should write to the cluster meanwhile.
  *
  * Knobs: BENCH_WAL_SECONDS (300: the load's length), BENCH_SECONDS (10: a
- * window), BENCH_SCALE_LINKS (1,000,000), BENCH_PG_SETTINGS (the
- * database's own settings, as bench:scale), BENCH_CONNECTIONS and
- * BENCH_THREADS (wrk's). Target (issue 50): under 2 KB of WAL per uniform
- * redirect with the settings we ship. A report, not a test: it exits 0
- * either way.
+ * window), BENCH_SCALE_LINKS (1,000,000), BENCH_WAL_TRAFFIC (uniform, or
+ * zipf: codes drawn by Zipf's law with bench:scale's exponent, over every
+ * link), BENCH_PG_SETTINGS (the database's own settings, as bench:scale),
+ * BENCH_CONNECTIONS and BENCH_THREADS (wrk's). Target (issue 50): under
+ * 2 KB of WAL per uniform redirect with the settings we ship; a Zipf run
+ * prints its figure without one. A report, not a test: it exits 0 either
+ * way.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,12 +46,12 @@ import { deleteKeysWithPrefix, testRedisUrl, uniqueRedisPrefix } from "@linkgeo/
 import postgres from "postgres";
 import { walTargetBytes, wholeCycles, type RedoPoint, type RunMark } from "./support/checkpoint-cycles.ts";
 import { applyDatabaseSettings, autovacuumWarning } from "./support/database-settings.ts";
-import { onCleanup, runBench } from "./support/lifecycle.ts";
+import { BenchError, onCleanup, runBench } from "./support/lifecycle.ts";
 import { describeMachine, fmtInt, table } from "./support/report.ts";
 import { buildPostgres } from "./support/scale-data.ts";
 import { intFromEnv, readSettings } from "./support/settings.ts";
 import { startShortener, visitorHeaders } from "./support/shortener.ts";
-import { uniformScript } from "./support/wrk-scripts.ts";
+import { uniformScript, zipfExponent, zipfScript } from "./support/wrk-scripts.ts";
 import { requireWrk, runWrk, socketErrorTotal } from "./support/wrk.ts";
 
 /** The server's settings that decide how long a cycle is, how big its page images are, and whether vacuum adds WAL of its own. */
@@ -68,8 +70,11 @@ async function main(): Promise<number> {
   const settings = { ...readSettings(), seconds: intFromEnv("BENCH_SECONDS", 10, 1, 600) };
   const loadSeconds = intFromEnv("BENCH_WAL_SECONDS", 300, settings.seconds, 86_400);
   const links = intFromEnv("BENCH_SCALE_LINKS", 1_000_000, 1_000, 50_000_000);
+  const traffic = process.env.BENCH_WAL_TRAFFIC || "uniform";
+  if (traffic !== "uniform" && traffic !== "zipf") throw new BenchError(`BENCH_WAL_TRAFFIC must be uniform or zipf (got "${traffic}")`);
+  const drawn = traffic === "uniform" ? "uniform" : `Zipf s = ${zipfExponent}`;
   console.log(
-    `bench:wal on ${describeMachine()}; wrk -t${settings.threads} -c${settings.connections}, uniform over ${fmtInt(links)} links, ${loadSeconds} s in windows of ${settings.seconds} s\n`,
+    `bench:wal on ${describeMachine()}; wrk -t${settings.threads} -c${settings.connections}, ${drawn} over ${fmtInt(links)} links, ${loadSeconds} s in windows of ${settings.seconds} s\n`,
   );
 
   const built = await buildPostgres({ links, visitedLinks: Math.min(links, 10_000) }, new Date());
@@ -79,8 +84,8 @@ async function main(): Promise<number> {
   onCleanup(`delete Redis keys ${redisPrefix}*`, () => deleteKeysWithPrefix(testRedisUrl, redisPrefix));
   const shortener = await startShortener(settings, { url: built.url }, redisPrefix);
   onCleanup("stop the shortener", () => shortener.child.stop());
-  const script = join(tmpdir(), `linkgeo-wal-uniform-${process.pid}.lua`);
-  writeFileSync(script, uniformScript(links));
+  const script = join(tmpdir(), `linkgeo-wal-${traffic}-${process.pid}.lua`);
+  writeFileSync(script, traffic === "uniform" ? uniformScript(links) : zipfScript(links, zipfExponent));
   onCleanup("remove the wrk script", () => rmSync(script, { force: true }));
   const sql = postgres(built.url, { max: 1, onnotice: () => {} });
   onCleanup("close the measuring connection", () => sql.end({ timeout: 5 }));
@@ -147,15 +152,17 @@ async function main(): Promise<number> {
     // A failed request wrote nothing: many would make the WAL per redirect look smaller.
     ["requests that failed (socket errors)", fmtInt(failed)],
   ];
+  const redirect = traffic === "uniform" ? "uniform redirect" : "Zipf redirect";
   if (cycles) {
     const perRedirect = cycles.walBytes / cycles.requests;
+    const target = traffic === "uniform" ? `   target: < ${fmtInt(walTargetBytes)} B   ${perRedirect < walTargetBytes ? "OK" : "NOT MET"}` : "";
     summary.unshift([
-      `WAL per uniform redirect over ${cycles.cycles} whole checkpoint cycle${cycles.cycles === 1 ? "" : "s"} (${(cycles.seconds / cycles.cycles).toFixed(0)} s each)`,
-      `${fmtInt(perRedirect)} B at ${fmtInt(cycles.requests / cycles.seconds)} redirects/s   target: < ${fmtInt(walTargetBytes)} B   ${perRedirect < walTargetBytes ? "OK" : "NOT MET"}`,
+      `WAL per ${redirect} over ${cycles.cycles} whole checkpoint cycle${cycles.cycles === 1 ? "" : "s"} (${(cycles.seconds / cycles.cycles).toFixed(0)} s each)`,
+      `${fmtInt(perRedirect)} B at ${fmtInt(cycles.requests / cycles.seconds)} redirects/s${target}`,
     ]);
   } else {
     summary.unshift([
-      "WAL per uniform redirect over whole checkpoint cycles",
+      `WAL per ${redirect} over whole checkpoint cycles`,
       "no second checkpoint was done within the run: make BENCH_WAL_SECONDS about two cycles long (a checkpoint is known once done)",
     ]);
   }

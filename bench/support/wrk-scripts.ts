@@ -41,6 +41,9 @@ export function uniformScript(links: number, draw: Draw = "every"): string {
  * wrk thread). Ranks are spread over every link by a stride prime to their
  * number, so the busiest are not all the newest.
  */
+/** The long tail the benches draw by Zipf's law: s = 1.1, a common fit of web traffic. */
+export const zipfExponent = 1.1;
+
 export function zipfScript(links: number, exponent: number, draw: Exclude<Draw, "brand"> = "every"): string {
   const stride = [1_000_003, 999_983, 7_919].find((prime) => links % prime !== 0)!;
   return `${seedPerRun}
