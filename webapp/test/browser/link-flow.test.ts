@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { waitFor } from "@linkgeo/testing";
 import { browserTestTimeoutMs } from "@linkgeo/testing/offline-browser";
 import type { Page, Request, Route } from "playwright-core";
 import { checkPageState, unexpectedProblems } from "./support/page-states.ts";
@@ -127,6 +128,11 @@ describe.concurrent("a link's page in a real browser", () => {
           });
           expect(visit.status).toBe(302);
         }
+        // The shortener counts visits in batches, and the page's timer below fires once: the report it reads has the three first.
+        await waitFor("the 3 visits in the link's report", async () => {
+          const report = await fetch(`${web.stack.url}/shorten/${link.short_url}/visits/`, { headers: { authorization: `Bearer ${link.manage_token}` } });
+          return ((await report.json()) as { totals?: { visits: number } }).totals?.visits === 3;
+        });
         // The page's next update, without waiting for it: its timer fires once.
         await page.clock.fastForward(liveUpdateMs);
         await page.locator("#visits-totals", { hasText: "3 visits in this range: 3 humans, 0 bots." }).waitFor();
