@@ -41,6 +41,8 @@ export interface WebStackOptions {
   shortenerReplicaKeys?: readonly string[];
   /** More of the shortener's variables (NODE_ENV=production, say), for every replica. */
   shortenerEnv?: Record<string, string>;
+  /** More of the gateway's variables (a shorter UPSTREAM_TIMEOUT_MS, say). */
+  gatewayEnv?: Record<string, string>;
 }
 
 /**
@@ -94,6 +96,7 @@ export async function startWebStack(options: WebStackOptions = {}): Promise<WebS
       RATE_LIMIT_LOGIN: "off",
       RATE_LIMIT_LOGIN_USER: "off",
       RATE_LIMIT_MISSES: "off",
+      ...options.gatewayEnv,
     }),
   );
   const owned = cleanup.move();
