@@ -1,18 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { BenchError } from "./lifecycle.ts";
+import { ticksPerSecond } from "./machine-cpu.ts";
 
 /** A process whose CPU a target's requests cost: the server itself, and what it calls. */
 export interface MeasuredProcess {
   name: string;
   pid: number;
 }
-
-/** Kernel clock ticks per second (`getconf CLK_TCK`); 100 on every Linux we run on. */
-const ticksPerSecond = (() => {
-  const answer = Bun.spawnSync(["getconf", "CLK_TCK"]);
-  const value = Number(answer.stdout.toString().trim());
-  return answer.success && value > 0 ? value : 100;
-})();
 
 /**
  * CPU time (user + system, every thread) a process has used, in
