@@ -76,6 +76,46 @@ describe.each(["sqlite", "postgres"] as const)("workspace invites and members on
     }
   });
 
+  test("an owner removed or made a viewer takes back the invites they made: none brings them or anyone back as an owner", async () => {
+    const own = (await readJson(await api.request("POST", "/workspaces", { json: { name: "Takeover" }, headers: as("rosa") }))).id;
+    const samId = async () =>
+      (await readJson(await members(as("rosa"), own))).results.find((member: { username: string }) => member.username === "sam")?.id as number;
+    const joinAsOwner = async () => {
+      const { token } = await readJson(await invite("owner", "rosa", own));
+      expect((await api.request("POST", `/invites/${token}/accept`, { headers: as("sam") })).status).toBe(200);
+    };
+    const stash = async () => (await readJson(await invite("owner", "sam", own))).token as string;
+    const accept = (token: string, body: { headers?: Record<string, string>; json?: unknown }) => api.request("POST", `/invites/${token}/accept`, body);
+
+    await joinAsOwner();
+    const removedOwners = await stash();
+    expect((await api.request("DELETE", `/workspaces/${own}/members/${await samId()}`, { headers: as("rosa") })).status).toBe(204);
+    const back = await accept(removedOwners, { headers: as("sam") });
+    expect([back.status, (await readJson(back)).error.code]).toEqual([404, "not_found"]);
+    expect((await accept(removedOwners, { json: { username: "sam-again", password: "a long passphrase" } })).status).toBe(404);
+    expect(await api.db.people.findByUsername("sam-again")).toBeNull();
+
+    await joinAsOwner();
+    const demotedOwners = await stash();
+    expect((await api.request("PATCH", `/workspaces/${own}/members/${await samId()}`, { json: { role: "viewer" }, headers: as("rosa") })).status).toBe(200);
+    expect((await accept(demotedOwners, { json: { username: "sam-sock", password: "a long passphrase" } })).status).toBe(404);
+    expect(await api.db.people.findByUsername("sam-sock")).toBeNull();
+    expect(
+      (await readJson(await members(as("rosa"), own))).results.map((member: { username: string; role: string }) => `${member.username} ${member.role}`),
+    ).toEqual(["rosa owner", "sam viewer"]);
+  });
+
+  test("one invite accepted by several newcomers at once makes one account, not one per request", async () => {
+    const { token } = await readJson(await invite("viewer"));
+    const names = ["race1", "race2", "race3", "race4"];
+    const answers = await Promise.all(
+      names.map((username) => api.request("POST", `/invites/${token}/accept`, { json: { username, password: "a long passphrase" } })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 404, 404, 404]);
+    const made = (await Promise.all(names.map((username) => api.db.people.findByUsername(username)))).filter((person) => person !== null);
+    expect(made).toHaveLength(1);
+  });
+
   test("only an owner invites; a workspace someone is not in is a 404 to them, as one that does not exist", async () => {
     expect((await invite("viewer", "sam")).status).toBe(403);
     for (const [id, who] of [

@@ -63,13 +63,17 @@ describe.each(storeEngines)("workspace members and invites on $engine", ({ open 
     const workspace = (await db.workspaces.create({ name: "Ops", createdAt: t0 }, owner.id))!;
     expect(await db.workspaces.find(workspace.id)).toEqual({ id: workspace.id, name: "Ops", createdAt: t0 });
     expect(await db.workspaces.find(999_999)).toBeNull();
-    const invite = { idHash: "e".repeat(64), workspaceId: workspace.id, role: "editor" as const, createdAt: t0, expiresAt: week(t0) };
+    const invite = { idHash: "e".repeat(64), workspaceId: workspace.id, role: "editor" as const, createdAt: t0, expiresAt: week(t0), madeBy: owner.id };
     expect(await db.workspaces.insertInvite(invite)).toBe(true);
     expect(await db.workspaces.insertInvite({ ...invite, idHash: "f".repeat(64), workspaceId: 999_999 })).toBe(false);
     expect(await db.workspaces.findLiveInvite("e".repeat(64), t1)).toEqual(invite);
 
-    expect(await db.workspaces.accept("e".repeat(64), guest.id, t1)).toEqual({ workspace: { id: workspace.id, name: "Ops", createdAt: t0 }, role: "editor" });
-    expect(await db.workspaces.accept("e".repeat(64), guest.id, t1)).toBe("unknown");
+    expect(await db.workspaces.accept("e".repeat(64), { personId: guest.id }, t1)).toEqual({
+      workspace: { id: workspace.id, name: "Ops", createdAt: t0 },
+      role: "editor",
+      person: { id: guest.id, username: "pia" },
+    });
+    expect(await db.workspaces.accept("e".repeat(64), { personId: guest.id }, t1)).toBe("unknown");
     expect(await db.workspaces.roleOf(workspace.id, guest.id)).toBe("editor");
     expect(await db.workspaces.roleOf(workspace.id, 999_999)).toBeNull();
     expect(await db.workspaces.members(workspace.id)).toEqual([
@@ -81,29 +85,82 @@ describe.each(storeEngines)("workspace members and invites on $engine", ({ open 
   test("an invite is refused once expired and swept; a member already keeps it unused; one invite at once joins one person", async () => {
     const owner = (await db.people.insert({ username: "quinn", passwordHash: "h", createdAt: t0 }))!;
     const workspace = (await db.workspaces.create({ name: "Race", createdAt: t0 }, owner.id))!;
-    const invite = { idHash: "1".repeat(64), workspaceId: workspace.id, role: "viewer" as const, createdAt: t0, expiresAt: t1 };
+    const invite = { idHash: "1".repeat(64), workspaceId: workspace.id, role: "viewer" as const, createdAt: t0, expiresAt: t1, madeBy: owner.id };
     await db.workspaces.insertInvite(invite);
-    expect(await db.workspaces.accept("1".repeat(64), owner.id, t0)).toBe("member");
+    expect(await db.workspaces.accept("1".repeat(64), { personId: owner.id }, t0)).toBe("member");
     expect(await db.workspaces.findLiveInvite("1".repeat(64), t0)).not.toBeNull();
-    expect(await db.workspaces.accept("1".repeat(64), owner.id, t1)).toBe("unknown");
+    expect(await db.workspaces.accept("1".repeat(64), { personId: owner.id }, t1)).toBe("unknown");
     expect(await db.workspaces.deleteExpiredInvites(t1)).toBeGreaterThanOrEqual(1);
     expect(await db.workspaces.findLiveInvite("1".repeat(64), t0)).toBeNull();
 
     const racers = await Promise.all(["r1", "r2", "r3", "r4"].map((username) => db.people.insert({ username, passwordHash: "h", createdAt: t0 })));
     await db.workspaces.insertInvite({ ...invite, idHash: "2".repeat(64), expiresAt: week(t0) });
-    const outcomes = await Promise.all(racers.map((person) => db.workspaces.accept("2".repeat(64), person!.id, t0)));
+    const outcomes = await Promise.all(racers.map((person) => db.workspaces.accept("2".repeat(64), { personId: person!.id }, t0)));
     expect(outcomes.filter((outcome) => typeof outcome === "object")).toHaveLength(1);
     expect(await db.workspaces.members(workspace.id)).toHaveLength(2);
+  });
+
+  test("an invite holds only while its maker is an owner there: removed, made a viewer or deleted, they take it back", async () => {
+    const [owner, other, guest] = await Promise.all(["vera", "wim", "xia"].map((username) => db.people.insert({ username, passwordHash: "h", createdAt: t0 })));
+    const workspace = (await db.workspaces.create({ name: "Makers", createdAt: t0 }, owner!.id))!;
+    const inviteBy = async (hashDigit: string, madeBy: number, role: "owner" | "viewer" = "owner") => {
+      expect(
+        await db.workspaces.insertInvite({ idHash: hashDigit.repeat(64), workspaceId: workspace.id, role, createdAt: t0, expiresAt: week(t0), madeBy }),
+      ).toBe(true);
+      return hashDigit.repeat(64);
+    };
+    const toOther = await inviteBy("5", owner!.id);
+    await db.workspaces.accept(toOther, { personId: other!.id }, t1);
+    // The second owner makes an invite, then is made a viewer: it no longer holds; made an owner again, it does.
+    const stashed = await inviteBy("6", other!.id);
+    expect(await db.workspaces.changeMember(workspace.id, other!.id, "viewer")).toMatchObject({ role: "viewer" });
+    expect(await db.workspaces.findLiveInvite(stashed, t1)).toBeNull();
+    expect(await db.workspaces.accept(stashed, { personId: guest!.id }, t1)).toBe("unknown");
+    expect(await db.workspaces.roleOf(workspace.id, guest!.id)).toBeNull();
+    await db.workspaces.changeMember(workspace.id, other!.id, "owner");
+    expect(await db.workspaces.findLiveInvite(stashed, t1)).toMatchObject({ madeBy: other!.id });
+    // Removed, they take it back, and cannot come back through it themselves.
+    expect(await db.workspaces.changeMember(workspace.id, other!.id, null)).toBeNull();
+    expect(await db.workspaces.accept(stashed, { personId: other!.id }, t1)).toBe("unknown");
+    expect(await db.workspaces.accept(stashed, { newPerson: { username: "wim-again", passwordHash: "h", createdAt: t1 } }, t1)).toBe("unknown");
+    expect(await db.people.findByUsername("wim-again")).toBeNull();
+    // Deleted, the invites they made go with them.
+    const another = await inviteBy("7", owner!.id, "viewer");
+    await db.workspaces.accept(another, { personId: other!.id }, t1);
+    await db.workspaces.changeMember(workspace.id, other!.id, "owner");
+    const lastStash = await inviteBy("8", other!.id);
+    expect(await db.people.delete(other!.id)).toEqual({ deleted: "wim" });
+    expect(await db.workspaces.findLiveInvite(lastStash, t1)).toBeNull();
+  });
+
+  test("someone new accepting makes their account in the same step: one account for one invite raced, none for a taken username", async () => {
+    const owner = (await db.people.insert({ username: "yara", passwordHash: "h", createdAt: t0 }))!;
+    const workspace = (await db.workspaces.create({ name: "Newcomers", createdAt: t0 }, owner.id))!;
+    const invite = { idHash: "9".repeat(64), workspaceId: workspace.id, role: "viewer" as const, createdAt: t0, expiresAt: week(t0), madeBy: owner.id };
+    await db.workspaces.insertInvite(invite);
+    expect(await db.workspaces.accept(invite.idHash, { newPerson: { username: "yara", passwordHash: "h2", createdAt: t1 } }, t1)).toBe("username taken");
+    expect(await db.workspaces.findLiveInvite(invite.idHash, t1)).not.toBeNull();
+
+    const names = ["zed1", "zed2", "zed3", "zed4"];
+    const outcomes = await Promise.all(
+      names.map((username) => db.workspaces.accept(invite.idHash, { newPerson: { username, passwordHash: "h", createdAt: t1 } }, t1)),
+    );
+    const joined = outcomes.filter((outcome) => typeof outcome === "object");
+    expect(joined).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === "unknown")).toHaveLength(names.length - 1);
+    const made = (await Promise.all(names.map((username) => db.people.findByUsername(username)))).filter((person) => person !== null);
+    expect(made.map((person) => person.username)).toEqual([(joined[0] as { person: { username: string } }).person.username]);
+    expect(await db.workspaces.roleOf(workspace.id, made[0]!.id)).toBe("viewer");
   });
 
   test("a member's role changes and a member goes, but a workspace keeps an owner, even when two owners step down at once", async () => {
     const [a, b, c] = await Promise.all(["sol", "teo", "ugo"].map((username) => db.people.insert({ username, passwordHash: "h", createdAt: t0 })));
     const workspace = (await db.workspaces.create({ name: "Owners", createdAt: t0 }, a!.id))!;
     expect(await db.workspaces.changeMember(workspace.id, b!.id, "editor")).toBe("not member");
-    await db.workspaces.insertInvite({ idHash: "3".repeat(64), workspaceId: workspace.id, role: "owner", createdAt: t0, expiresAt: t1 });
-    await db.workspaces.accept("3".repeat(64), b!.id, t0);
-    await db.workspaces.insertInvite({ idHash: "4".repeat(64), workspaceId: workspace.id, role: "viewer", createdAt: t0, expiresAt: t1 });
-    await db.workspaces.accept("4".repeat(64), c!.id, t0);
+    await db.workspaces.insertInvite({ idHash: "3".repeat(64), workspaceId: workspace.id, role: "owner", createdAt: t0, expiresAt: t1, madeBy: a!.id });
+    await db.workspaces.accept("3".repeat(64), { personId: b!.id }, t0);
+    await db.workspaces.insertInvite({ idHash: "4".repeat(64), workspaceId: workspace.id, role: "viewer", createdAt: t0, expiresAt: t1, madeBy: a!.id });
+    await db.workspaces.accept("4".repeat(64), { personId: c!.id }, t0);
 
     expect(await db.workspaces.changeMember(workspace.id, c!.id, "editor")).toEqual({ personId: c!.id, username: "ugo", role: "editor", joinedAt: t0 });
     expect(await db.workspaces.changeMember(workspace.id, c!.id, null)).toBeNull();

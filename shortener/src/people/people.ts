@@ -2,7 +2,7 @@ import { InvalidRequest, Unauthorized } from "@linkgeo/shared";
 import { passwordMatches } from "../auth/password-check.ts";
 import { passwordProblem, usernameProblem } from "../admins/superuser-input.ts";
 import type { PeopleStore } from "./people-store.ts";
-import type { Person } from "./person.ts";
+import type { NewPerson, Person } from "./person.ts";
 import { PersonNotFound, SoleOwner, UsernameTaken } from "./people-errors.ts";
 
 export interface PeopleDeps {
@@ -27,16 +27,26 @@ export class People {
 
   /** A new person; 400 naming the field that breaks its rule, 409 when the username is taken. */
   async create(input: { username: unknown; password: unknown }): Promise<Person> {
+    const account = await this.newAccount(input);
+    const person = await this.deps.store.insert(account);
+    if (!person) throw UsernameTaken.named(account.username);
+    return person;
+  }
+
+  /**
+   * A person to be stored, its password hashed: 400 naming the field that
+   * breaks its rule. For a store that makes the person in a transaction of
+   * its own (an invite accepted by someone new), which says when the
+   * username is taken (`UsernameTaken`).
+   */
+  async newAccount(input: { username: unknown; password: unknown }): Promise<NewPerson> {
     if (typeof input.username !== "string") throw InvalidRequest.because("username must be a string");
     if (typeof input.password !== "string") throw InvalidRequest.because("password must be a string");
     const usernameRefusal = usernameProblem(input.username);
     if (usernameRefusal) throw InvalidRequest.because(usernameRefusal.replace(/ \(got "[\s\S]*"\)$/, ""));
     const passwordRefusal = passwordProblem(input.password);
     if (passwordRefusal) throw InvalidRequest.because(passwordRefusal);
-    const username = input.username.toLowerCase();
-    const person = await this.deps.store.insert({ username, passwordHash: await this.hashPassword(input.password), createdAt: this.deps.clock() });
-    if (!person) throw UsernameTaken.named(username);
-    return person;
+    return { username: input.username.toLowerCase(), passwordHash: await this.hashPassword(input.password), createdAt: this.deps.clock() };
   }
 
   /**

@@ -4,7 +4,7 @@ import { hashSecretToken, newSecretToken, secretTokenShape } from "../auth/secre
 import type { People } from "./people.ts";
 import { workspaceRoles, type WorkspaceRole } from "./workspace.ts";
 import type { WorkspaceStore } from "./workspace-store.ts";
-import { WorkspaceNotFound } from "./people-errors.ts";
+import { UsernameTaken, WorkspaceNotFound } from "./people-errors.ts";
 
 /** How long an invite may be accepted: a week. */
 export const inviteLifetimeMs = 7 * 24 * 60 * 60 * 1000;
@@ -13,10 +13,10 @@ const invitePrefix = "lgi_";
 // The prefix and 32 random bytes in base64url: all that is ever made, and all that is looked up.
 const inviteShape = secretTokenShape(invitePrefix);
 
-/** 404 `not_found`: no live invite has this token (never made, used, or expired). */
+/** 404 `not_found`: no live invite has this token (never made, used, expired, or taken back: its maker is no owner there any more). */
 class InviteUnknown extends HttpError {
   constructor() {
-    super(404, "not_found", "the invite is unknown, used or expired: ask the workspace's owner for a new one");
+    super(404, "not_found", "the invite is unknown, used, expired or withdrawn: ask the workspace's owner for a new one");
   }
 }
 
@@ -29,7 +29,7 @@ class AlreadyMember extends HttpError {
 
 export interface WorkspaceInvitesDeps {
   store: WorkspaceStore;
-  people: Pick<People, "create">;
+  people: Pick<People, "newAccount">;
   clock: () => Date;
 }
 
@@ -55,7 +55,14 @@ export class WorkspaceInvites {
     await this.deps.store.deleteExpiredInvites(now);
     const { token, hash } = newSecretToken(invitePrefix);
     const expiresAt = new Date(now.getTime() + inviteLifetimeMs);
-    const stored = await this.deps.store.insertInvite({ idHash: hash, workspaceId, role: input.role as WorkspaceRole, createdAt: now, expiresAt });
+    const stored = await this.deps.store.insertInvite({
+      idHash: hash,
+      workspaceId,
+      role: input.role as WorkspaceRole,
+      createdAt: now,
+      expiresAt,
+      madeBy: credential.id,
+    });
     if (!stored) throw WorkspaceNotFound.withId(workspaceId);
     return { token, expiresAt };
   }
@@ -63,19 +70,22 @@ export class WorkspaceInvites {
   /**
    * Accepts the invite of `token`: as the person signed in (`credential`),
    * or as a new person of `input`'s username and password. The invite is
-   * looked at first, so no account is made for one that does not hold.
+   * looked at first, so no password is hashed for one that does not hold,
+   * and the new person is made in the transaction that uses the invite up,
+   * so no account is made when someone else used it meanwhile. An invite
+   * holds only while the owner who made it is still an owner there.
    */
   async accept(token: string, input: { username?: unknown; password?: unknown }, credential: Credential | undefined) {
-    const now = this.deps.clock();
     const idHash = inviteShape.test(token) ? hashSecretToken(token) : undefined;
-    if (idHash === undefined || !(await this.deps.store.findLiveInvite(idHash, now))) throw new InviteUnknown();
-    let person: { id: number; username: string };
-    if (credential?.kind === "person") person = credential;
+    if (idHash === undefined || !(await this.deps.store.findLiveInvite(idHash, this.deps.clock()))) throw new InviteUnknown();
+    let joiner: Parameters<WorkspaceStore["accept"]>[1];
+    if (credential?.kind === "person") joiner = { personId: credential.id };
     else if (credential !== undefined) throw Forbidden.because("an invite is accepted by a person: sign in (POST /login), or send a username and password");
-    else person = await this.deps.people.create({ username: input.username, password: input.password });
-    const accepted = await this.deps.store.accept(idHash, person.id, now);
+    else joiner = { newPerson: await this.deps.people.newAccount({ username: input.username, password: input.password }) };
+    const accepted = await this.deps.store.accept(idHash, joiner, this.deps.clock());
     if (accepted === "unknown") throw new InviteUnknown();
     if (accepted === "member") throw new AlreadyMember();
-    return { workspace: accepted.workspace.id, role: accepted.role, username: person.username };
+    if (accepted === "username taken") throw UsernameTaken.named("newPerson" in joiner ? joiner.newPerson.username : "");
+    return { workspace: accepted.workspace.id, role: accepted.role, username: accepted.person.username };
   }
 }

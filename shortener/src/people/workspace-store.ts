@@ -1,3 +1,4 @@
+import type { NewPerson } from "./person.ts";
 import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, WorkspaceRole } from "./workspace.ts";
 
 /** Where workspaces, their members and their invites are kept. One implementation per engine; both pass the same contract suite. */
@@ -14,17 +15,29 @@ export interface WorkspaceStore {
   roleOf(workspaceId: number, personId: number): Promise<WorkspaceRole | null>;
   /** The members of a workspace with their usernames, in the order they joined (then by person). */
   members(workspaceId: number): Promise<WorkspaceMember[]>;
-  /** The live invite of `idHash` (not expired at `now`), or null. */
+  /**
+   * The live invite of `idHash`, or null: one not expired at `now` whose
+   * maker is still an owner of its workspace (an owner removed or made an
+   * editor or viewer takes back every invite they made).
+   */
   findLiveInvite(idHash: string, now: Date): Promise<WorkspaceInvite | null>;
   /** Stores an invite; false when the workspace does not exist (nothing stored). */
   insertInvite(invite: WorkspaceInvite): Promise<boolean>;
   /**
-   * Takes the live invite of `idHash` and makes `personId` a member with its
-   * role, in one transaction: the invite is used up only when the person
-   * joins. "unknown": no such live invite (or the workspace or person is
-   * gone); "member": the person is a member already (the invite is kept).
+   * Takes the live invite of `idHash` (as `findLiveInvite` finds it) and
+   * makes the joiner a member with its role, in one transaction: a person
+   * signed in (`personId`), or a new person made in the same transaction,
+   * so that no account is made when the invite does not hold (used by
+   * someone else meanwhile). "unknown": no such live invite (or the
+   * workspace or person is gone); "member": the person is a member already
+   * (the invite is kept); "username taken": the new person's username is
+   * someone's (nothing stored).
    */
-  accept(idHash: string, personId: number, now: Date): Promise<{ workspace: Workspace; role: WorkspaceRole } | "unknown" | "member">;
+  accept(
+    idHash: string,
+    joiner: { personId: number } | { newPerson: NewPerson },
+    now: Date,
+  ): Promise<{ workspace: Workspace; role: WorkspaceRole; person: { id: number; username: string } } | "unknown" | "member" | "username taken">;
   /**
    * Gives member `personId` of workspace `workspaceId` the role `role`, or
    * removes them (`role` null) with the keys they made there, in one transaction that keeps the workspace

@@ -29,4 +29,6 @@ export interface WorkspaceInvite {
   role: WorkspaceRole;
   createdAt: Date;
   expiresAt: Date;
+  /** The owner who made it; null for an invite of before migration 0029/0031 (none is left: that migration withdrew them). */
+  madeBy: number | null;
 }

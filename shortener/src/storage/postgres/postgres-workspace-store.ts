@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, lte, sql } from "drizzle-orm";
 import type { PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import type { NewPerson } from "../../people/person.ts";
 import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, WorkspaceRole } from "../../people/workspace.ts";
 import type { WorkspaceStore } from "../../people/workspace-store.ts";
 import { isForeignKeyViolation } from "../storage-unavailable.ts";
@@ -56,43 +57,63 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
   }
 
   async findLiveInvite(idHash: string, now: Date): Promise<WorkspaceInvite | null> {
-    const rows = await this.db
-      .select()
+    const [invite] = await this.db
+      .select({
+        idHash: workspaceInvites.idHash,
+        workspaceId: workspaceInvites.workspaceId,
+        role: workspaceInvites.role,
+        createdAt: workspaceInvites.createdAt,
+        expiresAt: workspaceInvites.expiresAt,
+        madeBy: workspaceInvites.madeBy,
+      })
       .from(workspaceInvites)
+      .innerJoin(workspaceMembers, makerStillOwner)
       .where(and(eq(workspaceInvites.idHash, idHash), gt(workspaceInvites.expiresAt, now)));
-    return rows[0] ?? null;
+    return invite ?? null;
   }
 
   async insertInvite(invite: WorkspaceInvite): Promise<boolean> {
     // Through the workspace's row: none is stored for a workspace that is gone (a plain insert would break the foreign key).
     const rows = await this.db.execute(sql`
-      INSERT INTO workspace_invites (id_hash, workspace_id, role, created_at, expires_at)
-      SELECT ${invite.idHash}, id, ${invite.role}, ${invite.createdAt.toISOString()}::timestamptz, ${invite.expiresAt.toISOString()}::timestamptz
+      INSERT INTO workspace_invites (id_hash, workspace_id, role, created_at, expires_at, made_by)
+      SELECT ${invite.idHash}, id, ${invite.role}, ${invite.createdAt.toISOString()}::timestamptz, ${invite.expiresAt.toISOString()}::timestamptz, ${invite.madeBy}
       FROM workspaces WHERE id = ${invite.workspaceId}
       RETURNING id_hash`);
     return rows.length > 0;
   }
 
-  async accept(idHash: string, personId: number, now: Date): Promise<{ workspace: Workspace; role: WorkspaceRole } | "unknown" | "member"> {
+  async accept(
+    idHash: string,
+    joiner: { personId: number } | { newPerson: NewPerson },
+    now: Date,
+  ): Promise<{ workspace: Workspace; role: WorkspaceRole; person: { id: number; username: string } } | "unknown" | "member" | "username taken"> {
     return this.db.transaction(async (tx) => {
-      // Locked while it is used: two accepting at once use it once.
-      const [invite] = await tx
-        .select()
-        .from(workspaceInvites)
-        .where(and(eq(workspaceInvites.idHash, idHash), gt(workspaceInvites.expiresAt, now)))
-        .for("update");
+      // The invite locked while it is used (two accepting at once use it once), and its maker's membership
+      // shared-locked, so an owner's demotion or removal that commits first takes the invite back.
+      const [invite] = await tx.execute<{ workspace_id: number; role: WorkspaceRole }>(sql`
+        SELECT i.workspace_id, i.role FROM workspace_invites i
+        JOIN workspace_members maker ON maker.workspace_id = i.workspace_id AND maker.person_id = i.made_by AND maker.role = 'owner'
+        WHERE i.id_hash = ${idHash} AND i.expires_at > ${now.toISOString()}::timestamptz
+        FOR UPDATE OF i FOR SHARE OF maker`);
       if (!invite) return "unknown";
-      const [workspace] = await tx.select().from(workspaces).where(eq(workspaces.id, invite.workspaceId));
-      const [person] = await tx.select({ id: people.id }).from(people).where(eq(people.id, personId)).for("share");
-      if (!workspace || !person) return "unknown";
+      const [workspace] = await tx.select().from(workspaces).where(eq(workspaces.id, invite.workspace_id));
+      if (!workspace) return "unknown";
+      let person: { id: number; username: string } | undefined;
+      if ("personId" in joiner) {
+        [person] = await tx.select({ id: people.id, username: people.username }).from(people).where(eq(people.id, joiner.personId)).for("share");
+        if (!person) return "unknown";
+      } else {
+        [person] = await tx.insert(people).values(joiner.newPerson).onConflictDoNothing().returning({ id: people.id, username: people.username });
+        if (!person) return "username taken";
+      }
       const joined = await tx
         .insert(workspaceMembers)
-        .values({ workspaceId: invite.workspaceId, personId, role: invite.role, createdAt: now })
+        .values({ workspaceId: invite.workspace_id, personId: person.id, role: invite.role, createdAt: now })
         .onConflictDoNothing()
         .returning({ role: workspaceMembers.role });
       if (joined.length === 0) return "member";
       await tx.delete(workspaceInvites).where(eq(workspaceInvites.idHash, idHash));
-      return { workspace, role: invite.role };
+      return { workspace, role: invite.role, person };
     });
   }
 
@@ -142,3 +163,10 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
     return rows.length;
   }
 }
+
+/** An invite's maker, still an owner of its workspace: the join that keeps an invite live. */
+const makerStillOwner = and(
+  eq(workspaceMembers.workspaceId, workspaceInvites.workspaceId),
+  eq(workspaceMembers.personId, workspaceInvites.madeBy),
+  eq(workspaceMembers.role, "owner"),
+);

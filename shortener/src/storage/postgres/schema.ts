@@ -182,8 +182,10 @@ export const workspaceInvites = pgTable(
     role: text("role").$type<WorkspaceRole>().notNull(),
     createdAt: instant("created_at").notNull(),
     expiresAt: instant("expires_at").notNull(),
+    // The owner who made it (migration 0031): it is accepted only while they are still an owner there.
+    madeBy: integer("made_by").references(() => people.id, { onDelete: "cascade" }),
   },
-  (t) => [index("workspace_invites_expires_at_idx").on(t.expiresAt)],
+  (t) => [index("workspace_invites_expires_at_idx").on(t.expiresAt), index("workspace_invites_workspace_id_idx").on(t.workspaceId)],
 );
 
 /** API keys: only the SHA-256 of each key (migration 0011). */

@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { and, asc, eq, gt, lte } from "drizzle-orm";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { NewPerson } from "../../people/person.ts";
 import type { MemberWorkspace, Workspace, WorkspaceInvite, WorkspaceMember, WorkspaceRole } from "../../people/workspace.ts";
 import type { WorkspaceStore } from "../../people/workspace-store.ts";
 import { isForeignKeyViolation } from "../storage-unavailable.ts";
@@ -61,47 +62,74 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
   }
 
   async findLiveInvite(idHash: string, now: Date): Promise<WorkspaceInvite | null> {
-    return (
-      this.db
-        .select()
-        .from(workspaceInvites)
-        .where(and(eq(workspaceInvites.idHash, idHash), gt(workspaceInvites.expiresAt, now)))
-        .get() ?? null
-    );
+    const [invite] = this.db
+      .select({
+        idHash: workspaceInvites.idHash,
+        workspaceId: workspaceInvites.workspaceId,
+        role: workspaceInvites.role,
+        createdAt: workspaceInvites.createdAt,
+        expiresAt: workspaceInvites.expiresAt,
+        madeBy: workspaceInvites.madeBy,
+      })
+      .from(workspaceInvites)
+      .innerJoin(workspaceMembers, makerStillOwner)
+      .where(and(eq(workspaceInvites.idHash, idHash), gt(workspaceInvites.expiresAt, now)))
+      .all();
+    return invite ?? null;
   }
 
   async insertInvite(invite: WorkspaceInvite): Promise<boolean> {
     // Through the workspace's row: none is stored for a workspace that is gone (a plain insert would break the foreign key).
     const inserted = this.db.$client
-      .query<unknown, [string, string, number, number, number]>(
-        `INSERT INTO workspace_invites (id_hash, workspace_id, role, created_at, expires_at)
-         SELECT ?, id, ?, ?, ? FROM workspaces WHERE id = ?`,
+      .query<unknown, [string, string, number, number, number | null, number]>(
+        `INSERT INTO workspace_invites (id_hash, workspace_id, role, created_at, expires_at, made_by)
+         SELECT ?, id, ?, ?, ?, ? FROM workspaces WHERE id = ?`,
       )
-      .run(invite.idHash, invite.role, invite.createdAt.getTime(), invite.expiresAt.getTime(), invite.workspaceId);
+      .run(invite.idHash, invite.role, invite.createdAt.getTime(), invite.expiresAt.getTime(), invite.madeBy, invite.workspaceId);
     return inserted.changes > 0;
   }
 
-  async accept(idHash: string, personId: number, now: Date): Promise<{ workspace: Workspace; role: WorkspaceRole } | "unknown" | "member"> {
+  async accept(
+    idHash: string,
+    joiner: { personId: number } | { newPerson: NewPerson },
+    now: Date,
+  ): Promise<{ workspace: Workspace; role: WorkspaceRole; person: { id: number; username: string } } | "unknown" | "member" | "username taken"> {
     const sqlite = this.db.$client;
-    // One writer at a time: the invite is read, the member added and the invite used up together.
+    type Outcome = Awaited<ReturnType<SqliteWorkspaceStore["accept"]>>;
+    // One writer at a time: the invite is read, the person made, the member added and the invite used up together.
     return sqlite
-      .transaction((): { workspace: Workspace; role: WorkspaceRole } | "unknown" | "member" => {
+      .transaction((): Outcome => {
         const invite = sqlite
           .query<{ workspace_id: number; role: WorkspaceRole }, [string, number]>(
-            "SELECT workspace_id, role FROM workspace_invites WHERE id_hash = ? AND expires_at > ?",
+            `SELECT i.workspace_id, i.role FROM workspace_invites i
+             JOIN workspace_members maker ON maker.workspace_id = i.workspace_id AND maker.person_id = i.made_by AND maker.role = 'owner'
+             WHERE i.id_hash = ? AND i.expires_at > ?`,
           )
           .get(idHash, now.getTime());
         if (!invite) return "unknown";
         const workspace = sqlite
           .query<{ id: number; name: string; created_at: number }, [number]>("SELECT id, name, created_at FROM workspaces WHERE id = ?")
           .get(invite.workspace_id);
-        if (!workspace || !sqlite.query("SELECT 1 FROM people WHERE id = ?").get(personId)) return "unknown";
+        if (!workspace) return "unknown";
+        let person: { id: number; username: string } | null;
+        if ("personId" in joiner) {
+          person = sqlite.query<{ id: number; username: string }, [number]>("SELECT id, username FROM people WHERE id = ?").get(joiner.personId);
+          if (!person) return "unknown";
+        } else {
+          const { username, passwordHash, createdAt } = joiner.newPerson;
+          person = sqlite
+            .query<{ id: number; username: string }, [string, string, number]>(
+              "INSERT INTO people (username, password_hash, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING id, username",
+            )
+            .get(username, passwordHash, createdAt.getTime());
+          if (!person) return "username taken";
+        }
         const joined = sqlite
           .query("INSERT INTO workspace_members (workspace_id, person_id, role, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-          .run(invite.workspace_id, personId, invite.role, now.getTime());
+          .run(invite.workspace_id, person.id, invite.role, now.getTime());
         if (joined.changes === 0) return "member";
         sqlite.query("DELETE FROM workspace_invites WHERE id_hash = ?").run(idHash);
-        return { workspace: { id: workspace.id, name: workspace.name, createdAt: new Date(workspace.created_at) }, role: invite.role };
+        return { workspace: { id: workspace.id, name: workspace.name, createdAt: new Date(workspace.created_at) }, role: invite.role, person };
       })
       .immediate();
   }
@@ -149,3 +177,10 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
     return this.db.delete(workspaceInvites).where(lte(workspaceInvites.expiresAt, now)).returning({ idHash: workspaceInvites.idHash }).all().length;
   }
 }
+
+/** An invite's maker, still an owner of its workspace: the join that keeps an invite live. */
+const makerStillOwner = and(
+  eq(workspaceMembers.workspaceId, workspaceInvites.workspaceId),
+  eq(workspaceMembers.personId, workspaceInvites.madeBy),
+  eq(workspaceMembers.role, "owner"),
+);

@@ -548,7 +548,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invite: join its workspace with its role, as the person signed in or as a new person
-         * @description With a person's bearer token, that person joins; without one, send {username, password}: a new person is made (the rules of POST /admin/users) and joins. An unknown, used or expired invite is 404; someone in the workspace already is 409 and the invite is kept.
+         * @description With a person's bearer token, that person joins; without one, send {username, password}: a new person is made (the rules of POST /admin/users) and joins. An unknown, used, expired or withdrawn invite (its maker no longer an owner there) is 404, and no account is made; someone in the workspace already is 409 and the invite is kept.
          */
         post: operations["postInvitesByTokenAccept"];
         delete?: never;
