@@ -22,7 +22,9 @@ describe("a threat feed's entries, in each format people download", () => {
     // The hosts file's own names (localhost) are no threat; a line that is no entry is skipped.
     ["hosts.txt", { urls: [], hosts: ["ads.tracker.example", "phish.example.co.uk"], skipped: 1 }],
     ["domains.txt", { urls: [], hosts: ["scam-shop.example", "fake-wallet.example"], skipped: 0 }],
-    ["adblock.txt", { urls: [], hosts: ["coin-miner.example", "tracking.example"], skipped: 1 }],
+    ["adblock.txt", { urls: [], hosts: ["coin-miner.example", "tracking.example"], skipped: 0 }],
+    // hagezi's adblock lists begin with their `[Adblock Plus]` header: a list, not PhishTank's JSON.
+    ["adblock-header-first.txt", { urls: [], hosts: ["coin-miner.example", "phish-kit.example"], skipped: 0 }],
   ])("%s", async (name, expected) => {
     expect(await entriesOf(name)).toEqual(expected);
   });

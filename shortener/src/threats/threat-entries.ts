@@ -7,8 +7,8 @@
  * - PhishTank's JSON: an array of objects with a `url`;
  * - a list, one entry a line, `#` and `!` lines comments: a URL (URLhaus's
  *   plain list), a hosts-file line (`0.0.0.0 bad.example`), an adblock
- *   rule of a whole domain (`||bad.example^`, as hagezi publishes), or a
- *   bare domain name (`bad.example`).
+ *   rule of a whole domain (`||bad.example^`, as hagezi publishes, under
+ *   its `[Adblock Plus]` header line), or a bare domain name (`bad.example`).
  *
  * A line that is none of these is skipped and counted, never an error: a
  * feed is someone else's file.
@@ -53,7 +53,8 @@ class ThreatEntryReader {
   constructor(text: string) {
     const body = text.replace(/^\uFEFF/, "");
     this.text = body;
-    if (/^\s*\[/.test(body)) {
+    // An array, not an adblock list's header (`[Adblock Plus]`, the first line of hagezi's lists).
+    if (/^\s*\[\s*[{["\d\-\]]/.test(body)) {
       fromJson(body, this.entries);
       this.next = body.length;
     }
@@ -73,7 +74,8 @@ class ThreatEntryReader {
   }
 
   private readLine(line: string): void {
-    if (line === "" || line.startsWith("#") || line.startsWith("!")) return;
+    // Comments, and an adblock list's header (`[Adblock Plus]`).
+    if (line === "" || line.startsWith("#") || line.startsWith("!") || /^\[[^\]]*\]$/.test(line)) return;
     if (this.urlColumn === undefined) {
       addListLine(this.entries, line);
       return;
