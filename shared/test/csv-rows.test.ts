@@ -123,6 +123,32 @@ describe("CsvRowReader", () => {
   });
 });
 
+describe("CsvRowReader on a file of broken quotes", () => {
+  // A quote that never closes on every line: each line, read again, swallows the rest of the file up to a longest row.
+  const everyLineBroken = `lat,lon\n${'a","""\n'.repeat(20_000)}`;
+  const skippedAfter = (problem: string) => `${problem}; the lines it swallowed are skipped, not read again: the file has more broken quotes than can be read again`;
+
+  test("reads the swallowed lines again only up to a bound, then skips them and says so", () => {
+    const rows = rowsOf(everyLineBroken);
+    const [header, ...problems] = rows;
+    expect(header).toEqual({ line: 1, fields: ["lat", "lon"] });
+    // Read again: the text up to each broken row and one longest row, in all; the rest of each later broken row skipped.
+    expect(problems.length).toBeLessThan(20);
+    expect(problems.filter((row) => "problem" in row && row.problem === unclosedQuote).length).toBeGreaterThan(0);
+    expect(problems.at(-1)).toEqual({ line: expect.any(Number), problem: skippedAfter(unclosedQuote) });
+    expect(problems.every((row) => "problem" in row)).toBe(true);
+  });
+
+  test("reports the same rows wherever the text is cut", async () => {
+    const whole = rowsOf(everyLineBroken);
+    for (const cuts of [[1], [50_000], [maxRowLength, maxRowLength + 1, maxRowLength + 7], [3, 70_001, 100_000, 139_990]]) {
+      const rows = [];
+      for await (const row of readCsvRows(piecesOf(everyLineBroken, cuts))) rows.push(row);
+      expect(rows).toEqual(whole);
+    }
+  });
+});
+
 describe("readCsvRows", () => {
   const tricky = '\uFEFFa,"b,\r\n""c"""\r\n"🎉 d",e\r\n"bad"x\r\nf,"g\r\nh';
 

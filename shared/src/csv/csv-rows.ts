@@ -22,6 +22,7 @@ const byteOrderMark = "\uFEFF";
 const unclosedQuote = "a quoted field opened on this line is never closed";
 const textAfterQuote = 'a quoted field has text after its closing quote (a quote inside one is written "")';
 const rowTooLong = `the row is longer than ${maxRowLength} characters`;
+const notReadAgain = "; the lines it swallowed are skipped, not read again: the file has more broken quotes than can be read again";
 
 type State = "fieldStart" | "unquoted" | "quoted" | "quoteSeen" | "skipLine";
 
@@ -34,7 +35,12 @@ type State = "fieldStart" | "unquoted" | "quoted" | "quoteSeen" | "skipLine";
  * on and reading goes on at the next line. When a quote opened in a row is
  * never closed properly, the lines it swallowed are read again as rows of
  * their own (they are kept for that, at most `maxRowLength` of them), so
- * one stray quote costs one row, not the rest of the file.
+ * one stray quote costs one row, not the rest of the file. Reading again
+ * is bounded: in all, no more than the text up to the broken row and one
+ * longest row, so a file with a broken quote on every line costs time in
+ * proportion to its length, not its square; past that, a broken row's
+ * swallowed lines are skipped, and the report says so. The bound counts
+ * places in the file, so the rows are the same wherever the text is cut.
  *
  * Hand-written rather than csv-parse: that parser counts a CRLF inside a
  * quoted field as two lines and, after a broken quote, reads the rest of
@@ -52,6 +58,12 @@ export class CsvRowReader {
   /** A CR ending the last piece, until the next one says whether an LF follows. */
   private pendingCr = "";
   private started = false;
+  /** Where the next piece starts in the file (characters, after a byte order mark). */
+  private scanned = 0;
+  /** Where `spanned` starts in the file. */
+  private spannedStart = 0;
+  /** Characters read again so far after broken quotes. */
+  private readAgain = 0;
 
   /** The rows completed by this piece of text (rows and problems, in file order). */
   read(piece: string): Array<CsvRow | CsvProblem> {
@@ -61,16 +73,22 @@ export class CsvRowReader {
       if (text.startsWith(byteOrderMark)) text = text.slice(byteOrderMark.length);
     }
     this.pendingCr = text.endsWith("\r") ? "\r" : "";
-    return this.scan(this.pendingCr ? text.slice(0, -1) : text);
+    return this.scanNew(this.pendingCr ? text.slice(0, -1) : text);
+  }
+
+  private scanNew(text: string): Array<CsvRow | CsvProblem> {
+    const start = this.scanned;
+    this.scanned += text.length;
+    return this.scan(text, start);
   }
 
   /** The last rows, once the text has ended. */
   finish(): Array<CsvRow | CsvProblem> {
-    const rows = this.scan(this.pendingCr);
+    const rows = this.scanNew(this.pendingCr);
     this.pendingCr = "";
     let replay: string | null;
-    while (this.state === "quoted" && (replay = this.abandonRow(rows, unclosedQuote, "")) !== null) {
-      rows.push(...this.scan(replay));
+    while (this.state === "quoted" && (replay = this.abandonRow(rows, unclosedQuote, "", this.scanned)) !== null) {
+      rows.push(...this.scan(replay, this.spannedStart));
     }
     const unfinished = this.state === "unquoted" || this.state === "quoteSeen" || (this.state === "fieldStart" && this.fields.length > 0);
     if (unfinished) this.endRow(rows);
@@ -78,16 +96,19 @@ export class CsvRowReader {
     return rows;
   }
 
-  private scan(input: string): Array<CsvRow | CsvProblem> {
+  /** Reads `input`, which starts at `start` in the file. */
+  private scan(input: string, start: number): Array<CsvRow | CsvProblem> {
     const rows: Array<CsvRow | CsvProblem> = [];
     let text = input;
+    let textStart = start;
     let i = 0;
     // Where this text starts adding to `spanned`.
     let spannedFrom = 0;
     const abandon = (problem: string): void => {
-      const replay = this.abandonRow(rows, problem, this.spanned === null ? "" : text.slice(spannedFrom));
+      const replay = this.abandonRow(rows, problem, this.spanned === null ? "" : text.slice(spannedFrom), textStart + i);
       if (replay === null) return;
       text = replay;
+      textStart = this.spannedStart;
       i = 0;
       spannedFrom = 0;
     };
@@ -129,6 +150,7 @@ export class CsvRowReader {
           if (this.spanned === null) {
             this.spanned = "";
             spannedFrom = i;
+            this.spannedStart = textStart + i;
           }
         }
       } else if (this.state === "quoteSeen") {
@@ -195,15 +217,21 @@ export class CsvRowReader {
    * Reports the row at the line it starts on, and goes on at the next line.
    * A row on one line has the rest of that line skipped (null). A row that
    * spans lines has them read again: returns its text after its first line
-   * break (`spanned`, then `rest`, what followed in the current piece).
+   * break (`spanned`, then `rest`, what followed in the current piece),
+   * unless what was read again after broken quotes would then pass
+   * `brokenAt` (where in the file the row broke) and one longest row: its
+   * lines are then skipped (null, reading on at the next line).
    */
-  private abandonRow(rows: Array<CsvRow | CsvProblem>, problem: string, rest: string): string | null {
-    rows.push({ line: this.rowLine, problem });
-    if (this.spanned === null) {
+  private abandonRow(rows: Array<CsvRow | CsvProblem>, problem: string, rest: string, brokenAt: number): string | null {
+    const again = brokenAt - this.spannedStart;
+    const readAgain = this.spanned !== null && this.readAgain + again <= brokenAt + maxRowLength;
+    rows.push({ line: this.rowLine, problem: this.spanned !== null && !readAgain ? problem + notReadAgain : problem });
+    if (!readAgain) {
       this.startRow();
       this.state = "skipLine";
       return null;
     }
+    this.readAgain += again;
     const replay = this.spanned + rest;
     this.line = this.rowLine + 1;
     this.startRow();
