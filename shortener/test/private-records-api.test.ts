@@ -171,6 +171,31 @@ describe.each(["sqlite", "postgres"] as const)("private by default on %s", (engi
     expect((await api.request("GET", `/shorten/${link.short_url}/visits/`)).status).toBe(200);
   });
 
+  test("an import is no way around it: a workspace key without visits:read has each row that opens its report refused", async () => {
+    const keyWith = async (scopes: string[]) =>
+      bearer(
+        (
+          await readJson(
+            await api.request("POST", `/workspaces/${workspace}/api-keys`, { json: { name: scopes.join(" "), scopes }, headers: bearer(tokens.olga!) }),
+          )
+        ).key,
+      );
+    const importAs = async (headers: Record<string, string>, codes: [open: string, closed: string]) =>
+      api.request("POST", "/admin/import?format=linkgeo-ndjson", {
+        headers: { ...headers, "content-type": "application/x-ndjson" },
+        body: `${JSON.stringify({ short_url: codes[0], long_url: "https://example.com/opened", public_stats: true })}\n${JSON.stringify({ short_url: codes[1], long_url: "https://example.com/closed" })}\n`,
+      });
+    const writer = await importAs(await keyWith(["links:write"]), [`import-open-${engine}`, `import-closed-${engine}`]);
+    expect(writer.status).toBe(200);
+    expect(await writer.text()).toContain('{"line":1,"status":"problem","reason":"this API key lacks the scope visits:read"}');
+    expect((await api.request("GET", `/shorten/import-open-${engine}/`)).status).toBe(404);
+    expect((await api.request("GET", `/shorten/import-closed-${engine}/`)).status).toBe(200);
+    const reporter = await importAs(await keyWith(["links:write", "visits:read"]), [`import-open2-${engine}`, `import-closed2-${engine}`]);
+    // The import runs as its report is read.
+    expect([reporter.status, await reporter.text()]).toEqual([200, expect.stringContaining('"imported":2')]);
+    expect((await api.request("GET", `/shorten/import-open2-${engine}/visits/`)).status).toBe(200);
+  });
+
   test("a viewer may not open a workspace link's report; an owner may, and a member of another workspace then reads it like anyone", async () => {
     const link = await readJson(
       await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/team-report", workspace }, headers: bearer(tokens.olga!) }),

@@ -19,6 +19,7 @@ import type { CredentialResolver } from "../auth/credential-resolver.ts";
 import { mayDo } from "../auth/scopes.ts";
 import { importing, parseWorkspaceField, workspaceWorkedOn } from "../people/request-workspace.ts";
 import { requireDomainUse } from "../domains/domain-use.ts";
+import { requireMayOpenVisits } from "../links/public-stats.ts";
 import type { AuditLog } from "../audit/audit-log.ts";
 import { actorOf } from "../auth/actor.ts";
 import { changeSecurity } from "../auth/security-schemes.ts";
@@ -106,20 +107,17 @@ export function importRoutes({
         const requestHosts = [...ownHosts(request, publicBaseUrl, trusted), ...seen.snapshot.hosts];
         const domainRefusal = (domainId: number) => {
           const domain = seen.snapshot.withId(domainId) ?? { id: domainId, host: "a new domain", workspaces: [] };
-          try {
-            requireDomainUse(domain, workspaceId ?? null, credential);
-            return undefined;
-          } catch (error) {
-            if (error instanceof HttpError) return error.message;
-            throw error;
-          }
+          return refusalOf(() => requireDomainUse(domain, workspaceId ?? null, credential));
         };
+        // A row that opens its visits to anyone asks what POST /shorten/ asks: visits:read over the link.
+        const publicStatsRefusal = refusalOf(() => requireMayOpenVisits(credential, { workspaceId: workspaceId ?? null }, true));
         const run = importer.run(parser(upload.chunks), {
           dryRun,
           requestHosts,
           domains: importDomains,
           workspaceId,
           domainRefusal,
+          publicStatsRefusal,
           spend: (links) => budgets.spend(credential, workspaceId, links),
         });
         // What was imported goes in the log of the workspace it went into (or the instance's), once the import is done.
@@ -260,4 +258,15 @@ function answerLines(
     },
     { highWaterMark: 0 },
   );
+}
+
+/** The message of the HttpError `check` throws, or undefined when it passes: a refusal a row of the report says. */
+function refusalOf(check: () => void): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if (error instanceof HttpError) return error.message;
+    throw error;
+  }
 }

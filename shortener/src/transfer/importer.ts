@@ -38,6 +38,8 @@ export interface ImportOptions {
   workspaceId?: number;
   /** Why a row may not go on this domain (domains/domain-use.ts), or undefined when it may; absent, every domain may be used. */
   domainRefusal?: (domainId: number) => string | undefined;
+  /** Why a row may not open its visits to anyone (`public_stats: true`, links/public-stats.ts), or undefined when it may. */
+  publicStatsRefusal?: string;
   /**
    * What a batch costs before it is stored, a token a link (a workspace's
    * budget: people/workspace-budgets.ts); what it throws (a 429) stops the
@@ -144,7 +146,7 @@ export class Importer {
     now: Date,
     hosts: readonly string[],
     tokenHashes: () => string,
-    { domains, workspaceId, domainRefusal }: ImportOptions,
+    { domains, workspaceId, domainRefusal, publicStatsRefusal }: ImportOptions,
   ): Promise<Pending | ImportOutcome> {
     const { line } = record;
     const problem = (reason: string): ImportOutcome => ({ line, status: "problem", reason });
@@ -165,6 +167,7 @@ export class Importer {
       if (error instanceof HttpError) return problem(error.message);
       throw error;
     }
+    if (options.publicStats === true && publicStatsRefusal !== undefined) return problem(publicStatsRefusal);
     const domainId = domains ? await domains.idOf(record.domain) : defaultDomainId;
     if (typeof domainId !== "number") return problem(domainId.problem);
     const refusal = domainRefusal?.(domainId);
