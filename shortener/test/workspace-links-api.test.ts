@@ -312,6 +312,11 @@ describe.each(["sqlite", "postgres"] as const)("a workspace's links on %s", (eng
     expect((await byToken("GET", `/shorten/${anonymous.short_url}/visits/`)).status).toBe(403);
     expect((await byToken("GET", "/shorten/")).status).toBe(401);
     expect((await readJson(await byToken("GET", `/shorten/${anonymous.short_url}/`))).workspace).toBeNull();
+    // Moved out again, it stays the admins' and keys': the token left behind does not come back.
+    expect((await api.request("PUT", `/shorten/${anonymous.short_url}/`, { json: { workspace: null }, headers: adminHeaders() })).status).toBe(200);
+    expect((await byToken("PUT", `/shorten/${anonymous.short_url}/`, { title: "mine again" })).status).toBe(403);
+    expect((await byToken("DELETE", `/shorten/${anonymous.short_url}/`)).status).toBe(403);
+    expect((await byToken("GET", `/shorten/${anonymous.short_url}/visits/`)).status).toBe(403);
   });
 
   test("a workspace's key on an admin route is told it acts on its workspace's links only", async () => {

@@ -1,5 +1,5 @@
 import { Forbidden, HttpError, InvalidRequest, Unauthorized } from "@linkgeo/shared";
-import { hashManageToken, newManageToken } from "../auth/manage-token.ts";
+import { hashManageToken, newManageToken, unmanagedTokenHashes } from "../auth/manage-token.ts";
 import type { LinkCache } from "../cache/link-cache.ts";
 import { RecentCodes } from "../cache/recent-codes.ts";
 import type { ApiKeyScope } from "../auth/api-key.ts";
@@ -249,9 +249,16 @@ export class LinkService {
       if (parsed.expiredUrl === null) throw InvalidRequest.because("expired_url is hidden from this caller (the link has a password): leave it out to keep it");
     }
     const options = await this.stored(parsed);
+    // A link moved into a workspace leaves its manage token behind for good: moved out again, it is the admins' and keys'.
+    const movedIn = moving && workspace !== null && workspace !== link.workspaceId;
     const updated = await this.deps.links.update(
       code,
-      { ...options, ...(longUrl === undefined ? {} : { longUrl }), ...(moving ? { workspaceId: workspace } : {}) },
+      {
+        ...options,
+        ...(longUrl === undefined ? {} : { longUrl }),
+        ...(moving ? { workspaceId: workspace } : {}),
+        ...(movedIn ? { manageTokenHash: unmanagedTokenHashes()() } : {}),
+      },
       now,
     );
     if (!updated) throw LinkNotFound.for(code);

@@ -25,7 +25,7 @@ export type NewLink = Pick<Link, "code" | "longUrl" | "manageTokenHash" | "creat
   Partial<LinkOptions> & { workspaceId?: number | null; createdBy?: string | null };
 
 /** What an update replaces: any of the long URL, the options, and the hold; the rest stays. */
-export type LinkChanges = Partial<Pick<Link, "longUrl" | "workspaceId" | "hold" | "holdReason">> & Partial<LinkOptions>;
+export type LinkChanges = Partial<Pick<Link, "longUrl" | "workspaceId" | "hold" | "holdReason" | "manageTokenHash">> & Partial<LinkOptions>;
 
 /** A link an import brings (transfer/importer.ts): its count and dates as the source had them. */
 export type ImportedLink = NewLink & Pick<Link, "accessCount" | "lastAccessedAt" | "updatedAt">;
