@@ -289,6 +289,15 @@ describe.each(["sqlite", "postgres"] as const)("reports and the admins' queue, o
     expect((await api.request("PUT", `/shorten/${held.short_url}/`, { json: { long_url: "https://fresh.example/" }, headers: admin() })).status).toBe(200);
     expect((await queue()).filter((row) => row.link?.short_url === held.short_url)).toEqual([]);
     expect((await api.request("GET", `/${held.short_url}`)).status).toBe(451);
+    // Nor may the owner delete it, which would free its short URL for a new link: an admin may.
+    const deleted = await api.request("DELETE", `/shorten/${held.short_url}/`, { headers: owner });
+    expect([deleted.status, await readJson(deleted)]).toEqual([
+      403,
+      { error: { code: "forbidden", message: `short URL "${held.short_url}" is quarantined: it may not be deleted while it is held` } },
+    ]);
+    const again = await api.request("POST", "/shorten/", { json: { long_url: "https://fresh-two.example/", short_url: held.short_url } });
+    expect(again.status).toBe(409);
+    expect((await api.request("GET", `/${held.short_url}`)).status).toBe(451);
 
     const gone = await api.createLink("https://gone.example/");
     await report({ short_url: gone.short_url, reason: "illegal" });

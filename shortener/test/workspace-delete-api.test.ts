@@ -40,6 +40,30 @@ describe.each(["sqlite", "postgres"] as const)("deleting a workspace on %s", (en
     expect(listed.map((w: { id: number }) => w.id)).not.toContain(id);
   });
 
+  test("one holding a link the admins hold is deleted with its links by an admin only, so its short URL stays taken", async () => {
+    const id = await team("Held");
+    const link = await readJson(await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/held", workspace: id }, headers: as("edda") }));
+    await api.request("POST", "/report", { json: { short_url: link.short_url, reason: "phishing" } });
+    const reports = (await readJson(await api.request("GET", "/admin/reports?state=open", { headers: admin() }))).results;
+    const reported = reports.find((row: { link: { short_url: string } | null }) => row.link?.short_url === link.short_url);
+    expect((await api.request("POST", `/admin/reports/${reported.id}/actions`, { json: { action: "quarantine" }, headers: admin() })).status).toBe(200);
+
+    const refused = await api.request("DELETE", `/workspaces/${id}?links=delete`, { headers: as("owen") });
+    expect([refused.status, await readJson(refused)]).toEqual([
+      409,
+      {
+        error: {
+          code: "conflict",
+          message: "the workspace has links this service's admins hold (quarantined or disabled): only an admin deletes it with them",
+        },
+      },
+    ]);
+    expect((await api.request("GET", `/shorten/${link.short_url}/`)).status).toBe(200);
+    expect((await api.request("DELETE", `/shorten/${link.short_url}/`, { headers: as("owen") })).status).toBe(403);
+    expect((await api.request("DELETE", `/workspaces/${id}?links=delete`, { headers: admin() })).status).toBe(204);
+    expect((await api.request("GET", `/shorten/${link.short_url}/`)).status).toBe(404);
+  });
+
   test("one with links is refused unless its links go with it; then its keys, grants and log go too", async () => {
     const id = await team("With links");
     const link = await readJson(await api.request("POST", "/shorten/", { json: { long_url: "https://example.com/team", workspace: id }, headers: as("edda") }));

@@ -289,6 +289,11 @@ export class LinkService {
   /** Deletes the link `credential` may delete; the link as it was. */
   async delete(code: string, credential: Credential): Promise<Link> {
     const link = await this.authorized(code, credential);
+    // A held link is the admins' to delete: its owner could otherwise free its short URL, in circulation as a
+    // listed destination's, and make it again to one no list names yet, with its reports gone.
+    if (link.hold !== null && !mayDo(credential, "admin")) {
+      throw Forbidden.because(`short URL "${codeOfKey(link.code)}" is ${link.hold}: it may not be deleted while it is held`);
+    }
     await this.deps.links.delete(code);
     this.deps.onChange?.("deleted");
     await this.deps.cache.markDeleted(code);
@@ -319,6 +324,16 @@ export class LinkService {
   /** Whether a workspace has a link. */
   async hasLinksIn(workspaceId: number): Promise<boolean> {
     return (await this.deps.links.exportPage(null, 1, workspaceId)).length > 0;
+  }
+
+  /** Whether a workspace has a link the admins hold (quarantined or disabled): read a page of links at a time. */
+  async hasHeldLinksIn(workspaceId: number): Promise<boolean> {
+    for (let after: string | null = null; ; ) {
+      const batch = await this.deps.links.exportPage(after, 500, workspaceId);
+      if (batch.some((link) => link.hold !== null)) return true;
+      if (batch.length < 500) return false;
+      after = batch[batch.length - 1]!.code;
+    }
   }
 
   /** Deletes every link of a workspace, a batch at a time, as one link is deleted; returns how many. */

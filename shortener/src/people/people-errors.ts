@@ -66,6 +66,17 @@ export class WorkspaceHasLinks extends HttpError {
   }
 }
 
+/** 409 `conflict`: an owner deleting a workspace with its links, one of which the admins hold (quarantined or disabled). */
+export class WorkspaceHasHeldLinks extends HttpError {
+  private constructor() {
+    super(409, "conflict", "the workspace has links this service's admins hold (quarantined or disabled): only an admin deletes it with them");
+  }
+
+  static refused(): WorkspaceHasHeldLinks {
+    return new WorkspaceHasHeldLinks();
+  }
+}
+
 /** 404 `not_found`: no person of this id. */
 export class PersonNotFound extends HttpError {
   private constructor(id: string) {

@@ -4,14 +4,18 @@ import { noControlCharacters } from "../http/plain-text.ts";
 import { mayDo } from "../auth/scopes.ts";
 import type { MemberWorkspace, Workspace, WorkspaceMember, WorkspaceRole } from "./workspace.ts";
 import type { WorkspaceStore } from "./workspace-store.ts";
-import { LastOwner, MemberNotFound, WorkspaceHasLinks, WorkspaceLimit, WorkspaceNotFound } from "./people-errors.ts";
+import { LastOwner, MemberNotFound, WorkspaceHasHeldLinks, WorkspaceHasLinks, WorkspaceLimit, WorkspaceNotFound } from "./people-errors.ts";
 import { workspaceRoles } from "./workspace.ts";
 
 export interface WorkspacesDeps {
   store: WorkspaceStore;
   clock: () => Date;
   /** A deleted workspace's links go with it, each as one link is deleted (LinkService). */
-  links: { hasLinksIn(workspaceId: number): Promise<boolean>; deleteAllIn(workspaceId: number): Promise<number> };
+  links: {
+    hasLinksIn(workspaceId: number): Promise<boolean>;
+    hasHeldLinksIn(workspaceId: number): Promise<boolean>;
+    deleteAllIn(workspaceId: number): Promise<number>;
+  };
 }
 
 const plainText = new RegExp(noControlCharacters);
@@ -94,6 +98,8 @@ export class Workspaces {
     const workspace = await this.deps.store.find(id);
     if (!workspace) throw WorkspaceNotFound.withId(id);
     if (links === "refuse" && (await this.deps.links.hasLinksIn(id))) throw WorkspaceHasLinks.refused();
+    // A held link is the admins' to delete (LinkService.delete): an owner may not free its short URL this way either.
+    if (links === "delete" && !mayDo(credential, "admin") && (await this.deps.links.hasHeldLinksIn(id))) throw WorkspaceHasHeldLinks.refused();
     let deleted = 0;
     for (let attempt = 0; attempt < 3; attempt++) {
       if (links === "delete") deleted += await this.deps.links.deleteAllIn(id);
