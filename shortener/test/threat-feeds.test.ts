@@ -49,6 +49,15 @@ describe("the lists, asked about a destination", () => {
     ["http://MALWARE.example.net:80/payload.exe#now", "urlhaus.csv"],
     ["https://evil.example.com/Path%20Two?x=1", "urlhaus-urls.txt"],
     ["https://198.51.100.23/bins/x86", "urlhaus.csv"],
+    // Spellings a server takes for the same address: a trailing dot, escaped letters, runs of slashes, dot segments,
+    // an empty query or empty parts of one, lower-case escapes.
+    ["http://malware.example.net./payload.exe", "urlhaus.csv"],
+    ["http://malware.example.net/%70ayload%2Eexe", "urlhaus.csv"],
+    ["http://malware.example.net//payload.exe?", "urlhaus.csv"],
+    ["http://malware.example.net/bins/%2E%2E/payload.exe", "urlhaus.csv"],
+    ["https://evil.example.com/Path%20Two?x=%31&", "urlhaus-urls.txt"],
+    ["https://evil.example.com/Path%20Two?&&x=1", "urlhaus-urls.txt"],
+    ["https://login.bank-example.test./verify?acct=%31", "phishtank.csv"],
     // A listed host, and every name under it.
     ["https://ads.tracker.example/", "hosts.txt"],
     ["https://a.b.ads.tracker.example/any/path?q=1", "hosts.txt"],
@@ -63,6 +72,9 @@ describe("the lists, asked about a destination", () => {
     "http://malware.example.net/",
     "http://malware.example.net/payload.exe?v=2",
     "https://evil.example.com/Path%20Two",
+    // An escape that is no letter, digit or -._~ stays one: %2F is not a path's slash, %26 not a query's &.
+    "http://malware.example.net/payload.exe%2F",
+    "https://evil.example.com/Path%20Two?x%3D1",
     // Neither a name above a listed host, nor one that merely ends the same way.
     "https://tracker.example/",
     "https://notscam-shop.example/",

@@ -150,7 +150,8 @@ export class AllowList {
 
   private keep(entries: readonly AllowEntry[]): void {
     this.domains = new Set(entries.filter((entry) => entry.kind === "domain").map((entry) => entry.value));
-    this.urls = new Set(entries.filter((entry) => entry.kind === "url").map((entry) => entry.value));
+    // Keyed again as now (threatUrlKey): an entry stored by an earlier version keeps matching.
+    this.urls = new Set(entries.filter((entry) => entry.kind === "url").map((entry) => threatUrlKey(entry.value) ?? entry.value));
     this.readAt = this.now();
     this.loadedOnce = true;
   }

@@ -162,15 +162,38 @@ function addHost(entries: ThreatEntries, raw: string): void {
 }
 
 /**
- * A URL as feeds and links are compared: parsed (so case, escapes, default
- * ports and IP spellings agree), without its fragment, which never reaches
- * the server; undefined for no http(s) URL.
+ * A URL as feeds and links are compared, so that spellings a server takes
+ * for the same address meet: parsed (case, default ports and IP spellings
+ * agree), without its fragment, which never reaches the server; the host
+ * without a trailing dot; in the path and query, escapes of letters,
+ * digits and `-._~` decoded and the others in upper case (RFC 3986 6.2.2);
+ * in the path, runs of `/` as one and `.` and `..` segments resolved (as
+ * Safe Browsing's lists are matched); in the query, empty `&` parts left
+ * out, and an empty query as none. Undefined for no http(s) URL.
  */
 export function threatUrlKey(raw: string): string | undefined {
   const url = URL.parse(raw.trim());
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") return undefined;
+  const host = url.hostname.replace(/\.+$/, "");
+  if (host === "") return undefined;
+  url.hostname = host;
   url.hash = "";
+  // Set again through the parser, which resolves the `.` and `..` an escape decoded into and escapes what it must.
+  url.pathname = unreservedDecoded(url.pathname).replace(/\/{2,}/g, "/");
+  const query = unreservedDecoded(url.search.slice(1))
+    .split("&")
+    .filter((part) => part !== "")
+    .join("&");
+  url.search = query === "" ? "" : `?${query}`;
   return url.href;
+}
+
+/** Percent-escapes of unreserved characters (RFC 3986 2.3) decoded, the others' hex digits in upper case. */
+function unreservedDecoded(text: string): string {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return /[A-Za-z0-9\-._~]/.test(char) ? char : `%${hex.toUpperCase()}`;
+  });
 }
 
 /** A host name as feeds and links are compared, as the URL parser writes it without a trailing dot; undefined for no host. */
