@@ -280,6 +280,7 @@ export function createApp(deps: ShortenerDeps) {
     describe: deps.describeVisitor,
     // Visits that led nowhere are analytics too: kept only with ANALYTICS on.
     orphans: deps.visits.analysing ? deps.orphans : undefined,
+    threats: threatCheck,
     clock: deps.clock,
   });
   const app = serviceApp({

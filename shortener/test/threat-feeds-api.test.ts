@@ -11,9 +11,9 @@ const fixtures = join(import.meta.dir, "fixtures/threat-feeds");
 /** A URL urlhaus.csv lists, and a host under a domain hosts.txt lists. */
 const listedUrl = "http://malware.example.net/payload.exe";
 const underListedHost = "https://login.ads.tracker.example/welcome";
-/** urlhaus.csv and hosts.txt of the fixtures, read. */
+/** urlhaus.csv, hosts.txt and urlhaus-urls.txt of the fixtures, read. */
 async function fixtureFeeds(): Promise<ThreatFeeds> {
-  const feeds = new ThreatFeeds({ paths: ["urlhaus.csv", "hosts.txt"].map((name) => join(fixtures, name)), log: silentLogger });
+  const feeds = new ThreatFeeds({ paths: ["urlhaus.csv", "hosts.txt", "urlhaus-urls.txt"].map((name) => join(fixtures, name)), log: silentLogger });
   await feeds.refresh();
   return feeds;
 }
@@ -53,6 +53,18 @@ describe.each(["sqlite", "postgres"] as const)("a destination the threat feeds l
       json: { long_url: "https://example.com/a", rules: [{ when: { device: "ios" }, url: listedUrl }] },
     });
     expect(await answer(rule)).toEqual({ status: 400, body: harmful("rules.0.url", "urlhaus.csv") });
+  });
+
+  test("forward_query: a visitor's query that makes a listed URL is answered as a quarantined link; another query is sent on", async () => {
+    // urlhaus-urls.txt lists https://evil.example.com/Path%20Two?x=1, not the URL without its query.
+    const link = await readJson(await api.request("POST", "/shorten/", { json: { long_url: "https://evil.example.com/Path%20Two", forward_query: true } }));
+    const listed = await api.request("GET", `/${link.short_url}?x=1`);
+    expect([listed.status, listed.headers.get("location"), (await readJson(listed)).error.code]).toEqual([451, null, "quarantined"]);
+    const page = await api.request("GET", `/${link.short_url}?x=%31`, { headers: { accept: "text/html" } });
+    expect([page.status, page.headers.get("link-page")]).toEqual([451, "quarantined"]);
+    const other = await api.request("GET", `/${link.short_url}?x=2`);
+    expect([other.status, other.headers.get("location")]).toEqual([302, "https://evil.example.com/Path%20Two?x=2"]);
+    expect((await api.request("GET", `/${link.short_url}`)).headers.get("location")).toBe("https://evil.example.com/Path%20Two");
   });
 
   test("PUT: the link keeps its destination", async () => {

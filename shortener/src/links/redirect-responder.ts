@@ -6,6 +6,7 @@ import { refusalOf, type CountedDestination, type Destination, type Refusal } fr
 import { LinkGone, LinkNotFound, LinkQuarantined, PasswordRequired, WrongPassword } from "./link-errors.ts";
 import type { RedirectStatus } from "./link-options.ts";
 import type { LinkService } from "./link-service.ts";
+import type { ThreatCheck } from "./threat-check.ts";
 import { couldBeCode, isReserved } from "./short-code.ts";
 import { visitorDestination } from "./visitor-destination.ts";
 import type { Domain } from "../domains/domain.ts";
@@ -58,6 +59,11 @@ export interface RedirectResponderDeps {
   onRedirect?: (domain: Domain) => void;
   /** Analytics on: where visits that lead nowhere (unknown, expired, used up, wrong password) are counted. */
   orphans?: Pick<OrphanVisits, "record">;
+  /**
+   * The threat lists (and the admins' allow and ban lists), asked of a destination a visitor's query made
+   * (`forward_query`): the stored one was checked when it was set, the one with the query never was.
+   */
+  threats?: ThreatCheck;
   clock: () => Date;
 }
 
@@ -89,6 +95,10 @@ export function redirectResponder(deps: RedirectResponderDeps) {
       acceptLanguage: request.acceptLanguage,
       query: request.query,
     });
+    // A listed URL is not reached by adding its query to a link that forwards one: answered as a quarantined link.
+    if (destination.forwardQuery && request.query !== "" && deps.threats?.listing(new URL(location)) !== undefined) {
+      return refuse("quarantined", destination, request, domain);
+    }
     if (request.counted) deps.onRedirect?.(domain);
     if (request.password !== undefined) return afterUnlock(location);
     const status = destination.redirectStatus ?? domain.redirectStatus ?? deps.status;
