@@ -144,7 +144,7 @@ export function createApp(deps: GatewayDeps) {
           const admitted = await admit(request, route, client, set.headers);
           const answer = await forward(request, route, client, admitted.body);
           // Counted before the answer leaves, so the client's next request already sees it.
-          await admitted.answered(answer.status);
+          await admitted.answered(answer);
           return withRateLimitHeaders(present(deps.web, request, answer, sourceOf("upstream", route)), set.headers);
         },
         // The upstream reads the body, not the gateway.

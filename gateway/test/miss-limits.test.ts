@@ -9,15 +9,25 @@ import { KnownCodes } from "../src/rate-limit/known-codes.ts";
 import { startFakeUpstream, type FakeUpstream } from "./support/fake-upstream.ts";
 import { unlockGateway } from "./support/unlock-gateway.ts";
 
-/** A shortener that knows the codes starting `known`: a 302 for them, the API's 404 for any other. */
+/**
+ * A shortener that knows the codes starting `known`: a 302 for them (their record for `GET /shorten/<code>/`), the
+ * API's 404 for any other; on the host `brand.test`, whose domain has a not_found_url, its marked redirect there.
+ */
 let shortener: FakeUpstream;
 let web: WebAssets;
 beforeAll(async () => {
   shortener = startFakeUpstream((request) => {
-    const code = new URL(request.url).pathname.split("/")[1] ?? "";
-    return code.startsWith("known")
-      ? new Response(null, { status: 302, headers: { location: `https://example.com/${code}` } })
-      : Response.json(errorBody("not_found", "no such short link"), { status: 404 });
+    const [first = "", second = ""] = new URL(request.url).pathname.split("/").slice(1);
+    const code = first === "shorten" ? second : first;
+    if (code.startsWith("known")) {
+      return first === "shorten"
+        ? Response.json({ short_url: code })
+        : new Response(null, { status: 302, headers: { location: `https://example.com/${code}` } });
+    }
+    if (first !== "shorten" && request.headers.get("x-forwarded-host") === "brand.test") {
+      return new Response(null, { status: 302, headers: { location: "https://brand.test/not-found", "link-page": "not-found" } });
+    }
+    return Response.json(errorBody("not_found", "no such short link"), { status: 404 });
   });
   web = await buildWebAssets();
 });
@@ -98,6 +108,35 @@ describe("a client that asks for codes no link has (RATE_LIMIT_MISSES)", () => {
     for (const [index, least] of [40, 80, 120, 160].entries()) expect(waited[6 + index]!).toBeGreaterThanOrEqual(least - 1);
     expect((await follow(app, "slow-more", client)).status).toBe(429);
     expect((await follow(app, "known-slow", client)).status).toBe(302);
+  });
+
+  test("a domain's redirect to its not_found_url is a miss like a 404, and its mark never reaches the client", async () => {
+    const { app } = await gateway("600/hour,burst=3");
+    const client = "203.0.113.90";
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await follow(app, `brand-guess${i}`, client, "brand.test"));
+    expect(answers.map((answer) => [answer.status, answer.headers.get("location"), answer.headers.get("link-page")])).toEqual([
+      [302, "https://brand.test/not-found", null],
+      [302, "https://brand.test/not-found", null],
+      [302, "https://brand.test/not-found", null],
+      [429, null, null],
+    ]);
+    expect((await follow(app, "known-brand", client, "brand.test")).status).toBe(429);
+  });
+
+  test("reading links by code is guessing too: its 404s spend the same misses, and once they are spent it is refused", async () => {
+    const { app } = await gateway("600/hour,burst=3");
+    const client = "203.0.113.95";
+    const read = (code: string, path = "") =>
+      app.handle(new Request(`http://gateway/shorten/${code}/${path}`, { headers: { "x-forwarded-for": client, accept: "application/json" } }));
+    expect((await read("known-read")).status).toBe(200);
+    expect([(await read("guess-a")).status, (await read("guess-b", "stats/")).status, (await follow(app, "guess-c", client)).status]).toEqual([404, 404, 404]);
+    const refused = await read("guess-d");
+    expect([refused.status, (await readJson(refused)).error.code]).toEqual([429, "rate_limited"]);
+    expect((await follow(app, "guess-e", client)).status).toBe(429);
+    // The record it read before is a link it knows; another client reads as ever.
+    expect((await read("known-read")).status).toBe(200);
+    expect((await app.handle(new Request("http://gateway/shorten/guess-a/", { headers: { "x-forwarded-for": "203.0.113.96" } }))).status).toBe(404);
   });
 
   test("off: misses cost nothing", async () => {

@@ -14,7 +14,7 @@ import type { GatewayObserver } from "../metrics/gateway-metrics.ts";
 import { ApiKeyBudgets, type KeyBudget } from "../rate-limit/api-key-budgets.ts";
 import { geocodePointsIn } from "../rate-limit/geocode-points.ts";
 import { loginAttemptBucket } from "../rate-limit/login-attempts.ts";
-import { linkName } from "../rate-limit/link-name.ts";
+import { linkName, redirectLinkName } from "../rate-limit/link-name.ts";
 import { MissBudgets, type MissCheck } from "../rate-limit/miss-budgets.ts";
 import { rateLimitHeaders } from "@linkgeo/shared/rate-limit";
 import { RateLimited } from "@linkgeo/shared/rate-limit";
@@ -53,8 +53,11 @@ export interface AdmissionOptions {
 export interface Admitted {
   /** What to send upstream: read whole within its limit, or an import's file, streamed and not read. */
   body: RequestBody;
-  /** To call with the upstream's status: an answer that does not show an API key was accepted counts against the address. */
-  answered(status: number): Promise<void>;
+  /**
+   * To call with the upstream's answer, before it is presented: an answer that does not show an API key was accepted
+   * counts against the address; one that asked for a link no one has, against its misses.
+   */
+  answered(answer: { status: number; headers: Headers }): Promise<void>;
 }
 
 /** The bodies read whole past 64 KiB, up to their own limit. */
@@ -110,14 +113,15 @@ export function admission(options: AdmissionOptions) {
    * refused. The budget is asked again after a wait: guesses sent at once must not all pass on one look.
    */
   const checkMisses = async (request: Request, route: GatewayRoute, address: string): Promise<void> => {
-    if (!missBudgets || !rules.misses || route.limit !== "redirect") return;
+    const link = linkAsked(request, route);
+    if (!missBudgets || !rules.misses || link === undefined) return;
     let check: MissCheck;
     try {
-      check = await missBudgets.check(request, address);
+      check = await missBudgets.check(address, link);
       if ("delayMs" in check && check.delayMs > 0) {
         options.observer?.slowed("misses");
         await waitUnlessGone(check.delayMs, request.signal);
-        check = await missBudgets.check(request, address);
+        check = await missBudgets.check(address, link);
       }
     } catch (error) {
       warnFailure({ error: describeError(error) });
@@ -196,10 +200,11 @@ export function admission(options: AdmissionOptions) {
     if (!(body instanceof ReadableStream)) for (const spending of budgetsInBody(request, route, client.address, body)) await spend(spending);
     return {
       body,
-      answered: async (status) => {
+      answered: async (answer) => {
         try {
-          if (keyBudgets && route.checksKey) await keyBudgets.answered(request, client.address, status);
-          if (missBudgets && route.limit === "redirect") await missBudgets.answered(request, client.address, status);
+          if (keyBudgets && route.checksKey) await keyBudgets.answered(request, client.address, answer.status);
+          const link = linkAsked(request, route);
+          if (missBudgets && link !== undefined) await missBudgets.answered(client.address, link, answer);
         } catch (error) {
           warnFailure({ error: describeError(error) });
         }
@@ -220,4 +225,10 @@ function waitUnlessGone(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
   });
+}
+
+/** The link a request asks for by its code, whose "no such link" is a miss: a redirect's, or an API read's (`asksCode`). */
+function linkAsked(request: Request, route: GatewayRoute): string | undefined {
+  if (route.limit === "redirect") return redirectLinkName(request);
+  return route.asksCode === undefined ? undefined : linkName(request, route.asksCode);
 }

@@ -5,10 +5,13 @@ import { shortCodeIn } from "@linkgeo/shared";
  * A password try on a protected link (`unlock`) names the link, whose budgets it spends.
  * `checksKey`: the shortener checks the credential before anything else there,
  * so an API key may draw on a budget of its own (rate-limit/api-key-budgets.ts).
+ * `asksCode`: an API read anyone may make of one link by its code (its record,
+ * its stats), whose "no such link" is a miss, as a redirect's is
+ * (rate-limit/miss-budgets.ts): a prober may not guess codes there instead.
  */
 export type GatewayRoute =
-  | { upstream: "shortener" | "geocoder"; limit: "create" | "bulk" | "api" | "redirect" | "login"; checksKey?: true }
-  | { upstream: "shortener"; limit: "unlock"; link: string; checksKey?: never };
+  | { upstream: "shortener" | "geocoder"; limit: "create" | "bulk" | "api" | "redirect" | "login"; checksKey?: true; asksCode?: string }
+  | { upstream: "shortener"; limit: "unlock"; link: string; checksKey?: never; asksCode?: never };
 
 const shortenerApi: GatewayRoute = { upstream: "shortener", limit: "api" };
 const keyedApi: GatewayRoute = { upstream: "shortener", limit: "api", checksKey: true };
@@ -44,7 +47,13 @@ export function routeFor(method: string, pathname: string): GatewayRoute | undef
     const post = method.toUpperCase() === "POST";
     if (post && rest.length === 0) return create;
     if (post && rest.length === 1 && rest[0] === "bulk") return bulk;
-    return checksCredential(method, segments) ? keyedApi : shortenerApi;
+    const keyed = checksCredential(method, segments);
+    const reads = method.toUpperCase() === "GET" || method.toUpperCase() === "HEAD";
+    // `bulk` and `stats` name routes of many links there, never one link's code.
+    const oneLink = (rest.length === 1 || (rest.length === 2 && rest[1] === "stats")) && rest[0] !== "bulk" && rest[0] !== "stats";
+    const code = reads && oneLink ? shortCodeIn(rest[0]!) : undefined;
+    if (code !== undefined) return { upstream: "shortener", limit: "api", ...(keyed ? { checksKey: true } : {}), asksCode: code };
+    return keyed ? keyedApi : shortenerApi;
   }
   // The bare `/admin` goes to the shortener too: it is a reserved word, never
   // a short code, so the shortener's 404 is the right answer for it.

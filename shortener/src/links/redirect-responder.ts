@@ -13,7 +13,7 @@ import type { Domain } from "../domains/domain.ts";
 import type { DomainDirectory } from "../domains/domain-directory.ts";
 import { RequestHostNames } from "../domains/domain-host.ts";
 import { linkKey } from "./link-key.ts";
-import { disabledPage, gonePage, notFoundPage, quarantinedPage, unlockPage } from "./visitor-pages.ts";
+import { disabledPage, gonePage, linkPageHeader, notFoundPage, quarantinedPage, unlockPage } from "./visitor-pages.ts";
 
 /** One request to follow a link, however it arrived (on its own, or in the gateway's batch). */
 export interface RedirectRequest {
@@ -178,8 +178,9 @@ export function redirectResponder(deps: RedirectResponderDeps) {
       }
       if (request.counted && domain && error instanceof WrongPassword) deps.orphans?.record("password", domain.id, request.visitor);
       // The domain's not-found URL, for people and programs alike: it is where the domain's owner sends what is not a link.
+      // Marked for the gateway (which drops the header): a code no link has, though it is no 404, is a miss of its budget.
       if (error instanceof LinkNotFound && domain?.notFoundUrl) {
-        return { status: 302, headers: { location: domain.notFoundUrl, "cache-control": "private, max-age=0" }, body: null };
+        return { status: 302, headers: { location: domain.notFoundUrl, "cache-control": "private, max-age=0", [linkPageHeader]: "not-found" }, body: null };
       }
       if (!prefersHtml(request.accept)) throw error;
       if (error instanceof LinkNotFound) return notFoundPage(request.code);
