@@ -256,6 +256,8 @@ describe.each(["sqlite", "postgres"] as const)("reports and the admins' queue, o
     [{ short_url: "nope0000", reason: "phishing" }, 404],
     [{ short_url: "xyz", reason: "bad" }, 400],
     [{ short_url: "xyz", reason: "spam", note: "n".repeat(1001) }, 400],
+    // 1,000 characters, each two UTF-16 units: within the note's bound (the link is unknown: 404).
+    [{ short_url: "nope0000", reason: "spam", note: "🎉".repeat(1000) }, 404],
     [{ short_url: "xyz", reason: "spam", extra: 1 }, 400],
     [{ short_url: "xyz", reason: "spam", note: 5 }, 400],
     [{ reason: "spam" }, 400],
