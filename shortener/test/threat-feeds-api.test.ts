@@ -163,6 +163,11 @@ describe.each(["sqlite", "postgres"] as const)("the allow-list overrides every f
     [{ domain: "a.example", url: "https://a.example/" }, "send either domain or url"],
     [{ domain: "https://a.example/" }, "domain must be a host name, like example.com (no scheme, port or path)"],
     [{ domain: 5 }, "domain must be a host name, like example.com (no scheme, port or path)"],
+    // A default port, a wildcard, an empty label or a name no DNS has: no host name either.
+    [{ domain: "x.example:80" }, "domain must be a host name, like example.com (no scheme, port or path)"],
+    [{ domain: "*.x.example" }, "domain must be a host name, like example.com (no scheme, port or path)"],
+    [{ domain: "a..example" }, "domain must be a host name, like example.com (no scheme, port or path)"],
+    [{ domain: `${"a".repeat(4000)}.example` }, "domain must be a host name, like example.com (no scheme, port or path)"],
     [{ url: "ftp://a.example/" }, "url must be an absolute http or https URL of at most 2048 characters"],
   ])("%j is 400 naming what to send", async (body, message) => {
     expect(await readJson(await allow(body))).toEqual({ error: { code: "invalid_request", message } });

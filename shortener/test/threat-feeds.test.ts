@@ -25,8 +25,23 @@ describe("a threat feed's entries, in each format people download", () => {
     ["adblock.txt", { urls: [], hosts: ["coin-miner.example", "tracking.example"], skipped: 0 }],
     // hagezi's adblock lists begin with their `[Adblock Plus]` header: a list, not PhishTank's JSON.
     ["adblock-header-first.txt", { urls: [], hosts: ["coin-miner.example", "phish-kit.example"], skipped: 0 }],
+    // A wildcard list's `*.name` lists the name and every name under it, as a bare name does; a lone `*` is no entry.
+    ["wildcard-domains.txt", { urls: [], hosts: ["coin-miner.example", "phish-kit.example", "plain.example"], skipped: 2 }],
   ])("%s", async (name, expected) => {
     expect(await entriesOf(name)).toEqual(expected);
+  });
+
+  test.each([
+    "x.example:80",
+    "x.example:8080",
+    "*.x.example",
+    "a..example",
+    "-a.example",
+    `${"a".repeat(64)}.example`,
+    `${"a.".repeat(127)}example`,
+    "single",
+  ])("%s is no host entry: skipped, never stored to match nothing", (line) => {
+    expect(parseThreatEntries(`||${line}^\n`)).toEqual({ urls: [], hosts: [], skipped: 1 });
   });
 
   test("a JSON file that does not parse, or is no array, lists nothing", () => {

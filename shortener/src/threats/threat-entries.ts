@@ -8,7 +8,8 @@
  * - a list, one entry a line, `#` and `!` lines comments: a URL (URLhaus's
  *   plain list), a hosts-file line (`0.0.0.0 bad.example`), an adblock
  *   rule of a whole domain (`||bad.example^`, as hagezi publishes, under
- *   its `[Adblock Plus]` header line), or a bare domain name (`bad.example`).
+ *   its `[Adblock Plus]` header line), or a bare domain name (`bad.example`,
+ *   or `*.bad.example` as wildcard lists write it).
  *
  * A line that is none of these is skipped and counted, never an error: a
  * feed is someone else's file.
@@ -146,7 +147,8 @@ function addListLine(entries: ThreatEntries, line: string): void {
     for (const name of words.slice(1)) if (!hostsFileOwnNames.has(name.toLowerCase())) addHost(entries, name);
   } else if (words.length !== 1) entries.skipped++;
   else if (words[0]!.includes("://")) addUrl(entries, words[0]);
-  else addHost(entries, words[0]!);
+  // A wildcard list's `*.bad.example` (hagezi's wildcard format): a host entry lists every name under it already.
+  else addHost(entries, words[0]!.replace(/^\*\./, ""));
 }
 
 function addUrl(entries: ThreatEntries, raw: unknown): void {
@@ -196,11 +198,26 @@ function unreservedDecoded(text: string): string {
   });
 }
 
-/** A host name as feeds and links are compared, as the URL parser writes it without a trailing dot; undefined for no host. */
+/**
+ * A host name as feeds and links are compared, as the URL parser writes it
+ * (lower case, punycode) without a trailing dot; undefined for anything
+ * else: a port (`:80` too), a wildcard, an empty label, a label over 63
+ * characters or a name over 253 (no host has them), or a single label (a
+ * list's `com` would list every .com name).
+ */
 export function threatHostKey(raw: string): string | undefined {
-  if (raw === "" || /[/\s@]/.test(raw)) return undefined;
+  if (raw === "" || raw.length > 2 * maxHostLength || /[/\s@]/.test(raw)) return undefined;
   const url = URL.parse(`http://${raw}/`);
   if (url?.port !== "" || url.hostname === "") return undefined;
   const host = url.hostname.replace(/\.+$/, "");
-  return host.includes(".") || host.startsWith("[") ? host : undefined;
+  if (host.startsWith("[")) return raw.includes("]:") ? undefined : host;
+  // The parser drops a default port (`:80`) and keeps what DNS has no use for: neither is a host name.
+  if (raw.replace(/\.+$/, "").includes(":") || host.length > maxHostLength) return undefined;
+  const labels = host.split(".");
+  return labels.length > 1 && labels.every((label) => hostLabel.test(label)) ? host : undefined;
 }
+
+/** The longest host name DNS has (RFC 1035 2.3.4). */
+const maxHostLength = 253;
+/** A host name's label as DNS names have them, underscores too (some do); `-` not at either end. */
+const hostLabel = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
