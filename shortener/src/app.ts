@@ -386,7 +386,7 @@ export function createApp(deps: ShortenerDeps) {
         log: deps.log,
       }),
     )
-    .use(rootRoutes({ domains: domainDirectory, hostOf: redirectHostOf }))
+    .use(rootRoutes({ domains: domainDirectory, hostOf: redirectHostOf, threats: threatCheck }))
     .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, peerOf, hostOf: redirectHostOf }));
   if (deps.internalSecret === undefined) return terseBodyFailures(app);
   const withBatches = app.use(

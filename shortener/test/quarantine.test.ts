@@ -81,6 +81,45 @@ describe.each(["sqlite", "postgres"] as const)("links whose destination becomes 
     expect(await listed("active")).not.toContain(link.short_url);
   });
 
+  test("a domain's own addresses are not sent to once a list names them, and are again once it does not", async () => {
+    const host = `brand-${engine}.example.net`;
+    const made = await api.request("POST", "/admin/domains", {
+      json: {
+        host,
+        root_url: "https://soon.later-bad.example/home",
+        not_found_url: "https://soon.later-bad.example/404",
+        expired_url: "https://soon.later-bad.example/gone",
+      },
+      headers: admin(),
+    });
+    expect(made.status).toBe(201);
+    const onDomain = { "x-forwarded-host": host };
+    const capped = await readJson(
+      await api.request("POST", "/shorten/", { json: { long_url: "https://fine.example/once", domain: host, max_visits: 1 }, headers: admin() }),
+    );
+    await api.request("GET", `/${capped.short_url}`, { headers: onDomain });
+    const where = async () =>
+      Promise.all(
+        ["/", "/no-such-code", `/${capped.short_url}`].map(async (path) => {
+          const answer = await api.request("GET", path, { headers: onDomain });
+          return [answer.status, answer.headers.get("location")];
+        }),
+      );
+    expect(await where()).toEqual([
+      [302, "https://soon.later-bad.example/home"],
+      [302, "https://soon.later-bad.example/404"],
+      [302, "https://soon.later-bad.example/gone"],
+    ]);
+    await list(["later-bad.example"]);
+    expect(await where()).toEqual([
+      [404, null],
+      [404, null],
+      [410, null],
+    ]);
+    await list([]);
+    expect((await where())[0]).toEqual([302, "https://soon.later-bad.example/home"]);
+  });
+
   test("a pass runs once per schedule: asked again before it is due, it does nothing", async () => {
     await nextPass();
     expect(await api.recheck!.runOnce()).toMatchObject({ ran: false, checked: 0 });

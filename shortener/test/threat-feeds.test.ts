@@ -31,18 +31,12 @@ describe("a threat feed's entries, in each format people download", () => {
     expect(await entriesOf(name)).toEqual(expected);
   });
 
-  test.each([
-    "x.example:80",
-    "x.example:8080",
-    "*.x.example",
-    "a..example",
-    "-a.example",
-    `${"a".repeat(64)}.example`,
-    `${"a.".repeat(127)}example`,
-    "single",
-  ])("%s is no host entry: skipped, never stored to match nothing", (line) => {
-    expect(parseThreatEntries(`||${line}^\n`)).toEqual({ urls: [], hosts: [], skipped: 1 });
-  });
+  test.each(["x.example:80", "x.example:8080", "*.x.example", "a..example", "-a.example", `${"a".repeat(64)}.example`, `${"a.".repeat(127)}example`, "single"])(
+    "%s is no host entry: skipped, never stored to match nothing",
+    (line) => {
+      expect(parseThreatEntries(`||${line}^\n`)).toEqual({ urls: [], hosts: [], skipped: 1 });
+    },
+  );
 
   test("a JSON file that does not parse, or is no array, lists nothing", () => {
     expect(parseThreatEntries("[{")).toEqual({ urls: [], hosts: [], skipped: 1 });

@@ -6,7 +6,7 @@ import { refusalOf, type CountedDestination, type Destination, type Refusal } fr
 import { LinkGone, LinkNotFound, LinkQuarantined, PasswordRequired, WrongPassword } from "./link-errors.ts";
 import type { RedirectStatus } from "./link-options.ts";
 import type { LinkService } from "./link-service.ts";
-import type { ThreatCheck } from "./threat-check.ts";
+import { type ThreatCheck, unlistedDomainUrl } from "./threat-check.ts";
 import { couldBeCode, isReserved } from "./short-code.ts";
 import { visitorDestination } from "./visitor-destination.ts";
 import type { Domain } from "../domains/domain.ts";
@@ -61,7 +61,8 @@ export interface RedirectResponderDeps {
   orphans?: Pick<OrphanVisits, "record">;
   /**
    * The threat lists (and the admins' allow and ban lists), asked of a destination a visitor's query made
-   * (`forward_query`): the stored one was checked when it was set, the one with the query never was.
+   * (`forward_query`): the stored one was checked when it was set, the one with the query never was; and of the
+   * domain's own addresses, which no recheck judges (unlistedDomainUrl).
    */
   threats?: ThreatCheck;
   clock: () => Date;
@@ -138,7 +139,7 @@ export function redirectResponder(deps: RedirectResponderDeps) {
       throw PasswordRequired.forLink();
     }
     // The link's own expired_url, else its domain's.
-    const expiredUrl = destination.expiredUrl ?? domain.expiredUrl;
+    const expiredUrl = destination.expiredUrl ?? unlistedDomainUrl(domain.expiredUrl, deps.threats);
     if (expiredUrl !== null) {
       if (request.password !== undefined) return afterUnlock(expiredUrl);
       return { status: 302, headers: { location: expiredUrl, "cache-control": "private, max-age=0" }, body: null };
@@ -179,8 +180,9 @@ export function redirectResponder(deps: RedirectResponderDeps) {
       if (request.counted && domain && error instanceof WrongPassword) deps.orphans?.record("password", domain.id, request.visitor);
       // The domain's not-found URL, for people and programs alike: it is where the domain's owner sends what is not a link.
       // Marked for the gateway (which drops the header): a code no link has, though it is no 404, is a miss of its budget.
-      if (error instanceof LinkNotFound && domain?.notFoundUrl) {
-        return { status: 302, headers: { location: domain.notFoundUrl, "cache-control": "private, max-age=0", [linkPageHeader]: "not-found" }, body: null };
+      const notFoundUrl = error instanceof LinkNotFound ? unlistedDomainUrl(domain?.notFoundUrl ?? null, deps.threats) : null;
+      if (notFoundUrl !== null) {
+        return { status: 302, headers: { location: notFoundUrl, "cache-control": "private, max-age=0", [linkPageHeader]: "not-found" }, body: null };
       }
       if (!prefersHtml(request.accept)) throw error;
       if (error instanceof LinkNotFound) return notFoundPage(request.code);

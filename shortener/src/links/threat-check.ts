@@ -11,3 +11,16 @@ export interface ThreatCheck {
    */
   readonly complete?: boolean;
 }
+
+/**
+ * A domain's own address (`root_url`, `not_found_url`, `expired_url`) as
+ * visitors may be sent to it now: null once a list names it. It was
+ * checked when it was set, and the threat recheck judges links, not
+ * domains: asked at each use instead (a table read), it stops the moment
+ * the list names it, and serves again the moment the list drops it.
+ */
+export function unlistedDomainUrl(url: string | null, threats: ThreatCheck | undefined): string | null {
+  if (url === null || threats === undefined) return url;
+  const parsed = URL.parse(url);
+  return parsed !== null && threats.listing(parsed) !== undefined ? null : url;
+}
