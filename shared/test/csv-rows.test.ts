@@ -126,7 +126,8 @@ describe("CsvRowReader", () => {
 describe("CsvRowReader on a file of broken quotes", () => {
   // A quote that never closes on every line: each line, read again, swallows the rest of the file up to a longest row.
   const everyLineBroken = `lat,lon\n${'a","""\n'.repeat(20_000)}`;
-  const skippedAfter = (problem: string) => `${problem}; the lines it swallowed are skipped, not read again: the file has more broken quotes than can be read again`;
+  const skippedAfter = (problem: string) =>
+    `${problem}; the lines it swallowed are skipped, not read again: the file has more broken quotes than can be read again`;
 
   test("reads the swallowed lines again only up to a bound, then skips them and says so", () => {
     const rows = rowsOf(everyLineBroken);
