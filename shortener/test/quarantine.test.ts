@@ -364,6 +364,18 @@ describe.each(["sqlite", "postgres"] as const)("reports and the admins' queue, o
     });
     expect((await api.request("DELETE", `/admin/ban-list/${bans.results[0]!.id}`, { headers: admin() })).status).toBe(204);
     expect((await api.request("POST", "/shorten/", { json: { long_url: "https://www.banned-here.example/other" } })).status).toBe(201);
+
+    // A single-label host is no name a ban lists: a 409 that says what to do instead, the report left open.
+    const intranet = await api.createLink("http://intranet/phish");
+    await report({ short_url: intranet.short_url, reason: "phishing" });
+    const refused = await act((await reportOf(intranet.short_url)).id, "ban_domain");
+    expect([refused.status, await readJson(refused)]).toEqual([
+      409,
+      {
+        error: { code: "conflict", message: 'the destination\'s host "intranet" is no name a ban can list (a single label, say): quarantine the link instead' },
+      },
+    ]);
+    expect((await reportOf(intranet.short_url)).resolution).toBeNull();
   });
 
   test("revoke_key revokes the key that made the link and leaves the report open; a link no key made is a 409", async () => {

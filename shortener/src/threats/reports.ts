@@ -5,6 +5,7 @@ import { linkCreator } from "../links/link-creator.ts";
 import type { Link } from "../links/link.ts";
 import type { LinkService } from "../links/link-service.ts";
 import { AllowEntryTaken, type AllowList } from "./allow-list.ts";
+import { threatHostKey } from "./threat-entries.ts";
 import {
   maxOpenReportsPerLink,
   maxReportNote,
@@ -114,6 +115,10 @@ export class Reports {
       case "ban_domain": {
         const host = URL.parse(link.longUrl)?.hostname;
         if (!host) throw ReportActionRefused.because("the link's destination has no host to ban");
+        // A ban lists a DNS name of two labels or more, as the feeds' entries (threatHostKey): `http://intranet/`'s is none.
+        if (threatHostKey(host) === undefined) {
+          throw ReportActionRefused.because(`the destination's host "${host}" is no name a ban can list (a single label, say): quarantine the link instead`);
+        }
         await this.deps.banList.add({ domain: host }).catch((error: unknown) => {
           if (!(error instanceof AllowEntryTaken)) throw error;
         });
