@@ -46,6 +46,7 @@ const shortenerPaths = [
   "/workspaces/{id}/audit",
   "/workspaces/{id}/api-keys/{key}",
   "/workspaces/{id}/invites",
+  "/workspaces/{id}/invites/{invite}",
   "/workspaces/{id}/members",
   "/workspaces/{id}/members/{person}",
   "/{short_url}",

@@ -105,6 +105,37 @@ describe.each(["sqlite", "postgres"] as const)("workspace invites and members on
     ).toEqual(["rosa owner", "sam viewer"]);
   });
 
+  test("owners list the invites that still hold, never their tokens, and withdraw one: its link is then a 404", async () => {
+    const own = (await readJson(await api.request("POST", "/workspaces", { json: { name: "Pending" }, headers: as("rosa") }))).id;
+    const made = await readJson(await invite("editor", "rosa", own));
+    expect(made.id).toMatch(/^[0-9a-f]{16}$/);
+    const list = (who: Record<string, string>) => api.request("GET", `/workspaces/${own}/invites`, { headers: who });
+    const listed = await list(as("rosa"));
+    expect([listed.status, await readJson(listed)]).toEqual([
+      200,
+      {
+        results: [
+          { id: made.id, role: "editor", made_by: { id: expect.any(Number), username: "rosa" }, created_at: expect.any(String), expires_at: made.expires_at },
+        ],
+      },
+    ]);
+    expect(JSON.stringify(await readJson(await list(as("rosa"))))).not.toContain(made.token);
+    expect((await list(as("tess"))).status).toBe(404);
+    expect((await list(admin())).status).toBe(403);
+
+    const withdraw = (id: string, who = as("rosa"), workspaceId = own) => api.request("DELETE", `/workspaces/${workspaceId}/invites/${id}`, { headers: who });
+    expect((await withdraw(made.id, as("tess"))).status).toBe(404);
+    expect((await withdraw(made.id, as("rosa"), workspace)).status).toBe(404);
+    for (const bad of ["0000000000000000", "not-an-id", made.token]) expect((await withdraw(bad)).status).toBe(404);
+    expect((await withdraw(made.id)).status).toBe(204);
+    expect((await withdraw(made.id)).status).toBe(404);
+    expect((await readJson(await list(as("rosa")))).results).toEqual([]);
+    const late = await api.request("POST", `/invites/${made.token}/accept`, { headers: as("sam") });
+    expect([late.status, (await readJson(late)).error.code]).toEqual([404, "not_found"]);
+    const [last] = (await readJson(await api.request("GET", `/workspaces/${own}/audit?limit=1`, { headers: as("rosa") }))).results;
+    expect(last).toMatchObject({ action: "invite.revoke", target: made.id, actor: { kind: "person", id: "rosa" } });
+  });
+
   test("one invite accepted by several newcomers at once makes one account, not one per request", async () => {
     const { token } = await readJson(await invite("viewer"));
     const names = ["race1", "race2", "race3", "race4"];

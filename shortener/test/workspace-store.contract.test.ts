@@ -133,6 +133,28 @@ describe.each(storeEngines)("workspace members and invites on $engine", ({ open 
     expect(await db.workspaces.findLiveInvite(lastStash, t1)).toBeNull();
   });
 
+  test("a workspace's live invites are listed with their makers, and one is deleted by its id in its own workspace only", async () => {
+    const [owner, second] = await Promise.all(["ada", "bea"].map((username) => db.people.insert({ username, passwordHash: "h", createdAt: t0 })));
+    const workspace = (await db.workspaces.create({ name: "Listed", createdAt: t0 }, owner!.id))!;
+    const other = (await db.workspaces.create({ name: "Other", createdAt: t0 }, second!.id))!;
+    const invite = (digit: string, workspaceId: number, madeBy: number, createdAt = t0, expiresAt = week(t0)) =>
+      db.workspaces.insertInvite({ idHash: `${digit.repeat(16)}${"0".repeat(48)}`, workspaceId, role: "viewer", createdAt, expiresAt, madeBy });
+    await invite("a", workspace.id, owner!.id);
+    await invite("b", workspace.id, owner!.id, t1);
+    await invite("c", workspace.id, owner!.id, t0, t1);
+    await invite("d", other.id, second!.id);
+    const listed = await db.workspaces.liveInvites(workspace.id, t1);
+    expect(listed.map((one) => [one.idHash.slice(0, 16), one.madeBy, one.madeByUsername])).toEqual([
+      ["a".repeat(16), owner!.id, "ada"],
+      ["b".repeat(16), owner!.id, "ada"],
+    ]);
+    expect(await db.workspaces.deleteInvite(workspace.id, "d".repeat(16))).toBe(false);
+    expect(await db.workspaces.deleteInvite(workspace.id, "a".repeat(16))).toBe(true);
+    expect(await db.workspaces.deleteInvite(workspace.id, "a".repeat(16))).toBe(false);
+    expect((await db.workspaces.liveInvites(workspace.id, t1)).map((one) => one.idHash[0])).toEqual(["b"]);
+    expect(await db.workspaces.liveInvites(other.id, t1)).toHaveLength(1);
+  });
+
   test("someone new accepting makes their account in the same step: one account for one invite raced, none for a taken username", async () => {
     const owner = (await db.people.insert({ username: "yara", passwordHash: "h", createdAt: t0 }))!;
     const workspace = (await db.workspaces.create({ name: "Newcomers", createdAt: t0 }, owner.id))!;

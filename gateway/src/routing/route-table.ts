@@ -132,6 +132,8 @@ const credentialRoutes: readonly string[] = [
   "DELETE workspaces/*",
   "GET workspaces/*/members",
   "POST workspaces/*/invites",
+  "GET workspaces/*/invites",
+  "DELETE workspaces/*/invites/*",
   "PATCH workspaces/*/members/*",
   "DELETE workspaces/*/members/*",
   "POST workspaces/*/api-keys",

@@ -14,6 +14,7 @@ export const auditActions = [
   "key.create",
   "key.revoke",
   "member.invite",
+  "invite.revoke",
   "member.join",
   "member.role",
   "member.remove",

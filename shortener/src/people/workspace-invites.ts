@@ -13,6 +13,10 @@ const invitePrefix = "lgi_";
 // The prefix and 32 random bytes in base64url: all that is ever made, and all that is looked up.
 const inviteShape = secretTokenShape(invitePrefix);
 
+/** An invite's id, as its owners list and withdraw it: the first 16 hex digits of its hash, which tell nothing of its token. */
+const inviteIdOf = (idHash: string) => idHash.slice(0, 16);
+const inviteIdShape = /^[0-9a-f]{16}$/;
+
 /** 404 `not_found`: no live invite has this token (never made, used, expired, or taken back: its maker is no owner there any more). */
 class InviteUnknown extends HttpError {
   constructor() {
@@ -43,11 +47,8 @@ export class WorkspaceInvites {
   constructor(private readonly deps: WorkspaceInvitesDeps) {}
 
   /** A new invite to workspace `workspaceId` for `role`: its owner's only (a workspace they are no member of is a 404). */
-  async make(workspaceId: number, input: { role: unknown }, credential: Credential): Promise<{ token: string; expiresAt: Date }> {
-    if (credential.kind !== "person") throw Forbidden.because("an invite is made by the workspace's owner, signed in (POST /login)");
-    const role = await this.deps.store.roleOf(workspaceId, credential.id);
-    if (role === null) throw WorkspaceNotFound.withId(workspaceId);
-    if (role !== "owner") throw Forbidden.because("only the workspace's owners make invites");
+  async make(workspaceId: number, input: { role: unknown }, credential: Credential): Promise<{ id: string; token: string; expiresAt: Date }> {
+    const ownerId = await this.requireOwner(workspaceId, credential, "make invites");
     if (typeof input.role !== "string" || !(workspaceRoles as readonly string[]).includes(input.role)) {
       throw InvalidRequest.because(`role must be one of ${workspaceRoles.join(", ")}`);
     }
@@ -61,10 +62,38 @@ export class WorkspaceInvites {
       role: input.role as WorkspaceRole,
       createdAt: now,
       expiresAt,
-      madeBy: credential.id,
+      madeBy: ownerId,
     });
     if (!stored) throw WorkspaceNotFound.withId(workspaceId);
-    return { token, expiresAt };
+    return { id: inviteIdOf(hash), token, expiresAt };
+  }
+
+  /** The workspace's invites that may still be accepted, oldest first: its owners' to read. */
+  async list(workspaceId: number, credential: Credential) {
+    await this.requireOwner(workspaceId, credential, "see its invites");
+    const invites = await this.deps.store.liveInvites(workspaceId, this.deps.clock());
+    return invites.map((invite) => ({
+      id: inviteIdOf(invite.idHash),
+      role: invite.role,
+      madeBy: { id: invite.madeBy!, username: invite.madeByUsername },
+      createdAt: invite.createdAt,
+      expiresAt: invite.expiresAt,
+    }));
+  }
+
+  /** Withdraws an invite before anyone accepts it (a link sent to the wrong person): its owners'. 404 for an id it has not. */
+  async revoke(workspaceId: number, inviteId: string, credential: Credential): Promise<void> {
+    await this.requireOwner(workspaceId, credential, "withdraw invites");
+    if (!inviteIdShape.test(inviteId) || !(await this.deps.store.deleteInvite(workspaceId, inviteId))) throw new InviteUnknown();
+  }
+
+  /** The owner's person id; 404 for someone who is no member (as for a workspace that does not exist), 403 for a member who is no owner. */
+  private async requireOwner(workspaceId: number, credential: Credential, what: string): Promise<number> {
+    if (credential.kind !== "person") throw Forbidden.because(`the workspace's owners ${what}, signed in (POST /login)`);
+    const role = await this.deps.store.roleOf(workspaceId, credential.id);
+    if (role === null) throw WorkspaceNotFound.withId(workspaceId);
+    if (role !== "owner") throw Forbidden.because(`only the workspace's owners ${what}`);
+    return credential.id;
   }
 
   /**

@@ -52,12 +52,24 @@ const AcceptBody = t.Object(
   },
   { additionalProperties: false },
 );
+const InviteId = t.String({ description: "The invite's id, to withdraw it: never its token", examples: ["3f9a0c1be27d4a56"] });
 const Invite = t.Object(
   {
+    id: InviteId,
     token: t.String({ description: "Shown once: POST /invites/<token>/accept", examples: ["lgi_…"] }),
     expires_at: t.String({ format: "date-time" }),
   },
   { title: "WorkspaceInvite" },
+);
+const PendingInvite = t.Object(
+  {
+    id: InviteId,
+    role: t.UnionEnum([...workspaceRoles]),
+    made_by: t.Object({ id: t.Integer(), username: t.String() }),
+    created_at: t.String({ format: "date-time" }),
+    expires_at: t.String({ format: "date-time" }),
+  },
+  { title: "PendingInvite" },
 );
 const MemberView = t.Object(
   {
@@ -227,7 +239,7 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials, audit 
         await audit.record({ workspaceId: id, actor: actorOf(credential), action: "member.invite", target: String(body.role) });
         set.status = 201;
         set.headers["cache-control"] = "no-store";
-        return { token: made.token, expires_at: made.expiresAt.toISOString() };
+        return { id: made.id, token: made.token, expires_at: made.expiresAt.toISOString() };
       },
       {
         params: t.Object({ id: t.String() }),
@@ -235,6 +247,49 @@ export function workspaceRoutes({ workspaces, invites, keys, credentials, audit 
         transform: refuseUnknownFields(RoleBody),
         response: { 201: Invite, ...errors(400, 401, 403, 404, 413, 415) },
         detail: { summary: "Invite someone to a workspace with a role: a token shown once, for a week (its owners)", tags, security: changeSecurity },
+      },
+    )
+    .get(
+      "/:id/invites",
+      async ({ params, request, server }) => {
+        const id = workspaceIdIn(params.id);
+        const credential = await credentials.resolve(request, server, peopleOnly);
+        const pending = await invites.list(id, credential);
+        return {
+          results: pending.map((invite) => ({
+            id: invite.id,
+            role: invite.role,
+            made_by: invite.madeBy,
+            created_at: invite.createdAt.toISOString(),
+            expires_at: invite.expiresAt.toISOString(),
+          })),
+        };
+      },
+      {
+        params: t.Object({ id: t.String() }),
+        response: { 200: t.Object({ results: t.Array(PendingInvite) }), ...errors(401, 403, 404) },
+        detail: {
+          summary: "The invites that may still be accepted, oldest first (its owners); never their tokens",
+          description:
+            "An invite holds only while the owner who made it is an owner there: those of a member removed or made an editor or viewer are not listed.",
+          tags,
+          security: readSecurity,
+        },
+      },
+    )
+    .delete(
+      "/:id/invites/:invite",
+      async ({ params, request, server, set }) => {
+        const id = workspaceIdIn(params.id);
+        const credential = await credentials.resolve(request, server, peopleOnly);
+        await invites.revoke(id, params.invite, credential);
+        await audit.record({ workspaceId: id, actor: actorOf(credential), action: "invite.revoke", target: params.invite });
+        set.status = 204;
+      },
+      {
+        params: t.Object({ id: t.String(), invite: t.String() }),
+        response: { 204: t.Void(), ...errors(401, 403, 404) },
+        detail: { summary: "Withdraw an invite before anyone accepts it (its owners): its link answers 404 from then on", tags, security: changeSecurity },
       },
     )
     .post(

@@ -23,6 +23,10 @@ export interface WorkspaceStore {
   findLiveInvite(idHash: string, now: Date): Promise<WorkspaceInvite | null>;
   /** Stores an invite; false when the workspace does not exist (nothing stored). */
   insertInvite(invite: WorkspaceInvite): Promise<boolean>;
+  /** A workspace's live invites (as `findLiveInvite` finds them) with their makers' usernames, oldest first. */
+  liveInvites(workspaceId: number, now: Date): Promise<Array<WorkspaceInvite & { madeByUsername: string }>>;
+  /** Deletes the invite of workspace `workspaceId` whose hash starts with `idPrefix` (its id); false when there is none. */
+  deleteInvite(workspaceId: number, idPrefix: string): Promise<boolean>;
   /**
    * Takes the live invite of `idHash` (as `findLiveInvite` finds it) and
    * makes the joiner a member with its role, in one transaction: a person

@@ -82,6 +82,30 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
     return rows.length > 0;
   }
 
+  async liveInvites(workspaceId: number, now: Date): Promise<Array<WorkspaceInvite & { madeByUsername: string }>> {
+    return this.db
+      .select({
+        idHash: workspaceInvites.idHash,
+        workspaceId: workspaceInvites.workspaceId,
+        role: workspaceInvites.role,
+        createdAt: workspaceInvites.createdAt,
+        expiresAt: workspaceInvites.expiresAt,
+        madeBy: workspaceInvites.madeBy,
+        madeByUsername: people.username,
+      })
+      .from(workspaceInvites)
+      .innerJoin(workspaceMembers, makerStillOwner)
+      .innerJoin(people, eq(people.id, workspaceMembers.personId))
+      .where(and(eq(workspaceInvites.workspaceId, workspaceId), gt(workspaceInvites.expiresAt, now)))
+      .orderBy(asc(workspaceInvites.createdAt), asc(workspaceInvites.idHash));
+  }
+
+  async deleteInvite(workspaceId: number, idPrefix: string): Promise<boolean> {
+    const rows = await this.db.execute(sql`
+      DELETE FROM workspace_invites WHERE workspace_id = ${workspaceId} AND left(id_hash, ${idPrefix.length}) = ${idPrefix} RETURNING id_hash`);
+    return rows.length > 0;
+  }
+
   async accept(
     idHash: string,
     joiner: { personId: number } | { newPerson: NewPerson },

@@ -89,6 +89,32 @@ export class SqliteWorkspaceStore implements WorkspaceStore {
     return inserted.changes > 0;
   }
 
+  async liveInvites(workspaceId: number, now: Date): Promise<Array<WorkspaceInvite & { madeByUsername: string }>> {
+    return this.db
+      .select({
+        idHash: workspaceInvites.idHash,
+        workspaceId: workspaceInvites.workspaceId,
+        role: workspaceInvites.role,
+        createdAt: workspaceInvites.createdAt,
+        expiresAt: workspaceInvites.expiresAt,
+        madeBy: workspaceInvites.madeBy,
+        madeByUsername: people.username,
+      })
+      .from(workspaceInvites)
+      .innerJoin(workspaceMembers, makerStillOwner)
+      .innerJoin(people, eq(people.id, workspaceMembers.personId))
+      .where(and(eq(workspaceInvites.workspaceId, workspaceId), gt(workspaceInvites.expiresAt, now)))
+      .orderBy(asc(workspaceInvites.createdAt), asc(workspaceInvites.idHash))
+      .all();
+  }
+
+  async deleteInvite(workspaceId: number, idPrefix: string): Promise<boolean> {
+    const deleted = this.db.$client
+      .query("DELETE FROM workspace_invites WHERE workspace_id = ? AND substr(id_hash, 1, ?) = ?")
+      .run(workspaceId, idPrefix.length, idPrefix);
+    return deleted.changes > 0;
+  }
+
   async accept(
     idHash: string,
     joiner: { personId: number } | { newPerson: NewPerson },

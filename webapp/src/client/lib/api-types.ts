@@ -489,11 +489,32 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The invites that may still be accepted, oldest first (its owners); never their tokens
+         * @description An invite holds only while the owner who made it is an owner there: those of a member removed or made an editor or viewer are not listed.
+         */
+        get: operations["getWorkspacesByIdInvites"];
         put?: never;
         /** Invite someone to a workspace with a role: a token shown once, for a week (its owners) */
         post: operations["postWorkspacesByIdInvites"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{id}/invites/{invite}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Withdraw an invite before anyone accepts it (its owners): its link answers 404 from then on */
+        delete: operations["deleteWorkspacesByIdInvitesByInvite"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1375,10 +1396,36 @@ export interface components {
         /** WorkspaceInvite */
         WorkspaceInvite: {
             /**
+             * @description The invite's id, to withdraw it: never its token
+             * @example 3f9a0c1be27d4a56
+             */
+            id: string;
+            /**
              * @description Shown once: POST /invites/<token>/accept
              * @example lgi_…
              */
             token: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /** PendingInvite */
+        PendingInvite: {
+            /**
+             * @description The invite's id, to withdraw it: never its token
+             * @example 3f9a0c1be27d4a56
+             */
+            id: string;
+            /**
+             * @default owner
+             * @enum {string}
+             */
+            role: "owner" | "editor" | "viewer";
+            made_by: {
+                id: number;
+                username: string;
+            };
+            /** Format: date-time */
+            created_at: string;
             /** Format: date-time */
             expires_at: string;
         };
@@ -1411,7 +1458,7 @@ export interface components {
              * @default link.create
              * @enum {string}
              */
-            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete" | "ban.create" | "ban.delete" | "report.resolve";
+            action: "link.create" | "link.update" | "link.delete" | "link.import" | "key.create" | "key.revoke" | "member.invite" | "invite.revoke" | "member.join" | "member.role" | "member.remove" | "domain.create" | "domain.update" | "domain.delete" | "person.create" | "person.delete" | "workspace.delete" | "allow.create" | "allow.delete" | "ban.create" | "ban.delete" | "report.resolve";
             /** @description A link (host/code, or its code on the default domain), a key's id, a username, a host; with a detail after a space */
             target: string;
         };
@@ -3219,6 +3266,30 @@ export interface operations {
             };
         };
     };
+    getWorkspacesByIdInvites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["PendingInvite"][];
+                    };
+                };
+            };
+        };
+    };
     postWorkspacesByIdInvites: {
         parameters: {
             query?: never;
@@ -3248,6 +3319,27 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WorkspaceInvite"];
                 };
+            };
+        };
+    };
+    deleteWorkspacesByIdInvitesByInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                invite: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 204 */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
