@@ -49,7 +49,7 @@ import { ownOrigins, publicOrigin, seenFrom } from "./http/public-origin.ts";
 import { linkRoutes } from "./links/link-routes.ts";
 import { LinkService } from "./links/link-service.ts";
 import { LinkTargets, type LinkTargetRules } from "./links/link-targets.ts";
-import type { ThreatCheck } from "./links/threat-check.ts";
+import { type ThreatCheck, unlistedDomainUrl } from "./links/threat-check.ts";
 import type { AllowStore } from "./threats/allow-entry.ts";
 import { AllowList } from "./threats/allow-list.ts";
 import { allowListRoutes } from "./threats/allow-list-routes.ts";
@@ -386,7 +386,7 @@ export function createApp(deps: ShortenerDeps) {
         log: deps.log,
       }),
     )
-    .use(rootRoutes({ domains: domainDirectory, hostOf: redirectHostOf, threats: threatCheck }))
+    .use(rootRoutes({ domains: domainDirectory, hostOf: redirectHostOf, unlisted: (url) => unlistedDomainUrl(url, threatCheck) }))
     .use(redirectRoutes({ respond: respondToRedirect, status: redirectStatus, peerOf, hostOf: redirectHostOf }));
   if (deps.internalSecret === undefined) return terseBodyFailures(app);
   const withBatches = app.use(

@@ -4,15 +4,14 @@ import type { Server } from "elysia/universal";
 import { requestHostName } from "./domain-host.ts";
 import type { DomainDirectory } from "./domain-directory.ts";
 import { defaultDomainId } from "./domain.ts";
-import { type ThreatCheck, unlistedDomainUrl } from "../links/threat-check.ts";
 
 export interface RootRoutesDeps {
   /** Which domain the host asked is, and its root URL. */
   domains: Pick<DomainDirectory, "current" | "resolve">;
   /** The host the request asked: a trusted proxy's X-Forwarded-Host, else Host (as for a redirect). */
   hostOf: (request: Request, server: Server | null) => string | null | undefined;
-  /** The threat lists: a root_url a list names since it was set is not sent to (unlistedDomainUrl). */
-  threats?: ThreatCheck;
+  /** A domain's address as visitors may be sent to it now: null once a threat list names it (links/threat-check.ts); absent, as it is. */
+  unlisted?: (url: string | null) => string | null;
 }
 
 /**
@@ -24,11 +23,11 @@ export interface RootRoutesDeps {
  * may change the URL at any time. The gateway asks this for each `/` it is
  * asked, with the host forwarded.
  */
-export function rootRoutes({ domains, hostOf, threats }: RootRoutesDeps) {
+export function rootRoutes({ domains, hostOf, unlisted = (url) => url }: RootRoutesDeps) {
   const says = (answer: RootAnswer) => ({ [rootAnswerHeader]: answer, "cache-control": "private, max-age=0" });
   const answer = async ({ request, server }: { request: Request; server: Server | null }) => {
     const domain = domains.resolve(await domains.current(), requestHostName(hostOf(request, server)));
-    const rootUrl = unlistedDomainUrl(domain?.rootUrl ?? null, threats);
+    const rootUrl = unlisted(domain?.rootUrl ?? null);
     if (rootUrl !== null) return new Response(null, { status: 302, headers: { location: rootUrl, ...says("redirect") } });
     if (domain?.id === defaultDomainId) return new Response(null, { status: 204, headers: says("home") });
     return Response.json(errorBody("not_found", "no page at the root of this host"), { status: 404, headers: says("none") });

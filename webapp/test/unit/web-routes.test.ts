@@ -146,7 +146,10 @@ describe("the web app's routes", () => {
    * The geocoder page grew by 497 bytes with issue 51's search by name: its
    * script is fetched when the field is first used (again after a failed
    * fetch), and the code it shares with the page moved into chunks the page
-   * loads up front (their framing).
+   * loads up front (their framing). It grew again, to 10,966 bytes, with
+   * the CSV reader's bound on reading lines again after broken quotes
+   * (shared/src/csv/csv-rows.ts), which its pasted and dropped files go
+   * through.
    */
   const scriptBudgets: Record<(typeof pageScripts)[number], number> = {
     home: 14_201,
@@ -155,7 +158,7 @@ describe("the web app's routes", () => {
     workspaces: 10_500,
     invite: 3_500,
     admin: 16_600,
-    geocoder: 10_800,
+    geocoder: 11_000,
     "try-again": 1_024,
     theme: 1_024,
   };
