@@ -131,6 +131,8 @@ describe.each(storeEngines)("workspace members and invites on $engine", ({ open 
     const lastStash = await inviteBy("8", other!.id);
     expect(await db.people.delete(other!.id)).toEqual({ deleted: "wim" });
     expect(await db.workspaces.findLiveInvite(lastStash, t1)).toBeNull();
+    // Gone, not only no longer live: deleting it by its id finds nothing.
+    expect(await db.workspaces.deleteInvite(workspace.id, lastStash.slice(0, 16))).toBe(false);
   });
 
   test("a workspace's live invites are listed with their makers, and one is deleted by its id in its own workspace only", async () => {
@@ -153,6 +155,31 @@ describe.each(storeEngines)("workspace members and invites on $engine", ({ open 
     expect(await db.workspaces.deleteInvite(workspace.id, "a".repeat(16))).toBe(false);
     expect((await db.workspaces.liveInvites(workspace.id, t1)).map((one) => one.idHash[0])).toEqual(["b"]);
     expect(await db.workspaces.liveInvites(other.id, t1)).toHaveLength(1);
+  });
+
+  test("an invite accepted while its maker's role changes: one waits for the other, neither fails (no deadlock)", async () => {
+    const [owner, maker] = await Promise.all(["cyd", "dov"].map((username) => db.people.insert({ username, passwordHash: "h", createdAt: t0 })));
+    const workspace = (await db.workspaces.create({ name: "Busy", createdAt: t0 }, owner!.id))!;
+    await db.workspaces.insertInvite({
+      idHash: "e1".repeat(32),
+      workspaceId: workspace.id,
+      role: "owner",
+      createdAt: t0,
+      expiresAt: week(t0),
+      madeBy: owner!.id,
+    });
+    await db.workspaces.accept("e1".repeat(32), { personId: maker!.id }, t1);
+    for (let round = 0; round < 10; round++) {
+      await db.workspaces.changeMember(workspace.id, maker!.id, "owner");
+      const idHash = `${round}`.padStart(64, "f");
+      await db.workspaces.insertInvite({ idHash, workspaceId: workspace.id, role: "viewer", createdAt: t0, expiresAt: week(t0), madeBy: maker!.id });
+      const joiner =
+        round % 2 === 0
+          ? { newPerson: { username: `busy${round}`, passwordHash: "h", createdAt: t1 } }
+          : { personId: (await db.people.insert({ username: `busy${round}`, passwordHash: "h", createdAt: t0 }))!.id };
+      const outcomes = await Promise.allSettled([db.workspaces.accept(idHash, joiner, t1), db.workspaces.changeMember(workspace.id, maker!.id, "editor")]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "fulfilled"]);
+    }
   });
 
   test("someone new accepting makes their account in the same step: one account for one invite raced, none for a taken username", async () => {

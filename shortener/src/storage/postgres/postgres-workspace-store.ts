@@ -112,32 +112,41 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
     now: Date,
   ): Promise<{ workspace: Workspace; role: WorkspaceRole; person: { id: number; username: string } } | "unknown" | "member" | "username taken"> {
     return this.db.transaction(async (tx) => {
-      // The invite locked while it is used (two accepting at once use it once), and its maker's membership
-      // shared-locked, so an owner's demotion or removal that commits first takes the invite back.
-      const [invite] = await tx.execute<{ workspace_id: number; role: WorkspaceRole }>(sql`
-        SELECT i.workspace_id, i.role FROM workspace_invites i
-        JOIN workspace_members maker ON maker.workspace_id = i.workspace_id AND maker.person_id = i.made_by AND maker.role = 'owner'
-        WHERE i.id_hash = ${idHash} AND i.expires_at > ${now.toISOString()}::timestamptz
-        FOR UPDATE OF i FOR SHARE OF maker`);
-      if (!invite) return "unknown";
-      const [workspace] = await tx.select().from(workspaces).where(eq(workspaces.id, invite.workspace_id));
-      if (!workspace) return "unknown";
+      // Locks in the order the person's deletion and a change of members take them (people, then workspaces, then
+      // members), so that none of them waits on this while this waits on it. The invite's workspace never changes:
+      // read first, unlocked, to know which row to lock.
+      const [asked] = await tx
+        .select({ workspaceId: workspaceInvites.workspaceId })
+        .from(workspaceInvites)
+        .where(and(eq(workspaceInvites.idHash, idHash), gt(workspaceInvites.expiresAt, now)));
+      if (!asked) return "unknown";
       let person: { id: number; username: string } | undefined;
       if ("personId" in joiner) {
         [person] = await tx.select({ id: people.id, username: people.username }).from(people).where(eq(people.id, joiner.personId)).for("share");
         if (!person) return "unknown";
-      } else {
+      }
+      const [workspace] = await tx.select().from(workspaces).where(eq(workspaces.id, asked.workspaceId)).for("share");
+      if (!workspace) return "unknown";
+      // The invite locked while it is used (two accepting at once use it once), and its maker's membership
+      // shared-locked: a demotion or removal that committed first has taken the invite back.
+      const [invite] = await tx.execute<{ role: WorkspaceRole }>(sql`
+        SELECT i.role FROM workspace_invites i
+        JOIN workspace_members maker ON maker.workspace_id = i.workspace_id AND maker.person_id = i.made_by AND maker.role = 'owner'
+        WHERE i.id_hash = ${idHash} AND i.expires_at > ${now.toISOString()}::timestamptz
+        FOR UPDATE OF i FOR SHARE OF maker`);
+      if (!invite) return "unknown";
+      if (!("personId" in joiner)) {
         [person] = await tx.insert(people).values(joiner.newPerson).onConflictDoNothing().returning({ id: people.id, username: people.username });
         if (!person) return "username taken";
       }
       const joined = await tx
         .insert(workspaceMembers)
-        .values({ workspaceId: invite.workspace_id, personId: person.id, role: invite.role, createdAt: now })
+        .values({ workspaceId: workspace.id, personId: person!.id, role: invite.role, createdAt: now })
         .onConflictDoNothing()
         .returning({ role: workspaceMembers.role });
       if (joined.length === 0) return "member";
       await tx.delete(workspaceInvites).where(eq(workspaceInvites.idHash, idHash));
-      return { workspace, role: invite.role, person };
+      return { workspace, role: invite.role, person: person! };
     });
   }
 
