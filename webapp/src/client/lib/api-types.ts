@@ -698,7 +698,7 @@ export interface paths {
         put?: never;
         /**
          * Access statistics of many short URLs at once
-         * @description Up to 500 codes; the answer lists those that exist, in the order asked, each once (a code no link has is left out). What GET /shorten/<code>/stats/ says of each, in one request: a page listing many links spends one request of its rate budget, not one per link. state and password_protected are said of the links the caller may read, and of those whose manage token is in manage_tokens.
+         * @description Up to 500 codes; the answer lists those that exist, in the order asked, each once (a code no link has is left out). Without an admin's, a person's or a key's credential, only the links whose manage token is in manage_tokens are listed. What GET /shorten/<code>/stats/ says of each, in one request: a page listing many links spends one request of its rate budget, not one per link. state and password_protected are said of the links the caller may read, and of those whose manage token is in manage_tokens.
          */
         post: operations["postShortenStats"];
         delete?: never;
