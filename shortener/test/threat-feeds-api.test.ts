@@ -65,6 +65,10 @@ describe.each(["sqlite", "postgres"] as const)("a destination the threat feeds l
     const other = await api.request("GET", `/${link.short_url}?x=2`);
     expect([other.status, other.headers.get("location")]).toEqual([302, "https://evil.example.com/Path%20Two?x=2"]);
     expect((await api.request("GET", `/${link.short_url}`)).headers.get("location")).toBe("https://evil.example.com/Path%20Two");
+    // A query with characters the forwarding escapes (`@`, `/`) makes the listed URL all the same.
+    const form = await readJson(await api.request("POST", "/shorten/", { json: { long_url: "https://phish-form.example/login", forward_query: true } }));
+    expect((await api.request("GET", `/${form.short_url}?email=a@b.c&next=/account`)).status).toBe(451);
+    expect((await api.request("GET", `/${form.short_url}?email=someone@b.c&next=/account`)).status).toBe(302);
   });
 
   test("PUT: the link keeps its destination", async () => {

@@ -15,7 +15,14 @@ const entriesOf = async (name: string) => parseThreatEntries(await Bun.file(feed
 describe("a threat feed's entries, in each format people download", () => {
   test.each([
     ["urlhaus.csv", { urls: ["http://malware.example.net/payload.exe", "https://198.51.100.23/bins/x86"], hosts: [], skipped: 0 }],
-    ["urlhaus-urls.txt", { urls: ["http://dropper.example.org/a.bin", "https://evil.example.com/Path%20Two?x=1"], hosts: [], skipped: 0 }],
+    [
+      "urlhaus-urls.txt",
+      {
+        urls: ["http://dropper.example.org/a.bin", "https://evil.example.com/Path%20Two?x=1", "https://phish-form.example/login?email=a@b.c&next=/account"],
+        hosts: [],
+        skipped: 0,
+      },
+    ],
     ["phishtank.csv", { urls: ["https://login.bank-example.test/verify?acct=1", "https://quoted.example.test/a,b"], hosts: [], skipped: 0 }],
     // An entry without a URL string is skipped, not an error: a feed is someone else's file.
     ["phishtank.json", { urls: ["http://secure-update.example.info/login"], hosts: [], skipped: 2 }],
@@ -67,6 +74,9 @@ describe("the lists, asked about a destination", () => {
     ["https://evil.example.com/Path%20Two?x=%31&", "urlhaus-urls.txt"],
     ["https://evil.example.com/Path%20Two?&&x=1", "urlhaus-urls.txt"],
     ["https://login.bank-example.test./verify?acct=%31", "phishtank.csv"],
+    // A query's escapes of what does not split it (`@`, `/`), and `+` for a space, as a forwarded query writes them.
+    ["https://phish-form.example/login?email=a%40b.c&next=%2Faccount", "urlhaus-urls.txt"],
+    ["https://evil.example.com/Path%20Two?x=%31&", "urlhaus-urls.txt"],
     // A listed host, and every name under it.
     ["https://ads.tracker.example/", "hosts.txt"],
     ["https://a.b.ads.tracker.example/any/path?q=1", "hosts.txt"],

@@ -167,11 +167,14 @@ function addHost(entries: ThreatEntries, raw: string): void {
  * A URL as feeds and links are compared, so that spellings a server takes
  * for the same address meet: parsed (case, default ports and IP spellings
  * agree), without its fragment, which never reaches the server; the host
- * without a trailing dot; in the path and query, escapes of letters,
- * digits and `-._~` decoded and the others in upper case (RFC 3986 6.2.2);
- * in the path, runs of `/` as one and `.` and `..` segments resolved (as
- * Safe Browsing's lists are matched); in the query, empty `&` parts left
- * out, and an empty query as none. Undefined for no http(s) URL.
+ * without a trailing dot; escapes of ASCII characters decoded, but those
+ * that would change how the URL splits (`%25`, and `%2F` `%3F` `%23` in
+ * the path, `%26` `%3D` `%2B` `%23` in the query), and the others in upper
+ * case (RFC 3986 6.2.2); in the path, runs of `/` as one and `.` and `..`
+ * segments resolved (as Safe Browsing's lists are matched); in the query,
+ * `+` read as the space it stands for, empty `&` parts left out, and an
+ * empty query as none. So `?email=a@b.c` and the `?email=a%40b.c` a
+ * forwarded query is written as meet. Undefined for no http(s) URL.
  */
 export function threatUrlKey(raw: string): string | undefined {
   const url = URL.parse(raw.trim());
@@ -181,8 +184,8 @@ export function threatUrlKey(raw: string): string | undefined {
   url.hostname = host;
   url.hash = "";
   // Set again through the parser, which resolves the `.` and `..` an escape decoded into and escapes what it must.
-  url.pathname = unreservedDecoded(url.pathname).replace(/\/{2,}/g, "/");
-  const query = unreservedDecoded(url.search.slice(1))
+  url.pathname = escapesDecoded(url.pathname, pathDelimiters).replace(/\/{2,}/g, "/");
+  const query = escapesDecoded(url.search.slice(1).replaceAll("+", "%20"), queryDelimiters)
     .split("&")
     .filter((part) => part !== "")
     .join("&");
@@ -190,11 +193,16 @@ export function threatUrlKey(raw: string): string | undefined {
   return url.href;
 }
 
-/** Percent-escapes of unreserved characters (RFC 3986 2.3) decoded, the others' hex digits in upper case. */
-function unreservedDecoded(text: string): string {
+/** The escaped characters that would change how a path or a query splits, decoded: kept escaped. */
+const pathDelimiters = new Set(["%", "/", "?", "#"]);
+const queryDelimiters = new Set(["%", "&", "=", "+", "#"]);
+
+/** Percent-escapes of ASCII characters decoded, but `kept`'s; the others' hex digits in upper case. */
+function escapesDecoded(text: string, kept: ReadonlySet<string>): string {
   return text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
-    const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return /[A-Za-z0-9\-._~]/.test(char) ? char : `%${hex.toUpperCase()}`;
+    const code = Number.parseInt(hex, 16);
+    const char = String.fromCharCode(code);
+    return code < 0x80 && !kept.has(char) ? char : `%${hex.toUpperCase()}`;
   });
 }
 
