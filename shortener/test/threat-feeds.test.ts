@@ -45,6 +45,10 @@ describe("a threat feed's entries, in each format people download", () => {
     },
   );
 
+  test("a bracketed IPv6 address on a line of its own is an entry, not an adblock header", () => {
+    expect(parseThreatEntries("[Adblock Plus 2.0]\n[2001:db8::1]\n")).toEqual({ urls: [], hosts: ["[2001:db8::1]"], skipped: 0 });
+  });
+
   test("a JSON file that does not parse, or is no array, lists nothing", () => {
     expect(parseThreatEntries("[{")).toEqual({ urls: [], hosts: [], skipped: 1 });
     expect(parseThreatEntries('[1, {"url": "http://x.example/"}]').urls).toEqual(["http://x.example/"]);

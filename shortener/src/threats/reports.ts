@@ -147,6 +147,7 @@ function noteOf(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== "string") throw InvalidRequest.because("note must be text");
   const note = raw.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trim();
-  if ([...note].length > maxReportNote) throw InvalidRequest.because(`note must be at most ${maxReportNote} characters`);
+  // Counted in characters, but a note of more UTF-16 units than two a character is over without counting.
+  if (note.length > 2 * maxReportNote || [...note].length > maxReportNote) throw InvalidRequest.because(`note must be at most ${maxReportNote} characters`);
   return note === "" ? null : note;
 }

@@ -76,7 +76,8 @@ class ThreatEntryReader {
 
   private readLine(line: string): void {
     // Comments, and an adblock list's header (`[Adblock Plus]`).
-    if (line === "" || line.startsWith("#") || line.startsWith("!") || /^\[[^\]]*\]$/.test(line)) return;
+    // (A header names its syntax, a word: a bracketed IPv6 address is an entry.)
+    if (line === "" || line.startsWith("#") || line.startsWith("!") || /^\[[A-Za-z][^\]]*\]$/.test(line)) return;
     if (this.urlColumn === undefined) {
       addListLine(this.entries, line);
       return;
