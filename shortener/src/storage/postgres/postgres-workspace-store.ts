@@ -58,14 +58,7 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
 
   async findLiveInvite(idHash: string, now: Date): Promise<WorkspaceInvite | null> {
     const [invite] = await this.db
-      .select({
-        idHash: workspaceInvites.idHash,
-        workspaceId: workspaceInvites.workspaceId,
-        role: workspaceInvites.role,
-        createdAt: workspaceInvites.createdAt,
-        expiresAt: workspaceInvites.expiresAt,
-        madeBy: workspaceInvites.madeBy,
-      })
+      .select(inviteColumns)
       .from(workspaceInvites)
       .innerJoin(workspaceMembers, makerStillOwner)
       .where(and(eq(workspaceInvites.idHash, idHash), gt(workspaceInvites.expiresAt, now)));
@@ -84,15 +77,7 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
 
   async liveInvites(workspaceId: number, now: Date): Promise<Array<WorkspaceInvite & { madeByUsername: string }>> {
     return this.db
-      .select({
-        idHash: workspaceInvites.idHash,
-        workspaceId: workspaceInvites.workspaceId,
-        role: workspaceInvites.role,
-        createdAt: workspaceInvites.createdAt,
-        expiresAt: workspaceInvites.expiresAt,
-        madeBy: workspaceInvites.madeBy,
-        madeByUsername: people.username,
-      })
+      .select({ ...inviteColumns, madeByUsername: people.username })
       .from(workspaceInvites)
       .innerJoin(workspaceMembers, makerStillOwner)
       .innerJoin(people, eq(people.id, workspaceMembers.personId))
@@ -203,3 +188,13 @@ const makerStillOwner = and(
   eq(workspaceMembers.personId, workspaceInvites.madeBy),
   eq(workspaceMembers.role, "owner"),
 );
+
+/** An invite's columns, as WorkspaceInvite names them. */
+const inviteColumns = {
+  idHash: workspaceInvites.idHash,
+  workspaceId: workspaceInvites.workspaceId,
+  role: workspaceInvites.role,
+  createdAt: workspaceInvites.createdAt,
+  expiresAt: workspaceInvites.expiresAt,
+  madeBy: workspaceInvites.madeBy,
+};
